@@ -1,0 +1,198 @@
+# gpuvet: one Makefile for the host program, the optional GPU backend and the tests.
+#
+#   make                 build build/<variant>/gpuvet (variant: cpu, cuda, hip; -san with SAN=1)
+#   make run             install missing packages, build, run `gpuvet all`
+#   make test            install missing packages, build, run the whole test suite
+#   make asan            the test suite under AddressSanitizer + UBSan
+#   make GPU=cuda        build the CUDA backend (GPU=auto, the default, picks CUDA when nvcc exists)
+#   make GPU=hip         build the HIP backend (AMD), HIP_ARCH=gfxNNNN overrides rocminfo
+#   make hip-check       compile every .cu file with hipcc for gfx1030 (what CI does)
+#   make fuzz-nes FUZZ_SECONDS=600, make fuzz-gb ...  libFuzzer runs of the loaders
+#
+# Variables: GPU=auto|cpu|cuda|hip, CUDA_ARCH=90 (else detected with nvidia-smi),
+# HIP_ARCH=gfx1030 (else detected with rocminfo), WERROR=1 (CI), SAN=1, CC, NVCC, HIPCC.
+
+GPU       ?= auto
+SAN       ?=
+WERROR    ?= 0
+CC        ?= cc
+CUDA_HOME ?= $(firstword $(wildcard /usr/local/cuda) $(patsubst %/bin/nvcc,%,$(shell command -v nvcc 2>/dev/null)))
+NVCC      ?= $(firstword $(shell command -v nvcc 2>/dev/null) $(wildcard $(CUDA_HOME)/bin/nvcc))
+HIPCC     ?= $(shell command -v hipcc 2>/dev/null)
+PYTHON    ?= $(shell scripts/find-python 2>/dev/null)
+
+# ---- which GPU backend --------------------------------------------------------------
+ifeq ($(GPU),auto)
+  ifneq ($(NVCC),)
+    GPU_KIND := cuda
+  else
+    GPU_KIND := cpu
+  endif
+else
+  GPU_KIND := $(GPU)
+endif
+ifeq ($(filter $(GPU_KIND),cpu cuda hip),)
+  $(error GPU must be auto, cpu, cuda or hip (got '$(GPU)'))
+endif
+
+VARIANT := $(GPU_KIND)$(if $(SAN),-san)
+BUILD   := build/$(VARIANT)
+
+# ---- flags --------------------------------------------------------------------------
+PKGS     := openblas libcjson libxxhash libpng
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wno-unused-parameter \
+               -Isrc -fopenmp -MMD -MP $(PKG_CFLAGS)
+ifeq ($(WERROR),1)
+  CFLAGS_BASE += -Werror
+endif
+ifneq ($(SAN),)
+  OPT := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
+else
+  OPT := -O2 -g -march=x86-64-v2
+endif
+LDLIBS := $(PKG_LIBS) -lm -lpthread -ldl -fopenmp
+
+GPU_DEFS :=
+GPU_OBJS :=
+CU_SRC   := $(shell find src -name '*.cu' | sort)
+
+ifeq ($(GPU_KIND),cuda)
+  ifeq ($(NVCC),)
+    $(error GPU=cuda but nvcc was not found: install the CUDA toolkit or set NVCC=/path/to/nvcc)
+  endif
+  # The device's architecture comes from the driver; CUDA_ARCH overrides it for cross-builds.
+  CUDA_ARCH ?= $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n1 | tr -d ' .')
+  ifeq ($(strip $(CUDA_ARCH)),)
+    CUDA_ARCH_USED := 80
+    $(info note: no NVIDIA GPU visible; building CUDA code for sm_80 with PTX (set CUDA_ARCH=90 for an H100/H200))
+  else
+    CUDA_ARCH_USED := $(CUDA_ARCH)
+  endif
+  GPU_DEFS  := -DGV_GPU_CUDA=1 -DGV_CUDA_ARCH=$(CUDA_ARCH_USED)
+  NVFLAGS   := -O3 -std=c++17 -Isrc -gencode arch=compute_$(CUDA_ARCH_USED),code=[sm_$(CUDA_ARCH_USED),compute_$(CUDA_ARCH_USED)] \
+               -Xcompiler -fPIC,-Wall -lineinfo $(GPU_DEFS) $(if $(WERROR:0=),-Werror all-warnings)
+  LDLIBS    += -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcublasLt -lcublas -lnvrtc -lcudart_static -lrt -lstdc++
+  GPU_OBJS  := $(patsubst src/%.cu,$(BUILD)/obj/%.o,$(CU_SRC))
+endif
+ifeq ($(GPU_KIND),hip)
+  ifeq ($(HIPCC),)
+    $(error GPU=hip but hipcc was not found: install ROCm (or Debian's hipcc) or set HIPCC=/path/to/hipcc)
+  endif
+  HIP_ARCH ?= $(shell rocminfo 2>/dev/null | grep -o -m1 'gfx[0-9a-f]*')
+  ifeq ($(strip $(HIP_ARCH)),)
+    $(error no AMD GPU found by rocminfo: set HIP_ARCH=gfxNNNN for a cross-build)
+  endif
+  ROCM_PATH ?= /opt/rocm
+  GPU_DEFS  := -DGV_GPU_HIP=1
+  HIPFLAGS  := -O3 -std=c++17 -Isrc --offload-arch=$(HIP_ARCH) -fPIC $(GPU_DEFS)
+  LDLIBS    += -L$(ROCM_PATH)/lib -Wl,-rpath,$(ROCM_PATH)/lib -lhipblaslt -lhipblas -lhiprtc -lamdhip64 -lstdc++
+  GPU_OBJS  := $(patsubst src/%.cu,$(BUILD)/obj/%.o,$(CU_SRC))
+endif
+
+CFLAGS := $(CFLAGS_BASE) $(OPT) $(GPU_DEFS) $(EXTRA_CFLAGS)
+
+# ---- sources ------------------------------------------------------------------------
+# Files named *_nogpu.c are the host-only side of a device feature: built only without a
+# GPU backend. Every other .c file under src/ (outside src/cli/) goes into the library.
+ALL_LIB_C := $(shell find src -name '*.c' -not -path 'src/cli/*' | sort)
+ifeq ($(GPU_KIND),cpu)
+  LIB_C := $(ALL_LIB_C)
+  GPU_OBJS :=
+else
+  LIB_C := $(filter-out %_nogpu.c,$(ALL_LIB_C))
+endif
+CLI_C    := $(sort $(wildcard src/cli/*.c))
+TEST_C   := $(shell find tests -name 'test_*.c' | sort)
+LIB_OBJS := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(LIB_C)) $(GPU_OBJS)
+CLI_OBJS := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(CLI_C))
+TEST_BIN := $(addprefix $(BUILD)/tests/,$(basename $(notdir $(TEST_C))))
+LIB      := $(BUILD)/libgpuvet.a
+BIN      := $(BUILD)/gpuvet
+
+.PHONY: all build run test asan bootstrap bootstrap-test tests clean hip-check fuzz-nes fuzz-gb fuzz help
+all: build
+build: $(BIN) gpuvet
+
+help:
+	@sed -n '2,14p' Makefile | sed 's/^# \{0,1\}//'
+
+# ./gpuvet always points at the last default build, so the README's commands work from the top.
+gpuvet: $(BIN)
+	@ln -sf $(BIN) gpuvet
+
+$(BUILD)/obj/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/obj/%.o: src/%.cu
+	@mkdir -p $(dir $@)
+ifeq ($(GPU_KIND),cuda)
+	$(NVCC) $(NVFLAGS) -c $< -o $@
+else
+	$(HIPCC) $(HIPFLAGS) -x hip -c $< -o $@
+endif
+
+$(LIB): $(LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BIN): $(CLI_OBJS) $(LIB)
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(LDLIBS)
+
+$(BUILD)/tests/%: $(BUILD)/testobj/%.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
+$(BUILD)/testobj/%.o:
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests -c $(filter %/$*.c,$(TEST_C)) -o $@
+
+# test objects depend on their source wherever it lives under tests/
+$(foreach t,$(TEST_C),$(eval $(BUILD)/testobj/$(basename $(notdir $(t))).o: $(t)))
+
+tests: $(TEST_BIN)
+
+# ---- the two commands of the README --------------------------------------------------
+bootstrap:
+	@scripts/bootstrap.sh build
+
+bootstrap-test:
+	@scripts/bootstrap.sh test
+
+run: bootstrap
+	@$(MAKE) --no-print-directory build
+	./gpuvet all $(RUN_ARGS)
+
+test: bootstrap-test
+	@$(MAKE) --no-print-directory build tests
+	@GPUVET=$(abspath $(BIN)) GV_BUILD=$(abspath $(BUILD)) PYTHON="$$(scripts/find-python)" tests/run.sh $(TESTS)
+
+asan:
+	@$(MAKE) --no-print-directory SAN=1 GPU=cpu test
+
+# ---- HIP compile check: every .cu file with Debian's hipcc for gfx1030 ---------------
+hip-check:
+	@test -n "$(HIPCC)" || { echo "hip-check: hipcc not found (Debian package hipcc)"; exit 2; }
+	@mkdir -p build/hip-check
+	@set -e; for f in $(CU_SRC); do \
+	  echo "hipcc gfx1030 $$f"; \
+	  $(HIPCC) --offload-arch=gfx1030 -std=c++17 -Isrc -DGV_GPU_HIP=1 -DGV_HIP_COMPILE_CHECK=1 -x hip -c $$f -o build/hip-check/$$(basename $$f .cu).o; \
+	done; echo "hip-check: $(words $(CU_SRC)) files compiled"
+
+# ---- fuzzing (not part of make test) -------------------------------------------------
+FUZZ_SECONDS ?= 600
+FUZZ_CC      ?= clang
+FUZZ_LIB_C   := $(filter-out %.cu,$(filter-out src/dev/cuda%,$(shell find src -name '*.c' -not -path 'src/cli/*' | sort)))
+fuzz-%: fuzz/fuzz_%.c
+	@mkdir -p build/fuzz fuzz/corpus-$*
+	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 -Isrc -fsanitize=fuzzer,address,undefined $(PKG_CFLAGS) -fopenmp \
+	  -o build/fuzz/fuzz_$* $< $(FUZZ_LIB_C) $(LDLIBS)
+	build/fuzz/fuzz_$* -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 fuzz/corpus-$* $(wildcard fuzz/seeds/$*)
+
+clean:
+	rm -rf build gpuvet
+
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,0 +1,44 @@
+#!/bin/sh
+# Installs the Debian packages gpuvet needs, when they are missing.
+#   scripts/bootstrap.sh build   what building and running gpuvet needs
+#   scripts/bootstrap.sh test    that, plus what the test suite needs (ROM assemblers, PyTorch)
+# As root it runs apt-get; otherwise it prints the exact command to run and exits 1.
+set -u
+mode=${1:-build}
+build_pkgs="gcc make pkg-config libopenblas-dev libcjson-dev libxxhash-dev libpng-dev"
+test_pkgs="cc65 sdcc python3 python3-torch python3-numpy"
+case "$mode" in
+  build) want="$build_pkgs" ;;
+  test)  want="$build_pkgs $test_pkgs" ;;
+  *) echo "bootstrap.sh: unknown mode '$mode' (use build or test)" >&2; exit 2 ;;
+esac
+
+if ! command -v dpkg-query >/dev/null 2>&1; then
+  # Not a Debian system: say what is needed and let the build find it with pkg-config.
+  if ! pkg-config --exists openblas libcjson libxxhash libpng 2>/dev/null; then
+    echo "bootstrap: this is not a Debian system; install OpenBLAS, cJSON, xxHash and libpng" >&2
+    echo "bootstrap: development files (found with pkg-config: openblas libcjson libxxhash libpng)" >&2
+    exit 1
+  fi
+  exit 0
+fi
+
+missing=""
+for p in $want; do
+  st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)
+  case "$st" in *"install ok installed"*) ;; *) missing="$missing $p" ;; esac
+done
+[ -z "$missing" ] && exit 0
+
+cmd="apt-get install -y --no-install-recommends$missing"
+if [ "$(id -u)" != 0 ]; then
+  echo "bootstrap: missing Debian packages:$missing" >&2
+  echo "bootstrap: run this, then the make command again:" >&2
+  echo "  sudo apt-get update && sudo $cmd" >&2
+  exit 1
+fi
+echo "bootstrap: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >&2 || { echo "bootstrap: apt-get update failed; check the network or the apt sources" >&2; exit 1; }
+# shellcheck disable=SC2086
+apt-get install -y -q --no-install-recommends $missing >&2 || { echo "bootstrap: '$cmd' failed" >&2; exit 1; }

@@ -1,0 +1,235 @@
+/* args.c: the declarative command-line parser (see args.h). */
+#include "core/args.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Does word match spec name "--long|-s"? */
+static int name_matches(const char *spec_name, const char *word, size_t wlen)
+{
+    const char *p = spec_name;
+    while (*p) {
+        const char *bar = strchr(p, '|');
+        size_t n = bar ? (size_t)(bar - p) : strlen(p);
+        if (n == wlen && strncmp(p, word, n) == 0)
+            return 1;
+        if (!bar)
+            break;
+        p = bar + 1;
+    }
+    return 0;
+}
+
+/* The long name of a spec, for messages. */
+static void long_name(const char *spec_name, char *buf, size_t len)
+{
+    const char *bar = strchr(spec_name, '|');
+    size_t n = bar ? (size_t)(bar - spec_name) : strlen(spec_name);
+    if (n >= len)
+        n = len - 1;
+    memcpy(buf, spec_name, n);
+    buf[n] = 0;
+}
+
+static int parse_long(const char *s, long *out)
+{
+    if (!*s)
+        return -1;
+    errno = 0;
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (errno || *end)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int word_in_choices(const char *choices, const char *w, size_t wlen)
+{
+    const char *p = choices;
+    while (*p) {
+        const char *comma = strchr(p, ',');
+        size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        if (n == wlen && strncmp(p, w, n) == 0)
+            return 1;
+        if (!comma)
+            break;
+        p = comma + 1;
+    }
+    return 0;
+}
+
+static int set_value(const args_spec *s, const char *val, gv_err *err)
+{
+    char nm[64];
+    long_name(s->name, nm, sizeof nm);
+    switch (s->kind) {
+    case ARGS_FLAG:
+        break;
+    case ARGS_INT: {
+        long v;
+        if (parse_long(val, &v))
+            return gv_fail(err, GV_ERR_INPUT, "%s: expected a whole number, got '%s'", nm, val);
+        if (v < s->min || v > s->max)
+            return gv_fail(err, GV_ERR_INPUT, "%s: %ld is out of range (%ld to %ld)", nm, v, s->min, s->max);
+        *(long *)s->dest = v;
+        break;
+    }
+    case ARGS_DOUBLE: {
+        errno = 0;
+        char *end;
+        double v = strtod(val, &end);
+        if (!*val || errno || *end || !isfinite(v))
+            return gv_fail(err, GV_ERR_INPUT, "%s: expected a number, got '%s'", nm, val);
+        if (v < s->dmin || v > s->dmax)
+            return gv_fail(err, GV_ERR_INPUT, "%s: %g is out of range (%g to %g)", nm, v, s->dmin, s->dmax);
+        *(double *)s->dest = v;
+        break;
+    }
+    case ARGS_STR:
+        if (!*val)
+            return gv_fail(err, GV_ERR_INPUT, "%s: expected a value, got an empty string", nm);
+        *(const char **)s->dest = val;
+        break;
+    case ARGS_CHOICE:
+        if (!word_in_choices(s->choices, val, strlen(val)))
+            return gv_fail(err, GV_ERR_INPUT, "%s: '%s' is not one of %s", nm, val, s->choices);
+        *(const char **)s->dest = val;
+        break;
+    case ARGS_INT_LIST: {
+        args_int_list *l = s->dest;
+        l->n = 0;
+        const char *p = val;
+        for (;;) {
+            const char *comma = strchr(p, ',');
+            size_t n = comma ? (size_t)(comma - p) : strlen(p);
+            char item[64];
+            if (n == 0 || n >= sizeof item)
+                return gv_fail(err, GV_ERR_INPUT, "%s: expected comma-separated whole numbers, got '%s'", nm, val);
+            memcpy(item, p, n);
+            item[n] = 0;
+            long v;
+            if (parse_long(item, &v))
+                return gv_fail(err, GV_ERR_INPUT, "%s: '%s' is not a whole number", nm, item);
+            if (v < s->min || v > s->max)
+                return gv_fail(err, GV_ERR_INPUT, "%s: %ld is out of range (%ld to %ld)", nm, v, s->min, s->max);
+            if (l->n == ARGS_LIST_MAX)
+                return gv_fail(err, GV_ERR_INPUT, "%s: more than %d values", nm, ARGS_LIST_MAX);
+            l->v[l->n++] = v;
+            if (!comma)
+                break;
+            p = comma + 1;
+        }
+        break;
+    }
+    case ARGS_CHOICE_LIST: {
+        args_str_list *l = s->dest;
+        l->n = 0;
+        const char *p = val;
+        for (;;) {
+            const char *comma = strchr(p, ',');
+            size_t n = comma ? (size_t)(comma - p) : strlen(p);
+            if (n == 0 || n >= sizeof l->v[0])
+                return gv_fail(err, GV_ERR_INPUT, "%s: expected a comma-separated list, got '%s'", nm, val);
+            if (s->choices && !word_in_choices(s->choices, p, n))
+                return gv_fail(err, GV_ERR_INPUT, "%s: '%.*s' is not one of %s", nm, (int)n, p, s->choices);
+            if (l->n == ARGS_LIST_MAX)
+                return gv_fail(err, GV_ERR_INPUT, "%s: more than %d values", nm, ARGS_LIST_MAX);
+            memcpy(l->v[l->n], p, n);
+            l->v[l->n][n] = 0;
+            l->n++;
+            if (!comma)
+                break;
+            p = comma + 1;
+        }
+        break;
+    }
+    }
+    return GV_OK;
+}
+
+int args_parse(const args_spec *specs, int nspecs, int argc, char **argv,
+               const char **pos, int max_pos, int *npos, gv_err *err)
+{
+    int np = 0;
+    int only_pos = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (!only_pos && strcmp(a, "--") == 0) {
+            only_pos = 1;
+            continue;
+        }
+        if (!only_pos && (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0))
+            return ARGS_HELP;
+        if (only_pos || a[0] != '-' || a[1] == 0) {
+            if (np >= max_pos)
+                return gv_fail(err, GV_ERR_INPUT, "unexpected argument '%s'", a);
+            if (pos)
+                pos[np] = a;
+            np++;
+            continue;
+        }
+        const char *eq = strchr(a, '=');
+        size_t wlen = eq ? (size_t)(eq - a) : strlen(a);
+        const args_spec *s = NULL;
+        for (int k = 0; k < nspecs; k++)
+            if (name_matches(specs[k].name, a, wlen)) {
+                s = &specs[k];
+                break;
+            }
+        if (!s)
+            return gv_fail(err, GV_ERR_INPUT, "unknown flag '%.*s' (see --help)", (int)wlen, a);
+        if (s->kind == ARGS_FLAG) {
+            if (eq)
+                return gv_fail(err, GV_ERR_INPUT, "%.*s takes no value", (int)wlen, a);
+            *(int *)s->dest = 1;
+            continue;
+        }
+        const char *val;
+        if (eq) {
+            val = eq + 1;
+        } else {
+            if (i + 1 >= argc)
+                return gv_fail(err, GV_ERR_INPUT, "%s needs a value (%s)", a, s->meta ? s->meta : "VALUE");
+            val = argv[++i];
+        }
+        int st = set_value(s, val, err);
+        if (st != GV_OK)
+            return st;
+    }
+    if (npos)
+        *npos = np;
+    return ARGS_OK;
+}
+
+void args_print_help(FILE *f, const char *usage, const char *description,
+                     const args_spec *specs, int nspecs)
+{
+    fprintf(f, "usage: %s\n\n%s\n", usage, description);
+    if (nspecs > 0)
+        fprintf(f, "\noptions:\n");
+    for (int k = 0; k < nspecs; k++) {
+        char left[96];
+        char names[64];
+        snprintf(names, sizeof names, "%s", specs[k].name);
+        for (char *p = names; *p; p++)
+            if (*p == '|')
+                *p = ',';
+        if (specs[k].meta)
+            snprintf(left, sizeof left, "%s %s", names, specs[k].meta);
+        else
+            snprintf(left, sizeof left, "%s", names);
+        fprintf(f, "  %-24s %s\n", left, specs[k].help ? specs[k].help : "");
+    }
+    fprintf(f, "  %-24s %s\n", "-h,--help", "show this help");
+}
+
+int args_list_has(const args_str_list *l, const char *word)
+{
+    for (int i = 0; i < l->n; i++)
+        if (strcmp(l->v[i], word) == 0)
+            return 1;
+    return 0;
+}

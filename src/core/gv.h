@@ -1,0 +1,81 @@
+/* gv.h: what every part of gpuvet shares: exit codes, error reporting, checked
+ * allocation, clocks and atomic file writes. Library code returns a status and fills an
+ * error message; only src/cli/ decides to exit. */
+#ifndef GV_CORE_GV_H
+#define GV_CORE_GV_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define GV_VERSION "0.1.0"
+
+/* Exit codes of the gpuvet command (documented in README.md and `gpuvet --help`). */
+enum {
+    GV_EXIT_OK = 0,      /* success */
+    GV_EXIT_FAIL = 1,    /* a check found wrong results (or a smoke stage failed) */
+    GV_EXIT_USAGE = 2,   /* bad usage or bad input: flags, files, checkpoints, ROMs */
+    GV_EXIT_ENV = 3,     /* the environment cannot do it: device missing, out of memory, I/O */
+};
+
+/* Status codes returned by library functions. GV_OK is 0; the others are negative
+ * and map onto exit codes with gv_status_exit(). */
+typedef enum {
+    GV_OK = 0,
+    GV_ERR_INPUT = -1,   /* the caller's input (a file, an argument) is bad */
+    GV_ERR_ENV = -2,     /* the system cannot do it (no device, no memory, I/O error) */
+    GV_ERR_WRONG = -3,   /* the computation ran but its result is wrong */
+} gv_status;
+
+int gv_status_exit(gv_status s);
+
+/* A caller-owned buffer that a failing function fills with a one-line message. */
+#define GV_ERRLEN 512
+typedef struct { char msg[GV_ERRLEN]; } gv_err;
+
+/* Formats into err (if not NULL) and returns code, so that `return gv_fail(e, ...)` reads well. */
+gv_status gv_fail(gv_err *err, gv_status code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Messages on stderr, prefixed "gpuvet: ". gv_warn adds "warning: ". */
+void gv_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void gv_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Global quiet flag of the CLI (set by --quiet): suppresses informational output only. */
+extern int gv_quiet;
+void gv_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Allocation that aborts with file and line on failure: for small, bounded allocations
+ * whose failure means the machine is unusable. Large buffers use malloc and report. */
+#define gv_xmalloc(n) gv_xmalloc_((n), __FILE__, __LINE__)
+#define gv_xcalloc(n, s) gv_xcalloc_((n), (s), __FILE__, __LINE__)
+#define gv_xrealloc(p, n) gv_xrealloc_((p), (n), __FILE__, __LINE__)
+void *gv_xmalloc_(size_t n, const char *file, int line);
+void *gv_xcalloc_(size_t n, size_t size, const char *file, int line);
+void *gv_xrealloc_(void *p, size_t n, const char *file, int line);
+char *gv_xstrdup(const char *s);
+/* 64-byte aligned allocation (free with free()); NULL on failure. */
+void *gv_aligned_alloc(size_t n);
+
+/* Monotonic clock in seconds. */
+double gv_now(void);
+/* Wall-clock time as an ISO 8601 UTC string into buf (at least 32 bytes). */
+void gv_utc_iso(char *buf, size_t len);
+
+/* Writes len bytes to path atomically: a temporary file in the same directory is written,
+ * flushed and renamed over path, so a reader sees the old file or the new one, never a
+ * partial one. On failure the temporary file is removed and path is untouched. */
+gv_status gv_write_file_atomic(const char *path, const void *data, size_t len, gv_err *err);
+
+/* Reads a whole file into a malloc'd buffer (NUL-terminated for convenience; *len excludes
+ * the NUL). max_len bounds the size accepted (0: 1 GiB). Caller frees *data. */
+gv_status gv_read_file(const char *path, size_t max_len, uint8_t **data, size_t *len, gv_err *err);
+
+/* Number of online CPU cores the process may run on. */
+int gv_cpu_count(void);
+
+#define GV_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#define GV_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define GV_MAX(a, b) ((a) > (b) ? (a) : (b))
+
+#endif

@@ -1,0 +1,17 @@
+/* stats.h: summary statistics of repeated measurements (best/median/max and spread). */
+#ifndef GV_CORE_STATS_H
+#define GV_CORE_STATS_H
+
+typedef struct {
+    int n;
+    double min, median, max, mean, stddev;
+    double cv; /* stddev / mean, 0 when mean is 0 */
+} gv_stats;
+
+/* Summarises x[0..n). n may be 0 (all fields 0). x is not modified. */
+void gv_stats_compute(const double *x, int n, gv_stats *out);
+
+/* Median of x[0..n) (copy sorted internally); 0 for n == 0. */
+double gv_median(const double *x, int n);
+
+#endif

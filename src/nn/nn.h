@@ -1,0 +1,176 @@
+/* nn.h: the Drop7 policy/value network as every backend sees it: its configuration, the
+ * layout of its parameters and buffers (PyTorch state_dict names and order), the host
+ * state that backends exchange (always float64), a batch, and the trainer interface that
+ * the float64 reference, the float32 CPU path and the GPU paths all implement.
+ *
+ * The network (../shared/ref/drop7_reference.py):
+ *   input (N,12,7,7) -> stem conv3x3 12->C, norm, ReLU
+ *   blocks: x -> relu(x + norm(conv3x3(relu(norm(conv3x3(x))))))
+ *   policy: conv1x1 C->32, norm(32), ReLU, flatten(1568), Linear(1568,7)
+ *   value:  conv1x1 C->32, norm(32), ReLU, flatten(1568), Linear(1568,128), ReLU, Linear(128,1)
+ *   loss = cross_entropy(logits, policy_target) + mse(value, value_target)   (means over N)
+ *   AdamW(lr 1e-3, betas (0.9, 0.999), eps 1e-8, weight_decay 1e-4)
+ * norm is GroupNorm(8 groups, eps 1e-5) or BatchNorm2d (eps 1e-5, momentum 0.1). */
+#ifndef GV_NN_NN_H
+#define GV_NN_NN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/gv.h"
+
+#define NN_BOARD 7
+#define NN_CELLS 49
+#define NN_IN_PLANES 12
+#define NN_HEAD_CH 32
+#define NN_POLICY 7
+#define NN_VALUE_HIDDEN 128
+#define NN_GROUPS 8
+#define NN_EPS 1e-5
+#define NN_BN_MOMENTUM 0.1
+
+typedef enum { NN_NORM_GROUP = 0, NN_NORM_BATCH = 1 } nn_norm;
+
+typedef struct {
+    int channels; /* C, a positive multiple of 8 */
+    int blocks;   /* residual blocks, >= 0 */
+    nn_norm norm;
+} nn_config;
+
+/* Validates a configuration (channels multiple of 8, 8..4096; blocks 0..64). */
+gv_status nn_config_check(const nn_config *cfg, gv_err *err);
+const char *nn_norm_name(nn_norm n); /* "group" / "batch" */
+
+typedef enum {
+    NN_T_PARAM = 0,        /* a learnable parameter: lives in nn_state.params */
+    NN_T_RUNNING_MEAN = 1, /* BatchNorm buffer: lives in nn_state.buffers */
+    NN_T_RUNNING_VAR = 2,  /* BatchNorm buffer: lives in nn_state.buffers */
+    NN_T_NUM_BATCHES = 3,  /* BatchNorm num_batches_tracked (int64 scalar): nn_state.num_batches[index] */
+} nn_tensor_kind;
+
+typedef struct {
+    char name[48];         /* PyTorch state_dict name, e.g. "blocks.0.c1.weight" */
+    nn_tensor_kind kind;
+    int ndim;
+    int shape[4];
+    size_t numel;
+    size_t offset;         /* element offset into params or buffers; for NN_T_NUM_BATCHES the BN index */
+} nn_tensor;
+
+/* Every tensor of the state_dict in PyTorch's order (for each module in registration
+ * order: weight, bias, then running_mean, running_var, num_batches_tracked). Parameters
+ * are packed in named_parameters() order into one flat array; AdamW runs over it whole. */
+typedef struct {
+    nn_config cfg;
+    int ntensors;
+    nn_tensor *t;
+    size_t nparams;   /* total parameter elements (C=128, 6 blocks: 2,006,888) */
+    size_t nbuffers;  /* total running_mean + running_var elements (0 for GroupNorm) */
+    int nbn;          /* number of BatchNorm layers (0 for GroupNorm) */
+} nn_layout;
+
+/* Builds the layout of cfg (cfg must pass nn_config_check). nn_layout_free releases t. */
+void nn_layout_init(nn_layout *L, const nn_config *cfg);
+void nn_layout_free(nn_layout *L);
+/* Tensor by state_dict name, or NULL. */
+const nn_tensor *nn_layout_find(const nn_layout *L, const char *name);
+
+/* Host state exchanged between backends, always float64. All arrays owned by the state. */
+typedef struct {
+    const nn_layout *L;
+    double *params;        /* L->nparams */
+    double *buffers;       /* L->nbuffers */
+    int64_t *num_batches;  /* L->nbn */
+    double *adam_m;        /* L->nparams, AdamW first moment */
+    double *adam_v;        /* L->nparams, AdamW second moment */
+    int64_t adam_step;     /* AdamW steps taken so far */
+} nn_state;
+
+void nn_state_alloc(nn_state *s, const nn_layout *L);
+void nn_state_free(nn_state *s);
+void nn_state_copy(nn_state *dst, const nn_state *src);
+/* PyTorch's default initialisation drawn from seed: conv/linear weights and biases
+ * U(-1/sqrt(fan_in), 1/sqrt(fan_in)), norm weight 1 and bias 0, running_mean 0,
+ * running_var 1, moments 0, step 0. */
+void nn_state_init_random(nn_state *s, uint64_t seed);
+
+/* A batch: inputs and targets on the host in float64 (backends convert). */
+typedef struct {
+    int n;
+    double *x;          /* (n, 12, 7, 7) */
+    int64_t *policy;    /* (n,) class index in [0, 7) */
+    double *value;      /* (n,) */
+} nn_batch;
+
+void nn_batch_alloc(nn_batch *b, int n);
+void nn_batch_free(nn_batch *b);
+/* Drop7-like positions (one of 10 cell states per cell, two constant planes, as in
+ * random_positions()), random policy targets and standard-normal value targets. */
+void nn_batch_random(nn_batch *b, uint64_t seed);
+
+typedef enum { NN_FP64 = 0, NN_FP32 = 1, NN_BF16 = 2 } nn_dtype;
+const char *nn_dtype_name(nn_dtype d); /* "fp64" "fp32" "bf16" */
+
+typedef struct {
+    nn_dtype dtype;
+    int tf32;           /* allow TF32 matrix units for fp32 (GPU only; off = true fp32) */
+    int max_batch;      /* largest batch set_batch will be given */
+    int threads;        /* CPU threads (0: all cores) */
+    int device_index;   /* GPU index */
+    int fault;          /* test hook: nonzero makes one kernel skip part of its output write,
+                           so that `check` must fail (see gpuvet check --inject-fault) */
+} nn_trainer_opts;
+
+typedef struct nn_trainer nn_trainer;
+
+/* The trainer interface. Every call returns GV_OK or an error with err filled.
+ * State and batch are resident in the backend between calls. */
+typedef struct {
+    const char *name;  /* "cpu-fp64", "cpu-fp32", "cuda-fp32", "cuda-bf16" */
+    gv_status (*set_state)(nn_trainer *t, const nn_state *s, gv_err *err);
+    gv_status (*get_state)(nn_trainer *t, nn_state *s, gv_err *err);
+    gv_status (*set_batch)(nn_trainer *t, const nn_batch *b, gv_err *err);
+    /* Forward on the resident batch. train=1: batch statistics for BatchNorm and running
+     * stats updated (as PyTorch's train mode); train=0: eval mode. logits (n*7), value (n)
+     * and loss (scalar) are written to host doubles; any of them may be NULL. */
+    gv_status (*forward)(nn_trainer *t, int train, double *logits, double *value, double *loss, gv_err *err);
+    /* Forward (train mode, updating running stats) and backward: the gradient of the loss
+     * with respect to every parameter into grads (L->nparams, named_parameters order). */
+    gv_status (*gradients)(nn_trainer *t, double *grads, double *loss, gv_err *err);
+    /* One training step: forward (train mode), backward, AdamW. When loss is not NULL the
+     * step's loss (before the update) is returned, which may synchronise. */
+    gv_status (*step)(nn_trainer *t, double *loss, gv_err *err);
+    /* Waits for queued work (a no-op on the CPU). */
+    gv_status (*sync)(nn_trainer *t, gv_err *err);
+    /* Peak memory held by the backend for this trainer, in bytes (0 if unknown). */
+    size_t (*peak_bytes)(nn_trainer *t);
+    void (*destroy)(nn_trainer *t);
+} nn_trainer_ops;
+
+struct nn_trainer {
+    const nn_trainer_ops *ops;
+    const nn_layout *L;
+    nn_trainer_opts opts;
+    void *impl;
+};
+
+/* Creates a trainer for device ("cpu", "cuda") and opts->dtype. cpu supports fp64 and
+ * fp32; the GPU supports fp32 and bf16. Errors: GV_ERR_INPUT for an unsupported
+ * combination, GV_ERR_ENV when the device cannot be opened. */
+gv_status nn_trainer_create(const char *device, const nn_layout *L, const nn_trainer_opts *opts,
+                            nn_trainer **out, gv_err *err);
+void nn_trainer_destroy(nn_trainer *t);
+
+/* Backend constructors used by nn_trainer_create. */
+gv_status nn_ref_create(const nn_layout *L, const nn_trainer_opts *opts, nn_trainer **out, gv_err *err);
+gv_status nn_cpu32_create(const nn_layout *L, const nn_trainer_opts *opts, nn_trainer **out, gv_err *err);
+gv_status nn_gpu_create(const nn_layout *L, const nn_trainer_opts *opts, nn_trainer **out, gv_err *err);
+
+/* AdamW hyperparameters (PyTorch defaults of the reference). */
+#define NN_LR 1e-3
+#define NN_BETA1 0.9
+#define NN_BETA2 0.999
+#define NN_ADAM_EPS 1e-8
+#define NN_WEIGHT_DECAY 1e-4
+
+#endif

@@ -1,0 +1,31 @@
+# lib.sh: helpers for shell tests (sourced). Each helper prints one PASS/FAIL/SKIP line.
+# GPUVET is the binary under test (set by make test); GV_ROOT the checkout.
+: "${GPUVET:?run through make test (GPUVET is not set)}"
+T_TMP=$(mktemp -d)
+trap 'rm -rf "$T_TMP"' EXIT INT TERM
+
+pass() { echo "PASS $1: $2"; }
+fail() { echo "FAIL $1: $2"; }
+skip() { echo "SKIP $1: $2"; }
+
+# expect_exit NAME CODE CMD...: runs CMD, checks its exit status is CODE; for codes 2 and 3
+# also that stderr is exactly one line (the one-line error promised to users).
+expect_exit() {
+  name=$1; want=$2; shift 2
+  "$@" >"$T_TMP/out" 2>"$T_TMP/err"
+  rc=$?
+  lines=$(grep -c '' "$T_TMP/err")
+  msg=$(head -n 1 "$T_TMP/err")
+  if [ "$rc" != "$want" ]; then
+    fail "$name" "exit $rc, expected $want ($*): $msg"
+  elif { [ "$want" = 2 ] || [ "$want" = 3 ]; } && [ "$lines" != 1 ]; then
+    fail "$name" "exit $rc as expected but stderr has $lines lines, expected one: $msg"
+  else
+    pass "$name" "exit $rc${msg:+: $msg}"
+  fi
+}
+
+# expect_grep NAME PATTERN FILE: FILE contains a line matching the extended regex PATTERN.
+expect_grep() {
+  if grep -Eq -- "$2" "$3"; then pass "$1" "found /$2/"; else fail "$1" "no line matches /$2/ in $3"; fi
+}
