@@ -36,7 +36,7 @@ ifeq ($(filter $(GPU_KIND),cpu cuda hip),)
 endif
 
 VARIANT := $(GPU_KIND)$(if $(SAN),-san)
-BUILD   := build/$(VARIANT)
+BUILD   ?= build/$(VARIANT)
 
 # ---- flags --------------------------------------------------------------------------
 PKGS     := openblas libcjson libxxhash libpng
