@@ -74,7 +74,7 @@ typedef struct {
     size_t col_len, acc_len;
     float **col;           /* im2col buffer per thread */
     float **acc;           /* weight-gradient accumulator per thread */
-    double **dsum;         /* per-thread channel sums (norms), 4*max(C,32) doubles */
+    double **dsum;         /* per-thread norm scratch: 4c doubles, then 16c floats (ws_d, ws_f) */
 } c32;
 
 /* ---- allocation ---------------------------------------------------------------------- */
@@ -256,22 +256,44 @@ static void layer_bwd(c32 *m, const c32_layer *l, const float *in, const float *
 
 /* ---- norms ------------------------------------------------------------------------------ */
 
-/* Per-channel scale a and shift b of a norm for one sample (GroupNorm) or all (BatchNorm):
- * y = x * a[c] + b[c] equals gamma * (x - mean) * rstd + beta. */
-static void norm_affine(const c32 *m, const c32_norm *nm, const float *mean, const float *rstd, int per_group,
-                        float *a, float *b)
+/* The row kernels below are built twice, for AVX2+FMA and for the x86-64 baseline, and the
+ * loader picks the one this CPU runs (GCC function multiversioning). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define HOT __attribute__((target_clones("avx2,fma", "default")))
+#else
+#define HOT
+#endif
+
+/* s[k] = sum over rows of x[r][k] */
+HOT static void k_colsum(const float *x, int rows, int c, float *s)
 {
-    const float *gamma = m->params + nm->w, *beta = m->params + nm->b;
-    int cg = nm->c / NN_GROUPS;
-    for (int c = 0; c < nm->c; c++) {
-        int k = per_group ? c / cg : c;
-        a[c] = gamma[c] * rstd[k];
-        b[c] = beta[c] - mean[k] * a[c];
+    for (int k = 0; k < c; k++)
+        s[k] = 0;
+    for (int r = 0; r < rows; r++) {
+        const float *xr = x + (size_t)r * c;
+#pragma omp simd
+        for (int k = 0; k < c; k++)
+            s[k] += xr[k];
+    }
+}
+
+/* s[k] = sum over rows of (x[r][k] - mean[k])^2 */
+HOT static void k_colsq(const float *x, const float *mean, int rows, int c, float *s)
+{
+    for (int k = 0; k < c; k++)
+        s[k] = 0;
+    for (int r = 0; r < rows; r++) {
+        const float *xr = x + (size_t)r * c;
+#pragma omp simd
+        for (int k = 0; k < c; k++) {
+            float d = xr[k] - mean[k];
+            s[k] += d * d;
+        }
     }
 }
 
 /* y = relu(x * a + b [+ res]) over rows of c channels. */
-static void apply_rows(float *y, const float *x, const float *res, const float *a, const float *b, int rows, int c)
+HOT static void k_apply(float *y, const float *x, const float *res, const float *a, const float *b, int rows, int c)
 {
     for (int r = 0; r < rows; r++) {
         const float *xr = x + (size_t)r * c;
@@ -293,146 +315,192 @@ static void apply_rows(float *y, const float *x, const float *res, const float *
     }
 }
 
-/* y (n*49, c) = relu(norm(h) [+ res]); train: batch statistics (BatchNorm updates its
- * running stats); GroupNorm normalises each sample's groups in both modes. */
-static void norm_fwd(c32 *m, c32_norm *nm, const float *h, float *y, const float *res, int n, int train)
+/* With g = dy*(y>0) and xhat = (h - mean)*rstd: sg[k] = sum g, sgx[k] = sum g*xhat over rows. */
+HOT static void k_bwd_sums(const float *dy, const float *y, const float *h, const float *mean, const float *rstd,
+                           int rows, int c, float *sg, float *sgx)
 {
-    int c = nm->c, cg = c / NN_GROUPS, T = m->threads;
-    if (m->kind == NN_NORM_GROUP) {
-#pragma omp parallel for schedule(static) num_threads(T)
-        for (int s = 0; s < n; s++) {
-            double *sum = m->dsum[omp_get_thread_num()];
-            float *fa = (float *)(sum + 2 * c), *fb = fa + c;
-            const float *hs = h + (size_t)s * P * c;
-            float cs[4096];
-            for (int k = 0; k < c; k++)
-                cs[k] = 0;
-            for (int p = 0; p < P; p++)
-#pragma omp simd
-                for (int k = 0; k < c; k++)
-                    cs[k] += hs[(size_t)p * c + k];
-            float *mean = nm->mean + (size_t)s * NN_GROUPS, *rstd = nm->rstd + (size_t)s * NN_GROUPS;
-            for (int g = 0; g < NN_GROUPS; g++) {
-                double t = 0;
-                for (int k = 0; k < cg; k++)
-                    t += cs[g * cg + k];
-                mean[g] = (float)(t / (cg * P));
-            }
-            for (int k = 0; k < c; k++)
-                cs[k] = 0;
-            for (int p = 0; p < P; p++)
-#pragma omp simd
-                for (int k = 0; k < c; k++) {
-                    float d = hs[(size_t)p * c + k] - mean[k / cg];
-                    cs[k] += d * d;
-                }
-            for (int g = 0; g < NN_GROUPS; g++) {
-                double t = 0;
-                for (int k = 0; k < cg; k++)
-                    t += cs[g * cg + k];
-                rstd[g] = (float)(1.0 / sqrt(t / (cg * P) + NN_EPS));
-            }
-            norm_affine(m, nm, mean, rstd, 1, fa, fb);
-            int rows = P;
-            if (m->fault && s == n - 1)
-                rows = P / 2; /* test hook: leave part of the last sample unwritten */
-            apply_rows(y + (size_t)s * P * c, hs, res ? res + (size_t)s * P * c : NULL, fa, fb, rows, c);
-        }
-        return;
-    }
-    /* BatchNorm: per-channel statistics over all n*49 rows */
-    size_t M = (size_t)n * P;
-    float *rm = m->buffers + nm->rm, *rv = m->buffers + nm->rv;
-    if (train) {
-#pragma omp parallel num_threads(T)
-        {
-            int t = omp_get_thread_num();
-            double *acc = m->dsum[t];
-            for (int k = 0; k < c; k++)
-                acc[k] = 0;
-#pragma omp for schedule(static)
-            for (size_t r = 0; r < M; r++)
-                for (int k = 0; k < c; k++)
-                    acc[k] += h[r * c + k];
-#pragma omp single
-            for (int k = 0; k < c; k++) {
-                double s = 0;
-                for (int u = 0; u < T; u++)
-                    s += m->dsum[u][k];
-                nm->mean[k] = (float)(s / (double)M);
-            }
-            for (int k = 0; k < c; k++)
-                acc[c + k] = 0;
-#pragma omp for schedule(static)
-            for (size_t r = 0; r < M; r++)
-                for (int k = 0; k < c; k++) {
-                    double d = h[r * c + k] - nm->mean[k];
-                    acc[c + k] += d * d;
-                }
-#pragma omp single
-            for (int k = 0; k < c; k++) {
-                double s = 0;
-                for (int u = 0; u < T; u++)
-                    s += m->dsum[u][c + k];
-                double var = s / (double)M;
-                nm->rstd[k] = (float)(1.0 / sqrt(var + NN_EPS));
-                rm[k] = (float)((1.0 - NN_BN_MOMENTUM) * rm[k] + NN_BN_MOMENTUM * nm->mean[k]);
-                rv[k] = (float)((1.0 - NN_BN_MOMENTUM) * rv[k] + NN_BN_MOMENTUM * var * (double)M / (double)(M - 1));
-            }
-        }
-        m->num_batches[nm->nb]++;
-    } else {
-        for (int k = 0; k < c; k++) {
-            nm->mean[k] = rm[k];
-            nm->rstd[k] = (float)(1.0 / sqrt((double)rv[k] + NN_EPS));
-        }
-    }
-    float *fa = (float *)m->dsum[0], *fb = fa + c;
-    norm_affine(m, nm, nm->mean, nm->rstd, 0, fa, fb);
-    int nsm = n;
-#pragma omp parallel for schedule(static) num_threads(T)
-    for (int s = 0; s < nsm; s++) {
-        int rows = (m->fault && s == nsm - 1) ? P / 2 : P;
-        apply_rows(y + (size_t)s * P * c, h + (size_t)s * P * c, res ? res + (size_t)s * P * c : NULL, fa, fb, rows,
-                   c);
-    }
-}
-
-/* Sums over rows of g = dy*(y>0) and g*xhat per channel into sg, sgx (accumulated). */
-static void bwd_sums(const float *dy, const float *y, const float *h, const float *mean, const float *rstd,
-                     int per_group, int cg, int rows, int c, double *sg, double *sgx)
-{
+    for (int k = 0; k < c; k++)
+        sg[k] = sgx[k] = 0;
     for (int r = 0; r < rows; r++) {
         const float *dr = dy + (size_t)r * c, *yr = y + (size_t)r * c, *hr = h + (size_t)r * c;
+#pragma omp simd
         for (int k = 0; k < c; k++) {
-            int q = per_group ? k / cg : k;
             float g = yr[k] > 0 ? dr[k] : 0;
             sg[k] += g;
-            sgx[k] += g * ((hr[k] - mean[q]) * rstd[q]);
+            sgx[k] += g * ((hr[k] - mean[k]) * rstd[k]);
         }
     }
 }
 
-/* dh = g*A + h*Pc + Q with g = dy*(y>0); gres (if not NULL) receives g. */
-static void bwd_apply(float *dh, float *gres, const float *dy, const float *y, const float *h, const float *A,
-                      const float *Pc, const float *Q, int rows, int c)
+/* dh = g*A + h*Pc + Q with g = dy*(y>0); gres (if not NULL, may alias dy) receives g. */
+HOT static void k_bwd_apply(float *dh, float *gres, const float *dy, const float *y, const float *h, const float *A,
+                            const float *Pc, const float *Q, int rows, int c)
 {
     for (int r = 0; r < rows; r++) {
         const float *dr = dy + (size_t)r * c, *yr = y + (size_t)r * c, *hr = h + (size_t)r * c;
         float *o = dh + (size_t)r * c;
-        float *gr = gres ? gres + (size_t)r * c : NULL;
+        if (gres) {
+            float *gr = gres + (size_t)r * c;
 #pragma omp simd
-        for (int k = 0; k < c; k++) {
-            float g = yr[k] > 0 ? dr[k] : 0;
-            if (gr)
+            for (int k = 0; k < c; k++) {
+                float g = yr[k] > 0 ? dr[k] : 0;
                 gr[k] = g;
-            o[k] = g * A[k] + hr[k] * Pc[k] + Q[k];
+                o[k] = g * A[k] + hr[k] * Pc[k] + Q[k];
+            }
+        } else {
+#pragma omp simd
+            for (int k = 0; k < c; k++) {
+                float g = yr[k] > 0 ? dr[k] : 0;
+                o[k] = g * A[k] + hr[k] * Pc[k] + Q[k];
+            }
         }
     }
 }
 
+/* Per-thread scratch of the norms: doubles (4c) and floats (8c). */
+static double *ws_d(c32 *m, int t)
+{
+    return m->dsum[t];
+}
+
+static float *ws_f(c32 *m, int t, int c)
+{
+    return (float *)(m->dsum[t] + 4 * (size_t)c);
+}
+
+/* Sets a[k], b[k] so that x*a + b = gamma*(x - mean)*rstd + beta, for statistics given per
+ * channel (mean[k], rstd[k]). */
+static void norm_affine(const c32 *m, const c32_norm *nm, const float *mean, const float *rstd, float *a, float *b)
+{
+    const float *gamma = m->params + nm->w, *beta = m->params + nm->b;
+    for (int k = 0; k < nm->c; k++) {
+        a[k] = gamma[k] * rstd[k];
+        b[k] = beta[k] - mean[k] * a[k];
+    }
+}
+
+/* Expands a sample's group statistics to one value per channel. */
+static void group_expand(const float *gv, int c, float *cv)
+{
+    int cg = c / NN_GROUPS;
+    for (int k = 0; k < c; k++)
+        cv[k] = gv[k / cg];
+}
+
+/* Sums channel values s into group totals (float64). */
+static void group_sum(const float *s, int c, double *out)
+{
+    int cg = c / NN_GROUPS;
+    for (int g = 0; g < NN_GROUPS; g++) {
+        double t = 0;
+        for (int k = g * cg; k < (g + 1) * cg; k++)
+            t += s[k];
+        out[g] = t;
+    }
+}
+
+/* Writes y for sample s of n: the fault hook leaves half of the last sample unwritten. */
+static int rows_written(const c32 *m, int s, int n)
+{
+    return (m->fault && s == n - 1) ? P / 2 : P;
+}
+
+static void group_fwd(c32 *m, c32_norm *nm, const float *h, float *y, const float *res, int n)
+{
+    int c = nm->c, cg = c / NN_GROUPS;
+    double cnt = (double)cg * P;
+#pragma omp parallel for schedule(static) num_threads(m->threads)
+    for (int s = 0; s < n; s++) {
+        float *f = ws_f(m, omp_get_thread_num(), c), *cs = f, *mc = f + c, *a = f + 2 * c, *b = f + 3 * c;
+        float *rc = f + 4 * c;
+        const float *hs = h + (size_t)s * P * c;
+        float *mean = nm->mean + (size_t)s * NN_GROUPS, *rstd = nm->rstd + (size_t)s * NN_GROUPS;
+        double gs[NN_GROUPS];
+        k_colsum(hs, P, c, cs);
+        group_sum(cs, c, gs);
+        for (int g = 0; g < NN_GROUPS; g++)
+            mean[g] = (float)(gs[g] / cnt);
+        group_expand(mean, c, mc);
+        k_colsq(hs, mc, P, c, cs);
+        group_sum(cs, c, gs);
+        for (int g = 0; g < NN_GROUPS; g++)
+            rstd[g] = (float)(1.0 / sqrt(gs[g] / cnt + NN_EPS));
+        group_expand(rstd, c, rc);
+        norm_affine(m, nm, mc, rc, a, b);
+        k_apply(y + (size_t)s * P * c, hs, res ? res + (size_t)s * P * c : NULL, a, b, rows_written(m, s, n), c);
+    }
+}
+
+static void batch_fwd(c32 *m, c32_norm *nm, const float *h, float *y, const float *res, int n, int train)
+{
+    int c = nm->c, T = m->threads;
+    double M = (double)n * P;
+    float *rm = m->buffers + nm->rm, *rv = m->buffers + nm->rv;
+    if (!train)
+        for (int k = 0; k < c; k++) {
+            nm->mean[k] = rm[k];
+            nm->rstd[k] = (float)(1.0 / sqrt((double)rv[k] + NN_EPS));
+        }
+#pragma omp parallel num_threads(T)
+    {
+        int t = omp_get_thread_num(), s0, ns;
+        chunk_range(n, T, t, &s0, &ns);
+        double *acc = ws_d(m, t);
+        float *cs = ws_f(m, t, c), *a = ws_f(m, 0, c) + 2 * c, *b = ws_f(m, 0, c) + 3 * c;
+        if (train) {
+            /* mean, then the variance around it (two passes), each summed per sample in float
+             * and across samples and threads in float64 */
+            for (int pass = 0; pass < 2; pass++) {
+                for (int k = 0; k < c; k++)
+                    acc[k] = 0;
+                for (int s = s0; s < s0 + ns; s++) {
+                    if (pass == 0)
+                        k_colsum(h + (size_t)s * P * c, P, c, cs);
+                    else
+                        k_colsq(h + (size_t)s * P * c, nm->mean, P, c, cs);
+                    for (int k = 0; k < c; k++)
+                        acc[k] += cs[k];
+                }
+#pragma omp barrier
+#pragma omp single
+                for (int k = 0; k < c; k++) {
+                    double sum = 0;
+                    for (int u = 0; u < T; u++)
+                        sum += ws_d(m, u)[k];
+                    if (pass == 0) {
+                        nm->mean[k] = (float)(sum / M);
+                        continue;
+                    }
+                    double var = sum / M;
+                    nm->rstd[k] = (float)(1.0 / sqrt(var + NN_EPS));
+                    rm[k] = (float)((1.0 - NN_BN_MOMENTUM) * rm[k] + NN_BN_MOMENTUM * nm->mean[k]);
+                    rv[k] = (float)((1.0 - NN_BN_MOMENTUM) * rv[k] + NN_BN_MOMENTUM * var * M / (M - 1));
+                }
+            }
+        }
+#pragma omp single
+        norm_affine(m, nm, nm->mean, nm->rstd, a, b);
+        for (int s = s0; s < s0 + ns; s++)
+            k_apply(y + (size_t)s * P * c, h + (size_t)s * P * c, res ? res + (size_t)s * P * c : NULL, a, b,
+                    rows_written(m, s, n), c);
+    }
+    if (train)
+        m->num_batches[nm->nb]++;
+}
+
+/* y (n*49, c) = relu(norm(h) [+ res]); train: batch statistics (BatchNorm updates its
+ * running stats); GroupNorm normalises each sample's groups in both modes. */
+static void norm_fwd(c32 *m, c32_norm *nm, const float *h, float *y, const float *res, int n, int train)
+{
+    if (m->kind == NN_NORM_GROUP)
+        group_fwd(m, nm, h, y, res, n);
+    else
+        batch_fwd(m, nm, h, y, res, n, train);
+}
+
 /* Coefficients of dh = g*A + h*Pc + Q for channels whose statistics are (mean, rstd) over
- * cnt values and whose sums are s1 = sum gamma*g, s2 = sum gamma*g*xhat. */
+ * cnt values and whose sums are s1 = sum gamma*g, s2 = sum gamma*g*xhat: the norm's
+ * backward dh = rstd*(gamma*g - s1/cnt - xhat*s2/cnt) with xhat = (h - mean)*rstd. */
 static void bwd_coef(float gamma, double mean, double rstd, double s1, double s2, double cnt, float *A, float *Pc,
                      float *Q)
 {
@@ -448,78 +516,60 @@ static void bwd_coef(float gamma, double mean, double rstd, double s1, double s2
 static void norm_bwd(c32 *m, c32_norm *nm, const float *dy, const float *y, const float *h, float *dh, float *gres,
                      int n)
 {
-    int c = nm->c, cg = c / NN_GROUPS, T = m->threads;
+    int c = nm->c, cg = c / NN_GROUPS, T = m->threads, group = m->kind == NN_NORM_GROUP;
     const float *gamma = m->params + nm->w;
-    if (m->kind == NN_NORM_GROUP) {
-#pragma omp parallel num_threads(T)
-        {
-            double *acc = m->dsum[omp_get_thread_num()]; /* dgamma (c), dbeta (c), sample sums (2c) */
-            for (int k = 0; k < 4 * c; k++)
-                acc[k] = 0;
-            double *sg = acc + 2 * c, *sgx = acc + 3 * c;
-            float coef[3 * 4096];
-#pragma omp for schedule(static)
-            for (int s = 0; s < n; s++) {
-                size_t o = (size_t)s * P * c;
-                const float *mean = nm->mean + (size_t)s * NN_GROUPS, *rstd = nm->rstd + (size_t)s * NN_GROUPS;
-                for (int k = 0; k < 2 * c; k++)
-                    sg[k] = 0;
-                bwd_sums(dy + o, y + o, h + o, mean, rstd, 1, cg, P, c, sg, sgx);
-                for (int g = 0; g < NN_GROUPS; g++) {
-                    double s1 = 0, s2 = 0;
-                    for (int k = g * cg; k < (g + 1) * cg; k++) {
-                        s1 += gamma[k] * sg[k];
-                        s2 += gamma[k] * sgx[k];
-                        acc[k] += sgx[k];
-                        acc[c + k] += sg[k];
-                    }
-                    for (int k = g * cg; k < (g + 1) * cg; k++)
-                        bwd_coef(gamma[k], mean[g], rstd[g], s1, s2, (double)cg * P, &coef[k], &coef[c + k],
-                                 &coef[2 * c + k]);
-                }
-                bwd_apply(dh + o, gres ? gres + o : NULL, dy + o, y + o, h + o, coef, coef + c, coef + 2 * c, P, c);
-            }
-#pragma omp barrier
-#pragma omp single
-            for (int k = 0; k < c; k++) {
-                double a = 0, b = 0;
-                for (int u = 0; u < T; u++) {
-                    a += m->dsum[u][k];
-                    b += m->dsum[u][c + k];
-                }
-                m->grads[nm->w + k] = (float)a;
-                m->grads[nm->b + k] = (float)b;
-            }
-        }
-        return;
-    }
-    size_t M = (size_t)n * P;
-    float *coef = (float *)(m->dsum[0] + 4 * (size_t)c); /* past the sums thread 0 uses */
+    double cnt = group ? (double)cg * P : (double)n * P;
 #pragma omp parallel num_threads(T)
     {
-        int t = omp_get_thread_num();
-        double *acc = m->dsum[t];
+        int t = omp_get_thread_num(), s0, ns;
+        chunk_range(n, T, t, &s0, &ns);
+        double *acc = ws_d(m, t); /* sum g*xhat (c), sum g (c) */
+        float *f = ws_f(m, t, c), *sg = f, *sgx = f + c, *mc = f + 2 * c, *rc = f + 3 * c;
+        float *co = group ? f + 4 * c : ws_f(m, 0, c) + 4 * c; /* A, Pc, Q (3c) */
         for (int k = 0; k < 2 * c; k++)
             acc[k] = 0;
-        int s0, ns;
-        chunk_range(n, T, t, &s0, &ns);
-        bwd_sums(dy + (size_t)s0 * P * c, y + (size_t)s0 * P * c, h + (size_t)s0 * P * c, nm->mean, nm->rstd, 0, cg,
-                 ns * P, c, acc, acc + c);
+        for (int s = s0; s < s0 + ns; s++) {
+            size_t o = (size_t)s * P * c;
+            if (group) {
+                group_expand(nm->mean + (size_t)s * NN_GROUPS, c, mc);
+                group_expand(nm->rstd + (size_t)s * NN_GROUPS, c, rc);
+            }
+            k_bwd_sums(dy + o, y + o, h + o, group ? mc : nm->mean, group ? rc : nm->rstd, P, c, sg, sgx);
+            for (int k = 0; k < c; k++) {
+                acc[k] += sgx[k];
+                acc[c + k] += sg[k];
+            }
+            if (!group)
+                continue;
+            for (int g = 0; g < NN_GROUPS; g++) {
+                double s1 = 0, s2 = 0;
+                for (int k = g * cg; k < (g + 1) * cg; k++) {
+                    s1 += gamma[k] * sg[k];
+                    s2 += gamma[k] * sgx[k];
+                }
+                for (int k = g * cg; k < (g + 1) * cg; k++)
+                    bwd_coef(gamma[k], mc[k], rc[k], s1, s2, cnt, &co[k], &co[c + k], &co[2 * c + k]);
+            }
+            k_bwd_apply(dh + o, gres ? gres + o : NULL, dy + o, y + o, h + o, co, co + c, co + 2 * c, P, c);
+        }
 #pragma omp barrier
 #pragma omp single
         for (int k = 0; k < c; k++) {
-            double sg = 0, sgx = 0;
+            double sgx_k = 0, sg_k = 0;
             for (int u = 0; u < T; u++) {
-                sg += m->dsum[u][k];
-                sgx += m->dsum[u][c + k];
+                sgx_k += ws_d(m, u)[k];
+                sg_k += ws_d(m, u)[c + k];
             }
-            m->grads[nm->w + k] = (float)sgx;
-            m->grads[nm->b + k] = (float)sg;
-            bwd_coef(gamma[k], nm->mean[k], nm->rstd[k], gamma[k] * sg, gamma[k] * sgx, (double)M, &coef[k],
-                     &coef[c + k], &coef[2 * c + k]);
+            m->grads[nm->w + k] = (float)sgx_k;
+            m->grads[nm->b + k] = (float)sg_k;
+            if (!group) /* BatchNorm: the sums over the whole batch give the coefficients */
+                bwd_coef(gamma[k], nm->mean[k], nm->rstd[k], gamma[k] * sg_k, gamma[k] * sgx_k, cnt, &co[k],
+                         &co[c + k], &co[2 * c + k]);
         }
-        size_t o = (size_t)s0 * P * c;
-        bwd_apply(dh + o, gres ? gres + o : NULL, dy + o, y + o, h + o, coef, coef + c, coef + 2 * c, ns * P, c);
+        if (!group) {
+            size_t o = (size_t)s0 * P * c;
+            k_bwd_apply(dh + o, gres ? gres + o : NULL, dy + o, y + o, h + o, co, co + c, co + 2 * c, ns * P, c);
+        }
     }
 }
 
@@ -718,7 +768,7 @@ static void alloc_batch_arrays(c32 *m, int n)
     for (int t = 0; t < T; t++) {
         m->col[t] = falloc(m, m->col_len);
         m->acc[t] = falloc(m, m->acc_len);
-        m->dsum[t] = gv_xcalloc(8 * (C > H ? C : H), sizeof(double));
+        m->dsum[t] = gv_xcalloc(12 * (C > H ? C : H), sizeof(double)); /* 4c doubles + 16c floats */
     }
     m->cap = n;
 }
@@ -901,7 +951,7 @@ gv_status nn_cpu32_create(const nn_layout *L, const nn_trainer_opts *opts, nn_tr
     m->threads = opts->threads > 0 ? opts->threads : gv_cpu_count();
     m->fault = opts->fault;
     const char *cm = getenv("GV_NN_CHUNK");
-    m->chunk_max = cm && atoi(cm) > 0 ? atoi(cm) : 32;
+    m->chunk_max = cm && atoi(cm) > 0 ? atoi(cm) : 16;
     m->params = falloc(m, L->nparams), m->grads = falloc(m, L->nparams);
     m->m = falloc(m, L->nparams), m->v = falloc(m, L->nparams);
     m->buffers = falloc(m, L->nbuffers);
