@@ -6,8 +6,13 @@ the state after 1 and 10 AdamW steps on the same batch (step1.<name>, step10.<na
 loss before each step (loss.steps) and the eval-mode forward after the 10 steps
 (eval.logits, eval.value). gpuvet's tests and `gpuvet check --reference` read it.
 
+With --init CKPT the initial state is a checkpoint (for example one written by
+`gpuvet soak --save`), loaded with load_state_dict(strict=True); channels, blocks and norm
+then come from it. `gpuvet check --reference` on the result compares gpuvet with PyTorch
+on that checkpoint.
+
 usage: python3 make_reference.py --out FILE [--channels 32] [--blocks 6] [--norm group|batch]
-       [--batch 8] [--seed 1]
+       [--batch 8] [--seed 1] [--init CKPT]
 """
 import argparse
 import os
@@ -32,9 +37,20 @@ def main():
     ap.add_argument("--norm", choices=["group", "batch"], default="group")
     ap.add_argument("--batch", type=int, default=8)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--init", help="initial state: a safetensors checkpoint with state_dict names")
     a = ap.parse_args()
     torch.manual_seed(a.seed)
+    init = None
+    if a.init:
+        init, _ = safetensors_io.load(a.init)
+        a.channels = init["stem.weight"].shape[0]
+        a.blocks = len([k for k in init if k.startswith("blocks.") and k.endswith(".c1.weight")])
+        a.norm = "batch" if "sn.running_mean" in init else "group"
     net = ref.Drop7Net(a.channels, a.blocks, a.norm).double()
+    if init is not None:
+        net.load_state_dict(init, strict=True)
+        print(f"loaded {a.init} with load_state_dict(strict=True): channels {a.channels}, blocks {a.blocks}, "
+              f"{a.norm} norm, {len(init)} tensors")
     net.train()
     gen = torch.Generator().manual_seed(a.seed)
     x = ref.random_positions(a.batch, gen)

@@ -33,12 +33,14 @@ static void run_file(const char *name)
         return;
     nn_refdata r;
     gv_err err = {{0}};
-    if (!t_check(nn_refdata_load(&r, path, &err) == GV_OK, name, "load: %s", err.msg[0] ? err.msg : "ok"))
+    gv_status ls = nn_refdata_load(&r, path, &err);
+    if (!t_check(ls == GV_OK, name, "read %s: %s", path, ls == GV_OK ? "every tensor present, shapes as expected" : err.msg))
         return;
     int n = r.batch.n;
     nn_trainer_opts o = {.dtype = NN_FP64, .max_batch = n};
     nn_trainer *t;
-    if (!t_check(nn_trainer_create("cpu", &r.L, &o, &t, &err) == GV_OK, name, "create: %s", err.msg)) {
+    if (nn_trainer_create("cpu", &r.L, &o, &t, &err) != GV_OK) {
+        t_check(0, name, "creating the fp64 trainer: %s", err.msg);
         nn_refdata_free(&r);
         return;
     }
