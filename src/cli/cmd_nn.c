@@ -157,21 +157,41 @@ static void state_poison(nn_state *s)
 /* ---- check: comparisons -------------------------------------------------------------------- */
 
 typedef struct {
-    cJSON *arr;
-    int n, nfail, quiet;
+    cJSON *arr;      /* the record's "check" array */
+    cJSON *pending;  /* comparisons held back while `hold` is set (one draw of the network) */
+    int n, nfail, nkink, quiet, hold;
     const char *device, *dtype, *norm;
 } chk;
 
-/* One comparison: prints a line (all with PASS/FAIL, failures even under --quiet) and adds
- * it to the record. NaN never passes. */
+/* Prints one comparison's line and counts it; a `kink` entry (a failure explained by a
+ * ReLU kink, see check_net) is shown as KINK and not counted as a failure. */
+static void chk_commit(chk *c, cJSON *e, int kink)
+{
+    int pass = cJSON_IsTrue(cJSON_GetObjectItem(e, "pass"));
+    c->n++;
+    if (!pass && kink) {
+        c->nkink++;
+        cJSON_AddBoolToObject(e, "superseded", 1);
+        cJSON_AddStringToObject(e, "why", "ReLU kink: forward within tolerance, the float64 gradients themselves jump "
+                                          "under a rounding-size perturbation, and a second draw passed");
+    } else {
+        c->nfail += !pass;
+    }
+    if (!c->quiet || !pass)
+        printf("%s  %-6s %-4s %-5s %-38s %-7s %10.3e  tolerance %.0e\n", pass ? "PASS" : kink ? "KINK" : "FAIL",
+               cJSON_GetObjectItem(e, "device")->valuestring, cJSON_GetObjectItem(e, "dtype")->valuestring,
+               cJSON_GetObjectItem(e, "norm")->valuestring, cJSON_GetObjectItem(e, "what")->valuestring,
+               cJSON_GetObjectItem(e, "metric")->valuestring, cJSON_GetObjectItem(e, "value_raw")->valuedouble,
+               cJSON_GetObjectItem(e, "tolerance")->valuedouble);
+    cJSON_DeleteItemFromObject(e, "value_raw");
+    cJSON_AddItemToArray(c->arr, e);
+}
+
+/* One comparison: a line with the metric, the tolerance and PASS/FAIL (failures even under
+ * --quiet) and an entry in the record. NaN never passes. Held back while c->hold is set. */
 static cJSON *chk_add(chk *c, const char *what, const char *metric, double value, double tol)
 {
     int pass = value <= tol;
-    c->n++;
-    c->nfail += !pass;
-    if (!c->quiet || !pass)
-        printf("%s  %-6s %-4s %-5s %-38s %-7s %10.3e  tolerance %.0e\n", pass ? "PASS" : "FAIL", c->device, c->dtype,
-               c->norm, what, metric, value, tol);
     cJSON *e = cJSON_CreateObject();
     cJSON_AddStringToObject(e, "device", c->device);
     cJSON_AddStringToObject(e, "what", what);
@@ -179,12 +199,61 @@ static cJSON *chk_add(chk *c, const char *what, const char *metric, double value
     cJSON_AddStringToObject(e, "dtype", c->dtype);
     cJSON_AddStringToObject(e, "metric", metric);
     gv_json_add_num(e, "value", isnan(value) ? INFINITY : value);
+    cJSON_AddNumberToObject(e, "value_raw", value); /* for the printed line; removed on commit */
     if (!isfinite(value))
         cJSON_AddStringToObject(e, "value_why", "not finite (NaN or Inf in the output)");
     cJSON_AddNumberToObject(e, "tolerance", tol);
     cJSON_AddBoolToObject(e, "pass", pass);
-    cJSON_AddItemToArray(c->arr, e);
+    if (c->hold)
+        cJSON_AddItemToArray(c->pending, e);
+    else
+        chk_commit(c, e, 0);
     return e;
+}
+
+/* Takes the held-back comparisons out of c (caller commits them with chk_flush). */
+static cJSON *chk_take(chk *c)
+{
+    cJSON *p = c->pending;
+    c->pending = cJSON_CreateArray();
+    return p;
+}
+
+static void chk_flush(chk *c, cJSON *list, int kink)
+{
+    cJSON *e;
+    while ((e = cJSON_DetachItemFromArray(list, 0)))
+        chk_commit(c, e, kink);
+    cJSON_Delete(list);
+}
+
+/* Does a draw's list fail only in gradient-derived comparisons (gradients, AdamW moments)
+ * while the forward, loss, eval, update and running stats pass? That is the signature of a
+ * ReLU kink: an input within rounding of zero that the two paths put on different sides. */
+static int chk_kink_pattern(const cJSON *list)
+{
+    int grad_fail = 0, other_fail = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, list)
+    {
+        if (cJSON_IsTrue(cJSON_GetObjectItem(e, "pass")))
+            continue;
+        const char *w = cJSON_GetObjectItem(e, "what")->valuestring;
+        if (!strncmp(w, "grad ", 5) || !strncmp(w, "adamw m ", 8) || !strncmp(w, "adamw v ", 8))
+            grad_fail++;
+        else
+            other_fail++;
+    }
+    return grad_fail > 0 && other_fail == 0;
+}
+
+static int chk_failures(const cJSON *list)
+{
+    int n = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, list)
+        n += !cJSON_IsTrue(cJSON_GetObjectItem(e, "pass"));
+    return n;
 }
 
 static void chk_rel(chk *c, const char *what, const double *a, const double *b, size_t n, double tol)
@@ -461,38 +530,123 @@ typedef struct {
     uint64_t seed;
 } net_args;
 
-/* All devices and dtypes against the float64 host path for one norm. */
+/* One draw of the network check: a state and a batch from a seed, and the float64 host
+ * path's outputs on them. */
+typedef struct {
+    nn_layout L;
+    nn_state s0;
+    nn_batch b;
+    net_out ref;
+    uint64_t seed;
+} net_draw;
+
+static gv_status draw_make(net_draw *d, nn_norm norm, const net_args *a, uint64_t seed, gv_err *err)
+{
+    nn_config cfg = {a->channels, a->blocks, norm};
+    d->seed = seed;
+    nn_layout_init(&d->L, &cfg);
+    nn_state_alloc(&d->s0, &d->L);
+    nn_state_init_random(&d->s0, seed);
+    perturb_state(&d->s0, seed + 7);
+    nn_batch_alloc(&d->b, a->batch);
+    nn_batch_random(&d->b, seed + 1);
+    net_out_alloc(&d->ref, &d->L, d->b.n);
+    nn_trainer *t;
+    gv_status s = trainer_open(&(dev_id){DEV_CPU, 0, "cpu"}, &d->L, NN_FP64, d->b.n, a->threads, 0, 0, &t, err);
+    if (s == GV_OK) {
+        s = net_run(t, &d->s0, &d->b, NULL, &d->ref, err);
+        nn_trainer_destroy(t);
+    }
+    return s;
+}
+
+static void draw_free(net_draw *d)
+{
+    if (!d->L.t)
+        return;
+    net_out_free(&d->ref);
+    nn_batch_free(&d->b);
+    nn_state_free(&d->s0);
+    nn_layout_free(&d->L);
+    memset(d, 0, sizeof *d);
+}
+
+/* Runs device `dev` in dtype dt on draw d and adds its comparisons (held back) to c. */
+static gv_status draw_device(chk *c, const net_draw *d, const dev_id *dev, nn_dtype dt, const net_args *a, gv_err *err)
+{
+    net_out o;
+    nn_trainer *t;
+    net_out_alloc(&o, &d->L, d->b.n);
+    gv_status s = trainer_open(dev, &d->L, dt, d->b.n, a->threads, a->tf32, a->fault, &t, err);
+    if (s == GV_OK) {
+        s = net_run(t, &d->s0, &d->b, &d->ref.after, &o, err);
+        nn_trainer_destroy(t);
+    }
+    if (s == GV_OK)
+        chk_net(c, &d->L, &d->s0, &o, &d->ref, tol_of(dt, a->tf32 && dev->kind == DEV_GPU));
+    net_out_free(&o);
+    return s;
+}
+
+/* How far the float64 gradients themselves move when every parameter is perturbed by a
+ * relative +-`scale` (random signs, then the same perturbation negated, so that any ReLU
+ * input closer to zero than the perturbation's effect lands on the other side in one of
+ * the two): the largest relative L2 change over the parameter tensors. Larger than the
+ * gradient tolerance while the perturbation is ten times smaller than it means the draw sits
+ * on a ReLU kink, where the gradient is not continuous and no rounding path can be held to
+ * the tolerance. */
+static gv_status fp64_kink_jump(const net_draw *d, const net_args *a, double scale, double *jump, gv_err *err)
+{
+    nn_state sp;
+    nn_state_alloc(&sp, &d->L);
+    double *g = gv_xmalloc(sizeof(double) * d->L.nparams);
+    nn_trainer *t = NULL;
+    gv_status s = trainer_open(&(dev_id){DEV_CPU, 0, "cpu"}, &d->L, NN_FP64, d->b.n, a->threads, 0, 0, &t, err);
+    if (s == GV_OK)
+        s = t->ops->set_batch(t, &d->b, err);
+    *jump = 0;
+    for (int sign = -1; sign <= 1 && s == GV_OK; sign += 2) {
+        nn_state_copy(&sp, &d->s0);
+        gv_rng r;
+        gv_rng_seed(&r, d->seed + 99);
+        for (size_t i = 0; i < d->L.nparams; i++)
+            sp.params[i] *= 1.0 + sign * scale * (gv_rng_uniform(&r) < 0.5 ? -1.0 : 1.0);
+        s = t->ops->set_state(t, &sp, err);
+        if (s == GV_OK)
+            s = t->ops->gradients(t, g, NULL, err);
+        for (int i = 0; s == GV_OK && i < d->L.ntensors; i++) {
+            const nn_tensor *te = &d->L.t[i];
+            if (te->kind != NN_T_PARAM)
+                continue;
+            double e = nn_rel_l2(g + te->offset, d->ref.grads + te->offset, te->numel);
+            *jump = e > *jump ? e : *jump;
+        }
+    }
+    if (t)
+        nn_trainer_destroy(t);
+    free(g);
+    nn_state_free(&sp);
+    return s;
+}
+
+/* All devices and dtypes against the float64 host path for one norm. Gradients are not
+ * continuous where a ReLU's input is zero. When a draw's comparisons fail only in gradients
+ * and AdamW moments while everything forward passes, check asks whether the draw sits on
+ * such a kink: do the float64 gradients themselves move by more than the tolerance when the
+ * parameters are perturbed at the dtype's rounding size? If so, that device and dtype run
+ * once more on a second draw; if it passes completely, the first draw's failures are shown
+ * as KINK and not counted. Otherwise every failure counts. */
 static int check_net(chk *c, const dev_id *devs, int ndev, const args_str_list *dtypes, nn_norm norm,
                      const net_args *a, gv_progress *pg)
 {
-    nn_config cfg = {a->channels, a->blocks, norm};
-    nn_layout L;
-    nn_layout_init(&L, &cfg);
-    nn_state s0;
-    nn_state_alloc(&s0, &L);
-    nn_state_init_random(&s0, a->seed);
-    perturb_state(&s0, a->seed + 7);
-    nn_batch b;
-    nn_batch_alloc(&b, a->batch);
-    nn_batch_random(&b, a->seed + 1);
-    int code = 0;
+    net_draw d0 = {0}, d1 = {0};
     gv_err err = {{0}};
-    nn_trainer *t;
-    net_out ref;
-    net_out_alloc(&ref, &L, b.n);
+    int code = 0;
     c->norm = nn_norm_name(norm);
     gv_progress_update(pg, "check: float64 host path, %s norm", c->norm);
-    gv_status s = trainer_open(&(dev_id){DEV_CPU, 0, "cpu"}, &L, NN_FP64, b.n, a->threads, 0, 0, &t, &err);
-    if (s == GV_OK) {
-        s = net_run(t, &s0, &b, NULL, &ref, &err);
-        nn_trainer_destroy(t);
-    }
-    if (s != GV_OK) {
-        code = fail_msg("check", s, &err);
-        goto done;
-    }
-    for (int d = 0; d < ndev; d++) {
-        for (int k = 0; k < dtypes->n; k++) {
+    gv_status s = draw_make(&d0, norm, a, a->seed, &err);
+    for (int d = 0; d < ndev && s == GV_OK; d++) {
+        for (int k = 0; k < dtypes->n && s == GV_OK; k++) {
             nn_dtype dt;
             dtype_of(dtypes->v[k], &dt);
             c->device = devs[d].label, c->dtype = dtypes->v[k];
@@ -504,27 +658,39 @@ static int check_net(chk *c, const dev_id *devs, int ndev, const args_str_list *
                 continue;
             }
             gv_progress_update(pg, "check: %s %s, %s norm", c->device, c->dtype, c->norm);
-            net_out o;
-            net_out_alloc(&o, &L, b.n);
-            s = trainer_open(&devs[d], &L, dt, b.n, a->threads, a->tf32, a->fault, &t, &err);
-            if (s == GV_OK) {
-                s = net_run(t, &s0, &b, &ref.after, &o, &err);
-                nn_trainer_destroy(t);
+            c->hold = 1;
+            s = draw_device(c, &d0, &devs[d], dt, a, &err);
+            cJSON *first = chk_take(c);
+            int tf = a->tf32 && devs[d].kind == DEV_GPU;
+            double jump = 0, scale = tol_of(dt, tf).grad / 10;
+            if (s == GV_OK && chk_kink_pattern(first))
+                s = fp64_kink_jump(&d0, a, scale, &jump, &err);
+            if (s == GV_OK && jump > tol_of(dt, tf).grad) {
+                uint64_t seed2 = (a->seed * 0x9e3779b97f4a7c15ull + 1) >> 2;
+                if (!d1.L.t)
+                    s = draw_make(&d1, norm, a, seed2, &err);
+                if (s == GV_OK)
+                    s = draw_device(c, &d1, &devs[d], dt, a, &err);
+                cJSON *second = chk_take(c);
+                int kink = s == GV_OK && chk_failures(second) == 0, nfirst = chk_failures(first);
+                chk_flush(c, first, kink);
+                printf("note  %-6s %-4s %-5s seed %llu: %d gradient comparisons failed with the forward within "
+                       "tolerance; the float64 gradients themselves move by %.2e under a %.0e parameter perturbation "
+                       "(a ReLU kink); second draw, seed %llu: %s\n", c->device, c->dtype, c->norm,
+                       (unsigned long long)a->seed, nfirst, jump, scale, (unsigned long long)seed2,
+                       kink ? "all pass, so the first draw's lines are KINK, not FAIL"
+                            : "fails too, so every failure counts");
+                chk_flush(c, second, 0);
+            } else {
+                chk_flush(c, first, 0);
             }
-            if (s == GV_OK)
-                chk_net(c, &L, &s0, &o, &ref, tol_of(dt, a->tf32 && devs[d].kind == DEV_GPU));
-            else
-                code = fail_msg("check", s, &err);
-            net_out_free(&o);
-            if (code)
-                goto done;
+            c->hold = 0;
         }
     }
-done:
-    net_out_free(&ref);
-    nn_batch_free(&b);
-    nn_state_free(&s0);
-    nn_layout_free(&L);
+    if (s != GV_OK)
+        code = fail_msg("check", s, &err);
+    draw_free(&d0);
+    draw_free(&d1);
     return code;
 }
 
@@ -606,6 +772,7 @@ static int check_reference(chk *c, const char *path, const dev_id *devs, int nde
                 code = fail_msg("check", s, &err);
                 break;
             }
+            c->hold = 1;
             chk_rel(c, "forward logits (train mode)", o.logits, r.logits, nl, tl.fwd);
             chk_rel(c, "forward value (train mode)", o.value, r.value, (size_t)n, tl.fwd);
             chk_rel(c, "loss", &o.loss, &r.loss, 1, tl.fwd);
@@ -623,6 +790,15 @@ static int check_reference(chk *c, const char *path, const dev_id *devs, int nde
             chk_rel(c, "bn running stats after 1 step", o.after.buffers, r.step1.buffers, L->nbuffers, tl.fwd);
             chk_rel(c, "eval logits (step10 state)", o.eval_logits, r.eval_logits, nl, tl.fwd);
             chk_rel(c, "eval value (step10 state)", o.eval_value, r.eval_value, (size_t)n, tl.fwd);
+            cJSON *list = chk_take(c);
+            int kinky = chk_kink_pattern(list);
+            chk_flush(c, list, 0);
+            c->hold = 0;
+            if (kinky)
+                printf("note  %-6s %-4s %-5s only gradient comparisons fail while the forward passes: this reference's "
+                       "inputs may put a ReLU input within rounding of zero (a kink, where the gradient jumps); try "
+                       "another file (make_reference.py --seed N) before suspecting the device\n", c->device, c->dtype,
+                       c->norm);
         }
     }
     net_out_free(&o);
@@ -675,7 +851,7 @@ int cmd_check(int argc, char **argv)
     uint64_t sd = seed >= 0 ? (uint64_t)seed : gv_rng_fresh_seed() >> 2;
     cJSON *rec = gv_record_new("check", argc, argv);
     cJSON_AddNumberToObject(rec, "seed", (double)sd);
-    chk c = {.arr = gv_json_add_arr(rec, "check"), .quiet = com.quiet};
+    chk c = {.arr = gv_json_add_arr(rec, "check"), .pending = cJSON_CreateArray(), .quiet = com.quiet};
     if (!com.quiet)
         printf("check: seed %llu (repeat with --seed %llu)%s\n", (unsigned long long)sd, (unsigned long long)sd,
                fault ? ", fault injected (--inject-fault): failures expected" : "");
@@ -699,27 +875,45 @@ int cmd_check(int argc, char **argv)
         code = GV_EXIT_USAGE;
     }
     if (!code) {
-        printf("check: %d comparisons, %d failed\n", c.n, c.nfail);
+        printf("check: %d comparisons, %d failed", c.n, c.nfail);
+        if (c.nkink)
+            printf(", %d at a ReLU kink (superseded by a second draw)", c.nkink);
+        printf("\n");
         code = c.nfail ? GV_EXIT_FAIL : GV_EXIT_OK;
     }
+    cJSON_Delete(c.pending);
     cJSON *sum = gv_json_add_obj(rec, "check_summary");
     cJSON_AddNumberToObject(sum, "comparisons", c.n);
     cJSON_AddNumberToObject(sum, "failed", c.nfail);
+    cJSON_AddNumberToObject(sum, "kink", c.nkink);
     return finish(rec, code, com.json, "check");
 }
 
 /* ---- soak ----------------------------------------------------------------------------------------- */
 
-/* Are all parameters and moments finite? Returns the index of the first that is not, or -1. */
-static long state_nonfinite(const nn_state *s)
+/* Finds a non-finite parameter, AdamW moment or running stat: returns 1 and describes it
+ * in what (tensor name and index), or 0 when everything is finite. */
+static int state_nonfinite(const nn_state *s, char *what, size_t len)
 {
-    for (size_t i = 0; i < s->L->nparams; i++)
-        if (!isfinite(s->params[i]) || !isfinite(s->adam_m[i]) || !isfinite(s->adam_v[i]))
-            return (long)i;
-    for (size_t i = 0; i < s->L->nbuffers; i++)
-        if (!isfinite(s->buffers[i]))
-            return (long)i;
-    return -1;
+    const nn_layout *L = s->L;
+    for (int i = 0; i < L->ntensors; i++) {
+        const nn_tensor *t = &L->t[i];
+        if (t->kind == NN_T_NUM_BATCHES)
+            continue;
+        for (size_t k = 0; k < t->numel; k++) {
+            size_t o = t->offset + k;
+            const char *bad = NULL;
+            if (t->kind != NN_T_PARAM)
+                bad = isfinite(s->buffers[o]) ? NULL : "value";
+            else
+                bad = !isfinite(s->params[o]) ? "value" : !isfinite(s->adam_m[o]) ? "AdamW m" : !isfinite(s->adam_v[o]) ? "AdamW v" : NULL;
+            if (bad) {
+                snprintf(what, len, "%s of %s[%zu]", bad, t->name, k);
+                return 1;
+            }
+        }
+    }
+    return 0;
 }
 
 typedef struct {
@@ -752,7 +946,8 @@ static int soak_one(const dev_id *d, nn_dtype dt, const nn_layout *L, const nn_s
     gv_progress pg;
     gv_progress_init(&pg);
     int finite = 1;
-    long bad_step = -1, bad_param = -1;
+    long bad_step = -1;
+    char bad_what[160] = "the loss";
     double t0 = gv_now();
     for (long i = 0; i < a->steps && s == GV_OK; i++) {
         s = t->ops->step(t, &curve[i], &err);
@@ -763,7 +958,7 @@ static int soak_one(const dev_id *d, nn_dtype dt, const nn_layout *L, const nn_s
         if (s == GV_OK && ((i + 1) % 50 == 0 || i + 1 == a->steps)) {
             state_poison(&st);
             s = t->ops->get_state(t, &st, &err);
-            if (s == GV_OK && (bad_param = state_nonfinite(&st)) >= 0) {
+            if (s == GV_OK && state_nonfinite(&st, bad_what, sizeof bad_what)) {
                 finite = 0, bad_step = i;
                 break;
             }
@@ -784,8 +979,7 @@ static int soak_one(const dev_id *d, nn_dtype dt, const nn_layout *L, const nn_s
                nn_dtype_name(dt), a->steps, secs, first, last, ratio, a->min_drop,
                finite ? "all finite" : "NON-FINITE", pass ? "PASS" : "FAIL");
         if (!finite)
-            printf("soak %s: non-finite %s at step %ld%s\n", d->label, bad_param >= 0 ? "parameter or moment" : "loss",
-                   bad_step + 1, bad_param >= 0 ? " (state index in the note)" : "");
+            printf("soak %s: non-finite %s after step %ld\n", d->label, bad_what, bad_step + 1);
         cJSON_AddStringToObject(e, "device", d->label);
         cJSON_AddStringToObject(e, "dtype", nn_dtype_name(dt));
         cJSON_AddNumberToObject(e, "channels", L->cfg.channels);
@@ -799,8 +993,10 @@ static int soak_one(const dev_id *d, nn_dtype dt, const nn_layout *L, const nn_s
         gv_json_add_num(e, "loss_ratio", ratio);
         cJSON_AddNumberToObject(e, "min_drop", a->min_drop);
         cJSON_AddBoolToObject(e, "finite", finite);
-        if (!finite)
+        if (!finite) {
             cJSON_AddNumberToObject(e, "nonfinite_step", (double)bad_step + 1);
+            cJSON_AddStringToObject(e, "nonfinite_what", bad_what);
+        }
         cJSON_AddBoolToObject(e, "pass", pass);
         gv_json_add_num(e, "seconds", secs);
         cJSON_AddItemToObject(e, "curve", gv_json_doubles(curve, (int)a->steps));
