@@ -62,9 +62,9 @@ for c in $(echo "$channels" | tr , ' '); do
   done
 done
 load_after=$(cut -d' ' -f1 /proc/loadavg)
-"$PYTHON" - "$raw" "$out" "$threads" "$steps" "$repeats" "$rounds" "$blocks" "$load_before" "$load_after" "$GPUVET" <<'PY'
+"$PYTHON" - "$raw" "$out" "$threads" "$steps" "$repeats" "$rounds" "$blocks" "$load_before" "$load_after" "$GPUVET" "$root" <<'PY'
 import json, os, platform, statistics, subprocess, sys
-raw, out, threads, steps, repeats, rounds, blocks, lb, la, gpuvet = sys.argv[1:]
+raw, out, threads, steps, repeats, rounds, blocks, lb, la, gpuvet, root = sys.argv[1:]
 rows = [json.loads(l) for l in open(raw)]
 def sh(cmd):
     try:
@@ -74,7 +74,7 @@ def sh(cmd):
 model = sh("lscpu | sed -n 's/^Model name: *//p'") or platform.processor()
 mem = sh("awk '/MemTotal/ {printf \"%.0f GiB\", $2/1048576}' /proc/meminfo")
 osname = sh(". /etc/os-release && echo $PRETTY_NAME")
-rev = sh("git -C " + os.path.dirname(os.path.dirname(os.path.abspath(out))) + " rev-parse --short HEAD")
+rev = sh("git -C " + root + " rev-parse --short HEAD")
 blas = sh("ldd " + gpuvet + " | grep -o 'libopenblas[^ ]*' | head -n1")
 torchv = next((r.get("torch") for r in rows if r.get("impl", "").startswith("pytorch")), "?")
 keys = sorted({(r["channels"], r["batch"]) for r in rows})
@@ -82,7 +82,9 @@ lines = []
 lines.append("# Drop7 training on the CPU: gpuvet float32 against PyTorch\n")
 lines.append(f"Written by `bench/train_cpu_vs_torch.sh` on {sh('date -u +%Y-%m-%dT%H:%M:%SZ')}.\n")
 lines.append("| machine | |\n| --- | --- |")
-lines.append(f"| CPU | {model}, {sh('nproc')} cores online ({sh('lscpu | sed -n \"s/^L3 cache: *//p\"')} L3) |")
+l3 = sh("lscpu | sed -n 's/^L3 cache: *//p'")
+ncpu = sh("nproc")
+lines.append(f"| CPU | {model}, {ncpu} cores online ({l3} L3) |")
 lines.append(f"| memory, OS | {mem}, {osname}, kernel {platform.release()} |")
 lines.append(f"| gpuvet | {sh(gpuvet + ' --version')} (git {rev}), {blas}, OpenMP |")
 lines.append(f"| PyTorch | {torchv} (Debian python3-torch, oneDNN convolutions) |")
