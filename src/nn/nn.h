@@ -19,6 +19,10 @@
 
 #include "core/gv.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define NN_BOARD 7
 #define NN_CELLS 49
 #define NN_IN_PLANES 12
@@ -172,5 +176,9 @@ gv_status nn_gpu_create(const nn_layout *L, const nn_trainer_opts *opts, nn_trai
 #define NN_BETA2 0.999
 #define NN_ADAM_EPS 1e-8
 #define NN_WEIGHT_DECAY 1e-4
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
