@@ -181,12 +181,13 @@ asan:
 hip-check:
 	@test -n "$(HIPCC)" || { echo "hip-check: hipcc not found (Debian package hipcc)"; exit 2; }
 	@mkdir -p build/hip-check
-	@set -e; for f in $(CU_SRC); do \
+	@set -e; n=0; for f in $(CU_SRC); do \
 	  if grep -q 'hipblas/hipblas.h' $$f && ! echo '#include <hipblas/hipblas.h>' | $(HIPCC) -x hip -E - >/dev/null 2>&1; then \
 	    echo "hipcc gfx1030 $$f: skipped, no hipBLAS headers here (the vendor BLAS calls live only in this file)"; continue; fi; \
 	  echo "hipcc gfx1030 $$f"; \
 	  $(HIPCC) --offload-arch=gfx1030 -std=c++17 -Isrc -DGV_GPU_HIP=1 -DGV_HIP_COMPILE_CHECK=1 -Wno-unused-result -x hip -c $$f -o build/hip-check/$$(basename $$f .cu).o; \
-	done; echo "hip-check: $(words $(CU_SRC)) files compiled"
+	  n=$$((n+1)); \
+	done; echo "hip-check: $$n of $(words $(CU_SRC)) .cu files compiled for gfx1030"
 
 # ---- fuzzing (not part of make test) -------------------------------------------------
 FUZZ_SECONDS ?= 600
