@@ -74,6 +74,14 @@
 #define GV_GPU_IS_HIP 0
 #endif
 
+/* Butterfly shuffle within groups of 32 lanes: every kernel is written for 32-lane warps;
+ * on 64-wide AMD waves the width argument keeps the two halves apart. */
+#if GV_GPU_IS_HIP
+#define gv_shfl_xor(v, o) __shfl_xor((v), (o), 32)
+#else
+#define gv_shfl_xor(v, o) __shfl_xor_sync(0xffffffffu, (v), (o))
+#endif
+
 /* bf16 is stored as its raw 16 bits everywhere (uint16_t), the same on every vendor and
  * toolkit version; these convert with round-to-nearest-even, NaN kept quiet. */
 typedef unsigned short gv_bf16;
