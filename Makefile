@@ -134,9 +134,9 @@ $(BUILD)/obj/%.o: src/%.c
 $(BUILD)/obj/%.o: src/%.cu
 	@mkdir -p $(dir $@)
 ifeq ($(GPU_KIND),cuda)
-	$(call say,NVCC,$<)$(NVCC) $(NVFLAGS) -c $< -o $@
+	$(call say,NVCC,$<)$(NVCC) $(NVFLAGS) -MMD -MP -MF $(@:.o=.d) -c $< -o $@
 else
-	$(call say,HIPCC,$<)$(HIPCC) $(HIPFLAGS) -x hip -c $< -o $@
+	$(call say,HIPCC,$<)$(HIPCC) $(HIPFLAGS) -MMD -MP -x hip -c $< -o $@
 endif
 
 $(LIB): $(LIB_OBJS)

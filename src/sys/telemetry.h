@@ -13,6 +13,10 @@
 
 #include <cJSON.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
     double hz;       /* samples per second; 0 means the default 5 */
     int gpu_index;   /* GPU to sample, -1 for none */
@@ -32,5 +36,9 @@ void gv_telemetry_last_phase_line(gv_telemetry *t, char *buf, int len);
 /* Stops sampling, adds "telemetry" to rec (if not NULL), warns on stderr when the GPU was
  * throttled during a phase, and frees t. */
 void gv_telemetry_stop(gv_telemetry *t, cJSON *rec);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

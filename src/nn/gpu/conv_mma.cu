@@ -10,6 +10,7 @@
  * and the float64 host path for the whole network. Under HIP this file compiles to
  * launchers that report the tensor-core path as unavailable (the SIMT kernels run). */
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "nn/gpu/gpu_nn.h"
 
@@ -91,16 +92,22 @@ static __device__ __forceinline__ unsigned pack_bf16x2(float lo, float hi)
  * c ^ ((r >> 1) & 3), which makes both the cp.async stores and the ldmatrix reads
  * bank-conflict free. */
 #define FWD_BM 128
-#define FWD_BK 32
-#define FWD_STAGES 4
 
-template <int BN>
+/* Shared-memory position (in 16-byte chunks) of chunk c of row r for rows of CH chunks. */
+template <int CH>
+static __device__ __forceinline__ int swz(int r, int c)
+{
+    return CH == 4 ? c ^ ((r >> 1) & 3) : c ^ (r & 7);
+}
+
+template <int BN, int BK, int S>
 __global__ void __launch_bounds__(256) conv_fwd_mma(const uint16_t *__restrict__ X, const uint16_t *__restrict__ W,
                                                     uint16_t *__restrict__ Y, const uint16_t *__restrict__ R, int M,
                                                     int cin, int cout, int fault)
 {
 #if MMA_BODY && defined(__CUDA_ARCH__)
-    constexpr int BM = FWD_BM, BK = FWD_BK, S = FWD_STAGES;
+    constexpr int BM = FWD_BM, CH = BK / 8;
+    constexpr int LA = BM * CH / 256, LB = BN * CH / 256;
     constexpr int WN = BN / 4, NT = WN / 8;
     extern __shared__ __align__(128) uint16_t smem[];
     uint16_t *sA = smem;                /* [S][BM][BK] */
@@ -110,49 +117,41 @@ __global__ void __launch_bounds__(256) conv_fwd_mma(const uint16_t *__restrict__
     const int m0 = blockIdx.x * BM, n0 = blockIdx.y * BN;
     const int K = 9 * cin, KT = (K + BK - 1) / BK;
 
-    /* This thread's two A chunks: rows r = c >> 2 of the tile, chunk c & 3. */
-    int a_r[2], a_kc[2], a_y[2], a_x[2];
-    bool a_ok[2];
-    const uint16_t *a_base[2];
+    /* This thread's A chunks: chunk column kc (the same for every i), rows a_r[i]; the
+     * board position packed as y*8+x, or -1000 when the row is past M. */
+    const int kc = tid % CH;
+    int a_r[LA], a_yx[LA], a_base[LA];
 #pragma unroll
-    for (int i = 0; i < 2; i++) {
-        int c = tid + i * 256;
-        a_r[i] = c >> 2;
-        a_kc[i] = c & 3;
+    for (int i = 0; i < LA; i++) {
+        a_r[i] = (tid + i * 256) / CH;
         int m = m0 + a_r[i];
-        a_ok[i] = m < M;
         int n = m / 49, pos = m - n * 49;
-        a_y[i] = pos / 7;
-        a_x[i] = pos - a_y[i] * 7;
-        a_base[i] = X + (size_t)n * 49 * cin;
+        int y = pos / 7;
+        a_yx[i] = m < M ? y * 8 + (pos - y * 7) : -1000;
+        a_base[i] = n * 49 * cin;
     }
 
     auto load_stage = [&](int stage, int kt) {
-        const int k0 = kt * BK;
+        const int k = kt * BK + kc * 8;
+        const bool kok = k < K;
+        const int t = kok ? k / cin : 0, ci = k - t * cin;
+        const int ty = t / 3;
+        const int dy = ty - 1, dx = t - ty * 3 - 1;
 #pragma unroll
-        for (int i = 0; i < 2; i++) {
-            int k = k0 + a_kc[i] * 8;
-            bool ok = a_ok[i] && k < K;
-            const uint16_t *src = X;
-            if (ok) {
-                int t = k / cin, ci = k - t * cin;
-                int ty = t / 3;
-                int iy = a_y[i] + ty - 1, ix = a_x[i] + (t - ty * 3) - 1;
-                ok = (unsigned)iy < 7u && (unsigned)ix < 7u;
-                if (ok)
-                    src = a_base[i] + (iy * 7 + ix) * cin + ci;
-            }
+        for (int i = 0; i < LA; i++) {
+            int iy = (a_yx[i] >> 3) + dy, ix = (a_yx[i] & 7) + dx;
+            bool ok = kok && a_yx[i] >= 0 && (unsigned)iy < 7u && (unsigned)ix < 7u;
+            const uint16_t *src = ok ? X + a_base[i] + (iy * 7 + ix) * cin + ci : X;
             int r = a_r[i];
-            cp_async16(smem_u32(sA + (stage * BM + r) * BK + ((a_kc[i] ^ ((r >> 1) & 3)) << 3)), src, ok);
+            cp_async16(smem_u32(sA + (stage * BM + r) * BK + (swz<CH>(r, kc) << 3)), src, ok);
         }
 #pragma unroll
-        for (int i = 0; i < (BN * 4) / 256; i++) {
-            int c = tid + i * 256;
-            int r = c >> 2, kc = c & 3;
-            int co = n0 + r, k = k0 + kc * 8;
-            bool ok = co < cout && k < K;
+        for (int i = 0; i < LB; i++) {
+            int r = (tid + i * 256) / CH;
+            int co = n0 + r;
+            bool ok = co < cout && kok;
             const uint16_t *src = ok ? W + (size_t)co * K + k : W;
-            cp_async16(smem_u32(sB + (stage * BN + r) * BK + ((kc ^ ((r >> 1) & 3)) << 3)), src, ok);
+            cp_async16(smem_u32(sB + (stage * BN + r) * BK + (swz<CH>(r, kc) << 3)), src, ok);
         }
     };
 
@@ -166,9 +165,9 @@ __global__ void __launch_bounds__(256) conv_fwd_mma(const uint16_t *__restrict__
                 acc[a][b][c] = 0.f;
 
 #pragma unroll
-    for (int s = 0; s < S - 1; s++) {
-        if (s < KT)
-            load_stage(s, s);
+    for (int st = 0; st < S - 1; st++) {
+        if (st < KT)
+            load_stage(st, st);
         cp_async_commit();
     }
 
@@ -184,20 +183,20 @@ __global__ void __launch_bounds__(256) conv_fwd_mma(const uint16_t *__restrict__
         const uint16_t *tA = sA + (kt % S) * BM * BK;
         const uint16_t *tB = sB + (kt % S) * BN * BK;
 #pragma unroll
-        for (int kk = 0; kk < 2; kk++) {
+        for (int kk = 0; kk < BK / 16; kk++) {
             unsigned af[4][4], bfr[NT][2];
 #pragma unroll
             for (int mt = 0; mt < 4; mt++) {
                 int row = wm * 64 + mt * 16 + (lane & 15);
                 int chunk = kk * 2 + (lane >> 4);
-                ldsm_x4(af[mt], smem_u32(tA + row * BK + ((chunk ^ ((row >> 1) & 3)) << 3)));
+                ldsm_x4(af[mt], smem_u32(tA + row * BK + (swz<CH>(row, chunk) << 3)));
             }
 #pragma unroll
             for (int n2 = 0; n2 < NT / 2; n2++) {
                 int row = wn * WN + n2 * 16 + (lane & 7) + ((lane >> 4) << 3);
                 int chunk = kk * 2 + ((lane >> 3) & 1);
                 unsigned r[4];
-                ldsm_x4(r, smem_u32(tB + row * BK + ((chunk ^ ((row >> 1) & 3)) << 3)));
+                ldsm_x4(r, smem_u32(tB + row * BK + (swz<CH>(row, chunk) << 3)));
                 bfr[2 * n2][0] = r[0];
                 bfr[2 * n2][1] = r[1];
                 bfr[2 * n2 + 1][0] = r[2];
@@ -241,15 +240,14 @@ __global__ void __launch_bounds__(256) conv_fwd_mma(const uint16_t *__restrict__
  * rows (split-K over the batch), 32 rows per stage, 3 stages. Both operands are stored in
  * shared memory as they lie in global memory (rows m; channels contiguous) and read with
  * ldmatrix.trans. Rows are BMC/8 or 16 chunks of 16 bytes; chunk c of row r is stored at
- * c ^ (r & 7). Results are added to dW (fp32, PyTorch layout) with atomics. */
+ * c ^ (r & 7). Each split stores its partial sums; gpu_wgrad_reduce adds them up. */
 #define WG_BK 32
 #define WG_BN 128
 #define WG_STAGES 3
 
 template <int BMC>
 __global__ void __launch_bounds__(256) conv_wgrad_mma(const uint16_t *__restrict__ DY, const uint16_t *__restrict__ X,
-                                                      float *__restrict__ DW, int M, int cin, int cout, int cin_real,
-                                                      int rows_per_split)
+                                                      float *__restrict__ WS, int M, int cin, int cout, int rows_per_split)
 {
 #if MMA_BODY && defined(__CUDA_ARCH__)
     constexpr int BK = WG_BK, BN = WG_BN, S = WG_STAGES;
@@ -371,6 +369,8 @@ __global__ void __launch_bounds__(256) conv_wgrad_mma(const uint16_t *__restrict
     }
     cp_async_wait<0>();
 
+    /* This split's partial sums, in the kernel layout (cout, 9*cin): k and k+1 are adjacent. */
+    float *P = WS + (size_t)blockIdx.z * cout * K;
 #pragma unroll
     for (int mt = 0; mt < MT; mt++)
 #pragma unroll
@@ -378,48 +378,49 @@ __global__ void __launch_bounds__(256) conv_wgrad_mma(const uint16_t *__restrict
 #pragma unroll
             for (int h = 0; h < 2; h++) {
                 int co = co0 + wm * WM + mt * 16 + (lane >> 2) + h * 8;
-                if (co >= cout)
-                    continue;
-#pragma unroll
-                for (int e = 0; e < 2; e++) {
-                    int k = k0 + wn * 32 + nt * 8 + (lane & 3) * 2 + e;
-                    if (k >= K)
-                        continue;
-                    int t = k / cin, ci = k - t * cin;
-                    if (ci < cin_real)
-                        atomicAdd(DW + ((size_t)co * cin_real + ci) * 9 + t, acc[mt][nt][2 * h + e]);
-                }
+                int k = k0 + wn * 32 + nt * 8 + (lane & 3) * 2;
+                if (co < cout && k < K)
+                    *(float2 *)(P + (size_t)co * K + k) = make_float2(acc[mt][nt][2 * h], acc[mt][nt][2 * h + 1]);
             }
 #endif
 }
 
 #endif /* GV_HAVE_MMA_BUILD */
 
+#if GV_HAVE_MMA_BUILD
+/* Launches one configuration, raising its shared-memory limit the first time (before any
+ * graph capture can include it). */
+template <int BN, int BK, int S>
+static gv_status fwd_mma_launch(const conv_args *a, cudaStream_t st, gv_err *err)
+{
+    static int raised;
+    const size_t smem = (size_t)S * (FWD_BM + BN) * BK * 2;
+    if (!raised) {
+        GPU_TRY(cudaFuncSetAttribute(conv_fwd_mma<BN, BK, S>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem),
+                err, "conv forward: raising shared memory");
+        raised = 1;
+    }
+    dim3 grid((a->M + FWD_BM - 1) / FWD_BM, (a->cout + BN - 1) / BN);
+    conv_fwd_mma<BN, BK, S><<<grid, 256, smem, st>>>((const uint16_t *)a->x, (const uint16_t *)a->w,
+                                                     (uint16_t *)a->y, (const uint16_t *)a->res, a->M, a->cin,
+                                                     a->cout, a->fault);
+    GPU_LAUNCHED(err, "conv3x3 forward (bf16 tensor cores)");
+    return GV_OK;
+}
+#endif
+
 gv_status gpu_conv3x3_fwd_mma(const conv_args *a, cudaStream_t st, gv_err *err)
 {
 #if GV_HAVE_MMA_BUILD
-    const int BN = a->cout >= 128 ? 128 : 64;
-    dim3 grid((a->M + FWD_BM - 1) / FWD_BM, (a->cout + BN - 1) / BN);
-    size_t smem = (size_t)FWD_STAGES * (FWD_BM + BN) * FWD_BK * 2;
-    const uint16_t *X = (const uint16_t *)a->x, *W = (const uint16_t *)a->w, *R = (const uint16_t *)a->res;
-    uint16_t *Y = (uint16_t *)a->y;
-    /* The shared-memory limit is raised once per kernel, before any graph capture uses it. */
-    static int raised128, raised64;
-    if (BN == 128) {
-        if (!raised128) {
-            GPU_TRY(cudaFuncSetAttribute(conv_fwd_mma<128>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), err, "conv forward: raising shared memory");
-            raised128 = 1;
-        }
-        conv_fwd_mma<128><<<grid, 256, smem, st>>>(X, W, Y, R, a->M, a->cin, a->cout, a->fault);
-    } else {
-        if (!raised64) {
-            GPU_TRY(cudaFuncSetAttribute(conv_fwd_mma<64>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), err, "conv forward: raising shared memory");
-            raised64 = 1;
-        }
-        conv_fwd_mma<64><<<grid, 256, smem, st>>>(X, W, Y, R, a->M, a->cin, a->cout, a->fault);
+    /* K depth 64 (3 stages) by default; GV_MMA_BK=32 selects 32 (4 stages), for measuring. */
+    static int bk = -1;
+    if (bk < 0) {
+        const char *e = getenv("GV_MMA_BK");
+        bk = e && atoi(e) == 32 ? 32 : 64;
     }
-    GPU_LAUNCHED(err, "conv3x3 forward (bf16 tensor cores)");
-    return GV_OK;
+    if (a->cout >= 128)
+        return bk == 32 ? fwd_mma_launch<128, 32, 4>(a, st, err) : fwd_mma_launch<128, 64, 3>(a, st, err);
+    return bk == 32 ? fwd_mma_launch<64, 32, 4>(a, st, err) : fwd_mma_launch<64, 64, 3>(a, st, err);
 #else
     return gv_fail(err, GV_ERR_ENV, "the bf16 tensor-core convolution is not built for this GPU backend");
 #endif
@@ -438,16 +439,16 @@ gv_status gpu_conv3x3_wgrad_mma(const wgrad_args *a, int rows_per_split, int spl
             GPU_TRY(cudaFuncSetAttribute(conv_wgrad_mma<128>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), err, "conv wgrad: raising shared memory");
             raised128 = 1;
         }
-        conv_wgrad_mma<128><<<grid, 256, smem, st>>>(DY, X, a->dw, a->M, a->cin, a->cout, a->cin_real, rows_per_split);
+        conv_wgrad_mma<128><<<grid, 256, smem, st>>>(DY, X, a->ws, a->M, a->cin, a->cout, rows_per_split);
     } else {
         if (!raised64) {
             GPU_TRY(cudaFuncSetAttribute(conv_wgrad_mma<64>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), err, "conv wgrad: raising shared memory");
             raised64 = 1;
         }
-        conv_wgrad_mma<64><<<grid, 256, smem, st>>>(DY, X, a->dw, a->M, a->cin, a->cout, a->cin_real, rows_per_split);
+        conv_wgrad_mma<64><<<grid, 256, smem, st>>>(DY, X, a->ws, a->M, a->cin, a->cout, rows_per_split);
     }
     GPU_LAUNCHED(err, "conv3x3 weight gradient (bf16 tensor cores)");
-    return GV_OK;
+    return gpu_wgrad_reduce(a, splits, st, err);
 #else
     return gv_fail(err, GV_ERR_ENV, "the bf16 tensor-core convolution is not built for this GPU backend");
 #endif

@@ -5,6 +5,7 @@
  * registers; each thread owns an 8x8 (or 8x4) block of outputs split into two groups of
  * 4 columns 64 apart, so that shared-memory reads are conflict-free float4 loads. */
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "nn/gpu/gpu_nn.h"
 
@@ -36,52 +37,82 @@ static __device__ __forceinline__ void store4(gv_bf16 *p, const float v[4])
     *(uint2 *)p = t;
 }
 
-/* ---- forward / dgrad ------------------------------------------------------------------ */
-template <typename T, int BN>
-__global__ void __launch_bounds__(256) conv_fwd_simt(const T *__restrict__ X, const T *__restrict__ W,
+/* ---- forward / dgrad ------------------------------------------------------------------
+ * BK is the K depth of a tile (8 or 16; K = 9*cin is a multiple of 8, and BK = 16 needs
+ * cin % 16 == 0 so that a 16-deep slice never straddles the end of K). Each thread
+ * loads BK/8 float4 of the A tile (a row's 4 consecutive channels of one tap) and the
+ * same of the B tile, into registers while the previous tile is computed. */
+template <typename T, int BN, int BK>
+__global__ void __launch_bounds__(256, 2) conv_fwd_simt(const T *__restrict__ X, const T *__restrict__ W,
                                                      T *__restrict__ Y, const T *__restrict__ R, int M, int cin,
                                                      int cout, int fault)
 {
-    constexpr int BM = 128, BK = 8, TN = BN / 16;
+    constexpr int BM = 128, TN = BN / 16, Q = BK / 4; /* float4 per tile row */
+    constexpr int LA = BM * Q / 256, LB = (BN * Q + 255) / 256;
     __shared__ __align__(16) float As[2][BK][BM];
     __shared__ __align__(16) float Bs[2][BK][BN];
     const int tid = threadIdx.x, tx = tid & 15, ty = tid >> 4;
     const int m0 = blockIdx.x * BM, n0 = blockIdx.y * BN;
     const int K = 9 * cin, KT = K / BK;
 
-    const int ar = tid >> 1, ah = tid & 1;
-    const int am = m0 + ar;
-    const bool aok = am < M;
-    const int an = am / 49, apos = am - an * 49, ay = apos / 7, ax = apos - ay * 7;
-    const T *abase = X + (size_t)an * 49 * cin;
-    const int br = tid >> 1, bh = tid & 1;
-    const bool bact = br < BN;
-    const bool bok = bact && n0 + br < cout;
-    const T *bbase = W + (size_t)(n0 + br) * K;
+    /* Rows of this thread's A loads: tile row, board position (y, x; -100 when the row is
+     * past M, so that every tap falls outside) and the sample's offset. The column of the
+     * A loads is the same for every i. */
+    const int ac = tid % Q;
+    int ar[LA], ay[LA], ax[LA], abase[LA];
+#pragma unroll
+    for (int i = 0; i < LA; i++) {
+        ar[i] = (tid + i * 256) / Q;
+        int m = m0 + ar[i];
+        int n = m / 49, pos = m - n * 49;
+        ay[i] = m < M ? pos / 7 : -100;
+        ax[i] = pos % 7;
+        abase[i] = n * 49 * cin;
+    }
+    int br[LB], bc[LB];
+    bool bact[LB], bok[LB];
+#pragma unroll
+    for (int i = 0; i < LB; i++) {
+        int q = tid + i * 256;
+        bact[i] = q < BN * Q;
+        br[i] = q / Q;
+        bc[i] = q % Q;
+        bok[i] = bact[i] && n0 + br[i] < cout;
+    }
 
-    float ra[4], rb[4];
+    float ra[LA][4], rb[LB][4];
     auto gload = [&](int kt) {
-        int k = kt * BK + ah * 4;
-        int t = k / cin, ci = k - t * cin;
-        int tyy = t / 3;
-        int iy = ay + tyy - 1, ix = ax + (t - tyy * 3) - 1;
-        if (aok && (unsigned)iy < 7u && (unsigned)ix < 7u)
-            load4(abase + (iy * 7 + ix) * cin + ci, ra);
-        else
-            ra[0] = ra[1] = ra[2] = ra[3] = 0.f;
-        if (bok)
-            load4(bbase + kt * BK + bh * 4, rb);
-        else
-            rb[0] = rb[1] = rb[2] = rb[3] = 0.f;
+        const int k = kt * BK + ac * 4;
+        const int t = k / cin, ci = k - t * cin;
+        const int tyy = t / 3, dy = tyy - 1, dx = t - tyy * 3 - 1;
+#pragma unroll
+        for (int i = 0; i < LA; i++) {
+            int iy = ay[i] + dy, ix = ax[i] + dx;
+            if ((unsigned)iy < 7u && (unsigned)ix < 7u)
+                load4(X + abase[i] + (iy * 7 + ix) * cin + ci, ra[i]);
+            else
+                ra[i][0] = ra[i][1] = ra[i][2] = ra[i][3] = 0.f;
+        }
+#pragma unroll
+        for (int i = 0; i < LB; i++) {
+            if (bok[i])
+                load4(W + (size_t)(n0 + br[i]) * K + kt * BK + bc[i] * 4, rb[i]);
+            else
+                rb[i][0] = rb[i][1] = rb[i][2] = rb[i][3] = 0.f;
+        }
     };
     auto sstore = [&](int buf) {
 #pragma unroll
-        for (int j = 0; j < 4; j++)
-            As[buf][ah * 4 + j][ar] = ra[j];
-        if (bact)
+        for (int i = 0; i < LA; i++)
 #pragma unroll
             for (int j = 0; j < 4; j++)
-                Bs[buf][bh * 4 + j][br] = rb[j];
+                As[buf][ac * 4 + j][ar[i]] = ra[i][j];
+#pragma unroll
+        for (int i = 0; i < LB; i++)
+            if (bact[i])
+#pragma unroll
+                for (int j = 0; j < 4; j++)
+                    Bs[buf][bc[i] * 4 + j][br[i]] = rb[i][j];
     };
 
     float acc[8][TN];
@@ -146,13 +177,16 @@ __global__ void __launch_bounds__(256) conv_fwd_simt(const T *__restrict__ X, co
     }
 }
 
-/* ---- wgrad ----------------------------------------------------------------------------- */
-template <typename T, int BMC>
-__global__ void __launch_bounds__(256) conv_wgrad_simt(const T *__restrict__ DY, const T *__restrict__ X,
-                                                       float *__restrict__ DW, int M, int cin, int cout, int cin_real,
+/* ---- wgrad -----------------------------------------------------------------------------
+ * BK rows of the batch per tile; the A tile (dY rows, BMC channels) and the B tile (the
+ * gathered input rows, 128 columns of k) are stored as they lie, rows of k-depth first. */
+template <typename T, int BMC, int BK>
+__global__ void __launch_bounds__(256, 2) conv_wgrad_simt(const T *__restrict__ DY, const T *__restrict__ X,
+                                                       float *__restrict__ WS, int M, int cin, int cout,
                                                        int rows_per_split)
 {
-    constexpr int BK = 8, BN = 128, TM = BMC / 16, AQ = BMC / 4;
+    constexpr int BN = 128, TM = BMC / 16, AQ = BMC / 4, BQ = BN / 4;
+    constexpr int LA = (BK * AQ + 255) / 256, LB = BK * BQ / 256;
     __shared__ __align__(16) float As[2][BK][BMC];
     __shared__ __align__(16) float Bs[2][BK][BN];
     const int tid = threadIdx.x, tx = tid & 15, ty = tid >> 4;
@@ -160,42 +194,55 @@ __global__ void __launch_bounds__(256) conv_wgrad_simt(const T *__restrict__ DY,
     const int K = 9 * cin;
     const int mb = blockIdx.z * rows_per_split;
     const int me = min(M, mb + rows_per_split);
-    if (mb >= me)
-        return;
     const int KT = (me - mb + BK - 1) / BK;
 
-    const bool aact = tid < BK * AQ;
-    const int ar = tid / AQ, aq = tid % AQ;
-    const int aco = co0 + aq * 4;
-    const int br = tid >> 5, bq = tid & 31;
+    /* B loads: the thread's column (and so tap and channel) is the same in every tile. */
+    const int bq = tid % BQ;
     const int bk = k0 + bq * 4;
     const bool bkok = bk < K;
     const int bt = bkok ? bk / cin : 0, bci = bk - bt * cin;
     const int bdy = bt / 3 - 1, bdx = bt % 3 - 1;
 
-    float ra[4], rb[4];
+    float ra[LA][4], rb[LB][4];
     auto gload = [&](int kt) {
-        int m = mb + kt * BK + ar;
-        if (aact && m < me && aco < cout)
-            load4(DY + (size_t)m * cout + aco, ra);
-        else
-            ra[0] = ra[1] = ra[2] = ra[3] = 0.f;
-        m = mb + kt * BK + br;
-        bool ok = m < me && bkok;
-        if (ok) {
-            int n = m / 49, pos = m - n * 49, y = pos / 7, x = pos - y * 7;
-            int iy = y + bdy, ix = x + bdx;
-            ok = (unsigned)iy < 7u && (unsigned)ix < 7u;
-            if (ok)
-                load4(X + ((size_t)n * 49 + iy * 7 + ix) * cin + bci, rb);
+#pragma unroll
+        for (int i = 0; i < LA; i++) {
+            int q = tid + i * 256;
+            int r = q / AQ, co = co0 + (q % AQ) * 4;
+            int m = mb + kt * BK + r;
+            if (q < BK * AQ && m < me && co < cout)
+                load4(DY + (size_t)m * cout + co, ra[i]);
+            else
+                ra[i][0] = ra[i][1] = ra[i][2] = ra[i][3] = 0.f;
         }
-        if (!ok)
-            rb[0] = rb[1] = rb[2] = rb[3] = 0.f;
+#pragma unroll
+        for (int i = 0; i < LB; i++) {
+            int r = (tid + i * 256) / BQ;
+            int m = mb + kt * BK + r;
+            bool ok = m < me && bkok;
+            if (ok) {
+                int n = m / 49, pos = m - n * 49, y = pos / 7, x = pos - y * 7;
+                int iy = y + bdy, ix = x + bdx;
+                ok = (unsigned)iy < 7u && (unsigned)ix < 7u;
+                if (ok)
+                    load4(X + ((size_t)n * 49 + iy * 7 + ix) * cin + bci, rb[i]);
+            }
+            if (!ok)
+                rb[i][0] = rb[i][1] = rb[i][2] = rb[i][3] = 0.f;
+        }
     };
     auto sstore = [&](int buf) {
-        if (aact)
-            *(float4 *)&As[buf][ar][aq * 4] = make_float4(ra[0], ra[1], ra[2], ra[3]);
-        *(float4 *)&Bs[buf][br][bq * 4] = make_float4(rb[0], rb[1], rb[2], rb[3]);
+#pragma unroll
+        for (int i = 0; i < LA; i++) {
+            int q = tid + i * 256;
+            if (q < BK * AQ)
+                *(float4 *)&As[buf][q / AQ][(q % AQ) * 4] = make_float4(ra[i][0], ra[i][1], ra[i][2], ra[i][3]);
+        }
+#pragma unroll
+        for (int i = 0; i < LB; i++) {
+            int q = tid + i * 256;
+            *(float4 *)&Bs[buf][q / BQ][(q % BQ) * 4] = make_float4(rb[i][0], rb[i][1], rb[i][2], rb[i][3]);
+        }
     };
 
     float acc[TM][8];
@@ -236,69 +283,117 @@ __global__ void __launch_bounds__(256) conv_wgrad_simt(const T *__restrict__ DY,
         __syncthreads();
     }
 
+    float *P = WS + (size_t)blockIdx.z * cout * K;
 #pragma unroll
     for (int i = 0; i < TM; i++) {
         int co = co0 + (i < 4 ? ty * 4 + i : BMC / 2 + ty * 4 + i - 4);
         if (co >= cout)
             continue;
 #pragma unroll
-        for (int j = 0; j < 8; j++) {
-            int k = k0 + (j < 4 ? tx * 4 + j : 64 + tx * 4 + j - 4);
-            if (k >= K)
-                continue;
-            int t = k / cin, ci = k - t * cin;
-            if (ci < cin_real)
-                atomicAdd(DW + ((size_t)co * cin_real + ci) * 9 + t, acc[i][j]);
+        for (int g = 0; g < 2; g++) {
+            int k = k0 + g * 64 + tx * 4;
+            if (k < K)
+                *(float4 *)(P + (size_t)co * K + k) =
+                    make_float4(acc[i][g * 4], acc[i][g * 4 + 1], acc[i][g * 4 + 2], acc[i][g * 4 + 3]);
         }
     }
 }
 
-gv_status gpu_conv3x3_fwd_simt(const conv_args *a, cudaStream_t st, gv_err *err)
+/* Sums the splits' partials (reading them coalesced) into the PyTorch-layout gradient. */
+__global__ void wgrad_reduce(const float *__restrict__ ws, int splits, int cout, int cin, int cin_real,
+                             float *__restrict__ dw)
+{
+    const size_t K = 9 * (size_t)cin, total = (size_t)cout * K;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += (size_t)gridDim.x * blockDim.x) {
+        float s = 0.f;
+        for (int p = 0; p < splits; p++)
+            s += ws[(size_t)p * total + i];
+        int co = (int)(i / K), k = (int)(i % K);
+        int t = k / cin, ci = k - t * cin;
+        if (ci < cin_real)
+            dw[((size_t)co * cin_real + ci) * 9 + t] += s;
+    }
+}
+
+gv_status gpu_wgrad_reduce(const wgrad_args *a, int splits, cudaStream_t st, gv_err *err)
+{
+    size_t total = (size_t)a->cout * 9 * a->cin;
+    unsigned g = gpu_blocks(total, 256);
+    wgrad_reduce<<<g, 256, 0, st>>>(a->ws, splits, a->cout, a->cin, a->cin_real, a->dw);
+    GPU_LAUNCHED(err, "conv3x3 weight gradient reduction");
+    return GV_OK;
+}
+
+/* The K depth of the SIMT tiles: 16 when the channels allow it, unless GV_SIMT_BK=8
+ * (kept for measuring one against the other). */
+static int simt_bk(int cin)
+{
+    static int forced = -1;
+    if (forced < 0) {
+        const char *e = getenv("GV_SIMT_BK");
+        forced = e ? atoi(e) : 0;
+    }
+    if (forced == 8 || cin % 16)
+        return 8;
+    return 16;
+}
+
+template <typename T, int BN, int BK>
+static void fwd_launch(const conv_args *a, dim3 grid, cudaStream_t st)
+{
+    conv_fwd_simt<T, BN, BK><<<grid, 256, 0, st>>>((const T *)a->x, (const T *)a->w, (T *)a->y, (const T *)a->res,
+                                                   a->M, a->cin, a->cout, a->fault);
+}
+
+template <typename T>
+static void fwd_pick(const conv_args *a, cudaStream_t st)
 {
     const int BN = a->cout >= 128 ? 128 : 64;
     dim3 grid((a->M + 127) / 128, (a->cout + BN - 1) / BN);
-    if (a->dt == GPU_F32) {
-        const float *X = (const float *)a->x, *W = (const float *)a->w, *R = (const float *)a->res;
-        float *Y = (float *)a->y;
-        if (BN == 128)
-            conv_fwd_simt<float, 128><<<grid, 256, 0, st>>>(X, W, Y, R, a->M, a->cin, a->cout, a->fault);
-        else
-            conv_fwd_simt<float, 64><<<grid, 256, 0, st>>>(X, W, Y, R, a->M, a->cin, a->cout, a->fault);
-    } else {
-        const gv_bf16 *X = (const gv_bf16 *)a->x, *W = (const gv_bf16 *)a->w, *R = (const gv_bf16 *)a->res;
-        gv_bf16 *Y = (gv_bf16 *)a->y;
-        if (BN == 128)
-            conv_fwd_simt<gv_bf16, 128><<<grid, 256, 0, st>>>(X, W, Y, R, a->M, a->cin, a->cout, a->fault);
-        else
-            conv_fwd_simt<gv_bf16, 64><<<grid, 256, 0, st>>>(X, W, Y, R, a->M, a->cin, a->cout, a->fault);
-    }
+    int bk = simt_bk(a->cin);
+    if (BN == 128)
+        bk == 16 ? fwd_launch<T, 128, 16>(a, grid, st) : fwd_launch<T, 128, 8>(a, grid, st);
+    else
+        bk == 16 ? fwd_launch<T, 64, 16>(a, grid, st) : fwd_launch<T, 64, 8>(a, grid, st);
+}
+
+gv_status gpu_conv3x3_fwd_simt(const conv_args *a, cudaStream_t st, gv_err *err)
+{
+    if (a->dt == GPU_F32)
+        fwd_pick<float>(a, st);
+    else
+        fwd_pick<gv_bf16>(a, st);
     GPU_LAUNCHED(err, "conv3x3 forward (SIMT)");
     return GV_OK;
 }
 
-gv_status gpu_conv3x3_wgrad_simt(const wgrad_args *a, int rows_per_split, int splits, cudaStream_t st, gv_err *err)
+template <typename T, int BMC, int BK>
+static void wgrad_launch(const wgrad_args *a, dim3 grid, int rows, cudaStream_t st)
+{
+    conv_wgrad_simt<T, BMC, BK><<<grid, 256, 0, st>>>((const T *)a->dy, (const T *)a->x, a->ws, a->M, a->cin, a->cout,
+                                                      rows);
+}
+
+template <typename T>
+static void wgrad_pick(const wgrad_args *a, int rows, int splits, cudaStream_t st)
 {
     const int BMC = a->cout >= 128 ? 128 : 64;
     dim3 grid((a->cout + BMC - 1) / BMC, (9 * a->cin + 127) / 128, splits);
-    if (a->dt == GPU_F32) {
-        const float *DY = (const float *)a->dy, *X = (const float *)a->x;
-        if (BMC == 128)
-            conv_wgrad_simt<float, 128><<<grid, 256, 0, st>>>(DY, X, a->dw, a->M, a->cin, a->cout, a->cin_real,
-                                                                rows_per_split);
-        else
-            conv_wgrad_simt<float, 64><<<grid, 256, 0, st>>>(DY, X, a->dw, a->M, a->cin, a->cout, a->cin_real,
-                                                               rows_per_split);
-    } else {
-        const gv_bf16 *DY = (const gv_bf16 *)a->dy, *X = (const gv_bf16 *)a->x;
-        if (BMC == 128)
-            conv_wgrad_simt<gv_bf16, 128><<<grid, 256, 0, st>>>(DY, X, a->dw, a->M, a->cin, a->cout, a->cin_real,
-                                                                  rows_per_split);
-        else
-            conv_wgrad_simt<gv_bf16, 64><<<grid, 256, 0, st>>>(DY, X, a->dw, a->M, a->cin, a->cout, a->cin_real,
-                                                                 rows_per_split);
-    }
+    int bk = simt_bk(a->cin);
+    if (BMC == 128)
+        bk == 16 ? wgrad_launch<T, 128, 16>(a, grid, rows, st) : wgrad_launch<T, 128, 8>(a, grid, rows, st);
+    else
+        bk == 16 ? wgrad_launch<T, 64, 16>(a, grid, rows, st) : wgrad_launch<T, 64, 8>(a, grid, rows, st);
+}
+
+gv_status gpu_conv3x3_wgrad_simt(const wgrad_args *a, int rows_per_split, int splits, cudaStream_t st, gv_err *err)
+{
+    if (a->dt == GPU_F32)
+        wgrad_pick<float>(a, rows_per_split, splits, st);
+    else
+        wgrad_pick<gv_bf16>(a, rows_per_split, splits, st);
     GPU_LAUNCHED(err, "conv3x3 weight gradient (SIMT)");
-    return GV_OK;
+    return gpu_wgrad_reduce(a, splits, st, err);
 }
 
 /* ---- dispatch --------------------------------------------------------------------------- */
@@ -329,8 +424,14 @@ gv_status gpu_conv3x3_wgrad(const wgrad_args *a, int use_mma, cudaStream_t st, g
         if (splits < 1)
             splits = 1;
     }
+    size_t per_split = (size_t)a->cout * 9 * a->cin;
+    if (!a->ws || a->ws_elems < per_split)
+        return gv_fail(err, GV_ERR_INPUT, "conv3x3 wgrad: workspace of %zu floats is smaller than one split (%zu)",
+                       a->ws_elems, per_split);
+    if ((size_t)splits > a->ws_elems / per_split)
+        splits = (int)(a->ws_elems / per_split);
     int rows = (a->M + splits - 1) / splits;
-    rows = (rows + 31) / 32 * 32;
+    rows = (rows + 31) / 32 * 32; /* whole tiles of 32 (tensor cores) or 8/16 rows (SIMT) */
     splits = (a->M + rows - 1) / rows;
     if (use_mma && a->dt == GPU_BF16)
         return gpu_conv3x3_wgrad_mma(a, rows, splits, st, err);

@@ -41,6 +41,8 @@ typedef struct {
     const void *dy;     /* (M, cout) output gradient */
     const void *x;      /* (M, cin) input activations */
     float *dw;          /* fp32 gradient in PyTorch layout (cout, cin_real, 3, 3), accumulated */
+    float *ws;          /* workspace for the split-K partial sums (splits x cout x 9*cin floats) */
+    size_t ws_elems;
     int M, cin, cout;
     int cin_real;       /* channels that exist in the weight (the stem pads 12 to 16) */
     gpu_dtype dt;
@@ -48,12 +50,15 @@ typedef struct {
     int sm_count;
 } wgrad_args;
 
-/* dw must be zeroed before (results are accumulated with atomics). */
+/* Each split writes its partial sums to ws; a reduction kernel adds them, in a fixed order,
+ * into dw (so the result is deterministic). dw is added to, not overwritten. */
 gv_status gpu_conv3x3_wgrad(const wgrad_args *a, int use_mma, cudaStream_t st, gv_err *err);
 
 /* The two implementations behind the launchers above (conv_mma.cu, conv_simt.cu). */
 gv_status gpu_conv3x3_fwd_mma(const conv_args *a, cudaStream_t st, gv_err *err);
 gv_status gpu_conv3x3_wgrad_mma(const wgrad_args *a, int rows_per_split, int splits, cudaStream_t st, gv_err *err);
+/* Adds the splits' partial sums in ws into dw (PyTorch layout). */
+gv_status gpu_wgrad_reduce(const wgrad_args *a, int splits, cudaStream_t st, gv_err *err);
 gv_status gpu_conv3x3_fwd_simt(const conv_args *a, cudaStream_t st, gv_err *err);
 gv_status gpu_conv3x3_wgrad_simt(const wgrad_args *a, int rows_per_split, int splits, cudaStream_t st, gv_err *err);
 

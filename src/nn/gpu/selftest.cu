@@ -209,11 +209,15 @@ static void test_wgrad(ctx *c, int n, int cin, int cin_real, int cout, gpu_dtype
         cudaMemset(w2, 0, sizeof(float) * cnt);
         cudaDeviceProp p;
         cudaGetDeviceProperties(&p, 0);
-        wgrad_args a = {dy, x, w1, M, cin, cout, cin_real, dt, 0, p.multiProcessorCount};
+        size_t wse = (size_t)64 * cout * 9 * cin;
+        float *ws = NULL;
+        cudaMalloc((void **)&ws, sizeof(float) * wse);
+        wgrad_args a = {dy, x, w1, ws, wse, M, cin, cout, cin_real, dt, 0, p.multiProcessorCount};
         gv_status s1 = gpu_conv3x3_wgrad(&a, mma, 0, &e);
         a.dw = w2;
         gv_status s2 = gpu_conv3x3_wgrad_naive(&a, 0, &e);
         cudaError_t ce = cudaDeviceSynchronize();
+        cudaFree(ws);
         if (s1 != GV_OK || s2 != GV_OK || ce != cudaSuccess) {
             printf("FAIL gpu %s: %s\n", what, ce != cudaSuccess ? cudaGetErrorString(ce) : e.msg);
             c->fails++;
@@ -232,6 +236,108 @@ out:
     cudaFree(x);
     cudaFree(w1);
     cudaFree(w2);
+}
+
+/* Times one kernel: the median of 9 runs after 2 warm-up runs, with events. */
+typedef gv_status (*kernel_fn)(void *args, cudaStream_t st, gv_err *err);
+
+static double time_kernel(kernel_fn f, void *args, void (*reset)(void *), gv_err *err)
+{
+    cudaEvent_t e0, e1;
+    cudaEventCreate(&e0);
+    cudaEventCreate(&e1);
+    double t[9];
+    for (int r = -2; r < 9; r++) {
+        if (reset)
+            reset(args);
+        cudaEventRecord(e0, 0);
+        if (f(args, 0, err) != GV_OK)
+            return -1;
+        cudaEventRecord(e1, 0);
+        cudaEventSynchronize(e1);
+        float ms = 0;
+        cudaEventElapsedTime(&ms, e0, e1);
+        if (r >= 0)
+            t[r] = ms * 1e-3;
+    }
+    for (int i = 0; i < 9; i++)
+        for (int j = i + 1; j < 9; j++)
+            if (t[j] < t[i]) {
+                double x = t[i];
+                t[i] = t[j];
+                t[j] = x;
+            }
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+    return t[4];
+}
+
+typedef struct {
+    conv_args c;
+    wgrad_args w;
+    int mma;
+    size_t dw_bytes;
+} bench_args;
+
+static gv_status run_fwd(void *p, cudaStream_t st, gv_err *err)
+{
+    bench_args *b = (bench_args *)p;
+    return gpu_conv3x3_fwd(&b->c, b->mma, st, err);
+}
+
+static gv_status run_wgrad(void *p, cudaStream_t st, gv_err *err)
+{
+    bench_args *b = (bench_args *)p;
+    return gpu_conv3x3_wgrad(&b->w, b->mma, st, err);
+}
+
+static void reset_dw(void *p)
+{
+    bench_args *b = (bench_args *)p;
+    cudaMemsetAsync(b->w.dw, 0, b->dw_bytes, 0);
+}
+
+/* Prints the time and rate of each convolution kernel at a training-sized batch. */
+extern "C" void nn_gpu_kernel_bench(int device_index, int batch, int C)
+{
+    cudaSetDevice(device_index);
+    cudaDeviceProp p;
+    cudaGetDeviceProperties(&p, device_index);
+    ctx c;
+    gv_rng_seed(&c.rng, 1);
+    c.fails = 0;
+    const int M = batch * 49;
+    const double flops = 2.0 * M * C * 9.0 * C;
+    for (int pass = 0; pass < 3; pass++) {
+        gpu_dtype dt = pass == 0 ? GPU_F32 : GPU_BF16;
+        int mma = pass == 2;
+        if (mma && !(GV_HAVE_MMA_BUILD && p.major >= 8))
+            continue;
+        void *x = upload_random(&c, (size_t)M, C, C, dt), *w = upload_random(&c, (size_t)C, 9 * C, 9 * C, dt);
+        void *y = upload_random(&c, (size_t)M, C, C, dt);
+        float *dw = NULL, *ws = NULL;
+        size_t wse = (size_t)64 * C * 9 * C;
+        cudaMalloc((void **)&dw, sizeof(float) * C * C * 9);
+        cudaMalloc((void **)&ws, sizeof(float) * wse);
+        gv_err e;
+        bench_args b;
+        memset(&b, 0, sizeof b);
+        b.c = (conv_args){x, w, y, NULL, M, C, C, dt, 0};
+        b.w = (wgrad_args){y, x, dw, ws, wse, M, C, C, C, dt, 0, p.multiProcessorCount};
+        b.mma = mma;
+        b.dw_bytes = sizeof(float) * C * C * 9;
+        double tf = time_kernel(run_fwd, &b, NULL, &e);
+        double tw = time_kernel(run_wgrad, &b, reset_dw, &e);
+        printf("# kernel bench %s %-11s batch %d C %d: forward %.3f ms (%.1f TFLOP/s), wgrad %.3f ms (%.1f TFLOP/s)\n",
+               dt == GPU_BF16 ? "bf16" : "fp32", mma ? "tensor-core" : "simt", batch, C, tf * 1e3, flops / tf * 1e-12,
+               tw * 1e3, flops / tw * 1e-12);
+        fflush(stdout);
+        cudaFree(x);
+        cudaFree(w);
+        cudaFree(y);
+        cudaFree(dw);
+        cudaFree(ws);
+    }
 }
 
 extern "C" int nn_gpu_selftest(int device_index, unsigned long long seed)

@@ -62,6 +62,8 @@ typedef struct {
     void *dlogits, *dvalue, *dvh, *dhp_a, *dhv_a, *dhp_x, *dhv_x;
     void *gA, *gB, *gC, *gD;
     float *gtmp;         /* (128, 1568) */
+    float *wg_ws;        /* split-K partial sums of the weight gradients */
+    size_t wg_ws_elems;
 
     /* batch */
     float *bx, *bvt;
@@ -73,7 +75,35 @@ typedef struct {
 
     cudaGraphExec_t graph;
     int graph_n;
+
+    /* profiling of one eager step (nn_gpu_profile): time per kind of work */
+    int prof;
+    double prof_ms[8];
+    cudaEvent_t pe0, pe1;
 } gt;
+
+enum { P_CONV_FWD, P_CONV_DGRAD, P_WGRAD, P_NORM_FWD, P_NORM_BWD, P_GEMM, P_OTHER, P_N };
+static const char *prof_names[P_N] = {"conv forward", "conv dgrad", "conv wgrad", "norm forward",
+                                      "norm backward", "BLAS GEMMs", "other"};
+
+static void prof_begin(void *sp)
+{
+    gt *s = (gt *)sp;
+    if (s->prof)
+        cudaEventRecord(s->pe0, s->st);
+}
+
+static void prof_end(void *sp, int cat)
+{
+    gt *s = (gt *)sp;
+    if (!s->prof)
+        return;
+    cudaEventRecord(s->pe1, s->st);
+    cudaEventSynchronize(s->pe1);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, s->pe0, s->pe1);
+    s->prof_ms[cat] += ms;
+}
 
 #define T_(t) ((gt *)(t)->impl)
 
@@ -274,6 +304,13 @@ static gv_status setup(gt *s, gv_err *err)
     ALLOC(s->gC, es * M * C, "gradients");
     ALLOC(s->gD, es * M * C, "gradients");
     ALLOC(s->gtmp, sizeof(float) * NN_VALUE_HIDDEN * 1568, "gradients");
+    /* Room for up to 64 split-K partials of the largest convolution, at most 64 MiB
+     * (fewer splits are used when it is smaller). */
+    {
+        size_t one = (size_t)C * 9 * C, cap = (size_t)16 << 20;
+        s->wg_ws_elems = 64 * one < cap ? 64 * one : (one * 4 > cap ? one * 4 : cap);
+        ALLOC(s->wg_ws, sizeof(float) * s->wg_ws_elems, "weight-gradient workspace");
+    }
     ALLOC(s->bx, sizeof(float) * N * NN_IN_PLANES * NN_CELLS, "batch");
     ALLOC(s->bvt, sizeof(float) * N, "batch");
     ALLOC(s->bpt, sizeof(int) * N, "batch");
@@ -285,13 +322,20 @@ static gv_status conv(gt *s, const conv_layer *cl, const void *x, const void *w,
                       int cout, gv_err *err)
 {
     conv_args a = {x, w, y, res, s->n * 49, cin, cout, s->dt, s->o.fault};
-    return gpu_conv3x3_fwd(&a, s->use_mma, s->st, err);
+    prof_begin(s);
+    gv_status r = gpu_conv3x3_fwd(&a, s->use_mma, s->st, err);
+    prof_end(s, w == cl->wd ? P_CONV_DGRAD : P_CONV_FWD);
+    return r;
 }
 
 static gv_status wgrad(gt *s, const conv_layer *cl, const void *dy, const void *x, gv_err *err)
 {
-    wgrad_args a = {dy, x, s->g + cl->w, s->n * 49, cl->cin_pad, cl->cout, cl->cin, s->dt, 0, s->sm_count};
-    return gpu_conv3x3_wgrad(&a, s->use_mma, s->st, err);
+    wgrad_args a = {dy, x, s->g + cl->w, s->wg_ws, s->wg_ws_elems, s->n * 49, cl->cin_pad, cl->cout, cl->cin,
+                    s->dt, 0, s->sm_count};
+    prof_begin(s);
+    gv_status r = gpu_conv3x3_wgrad(&a, s->use_mma, s->st, err);
+    prof_end(s, P_WGRAD);
+    return r;
 }
 
 static gv_status norm_f(gt *s, norm_layer *nl, const void *x, const void *res, void *y, int train, gv_err *err)
@@ -315,7 +359,10 @@ static gv_status norm_f(gt *s, norm_layer *nl, const void *x, const void *res, v
     a.acc = s->bn_acc;
     a.dt = s->dt;
     a.fault = 0;
-    return gpu_norm_fwd(&a, s->st, err);
+    prof_begin(s);
+    gv_status r = gpu_norm_fwd(&a, s->st, err);
+    prof_end(s, P_NORM_FWD);
+    return r;
 }
 
 static gv_status norm_b(gt *s, norm_layer *nl, const void *x, const void *out, const void *dout, void *dx,
@@ -339,13 +386,19 @@ static gv_status norm_b(gt *s, norm_layer *nl, const void *x, const void *out, c
     a.acc = s->bn_acc;
     a.sm_count = s->sm_count;
     a.dt = s->dt;
-    return gpu_norm_bwd(&a, s->st, err);
+    prof_begin(s);
+    gv_status r = gpu_norm_bwd(&a, s->st, err);
+    prof_end(s, P_NORM_BWD);
+    return r;
 }
 
 static gv_status gemm(gt *s, int ta, int tb, int M, int N, int K, float alpha, const void *A, int lda, const void *B,
                       int ldb, float beta, void *C, int ldc, gpu_dtype ct, gv_err *err)
 {
-    return gpu_blas_gemm(s->blas, ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, s->dt, ct, s->o.tf32, err);
+    prof_begin(s);
+    gv_status r = gpu_blas_gemm(s->blas, ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, s->dt, ct, s->o.tf32, err);
+    prof_end(s, P_GEMM);
+    return r;
 }
 
 #define TRY(x)                                                                                    \
@@ -688,6 +741,36 @@ static gv_status t_step(nn_trainer *t, double *loss, gv_err *err)
     return GV_OK;
 }
 
+/* Runs one training step eagerly, timing each kind of work with events (synchronising
+ * after each), and prints the breakdown; the state advances by one step. */
+extern "C" void nn_gpu_profile(nn_trainer *t)
+{
+    gt *s = T_(t);
+    gv_err e;
+    if (s->n <= 0)
+        return;
+    cudaEventCreate(&s->pe0);
+    cudaEventCreate(&s->pe1);
+    memset(s->prof_ms, 0, sizeof s->prof_ms);
+    cudaStreamSynchronize(s->st);
+    double t0 = gv_now();
+    s->prof = 1;
+    gv_status r = enqueue_step(s, &e);
+    cudaStreamSynchronize(s->st);
+    s->prof = 0;
+    double total = (gv_now() - t0) * 1e3, parts = 0;
+    s->nbt++;
+    for (int i = 0; i < P_OTHER; i++)
+        parts += s->prof_ms[i];
+    printf("# profile %s c%d b%d (eager, synchronised per op): %.3f ms%s\n", t->ops->name, s->C, s->n, total,
+           r == GV_OK ? "" : " FAILED");
+    for (int i = 0; i < P_OTHER; i++)
+        printf("#   %-14s %8.3f ms  %5.1f%%\n", prof_names[i], s->prof_ms[i], 100 * s->prof_ms[i] / total);
+    printf("#   %-14s %8.3f ms  (launch gaps, small kernels, memsets)\n", prof_names[P_OTHER], total - parts);
+    cudaEventDestroy(s->pe0);
+    cudaEventDestroy(s->pe1);
+}
+
 static gv_status t_sync(nn_trainer *t, gv_err *err)
 {
     return sync(T_(t), err);
@@ -709,7 +792,7 @@ static void free_all(gt *s)
     void *ptrs[] = {s->p, s->g, s->m, s->v, s->run, s->step_dev, s->stem.wf, s->pc_wt, s->vc_wt, s->pf_wp, s->vf1_wp,
                     s->vf2_wt, s->xin, s->stem_x, s->stem_a, s->hp_x, s->hp_a, s->hv_x, s->hv_a, s->logits_raw,
                     s->value_raw, s->vh_raw, s->logits, s->value, s->loss, s->vh, s->loss_acc, s->bn_acc, s->dlogits,
-                    s->dvalue, s->dvh, s->dhp_a, s->dhv_a, s->dhp_x, s->dhv_x, s->gA, s->gB, s->gC, s->gD, s->gtmp,
+                    s->dvalue, s->dvh, s->dhp_a, s->dhv_a, s->dhp_x, s->dhv_x, s->gA, s->gB, s->gC, s->gD, s->gtmp, s->wg_ws,
                     s->bx, s->bvt, s->bpt, s->descs, s->sn.mean, s->sn.rstd, s->pn.mean, s->pn.rstd, s->vn.mean,
                     s->vn.rstd};
     for (size_t i = 0; i < GV_ARRAY_LEN(ptrs); i++)
