@@ -238,6 +238,108 @@ out:
     cudaFree(w2);
 }
 
+/* GroupNorm forward and backward (with ReLU and a residual) against a host float64
+ * computation of the same formulas from the same (rounded) inputs. */
+static void test_gn(ctx *c, int n, int C, gpu_dtype dt)
+{
+    const int M = n * 49, cg = C / 8;
+    const size_t cnt = (size_t)M * C, es = dt == GPU_BF16 ? 2 : 4;
+    char what[128];
+    snprintf(what, sizeof what, "GroupNorm forward+backward %s n=%d C=%d", dt == GPU_BF16 ? "bf16" : "fp32", n, C);
+    void *x = upload_random(c, (size_t)M, C, C, dt), *res = upload_random(c, (size_t)M, C, C, dt);
+    void *dout = upload_random(c, (size_t)M, C, C, dt);
+    void *y = NULL, *dx = NULL, *dres = NULL;
+    float *gb = NULL, *stats = NULL, *dgb = NULL;
+    cudaMalloc(&y, es * cnt);
+    cudaMalloc(&dx, es * cnt);
+    cudaMalloc(&dres, es * cnt);
+    cudaMalloc((void **)&gb, sizeof(float) * 2 * C);
+    cudaMalloc((void **)&stats, sizeof(float) * 16 * n);
+    cudaMalloc((void **)&dgb, sizeof(float) * 2 * C);
+    float *hgb = (float *)malloc(sizeof(float) * 2 * C);
+    for (int i = 0; i < 2 * C; i++)
+        hgb[i] = (float)(i < C ? 0.5 + gv_rng_uniform(&c->rng) : gv_rng_uniform(&c->rng) - 0.5);
+    cudaMemcpy(gb, hgb, sizeof(float) * 2 * C, cudaMemcpyHostToDevice);
+    cudaMemset(dgb, 0, sizeof(float) * 2 * C);
+    cudaMemset(y, 0xff, es * cnt);
+    cudaMemset(dx, 0xff, es * cnt);
+    cudaMemset(dres, 0xff, es * cnt);
+    gv_err e;
+    norm_fwd_args fa;
+    memset(&fa, 0, sizeof fa);
+    fa.group = 1, fa.N = n, fa.C = C, fa.x = x, fa.res = res, fa.y = y, fa.relu = 1, fa.gamma = gb, fa.beta = gb + C;
+    fa.mean = stats, fa.rstd = stats + 8 * n, fa.train = 1, fa.dt = dt;
+    norm_bwd_args ba;
+    memset(&ba, 0, sizeof ba);
+    ba.group = 1, ba.N = n, ba.C = C, ba.x = x, ba.out = y, ba.dout = dout, ba.dx = dx, ba.dres = dres, ba.gamma = gb;
+    ba.mean = stats, ba.rstd = stats + 8 * n, ba.dgamma = dgb, ba.dbeta = dgb + C, ba.sm_count = 132, ba.dt = dt;
+    gv_status s1 = gpu_norm_fwd(&fa, 0, &e);
+    gv_status s2 = s1 == GV_OK ? gpu_norm_bwd(&ba, 0, &e) : s1;
+    cudaError_t ce = cudaDeviceSynchronize();
+    if (s1 != GV_OK || s2 != GV_OK || ce != cudaSuccess) {
+        printf("FAIL gpu %s: %s\n", what, ce != cudaSuccess ? cudaGetErrorString(ce) : e.msg);
+        c->fails++;
+    } else {
+        double *hx = download(x, cnt, dt), *hr = download(res, cnt, dt), *hd = download(dout, cnt, dt);
+        double *gy = download(y, cnt, dt), *gdx = download(dx, cnt, dt), *gdr = download(dres, cnt, dt);
+        double *gdg = download(dgb, 2 * (size_t)C, GPU_F32);
+        double *ry = (double *)calloc(cnt, sizeof(double)), *rdx = (double *)calloc(cnt, sizeof(double));
+        double *rdr = (double *)calloc(cnt, sizeof(double)), *rdg = (double *)calloc(2 * (size_t)C, sizeof(double));
+        for (int s = 0; s < n; s++)
+            for (int g = 0; g < 8; g++) {
+                double sum = 0, sq = 0, k = 49.0 * cg;
+                for (int p = 0; p < 49; p++)
+                    for (int j = 0; j < cg; j++)
+                        sum += hx[((size_t)s * 49 + p) * C + g * cg + j];
+                double mu = sum / k;
+                for (int p = 0; p < 49; p++)
+                    for (int j = 0; j < cg; j++) {
+                        double d = hx[((size_t)s * 49 + p) * C + g * cg + j] - mu;
+                        sq += d * d;
+                    }
+                double rs = 1.0 / sqrt(sq / k + 1e-5), a1 = 0, a2 = 0;
+                for (int p = 0; p < 49; p++)
+                    for (int j = 0; j < cg; j++) {
+                        size_t o = ((size_t)s * 49 + p) * C + g * cg + j;
+                        int ch = g * cg + j;
+                        double xh = (hx[o] - mu) * rs, v = xh * hgb[ch] + hgb[C + ch] + hr[o];
+                        ry[o] = v > 0 ? v : 0;
+                        /* the mask comes from the device's own (rounded) output, as in training */
+                        double gg = gy[o] > 0 ? hd[o] : 0;
+                        rdr[o] = gg;
+                        a1 += gg * hgb[ch];
+                        a2 += gg * hgb[ch] * xh;
+                        rdg[ch] += gg * xh;
+                        rdg[C + ch] += gg;
+                    }
+                a1 /= k;
+                a2 /= k;
+                for (int p = 0; p < 49; p++)
+                    for (int j = 0; j < cg; j++) {
+                        size_t o = ((size_t)s * 49 + p) * C + g * cg + j;
+                        double xh = (hx[o] - mu) * rs;
+                        rdx[o] = rs * (rdr[o] * hgb[g * cg + j] - a1 - xh * a2);
+                    }
+            }
+        double tol = dt == GPU_BF16 ? 1e-2 : 1e-5;
+        size_t nf1, nf2, nf3, nf4;
+        double d1 = rel_l2(gy, ry, cnt, &nf1), d2 = rel_l2(gdx, rdx, cnt, &nf2);
+        double d3 = rel_l2(gdr, rdr, cnt, &nf3), d4 = rel_l2(gdg, rdg, 2 * (size_t)C, &nf4);
+        double worst = fmax(fmax(d1, d2), fmax(d3, d4 / 10));
+        printf("%s gpu %s: rel_l2 y %.3g, dx %.3g, dres %.3g, dgamma/dbeta %.3g (tolerance %.0e; %.0e for the "
+               "parameter sums)%s\n",
+               worst <= tol ? "PASS" : "FAIL", what, d1, d2, d3, d4, tol, tol * 10,
+               nf1 + nf2 + nf3 + nf4 ? " with non-finite outputs" : "");
+        if (!(worst <= tol))
+            c->fails++;
+        free(hx), free(hr), free(hd), free(gy), free(gdx), free(gdr), free(gdg);
+        free(ry), free(rdx), free(rdr), free(rdg);
+    }
+    free(hgb);
+    cudaFree(x), cudaFree(res), cudaFree(dout), cudaFree(y), cudaFree(dx), cudaFree(dres);
+    cudaFree(gb), cudaFree(stats), cudaFree(dgb);
+}
+
 /* Times one kernel: the median of 9 runs after 2 warm-up runs, with events. */
 typedef gv_status (*kernel_fn)(void *args, cudaStream_t st, gv_err *err);
 
@@ -369,6 +471,11 @@ extern "C" int nn_gpu_selftest(int device_index, unsigned long long seed)
         test_wgrad(&c, 37, cin, real, cout, GPU_F32, 0);
         if (mma_ok)
             test_wgrad(&c, 37, cin, real, cout, GPU_BF16, 1);
+    }
+    const int gn_channels[] = {128, 64, 32, 96};
+    for (size_t i = 0; i < sizeof gn_channels / sizeof gn_channels[0]; i++) {
+        test_gn(&c, 37, gn_channels[i], GPU_F32);
+        test_gn(&c, 37, gn_channels[i], GPU_BF16);
     }
     /* more rows than one split, for the split-K reduction */
     test_wgrad(&c, 700, 128, 128, 128, GPU_F32, 0);
