@@ -206,6 +206,17 @@ static void lib_version(const char *path, const char *stem, char *out, size_t le
         out[0] = 0;
 }
 
+/* Length of the real path of root when p starts with it (paths are shown as the machine
+ * under root sees them), else 0. */
+static size_t root_prefix_len(const char *root, const char *p)
+{
+    char rr[PATH_MAX];
+    if (!root || !*root || !realpath(root, rr))
+        return 0;
+    size_t n = strlen(rr);
+    return !strncmp(p, rr, n) && p[n] == '/' ? n : 0;
+}
+
 /* Where the dynamic loader would find `name`: LD_LIBRARY_PATH first, then the usual system
  * folders (the ld.so cache lists those). Fills dir and the resolved file; 0 when not found. */
 static int loader_find(const char *root, char **envp, const char *name, char *dir, size_t dlen, char *real, size_t rlen)
@@ -226,7 +237,7 @@ static int loader_find(const char *root, char **envp, const char *name, char *di
         snprintf(dir, dlen, "%s", d);
         if (!realpath(full, res))
             snprintf(res, sizeof res, "%s", full);
-        snprintf(real, rlen, "%s", res);
+        snprintf(real, rlen, "%s", res + root_prefix_len(root, res));
         return 1;
     }
     return 0;
@@ -324,6 +335,8 @@ static void probe_driver_libs(const char *root, char **envp, cJSON *out, cJSON *
     char sys_real[PATH_MAX] = "", sys_full[SYS_PATH_MAX];
     sys_path(root, "/opt/rocm/lib/libamdhip64.so", sys_full, sizeof sys_full);
     int have_sys = have_rocm && realpath(sys_full, sys_real) != NULL;
+    if (have_sys)
+        memmove(sys_real, sys_real + root_prefix_len(root, sys_real), strlen(sys_real + root_prefix_len(root, sys_real)) + 1);
     if (have_sys && strcmp(sys_real, real) != 0) {
         char sver[64];
         lib_version(sys_real, "libamdhip64.so", sver, sizeof sver);
@@ -565,7 +578,7 @@ static void probe_gpus(const char *root, const sys_probe_opts *o, cJSON *out, cJ
         add_source(g, "amdgpu");
         set_str(g, "vendor", "AMD");
         char nm[128];
-        snprintf(nm, sizeof nm, "AMD GPU (PCI device 0x%04x)", cards[i].device_id);
+        snprintf(nm, sizeof nm, "Radeon (PCI device 0x%04x)", cards[i].device_id);
         set_str(g, "name", in.product[0] ? in.product : nm);
         set_str(g, "arch", in.gfx);
         set_str(g, "pci_bus_id", cards[i].pci_slot);
