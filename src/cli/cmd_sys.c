@@ -104,12 +104,12 @@ int cmd_blas_race(int argc, char **argv)
         {"--runs", ARGS_INT, &runs, "N", "multithreaded runs per size (default 100)", 1, 100000, 0, 0, NULL},
         {"--threads", ARGS_INT, &threads, "N", "threads of the arm under test (default: all usable CPUs, at least 2)", 2, 1024, 0, 0, NULL},
         {"--seed", ARGS_INT, &seed, "N", "seed of the fixed random inputs (default 1234)", 0, 1L << 40, 0, 0, NULL},
-        {"--device", ARGS_STR, &device, "DEV", "GEMM to test: cpu (default) or the GPU (cuda); the control arm is the CPU on one thread", 0, 0, 0, 0, NULL},
+        {"--devices", ARGS_STR, &device, "DEV", "the one GEMM to test: cpu (default) or the GPU (cuda); the control arm is then the CPU on one thread", 0, 0, 0, 0, NULL},
         {"--json", ARGS_STR, &json, "FILE", "write the run record to FILE", 0, 0, 0, 0, NULL},
         {"--quiet|-q", ARGS_FLAG, &quiet, NULL, "print only the verdict", 0, 0, 0, 0, NULL},
     };
     int code;
-    if (!cli_parse("blas-race", "gpuvet blas-race [--sizes LIST] [--runs N] [--threads N] [--device cpu|cuda]",
+    if (!cli_parse("blas-race", "gpuvet blas-race [--sizes LIST] [--runs N] [--threads N] [--devices cpu|cuda]",
                    "Runs a multithreaded SGEMM many times on fixed random inputs and compares every run with\n"
                    "a float64 reference (rigorous float32 error bound) and with single-threaded runs. Control\n"
                    "arms: the same GEMM on one thread, and gpuvet's own naive GEMM. Exit 1 when a run is wrong.",
@@ -120,7 +120,7 @@ int cmd_blas_race(int argc, char **argv)
     int ndev = 0;
     gv_status st = dev_parse_list(device, devs, 2, &ndev, &e);
     if (st == GV_OK && ndev != 1)
-        st = gv_fail(&e, GV_ERR_INPUT, "--device: give exactly one device (got '%s')", device);
+        st = gv_fail(&e, GV_ERR_INPUT, "--devices: give exactly one device (got '%s')", device);
     if (st != GV_OK) {
         gv_error("blas-race: %s", e.msg);
         return gv_status_exit(st);

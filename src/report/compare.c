@@ -52,6 +52,13 @@ static const cJSON *find_entry(const cJSON *arr, const cmp_section *s, const cha
     return NULL;
 }
 
+/* A measured figure for a table cell: whole numbers from 1000 up, else 4 digits. */
+static const char *fmt_val(double v, char *buf, size_t len)
+{
+    snprintf(buf, len, fabs(v) >= 1000 ? "%.0f" : "%.4g", v);
+    return buf;
+}
+
 /* Environment facts whose change explains a change in figures. */
 static void env_changes(const cJSON *a, const cJSON *b, rep_buf *md, cJSON *arr)
 {
@@ -107,7 +114,7 @@ char *report_compare(const cJSON *a, const cJSON *b, int *marked, cJSON *out)
         rb_printf(&md, "## %s (%s, median)\n\n| configuration | A | B | change | noise band | |\n| --- | ---: | ---: | ---: | ---: | --- |\n",
                   s->key, s->unit);
         const cJSON *e;
-        char key[512];
+        char key[512], f1[32], f2[32];
         cJSON_ArrayForEach(e, xa) {
             config_key(e, s, key, sizeof key);
             const cJSON *f = find_entry(xb, s, key);
@@ -120,7 +127,7 @@ char *report_compare(const cJSON *a, const cJSON *b, int *marked, cJSON *out)
             rb_puts(&md, "| ");
             rb_md(&md, key);
             if (!f) {
-                rb_printf(&md, " | %.4g | — | | | only in A |\n", va);
+                rb_printf(&md, " | %s | — | | | only in A |\n", fmt_val(va, f1, sizeof f1));
                 cJSON_AddStringToObject(o, "mark", "only_a");
             } else if (!(va > 0) || !(vb > 0)) {
                 rb_puts(&md, " | | | | | not measured |\n");
@@ -130,7 +137,8 @@ char *report_compare(const cJSON *a, const cJSON *b, int *marked, cJSON *out)
                 const char *mark = ratio > band ? "faster" : ratio < 1 / band ? "slower" : "within noise";
                 int sig = ratio > band || ratio < 1 / band;
                 nmarked += sig;
-                rb_printf(&md, " | %.4g | %.4g | %+.1f%% | ±%.1f%% | %s%s%s |\n", va, vb, 100 * (ratio - 1), 100 * (band - 1),
+                rb_printf(&md, " | %s | %s | %+.1f%% | ±%.1f%% | %s%s%s |\n", fmt_val(va, f1, sizeof f1), fmt_val(vb, f2, sizeof f2),
+                          100 * (ratio - 1), 100 * (band - 1),
                           sig ? "**" : "", mark, sig ? "**" : "");
                 gv_json_add_num(o, "ratio", ratio);
                 gv_json_add_num(o, "band", band);
@@ -144,7 +152,7 @@ char *report_compare(const cJSON *a, const cJSON *b, int *marked, cJSON *out)
                 continue;
             rb_puts(&md, "| ");
             rb_md(&md, key);
-            rb_printf(&md, " | — | %.4g | | | only in B |\n", rep_value(e, s->kind));
+            rb_printf(&md, " | — | %s | | | only in B |\n", fmt_val(rep_value(e, s->kind), f1, sizeof f1));
             cJSON *o = cJSON_CreateObject();
             cJSON_AddStringToObject(o, "section", s->key);
             cJSON_AddStringToObject(o, "config", key);

@@ -154,10 +154,13 @@ static void open_gpu(gv_telemetry *t)
         if (pci[0]) /* NVML wants the 8-digit domain form */
             snprintf(nv_pci, sizeof nv_pci, "0000%s", pci);
         t->nvml_dev = sys_nvml_device(t->nvml, idx, nv_pci);
+        int by_index = 0;
+        if (!t->nvml_dev && nv_pci[0]) /* NVML did not know the runtime's address: same ordinal */
+            t->nvml_dev = sys_nvml_device(t->nvml, idx, NULL), by_index = 1;
         if (t->nvml_dev) {
             sys_nvml_info ni;
             sys_nvml_info_read(t->nvml, t->nvml_dev, &ni);
-            snprintf(t->gpu_source, sizeof t->gpu_source, "nvml");
+            snprintf(t->gpu_source, sizeof t->gpu_source, by_index ? "nvml (matched by index)" : "nvml");
             snprintf(t->gpu_name, sizeof t->gpu_name, "%s", ni.name);
             return;
         }
