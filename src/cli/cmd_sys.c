@@ -11,6 +11,7 @@
 #include "sys/blas_race.h"
 #include "sys/envadv.h"
 #include "sys/probe.h"
+#include "sys/telemetry.h"
 
 /* Writes rec to path (when given); returns the exit code to use. */
 static int finish_record(cJSON *rec, int code, const char *path)
@@ -99,7 +100,9 @@ int cmd_blas_race(int argc, char **argv)
     long runs = 100, threads = 0, seed = 1234;
     const char *json = NULL, *device = "cpu";
     int quiet = 0;
+    double hz = 0;
     args_spec specs[] = {
+        GV_TELEMETRY_HZ_SPEC(&hz),
         {"--sizes", ARGS_INT_LIST, &sizes, "LIST", "square GEMM sizes to try (default 97,256,515)", 1, 4096, 0, 0, NULL},
         {"--runs", ARGS_INT, &runs, "N", "multithreaded runs per size (default 100)", 1, 100000, 0, 0, NULL},
         {"--threads", ARGS_INT, &threads, "N", "threads of the arm under test (default: all usable CPUs, at least 2)", 2, 1024, 0, 0, NULL},
@@ -136,25 +139,40 @@ int cmd_blas_race(int argc, char **argv)
             devs[0].label, threads, runs);
     gv_info("%-16s %6s %7s %9s %12s %11s %10s %9s %8s\n", "size", "runs", "wrong", "worst-frac", "worst-err", "err/bound",
             "!=1thread", "1t-wrong", "ref-ok");
+    gv_telemetry_opts topts = {hz, devs[0].kind == DEV_GPU ? devs[0].index : -1, NULL, NULL};
+    gv_telemetry *tel = gv_telemetry_start(&topts);
     for (int i = 0; i < sizes.n; i++) {
         blas_race_opts o = {(int)sizes.v[i], (int)sizes.v[i], (int)sizes.v[i], (int)runs, (int)threads, (uint64_t)seed + (uint64_t)i,
                             blas_race_dev_gemm, &devs[0], devs[0].kind == DEV_GPU ? blas_race_dev_gemm : NULL, &cpu};
         blas_race_result r;
+        char sz[32];
+        snprintf(sz, sizeof sz, "%dx%dx%d", o.M, o.N, o.K);
+        char label[64];
+        snprintf(label, sizeof label, "blas-race %s %s", devs[0].label, sz);
+        gv_telemetry_phase_begin(tel, label);
         st = blas_race_run(&o, &r, &e);
+        gv_telemetry_phase_end(tel, (double)r.runs);
         if (st != GV_OK) {
             gv_error("blas-race: %s", e.msg);
+            gv_telemetry_stop(tel, NULL);
             cJSON_Delete(rec);
             return gv_status_exit(st);
         }
-        char sz[32];
-        snprintf(sz, sizeof sz, "%dx%dx%d", o.M, o.N, o.K);
         gv_info("%-16s %6d %7d %9.2g %12.3g %11.3g %10d %9d %8s\n", sz, r.runs, r.wrong_runs, r.worst_wrong_fraction,
                 r.worst_abs_err, r.worst_bound_ratio, r.differs_from_single_runs, r.single_wrong_runs, r.ref_wrong ? "NO" : "yes");
         wrong += r.wrong_runs;
         single_wrong += r.single_wrong_runs;
         ref_bad += r.ref_wrong;
-        cJSON_AddItemToArray(arr, blas_race_json(&o, &r));
+        cJSON *entry = blas_race_json(&o, &r);
+        cJSON_AddStringToObject(entry, "telemetry_phase", label);
+        cJSON_AddItemToArray(arr, entry);
+        if (!quiet) {
+            char line[256];
+            gv_telemetry_last_phase_line(tel, line, sizeof line);
+            gv_info("%-16s telemetry: %s\n", "", line);
+        }
     }
+    gv_telemetry_stop(tel, rec);
     char verdict[1024];
     if (ref_bad)
         snprintf(verdict, sizeof verdict, "gpuvet's own reference GEMM failed the error bound: the detector is miscalibrated (report this as a gpuvet bug)");

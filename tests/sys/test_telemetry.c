@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "sys/gpuread.h"
 #include "sys/probe.h"
 #include "sys/telemetry.h"
 
@@ -152,6 +153,34 @@ static void test_fake_nvml(const char *root)
     rmdir(dir);
 }
 
+/* On a machine with an NVIDIA driver: the real NVML at the default 5 Hz for 1.2 s. */
+static void test_real_nvml(void)
+{
+    sys_nvml *n = sys_nvml_open(NULL);
+    int count = sys_nvml_count(n);
+    char why[600];
+    snprintf(why, sizeof why, "%s", sys_nvml_ok(n) ? "NVML sees no GPU" : sys_nvml_why(n));
+    sys_nvml_close(n);
+    if (count <= 0) {
+        t_skip("real NVML telemetry", "%s", why);
+        return;
+    }
+    gv_telemetry_opts o = {0, 0, NULL, NULL};
+    gv_telemetry *t = gv_telemetry_start(&o);
+    gv_telemetry_phase_begin(t, "idle GPU");
+    sleep_s(1.2);
+    gv_telemetry_phase_end(t, 1.0);
+    cJSON *rec = cJSON_CreateObject();
+    gv_telemetry_stop(t, rec);
+    const cJSON *tel = cJSON_GetObjectItem(rec, "telemetry");
+    double samples = gn(tel, "phases.0.samples"), dur = gn(tel, "phases.0.t1") - gn(tel, "phases.0.t0");
+    double w = gn(tel, "phases.0.gpu_power_w.median"), mhz = gn(tel, "phases.0.gpu_sm_mhz.median"), c = gn(tel, "phases.0.gpu_temp_c.median");
+    t_check(samples >= 5 * dur && w > 0 && mhz > 0 && c > 0, "real NVML telemetry: 5 Hz, power, clock, temperature",
+            "%s (%s): %.0f samples in %.2f s, %.1f W, %.0f MHz, %.0f C, missing: '%s'", gs(tel, "sources.gpu_name"), gs(tel, "sources.gpu"),
+            samples, dur, w, mhz, c, gs(tel, "sources.gpu_missing"));
+    cJSON_Delete(rec);
+}
+
 int main(void)
 {
     const char *root = getenv("GV_ROOT");
@@ -163,5 +192,6 @@ int main(void)
     snprintf(apu, sizeof apu, "%s/tests/fixtures/sysfs/apu", root);
     test_amdgpu_sampler(apu);
     test_fake_nvml(root);
+    test_real_nvml();
     return t_done();
 }
