@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "jpath.h"
 #include "sys/envadv.h"
 #include "sys/gpuread.h"
 #include "sys/host.h"
@@ -17,25 +18,6 @@
 
 static char apu[512], dgpu[512], nvmis[512];
 
-static const cJSON *get(const cJSON *o, const char *path)
-{
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", path);
-    char *save = NULL;
-    for (char *t = strtok_r(buf, ".", &save); t && o; t = strtok_r(NULL, ".", &save))
-        o = isdigit((unsigned char)t[0]) ? cJSON_GetArrayItem(o, atoi(t)) : cJSON_GetObjectItem(o, t);
-    return o;
-}
-static const char *gs(const cJSON *o, const char *path)
-{
-    const cJSON *v = get(o, path);
-    return cJSON_IsString(v) ? v->valuestring : "(not a string)";
-}
-static double gn(const cJSON *o, const char *path)
-{
-    const cJSON *v = get(o, path);
-    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
-}
 static int has_warning(const cJSON *p, const char *needle)
 {
     const cJSON *w;

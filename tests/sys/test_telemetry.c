@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "jpath.h"
 #include "sys/gpuread.h"
 #include "sys/probe.h"
 #include "sys/telemetry.h"
@@ -17,26 +18,6 @@ static void sleep_s(double s)
 {
     struct timespec ts = {(time_t)s, (long)((s - (time_t)s) * 1e9)};
     nanosleep(&ts, NULL);
-}
-
-static const cJSON *get(const cJSON *o, const char *path)
-{
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", path);
-    char *save = NULL;
-    for (char *t = strtok_r(buf, ".", &save); t && o; t = strtok_r(NULL, ".", &save))
-        o = (t[0] >= '0' && t[0] <= '9') ? cJSON_GetArrayItem(o, atoi(t)) : cJSON_GetObjectItem(o, t);
-    return o;
-}
-static double gn(const cJSON *o, const char *path)
-{
-    const cJSON *v = get(o, path);
-    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
-}
-static const char *gs(const cJSON *o, const char *path)
-{
-    const cJSON *v = get(o, path);
-    return cJSON_IsString(v) ? v->valuestring : "(none)";
 }
 
 /* All finite values of a series equal want? Returns how many finite values there were. */
