@@ -464,6 +464,18 @@ static void gpu_finish(cJSON *g)
             put_why(m, mk[i], !strncmp(mk[i], "gtt", 3) || !strncmp(mk[i], "vram", 4) ? "amdgpu sysfs only" : "not reported");
 }
 
+/* A runtime's version number as "major.minor": CUDA encodes 1000 major + 10 minor (12040 is
+ * 12.4); HIP encodes 10000000 major + 100000 minor + patch (60140092 is 6.1). "" for 0. */
+static void version_string(const char *backend, int v, char *buf, size_t len)
+{
+    if (v <= 0)
+        buf[0] = 0;
+    else if (!strcmp(backend, "hip"))
+        snprintf(buf, len, "%d.%d", v / 10000000, v / 100000 % 100);
+    else
+        snprintf(buf, len, "%d.%d", v / 1000, v % 1000 / 10);
+}
+
 static void probe_gpus(const char *root, const sys_probe_opts *o, cJSON *out, cJSON *pits, char *gfx_seen, size_t glen)
 {
     cJSON *gpus = gv_json_add_arr(out, "gpus");
@@ -493,10 +505,10 @@ static void probe_gpus(const char *root, const sys_probe_opts *o, cJSON *out, cJ
             set_str(g, "arch", in.arch);
             set_str(g, "pci_bus_id", pci);
             char rv[32];
-            snprintf(rv, sizeof rv, "%d.%d", in.runtime_version / 1000, in.runtime_version % 1000 / 10);
-            set_str(g, "runtime_version", in.runtime_version ? rv : NULL);
-            snprintf(rv, sizeof rv, "%d.%d", in.driver_version / 1000, in.driver_version % 1000 / 10);
-            set_str(g, "driver_api_version", in.driver_version ? rv : NULL);
+            version_string(backend, in.runtime_version, rv, sizeof rv);
+            set_str(g, "runtime_version", rv);
+            version_string(backend, in.driver_version, rv, sizeof rv);
+            set_str(g, "driver_api_version", rv);
             set_num(g, "compute_units", in.sm_count);
             cJSON *m = gv_json_add_obj(g, "memory");
             cJSON_AddStringToObject(m, "kind", in.unified ? "unified" : "dedicated");
