@@ -1,0 +1,980 @@
+/* cpu32.c: the float32 CPU trainer. Activations are NHWC: a (n*49, C) row-major matrix, so
+ * a 3x3 convolution is one GEMM over an im2col matrix whose rows are (tap, channel) runs
+ * copied with memcpy, and 1x1 convolutions and linear layers are plain GEMMs. GEMMs run in
+ * OpenBLAS (single-threaded per call); the batch is cut into chunks of whole samples that
+ * OpenMP threads take in a fixed order, each with its own im2col buffer and its own
+ * weight-gradient accumulator (summed in thread order afterwards, so results do not
+ * depend on timing). Norm, ReLU and residual add are fused into one pass forward and two
+ * passes backward. Checked against the float64 reference (ref.c) by tests/nn and check. */
+#include <cblas.h>
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nn/nn.h"
+#include "nn/ops.h"
+
+#define P NN_CELLS
+
+extern int openblas_get_num_threads(void);
+extern void openblas_set_num_threads(int);
+
+/* A layer that is a matrix product per chunk of rows: a 3x3 convolution (k 3, 49 rows per
+ * sample, im2col), a 1x1 convolution (k 1, 49 rows) or a linear layer (k 1, 1 row). */
+typedef struct {
+    int k, rows, in, out;
+    size_t w, b;      /* parameter offsets; b == NO_BIAS when there is none */
+    int perm;         /* linear layer over a flattened (32, 49) map: NHWC column order */
+    float *wk;        /* (k*k*in, out): forward, wk[tap*in + ci][co] = W[co][ci][tap] */
+    float *wb;        /* (k*k*out, in): backward data, wb[tap*out + co][ci] = W[co][ci][k*k-1-tap] */
+} c32_layer;
+#define NO_BIAS ((size_t)-1)
+
+typedef struct {
+    int c;
+    size_t w, b, rm, rv;  /* gamma, beta in params; running stats in buffers */
+    int nb;
+    float *mean, *rstd;   /* per (sample, group) for GroupNorm, per channel for BatchNorm */
+} c32_norm;
+
+typedef struct {
+    c32_layer c1, c2;
+    c32_norm n1, n2;
+    float *h1, *a1, *h2, *out; /* (n*49, C) */
+} c32_block;
+
+typedef struct {
+    /* float32 state */
+    float *params, *grads, *m, *v, *buffers;
+    int64_t *num_batches;
+    int64_t step;
+    int C, nblocks, threads, cap, n, fault;
+    nn_norm kind;
+    size_t bytes;
+    /* layers */
+    c32_layer stem, pc, vc, pf, vf1, vf2;
+    c32_norm sn, pn, vn;
+    c32_block *blocks;
+    /* batch */
+    float *x;              /* (n*49, 12) */
+    int64_t *policy;
+    double *vtarget;
+    /* activations */
+    float *h0, *a0;        /* (n*49, C) */
+    float *hp, *ap, *hv, *av; /* (n*49, 32) */
+    float *logits, *r, *value; /* (n, 7), (n, 128) after ReLU, (n) */
+    double *logits_d, *value_d, *dlogits_d, *dvalue_d;
+    /* backward */
+    float *D, *T1, *T2;    /* (n*49, C) */
+    float *G1, *G2;        /* (n*49, 32) */
+    float *dlogits, *dvalue, *dr; /* (n, 7), (n), (n, 128) */
+    /* per-thread scratch */
+    int chunk_max;         /* samples per chunk at most */
+    size_t col_len, acc_len;
+    float **col;           /* im2col buffer per thread */
+    float **acc;           /* weight-gradient accumulator per thread */
+    double **dsum;         /* per-thread norm scratch: 4c doubles, then 16c floats (ws_d, ws_f) */
+} c32;
+
+/* ---- allocation ---------------------------------------------------------------------- */
+
+static float *falloc(c32 *m, size_t n)
+{
+    float *p = gv_aligned_alloc(sizeof(float) * (n ? n : 1));
+    if (!p) {
+        fprintf(stderr, "gpuvet: out of memory (cpu-fp32 trainer, %zu floats)\n", n);
+        exit(GV_EXIT_ENV);
+    }
+    memset(p, 0, sizeof(float) * n);
+    m->bytes += sizeof(float) * n;
+    return p;
+}
+
+/* ---- work split ------------------------------------------------------------------------ */
+
+/* Chunks of whole samples: at least one per thread, at most chunk_max samples each. */
+static int nchunks(const c32 *m, int n)
+{
+    int T = m->threads;
+    int k = (n + m->chunk_max - 1) / m->chunk_max;
+    k = (k + T - 1) / T * T;
+    return k < n ? k : n;
+}
+
+static void chunk_range(int n, int nch, int i, int *s0, int *ns)
+{
+    int base = n / nch, extra = n % nch;
+    *s0 = i * base + (i < extra ? i : extra);
+    *ns = base + (i < extra);
+}
+
+/* ---- layers: im2col + GEMM ------------------------------------------------------------- */
+
+/* col (ns*49, 9*c) from x (ns*49, c): row (y, x) holds the 9 neighbours' channel vectors in
+ * tap order (ky, kx), zeros outside the board. */
+static void im2col3(float *col, const float *x, int ns, int c)
+{
+    for (int s = 0; s < ns; s++)
+        for (int y = 0; y < NN_BOARD; y++)
+            for (int xx = 0; xx < NN_BOARD; xx++) {
+                float *dst = col + ((size_t)s * P + y * NN_BOARD + xx) * 9 * c;
+                for (int ky = 0; ky < 3; ky++) {
+                    int iy = y + ky - 1;
+                    for (int kx = 0; kx < 3; kx++, dst += c) {
+                        int ix = xx + kx - 1;
+                        if (iy < 0 || iy >= NN_BOARD || ix < 0 || ix >= NN_BOARD)
+                            memset(dst, 0, sizeof(float) * c);
+                        else
+                            memcpy(dst, x + ((size_t)s * P + iy * NN_BOARD + ix) * c, sizeof(float) * c);
+                    }
+                }
+            }
+}
+
+/* Index into the PyTorch weight of layer l for output o and GEMM column j. */
+static size_t w_src(const c32_layer *l, int o, int j)
+{
+    if (l->k == 3) {
+        int tap = j / l->in, ci = j % l->in;
+        return ((size_t)o * l->in + ci) * 9 + tap;
+    }
+    if (l->perm) { /* j = pos*32 + c  ->  c*49 + pos */
+        int pos = j / NN_HEAD_CH, c = j % NN_HEAD_CH;
+        return (size_t)o * l->in + (size_t)c * P + pos;
+    }
+    return (size_t)o * l->in + j;
+}
+
+/* Rebuilds wk and wb of l from the float32 parameters. */
+static void layer_pack(c32 *m, c32_layer *l)
+{
+    const float *W = m->params + l->w;
+    int K = l->k * l->k * l->in;
+    for (int o = 0; o < l->out; o++)
+        for (int j = 0; j < K; j++)
+            l->wk[(size_t)j * l->out + o] = W[w_src(l, o, j)];
+    if (l->k == 3) {
+        for (int o = 0; o < l->out; o++)
+            for (int ci = 0; ci < l->in; ci++)
+                for (int tap = 0; tap < 9; tap++)
+                    l->wb[((size_t)(8 - tap) * l->out + o) * l->in + ci] = W[((size_t)o * l->in + ci) * 9 + tap];
+    } else {
+        for (int o = 0; o < l->out; o++)
+            for (int j = 0; j < l->in; j++)
+                l->wb[(size_t)o * l->in + j] = W[w_src(l, o, j)];
+    }
+}
+
+/* out (n*rows, l->out) = layer(in (n*rows, l->in)). */
+static void layer_fwd(c32 *m, const c32_layer *l, const float *in, float *out, int n)
+{
+    int nch = nchunks(m, n), K = l->k * l->k * l->in;
+    const float *bias = l->b != NO_BIAS ? m->params + l->b : NULL;
+#pragma omp parallel for schedule(static) num_threads(m->threads)
+    for (int i = 0; i < nch; i++) {
+        int s0, ns;
+        chunk_range(n, nch, i, &s0, &ns);
+        int rows = ns * l->rows;
+        const float *a = in + (size_t)s0 * l->rows * l->in;
+        float *c = out + (size_t)s0 * l->rows * l->out;
+        if (l->k == 3) {
+            float *col = m->col[omp_get_thread_num()];
+            im2col3(col, a, ns, l->in);
+            a = col;
+        }
+        if (bias)
+            for (int r = 0; r < rows; r++)
+                memcpy(c + (size_t)r * l->out, bias, sizeof(float) * l->out);
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, l->out, K, 1.0f, a, K, l->wk, l->out,
+                    bias ? 1.0f : 0.0f, c, l->out);
+    }
+}
+
+/* Backward of layer_fwd: weight (and bias) gradients into m->grads; when din is not NULL,
+ * din (n*rows, l->in) = din_beta * din + dL/din. in is the forward input, dout the gradient
+ * at the output. */
+static void layer_bwd(c32 *m, const c32_layer *l, const float *in, const float *dout, float *din, float din_beta,
+                      int n)
+{
+    int nch = nchunks(m, n), T = m->threads, K = l->k * l->k * l->in, KB = l->k * l->k * l->out;
+    size_t wlen = (size_t)l->out * K;
+    int has_bias = l->b != NO_BIAS;
+#pragma omp parallel num_threads(T)
+    {
+        int t = omp_get_thread_num();
+        float *acc = m->acc[t]; /* (out, K) then the bias (out) */
+        memset(acc, 0, sizeof(float) * (wlen + (size_t)l->out));
+        float *col = m->col[t];
+#pragma omp for schedule(static)
+        for (int i = 0; i < nch; i++) {
+            int s0, ns;
+            chunk_range(n, nch, i, &s0, &ns);
+            int rows = ns * l->rows;
+            const float *a = in + (size_t)s0 * l->rows * l->in;
+            const float *g = dout + (size_t)s0 * l->rows * l->out;
+            if (l->k == 3) {
+                im2col3(col, a, ns, l->in);
+                a = col;
+            }
+            /* dW (out, K) += g^T (out, rows) a (rows, K) */
+            cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, l->out, K, rows, 1.0f, g, l->out, a, K, 1.0f, acc,
+                        K);
+            if (has_bias)
+                for (int r = 0; r < rows; r++)
+                    for (int o = 0; o < l->out; o++)
+                        acc[wlen + o] += g[(size_t)r * l->out + o];
+            if (din) {
+                const float *gc = g;
+                if (l->k == 3) {
+                    im2col3(col, g, ns, l->out);
+                    gc = col;
+                }
+                cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, l->in, KB, 1.0f, gc, KB, l->wb, l->in,
+                            din_beta, din + (size_t)s0 * l->rows * l->in, l->in);
+            }
+        }
+        /* sum the per-thread accumulators in thread order into the gradient (PyTorch layout) */
+#pragma omp barrier
+#pragma omp for schedule(static)
+        for (int o = 0; o < l->out; o++) {
+            for (int j = 0; j < K; j++) {
+                float s = 0;
+                for (int u = 0; u < T; u++)
+                    s += m->acc[u][(size_t)o * K + j];
+                m->grads[l->w + w_src(l, o, j)] = s;
+            }
+            if (has_bias) {
+                float s = 0;
+                for (int u = 0; u < T; u++)
+                    s += m->acc[u][wlen + o];
+                m->grads[l->b + o] = s;
+            }
+        }
+    }
+}
+
+/* ---- norms ------------------------------------------------------------------------------ */
+
+/* The row kernels below are built twice, for AVX2+FMA and for the x86-64 baseline, and the
+ * loader picks the one this CPU runs (GCC function multiversioning). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define HOT __attribute__((target_clones("avx2,fma", "default")))
+#else
+#define HOT
+#endif
+
+/* s[k] = sum over rows of x[r][k] */
+HOT static void k_colsum(const float *x, int rows, int c, float *s)
+{
+    for (int k = 0; k < c; k++)
+        s[k] = 0;
+    for (int r = 0; r < rows; r++) {
+        const float *xr = x + (size_t)r * c;
+#pragma omp simd
+        for (int k = 0; k < c; k++)
+            s[k] += xr[k];
+    }
+}
+
+/* s[k] = sum over rows of (x[r][k] - mean[k])^2 */
+HOT static void k_colsq(const float *x, const float *mean, int rows, int c, float *s)
+{
+    for (int k = 0; k < c; k++)
+        s[k] = 0;
+    for (int r = 0; r < rows; r++) {
+        const float *xr = x + (size_t)r * c;
+#pragma omp simd
+        for (int k = 0; k < c; k++) {
+            float d = xr[k] - mean[k];
+            s[k] += d * d;
+        }
+    }
+}
+
+/* y = relu(x * a + b [+ res]) over rows of c channels. */
+HOT static void k_apply(float *y, const float *x, const float *res, const float *a, const float *b, int rows, int c)
+{
+    for (int r = 0; r < rows; r++) {
+        const float *xr = x + (size_t)r * c;
+        float *yr = y + (size_t)r * c;
+        if (res) {
+            const float *rr = res + (size_t)r * c;
+#pragma omp simd
+            for (int k = 0; k < c; k++) {
+                float v = xr[k] * a[k] + b[k] + rr[k];
+                yr[k] = v > 0 ? v : 0;
+            }
+        } else {
+#pragma omp simd
+            for (int k = 0; k < c; k++) {
+                float v = xr[k] * a[k] + b[k];
+                yr[k] = v > 0 ? v : 0;
+            }
+        }
+    }
+}
+
+/* With g = dy*(y>0) and xhat = (h - mean)*rstd: sg[k] = sum g, sgx[k] = sum g*xhat over rows. */
+HOT static void k_bwd_sums(const float *dy, const float *y, const float *h, const float *mean, const float *rstd,
+                           int rows, int c, float *sg, float *sgx)
+{
+    for (int k = 0; k < c; k++)
+        sg[k] = sgx[k] = 0;
+    for (int r = 0; r < rows; r++) {
+        const float *dr = dy + (size_t)r * c, *yr = y + (size_t)r * c, *hr = h + (size_t)r * c;
+#pragma omp simd
+        for (int k = 0; k < c; k++) {
+            float g = yr[k] > 0 ? dr[k] : 0;
+            sg[k] += g;
+            sgx[k] += g * ((hr[k] - mean[k]) * rstd[k]);
+        }
+    }
+}
+
+/* dh = g*A + h*Pc + Q with g = dy*(y>0); gres (if not NULL, may alias dy) receives g. */
+HOT static void k_bwd_apply(float *dh, float *gres, const float *dy, const float *y, const float *h, const float *A,
+                            const float *Pc, const float *Q, int rows, int c)
+{
+    for (int r = 0; r < rows; r++) {
+        const float *dr = dy + (size_t)r * c, *yr = y + (size_t)r * c, *hr = h + (size_t)r * c;
+        float *o = dh + (size_t)r * c;
+        if (gres) {
+            float *gr = gres + (size_t)r * c;
+#pragma omp simd
+            for (int k = 0; k < c; k++) {
+                float g = yr[k] > 0 ? dr[k] : 0;
+                gr[k] = g;
+                o[k] = g * A[k] + hr[k] * Pc[k] + Q[k];
+            }
+        } else {
+#pragma omp simd
+            for (int k = 0; k < c; k++) {
+                float g = yr[k] > 0 ? dr[k] : 0;
+                o[k] = g * A[k] + hr[k] * Pc[k] + Q[k];
+            }
+        }
+    }
+}
+
+/* Per-thread scratch of the norms: doubles (4c) and floats (8c). */
+static double *ws_d(c32 *m, int t)
+{
+    return m->dsum[t];
+}
+
+static float *ws_f(c32 *m, int t, int c)
+{
+    return (float *)(m->dsum[t] + 4 * (size_t)c);
+}
+
+/* Sets a[k], b[k] so that x*a + b = gamma*(x - mean)*rstd + beta, for statistics given per
+ * channel (mean[k], rstd[k]). */
+static void norm_affine(const c32 *m, const c32_norm *nm, const float *mean, const float *rstd, float *a, float *b)
+{
+    const float *gamma = m->params + nm->w, *beta = m->params + nm->b;
+    for (int k = 0; k < nm->c; k++) {
+        a[k] = gamma[k] * rstd[k];
+        b[k] = beta[k] - mean[k] * a[k];
+    }
+}
+
+/* Expands a sample's group statistics to one value per channel. */
+static void group_expand(const float *gv, int c, float *cv)
+{
+    int cg = c / NN_GROUPS;
+    for (int k = 0; k < c; k++)
+        cv[k] = gv[k / cg];
+}
+
+/* Sums channel values s into group totals (float64). */
+static void group_sum(const float *s, int c, double *out)
+{
+    int cg = c / NN_GROUPS;
+    for (int g = 0; g < NN_GROUPS; g++) {
+        double t = 0;
+        for (int k = g * cg; k < (g + 1) * cg; k++)
+            t += s[k];
+        out[g] = t;
+    }
+}
+
+/* Writes y for sample s of n: the fault hook leaves half of the last sample unwritten. */
+static int rows_written(const c32 *m, int s, int n)
+{
+    return (m->fault && s == n - 1) ? P / 2 : P;
+}
+
+static void group_fwd(c32 *m, c32_norm *nm, const float *h, float *y, const float *res, int n)
+{
+    int c = nm->c, cg = c / NN_GROUPS;
+    double cnt = (double)cg * P;
+#pragma omp parallel for schedule(static) num_threads(m->threads)
+    for (int s = 0; s < n; s++) {
+        float *f = ws_f(m, omp_get_thread_num(), c), *cs = f, *mc = f + c, *a = f + 2 * c, *b = f + 3 * c;
+        float *rc = f + 4 * c;
+        const float *hs = h + (size_t)s * P * c;
+        float *mean = nm->mean + (size_t)s * NN_GROUPS, *rstd = nm->rstd + (size_t)s * NN_GROUPS;
+        double gs[NN_GROUPS];
+        k_colsum(hs, P, c, cs);
+        group_sum(cs, c, gs);
+        for (int g = 0; g < NN_GROUPS; g++)
+            mean[g] = (float)(gs[g] / cnt);
+        group_expand(mean, c, mc);
+        k_colsq(hs, mc, P, c, cs);
+        group_sum(cs, c, gs);
+        for (int g = 0; g < NN_GROUPS; g++)
+            rstd[g] = (float)(1.0 / sqrt(gs[g] / cnt + NN_EPS));
+        group_expand(rstd, c, rc);
+        norm_affine(m, nm, mc, rc, a, b);
+        k_apply(y + (size_t)s * P * c, hs, res ? res + (size_t)s * P * c : NULL, a, b, rows_written(m, s, n), c);
+    }
+}
+
+static void batch_fwd(c32 *m, c32_norm *nm, const float *h, float *y, const float *res, int n, int train)
+{
+    int c = nm->c, T = m->threads;
+    double M = (double)n * P;
+    float *rm = m->buffers + nm->rm, *rv = m->buffers + nm->rv;
+    if (!train)
+        for (int k = 0; k < c; k++) {
+            nm->mean[k] = rm[k];
+            nm->rstd[k] = (float)(1.0 / sqrt((double)rv[k] + NN_EPS));
+        }
+#pragma omp parallel num_threads(T)
+    {
+        int t = omp_get_thread_num(), s0, ns;
+        chunk_range(n, T, t, &s0, &ns);
+        double *acc = ws_d(m, t);
+        float *cs = ws_f(m, t, c), *a = ws_f(m, 0, c) + 2 * c, *b = ws_f(m, 0, c) + 3 * c;
+        if (train) {
+            /* mean, then the variance around it (two passes), each summed per sample in float
+             * and across samples and threads in float64 */
+            for (int pass = 0; pass < 2; pass++) {
+                for (int k = 0; k < c; k++)
+                    acc[k] = 0;
+                for (int s = s0; s < s0 + ns; s++) {
+                    if (pass == 0)
+                        k_colsum(h + (size_t)s * P * c, P, c, cs);
+                    else
+                        k_colsq(h + (size_t)s * P * c, nm->mean, P, c, cs);
+                    for (int k = 0; k < c; k++)
+                        acc[k] += cs[k];
+                }
+#pragma omp barrier
+#pragma omp single
+                for (int k = 0; k < c; k++) {
+                    double sum = 0;
+                    for (int u = 0; u < T; u++)
+                        sum += ws_d(m, u)[k];
+                    if (pass == 0) {
+                        nm->mean[k] = (float)(sum / M);
+                        continue;
+                    }
+                    double var = sum / M;
+                    nm->rstd[k] = (float)(1.0 / sqrt(var + NN_EPS));
+                    rm[k] = (float)((1.0 - NN_BN_MOMENTUM) * rm[k] + NN_BN_MOMENTUM * nm->mean[k]);
+                    rv[k] = (float)((1.0 - NN_BN_MOMENTUM) * rv[k] + NN_BN_MOMENTUM * var * M / (M - 1));
+                }
+            }
+        }
+#pragma omp single
+        norm_affine(m, nm, nm->mean, nm->rstd, a, b);
+        for (int s = s0; s < s0 + ns; s++)
+            k_apply(y + (size_t)s * P * c, h + (size_t)s * P * c, res ? res + (size_t)s * P * c : NULL, a, b,
+                    rows_written(m, s, n), c);
+    }
+    if (train)
+        m->num_batches[nm->nb]++;
+}
+
+/* y (n*49, c) = relu(norm(h) [+ res]); train: batch statistics (BatchNorm updates its
+ * running stats); GroupNorm normalises each sample's groups in both modes. */
+static void norm_fwd(c32 *m, c32_norm *nm, const float *h, float *y, const float *res, int n, int train)
+{
+    if (m->kind == NN_NORM_GROUP)
+        group_fwd(m, nm, h, y, res, n);
+    else
+        batch_fwd(m, nm, h, y, res, n, train);
+}
+
+/* Coefficients of dh = g*A + h*Pc + Q for channels whose statistics are (mean, rstd) over
+ * cnt values and whose sums are s1 = sum gamma*g, s2 = sum gamma*g*xhat: the norm's
+ * backward dh = rstd*(gamma*g - s1/cnt - xhat*s2/cnt) with xhat = (h - mean)*rstd. */
+static void bwd_coef(float gamma, double mean, double rstd, double s1, double s2, double cnt, float *A, float *Pc,
+                     float *Q)
+{
+    double p = -rstd * rstd * s2 / cnt;
+    *A = (float)(rstd * gamma);
+    *Pc = (float)p;
+    *Q = (float)(-rstd * s1 / cnt - mean * p);
+}
+
+/* Backward of norm_fwd (training mode) through the ReLU: dy is the gradient at y = relu(...),
+ * h the norm's input. Writes dh; gres (if not NULL) receives dy*(y>0), the gradient of the
+ * residual branch (may alias dy). dgamma, dbeta into m->grads. */
+static void norm_bwd(c32 *m, c32_norm *nm, const float *dy, const float *y, const float *h, float *dh, float *gres,
+                     int n)
+{
+    int c = nm->c, cg = c / NN_GROUPS, T = m->threads, group = m->kind == NN_NORM_GROUP;
+    const float *gamma = m->params + nm->w;
+    double cnt = group ? (double)cg * P : (double)n * P;
+#pragma omp parallel num_threads(T)
+    {
+        int t = omp_get_thread_num(), s0, ns;
+        chunk_range(n, T, t, &s0, &ns);
+        double *acc = ws_d(m, t); /* sum g*xhat (c), sum g (c) */
+        float *f = ws_f(m, t, c), *sg = f, *sgx = f + c, *mc = f + 2 * c, *rc = f + 3 * c;
+        float *co = group ? f + 4 * c : ws_f(m, 0, c) + 4 * c; /* A, Pc, Q (3c) */
+        for (int k = 0; k < 2 * c; k++)
+            acc[k] = 0;
+        for (int s = s0; s < s0 + ns; s++) {
+            size_t o = (size_t)s * P * c;
+            if (group) {
+                group_expand(nm->mean + (size_t)s * NN_GROUPS, c, mc);
+                group_expand(nm->rstd + (size_t)s * NN_GROUPS, c, rc);
+            }
+            k_bwd_sums(dy + o, y + o, h + o, group ? mc : nm->mean, group ? rc : nm->rstd, P, c, sg, sgx);
+            for (int k = 0; k < c; k++) {
+                acc[k] += sgx[k];
+                acc[c + k] += sg[k];
+            }
+            if (!group)
+                continue;
+            for (int g = 0; g < NN_GROUPS; g++) {
+                double s1 = 0, s2 = 0;
+                for (int k = g * cg; k < (g + 1) * cg; k++) {
+                    s1 += gamma[k] * sg[k];
+                    s2 += gamma[k] * sgx[k];
+                }
+                for (int k = g * cg; k < (g + 1) * cg; k++)
+                    bwd_coef(gamma[k], mc[k], rc[k], s1, s2, cnt, &co[k], &co[c + k], &co[2 * c + k]);
+            }
+            k_bwd_apply(dh + o, gres ? gres + o : NULL, dy + o, y + o, h + o, co, co + c, co + 2 * c, P, c);
+        }
+#pragma omp barrier
+#pragma omp single
+        for (int k = 0; k < c; k++) {
+            double sgx_k = 0, sg_k = 0;
+            for (int u = 0; u < T; u++) {
+                sgx_k += ws_d(m, u)[k];
+                sg_k += ws_d(m, u)[c + k];
+            }
+            m->grads[nm->w + k] = (float)sgx_k;
+            m->grads[nm->b + k] = (float)sg_k;
+            if (!group) /* BatchNorm: the sums over the whole batch give the coefficients */
+                bwd_coef(gamma[k], nm->mean[k], nm->rstd[k], gamma[k] * sg_k, gamma[k] * sgx_k, cnt, &co[k],
+                         &co[c + k], &co[2 * c + k]);
+        }
+        if (!group) {
+            size_t o = (size_t)s0 * P * c;
+            k_bwd_apply(dh + o, gres ? gres + o : NULL, dy + o, y + o, h + o, co, co + c, co + 2 * c, ns * P, c);
+        }
+    }
+}
+
+/* ---- the network ------------------------------------------------------------------------- */
+
+static void relu_inplace(float *x, size_t n)
+{
+#pragma omp simd
+    for (size_t i = 0; i < n; i++)
+        x[i] = x[i] > 0 ? x[i] : 0;
+}
+
+static double c32_forward(c32 *m, int train)
+{
+    int n = m->n;
+    for (int i = 0; i < m->nblocks; i++) {
+        layer_pack(m, &m->blocks[i].c1);
+        layer_pack(m, &m->blocks[i].c2);
+    }
+    c32_layer *ls[] = {&m->stem, &m->pc, &m->vc, &m->pf, &m->vf1, &m->vf2};
+    for (size_t i = 0; i < GV_ARRAY_LEN(ls); i++)
+        layer_pack(m, ls[i]);
+    layer_fwd(m, &m->stem, m->x, m->h0, n);
+    norm_fwd(m, &m->sn, m->h0, m->a0, NULL, n, train);
+    const float *x = m->a0;
+    for (int i = 0; i < m->nblocks; i++) {
+        c32_block *b = &m->blocks[i];
+        layer_fwd(m, &b->c1, x, b->h1, n);
+        norm_fwd(m, &b->n1, b->h1, b->a1, NULL, n, train);
+        layer_fwd(m, &b->c2, b->a1, b->h2, n);
+        norm_fwd(m, &b->n2, b->h2, b->out, x, n, train);
+        x = b->out;
+    }
+    layer_fwd(m, &m->pc, x, m->hp, n);
+    norm_fwd(m, &m->pn, m->hp, m->ap, NULL, n, train);
+    layer_fwd(m, &m->pf, m->ap, m->logits, n);
+    layer_fwd(m, &m->vc, x, m->hv, n);
+    norm_fwd(m, &m->vn, m->hv, m->av, NULL, n, train);
+    layer_fwd(m, &m->vf1, m->av, m->r, n);
+    relu_inplace(m->r, (size_t)n * NN_VALUE_HIDDEN);
+    layer_fwd(m, &m->vf2, m->r, m->value, n);
+    for (int i = 0; i < n * NN_POLICY; i++)
+        m->logits_d[i] = m->logits[i];
+    for (int i = 0; i < n; i++)
+        m->value_d[i] = m->value[i];
+    double loss = nn_loss_f64(m->logits_d, m->value_d, m->policy, m->vtarget, n, m->dlogits_d, m->dvalue_d);
+    for (int i = 0; i < n * NN_POLICY; i++)
+        m->dlogits[i] = (float)m->dlogits_d[i];
+    for (int i = 0; i < n; i++)
+        m->dvalue[i] = (float)m->dvalue_d[i];
+    return loss;
+}
+
+static void c32_backward(c32 *m)
+{
+    int n = m->n;
+    const float *trunk = m->nblocks ? m->blocks[m->nblocks - 1].out : m->a0;
+    /* policy head: G1 = d(ap), G2 = d(hp); D = d(trunk) */
+    layer_bwd(m, &m->pf, m->ap, m->dlogits, m->G1, 0.0f, n);
+    norm_bwd(m, &m->pn, m->G1, m->ap, m->hp, m->G2, NULL, n);
+    layer_bwd(m, &m->pc, trunk, m->G2, m->D, 0.0f, n);
+    /* value head */
+    layer_bwd(m, &m->vf2, m->r, m->dvalue, m->dr, 0.0f, n);
+    for (size_t i = 0; i < (size_t)n * NN_VALUE_HIDDEN; i++)
+        m->dr[i] = m->r[i] > 0 ? m->dr[i] : 0;
+    layer_bwd(m, &m->vf1, m->av, m->dr, m->G1, 0.0f, n);
+    norm_bwd(m, &m->vn, m->G1, m->av, m->hv, m->G2, NULL, n);
+    layer_bwd(m, &m->vc, trunk, m->G2, m->D, 1.0f, n);
+    /* blocks, last first; D holds the gradient at the block's output */
+    for (int i = m->nblocks - 1; i >= 0; i--) {
+        c32_block *b = &m->blocks[i];
+        const float *bin = i ? m->blocks[i - 1].out : m->a0;
+        norm_bwd(m, &b->n2, m->D, b->out, b->h2, m->T1, m->D, n); /* T1 = dh2, D = residual gradient */
+        layer_bwd(m, &b->c2, b->a1, m->T1, m->T2, 0.0f, n);       /* T2 = d(a1) */
+        norm_bwd(m, &b->n1, m->T2, b->a1, b->h1, m->T1, NULL, n);  /* T1 = dh1 */
+        layer_bwd(m, &b->c1, bin, m->T1, m->D, 1.0f, n);          /* D += d(bin) through conv1 */
+    }
+    norm_bwd(m, &m->sn, m->D, m->a0, m->h0, m->T1, NULL, n);
+    layer_bwd(m, &m->stem, m->x, m->T1, NULL, 0.0f, n);
+}
+
+/* ---- construction -------------------------------------------------------------------------- */
+
+static const nn_tensor *need(const nn_layout *L, const char *mod, const char *what)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s.%s", mod, what);
+    const nn_tensor *t = nn_layout_find(L, name);
+    if (!t) {
+        fprintf(stderr, "gpuvet: internal error: layout has no tensor '%s'\n", name);
+        abort();
+    }
+    return t;
+}
+
+static c32_layer layer_of(c32 *m, const nn_layout *L, const char *mod, int linear)
+{
+    const nn_tensor *w = need(L, mod, "weight");
+    c32_layer l = {0};
+    l.out = w->shape[0];
+    l.in = w->shape[1];
+    l.k = linear ? 1 : w->shape[2];
+    l.rows = linear ? 1 : P;
+    l.w = w->offset;
+    l.b = linear ? need(L, mod, "bias")->offset : NO_BIAS;
+    l.perm = linear && l.in == NN_HEAD_CH * P;
+    l.wk = falloc(m, (size_t)l.k * l.k * l.in * l.out);
+    l.wb = falloc(m, (size_t)l.k * l.k * l.in * l.out);
+    return l;
+}
+
+static c32_norm norm_of(const nn_layout *L, const char *mod)
+{
+    c32_norm r = {0};
+    const nn_tensor *w = need(L, mod, "weight");
+    r.c = w->shape[0];
+    r.w = w->offset;
+    r.b = need(L, mod, "bias")->offset;
+    if (L->cfg.norm == NN_NORM_BATCH) {
+        r.rm = need(L, mod, "running_mean")->offset;
+        r.rv = need(L, mod, "running_var")->offset;
+        r.nb = (int)need(L, mod, "num_batches_tracked")->offset;
+    }
+    return r;
+}
+
+static void norm_stats_alloc(c32 *m, c32_norm *nm, int n)
+{
+    size_t k = (size_t)n * NN_GROUPS + (size_t)nm->c;
+    nm->mean = falloc(m, k);
+    nm->rstd = falloc(m, k);
+}
+
+static void norm_stats_free(c32_norm *nm)
+{
+    free(nm->mean), free(nm->rstd);
+    nm->mean = nm->rstd = NULL;
+}
+
+static void free_batch_arrays(c32 *m)
+{
+    for (int i = 0; i < m->nblocks; i++) {
+        c32_block *b = &m->blocks[i];
+        free(b->h1), free(b->a1), free(b->h2), free(b->out);
+        norm_stats_free(&b->n1), norm_stats_free(&b->n2);
+    }
+    norm_stats_free(&m->sn), norm_stats_free(&m->pn), norm_stats_free(&m->vn);
+    float *fs[] = {m->x, m->h0, m->a0, m->hp, m->ap, m->hv, m->av, m->logits, m->r, m->value, m->D, m->T1, m->T2,
+                   m->G1, m->G2, m->dlogits, m->dvalue, m->dr};
+    for (size_t i = 0; i < GV_ARRAY_LEN(fs); i++)
+        free(fs[i]);
+    free(m->policy), free(m->vtarget);
+    free(m->logits_d), free(m->value_d), free(m->dlogits_d), free(m->dvalue_d);
+    for (int t = 0; t < m->threads && m->col; t++)
+        free(m->col[t]), free(m->acc[t]), free(m->dsum[t]);
+    free(m->col), free(m->acc), free(m->dsum);
+    m->col = m->acc = NULL;
+    m->dsum = NULL;
+}
+
+static void alloc_batch_arrays(c32 *m, int n)
+{
+    size_t M = (size_t)n * P, C = (size_t)m->C, H = NN_HEAD_CH;
+    for (int i = 0; i < m->nblocks; i++) {
+        c32_block *b = &m->blocks[i];
+        b->h1 = falloc(m, M * C), b->a1 = falloc(m, M * C), b->h2 = falloc(m, M * C), b->out = falloc(m, M * C);
+        norm_stats_alloc(m, &b->n1, n), norm_stats_alloc(m, &b->n2, n);
+    }
+    norm_stats_alloc(m, &m->sn, n), norm_stats_alloc(m, &m->pn, n), norm_stats_alloc(m, &m->vn, n);
+    m->x = falloc(m, M * NN_IN_PLANES);
+    m->h0 = falloc(m, M * C), m->a0 = falloc(m, M * C);
+    m->hp = falloc(m, M * H), m->ap = falloc(m, M * H), m->hv = falloc(m, M * H), m->av = falloc(m, M * H);
+    m->logits = falloc(m, (size_t)n * NN_POLICY), m->r = falloc(m, (size_t)n * NN_VALUE_HIDDEN);
+    m->value = falloc(m, (size_t)n);
+    m->D = falloc(m, M * C), m->T1 = falloc(m, M * C), m->T2 = falloc(m, M * C);
+    m->G1 = falloc(m, M * H), m->G2 = falloc(m, M * H);
+    m->dlogits = falloc(m, (size_t)n * NN_POLICY), m->dvalue = falloc(m, (size_t)n);
+    m->dr = falloc(m, (size_t)n * NN_VALUE_HIDDEN);
+    m->policy = gv_xcalloc((size_t)n, sizeof(int64_t));
+    m->vtarget = gv_xcalloc((size_t)n, sizeof(double));
+    m->logits_d = gv_xcalloc((size_t)n * NN_POLICY, sizeof(double));
+    m->dlogits_d = gv_xcalloc((size_t)n * NN_POLICY, sizeof(double));
+    m->value_d = gv_xcalloc((size_t)n, sizeof(double));
+    m->dvalue_d = gv_xcalloc((size_t)n, sizeof(double));
+    /* per-thread scratch: im2col of a chunk (the widest input is 9*C, or the 1568-wide
+     * head rows), weight-gradient accumulators for the largest layer plus its bias */
+    int T = m->threads;
+    size_t crow = 9 * C > (size_t)NN_HEAD_CH * P ? 9 * C : (size_t)NN_HEAD_CH * P;
+    m->col_len = (size_t)m->chunk_max * P * crow;
+    size_t wmax = 9 * C * C;
+    size_t lin = (size_t)NN_VALUE_HIDDEN * NN_HEAD_CH * P;
+    m->acc_len = (wmax > lin ? wmax : lin) + NN_VALUE_HIDDEN + C;
+    m->col = gv_xcalloc((size_t)T, sizeof(float *));
+    m->acc = gv_xcalloc((size_t)T, sizeof(float *));
+    m->dsum = gv_xcalloc((size_t)T, sizeof(double *));
+    for (int t = 0; t < T; t++) {
+        m->col[t] = falloc(m, m->col_len);
+        m->acc[t] = falloc(m, m->acc_len);
+        m->dsum[t] = gv_xcalloc(12 * (C > H ? C : H), sizeof(double)); /* 4c doubles + 16c floats */
+    }
+    m->cap = n;
+}
+
+/* ---- trainer interface ---------------------------------------------------------------------- */
+
+typedef struct {
+    int prev;
+} blas_guard;
+
+/* The trainer runs BLAS single-threaded inside its own threads; the caller's setting is
+ * restored afterwards. */
+static blas_guard blas_enter(void)
+{
+    blas_guard g = {openblas_get_num_threads()};
+    if (g.prev != 1)
+        openblas_set_num_threads(1);
+    return g;
+}
+
+static void blas_leave(blas_guard g)
+{
+    if (g.prev != 1)
+        openblas_set_num_threads(g.prev);
+}
+
+static gv_status c32_set_state(nn_trainer *t, const nn_state *s, gv_err *err)
+{
+    c32 *m = t->impl;
+    const nn_layout *L = t->L;
+    for (size_t i = 0; i < L->nparams; i++) {
+        m->params[i] = (float)s->params[i];
+        m->m[i] = (float)s->adam_m[i];
+        m->v[i] = (float)s->adam_v[i];
+    }
+    for (size_t i = 0; i < L->nbuffers; i++)
+        m->buffers[i] = (float)s->buffers[i];
+    memcpy(m->num_batches, s->num_batches, sizeof(int64_t) * (size_t)L->nbn);
+    m->step = s->adam_step;
+    return GV_OK;
+}
+
+static gv_status c32_get_state(nn_trainer *t, nn_state *s, gv_err *err)
+{
+    c32 *m = t->impl;
+    const nn_layout *L = t->L;
+    for (size_t i = 0; i < L->nparams; i++) {
+        s->params[i] = m->params[i];
+        s->adam_m[i] = m->m[i];
+        s->adam_v[i] = m->v[i];
+    }
+    for (size_t i = 0; i < L->nbuffers; i++)
+        s->buffers[i] = m->buffers[i];
+    memcpy(s->num_batches, m->num_batches, sizeof(int64_t) * (size_t)L->nbn);
+    s->adam_step = m->step;
+    return GV_OK;
+}
+
+static gv_status c32_set_batch(nn_trainer *t, const nn_batch *b, gv_err *err)
+{
+    c32 *m = t->impl;
+    if (b->n < 1 || b->n > t->opts.max_batch)
+        return gv_fail(err, GV_ERR_INPUT, "cpu-fp32: batch of %d outside 1..%d (max_batch)", b->n, t->opts.max_batch);
+    for (int i = 0; i < b->n; i++)
+        if (b->policy[i] < 0 || b->policy[i] >= NN_POLICY)
+            return gv_fail(err, GV_ERR_INPUT, "cpu-fp32: policy target %lld of sample %d is not in 0..6",
+                           (long long)b->policy[i], i);
+    if (b->n > m->cap) {
+        free_batch_arrays(m);
+        alloc_batch_arrays(m, b->n);
+    }
+    m->n = b->n;
+    /* NCHW float64 -> NHWC float32 */
+    for (int s = 0; s < b->n; s++)
+        for (int c = 0; c < NN_IN_PLANES; c++)
+            for (int p = 0; p < P; p++)
+                m->x[((size_t)s * P + p) * NN_IN_PLANES + c] = (float)b->x[((size_t)s * NN_IN_PLANES + c) * P + p];
+    memcpy(m->policy, b->policy, sizeof(int64_t) * (size_t)b->n);
+    memcpy(m->vtarget, b->value, sizeof(double) * (size_t)b->n);
+    if (m->fault) /* test hook: what the faulty kernel leaves unwritten reads as NaN */
+        for (size_t i = 0; i < (size_t)m->cap * P * m->C; i++)
+            m->a0[i] = NAN;
+    return GV_OK;
+}
+
+static gv_status need_batch(c32 *m, gv_err *err)
+{
+    return m->n > 0 ? GV_OK : gv_fail(err, GV_ERR_INPUT, "cpu-fp32: no batch set (call set_batch first)");
+}
+
+static gv_status c32_forward_op(nn_trainer *t, int train, double *logits, double *value, double *loss, gv_err *err)
+{
+    c32 *m = t->impl;
+    if (need_batch(m, err) != GV_OK)
+        return GV_ERR_INPUT;
+    blas_guard g = blas_enter();
+    double l = c32_forward(m, train);
+    blas_leave(g);
+    if (logits)
+        memcpy(logits, m->logits_d, sizeof(double) * (size_t)m->n * NN_POLICY);
+    if (value)
+        memcpy(value, m->value_d, sizeof(double) * (size_t)m->n);
+    if (loss)
+        *loss = l;
+    return GV_OK;
+}
+
+static gv_status c32_gradients(nn_trainer *t, double *grads, double *loss, gv_err *err)
+{
+    c32 *m = t->impl;
+    if (need_batch(m, err) != GV_OK)
+        return GV_ERR_INPUT;
+    blas_guard g = blas_enter();
+    double l = c32_forward(m, 1);
+    c32_backward(m);
+    blas_leave(g);
+    if (grads)
+        for (size_t i = 0; i < t->L->nparams; i++)
+            grads[i] = m->grads[i];
+    if (loss)
+        *loss = l;
+    return GV_OK;
+}
+
+static gv_status c32_step(nn_trainer *t, double *loss, gv_err *err)
+{
+    c32 *m = t->impl;
+    if (need_batch(m, err) != GV_OK)
+        return GV_ERR_INPUT;
+    blas_guard g = blas_enter();
+    double l = c32_forward(m, 1);
+    c32_backward(m);
+    m->step++;
+    nn_adamw_f32(m->params, m->grads, m->m, m->v, t->L->nparams, m->step, m->threads);
+    blas_leave(g);
+    if (loss)
+        *loss = l;
+    return GV_OK;
+}
+
+static gv_status c32_sync(nn_trainer *t, gv_err *err)
+{
+    return GV_OK;
+}
+
+static size_t c32_peak_bytes(nn_trainer *t)
+{
+    return ((c32 *)t->impl)->bytes;
+}
+
+static void c32_destroy(nn_trainer *t)
+{
+    c32 *m = t->impl;
+    free_batch_arrays(m);
+    c32_layer *ls[] = {&m->stem, &m->pc, &m->vc, &m->pf, &m->vf1, &m->vf2};
+    for (size_t i = 0; i < GV_ARRAY_LEN(ls); i++)
+        free(ls[i]->wk), free(ls[i]->wb);
+    for (int i = 0; i < m->nblocks; i++) {
+        free(m->blocks[i].c1.wk), free(m->blocks[i].c1.wb);
+        free(m->blocks[i].c2.wk), free(m->blocks[i].c2.wb);
+    }
+    free(m->blocks);
+    free(m->params), free(m->grads), free(m->m), free(m->v), free(m->buffers), free(m->num_batches);
+    free(m);
+    free(t);
+}
+
+static const nn_trainer_ops c32_ops = {
+    "cpu-fp32", c32_set_state, c32_get_state, c32_set_batch, c32_forward_op, c32_gradients, c32_step,
+    c32_sync, c32_peak_bytes, c32_destroy,
+};
+
+gv_status nn_cpu32_create(const nn_layout *L, const nn_trainer_opts *opts, nn_trainer **out, gv_err *err)
+{
+    *out = NULL;
+    c32 *m = gv_xcalloc(1, sizeof *m);
+    m->C = L->cfg.channels;
+    m->nblocks = L->cfg.blocks;
+    m->kind = L->cfg.norm;
+    m->threads = opts->threads > 0 ? opts->threads : gv_cpu_count();
+    m->fault = opts->fault;
+    const char *cm = getenv("GV_NN_CHUNK");
+    m->chunk_max = cm && atoi(cm) > 0 ? atoi(cm) : 16;
+    m->params = falloc(m, L->nparams), m->grads = falloc(m, L->nparams);
+    m->m = falloc(m, L->nparams), m->v = falloc(m, L->nparams);
+    m->buffers = falloc(m, L->nbuffers);
+    m->num_batches = gv_xcalloc((size_t)L->nbn + 1, sizeof(int64_t));
+    m->stem = layer_of(m, L, "stem", 0);
+    m->sn = norm_of(L, "sn");
+    m->blocks = gv_xcalloc((size_t)m->nblocks + 1, sizeof(c32_block));
+    for (int i = 0; i < m->nblocks; i++) {
+        char n[32];
+        c32_block *b = &m->blocks[i];
+        snprintf(n, sizeof n, "blocks.%d.c1", i), b->c1 = layer_of(m, L, n, 0);
+        snprintf(n, sizeof n, "blocks.%d.n1", i), b->n1 = norm_of(L, n);
+        snprintf(n, sizeof n, "blocks.%d.c2", i), b->c2 = layer_of(m, L, n, 0);
+        snprintf(n, sizeof n, "blocks.%d.n2", i), b->n2 = norm_of(L, n);
+    }
+    m->pc = layer_of(m, L, "pc", 0), m->pn = norm_of(L, "pn"), m->pf = layer_of(m, L, "pf", 1);
+    m->vc = layer_of(m, L, "vc", 0), m->vn = norm_of(L, "vn");
+    m->vf1 = layer_of(m, L, "vf1", 1), m->vf2 = layer_of(m, L, "vf2", 1);
+    nn_trainer *t = gv_xcalloc(1, sizeof *t);
+    t->ops = &c32_ops;
+    t->L = L;
+    t->opts = *opts;
+    t->impl = m;
+    *out = t;
+    return GV_OK;
+}

@@ -1,0 +1,74 @@
+/* ops.c: AdamW, the loss and the relative L2 error shared by the backends (see ops.h). */
+#include "nn/ops.h"
+
+#include <math.h>
+
+#include "nn/nn.h"
+
+void nn_adamw_f64(double *p, const double *g, double *m, double *v, size_t n, int64_t t)
+{
+    double bc1 = 1.0 - pow(NN_BETA1, (double)t), bc2 = 1.0 - pow(NN_BETA2, (double)t);
+    double step_size = NN_LR / bc1, bc2_sqrt = sqrt(bc2);
+    for (size_t i = 0; i < n; i++) {
+        p[i] *= 1.0 - NN_LR * NN_WEIGHT_DECAY;
+        m[i] = m[i] * NN_BETA1 + g[i] * (1.0 - NN_BETA1);
+        v[i] = v[i] * NN_BETA2 + (1.0 - NN_BETA2) * g[i] * g[i];
+        double denom = sqrt(v[i]) / bc2_sqrt + NN_ADAM_EPS;
+        p[i] += -step_size * (m[i] / denom);
+    }
+}
+
+void nn_adamw_f32(float *p, const float *g, float *m, float *v, size_t n, int64_t t, int threads)
+{
+    /* scalars are formed in float64 and rounded once, as PyTorch does with Python floats */
+    double bc1 = 1.0 - pow(NN_BETA1, (double)t), bc2 = 1.0 - pow(NN_BETA2, (double)t);
+    const float step_size = (float)(NN_LR / bc1), bc2_sqrt = (float)sqrt(bc2);
+    const float decay = (float)(1.0 - NN_LR * NN_WEIGHT_DECAY), b1 = (float)NN_BETA1, b2 = (float)NN_BETA2;
+    const float one_b1 = (float)(1.0 - NN_BETA1), one_b2 = (float)(1.0 - NN_BETA2), eps = (float)NN_ADAM_EPS;
+#pragma omp parallel for schedule(static) num_threads(threads > 0 ? threads : 1) if (threads != 1 && n > 65536)
+    for (size_t i = 0; i < n; i++) {
+        float pi = p[i] * decay;
+        float mi = m[i] * b1 + g[i] * one_b1;
+        float vi = v[i] * b2 + one_b2 * g[i] * g[i];
+        m[i] = mi;
+        v[i] = vi;
+        p[i] = pi - step_size * (mi / (sqrtf(vi) / bc2_sqrt + eps));
+    }
+}
+
+double nn_loss_f64(const double *logits, const double *value, const int64_t *policy, const double *vtarget, int n,
+                   double *dlogits, double *dvalue)
+{
+    double ce = 0, mse = 0;
+    for (int i = 0; i < n; i++) {
+        const double *z = logits + (size_t)i * NN_POLICY;
+        double mx = z[0];
+        for (int k = 1; k < NN_POLICY; k++)
+            mx = z[k] > mx ? z[k] : mx;
+        double se = 0;
+        for (int k = 0; k < NN_POLICY; k++)
+            se += exp(z[k] - mx);
+        double lse = mx + log(se);
+        ce += lse - z[policy[i]];
+        double d = value[i] - vtarget[i];
+        mse += d * d;
+        if (dlogits)
+            for (int k = 0; k < NN_POLICY; k++)
+                dlogits[(size_t)i * NN_POLICY + k] = (exp(z[k] - lse) - (k == policy[i])) / n;
+        if (dvalue)
+            dvalue[i] = 2.0 * d / n;
+    }
+    return ce / n + mse / n;
+}
+
+double nn_rel_l2(const double *a, const double *b, size_t n)
+{
+    double num = 0, den = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(a[i]) || !isfinite(b[i]))
+            return INFINITY;
+        num += (a[i] - b[i]) * (a[i] - b[i]);
+        den += b[i] * b[i];
+    }
+    return den > 0 ? sqrt(num / den) : sqrt(num);
+}

@@ -1,0 +1,29 @@
+/* ops.h: pieces shared by the network's backends inside src/nn: AdamW in float64 (the
+ * reference, also used by `check` to recompute a device's update) and float32, the loss,
+ * and the relative L2 error every comparison uses. */
+#ifndef GV_NN_OPS_H
+#define GV_NN_OPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One AdamW step with PyTorch's semantics (torch.optim.AdamW, single-tensor path): for
+ * step t (already incremented, t >= 1):
+ *   p *= 1 - lr*wd;  m = b1*m + (1-b1)*g;  v = b2*v + (1-b2)*g*g
+ *   p -= (lr / (1 - b1^t)) * m / (sqrt(v) / sqrt(1 - b2^t) + eps)
+ * over n elements, with the hyperparameters of nn.h. */
+void nn_adamw_f64(double *p, const double *g, double *m, double *v, size_t n, int64_t t);
+/* The same in float32 arithmetic, threaded over threads OpenMP threads (0: default). */
+void nn_adamw_f32(float *p, const float *g, float *m, float *v, size_t n, int64_t t, int threads);
+
+/* Cross-entropy of logits (n,7) against targets plus mean squared error of value (n)
+ * against value targets, both means over n. When dlogits/dvalue are not NULL, writes the
+ * gradient of the loss with respect to logits and value. Computed in float64. */
+double nn_loss_f64(const double *logits, const double *value, const int64_t *policy, const double *vtarget, int n,
+                   double *dlogits, double *dvalue);
+
+/* Relative L2 error ||a - b|| / ||b|| (b is the reference); INFINITY when any value is
+ * NaN or infinite, so that NaN never passes; ||a|| when ||b|| is 0. */
+double nn_rel_l2(const double *a, const double *b, size_t n);
+
+#endif

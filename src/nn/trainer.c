@@ -1,0 +1,35 @@
+/* trainer.c: picks the backend behind the trainer interface of nn.h: the float64
+ * reference and the float32 path on the CPU, the GPU trainer on "cuda"/"hip"/"gpu". */
+#include <string.h>
+
+#include "nn/nn.h"
+
+gv_status nn_trainer_create(const char *device, const nn_layout *L, const nn_trainer_opts *opts,
+                            nn_trainer **out, gv_err *err)
+{
+    *out = NULL;
+    gv_status s = nn_config_check(&L->cfg, err);
+    if (s != GV_OK)
+        return s;
+    if (opts->max_batch < 1)
+        return gv_fail(err, GV_ERR_INPUT, "max_batch must be at least 1 (got %d)", opts->max_batch);
+    if (!strcmp(device, "cpu")) {
+        if (opts->dtype == NN_FP64)
+            return nn_ref_create(L, opts, out, err);
+        if (opts->dtype == NN_FP32)
+            return nn_cpu32_create(L, opts, out, err);
+        return gv_fail(err, GV_ERR_INPUT, "the CPU trains in fp64 or fp32, not %s", nn_dtype_name(opts->dtype));
+    }
+    if (!strncmp(device, "cuda", 4) || !strncmp(device, "hip", 3) || !strncmp(device, "gpu", 3)) {
+        if (opts->dtype == NN_FP64)
+            return gv_fail(err, GV_ERR_INPUT, "the GPU trains in fp32 or bf16, not fp64");
+        return nn_gpu_create(L, opts, out, err);
+    }
+    return gv_fail(err, GV_ERR_INPUT, "unknown device '%s' (use cpu or cuda)", device);
+}
+
+void nn_trainer_destroy(nn_trainer *t)
+{
+    if (t)
+        t->ops->destroy(t);
+}

@@ -1,0 +1,30 @@
+# gpuvet bench train and bench matmul on small sizes: tables, skipped dtypes and the keys of
+# the JSON record that join with bench/torch/torch_drop7.py's output.
+. "$GV_ROOT/tests/lib.sh"
+
+expect_exit "bench train (small)" 0 "$GPUVET" bench train --devices cpu --channels 8,16 --blocks 1 --batches 4,8 --steps 2 --repeats 2 --json "$T_TMP/t.json"
+expect_grep "bench train table row" '^cpu +fp32 +group +16 +8 +2 +[0-9.]+ +[0-9.]+ +[0-9.]+' "$T_TMP/out"
+expect_grep "bench train load average before" 'load average [0-9.]+ before' "$T_TMP/out"
+expect_grep "bench train load average after" '^load average [0-9.]+ after' "$T_TMP/out"
+tr -d ' \t\n' < "$T_TMP/t.json" > "$T_TMP/t1"
+missing=""
+for k in device channels batch dtype samples_per_s_best samples_per_s_median samples_per_s_max load_before load_after blocks norm repeats steps; do
+  grep -q "\"$k\":" "$T_TMP/t1" || missing="$missing $k"
+done
+[ -z "$missing" ] && pass "bench train record keys" "each entry has the keys torch_drop7.py prints and more" ||
+  fail "bench train record keys" "missing:$missing"
+rows=$(grep -o '"samples_per_s_median":' "$T_TMP/t1" | wc -l)
+[ "$rows" = 4 ] && pass "bench train entries" "4 configurations (2 channels x 2 batches)" || fail "bench train entries" "$rows entries, expected 4"
+
+expect_exit "bench train skips bf16 on the CPU" 0 "$GPUVET" bench train --devices cpu --dtype bf16 --channels 8 --blocks 0 --batches 2 --steps 1 --repeats 1
+expect_grep "bench train says why bf16 is skipped" 'bf16 +\(skipped: the CPU trains in fp32\)' "$T_TMP/out"
+
+expect_exit "bench matmul (small)" 0 "$GPUVET" bench matmul --devices cpu --sizes 64,256 --repeats 2 --min-time 0.01 --json "$T_TMP/m.json"
+expect_grep "bench matmul skips tf32 on the CPU" 'tf32 +\(skipped: the CPU GEMM runs fp32 only\)' "$T_TMP/out"
+expect_grep "bench matmul table row" '^cpu +fp32 +256 +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.e+-]+ *$' "$T_TMP/out"
+tr -d ' \t\n' < "$T_TMP/m.json" > "$T_TMP/m1"
+missing=""
+for k in device dtype m n k gflops_best gflops_median gflops_min seconds_median load_before load_after spot_check_pass; do
+  grep -q "\"$k\":" "$T_TMP/m1" || missing="$missing $k"
+done
+[ -z "$missing" ] && pass "bench matmul record keys" "all present" || fail "bench matmul record keys" "missing:$missing"

@@ -1,0 +1,92 @@
+/* nn_testlib.h: helpers the network tests share: finding (or generating) the PyTorch
+ * reference files, and comparing a trainer's results with expected arrays. */
+#ifndef GV_TESTS_NN_TESTLIB_H
+#define GV_TESTS_NN_TESTLIB_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "nn/ckpt.h"
+#include "nn/nn.h"
+
+/* Puts into path the reference file `name` (drop7_c<C>_<norm>_n<N>.safetensors, 6 blocks):
+ * $GV_REF_DIR/name when present, else one generated into $GV_BUILD/ref/ with $PYTHON and
+ * bench/torch/make_reference.py. Returns 0 (after a SKIP line) when neither is possible. */
+__attribute__((unused))
+static int t_ref_file(const char *name, char *path, size_t len)
+{
+    const char *dir = getenv("GV_REF_DIR");
+    if (dir && *dir) {
+        snprintf(path, len, "%s/%s", dir, name);
+        if (access(path, R_OK) == 0)
+            return 1;
+    }
+    const char *py = getenv("PYTHON"), *root = getenv("GV_ROOT"), *build = getenv("GV_BUILD");
+    int c = 0, n = 0;
+    char norm[16] = "";
+    if (sscanf(name, "drop7_c%d_%15[a-z]_n%d.safetensors", &c, norm, &n) != 3) {
+        t_skip(name, "not a reference file name this test knows how to generate");
+        return 0;
+    }
+    if (!py || !*py || !root || !build) {
+        t_skip(name, "no reference file (GV_REF_DIR=%s) and no python3 with torch (PYTHON) to generate one",
+               dir && *dir ? dir : "unset");
+        return 0;
+    }
+    snprintf(path, len, "%s/ref/%s", build, name);
+    if (access(path, R_OK) == 0)
+        return 1;
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s/ref' && '%s' '%s/bench/torch/make_reference.py' --out '%s' --channels %d "
+             "--blocks 6 --norm %s --batch %d --seed %d", build, py, root, path, c, norm, n,
+             strcmp(norm, "batch") ? 1 : 2);
+    if (system(cmd) != 0 || access(path, R_OK) != 0) {
+        t_skip(name, "generating it with %s failed", py);
+        return 0;
+    }
+    return 1;
+}
+
+/* Fills n doubles with NaN: what a trainer does not write cannot pass a comparison. */
+__attribute__((unused))
+static void t_poison(double *x, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        x[i] = NAN;
+}
+
+/* Compares every parameter tensor's gradient; prints one line per tensor when verbose,
+ * else only failures and one summary line with the worst tensor. */
+__attribute__((unused))
+static void t_check_grads(const char *what, const nn_layout *L, const double *g, const double *ref, double tol,
+                          int verbose)
+{
+    double worst = 0;
+    const char *wname = "";
+    int bad = 0, count = 0;
+    for (int i = 0; i < L->ntensors; i++) {
+        const nn_tensor *t = &L->t[i];
+        if (t->kind != NN_T_PARAM)
+            continue;
+        count++;
+        double e = t_rel_l2(g + t->offset, ref + t->offset, t->numel);
+        char nm[320];
+        snprintf(nm, sizeof nm, "%s grad %s", what, t->name);
+        if (verbose || !(e <= tol)) {
+            t_check(e <= tol, nm, "rel_l2 %.3g (tolerance %g)", e, tol);
+            bad += !(e <= tol);
+        }
+        if (!(e <= worst)) {
+            worst = e;
+            wname = t->name;
+        }
+    }
+    if (!verbose && !bad)
+        t_check(1, what, "all %d gradients within rel_l2 %g (worst %.3g, %s)", count, tol, worst, wname);
+}
+
+#endif

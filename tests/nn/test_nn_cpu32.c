@@ -1,0 +1,212 @@
+/* test_nn_cpu32.c: the float32 CPU trainer against the float64 reference trainer: on the
+ * PyTorch reference files (C=32, 6 blocks, GroupNorm and BatchNorm) and on small random
+ * configurations (channel counts 8..48, 0..2 blocks, odd batch sizes, 1 and 2 threads):
+ * training-mode forward (logits, value, loss <= 1e-5), every gradient (<= 1e-4), running
+ * stats, the AdamW step recomputed in float64 from the trainer's own moments, and the
+ * eval-mode forward. Also that the fault hook makes the comparison fail. */
+#include "nn_testlib.h"
+#include "nn/ops.h"
+
+#define TOL_FWD 1e-5
+#define TOL_GRAD 1e-4
+
+typedef struct {
+    double *logits, *value, loss, *grads;
+    nn_state after; /* state after one step */
+    double *eval_logits, *eval_value;
+} run_out;
+
+/* forward (train), gradients and one step from state s on batch b, then an eval forward
+ * from eval_state (or the state after the step when NULL) */
+static int run(const char *dtype_name, nn_dtype dt, int threads, int fault, const nn_layout *L, const nn_state *s,
+               const nn_batch *b, const nn_state *eval_state, run_out *o)
+{
+    gv_err err = {{0}};
+    nn_trainer_opts opts = {.dtype = dt, .max_batch = b->n, .threads = threads, .fault = fault};
+    nn_trainer *t;
+    if (nn_trainer_create("cpu", L, &opts, &t, &err) != GV_OK) {
+        t_check(0, dtype_name, "create: %s", err.msg);
+        return 0;
+    }
+    int n = b->n;
+    o->logits = malloc(sizeof(double) * n * NN_POLICY), o->value = malloc(sizeof(double) * n);
+    o->eval_logits = malloc(sizeof(double) * n * NN_POLICY), o->eval_value = malloc(sizeof(double) * n);
+    o->grads = malloc(sizeof(double) * L->nparams);
+    t_poison(o->logits, (size_t)n * NN_POLICY), t_poison(o->value, n), t_poison(o->grads, L->nparams);
+    t_poison(o->eval_logits, (size_t)n * NN_POLICY), t_poison(o->eval_value, n);
+    o->loss = NAN;
+    nn_state_alloc(&o->after, L);
+    int ok = t->ops->set_batch(t, b, &err) == GV_OK && t->ops->set_state(t, s, &err) == GV_OK &&
+             t->ops->forward(t, 1, o->logits, o->value, &o->loss, &err) == GV_OK &&
+             t->ops->set_state(t, s, &err) == GV_OK && t->ops->gradients(t, o->grads, NULL, &err) == GV_OK &&
+             t->ops->set_state(t, s, &err) == GV_OK && t->ops->step(t, NULL, &err) == GV_OK &&
+             t->ops->get_state(t, &o->after, &err) == GV_OK &&
+             (!eval_state || t->ops->set_state(t, eval_state, &err) == GV_OK) &&
+             t->ops->forward(t, 0, o->eval_logits, o->eval_value, NULL, &err) == GV_OK;
+    if (!ok)
+        t_check(0, dtype_name, "trainer call failed: %s", err.msg);
+    nn_trainer_destroy(t);
+    return ok;
+}
+
+static void run_free(run_out *o)
+{
+    free(o->logits), free(o->value), free(o->grads), free(o->eval_logits), free(o->eval_value);
+    nn_state_free(&o->after);
+}
+
+/* Compares fp32 run f with the fp64 run r; returns the number of failed comparisons. */
+static int compare(const char *what, const nn_layout *L, const nn_state *s0, int n, const run_out *f,
+                   const run_out *r, int report)
+{
+    char nm[400];
+    int bad = 0;
+    struct {
+        const char *name;
+        const double *a, *b;
+        size_t len;
+        double tol;
+    } cmp[] = {
+        {"forward logits", f->logits, r->logits, (size_t)n * NN_POLICY, TOL_FWD},
+        {"forward value", f->value, r->value, (size_t)n, TOL_FWD},
+        {"loss", &f->loss, &r->loss, 1, TOL_FWD},
+        {"running stats after the step", f->after.buffers, r->after.buffers, L->nbuffers, TOL_FWD},
+        {"AdamW m after the step", f->after.adam_m, r->after.adam_m, L->nparams, TOL_GRAD},
+        {"AdamW v after the step", f->after.adam_v, r->after.adam_v, L->nparams, TOL_GRAD},
+    };
+    for (size_t i = 0; i < GV_ARRAY_LEN(cmp); i++) {
+        if (cmp[i].len == 0)
+            continue;
+        double e = t_rel_l2(cmp[i].a, cmp[i].b, cmp[i].len);
+        bad += !(e <= cmp[i].tol);
+        if (report) {
+            snprintf(nm, sizeof nm, "%.300s %s", what, cmp[i].name);
+            t_check(e <= cmp[i].tol, nm, "rel_l2 %.3g (tolerance %g)", e, cmp[i].tol);
+        }
+    }
+    /* gradients, tensor by tensor */
+    double worst = 0;
+    const char *wn = "";
+    for (int i = 0; i < L->ntensors; i++) {
+        const nn_tensor *t = &L->t[i];
+        if (t->kind != NN_T_PARAM)
+            continue;
+        double e = t_rel_l2(f->grads + t->offset, r->grads + t->offset, t->numel);
+        if (!(e <= worst))
+            worst = e, wn = t->name;
+    }
+    bad += !(worst <= TOL_GRAD);
+    if (report) {
+        snprintf(nm, sizeof nm, "%.300s gradients", what);
+        t_check(worst <= TOL_GRAD, nm, "worst tensor %s rel_l2 %.3g (tolerance %g)", wn, worst, TOL_GRAD);
+    }
+    /* the AdamW update recomputed in float64 from the trainer's own moments */
+    size_t np = L->nparams;
+    double *want = calloc(np, sizeof(double)), *got = calloc(np, sizeof(double));
+    double bc1 = 1 - NN_BETA1, bc2 = 1 - NN_BETA2;
+    for (size_t i = 0; i < np; i++) {
+        double pi = s0->params[i] * (1 - NN_LR * NN_WEIGHT_DECAY);
+        pi -= NN_LR / bc1 * f->after.adam_m[i] / (sqrt(f->after.adam_v[i]) / sqrt(bc2) + NN_ADAM_EPS);
+        want[i] = pi - s0->params[i];
+        got[i] = f->after.params[i] - s0->params[i];
+    }
+    double e = t_rel_l2(got, want, np);
+    bad += !(e <= TOL_FWD);
+    if (report) {
+        snprintf(nm, sizeof nm, "%.300s AdamW update", what);
+        t_check(e <= TOL_FWD, nm, "rel_l2 %.3g of the step against float64 AdamW on its moments (tolerance %g)", e,
+                TOL_FWD);
+    }
+    free(want), free(got);
+    double el = t_rel_l2(f->eval_logits, r->eval_logits, (size_t)n * NN_POLICY);
+    double ev = t_rel_l2(f->eval_value, r->eval_value, (size_t)n);
+    bad += !(el <= TOL_FWD) + !(ev <= TOL_FWD);
+    if (report) {
+        snprintf(nm, sizeof nm, "%.300s eval forward", what);
+        t_check(el <= TOL_FWD && ev <= TOL_FWD, nm,
+                "on the float64 state after the step: logits rel_l2 %.3g, value %.3g (tolerance %g)", el, ev, TOL_FWD);
+    }
+    return bad;
+}
+
+static void one_config(const char *what, const nn_layout *L, const nn_state *s, const nn_batch *b, int threads)
+{
+    run_out r, f;
+    if (!run(what, NN_FP64, 0, 0, L, s, b, NULL, &r))
+        return;
+    if (run(what, NN_FP32, threads, 0, L, s, b, &r.after, &f)) {
+        compare(what, L, s, b->n, &f, &r, 1);
+        run_free(&f);
+    }
+    run_free(&r);
+}
+
+int main(void)
+{
+    const char *files[] = {"drop7_c32_group_n8.safetensors", "drop7_c32_batch_n8.safetensors"};
+    for (int i = 0; i < 2; i++) {
+        char path[1024];
+        if (!t_ref_file(files[i], path, sizeof path))
+            continue;
+        nn_refdata r;
+        gv_err err = {{0}};
+        if (nn_refdata_load(&r, path, &err) != GV_OK) {
+            t_check(0, files[i], "load: %s", err.msg);
+            continue;
+        }
+        char what[300];
+        snprintf(what, sizeof what, "%s fp32 vs fp64", files[i]);
+        one_config(what, &r.L, &r.init, &r.batch, 0);
+        nn_refdata_free(&r);
+    }
+    /* random configurations: any multiple of 8 channels, any block count, odd batches */
+    struct {
+        int c, blocks, n, threads;
+        nn_norm norm;
+    } cfgs[] = {
+        {8, 0, 3, 1, NN_NORM_GROUP}, {16, 1, 5, 2, NN_NORM_BATCH}, {24, 2, 7, 2, NN_NORM_GROUP},
+        {48, 1, 37, 2, NN_NORM_BATCH}, {40, 2, 70, 2, NN_NORM_GROUP},
+    };
+    for (size_t i = 0; i < GV_ARRAY_LEN(cfgs); i++) {
+        nn_config cfg = {cfgs[i].c, cfgs[i].blocks, cfgs[i].norm};
+        nn_layout L;
+        nn_layout_init(&L, &cfg);
+        nn_state s;
+        nn_state_alloc(&s, &L);
+        nn_state_init_random(&s, 100 + i);
+        /* non-trivial norm parameters and running stats, so that every term is exercised */
+        for (int k = 0; k < L.ntensors; k++) {
+            const nn_tensor *t = &L.t[k];
+            if (t->kind == NN_T_PARAM && t->ndim == 1)
+                for (size_t j = 0; j < t->numel; j++)
+                    s.params[t->offset + j] += 0.1 * sin(1.0 + (double)j + k);
+            if (t->kind == NN_T_RUNNING_VAR)
+                for (size_t j = 0; j < t->numel; j++)
+                    s.buffers[t->offset + j] = 1.0 + 0.5 * cos((double)j);
+        }
+        nn_batch b;
+        nn_batch_alloc(&b, cfgs[i].n);
+        nn_batch_random(&b, 200 + i);
+        char what[160];
+        snprintf(what, sizeof what, "C=%d blocks=%d %s n=%d threads=%d fp32 vs fp64", cfg.channels, cfg.blocks,
+                 nn_norm_name(cfg.norm), b.n, cfgs[i].threads);
+        one_config(what, &L, &s, &b, cfgs[i].threads);
+        if (i == 1 || i == 2) {
+            /* the fault hook must make the same comparison fail */
+            run_out r, f;
+            if (run(what, NN_FP64, 0, 0, &L, &s, &b, NULL, &r)) {
+                if (run(what, NN_FP32, cfgs[i].threads, 1, &L, &s, &b, &r.after, &f)) {
+                    int bad = compare(what, &L, &s, b.n, &f, &r, 0);
+                    snprintf(what, sizeof what, "C=%d %s fault hook", cfg.channels, nn_norm_name(cfg.norm));
+                    t_check(bad > 0, what, "with opts.fault=1, %d comparisons fail (must be > 0)", bad);
+                    run_free(&f);
+                }
+                run_free(&r);
+            }
+        }
+        nn_batch_free(&b);
+        nn_state_free(&s);
+        nn_layout_free(&L);
+    }
+    return t_done();
+}
