@@ -618,7 +618,7 @@ static void ref_destroy(nn_trainer *t)
 
 static const nn_trainer_ops ref_ops = {
     "cpu-fp64", ref_set_state, ref_get_state, ref_set_batch, ref_forward_op, ref_gradients, ref_step,
-    ref_sync, ref_peak_bytes, ref_destroy,
+    ref_sync, ref_peak_bytes, ref_destroy, NULL,
 };
 
 gv_status nn_ref_create(const nn_layout *L, const nn_trainer_opts *opts, nn_trainer **out, gv_err *err)

@@ -771,6 +771,50 @@ extern "C" void nn_gpu_profile(nn_trainer *t)
     cudaEventDestroy(s->pe1);
 }
 
+/* Writes (act > 0) of an (n*49, C) NHWC activation as n x C x 49 bytes (NCHW) at *dst. */
+static gv_status mask_of(gt *s, const void *act, int C, int rows_per_sample, uint8_t **dst, gv_err *err)
+{
+    const size_t n = (size_t)s->n, cnt = n * rows_per_sample * C;
+    void *h = malloc(cnt * s->es);
+    if (!h)
+        return gv_fail(err, GV_ERR_ENV, "out of host memory");
+    cudaError_t e = cudaMemcpyAsync(h, act, cnt * s->es, cudaMemcpyDeviceToHost, s->st);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(s->st);
+    if (e != cudaSuccess) {
+        free(h);
+        return gv_fail(err, GV_ERR_ENV, "copying activations from the GPU: %s", cudaGetErrorString(e));
+    }
+    uint8_t *m = *dst;
+    for (size_t i = 0; i < n; i++)
+        for (int c = 0; c < C; c++)
+            for (int p = 0; p < rows_per_sample; p++) {
+                size_t o = (i * rows_per_sample + p) * C + c;
+                float v = s->dt == GPU_BF16 ? gv_bf16_to_f32(((const gv_bf16 *)h)[o]) : ((const float *)h)[o];
+                *m++ = v > 0.f;
+            }
+    free(h);
+    *dst = m;
+    return GV_OK;
+}
+
+static gv_status t_relu_masks(nn_trainer *t, uint8_t *masks, gv_err *err)
+{
+    gt *s = T_(t);
+    TRY(need_batch(s, err));
+    uint8_t *m = masks;
+    TRY(mask_of(s, s->stem_a, s->C, 49, &m, err));
+    for (int b = 0; b < s->nb; b++) {
+        TRY(mask_of(s, s->ba1[b], s->C, 49, &m, err));
+        TRY(mask_of(s, s->bout[b], s->C, 49, &m, err));
+    }
+    TRY(mask_of(s, s->hp_a, NN_HEAD_CH, 49, &m, err));
+    TRY(mask_of(s, s->hv_a, NN_HEAD_CH, 49, &m, err));
+    /* the value hidden layer is (n, 128): one "position" per sample */
+    TRY(mask_of(s, s->vh, NN_VALUE_HIDDEN, 1, &m, err));
+    return GV_OK;
+}
+
 static gv_status t_sync(nn_trainer *t, gv_err *err)
 {
     return sync(T_(t), err);
@@ -830,9 +874,9 @@ static void t_destroy(nn_trainer *t)
 }
 
 static const nn_trainer_ops ops_fp32 = {"cuda-fp32", t_set_state, t_get_state, t_set_batch, t_forward,
-                                        t_gradients, t_step, t_sync, t_peak, t_destroy};
+                                        t_gradients, t_step, t_sync, t_peak, t_destroy, t_relu_masks};
 static const nn_trainer_ops ops_bf16 = {"cuda-bf16", t_set_state, t_get_state, t_set_batch, t_forward,
-                                        t_gradients, t_step, t_sync, t_peak, t_destroy};
+                                        t_gradients, t_step, t_sync, t_peak, t_destroy, t_relu_masks};
 
 extern "C" gv_status nn_gpu_create(const nn_layout *L, const nn_trainer_opts *opts, nn_trainer **out, gv_err *err)
 {
