@@ -1,6 +1,111 @@
-/* cmd_report.c: placeholder until this command lands; it reports that and exits 3. */
+/* cmd_report.c: `gpuvet report RUN.json` (HTML or Markdown view of a record, with the
+ * verdicts) and `gpuvet compare A.json B.json` (what changed beyond the noise). */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli/cli.h"
 #include "core/gv.h"
-int cmd_report(int argc, char **argv) { (void)argc; (void)argv; fprintf(stderr, "gpuvet: this command is not in this build yet\n"); return GV_EXIT_ENV; }
-int cmd_compare(int argc, char **argv) { (void)argc; (void)argv; fprintf(stderr, "gpuvet: this command is not in this build yet\n"); return GV_EXIT_ENV; }
+#include "core/record.h"
+#include "report/report.h"
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && !strcmp(s + n - m, suffix);
+}
+
+int cmd_report(int argc, char **argv)
+{
+    const char *out = NULL, *format = NULL;
+    int quiet = 0;
+    args_spec specs[] = {
+        {"--output|-o", ARGS_STR, &out, "FILE", "write the report to FILE (.html: HTML, .md: Markdown); default: Markdown on stdout", 0, 0, 0, 0, NULL},
+        {"--format", ARGS_CHOICE, &format, "FMT", "html or md (default: from the file name, else md)", 0, 0, 0, 0, "html,md"},
+        {"--quiet|-q", ARGS_FLAG, &quiet, NULL, "do not print the verdicts when writing a file", 0, 0, 0, 0, NULL},
+    };
+    const char *pos[1];
+    int npos = 0, code;
+    if (!cli_parse("report", "gpuvet report RUN.json [-o report.html|report.md]",
+                   "Renders a run record (written by --json) as a self-contained HTML page with SVG plots\n"
+                   "(throughput against batch size, GPU/CPU speedup, telemetry over time) and tables, or as\n"
+                   "Markdown for terminals and issue trackers. Verdicts per workload are computed from the\n"
+                   "benchmark entries and shown first.",
+                   specs, GV_ARRAY_LEN(specs), argc, argv, pos, 1, &npos, &quiet, &code))
+        return code;
+    if (npos != 1) {
+        fprintf(stderr, "gpuvet report: give one record file (gpuvet report RUN.json)\n");
+        return GV_EXIT_USAGE;
+    }
+    gv_err e = {{0}};
+    cJSON *rec;
+    if (gv_record_load(pos[0], &rec, &e) != GV_OK) {
+        gv_error("report: %s", e.msg);
+        return GV_EXIT_USAGE;
+    }
+    report_add_verdicts(rec);
+    int html = format ? !strcmp(format, "html") : out && (ends_with(out, ".html") || ends_with(out, ".htm"));
+    gv_status s = GV_OK;
+    if (!out) {
+        char *doc = html ? report_html(rec) : report_markdown(rec);
+        fputs(doc, stdout);
+        free(doc);
+    } else {
+        s = html ? report_write_html(rec, out, &e) : report_write_markdown(rec, out, &e);
+        if (s != GV_OK)
+            gv_error("report: %s", e.msg);
+        else if (!quiet) {
+            report_print_verdicts(rec, stdout);
+            printf("report: wrote %s\n", out);
+        }
+    }
+    cJSON_Delete(rec);
+    return gv_status_exit(s);
+}
+
+int cmd_compare(int argc, char **argv)
+{
+    const char *json = NULL;
+    int quiet = 0;
+    args_spec specs[] = {
+        {"--json", ARGS_STR, &json, "FILE", "write the comparison as a JSON record to FILE", 0, 0, 0, 0, NULL},
+        {"--quiet|-q", ARGS_FLAG, &quiet, NULL, "print only the count of marked changes", 0, 0, 0, 0, NULL},
+    };
+    const char *pos[2];
+    int npos = 0, code;
+    if (!cli_parse("compare", "gpuvet compare A.json B.json [--json FILE]",
+                   "Shows what changed from record A to record B: entries joined on their configuration\n"
+                   "(device, dtype, channels, batch, ...), the change of the median, and a mark only where the\n"
+                   "change is larger than the measured noise of both runs. Also lists changed software and\n"
+                   "machine facts (BLAS, driver, kernel) and checks whose pass/fail changed. Exit 0.",
+                   specs, GV_ARRAY_LEN(specs), argc, argv, pos, 2, &npos, &quiet, &code))
+        return code;
+    if (npos != 2) {
+        fprintf(stderr, "gpuvet compare: give two record files (gpuvet compare A.json B.json)\n");
+        return GV_EXIT_USAGE;
+    }
+    gv_err e = {{0}};
+    cJSON *a = NULL, *b = NULL;
+    if (gv_record_load(pos[0], &a, &e) != GV_OK || gv_record_load(pos[1], &b, &e) != GV_OK) {
+        gv_error("compare: %s", e.msg);
+        cJSON_Delete(a);
+        return GV_EXIT_USAGE;
+    }
+    cJSON *rec = json ? gv_record_new("compare", argc, argv) : NULL;
+    int marked = 0;
+    char *md = report_compare(a, b, &marked, rec);
+    if (quiet)
+        printf("%d change%s beyond the noise\n", marked, marked == 1 ? "" : "s");
+    else
+        fputs(md, stdout);
+    free(md);
+    int rc = GV_EXIT_OK;
+    if (rec && gv_record_finish_write(rec, rc, json, &e) != GV_OK) {
+        gv_error("compare: %s", e.msg);
+        rc = GV_EXIT_ENV;
+    }
+    cJSON_Delete(rec);
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+    return rc;
+}

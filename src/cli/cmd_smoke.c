@@ -1,5 +1,107 @@
-/* cmd_smoke.c: placeholder until this command lands; it reports that and exits 3. */
+/* cmd_smoke.c: `gpuvet smoke`: bring each requested GPU up in five stages (dev/smoke.h)
+ * and report every stage on its own line with its time, and on failure the runtime's
+ * message and a hint. Exit 1 when any stage fails. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+
 #include "cli/cli.h"
-#include "core/gv.h"
-int cmd_smoke(int argc, char **argv) { (void)argc; (void)argv; fprintf(stderr, "gpuvet: this command is not in this build yet\n"); return GV_EXIT_ENV; }
+#include "core/record.h"
+#include "dev/dev.h"
+#include "dev/smoke.h"
+
+static cJSON *report_json(const smoke_report *r, int index)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "backend", r->backend);
+    cJSON_AddNumberToObject(o, "index", index);
+    cJSON_AddStringToObject(o, "device", r->device);
+    cJSON *st = cJSON_AddArrayToObject(o, "stages");
+    int all = 1;
+    for (int i = 0; i < SMOKE_STAGES; i++) {
+        const smoke_stage *s = &r->stage[i];
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "stage", s->name);
+        cJSON_AddBoolToObject(e, "ran", s->ran);
+        cJSON_AddBoolToObject(e, "pass", s->ran && s->ok);
+        gv_json_add_num(e, "seconds", s->ran ? s->seconds : NAN);
+        cJSON_AddStringToObject(e, "detail", s->detail);
+        if (s->hint[0])
+            cJSON_AddStringToObject(e, "hint", s->hint);
+        cJSON_AddItemToArray(st, e);
+        all &= s->ran && s->ok;
+    }
+    cJSON_AddBoolToObject(o, "pass", all);
+    return o;
+}
+
+int cmd_smoke(int argc, char **argv)
+{
+    args_common c = {0};
+    args_spec specs[] = {ARGS_COMMON_SPECS(&c)};
+    int code;
+    if (!cli_parse("smoke", "gpuvet smoke [--devices cuda[:N],...] [--json FILE]",
+                   "Brings a GPU up in five stages, each on its own line with its time: open the device,\n"
+                   "copy [1,2,3] to it, compile a kernel at run time (NVRTC / hipRTC), run it, synchronise\n"
+                   "and read back [2,3,4]. On failure a stage prints the runtime's error and a hint.\n"
+                   "Default: GPU 0. Exit 0 when every stage passes, 1 otherwise.",
+                   specs, (int)GV_ARRAY_LEN(specs), argc, argv, NULL, 0, NULL, &c.quiet, &code))
+        return code;
+
+    /* Which GPU indices: every GPU entry of --devices, else GPU 0. CPU entries are ignored
+     * (there is nothing to bring up), and a GPU that the runtime does not list is still
+     * tried, so that its failure is reported stage by stage. */
+    int idx[16], nidx = 0;
+    if (c.devices) {
+        const char *p = c.devices;
+        while (*p && nidx < 16) {
+            size_t len = strcspn(p, ",");
+            if (!(len == 3 && !strncmp(p, "cpu", 3))) {
+                if (strncmp(p, "cuda", 4) && strncmp(p, "hip", 3) && strncmp(p, "gpu", 3)) {
+                    fprintf(stderr, "gpuvet smoke: --devices: unknown device '%.*s' (use cuda, cuda:1, ...)\n", (int)len, p);
+                    return GV_EXIT_USAGE;
+                }
+                const char *colon = memchr(p, ':', len);
+                idx[nidx++] = colon ? atoi(colon + 1) : 0;
+            }
+            p += len;
+            if (*p == ',')
+                p++;
+        }
+    }
+    if (nidx == 0)
+        idx[nidx++] = 0;
+
+    cJSON *rec = gv_record_new("smoke", argc, argv);
+    cJSON *arr = gv_json_add_arr(rec, "smoke");
+    int failed = 0;
+    for (int k = 0; k < nidx; k++) {
+        smoke_report r;
+        int passed = dev_gpu_smoke(idx[k], &r);
+        printf("gpuvet smoke: %s GPU %d%s%s\n", r.backend, idx[k], r.device[0] ? ": " : "", r.device);
+        for (int i = 0; i < SMOKE_STAGES; i++) {
+            const smoke_stage *s = &r.stage[i];
+            if (!s->ran) {
+                printf("  %d %-9s SKIP            (an earlier stage failed)\n", i + 1, s->name);
+                continue;
+            }
+            printf("  %d %-9s %s %9.3f ms  %s\n", i + 1, s->name, s->ok ? "PASS" : "FAIL", s->seconds * 1e3, s->detail);
+            if (!s->ok)
+                printf("    hint: %s\n", s->hint);
+        }
+        printf("  %d/%d stages passed\n", passed, SMOKE_STAGES);
+        failed |= passed != SMOKE_STAGES;
+        cJSON_AddItemToArray(arr, report_json(&r, idx[k]));
+    }
+    int exit_code = failed ? GV_EXIT_FAIL : GV_EXIT_OK;
+    if (c.json) {
+        gv_err e;
+        if (gv_record_finish_write(rec, exit_code, c.json, &e) != GV_OK) {
+            gv_error("%s", e.msg);
+            exit_code = GV_EXIT_ENV;
+        }
+    }
+    cJSON_Delete(rec);
+    return exit_code;
+}

@@ -9,6 +9,10 @@
 
 #include "core/gv.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum {
     ARGS_FLAG,      /* int*: set to 1 when present */
     ARGS_INT,       /* long*: a whole number in [min, max] */
@@ -69,5 +73,9 @@ typedef struct {
     {"--devices", ARGS_STR, &(c)->devices, "LIST", "devices to use: cpu, cuda, or cpu,cuda (default cpu, plus cuda when present)", 0, 0, 0, 0, NULL}, \
     {"--json", ARGS_STR, &(c)->json, "FILE", "write the run's JSON record to FILE (atomically)", 0, 0, 0, 0, NULL}, \
     {"--quiet|-q", ARGS_FLAG, &(c)->quiet, NULL, "print only results and errors", 0, 0, 0, 0, NULL}
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

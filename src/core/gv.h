@@ -8,6 +8,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define GV_VERSION "0.1.0"
 
 /* Exit codes of the gpuvet command (documented in README.md and `gpuvet --help`). */
@@ -77,5 +81,9 @@ int gv_cpu_count(void);
 #define GV_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define GV_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define GV_MAX(a, b) ((a) > (b) ? (a) : (b))
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -5,6 +5,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 uint64_t gv_hash64(const void *data, size_t len);
 
 /* Streaming form, for data produced in pieces (audio frame by frame). */
@@ -16,5 +20,9 @@ void gv_hasher_free(gv_hasher *h);
 
 /* "%016llx" of a hash into buf (at least 17 bytes). */
 void gv_hash_hex(uint64_t h, char *buf);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

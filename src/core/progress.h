@@ -3,6 +3,10 @@
 #ifndef GV_CORE_PROGRESS_H
 #define GV_CORE_PROGRESS_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
     int enabled;
     int drawn;
@@ -15,5 +19,9 @@ void gv_progress_init(gv_progress *p);
 void gv_progress_update(gv_progress *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Clears the line. */
 void gv_progress_done(gv_progress *p);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -12,6 +12,10 @@
 
 #include "core/gv.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define GV_RECORD_SCHEMA "gpuvet.run/1"
 
 /* New record for `gpuvet <command> argv...`. Never NULL (aborts on out of memory). */
@@ -29,5 +33,9 @@ void gv_json_add_num(cJSON *obj, const char *key, double x);
 
 /* Loads a record written by gpuvet; checks that it parses and carries the schema tag. */
 gv_status gv_record_load(const char *path, cJSON **out, gv_err *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

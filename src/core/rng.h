@@ -5,6 +5,10 @@
 
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
     uint64_t s[4];
 } gv_rng;
@@ -19,5 +23,9 @@ double gv_rng_normal(gv_rng *r);
 uint64_t gv_rng_below(gv_rng *r, uint64_t n);
 /* A seed from the clock and the process, for "fresh each run" inputs. */
 uint64_t gv_rng_fresh_seed(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

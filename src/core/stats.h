@@ -2,6 +2,10 @@
 #ifndef GV_CORE_STATS_H
 #define GV_CORE_STATS_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
     int n;
     double min, median, max, mean, stddev;
@@ -13,5 +17,9 @@ void gv_stats_compute(const double *x, int n, gv_stats *out);
 
 /* Median of x[0..n) (copy sorted internally); 0 for n == 0. */
 double gv_median(const double *x, int n);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

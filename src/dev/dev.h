@@ -13,6 +13,10 @@
 
 #include "core/gv.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum { DEV_CPU = 0, DEV_GPU = 1 } dev_kind;
 
 typedef struct {
@@ -94,5 +98,9 @@ typedef struct {
 void dev_blas_query(dev_blas_info *info);
 /* Sets the CPU BLAS thread count (0: leave as is). */
 void dev_blas_set_threads(int n);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -8,7 +8,6 @@
 
 #if defined(GV_GPU_HIP) || defined(__HIP_PLATFORM_AMD__)
 #include <hip/hip_runtime.h>
-#include <hip/hip_bf16.h>
 #define GV_GPU_IS_HIP 1
 #define cudaError_t hipError_t
 #define cudaSuccess hipSuccess
@@ -65,8 +64,6 @@
 #define cudaEventElapsedTime hipEventElapsedTime
 #define cudaFuncSetAttribute hipFuncSetAttribute
 #define cudaFuncAttributeMaxDynamicSharedMemorySize hipFuncAttributeMaxDynamicSharedMemorySize
-#define __nv_bfloat16 __hip_bfloat16
-#define __nv_bfloat162 __hip_bfloat162
 /* Architecture families, for code that only some AMD generations have. */
 #if defined(__gfx1100__) || defined(__gfx1101__) || defined(__gfx1102__) || defined(__gfx1103__) || \
     defined(__gfx1150__) || defined(__gfx1151__)
@@ -74,8 +71,36 @@
 #endif
 #else
 #include <cuda_runtime.h>
-#include <cuda_bf16.h>
 #define GV_GPU_IS_HIP 0
 #endif
+
+/* Butterfly shuffle within groups of 32 lanes: every kernel is written for 32-lane warps;
+ * on 64-wide AMD waves the width argument keeps the two halves apart. */
+#if GV_GPU_IS_HIP
+#define gv_shfl_xor(v, o) __shfl_xor((v), (o), 32)
+#else
+#define gv_shfl_xor(v, o) __shfl_xor_sync(0xffffffffu, (v), (o))
+#endif
+
+/* bf16 is stored as its raw 16 bits everywhere (uint16_t), the same on every vendor and
+ * toolkit version; these convert with round-to-nearest-even, NaN kept quiet. */
+typedef unsigned short gv_bf16;
+
+static __host__ __device__ __forceinline__ float gv_bf16_to_f32(gv_bf16 h)
+{
+    union { unsigned int u; float f; } v;
+    v.u = (unsigned int)h << 16;
+    return v.f;
+}
+
+static __host__ __device__ __forceinline__ gv_bf16 gv_f32_to_bf16(float f)
+{
+    union { unsigned int u; float f; } v;
+    v.f = f;
+    if ((v.u & 0x7fffffffu) > 0x7f800000u)
+        return (gv_bf16)((v.u >> 16) | 0x40u); /* NaN stays NaN */
+    unsigned int rounding = 0x7fffu + ((v.u >> 16) & 1u);
+    return (gv_bf16)((v.u + rounding) >> 16);
+}
 
 #endif

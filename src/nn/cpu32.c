@@ -962,7 +962,7 @@ static void build_gmap(c32 *m)
 
 static const nn_trainer_ops c32_ops = {
     "cpu-fp32", c32_set_state, c32_get_state, c32_set_batch, c32_forward_op, c32_gradients, c32_step,
-    c32_sync, c32_peak_bytes, c32_destroy,
+    c32_sync, c32_peak_bytes, c32_destroy, NULL,
 };
 
 gv_status nn_cpu32_create(const nn_layout *L, const nn_trainer_opts *opts, nn_trainer **out, gv_err *err)

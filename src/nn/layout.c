@@ -275,3 +275,9 @@ void nn_batch_random(nn_batch *b, uint64_t seed)
         b->value[i] = gv_rng_normal(&r);
     }
 }
+
+size_t nn_relu_masks_len(const nn_layout *L, int n)
+{
+    size_t C = (size_t)L->cfg.channels, P = NN_CELLS;
+    return (size_t)n * (C * P * (1 + 2 * (size_t)L->cfg.blocks) + 2 * NN_HEAD_CH * P + NN_VALUE_HIDDEN);
+}

@@ -19,6 +19,10 @@
 
 #include "core/gv.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define NN_BOARD 7
 #define NN_CELLS 49
 #define NN_IN_PLANES 12
@@ -145,7 +149,25 @@ typedef struct {
     /* Peak memory held by the backend for this trainer, in bytes (0 if unknown). */
     size_t (*peak_bytes)(nn_trainer *t);
     void (*destroy)(nn_trainer *t);
+    /* The ReLU masks of the last train-mode forward, or NULL where a backend does not
+     * provide them: one byte per ReLU output, 1 where the ReLU passed its input. Layout
+     * in nn_relu_masks_len's comment. Used to compare bf16 gradients with float64 ones on
+     * the same linear piece of the network (see nn_ref_follow_masks). */
+    gv_status (*relu_masks)(nn_trainer *t, uint8_t *masks, gv_err *err);
 } nn_trainer_ops;
+
+/* Bytes of the ReLU masks for a batch of n, in this order, each in PyTorch's NCHW layout:
+ * stem (n,C,49); for each block its first ReLU (n,C,49) and its output (n,C,49); the
+ * policy head (n,32,49); the value head (n,32,49); the value hidden layer (n,128). */
+size_t nn_relu_masks_len(const nn_layout *L, int n);
+
+/* Makes the float64 reference trainer (from nn_ref_create) apply these masks instead of
+ * deciding its ReLUs itself (NULL: back to ordinary ReLUs). A ReLU network is piecewise
+ * linear; with the masks of a bf16 run, the reference differentiates the same linear piece,
+ * so the remaining difference is the bf16 arithmetic alone. About 1% of pre-activations
+ * change sign under bf16 rounding, which by itself moves every gradient by 10-20%. The
+ * masks are copied; n must match the batch later given to the trainer. */
+gv_status nn_ref_follow_masks(nn_trainer *ref, const uint8_t *masks, int n, gv_err *err);
 
 struct nn_trainer {
     const nn_trainer_ops *ops;
@@ -172,5 +194,9 @@ gv_status nn_gpu_create(const nn_layout *L, const nn_trainer_opts *opts, nn_trai
 #define NN_BETA2 0.999
 #define NN_ADAM_EPS 1e-8
 #define NN_WEIGHT_DECAY 1e-4
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -59,6 +59,11 @@ typedef struct {
     double *g_big[3];         /* (n, C, P) */
     double *g_head[2];        /* (n, 32, P) */
     double *dlogits, *dvalue, *du;
+    /* ReLU masks to follow instead of deciding (nn_ref_follow_masks), or NULL: one per
+     * ReLU site, pointing into masks (which the trainer owns) */
+    uint8_t *masks;
+    int mask_n;
+    const uint8_t *mk_a0, *mk_ap, *mk_av, *mk_r, **mk_a1, **mk_out;
 } ref_impl;
 
 /* ---- plain ops --------------------------------------------------------------------- */
@@ -265,17 +270,19 @@ static void norm_bwd(ref_impl *m, ref_norm *nm, double *dx, const double *dy, in
     }
 }
 
-static void relu(double *y, const double *x, size_t len)
+/* y = relu(x); with a mask mk (nn_ref_follow_masks), y = x where mk is 1, else 0. */
+static void relu(double *y, const double *x, size_t len, const uint8_t *mk)
 {
     for (size_t i = 0; i < len; i++)
-        y[i] = x[i] > 0 ? x[i] : 0;
+        y[i] = (mk ? mk[i] != 0 : x[i] > 0) ? x[i] : 0;
 }
 
-/* dx = dy where the ReLU's output y is positive, else 0 (PyTorch's threshold_backward). */
-static void relu_bwd(double *dx, const double *dy, const double *y, size_t len)
+/* dx = dy where the ReLU's output y is positive, else 0 (PyTorch's threshold_backward);
+ * with a mask, where the mask is 1. */
+static void relu_bwd(double *dx, const double *dy, const double *y, size_t len, const uint8_t *mk)
 {
     for (size_t i = 0; i < len; i++)
-        dx[i] = y[i] > 0 ? dy[i] : 0;
+        dx[i] = (mk ? mk[i] != 0 : y[i] > 0) ? dy[i] : 0;
 }
 
 /* out (n, o) = in (n, i) W^T + b, W (o, i). */
@@ -438,31 +445,32 @@ static double ref_forward(ref_impl *m, int train)
     int n = m->n, C = m->C, th = m->threads;
     const double *prm = m->s.params;
     size_t big = (size_t)n * C * P, head = (size_t)n * NN_HEAD_CH * P;
+    const int mk = m->masks && m->mask_n == n; /* follow the masks of another run */
     conv_fwd(m->h0, m->x, prm + m->stem.w, n, NN_IN_PLANES, C, 3, th);
     norm_fwd(m, &m->sn, m->a0, m->h0, n, train);
-    relu(m->a0, m->a0, big);
+    relu(m->a0, m->a0, big, mk ? m->mk_a0 : NULL);
     const double *x = m->a0;
     for (int i = 0; i < m->nblocks; i++) {
         ref_block *b = &m->blocks[i];
         conv_fwd(b->h1, x, prm + b->c1.w, n, C, C, 3, th);
         norm_fwd(m, &b->n1, b->a1, b->h1, n, train);
-        relu(b->a1, b->a1, big);
+        relu(b->a1, b->a1, big, mk ? m->mk_a1[i] : NULL);
         conv_fwd(b->h2, b->a1, prm + b->c2.w, n, C, C, 3, th);
         norm_fwd(m, &b->n2, b->out, b->h2, n, train);
         for (size_t k = 0; k < big; k++)
             b->out[k] += x[k];
-        relu(b->out, b->out, big);
+        relu(b->out, b->out, big, mk ? m->mk_out[i] : NULL);
         x = b->out;
     }
     conv_fwd(m->hp, x, prm + m->pc.w, n, C, NN_HEAD_CH, 1, th);
     norm_fwd(m, &m->pn, m->ap, m->hp, n, train);
-    relu(m->ap, m->ap, head);
+    relu(m->ap, m->ap, head, mk ? m->mk_ap : NULL);
     linear_fwd(m->logits, m->ap, prm, &m->pf, n); /* flatten (n, 32*49) in c*49 + y*7 + x order */
     conv_fwd(m->hv, x, prm + m->vc.w, n, C, NN_HEAD_CH, 1, th);
     norm_fwd(m, &m->vn, m->av, m->hv, n, train);
-    relu(m->av, m->av, head);
+    relu(m->av, m->av, head, mk ? m->mk_av : NULL);
     linear_fwd(m->u, m->av, prm, &m->vf1, n);
-    relu(m->r, m->u, (size_t)n * NN_VALUE_HIDDEN);
+    relu(m->r, m->u, (size_t)n * NN_VALUE_HIDDEN, mk ? m->mk_r : NULL);
     linear_fwd(m->value, m->r, prm, &m->vf2, n);
     return nn_loss_f64(m->logits, m->value, m->policy, m->vtarget, n, n, m->dlogits, m->dvalue);
 }
@@ -477,16 +485,17 @@ static void ref_backward(ref_impl *m)
     const double *trunk = m->nblocks ? m->blocks[m->nblocks - 1].out : m->a0;
     double *dx = m->g_big[0], *t1 = m->g_big[1], *t2 = m->g_big[2];
     double *gh0 = m->g_head[0], *gh1 = m->g_head[1];
+    const int mk = m->masks && m->mask_n == n;
     /* policy head */
     linear_bwd(gh0, gr, m->dlogits, m->ap, prm, &m->pf, n);
-    relu_bwd(gh0, gh0, m->ap, head);
+    relu_bwd(gh0, gh0, m->ap, head, mk ? m->mk_ap : NULL);
     norm_bwd(m, &m->pn, gh1, gh0, n);
     conv_bwd(dx, gr + m->pc.w, gh1, trunk, prm + m->pc.w, n, C, NN_HEAD_CH, 1, th);
     /* value head */
     linear_bwd(m->du, gr, m->dvalue, m->r, prm, &m->vf2, n);
-    relu_bwd(m->du, m->du, m->r, (size_t)n * NN_VALUE_HIDDEN);
+    relu_bwd(m->du, m->du, m->r, (size_t)n * NN_VALUE_HIDDEN, mk ? m->mk_r : NULL);
     linear_bwd(gh0, gr, m->du, m->av, prm, &m->vf1, n);
-    relu_bwd(gh0, gh0, m->av, head);
+    relu_bwd(gh0, gh0, m->av, head, mk ? m->mk_av : NULL);
     norm_bwd(m, &m->vn, gh1, gh0, n);
     conv_bwd(t1, gr + m->vc.w, gh1, trunk, prm + m->vc.w, n, C, NN_HEAD_CH, 1, th);
     for (size_t k = 0; k < big; k++)
@@ -495,16 +504,16 @@ static void ref_backward(ref_impl *m)
     for (int i = m->nblocks - 1; i >= 0; i--) {
         ref_block *b = &m->blocks[i];
         const double *bin = i ? m->blocks[i - 1].out : m->a0;
-        relu_bwd(dx, dx, b->out, big);          /* gradient at x + norm2(h2): both branches */
+        relu_bwd(dx, dx, b->out, big, mk ? m->mk_out[i] : NULL); /* gradient at x + norm2(h2) */
         norm_bwd(m, &b->n2, t1, dx, n);         /* t1 = dh2 */
         conv_bwd(t2, gr + b->c2.w, t1, b->a1, prm + b->c2.w, n, C, C, 3, th); /* t2 = da1 */
-        relu_bwd(t2, t2, b->a1, big);
+        relu_bwd(t2, t2, b->a1, big, mk ? m->mk_a1[i] : NULL);
         norm_bwd(m, &b->n1, t1, t2, n);         /* t1 = dh1 */
         conv_bwd(t2, gr + b->c1.w, t1, bin, prm + b->c1.w, n, C, C, 3, th); /* t2 = dx via conv1 */
         for (size_t k = 0; k < big; k++)
             dx[k] += t2[k];                     /* plus the residual path */
     }
-    relu_bwd(dx, dx, m->a0, big);
+    relu_bwd(dx, dx, m->a0, big, mk ? m->mk_a0 : NULL);
     norm_bwd(m, &m->sn, t1, dx, n);
     conv_bwd(NULL, gr + m->stem.w, t1, m->x, prm + m->stem.w, n, NN_IN_PLANES, C, 3, th);
 }
@@ -611,15 +620,77 @@ static void ref_destroy(nn_trainer *t)
     ref_free_acts(m);
     free(m->blocks);
     free(m->grads);
+    free(m->masks);
+    free(m->mk_a1);
+    free(m->mk_out);
     nn_state_free(&m->s);
     free(m);
     free(t);
 }
 
+static void put_mask(uint8_t **p, const double *a, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        *(*p)++ = a[i] > 0;
+}
+
+/* The reference's own ReLU masks of the last forward (nn_relu_masks_len's order). */
+static gv_status ref_relu_masks(nn_trainer *t, uint8_t *masks, gv_err *err)
+{
+    ref_impl *m = impl_of(t);
+    gv_status s = need_batch(m, err);
+    if (s != GV_OK)
+        return s;
+    const size_t big = (size_t)m->n * m->C * P, head = (size_t)m->n * NN_HEAD_CH * P;
+    uint8_t *p = masks;
+    put_mask(&p, m->a0, big);
+    for (int i = 0; i < m->nblocks; i++) {
+        put_mask(&p, m->blocks[i].a1, big);
+        put_mask(&p, m->blocks[i].out, big);
+    }
+    put_mask(&p, m->ap, head);
+    put_mask(&p, m->av, head);
+    put_mask(&p, m->r, (size_t)m->n * NN_VALUE_HIDDEN);
+    return GV_OK;
+}
+
 static const nn_trainer_ops ref_ops = {
     "cpu-fp64", ref_set_state, ref_get_state, ref_set_batch, ref_forward_op, ref_gradients, ref_step,
-    ref_sync, ref_peak_bytes, ref_destroy,
+    ref_sync, ref_peak_bytes, ref_destroy, ref_relu_masks,
 };
+
+gv_status nn_ref_follow_masks(nn_trainer *t, const uint8_t *masks, int n, gv_err *err)
+{
+    if (!t || t->ops != &ref_ops)
+        return gv_fail(err, GV_ERR_INPUT, "ReLU masks can only be followed by the float64 reference trainer");
+    ref_impl *m = impl_of(t);
+    free(m->masks);
+    m->masks = NULL;
+    if (!masks)
+        return GV_OK;
+    if (n <= 0)
+        return gv_fail(err, GV_ERR_INPUT, "ReLU masks for a batch of %d", n);
+    size_t len = nn_relu_masks_len(t->L, n);
+    m->masks = gv_xmalloc(len);
+    memcpy(m->masks, masks, len);
+    m->mask_n = n;
+    if (!m->mk_a1) {
+        m->mk_a1 = gv_xcalloc((size_t)m->nblocks + 1, sizeof(uint8_t *));
+        m->mk_out = gv_xcalloc((size_t)m->nblocks + 1, sizeof(uint8_t *));
+    }
+    /* the order of nn_relu_masks_len */
+    const size_t big = (size_t)n * m->C * P, head = (size_t)n * NN_HEAD_CH * P;
+    const uint8_t *p = m->masks;
+    m->mk_a0 = p, p += big;
+    for (int i = 0; i < m->nblocks; i++) {
+        m->mk_a1[i] = p, p += big;
+        m->mk_out[i] = p, p += big;
+    }
+    m->mk_ap = p, p += head;
+    m->mk_av = p, p += head;
+    m->mk_r = p;
+    return GV_OK;
+}
 
 gv_status nn_ref_create(const nn_layout *L, const nn_trainer_opts *opts, nn_trainer **out, gv_err *err)
 {

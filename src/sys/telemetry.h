@@ -13,11 +13,22 @@
 
 #include <cJSON.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
     double hz;       /* samples per second; 0 means the default 5 */
     int gpu_index;   /* GPU to sample, -1 for none */
     const char *sysfs_root;  /* "" or NULL for "/"; tests point it at a fixture tree */
+    const char *nvml_lib;    /* NULL: libnvidia-ml.so.1 (or $GPUVET_NVML); tests name another */
 } gv_telemetry_opts;
+
+/* The flag every benchmark and soak offers to change the rate (bound to a double that
+ * starts at 0, meaning the default 5 Hz). */
+#define GV_TELEMETRY_HZ_SPEC(hz_ptr)                                                              \
+    {"--telemetry-hz", ARGS_DOUBLE, (hz_ptr), "HZ", "telemetry samples per second during measurements (default 5)", \
+     0, 0, 0.2, 100, NULL}
 
 typedef struct gv_telemetry gv_telemetry;
 
@@ -32,5 +43,13 @@ void gv_telemetry_last_phase_line(gv_telemetry *t, char *buf, int len);
 /* Stops sampling, adds "telemetry" to rec (if not NULL), warns on stderr when the GPU was
  * throttled during a phase, and frees t. */
 void gv_telemetry_stop(gv_telemetry *t, cJSON *rec);
+
+/* Whether the GPU lowered its clocks (power or thermal limits) during the last finished
+ * phase; benchmarks may print this next to the row. */
+int gv_telemetry_last_phase_throttled(gv_telemetry *t);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,0 +1,439 @@
+/* conv_simt.cu: 3x3 convolutions on a 7x7 board as implicit GEMMs with fp32 arithmetic on
+ * the SIMT cores (true fp32 training; bf16 storage on GPUs without the tensor-core path),
+ * and the dispatch between these and the tensor-core kernels of conv_mma.cu.
+ * Tiles of 128 rows x 128 (or 64) channels, 8 deep in K, double-buffered through
+ * registers; each thread owns an 8x8 (or 8x4) block of outputs split into two groups of
+ * 4 columns 64 apart, so that shared-memory reads are conflict-free float4 loads. */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "nn/gpu/gpu_nn.h"
+
+static __device__ __forceinline__ void load4(const float *p, float v[4])
+{
+    float4 t = *(const float4 *)p;
+    v[0] = t.x, v[1] = t.y, v[2] = t.z, v[3] = t.w;
+}
+
+static __device__ __forceinline__ void load4(const gv_bf16 *p, float v[4])
+{
+    uint2 t = *(const uint2 *)p;
+    v[0] = gv_bf16_to_f32((gv_bf16)(t.x & 0xffff));
+    v[1] = gv_bf16_to_f32((gv_bf16)(t.x >> 16));
+    v[2] = gv_bf16_to_f32((gv_bf16)(t.y & 0xffff));
+    v[3] = gv_bf16_to_f32((gv_bf16)(t.y >> 16));
+}
+
+static __device__ __forceinline__ void store4(float *p, const float v[4])
+{
+    *(float4 *)p = make_float4(v[0], v[1], v[2], v[3]);
+}
+
+static __device__ __forceinline__ void store4(gv_bf16 *p, const float v[4])
+{
+    uint2 t;
+    t.x = (unsigned)gv_f32_to_bf16(v[0]) | ((unsigned)gv_f32_to_bf16(v[1]) << 16);
+    t.y = (unsigned)gv_f32_to_bf16(v[2]) | ((unsigned)gv_f32_to_bf16(v[3]) << 16);
+    *(uint2 *)p = t;
+}
+
+/* ---- forward / dgrad ------------------------------------------------------------------
+ * BK is the K depth of a tile (8 or 16; K = 9*cin is a multiple of 8, and BK = 16 needs
+ * cin % 16 == 0 so that a 16-deep slice never straddles the end of K). Each thread
+ * loads BK/8 float4 of the A tile (a row's 4 consecutive channels of one tap) and the
+ * same of the B tile, into registers while the previous tile is computed. */
+template <typename T, int BN, int BK>
+__global__ void __launch_bounds__(256, 2) conv_fwd_simt(const T *__restrict__ X, const T *__restrict__ W,
+                                                     T *__restrict__ Y, const T *__restrict__ R, int M, int cin,
+                                                     int cout, int fault)
+{
+    constexpr int BM = 128, TN = BN / 16, Q = BK / 4; /* float4 per tile row */
+    constexpr int LA = BM * Q / 256, LB = (BN * Q + 255) / 256;
+    __shared__ __align__(16) float As[2][BK][BM];
+    __shared__ __align__(16) float Bs[2][BK][BN];
+    const int tid = threadIdx.x, tx = tid & 15, ty = tid >> 4;
+    const int m0 = blockIdx.x * BM, n0 = blockIdx.y * BN;
+    const int K = 9 * cin, KT = K / BK;
+
+    /* Rows of this thread's A loads: tile row, board position (y, x; -100 when the row is
+     * past M, so that every tap falls outside) and the sample's offset. The column of the
+     * A loads is the same for every i. */
+    const int ac = tid % Q;
+    int ar[LA], ay[LA], ax[LA], abase[LA];
+#pragma unroll
+    for (int i = 0; i < LA; i++) {
+        ar[i] = (tid + i * 256) / Q;
+        int m = m0 + ar[i];
+        int n = m / 49, pos = m - n * 49;
+        ay[i] = m < M ? pos / 7 : -100;
+        ax[i] = pos % 7;
+        abase[i] = n * 49 * cin;
+    }
+    int br[LB], bc[LB];
+    bool bact[LB], bok[LB];
+#pragma unroll
+    for (int i = 0; i < LB; i++) {
+        int q = tid + i * 256;
+        bact[i] = q < BN * Q;
+        br[i] = q / Q;
+        bc[i] = q % Q;
+        bok[i] = bact[i] && n0 + br[i] < cout;
+    }
+
+    float ra[LA][4], rb[LB][4];
+    auto gload = [&](int kt) {
+        const int k = kt * BK + ac * 4;
+        const int t = k / cin, ci = k - t * cin;
+        const int tyy = t / 3, dy = tyy - 1, dx = t - tyy * 3 - 1;
+#pragma unroll
+        for (int i = 0; i < LA; i++) {
+            int iy = ay[i] + dy, ix = ax[i] + dx;
+            if ((unsigned)iy < 7u && (unsigned)ix < 7u)
+                load4(X + abase[i] + (iy * 7 + ix) * cin + ci, ra[i]);
+            else
+                ra[i][0] = ra[i][1] = ra[i][2] = ra[i][3] = 0.f;
+        }
+#pragma unroll
+        for (int i = 0; i < LB; i++) {
+            if (bok[i])
+                load4(W + (size_t)(n0 + br[i]) * K + kt * BK + bc[i] * 4, rb[i]);
+            else
+                rb[i][0] = rb[i][1] = rb[i][2] = rb[i][3] = 0.f;
+        }
+    };
+    auto sstore = [&](int buf) {
+#pragma unroll
+        for (int i = 0; i < LA; i++)
+#pragma unroll
+            for (int j = 0; j < 4; j++)
+                As[buf][ac * 4 + j][ar[i]] = ra[i][j];
+#pragma unroll
+        for (int i = 0; i < LB; i++)
+            if (bact[i])
+#pragma unroll
+                for (int j = 0; j < 4; j++)
+                    Bs[buf][bc[i] * 4 + j][br[i]] = rb[i][j];
+    };
+
+    float acc[8][TN];
+#pragma unroll
+    for (int i = 0; i < 8; i++)
+#pragma unroll
+        for (int j = 0; j < TN; j++)
+            acc[i][j] = 0.f;
+
+    gload(0);
+    sstore(0);
+    __syncthreads();
+    for (int kt = 0; kt < KT; kt++) {
+        const int cur = kt & 1;
+        if (kt + 1 < KT)
+            gload(kt + 1);
+#pragma unroll
+        for (int k = 0; k < BK; k++) {
+            float a[8], b[TN];
+            float4 a0 = *(const float4 *)&As[cur][k][ty * 4];
+            float4 a1 = *(const float4 *)&As[cur][k][64 + ty * 4];
+            a[0] = a0.x, a[1] = a0.y, a[2] = a0.z, a[3] = a0.w;
+            a[4] = a1.x, a[5] = a1.y, a[6] = a1.z, a[7] = a1.w;
+            float4 b0 = *(const float4 *)&Bs[cur][k][tx * 4];
+            b[0] = b0.x, b[1] = b0.y, b[2] = b0.z, b[3] = b0.w;
+            if (TN == 8) {
+                float4 b1 = *(const float4 *)&Bs[cur][k][BN / 2 + tx * 4];
+                b[TN - 4] = b1.x, b[TN - 3] = b1.y, b[TN - 2] = b1.z, b[TN - 1] = b1.w;
+            }
+#pragma unroll
+            for (int i = 0; i < 8; i++)
+#pragma unroll
+                for (int j = 0; j < TN; j++)
+                    acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+        }
+        if (kt + 1 < KT)
+            sstore(cur ^ 1);
+        __syncthreads();
+    }
+
+#pragma unroll
+    for (int i = 0; i < 8; i++) {
+        int row = m0 + (i < 4 ? ty * 4 + i : 64 + ty * 4 + i - 4);
+        if (row >= M)
+            continue;
+#pragma unroll
+        for (int g = 0; g < TN / 4; g++) {
+            int col = n0 + g * (BN / 2) + tx * 4;
+            if (col >= cout)
+                continue;
+            float v[4] = {acc[i][g * 4], acc[i][g * 4 + 1], acc[i][g * 4 + 2], acc[i][g * 4 + 3]};
+            size_t o = (size_t)row * cout + col;
+            if (R) {
+                float r[4];
+                load4(R + o, r);
+                v[0] += r[0], v[1] += r[1], v[2] += r[2], v[3] += r[3];
+            }
+            if (fault && col == 0 && row % 97 == 0)
+                continue; /* test hook: leave these outputs unwritten */
+            store4(Y + o, v);
+        }
+    }
+}
+
+/* ---- wgrad -----------------------------------------------------------------------------
+ * BK rows of the batch per tile; the A tile (dY rows, BMC channels) and the B tile (the
+ * gathered input rows, 128 columns of k) are stored as they lie, rows of k-depth first. */
+template <typename T, int BMC, int BK>
+__global__ void __launch_bounds__(256, 2) conv_wgrad_simt(const T *__restrict__ DY, const T *__restrict__ X,
+                                                       float *__restrict__ WS, int M, int cin, int cout,
+                                                       int rows_per_split)
+{
+    constexpr int BN = 128, TM = BMC / 16, AQ = BMC / 4, BQ = BN / 4;
+    constexpr int LA = (BK * AQ + 255) / 256, LB = BK * BQ / 256;
+    __shared__ __align__(16) float As[2][BK][BMC];
+    __shared__ __align__(16) float Bs[2][BK][BN];
+    const int tid = threadIdx.x, tx = tid & 15, ty = tid >> 4;
+    const int co0 = blockIdx.x * BMC, k0 = blockIdx.y * BN;
+    const int K = 9 * cin;
+    const int mb = blockIdx.z * rows_per_split;
+    const int me = min(M, mb + rows_per_split);
+    const int KT = (me - mb + BK - 1) / BK;
+
+    /* B loads: the thread's column (and so tap and channel) is the same in every tile. */
+    const int bq = tid % BQ;
+    const int bk = k0 + bq * 4;
+    const bool bkok = bk < K;
+    const int bt = bkok ? bk / cin : 0, bci = bk - bt * cin;
+    const int bdy = bt / 3 - 1, bdx = bt % 3 - 1;
+
+    float ra[LA][4], rb[LB][4];
+    auto gload = [&](int kt) {
+#pragma unroll
+        for (int i = 0; i < LA; i++) {
+            int q = tid + i * 256;
+            int r = q / AQ, co = co0 + (q % AQ) * 4;
+            int m = mb + kt * BK + r;
+            if (q < BK * AQ && m < me && co < cout)
+                load4(DY + (size_t)m * cout + co, ra[i]);
+            else
+                ra[i][0] = ra[i][1] = ra[i][2] = ra[i][3] = 0.f;
+        }
+#pragma unroll
+        for (int i = 0; i < LB; i++) {
+            int r = (tid + i * 256) / BQ;
+            int m = mb + kt * BK + r;
+            bool ok = m < me && bkok;
+            if (ok) {
+                int n = m / 49, pos = m - n * 49, y = pos / 7, x = pos - y * 7;
+                int iy = y + bdy, ix = x + bdx;
+                ok = (unsigned)iy < 7u && (unsigned)ix < 7u;
+                if (ok)
+                    load4(X + ((size_t)n * 49 + iy * 7 + ix) * cin + bci, rb[i]);
+            }
+            if (!ok)
+                rb[i][0] = rb[i][1] = rb[i][2] = rb[i][3] = 0.f;
+        }
+    };
+    auto sstore = [&](int buf) {
+#pragma unroll
+        for (int i = 0; i < LA; i++) {
+            int q = tid + i * 256;
+            if (q < BK * AQ)
+                *(float4 *)&As[buf][q / AQ][(q % AQ) * 4] = make_float4(ra[i][0], ra[i][1], ra[i][2], ra[i][3]);
+        }
+#pragma unroll
+        for (int i = 0; i < LB; i++) {
+            int q = tid + i * 256;
+            *(float4 *)&Bs[buf][q / BQ][(q % BQ) * 4] = make_float4(rb[i][0], rb[i][1], rb[i][2], rb[i][3]);
+        }
+    };
+
+    float acc[TM][8];
+#pragma unroll
+    for (int i = 0; i < TM; i++)
+#pragma unroll
+        for (int j = 0; j < 8; j++)
+            acc[i][j] = 0.f;
+
+    gload(0);
+    sstore(0);
+    __syncthreads();
+    for (int kt = 0; kt < KT; kt++) {
+        const int cur = kt & 1;
+        if (kt + 1 < KT)
+            gload(kt + 1);
+#pragma unroll
+        for (int k = 0; k < BK; k++) {
+            float a[TM], b[8];
+            float4 a0 = *(const float4 *)&As[cur][k][ty * 4];
+            a[0] = a0.x, a[1] = a0.y, a[2] = a0.z, a[3] = a0.w;
+            if (TM == 8) {
+                float4 a1 = *(const float4 *)&As[cur][k][BMC / 2 + ty * 4];
+                a[TM - 4] = a1.x, a[TM - 3] = a1.y, a[TM - 2] = a1.z, a[TM - 1] = a1.w;
+            }
+            float4 b0 = *(const float4 *)&Bs[cur][k][tx * 4];
+            float4 b1 = *(const float4 *)&Bs[cur][k][64 + tx * 4];
+            b[0] = b0.x, b[1] = b0.y, b[2] = b0.z, b[3] = b0.w;
+            b[4] = b1.x, b[5] = b1.y, b[6] = b1.z, b[7] = b1.w;
+#pragma unroll
+            for (int i = 0; i < TM; i++)
+#pragma unroll
+                for (int j = 0; j < 8; j++)
+                    acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+        }
+        if (kt + 1 < KT)
+            sstore(cur ^ 1);
+        __syncthreads();
+    }
+
+    float *P = WS + (size_t)blockIdx.z * cout * K;
+#pragma unroll
+    for (int i = 0; i < TM; i++) {
+        int co = co0 + (i < 4 ? ty * 4 + i : BMC / 2 + ty * 4 + i - 4);
+        if (co >= cout)
+            continue;
+#pragma unroll
+        for (int g = 0; g < 2; g++) {
+            int k = k0 + g * 64 + tx * 4;
+            if (k < K)
+                *(float4 *)(P + (size_t)co * K + k) =
+                    make_float4(acc[i][g * 4], acc[i][g * 4 + 1], acc[i][g * 4 + 2], acc[i][g * 4 + 3]);
+        }
+    }
+}
+
+/* Sums the splits' partials (reading them coalesced) into the PyTorch-layout gradient. */
+__global__ void wgrad_reduce(const float *__restrict__ ws, int splits, int cout, int cin, int cin_real,
+                             float *__restrict__ dw)
+{
+    const size_t K = 9 * (size_t)cin, total = (size_t)cout * K;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += (size_t)gridDim.x * blockDim.x) {
+        float s = 0.f;
+        for (int p = 0; p < splits; p++)
+            s += ws[(size_t)p * total + i];
+        int co = (int)(i / K), k = (int)(i % K);
+        int t = k / cin, ci = k - t * cin;
+        if (ci < cin_real)
+            dw[((size_t)co * cin_real + ci) * 9 + t] += s;
+    }
+}
+
+gv_status gpu_wgrad_reduce(const wgrad_args *a, int splits, cudaStream_t st, gv_err *err)
+{
+    size_t total = (size_t)a->cout * 9 * a->cin;
+    unsigned g = gpu_blocks(total, 256);
+    wgrad_reduce<<<g, 256, 0, st>>>(a->ws, splits, a->cout, a->cin, a->cin_real, a->dw);
+    GPU_LAUNCHED(err, "conv3x3 weight gradient reduction");
+    return GV_OK;
+}
+
+/* The K depth of the SIMT tiles: 16 when the channels allow it, unless GV_SIMT_BK=8
+ * (kept for measuring one against the other). */
+static int simt_bk(int cin)
+{
+    static int forced = -1;
+    if (forced < 0) {
+        const char *e = getenv("GV_SIMT_BK");
+        forced = e ? atoi(e) : 0;
+    }
+    if (forced == 8 || cin % 16)
+        return 8;
+    return 16;
+}
+
+template <typename T, int BN, int BK>
+static void fwd_launch(const conv_args *a, dim3 grid, cudaStream_t st)
+{
+    conv_fwd_simt<T, BN, BK><<<grid, 256, 0, st>>>((const T *)a->x, (const T *)a->w, (T *)a->y, (const T *)a->res,
+                                                   a->M, a->cin, a->cout, a->fault);
+}
+
+template <typename T>
+static void fwd_pick(const conv_args *a, cudaStream_t st)
+{
+    const int BN = a->cout >= 128 ? 128 : 64;
+    dim3 grid((a->M + 127) / 128, (a->cout + BN - 1) / BN);
+    int bk = simt_bk(a->cin);
+    if (BN == 128)
+        bk == 16 ? fwd_launch<T, 128, 16>(a, grid, st) : fwd_launch<T, 128, 8>(a, grid, st);
+    else
+        bk == 16 ? fwd_launch<T, 64, 16>(a, grid, st) : fwd_launch<T, 64, 8>(a, grid, st);
+}
+
+gv_status gpu_conv3x3_fwd_simt(const conv_args *a, cudaStream_t st, gv_err *err)
+{
+    if (a->dt == GPU_F32)
+        fwd_pick<float>(a, st);
+    else
+        fwd_pick<gv_bf16>(a, st);
+    GPU_LAUNCHED(err, "conv3x3 forward (SIMT)");
+    return GV_OK;
+}
+
+template <typename T, int BMC, int BK>
+static void wgrad_launch(const wgrad_args *a, dim3 grid, int rows, cudaStream_t st)
+{
+    conv_wgrad_simt<T, BMC, BK><<<grid, 256, 0, st>>>((const T *)a->dy, (const T *)a->x, a->ws, a->M, a->cin, a->cout,
+                                                      rows);
+}
+
+template <typename T>
+static void wgrad_pick(const wgrad_args *a, int rows, int splits, cudaStream_t st)
+{
+    const int BMC = a->cout >= 128 ? 128 : 64;
+    dim3 grid((a->cout + BMC - 1) / BMC, (9 * a->cin + 127) / 128, splits);
+    int bk = simt_bk(a->cin);
+    if (BMC == 128)
+        bk == 16 ? wgrad_launch<T, 128, 16>(a, grid, rows, st) : wgrad_launch<T, 128, 8>(a, grid, rows, st);
+    else
+        bk == 16 ? wgrad_launch<T, 64, 16>(a, grid, rows, st) : wgrad_launch<T, 64, 8>(a, grid, rows, st);
+}
+
+gv_status gpu_conv3x3_wgrad_simt(const wgrad_args *a, int rows_per_split, int splits, cudaStream_t st, gv_err *err)
+{
+    if (a->dt == GPU_F32)
+        wgrad_pick<float>(a, rows_per_split, splits, st);
+    else
+        wgrad_pick<gv_bf16>(a, rows_per_split, splits, st);
+    GPU_LAUNCHED(err, "conv3x3 weight gradient (SIMT)");
+    return gpu_wgrad_reduce(a, splits, st, err);
+}
+
+/* ---- dispatch --------------------------------------------------------------------------- */
+gv_status gpu_conv3x3_fwd(const conv_args *a, int use_mma, cudaStream_t st, gv_err *err)
+{
+    if (a->cin % 8 || a->cout % 8 || a->M <= 0)
+        return gv_fail(err, GV_ERR_INPUT, "conv3x3: channels must be multiples of 8 (cin %d, cout %d)", a->cin, a->cout);
+    if (use_mma && a->dt == GPU_BF16)
+        return gpu_conv3x3_fwd_mma(a, st, err);
+    return gpu_conv3x3_fwd_simt(a, st, err);
+}
+
+gv_status gpu_conv3x3_wgrad(const wgrad_args *a, int use_mma, cudaStream_t st, gv_err *err)
+{
+    if (a->cin % 8 || a->cout % 8 || a->M <= 0)
+        return gv_fail(err, GV_ERR_INPUT, "conv3x3 wgrad: channels must be multiples of 8 (cin %d, cout %d)", a->cin,
+                       a->cout);
+    const int bmc = a->cout >= 128 ? 128 : 64;
+    int tiles = ((a->cout + bmc - 1) / bmc) * ((9 * a->cin + 127) / 128);
+    int splits = a->splits;
+    if (splits <= 0) {
+        /* About three CTAs per multiprocessor in total, each reducing at least 256 rows. */
+        int target = 3 * (a->sm_count > 0 ? a->sm_count : 80);
+        splits = (target + tiles - 1) / tiles;
+        int max_splits = (a->M + 255) / 256;
+        if (splits > max_splits)
+            splits = max_splits;
+        if (splits < 1)
+            splits = 1;
+    }
+    size_t per_split = (size_t)a->cout * 9 * a->cin;
+    if (!a->ws || a->ws_elems < per_split)
+        return gv_fail(err, GV_ERR_INPUT, "conv3x3 wgrad: workspace of %zu floats is smaller than one split (%zu)",
+                       a->ws_elems, per_split);
+    if ((size_t)splits > a->ws_elems / per_split)
+        splits = (int)(a->ws_elems / per_split);
+    int rows = (a->M + splits - 1) / splits;
+    rows = (rows + 31) / 32 * 32; /* whole tiles of 32 (tensor cores) or 8/16 rows (SIMT) */
+    splits = (a->M + rows - 1) / rows;
+    if (use_mma && a->dt == GPU_BF16)
+        return gpu_conv3x3_wgrad_mma(a, rows, splits, st, err);
+    return gpu_conv3x3_wgrad_simt(a, rows, splits, st, err);
+}

@@ -1,0 +1,155 @@
+/* gpu_nn.h: launchers of the GPU trainer's kernels (C++ linkage, used only by .cu files).
+ *
+ * Layouts. Activations are NHWC: a (M, C) row-major matrix with M = N*49 rows, row
+ * m = n*49 + y*7 + x. They are stored as float (fp32 mode) or bf16 bits (bf16 mode);
+ * `gdt` says which. Parameters, gradients and AdamW state are fp32 in PyTorch layout.
+ * A 3x3 convolution reads input (y+ky-1, x+kx-1) for tap t = ky*3+kx; its weights are
+ * given to the kernels as a (Cout, 9*Cin) matrix with column k = t*Cin + ci.
+ * Every launcher enqueues on `st` and returns GV_OK or GV_ERR_ENV with err filled. */
+#ifndef GV_NN_GPU_GPU_NN_H
+#define GV_NN_GPU_GPU_NN_H
+
+#include <stddef.h>
+
+#include "core/gv.h"
+#include "dev/gpu_blas.h"
+#include "dev/gpu_util.h"
+
+/* bf16 tensor-core kernels exist for NVIDIA sm_80 and newer; everything else runs the
+ * SIMT kernels (fp32 arithmetic on fp32 or bf16 storage). */
+#if !GV_GPU_IS_HIP
+#define GV_HAVE_MMA_BUILD 1
+#else
+#define GV_HAVE_MMA_BUILD 0
+#endif
+
+/* ---- 3x3 convolution as an implicit GEMM -------------------------------------------- */
+typedef struct {
+    const void *x;      /* (M, cin) input activations */
+    const void *w;      /* (cout, 9*cin) weights, column t*cin + ci */
+    void *y;            /* (M, cout) output */
+    const void *res;    /* optional (M, cout) added to the output before rounding */
+    int M, cin, cout;   /* cin, cout multiples of 8 */
+    gpu_dtype dt;       /* storage of x, w, y, res */
+    int fault;          /* test hook: skip some output writes */
+} conv_args;
+
+/* use_mma: the bf16 tensor-core kernel (dt must be bf16 and the device sm_80+). */
+gv_status gpu_conv3x3_fwd(const conv_args *a, int use_mma, cudaStream_t st, gv_err *err);
+
+typedef struct {
+    const void *dy;     /* (M, cout) output gradient */
+    const void *x;      /* (M, cin) input activations */
+    float *dw;          /* fp32 gradient in PyTorch layout (cout, cin_real, 3, 3), accumulated */
+    float *ws;          /* workspace for the split-K partial sums (splits x cout x 9*cin floats) */
+    size_t ws_elems;
+    int M, cin, cout;
+    int cin_real;       /* channels that exist in the weight (the stem pads 12 to 16) */
+    gpu_dtype dt;
+    int splits;         /* split-K count over rows (0: choose) */
+    int sm_count;
+} wgrad_args;
+
+/* Each split writes its partial sums to ws; a reduction kernel adds them, in a fixed order,
+ * into dw (so the result is deterministic). dw is added to, not overwritten. */
+gv_status gpu_conv3x3_wgrad(const wgrad_args *a, int use_mma, cudaStream_t st, gv_err *err);
+
+/* The two implementations behind the launchers above (conv_mma.cu, conv_simt.cu). */
+gv_status gpu_conv3x3_fwd_mma(const conv_args *a, cudaStream_t st, gv_err *err);
+gv_status gpu_conv3x3_wgrad_mma(const wgrad_args *a, int rows_per_split, int splits, cudaStream_t st, gv_err *err);
+/* Adds the splits' partial sums in ws into dw (PyTorch layout). */
+gv_status gpu_wgrad_reduce(const wgrad_args *a, int splits, cudaStream_t st, gv_err *err);
+gv_status gpu_conv3x3_fwd_simt(const conv_args *a, cudaStream_t st, gv_err *err);
+gv_status gpu_conv3x3_wgrad_simt(const wgrad_args *a, int rows_per_split, int splits, cudaStream_t st, gv_err *err);
+
+/* ---- naive reference kernels for the self-test ---------------------------------------- */
+gv_status gpu_conv3x3_fwd_naive(const conv_args *a, cudaStream_t st, gv_err *err);
+gv_status gpu_conv3x3_wgrad_naive(const wgrad_args *a, cudaStream_t st, gv_err *err);
+
+/* ---- normalisation ------------------------------------------------------------------- */
+typedef struct {
+    int group;          /* 1 GroupNorm(8), 0 BatchNorm (batch statistics or running) */
+    int N, C;           /* M = N*49 rows of C channels */
+    const void *x;      /* (M, C) pre-norm input */
+    const void *res;    /* optional (M, C) residual added after the norm */
+    void *y;            /* (M, C) output: relu(norm(x) [+ res]) (relu when `relu`) */
+    int relu;
+    const float *gamma, *beta;
+    float *mean, *rstd; /* GN: (N*8); BN: (C); written in training, read in eval */
+    /* BatchNorm only */
+    int train;          /* 1: batch statistics, updating running stats; 0: running stats */
+    float *run_mean, *run_var;
+    double *acc;        /* scratch: 2*C doubles */
+    gpu_dtype dt;
+    int fault;
+} norm_fwd_args;
+
+gv_status gpu_norm_fwd(const norm_fwd_args *a, cudaStream_t st, gv_err *err);
+
+typedef struct {
+    int group;
+    int N, C;
+    const void *x;      /* (M, C) the forward's pre-norm input */
+    const void *out;    /* (M, C) the forward's output (relu mask: out > 0); NULL: no relu */
+    const void *dout;   /* (M, C) gradient of the loss w.r.t. out */
+    void *dx;           /* (M, C) gradient w.r.t. x */
+    void *dres;         /* optional (M, C): the masked gradient (w.r.t. the residual input) */
+    const float *gamma;
+    const float *mean, *rstd;
+    float *dgamma, *dbeta; /* accumulated (atomics); zero before */
+    double *acc;        /* BN scratch: 2*C doubles */
+    int sm_count;
+    gpu_dtype dt;
+} norm_bwd_args;
+
+gv_status gpu_norm_bwd(const norm_bwd_args *a, cudaStream_t st, gv_err *err);
+
+/* ---- elementwise, loss, optimiser ---------------------------------------------------- */
+/* x (N,12,7,7) fp32 NCHW -> (M, 16) NHWC with channels 12..15 zero. */
+gv_status gpu_pack_input(const float *x, void *out, int N, gpu_dtype dt, cudaStream_t st, gv_err *err);
+
+/* Softmax cross-entropy + MSE. Inputs: raw logits (N,7) and raw value (N) fp32 without
+ * bias; adds the biases, writes logits/value (fp32), loss terms summed into loss_acc
+ * (double[2], zeroed before), dlogits (N,7) and dvalue (N) in dt scaled by 1/N, and the
+ * bias gradients into gpb (7) and gvb (1) (accumulated). */
+gv_status gpu_loss(const float *logits_raw, const float *value_raw, const float *pb, const float *vb,
+                   const int *ptarget, const float *vtarget, int N, float *logits, float *value,
+                   double *loss_acc, void *dlogits, void *dvalue, float *gpb, float *gvb, gpu_dtype dt,
+                   int fault, cudaStream_t st, gv_err *err);
+/* loss = (acc[0] + acc[1]) / N into loss_out (float). */
+gv_status gpu_loss_finish(const double *acc, int N, float *loss_out, cudaStream_t st, gv_err *err);
+
+/* y = relu(x + b) for x (N, H) fp32, y in dt. */
+gv_status gpu_bias_relu(const float *x, const float *b, void *y, int N, int H, gpu_dtype dt, cudaStream_t st,
+                        gv_err *err);
+/* Value head second layer backward: dh[n][j] = dv[n] * w[j] * (h[n][j] > 0) into dt;
+ * db[j] += sum_n dh[n][j]. dv in dt. */
+gv_status gpu_value_hidden_bwd(const void *dv, const float *w, const void *h, void *dh, float *db, int N, int H,
+                               gpu_dtype dt, cudaStream_t st, gv_err *err);
+
+/* Weight preparation: copies of fp32 master weights in the kernels' layouts and dtype. */
+enum { PREP_CONV_FWD = 0, PREP_CONV_DGRAD = 1, PREP_PLAIN = 2, PREP_HEAD_LINEAR = 3 };
+typedef struct {
+    int kind;
+    int src;          /* element offset in the fp32 parameter array */
+    int cout, cin;    /* conv: real shape; linear: (out, 32*49); plain: (count, 1) */
+    int cin_pad;      /* conv fwd: padded input channels (stem 16) */
+    void *dst;
+} prep_desc;
+/* descs is a device array of n descriptors; total bounds the largest element count. */
+gv_status gpu_prep_weights(const float *params, const prep_desc *descs, int n, int max_elems, gpu_dtype dt,
+                           cudaStream_t st, gv_err *err);
+/* Head linear gradient computed in NHWC order (out, 49*32 with column pos*32+c) added into
+ * the PyTorch-order gradient (out, 32*49 with column c*49+pos). */
+gv_status gpu_head_grad_unpermute(const float *g_nhwc, float *g_torch, int out, cudaStream_t st, gv_err *err);
+
+/* AdamW over n parameters (PyTorch semantics) at step *step_dev (the caller increments it
+ * with gpu_step_inc first, so that the whole step can be replayed from a graph). */
+gv_status gpu_step_inc(int *step_dev, cudaStream_t st, gv_err *err);
+gv_status gpu_adamw(float *p, const float *g, float *m, float *v, size_t n, int *step_dev, float lr, float beta1,
+                    float beta2, float eps, float wd, cudaStream_t st, gv_err *err);
+
+/* Fill with a NaN bit pattern (all ones). */
+gv_status gpu_poison(void *p, size_t bytes, cudaStream_t st, gv_err *err);
+
+#endif

@@ -1,0 +1,489 @@
+/* selftest.cu: naive device references for the convolution kernels and the kernel-level
+ * self-test (selftest.h). The naive kernels compute one output per thread, accumulating
+ * in double, in the most direct form of the definition. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/rng.h"
+#include "nn/gpu/gpu_nn.h"
+#include "nn/gpu/selftest.h"
+
+static __device__ __forceinline__ double ldd(const float *p) { return *p; }
+static __device__ __forceinline__ double ldd(const gv_bf16 *p) { return gv_bf16_to_f32(*p); }
+static __device__ __forceinline__ void std1(float *p, double v) { *p = (float)v; }
+static __device__ __forceinline__ void std1(gv_bf16 *p, double v) { *p = gv_f32_to_bf16((float)v); }
+
+template <typename T>
+__global__ void conv_fwd_naive(const T *X, const T *W, T *Y, const T *R, int M, int cin, int cout)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= (size_t)M * cout)
+        return;
+    int m = (int)(i / cout), co = (int)(i % cout);
+    int n = m / 49, pos = m % 49, y = pos / 7, x = pos % 7;
+    double acc = 0;
+    for (int t = 0; t < 9; t++) {
+        int iy = y + t / 3 - 1, ix = x + t % 3 - 1;
+        if (iy < 0 || iy >= 7 || ix < 0 || ix >= 7)
+            continue;
+        for (int ci = 0; ci < cin; ci++)
+            acc += ldd(X + ((size_t)n * 49 + iy * 7 + ix) * cin + ci) * ldd(W + (size_t)co * 9 * cin + t * cin + ci);
+    }
+    if (R)
+        acc += ldd(R + i);
+    std1(Y + i, acc);
+}
+
+template <typename T>
+__global__ void conv_wgrad_naive(const T *DY, const T *X, float *DW, int M, int cin, int cout, int cin_real)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= (size_t)cout * cin_real * 9)
+        return;
+    int t = (int)(i % 9), ci = (int)((i / 9) % cin_real), co = (int)(i / 9 / cin_real);
+    double acc = 0;
+    for (int m = 0; m < M; m++) {
+        int n = m / 49, pos = m % 49, y = pos / 7, x = pos % 7;
+        int iy = y + t / 3 - 1, ix = x + t % 3 - 1;
+        if (iy < 0 || iy >= 7 || ix < 0 || ix >= 7)
+            continue;
+        acc += ldd(DY + (size_t)m * cout + co) * ldd(X + ((size_t)n * 49 + iy * 7 + ix) * cin + ci);
+    }
+    DW[i] += (float)acc;
+}
+
+gv_status gpu_conv3x3_fwd_naive(const conv_args *a, cudaStream_t st, gv_err *err)
+{
+    unsigned g = gpu_blocks((size_t)a->M * a->cout, 128);
+    if (a->dt == GPU_F32)
+        conv_fwd_naive<float><<<g, 128, 0, st>>>((const float *)a->x, (const float *)a->w, (float *)a->y,
+                                                 (const float *)a->res, a->M, a->cin, a->cout);
+    else
+        conv_fwd_naive<gv_bf16><<<g, 128, 0, st>>>((const gv_bf16 *)a->x, (const gv_bf16 *)a->w, (gv_bf16 *)a->y,
+                                                   (const gv_bf16 *)a->res, a->M, a->cin, a->cout);
+    GPU_LAUNCHED(err, "naive conv3x3 forward");
+    return GV_OK;
+}
+
+gv_status gpu_conv3x3_wgrad_naive(const wgrad_args *a, cudaStream_t st, gv_err *err)
+{
+    unsigned g = gpu_blocks((size_t)a->cout * a->cin_real * 9, 128);
+    if (a->dt == GPU_F32)
+        conv_wgrad_naive<float><<<g, 128, 0, st>>>((const float *)a->dy, (const float *)a->x, a->dw, a->M, a->cin,
+                                                   a->cout, a->cin_real);
+    else
+        conv_wgrad_naive<gv_bf16><<<g, 128, 0, st>>>((const gv_bf16 *)a->dy, (const gv_bf16 *)a->x, a->dw, a->M,
+                                                     a->cin, a->cout, a->cin_real);
+    GPU_LAUNCHED(err, "naive conv3x3 weight gradient");
+    return GV_OK;
+}
+
+/* ---- the self-test ---------------------------------------------------------------------- */
+typedef struct {
+    gv_rng rng;
+    int fails;
+} ctx;
+
+/* Random values in [-1, 1) stored as dt; channels >= cin_real of each row are zero (the
+ * stem's padding), when cin_real < row. */
+static void *upload_random(ctx *c, size_t rows, int row, int cin_real, gpu_dtype dt)
+{
+    size_t n = rows * row, es = dt == GPU_BF16 ? 2 : 4;
+    void *h = malloc(n * es), *d = NULL;
+    for (size_t i = 0; i < n; i++) {
+        float v = (i % row) < (size_t)cin_real ? (float)(2.0 * gv_rng_uniform(&c->rng) - 1.0) : 0.f;
+        if (dt == GPU_BF16)
+            ((gv_bf16 *)h)[i] = gv_f32_to_bf16(v);
+        else
+            ((float *)h)[i] = v;
+    }
+    if (cudaMalloc(&d, n * es) != cudaSuccess || cudaMemcpy(d, h, n * es, cudaMemcpyHostToDevice) != cudaSuccess)
+        d = NULL;
+    free(h);
+    return d;
+}
+
+static double *download(const void *d, size_t n, gpu_dtype dt)
+{
+    size_t es = dt == GPU_BF16 ? 2 : 4;
+    void *h = malloc(n * es);
+    double *o = (double *)malloc(n * sizeof(double));
+    cudaMemcpy(h, d, n * es, cudaMemcpyDeviceToHost);
+    for (size_t i = 0; i < n; i++)
+        o[i] = dt == GPU_BF16 ? gv_bf16_to_f32(((gv_bf16 *)h)[i]) : ((float *)h)[i];
+    free(h);
+    return o;
+}
+
+static double rel_l2(const double *a, const double *b, size_t n, size_t *nonfinite)
+{
+    double num = 0, den = 0;
+    *nonfinite = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(a[i])) {
+            (*nonfinite)++;
+            continue;
+        }
+        num += (a[i] - b[i]) * (a[i] - b[i]);
+        den += b[i] * b[i];
+    }
+    return *nonfinite ? INFINITY : (den > 0 ? sqrt(num / den) : sqrt(num));
+}
+
+static void report(ctx *c, int ok, const char *what, double err_, double tol, size_t nonfinite)
+{
+    printf("%s gpu %s: rel_l2 %.3g (tolerance %.0e)%s\n", ok ? "PASS" : "FAIL", what, err_, tol,
+           nonfinite ? " with non-finite outputs" : "");
+    fflush(stdout);
+    if (!ok)
+        c->fails++;
+}
+
+static void test_fwd(ctx *c, int n, int cin, int cin_real, int cout, gpu_dtype dt, int mma, int with_res)
+{
+    const int M = n * 49;
+    const size_t es = dt == GPU_BF16 ? 2 : 4;
+    void *x = upload_random(c, (size_t)M, cin, cin_real, dt);
+    void *w = upload_random(c, (size_t)cout, 9 * cin, 9 * cin, dt);
+    void *r = with_res ? upload_random(c, (size_t)M, cout, cout, dt) : NULL;
+    void *y1 = NULL, *y2 = NULL;
+    cudaMalloc(&y1, es * M * cout);
+    cudaMalloc(&y2, es * M * cout);
+    gv_err e;
+    char what[160];
+    snprintf(what, sizeof what, "conv3x3 forward %s %s n=%d cin=%d cout=%d%s", dt == GPU_BF16 ? "bf16" : "fp32",
+             mma ? "tensor-core" : "simt", n, cin, cout, with_res ? " +residual" : "");
+    if (!x || !w || !y1 || !y2 || (with_res && !r)) {
+        report(c, 0, what, INFINITY, 0, 0);
+        goto out;
+    }
+    {
+        cudaMemset(y1, 0xff, es * M * cout);
+        conv_args a = {x, w, y1, r, M, cin, cout, dt, 0};
+        gv_status s1 = gpu_conv3x3_fwd(&a, mma, 0, &e);
+        a.y = y2;
+        gv_status s2 = gpu_conv3x3_fwd_naive(&a, 0, &e);
+        cudaError_t ce = cudaDeviceSynchronize();
+        if (s1 != GV_OK || s2 != GV_OK || ce != cudaSuccess) {
+            printf("FAIL gpu %s: %s\n", what, ce != cudaSuccess ? cudaGetErrorString(ce) : e.msg);
+            c->fails++;
+            goto out;
+        }
+        size_t cnt = (size_t)M * cout, nf;
+        double *h1 = download(y1, cnt, dt), *h2 = download(y2, cnt, dt);
+        double tol = dt == GPU_BF16 ? 1e-2 : 1e-5;
+        double d = rel_l2(h1, h2, cnt, &nf);
+        report(c, d <= tol, what, d, tol, nf);
+        free(h1);
+        free(h2);
+    }
+out:
+    cudaFree(x);
+    cudaFree(w);
+    cudaFree(r);
+    cudaFree(y1);
+    cudaFree(y2);
+}
+
+static void test_wgrad(ctx *c, int n, int cin, int cin_real, int cout, gpu_dtype dt, int mma)
+{
+    const int M = n * 49;
+    void *dy = upload_random(c, (size_t)M, cout, cout, dt);
+    void *x = upload_random(c, (size_t)M, cin, cin_real, dt);
+    float *w1 = NULL, *w2 = NULL;
+    size_t cnt = (size_t)cout * cin_real * 9;
+    cudaMalloc((void **)&w1, sizeof(float) * cnt);
+    cudaMalloc((void **)&w2, sizeof(float) * cnt);
+    gv_err e;
+    char what[160];
+    snprintf(what, sizeof what, "conv3x3 wgrad %s %s n=%d cin=%d (real %d) cout=%d", dt == GPU_BF16 ? "bf16" : "fp32",
+             mma ? "tensor-core" : "simt", n, cin, cin_real, cout);
+    if (!dy || !x || !w1 || !w2) {
+        report(c, 0, what, INFINITY, 0, 0);
+        goto out;
+    }
+    {
+        cudaMemset(w1, 0, sizeof(float) * cnt);
+        cudaMemset(w2, 0, sizeof(float) * cnt);
+        cudaDeviceProp p;
+        cudaGetDeviceProperties(&p, 0);
+        size_t wse = (size_t)64 * cout * 9 * cin;
+        float *ws = NULL;
+        cudaMalloc((void **)&ws, sizeof(float) * wse);
+        wgrad_args a = {dy, x, w1, ws, wse, M, cin, cout, cin_real, dt, 0, p.multiProcessorCount};
+        gv_status s1 = gpu_conv3x3_wgrad(&a, mma, 0, &e);
+        a.dw = w2;
+        gv_status s2 = gpu_conv3x3_wgrad_naive(&a, 0, &e);
+        cudaError_t ce = cudaDeviceSynchronize();
+        cudaFree(ws);
+        if (s1 != GV_OK || s2 != GV_OK || ce != cudaSuccess) {
+            printf("FAIL gpu %s: %s\n", what, ce != cudaSuccess ? cudaGetErrorString(ce) : e.msg);
+            c->fails++;
+            goto out;
+        }
+        size_t nf;
+        double *h1 = download(w1, cnt, GPU_F32), *h2 = download(w2, cnt, GPU_F32);
+        double tol = 1e-4;
+        double d = rel_l2(h1, h2, cnt, &nf);
+        report(c, d <= tol, what, d, tol, nf);
+        free(h1);
+        free(h2);
+    }
+out:
+    cudaFree(dy);
+    cudaFree(x);
+    cudaFree(w1);
+    cudaFree(w2);
+}
+
+/* GroupNorm forward and backward (with ReLU and a residual) against a host float64
+ * computation of the same formulas from the same (rounded) inputs. */
+static void test_gn(ctx *c, int n, int C, gpu_dtype dt)
+{
+    const int M = n * 49, cg = C / 8;
+    const size_t cnt = (size_t)M * C, es = dt == GPU_BF16 ? 2 : 4;
+    char what[128];
+    snprintf(what, sizeof what, "GroupNorm forward+backward %s n=%d C=%d", dt == GPU_BF16 ? "bf16" : "fp32", n, C);
+    void *x = upload_random(c, (size_t)M, C, C, dt), *res = upload_random(c, (size_t)M, C, C, dt);
+    void *dout = upload_random(c, (size_t)M, C, C, dt);
+    void *y = NULL, *dx = NULL, *dres = NULL;
+    float *gb = NULL, *stats = NULL, *dgb = NULL;
+    cudaMalloc(&y, es * cnt);
+    cudaMalloc(&dx, es * cnt);
+    cudaMalloc(&dres, es * cnt);
+    cudaMalloc((void **)&gb, sizeof(float) * 2 * C);
+    cudaMalloc((void **)&stats, sizeof(float) * 16 * n);
+    cudaMalloc((void **)&dgb, sizeof(float) * 2 * C);
+    float *hgb = (float *)malloc(sizeof(float) * 2 * C);
+    for (int i = 0; i < 2 * C; i++)
+        hgb[i] = (float)(i < C ? 0.5 + gv_rng_uniform(&c->rng) : gv_rng_uniform(&c->rng) - 0.5);
+    cudaMemcpy(gb, hgb, sizeof(float) * 2 * C, cudaMemcpyHostToDevice);
+    cudaMemset(dgb, 0, sizeof(float) * 2 * C);
+    cudaMemset(y, 0xff, es * cnt);
+    cudaMemset(dx, 0xff, es * cnt);
+    cudaMemset(dres, 0xff, es * cnt);
+    gv_err e;
+    norm_fwd_args fa;
+    memset(&fa, 0, sizeof fa);
+    fa.group = 1, fa.N = n, fa.C = C, fa.x = x, fa.res = res, fa.y = y, fa.relu = 1, fa.gamma = gb, fa.beta = gb + C;
+    fa.mean = stats, fa.rstd = stats + 8 * n, fa.train = 1, fa.dt = dt;
+    norm_bwd_args ba;
+    memset(&ba, 0, sizeof ba);
+    ba.group = 1, ba.N = n, ba.C = C, ba.x = x, ba.out = y, ba.dout = dout, ba.dx = dx, ba.dres = dres, ba.gamma = gb;
+    ba.mean = stats, ba.rstd = stats + 8 * n, ba.dgamma = dgb, ba.dbeta = dgb + C, ba.sm_count = 132, ba.dt = dt;
+    gv_status s1 = gpu_norm_fwd(&fa, 0, &e);
+    gv_status s2 = s1 == GV_OK ? gpu_norm_bwd(&ba, 0, &e) : s1;
+    cudaError_t ce = cudaDeviceSynchronize();
+    if (s1 != GV_OK || s2 != GV_OK || ce != cudaSuccess) {
+        printf("FAIL gpu %s: %s\n", what, ce != cudaSuccess ? cudaGetErrorString(ce) : e.msg);
+        c->fails++;
+    } else {
+        double *hx = download(x, cnt, dt), *hr = download(res, cnt, dt), *hd = download(dout, cnt, dt);
+        double *gy = download(y, cnt, dt), *gdx = download(dx, cnt, dt), *gdr = download(dres, cnt, dt);
+        double *gdg = download(dgb, 2 * (size_t)C, GPU_F32);
+        double *ry = (double *)calloc(cnt, sizeof(double)), *rdx = (double *)calloc(cnt, sizeof(double));
+        double *rdr = (double *)calloc(cnt, sizeof(double)), *rdg = (double *)calloc(2 * (size_t)C, sizeof(double));
+        for (int s = 0; s < n; s++)
+            for (int g = 0; g < 8; g++) {
+                double sum = 0, sq = 0, k = 49.0 * cg;
+                for (int p = 0; p < 49; p++)
+                    for (int j = 0; j < cg; j++)
+                        sum += hx[((size_t)s * 49 + p) * C + g * cg + j];
+                double mu = sum / k;
+                for (int p = 0; p < 49; p++)
+                    for (int j = 0; j < cg; j++) {
+                        double d = hx[((size_t)s * 49 + p) * C + g * cg + j] - mu;
+                        sq += d * d;
+                    }
+                double rs = 1.0 / sqrt(sq / k + 1e-5), a1 = 0, a2 = 0;
+                for (int p = 0; p < 49; p++)
+                    for (int j = 0; j < cg; j++) {
+                        size_t o = ((size_t)s * 49 + p) * C + g * cg + j;
+                        int ch = g * cg + j;
+                        double xh = (hx[o] - mu) * rs, v = xh * hgb[ch] + hgb[C + ch] + hr[o];
+                        ry[o] = v > 0 ? v : 0;
+                        /* the mask comes from the device's own (rounded) output, as in training */
+                        double gg = gy[o] > 0 ? hd[o] : 0;
+                        rdr[o] = gg;
+                        a1 += gg * hgb[ch];
+                        a2 += gg * hgb[ch] * xh;
+                        rdg[ch] += gg * xh;
+                        rdg[C + ch] += gg;
+                    }
+                a1 /= k;
+                a2 /= k;
+                for (int p = 0; p < 49; p++)
+                    for (int j = 0; j < cg; j++) {
+                        size_t o = ((size_t)s * 49 + p) * C + g * cg + j;
+                        double xh = (hx[o] - mu) * rs;
+                        rdx[o] = rs * (rdr[o] * hgb[g * cg + j] - a1 - xh * a2);
+                    }
+            }
+        double tol = dt == GPU_BF16 ? 1e-2 : 1e-5;
+        size_t nf1, nf2, nf3, nf4;
+        double d1 = rel_l2(gy, ry, cnt, &nf1), d2 = rel_l2(gdx, rdx, cnt, &nf2);
+        double d3 = rel_l2(gdr, rdr, cnt, &nf3), d4 = rel_l2(gdg, rdg, 2 * (size_t)C, &nf4);
+        double worst = fmax(fmax(d1, d2), fmax(d3, d4 / 10));
+        printf("%s gpu %s: rel_l2 y %.3g, dx %.3g, dres %.3g, dgamma/dbeta %.3g (tolerance %.0e; %.0e for the "
+               "parameter sums)%s\n",
+               worst <= tol ? "PASS" : "FAIL", what, d1, d2, d3, d4, tol, tol * 10,
+               nf1 + nf2 + nf3 + nf4 ? " with non-finite outputs" : "");
+        if (!(worst <= tol))
+            c->fails++;
+        free(hx), free(hr), free(hd), free(gy), free(gdx), free(gdr), free(gdg);
+        free(ry), free(rdx), free(rdr), free(rdg);
+    }
+    free(hgb);
+    cudaFree(x), cudaFree(res), cudaFree(dout), cudaFree(y), cudaFree(dx), cudaFree(dres);
+    cudaFree(gb), cudaFree(stats), cudaFree(dgb);
+}
+
+/* Times one kernel: the median of 9 runs after 2 warm-up runs, with events. */
+typedef gv_status (*kernel_fn)(void *args, cudaStream_t st, gv_err *err);
+
+static double time_kernel(kernel_fn f, void *args, void (*reset)(void *), gv_err *err)
+{
+    cudaEvent_t e0, e1;
+    cudaEventCreate(&e0);
+    cudaEventCreate(&e1);
+    double t[9];
+    for (int r = -2; r < 9; r++) {
+        if (reset)
+            reset(args);
+        cudaEventRecord(e0, 0);
+        if (f(args, 0, err) != GV_OK)
+            return -1;
+        cudaEventRecord(e1, 0);
+        cudaEventSynchronize(e1);
+        float ms = 0;
+        cudaEventElapsedTime(&ms, e0, e1);
+        if (r >= 0)
+            t[r] = ms * 1e-3;
+    }
+    for (int i = 0; i < 9; i++)
+        for (int j = i + 1; j < 9; j++)
+            if (t[j] < t[i]) {
+                double x = t[i];
+                t[i] = t[j];
+                t[j] = x;
+            }
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+    return t[4];
+}
+
+typedef struct {
+    conv_args c;
+    wgrad_args w;
+    int mma;
+    size_t dw_bytes;
+} bench_args;
+
+static gv_status run_fwd(void *p, cudaStream_t st, gv_err *err)
+{
+    bench_args *b = (bench_args *)p;
+    return gpu_conv3x3_fwd(&b->c, b->mma, st, err);
+}
+
+static gv_status run_wgrad(void *p, cudaStream_t st, gv_err *err)
+{
+    bench_args *b = (bench_args *)p;
+    return gpu_conv3x3_wgrad(&b->w, b->mma, st, err);
+}
+
+static void reset_dw(void *p)
+{
+    bench_args *b = (bench_args *)p;
+    cudaMemsetAsync(b->w.dw, 0, b->dw_bytes, 0);
+}
+
+/* Prints the time and rate of each convolution kernel at a training-sized batch. */
+extern "C" void nn_gpu_kernel_bench(int device_index, int batch, int C)
+{
+    cudaSetDevice(device_index);
+    cudaDeviceProp p;
+    cudaGetDeviceProperties(&p, device_index);
+    ctx c;
+    gv_rng_seed(&c.rng, 1);
+    c.fails = 0;
+    const int M = batch * 49;
+    const double flops = 2.0 * M * C * 9.0 * C;
+    for (int pass = 0; pass < 3; pass++) {
+        gpu_dtype dt = pass == 0 ? GPU_F32 : GPU_BF16;
+        int mma = pass == 2;
+        if (mma && !(GV_HAVE_MMA_BUILD && p.major >= 8))
+            continue;
+        void *x = upload_random(&c, (size_t)M, C, C, dt), *w = upload_random(&c, (size_t)C, 9 * C, 9 * C, dt);
+        void *y = upload_random(&c, (size_t)M, C, C, dt);
+        float *dw = NULL, *ws = NULL;
+        size_t wse = (size_t)64 * C * 9 * C;
+        cudaMalloc((void **)&dw, sizeof(float) * C * C * 9);
+        cudaMalloc((void **)&ws, sizeof(float) * wse);
+        gv_err e;
+        bench_args b;
+        memset(&b, 0, sizeof b);
+        b.c = (conv_args){x, w, y, NULL, M, C, C, dt, 0};
+        b.w = (wgrad_args){y, x, dw, ws, wse, M, C, C, C, dt, 0, p.multiProcessorCount};
+        b.mma = mma;
+        b.dw_bytes = sizeof(float) * C * C * 9;
+        double tf = time_kernel(run_fwd, &b, NULL, &e);
+        double tw = time_kernel(run_wgrad, &b, reset_dw, &e);
+        printf("# kernel bench %s %-11s batch %d C %d: forward %.3f ms (%.1f TFLOP/s), wgrad %.3f ms (%.1f TFLOP/s)\n",
+               dt == GPU_BF16 ? "bf16" : "fp32", mma ? "tensor-core" : "simt", batch, C, tf * 1e3, flops / tf * 1e-12,
+               tw * 1e3, flops / tw * 1e-12);
+        fflush(stdout);
+        cudaFree(x);
+        cudaFree(w);
+        cudaFree(y);
+        cudaFree(dw);
+        cudaFree(ws);
+    }
+}
+
+extern "C" int nn_gpu_selftest(int device_index, unsigned long long seed)
+{
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count <= device_index) {
+        cudaGetLastError();
+        printf("SKIP gpu kernels: no GPU %d (%s)\n", device_index, e != cudaSuccess ? cudaGetErrorString(e) : "not present");
+        return -1;
+    }
+    cudaSetDevice(device_index);
+    cudaDeviceProp p;
+    cudaGetDeviceProperties(&p, device_index);
+    int mma_ok = GV_HAVE_MMA_BUILD && p.major >= 8;
+    ctx c;
+    gv_rng_seed(&c.rng, seed);
+    c.fails = 0;
+    printf("# gpu kernel self-test on %s, seed %llu\n", p.name, seed);
+    /* shapes: the stem (12 channels padded to 16), full blocks at 128 and 64 channels, a
+     * narrow 32-channel layer; 37 samples (1813 rows) so that no tile is full */
+    const int shapes[][3] = {{16, 12, 128}, {128, 128, 128}, {64, 64, 64}, {32, 32, 32}, {128, 128, 64}};
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        int cin = shapes[s][0], real = shapes[s][1], cout = shapes[s][2];
+        test_fwd(&c, 37, cin, real, cout, GPU_F32, 0, s == 1);
+        test_fwd(&c, 37, cin, real, cout, GPU_BF16, 0, 0);
+        if (mma_ok)
+            test_fwd(&c, 37, cin, real, cout, GPU_BF16, 1, s == 1);
+        test_wgrad(&c, 37, cin, real, cout, GPU_F32, 0);
+        if (mma_ok)
+            test_wgrad(&c, 37, cin, real, cout, GPU_BF16, 1);
+    }
+    const int gn_channels[] = {128, 64, 32, 96};
+    for (size_t i = 0; i < sizeof gn_channels / sizeof gn_channels[0]; i++) {
+        test_gn(&c, 37, gn_channels[i], GPU_F32);
+        test_gn(&c, 37, gn_channels[i], GPU_BF16);
+    }
+    /* more rows than one split, for the split-K reduction */
+    test_wgrad(&c, 700, 128, 128, 128, GPU_F32, 0);
+    if (mma_ok) {
+        test_wgrad(&c, 700, 128, 128, 128, GPU_BF16, 1);
+        test_fwd(&c, 700, 128, 128, 128, GPU_BF16, 1, 1);
+    } else {
+        printf("SKIP gpu tensor-core kernels: %s\n", GV_GPU_IS_HIP ? "not built for HIP" : "GPU older than sm_80");
+    }
+    return c.fails;
+}

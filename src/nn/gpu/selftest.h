@@ -1,0 +1,28 @@
+/* selftest.h: the GPU trainer's kernels against naive device references, kernel by kernel:
+ * each fast convolution (tensor-core and SIMT, forward and weight gradient) is compared
+ * with a one-thread-per-output kernel that accumulates in double, on random inputs and
+ * shapes that do not fill whole tiles. Prints one PASS/FAIL line per comparison. */
+#ifndef GV_NN_GPU_SELFTEST_H
+#define GV_NN_GPU_SELFTEST_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct nn_trainer;
+
+/* Returns the number of failed comparisons, or -1 when no GPU could be used (a SKIP line
+ * saying why has been printed). */
+int nn_gpu_selftest(int device_index, unsigned long long seed);
+
+/* Prints the time and TFLOP/s of each convolution kernel for (batch, C) (no checks). */
+void nn_gpu_kernel_bench(int device_index, int batch, int C);
+
+/* Runs one training step of a GPU trainer eagerly with per-kind timings and prints them. */
+void nn_gpu_profile(struct nn_trainer *t);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,938 @@
+/* trainer.cu: the Drop7 network trained on the GPU (nn.h's trainer interface), in fp32
+ * (true fp32; TF32 only with opts.tf32 for the BLAS GEMMs) or bf16 (bf16 activations and
+ * matrix inputs, fp32 accumulation, fp32 master weights, AdamW state, norms and losses).
+ *
+ * Every buffer is allocated once for opts.max_batch. A training step (zero gradients,
+ * forward, loss, backward, AdamW, weight preparation) is captured once per batch size
+ * into a graph and replayed, so a step costs one launch. The 3x3 convolutions are this
+ * project's implicit-GEMM kernels (conv_mma.cu, conv_simt.cu); the 1x1 convolutions and
+ * the linear layers of the heads go through the vendor BLAS (dev/gpu_blas.h); norms are
+ * fused with ReLU and the residual add (norm.cu). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nn/gpu/gpu_nn.h"
+#include "nn/nn.h"
+
+typedef struct {
+    int w;               /* offset of the weight in the parameter array */
+    int cin, cin_pad, cout;
+    void *wf;            /* forward weights (cout, 9*cin_pad), dt */
+    void *wd;            /* dgrad weights (cin, 9*cout), dt (not for the stem) */
+} conv_layer;
+
+typedef struct {
+    int gamma, beta;     /* parameter offsets */
+    int rm, rv;          /* running stat offsets in the buffer array (BatchNorm) */
+    int C;
+    float *mean, *rstd;  /* saved statistics: GN (N*8), BN (C) */
+} norm_layer;
+
+typedef struct {
+    const nn_layout *L;
+    nn_trainer_opts o;
+    gpu_dtype dt;
+    size_t es;           /* bytes per activation element */
+    int C, nb, bn, use_mma, sm_count, maxn;
+    cudaStream_t st;
+    gpu_blas *blas;
+    size_t bytes;        /* device memory this trainer holds */
+
+    float *p, *g, *m, *v, *run;
+    int *step_dev;
+    int64_t nbt0;        /* num_batches_tracked when the state was set */
+    int64_t nbt;         /* train-mode forwards since */
+
+    conv_layer stem, *c1, *c2;
+    norm_layer sn, *n1, *n2, pn, vn;
+    int pc_w, vc_w, pf_w, pf_b, vf1_w, vf1_b, vf2_w, vf2_b;
+    void *pc_wt, *vc_wt, *pf_wp, *vf1_wp, *vf2_wt; /* dt copies */
+
+    /* activations, (maxn*49, C) unless noted */
+    void *xin;           /* (M, 16) */
+    void *stem_x, *stem_a;
+    void **bx1, **ba1, **bx2, **bout;
+    void *hp_x, *hp_a, *hv_x, *hv_a;  /* (M, 32) */
+    float *logits_raw, *value_raw, *vh_raw, *logits, *value, *loss;
+    void *vh;            /* (N, 128) */
+    double *loss_acc, *bn_acc;
+    /* gradients of activations */
+    void *dlogits, *dvalue, *dvh, *dhp_a, *dhv_a, *dhp_x, *dhv_x;
+    void *gA, *gB, *gC, *gD;
+    float *gtmp;         /* (128, 1568) */
+    float *wg_ws;        /* split-K partial sums of the weight gradients */
+    size_t wg_ws_elems;
+
+    /* batch */
+    float *bx, *bvt;
+    int *bpt;
+    int n;
+
+    prep_desc *descs;
+    int ndesc, max_desc_elems;
+
+    cudaGraphExec_t graph;
+    int graph_n;
+
+    /* profiling of one eager step (nn_gpu_profile): time per kind of work */
+    int prof;
+    double prof_ms[8];
+    cudaEvent_t pe0, pe1;
+} gt;
+
+enum { P_CONV_FWD, P_CONV_DGRAD, P_WGRAD, P_NORM_FWD, P_NORM_BWD, P_GEMM, P_OTHER, P_N };
+static const char *prof_names[P_N] = {"conv forward", "conv dgrad", "conv wgrad", "norm forward",
+                                      "norm backward", "BLAS GEMMs", "other"};
+
+static void prof_begin(void *sp)
+{
+    gt *s = (gt *)sp;
+    if (s->prof)
+        cudaEventRecord(s->pe0, s->st);
+}
+
+static void prof_end(void *sp, int cat)
+{
+    gt *s = (gt *)sp;
+    if (!s->prof)
+        return;
+    cudaEventRecord(s->pe1, s->st);
+    cudaEventSynchronize(s->pe1);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, s->pe0, s->pe1);
+    s->prof_ms[cat] += ms;
+}
+
+#define T_(t) ((gt *)(t)->impl)
+
+/* ---- allocation ------------------------------------------------------------------------ */
+static gv_status dalloc(gt *s, void **p, size_t bytes, const char *what, gv_err *err)
+{
+    *p = NULL;
+    if (bytes == 0)
+        bytes = 16;
+    cudaError_t e = cudaMalloc(p, bytes);
+    if (e != cudaSuccess) {
+        cudaGetLastError();
+        return gv_fail(err, GV_ERR_ENV, "GPU out of memory allocating %s (%.1f MiB, %.1f MiB held already): %s", what,
+                       bytes / 1048576.0, s->bytes / 1048576.0, cudaGetErrorString(e));
+    }
+    s->bytes += bytes;
+    return GV_OK;
+}
+
+#define ALLOC(ptr, bytes, what)                                                                   \
+    do {                                                                                          \
+        gv_status st_ = dalloc(s, (void **)&(ptr), (bytes), (what), err);                         \
+        if (st_ != GV_OK)                                                                         \
+            return st_;                                                                           \
+    } while (0)
+
+static int off_of(const nn_layout *L, const char *name)
+{
+    const nn_tensor *t = nn_layout_find(L, name);
+    return t ? (int)t->offset : -1;
+}
+
+static void norm_offsets(const nn_layout *L, norm_layer *nl, const char *name, int C)
+{
+    char b[96];
+    snprintf(b, sizeof b, "%s.weight", name);
+    nl->gamma = off_of(L, b);
+    snprintf(b, sizeof b, "%s.bias", name);
+    nl->beta = off_of(L, b);
+    snprintf(b, sizeof b, "%s.running_mean", name);
+    nl->rm = off_of(L, b);
+    snprintf(b, sizeof b, "%s.running_var", name);
+    nl->rv = off_of(L, b);
+    nl->C = C;
+}
+
+static gv_status alloc_norm(gt *s, norm_layer *nl, gv_err *err)
+{
+    size_t n = s->bn ? (size_t)nl->C : (size_t)s->maxn * 8;
+    ALLOC(nl->mean, sizeof(float) * n, "norm statistics");
+    ALLOC(nl->rstd, sizeof(float) * n, "norm statistics");
+    return GV_OK;
+}
+
+static gv_status alloc_conv(gt *s, conv_layer *cl, const char *name, int cin, int cin_pad, int cout, int dgrad,
+                            gv_err *err)
+{
+    char b[96];
+    snprintf(b, sizeof b, "%s.weight", name);
+    cl->w = off_of(s->L, b);
+    cl->cin = cin, cl->cin_pad = cin_pad, cl->cout = cout;
+    ALLOC(cl->wf, s->es * cout * 9 * cin_pad, "convolution weights");
+    cl->wd = NULL;
+    if (dgrad)
+        ALLOC(cl->wd, s->es * cin * 9 * cout, "convolution weights");
+    return GV_OK;
+}
+
+static void add_desc(prep_desc *d, int *n, int *maxe, int kind, int src, int cout, int cin, int cin_pad, void *dst)
+{
+    prep_desc x = {kind, src, cout, cin, cin_pad, dst};
+    d[(*n)++] = x;
+    int e = kind == PREP_CONV_FWD ? cout * 9 * cin_pad
+          : kind == PREP_CONV_DGRAD ? cin * 9 * cout
+          : kind == PREP_HEAD_LINEAR ? cout * 1568 : cout;
+    if (e > *maxe)
+        *maxe = e;
+}
+
+static gv_status setup(gt *s, gv_err *err)
+{
+    const nn_layout *L = s->L;
+    const int C = s->C, nb = s->nb;
+    const size_t M = (size_t)s->maxn * 49, es = s->es;
+
+    ALLOC(s->p, sizeof(float) * L->nparams, "parameters");
+    ALLOC(s->g, sizeof(float) * L->nparams, "gradients");
+    ALLOC(s->m, sizeof(float) * L->nparams, "AdamW state");
+    ALLOC(s->v, sizeof(float) * L->nparams, "AdamW state");
+    ALLOC(s->run, sizeof(float) * (L->nbuffers ? L->nbuffers : 1), "running statistics");
+    ALLOC(s->step_dev, sizeof(int), "step counter");
+
+    s->c1 = (conv_layer *)calloc((size_t)nb + 1, sizeof(conv_layer));
+    s->c2 = (conv_layer *)calloc((size_t)nb + 1, sizeof(conv_layer));
+    s->n1 = (norm_layer *)calloc((size_t)nb + 1, sizeof(norm_layer));
+    s->n2 = (norm_layer *)calloc((size_t)nb + 1, sizeof(norm_layer));
+    s->bx1 = (void **)calloc((size_t)nb + 1, sizeof(void *));
+    s->ba1 = (void **)calloc((size_t)nb + 1, sizeof(void *));
+    s->bx2 = (void **)calloc((size_t)nb + 1, sizeof(void *));
+    s->bout = (void **)calloc((size_t)nb + 1, sizeof(void *));
+    s->descs = NULL;
+    if (!s->c1 || !s->c2 || !s->n1 || !s->n2 || !s->bx1 || !s->ba1 || !s->bx2 || !s->bout)
+        return gv_fail(err, GV_ERR_ENV, "out of host memory");
+
+    gv_status st;
+    if ((st = alloc_conv(s, &s->stem, "stem", NN_IN_PLANES, 16, C, 0, err)) != GV_OK)
+        return st;
+    norm_offsets(L, &s->sn, "sn", C);
+    if ((st = alloc_norm(s, &s->sn, err)) != GV_OK)
+        return st;
+    for (int b = 0; b < nb; b++) {
+        char name[64];
+        snprintf(name, sizeof name, "blocks.%d.c1", b);
+        if ((st = alloc_conv(s, &s->c1[b], name, C, C, C, 1, err)) != GV_OK)
+            return st;
+        snprintf(name, sizeof name, "blocks.%d.c2", b);
+        if ((st = alloc_conv(s, &s->c2[b], name, C, C, C, 1, err)) != GV_OK)
+            return st;
+        snprintf(name, sizeof name, "blocks.%d.n1", b);
+        norm_offsets(L, &s->n1[b], name, C);
+        snprintf(name, sizeof name, "blocks.%d.n2", b);
+        norm_offsets(L, &s->n2[b], name, C);
+        if ((st = alloc_norm(s, &s->n1[b], err)) != GV_OK || (st = alloc_norm(s, &s->n2[b], err)) != GV_OK)
+            return st;
+    }
+    norm_offsets(L, &s->pn, "pn", NN_HEAD_CH);
+    norm_offsets(L, &s->vn, "vn", NN_HEAD_CH);
+    if ((st = alloc_norm(s, &s->pn, err)) != GV_OK || (st = alloc_norm(s, &s->vn, err)) != GV_OK)
+        return st;
+    s->pc_w = off_of(L, "pc.weight");
+    s->vc_w = off_of(L, "vc.weight");
+    s->pf_w = off_of(L, "pf.weight");
+    s->pf_b = off_of(L, "pf.bias");
+    s->vf1_w = off_of(L, "vf1.weight");
+    s->vf1_b = off_of(L, "vf1.bias");
+    s->vf2_w = off_of(L, "vf2.weight");
+    s->vf2_b = off_of(L, "vf2.bias");
+    ALLOC(s->pc_wt, es * NN_HEAD_CH * C, "head weights");
+    ALLOC(s->vc_wt, es * NN_HEAD_CH * C, "head weights");
+    ALLOC(s->pf_wp, es * NN_POLICY * 1568, "head weights");
+    ALLOC(s->vf1_wp, es * NN_VALUE_HIDDEN * 1568, "head weights");
+    ALLOC(s->vf2_wt, es * NN_VALUE_HIDDEN, "head weights");
+
+    /* weight preparation table */
+    prep_desc d[8 + 4 * 64]; /* stem, 4 per block (blocks <= 64), 5 head tensors */
+    int nd = 0, maxe = 0;
+    add_desc(d, &nd, &maxe, PREP_CONV_FWD, s->stem.w, C, NN_IN_PLANES, 16, s->stem.wf);
+    for (int b = 0; b < nb; b++) {
+        conv_layer *cl[2] = {&s->c1[b], &s->c2[b]};
+        for (int k = 0; k < 2; k++) {
+            add_desc(d, &nd, &maxe, PREP_CONV_FWD, cl[k]->w, C, C, C, cl[k]->wf);
+            add_desc(d, &nd, &maxe, PREP_CONV_DGRAD, cl[k]->w, C, C, C, cl[k]->wd);
+        }
+    }
+    add_desc(d, &nd, &maxe, PREP_PLAIN, s->pc_w, NN_HEAD_CH * C, 1, 1, s->pc_wt);
+    add_desc(d, &nd, &maxe, PREP_PLAIN, s->vc_w, NN_HEAD_CH * C, 1, 1, s->vc_wt);
+    add_desc(d, &nd, &maxe, PREP_HEAD_LINEAR, s->pf_w, NN_POLICY, 1568, 1568, s->pf_wp);
+    add_desc(d, &nd, &maxe, PREP_HEAD_LINEAR, s->vf1_w, NN_VALUE_HIDDEN, 1568, 1568, s->vf1_wp);
+    add_desc(d, &nd, &maxe, PREP_PLAIN, s->vf2_w, NN_VALUE_HIDDEN, 1, 1, s->vf2_wt);
+    ALLOC(s->descs, sizeof(prep_desc) * nd, "weight table");
+    GPU_TRY(cudaMemcpy(s->descs, d, sizeof(prep_desc) * nd, cudaMemcpyHostToDevice), err, "uploading the weight table");
+    s->ndesc = nd;
+    s->max_desc_elems = maxe;
+
+    /* activations */
+    ALLOC(s->xin, es * M * 16, "activations");
+    ALLOC(s->stem_x, es * M * C, "activations");
+    ALLOC(s->stem_a, es * M * C, "activations");
+    for (int b = 0; b < nb; b++) {
+        ALLOC(s->bx1[b], es * M * C, "activations");
+        ALLOC(s->ba1[b], es * M * C, "activations");
+        ALLOC(s->bx2[b], es * M * C, "activations");
+        ALLOC(s->bout[b], es * M * C, "activations");
+    }
+    ALLOC(s->hp_x, es * M * NN_HEAD_CH, "activations");
+    ALLOC(s->hp_a, es * M * NN_HEAD_CH, "activations");
+    ALLOC(s->hv_x, es * M * NN_HEAD_CH, "activations");
+    ALLOC(s->hv_a, es * M * NN_HEAD_CH, "activations");
+    const size_t N = (size_t)s->maxn;
+    ALLOC(s->logits_raw, sizeof(float) * N * NN_POLICY, "head outputs");
+    ALLOC(s->value_raw, sizeof(float) * N, "head outputs");
+    ALLOC(s->vh_raw, sizeof(float) * N * NN_VALUE_HIDDEN, "head outputs");
+    ALLOC(s->logits, sizeof(float) * N * NN_POLICY, "head outputs");
+    ALLOC(s->value, sizeof(float) * N, "head outputs");
+    ALLOC(s->loss, sizeof(float), "loss");
+    ALLOC(s->vh, es * N * NN_VALUE_HIDDEN, "head outputs");
+    ALLOC(s->loss_acc, sizeof(double) * 2, "loss");
+    ALLOC(s->bn_acc, sizeof(double) * 2 * (C > NN_HEAD_CH ? C : NN_HEAD_CH), "BatchNorm sums");
+    ALLOC(s->dlogits, es * N * NN_POLICY, "gradients");
+    ALLOC(s->dvalue, es * N, "gradients");
+    ALLOC(s->dvh, es * N * NN_VALUE_HIDDEN, "gradients");
+    ALLOC(s->dhp_a, es * M * NN_HEAD_CH, "gradients");
+    ALLOC(s->dhv_a, es * M * NN_HEAD_CH, "gradients");
+    ALLOC(s->dhp_x, es * M * NN_HEAD_CH, "gradients");
+    ALLOC(s->dhv_x, es * M * NN_HEAD_CH, "gradients");
+    ALLOC(s->gA, es * M * C, "gradients");
+    ALLOC(s->gB, es * M * C, "gradients");
+    ALLOC(s->gC, es * M * C, "gradients");
+    ALLOC(s->gD, es * M * C, "gradients");
+    ALLOC(s->gtmp, sizeof(float) * NN_VALUE_HIDDEN * 1568, "gradients");
+    /* Room for up to 64 split-K partials of the largest convolution, at most 64 MiB
+     * (fewer splits are used when it is smaller). */
+    {
+        size_t one = (size_t)C * 9 * C, cap = (size_t)16 << 20;
+        s->wg_ws_elems = 64 * one < cap ? 64 * one : (one * 4 > cap ? one * 4 : cap);
+        ALLOC(s->wg_ws, sizeof(float) * s->wg_ws_elems, "weight-gradient workspace");
+    }
+    ALLOC(s->bx, sizeof(float) * N * NN_IN_PLANES * NN_CELLS, "batch");
+    ALLOC(s->bvt, sizeof(float) * N, "batch");
+    ALLOC(s->bpt, sizeof(int) * N, "batch");
+    return GV_OK;
+}
+
+/* ---- the network, enqueued on the stream --------------------------------------------------- */
+static gv_status conv(gt *s, const conv_layer *cl, const void *x, const void *w, void *y, const void *res, int cin,
+                      int cout, gv_err *err)
+{
+    conv_args a = {x, w, y, res, s->n * 49, cin, cout, s->dt, s->o.fault};
+    prof_begin(s);
+    gv_status r = gpu_conv3x3_fwd(&a, s->use_mma, s->st, err);
+    prof_end(s, w == cl->wd ? P_CONV_DGRAD : P_CONV_FWD);
+    return r;
+}
+
+static gv_status wgrad(gt *s, const conv_layer *cl, const void *dy, const void *x, gv_err *err)
+{
+    wgrad_args a = {dy, x, s->g + cl->w, s->wg_ws, s->wg_ws_elems, s->n * 49, cl->cin_pad, cl->cout, cl->cin,
+                    s->dt, 0, s->sm_count};
+    prof_begin(s);
+    gv_status r = gpu_conv3x3_wgrad(&a, s->use_mma, s->st, err);
+    prof_end(s, P_WGRAD);
+    return r;
+}
+
+static gv_status norm_f(gt *s, norm_layer *nl, const void *x, const void *res, void *y, int train, gv_err *err)
+{
+    norm_fwd_args a;
+    memset(&a, 0, sizeof a);
+    a.group = !s->bn;
+    a.N = s->n;
+    a.C = nl->C;
+    a.x = x;
+    a.res = res;
+    a.y = y;
+    a.relu = 1;
+    a.gamma = s->p + nl->gamma;
+    a.beta = s->p + nl->beta;
+    a.mean = nl->mean;
+    a.rstd = nl->rstd;
+    a.train = train;
+    a.run_mean = s->bn ? s->run + nl->rm : NULL;
+    a.run_var = s->bn ? s->run + nl->rv : NULL;
+    a.acc = s->bn_acc;
+    a.dt = s->dt;
+    a.fault = 0;
+    prof_begin(s);
+    gv_status r = gpu_norm_fwd(&a, s->st, err);
+    prof_end(s, P_NORM_FWD);
+    return r;
+}
+
+static gv_status norm_b(gt *s, norm_layer *nl, const void *x, const void *out, const void *dout, void *dx,
+                        void *dres, gv_err *err)
+{
+    norm_bwd_args a;
+    memset(&a, 0, sizeof a);
+    a.group = !s->bn;
+    a.N = s->n;
+    a.C = nl->C;
+    a.x = x;
+    a.out = out;
+    a.dout = dout;
+    a.dx = dx;
+    a.dres = dres;
+    a.gamma = s->p + nl->gamma;
+    a.mean = nl->mean;
+    a.rstd = nl->rstd;
+    a.dgamma = s->g + nl->gamma;
+    a.dbeta = s->g + nl->beta;
+    a.acc = s->bn_acc;
+    a.sm_count = s->sm_count;
+    a.dt = s->dt;
+    prof_begin(s);
+    gv_status r = gpu_norm_bwd(&a, s->st, err);
+    prof_end(s, P_NORM_BWD);
+    return r;
+}
+
+static gv_status gemm(gt *s, int ta, int tb, int M, int N, int K, float alpha, const void *A, int lda, const void *B,
+                      int ldb, float beta, void *C, int ldc, gpu_dtype ct, gv_err *err)
+{
+    prof_begin(s);
+    gv_status r = gpu_blas_gemm(s->blas, ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, s->dt, ct, s->o.tf32, err);
+    prof_end(s, P_GEMM);
+    return r;
+}
+
+#define TRY(x)                                                                                    \
+    do {                                                                                          \
+        gv_status st_ = (x);                                                                      \
+        if (st_ != GV_OK)                                                                         \
+            return st_;                                                                           \
+    } while (0)
+
+static const void *trunk_out(gt *s)
+{
+    return s->nb ? s->bout[s->nb - 1] : s->stem_a;
+}
+
+static gv_status enqueue_forward(gt *s, int train, gv_err *err)
+{
+    const int C = s->C, n = s->n, M = n * 49;
+    const gpu_dtype dt = s->dt;
+    /* The injected fault (a test hook) skips writes in the first block's first convolution. */
+    TRY(gpu_pack_input(s->bx, s->xin, n, dt, s->st, err));
+    TRY(conv(s, &s->stem, s->xin, s->stem.wf, s->stem_x, NULL, 16, C, err));
+    TRY(norm_f(s, &s->sn, s->stem_x, NULL, s->stem_a, train, err));
+    const void *cur = s->stem_a;
+    for (int b = 0; b < s->nb; b++) {
+        TRY(conv(s, &s->c1[b], cur, s->c1[b].wf, s->bx1[b], NULL, C, C, err));
+        TRY(norm_f(s, &s->n1[b], s->bx1[b], NULL, s->ba1[b], train, err));
+        TRY(conv(s, &s->c2[b], s->ba1[b], s->c2[b].wf, s->bx2[b], NULL, C, C, err));
+        TRY(norm_f(s, &s->n2[b], s->bx2[b], cur, s->bout[b], train, err));
+        cur = s->bout[b];
+    }
+    /* policy head: 1x1 conv (M,C)x(C,32), norm, ReLU, linear (n,1568)x(1568,7) */
+    TRY(gemm(s, 0, 1, M, NN_HEAD_CH, C, 1.f, cur, C, s->pc_wt, C, 0.f, s->hp_x, NN_HEAD_CH, dt, err));
+    TRY(norm_f(s, &s->pn, s->hp_x, NULL, s->hp_a, train, err));
+    TRY(gemm(s, 0, 1, n, NN_POLICY, 1568, 1.f, s->hp_a, 1568, s->pf_wp, 1568, 0.f, s->logits_raw, NN_POLICY, GPU_F32,
+             err));
+    /* value head: 1x1 conv, norm, ReLU, linear 1568->128, ReLU, linear 128->1 */
+    TRY(gemm(s, 0, 1, M, NN_HEAD_CH, C, 1.f, cur, C, s->vc_wt, C, 0.f, s->hv_x, NN_HEAD_CH, dt, err));
+    TRY(norm_f(s, &s->vn, s->hv_x, NULL, s->hv_a, train, err));
+    TRY(gemm(s, 0, 1, n, NN_VALUE_HIDDEN, 1568, 1.f, s->hv_a, 1568, s->vf1_wp, 1568, 0.f, s->vh_raw, NN_VALUE_HIDDEN,
+             GPU_F32, err));
+    TRY(gpu_bias_relu(s->vh_raw, s->p + s->vf1_b, s->vh, n, NN_VALUE_HIDDEN, dt, s->st, err));
+    TRY(gemm(s, 0, 1, n, 1, NN_VALUE_HIDDEN, 1.f, s->vh, NN_VALUE_HIDDEN, s->vf2_wt, NN_VALUE_HIDDEN, 0.f,
+             s->value_raw, 1, GPU_F32, err));
+    GPU_TRY(cudaMemsetAsync(s->loss_acc, 0, sizeof(double) * 2, s->st), err, "clearing the loss");
+    TRY(gpu_loss(s->logits_raw, s->value_raw, s->p + s->pf_b, s->p + s->vf2_b, s->bpt, s->bvt, n, s->logits,
+                 s->value, s->loss_acc, s->dlogits, s->dvalue, s->g + s->pf_b, s->g + s->vf2_b, dt, s->o.fault,
+                 s->st, err));
+    TRY(gpu_loss_finish(s->loss_acc, n, s->loss, s->st, err));
+    return GV_OK;
+}
+
+/* Backward of everything after the loss; s->g must have been zeroed before the forward
+ * (the loss kernel adds the output biases' gradients). */
+static gv_status enqueue_backward(gt *s, gv_err *err)
+{
+    const int C = s->C, n = s->n, M = n * 49;
+    const gpu_dtype dt = s->dt;
+    const void *trunk = trunk_out(s);
+    /* value head */
+    TRY(gemm(s, 1, 0, 1, NN_VALUE_HIDDEN, n, 1.f, s->dvalue, 1, s->vh, NN_VALUE_HIDDEN, 0.f, s->g + s->vf2_w,
+             NN_VALUE_HIDDEN, GPU_F32, err));
+    TRY(gpu_value_hidden_bwd(s->dvalue, s->p + s->vf2_w, s->vh, s->dvh, s->g + s->vf1_b, n, NN_VALUE_HIDDEN, dt,
+                             s->st, err));
+    TRY(gemm(s, 1, 0, NN_VALUE_HIDDEN, 1568, n, 1.f, s->dvh, NN_VALUE_HIDDEN, s->hv_a, 1568, 0.f, s->gtmp, 1568,
+             GPU_F32, err));
+    TRY(gpu_head_grad_unpermute(s->gtmp, s->g + s->vf1_w, NN_VALUE_HIDDEN, s->st, err));
+    TRY(gemm(s, 0, 0, n, 1568, NN_VALUE_HIDDEN, 1.f, s->dvh, NN_VALUE_HIDDEN, s->vf1_wp, 1568, 0.f, s->dhv_a, 1568,
+             dt, err));
+    TRY(norm_b(s, &s->vn, s->hv_x, s->hv_a, s->dhv_a, s->dhv_x, NULL, err));
+    /* policy head */
+    TRY(gemm(s, 1, 0, NN_POLICY, 1568, n, 1.f, s->dlogits, NN_POLICY, s->hp_a, 1568, 0.f, s->gtmp, 1568, GPU_F32,
+             err));
+    TRY(gpu_head_grad_unpermute(s->gtmp, s->g + s->pf_w, NN_POLICY, s->st, err));
+    TRY(gemm(s, 0, 0, n, 1568, NN_POLICY, 1.f, s->dlogits, NN_POLICY, s->pf_wp, 1568, 0.f, s->dhp_a, 1568, dt, err));
+    TRY(norm_b(s, &s->pn, s->hp_x, s->hp_a, s->dhp_a, s->dhp_x, NULL, err));
+    /* 1x1 convolutions: weight gradients and the trunk's output gradient (both heads) */
+    TRY(gemm(s, 1, 0, NN_HEAD_CH, C, M, 1.f, s->dhp_x, NN_HEAD_CH, trunk, C, 0.f, s->g + s->pc_w, C, GPU_F32, err));
+    TRY(gemm(s, 1, 0, NN_HEAD_CH, C, M, 1.f, s->dhv_x, NN_HEAD_CH, trunk, C, 0.f, s->g + s->vc_w, C, GPU_F32, err));
+    TRY(gemm(s, 0, 0, M, C, NN_HEAD_CH, 1.f, s->dhp_x, NN_HEAD_CH, s->pc_wt, C, 0.f, s->gA, C, dt, err));
+    TRY(gemm(s, 0, 0, M, C, NN_HEAD_CH, 1.f, s->dhv_x, NN_HEAD_CH, s->vc_wt, C, 1.f, s->gA, C, dt, err));
+    /* residual blocks, last to first; gA holds the gradient w.r.t. the block's output */
+    for (int b = s->nb - 1; b >= 0; b--) {
+        const void *in = b ? s->bout[b - 1] : s->stem_a;
+        TRY(norm_b(s, &s->n2[b], s->bx2[b], s->bout[b], s->gA, s->gB, s->gC, err));
+        TRY(wgrad(s, &s->c2[b], s->gB, s->ba1[b], err));
+        TRY(conv(s, &s->c2[b], s->gB, s->c2[b].wd, s->gD, NULL, C, C, err));
+        TRY(norm_b(s, &s->n1[b], s->bx1[b], s->ba1[b], s->gD, s->gB, NULL, err));
+        TRY(wgrad(s, &s->c1[b], s->gB, in, err));
+        TRY(conv(s, &s->c1[b], s->gB, s->c1[b].wd, s->gA, s->gC, C, C, err));
+    }
+    TRY(norm_b(s, &s->sn, s->stem_x, s->stem_a, s->gA, s->gB, NULL, err));
+    TRY(wgrad(s, &s->stem, s->gB, s->xin, err));
+    return GV_OK;
+}
+
+static gv_status enqueue_prep(gt *s, gv_err *err)
+{
+    return gpu_prep_weights(s->p, s->descs, s->ndesc, s->max_desc_elems, s->dt, s->st, err);
+}
+
+static gv_status enqueue_step(gt *s, gv_err *err)
+{
+    GPU_TRY(cudaMemsetAsync(s->g, 0, sizeof(float) * s->L->nparams, s->st), err, "clearing gradients");
+    TRY(enqueue_forward(s, 1, err));
+    TRY(enqueue_backward(s, err));
+    TRY(gpu_step_inc(s->step_dev, s->st, err));
+    TRY(gpu_adamw(s->p, s->g, s->m, s->v, s->L->nparams, s->step_dev, (float)NN_LR, (float)NN_BETA1, (float)NN_BETA2,
+                  (float)NN_ADAM_EPS, (float)NN_WEIGHT_DECAY, s->st, err));
+    TRY(enqueue_prep(s, err));
+    return GV_OK;
+}
+
+/* Poisons every activation and activation-gradient buffer for the current batch, so that an
+ * element a kernel fails to write is NaN and cannot pass a comparison. */
+static gv_status poison_all(gt *s, gv_err *err)
+{
+    const size_t M = (size_t)s->n * 49, C = (size_t)s->C, es = s->es, n = (size_t)s->n;
+    void *big[] = {s->stem_x, s->stem_a, s->gA, s->gB, s->gC, s->gD};
+    for (size_t i = 0; i < GV_ARRAY_LEN(big); i++)
+        TRY(gpu_poison(big[i], es * M * C, s->st, err));
+    for (int b = 0; b < s->nb; b++) {
+        TRY(gpu_poison(s->bx1[b], es * M * C, s->st, err));
+        TRY(gpu_poison(s->ba1[b], es * M * C, s->st, err));
+        TRY(gpu_poison(s->bx2[b], es * M * C, s->st, err));
+        TRY(gpu_poison(s->bout[b], es * M * C, s->st, err));
+    }
+    void *head[] = {s->hp_x, s->hp_a, s->hv_x, s->hv_a, s->dhp_a, s->dhv_a, s->dhp_x, s->dhv_x};
+    for (size_t i = 0; i < GV_ARRAY_LEN(head); i++)
+        TRY(gpu_poison(head[i], es * M * NN_HEAD_CH, s->st, err));
+    TRY(gpu_poison(s->xin, es * M * 16, s->st, err));
+    TRY(gpu_poison(s->logits_raw, sizeof(float) * n * NN_POLICY, s->st, err));
+    TRY(gpu_poison(s->logits, sizeof(float) * n * NN_POLICY, s->st, err));
+    TRY(gpu_poison(s->value_raw, sizeof(float) * n, s->st, err));
+    TRY(gpu_poison(s->value, sizeof(float) * n, s->st, err));
+    TRY(gpu_poison(s->vh_raw, sizeof(float) * n * NN_VALUE_HIDDEN, s->st, err));
+    TRY(gpu_poison(s->vh, es * n * NN_VALUE_HIDDEN, s->st, err));
+    TRY(gpu_poison(s->dvh, es * n * NN_VALUE_HIDDEN, s->st, err));
+    TRY(gpu_poison(s->dlogits, es * n * NN_POLICY, s->st, err));
+    TRY(gpu_poison(s->dvalue, es * n, s->st, err));
+    TRY(gpu_poison(s->loss, sizeof(float), s->st, err));
+    return GV_OK;
+}
+
+/* ---- the trainer interface ------------------------------------------------------------------- */
+static gv_status sync(gt *s, gv_err *err)
+{
+    GPU_TRY(cudaStreamSynchronize(s->st), err, "waiting for the GPU");
+    return GV_OK;
+}
+
+static gv_status download_floats(gt *s, double *dst, const float *src, size_t n, gv_err *err)
+{
+    float *tmp = (float *)malloc(sizeof(float) * (n ? n : 1));
+    if (!tmp)
+        return gv_fail(err, GV_ERR_ENV, "out of host memory");
+    cudaError_t e = cudaMemcpyAsync(tmp, src, sizeof(float) * n, cudaMemcpyDeviceToHost, s->st);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(s->st);
+    if (e != cudaSuccess) {
+        free(tmp);
+        return gv_fail(err, GV_ERR_ENV, "copying results from the GPU: %s", cudaGetErrorString(e));
+    }
+    for (size_t i = 0; i < n; i++)
+        dst[i] = tmp[i];
+    free(tmp);
+    return GV_OK;
+}
+
+static gv_status upload_floats(gt *s, float *dst, const double *src, size_t n, gv_err *err)
+{
+    float *tmp = (float *)malloc(sizeof(float) * (n ? n : 1));
+    if (!tmp)
+        return gv_fail(err, GV_ERR_ENV, "out of host memory");
+    for (size_t i = 0; i < n; i++)
+        tmp[i] = (float)src[i];
+    cudaError_t e = cudaMemcpyAsync(dst, tmp, sizeof(float) * n, cudaMemcpyHostToDevice, s->st);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(s->st);
+    free(tmp);
+    if (e != cudaSuccess)
+        return gv_fail(err, GV_ERR_ENV, "copying to the GPU: %s", cudaGetErrorString(e));
+    return GV_OK;
+}
+
+static gv_status t_set_state(nn_trainer *t, const nn_state *st, gv_err *err)
+{
+    gt *s = T_(t);
+    const nn_layout *L = s->L;
+    TRY(upload_floats(s, s->p, st->params, L->nparams, err));
+    TRY(upload_floats(s, s->m, st->adam_m, L->nparams, err));
+    TRY(upload_floats(s, s->v, st->adam_v, L->nparams, err));
+    if (L->nbuffers)
+        TRY(upload_floats(s, s->run, st->buffers, L->nbuffers, err));
+    int step = (int)st->adam_step;
+    GPU_TRY(cudaMemcpy(s->step_dev, &step, sizeof step, cudaMemcpyHostToDevice), err, "uploading the step count");
+    s->nbt0 = L->nbn ? st->num_batches[0] : 0;
+    s->nbt = 0;
+    TRY(enqueue_prep(s, err));
+    return sync(s, err);
+}
+
+static gv_status t_get_state(nn_trainer *t, nn_state *st, gv_err *err)
+{
+    gt *s = T_(t);
+    const nn_layout *L = s->L;
+    TRY(download_floats(s, st->params, s->p, L->nparams, err));
+    TRY(download_floats(s, st->adam_m, s->m, L->nparams, err));
+    TRY(download_floats(s, st->adam_v, s->v, L->nparams, err));
+    if (L->nbuffers)
+        TRY(download_floats(s, st->buffers, s->run, L->nbuffers, err));
+    int step = 0;
+    GPU_TRY(cudaMemcpy(&step, s->step_dev, sizeof step, cudaMemcpyDeviceToHost), err, "reading the step count");
+    st->adam_step = step;
+    for (int i = 0; i < L->nbn; i++)
+        st->num_batches[i] = s->nbt0 + s->nbt;
+    return GV_OK;
+}
+
+static gv_status t_set_batch(nn_trainer *t, const nn_batch *b, gv_err *err)
+{
+    gt *s = T_(t);
+    if (b->n <= 0 || b->n > s->maxn)
+        return gv_fail(err, GV_ERR_INPUT, "batch of %d does not fit this trainer (max %d)", b->n, s->maxn);
+    const size_t nx = (size_t)b->n * NN_IN_PLANES * NN_CELLS;
+    float *x = (float *)malloc(sizeof(float) * nx);
+    float *vt = (float *)malloc(sizeof(float) * b->n);
+    int *pt = (int *)malloc(sizeof(int) * b->n);
+    gv_status rc = GV_OK;
+    if (!x || !vt || !pt) {
+        rc = gv_fail(err, GV_ERR_ENV, "out of host memory");
+        goto done;
+    }
+    for (size_t i = 0; i < nx; i++)
+        x[i] = (float)b->x[i];
+    for (int i = 0; i < b->n; i++) {
+        if (b->policy[i] < 0 || b->policy[i] >= NN_POLICY) {
+            rc = gv_fail(err, GV_ERR_INPUT, "policy target %lld of sample %d is outside 0..6", (long long)b->policy[i], i);
+            goto done;
+        }
+        vt[i] = (float)b->value[i];
+        pt[i] = (int)b->policy[i];
+    }
+    {
+        cudaError_t e = cudaMemcpyAsync(s->bx, x, sizeof(float) * nx, cudaMemcpyHostToDevice, s->st);
+        if (e == cudaSuccess)
+            e = cudaMemcpyAsync(s->bvt, vt, sizeof(float) * b->n, cudaMemcpyHostToDevice, s->st);
+        if (e == cudaSuccess)
+            e = cudaMemcpyAsync(s->bpt, pt, sizeof(int) * b->n, cudaMemcpyHostToDevice, s->st);
+        if (e == cudaSuccess)
+            e = cudaStreamSynchronize(s->st);
+        if (e != cudaSuccess)
+            rc = gv_fail(err, GV_ERR_ENV, "copying the batch to the GPU: %s", cudaGetErrorString(e));
+    }
+    s->n = b->n;
+done:
+    free(x);
+    free(vt);
+    free(pt);
+    return rc;
+}
+
+static gv_status need_batch(gt *s, gv_err *err)
+{
+    return s->n > 0 ? GV_OK : gv_fail(err, GV_ERR_INPUT, "no batch set on the GPU trainer");
+}
+
+static gv_status t_forward(nn_trainer *t, int train, double *logits, double *value, double *loss, gv_err *err)
+{
+    gt *s = T_(t);
+    TRY(need_batch(s, err));
+    TRY(poison_all(s, err));
+    /* The bias gradients that the loss kernel accumulates land in g; clear it. */
+    GPU_TRY(cudaMemsetAsync(s->g, 0, sizeof(float) * s->L->nparams, s->st), err, "clearing gradients");
+    TRY(enqueue_forward(s, train, err));
+    TRY(sync(s, err));
+    if (train)
+        s->nbt++;
+    if (logits)
+        TRY(download_floats(s, logits, s->logits, (size_t)s->n * NN_POLICY, err));
+    if (value)
+        TRY(download_floats(s, value, s->value, (size_t)s->n, err));
+    if (loss)
+        TRY(download_floats(s, loss, s->loss, 1, err));
+    return GV_OK;
+}
+
+static gv_status t_gradients(nn_trainer *t, double *grads, double *loss, gv_err *err)
+{
+    gt *s = T_(t);
+    TRY(need_batch(s, err));
+    TRY(poison_all(s, err));
+    GPU_TRY(cudaMemsetAsync(s->g, 0, sizeof(float) * s->L->nparams, s->st), err, "clearing gradients");
+    TRY(enqueue_forward(s, 1, err));
+    TRY(enqueue_backward(s, err));
+    TRY(sync(s, err));
+    s->nbt++;
+    if (grads)
+        TRY(download_floats(s, grads, s->g, s->L->nparams, err));
+    if (loss)
+        TRY(download_floats(s, loss, s->loss, 1, err));
+    return GV_OK;
+}
+
+static gv_status build_graph(gt *s, gv_err *err)
+{
+    if (s->graph) {
+        cudaGraphExecDestroy(s->graph);
+        s->graph = NULL;
+    }
+    cudaGraph_t g;
+    GPU_TRY(cudaStreamBeginCapture(s->st, cudaStreamCaptureModeThreadLocal), err, "capturing the training step");
+    gv_err e2;
+    gv_status rc = enqueue_step(s, &e2);
+    cudaError_t ce = cudaStreamEndCapture(s->st, &g);
+    if (rc != GV_OK) {
+        if (ce == cudaSuccess)
+            cudaGraphDestroy(g);
+        return gv_fail(err, rc, "%s (while capturing the training step)", e2.msg);
+    }
+    GPU_TRY(ce, err, "capturing the training step");
+    cudaError_t ie = cudaGraphInstantiate(&s->graph, g, 0);
+    cudaGraphDestroy(g);
+    GPU_TRY(ie, err, "instantiating the training step graph");
+    s->graph_n = s->n;
+    return GV_OK;
+}
+
+static gv_status t_step(nn_trainer *t, double *loss, gv_err *err)
+{
+    gt *s = T_(t);
+    TRY(need_batch(s, err));
+    if (!s->graph || s->graph_n != s->n)
+        TRY(build_graph(s, err));
+    GPU_TRY(cudaGraphLaunch(s->graph, s->st), err, "launching the training step");
+    s->nbt++;
+    if (loss) {
+        TRY(sync(s, err));
+        TRY(download_floats(s, loss, s->loss, 1, err));
+    }
+    return GV_OK;
+}
+
+/* Runs one training step eagerly, timing each kind of work with events (synchronising
+ * after each), and prints the breakdown; the state advances by one step. */
+extern "C" void nn_gpu_profile(nn_trainer *t)
+{
+    gt *s = T_(t);
+    gv_err e;
+    if (s->n <= 0)
+        return;
+    cudaEventCreate(&s->pe0);
+    cudaEventCreate(&s->pe1);
+    memset(s->prof_ms, 0, sizeof s->prof_ms);
+    cudaStreamSynchronize(s->st);
+    double t0 = gv_now();
+    s->prof = 1;
+    gv_status r = enqueue_step(s, &e);
+    cudaStreamSynchronize(s->st);
+    s->prof = 0;
+    double total = (gv_now() - t0) * 1e3, parts = 0;
+    s->nbt++;
+    for (int i = 0; i < P_OTHER; i++)
+        parts += s->prof_ms[i];
+    printf("# profile %s c%d b%d (eager, synchronised per op): %.3f ms%s\n", t->ops->name, s->C, s->n, total,
+           r == GV_OK ? "" : " FAILED");
+    for (int i = 0; i < P_OTHER; i++)
+        printf("#   %-14s %8.3f ms  %5.1f%%\n", prof_names[i], s->prof_ms[i], 100 * s->prof_ms[i] / total);
+    printf("#   %-14s %8.3f ms  (launch gaps, small kernels, memsets)\n", prof_names[P_OTHER], total - parts);
+    cudaEventDestroy(s->pe0);
+    cudaEventDestroy(s->pe1);
+}
+
+/* Writes (act > 0) of an (n*49, C) NHWC activation as n x C x 49 bytes (NCHW) at *dst. */
+static gv_status mask_of(gt *s, const void *act, int C, int rows_per_sample, uint8_t **dst, gv_err *err)
+{
+    const size_t n = (size_t)s->n, cnt = n * rows_per_sample * C;
+    void *h = malloc(cnt * s->es);
+    if (!h)
+        return gv_fail(err, GV_ERR_ENV, "out of host memory");
+    cudaError_t e = cudaMemcpyAsync(h, act, cnt * s->es, cudaMemcpyDeviceToHost, s->st);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(s->st);
+    if (e != cudaSuccess) {
+        free(h);
+        return gv_fail(err, GV_ERR_ENV, "copying activations from the GPU: %s", cudaGetErrorString(e));
+    }
+    uint8_t *m = *dst;
+    for (size_t i = 0; i < n; i++)
+        for (int c = 0; c < C; c++)
+            for (int p = 0; p < rows_per_sample; p++) {
+                size_t o = (i * rows_per_sample + p) * C + c;
+                float v = s->dt == GPU_BF16 ? gv_bf16_to_f32(((const gv_bf16 *)h)[o]) : ((const float *)h)[o];
+                *m++ = v > 0.f;
+            }
+    free(h);
+    *dst = m;
+    return GV_OK;
+}
+
+static gv_status t_relu_masks(nn_trainer *t, uint8_t *masks, gv_err *err)
+{
+    gt *s = T_(t);
+    TRY(need_batch(s, err));
+    uint8_t *m = masks;
+    TRY(mask_of(s, s->stem_a, s->C, 49, &m, err));
+    for (int b = 0; b < s->nb; b++) {
+        TRY(mask_of(s, s->ba1[b], s->C, 49, &m, err));
+        TRY(mask_of(s, s->bout[b], s->C, 49, &m, err));
+    }
+    TRY(mask_of(s, s->hp_a, NN_HEAD_CH, 49, &m, err));
+    TRY(mask_of(s, s->hv_a, NN_HEAD_CH, 49, &m, err));
+    /* the value hidden layer is (n, 128): one "position" per sample */
+    TRY(mask_of(s, s->vh, NN_VALUE_HIDDEN, 1, &m, err));
+    return GV_OK;
+}
+
+static gv_status t_sync(nn_trainer *t, gv_err *err)
+{
+    return sync(T_(t), err);
+}
+
+static size_t t_peak(nn_trainer *t)
+{
+    /* Everything is allocated up front, so what is held is the peak: our buffers plus the
+     * BLAS workspace. */
+    return T_(t)->bytes + (32u << 20);
+}
+
+static void free_all(gt *s)
+{
+    if (!s)
+        return;
+    if (s->graph)
+        cudaGraphExecDestroy(s->graph);
+    void *ptrs[] = {s->p, s->g, s->m, s->v, s->run, s->step_dev, s->stem.wf, s->pc_wt, s->vc_wt, s->pf_wp, s->vf1_wp,
+                    s->vf2_wt, s->xin, s->stem_x, s->stem_a, s->hp_x, s->hp_a, s->hv_x, s->hv_a, s->logits_raw,
+                    s->value_raw, s->vh_raw, s->logits, s->value, s->loss, s->vh, s->loss_acc, s->bn_acc, s->dlogits,
+                    s->dvalue, s->dvh, s->dhp_a, s->dhv_a, s->dhp_x, s->dhv_x, s->gA, s->gB, s->gC, s->gD, s->gtmp, s->wg_ws,
+                    s->bx, s->bvt, s->bpt, s->descs, s->sn.mean, s->sn.rstd, s->pn.mean, s->pn.rstd, s->vn.mean,
+                    s->vn.rstd};
+    for (size_t i = 0; i < GV_ARRAY_LEN(ptrs); i++)
+        if (ptrs[i])
+            cudaFree(ptrs[i]);
+    for (int b = 0; b < s->nb; b++) {
+        void *bp[] = {s->c1 ? s->c1[b].wf : NULL, s->c1 ? s->c1[b].wd : NULL, s->c2 ? s->c2[b].wf : NULL,
+                      s->c2 ? s->c2[b].wd : NULL, s->n1 ? s->n1[b].mean : NULL, s->n1 ? s->n1[b].rstd : NULL,
+                      s->n2 ? s->n2[b].mean : NULL, s->n2 ? s->n2[b].rstd : NULL, s->bx1 ? s->bx1[b] : NULL,
+                      s->ba1 ? s->ba1[b] : NULL, s->bx2 ? s->bx2[b] : NULL, s->bout ? s->bout[b] : NULL};
+        for (size_t i = 0; i < GV_ARRAY_LEN(bp); i++)
+            if (bp[i])
+                cudaFree(bp[i]);
+    }
+    free(s->c1);
+    free(s->c2);
+    free(s->n1);
+    free(s->n2);
+    free(s->bx1);
+    free(s->ba1);
+    free(s->bx2);
+    free(s->bout);
+    gpu_blas_destroy(s->blas);
+    if (s->st)
+        cudaStreamDestroy(s->st);
+    free(s);
+}
+
+static void t_destroy(nn_trainer *t)
+{
+    if (!t)
+        return;
+    free_all(T_(t));
+    free(t);
+}
+
+static const nn_trainer_ops ops_fp32 = {"cuda-fp32", t_set_state, t_get_state, t_set_batch, t_forward,
+                                        t_gradients, t_step, t_sync, t_peak, t_destroy, t_relu_masks};
+static const nn_trainer_ops ops_bf16 = {"cuda-bf16", t_set_state, t_get_state, t_set_batch, t_forward,
+                                        t_gradients, t_step, t_sync, t_peak, t_destroy, t_relu_masks};
+
+extern "C" gv_status nn_gpu_create(const nn_layout *L, const nn_trainer_opts *opts, nn_trainer **out, gv_err *err)
+{
+    *out = NULL;
+    if (opts->dtype != NN_FP32 && opts->dtype != NN_BF16)
+        return gv_fail(err, GV_ERR_INPUT, "the GPU trainer runs fp32 or bf16 (asked for %s)", nn_dtype_name(opts->dtype));
+    if (opts->max_batch <= 0)
+        return gv_fail(err, GV_ERR_INPUT, "max_batch must be positive");
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || opts->device_index >= count) {
+        cudaGetLastError();
+        return gv_fail(err, GV_ERR_ENV, "GPU %d is not available (%s); run 'gpuvet smoke'", opts->device_index,
+                       e != cudaSuccess ? cudaGetErrorString(e) : "not enough GPUs");
+    }
+    GPU_TRY(cudaSetDevice(opts->device_index), err, "selecting the GPU");
+    gt *s = (gt *)calloc(1, sizeof *s);
+    if (!s)
+        return gv_fail(err, GV_ERR_ENV, "out of host memory");
+    s->L = L;
+    s->o = *opts;
+    s->dt = opts->dtype == NN_BF16 ? GPU_BF16 : GPU_F32;
+    s->es = s->dt == GPU_BF16 ? 2 : 4;
+    s->C = L->cfg.channels;
+    s->nb = L->cfg.blocks;
+    s->bn = L->cfg.norm == NN_NORM_BATCH;
+    s->maxn = opts->max_batch;
+    cudaDeviceProp p;
+    if (cudaGetDeviceProperties(&p, opts->device_index) == cudaSuccess) {
+        s->sm_count = p.multiProcessorCount;
+        s->use_mma = GV_HAVE_MMA_BUILD && p.major >= 8;
+    }
+    gv_status rc;
+    e = cudaStreamCreateWithFlags(&s->st, cudaStreamNonBlocking);
+    if (e != cudaSuccess) {
+        rc = gv_fail(err, GV_ERR_ENV, "creating a GPU stream: %s", cudaGetErrorString(e));
+        goto fail;
+    }
+    if ((rc = gpu_blas_create(&s->blas, s->st, err)) != GV_OK)
+        goto fail;
+    if ((rc = setup(s, err)) != GV_OK)
+        goto fail;
+    {
+        nn_trainer *t = (nn_trainer *)calloc(1, sizeof *t);
+        if (!t) {
+            rc = gv_fail(err, GV_ERR_ENV, "out of host memory");
+            goto fail;
+        }
+        t->ops = s->dt == GPU_BF16 ? &ops_bf16 : &ops_fp32;
+        t->L = L;
+        t->opts = *opts;
+        t->impl = s;
+        *out = t;
+    }
+    return GV_OK;
+fail:
+    free_all(s);
+    return rc;
+}

@@ -1,0 +1,78 @@
+/* rep_int.h: helpers shared by the report's files: field access with defaults, the noise
+ * of a measurement, and the inline SVG line plot. Not part of the report's interface. */
+#ifndef GV_REPORT_REP_INT_H
+#define GV_REPORT_REP_INT_H
+
+#include <cJSON.h>
+
+#include "report/sbuf.h"
+
+/* Number or NAN; string or NULL. */
+double rep_num(const cJSON *o, const char *key);
+const char *rep_str(const cJSON *o, const char *key);
+
+/* The relative spread of one measured figure (median with min/max, best, cv), used as its
+ * noise: max((max - min) / median, 2 cv), at least 2%. kind: "train", "matmul", "emu". */
+double rep_noise(const cJSON *entry, const char *kind);
+/* The measured figure of an entry of that kind (samples/s, GFLOP/s, frames/s median). */
+double rep_value(const cJSON *entry, const char *kind);
+
+/* The CPU entry that a GPU entry of bench_train ("train": same channels, blocks, norm,
+ * batch) or bench_matmul ("matmul": same m, n, k) compares with: the same dtype when
+ * measured, else fp32. NULL when there is none. */
+const cJSON *rep_cpu_match(const cJSON *arr, const cJSON *gpu_entry, const char *kind);
+/* The GPU entry's median over that CPU entry's median (NAN when there is none). */
+double rep_speedup(const cJSON *arr, const cJSON *gpu_entry, const char *kind);
+
+/* ---- tables shared by the HTML and Markdown views --------------------------------------- */
+
+typedef enum { COL_STR, COL_INT, COL_NUM, COL_PCT, COL_BOOL, COL_GIB, COL_X } rep_col_kind;
+typedef struct {
+    const char *head;
+    const char *key;   /* a key of the entry, "a.b" for nested ones, "@sig.median" for the
+                          entry's telemetry phase, "=speedup" for the computed GPU/CPU ratio */
+    rep_col_kind kind;
+    double scale;      /* multiplies numbers (0 means 1) */
+} rep_col;
+
+/* Appends a table of arr's entries (HTML when html, else Markdown); columns that are empty
+ * in every row are left out. rec gives the telemetry phases; kind names the bench kind for
+ * "=speedup" ("train", "matmul") or NULL. */
+void rep_table(rep_buf *b, int html, const cJSON *arr, const rep_col *cols, int ncols, const cJSON *rec, const char *kind);
+
+/* Walks a dotted path ("telemetry.phases") from o; NULL when a step is missing. */
+const cJSON *rep_path(const cJSON *o, const char *path);
+
+/* The report's sections: (title, record key, columns, speedup kind). */
+typedef struct {
+    const char *title, *key;
+    const rep_col *cols;
+    int ncols;
+    const char *kind;
+} rep_section;
+extern const rep_section rep_sections[];
+extern const int rep_nsections;
+
+/* ---- inline SVG plots ------------------------------------------------------------------- */
+
+typedef struct {
+    char name[96];
+    int n;
+    double *x, *y;   /* NAN y breaks the line */
+} rep_series;
+
+typedef struct {
+    const char *title, *xlabel, *ylabel;
+    int logx, logy;
+    double hline;            /* a dashed reference line at this y (NAN: none) */
+    const double *bands;     /* shaded x ranges [t0, t1] pairs (telemetry phases) */
+    const char *const *band_labels;
+    int nbands;
+} rep_plot;
+
+void rep_series_add(rep_series *s, double x, double y);
+void rep_series_free(rep_series *s, int n);
+/* Appends an <svg> element (width 600 x 320) to b. Series with no finite points are left out. */
+void rep_svg_plot(rep_buf *b, const rep_plot *p, const rep_series *s, int ns);
+
+#endif

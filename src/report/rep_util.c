@@ -1,0 +1,53 @@
+/* rep_util.c: field access and the noise of a measurement, shared by verdicts, views and
+ * compare (see rep_int.h). */
+#include <math.h>
+#include <string.h>
+
+#include "core/gv.h"
+#include "report/rep_int.h"
+
+double rep_num(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+const char *rep_str(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+double rep_value(const cJSON *e, const char *kind)
+{
+    if (!strcmp(kind, "train"))
+        return rep_num(e, "samples_per_s_median");
+    if (!strcmp(kind, "matmul"))
+        return rep_num(e, "gflops_median");
+    return rep_num(e, "fps_median");
+}
+
+double rep_noise(const cJSON *e, const char *kind)
+{
+    double med = rep_value(e, kind), lo = NAN, hi = NAN, cv = NAN;
+    if (!strcmp(kind, "train")) {
+        lo = rep_num(e, "samples_per_s_min");
+        hi = rep_num(e, "samples_per_s_max");
+        if (!isfinite(hi))
+            hi = rep_num(e, "samples_per_s_best");
+        cv = rep_num(e, "cv");
+    } else if (!strcmp(kind, "matmul")) {
+        lo = rep_num(e, "gflops_min");
+        hi = rep_num(e, "gflops_best");
+    } else {
+        /* Only the best and the median are recorded: assume the spread is symmetric. */
+        hi = rep_num(e, "fps_best");
+        lo = isfinite(hi) ? med - (hi - med) : NAN;
+    }
+    double n = 0.02;
+    if (isfinite(med) && med > 0 && isfinite(lo) && isfinite(hi))
+        n = GV_MAX(n, (hi - lo) / med);
+    if (isfinite(cv))
+        n = GV_MAX(n, 2 * cv);
+    return n;
+}

@@ -1,0 +1,193 @@
+/* tables.c: the record's tables, written as HTML or Markdown from one column list per
+ * section, so the two views always show the same figures. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/gv.h"
+#include "report/rep_int.h"
+
+static const rep_col train_cols[] = {
+    {"device", "device", COL_STR, 0}, {"dtype", "dtype", COL_STR, 0}, {"channels", "channels", COL_INT, 0},
+    {"blocks", "blocks", COL_INT, 0}, {"norm", "norm", COL_STR, 0}, {"batch", "batch", COL_INT, 0},
+    {"threads", "threads", COL_INT, 0}, {"samples/s median", "samples_per_s_median", COL_NUM, 0},
+    {"best", "samples_per_s_best", COL_NUM, 0}, {"min", "samples_per_s_min", COL_NUM, 0}, {"cv", "cv", COL_PCT, 0},
+    {"step ms", "step_ms_median", COL_NUM, 0}, {"GPU/CPU", "=speedup", COL_X, 0}, {"peak mem", "peak_share", COL_PCT, 0},
+    {"GPU MHz", "@gpu_sm_mhz.median", COL_NUM, 0}, {"GPU W", "@gpu_power_w.median", COL_NUM, 0},
+    {"GPU C", "@gpu_temp_c.max", COL_NUM, 0}, {"GPU mJ/sample", "@energy_per_unit_j.gpu", COL_NUM, 1e3},
+    {"CPU W", "@cpu_package_w.median", COL_NUM, 0}, {"throttled", "@throttled", COL_BOOL, 0},
+    {"load", "load_before", COL_NUM, 0},
+};
+static const rep_col matmul_cols[] = {
+    {"device", "device", COL_STR, 0}, {"dtype", "dtype", COL_STR, 0}, {"m", "m", COL_INT, 0}, {"n", "n", COL_INT, 0},
+    {"k", "k", COL_INT, 0}, {"GFLOP/s median", "gflops_median", COL_NUM, 0}, {"best", "gflops_best", COL_NUM, 0},
+    {"min", "gflops_min", COL_NUM, 0}, {"GPU/CPU", "=speedup", COL_X, 0}, {"s median", "seconds_median", COL_NUM, 0},
+    {"GPU W", "@gpu_power_w.median", COL_NUM, 0}, {"throttled", "@throttled", COL_BOOL, 0}, {"load", "load_before", COL_NUM, 0},
+};
+static const rep_col emu_cols[] = {
+    {"ROM", "rom", COL_STR, 0}, {"video", "video", COL_STR, 0}, {"audio", "audio", COL_STR, 0},
+    {"instances", "instances", COL_INT, 0}, {"frames", "frames", COL_INT, 0}, {"fps median", "fps_median", COL_NUM, 0},
+    {"fps best", "fps_best", COL_NUM, 0}, {"threads", "threads", COL_INT, 0}, {"device/native", "device_over_native", COL_X, 0},
+    {"video hash", "video_hash", COL_STR, 0}, {"audio hash", "audio_hash", COL_STR, 0},
+    {"GPU W", "@gpu_power_w.median", COL_NUM, 0},
+};
+static const rep_col check_cols[] = {
+    {"device", "device", COL_STR, 0}, {"what", "what", COL_STR, 0}, {"norm", "norm", COL_STR, 0},
+    {"dtype", "dtype", COL_STR, 0}, {"metric", "metric", COL_STR, 0}, {"value", "value", COL_NUM, 0},
+    {"tolerance", "tolerance", COL_NUM, 0}, {"pass", "pass", COL_BOOL, 0},
+};
+static const rep_col race_cols[] = {
+    {"m", "m", COL_INT, 0}, {"n", "n", COL_INT, 0}, {"k", "k", COL_INT, 0}, {"threads", "threads", COL_INT, 0},
+    {"runs", "runs", COL_INT, 0}, {"wrong runs", "wrong_runs", COL_INT, 0},
+    {"worst wrong share", "worst_wrong_fraction", COL_PCT, 0}, {"worst abs err", "worst_abs_err", COL_NUM, 0},
+    {"err/bound", "worst_bound_ratio", COL_NUM, 0}, {"1-thread wrong", "single_wrong_runs", COL_INT, 0},
+    {"reference ok", "reference_gemm_ok", COL_BOOL, 0},
+};
+static const rep_col phase_cols[] = {
+    {"phase", "label", COL_STR, 0}, {"samples", "samples", COL_INT, 0}, {"s", "=duration", COL_NUM, 0},
+    {"GPU MHz", "gpu_sm_mhz.median", COL_NUM, 0}, {"GPU W min", "gpu_power_w.min", COL_NUM, 0},
+    {"GPU W median", "gpu_power_w.median", COL_NUM, 0}, {"GPU W max", "gpu_power_w.max", COL_NUM, 0},
+    {"GPU C max", "gpu_temp_c.max", COL_NUM, 0}, {"GPU util", "gpu_util_pct.median", COL_NUM, 0},
+    {"GPU J", "energy_j.gpu", COL_NUM, 0}, {"GPU mJ/unit", "energy_per_unit_j.gpu", COL_NUM, 1e3},
+    {"CPU W", "cpu_package_w.median", COL_NUM, 0}, {"CPU J", "energy_j.cpu_package", COL_NUM, 0},
+    {"CPU MHz", "cpu_mhz.median", COL_NUM, 0}, {"load", "loadavg1.median", COL_NUM, 0},
+    {"throttled", "throttled", COL_BOOL, 0},
+};
+
+const rep_section rep_sections[] = {
+    {"Training throughput (bench train)", "bench_train", train_cols, GV_ARRAY_LEN(train_cols), "train"},
+    {"GEMM throughput (bench matmul)", "bench_matmul", matmul_cols, GV_ARRAY_LEN(matmul_cols), "matmul"},
+    {"Telemetry: clocks, power and temperature during the run", "telemetry.phases", phase_cols, GV_ARRAY_LEN(phase_cols), NULL},
+    {"NES emulation (bench nes)", "bench_nes", emu_cols, GV_ARRAY_LEN(emu_cols), NULL},
+    {"Game Boy emulation (bench gb)", "bench_gb", emu_cols, GV_ARRAY_LEN(emu_cols), NULL},
+    {"Correctness (check)", "check", check_cols, GV_ARRAY_LEN(check_cols), NULL},
+    {"Multithreaded BLAS (blas-race)", "blas_race", race_cols, GV_ARRAY_LEN(race_cols), NULL},
+};
+const int rep_nsections = GV_ARRAY_LEN(rep_sections);
+
+/* Walks "a.b.c" from o. */
+const cJSON *rep_path(const cJSON *o, const char *path)
+{
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", path);
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ".", &save); t && o; t = strtok_r(NULL, ".", &save))
+        o = cJSON_GetObjectItemCaseSensitive(o, t);
+    return o;
+}
+
+static const cJSON *phase_of(const cJSON *rec, const cJSON *e)
+{
+    const char *label = rep_str(e, "telemetry_phase");
+    const cJSON *p;
+    if (!label)
+        return NULL;
+    cJSON_ArrayForEach(p, rep_path(rec, "telemetry.phases")) {
+        const char *l = rep_str(p, "label");
+        if (l && !strcmp(l, label))
+            return p;
+    }
+    return NULL;
+}
+
+/* The cell's text into buf; returns 0 when the cell is empty (null or absent). */
+static int cell(const cJSON *arr, const cJSON *e, const rep_col *c, const cJSON *rec, const char *kind, char *buf, size_t len)
+{
+    const cJSON *v;
+    double num = NAN;
+    if (c->key[0] == '=') {
+        if (!strcmp(c->key, "=speedup") && kind)
+            num = rep_speedup(arr, e, kind);
+        else if (!strcmp(c->key, "=duration"))
+            num = rep_num(e, "t1") - rep_num(e, "t0");
+        v = NULL;
+    } else if (c->key[0] == '@') {
+        v = rep_path(phase_of(rec, e), c->key + 1);
+    } else {
+        v = rep_path(e, c->key);
+    }
+    if (cJSON_IsNumber(v))
+        num = v->valuedouble;
+    double sc = c->scale ? c->scale : 1;
+    switch (c->kind) {
+    case COL_STR:
+        if (!cJSON_IsString(v))
+            return 0;
+        snprintf(buf, len, "%s", v->valuestring);
+        return 1;
+    case COL_BOOL:
+        if (!cJSON_IsBool(v))
+            return 0;
+        snprintf(buf, len, "%s", cJSON_IsTrue(v) ? "yes" : "NO");
+        if (!strcmp(c->key, "@throttled") || !strcmp(c->key, "throttled"))
+            snprintf(buf, len, "%s", cJSON_IsTrue(v) ? "THROTTLED" : "no");
+        return 1;
+    default:
+        break;
+    }
+    if (!isfinite(num))
+        return 0;
+    num *= sc;
+    switch (c->kind) {
+    case COL_INT: snprintf(buf, len, "%.0f", num); break;
+    case COL_PCT: snprintf(buf, len, "%.1f%%", 100 * num); break;
+    case COL_GIB: snprintf(buf, len, "%.1f GiB", num / (1u << 30)); break;
+    case COL_X: snprintf(buf, len, num >= 1 ? "%.2fx" : "%.2gx", num); break;
+    default: snprintf(buf, len, fabs(num) >= 1e3 ? "%.0f" : "%.4g", num); break;
+    }
+    return 1;
+}
+
+void rep_table(rep_buf *b, int html, const cJSON *arr, const rep_col *cols, int ncols, const cJSON *rec, const char *kind)
+{
+    char buf[256];
+    int *show = gv_xcalloc((size_t)ncols, sizeof(int));
+    const cJSON *e;
+    for (int c = 0; c < ncols; c++)
+        cJSON_ArrayForEach(e, arr)
+            show[c] |= cell(arr, e, &cols[c], rec, kind, buf, sizeof buf);
+    rb_puts(b, html ? "<table>\n<tr>" : "|");
+    for (int c = 0; c < ncols; c++) {
+        if (!show[c])
+            continue;
+        if (html) {
+            rb_puts(b, "<th>");
+            rb_html(b, cols[c].head);
+            rb_puts(b, "</th>");
+        } else {
+            rb_puts(b, " ");
+            rb_md(b, cols[c].head);
+            rb_puts(b, " |");
+        }
+    }
+    rb_puts(b, html ? "</tr>\n" : "\n|");
+    if (!html) {
+        for (int c = 0; c < ncols; c++)
+            if (show[c])
+                rb_puts(b, cols[c].kind == COL_STR || cols[c].kind == COL_BOOL ? " --- |" : " ---: |");
+        rb_puts(b, "\n");
+    }
+    cJSON_ArrayForEach(e, arr) {
+        rb_puts(b, html ? "<tr>" : "|");
+        for (int c = 0; c < ncols; c++) {
+            if (!show[c])
+                continue;
+            int has = cell(arr, e, &cols[c], rec, kind, buf, sizeof buf);
+            const char *text = has ? buf : "";
+            if (html) {
+                int bad = has && (!strcmp(buf, "NO") || !strcmp(buf, "THROTTLED"));
+                rb_puts(b, cols[c].kind == COL_STR || cols[c].kind == COL_BOOL ? (bad ? "<td class=\"bad\">" : "<td>") : "<td class=\"n\">");
+                rb_html(b, text);
+                rb_puts(b, "</td>");
+            } else {
+                rb_puts(b, " ");
+                rb_md(b, text);
+                rb_puts(b, " |");
+            }
+        }
+        rb_puts(b, html ? "</tr>\n" : "\n");
+    }
+    if (html)
+        rb_puts(b, "</table>\n");
+    free(show);
+}

@@ -1,0 +1,316 @@
+/* verdict.c: one plain sentence per workload from the benchmark entries of a record.
+ * A GPU entry is compared with the CPU entry of the same configuration; the GPU "wins" a
+ * point only when its median speedup exceeds (1 + noise_gpu)(1 + noise_cpu), and "loses"
+ * only below the inverse; in between the two are within noise. The crossover is the
+ * smallest batch/size/instance count from which the GPU wins at every larger one. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/gv.h"
+#include "report/rep_int.h"
+#include "report/report.h"
+
+typedef struct {
+    double x;
+    char xl[32];
+    double speedup, noise; /* noise: the factor (1 + n_gpu)(1 + n_cpu) */
+} vpoint;
+
+static int cmp_point(const void *a, const void *b)
+{
+    double x = ((const vpoint *)a)->x, y = ((const vpoint *)b)->x;
+    return (x > y) - (x < y);
+}
+
+static int vclass(const vpoint *p)
+{
+    return p->speedup > p->noise ? 1 : p->speedup < 1 / p->noise ? -1 : 0;
+}
+
+static void fmt_x(double s, char *buf, size_t len)
+{
+    snprintf(buf, len, s >= 1 ? "%.1fx" : "%.2gx", s);
+}
+
+/* xfmt places a count in its phrase: "batch %s", "size %s", "%s instances". */
+static void at_x(const char *xfmt, const char *count, char *buf, size_t len)
+{
+    snprintf(buf, len, xfmt, count);
+}
+
+/* The sentence for one workload from its points (sorted here). */
+static void sentence(const char *workload, const char *xfmt, const char *xs, vpoint *p, int n, char *out, size_t len)
+{
+    qsort(p, (size_t)n, sizeof *p, cmp_point);
+    int t = n;
+    while (t > 0 && vclass(&p[t - 1]) == 1)
+        t--;
+    char a[48], b[48], xa[64], xb[64], ge[48];
+    if (t == 0) {
+        fmt_x(p[0].speedup, a, sizeof a);
+        fmt_x(p[n - 1].speedup, b, sizeof b);
+        if (n == 1) {
+            at_x(xfmt, p[0].xl, xa, sizeof xa);
+            snprintf(out, len, "use the GPU for %s at %s: %s the CPU (noise ±%.0f%%)", workload, xa, a, 100 * (p[0].noise - 1));
+        } else {
+            snprintf(out, len, "use the GPU for %s at every %s measured (%s to %s): %s to %s the CPU", workload, xs,
+                     p[0].xl, p[n - 1].xl, a, b);
+        }
+        return;
+    }
+    if (t == n) {
+        const vpoint *l = &p[n - 1];
+        fmt_x(l->speedup, a, sizeof a);
+        at_x(xfmt, l->xl, xa, sizeof xa);
+        int all_cpu = 1;
+        for (int i = 0; i < n; i++)
+            all_cpu &= vclass(&p[i]) == -1;
+        if (all_cpu)
+            snprintf(out, len, "keep %s on the CPU: it is faster at every %s measured, up to %s (GPU %s)", workload, xs, xa, a);
+        else if (vclass(l) == 0)
+            snprintf(out, len, "keep %s on the CPU: at %s, the largest measured, the GPU is %s, within the noise (±%.0f%%)",
+                     workload, xa, a, 100 * (l->noise - 1));
+        else
+            snprintf(out, len, "keep %s on the CPU: at %s, the largest measured, the CPU is faster (GPU %s)", workload, xa, a);
+        return;
+    }
+    snprintf(ge, sizeof ge, "≥ %s", p[t].xl);
+    at_x(xfmt, ge, xa, sizeof xa);
+    fmt_x(p[t].speedup, a, sizeof a);
+    int best = t;
+    for (int i = t; i < n; i++)
+        if (p[i].speedup > p[best].speedup)
+            best = i;
+    char up[128] = "";
+    if (best != t) {
+        fmt_x(p[best].speedup, b, sizeof b);
+        at_x(xfmt, p[best].xl, xb, sizeof xb);
+        snprintf(up, sizeof up, ", up to %s at %s", b, xb);
+    }
+    const vpoint *q = &p[t - 1];
+    char qa[48];
+    at_x(xfmt, q->xl, xb, sizeof xb);
+    if (vclass(q) == 0) {
+        fmt_x(q->speedup >= 1 ? q->speedup : 1 / q->speedup, qa, sizeof qa);
+        snprintf(out, len, "use the GPU for %s at %s (%s%s); at %s the CPU is within %s", workload, xa, a, up, xb, qa);
+    } else {
+        fmt_x(q->speedup, qa, sizeof qa);
+        snprintf(out, len, "use the GPU for %s at %s (%s%s); at %s the CPU is faster (GPU %s)", workload, xa, a, up, xb, qa);
+    }
+}
+
+static int same_num(const cJSON *a, const cJSON *b, const char *key)
+{
+    double x = rep_num(a, key), y = rep_num(b, key);
+    return (isnan(x) && isnan(y)) || x == y;
+}
+
+static int same_str(const cJSON *a, const cJSON *b, const char *key)
+{
+    const char *x = rep_str(a, key), *y = rep_str(b, key);
+    return (!x && !y) || (x && y && !strcmp(x, y));
+}
+
+static int is_cpu(const cJSON *e)
+{
+    const char *d = rep_str(e, "device");
+    return d && !strcmp(d, "cpu");
+}
+
+/* Appends s to the verdict array unless it is already there. */
+static void add_sentence(cJSON *v, const char *s)
+{
+    const cJSON *it;
+    cJSON_ArrayForEach(it, v)
+        if (cJSON_IsString(it) && !strcmp(it->valuestring, s))
+            return;
+    cJSON_AddItemToArray(v, cJSON_CreateString(s));
+}
+
+/* ---- bench_train and bench_matmul: GPU entries against the CPU entry of the same shape. */
+
+const cJSON *rep_cpu_match(const cJSON *arr, const cJSON *g, const char *kind)
+{
+    static const char *const train_keys[] = {"channels", "blocks", "batch"}, *const mm_keys[] = {"m", "n", "k"};
+    const char *const *keys = !strcmp(kind, "train") ? train_keys : mm_keys;
+    const cJSON *fallback = NULL, *e;
+    cJSON_ArrayForEach(e, arr) {
+        if (!is_cpu(e) || (!strcmp(kind, "train") && !same_str(e, g, "norm")))
+            continue;
+        int ok = 1;
+        for (int k = 0; k < 3 && ok; k++)
+            ok = same_num(e, g, keys[k]);
+        if (!ok)
+            continue;
+        if (same_str(e, g, "dtype"))
+            return e;
+        const char *dt = rep_str(e, "dtype");
+        if (!fallback || (dt && !strcmp(dt, "fp32")))
+            fallback = e;
+    }
+    return fallback;
+}
+
+static void verdicts_gpu_vs_cpu(const cJSON *arr, const char *kind, cJSON *out)
+{
+    static const char *const train_group[] = {"channels", "blocks"};
+    int train = !strcmp(kind, "train");
+    int n = cJSON_GetArraySize(arr);
+    char *done = gv_xcalloc((size_t)n + 1, 1);
+    int i = 0;
+    const cJSON *g;
+    cJSON_ArrayForEach(g, arr) {
+        int gi = i++;
+        if (is_cpu(g) || done[gi])
+            continue;
+        vpoint *pts = gv_xcalloc((size_t)n, sizeof *pts);
+        int np = 0, j = 0;
+        const char *cpu_dtype = NULL;
+        const cJSON *h;
+        cJSON_ArrayForEach(h, arr) {
+            int hj = j++;
+            if (done[hj] || is_cpu(h) || !same_str(h, g, "device") || !same_str(h, g, "dtype"))
+                continue;
+            if (train && (!same_num(h, g, train_group[0]) || !same_num(h, g, train_group[1]) || !same_str(h, g, "norm")))
+                continue;
+            done[hj] = 1;
+            const cJSON *c = rep_cpu_match(arr, h, kind);
+            if (!c || !(rep_value(c, kind) > 0) || !(rep_value(h, kind) > 0))
+                continue;
+            cpu_dtype = rep_str(c, "dtype");
+            vpoint *p = &pts[np++];
+            p->speedup = rep_value(h, kind) / rep_value(c, kind);
+            p->noise = (1 + rep_noise(h, kind)) * (1 + rep_noise(c, kind));
+            if (train) {
+                p->x = rep_num(h, "batch");
+                snprintf(p->xl, sizeof p->xl, "%.0f", p->x);
+            } else {
+                double m = rep_num(h, "m"), nn = rep_num(h, "n"), k = rep_num(h, "k");
+                p->x = cbrt(m * nn * k);
+                if (m == nn && nn == k)
+                    snprintf(p->xl, sizeof p->xl, "%.0f", m);
+                else
+                    snprintf(p->xl, sizeof p->xl, "%.0fx%.0fx%.0f", m, nn, k);
+            }
+        }
+        char workload[256], s[1024];
+        const char *dev = rep_str(g, "device"), *dt = rep_str(g, "dtype");
+        char vs[48] = "";
+        if (cpu_dtype && dt && strcmp(cpu_dtype, dt))
+            snprintf(vs, sizeof vs, " (against CPU %s)", cpu_dtype);
+        if (train) {
+            char blocks[32] = "";
+            if (isfinite(rep_num(g, "blocks")))
+                snprintf(blocks, sizeof blocks, "%.0f-block ", rep_num(g, "blocks"));
+            snprintf(workload, sizeof workload, "%.0f-channel %s%s%s%s training on %s%s", rep_num(g, "channels"), blocks,
+                     rep_str(g, "norm") ? rep_str(g, "norm") : "", rep_str(g, "norm") ? "-norm " : "", dt ? dt : "?",
+                     dev ? dev : "?", vs);
+        } else {
+            snprintf(workload, sizeof workload, "%s GEMM on %s%s", dt ? dt : "?", dev ? dev : "?", vs);
+        }
+        if (np == 0)
+            snprintf(s, sizeof s, "%s: no CPU measurement of the same configuration to compare with", workload);
+        else
+            sentence(workload, train ? "batch %s" : "size %s", train ? "batch" : "size", pts, np, s, sizeof s);
+        add_sentence(out, s);
+        free(pts);
+    }
+    free(done);
+}
+
+/* ---- bench_nes / bench_gb: the device renderer against the best CPU renderer. */
+
+static void verdicts_emu(const cJSON *arr, const char *console, cJSON *out)
+{
+    int n = cJSON_GetArraySize(arr);
+    char *done = gv_xcalloc((size_t)n + 1, 1);
+    int i = 0;
+    const cJSON *g;
+    cJSON_ArrayForEach(g, arr) {
+        int gi = i++;
+        const char *v = rep_str(g, "video");
+        if (done[gi] || !v || strcmp(v, "device"))
+            continue;
+        vpoint *pts = gv_xcalloc((size_t)n, sizeof *pts);
+        int np = 0, j = 0;
+        char bad[512] = "";
+        const char *rom = rep_str(g, "rom") ? rep_str(g, "rom") : "?";
+        const char *base = strrchr(rom, '/') ? strrchr(rom, '/') + 1 : rom;
+        const cJSON *h;
+        cJSON_ArrayForEach(h, arr) {
+            int hj = j++;
+            const char *hv = rep_str(h, "video");
+            if (done[hj] || !hv || strcmp(hv, "device") || !same_str(h, g, "rom") || !same_str(h, g, "audio"))
+                continue;
+            done[hj] = 1;
+            const cJSON *best = NULL, *c;
+            cJSON_ArrayForEach(c, arr) {
+                const char *cv = rep_str(c, "video");
+                if (!cv || !strcmp(cv, "device") || !same_str(c, h, "rom") || !same_num(c, h, "instances"))
+                    continue;
+                /* Renderers must agree bit for bit; a differing hash disqualifies the GPU. */
+                const char *hv1 = rep_str(h, "video_hash"), *cv1 = rep_str(c, "video_hash");
+                if (!bad[0] && same_num(c, h, "frames") && hv1 && cv1 && strcmp(hv1, cv1))
+                    snprintf(bad, sizeof bad, "do not use the GPU renderer for %s %s: its video hash differs from the %s "
+                             "renderer's at %.0f instances (%s vs %s)", console, base, cv, rep_num(h, "instances"), hv1, cv1);
+                if (same_str(c, h, "audio") && (!best || rep_value(c, "emu") > rep_value(best, "emu")))
+                    best = c;
+            }
+            if (!best || !(rep_value(best, "emu") > 0) || !(rep_value(h, "emu") > 0))
+                continue;
+            vpoint *p = &pts[np++];
+            p->x = rep_num(h, "instances");
+            snprintf(p->xl, sizeof p->xl, "%.0f", p->x);
+            p->speedup = rep_value(h, "emu") / rep_value(best, "emu");
+            p->noise = (1 + rep_noise(h, "emu")) * (1 + rep_noise(best, "emu"));
+        }
+        char workload[256], s[1024];
+        snprintf(workload, sizeof workload, "%s rendering of %s", console, base);
+        if (bad[0])
+            snprintf(s, sizeof s, "%s", bad);
+        else if (np == 0)
+            snprintf(s, sizeof s, "%s: no CPU renderer measured at the same instance counts to compare with", workload);
+        else
+            sentence(workload, "%s instances", "instance count", pts, np, s, sizeof s);
+        add_sentence(out, s);
+        free(pts);
+    }
+    free(done);
+}
+
+cJSON *report_add_verdicts(cJSON *rec)
+{
+    cJSON *v = cJSON_GetObjectItemCaseSensitive(rec, "verdict");
+    if (!cJSON_IsArray(v)) {
+        cJSON_DeleteItemFromObjectCaseSensitive(rec, "verdict");
+        v = cJSON_AddArrayToObject(rec, "verdict");
+    }
+    const cJSON *a;
+    if (cJSON_IsArray(a = cJSON_GetObjectItemCaseSensitive(rec, "bench_train")))
+        verdicts_gpu_vs_cpu(a, "train", v);
+    if (cJSON_IsArray(a = cJSON_GetObjectItemCaseSensitive(rec, "bench_matmul")))
+        verdicts_gpu_vs_cpu(a, "matmul", v);
+    if (cJSON_IsArray(a = cJSON_GetObjectItemCaseSensitive(rec, "bench_nes")))
+        verdicts_emu(a, "NES", v);
+    if (cJSON_IsArray(a = cJSON_GetObjectItemCaseSensitive(rec, "bench_gb")))
+        verdicts_emu(a, "Game Boy", v);
+    return v;
+}
+
+void report_print_verdicts(const cJSON *rec, FILE *f)
+{
+    const cJSON *it;
+    cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(rec, "verdict"))
+        if (cJSON_IsString(it))
+            fprintf(f, "verdict: %s\n", it->valuestring);
+}
+
+double rep_speedup(const cJSON *arr, const cJSON *g, const char *kind)
+{
+    if (is_cpu(g))
+        return NAN;
+    const cJSON *c = rep_cpu_match(arr, g, kind);
+    double gv = rep_value(g, kind), cv = c ? rep_value(c, kind) : NAN;
+    return cv > 0 && gv > 0 ? gv / cv : NAN;
+}

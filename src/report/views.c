@@ -1,0 +1,340 @@
+/* views.c: the Markdown and the self-contained HTML views of a run record. The HTML page
+ * has inline CSS and inline SVG plots only (no scripts, fonts or images from anywhere), so
+ * it renders offline and can be attached to an issue. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/gv.h"
+#include "report/rep_int.h"
+#include "report/report.h"
+
+#define MAX_SERIES 24
+
+/* ---- series from benchmark entries ----------------------------------------------------- */
+
+typedef void (*label_fn)(const cJSON *e, char *buf, size_t len);
+typedef double (*value_fn)(const cJSON *arr, const cJSON *e);
+
+static void label_train(const cJSON *e, char *b, size_t n)
+{
+    snprintf(b, n, "%s %s c%.0f %s", rep_str(e, "device") ? rep_str(e, "device") : "?", rep_str(e, "dtype") ? rep_str(e, "dtype") : "",
+             rep_num(e, "channels"), rep_str(e, "norm") ? rep_str(e, "norm") : "");
+}
+static void label_matmul(const cJSON *e, char *b, size_t n)
+{
+    snprintf(b, n, "%s %s", rep_str(e, "device") ? rep_str(e, "device") : "?", rep_str(e, "dtype") ? rep_str(e, "dtype") : "");
+}
+static void label_emu(const cJSON *e, char *b, size_t n)
+{
+    snprintf(b, n, "%s renderer", rep_str(e, "video") ? rep_str(e, "video") : "?");
+}
+static double x_batch(const cJSON *arr, const cJSON *e) { return rep_num(e, "batch"); }
+static double x_size(const cJSON *arr, const cJSON *e) { return cbrt(rep_num(e, "m") * rep_num(e, "n") * rep_num(e, "k")); }
+static double x_instances(const cJSON *arr, const cJSON *e) { return rep_num(e, "instances"); }
+static double y_train(const cJSON *arr, const cJSON *e) { return rep_value(e, "train"); }
+static double y_matmul(const cJSON *arr, const cJSON *e) { return rep_value(e, "matmul"); }
+static double y_emu(const cJSON *arr, const cJSON *e) { return rep_value(e, "emu"); }
+static double y_train_speedup(const cJSON *arr, const cJSON *e) { return rep_speedup(arr, e, "train"); }
+static double y_matmul_speedup(const cJSON *arr, const cJSON *e) { return rep_speedup(arr, e, "matmul"); }
+
+/* Groups arr's entries into series by label, points sorted by x; entries whose y is not
+ * finite are skipped. Returns the number of series. */
+static int build_series(const cJSON *arr, label_fn lf, value_fn xf, value_fn yf, rep_series *s, int max)
+{
+    int ns = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, arr) {
+        double x = xf(arr, e), y = yf(arr, e);
+        if (!isfinite(x) || !isfinite(y))
+            continue;
+        char name[96];
+        lf(e, name, sizeof name);
+        int k = 0;
+        while (k < ns && strcmp(s[k].name, name))
+            k++;
+        if (k == ns) {
+            if (ns == max)
+                continue;
+            memset(&s[ns], 0, sizeof s[ns]);
+            snprintf(s[ns].name, sizeof s[ns].name, "%s", name);
+            ns++;
+        }
+        rep_series_add(&s[k], x, y);
+    }
+    for (int k = 0; k < ns; k++) /* insertion sort by x */
+        for (int i = 1; i < s[k].n; i++)
+            for (int j = i; j > 0 && s[k].x[j - 1] > s[k].x[j]; j--) {
+                double tx = s[k].x[j], ty = s[k].y[j];
+                s[k].x[j] = s[k].x[j - 1], s[k].y[j] = s[k].y[j - 1];
+                s[k].x[j - 1] = tx, s[k].y[j - 1] = ty;
+            }
+    return ns;
+}
+
+static void plot_entries(rep_buf *b, const cJSON *arr, label_fn lf, value_fn xf, value_fn yf, const char *title,
+                         const char *xl, const char *yl, int logy, double hline)
+{
+    rep_series s[MAX_SERIES];
+    int ns = build_series(arr, lf, xf, yf, s, MAX_SERIES);
+    if (ns == 0)
+        return;
+    rep_plot p = {title, xl, yl, 1, logy, hline, NULL, NULL, 0};
+    rep_svg_plot(b, &p, s, ns);
+    rep_series_free(s, ns);
+}
+
+/* Telemetry over time: one plot per group of signals that has data, phases shaded. */
+static void plot_telemetry(rep_buf *b, const cJSON *tel)
+{
+    const cJSON *ser = cJSON_GetObjectItem(tel, "series"), *t = cJSON_GetObjectItem(ser, "t");
+    int n = cJSON_GetArraySize(t);
+    if (n == 0)
+        return;
+    const cJSON *phases = cJSON_GetObjectItem(tel, "phases");
+    int nb = cJSON_GetArraySize(phases);
+    double *bands = gv_xcalloc((size_t)(2 * nb + 2), sizeof(double));
+    const char **labels = gv_xcalloc((size_t)nb + 1, sizeof(char *));
+    int k = 0;
+    const cJSON *ph;
+    cJSON_ArrayForEach(ph, phases) {
+        bands[2 * k] = rep_num(ph, "t0");
+        bands[2 * k + 1] = rep_num(ph, "t1");
+        labels[k++] = rep_str(ph, "label") ? rep_str(ph, "label") : "";
+    }
+    static const struct {
+        const char *title, *ylabel, *sig[3], *names[3];
+    } groups[] = {
+        {"Power during the run", "watts", {"gpu_power_w", "cpu_package_w", NULL}, {"GPU board", "CPU package (RAPL)", NULL}},
+        {"Clocks during the run", "MHz", {"gpu_sm_mhz", "gpu_mem_mhz", "cpu_mhz"}, {"GPU SM", "GPU memory", "CPU (mean)"}},
+        {"GPU temperature and utilisation", "C / %", {"gpu_temp_c", "gpu_util_pct", NULL}, {"GPU temperature C", "GPU busy %", NULL}},
+        {"CPU load", "1-minute load average", {"loadavg1", NULL, NULL}, {"load average", NULL, NULL}},
+    };
+    for (size_t g = 0; g < GV_ARRAY_LEN(groups); g++) {
+        rep_series s[3];
+        int ns = 0, any = 0;
+        for (int j = 0; j < 3 && groups[g].sig[j]; j++) {
+            const cJSON *y = cJSON_GetObjectItem(ser, groups[g].sig[j]);
+            memset(&s[ns], 0, sizeof s[ns]);
+            snprintf(s[ns].name, sizeof s[ns].name, "%s", groups[g].names[j]);
+            for (int i = 0; i < n && i < cJSON_GetArraySize(y); i++) {
+                const cJSON *yi = cJSON_GetArrayItem(y, i);
+                double yv = cJSON_IsNumber(yi) ? yi->valuedouble : NAN;
+                any |= isfinite(yv);
+                rep_series_add(&s[ns], cJSON_GetArrayItem(t, i)->valuedouble, yv);
+            }
+            ns++;
+        }
+        if (any) {
+            rep_plot p = {groups[g].title, "seconds since start (shaded: measured phases)", groups[g].ylabel, 0, 0, NAN, bands, labels, nb};
+            rep_svg_plot(b, &p, s, ns);
+        }
+        rep_series_free(s, ns);
+    }
+    free(bands);
+    free(labels);
+}
+
+/* ---- common pieces ---------------------------------------------------------------------- */
+
+static void meta_line(rep_buf *b, const cJSON *rec, int html)
+{
+    const cJSON *host = cJSON_GetObjectItem(rec, "host");
+    char line[1024];
+    snprintf(line, sizeof line, "gpuvet %s, %s on %s, started %s, finished %s, exit code %.0f",
+             rep_str(rec, "gpuvet_version") ? rep_str(rec, "gpuvet_version") : "?",
+             rep_str(rec, "command") ? rep_str(rec, "command") : "?",
+             rep_str(host, "hostname") ? rep_str(host, "hostname") : "?",
+             rep_str(rec, "started_at") ? rep_str(rec, "started_at") : "?",
+             rep_str(rec, "finished_at") ? rep_str(rec, "finished_at") : "?", rep_num(rec, "exit_code"));
+    if (html) {
+        rb_puts(b, "<p class=\"meta\">");
+        rb_html(b, line);
+        rb_puts(b, "</p>\n");
+    } else {
+        rb_printf(b, "%s\n\n", line);
+    }
+}
+
+/* Machine summary from host.probe (when the record carries one). */
+static void machine(rep_buf *b, const cJSON *rec, int html)
+{
+    const cJSON *p = rep_path(rec, "host.probe");
+    if (!p)
+        return;
+    char line[1024];
+    const cJSON *cpu = cJSON_GetObjectItem(p, "cpu"), *blas = cJSON_GetObjectItem(p, "blas");
+    snprintf(line, sizeof line, "CPU %s (%.0f cores); BLAS %s %s (%s, %.0f threads)", rep_str(cpu, "model") ? rep_str(cpu, "model") : "?",
+             rep_num(cpu, "cores"), rep_str(blas, "name") ? rep_str(blas, "name") : "?", rep_str(blas, "version") ? rep_str(blas, "version") : "",
+             rep_str(blas, "core") ? rep_str(blas, "core") : "?", rep_num(blas, "threads"));
+    rb_puts(b, html ? "<h2>Machine</h2>\n<ul>\n<li>" : "## Machine\n\n- ");
+    html ? rb_html(b, line) : rb_md(b, line);
+    rb_puts(b, html ? "</li>\n" : "\n");
+    const cJSON *g;
+    cJSON_ArrayForEach(g, cJSON_GetObjectItem(p, "gpus")) {
+        const cJSON *m = cJSON_GetObjectItem(g, "memory");
+        const char *vendor = rep_str(g, "vendor") ? rep_str(g, "vendor") : "", *name = rep_str(g, "name") ? rep_str(g, "name") : "?";
+        if (*vendor && !strncmp(name, vendor, strlen(vendor)))
+            vendor = ""; /* "NVIDIA H200" already names its vendor */
+        snprintf(line, sizeof line, "GPU %.0f: %s%s%s (%s), driver %s, memory %s %.1f GiB", rep_num(g, "index"),
+                 vendor, *vendor ? " " : "", name,
+                 rep_str(g, "arch") ? rep_str(g, "arch") : "?", rep_str(g, "driver_version") ? rep_str(g, "driver_version") : "?",
+                 rep_str(m, "kind") ? rep_str(m, "kind") : "?", rep_num(m, "allocatable_bytes") / (1u << 30));
+        rb_puts(b, html ? "<li>" : "- ");
+        html ? rb_html(b, line) : rb_md(b, line);
+        rb_puts(b, html ? "</li>\n" : "\n");
+    }
+    cJSON_ArrayForEach(g, cJSON_GetObjectItem(p, "warnings")) {
+        rb_puts(b, html ? "<li class=\"bad\">warning: " : "- **warning:** ");
+        html ? rb_html(b, g->valuestring) : rb_md(b, g->valuestring);
+        rb_puts(b, html ? "</li>\n" : "\n");
+    }
+    rb_puts(b, html ? "</ul>\n" : "\n");
+}
+
+static void verdicts(rep_buf *b, const cJSON *rec, int html)
+{
+    const cJSON *v = cJSON_GetObjectItem(rec, "verdict"), *it;
+    rb_puts(b, html ? "<h2>Verdict</h2>\n<ul class=\"verdict\">\n" : "## Verdict\n\n");
+    if (!cJSON_GetArraySize(v))
+        rb_puts(b, html ? "<li>no verdict: the record has no GPU/CPU pair to compare</li>\n" : "- no verdict: the record has no GPU/CPU pair to compare\n");
+    cJSON_ArrayForEach(it, v) {
+        if (!cJSON_IsString(it))
+            continue;
+        rb_puts(b, html ? "<li>" : "- ");
+        html ? rb_html(b, it->valuestring) : rb_md(b, it->valuestring);
+        rb_puts(b, html ? "</li>\n" : "\n");
+    }
+    rb_puts(b, html ? "</ul>\n" : "\n");
+}
+
+static void soak(rep_buf *b, const cJSON *rec, int html)
+{
+    const cJSON *s = cJSON_GetObjectItem(rec, "soak");
+    if (!cJSON_IsObject(s))
+        return;
+    char line[512];
+    snprintf(line, sizeof line, "%s %s c%.0f batch %.0f, %.0f steps: loss %.4g -> %.4g (ratio %.3g), finite %s: %s",
+             rep_str(s, "device") ? rep_str(s, "device") : "?", rep_str(s, "dtype") ? rep_str(s, "dtype") : "", rep_num(s, "channels"),
+             rep_num(s, "batch"), rep_num(s, "steps"), rep_num(s, "loss_first"), rep_num(s, "loss_last"), rep_num(s, "loss_ratio"),
+             cJSON_IsTrue(cJSON_GetObjectItem(s, "finite")) ? "yes" : "NO", cJSON_IsTrue(cJSON_GetObjectItem(s, "pass")) ? "pass" : "FAIL");
+    rb_puts(b, html ? "<h2>Soak</h2>\n<p>" : "## Soak\n\n");
+    html ? rb_html(b, line) : rb_md(b, line);
+    rb_puts(b, html ? "</p>\n" : "\n\n");
+    if (!html)
+        return;
+    rep_series c = {0};
+    snprintf(c.name, sizeof c.name, "loss");
+    int i = 0;
+    const cJSON *v;
+    cJSON_ArrayForEach(v, cJSON_GetObjectItem(s, "curve"))
+        rep_series_add(&c, i++, cJSON_IsNumber(v) ? v->valuedouble : NAN);
+    rep_plot p = {"Soak: loss per step", "step", "loss", 0, 0, NAN, NULL, NULL, 0};
+    if (c.n)
+        rep_svg_plot(b, &p, &c, 1);
+    rep_series_free(&c, 1);
+}
+
+static void sections(rep_buf *b, const cJSON *rec, int html)
+{
+    for (int i = 0; i < rep_nsections; i++) {
+        const rep_section *sec = &rep_sections[i];
+        const cJSON *arr = rep_path(rec, sec->key);
+        if (!cJSON_IsArray(arr) || !cJSON_GetArraySize(arr))
+            continue;
+        if (html) {
+            rb_puts(b, "<h2>");
+            rb_html(b, sec->title);
+            rb_puts(b, "</h2>\n<div class=\"plots\">\n");
+            if (!strcmp(sec->key, "bench_train")) {
+                plot_entries(b, arr, label_train, x_batch, y_train, "Training throughput", "batch size", "samples/s (median)", 1, NAN);
+                plot_entries(b, arr, label_train, x_batch, y_train_speedup, "GPU over CPU, same configuration", "batch size",
+                             "speedup (median / median)", 1, 1.0);
+            } else if (!strcmp(sec->key, "bench_matmul")) {
+                plot_entries(b, arr, label_matmul, x_size, y_matmul, "GEMM throughput", "size (cube root of m n k)", "GFLOP/s (median)", 1, NAN);
+                plot_entries(b, arr, label_matmul, x_size, y_matmul_speedup, "GEMM: GPU over CPU fp32", "size", "speedup", 1, 1.0);
+            } else if (!strcmp(sec->key, "bench_nes") || !strcmp(sec->key, "bench_gb")) {
+                plot_entries(b, arr, label_emu, x_instances, y_emu, sec->title, "instances", "instance-frames/s (median)", 1, NAN);
+            } else if (!strcmp(sec->key, "telemetry.phases")) {
+                plot_telemetry(b, cJSON_GetObjectItem(rec, "telemetry"));
+            }
+            rb_puts(b, "</div>\n");
+        } else {
+            rb_printf(b, "## %s\n\n", sec->title);
+        }
+        rep_table(b, html, arr, sec->cols, sec->ncols, rec, sec->kind);
+        rb_puts(b, "\n");
+    }
+    const cJSON *src = rep_path(rec, "telemetry.sources");
+    if (src) {
+        char line[1024];
+        snprintf(line, sizeof line, "telemetry at %.3g Hz (achieved %.3g): GPU from %s%s%s; CPU package from %s%s%s",
+                 rep_num(cJSON_GetObjectItem(rec, "telemetry"), "hz"), rep_num(cJSON_GetObjectItem(rec, "telemetry"), "achieved_hz"),
+                 rep_str(src, "gpu") ? rep_str(src, "gpu") : "nowhere", rep_str(src, "gpu_why") ? ": " : "",
+                 rep_str(src, "gpu_why") ? rep_str(src, "gpu_why") : "", rep_str(src, "cpu_package") ? rep_str(src, "cpu_package") : "nowhere",
+                 rep_str(src, "cpu_package_why") ? ": " : "", rep_str(src, "cpu_package_why") ? rep_str(src, "cpu_package_why") : "");
+        rb_puts(b, html ? "<p class=\"meta\">" : "");
+        html ? rb_html(b, line) : rb_md(b, line);
+        rb_puts(b, html ? "</p>\n" : "\n\n");
+    }
+}
+
+char *report_markdown(const cJSON *rec)
+{
+    rep_buf b;
+    rb_init(&b);
+    rb_printf(&b, "# gpuvet report: %s\n\n", rep_str(rec, "command") ? rep_str(rec, "command") : "run");
+    meta_line(&b, rec, 0);
+    verdicts(&b, rec, 0);
+    machine(&b, rec, 0);
+    soak(&b, rec, 0);
+    sections(&b, rec, 0);
+    return rb_take(&b);
+}
+
+static const char *const css =
+    "body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:24px;color:#222;max-width:1500px}"
+    "h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:26px 0 8px;border-bottom:1px solid #ddd}"
+    ".meta{color:#666;font-size:13px}ul.verdict li{font-size:15px;margin:4px 0}"
+    "table{border-collapse:collapse;font-size:12px;margin:8px 0}th,td{border:1px solid #ccc;padding:3px 6px}"
+    "th{background:#f3f3f3}td.n{text-align:right;font-variant-numeric:tabular-nums}.bad{color:#b00;font-weight:bold}"
+    ".plots{display:flex;flex-wrap:wrap;gap:8px}svg.plot{border:1px solid #e3e3e3;background:#fff}"
+    "svg .pt{font-size:13px;font-weight:bold}svg .tx{font-size:10px;text-anchor:middle}svg .ty{font-size:10px;text-anchor:end}"
+    "svg .al{font-size:11px;text-anchor:middle;fill:#444}svg .lg{font-size:11px}svg .note{font-size:12px;fill:#888}"
+    "svg .grid{stroke:#eee}svg .frame{fill:none;stroke:#999}svg .band{fill:#4a7bd0;fill-opacity:.09}"
+    "svg .ref{stroke:#555;stroke-dasharray:5 4}";
+
+char *report_html(const cJSON *rec)
+{
+    rep_buf b;
+    rb_init(&b);
+    rb_puts(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>gpuvet report: ");
+    rb_html(&b, rep_str(rec, "command") ? rep_str(rec, "command") : "run");
+    rb_printf(&b, "</title>\n<style>%s</style></head>\n<body>\n<h1>gpuvet report: ", css);
+    rb_html(&b, rep_str(rec, "command") ? rep_str(rec, "command") : "run");
+    rb_puts(&b, "</h1>\n");
+    meta_line(&b, rec, 1);
+    verdicts(&b, rec, 1);
+    machine(&b, rec, 1);
+    soak(&b, rec, 1);
+    sections(&b, rec, 1);
+    rb_puts(&b, "<p class=\"meta\">Made by gpuvet report from the run's JSON record; how gpuvet measures: docs/METHOD.md.</p>\n</body></html>\n");
+    return rb_take(&b);
+}
+
+static gv_status write_doc(char *doc, const char *path, gv_err *err)
+{
+    gv_status s = gv_write_file_atomic(path, doc, strlen(doc), err);
+    free(doc);
+    return s;
+}
+
+gv_status report_write_html(const cJSON *rec, const char *path, gv_err *err)
+{
+    return write_doc(report_html(rec), path, err);
+}
+
+gv_status report_write_markdown(const cJSON *rec, const char *path, gv_err *err)
+{
+    return write_doc(report_markdown(rec), path, err);
+}

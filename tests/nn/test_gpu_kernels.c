@@ -1,0 +1,20 @@
+/* test_gpu_kernels.c: the GPU trainer's convolution kernels against naive device
+ * references (src/nn/gpu/selftest.cu). Skips with a message where no GPU can be used. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "core/rng.h"
+#include "nn/gpu/selftest.h"
+
+int main(void)
+{
+    const char *s = getenv("GV_SEED");
+    unsigned long long seed = s ? strtoull(s, NULL, 10) : gv_rng_fresh_seed();
+    int fails = nn_gpu_selftest(0, seed);
+    /* GV_KERNEL_BENCH=1 adds kernel timings at training sizes (information only). */
+    if (fails >= 0 && getenv("GV_KERNEL_BENCH")) {
+        nn_gpu_kernel_bench(0, 8192, 128);
+        nn_gpu_kernel_bench(0, 256, 128);
+    }
+    return fails > 0 ? 1 : 0;
+}

@@ -1,0 +1,169 @@
+/* test_gpu_train.c: the GPU trainer end to end without the host reference: training on a
+ * fixed batch must keep every value finite and lower the loss (fp32 and bf16, GroupNorm
+ * and BatchNorm), and the fp32 and bf16 trainers must agree on the first forward within
+ * bf16's tolerance. Exact agreement with the float64 host path is `gpuvet check`'s job
+ * (tests/nn). GV_TRAIN_BENCH=1 adds step timings at benchmark sizes (information only). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "core/gv.h"
+#include "dev/dev.h"
+#include "nn/gpu/selftest.h"
+#include "nn/nn.h"
+
+static void destroy(nn_trainer *t)
+{
+    if (t)
+        t->ops->destroy(t);
+}
+
+static int make(const nn_layout *L, nn_dtype dt, int maxb, nn_trainer **t, gv_err *e)
+{
+    nn_trainer_opts o = {0};
+    o.dtype = dt;
+    o.max_batch = maxb;
+    return nn_gpu_create(L, &o, t, e);
+}
+
+static void train_case(nn_norm norm, nn_dtype dt)
+{
+    char name[96];
+    snprintf(name, sizeof name, "gpu soak %s %s c32 b2 n64", nn_dtype_name(dt), nn_norm_name(norm));
+    nn_config cfg = {32, 2, norm};
+    nn_layout L;
+    nn_layout_init(&L, &cfg);
+    nn_state s;
+    nn_state_alloc(&s, &L);
+    nn_state_init_random(&s, 7);
+    nn_batch b;
+    nn_batch_alloc(&b, 64);
+    nn_batch_random(&b, 8);
+    nn_trainer *t = NULL;
+    gv_err e;
+    if (make(&L, dt, 64, &t, &e) != GV_OK || t->ops->set_state(t, &s, &e) != GV_OK ||
+        t->ops->set_batch(t, &b, &e) != GV_OK) {
+        t_check(0, name, "setup failed: %s", e.msg);
+        goto out;
+    }
+    double first = NAN, last = NAN;
+    int finite = 1;
+    for (int i = 0; i < 150; i++) {
+        double loss;
+        if (t->ops->step(t, &loss, &e) != GV_OK) {
+            t_check(0, name, "step %d failed: %s", i, e.msg);
+            goto out;
+        }
+        finite &= isfinite(loss);
+        if (i == 0)
+            first = loss;
+        last = loss;
+    }
+    if (t->ops->get_state(t, &s, &e) != GV_OK) {
+        t_check(0, name, "get_state failed: %s", e.msg);
+        goto out;
+    }
+    for (size_t i = 0; i < L.nparams; i++)
+        finite &= isfinite(s.params[i]);
+    t_check(finite && last < first / 3, name, "loss %.4f -> %.4f after 150 steps (must fall 3x), all finite %d, adam step %lld",
+            first, last, finite, (long long)s.adam_step);
+out:
+    destroy(t);
+    nn_batch_free(&b);
+    nn_state_free(&s);
+    nn_layout_free(&L);
+}
+
+static void agree_case(void)
+{
+    nn_config cfg = {64, 2, NN_NORM_GROUP};
+    nn_layout L;
+    nn_layout_init(&L, &cfg);
+    nn_state s;
+    nn_state_alloc(&s, &L);
+    nn_state_init_random(&s, 11);
+    nn_batch b;
+    nn_batch_alloc(&b, 100);
+    nn_batch_random(&b, 12);
+    double *l32 = calloc(700, sizeof(double)), *l16 = calloc(700, sizeof(double));
+    nn_trainer *t32 = NULL, *t16 = NULL;
+    gv_err e;
+    if (make(&L, NN_FP32, 100, &t32, &e) || make(&L, NN_BF16, 100, &t16, &e) || t32->ops->set_state(t32, &s, &e) ||
+        t16->ops->set_state(t16, &s, &e) || t32->ops->set_batch(t32, &b, &e) || t16->ops->set_batch(t16, &b, &e) ||
+        t32->ops->forward(t32, 1, l32, NULL, NULL, &e) || t16->ops->forward(t16, 1, l16, NULL, NULL, &e)) {
+        t_check(0, "gpu fp32 vs bf16 logits", "failed: %s", e.msg);
+    } else {
+        double d = t_rel_l2(l16, l32, 700);
+        t_check(d <= 2e-2, "gpu fp32 vs bf16 logits", "rel_l2 %.3g (tolerance 2e-2)", d);
+    }
+    destroy(t32);
+    destroy(t16);
+    free(l32);
+    free(l16);
+    nn_batch_free(&b);
+    nn_state_free(&s);
+    nn_layout_free(&L);
+}
+
+static void bench(int C, int batch, nn_dtype dt)
+{
+    nn_config cfg = {C, 6, NN_NORM_GROUP};
+    nn_layout L;
+    nn_layout_init(&L, &cfg);
+    nn_state s;
+    nn_state_alloc(&s, &L);
+    nn_state_init_random(&s, 3);
+    nn_batch b;
+    nn_batch_alloc(&b, batch);
+    nn_batch_random(&b, 4);
+    nn_trainer *t = NULL;
+    gv_err e;
+    if (make(&L, dt, batch, &t, &e) || t->ops->set_state(t, &s, &e) || t->ops->set_batch(t, &b, &e)) {
+        printf("# bench c%d b%d %s: %s\n", C, batch, nn_dtype_name(dt), e.msg);
+        goto out;
+    }
+    for (int i = 0; i < 5; i++)
+        t->ops->step(t, NULL, &e);
+    t->ops->sync(t, &e);
+    double best = 1e30;
+    for (int r = 0; r < 5; r++) {
+        double t0 = gv_now();
+        for (int i = 0; i < 20; i++)
+            t->ops->step(t, NULL, &e);
+        t->ops->sync(t, &e);
+        double dt_ = (gv_now() - t0) / 20;
+        best = dt_ < best ? dt_ : best;
+    }
+    double loss;
+    t->ops->step(t, &loss, &e);
+    nn_gpu_profile(t);
+    printf("# bench c%d b%d %s: best step %.3f ms, %.0f samples/s, %.2f GiB held, loss %.4f\n", C, batch,
+           nn_dtype_name(dt), best * 1e3, batch / best, t->ops->peak_bytes(t) / 1073741824.0, loss);
+out:
+    destroy(t);
+    nn_batch_free(&b);
+    nn_state_free(&s);
+    nn_layout_free(&L);
+}
+
+int main(void)
+{
+    gv_err e;
+    if (dev_gpu_count(&e) <= 0) {
+        t_skip("gpu trainer", "no GPU: %s", e.msg);
+        return 0;
+    }
+    train_case(NN_NORM_GROUP, NN_FP32);
+    train_case(NN_NORM_GROUP, NN_BF16);
+    train_case(NN_NORM_BATCH, NN_FP32);
+    train_case(NN_NORM_BATCH, NN_BF16);
+    agree_case();
+    if (getenv("GV_TRAIN_BENCH")) {
+        bench(128, 8192, NN_BF16);
+        bench(128, 256, NN_BF16);
+        bench(128, 8192, NN_FP32);
+        bench(64, 1024, NN_BF16);
+    }
+    return t_done();
+}
