@@ -960,9 +960,37 @@ static void build_gmap(c32 *m)
     }
 }
 
+/* Appends the masks of ReLU outputs y (n*49, c) NHWC in NCHW order: 1 where y > 0. */
+static uint8_t *put_masks(uint8_t *p, const float *y, int n, int c)
+{
+    for (int s = 0; s < n; s++)
+        for (int k = 0; k < c; k++)
+            for (int q = 0; q < P; q++)
+                *p++ = y[((size_t)s * P + q) * c + k] > 0;
+    return p;
+}
+
+/* The ReLU masks of the last forward, in nn_relu_masks_len's order and layout. */
+static gv_status c32_relu_masks(nn_trainer *t, uint8_t *masks, gv_err *err)
+{
+    c32 *m = t->impl;
+    if (need_batch(m, err) != GV_OK)
+        return GV_ERR_INPUT;
+    uint8_t *p = put_masks(masks, m->a0, m->n, m->C);
+    for (int i = 0; i < m->nblocks; i++) {
+        p = put_masks(p, m->blocks[i].a1, m->n, m->C);
+        p = put_masks(p, m->blocks[i].out, m->n, m->C);
+    }
+    p = put_masks(p, m->ap, m->n, NN_HEAD_CH);
+    p = put_masks(p, m->av, m->n, NN_HEAD_CH);
+    for (size_t i = 0; i < (size_t)m->n * NN_VALUE_HIDDEN; i++)
+        *p++ = m->r[i] > 0;
+    return GV_OK;
+}
+
 static const nn_trainer_ops c32_ops = {
     "cpu-fp32", c32_set_state, c32_get_state, c32_set_batch, c32_forward_op, c32_gradients, c32_step,
-    c32_sync, c32_peak_bytes, c32_destroy, NULL,
+    c32_sync, c32_peak_bytes, c32_destroy, c32_relu_masks,
 };
 
 gv_status nn_cpu32_create(const nn_layout *L, const nn_trainer_opts *opts, nn_trainer **out, gv_err *err)
