@@ -157,33 +157,21 @@ static void state_poison(nn_state *s)
 /* ---- check: comparisons -------------------------------------------------------------------- */
 
 typedef struct {
-    cJSON *arr;      /* the record's "check" array */
-    cJSON *pending;  /* comparisons held back while `hold` is set (see chk_take) */
-    int n, nfail, quiet, hold;
+    cJSON *arr; /* the record's "check" array */
+    int n, nfail, quiet;
     const char *device, *dtype, *norm;
 } chk;
 
-/* Prints one comparison's line and counts it. */
-static void chk_commit(chk *c, cJSON *e)
-{
-    int pass = cJSON_IsTrue(cJSON_GetObjectItem(e, "pass"));
-    c->n++;
-    c->nfail += !pass;
-    if (!c->quiet || !pass)
-        printf("%s  %-6s %-4s %-5s %-38s %-7s %10.3e  tolerance %.0e\n", pass ? "PASS" : "FAIL",
-               cJSON_GetObjectItem(e, "device")->valuestring, cJSON_GetObjectItem(e, "dtype")->valuestring,
-               cJSON_GetObjectItem(e, "norm")->valuestring, cJSON_GetObjectItem(e, "what")->valuestring,
-               cJSON_GetObjectItem(e, "metric")->valuestring, cJSON_GetObjectItem(e, "value_raw")->valuedouble,
-               cJSON_GetObjectItem(e, "tolerance")->valuedouble);
-    cJSON_DeleteItemFromObject(e, "value_raw");
-    cJSON_AddItemToArray(c->arr, e);
-}
-
 /* One comparison: a line with the metric, the tolerance and PASS/FAIL (failures even under
- * --quiet) and an entry in the record. NaN never passes. Held back while c->hold is set. */
+ * --quiet) and an entry in the record. NaN never passes. */
 static cJSON *chk_add(chk *c, const char *what, const char *metric, double value, double tol)
 {
     int pass = value <= tol;
+    c->n++;
+    c->nfail += !pass;
+    if (!c->quiet || !pass)
+        printf("%s  %-6s %-4s %-5s %-38s %-7s %10.3e  tolerance %.0e\n", pass ? "PASS" : "FAIL", c->device, c->dtype,
+               c->norm, what, metric, value, tol);
     cJSON *e = cJSON_CreateObject();
     cJSON_AddStringToObject(e, "device", c->device);
     cJSON_AddStringToObject(e, "what", what);
@@ -191,43 +179,23 @@ static cJSON *chk_add(chk *c, const char *what, const char *metric, double value
     cJSON_AddStringToObject(e, "dtype", c->dtype);
     cJSON_AddStringToObject(e, "metric", metric);
     gv_json_add_num(e, "value", isnan(value) ? INFINITY : value);
-    cJSON_AddNumberToObject(e, "value_raw", value); /* for the printed line; removed on commit */
     if (!isfinite(value))
         cJSON_AddStringToObject(e, "value_why", "not finite (NaN or Inf in the output)");
     cJSON_AddNumberToObject(e, "tolerance", tol);
     cJSON_AddBoolToObject(e, "pass", pass);
-    if (c->hold)
-        cJSON_AddItemToArray(c->pending, e);
-    else
-        chk_commit(c, e);
+    cJSON_AddItemToArray(c->arr, e);
     return e;
 }
 
-/* Takes the held-back comparisons out of c (caller commits them with chk_flush). */
-static cJSON *chk_take(chk *c)
-{
-    cJSON *p = c->pending;
-    c->pending = cJSON_CreateArray();
-    return p;
-}
-
-static void chk_flush(chk *c, cJSON *list)
-{
-    cJSON *e;
-    while ((e = cJSON_DetachItemFromArray(list, 0)))
-        chk_commit(c, e);
-    cJSON_Delete(list);
-}
-
-/* Does a list fail only in gradient-derived comparisons (gradients, AdamW moments) while the
- * forward, loss, eval, update and running stats pass? That is the signature of a ReLU kink:
- * an input within rounding of zero that two paths put on different sides. */
-static int chk_kink_pattern(const cJSON *list)
+/* Do the comparisons from index `first` of the record fail only in gradient-derived ones
+ * (gradients, AdamW moments) while the forward, loss, eval, update and running stats pass?
+ * That is the signature of a ReLU kink: an input within rounding of zero that two paths put
+ * on different sides. */
+static int chk_kink_pattern(const chk *c, int first)
 {
     int grad_fail = 0, other_fail = 0;
-    const cJSON *e;
-    cJSON_ArrayForEach(e, list)
-    {
+    for (int i = first; i < cJSON_GetArraySize(c->arr); i++) {
+        const cJSON *e = cJSON_GetArrayItem(c->arr, i);
         if (cJSON_IsTrue(cJSON_GetObjectItem(e, "pass")))
             continue;
         const char *w = cJSON_GetObjectItem(e, "what")->valuestring;
@@ -238,7 +206,6 @@ static int chk_kink_pattern(const cJSON *list)
     }
     return grad_fail > 0 && other_fail == 0;
 }
-
 
 static void chk_rel(chk *c, const char *what, const double *a, const double *b, size_t n, double tol)
 {
@@ -754,7 +721,7 @@ static int check_reference(chk *c, const char *path, const dev_id *devs, int nde
                 code = fail_msg("check", s, &err);
                 break;
             }
-            c->hold = 1;
+            int first = cJSON_GetArraySize(c->arr);
             chk_rel(c, "forward logits (train mode)", o.logits, r.logits, nl, tl.fwd);
             chk_rel(c, "forward value (train mode)", o.value, r.value, (size_t)n, tl.fwd);
             chk_rel(c, "loss", &o.loss, &r.loss, 1, tl.fwd);
@@ -772,11 +739,7 @@ static int check_reference(chk *c, const char *path, const dev_id *devs, int nde
             chk_rel(c, "bn running stats after 1 step", o.after.buffers, r.step1.buffers, L->nbuffers, tl.fwd);
             chk_rel(c, "eval logits (step10 state)", o.eval_logits, r.eval_logits, nl, tl.fwd);
             chk_rel(c, "eval value (step10 state)", o.eval_value, r.eval_value, (size_t)n, tl.fwd);
-            cJSON *list = chk_take(c);
-            int kinky = chk_kink_pattern(list);
-            chk_flush(c, list);
-            c->hold = 0;
-            if (kinky)
+            if (chk_kink_pattern(c, first))
                 printf("note  %-6s %-4s %-5s only gradient comparisons fail while the forward passes: this reference's "
                        "inputs may put a ReLU input within rounding of zero (a kink, where the gradient jumps); try "
                        "another file (make_reference.py --seed N) before suspecting the device\n", c->device, c->dtype,
@@ -833,7 +796,7 @@ int cmd_check(int argc, char **argv)
     uint64_t sd = seed >= 0 ? (uint64_t)seed : gv_rng_fresh_seed() >> 2;
     cJSON *rec = gv_record_new("check", argc, argv);
     cJSON_AddNumberToObject(rec, "seed", (double)sd);
-    chk c = {.arr = gv_json_add_arr(rec, "check"), .pending = cJSON_CreateArray(), .quiet = com.quiet};
+    chk c = {.arr = gv_json_add_arr(rec, "check"), .quiet = com.quiet};
     if (!com.quiet)
         printf("check: seed %llu (repeat with --seed %llu)%s\n", (unsigned long long)sd, (unsigned long long)sd,
                fault ? ", fault injected (--inject-fault): failures expected" : "");
@@ -860,7 +823,6 @@ int cmd_check(int argc, char **argv)
         printf("check: %d comparisons, %d failed\n", c.n, c.nfail);
         code = c.nfail ? GV_EXIT_FAIL : GV_EXIT_OK;
     }
-    cJSON_Delete(c.pending);
     cJSON *sum = gv_json_add_obj(rec, "check_summary");
     cJSON_AddNumberToObject(sum, "comparisons", c.n);
     cJSON_AddNumberToObject(sum, "failed", c.nfail);
