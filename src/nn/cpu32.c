@@ -48,9 +48,9 @@ typedef struct {
 
 /* What one thread works with. */
 typedef struct {
-    int t, s0, ns;   /* thread number, its samples [s0, s0+ns) */
+    int t, s0, ns;   /* thread number, the samples [s0, s0+ns) of the work unit it runs */
     float *col;      /* im2col buffer of one chunk */
-    float *acc;      /* gradient accumulators, nparams: GEMM layout for weights (see gmap) */
+    float *acc;      /* the unit's gradient accumulators, nparams: GEMM layout for weights (gmap) */
     double *d;       /* norm scratch: 4 slots of W doubles (team sums use fixed slots, see team_sum) */
     float *f;        /* norm scratch: 16*W floats */
 } c32_thread;
@@ -77,7 +77,13 @@ typedef struct {
     float *h0, *a0;        /* (n*49, C) */
     float *hp, *ap, *hv, *av; /* (n*49, 32) */
     float *logits, *r, *value; /* (n, 7), (n, 128) after ReLU, (n) */
-    double *logits_d, *value_d, *dlogits_d, *dvalue_d, *loss_part;
+    double *logits_d, *value_d, *dlogits_d, *dvalue_d;
+    /* work units: the batch is cut into `units` parts, each run through the whole network by
+     * one thread with its own gradient accumulators uacc[u]; the parts are summed in unit
+     * order, so results do not depend on which thread ran which unit */
+    int units, umax;
+    float **uacc;
+    double *loss_part;      /* per unit */
     /* backward */
     float *D, *T1, *T2;    /* (n*49, C) */
     float *G1, *G2;        /* (n*49, 32) */
@@ -604,8 +610,11 @@ static double thread_forward(c32 *m, int train, c32_thread *tc)
 static void thread_backward(c32 *m, c32_thread *tc)
 {
     const float *trunk = m->nblocks ? m->blocks[m->nblocks - 1].out : m->a0;
-    /* BatchNorm's mean and rstd were stored by thread 0 during the forward */
+    /* BatchNorm's mean and rstd were stored by thread 0 during the forward (every thread of
+     * the team runs one unit with BatchNorm, so all of them reach this barrier) */
+    if (m->kind == NN_NORM_BATCH) {
 #pragma omp barrier
+    }
     /* policy head: G1 = d(ap), G2 = d(hp); D = d(trunk) */
     layer_bwd(m, &m->pf, m->ap, m->dlogits, m->G1, 0.0f, tc);
     norm_bwd(m, &m->pn, m->G1, m->ap, m->hp, m->G2, NULL, tc);
@@ -630,32 +639,51 @@ static void thread_backward(c32 *m, c32_thread *tc)
     layer_bwd(m, &m->stem, m->x, m->T1, NULL, 0.0f, tc);
 }
 
+/* Runs work unit u (its share of the batch) on thread tc: forward, and backward into the
+ * unit's accumulators. */
+static void run_unit(c32 *m, c32_thread *tc, int u, int train, int backward)
+{
+    share(m->n, m->units, u, &tc->s0, &tc->ns);
+    tc->acc = m->uacc[u];
+    m->loss_part[u] = thread_forward(m, train, tc);
+    if (backward)
+        thread_backward(m, tc);
+}
+
 /* One pass over the batch by the team: forward (train or eval), and with backward the
- * gradients summed over the threads into m->grads. Returns the loss. */
+ * gradients summed over the work units into m->grads. Returns the loss. BatchNorm needs the
+ * whole team at every norm, so each thread runs one unit (the units are the threads' shares).
+ * GroupNorm is per sample: the threads take units as they come free, so a thread slowed by
+ * another process on its core does less of the work. */
 static double c32_run(c32 *m, int train, int backward)
 {
     pack_all(m);
     int T = m->threads;
+    m->units = m->kind == NN_NORM_BATCH ? T : GV_MIN(m->umax, m->n);
 #pragma omp parallel num_threads(T)
     {
         c32_thread *tc = &m->th[omp_get_thread_num()];
-        share(m->n, T, tc->t, &tc->s0, &tc->ns);
-        m->loss_part[tc->t] = thread_forward(m, train, tc);
+        if (m->kind == NN_NORM_BATCH) {
+            run_unit(m, tc, tc->t, train, backward);
+        } else {
+#pragma omp for schedule(dynamic, 1)
+            for (int u = 0; u < m->units; u++)
+                run_unit(m, tc, u, train, backward);
+        }
         if (backward) {
-            thread_backward(m, tc);
 #pragma omp barrier
 #pragma omp for schedule(static)
             for (size_t i = 0; i < m->nparams; i++) {
                 float s = 0;
-                for (int u = 0; u < T; u++)
-                    s += m->th[u].acc[i];
+                for (int u = 0; u < m->units; u++)
+                    s += m->uacc[u][i];
                 m->grads[m->gmap[i]] = s;
             }
         }
     }
     double loss = 0;
-    for (int t = 0; t < T; t++)
-        loss += m->loss_part[t];
+    for (int u = 0; u < m->units; u++)
+        loss += m->loss_part[u];
     return loss;
 }
 
@@ -917,16 +945,18 @@ static void c32_destroy(nn_trainer *t)
     }
     free(m->blocks);
     for (int i = 0; i < m->threads; i++)
-        free(m->th[i].col), free(m->th[i].acc), free(m->th[i].d), free(m->th[i].f);
-    free(m->th), free(m->loss_part), free(m->gmap);
+        free(m->th[i].col), free(m->th[i].d), free(m->th[i].f);
+    for (int u = 0; u < m->umax; u++)
+        free(m->uacc[u]);
+    free(m->uacc), free(m->th), free(m->loss_part), free(m->gmap);
     free(m->params), free(m->grads), free(m->m), free(m->v), free(m->buffers), free(m->num_batches);
     free(m);
     free(t);
 }
 
 /* Per-thread scratch (independent of the batch size): an im2col buffer for one chunk (the
- * widest row is 9*C, or 9*12 for the stem), gradient accumulators for every parameter, and
- * the norms' scratch. */
+ * widest row is 9*C, or 9*12 for the stem) and the norms' scratch; per work unit, gradient
+ * accumulators for every parameter. */
 static void alloc_threads(c32 *m)
 {
     size_t C = (size_t)m->C, W = (size_t)m->W;
@@ -935,11 +965,17 @@ static void alloc_threads(c32 *m)
         c32_thread *tc = &m->th[t];
         tc->t = t;
         tc->col = falloc(m, (size_t)m->chunk_max * P * 9 * (C > NN_IN_PLANES ? C : NN_IN_PLANES));
-        tc->acc = falloc(m, m->nparams);
         tc->d = gv_xcalloc(4 * W, sizeof(double));
         tc->f = falloc(m, 16 * W);
     }
-    m->loss_part = gv_xcalloc((size_t)m->threads, sizeof(double));
+    /* work units: the threads' shares for BatchNorm; for GroupNorm enough units for the
+     * threads to balance (8, or two per thread), at most 64 */
+    m->umax = GV_MIN(64, GV_MAX(8, 2 * m->threads));
+    m->umax = GV_MAX(m->umax, m->threads);
+    m->uacc = gv_xcalloc((size_t)m->umax, sizeof(float *));
+    for (int u = 0; u < m->umax; u++)
+        m->uacc[u] = falloc(m, m->nparams);
+    m->loss_part = gv_xcalloc((size_t)m->umax, sizeof(double));
 }
 
 /* gmap[i]: the parameter that accumulator slot i holds. Weights of matrix layers are

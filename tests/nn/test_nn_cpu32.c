@@ -168,12 +168,13 @@ static void one_config(const char *what, const nn_layout *L, const nn_state *s, 
     run_free(&r);
 }
 
-/* The same call twice on two and three threads must give bit-identical results: the
- * threads' work split and every reduction order are fixed, so a difference means a race.
- * BatchNorm with 16 channels (norms of different widths share the team sums). */
-static void repeatability(void)
+/* The same call twice on two and three threads must give bit-identical results: the work
+ * split and every reduction order are fixed (GroupNorm's units go to whichever thread is
+ * free, but are summed in unit order), so a difference means a race. BatchNorm with 16
+ * channels (norms of different widths share the team sums), and GroupNorm. */
+static void repeatability(nn_norm norm)
 {
-    nn_config cfg = {16, 2, NN_NORM_BATCH};
+    nn_config cfg = {16, 2, norm};
     nn_layout L;
     nn_layout_init(&L, &cfg);
     nn_state s;
@@ -207,8 +208,8 @@ static void repeatability(void)
         }
         same = loss[0] == loss[1] && !memcmp(g[0], g[1], sizeof(double) * L.nparams) &&
                !memcmp(p[0], p[1], sizeof(double) * L.nparams);
-        t_check(same, "repeatability", "BatchNorm C=16, batch 24, %d threads: loss, %zu gradients and the state after 3 "
-                "steps bit-identical in two runs: %s", threads, L.nparams, same ? "yes" : "no");
+        t_check(same, "repeatability", "%s C=16, batch 24, %d threads: loss, %zu gradients and the state after 3 "
+                "steps bit-identical in two runs: %s", nn_norm_name(norm), threads, L.nparams, same ? "yes" : "no");
         for (int k = 0; k < 2; k++)
             free(g[k]), free(p[k]);
         nn_state_free(&after);
@@ -221,7 +222,8 @@ static void repeatability(void)
 
 int main(void)
 {
-    repeatability();
+    repeatability(NN_NORM_BATCH);
+    repeatability(NN_NORM_GROUP);
     const char *files[] = {"drop7_c32_group_n8.safetensors", "drop7_c32_batch_n8.safetensors"};
     for (int i = 0; i < 2; i++) {
         char path[1024];
