@@ -80,7 +80,7 @@ if [ -n "$py" ] && [ -s "$out/train.json" ]; then
   keys=$(json "$out/train.json" "[k for k in ['device','channels','batch','dtype','samples_per_s_best','samples_per_s_median','samples_per_s_max','peak_device_bytes','device_pool_bytes','peak_share','speedup_vs_cpu','load_before','load_after'] if not any(k in e for e in r['bench_train'] if e['device'] != 'cpu')]" 2>&1)
   [ "$keys" = "[]" ] && pass "bench train GPU entries have every key" "$(json "$out/train.json" "len(r['bench_train'])") entries" ||
     fail "bench train GPU entries have every key" "missing: $keys"
-  sp=$(json "$out/train.json" "[(e['channels'], e['batch'], e['dtype'], round(e['speedup_vs_cpu'] or 0, 1), round((e['peak_share'] or 0) * 100, 2)) for e in r['bench_train'] if e['device'] != 'cpu']" 2>&1)
+  sp=$(json "$out/train.json" "[(e['channels'], e['batch'], e['dtype'], round(e.get('speedup_vs_cpu') or 0, 1), round((e.get('peak_share') or 0) * 100, 2)) for e in r['bench_train'] if e['device'] != 'cpu']" 2>&1)
   pass "bench train speedups (channels, batch, dtype, x CPU, % of pool)" "$sp"
 fi
 
