@@ -1,0 +1,531 @@
+/* gb_ppu.c: the PPU's timing side, the frame log and the native per-dot renderer.
+ *
+ * Timing (per line of 456 dots): mode 2 (OAM scan) dots 0-79; mode 3 from dot 80 for
+ * 172 + SCX%8 + 6 if the window shows + 6..11 per object (Pan Docs' OBJ penalty
+ * algorithm) dots; mode 0 to the end. Lines 144-153 are mode 1; VBlank is requested at
+ * line 144. On line 153, LY reads 153 for 4 dots, then 0. The STAT interrupt fires on a
+ * rising edge of (LYC=LY and bit 6) or (mode 0/1/2 and bit 3/4/5); entering line 144
+ * also raises the mode-2 condition. The OAM scan (taken at the start of mode 3) selects
+ * the first 10 objects of OAM covering the line; they are drawn by X then OAM index on
+ * DMG (and CGB with OPRI bit 0), by OAM index on CGB. The window shows on a line when
+ * LCDC.5 is set, WY equalled LY at the start of some line of this frame, and WX <= 166;
+ * its line counter advances only on such lines.
+ *
+ * The native renderer draws pixels as the dots pass: register writes in mode 3 first
+ * complete the pixels before the write's pixel (GB_PIXEL_DOT0 model), the rest of the
+ * line is drawn when mode 0 begins. */
+#include <string.h>
+
+#include "emu/gb/gb_int.h"
+
+static void stat_update(gb *g)
+{
+    gb_state *s = &g->s;
+    if (!(s->lcdc & 0x80)) {
+        s->stat_line = 0;
+        return;
+    }
+    int eq = s->ly_reg == s->lyc;
+    int line = ((s->stat & 0x40) && eq) || ((s->stat & 0x20) && s->mode == 2) ||
+               ((s->stat & 0x10) && s->mode == 1) || ((s->stat & 0x08) && s->mode == 0);
+    if (line && !s->stat_line)
+        s->iflag |= 2;
+    s->stat_line = (uint8_t)line;
+}
+
+static void ppu_next(gb *g, int ev, uint64_t t)
+{
+    g->s.ppu_ev = (uint8_t)ev;
+    gb_sched(g, GB_EV_PPU, t);
+}
+
+static gb_frame_log *cur_log(gb *g)
+{
+    return &g->log[g->log_cur];
+}
+
+/* Enters line s.ly at dot t. */
+static void line_begin(gb *g, uint64_t t)
+{
+    gb_state *s = &g->s;
+    s->line_clk = t;
+    s->ly_reg = s->ly;
+    if (s->ly == 0) {
+        s->wy_trig = 0;
+        s->win_counter = 0;
+    }
+    if (s->ly < GB_H) {
+        s->mode = 2;
+        if (s->wy == s->ly)
+            s->wy_trig = 1;
+        ppu_next(g, GB_PPU_MODE3, t + 80);
+    } else if (s->ly == GB_H) {
+        if ((s->stat & 0x20) && !s->stat_line)
+            s->iflag |= 2;
+        s->mode = 1;
+        s->iflag |= 1;
+        gb_period_end(g, t);
+        ppu_next(g, GB_PPU_LINE, t + GB_DOTS_LINE);
+    } else if (s->ly == 153) {
+        ppu_next(g, GB_PPU_LY153, t + 4);
+    } else {
+        ppu_next(g, GB_PPU_LINE, t + GB_DOTS_LINE);
+    }
+    gb_map_vram(g);
+    stat_update(g);
+}
+
+/* Mode 3 length penalty of the selected objects (Pan Docs, "OBJ penalty algorithm"):
+ * objects in X order; an object at X=0 costs 11 dots; otherwise, the first object in a
+ * BG/window tile waits for that tile's fetch (pixels right of its leftmost pixel, minus
+ * 2), and every object costs 6 dots for its own fetch. Objects at X >= 168 cost nothing. */
+static int obj_penalty(const gb_state *s)
+{
+    uint8_t ord[GB_LINE_OBJS];
+    int n = s->nobj;
+    memcpy(ord, s->obj_idx, (size_t)n);
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && (s->oam[ord[j] * 4 + 1] < s->oam[ord[j - 1] * 4 + 1] ||
+                                  (s->oam[ord[j] * 4 + 1] == s->oam[ord[j - 1] * 4 + 1] && ord[j] < ord[j - 1]));
+             j--) {
+            uint8_t t = ord[j];
+            ord[j] = ord[j - 1];
+            ord[j - 1] = t;
+        }
+    uint64_t seen = 0;
+    int pen = 0;
+    for (int i = 0; i < n; i++) {
+        int x = s->oam[ord[i] * 4 + 1];
+        if (x >= 168)
+            continue;
+        if (x == 0) {
+            pen += 11;
+            continue;
+        }
+        int px = x - 8, tile, in;
+        if (s->line_win && px >= s->wx - 7) {
+            int c = px - (s->wx - 7);
+            tile = 32 + (c >> 3);
+            in = c & 7;
+        } else {
+            int c = (px + s->scx) & 255;
+            tile = c >> 3;
+            in = c & 7;
+        }
+        if (!((seen >> tile) & 1)) {
+            seen |= 1ull << tile;
+            int w = 7 - in - 2;
+            if (w > 0)
+                pen += w;
+        }
+        pen += 6;
+    }
+    return pen;
+}
+
+/* OAM scan for line s.ly: the first 10 objects (in OAM order) whose rows cover the line,
+ * then ordered by drawing priority. */
+static void oam_scan(gb_state *s)
+{
+    int h = (s->lcdc & 4) ? 16 : 8;
+    int n = 0;
+    for (int i = 0; i < 40 && n < GB_LINE_OBJS; i++) {
+        int row = s->ly + 16 - s->oam[i * 4];
+        if (row >= 0 && row < h)
+            s->obj_idx[n++] = (uint8_t)i;
+    }
+    s->nobj = (uint8_t)n;
+    if (s->cgb && !(s->opri & 1))
+        return;
+    for (int i = 1; i < n; i++) /* stable: X ties keep OAM order */
+        for (int j = i; j > 0 && s->oam[s->obj_idx[j] * 4 + 1] < s->oam[s->obj_idx[j - 1] * 4 + 1]; j--) {
+            uint8_t t = s->obj_idx[j];
+            s->obj_idx[j] = s->obj_idx[j - 1];
+            s->obj_idx[j - 1] = t;
+        }
+}
+
+static void mode3_begin(gb *g, uint64_t t)
+{
+    gb_state *s = &g->s;
+    s->mode = 3;
+    oam_scan(s);
+    s->line_win = (s->lcdc & 0x20) && s->wy_trig && s->wx <= 166;
+    if (s->line_win)
+        s->line_win_line = s->win_counter++;
+    s->fine = s->scx & 7;
+    int len = 172 + s->fine + (s->line_win ? 6 : 0) + ((s->lcdc & 2) ? obj_penalty(s) : 0);
+    if (len > 289)
+        len = 289;
+    s->mode3_len = (uint16_t)len;
+    ppu_next(g, GB_PPU_MODE0, s->line_clk + 80 + (uint64_t)len);
+    s->lines_drawn = (uint8_t)(s->ly + 1);
+    for (int k = 0; k < s->nobj; k++)
+        memcpy(&g->nat_obj[k], s->oam + s->obj_idx[k] * 4, 4);
+    if (g->outputs & GB_OUT_VIDEO_LOG) {
+        gb_line *ln = &cur_log(g)->line[s->ly];
+        ln->lcdc = s->lcdc;
+        ln->scy = s->scy;
+        ln->scx = s->scx;
+        ln->wx = s->wx;
+        ln->bgp = s->bgp;
+        ln->obp0 = s->obp0;
+        ln->obp1 = s->obp1;
+        ln->flags = (uint8_t)(GB_LINE_DRAWN | (s->line_win ? GB_LINE_WINDOW : 0));
+        ln->win_line = s->line_win_line;
+        ln->nobj = s->nobj;
+        ln->nreg = 0;
+        ln->pad = 0;
+        ln->reg_first = g->regw[g->log_cur].n;
+        memset(ln->obj, 0, sizeof ln->obj);
+        memcpy(ln->obj, g->nat_obj, (size_t)s->nobj * sizeof(gb_obj));
+    }
+    g->nat_x = 0;
+    gb_map_vram(g);
+    stat_update(g);
+}
+
+/* ---- native renderer ------------------------------------------------------------------ */
+
+/* Draws pixels nat_x .. xe-1 of the current line with the registers as they are now.
+ * Each pixel takes the BG or window pixel under it and the first opaque pixel of the
+ * selected objects in priority order. */
+static void native_draw(gb *g, int xe)
+{
+    gb_state *s = &g->s;
+    if (!(g->outputs & GB_OUT_VIDEO_NATIVE) || g->nat_x >= xe)
+        return;
+    uint8_t *px = g->fb[g->fb_cur] + s->ly * GB_W * 3 + g->nat_x * 3;
+    const int cgb = s->cgb, h = (s->lcdc & 4) ? 16 : 8;
+    const uint8_t *vram = s->vram;
+    for (int x = g->nat_x; x < xe; x++, px += 3) {
+        if (!(s->lcdc & 0x80)) {
+            px[0] = px[1] = px[2] = 0xFF;
+            continue;
+        }
+        /* background or window */
+        int wx0 = s->wx - 7;
+        int inwin = s->line_win && (s->lcdc & 0x20) && x >= wx0;
+        int bx = inwin ? x - wx0 : x + s->scx;
+        int by = inwin ? s->line_win_line : s->ly + s->scy;
+        bx &= 255;
+        by &= 255;
+        int mapbase = ((s->lcdc & (inwin ? 0x40 : 0x08)) ? 0x1C00 : 0x1800) + (by / 8) * 32 + bx / 8;
+        int tno = vram[mapbase];
+        int at = cgb ? vram[0x2000 + mapbase] : 0;
+        int taddr = (s->lcdc & 0x10) ? tno * 16 : 0x1000 + (tno < 128 ? tno : tno - 256) * 16;
+        int ty = (at & 0x40) ? 7 - by % 8 : by % 8;
+        int tx = (at & 0x20) ? bx % 8 : 7 - bx % 8;
+        const uint8_t *tp = vram + ((at & 8) ? 0x2000 : 0) + taddr + ty * 2;
+        int bci = ((tp[0] >> tx) & 1) | (((tp[1] >> tx) & 1) << 1);
+        /* objects, highest priority first */
+        int oci = 0, oat = 0;
+        if (s->lcdc & 2) {
+            for (int k = 0; k < s->nobj && !oci; k++) {
+                const gb_obj *o = &g->nat_obj[k];
+                int dx = x - (o->x - 8);
+                if (dx < 0 || dx > 7)
+                    continue;
+                int r = s->ly - (o->y - 16);
+                if (o->attr & 0x40)
+                    r = h - 1 - r;
+                int tn = h == 16 ? (o->tile & 0xFE) : o->tile;
+                const uint8_t *op = vram + ((cgb && (o->attr & 8)) ? 0x2000 : 0) + tn * 16 + r * 2;
+                int sh = (o->attr & 0x20) ? dx : 7 - dx;
+                oci = ((op[0] >> sh) & 1) | (((op[1] >> sh) & 1) << 1);
+                oat = o->attr;
+            }
+        }
+        if (cgb) {
+            int use_obj = oci && (!(s->lcdc & 1) || !bci || (!(at & 0x80) && !(oat & 0x80)));
+            const uint8_t *c = use_obj ? s->pal + 64 + (oat & 7) * 8 + oci * 2 : s->pal + (at & 7) * 8 + bci * 2;
+            unsigned rgb = c[0] | (c[1] << 8);
+            px[0] = gb_cgb_c8(rgb & 31);
+            px[1] = gb_cgb_c8((rgb >> 5) & 31);
+            px[2] = gb_cgb_c8((rgb >> 10) & 31);
+        } else {
+            int bg_on = s->lcdc & 1;
+            int shade;
+            if (oci && (!bg_on || !bci || !(oat & 0x80)))
+                shade = (((oat & 0x10) ? s->obp1 : s->obp0) >> (oci * 2)) & 3;
+            else
+                shade = bg_on ? (s->bgp >> (bci * 2)) & 3 : 0;
+            px[0] = px[1] = px[2] = gb_dmg_grey(shade);
+        }
+    }
+    g->nat_x = xe;
+}
+
+/* A register that shapes the picture is written during mode 3: the native renderer
+ * finishes the pixels before it, the log records it with its pixel. */
+static void midline_write(gb *g, uint8_t reg, uint8_t v)
+{
+    gb_state *s = &g->s;
+    if (!((s->lcdc & 0x80) && s->mode == 3))
+        return;
+    long x = (long)(s->clk - s->line_clk) - GB_PIXEL_DOT0 - s->fine;
+    x = x < 0 ? 0 : x > GB_W ? GB_W : x;
+    native_draw(g, (int)x);
+    if (g->outputs & GB_OUT_VIDEO_LOG) {
+        gb_regw *w = gb_vec_push(&g->regw[g->log_cur], sizeof *w);
+        w->x = (uint8_t)x;
+        w->reg = reg;
+        w->val = v;
+        w->pad = 0;
+        cur_log(g)->line[s->ly].nreg++;
+    }
+}
+
+static void hdma_block(gb *g, uint64_t t);
+
+static void mode0_begin(gb *g, uint64_t t)
+{
+    gb_state *s = &g->s;
+    native_draw(g, GB_W);
+    s->mode = 0;
+    gb_map_vram(g);
+    ppu_next(g, GB_PPU_LINE, s->line_clk + GB_DOTS_LINE);
+    if (s->hdma_active)
+        hdma_block(g, t);
+    stat_update(g);
+}
+
+void gb_ppu_event(gb *g, uint64_t t)
+{
+    gb_state *s = &g->s;
+    switch (s->ppu_ev) {
+    case GB_PPU_LINE:
+        s->ly = s->ly >= 153 ? 0 : (uint8_t)(s->ly + 1);
+        line_begin(g, t);
+        break;
+    case GB_PPU_LY153:
+        s->ly_reg = 0;
+        stat_update(g);
+        ppu_next(g, GB_PPU_LINE, s->line_clk + GB_DOTS_LINE);
+        break;
+    case GB_PPU_MODE3:
+        mode3_begin(g, t);
+        break;
+    default:
+        mode0_begin(g, t);
+        break;
+    }
+}
+
+/* ---- registers ------------------------------------------------------------------------ */
+
+uint8_t gb_ppu_read(gb *g, uint16_t a)
+{
+    gb_state *s = &g->s;
+    switch (a & 0xFF) {
+    case 0x40: return s->lcdc;
+    case 0x41: {
+        int on = s->lcdc & 0x80;
+        return (uint8_t)(0x80 | (s->stat & 0x78) | ((s->ly_reg == s->lyc) << 2) | (on ? s->mode : 0));
+    }
+    case 0x42: return s->scy;
+    case 0x43: return s->scx;
+    case 0x44: return s->ly_reg;
+    case 0x45: return s->lyc;
+    case 0x46: return s->dma_reg;
+    case 0x47: return s->bgp;
+    case 0x48: return s->obp0;
+    case 0x49: return s->obp1;
+    case 0x4A: return s->wy;
+    case 0x4B: return s->wx;
+    case 0x68: return (uint8_t)(s->bcps | 0x40);
+    case 0x6A: return (uint8_t)(s->ocps | 0x40);
+    case 0x69: case 0x6B: {
+        if ((s->lcdc & 0x80) && s->mode == 3)
+            return 0xFF;
+        int obj = (a & 0xFF) == 0x6B;
+        return s->pal[(obj ? 64 : 0) + ((obj ? s->ocps : s->bcps) & 0x3F)];
+    }
+    default: return 0xFF;
+    }
+}
+
+static void lcd_off(gb *g)
+{
+    gb_state *s = &g->s;
+    native_draw(g, GB_W); /* the rest of a line being drawn is white */
+    s->ly = s->ly_reg = 0;
+    s->mode = 0;
+    gb_sched(g, GB_EV_PPU, GB_NEVER);
+    uint64_t dl = s->period_start + GB_DOTS_FRAME;
+    gb_sched(g, GB_EV_FRAME, dl > s->clk ? dl : s->clk);
+    gb_map_vram(g);
+    stat_update(g);
+}
+
+static void lcd_on(gb *g)
+{
+    gb_state *s = &g->s;
+    gb_sched(g, GB_EV_FRAME, GB_NEVER);
+    /* A period shows each line once: if lines were drawn already, the period ends here. */
+    if (s->lines_drawn)
+        gb_period_end(g, s->clk);
+    s->ly = 0;
+    line_begin(g, s->clk);
+}
+
+void gb_ppu_write(gb *g, uint16_t a, uint8_t v)
+{
+    gb_state *s = &g->s;
+    uint8_t r = (uint8_t)a;
+    switch (r) {
+    case 0x40: {
+        uint8_t old = s->lcdc;
+        midline_write(g, r, v);
+        s->lcdc = v;
+        if ((old & 0x80) && !(v & 0x80))
+            lcd_off(g);
+        else if (!(old & 0x80) && (v & 0x80))
+            lcd_on(g);
+        else
+            gb_map_vram(g);
+        return;
+    }
+    case 0x41: s->stat = v & 0x78; stat_update(g); return;
+    case 0x42: midline_write(g, r, v); s->scy = v; return;
+    case 0x43: midline_write(g, r, v); s->scx = v; return;
+    case 0x45: s->lyc = v; stat_update(g); return;
+    case 0x46: gb_oam_dma(g, v); return;
+    case 0x47: midline_write(g, r, v); s->bgp = v; return;
+    case 0x48: midline_write(g, r, v); s->obp0 = v; return;
+    case 0x49: midline_write(g, r, v); s->obp1 = v; return;
+    case 0x4A: s->wy = v; return;
+    case 0x4B: midline_write(g, r, v); s->wx = v; return;
+    case 0x68: s->bcps = v & 0xBF; return;
+    case 0x6A: s->ocps = v & 0xBF; return;
+    case 0x69: case 0x6B: {
+        int obj = r == 0x6B;
+        uint8_t *ps = obj ? &s->ocps : &s->bcps;
+        if (!((s->lcdc & 0x80) && s->mode == 3)) { /* locked during mode 3 */
+            int i = (obj ? 64 : 0) + (*ps & 0x3F);
+            s->pal[i] = v;
+            gb_ppu_mem_logged(g, (uint16_t)(GB_MEMW_PAL + i), v);
+        }
+        if (*ps & 0x80) /* auto-increment */
+            *ps = (uint8_t)(0x80 | ((*ps + 1) & 0x3F));
+        return;
+    }
+    default: return;
+    }
+}
+
+/* ---- logs and frame periods ----------------------------------------------------------- */
+
+void gb_ppu_mem_logged(gb *g, uint16_t addr, uint8_t v)
+{
+    if (!(g->outputs & GB_OUT_VIDEO_LOG))
+        return;
+    gb_memw *w = gb_vec_push(&g->memw[g->log_cur], sizeof *w);
+    w->line = g->s.lines_drawn;
+    w->val = v;
+    w->addr = addr;
+}
+
+/* The frame period switched: the finished log and framebuffer become the "last complete"
+ * ones, the new period starts empty (every line undrawn: white). */
+void gb_ppu_period_begin(gb *g)
+{
+    gb_state *s = &g->s;
+    if (g->outputs & GB_OUT_VIDEO_NATIVE) {
+        g->fb_cur ^= 1;
+        memset(g->fb[g->fb_cur], 0xFF, GB_FB_BYTES);
+    }
+    if (g->outputs & GB_OUT_VIDEO_LOG) {
+        gb_frame_log *done = cur_log(g);
+        done->nmem = g->memw[g->log_cur].n;
+        done->nreg = g->regw[g->log_cur].n;
+        done->mem = g->memw[g->log_cur].v;
+        done->reg = g->regw[g->log_cur].v;
+        g->log_cur ^= 1;
+        gb_frame_log *nl = cur_log(g);
+        memset(nl->line, 0, sizeof nl->line);
+        g->memw[g->log_cur].n = 0;
+        g->regw[g->log_cur].n = 0;
+        nl->cgb = s->cgb;
+        nl->snapshot = (uint8_t)g->want_snapshot;
+        if (g->want_snapshot) {
+            memcpy(nl->vram, s->vram, GB_VRAM_BYTES);
+            memcpy(nl->pal, s->pal, GB_PAL_BYTES);
+            g->want_snapshot = 0;
+        }
+    }
+    s->lines_drawn = 0;
+    if (!(s->lcdc & 0x80))
+        gb_sched(g, GB_EV_FRAME, s->period_start + GB_DOTS_FRAME);
+}
+
+/* ---- DMA ------------------------------------------------------------------------------ */
+
+/* OAM DMA: 160 bytes from $XX00 into OAM. The copy is made at once; OAM stays locked to
+ * the CPU for the transfer's 160 M-cycles (plus one of setup). */
+void gb_oam_dma(gb *g, uint8_t v)
+{
+    gb_state *s = &g->s;
+    s->dma_reg = v;
+    uint16_t src = (uint16_t)(v << 8);
+    if (src >= 0xE000)
+        src = (uint16_t)(src - 0x2000);
+    for (int i = 0; i < 0xA0; i++)
+        s->oam[i] = gb_rd(g, (uint16_t)(src + i));
+    gb_sched(g, GB_EV_DMA, s->clk + 161u * g->md);
+}
+
+/* One 16-byte block of VRAM DMA (HBlank DMA at mode 0, or each block of a general DMA);
+ * the CPU is stalled 32 dots per block (8 us) in both speeds. */
+static int hdma_copy(gb *g)
+{
+    gb_state *s = &g->s;
+    for (int i = 0; i < 16; i++) {
+        uint8_t b = gb_rd(g, s->hdma_src);
+        uint16_t off = (uint16_t)((s->vbk & 1) * 0x2000 + (s->hdma_dst & 0x1FFF));
+        s->vram[off] = b;
+        gb_ppu_mem_logged(g, off, b);
+        s->hdma_src++;
+        s->hdma_dst++;
+    }
+    int done = s->hdma_len == 0 || (s->hdma_dst & 0x1FFF) == 0; /* end, or past $9FFF */
+    s->hdma_len = done ? 0x7F : (uint8_t)(s->hdma_len - 1);
+    return done;
+}
+
+static void hdma_block(gb *g, uint64_t t)
+{
+    gb_state *s = &g->s;
+    if (s->ly >= GB_H || !(s->lcdc & 0x80))
+        return;
+    if (hdma_copy(g))
+        s->hdma_active = 0;
+    if (s->clk < t + 32)
+        s->clk = t + 32;
+}
+
+void gb_hdma_write(gb *g, uint16_t a, uint8_t v)
+{
+    gb_state *s = &g->s;
+    switch (a & 0xFF) {
+    case 0x51: s->hdma_src = (uint16_t)((s->hdma_src & 0x00F0) | (v << 8)); return;
+    case 0x52: s->hdma_src = (uint16_t)((s->hdma_src & 0xFF00) | (v & 0xF0)); return;
+    case 0x53: s->hdma_dst = (uint16_t)((s->hdma_dst & 0x00F0) | ((v & 0x1F) << 8)); return;
+    case 0x54: s->hdma_dst = (uint16_t)((s->hdma_dst & 0x1F00) | (v & 0xF0)); return;
+    default: break;
+    }
+    if (s->hdma_active && !(v & 0x80)) { /* stops an HBlank DMA; the length stays readable */
+        s->hdma_active = 0;
+        return;
+    }
+    s->hdma_len = v & 0x7F;
+    if (v & 0x80) {
+        s->hdma_active = 1;
+        return;
+    }
+    /* General DMA: all blocks now, the CPU waits. */
+    int blocks = 0;
+    while (!hdma_copy(g))
+        blocks++;
+    s->clk += 32u * (uint64_t)(blocks + 1);
+}
