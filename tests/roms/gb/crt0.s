@@ -11,6 +11,8 @@
         .globl  _boot_a
 
         .area   _HEADER (ABS)
+        .org    0x08
+        ret                             ; rst $08 (used by the timing tests)
         .org    0x38
         jp      hang                    ; rst $38: empty ROM is $FF
 
