@@ -18,6 +18,16 @@
 #else
 #define GB_HD
 #endif
+/* A barrier between the phases of gb_render_packed: the block's threads on the device,
+ * the OpenMP team on the host (only when nthr > 1, so a single thread may call it from
+ * inside any parallel loop). */
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#define GB_BARRIER(nthr) __syncthreads()
+#elif defined(_OPENMP)
+#define GB_BARRIER(nthr) do { if ((nthr) > 1) { _Pragma("omp barrier") } } while (0)
+#else
+#define GB_BARRIER(nthr) ((void)0)
+#endif
 
 #define GB_W 160
 #define GB_H 144
@@ -260,5 +270,48 @@ typedef struct {
     uint32_t nmem, nreg;
     uint32_t off_line, off_snap, off_mem, off_reg; /* byte offsets from the block start */
 } gb_packed_hdr;
+
+
+/* Renders a packed frame log. vram/pal hold the renderer's memory state (replaced by the
+ * log's snapshot when it has one) and are brought forward by the log's writes; fb gets
+ * the RGB888 frame. Called by nthr threads at once (thread tid): lines of a segment are
+ * split among them, memory writes are applied by thread 0 between segments. */
+GB_HD static inline void gb_render_packed(const uint8_t *pk, uint8_t *vram, uint8_t *pal, uint8_t *fb, int tid,
+                                          int nthr)
+{
+    const gb_packed_hdr *h = (const gb_packed_hdr *)pk;
+    const gb_line *lines = (const gb_line *)(pk + h->off_line);
+    const gb_memw *mem = (const gb_memw *)(pk + h->off_mem);
+    const gb_regw *reg = (const gb_regw *)(pk + h->off_reg);
+    const uint32_t nmem = h->nmem;
+    if (h->snapshot) {
+        const uint32_t *src = (const uint32_t *)(pk + h->off_snap);
+        for (int k = tid; k < GB_VRAM_BYTES / 4; k += nthr)
+            ((uint32_t *)vram)[k] = src[k];
+        for (int k = tid; k < GB_PAL_BYTES / 4; k += nthr)
+            ((uint32_t *)pal)[k] = src[GB_VRAM_BYTES / 4 + k];
+    }
+    GB_BARRIER(nthr);
+    uint32_t i = 0;
+    int y = 0;
+    while (y < GB_H) {
+        uint32_t i0 = i;
+        while (i < nmem && mem[i].line <= y)
+            i++;
+        if (tid == 0)
+            for (uint32_t k = i0; k < i; k++)
+                gb_memw_apply(&mem[k], vram, pal);
+        GB_BARRIER(nthr);
+        int end = (i < nmem && mem[i].line < GB_H) ? mem[i].line : GB_H;
+        for (int ly = y + tid; ly < end; ly += nthr)
+            gb_render_line(&lines[ly], reg + lines[ly].reg_first, vram, pal, h->cgb, ly, fb + ly * GB_W * 3);
+        GB_BARRIER(nthr);
+        y = end;
+    }
+    if (tid == 0)
+        for (; i < nmem; i++)
+            gb_memw_apply(&mem[i], vram, pal);
+    GB_BARRIER(nthr);
+}
 
 #endif

@@ -26,6 +26,9 @@
 #define GB_XXH_P64_5 0x27D4EB2F165667C5ull
 
 /* Copies libxxhash's default secret into out (host only; defined in gb_xxh3.c). */
+#ifdef __cplusplus
+extern "C"
+#endif
 void gb_xxh3_secret(uint8_t out[GB_XXH3_SECRET_SIZE]);
 
 GB_HD static inline uint64_t gb_xxh_rd64(const uint8_t *p)
