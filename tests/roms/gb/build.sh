@@ -24,3 +24,10 @@ cc_ cpu_gen.c -o cpu_gen_c.rel
 cc_ "$src/cpu_test.c" -o cpu_test.rel
 link cpu_test cpu_test.rel cpu_gen.rel cpu_gen_c.rel
 "$PY" "$src/gbfix.py" cpu_test.gb --title CPUTEST --cgb 0x80
+
+# PPU scene
+"$PY" "$src/scene.py" gen .
+cc_ scene_data.c -o scene_data.rel
+cc_ "$src/ppu_scene.c" -o ppu_scene.rel
+link ppu_scene ppu_scene.rel scene_data.rel
+"$PY" "$src/gbfix.py" ppu_scene.gb --title PPUSCENE --cgb 0x80
