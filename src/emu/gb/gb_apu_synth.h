@@ -179,14 +179,19 @@ GB_HD static inline uint32_t gb_key_find(const gb_apu_key *keys, uint32_t nkeys,
     return lo;
 }
 
-/* The high-pass filter: out = in - cap; cap = in - out * charge, with cap in Q16.
- * charge is the capacitor's per-sample factor in Q16 (see gb_audio.c). */
+/* The high-pass filter: out = in - cap; cap = in - out * charge, where charge is the
+ * capacitor's per-sample factor in Q16 (see gb_audio.c). cap is kept in Q16 and out is
+ * formed in Q16 before rounding, so a constant input decays to exactly 0. */
+static inline int64_t gb_floor_div65536(int64_t v)
+{
+    return v >= 0 ? v / 65536 : -((-v + 65535) / 65536);
+}
+
 static inline int16_t gb_hpf_step(int32_t *cap, int32_t in, int32_t charge_q16)
 {
-    /* |cap| stays within the input's range (it is a running mix of past inputs), so
-     * cap fits 32 bits; the products are formed in 64 bits. */
-    int64_t out = (int64_t)in - (*cap >= 0 ? *cap / 65536 : -((-(int64_t)*cap + 65535) / 65536));
-    *cap = (int32_t)((int64_t)in * 65536 - out * charge_q16);
+    int64_t out_q = (int64_t)in * 65536 - *cap;
+    *cap = (int32_t)((int64_t)in * 65536 - gb_floor_div65536(out_q * charge_q16));
+    int64_t out = gb_floor_div65536(out_q + 32768);
     if (out > 32767)
         out = 32767;
     if (out < -32768)

@@ -31,3 +31,9 @@ cc_ scene_data.c -o scene_data.rel
 cc_ "$src/ppu_scene.c" -o ppu_scene.rel
 link ppu_scene ppu_scene.rel scene_data.rel
 "$PY" "$src/gbfix.py" ppu_scene.gb --title PPUSCENE --cgb 0x80
+
+# APU test
+"$PY" "$src/apu_spec.py" gen .
+cc_ "$src/apu_test.c" -o apu_test.rel
+link apu_test apu_test.rel
+"$PY" "$src/gbfix.py" apu_test.gb --title APUTEST --cgb 0x80
