@@ -8,7 +8,11 @@
 
 #if defined(GV_GPU_HIP) || defined(__HIP_PLATFORM_AMD__)
 #include <hip/hip_runtime.h>
+#if __has_include(<hip/hip_bf16.h>)
 #include <hip/hip_bf16.h>
+#else /* ROCm before 5.3 (Debian 12's hipcc 5.2): the bfloat16 header has another name */
+#include <hip/hip_bfloat16.h>
+#endif
 #define GV_GPU_IS_HIP 1
 #define cudaError_t hipError_t
 #define cudaSuccess hipSuccess

@@ -61,6 +61,12 @@ typedef struct {
     const gb_apu_key *keys;
 } gb_audio_log;
 
+/* Packed form of a frame's audio log (for batching): this header, then nkeys keys. */
+typedef struct {
+    uint64_t k0;
+    uint32_t n, nkeys;
+} gb_apacked_hdr;
+
 /* The LFSR is linear over GF(2), so n steps are a matrix power applied to the state.
  * For each width and each power 2^i this holds the product for every low byte
  * (entries 0-255) and every high 7 bits (256-383) of the state: a jump of n steps costs

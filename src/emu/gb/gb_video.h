@@ -28,11 +28,7 @@ gv_status gb_render_host(gb_vstate *st, const uint8_t *packed, uint8_t *fb, int 
 size_t gb_log_packed_size(const gb_frame_log *log);
 void gb_log_pack(const gb_frame_log *log, uint8_t *dst);
 
-/* Packed form of a frame's audio keyframes: this header, then the keys. */
-typedef struct {
-    uint64_t k0;
-    uint32_t n, nkeys;
-} gb_apacked_hdr;
+/* Packed form of a frame's audio keyframes (gb_apacked_hdr, then the keys). */
 size_t gb_alog_packed_size(const gb_audio_log *al);
 void gb_alog_pack(const gb_audio_log *al, uint8_t *dst);
 

@@ -33,6 +33,10 @@ void gb_xxh3_secret(uint8_t out[GB_XXH3_SECRET_SIZE]);
 
 GB_HD static inline uint64_t gb_xxh_rd64(const uint8_t *p)
 {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+    if (((uintptr_t)p & 7) == 0)
+        return *(const uint64_t *)p; /* the device is little-endian */
+#endif
     uint64_t v = 0;
     for (int i = 7; i >= 0; i--)
         v = (v << 8) | p[i];
