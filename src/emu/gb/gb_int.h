@@ -115,6 +115,7 @@ struct gb {
     int fb_cur;
     int nat_x;              /* next pixel the native renderer will draw on this line */
     gb_obj nat_obj[GB_LINE_OBJS];
+    int nat_h;              /* object height (8/16) of the line being drawn */
     /* video log: the one being filled (cur) and the last complete one */
     gb_frame_log log[2];
     gb_vec memw[2], regw[2];

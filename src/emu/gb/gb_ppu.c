@@ -162,6 +162,7 @@ static void mode3_begin(gb *g, uint64_t t)
     s->lines_drawn = (uint8_t)(s->ly + 1);
     for (int k = 0; k < s->nobj; k++)
         memcpy(&g->nat_obj[k], s->oam + s->obj_idx[k] * 4, 4);
+    g->nat_h = (s->lcdc & 4) ? 16 : 8; /* object height as of the OAM scan */
     if (g->outputs & GB_OUT_VIDEO_LOG) {
         gb_line *ln = &cur_log(g)->line[s->ly];
         ln->lcdc = s->lcdc;
@@ -196,7 +197,7 @@ static void native_draw(gb *g, int xe)
     if (!(g->outputs & GB_OUT_VIDEO_NATIVE) || g->nat_x >= xe)
         return;
     uint8_t *px = g->fb[g->fb_cur] + s->ly * GB_W * 3 + g->nat_x * 3;
-    const int cgb = s->cgb, h = (s->lcdc & 4) ? 16 : 8;
+    const int cgb = s->cgb, h = g->nat_h;
     const uint8_t *vram = s->vram;
     for (int x = g->nat_x; x < xe; x++, px += 3) {
         if (!(s->lcdc & 0x80)) {
