@@ -110,7 +110,9 @@ static const char *state_check(const gb_state *s, int cgb)
     if (s->div_clk > s->clk + 8200)
         return "system counter out of range";
     uint64_t sc = s->clk <= s->div_clk ? s->div_base : s->div_base + ((s->clk - s->div_clk) << s->double_speed);
-    if (s->tima_ref > sc || sc - s->tima_ref > (1u << 20))
+    /* A running timer overflows at least every 2^18 counts, which refreshes its reference;
+     * a stopped one is re-referenced when it starts. */
+    if ((s->tac & 4) && (s->tima_ref > sc || sc - s->tima_ref > (1u << 20)))
         return "timer reference out of range";
     if (s->rtc_clk > s->clk || s->rtc_sub >= GB_CLOCK_HZ)
         return "RTC out of range";

@@ -8,8 +8,8 @@ the documented behaviour (Pan Docs, "Audio"):
   sweep:   every p/128 s, x += x >> n (up); length: (64 - L)/256 s; envelope: one step
            every p/64 s; NR51 panning; NR50 master volume (v + 1) per side.
 
-usage: apu_spec.py gen OUTDIR      writes apu_data.h for apu_test.c
-       apu_spec.py check WAV       analyses a WAV and prints one line per check
+usage: apu_spec.py gen OUTDIR            writes apu_data.h for apu_test.c
+       apu_spec.py check WAV [LABEL]     analyses a WAV and prints one PASS/FAIL line per check
 """
 import math
 import os
@@ -94,7 +94,7 @@ def rms(x):
     return math.sqrt(sum((s - m) ** 2 for s in x) / len(x))
 
 
-def check(path):
+def check(path, label="apu"):
     L, R = read_wav(path)
     # The first segment starts the first loud stretch after at least 5000 quiet samples
     # (the start-up clicks of the boot state's DAC come before the lead-in silence).
@@ -114,38 +114,38 @@ def check(path):
         print("%s %s: %s" % ("PASS" if ok else "FAIL", name, text))
 
     if onset is None:
-        res(False, "apu onset", "the left channel never sounds")
+        res(False, label + " onset", "the left channel never sounds")
         return 1
     seg = SEG_FRAMES * FRAME_S * RATE
     for k, (name, _, spec) in enumerate(SEGMENTS):
         a = int(onset + k * seg)
         lo, hi = a + 2000, a + int(seg) - 2000  # inside the segment, clear of its edges
         if hi > len(L):
-            res(False, "apu " + name, "the WAV ends before this segment (%d samples)" % len(L))
+            res(False, label + " " + name, "the WAV ends before this segment (%d samples)" % len(L))
             continue
         wl, wr = L[lo:hi], R[lo:hi]
         if "freq" in spec:
             src = wr if spec.get("side") == "R" else wl
             f = freq(src)
             ok = abs(f - spec["freq"]) / spec["freq"] < 0.01
-            res(ok, "apu " + name + " frequency", "%.1f Hz measured, %.1f Hz from the registers" % (f, spec["freq"]))
+            res(ok, label + " " + name + " frequency", "%.1f Hz measured, %.1f Hz from the registers" % (f, spec["freq"]))
         if "duty" in spec:
             src = wr if spec.get("side") == "R" else wl
             m = sum(src) / len(src)
             d = sum(1 for s in src if s > m) / len(src)
-            res(abs(d - spec["duty"]) < 0.03, "apu " + name + " duty", "%.3f high, %.3f expected" % (d, spec["duty"]))
+            res(abs(d - spec["duty"]) < 0.03, label + " " + name + " duty", "%.3f high, %.3f expected" % (d, spec["duty"]))
         if spec.get("side") in ("L", "R"):
             on, off = (wl, wr) if spec["side"] == "L" else (wr, wl)
-            res(rms(off) < 0.01 * rms(on), "apu " + name + " panning",
+            res(rms(off) < 0.01 * rms(on), label + " " + name + " panning",
                 "silent side RMS %.1f, sounding side %.1f" % (rms(off), rms(on)))
         if spec.get("side") == "LR":
-            res(rms(wl) > 500 and abs(rms(wl) - rms(wr)) < 0.02 * rms(wl), "apu " + name + " both sides",
+            res(rms(wl) > 500 and abs(rms(wl) - rms(wr)) < 0.02 * rms(wl), label + " " + name + " both sides",
                 "RMS L %.1f R %.1f" % (rms(wl), rms(wr)))
         if "noise_clock" in spec:
             # a maximal-length LFSR changes output on about half its clocks
             c = crossings(wl) / (len(wl) / RATE)
             want = spec["noise_clock"] / 2
-            res(abs(c - want) / want < 0.2, "apu " + name + " noise rate",
+            res(abs(c - want) / want < 0.2, label + " " + name + " noise rate",
                 "%.0f transitions/s, about %.0f expected" % (c, want))
         if "sweep" in spec:
             x0, period, shift = spec["sweep"]
@@ -161,7 +161,7 @@ def check(path):
             t2 = 3.5 * q / RATE  # middle of the last quarter
             k2 = int(t2 / (period / 128.0))
             lo2, hi2 = 131072 / (2048 - xs[max(k2 - 1, 0)]), 131072 / (2048 - xs[k2 + 1])
-            res(f2 > f1 * 1.05 and lo2 * 0.98 <= f2 <= hi2 * 1.02, "apu " + name,
+            res(f2 > f1 * 1.05 and lo2 * 0.98 <= f2 <= hi2 * 1.02, label + " " + name,
                 "%.1f Hz then %.1f Hz; the sweep model gives %.1f-%.1f Hz for the last quarter (%d sweeps in)"
                 % (f1, f2, lo2, hi2, k2))
             del n
@@ -173,17 +173,17 @@ def check(path):
             r2 = rms(L[a + int(t2 * RATE):a + int((t2 + step / 2) * RATE)])
             v1, v2 = v0 - int(t1 / step), v0 - int(t2 / step)
             ratio, want = r2 / r1, v2 / float(v1)
-            res(abs(ratio - want) < 0.12, "apu " + name, "amplitude ratio %.3f over 6 steps, volumes %d->%d give %.3f"
+            res(abs(ratio - want) < 0.12, label + " " + name, "amplitude ratio %.3f over 6 steps, volumes %d->%d give %.3f"
                 % (ratio, v1, v2, want))
         if "length_s" in spec:
             t = spec["length_s"]
             before = rms(L[a + int(0.05 * RATE):a + int((t - 0.03) * RATE)])
             after = rms(L[a + int((t + 0.03) * RATE):a + int((t + 0.2) * RATE)])
-            res(before > 1000 and after < 0.01 * before, "apu " + name,
+            res(before > 1000 and after < 0.01 * before, label + " " + name,
                 "RMS %.1f before %.3f s, %.1f after" % (before, t, after))
         if "lr_ratio" in spec:
             ratio = rms(wl) / rms(wr)
-            res(abs(ratio - spec["lr_ratio"]) < 0.03, "apu " + name, "L/R RMS %.3f, NR50 gives %.3f"
+            res(abs(ratio - spec["lr_ratio"]) < 0.03, label + " " + name, "L/R RMS %.3f, NR50 gives %.3f"
                 % (ratio, spec["lr_ratio"]))
     return 0 if all(results) else 1
 
@@ -195,7 +195,7 @@ def main():
     if sys.argv[1] == "gen":
         gen(sys.argv[2])
         return 0
-    return check(sys.argv[2])
+    return check(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else "apu")
 
 
 if __name__ == "__main__":

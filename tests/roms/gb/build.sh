@@ -37,3 +37,8 @@ link ppu_scene ppu_scene.rel scene_data.rel
 cc_ "$src/apu_test.c" -o apu_test.rel
 link apu_test apu_test.rel
 "$PY" "$src/gbfix.py" apu_test.gb --title APUTEST --cgb 0x80
+
+# cartridge banking and battery RAM (MBC5+RAM+BATTERY, 1 MiB ROM, 32 KiB RAM)
+cc_ "$src/battery_test.c" -o battery_test.rel
+link battery_test battery_test.rel
+"$PY" "$src/gbfix.py" battery_test.gb --title BATTERY --cgb 0x80 --type 0x1B --romsize 1024 --ramsize 0x03 --bank-tags
