@@ -116,6 +116,9 @@ struct gb {
     int nat_x;              /* next pixel the native renderer will draw on this line */
     gb_obj nat_obj[GB_LINE_OBJS];
     int nat_h;              /* object height (8/16) of the line being drawn */
+    uint8_t nat_lo[GB_LINE_OBJS], nat_hi[GB_LINE_OBJS]; /* the objects' rows on this line */
+    int nat_omin, nat_omax; /* pixels [omin, omax) have an object */
+    uint32_t pal_rgb[64];   /* CGB palette RAM as RGB888 (R in the low byte), kept current */
     /* video log: the one being filled (cur) and the last complete one */
     gb_frame_log log[2];
     gb_vec memw[2], regw[2];
@@ -187,6 +190,7 @@ uint8_t gb_ppu_read(gb *g, uint16_t a);
 void gb_ppu_write(gb *g, uint16_t a, uint8_t v);
 void gb_ppu_mem_logged(gb *g, uint16_t addr, uint8_t v); /* VRAM/palette write to the log */
 void gb_ppu_period_begin(gb *g);
+void gb_pal_rgb_refresh(gb *g); /* after the palette RAM changed wholesale */
 void gb_hdma_write(gb *g, uint16_t a, uint8_t v);
 void gb_oam_dma(gb *g, uint8_t v);
 

@@ -156,6 +156,7 @@ gv_status gb_new(const gb_cart *cart, gb_model model, unsigned outputs, gb **out
     g->md = 4;
     post_boot(g);
     gb_map_update(g);
+    gb_pal_rgb_refresh(g);
     gb_sched(g, GB_EV_PPU, s->ev[GB_EV_PPU]);
     gb_apu_fs_schedule(g);
     gb_timer_schedule(g);

@@ -145,6 +145,45 @@ static void oam_scan(gb_state *s)
         }
 }
 
+/* The native renderer's view of this line's objects: each object's row of pixels (VRAM
+ * is locked during mode 3, so they cannot change while the line is drawn), and the span
+ * of pixels they cover. */
+static void native_line_objs(gb *g)
+{
+    gb_state *s = &g->s;
+    int h = g->nat_h;
+    g->nat_omin = GB_W;
+    g->nat_omax = 0;
+    for (int k = 0; k < s->nobj; k++) {
+        const gb_obj *o = &g->nat_obj[k];
+        int r = s->ly - (o->y - 16);
+        if (o->attr & 0x40)
+            r = h - 1 - r;
+        int tn = h == 16 ? (o->tile & 0xFE) : o->tile;
+        const uint8_t *op = s->vram + ((s->cgb && (o->attr & 8)) ? 0x2000 : 0) + tn * 16 + r * 2;
+        g->nat_lo[k] = op[0];
+        g->nat_hi[k] = op[1];
+        if (o->x - 8 < g->nat_omin)
+            g->nat_omin = o->x - 8;
+        if (o->x > g->nat_omax)
+            g->nat_omax = o->x;
+    }
+}
+
+/* CGB palette RAM entry i (0-63: BG colours then OBJ colours) as RGB888. */
+static void pal_rgb_update(gb *g, int i)
+{
+    unsigned c = g->s.pal[i * 2] | (g->s.pal[i * 2 + 1] << 8);
+    g->pal_rgb[i] = gb_cgb_c8(c & 31) | ((uint32_t)gb_cgb_c8((c >> 5) & 31) << 8) |
+                    ((uint32_t)gb_cgb_c8((c >> 10) & 31) << 16);
+}
+
+void gb_pal_rgb_refresh(gb *g)
+{
+    for (int i = 0; i < 64; i++)
+        pal_rgb_update(g, i);
+}
+
 static void mode3_begin(gb *g, uint64_t t)
 {
     gb_state *s = &g->s;
@@ -163,6 +202,8 @@ static void mode3_begin(gb *g, uint64_t t)
     for (int k = 0; k < s->nobj; k++)
         memcpy(&g->nat_obj[k], s->oam + s->obj_idx[k] * 4, 4);
     g->nat_h = (s->lcdc & 4) ? 16 : 8; /* object height as of the OAM scan */
+    if (g->outputs & GB_OUT_VIDEO_NATIVE)
+        native_line_objs(g);
     if (g->outputs & GB_OUT_VIDEO_LOG) {
         gb_line *ln = &cur_log(g)->line[s->ly];
         ln->lcdc = s->lcdc;
@@ -188,73 +229,84 @@ static void mode3_begin(gb *g, uint64_t t)
 
 /* ---- native renderer ------------------------------------------------------------------ */
 
-/* Draws pixels nat_x .. xe-1 of the current line with the registers as they are now.
- * Each pixel takes the BG or window pixel under it and the first opaque pixel of the
- * selected objects in priority order. */
+/* Draws pixels nat_x .. xe-1 of the current line with the registers as they are now
+ * (they cannot change inside one call). The BG or window is walked tile by tile; each
+ * pixel inside the objects' span takes the first opaque pixel of the selected objects
+ * in priority order. */
 static void native_draw(gb *g, int xe)
 {
     gb_state *s = &g->s;
     if (!(g->outputs & GB_OUT_VIDEO_NATIVE) || g->nat_x >= xe)
         return;
-    uint8_t *px = g->fb[g->fb_cur] + s->ly * GB_W * 3 + g->nat_x * 3;
-    const int cgb = s->cgb, h = g->nat_h;
+    int x = g->nat_x;
+    uint8_t *px = g->fb[g->fb_cur] + (s->ly * GB_W + x) * 3;
+    g->nat_x = xe;
+    const unsigned lcdc = s->lcdc;
+    if (!(lcdc & 0x80)) {
+        memset(px, 0xFF, (size_t)(xe - x) * 3);
+        return;
+    }
+    const int cgb = s->cgb, bg_on = lcdc & 1;
     const uint8_t *vram = s->vram;
-    for (int x = g->nat_x; x < xe; x++, px += 3) {
-        if (!(s->lcdc & 0x80)) {
-            px[0] = px[1] = px[2] = 0xFF;
-            continue;
+    uint32_t lut[3][4]; /* DMG: BGP, OBP0, OBP1 as RGB888 greys */
+    if (!cgb)
+        for (int c = 0; c < 4; c++) {
+            lut[0][c] = 0x010101u * gb_dmg_grey((s->bgp >> (2 * c)) & 3);
+            lut[1][c] = 0x010101u * gb_dmg_grey((s->obp0 >> (2 * c)) & 3);
+            lut[2][c] = 0x010101u * gb_dmg_grey((s->obp1 >> (2 * c)) & 3);
         }
-        /* background or window */
-        int wx0 = s->wx - 7;
-        int inwin = s->line_win && (s->lcdc & 0x20) && x >= wx0;
-        int bx = inwin ? x - wx0 : x + s->scx;
-        int by = inwin ? s->line_win_line : s->ly + s->scy;
-        bx &= 255;
-        by &= 255;
-        int mapbase = ((s->lcdc & (inwin ? 0x40 : 0x08)) ? 0x1C00 : 0x1800) + (by / 8) * 32 + bx / 8;
-        int tno = vram[mapbase];
-        int at = cgb ? vram[0x2000 + mapbase] : 0;
-        int taddr = (s->lcdc & 0x10) ? tno * 16 : 0x1000 + (tno < 128 ? tno : tno - 256) * 16;
-        int ty = (at & 0x40) ? 7 - by % 8 : by % 8;
-        int tx = (at & 0x20) ? bx % 8 : 7 - bx % 8;
-        const uint8_t *tp = vram + ((at & 8) ? 0x2000 : 0) + taddr + ty * 2;
-        int bci = ((tp[0] >> tx) & 1) | (((tp[1] >> tx) & 1) << 1);
-        /* objects, highest priority first */
-        int oci = 0, oat = 0;
-        if (s->lcdc & 2) {
-            for (int k = 0; k < s->nobj && !oci; k++) {
-                const gb_obj *o = &g->nat_obj[k];
-                int dx = x - (o->x - 8);
-                if (dx < 0 || dx > 7)
-                    continue;
-                int r = s->ly - (o->y - 16);
-                if (o->attr & 0x40)
-                    r = h - 1 - r;
-                int tn = h == 16 ? (o->tile & 0xFE) : o->tile;
-                const uint8_t *op = vram + ((cgb && (o->attr & 8)) ? 0x2000 : 0) + tn * 16 + r * 2;
-                int sh = (o->attr & 0x20) ? dx : 7 - dx;
-                oci = ((op[0] >> sh) & 1) | (((op[1] >> sh) & 1) << 1);
-                oat = o->attr;
+    const int wstart = (s->line_win && (lcdc & 0x20)) ? (s->wx >= 7 ? s->wx - 7 : 0) : GB_W;
+    const int objs = (lcdc & 2) && s->nobj;
+    while (x < xe) {
+        const int inwin = x >= wstart;
+        const int seg_end = inwin ? xe : (xe < wstart ? xe : wstart);
+        unsigned col = inwin ? (unsigned)(x + 7 - s->wx) & 255 : (unsigned)(x + s->scx) & 255;
+        const unsigned row = inwin ? s->line_win_line : (unsigned)(s->ly + s->scy) & 255;
+        const int mapbase = ((lcdc & (inwin ? 0x40 : 0x08)) ? 0x1C00 : 0x1800) + (int)(row >> 3) * 32;
+        while (x < seg_end) {
+            const int mi = mapbase + (int)(col >> 3);
+            const unsigned tno = vram[mi], at = cgb ? vram[0x2000 + mi] : 0;
+            const int taddr = (lcdc & 0x10) ? (int)tno * 16 : 0x1000 + (int)(int8_t)tno * 16;
+            const unsigned ty = (at & 0x40) ? 7 - (row & 7) : (row & 7);
+            const uint8_t *tp = vram + ((at & 8) ? 0x2000 : 0) + taddr + ty * 2;
+            const unsigned lo = tp[0], hi = tp[1];
+            int n = 8 - (int)(col & 7);
+            if (n > seg_end - x)
+                n = seg_end - x;
+            for (int k = 0; k < n; k++, x++, px += 3) {
+                unsigned b = (col + (unsigned)k) & 7;
+                b = (at & 0x20) ? b : 7 - b;
+                const unsigned bci = ((lo >> b) & 1) | (((hi >> b) & 1) << 1);
+                unsigned oci = 0, oat = 0;
+                if (objs && x >= g->nat_omin && x < g->nat_omax)
+                    for (int j = 0; j < s->nobj; j++) {
+                        const unsigned dx = (unsigned)(x - (g->nat_obj[j].x - 8));
+                        if (dx > 7)
+                            continue;
+                        oat = g->nat_obj[j].attr;
+                        const unsigned ob = (oat & 0x20) ? dx : 7 - dx;
+                        oci = ((g->nat_lo[j] >> ob) & 1) | (((g->nat_hi[j] >> ob) & 1) << 1);
+                        if (oci)
+                            break;
+                    }
+                uint32_t rgb;
+                if (cgb) {
+                    if (oci && (!bg_on || !bci || !((at | oat) & 0x80)))
+                        rgb = g->pal_rgb[32 + (oat & 7) * 4 + oci];
+                    else
+                        rgb = g->pal_rgb[(at & 7) * 4 + bci];
+                } else if (oci && (!bg_on || !bci || !(oat & 0x80))) {
+                    rgb = lut[(oat & 0x10) ? 2 : 1][oci];
+                } else {
+                    rgb = bg_on ? lut[0][bci] : 0xFFFFFFu;
+                }
+                px[0] = (uint8_t)rgb;
+                px[1] = (uint8_t)(rgb >> 8);
+                px[2] = (uint8_t)(rgb >> 16);
             }
-        }
-        if (cgb) {
-            int use_obj = oci && (!(s->lcdc & 1) || !bci || (!(at & 0x80) && !(oat & 0x80)));
-            const uint8_t *c = use_obj ? s->pal + 64 + (oat & 7) * 8 + oci * 2 : s->pal + (at & 7) * 8 + bci * 2;
-            unsigned rgb = c[0] | (c[1] << 8);
-            px[0] = gb_cgb_c8(rgb & 31);
-            px[1] = gb_cgb_c8((rgb >> 5) & 31);
-            px[2] = gb_cgb_c8((rgb >> 10) & 31);
-        } else {
-            int bg_on = s->lcdc & 1;
-            int shade;
-            if (oci && (!bg_on || !bci || !(oat & 0x80)))
-                shade = (((oat & 0x10) ? s->obp1 : s->obp0) >> (oci * 2)) & 3;
-            else
-                shade = bg_on ? (s->bgp >> (bci * 2)) & 3 : 0;
-            px[0] = px[1] = px[2] = gb_dmg_grey(shade);
+            col = (col + (unsigned)n) & 255;
         }
     }
-    g->nat_x = xe;
 }
 
 /* A register that shapes the picture is written during mode 3: the native renderer
@@ -405,6 +457,7 @@ void gb_ppu_write(gb *g, uint16_t a, uint8_t v)
         if (!((s->lcdc & 0x80) && s->mode == 3)) { /* locked during mode 3 */
             int i = (obj ? 64 : 0) + (*ps & 0x3F);
             s->pal[i] = v;
+            pal_rgb_update(g, i >> 1);
             gb_ppu_mem_logged(g, (uint16_t)(GB_MEMW_PAL + i), v);
         }
         if (*ps & 0x80) /* auto-increment */

@@ -194,6 +194,7 @@ gv_status gb_state_load_unchecked(gb *g, const uint8_t *data, size_t len, gv_err
         memcpy(gb_vec_push(kv, sizeof(gb_apu_key)), kp + (size_t)i * sizeof(gb_apu_key), sizeof(gb_apu_key));
     g->md = g->s.double_speed ? 2 : 4;
     gb_map_update(g);
+    gb_pal_rgb_refresh(g);
     gb_sched(g, 0, g->s.ev[0]);
     /* The video side of the period starts over: empty log with a snapshot, white frame. */
     g->memw[g->log_cur].n = g->regw[g->log_cur].n = 0;
