@@ -104,6 +104,10 @@ static const char *state_check(const gb_state *s, int cgb)
     for (int i = 0; i < GB_EV_N; i++)
         if (s->ev[i] != GB_NEVER && (s->ev[i] + 4u * GB_DOTS_FRAME < s->clk || s->ev[i] > s->clk + (1ull << 32)))
             return "event time out of range";
+    if (s->clk > (1ull << 62))
+        return "clock out of range";
+    if (!(s->lcdc & 0x80) && s->ev[GB_EV_FRAME] == GB_NEVER)
+        return "LCD off without a frame deadline";
     if ((s->lcdc & 0x80) && (s->ev[GB_EV_PPU] == GB_NEVER || s->line_clk > s->clk + GB_DOTS_LINE ||
                              s->clk - s->line_clk > 2u * GB_DOTS_LINE))
         return "PPU timing out of range";
