@@ -135,6 +135,22 @@ extern "C" void gb_gpu_close(gb_gpu *g)
     free(g);
 }
 
+/* Grows a pinned host buffer and its device twin to at least need bytes. */
+static gv_status grow(uint8_t **h, uint8_t **d, size_t *cap, size_t need, gv_err *err)
+{
+    if (need <= *cap)
+        return GV_OK;
+    size_t c = need + need / 2 + 4096;
+    (void)cudaFreeHost(*h);
+    (void)cudaFree(*d);
+    *h = *d = NULL;
+    *cap = 0;
+    CK(cudaMallocHost((void **)h, c));
+    CK(cudaMalloc((void **)d, c));
+    *cap = c;
+    return GV_OK;
+}
+
 static gv_status open_in(gb_gpu *g, const uint8_t *secret, const gb_lfsr_jump *J, gv_err *err)
 {
     int count = 0;
@@ -163,6 +179,15 @@ static gv_status open_in(gb_gpu *g, const uint8_t *secret, const gb_lfsr_jump *J
         CK(cudaMalloc((void **)&s->d_hash, (size_t)g->n * sizeof(uint64_t)));
         CK(cudaEventCreate(&s->done));
     }
+    /* Staging sized for a typical frame (lines, a few hundred writes, a snapshot on the
+     * first frames; ~20 keyframes), so that timed runs rarely grow pinned memory. */
+    for (int k = 0; k < 2; k++) {
+        gv_status st;
+        if (g->video && (st = grow(&g->s[k].h_v, &g->s[k].d_v, &g->s[k].cap_v, (size_t)g->n * 28 * 1024, err)) != GV_OK)
+            return st;
+        if (g->audio && (st = grow(&g->s[k].h_a, &g->s[k].d_a, &g->s[k].cap_a, (size_t)g->n * 2 * 1024, err)) != GV_OK)
+            return st;
+    }
     return GV_OK;
 }
 
@@ -184,22 +209,6 @@ extern "C" gv_status gb_gpu_open(int n, int video, int audio, const uint8_t *sec
         return st;
     }
     *out = g;
-    return GV_OK;
-}
-
-/* Grows a pinned host buffer and its device twin to at least need bytes. */
-static gv_status grow(uint8_t **h, uint8_t **d, size_t *cap, size_t need, gv_err *err)
-{
-    if (need <= *cap)
-        return GV_OK;
-    size_t c = need + need / 2 + 4096;
-    (void)cudaFreeHost(*h);
-    (void)cudaFree(*d);
-    *h = *d = NULL;
-    *cap = 0;
-    CK(cudaMallocHost((void **)h, c));
-    CK(cudaMalloc((void **)d, c));
-    *cap = c;
     return GV_OK;
 }
 
