@@ -273,8 +273,8 @@ static gv_status device_frame(gb_batch *b, int slot, gv_err *err)
         in->asz = audio ? gb_alog_packed_size(al) : 0;
         in->an[slot] = (int)al->n;
     }
-    if (st != GV_OK)
-        return st;
+    if (st != GV_OK || b->in[0].trapped)
+        return st; /* a trapped frame is incomplete: nothing to render */
     size_t vtot = 0, atot = 0;
     int stride = 1;
     for (int i = 0; i < b->n; i++) {
