@@ -167,32 +167,6 @@ GB_HD static inline void gb_render_objs(const gb_line *ln, const uint8_t *vram, 
     }
 }
 
-/* BG or window colour index of pixel x of line y under registers r; *attr gets the CGB
- * BG map attribute (0 on DMG). */
-GB_HD static inline int gb_bg_px(const gb_line *ln, const gb_lregs *r, const uint8_t *vram, int cgb,
-                                 int y, int x, uint8_t *attr)
-{
-    int col, row, map;
-    if ((ln->flags & GB_LINE_WINDOW) && (r->lcdc & 0x20) && x + 7 >= r->wx) {
-        col = (x + 7 - r->wx) & 255;
-        row = ln->win_line;
-        map = (r->lcdc & 0x40) ? 0x1C00 : 0x1800;
-    } else {
-        col = (x + r->scx) & 255;
-        row = (y + r->scy) & 255;
-        map = (r->lcdc & 0x08) ? 0x1C00 : 0x1800;
-    }
-    int mi = map + (row >> 3) * 32 + (col >> 3);
-    int tile = vram[mi];
-    uint8_t a = cgb ? vram[0x2000 + mi] : 0;
-    int base = (r->lcdc & 0x10) ? tile * 16 : 0x1000 + (int)(int8_t)tile * 16;
-    int trow = (a & 0x40) ? 7 - (row & 7) : (row & 7);
-    int bank = (a & 0x08) ? 0x2000 : 0;
-    int bit = (a & 0x20) ? 7 - (col & 7) : (col & 7);
-    *attr = a;
-    return gb_tile_px(vram[bank + base + trow * 2], vram[bank + base + trow * 2 + 1], bit);
-}
-
 /* Final RGB of one pixel from the BG and object layers under registers r. */
 GB_HD static inline void gb_compose_px(const gb_lregs *r, const uint8_t *pal, int cgb, int bci,
                                        uint8_t battr, int oci, uint8_t oattr, uint8_t *out)
@@ -221,6 +195,40 @@ GB_HD static inline void gb_compose_px(const gb_lregs *r, const uint8_t *pal, in
     out[0] = out[1] = out[2] = gb_dmg_grey(shade);
 }
 
+/* Pixels [x, xe) of line y with registers r (constant over the span): BG or window
+ * walked tile by tile, composed with the object layer. */
+GB_HD static inline void gb_render_span(const gb_line *ln, const gb_lregs *r, const uint8_t *vram,
+                                        const uint8_t *pal, int cgb, int y, int x, int xe, const uint8_t *oci,
+                                        const uint8_t *oattr, uint8_t *rgb)
+{
+    const int ws = ((ln->flags & GB_LINE_WINDOW) && (r->lcdc & 0x20)) ? (r->wx >= 7 ? r->wx - 7 : 0) : GB_W;
+    while (x < xe) {
+        const int inwin = x >= ws;
+        const int end = inwin ? xe : (xe < ws ? xe : ws);
+        int col = inwin ? (x + 7 - r->wx) & 255 : (x + r->scx) & 255;
+        const int row = inwin ? ln->win_line : (y + r->scy) & 255;
+        const int map = ((r->lcdc & (inwin ? 0x40 : 0x08)) ? 0x1C00 : 0x1800) + (row >> 3) * 32;
+        while (x < end) {
+            const int mi = map + (col >> 3);
+            const int tile = vram[mi];
+            const uint8_t a = cgb ? vram[0x2000 + mi] : 0;
+            const int base = (r->lcdc & 0x10) ? tile * 16 : 0x1000 + (int)(int8_t)tile * 16;
+            const int trow = (a & 0x40) ? 7 - (row & 7) : (row & 7);
+            const uint8_t *tp = vram + ((a & 0x08) ? 0x2000 : 0) + base + trow * 2;
+            const uint8_t lo = tp[0], hi = tp[1];
+            int n = 8 - (col & 7);
+            if (n > end - x)
+                n = end - x;
+            for (int k = 0; k < n; k++, x++) {
+                const int c = (col + k) & 7;
+                const int bci = gb_tile_px(lo, hi, (a & 0x20) ? 7 - c : c);
+                gb_compose_px(r, pal, cgb, bci, a, oci[x], oattr[x], rgb + x * 3);
+            }
+            col = (col + n) & 255;
+        }
+    }
+}
+
 /* Renders line y of a frame into rgb (GB_W * 3 bytes). ln is the line's record, rw its
  * mode-3 register writes (ln->nreg of them), vram/pal the memory state for this line. */
 GB_HD static inline void gb_render_line(const gb_line *ln, const gb_regw *rw, const uint8_t *vram,
@@ -243,11 +251,8 @@ GB_HD static inline void gb_render_line(const gb_line *ln, const gb_regw *rw, co
         int xe = i < ln->nreg ? rw[i].x : GB_W;
         if (xe > GB_W)
             xe = GB_W;
-        for (; x < xe; x++) {
-            uint8_t battr;
-            int bci = gb_bg_px(ln, &r, vram, cgb, y, x, &battr);
-            gb_compose_px(&r, pal, cgb, bci, battr, oci[x], oattr[x], rgb + x * 3);
-        }
+        gb_render_span(ln, &r, vram, pal, cgb, y, x, xe, oci, oattr, rgb);
+        x = xe;
     }
 }
 
