@@ -117,7 +117,9 @@ struct gb {
     gb_obj nat_obj[GB_LINE_OBJS];
     int nat_h;              /* object height (8/16) of the line being drawn */
     uint8_t nat_lo[GB_LINE_OBJS], nat_hi[GB_LINE_OBJS]; /* the objects' rows on this line */
-    int nat_omin, nat_omax; /* pixels [omin, omax) have an object */
+    uint16_t nat_mask[GB_W]; /* per pixel: bit k set when object k covers it */
+    uint64_t nat_cover[4];   /* pixels with any object, as a bitmap (word 3 stays 0) */
+    uint16_t spread[2][256]; /* tile row byte -> 2-bit slots per pixel, left first / flipped */
     uint32_t pal_rgb[64];   /* CGB palette RAM as RGB888 (R in the low byte), kept current */
     /* video log: the one being filled (cur) and the last complete one */
     gb_frame_log log[2];
@@ -191,6 +193,7 @@ void gb_ppu_write(gb *g, uint16_t a, uint8_t v);
 void gb_ppu_mem_logged(gb *g, uint16_t addr, uint8_t v); /* VRAM/palette write to the log */
 void gb_ppu_period_begin(gb *g);
 void gb_pal_rgb_refresh(gb *g); /* after the palette RAM changed wholesale */
+void gb_native_init(gb *g);     /* the native renderer's tables */
 void gb_hdma_write(gb *g, uint16_t a, uint8_t v);
 void gb_oam_dma(gb *g, uint8_t v);
 

@@ -146,7 +146,7 @@ gv_status gb_new(const gb_cart *cart, gb_model model, unsigned outputs, gb **out
         goto oom;
     if (outputs & GB_OUT_VIDEO_NATIVE) {
         for (int i = 0; i < 2; i++) {
-            if (!(g->fb[i] = malloc(GB_FB_BYTES)))
+            if (!(g->fb[i] = malloc(GB_FB_BYTES + 4))) /* + 4: the renderer stores 4 bytes per pixel */
                 goto oom;
             memset(g->fb[i], 0xFF, GB_FB_BYTES);
         }
@@ -157,6 +157,7 @@ gv_status gb_new(const gb_cart *cart, gb_model model, unsigned outputs, gb **out
     post_boot(g);
     gb_map_update(g);
     gb_pal_rgb_refresh(g);
+    gb_native_init(g);
     gb_sched(g, GB_EV_PPU, s->ev[GB_EV_PPU]);
     gb_apu_fs_schedule(g);
     gb_timer_schedule(g);

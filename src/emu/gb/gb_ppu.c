@@ -146,14 +146,14 @@ static void oam_scan(gb_state *s)
 }
 
 /* The native renderer's view of this line's objects: each object's row of pixels (VRAM
- * is locked during mode 3, so they cannot change while the line is drawn), and the span
- * of pixels they cover. */
+ * is locked during mode 3, so they cannot change while the line is drawn), and for each
+ * pixel the set of objects covering it. */
 static void native_line_objs(gb *g)
 {
     gb_state *s = &g->s;
     int h = g->nat_h;
-    g->nat_omin = GB_W;
-    g->nat_omax = 0;
+    memset(g->nat_mask, 0, sizeof g->nat_mask);
+    memset(g->nat_cover, 0, sizeof g->nat_cover);
     for (int k = 0; k < s->nobj; k++) {
         const gb_obj *o = &g->nat_obj[k];
         int r = s->ly - (o->y - 16);
@@ -163,19 +163,21 @@ static void native_line_objs(gb *g)
         const uint8_t *op = s->vram + ((s->cgb && (o->attr & 8)) ? 0x2000 : 0) + tn * 16 + r * 2;
         g->nat_lo[k] = op[0];
         g->nat_hi[k] = op[1];
-        if (o->x - 8 < g->nat_omin)
-            g->nat_omin = o->x - 8;
-        if (o->x > g->nat_omax)
-            g->nat_omax = o->x;
+        for (int x = o->x - 8; x < o->x; x++)
+            if (x >= 0 && x < GB_W) {
+                g->nat_mask[x] |= (uint16_t)(1u << k);
+                g->nat_cover[x >> 6] |= 1ull << (x & 63);
+            }
     }
 }
 
-/* CGB palette RAM entry i (0-63: BG colours then OBJ colours) as RGB888. */
+/* CGB palette RAM entry i (0-63: BG colours then OBJ colours) as RGB888, $FF in the top
+ * byte (see native_draw). */
 static void pal_rgb_update(gb *g, int i)
 {
     unsigned c = g->s.pal[i * 2] | (g->s.pal[i * 2 + 1] << 8);
     g->pal_rgb[i] = gb_cgb_c8(c & 31) | ((uint32_t)gb_cgb_c8((c >> 5) & 31) << 8) |
-                    ((uint32_t)gb_cgb_c8((c >> 10) & 31) << 16);
+                    ((uint32_t)gb_cgb_c8((c >> 10) & 31) << 16) | 0xFF000000u;
 }
 
 void gb_pal_rgb_refresh(gb *g)
@@ -229,6 +231,31 @@ static void mode3_begin(gb *g, uint64_t t)
 
 /* ---- native renderer ------------------------------------------------------------------ */
 
+/* Tables that spread a tile row byte into 2-bit slots, slot p = pixel p from the left:
+ * bit 7-p of the byte goes to bit 2p (table 0), bit p to bit 2p (table 1, X-flipped). The
+ * high-bit-plane byte is spread the same way and shifted left by one. */
+void gb_native_init(gb *g)
+{
+    for (int v = 0; v < 256; v++) {
+        unsigned a = 0, b = 0;
+        for (int p = 0; p < 8; p++) {
+            a |= ((v >> (7 - p)) & 1u) << (2 * p);
+            b |= ((v >> p) & 1u) << (2 * p);
+        }
+        g->spread[0][v] = (uint16_t)a;
+        g->spread[1][v] = (uint16_t)b;
+    }
+}
+
+/* The n (<= 8) bits of the object-coverage bitmap from pixel x. */
+static inline unsigned cover_bits(const gb *g, int x, int n)
+{
+    uint64_t w = g->nat_cover[x >> 6] >> (x & 63);
+    if (x & 63)
+        w |= g->nat_cover[(x >> 6) + 1] << (64 - (x & 63));
+    return (unsigned)w & ((1u << n) - 1);
+}
+
 /* Draws pixels nat_x .. xe-1 of the current line with the registers as they are now
  * (they cannot change inside one call). The BG or window is walked tile by tile; each
  * pixel inside the objects' span takes the first opaque pixel of the selected objects
@@ -246,15 +273,23 @@ static void native_draw(gb *g, int xe)
         memset(px, 0xFF, (size_t)(xe - x) * 3);
         return;
     }
-    const int cgb = s->cgb, bg_on = lcdc & 1;
+    const int cgb = s->cgb, prio_off = !(lcdc & 1);
     const uint8_t *vram = s->vram;
-    uint32_t lut[3][4]; /* DMG: BGP, OBP0, OBP1 as RGB888 greys */
-    if (!cgb)
+    /* Colour tables: BG index (attr & 7) * 4 + colour, object index palette * 4 + colour,
+     * where the object palette is attribute bits 0-2 on CGB and bit 4 (OBP0/OBP1) on DMG.
+     * DMG with LCDC.0 clear: the BG is white and objects are always above it. */
+    uint32_t dmg_bg[4], dmg_ob[8];
+    const uint32_t *btab = g->pal_rgb, *otab = g->pal_rgb + 32;
+    const int osh = cgb ? 0 : 4, omk = cgb ? 7 : 1;
+    if (!cgb) {
         for (int c = 0; c < 4; c++) {
-            lut[0][c] = 0x010101u * gb_dmg_grey((s->bgp >> (2 * c)) & 3);
-            lut[1][c] = 0x010101u * gb_dmg_grey((s->obp0 >> (2 * c)) & 3);
-            lut[2][c] = 0x010101u * gb_dmg_grey((s->obp1 >> (2 * c)) & 3);
+            dmg_bg[c] = 0xFF000000u | (prio_off ? 0xFFFFFFu : 0x010101u * gb_dmg_grey((s->bgp >> (2 * c)) & 3));
+            dmg_ob[c] = 0xFF000000u | 0x010101u * gb_dmg_grey((s->obp0 >> (2 * c)) & 3);
+            dmg_ob[4 + c] = 0xFF000000u | 0x010101u * gb_dmg_grey((s->obp1 >> (2 * c)) & 3);
         }
+        btab = dmg_bg;
+        otab = dmg_ob;
+    }
     const int wstart = (s->line_win && (lcdc & 0x20)) ? (s->wx >= 7 ? s->wx - 7 : 0) : GB_W;
     const int objs = (lcdc & 2) && s->nobj;
     while (x < xe) {
@@ -269,40 +304,40 @@ static void native_draw(gb *g, int xe)
             const int taddr = (lcdc & 0x10) ? (int)tno * 16 : 0x1000 + (int)(int8_t)tno * 16;
             const unsigned ty = (at & 0x40) ? 7 - (row & 7) : (row & 7);
             const uint8_t *tp = vram + ((at & 8) ? 0x2000 : 0) + taddr + ty * 2;
-            const unsigned lo = tp[0], hi = tp[1];
+            const uint16_t *sp = g->spread[(at & 0x20) ? 1 : 0];
+            const unsigned row2 = sp[tp[0]] | (sp[tp[1]] << 1); /* colour of pixel p: bits 2p-2p+1 */
+            const uint32_t *bt = btab + (at & 7) * 4;
             int n = 8 - (int)(col & 7);
             if (n > seg_end - x)
                 n = seg_end - x;
-            for (int k = 0; k < n; k++, x++, px += 3) {
-                unsigned b = (col + (unsigned)k) & 7;
-                b = (at & 0x20) ? b : 7 - b;
-                const unsigned bci = ((lo >> b) & 1) | (((hi >> b) & 1) << 1);
-                unsigned oci = 0, oat = 0;
-                if (objs && x >= g->nat_omin && x < g->nat_omax)
-                    for (int j = 0; j < s->nobj; j++) {
-                        const unsigned dx = (unsigned)(x - (g->nat_obj[j].x - 8));
-                        if (dx > 7)
-                            continue;
-                        oat = g->nat_obj[j].attr;
-                        const unsigned ob = (oat & 0x20) ? dx : 7 - dx;
-                        oci = ((g->nat_lo[j] >> ob) & 1) | (((g->nat_hi[j] >> ob) & 1) << 1);
-                        if (oci)
-                            break;
-                    }
-                uint32_t rgb;
-                if (cgb) {
-                    if (oci && (!bg_on || !bci || !((at | oat) & 0x80)))
-                        rgb = g->pal_rgb[32 + (oat & 7) * 4 + oci];
-                    else
-                        rgb = g->pal_rgb[(at & 7) * 4 + bci];
-                } else if (oci && (!bg_on || !bci || !(oat & 0x80))) {
-                    rgb = lut[(oat & 0x10) ? 2 : 1][oci];
-                } else {
-                    rgb = bg_on ? lut[0][bci] : 0xFFFFFFu;
+            unsigned c = col & 7;
+            if (!objs || !cover_bits(g, x, n)) {
+                for (int k = 0; k < n; k++, x++, px += 3, c++) {
+                    const uint32_t rgb = bt[(row2 >> (2 * c)) & 3];
+                    memcpy(px, &rgb, 4); /* R, G, B and $FF into the next pixel's red (see below) */
                 }
-                px[0] = (uint8_t)rgb;
-                px[1] = (uint8_t)(rgb >> 8);
-                px[2] = (uint8_t)(rgb >> 16);
+                col = (col + (unsigned)n) & 255;
+                continue;
+            }
+            for (int k = 0; k < n; k++, x++, px += 3, c++) {
+                const unsigned bci = (row2 >> (2 * c)) & 3;
+                unsigned m = g->nat_mask[x], oci = 0, oat = 0;
+                while (m) { /* covering objects, highest priority (lowest bit) first */
+                    const int j = __builtin_ctz(m);
+                    m &= m - 1;
+                    const unsigned dx = (unsigned)(x - (g->nat_obj[j].x - 8));
+                    oat = g->nat_obj[j].attr;
+                    const unsigned ob = (oat & 0x20) ? dx : 7 - dx;
+                    oci = ((g->nat_lo[j] >> ob) & 1) | (((g->nat_hi[j] >> ob) & 1) << 1);
+                    if (oci)
+                        break;
+                }
+                const uint32_t rgb = (oci && (prio_off || !bci || !((at | oat) & 0x80)))
+                                         ? otab[((oat >> osh) & omk) * 4 + oci]
+                                         : bt[bci];
+                /* Little-endian R, G, B, then $FF into the next pixel's red: it is drawn
+                 * after this one, or stays white when it is not drawn at all. */
+                memcpy(px, &rgb, 4);
             }
             col = (col + (unsigned)n) & 255;
         }
