@@ -190,7 +190,7 @@ GB_HD static inline uint32_t gb_key_find(const gb_apu_key *keys, uint32_t nkeys,
  * formed in Q16 before rounding, so a constant input decays to exactly 0. */
 static inline int64_t gb_floor_div65536(int64_t v)
 {
-    return v >= 0 ? v / 65536 : -((-v + 65535) / 65536);
+    return v >> 16; /* arithmetic shift (floor) on every compiler gpuvet builds with */
 }
 
 static inline int16_t gb_hpf_step(int32_t *cap, int32_t in, int32_t charge_q16)

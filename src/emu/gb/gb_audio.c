@@ -62,6 +62,35 @@ static void gen_walk(gb_apu_gen *c, int ch, uint64_t dt)
     c->ctr -= (uint32_t)dt;
 }
 
+/* Mixing weights of the state in k: per channel, what one unit of DAC output adds to the
+ * left and right sums (NR51 routing times NR50 volume + 1, times 32), and the constant
+ * part of the mix from the channels whose output cannot change (off, DAC on or off). */
+typedef struct {
+    int wl[4], wr[4];
+    int base_l, base_r;
+    int active[4], nactive;
+} mix_plan;
+
+static void plan_mix(const gb_apu_key *k, mix_plan *m)
+{
+    int vl = (((k->nr50 >> 4) & 7) + 1) * 32, vr = ((k->nr50 & 7) + 1) * 32;
+    m->base_l = m->base_r = 0;
+    m->nactive = 0;
+    for (int ch = 0; ch < 4; ch++) {
+        m->wl[ch] = (k->nr51 & (0x10 << ch)) ? vl : 0;
+        m->wr[ch] = (k->nr51 & (0x01 << ch)) ? vr : 0;
+        if (k->ch[ch].on) { /* on implies a powered DAC */
+            m->active[m->nactive++] = ch;
+        } else if (k->ch[ch].dac) { /* DAC on, channel off: output 0 -> -15 */
+            m->base_l -= 15 * m->wl[ch];
+            m->base_r -= 15 * m->wr[ch];
+        }
+    }
+}
+
+/* Sequential synthesis: between keyframes each playing channel's generator is walked
+ * step by step from one sample's dot to the next. Equal to gb_apu_sample (closed form)
+ * sample for sample; the sums are split by channel, which integer arithmetic allows. */
 void gb_audio_native(const gb_audio_log *al, int16_t *lr)
 {
     if (!al->n)
@@ -69,19 +98,26 @@ void gb_audio_native(const gb_audio_log *al, int16_t *lr)
     uint32_t ki = 0;
     gb_apu_key cur = al->keys[0];
     uint64_t ct = cur.t;
+    mix_plan m;
+    plan_mix(&cur, &m);
     for (uint32_t i = 0; i < al->n; i++) {
         uint64_t t = gb_sample_time(al->k0 + i);
         while (ki + 1 < al->nkeys && al->keys[ki + 1].t <= t) {
             cur = al->keys[++ki];
             ct = cur.t;
+            plan_mix(&cur, &m);
         }
-        int amp[4];
-        for (int ch = 0; ch < 4; ch++) {
+        int L = m.base_l, R = m.base_r;
+        for (int a = 0; a < m.nactive; a++) {
+            int ch = m.active[a];
             gen_walk(&cur.ch[ch], ch, t - ct);
-            amp[ch] = gb_gen_amp(&cur.ch[ch], ch, cur.wave);
+            int v = 2 * gb_gen_amp(&cur.ch[ch], ch, cur.wave) - 15;
+            L += v * m.wl[ch];
+            R += v * m.wr[ch];
         }
         ct = t;
-        gb_apu_mix(&cur, amp, &lr[2 * i], &lr[2 * i + 1]);
+        lr[2 * i] = (int16_t)L;
+        lr[2 * i + 1] = (int16_t)R;
     }
 }
 
