@@ -96,7 +96,8 @@ static int test_verdict(gb *g, int trapped, char *why, size_t len)
     size_t n;
     const uint8_t *ser = gb_serial_output(g, &n);
     char *text = gv_xmalloc(n + 1);
-    memcpy(text, ser, n);
+    if (n)
+        memcpy(text, ser, n);
     text[n] = 0;
     int sp = strstr(text, "Passed") != NULL, sf = strstr(text, "Failed") != NULL;
     free(text);
@@ -326,7 +327,8 @@ int cmd_run_gb(int argc, char **argv)
         if (o.test_rom)
             cJSON_AddStringToObject(r, "test_rom", verdict == 1 ? "passed" : "failed");
         char *sers = gv_xmalloc(nser + 1);
-        memcpy(sers, ser, nser);
+        if (nser)
+            memcpy(sers, ser, nser);
         sers[nser] = 0;
         cJSON_AddStringToObject(r, "serial", sers);
         free(sers);

@@ -179,6 +179,8 @@ static int16_t *abuf(gb_inst *in, int n)
 /* Post-filter samples of instance i for this frame: hash (and keep for instance 0). */
 static void audio_out(gb_batch *b, int i, const int16_t *lr, int n)
 {
+    if (n <= 0)
+        return;
     gv_hasher_update(b->in[i].ah, lr, (size_t)n * 2 * sizeof(int16_t));
     if (i == 0 && b->cfg.keep_audio)
         keep_audio(b, lr, n);

@@ -373,7 +373,8 @@ gv_status gb_battery_save(const gb *g, const char *path, gv_err *err)
     uint8_t *buf = calloc(1, n);
     if (!buf)
         return gv_fail(err, GV_ERR_ENV, "out of memory");
-    memcpy(buf, g->cram, g->cram_size);
+    if (g->cram_size)
+        memcpy(buf, g->cram, g->cram_size);
     if (g->cart->info.has_rtc) {
         /* Footer: 5 clock registers then 5 latched ones as 32-bit little-endian words, and
          * a 64-bit timestamp, written as 0 (the clock runs on emulated time). */
@@ -410,7 +411,8 @@ gv_status gb_battery_load(gb *g, const char *path, int *loaded, gv_err *err)
         free(data);
         return gv_fail(err, GV_ERR_INPUT, "%s: battery file has %zu bytes, this cartridge needs %zu", path, len, want);
     }
-    memcpy(g->cram, data, g->cram_size);
+    if (g->cram_size)
+        memcpy(g->cram, data, g->cram_size);
     if (rtc) {
         const uint8_t *p = data + g->cram_size;
         for (int i = 0; i < 5; i++) {
