@@ -285,6 +285,8 @@ static gv_status device_frame(gb_batch *b, int slot, gv_err *err)
         if (b->in[i].an[slot] > stride)
             stride = b->in[i].an[slot];
     }
+    if (vtot > UINT32_MAX || atot > UINT32_MAX)
+        return gv_fail(err, GV_ERR_ENV, "a frame's logs for %d instances exceed 4 GiB; use fewer instances", b->n);
     uint8_t *vbuf, *abuf_;
     uint32_t *voff, *aoff;
     if ((st = gb_gpu_staging(b->gpu, slot, vtot, atot, &vbuf, &abuf_, &voff, &aoff, err)) != GV_OK)
