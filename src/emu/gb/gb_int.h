@@ -66,6 +66,8 @@ typedef struct {
     uint8_t bcps, ocps, vbk, svbk, opri, dma_reg, hdma_active, hdma_len;
     uint16_t hdma_src, hdma_dst;
     uint8_t io_misc[4]; /* $FF72-$FF75 */
+    uint8_t gdma_pending; /* a general DMA started in mode 3 runs when mode 0 begins */
+    uint8_t pad_gdma[7];
     /* cartridge */
     uint16_t rom_bank;  /* MBC1: low 5 bits; MBC3: 7-8 bits; MBC5: 9 bits */
     uint8_t ram_bank, ram_en, mbc1_bank2, mbc1_mode, rtc_latch_prev, pad1;

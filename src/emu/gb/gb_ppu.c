@@ -365,6 +365,7 @@ static void midline_write(gb *g, uint8_t reg, uint8_t v)
 }
 
 static void hdma_block(gb *g, uint64_t t);
+static int gdma_run(gb *g);
 
 static void mode0_begin(gb *g, uint64_t t)
 {
@@ -373,6 +374,12 @@ static void mode0_begin(gb *g, uint64_t t)
     s->mode = 0;
     gb_map_vram(g);
     ppu_next(g, GB_PPU_LINE, s->line_clk + GB_DOTS_LINE);
+    if (s->gdma_pending) { /* the CPU already waits for it (gb_hdma_write) */
+        s->gdma_pending = 0;
+        uint64_t c = s->clk;
+        gdma_run(g);
+        s->clk = c;
+    }
     if (s->hdma_active)
         hdma_block(g, t);
     stat_update(g);
@@ -582,6 +589,15 @@ static int hdma_copy(gb *g)
     return done;
 }
 
+static int gdma_run(gb *g)
+{
+    int blocks = 1;
+    while (!hdma_copy(g))
+        blocks++;
+    g->s.clk += 32u * (uint64_t)blocks;
+    return blocks;
+}
+
 static void hdma_block(gb *g, uint64_t t)
 {
     gb_state *s = &g->s;
@@ -612,9 +628,13 @@ void gb_hdma_write(gb *g, uint16_t a, uint8_t v)
         s->hdma_active = 1;
         return;
     }
-    /* General DMA: all blocks now, the CPU waits. */
-    int blocks = 0;
-    while (!hdma_copy(g))
-        blocks++;
-    s->clk += 32u * (uint64_t)(blocks + 1);
+    /* General DMA: all blocks at once, the CPU waits 32 dots per block. Started while the
+     * PPU reads VRAM (mode 3), the copy is made when mode 0 begins, so VRAM changes between
+     * lines for every renderer; the CPU waits until it is done. */
+    if ((s->lcdc & 0x80) && s->mode == 3) {
+        s->gdma_pending = 1;
+        s->clk = s->ev[GB_EV_PPU] + 32u * (uint64_t)(s->hdma_len + 1);
+        return;
+    }
+    gdma_run(g);
 }

@@ -95,7 +95,7 @@ static const char *state_check(const gb_state *s, int cgb)
     if (s->cgb != cgb)
         return cgb ? "the state is of a DMG machine, this one is CGB" : "the state is of a CGB machine, this one is DMG";
     if (s->ime > 1 || s->ime_delay > 2 || s->halted > 1 || s->halt_bug > 1 || s->stopped > 1 ||
-        s->locked > 1 || s->double_speed > 1 || s->key1 > 1 || s->tima_delay > 1)
+        s->locked > 1 || s->double_speed > 1 || s->key1 > 1 || s->tima_delay > 1 || s->gdma_pending > 1)
         return "CPU flags out of range";
     if (s->period_end != GB_NEVER || s->lines_drawn)
         return "the state was not taken between frames";
