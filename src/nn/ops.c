@@ -37,7 +37,7 @@ void nn_adamw_f32(float *p, const float *g, float *m, float *v, size_t n, int64_
 }
 
 double nn_loss_f64(const double *logits, const double *value, const int64_t *policy, const double *vtarget, int n,
-                   double *dlogits, double *dvalue)
+                   int denom, double *dlogits, double *dvalue)
 {
     double ce = 0, mse = 0;
     for (int i = 0; i < n; i++) {
@@ -54,11 +54,11 @@ double nn_loss_f64(const double *logits, const double *value, const int64_t *pol
         mse += d * d;
         if (dlogits)
             for (int k = 0; k < NN_POLICY; k++)
-                dlogits[(size_t)i * NN_POLICY + k] = (exp(z[k] - lse) - (k == policy[i])) / n;
+                dlogits[(size_t)i * NN_POLICY + k] = (exp(z[k] - lse) - (k == policy[i])) / denom;
         if (dvalue)
-            dvalue[i] = 2.0 * d / n;
+            dvalue[i] = 2.0 * d / denom;
     }
-    return ce / n + mse / n;
+    return ce / denom + mse / denom;
 }
 
 double nn_rel_l2(const double *a, const double *b, size_t n)

@@ -16,11 +16,13 @@ void nn_adamw_f64(double *p, const double *g, double *m, double *v, size_t n, in
 /* The same in float32 arithmetic, threaded over threads OpenMP threads (0: default). */
 void nn_adamw_f32(float *p, const float *g, float *m, float *v, size_t n, int64_t t, int threads);
 
-/* Cross-entropy of logits (n,7) against targets plus mean squared error of value (n)
- * against value targets, both means over n. When dlogits/dvalue are not NULL, writes the
- * gradient of the loss with respect to logits and value. Computed in float64. */
+/* Cross-entropy of logits (n,7) against targets plus squared error of value (n) against
+ * value targets, summed over these n samples and divided by `denom` (the whole batch's size,
+ * so that a batch can be done in parts: the loss is the sum of the parts). When
+ * dlogits/dvalue are not NULL, writes the gradient of the loss with respect to logits and
+ * value. Computed in float64. */
 double nn_loss_f64(const double *logits, const double *value, const int64_t *policy, const double *vtarget, int n,
-                   double *dlogits, double *dvalue);
+                   int denom, double *dlogits, double *dvalue);
 
 /* Relative L2 error ||a - b|| / ||b|| (b is the reference); INFINITY when any value is
  * NaN or infinite, so that NaN never passes; ||a|| when ||b|| is 0. */

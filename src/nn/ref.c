@@ -472,7 +472,7 @@ static double ref_forward(ref_impl *m, int train)
     linear_fwd(m->u, m->av, prm, &m->vf1, n);
     relu(m->r, m->u, (size_t)n * NN_VALUE_HIDDEN, mk ? m->mk_r : NULL);
     linear_fwd(m->value, m->r, prm, &m->vf2, n);
-    return nn_loss_f64(m->logits, m->value, m->policy, m->vtarget, n, m->dlogits, m->dvalue);
+    return nn_loss_f64(m->logits, m->value, m->policy, m->vtarget, n, n, m->dlogits, m->dvalue);
 }
 
 /* Backward after a training-mode forward: every parameter's gradient into m->grads. */

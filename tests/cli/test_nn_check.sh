@@ -13,6 +13,7 @@ fi
 expect_grep "check prints the seed" '^check: seed [0-9]+ \(repeat with --seed' "$T_TMP/out"
 expect_grep "check covers gradients" 'PASS +cpu +fp32 batch grad blocks.1.c2.weight +rel_l2' "$T_TMP/out"
 expect_grep "check covers the GEMM" 'PASS +cpu +fp32 - +gemm 512 \(fp32\) +max_rel' "$T_TMP/out"
+expect_grep "check compares the ReLU masks" 'PASS +cpu +fp32 batch relu masks differing from float64 +share' "$T_TMP/out"
 
 expect_exit "check fails with --inject-fault" 1 "$GPUVET" check --devices cpu --gemm-size 0 --norm group --inject-fault
 expect_grep "the fault shows as FAIL lines" '^FAIL +cpu +fp32 group forward logits' "$T_TMP/out"

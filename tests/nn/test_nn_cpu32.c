@@ -3,23 +3,31 @@
  * configurations (channel counts 8..48, 0..2 blocks, odd batch sizes, 1 and 2 threads):
  * training-mode forward (logits, value, loss <= 1e-5), every gradient (<= 1e-4), running
  * stats, the AdamW step recomputed in float64 from the trainer's own moments, and the
- * eval-mode forward. Also that the fault hook makes the comparison fail. */
+ * eval-mode forward. Gradients jump where a ReLU input is zero, and a few inputs lie within
+ * rounding of zero, so gradients and moments are compared with float64 on the fp32 run's
+ * own ReLU masks (nn_ref_follow_masks), and the masks with float64's own (at most 1e-4 of
+ * them may differ). Also that the fault hook makes the comparison fail, and that two runs
+ * on several threads agree bit for bit (a race would not). */
 #include "nn_testlib.h"
 #include "nn/ops.h"
 
 #define TOL_FWD 1e-5
 #define TOL_GRAD 1e-4
 
+#define TOL_MASKS 1e-4
+
 typedef struct {
     double *logits, *value, loss, *grads;
     nn_state after; /* state after one step */
     double *eval_logits, *eval_value;
+    uint8_t *masks; /* ReLU masks of the gradients' forward */
 } run_out;
 
 /* forward (train), gradients and one step from state s on batch b, then an eval forward
- * from eval_state (or the state after the step when NULL) */
+ * from eval_state (or the state after the step when NULL). With follow (fp64 only), the
+ * reference applies those ReLU masks instead of deciding its own. */
 static int run(const char *dtype_name, nn_dtype dt, int threads, int fault, const nn_layout *L, const nn_state *s,
-               const nn_batch *b, const nn_state *eval_state, run_out *o)
+               const nn_batch *b, const nn_state *eval_state, const uint8_t *follow, run_out *o)
 {
     gv_err err = {{0}};
     nn_trainer_opts opts = {.dtype = dt, .max_batch = b->n, .threads = threads, .fault = fault};
@@ -35,10 +43,13 @@ static int run(const char *dtype_name, nn_dtype dt, int threads, int fault, cons
     t_poison(o->logits, (size_t)n * NN_POLICY), t_poison(o->value, n), t_poison(o->grads, L->nparams);
     t_poison(o->eval_logits, (size_t)n * NN_POLICY), t_poison(o->eval_value, n);
     o->loss = NAN;
+    o->masks = calloc(nn_relu_masks_len(L, n), 1);
     nn_state_alloc(&o->after, L);
-    int ok = t->ops->set_batch(t, b, &err) == GV_OK && t->ops->set_state(t, s, &err) == GV_OK &&
+    int ok = (!follow || nn_ref_follow_masks(t, follow, n, &err) == GV_OK) && t->ops->set_batch(t, b, &err) == GV_OK &&
+             t->ops->set_state(t, s, &err) == GV_OK &&
              t->ops->forward(t, 1, o->logits, o->value, &o->loss, &err) == GV_OK &&
              t->ops->set_state(t, s, &err) == GV_OK && t->ops->gradients(t, o->grads, NULL, &err) == GV_OK &&
+             t->ops->relu_masks && t->ops->relu_masks(t, o->masks, &err) == GV_OK &&
              t->ops->set_state(t, s, &err) == GV_OK && t->ops->step(t, NULL, &err) == GV_OK &&
              t->ops->get_state(t, &o->after, &err) == GV_OK &&
              (!eval_state || t->ops->set_state(t, eval_state, &err) == GV_OK) &&
@@ -51,13 +62,15 @@ static int run(const char *dtype_name, nn_dtype dt, int threads, int fault, cons
 
 static void run_free(run_out *o)
 {
-    free(o->logits), free(o->value), free(o->grads), free(o->eval_logits), free(o->eval_value);
+    free(o->logits), free(o->value), free(o->grads), free(o->eval_logits), free(o->eval_value), free(o->masks);
     nn_state_free(&o->after);
 }
 
 /* Compares fp32 run f with the fp64 run r; returns the number of failed comparisons. */
+/* fp32 run f against fp64 run r (forward, loss, running stats, eval) and fp64 run rg on f's
+ * ReLU masks (gradients, moments); returns the number of failed comparisons. */
 static int compare(const char *what, const nn_layout *L, const nn_state *s0, int n, const run_out *f,
-                   const run_out *r, int report)
+                   const run_out *r, const run_out *rg, int report)
 {
     char nm[400];
     int bad = 0;
@@ -71,8 +84,8 @@ static int compare(const char *what, const nn_layout *L, const nn_state *s0, int
         {"forward value", f->value, r->value, (size_t)n, TOL_FWD},
         {"loss", &f->loss, &r->loss, 1, TOL_FWD},
         {"running stats after the step", f->after.buffers, r->after.buffers, L->nbuffers, TOL_FWD},
-        {"AdamW m after the step", f->after.adam_m, r->after.adam_m, L->nparams, TOL_GRAD},
-        {"AdamW v after the step", f->after.adam_v, r->after.adam_v, L->nparams, TOL_GRAD},
+        {"AdamW m after the step", f->after.adam_m, rg->after.adam_m, L->nparams, TOL_GRAD},
+        {"AdamW v after the step", f->after.adam_v, rg->after.adam_v, L->nparams, TOL_GRAD},
     };
     for (size_t i = 0; i < GV_ARRAY_LEN(cmp); i++) {
         if (cmp[i].len == 0)
@@ -91,7 +104,7 @@ static int compare(const char *what, const nn_layout *L, const nn_state *s0, int
         const nn_tensor *t = &L->t[i];
         if (t->kind != NN_T_PARAM)
             continue;
-        double e = t_rel_l2(f->grads + t->offset, r->grads + t->offset, t->numel);
+        double e = t_rel_l2(f->grads + t->offset, rg->grads + t->offset, t->numel);
         if (!(e <= worst))
             worst = e, wn = t->name;
     }
@@ -126,23 +139,91 @@ static int compare(const char *what, const nn_layout *L, const nn_state *s0, int
         t_check(el <= TOL_FWD && ev <= TOL_FWD, nm,
                 "on the float64 state after the step: logits rel_l2 %.3g, value %.3g (tolerance %g)", el, ev, TOL_FWD);
     }
+    size_t ml = nn_relu_masks_len(L, n), diff = 0;
+    for (size_t i = 0; i < ml; i++)
+        diff += f->masks[i] != r->masks[i];
+    bad += !((double)diff / (double)ml <= TOL_MASKS);
+    if (report) {
+        snprintf(nm, sizeof nm, "%.300s ReLU masks", what);
+        t_check((double)diff / (double)ml <= TOL_MASKS, nm, "%zu of %zu differ from float64's own (at most %g of them)",
+                diff, ml, TOL_MASKS);
+    }
     return bad;
 }
 
+/* fp32 against fp64 on state s and batch b: forward with the free-running float64 path,
+ * gradients with float64 on the fp32 run's ReLU masks. */
 static void one_config(const char *what, const nn_layout *L, const nn_state *s, const nn_batch *b, int threads)
 {
-    run_out r, f;
-    if (!run(what, NN_FP64, 0, 0, L, s, b, NULL, &r))
+    run_out r, f, rg;
+    if (!run(what, NN_FP64, 0, 0, L, s, b, NULL, NULL, &r))
         return;
-    if (run(what, NN_FP32, threads, 0, L, s, b, &r.after, &f)) {
-        compare(what, L, s, b->n, &f, &r, 1);
+    if (run(what, NN_FP32, threads, 0, L, s, b, &r.after, NULL, &f)) {
+        if (run(what, NN_FP64, 0, 0, L, s, b, NULL, f.masks, &rg)) {
+            compare(what, L, s, b->n, &f, &r, &rg, 1);
+            run_free(&rg);
+        }
         run_free(&f);
     }
     run_free(&r);
 }
 
+/* The same call twice on two and three threads must give bit-identical results: the work
+ * split and every reduction order are fixed (GroupNorm's units go to whichever thread is
+ * free, but are summed in unit order), so a difference means a race. BatchNorm with 16
+ * channels (norms of different widths share the team sums), and GroupNorm. */
+static void repeatability(nn_norm norm)
+{
+    nn_config cfg = {16, 2, norm};
+    nn_layout L;
+    nn_layout_init(&L, &cfg);
+    nn_state s;
+    nn_state_alloc(&s, &L);
+    nn_state_init_random(&s, 77);
+    nn_batch b;
+    nn_batch_alloc(&b, 24);
+    nn_batch_random(&b, 78);
+    for (int threads = 2; threads <= 3; threads++) {
+        nn_trainer_opts o = {.dtype = NN_FP32, .max_batch = b.n, .threads = threads};
+        nn_trainer *t;
+        gv_err err = {{0}};
+        if (nn_trainer_create("cpu", &L, &o, &t, &err) != GV_OK) {
+            t_check(0, "repeatability", "%s", err.msg);
+            break;
+        }
+        double *g[2], loss[2], *p[2];
+        nn_state after;
+        nn_state_alloc(&after, &L);
+        t->ops->set_batch(t, &b, &err);
+        int same = 1;
+        for (int k = 0; k < 2; k++) {
+            g[k] = malloc(sizeof(double) * L.nparams), p[k] = malloc(sizeof(double) * L.nparams);
+            t->ops->set_state(t, &s, &err);
+            t->ops->gradients(t, g[k], &loss[k], &err);
+            t->ops->set_state(t, &s, &err);
+            for (int i = 0; i < 3; i++)
+                t->ops->step(t, NULL, &err);
+            t->ops->get_state(t, &after, &err);
+            memcpy(p[k], after.params, sizeof(double) * L.nparams);
+        }
+        same = loss[0] == loss[1] && !memcmp(g[0], g[1], sizeof(double) * L.nparams) &&
+               !memcmp(p[0], p[1], sizeof(double) * L.nparams);
+        t_check(same, "repeatability", "%s C=16, batch 24, %d threads: loss, %zu gradients and the state after 3 "
+                "steps bit-identical in two runs: %s", nn_norm_name(norm), threads, L.nparams, same ? "yes" : "no");
+        for (int k = 0; k < 2; k++)
+            free(g[k]), free(p[k]);
+        nn_state_free(&after);
+        nn_trainer_destroy(t);
+    }
+    nn_batch_free(&b);
+    nn_state_free(&s);
+    nn_layout_free(&L);
+}
+
 int main(void)
 {
+    repeatability(NN_NORM_BATCH);
+    repeatability(NN_NORM_GROUP);
     const char *files[] = {"drop7_c32_group_n8.safetensors", "drop7_c32_batch_n8.safetensors"};
     for (int i = 0; i < 2; i++) {
         char path[1024];
@@ -164,7 +245,7 @@ int main(void)
         int c, blocks, n, threads;
         nn_norm norm;
     } cfgs[] = {
-        {8, 0, 3, 1, NN_NORM_GROUP}, {16, 1, 5, 2, NN_NORM_BATCH}, {24, 2, 7, 2, NN_NORM_GROUP},
+        {8, 0, 3, 1, NN_NORM_GROUP}, {8, 1, 1, 3, NN_NORM_BATCH}, {16, 1, 5, 2, NN_NORM_BATCH}, {24, 2, 7, 2, NN_NORM_GROUP},
         {48, 1, 37, 2, NN_NORM_BATCH}, {40, 2, 70, 2, NN_NORM_GROUP},
     };
     for (size_t i = 0; i < GV_ARRAY_LEN(cfgs); i++) {
@@ -191,12 +272,12 @@ int main(void)
         snprintf(what, sizeof what, "C=%d blocks=%d %s n=%d threads=%d fp32 vs fp64", cfg.channels, cfg.blocks,
                  nn_norm_name(cfg.norm), b.n, cfgs[i].threads);
         one_config(what, &L, &s, &b, cfgs[i].threads);
-        if (i == 1 || i == 2) {
+        if (i == 2 || i == 3) {
             /* the fault hook must make the same comparison fail */
             run_out r, f;
-            if (run(what, NN_FP64, 0, 0, &L, &s, &b, NULL, &r)) {
-                if (run(what, NN_FP32, cfgs[i].threads, 1, &L, &s, &b, &r.after, &f)) {
-                    int bad = compare(what, &L, &s, b.n, &f, &r, 0);
+            if (run(what, NN_FP64, 0, 0, &L, &s, &b, NULL, NULL, &r)) {
+                if (run(what, NN_FP32, cfgs[i].threads, 1, &L, &s, &b, &r.after, NULL, &f)) {
+                    int bad = compare(what, &L, &s, b.n, &f, &r, &r, 0);
                     snprintf(what, sizeof what, "C=%d %s fault hook", cfg.channels, nn_norm_name(cfg.norm));
                     t_check(bad > 0, what, "with opts.fault=1, %d comparisons fail (must be > 0)", bad);
                     run_free(&f);
