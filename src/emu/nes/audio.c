@@ -44,22 +44,23 @@ void nes_atab_init(nes_atab *t)
 #define HP440 61967
 #define LP14K 42400
 
-/* floor(v / 65536) for negative v too (C's >> on negative numbers is not portable). */
-static int64_t q16_floor(int64_t v)
+/* v / 65536 rounded toward zero (C's integer division), so a filter's output decays to 0
+ * instead of sticking at -1; >> on negative numbers would not be portable anyway. */
+static int64_t q16(int64_t v)
 {
-    return v >= 0 ? v / 65536 : -((-v + 65535) / 65536);
+    return v / 65536;
 }
 
 void nes_aout_push(nes_aout *a, uint64_t sum, uint32_t len, int16_t *out, uint32_t *n)
 {
     int64_t x = (int64_t)(sum / len); /* mean mixer output, 0..65535 */
-    int64_t y1 = q16_floor(HP90 * (a->hp1_y + x - a->hp1_x));
+    int64_t y1 = q16(HP90 * (a->hp1_y + x - a->hp1_x));
     a->hp1_x = x;
     a->hp1_y = y1;
-    int64_t y2 = q16_floor(HP440 * (a->hp2_y + y1 - a->hp2_x));
+    int64_t y2 = q16(HP440 * (a->hp2_y + y1 - a->hp2_x));
     a->hp2_x = y1;
     a->hp2_y = y2;
-    int64_t y3 = a->lp_y + q16_floor(LP14K * (y2 - a->lp_y));
+    int64_t y3 = a->lp_y + q16(LP14K * (y2 - a->lp_y));
     a->lp_y = y3;
     int64_t s = y3 / 2;
     out[(*n)++] = (int16_t)(s > 32767 ? 32767 : s < -32768 ? -32768 : s);

@@ -122,14 +122,14 @@ done:
 .endmacro
 
 test_control:
-    ; JMP ($06FF): the high byte comes from $0600, not $0700
+    ; JMP ($05FF): the high byte comes from $0500, not $0600
     lda #<jmp_ok
-    sta $06FF
+    sta $05FF
     lda #>jmp_ok
-    sta $0600
+    sta $0500
     lda #>jmp_bad
-    sta $0700
-    .byte $6C, $FF, $06      ; JMP ($06FF), written as bytes: ca65 warns about the page wrap it tests
+    sta $0600
+    .byte $6C, $FF, $05      ; JMP ($05FF), written as bytes: ca65 warns about the page wrap it tests
 jmp_back:
     ; JSR pushes the address of its last byte
     jsr jsr_sub
