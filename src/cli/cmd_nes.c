@@ -11,6 +11,7 @@
 #include "core/stats.h"
 #include "emu/common/media.h"
 #include "emu/nes/batch.h"
+#include "emu/nes/render_gpu.h"
 
 /* ---- shared helpers ------------------------------------------------------------------- */
 
@@ -90,7 +91,7 @@ int cmd_run_nes(int argc, char **argv)
     const char *cmd = "run nes";
     long frames = -1, instances = 1, threads = 0;
     const char *png = NULL, *wav = NULL, *video = "native", *audio = "native", *save = NULL, *load = NULL;
-    const char *trace = NULL, *sav = NULL, *json = NULL;
+    const char *trace = NULL, *sav = NULL, *json = NULL, *fhash = NULL;
     int test_rom = 0, verify = 0, quiet = 0;
     args_spec specs[] = {
         {"--frames", ARGS_INT, &frames, "N", "frames to run (default 60; with --test-rom at most N, default 1800)", 1, 100000000, 0, 0, NULL},
@@ -105,6 +106,7 @@ int cmd_run_nes(int argc, char **argv)
         {"--test-rom", ARGS_FLAG, &test_rom, NULL, "read the test-ROM status at $6000 (signature DE B0 61); exit 0 pass, 1 fail", 0, 0, 0, 0, NULL},
         {"--trace", ARGS_STR, &trace, "FILE", "write one nestest-style line per instruction", 0, 0, 0, 0, NULL},
         {"--sav", ARGS_STR, &sav, "FILE", "battery RAM file (default: the ROM's name with .sav)", 0, 0, 0, 0, NULL},
+        {"--frame-hashes", ARGS_STR, &fhash, "FILE", "write one line per frame: frame number, hash of its RGB frame, hash of its samples", 0, 0, 0, 0, NULL},
         {"--verify", ARGS_FLAG, &verify, NULL, "with --video native: also draw each frame from its log and fail on any difference", 0, 0, 0, 0, NULL},
         {"--json", ARGS_STR, &json, "FILE", "write the run's JSON record to FILE (atomically)", 0, 0, 0, 0, NULL},
         {"--quiet|-q", ARGS_FLAG, &quiet, NULL, "print only results and errors", 0, 0, 0, 0, NULL},
@@ -130,7 +132,7 @@ int cmd_run_nes(int argc, char **argv)
         frames = test_rom ? 1800 : 60;
     bo.instances = (int)instances;
     bo.threads = (int)threads;
-    bo.keep_audio = wav != NULL;
+    bo.keep_audio = wav != NULL || fhash != NULL;
     bo.verify = verify;
 
     nes_cart cart;
@@ -141,7 +143,7 @@ int cmd_run_nes(int argc, char **argv)
     nes_batch *b = NULL;
     uint8_t *data = NULL;
     char *savp = NULL;
-    tracebuf tb = {0};
+    tracebuf tb = {0}, fh = {0};
     cJSON *rec = gv_record_new(cmd, argc, argv);
     rc = GV_EXIT_OK;
     gv_status s = nes_batch_new(&cart, &bo, &b, &err);
@@ -188,7 +190,26 @@ int cmd_run_nes(int argc, char **argv)
     long ran = 0;
     int status = -1, reset_at = -1;
     char msg[512] = "";
-    if (!test_rom) {
+    if (fhash) {
+        /* frame by frame, hashing what each frame added */
+        for (ran = 0; ran < frames && s == GV_OK; ran++) {
+            size_t before = nes_batch_audio0(b)->n;
+            if ((s = nes_batch_run(b, 1, &err)) != GV_OK)
+                break;
+            const gv_sbuf *a = nes_batch_audio0(b);
+            char line[96], vh[17], ah[17];
+            gv_hash_hex(gv_hash64(nes_batch_rgb0(b), NES_RGB_BYTES), vh);
+            gv_hash_hex(gv_hash64(a->s + before, (a->n - before) * sizeof *a->s), ah);
+            int n = snprintf(line, sizeof line, "%llu %s %s\n",
+                             (unsigned long long)nes_batch_machine(b, 0)->frame - 1, vh, ah);
+            if (fh.n + (size_t)n > fh.cap) {
+                fh.cap = fh.cap ? 2 * fh.cap : 65536;
+                fh.buf = gv_xrealloc(fh.buf, fh.cap);
+            }
+            memcpy(fh.buf + fh.n, line, (size_t)n);
+            fh.n += (size_t)n;
+        }
+    } else if (!test_rom) {
         s = nes_batch_run(b, (int)frames, &err);
         ran = frames;
     } else {
@@ -265,6 +286,8 @@ int cmd_run_nes(int argc, char **argv)
         if ((s = gv_write_file_atomic(trace, tb.buf ? tb.buf : "", tb.n, &err)) != GV_OK)
             goto fail;
     }
+    if (fhash && (s = gv_write_file_atomic(fhash, fh.buf ? fh.buf : "", fh.n, &err)) != GV_OK)
+        goto fail;
     if (test_rom) {
         cJSON_AddNumberToObject(r, "test_status", status);
         cJSON_AddStringToObject(r, "test_message", msg);
@@ -291,6 +314,7 @@ done:
     free(data);
     free(savp);
     free(tb.buf);
+    free(fh.buf);
     cJSON_Delete(rec);
     nes_batch_free(b);
     nes_cart_free(&cart);
