@@ -9,7 +9,8 @@
 #include <stdint.h>
 
 #if defined(__CUDACC__) || defined(__HIPCC__)
-#define NES_HD __host__ __device__ static inline
+/* inlined into the kernels, so their scratch stays in registers and local memory */
+#define NES_HD static __host__ __device__ __forceinline__
 #else
 #define NES_HD static inline
 #endif
