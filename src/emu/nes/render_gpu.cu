@@ -116,6 +116,16 @@ extern "C" void nes_gpu_close(nes_gpu *g)
     free(g);
 }
 
+extern "C" int nes_gpu_count(void)
+{
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess) {
+        (void)cudaGetLastError(); /* clear the sticky "no device" error */
+        return 0;
+    }
+    return count;
+}
+
 extern "C" gv_status nes_gpu_open(int device, int max_instances, const uint8_t *chr_rom, uint32_t chr_size,
                                   const nes_atab *tab, const uint8_t *rgb, nes_gpu **out, gv_err *err)
 {

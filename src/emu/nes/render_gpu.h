@@ -22,6 +22,9 @@ extern "C" {
 
 typedef struct nes_gpu nes_gpu;
 
+/* GPUs the device renderer can use (0 without a GPU backend or a device). */
+int nes_gpu_count(void);
+
 /* Opens GPU `device` for up to max_instances instances of one cart. chr_rom (chr_size
  * bytes, may be NULL) is uploaded once; tab and the 512-entry RGB table rgb too.
  * GV_ERR_ENV when there is no GPU backend or no device, with a message saying so. */

@@ -4,6 +4,11 @@
 
 #define NO_GPU_MSG "this gpuvet was built without a GPU backend, so '--video device' / '--audio device' cannot run; rebuild with 'make GPU=cuda' or 'make GPU=hip'"
 
+int nes_gpu_count(void)
+{
+    return 0;
+}
+
 gv_status nes_gpu_open(int device, int max_instances, const uint8_t *chr_rom, uint32_t chr_size,
                        const nes_atab *tab, const uint8_t *rgb, nes_gpu **out, gv_err *err)
 {
