@@ -26,8 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             nes_log_prepass(&lv, ls);
             for (int L = 0; L < NES_H; L++) {
                 nes_pline p;
-                uint16_t idx[NES_W];
-                nes_log_draw_line(&lv, ls, L, cart.chr, nes_palette_rgb, rgb + L * NES_W * 3, &p, idx);
+                nes_log_draw_line(&lv, ls, L, cart.chr, m->rgb32, rgb + L * NES_W * 3, &p);
             }
             uint64_t n0;
             uint32_t np;

@@ -113,7 +113,7 @@ gv_status nes_batch_new(const nes_cart *cart, const nes_batch_opts *o, nes_batch
             b->ha[i] = gv_hasher_new();
         }
     }
-    if (s == GV_OK && o->video != NES_R_DEVICE) {
+    if (s == GV_OK && o->video == NES_R_HOST) {
         b->rgb = gv_xcalloc((size_t)b->n, sizeof *b->rgb);
         for (int i = 0; i < b->n && s == GV_OK; i++)
             if (!(b->rgb[i] = malloc(NES_RGB_BYTES)))
@@ -133,7 +133,7 @@ gv_status nes_batch_new(const nes_cart *cart, const nes_batch_opts *o, nes_batch
                        (o->audio == NES_R_HOST && !b->pieces) || (o->verify && (!b->vcheck || !b->vls))))
         s = gv_fail(err, GV_ERR_ENV, "out of memory for %d instances", b->n);
     if (s == GV_OK && (o->video == NES_R_DEVICE || o->audio == NES_R_DEVICE)) {
-        s = nes_gpu_open(o->gpu, b->n, cart->chr, cart->chr_size, b->m[0]->tab, nes_palette_rgb, &b->gpu, err);
+        s = nes_gpu_open(o->gpu, b->n, cart->chr, cart->chr_size, b->m[0]->tab, b->m[0]->rgb32, &b->gpu, err);
         b->off[0] = gv_xcalloc((size_t)b->n, sizeof *b->off[0]);
         b->off[1] = gv_xcalloc((size_t)b->n, sizeof *b->off[1]);
     }
@@ -228,15 +228,15 @@ static int verify_frame(nes_batch *b, int i, long frame, gv_err *err)
     nes *m = b->m[i];
     nes_logview lv = nes_log_view(m);
     uint8_t *rgb = b->vcheck;
-    nes_host_video(&lv, 1, b->vls, &rgb, b->cart->chr, 1);
-    if (!memcmp(rgb, b->rgb[i], NES_RGB_BYTES))
+    const uint8_t *nat = m->fb;
+    nes_host_video(&lv, 1, b->vls, &rgb, b->cart->chr, m->rgb32, 1);
+    if (!memcmp(rgb, nat, NES_RGB_BYTES))
         return 0;
     for (int p = 0; p < NES_W * NES_H; p++)
-        if (memcmp(rgb + 3 * p, b->rgb[i] + 3 * p, 3)) {
+        if (memcmp(rgb + 3 * p, nat + 3 * p, 3)) {
             gv_fail(err, GV_ERR_WRONG, "frame %ld: the log renderer differs from the native one at line %d, x %d "
                     "(%02x%02x%02x vs %02x%02x%02x; %u events in the frame)", frame, p / NES_W, p % NES_W,
-                    rgb[3 * p], rgb[3 * p + 1], rgb[3 * p + 2], b->rgb[i][3 * p], b->rgb[i][3 * p + 1],
-                    b->rgb[i][3 * p + 2], lv.h->nev);
+                    rgb[3 * p], rgb[3 * p + 1], rgb[3 * p + 2], nat[3 * p], nat[3 * p + 1], nat[3 * p + 2], lv.h->nev);
             break;
         }
     return -1;
@@ -302,10 +302,8 @@ static gv_status run_one_frame(nes_batch *b, gv_err *err)
         nes *m = b->m[i];
         nes_run_frame(m);
         b->lv[i] = nes_log_view(m);
-        if (o->video == NES_R_NATIVE) {
-            nes_fb_to_rgb(m->fb, b->rgb[i]);
-            take_video(b, i, b->rgb[i]);
-        }
+        if (o->video == NES_R_NATIVE)
+            take_video(b, i, m->fb);
         if (o->audio == NES_R_NATIVE)
             take_audio(b, i, m->abuf, m->abuf_n);
         if (o->audio != NES_R_NATIVE) {
@@ -327,7 +325,7 @@ static gv_status run_one_frame(nes_batch *b, gv_err *err)
                 return GV_ERR_WRONG;
     }
     if (o->video == NES_R_HOST) {
-        nes_host_video(b->lv, b->n, b->ls, b->rgb, b->cart->chr, b->threads);
+        nes_host_video(b->lv, b->n, b->ls, b->rgb, b->cart->chr, b->m[0]->rgb32, b->threads);
 #pragma omp parallel for schedule(static) num_threads(b->ithreads)
         for (int i = 0; i < b->n; i++)
             take_video(b, i, b->rgb[i]);

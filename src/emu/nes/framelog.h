@@ -126,11 +126,11 @@ NES_HD void nes_log_prepass(const nes_logview *lv, nes_linestart *ls)
 
 /* Draws visible line L of a logged frame into out_rgb (256 x 3 bytes) with the picture
  * rules of ppu_rules.h: starts from the registers at (L - 1, 257), applies the events up to
- * (L, 257) at their dots. p and idx are caller scratch (per thread). rgb is the 512-entry
- * colour table (colour | emphasis << 6 -> R, G, B). */
+ * (L, 257) at their dots. p is caller scratch (per thread). rgb is the 512-entry colour
+ * table (nes_palette_rgb32). */
 NES_HD void nes_log_draw_line(const nes_logview *lv, const nes_linestart *ls, int L,
-                              const uint8_t *chr_rom, const uint8_t *rgb, uint8_t *out_rgb,
-                              nes_pline *p, uint16_t *idx)
+                              const uint8_t *chr_rom, const uint32_t *rgb, uint8_t *out_rgb,
+                              nes_pline *p)
 {
     const nes_loghead *h = lv->h;
     p->r = ls[L].regs;
@@ -142,7 +142,8 @@ NES_HD void nes_log_draw_line(const nes_logview *lv, const nes_linestart *ls, in
             nes_apply_event(p, &lv->ev[i]);
     p->nt_latch = 0;
     p->spr_on = 1; /* forces nes_sprite_setup to clear the scratch sprite line */
-    p->out = idx;
+    p->out = out_rgb;
+    p->rgb = rgb;
     nes_pmem m;
     m.chr_rom = chr_rom;
     m.chr_ram = lv->chr_ram;
@@ -169,12 +170,6 @@ NES_HD void nes_log_draw_line(const nes_logview *lv, const nes_linestart *ls, in
             nes_line_span(p, &m, line, d, nd);
             d = nd;
         }
-    }
-    for (int x = 0; x < NES_W; x++) {
-        const uint8_t *c = rgb + 3 * (idx[x] & 0x1FF);
-        out_rgb[3 * x] = c[0];
-        out_rgb[3 * x + 1] = c[1];
-        out_rgb[3 * x + 2] = c[2];
     }
 }
 

@@ -27,13 +27,14 @@ gv_status nes_new(const nes_cart *cart, const nes_opts *o, nes **out, gv_err *er
     m->lspan_cap = 256;
     m->lspan = malloc(m->lspan_cap * sizeof *m->lspan);
     if (o->video_native)
-        m->fb = calloc((size_t)NES_W * NES_H, sizeof *m->fb);
+        m->fb = calloc((size_t)NES_W * NES_H * 3, 1);
     if (!m->prg_ram || !m->chr_ram || !m->tab || !m->abuf || !m->lh || !m->lchr || !m->lev || !m->lspan ||
         (o->video_native && !m->fb)) {
         nes_free(m);
         return gv_fail(err, GV_ERR_ENV, "out of memory creating a NES machine");
     }
     nes_atab_init(m->tab);
+    nes_palette_rgb32(m->rgb32);
     nes_power(m);
     *out = m;
     return GV_OK;
@@ -69,7 +70,7 @@ void nes_power(nes *m)
     m->frame_done = 0;
     m->pad_strobe = m->pad_shift = 0;
     if (m->fb)
-        memset(m->fb, 0, (size_t)NES_W * NES_H * sizeof *m->fb);
+        memset(m->fb, 0, (size_t)NES_W * NES_H * 3);
     nes_ppu_power(m);
     nes_mapper_power(m);
     nes_apu_power(m);

@@ -36,11 +36,6 @@ void nes_mapper_power(nes *m)
     nes_mapper_update(m);
 }
 
-int nes_mapper_counts_a12(const nes *m)
-{
-    return m->cart->mapper == 4;
-}
-
 void nes_mapper_write(nes *m, uint16_t a, uint8_t v)
 {
     if (a < 0x8000) {

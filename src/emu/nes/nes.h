@@ -157,7 +157,8 @@ struct nes {
     nes_atab *tab;
 
     /* outputs of the frame just run */
-    uint16_t *fb;          /* native video: 256 x 240 colour indices (colour | emphasis << 6) */
+    uint8_t *fb;           /* native video: 256 x 240 RGB */
+    uint32_t rgb32[512];   /* colour table for the native renderer */
     int16_t *abuf;         /* native audio: the frame's samples */
     uint32_t abuf_n, abuf_cap;
     nes_loghead *lh;       /* frame log (log_video / log_audio) */
@@ -198,13 +199,16 @@ void nes_resched(nes *m);
 void nes_irq_set(nes *m, int src, uint64_t at);
 void nes_irq_clear(nes *m, int src);
 
-static inline void nes_tick(nes *m)
+/* The bus: every CPU cycle is one of these (always inlined into the CPU). */
+#define NES_BUS static inline __attribute__((always_inline))
+
+NES_BUS void nes_tick(nes *m)
 {
-    if (++m->cyc >= m->next_ev)
+    if (__builtin_expect(++m->cyc >= m->next_ev, 0))
         nes_events(m);
 }
 
-static inline uint8_t nes_read(nes *m, uint16_t a)
+NES_BUS uint8_t nes_read(nes *m, uint16_t a)
 {
     nes_tick(m);
     uint8_t v;
@@ -218,7 +222,7 @@ static inline uint8_t nes_read(nes *m, uint16_t a)
     return v;
 }
 
-static inline void nes_write(nes *m, uint16_t a, uint8_t v)
+NES_BUS void nes_write(nes *m, uint16_t a, uint8_t v)
 {
     nes_tick(m);
     m->bus = v;
@@ -288,14 +292,18 @@ void nes_mapper_write(nes *m, uint16_t a, uint8_t v);
 void nes_mapper_update(nes *m);
 /* One filtered A12 rising edge (MMC3 scanline counter) at dot time t. */
 void nes_mapper_a12_edge(nes *m, uint64_t t);
-int nes_mapper_counts_a12(const nes *m);
+/* Does the board count PPU A12 edges (MMC3)? */
+static inline int nes_mapper_counts_a12(const nes *m)
+{
+    return m->cart->mapper == 4;
+}
 
 /* ---- palette (palette.c) ------------------------------------------------------------ */
 
 /* The 512-entry colour table: (colour | emphasis << 6) -> R, G, B. */
 extern const uint8_t nes_palette_rgb[512 * 3];
-/* Converts a native frame of colour indices to 256 x 240 x 3 RGB bytes. */
-void nes_fb_to_rgb(const uint16_t *fb, uint8_t *rgb);
+/* The same table as R | G << 8 | B << 16 words, into t[512] (what the renderers use). */
+void nes_palette_rgb32(uint32_t *t);
 
 /* ---- save states (state.c) ---------------------------------------------------------- */
 

@@ -4,8 +4,6 @@
  * its hash, can be identical. */
 #include "emu/nes/nes.h"
 
-#include <string.h>
-
 const uint8_t nes_palette_rgb[512 * 3] = {
      83, 83, 83,   0, 33, 65,   8, 21, 94,  26, 10,104,
      46,  4, 90,  61,  3, 57,  66,  6, 20,  58, 14,  0,
@@ -137,17 +135,9 @@ const uint8_t nes_palette_rgb[512 * 3] = {
     102,133,124,  94, 94, 94,   0,  0,  0,   0,  0,  0,
 };
 
-void nes_fb_to_rgb(const uint16_t *fb, uint8_t *rgb)
+void nes_palette_rgb32(uint32_t *t)
 {
-    uint32_t tab[512]; /* R | G << 8 | B << 16 */
     for (int i = 0; i < 512; i++)
-        tab[i] = (uint32_t)nes_palette_rgb[3 * i] | (uint32_t)nes_palette_rgb[3 * i + 1] << 8 |
-                 (uint32_t)nes_palette_rgb[3 * i + 2] << 16;
-    /* four pixels make three 32-bit words */
-    for (int i = 0; i < NES_W * NES_H; i += 4) {
-        uint32_t c0 = tab[fb[i] & 0x1FF], c1 = tab[fb[i + 1] & 0x1FF];
-        uint32_t c2 = tab[fb[i + 2] & 0x1FF], c3 = tab[fb[i + 3] & 0x1FF];
-        uint32_t w[3] = {c0 | c1 << 24, c1 >> 8 | c2 << 16, c2 >> 16 | c3 << 8};
-        memcpy(rgb + 3 * i, w, sizeof w);
-    }
+        t[i] = (uint32_t)nes_palette_rgb[3 * i] | (uint32_t)nes_palette_rgb[3 * i + 1] << 8 |
+               (uint32_t)nes_palette_rgb[3 * i + 2] << 16;
 }

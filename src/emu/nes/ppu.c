@@ -92,6 +92,7 @@ void nes_ppu_power(nes *m)
     p->mem.oam = p->oam;
     p->mem.ev = NULL;
     p->mem.ev_lim = 0;
+    p->pl.rgb = m->rgb32;
 }
 
 void nes_ppu_reset(nes *m)
@@ -384,7 +385,7 @@ static void run_span(nes *m, int d0, int d1)
     if (line >= NES_H && line != NES_PRE)
         return;
     if (m->opt.video_native) {
-        p->pl.out = line < NES_H ? m->fb + line * NES_W : NULL;
+        p->pl.out = line < NES_H ? m->fb + line * NES_W * 3 : NULL;
         nes_line_span(&p->pl, &p->mem, line, d0, d1);
     } else {
         nes_v_span(&p->pl.r, line, d0, d1);

@@ -11,8 +11,13 @@
 #if defined(__CUDACC__) || defined(__HIPCC__)
 /* inlined into the kernels, so their scratch stays in registers and local memory */
 #define NES_HD static __host__ __device__ __forceinline__
+#define NES_HOT NES_HD
+#define NES_UNROLL _Pragma("unroll")
 #else
 #define NES_HD static inline
+/* the per-dot hot path: always inlined into the span loop */
+#define NES_HOT static inline __attribute__((always_inline))
+#define NES_UNROLL _Pragma("GCC unroll 8")
 #endif
 
 /* Frame geometry: 262 lines of 341 dots; 240 visible lines of 256 pixels. */
@@ -78,7 +83,8 @@ typedef struct {
     uint8_t spr_on;
     uint8_t tlo[34], thi[34], tat[34];
     uint8_t spr[NES_W]; /* 0 transparent; bits 0-3 palette entry - 16, bit 5 behind, bit 6 sprite 0 */
-    uint16_t *out;      /* the line's 256 pixels, colour | emphasis << 6; NULL: draw nothing */
+    uint8_t *out;       /* the line's 256 RGB pixels (768 bytes); NULL: draw nothing */
+    const uint32_t *rgb; /* colour | emphasis << 6 -> R | G << 8 | B << 16 (nes_palette_rgb32) */
 } nes_pline;
 
 /* Frame position of (line, dot) for ordering: the pre-render line comes first. */
@@ -303,7 +309,16 @@ NES_HD void nes_sprite_setup(nes_pline *p, const nes_pmem *m, int n)
 
 /* ---- pixels ------------------------------------------------------------------------- */
 
-/* Colour of pixel x (0-255) from the fetched slots, the sprite line, the mask and the
+/* Writes the RGB of colour index c at pixel x. */
+NES_HD void nes_put(nes_pline *p, int x, uint16_t c)
+{
+    uint32_t v = p->rgb[c & 0x1FF];
+    p->out[3 * x] = (uint8_t)v;
+    p->out[3 * x + 1] = (uint8_t)(v >> 8);
+    p->out[3 * x + 2] = (uint8_t)(v >> 16);
+}
+
+/* Colour index of pixel x (0-255) from the fetched slots, the sprite line, the mask and the
  * palette as they are now. With rendering off the PPU shows the backdrop, or the palette
  * entry v points at when v is inside $3F00-$3FFF. */
 NES_HD uint16_t nes_pixel(const nes_pline *p, int x)
@@ -334,7 +349,7 @@ NES_HD uint16_t nes_pixel(const nes_pline *p, int x)
 }
 
 /* All four fetches of a group into slot s (the registers fixed through the group). */
-NES_HD void nes_bg_group(nes_pline *p, const nes_pmem *m, int s)
+NES_HOT void nes_bg_group(nes_pline *p, const nes_pmem *m, int s)
 {
     const nes_pregs *r = &p->r;
     if (!nes_rendering(r)) {
@@ -352,8 +367,9 @@ NES_HD void nes_bg_group(nes_pline *p, const nes_pmem *m, int s)
 }
 
 /* Pixels 8j..8j+7 (the group drawn during dots 8j+1..8j+8) with the registers fixed: the
- * same colours as nes_pixel, computed from two slots at once. */
-NES_HD void nes_group_pixels(nes_pline *p, int j)
+ * same colours as nes_pixel, computed from the two slots' 16-pixel window at once, and
+ * written as RGB (four pixels make three 32-bit words). */
+NES_HOT void nes_group_pixels(nes_pline *p, int j)
 {
     const nes_pregs *r = &p->r;
     int x0 = 8 * j;
@@ -361,26 +377,39 @@ NES_HD void nes_group_pixels(nes_pline *p, int j)
     if (!nes_rendering(r) || (x0 == 0 && (mask & (NES_MASK_BG_LEFT | NES_MASK_SPR_LEFT)) !=
                                              (NES_MASK_BG_LEFT | NES_MASK_SPR_LEFT))) {
         for (int x = x0; x < x0 + 8; x++)
-            p->out[x] = nes_pixel(p, x);
+            nes_put(p, x, nes_pixel(p, x));
         return;
     }
-    int fx = r->x;
-    unsigned lo = (mask & NES_MASK_BG) ? ((unsigned)p->tlo[j] << 8 | p->tlo[j + 1]) : 0;
-    unsigned hi = (mask & NES_MASK_BG) ? ((unsigned)p->thi[j] << 8 | p->thi[j + 1]) : 0;
+    int fx = r->x, split = 8 - fx; /* pixels k < split come from slot j */
+    unsigned wl = 0, wh = 0;
+    if (mask & NES_MASK_BG) {
+        wl = (((unsigned)p->tlo[j] << 8 | p->tlo[j + 1]) << fx) >> 8;
+        wh = (((unsigned)p->thi[j] << 8 | p->thi[j + 1]) << fx) >> 8;
+    }
     int at0 = p->tat[j] << 2, at1 = p->tat[j + 1] << 2;
     uint16_t emph = (uint16_t)((mask & NES_MASK_EMPH) << 1);
     uint8_t gm = (mask & NES_MASK_GREY) ? 0x30 : 0x3F;
     const uint8_t *spr = (p->spr_on && (mask & NES_MASK_SPR)) ? p->spr + x0 : (const uint8_t *)0;
+    uint32_t c[8];
+    NES_UNROLL
     for (int k = 0; k < 8; k++) {
-        int col = k + fx, bit = 15 - col;
-        int px = (int)(((lo >> bit) & 1) | (((hi >> bit) & 1) << 1));
-        int ci = px ? ((col < 8 ? at0 : at1) | px) : 0;
+        int px = (int)(((wl >> (7 - k)) & 1) | (((wh >> (7 - k)) & 1) << 1));
+        int ci = px ? ((k < split ? at0 : at1) | px) : 0;
         if (spr) {
             int sp = spr[k];
             if ((sp & 3) && (!ci || !(sp & 0x20)))
                 ci = 0x10 | (sp & 0x0F);
         }
-        p->out[x0 + k] = (uint16_t)((p->pal[ci] & gm) | emph);
+        c[k] = p->rgb[(p->pal[ci] & gm) | emph];
+    }
+    uint32_t w[6] = {c[0] | c[1] << 24, c[1] >> 8 | c[2] << 16, c[2] >> 16 | c[3] << 8,
+                     c[4] | c[5] << 24, c[5] >> 8 | c[6] << 16, c[6] >> 16 | c[7] << 8};
+    uint8_t *o = p->out + 3 * x0;
+    for (int i = 0; i < 6; i++) { /* byte stores: the line buffer need not be aligned */
+        o[4 * i] = (uint8_t)w[i];
+        o[4 * i + 1] = (uint8_t)(w[i] >> 8);
+        o[4 * i + 2] = (uint8_t)(w[i] >> 16);
+        o[4 * i + 3] = (uint8_t)(w[i] >> 24);
     }
 }
 
@@ -416,7 +445,7 @@ NES_HD void nes_line_span(nes_pline *p, const nes_pmem *m, int line, int d0, int
             if (!(ph & 1))
                 nes_bg_fetch(p, m, ph >> 1, j + 2);
             if (vis)
-                p->out[d - 1] = nes_pixel(p, d - 1);
+                nes_put(p, d - 1, nes_pixel(p, d - 1));
             if (ph == 7 && ren) {
                 nes_v_inc_x(&p->r);
                 if (d == 256)

@@ -29,7 +29,8 @@ struct nes_gpu {
     nes_linestart *d_ls;
     uint8_t *d_rgb;
     uint64_t *d_pieces;
-    uint8_t *d_chr, *d_pal;
+    uint8_t *d_chr;
+    uint32_t *d_pal;
     nes_atab *d_tab;
     /* host, pinned, per slot */
     uint8_t *h_stage[2];
@@ -63,7 +64,7 @@ __global__ void nes_k_prepass(const uint8_t *logs, const uint32_t *off, int n, n
 }
 
 __global__ void nes_k_lines(const uint8_t *logs, const uint32_t *off, int n, const nes_linestart *ls,
-                            const uint8_t *chr, const uint8_t *pal, uint8_t *rgb)
+                            const uint8_t *chr, const uint32_t *pal, uint8_t *rgb)
 {
     long t = (long)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= (long)n * NES_H)
@@ -71,9 +72,7 @@ __global__ void nes_k_lines(const uint8_t *logs, const uint32_t *off, int n, con
     int i = (int)(t / NES_H), L = (int)(t % NES_H);
     nes_logview lv = nes_log_unpack(logs + off[i]);
     nes_pline p;
-    uint16_t idx[NES_W];
-    nes_log_draw_line(&lv, ls + (size_t)i * NES_H, L, chr, pal,
-                      rgb + (size_t)i * NES_RGB_BYTES + (size_t)L * NES_W * 3, &p, idx);
+    nes_log_draw_line(&lv, ls + (size_t)i * NES_H, L, chr, pal, rgb + (size_t)i * NES_RGB_BYTES + (size_t)L * NES_W * 3, &p);
 }
 
 __global__ void nes_k_audio(const uint8_t *logs, const uint32_t *off, int n, const nes_atab *tab, uint64_t *pieces)
@@ -127,7 +126,7 @@ extern "C" int nes_gpu_count(void)
 }
 
 extern "C" gv_status nes_gpu_open(int device, int max_instances, const uint8_t *chr_rom, uint32_t chr_size,
-                                  const nes_atab *tab, const uint8_t *rgb, nes_gpu **out, gv_err *err)
+                                  const nes_atab *tab, const uint32_t *rgb, nes_gpu **out, gv_err *err)
 {
     *out = NULL;
     gv_status st = GV_OK;
@@ -156,8 +155,8 @@ extern "C" gv_status nes_gpu_open(int device, int max_instances, const uint8_t *
     TRY(cudaMalloc((void **)&g->d_chr, chr_size ? chr_size : 1));
     if (chr_size)
         TRY(cudaMemcpy(g->d_chr, chr_rom, chr_size, cudaMemcpyHostToDevice));
-    TRY(cudaMalloc((void **)&g->d_pal, 512 * 3));
-    TRY(cudaMemcpy(g->d_pal, rgb, 512 * 3, cudaMemcpyHostToDevice));
+    TRY(cudaMalloc((void **)&g->d_pal, 512 * sizeof(uint32_t)));
+    TRY(cudaMemcpy(g->d_pal, rgb, 512 * sizeof(uint32_t), cudaMemcpyHostToDevice));
     TRY(cudaMalloc((void **)&g->d_tab, sizeof *tab));
     TRY(cudaMemcpy(g->d_tab, tab, sizeof *tab, cudaMemcpyHostToDevice));
     *out = g;

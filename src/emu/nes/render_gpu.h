@@ -26,10 +26,10 @@ typedef struct nes_gpu nes_gpu;
 int nes_gpu_count(void);
 
 /* Opens GPU `device` for up to max_instances instances of one cart. chr_rom (chr_size
- * bytes, may be NULL) is uploaded once; tab and the 512-entry RGB table rgb too.
+ * bytes, may be NULL) is uploaded once; tab and the 512-entry colour table rgb (nes_palette_rgb32) too.
  * GV_ERR_ENV when there is no GPU backend or no device, with a message saying so. */
 gv_status nes_gpu_open(int device, int max_instances, const uint8_t *chr_rom, uint32_t chr_size,
-                       const nes_atab *tab, const uint8_t *rgb, nes_gpu **out, gv_err *err);
+                       const nes_atab *tab, const uint32_t *rgb, nes_gpu **out, gv_err *err);
 /* Pinned host buffer of slot (0 or 1) holding at least bytes bytes, for packed logs. */
 gv_status nes_gpu_stage(nes_gpu *g, int slot, size_t bytes, uint8_t **buf, gv_err *err);
 /* Starts slot's work: n logs packed in its stage buffer at byte offsets off[0..n) (total

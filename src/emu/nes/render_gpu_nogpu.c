@@ -10,7 +10,7 @@ int nes_gpu_count(void)
 }
 
 gv_status nes_gpu_open(int device, int max_instances, const uint8_t *chr_rom, uint32_t chr_size,
-                       const nes_atab *tab, const uint8_t *rgb, nes_gpu **out, gv_err *err)
+                       const nes_atab *tab, const uint32_t *rgb, nes_gpu **out, gv_err *err)
 {
     *out = NULL;
     return gv_fail(err, GV_ERR_ENV, NO_GPU_MSG);

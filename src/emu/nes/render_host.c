@@ -19,7 +19,7 @@ void nes_log_pack(const nes_logview *lv, uint8_t *dst)
 }
 
 void nes_host_video(const nes_logview *lv, int n, nes_linestart *ls, uint8_t *const *rgb,
-                    const uint8_t *chr_rom, int threads)
+                    const uint8_t *chr_rom, const uint32_t *rgb32, int threads)
 {
 #pragma omp parallel for schedule(static) num_threads(threads < n ? threads : n)
     for (int i = 0; i < n; i++)
@@ -29,9 +29,7 @@ void nes_host_video(const nes_logview *lv, int n, nes_linestart *ls, uint8_t *co
     for (long t = 0; t < tasks; t++) {
         int i = (int)(t / NES_H), L = (int)(t % NES_H);
         nes_pline p;
-        uint16_t idx[NES_W];
-        nes_log_draw_line(&lv[i], ls + (size_t)i * NES_H, L, chr_rom, nes_palette_rgb,
-                          rgb[i] + (size_t)L * NES_W * 3, &p, idx);
+        nes_log_draw_line(&lv[i], ls + (size_t)i * NES_H, L, chr_rom, rgb32, rgb[i] + (size_t)L * NES_W * 3, &p);
     }
 }
 
