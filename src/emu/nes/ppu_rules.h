@@ -12,12 +12,18 @@
 /* inlined into the kernels, so their scratch stays in registers and local memory */
 #define NES_HD static __host__ __device__ __forceinline__
 #define NES_HOT NES_HD
-#define NES_UNROLL _Pragma("unroll")
 #else
 #define NES_HD static inline
 /* the per-dot hot path: always inlined into the span loop */
 #define NES_HOT static inline __attribute__((always_inline))
+#endif
+/* unrolls the 8 pixels of a fetch group, in whichever compiler pass sees it */
+#if defined(__clang__) || defined(__CUDA_ARCH__)
+#define NES_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__)
 #define NES_UNROLL _Pragma("GCC unroll 8")
+#else
+#define NES_UNROLL
 #endif
 
 /* Frame geometry: 262 lines of 341 dots; 240 visible lines of 256 pixels. */
