@@ -17,8 +17,11 @@
 /* the per-dot hot path: always inlined into the span loop */
 #define NES_HOT static inline __attribute__((always_inline))
 #endif
-/* unrolls the 8 pixels of a fetch group, in whichever compiler pass sees it */
-#if defined(__clang__) || defined(__CUDA_ARCH__)
+/* unrolls the 8 pixels of a fetch group, in whichever compiler pass sees it (none in
+ * nvcc's host pass, where neither spelling passes both its front end and gcc) */
+#if defined(__CUDACC__) && !defined(__CUDA_ARCH__) && !defined(__clang__)
+#define NES_UNROLL
+#elif defined(__clang__) || defined(__CUDA_ARCH__)
 #define NES_UNROLL _Pragma("unroll")
 #elif defined(__GNUC__)
 #define NES_UNROLL _Pragma("GCC unroll 8")
