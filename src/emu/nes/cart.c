@@ -50,15 +50,16 @@ gv_status nes_cart_parse(const uint8_t *d, size_t len, const char *name, nes_car
     if (memcmp(d, "NES\x1A", 4) != 0)
         return gv_fail(err, GV_ERR_INPUT, "%s: not an iNES ROM (the file does not start with 'NES\\x1A')", name);
     int nes2 = (d[7] & 0x0C) == 0x08;
-    if (!nes2 && (d[7] & 0x0C) == 0x04)
+    /* Old dumps carry text in bytes 7-15 ("DiskDude!"): then byte 7 means nothing. */
+    int archaic = !nes2 && (d[12] || d[13] || d[14] || d[15]);
+    if (!nes2 && !archaic && (d[7] & 0x0C) == 0x04)
         return gv_fail(err, GV_ERR_INPUT, "%s: bad header: byte 7 has the reserved format bits 01", name);
-    int console = d[7] & 3;
+    int console = archaic ? 0 : d[7] & 3;
     if (console != 0)
         return gv_fail(err, GV_ERR_INPUT, "%s: unsupported console type %d in the header (only the NES/Famicom is emulated)", name, console);
     int mapper = d[6] >> 4, sub = 0;
     uint64_t prg, chr;
     uint32_t chr_ram = 0, prg_ram;
-    int archaic = 0;
     if (nes2) {
         mapper |= (d[7] & 0xF0) | ((d[8] & 0x0F) << 8);
         sub = d[8] >> 4;
@@ -71,8 +72,6 @@ gv_status nes_cart_parse(const uint8_t *d, size_t len, const char *name, nes_car
             return gv_fail(err, GV_ERR_INPUT, "%s: the header asks for %s timing; only NTSC is emulated", name,
                            timing == 1 ? "PAL" : "Dendy");
     } else {
-        /* Old dumps carry text in bytes 7-15 ("DiskDude!"): then byte 7 is not a mapper nibble. */
-        archaic = d[12] || d[13] || d[14] || d[15];
         if (!archaic)
             mapper |= d[7] & 0xF0;
         prg = (uint64_t)d[4] * 16384;
