@@ -7,7 +7,11 @@
 #include "emu/nes/nes.h"
 
 /* The helpers below are small and hot: always inlined into the opcode switch. */
+#ifdef NES_NO_FORCED_INLINE
+#define CPU_INLINE static inline
+#else
 #define CPU_INLINE static inline __attribute__((always_inline))
+#endif
 
 #define RD(a) nes_read(m, (uint16_t)(a))
 #define WR(a, v) nes_write(m, (uint16_t)(a), (uint8_t)(v))

@@ -199,8 +199,20 @@ void nes_resched(nes *m);
 void nes_irq_set(nes *m, int src, uint64_t at);
 void nes_irq_clear(nes *m, int src);
 
-/* The bus: every CPU cycle is one of these (always inlined into the CPU). */
+/* The bus: every CPU cycle is one of these (always inlined into the CPU, except in
+ * sanitizer builds, where forcing it multiplies the compile time many times over). */
+#if defined(__SANITIZE_ADDRESS__)
+#define NES_NO_FORCED_INLINE 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define NES_NO_FORCED_INLINE 1
+#endif
+#endif
+#ifdef NES_NO_FORCED_INLINE
+#define NES_BUS static inline
+#else
 #define NES_BUS static inline __attribute__((always_inline))
+#endif
 
 NES_BUS void nes_tick(nes *m)
 {
