@@ -43,6 +43,7 @@ static int renderer_arg(const char *cmd, const char *flag, const char *v)
 
 /* ---- run ------------------------------------------------------------------------------- */
 
+/* A growing text buffer, written to its file atomically at the end (trace, frame hashes). */
 typedef struct {
     char *buf;
     size_t n, cap;
@@ -51,24 +52,28 @@ typedef struct {
 
 #define TRACE_MAX ((size_t)1 << 31)
 
+static void buf_add(tracebuf *t, const char *s, size_t n)
+{
+    if (t->n + n > TRACE_MAX) {
+        t->overflow = 1;
+        return;
+    }
+    if (t->n + n > t->cap) {
+        t->cap = t->cap ? 2 * t->cap : (1u << 20);
+        t->buf = gv_xrealloc(t->buf, t->cap);
+    }
+    memcpy(t->buf + t->n, s, n);
+    t->n += n;
+}
+
 static void trace_hook(nes *m, void *ctx)
 {
-    tracebuf *t = ctx;
     char line[192];
     int n = nes_trace_line(m, line, sizeof line - 1);
     if (n < 0)
         return;
     line[n++] = '\n';
-    if (t->n + (size_t)n > TRACE_MAX) {
-        t->overflow = 1;
-        return;
-    }
-    if (t->n + (size_t)n > t->cap) {
-        t->cap = t->cap ? 2 * t->cap : (1u << 20);
-        t->buf = gv_xrealloc(t->buf, t->cap);
-    }
-    memcpy(t->buf + t->n, line, (size_t)n);
-    t->n += (size_t)n;
+    buf_add(ctx, line, (size_t)n);
 }
 
 /* Battery RAM: ROM.sav beside the ROM unless --sav says otherwise. */
@@ -202,12 +207,7 @@ int cmd_run_nes(int argc, char **argv)
             gv_hash_hex(gv_hash64(a->s + before, (a->n - before) * sizeof *a->s), ah);
             int n = snprintf(line, sizeof line, "%llu %s %s\n",
                              (unsigned long long)nes_batch_machine(b, 0)->frame - 1, vh, ah);
-            if (fh.n + (size_t)n > fh.cap) {
-                fh.cap = fh.cap ? 2 * fh.cap : 65536;
-                fh.buf = gv_xrealloc(fh.buf, fh.cap);
-            }
-            memcpy(fh.buf + fh.n, line, (size_t)n);
-            fh.n += (size_t)n;
+            buf_add(&fh, line, (size_t)n);
         }
     } else if (!test_rom) {
         s = nes_batch_run(b, (int)frames, &err);

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 
 #include "check.h"
+#include "emu/common/media.h"
 
 /* Path of our test ROM `name` (e.g. "ppu_scene"), building the ROMs first. Returns NULL
  * after a SKIP line when ca65 is missing (or a FAIL line when a ROM does not build). */
@@ -80,6 +81,38 @@ __attribute__((unused)) static uint8_t *nes_slurp(const char *path, size_t *len)
     fclose(f);
     *len = (size_t)n;
     return d;
+}
+
+/* Runs `gpuvet run nes ROM --frames N <out_flag> FILE` (out_flag: "--png" or "--wav") into
+ * the scratch file `file`; prints a FAIL line and returns NULL when it fails. */
+__attribute__((unused)) static const char *nes_run_to(const char *name, const char *rom, int frames,
+                                                      const char *out_flag, const char *file)
+{
+    const char *path = nes_tmp(file);
+    char args[2048];
+    snprintf(args, sizeof args, "run nes '%s' --frames %d %s '%s' -q > /dev/null", rom, frames, out_flag, path);
+    int rc = nes_gpuvet(args);
+    if (!t_check(rc == 0, name, "gpuvet run nes %s --frames %d %s exited %d", strrchr(rom, '/') + 1, frames, out_flag, rc))
+        return NULL;
+    return path;
+}
+
+/* The last frame of `frames` frames of ROM as 256 x 240 RGB (malloc'd), or NULL after a
+ * FAIL line. */
+__attribute__((unused)) static uint8_t *nes_run_png(const char *name, const char *rom, int frames)
+{
+    const char *png = nes_run_to(name, rom, frames, "--png", "frame.png");
+    if (!png)
+        return NULL;
+    uint8_t *rgb = NULL;
+    int w = 0, h = 0;
+    gv_err err;
+    gv_status st = gv_png_read_rgb(png, &rgb, &w, &h, &err);
+    if (!t_check(st == GV_OK && w == 256 && h == 240, name, "%s", st == GV_OK ? "the PNG is 256 x 240 RGB" : err.msg)) {
+        free(rgb);
+        return NULL;
+    }
+    return rgb;
 }
 
 #endif

@@ -7,7 +7,6 @@
  * middle 15 frames of each part, and checks the gaps are silent and the noise is loud. */
 #include <math.h>
 
-#include "emu/common/media.h"
 #include "nes_test.h"
 
 #define CPU_HZ (236250000.0 / 11.0 / 12.0)
@@ -49,11 +48,8 @@ int main(void)
     const char *rom = nes_rom("apu_test");
     if (!rom)
         return t_done();
-    const char *wav = nes_tmp("apu.wav");
-    char args[2048];
-    snprintf(args, sizeof args, "run nes '%s' --frames 245 --wav '%s' -q > /dev/null", rom, wav);
-    int rc = nes_gpuvet(args);
-    if (!t_check(rc == 0, "apu run", "gpuvet run nes apu_test.nes --wav exited %d", rc))
+    const char *wav = nes_run_to("apu run", rom, 245, "--wav", "apu.wav");
+    if (!wav)
         return t_done();
     int16_t *s;
     size_t n;

@@ -25,20 +25,36 @@ static uint8_t *image(int mapper, int prg16, int chr8, int flags6, size_t *len)
     return d;
 }
 
-static nes *machine(const uint8_t *d, size_t len, nes_cart *c)
+/* A board under test: its image, cartridge and machine. */
+typedef struct {
+    uint8_t *d;
+    size_t len;
+    nes_cart c;
+    nes *m;
+} board;
+
+static nes *board_open(board *b, int mapper, int prg16, int chr8, int flags6)
 {
     gv_err err;
-    if (nes_cart_parse(d, len, "test", c, &err) != GV_OK) {
+    memset(b, 0, sizeof *b);
+    b->d = image(mapper, prg16, chr8, flags6, &b->len);
+    if (nes_cart_parse(b->d, b->len, "test", &b->c, &err) != GV_OK) {
         t_check(0, "parse", "%s", err.msg);
         return NULL;
     }
     nes_opts o = {0, 0, 0, 0};
-    nes *m;
-    if (nes_new(c, &o, &m, &err) != GV_OK) {
+    if (nes_new(&b->c, &o, &b->m, &err) != GV_OK) {
         t_check(0, "machine", "%s", err.msg);
-        return NULL;
+        b->m = NULL;
     }
-    return m;
+    return b->m;
+}
+
+static void board_close(board *b)
+{
+    nes_free(b->m);
+    nes_cart_free(&b->c);
+    free(b->d);
 }
 
 /* Which PRG bank the CPU sees at a, which CHR bank the PPU sees at pattern address a. */
@@ -120,25 +136,19 @@ static void headers(void)
 
 static void nrom(void)
 {
-    size_t len;
-    nes_cart c;
-    uint8_t *d = image(0, 1, 1, 0, &len);
-    nes *m = machine(d, len, &c);
+    board b;
+    nes *m = board_open(&b, 0, 1, 1, 0);
     if (m)
         t_check(prg_at(m, 0x8000) == 0 && prg_at(m, 0xA000) == 1 && prg_at(m, 0xC000) == 0 && prg_at(m, 0xE000) == 1 &&
                     chr_at(m, 0x1C00) == 7 && m->ppu.pl.r.nt_map[1] == 0 && m->ppu.pl.r.nt_map[2] == 0x400,
                 "NROM-128", "16 KiB PRG mirrored at $C000, 8 KiB CHR, horizontal mirroring");
-    nes_free(m);
-    nes_cart_free(&c);
-    free(d);
+    board_close(&b);
 }
 
 static void uxrom(void)
 {
-    size_t len;
-    nes_cart c;
-    uint8_t *d = image(2, 8, 0, 1, &len);
-    nes *m = machine(d, len, &c);
+    board b;
+    nes *m = board_open(&b, 2, 8, 0, 1);
     if (m) {
         wr(m, 0x8000, 5);
         int ok = prg_at(m, 0x8000) == 10 && prg_at(m, 0xBFFF) == 11 && prg_at(m, 0xC000) == 14 && prg_at(m, 0xE000) == 15;
@@ -147,34 +157,26 @@ static void uxrom(void)
         ok &= (m->ppu.pl.r.chr_map[3] & NES_CHR_RAM) != 0;
         t_check(ok, "UxROM", "16 KiB bank at $8000 from any write to $8000-$FFFF, last bank fixed at $C000, CHR-RAM");
     }
-    nes_free(m);
-    nes_cart_free(&c);
-    free(d);
+    board_close(&b);
 }
 
 static void cnrom(void)
 {
-    size_t len;
-    nes_cart c;
-    uint8_t *d = image(3, 2, 4, 0, &len);
-    nes *m = machine(d, len, &c);
+    board b;
+    nes *m = board_open(&b, 3, 2, 4, 0);
     if (m) {
         int ok = chr_at(m, 0x0000) == 0 && chr_at(m, 0x1C00) == 7;
         wr(m, 0x8000, 2);
         ok &= chr_at(m, 0x0000) == 16 && chr_at(m, 0x1C00) == 23 && prg_at(m, 0x8000) == 0 && prg_at(m, 0xE000) == 3;
         t_check(ok, "CNROM", "8 KiB CHR bank from writes to $8000-$FFFF, PRG fixed");
     }
-    nes_free(m);
-    nes_cart_free(&c);
-    free(d);
+    board_close(&b);
 }
 
 static void axrom(void)
 {
-    size_t len;
-    nes_cart c;
-    uint8_t *d = image(7, 8, 0, 0, &len);
-    nes *m = machine(d, len, &c);
+    board b;
+    nes *m = board_open(&b, 7, 8, 0, 0);
     if (m) {
         wr(m, 0x8000, 0x02);
         int ok = prg_at(m, 0x8000) == 8 && prg_at(m, 0xE000) == 11;
@@ -186,17 +188,13 @@ static void axrom(void)
             ok &= m->ppu.pl.r.nt_map[i] == 0x400;
         t_check(ok, "AxROM", "32 KiB PRG bank from bits 0-2, one-screen nametable page from bit 4");
     }
-    nes_free(m);
-    nes_cart_free(&c);
-    free(d);
+    board_close(&b);
 }
 
 static void mmc1_board(void)
 {
-    size_t len;
-    nes_cart c;
-    uint8_t *d = image(1, 8, 4, 0, &len);
-    nes *m = machine(d, len, &c);
+    board b;
+    nes *m = board_open(&b, 1, 8, 4, 0);
     if (!m)
         goto out;
     /* power-on: control $0C, last 16 KiB fixed at $C000 */
@@ -236,17 +234,13 @@ static void mmc1_board(void)
     ok &= prg_at(m, 0x8000) == 14;
     t_check(ok, "MMC1 reset and RMW double writes", "bit 7 resets; the second of two writes on consecutive cycles is ignored");
 out:
-    nes_free(m);
-    nes_cart_free(&c);
-    free(d);
+    board_close(&b);
 }
 
 static void mmc3_board(void)
 {
-    size_t len;
-    nes_cart c;
-    uint8_t *d = image(4, 16, 16, 0, &len);
-    nes *m = machine(d, len, &c);
+    board b;
+    nes *m = board_open(&b, 4, 16, 16, 0);
     if (!m)
         goto out;
     static const uint8_t banks[8] = {4, 10, 20, 21, 22, 23, 5, 9};
@@ -282,9 +276,7 @@ static void mmc3_board(void)
     ok &= !(m->irq_src & NES_IRQ_MAPPER);
     t_check(ok, "MMC3 scanline counter", "latch 3: reload, 2, 1, 0 -> IRQ at edge %d (4 expected); $E000 acknowledges and disables", when);
 out:
-    nes_free(m);
-    nes_cart_free(&c);
-    free(d);
+    board_close(&b);
 }
 
 int main(void)

@@ -5,7 +5,6 @@
  * X = 0 to line 120 and 16 from line 121. Patterns are read from the ROM file. */
 #include <stdint.h>
 
-#include "emu/common/media.h"
 #include "emu/nes/nes.h"
 #include "nes_test.h"
 
@@ -33,17 +32,8 @@ int main(void)
     for (int i = 0; i < 32; i++)
         pal[(i & 0x13) == 0x10 ? i & 0x0F : i] = pal_writes[i];
 
-    const char *png = nes_tmp("mmc3.png");
-    char args[2048];
-    snprintf(args, sizeof args, "run nes '%s' --frames 12 --png '%s' -q > /dev/null", rom, png);
-    int rc = nes_gpuvet(args);
-    if (!t_check(rc == 0, "mmc3 run", "gpuvet run nes mmc3_irq.nes --png exited %d", rc))
-        return t_done();
-    uint8_t *rgb;
-    int w, h;
-    gv_err err;
-    gv_status st = gv_png_read_rgb(png, &rgb, &w, &h, &err);
-    if (!t_check(st == GV_OK && w == 256 && h == 240, "mmc3 PNG", "%s", st == GV_OK ? "256 x 240 RGB" : err.msg))
+    uint8_t *rgb = nes_run_png("mmc3 run", rom, 12);
+    if (!rgb)
         return t_done();
     long bad = 0, first = -1, changed = 0;
     for (int y = 0; y < 240; y++)

@@ -7,7 +7,6 @@
  * sprites of a line, priority, palette) and compares the result with gpuvet's PNG. */
 #include <stdint.h>
 
-#include "emu/common/media.h"
 #include "emu/nes/nes.h"
 #include "nes_test.h"
 
@@ -119,17 +118,8 @@ int main(void)
         return t_done();
     scene s;
     describe(&s, file + 16 + 32768);
-    const char *png = nes_tmp("scene.png");
-    char args[2048];
-    snprintf(args, sizeof args, "run nes '%s' --frames 12 --png '%s' -q > /dev/null", rom, png);
-    int rc = nes_gpuvet(args);
-    if (!t_check(rc == 0, "scene run", "gpuvet run nes ... --png exited %d", rc))
-        return t_done();
-    uint8_t *rgb;
-    int w, h;
-    gv_err err;
-    gv_status st = gv_png_read_rgb(png, &rgb, &w, &h, &err);
-    if (!t_check(st == GV_OK && w == 256 && h == 240, "scene PNG", "%s", st == GV_OK ? "256 x 240 RGB" : err.msg))
+    uint8_t *rgb = nes_run_png("scene run", rom, 12);
+    if (!rgb)
         return t_done();
     long bad = 0;
     int fx = -1, fy = -1;

@@ -21,19 +21,9 @@ nmis:     .res 2
 .segment "CODE"
 
 reset:
-    sei
-    cld
-    ldx #$FF
-    txs
-    lda #$40
-    sta FRAMECTR
+    RESET_START
     lda #0
-    sta PPUCTRL
-    sta PPUMASK
     sta APUSTATUS
-    jsr wait_vblank
-    jsr wait_vblank
-    jsr report_start
     lda #$80
     sta PPUCTRL             ; NMI counts frames from here
 

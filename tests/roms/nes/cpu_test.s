@@ -53,18 +53,7 @@ tp:       .res 2    ; position in time_table
 .segment "CODE"
 
 reset:
-    sei
-    cld
-    ldx #$FF
-    txs
-    lda #$40
-    sta FRAMECTR
-    lda #0
-    sta PPUCTRL
-    sta PPUMASK
-    jsr wait_vblank
-    jsr wait_vblank
-    jsr report_start
+    RESET_START
     lda #<nmi_count_only
     sta nmi_vec
     lda #>nmi_count_only
@@ -386,12 +375,7 @@ test_functional:
     sta TARGET
     tsx
     stx save_s
-    lda v_p
-    pha
-    lda v_a
-    ldx v_x
-    ldy v_y
-    plp
+    LOAD_REGS
     jmp STUB
 @back:
     php
@@ -644,12 +628,7 @@ tt_go:
     lda #0
     sta cnt
     sta cnt+1
-    lda v_p
-    pha
-    lda v_a
-    ldx v_x
-    ldy v_y
-    plp
+    LOAD_REGS
     jmp (t_entry)
 timing_done:
     ldx save_s

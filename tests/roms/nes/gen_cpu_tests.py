@@ -430,36 +430,31 @@ def timing_tests():
     unrolled('48/68', [0x48, 0x68], 3 + 4, count=4)
     unrolled('08/28', [0x08, 0x28], 3 + 4, count=4)
     unrolled('BA/9A', [0xBA, 0x9A], 2 + 2, count=4)
-    # JMP abs chain and JSR/RTS pairs
-    img = Image()
-    at = STUB
-    for k in range(8):
-        img.put(at, 0x4C, (at + 3) & 0xFF, (at + 3) >> 8)
-        at += 3
-    _, tail = img.tail(at, STUB)
-    start, data = img.blocks()
-    tests.append(('4C', STUB, start, data, (0, 0, 0, 0x07)) + window(8 * 3 + tail) + (8 * 3 + tail,))
-    # JMP (ind): pointers after the code
-    img = Image()
-    at = STUB
-    ptrs = STUB + 0x60
-    for k in range(8):
-        img.put(at, 0x6C, (ptrs + 2 * k) & 0xFF, (ptrs + 2 * k) >> 8)
-        img.put(ptrs + 2 * k, (at + 3) & 0xFF, (at + 3) >> 8)
-        at += 3
-    _, tail = img.tail(at, STUB)
-    start, data = img.blocks()
-    tests.append(('6C', STUB, start, data, (0, 0, 0, 0x07)) + window(8 * 5 + tail) + (8 * 5 + tail,))
-    img = Image()
-    at = STUB
-    sub = STUB + 0x60
-    for k in range(8):
-        img.put(at, 0x20, sub & 0xFF, sub >> 8)
-        at += 3
-    _, tail = img.tail(at, STUB)
-    img.put(sub, 0x60)
-    start, data = img.blocks()
-    tests.append(('20/60', STUB, start, data, (0, 0, 0, 0x07)) + window(8 * 12 + tail) + (8 * 12 + tail,))
+    def chain(label, code_at, per_op, extra=None):
+        """Eight instructions built by code_at(k, at) -> bytes, each `per_op` cycles, then
+        the tail; extra(img, addrs) adds data or a subroutine after the code."""
+        img = Image()
+        at, addrs = STUB, []
+        for k in range(8):
+            code = code_at(k, at)
+            img.put(at, *code)
+            addrs.append(at)
+            at += len(code)
+        _, tail = img.tail(at, STUB)
+        if extra:
+            extra(img, addrs)
+        start, data = img.blocks()
+        tests.append((label, STUB, start, data, (0, 0, 0, 0x07)) + window(8 * per_op + tail) + (8 * per_op + tail,))
+
+    def pointers(img, addrs):
+        for k, a in enumerate(addrs):
+            img.put(PTRS + 2 * k, (a + 3) & 0xFF, (a + 3) >> 8)
+
+    PTRS = SUB = STUB + 0x60
+    # JMP abs to the next instruction; JMP (ind) through pointers after the code; JSR/RTS
+    chain('4C', lambda k, at: [0x4C, (at + 3) & 0xFF, (at + 3) >> 8], 3)
+    chain('6C', lambda k, at: [0x6C, (PTRS + 2 * k) & 0xFF, (PTRS + 2 * k) >> 8], 5, pointers)
+    chain('20/60', lambda k, at: [0x20, SUB & 0xFF, SUB >> 8], 12, lambda img, addrs: img.put(SUB, 0x60))
     # BRK through the harness's IRQ vector (JMP (irq_vec) to an RTI): 7 + 5 + 6
     img = Image()
     at = STUB

@@ -22,29 +22,18 @@ rowbase:  .res 1
 .segment "CODE"
 
 reset:
-    sei
-    cld
-    ldx #$FF
-    txs
-    lda #$40
-    sta FRAMECTR
-    lda #0
-    sta PPUCTRL
-    sta PPUMASK
-    sta $E000               ; MMC3 IRQ off
+    sta $E000               ; MMC3 IRQ off (any value)
     lda #1
     sta $A000               ; horizontal mirroring
     lda #$80
-    sta $A001               ; PRG-RAM on
+    sta $A001               ; PRG-RAM on (before the status is written there)
     ldx #5                  ; R0-R5 = 0, 2, 4, 5, 6, 7: the first 8 KiB of CHR
 :   stx $8000
     lda chr_banks,x
     sta $8001
     dex
     bpl :-
-    jsr wait_vblank
-    jsr wait_vblank
-    jsr report_start
+    RESET_START
 
     ; nametable: tile (7x + 3y) & $7F, columns 0-1 tile 0; attributes 53 i + 11
     lda #$20
@@ -86,16 +75,7 @@ reset:
     adc #53
     dex
     bne @attr
-    lda #$3F
-    sta PPUADDR
-    lda #$00
-    sta PPUADDR
-    ldx #0
-:   lda palette,x
-    sta PPUDATA
-    inx
-    cpx #32
-    bne :-
+    WRITE_PALETTE palette
     ldx #0                  ; no visible sprites (all below the screen)
     lda #$FF
 :   sta $0200,x

@@ -27,18 +27,7 @@ errors:   .res 1
 .segment "CODE"
 
 reset:
-    sei
-    cld
-    ldx #$FF
-    txs
-    lda #$40
-    sta FRAMECTR
-    lda #0
-    sta PPUCTRL
-    sta PPUMASK
-    jsr wait_vblank
-    jsr wait_vblank
-    jsr report_start
+    RESET_START
 
     ; ---- nametable 0: tile (x + 3y) & $7F, attributes 27 i -------------------------
     lda #$20
@@ -137,16 +126,7 @@ reset:
     jmp hang
 :
     ; ---- palette (the $3F10 write lands on $3F00) --------------------------------------
-    lda #$3F
-    sta PPUADDR
-    lda #$00
-    sta PPUADDR
-    ldx #0
-:   lda palette,x
-    sta PPUDATA
-    inx
-    cpx #32
-    bne :-
+    WRITE_PALETTE palette
     lda #$3F
     sta PPUADDR
     lda #$01
