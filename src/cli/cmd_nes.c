@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli/cli.h"
 #include "core/hash.h"
@@ -350,9 +351,18 @@ typedef struct {
     int video, audio, instances;
     long frames;
     double fps_median, fps_best, secs_median, load_before, load_after;
+    double fps_cpu_median; /* instance-frames per second of this process's CPU time */
     nes_hashes h;
     int ok;
 } bench_entry;
+
+/* CPU time this process has used, all threads (seconds). */
+static double cpu_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 static double load1(void)
 {
@@ -385,15 +395,17 @@ static gv_status bench_one(const nes_cart *cart, const nes_batch_opts *bo, long 
     if (s == GV_OK)
         s = ref_extend(ref, frames, err);
     double *fps = gv_xcalloc((size_t)repeats, sizeof *fps), *secs = gv_xcalloc((size_t)repeats, sizeof *secs);
+    double *fps_cpu = gv_xcalloc((size_t)repeats, sizeof *fps_cpu);
     e->ok = 1;
     e->load_before = load1();
     nes_hashes want = ref->n >= frames ? ref->h[frames - 1] : (nes_hashes){0, 0};
     for (int r = 0; r < repeats && s == GV_OK; r++) {
         nes_batch_power(b);
-        double a = gv_now();
+        double a = gv_now(), ca = cpu_seconds();
         s = nes_batch_run(b, (int)frames, err);
         secs[r] = gv_now() - a;
         fps[r] = (double)frames * bo->instances / secs[r];
+        fps_cpu[r] = (double)frames * bo->instances / (cpu_seconds() - ca);
         cJSON *run = cJSON_CreateObject();
         nes_hashes h0 = nes_batch_hashes(b, 0);
         char hv[17], ha[17];
@@ -420,8 +432,10 @@ static gv_status bench_one(const nes_cart *cart, const nes_batch_opts *bo, long 
     e->fps_median = st.median;
     e->fps_best = st.max;
     e->secs_median = gv_median(secs, repeats);
+    e->fps_cpu_median = gv_median(fps_cpu, repeats);
     free(fps);
     free(secs);
+    free(fps_cpu);
     nes_batch_free(b);
     return s;
 }
@@ -541,6 +555,7 @@ int cmd_bench_nes(int argc, char **argv)
                 gv_json_add_num(o, "fps_median", e->fps_median);
                 gv_json_add_num(o, "fps_best", e->fps_best);
                 gv_json_add_num(o, "seconds_median", e->secs_median);
+                gv_json_add_num(o, "fps_per_cpu_second_median", e->fps_cpu_median);
                 gv_json_add_num(o, "threads", threads > 0 ? (double)threads : (double)gv_cpu_count());
                 cJSON_AddStringToObject(o, "video_hash", hv);
                 cJSON_AddStringToObject(o, "audio_hash", ha);
@@ -575,13 +590,15 @@ int cmd_bench_nes(int argc, char **argv)
             }
     }
     /* the table */
-    printf("%-7s %-7s %9s %8s %12s %12s  %s\n", "video", "audio", "instances", "frames", "fps_median", "fps_best", "hashes");
+    printf("%-7s %-7s %9s %8s %12s %12s %12s  %s\n", "video", "audio", "instances", "frames", "fps_median", "fps_best",
+           "fps/cpu-s", "hashes");
     for (int i = 0; i < done; i++) {
         cJSON *r = cJSON_GetObjectItem(entries[i], "device_over_native");
         if (!r)
             r = cJSON_GetObjectItem(entries[i], "host_over_native");
-        printf("%-7s %-7s %9d %8ld %12.0f %12.0f  %s", nes_rkind_name(ent[i].video), nes_rkind_name(ent[i].audio),
-               ent[i].instances, ent[i].frames, ent[i].fps_median, ent[i].fps_best, ent[i].ok ? "= native" : "DIFFER");
+        printf("%-7s %-7s %9d %8ld %12.0f %12.0f %12.0f  %s", nes_rkind_name(ent[i].video), nes_rkind_name(ent[i].audio),
+               ent[i].instances, ent[i].frames, ent[i].fps_median, ent[i].fps_best, ent[i].fps_cpu_median,
+               ent[i].ok ? "= native" : "DIFFER");
         if (r)
             printf("  (%.2fx native)", r->valuedouble);
         printf("\n");
