@@ -418,6 +418,9 @@ void nes_ppu_sync(nes *m)
         p->dot = (uint16_t)d1;
         p->here_done = 0;
         if (d1 >= len) {
+            /* rendering lines set OAMADDR to 0 during their sprite fetches (dots 257-320) */
+            if ((p->line < NES_H || p->line == NES_PRE) && nes_rendering(&p->pl.r))
+                p->oamaddr = 0;
             p->dot = 0;
             if (p->line == NES_PRE) {
                 p->line = 0;

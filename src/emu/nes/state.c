@@ -4,7 +4,7 @@
  * with every number little-endian. Loading checks all of that, then every field that could
  * steer the core out of its arrays or into an endless catch-up; derived state (bank maps,
  * PRG windows, audible periods) is recomputed, never trusted. States are taken at frame
- * boundaries (the PPU on its post-render line). */
+ * boundaries (the PPU past its visible lines, before the pre-render line). */
 #include "emu/nes/nes.h"
 
 #include <stdlib.h>
@@ -161,8 +161,8 @@ static const char *check(const nes *m)
     const nes_apu *a = &m->apu;
     if (m->cpu.int_next > NES_INT_IRQ || m->cpu.jammed > 1)
         return "CPU interrupt state out of range";
-    if (p->line != NES_H || p->dot >= NES_DOTS)
-        return "not taken at a frame boundary (the PPU must be on line 240)";
+    if (p->line < NES_H || p->line > 260 || p->dot >= NES_DOTS)
+        return "not taken at a frame boundary (the PPU must be in lines 240-260)";
     if (p->pl.r.x > 7 || p->pl.r.v > 0x7FFF || p->pl.r.t > 0x7FFF || p->w > 1)
         return "PPU scroll registers out of range";
     for (int i = 0; i < 32; i++)
