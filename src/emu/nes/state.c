@@ -192,6 +192,10 @@ static const char *check(const nes *m)
         if (a->osc.next[c] <= t || a->osc.next[c] - t > 8192)
             return "audio channel timer out of range";
     const nes_aout *o = &m->aout;
+    const int64_t lim = 1 << 20; /* the filters' values stay within +-2^17 */
+    if (o->hp1_x < -lim || o->hp1_x > lim || o->hp1_y < -lim || o->hp1_y > lim || o->hp2_x < -lim || o->hp2_x > lim ||
+        o->hp2_y < -lim || o->hp2_y > lim || o->lp_y < -lim || o->lp_y > lim)
+        return "audio filter state out of range";
     if (o->n == 0 || nes_sample_end(o->n - 1) > a->audio_t || nes_sample_end(o->n) <= a->audio_t ||
         o->carry > ((uint64_t)1 << 32))
         return "audio sample clock out of range";
