@@ -161,6 +161,8 @@ static const char *check(const nes *m)
     const nes_apu *a = &m->apu;
     if (m->cpu.int_next > NES_INT_IRQ || m->cpu.jammed > 1)
         return "CPU interrupt state out of range";
+    if (m->cyc > ((uint64_t)1 << 50))
+        return "cycle count out of range";
     if (p->line < NES_H || p->line > 260 || p->dot >= NES_DOTS)
         return "not taken at a frame boundary (the PPU must be in lines 240-260)";
     if (p->pl.r.x > 7 || p->pl.r.v > 0x7FFF || p->pl.r.t > 0x7FFF || p->w > 1)
@@ -182,6 +184,8 @@ static const char *check(const nes *m)
     int dmc_busy = !a->osc.dsilent || a->dmc_buf_full || a->dmc_remain;
     if (a->dmc_reload > m->cyc + 8 * 428 + 8 || (dmc_busy && a->dmc_reload + 8 < m->cyc))
         return "DMC timer out of range";
+    if (a->period[0] > 0x7FF || a->period[1] > 0x7FF || a->tri_period > 0x7FF)
+        return "APU timer period out of range";
     if (a->lin_ctr > 127 || a->osc.dlevel > 127 || a->osc.pos[0] > 7 || a->osc.pos[1] > 7 || a->osc.pos[2] > 31 ||
         a->osc.lfsr > 0x7FFF || a->dmc_buf_full > 1 || a->osc.dsilent > 1)
         return "APU channel state out of range";
@@ -226,6 +230,8 @@ gv_status nes_state_load(nes *m, const uint8_t *d, size_t len, gv_err *err)
     s.r = d + ST_HEAD;
     s.rlen = plen;
     visit(&s, m);
+    for (int i = 0; i < 34; i++) /* attribute slots hold 2 bits (refetched before use anyway) */
+        m->ppu.pl.tat[i] &= 3;
     const char *why = s.short_read ? "save state is shorter than this ROM's machine"
                       : s.rpos != s.rlen ? "save state is longer than this ROM's machine" : check(m);
     if (why) {
