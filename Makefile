@@ -193,6 +193,10 @@ hip-check:
 FUZZ_SECONDS ?= 600
 FUZZ_CC      ?= clang
 FUZZ_LIB_C   := $(filter-out %.cu,$(filter-out src/dev/cuda%,$(shell find src -name '*.c' -not -path 'src/cli/*' | sort)))
+# fuzz-nes: both NES targets (fuzz/fuzz_nes_rom.c, fuzz/fuzz_nes_state.c), FUZZ_SECONDS each.
+fuzz-nes:
+	@$(MAKE) --no-print-directory fuzz-nes_rom fuzz-nes_state FUZZ_SECONDS=$(FUZZ_SECONDS)
+
 fuzz-%: fuzz/fuzz_%.c
 	@mkdir -p build/fuzz fuzz/corpus-$*
 	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 -Isrc -fsanitize=fuzzer,address,undefined $(PKG_CFLAGS) -fopenmp \
