@@ -20,6 +20,8 @@
 #include "nn/ckpt.h"
 #include "nn/nn.h"
 #include "nn/ops.h"
+#include "report/report.h"
+#include "sys/telemetry.h"
 
 #define MAX_DEV 8
 
@@ -829,6 +831,37 @@ int cmd_check(int argc, char **argv)
     return finish(rec, code, com.json, "check");
 }
 
+/* ---- telemetry ------------------------------------------------------------------------------------ */
+
+/* Starts the sampler for a measuring command: the first GPU of the device list (if any) is
+ * sampled along with the host. */
+static gv_telemetry *telemetry_for(const dev_id *devs, int ndev, double hz)
+{
+    int gpu = -1;
+    for (int i = 0; i < ndev && gpu < 0; i++)
+        if (devs[i].kind == DEV_GPU)
+            gpu = devs[i].index;
+    gv_telemetry_opts o = {hz, gpu, NULL, NULL};
+    return gv_telemetry_start(&o);
+}
+
+/* "  telemetry: ..." under a table row, from the phase that just ended. */
+static void telemetry_line(gv_telemetry *tel)
+{
+    char line[512];
+    gv_telemetry_last_phase_line(tel, line, sizeof line);
+    if (line[0] && !gv_quiet)
+        printf("       telemetry: %s%s\n", line, gv_telemetry_last_phase_throttled(tel) ? " (THROTTLED)" : "");
+}
+
+/* Ends a benchmark's record: the telemetry series and summaries, then the verdicts. */
+static void bench_finish_record(cJSON *rec, gv_telemetry *tel)
+{
+    gv_telemetry_stop(tel, rec);
+    report_add_verdicts(rec);
+    report_print_verdicts(rec, stdout);
+}
+
 /* ---- soak ----------------------------------------------------------------------------------------- */
 
 /* Finds a non-finite parameter, AdamW moment or running stat: returns 1 and describes it
@@ -963,10 +996,11 @@ int cmd_soak(int argc, char **argv)
     args_common com = {0};
     args_str_list dtypes = {0};
     long channels = -1, blocks = -1, batch = 256, steps = 200, threads = 0, seed = 1;
-    double min_drop = 10;
+    double min_drop = 10, hz = 0;
     const char *norm = NULL, *init = NULL, *save = NULL;
     args_spec specs[] = {
         ARGS_COMMON_SPECS(&com),
+        GV_TELEMETRY_HZ_SPEC(&hz),
         {"--dtype", ARGS_CHOICE_LIST, &dtypes, "LIST", "fp32, bf16 (GPU) or fp64 (CPU) (default fp32)", 0, 0, 0, 0, "fp64,fp32,bf16"},
         {"--channels", ARGS_INT, &channels, "C", "channels, a multiple of 8 (default 64)", 1, 4096, 0, 0, NULL},
         {"--blocks", ARGS_INT, &blocks, "N", "residual blocks (default 2)", 0, 64, 0, 0, NULL},
@@ -1037,6 +1071,7 @@ int cmd_soak(int argc, char **argv)
         }
     }
     cJSON *rec = gv_record_new("soak", argc, argv);
+    gv_telemetry *tel = telemetry_for(devs, ndev, hz);
     cJSON *runs = gv_json_add_arr(rec, "soak_runs");
     soak_args sa = {steps, threads, min_drop, (int)batch, (uint64_t)seed, save};
     if (!com.quiet)
@@ -1054,7 +1089,13 @@ int cmd_soak(int argc, char **argv)
                 continue;
             }
             cJSON *e = cJSON_CreateObject();
+            char phase[64];
+            snprintf(phase, sizeof phase, "soak %s %s", devs[d].label, nn_dtype_name(dt));
+            gv_telemetry_phase_begin(tel, phase);
             code = soak_one(&devs[d], dt, &L, &s0, &sa, e, com.quiet);
+            gv_telemetry_phase_end(tel, (double)sa.batch * (double)sa.steps);
+            cJSON_AddStringToObject(e, "telemetry_phase", phase);
+            telemetry_line(tel);
             cJSON_AddItemToArray(runs, e);
             if (!cJSON_GetObjectItem(rec, "soak"))
                 cJSON_AddItemReferenceToObject(rec, "soak", e);
@@ -1069,6 +1110,7 @@ int cmd_soak(int argc, char **argv)
     }
     nn_state_free(&s0);
     nn_layout_free(&L);
+    gv_telemetry_stop(tel, rec);
     return finish(rec, worst, com.json, "soak");
 }
 
@@ -1083,7 +1125,7 @@ typedef struct {
 /* Times one configuration: warm-up (untimed), then `repeats` timed runs of `steps` steps,
  * synchronised before each clock read. Fills e; returns an exit code. */
 static int bench_one(const dev_id *d, nn_dtype dt, int channels, nn_norm norm, int batch, const bench_args *a,
-                     cJSON *e, double *median_out, gv_progress *pg)
+                     cJSON *e, double *median_out, gv_progress *pg, gv_telemetry *tel)
 {
     nn_config cfg = {channels, (int)a->blocks, norm};
     nn_layout L;
@@ -1123,6 +1165,9 @@ static int bench_one(const dev_id *d, nn_dtype dt, int channels, nn_norm norm, i
         steps = steps < 1 ? 1 : steps > 1000 ? 1000 : steps;
     }
     double *rate = gv_xcalloc((size_t)a->repeats, sizeof(double)), *secs = gv_xcalloc((size_t)a->repeats, sizeof(double));
+    char phase[96];
+    snprintf(phase, sizeof phase, "%s %s %s c%d b%d", d->label, nn_dtype_name(dt), nn_norm_name(norm), channels, batch);
+    gv_telemetry_phase_begin(tel, phase);
     for (long r = 0; r < a->repeats && s == GV_OK; r++) {
         gv_progress_update(pg, "bench train %s C=%d batch %d: repeat %ld/%ld (%ld steps)", d->label, channels, batch,
                            r + 1, a->repeats, steps);
@@ -1134,6 +1179,7 @@ static int bench_one(const dev_id *d, nn_dtype dt, int channels, nn_norm norm, i
         secs[r] = gv_now() - t0;
         rate[r] = (double)batch * (double)steps / secs[r];
     }
+    gv_telemetry_phase_end(tel, (double)batch * (double)steps * (double)a->repeats);
     if (s == GV_OK && !isfinite(loss)) {
         s = gv_fail(&err, GV_ERR_WRONG, "%s %s: the warm-up loss is not finite", d->label, nn_dtype_name(dt));
     }
@@ -1165,6 +1211,7 @@ static int bench_one(const dev_id *d, nn_dtype dt, int channels, nn_norm norm, i
         cJSON_AddNumberToObject(e, "step_ms_median", 1000.0 * ts.median / (double)steps);
         cJSON_AddItemToObject(e, "samples_per_s", gv_json_doubles(rate, (int)a->repeats));
         gv_json_add_num(e, "loss_warmup", loss);
+        cJSON_AddStringToObject(e, "telemetry_phase", phase);
         if (d->kind == DEV_GPU) {
             dev_gpu_info gi;
             gv_err e2 = {{0}};
@@ -1217,8 +1264,10 @@ int cmd_bench_train(int argc, char **argv)
     args_str_list dtypes = {0}, norms = {0};
     bench_args a = {6, 3, 0, 1, 0, 0, 1};
     long seed = 1;
+    double hz = 0;
     args_spec specs[] = {
         ARGS_COMMON_SPECS(&com),
+        GV_TELEMETRY_HZ_SPEC(&hz),
         {"--channels", ARGS_INT_LIST, &chans, "LIST", "channel counts, multiples of 8 (default 64,128)", 1, 4096, 0, 0, NULL},
         {"--blocks", ARGS_INT, &a.blocks, "N", "residual blocks (default 6, as torch_drop7.py)", 0, 64, 0, 0, NULL},
         {"--batches", ARGS_INT_LIST, &batches, "LIST", "batch sizes (default 256,1024)", 1, 1 << 20, 0, 0, NULL},
@@ -1259,6 +1308,7 @@ int cmd_bench_train(int argc, char **argv)
         return code;
     cJSON *rec = gv_record_new("bench train", argc, argv);
     cJSON *arr = gv_json_add_arr(rec, "bench_train");
+    gv_telemetry *tel = telemetry_for(devs, ndev, hz);
     dev_blas_info bi;
     dev_blas_query(&bi);
     cJSON *cpu = gv_json_add_obj(rec, "cpu");
@@ -1289,7 +1339,8 @@ int cmd_bench_train(int argc, char **argv)
                         nn_norm norm = strcmp(norms.v[nm], "batch") ? NN_NORM_GROUP : NN_NORM_BATCH;
                         cJSON *e = cJSON_CreateObject();
                         double med = 0;
-                        code = bench_one(&devs[d], dt, (int)chans.v[ci], norm, (int)batches.v[bi2], &a, e, &med, &pg);
+                        code = bench_one(&devs[d], dt, (int)chans.v[ci], norm, (int)batches.v[bi2], &a, e, &med, &pg,
+                                         tel);
                         gv_progress_done(&pg);
                         if (code) {
                             cJSON_Delete(e);
@@ -1316,6 +1367,7 @@ int cmd_bench_train(int argc, char **argv)
                                dtypes.v[k], norms.v[nm], chans.v[ci], batches.v[bi2], jnum(e, "steps"),
                                jnum(e, "samples_per_s_best"), med, jnum(e, "samples_per_s_min"),
                                jnum(e, "step_ms_median"), mem, spd);
+                        telemetry_line(tel);
                         fflush(stdout);
                         cJSON_AddItemToArray(arr, e);
                     }
@@ -1329,6 +1381,7 @@ int cmd_bench_train(int argc, char **argv)
             gv_json_add_num(e, "load_after", l1);
         }
     }
+    bench_finish_record(rec, tel);
     return finish(rec, code, com.json, "bench train");
 }
 
@@ -1340,9 +1393,10 @@ int cmd_bench_matmul(int argc, char **argv)
     args_int_list sizes = {0};
     args_str_list dtypes = {0};
     long repeats = 5, threads = 0;
-    double min_time = 0.1;
+    double min_time = 0.1, hz = 0;
     args_spec specs[] = {
         ARGS_COMMON_SPECS(&com),
+        GV_TELEMETRY_HZ_SPEC(&hz),
         {"--sizes", ARGS_INT_LIST, &sizes, "LIST", "square sizes (default 256,512,1024,2048,4096)", 1, 32768, 0, 0, NULL},
         {"--dtype", ARGS_CHOICE_LIST, &dtypes, "LIST", "fp32, tf32, bf16 (default all; the CPU runs fp32)", 0, 0, 0, 0, "fp32,tf32,bf16"},
         {"--repeats", ARGS_INT, &repeats, "N", "timed repeats (default 5)", 1, 1000, 0, 0, NULL},
@@ -1367,6 +1421,7 @@ int cmd_bench_matmul(int argc, char **argv)
         return code;
     int nthreads = threads > 0 ? (int)threads : gv_cpu_count();
     cJSON *rec = gv_record_new("bench matmul", argc, argv);
+    gv_telemetry *tel = telemetry_for(devs, ndev, hz);
     cJSON *arr = gv_json_add_arr(rec, "bench_matmul");
     gv_progress pg;
     gv_progress_init(&pg);
@@ -1417,10 +1472,15 @@ int cmd_bench_matmul(int argc, char **argv)
                 long reps = t1 > 0 ? (long)ceil(min_time / t1) : 1;
                 reps = reps < 1 ? 1 : reps > 100000 ? 100000 : reps;
                 double *gf = gv_xcalloc((size_t)repeats, sizeof(double)), *sec = gv_xcalloc((size_t)repeats, sizeof(double));
+                char phase[64];
+                snprintf(phase, sizeof phase, "%s %s %d", devs[d].label, dtypes.v[k], n);
+                gv_telemetry_phase_begin(tel, phase);
                 for (long rr = 0; rr < repeats && s == GV_OK; rr++) {
                     s = dev_gemm_run(g, (int)reps, &sec[rr], &err);
                     gf[rr] = 2.0 * n * (double)n * n * (double)reps / sec[rr] / 1e9;
                 }
+                /* work units: GFLOP, so energy per unit is joules per GFLOP */
+                gv_telemetry_phase_end(tel, 2.0 * n * (double)n * n * (double)reps * (double)repeats / 1e9);
                 gv_progress_done(&pg);
                 if (s != GV_OK) {
                     code = fail_msg("bench matmul", s, &err);
@@ -1449,7 +1509,9 @@ int cmd_bench_matmul(int argc, char **argv)
                     cJSON_AddNumberToObject(e, "spot_check_tolerance", tol);
                     cJSON_AddBoolToObject(e, "spot_check_pass", ok);
                     cJSON_AddNumberToObject(e, "device_bytes", (double)dev_gemm_bytes(g));
+                    cJSON_AddStringToObject(e, "telemetry_phase", phase);
                     cJSON_AddItemToArray(arr, e);
+                    telemetry_line(tel);
                 }
                 free(gf), free(sec), free(A), free(B), free(C);
                 dev_gemm_close(g);
@@ -1467,5 +1529,6 @@ int cmd_bench_matmul(int argc, char **argv)
         fprintf(stderr, "gpuvet bench matmul: %d configuration(s) gave wrong results (see the check column)\n", wrong);
         code = GV_EXIT_FAIL;
     }
+    bench_finish_record(rec, tel);
     return finish(rec, code, com.json, "bench matmul");
 }
