@@ -44,11 +44,13 @@ for e in json.load(open(sys.argv[1]))["bench_train"]:
     e["round"] = int(sys.argv[2]); print(json.dumps(e))' "$raw.json" "$3" >> "$raw"
 }
 run_torch() {
+  lb=$(cut -d' ' -f1 /proc/loadavg)
   "$PYTHON" "$root/bench/torch/torch_drop7.py" --device cpu --channels "$1" --batches "$2" --dtypes fp32 \
     --steps "$steps" --repeats "$repeats" --threads "$threads" |
     "$PYTHON" -c 'import json,sys
 for l in sys.stdin:
-    e = json.loads(l); e["round"] = int(sys.argv[1]); e["load_before"] = float(open("/proc/loadavg").read().split()[0]); print(json.dumps(e))' "$3" >> "$raw"
+    e = json.loads(l); e["round"] = int(sys.argv[1]); e["load_before"] = float(sys.argv[2])
+    e["load_after"] = float(open("/proc/loadavg").read().split()[0]); print(json.dumps(e))' "$3" "$lb" >> "$raw"
 }
 for c in $(echo "$channels" | tr , ' '); do
   for b in $(echo "$batches" | tr , ' '); do

@@ -780,8 +780,9 @@ int cmd_check(int argc, char **argv)
                    "Checks each device's results against the float64 host path: a square float32 GEMM (the\n"
                    "float64 reference is itself verified by long double samples), then the Drop7 network's\n"
                    "training-mode forward, loss, every gradient, one AdamW step and the eval-mode forward,\n"
-                   "for GroupNorm and BatchNorm. Each line prints the metric, the tolerance and PASS/FAIL;\n"
-                   "the exit code is 1 when any comparison fails. Inputs are drawn fresh each run.",
+                   "for GroupNorm and BatchNorm. Gradients are compared on the device's own ReLU masks\n"
+                   "(docs/NN.md). Each line prints the metric, the tolerance and PASS/FAIL; the exit code\n"
+                   "is 1 when any comparison fails. Inputs are drawn fresh each run.",
                    specs, (int)GV_ARRAY_LEN(specs), argc, argv, NULL, 0, NULL, &com.quiet, &code))
         return code;
     if (!dtypes.n)
