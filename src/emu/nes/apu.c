@@ -447,13 +447,11 @@ void nes_apu_refresh(nes *m)
 
 void nes_apu_frame_begin(nes *m)
 {
-    nes_apu *a = &m->apu;
     m->abuf_n = 0;
     if (m->opt.log_audio) {
         m->lh->nspan = 0;
         refresh(m); /* the frame's first span, at t0 = 0 */
     }
-    (void)a;
 }
 
 void nes_apu_frame_end(nes *m)
