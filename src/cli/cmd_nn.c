@@ -543,21 +543,22 @@ static void draw_free(net_draw *d)
 
 /* The float64 path's gradients and AdamW step from d's state on the ReLU masks of another
  * run: the same linear piece of the network that run differentiated. */
-static gv_status masked_ref(const net_draw *d, const net_args *a, const uint8_t *masks, net_out *rg, gv_err *err)
+static gv_status masked_ref(const nn_layout *L, const nn_state *s0, const nn_batch *b, const net_args *a,
+                            const uint8_t *masks, net_out *rg, gv_err *err)
 {
     nn_trainer *t;
-    gv_status s = trainer_open(&(dev_id){DEV_CPU, 0, "cpu"}, &d->L, NN_FP64, d->b.n, a->threads, 0, 0, &t, err);
+    gv_status s = trainer_open(&(dev_id){DEV_CPU, 0, "cpu"}, L, NN_FP64, b->n, a->threads, 0, 0, &t, err);
     if (s != GV_OK)
         return s;
-    s = nn_ref_follow_masks(t, masks, d->b.n, err);
+    s = nn_ref_follow_masks(t, masks, b->n, err);
     if (s == GV_OK)
-        s = t->ops->set_batch(t, &d->b, err);
+        s = t->ops->set_batch(t, b, err);
     if (s == GV_OK)
-        s = t->ops->set_state(t, &d->s0, err);
+        s = t->ops->set_state(t, s0, err);
     if (s == GV_OK)
         s = t->ops->gradients(t, rg->grads, NULL, err);
     if (s == GV_OK)
-        s = t->ops->set_state(t, &d->s0, err);
+        s = t->ops->set_state(t, s0, err);
     if (s == GV_OK)
         s = t->ops->step(t, NULL, err);
     if (s == GV_OK)
@@ -595,7 +596,7 @@ static gv_status draw_device(chk *c, const net_draw *d, const dev_id *dev, nn_dt
         nn_trainer_destroy(t);
     }
     if (s == GV_OK && got)
-        s = masked_ref(d, a, masks, &rg, err);
+        s = masked_ref(&d->L, &d->s0, &d->b, a, masks, &rg, err);
     if (s == GV_OK) {
         chk_net(c, &d->L, &d->s0, &o, &d->ref, got ? &rg : &d->ref, tol_of(dt, tf));
         if (got) {
@@ -671,9 +672,16 @@ static int check_reference(chk *c, const char *path, const dev_id *devs, int nde
     c->device = "cpu", c->dtype = "fp64";
     gv_progress_update(pg, "check: float64 path against %s", path);
     tolerances t64 = tol_of(NN_FP64, 0);
+    size_t mlen = nn_relu_masks_len(L, n);
+    uint8_t *rmasks = gv_xmalloc(mlen), *dmasks = gv_xmalloc(mlen);
+    net_out rg;
+    net_out_alloc(&rg, L, n);
+    int rgot = 0;
     s = trainer_open(&(dev_id){DEV_CPU, 0, "cpu"}, L, NN_FP64, n, a->threads, 0, 0, &t, &err);
     if (s == GV_OK)
-        s = net_run(t, &r.init, &r.batch, &r.step10, &o, NULL, NULL, &err);
+        s = net_run(t, &r.init, &r.batch, &r.step10, &o, rmasks, &rgot, &err);
+    if (s == GV_OK && !rgot)
+        memset(rmasks, 0, mlen);
     double losses[10];
     fill_nan(losses, 10);
     if (s == GV_OK) {
@@ -714,29 +722,43 @@ static int check_reference(chk *c, const char *path, const dev_id *devs, int nde
                 continue;
             gv_progress_update(pg, "check: %s %s against %s", c->device, c->dtype, path);
             tolerances tl = tol_of(dt, a->tf32 && devs[d].kind == DEV_GPU);
+            int got = 0;
             s = trainer_open(&devs[d], L, dt, n, a->threads, a->tf32, a->fault, &t, &err);
             if (s == GV_OK) {
-                s = net_run(t, &r.init, &r.batch, &r.step10, &o, NULL, NULL, &err);
+                s = net_run(t, &r.init, &r.batch, &r.step10, &o, dmasks, &got, &err);
                 nn_trainer_destroy(t);
             }
+            /* Gradients on the device's own ReLU masks (the same linear piece; see draw_device):
+             * the file's gradients follow PyTorch's masks, and an input within the dtype's
+             * rounding of zero flips. */
+            if (s == GV_OK && got)
+                s = masked_ref(L, &r.init, &r.batch, a, dmasks, &rg, &err);
             if (s != GV_OK) {
                 code = fail_msg("check", s, &err);
                 break;
             }
+            const double *gref = got ? rg.grads : r.grads;
             int first = cJSON_GetArraySize(c->arr);
             chk_rel(c, "forward logits (train mode)", o.logits, r.logits, nl, tl.fwd);
             chk_rel(c, "forward value (train mode)", o.value, r.value, (size_t)n, tl.fwd);
             chk_rel(c, "loss", &o.loss, &r.loss, 1, tl.fwd);
-            chk_grads(c, L, o.grads, r.grads, tl.grad);
+            chk_grads(c, L, o.grads, gref, tl.grad);
             /* after one step from zero moments: m = (1-b1) g and v = (1-b2) g^2 */
             double *mv = gv_xmalloc(sizeof(double) * L->nparams);
             for (size_t i = 0; i < L->nparams; i++)
-                mv[i] = (1.0 - NN_BETA1) * r.grads[i];
+                mv[i] = (1.0 - NN_BETA1) * gref[i];
             chk_rel(c, "adamw m after 1 step", o.after.adam_m, mv, L->nparams, tl.grad);
             for (size_t i = 0; i < L->nparams; i++)
-                mv[i] = (1.0 - NN_BETA2) * r.grads[i] * r.grads[i];
+                mv[i] = (1.0 - NN_BETA2) * gref[i] * gref[i];
             chk_rel(c, "adamw v after 1 step", o.after.adam_v, mv, L->nparams, tl.grad);
             free(mv);
+            if (got) {
+                size_t diff = 0;
+                for (size_t i = 0; i < mlen; i++)
+                    diff += dmasks[i] != rmasks[i];
+                chk_add(c, "relu masks differing from float64", "share", (double)diff / (double)mlen,
+                        mask_tolerance(dt, a->tf32 && devs[d].kind == DEV_GPU));
+            }
             chk_adamw_update(c, &r.init, &o.after, tl.fwd);
             chk_rel(c, "bn running stats after 1 step", o.after.buffers, r.step1.buffers, L->nbuffers, tl.fwd);
             chk_rel(c, "eval logits (step10 state)", o.eval_logits, r.eval_logits, nl, tl.fwd);
@@ -749,6 +771,9 @@ static int check_reference(chk *c, const char *path, const dev_id *devs, int nde
         }
     }
     net_out_free(&o);
+    net_out_free(&rg);
+    free(rmasks);
+    free(dmasks);
     nn_state_free(&st);
     nn_refdata_free(&r);
     return code;

@@ -42,7 +42,7 @@ done
 "$bin" probe >"$out/probe.txt" 2>&1
 "$bin" probe --json - >"$out/probe.json" 2>>"$out/probe.txt"
 if [ -n "$py" ]; then
-  desc=$(json "$out/probe.json" "r['gpus'][0]['vendor'], r['gpus'][0]['name'], r['gpus'][0]['arch'], r['gpus'][0]['memory']['kind'], r['gpus'][0]['sources'], r['nvml']['loaded'], r['gpu_backend']" 2>&1)
+  desc=$(json "$out/probe.json" "(r['gpus'][0]['vendor'], r['gpus'][0]['name'], r['gpus'][0]['arch'], r['gpus'][0]['memory']['kind'], r['gpus'][0]['sources'], r['nvml']['loaded'], r['gpu_backend'])" 2>&1)
   case "$desc" in "('NVIDIA', "*"'sm_"*"'dedicated', ['cuda', 'nvml'], True, 'cuda')") pass "probe: GPU seen by runtime and NVML" "$desc" ;;
                   *) fail "probe: GPU seen by runtime and NVML" "$desc" ;; esac
 else
