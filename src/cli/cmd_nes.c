@@ -95,7 +95,7 @@ static char *sav_path(const char *rom, const char *flag)
 int cmd_run_nes(int argc, char **argv)
 {
     const char *cmd = "run nes";
-    long frames = -1, instances = 1, threads = 0;
+    long frames = -1, instances = 1, threads = 0, gpu = 0;
     const char *png = NULL, *wav = NULL, *video = "native", *audio = "native", *save = NULL, *load = NULL;
     const char *trace = NULL, *sav = NULL, *json = NULL, *fhash = NULL;
     int test_rom = 0, verify = 0, quiet = 0;
@@ -107,6 +107,7 @@ int cmd_run_nes(int argc, char **argv)
         {"--audio", ARGS_STR, &audio, "Y", "audio renderer: native (default), host or device", 0, 0, 0, 0, NULL},
         {"--instances", ARGS_INT, &instances, "N", "run N identical instances (default 1); their hashes must agree", 1, 65536, 0, 0, NULL},
         {"--threads", ARGS_INT, &threads, "N", "host threads (default: every core)", 1, 4096, 0, 0, NULL},
+        {"--gpu", ARGS_INT, &gpu, "N", "GPU index for the device renderer (default 0)", 0, 64, 0, 0, NULL},
         {"--save-state", ARGS_STR, &save, "FILE", "save the machine after the run", 0, 0, 0, 0, NULL},
         {"--load-state", ARGS_STR, &load, "FILE", "load a saved machine before the run", 0, 0, 0, 0, NULL},
         {"--test-rom", ARGS_FLAG, &test_rom, NULL, "read the test-ROM status at $6000 (signature DE B0 61); exit 0 pass, 1 fail", 0, 0, 0, 0, NULL},
@@ -138,6 +139,7 @@ int cmd_run_nes(int argc, char **argv)
         frames = test_rom ? 1800 : 60;
     bo.instances = (int)instances;
     bo.threads = (int)threads;
+    bo.gpu = (int)gpu;
     bo.keep_audio = wav != NULL || fhash != NULL;
     bo.verify = verify;
 

@@ -186,6 +186,9 @@ static const char *check(const nes *m)
         return "DMC timer out of range";
     if (a->period[0] > 0x7FF || a->period[1] > 0x7FF || a->tri_period > 0x7FF)
         return "APU timer period out of range";
+    for (int i = 0; i < 3; i++) /* volumes index the mixer tables */
+        if (a->env_decay[i] > 15 || a->env_div[i] > 15)
+            return "APU envelope out of range";
     if (a->lin_ctr > 127 || a->osc.dlevel > 127 || a->osc.pos[0] > 7 || a->osc.pos[1] > 7 || a->osc.pos[2] > 31 ||
         a->osc.lfsr > 0x7FFF || a->dmc_buf_full > 1 || a->osc.dsilent > 1)
         return "APU channel state out of range";
