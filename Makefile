@@ -7,7 +7,7 @@
 #   make GPU=cuda        build the CUDA backend (GPU=auto, the default, picks CUDA when nvcc exists)
 #   make GPU=hip         build the HIP backend (AMD), HIP_ARCH=gfxNNNN overrides rocminfo
 #   make hip-check       compile every .cu file with hipcc for gfx1030 (what CI does)
-#   make fuzz-nes FUZZ_SECONDS=600, make fuzz-gb ...  libFuzzer runs of the loaders
+#   make fuzz-nes, fuzz-gb, fuzz-safetensors, fuzz   libFuzzer runs of the loaders (FUZZ_SECONDS=600 each)
 #
 # Variables: GPU=auto|cpu|cuda|hip, CUDA_ARCH=90 (else detected with nvidia-smi),
 # HIP_ARCH=gfx1030 (else detected with rocminfo), WERROR=1 (CI), SAN=1, CC, NVCC, HIPCC.
@@ -193,6 +193,16 @@ hip-check:
 FUZZ_SECONDS ?= 600
 FUZZ_CC      ?= clang
 FUZZ_LIB_C   := $(filter-out %.cu,$(filter-out src/dev/cuda%,$(shell find src -name '*.c' -not -path 'src/cli/*' | sort)))
+# fuzz-nes: both NES targets (fuzz/fuzz_nes_rom.c, fuzz/fuzz_nes_state.c), FUZZ_SECONDS each.
+fuzz-nes:
+	@$(MAKE) --no-print-directory fuzz-nes_rom fuzz-nes_state FUZZ_SECONDS=$(FUZZ_SECONDS)
+
+# fuzz-gb: both Game Boy targets (fuzz/fuzz_gb_rom.c, fuzz/fuzz_gb_state.c); fuzz: every target.
+fuzz-gb:
+	@$(MAKE) --no-print-directory fuzz-gb_rom fuzz-gb_state FUZZ_SECONDS=$(FUZZ_SECONDS)
+
+fuzz: fuzz-nes fuzz-gb fuzz-safetensors
+
 fuzz-%: fuzz/fuzz_%.c
 	@mkdir -p build/fuzz fuzz/corpus-$*
 	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 -Isrc -fsanitize=fuzzer,address,undefined $(PKG_CFLAGS) -fopenmp \

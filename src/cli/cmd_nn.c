@@ -20,6 +20,8 @@
 #include "nn/ckpt.h"
 #include "nn/nn.h"
 #include "nn/ops.h"
+#include "report/report.h"
+#include "sys/telemetry.h"
 
 #define MAX_DEV 8
 
@@ -541,21 +543,22 @@ static void draw_free(net_draw *d)
 
 /* The float64 path's gradients and AdamW step from d's state on the ReLU masks of another
  * run: the same linear piece of the network that run differentiated. */
-static gv_status masked_ref(const net_draw *d, const net_args *a, const uint8_t *masks, net_out *rg, gv_err *err)
+static gv_status masked_ref(const nn_layout *L, const nn_state *s0, const nn_batch *b, const net_args *a,
+                            const uint8_t *masks, net_out *rg, gv_err *err)
 {
     nn_trainer *t;
-    gv_status s = trainer_open(&(dev_id){DEV_CPU, 0, "cpu"}, &d->L, NN_FP64, d->b.n, a->threads, 0, 0, &t, err);
+    gv_status s = trainer_open(&(dev_id){DEV_CPU, 0, "cpu"}, L, NN_FP64, b->n, a->threads, 0, 0, &t, err);
     if (s != GV_OK)
         return s;
-    s = nn_ref_follow_masks(t, masks, d->b.n, err);
+    s = nn_ref_follow_masks(t, masks, b->n, err);
     if (s == GV_OK)
-        s = t->ops->set_batch(t, &d->b, err);
+        s = t->ops->set_batch(t, b, err);
     if (s == GV_OK)
-        s = t->ops->set_state(t, &d->s0, err);
+        s = t->ops->set_state(t, s0, err);
     if (s == GV_OK)
         s = t->ops->gradients(t, rg->grads, NULL, err);
     if (s == GV_OK)
-        s = t->ops->set_state(t, &d->s0, err);
+        s = t->ops->set_state(t, s0, err);
     if (s == GV_OK)
         s = t->ops->step(t, NULL, err);
     if (s == GV_OK)
@@ -593,7 +596,7 @@ static gv_status draw_device(chk *c, const net_draw *d, const dev_id *dev, nn_dt
         nn_trainer_destroy(t);
     }
     if (s == GV_OK && got)
-        s = masked_ref(d, a, masks, &rg, err);
+        s = masked_ref(&d->L, &d->s0, &d->b, a, masks, &rg, err);
     if (s == GV_OK) {
         chk_net(c, &d->L, &d->s0, &o, &d->ref, got ? &rg : &d->ref, tol_of(dt, tf));
         if (got) {
@@ -669,9 +672,16 @@ static int check_reference(chk *c, const char *path, const dev_id *devs, int nde
     c->device = "cpu", c->dtype = "fp64";
     gv_progress_update(pg, "check: float64 path against %s", path);
     tolerances t64 = tol_of(NN_FP64, 0);
+    size_t mlen = nn_relu_masks_len(L, n);
+    uint8_t *rmasks = gv_xmalloc(mlen), *dmasks = gv_xmalloc(mlen);
+    net_out rg;
+    net_out_alloc(&rg, L, n);
+    int rgot = 0;
     s = trainer_open(&(dev_id){DEV_CPU, 0, "cpu"}, L, NN_FP64, n, a->threads, 0, 0, &t, &err);
     if (s == GV_OK)
-        s = net_run(t, &r.init, &r.batch, &r.step10, &o, NULL, NULL, &err);
+        s = net_run(t, &r.init, &r.batch, &r.step10, &o, rmasks, &rgot, &err);
+    if (s == GV_OK && !rgot)
+        memset(rmasks, 0, mlen);
     double losses[10];
     fill_nan(losses, 10);
     if (s == GV_OK) {
@@ -712,29 +722,43 @@ static int check_reference(chk *c, const char *path, const dev_id *devs, int nde
                 continue;
             gv_progress_update(pg, "check: %s %s against %s", c->device, c->dtype, path);
             tolerances tl = tol_of(dt, a->tf32 && devs[d].kind == DEV_GPU);
+            int got = 0;
             s = trainer_open(&devs[d], L, dt, n, a->threads, a->tf32, a->fault, &t, &err);
             if (s == GV_OK) {
-                s = net_run(t, &r.init, &r.batch, &r.step10, &o, NULL, NULL, &err);
+                s = net_run(t, &r.init, &r.batch, &r.step10, &o, dmasks, &got, &err);
                 nn_trainer_destroy(t);
             }
+            /* Gradients on the device's own ReLU masks (the same linear piece; see draw_device):
+             * the file's gradients follow PyTorch's masks, and an input within the dtype's
+             * rounding of zero flips. */
+            if (s == GV_OK && got)
+                s = masked_ref(L, &r.init, &r.batch, a, dmasks, &rg, &err);
             if (s != GV_OK) {
                 code = fail_msg("check", s, &err);
                 break;
             }
+            const double *gref = got ? rg.grads : r.grads;
             int first = cJSON_GetArraySize(c->arr);
             chk_rel(c, "forward logits (train mode)", o.logits, r.logits, nl, tl.fwd);
             chk_rel(c, "forward value (train mode)", o.value, r.value, (size_t)n, tl.fwd);
             chk_rel(c, "loss", &o.loss, &r.loss, 1, tl.fwd);
-            chk_grads(c, L, o.grads, r.grads, tl.grad);
+            chk_grads(c, L, o.grads, gref, tl.grad);
             /* after one step from zero moments: m = (1-b1) g and v = (1-b2) g^2 */
             double *mv = gv_xmalloc(sizeof(double) * L->nparams);
             for (size_t i = 0; i < L->nparams; i++)
-                mv[i] = (1.0 - NN_BETA1) * r.grads[i];
+                mv[i] = (1.0 - NN_BETA1) * gref[i];
             chk_rel(c, "adamw m after 1 step", o.after.adam_m, mv, L->nparams, tl.grad);
             for (size_t i = 0; i < L->nparams; i++)
-                mv[i] = (1.0 - NN_BETA2) * r.grads[i] * r.grads[i];
+                mv[i] = (1.0 - NN_BETA2) * gref[i] * gref[i];
             chk_rel(c, "adamw v after 1 step", o.after.adam_v, mv, L->nparams, tl.grad);
             free(mv);
+            if (got) {
+                size_t diff = 0;
+                for (size_t i = 0; i < mlen; i++)
+                    diff += dmasks[i] != rmasks[i];
+                chk_add(c, "relu masks differing from float64", "share", (double)diff / (double)mlen,
+                        mask_tolerance(dt, a->tf32 && devs[d].kind == DEV_GPU));
+            }
             chk_adamw_update(c, &r.init, &o.after, tl.fwd);
             chk_rel(c, "bn running stats after 1 step", o.after.buffers, r.step1.buffers, L->nbuffers, tl.fwd);
             chk_rel(c, "eval logits (step10 state)", o.eval_logits, r.eval_logits, nl, tl.fwd);
@@ -747,6 +771,9 @@ static int check_reference(chk *c, const char *path, const dev_id *devs, int nde
         }
     }
     net_out_free(&o);
+    net_out_free(&rg);
+    free(rmasks);
+    free(dmasks);
     nn_state_free(&st);
     nn_refdata_free(&r);
     return code;
@@ -828,6 +855,37 @@ int cmd_check(int argc, char **argv)
     cJSON_AddNumberToObject(sum, "comparisons", c.n);
     cJSON_AddNumberToObject(sum, "failed", c.nfail);
     return finish(rec, code, com.json, "check");
+}
+
+/* ---- telemetry ------------------------------------------------------------------------------------ */
+
+/* Starts the sampler for a measuring command: the first GPU of the device list (if any) is
+ * sampled along with the host. */
+static gv_telemetry *telemetry_for(const dev_id *devs, int ndev, double hz)
+{
+    int gpu = -1;
+    for (int i = 0; i < ndev && gpu < 0; i++)
+        if (devs[i].kind == DEV_GPU)
+            gpu = devs[i].index;
+    gv_telemetry_opts o = {hz, gpu, NULL, NULL};
+    return gv_telemetry_start(&o);
+}
+
+/* "  telemetry: ..." under a table row, from the phase that just ended. */
+static void telemetry_line(gv_telemetry *tel)
+{
+    char line[512];
+    gv_telemetry_last_phase_line(tel, line, sizeof line);
+    if (line[0] && !gv_quiet)
+        printf("       telemetry: %s%s\n", line, gv_telemetry_last_phase_throttled(tel) ? " (THROTTLED)" : "");
+}
+
+/* Ends a benchmark's record: the telemetry series and summaries, then the verdicts. */
+static void bench_finish_record(cJSON *rec, gv_telemetry *tel)
+{
+    gv_telemetry_stop(tel, rec);
+    report_add_verdicts(rec);
+    report_print_verdicts(rec, stdout);
 }
 
 /* ---- soak ----------------------------------------------------------------------------------------- */
@@ -964,10 +1022,11 @@ int cmd_soak(int argc, char **argv)
     args_common com = {0};
     args_str_list dtypes = {0};
     long channels = -1, blocks = -1, batch = 256, steps = 200, threads = 0, seed = 1;
-    double min_drop = 10;
+    double min_drop = 10, hz = 0;
     const char *norm = NULL, *init = NULL, *save = NULL;
     args_spec specs[] = {
         ARGS_COMMON_SPECS(&com),
+        GV_TELEMETRY_HZ_SPEC(&hz),
         {"--dtype", ARGS_CHOICE_LIST, &dtypes, "LIST", "fp32, bf16 (GPU) or fp64 (CPU) (default fp32)", 0, 0, 0, 0, "fp64,fp32,bf16"},
         {"--channels", ARGS_INT, &channels, "C", "channels, a multiple of 8 (default 64)", 1, 4096, 0, 0, NULL},
         {"--blocks", ARGS_INT, &blocks, "N", "residual blocks (default 2)", 0, 64, 0, 0, NULL},
@@ -1038,6 +1097,7 @@ int cmd_soak(int argc, char **argv)
         }
     }
     cJSON *rec = gv_record_new("soak", argc, argv);
+    gv_telemetry *tel = telemetry_for(devs, ndev, hz);
     cJSON *runs = gv_json_add_arr(rec, "soak_runs");
     soak_args sa = {steps, threads, min_drop, (int)batch, (uint64_t)seed, save};
     if (!com.quiet)
@@ -1055,7 +1115,13 @@ int cmd_soak(int argc, char **argv)
                 continue;
             }
             cJSON *e = cJSON_CreateObject();
+            char phase[64];
+            snprintf(phase, sizeof phase, "soak %s %s", devs[d].label, nn_dtype_name(dt));
+            gv_telemetry_phase_begin(tel, phase);
             code = soak_one(&devs[d], dt, &L, &s0, &sa, e, com.quiet);
+            gv_telemetry_phase_end(tel, (double)sa.batch * (double)sa.steps);
+            cJSON_AddStringToObject(e, "telemetry_phase", phase);
+            telemetry_line(tel);
             cJSON_AddItemToArray(runs, e);
             if (!cJSON_GetObjectItem(rec, "soak"))
                 cJSON_AddItemReferenceToObject(rec, "soak", e);
@@ -1070,6 +1136,7 @@ int cmd_soak(int argc, char **argv)
     }
     nn_state_free(&s0);
     nn_layout_free(&L);
+    gv_telemetry_stop(tel, rec);
     return finish(rec, worst, com.json, "soak");
 }
 
@@ -1084,7 +1151,7 @@ typedef struct {
 /* Times one configuration: warm-up (untimed), then `repeats` timed runs of `steps` steps,
  * synchronised before each clock read. Fills e; returns an exit code. */
 static int bench_one(const dev_id *d, nn_dtype dt, int channels, nn_norm norm, int batch, const bench_args *a,
-                     cJSON *e, double *median_out, gv_progress *pg)
+                     cJSON *e, double *median_out, gv_progress *pg, gv_telemetry *tel)
 {
     nn_config cfg = {channels, (int)a->blocks, norm};
     nn_layout L;
@@ -1124,6 +1191,9 @@ static int bench_one(const dev_id *d, nn_dtype dt, int channels, nn_norm norm, i
         steps = steps < 1 ? 1 : steps > 1000 ? 1000 : steps;
     }
     double *rate = gv_xcalloc((size_t)a->repeats, sizeof(double)), *secs = gv_xcalloc((size_t)a->repeats, sizeof(double));
+    char phase[96];
+    snprintf(phase, sizeof phase, "%s %s %s c%d b%d", d->label, nn_dtype_name(dt), nn_norm_name(norm), channels, batch);
+    gv_telemetry_phase_begin(tel, phase);
     for (long r = 0; r < a->repeats && s == GV_OK; r++) {
         gv_progress_update(pg, "bench train %s C=%d batch %d: repeat %ld/%ld (%ld steps)", d->label, channels, batch,
                            r + 1, a->repeats, steps);
@@ -1135,6 +1205,7 @@ static int bench_one(const dev_id *d, nn_dtype dt, int channels, nn_norm norm, i
         secs[r] = gv_now() - t0;
         rate[r] = (double)batch * (double)steps / secs[r];
     }
+    gv_telemetry_phase_end(tel, (double)batch * (double)steps * (double)a->repeats);
     if (s == GV_OK && !isfinite(loss)) {
         s = gv_fail(&err, GV_ERR_WRONG, "%s %s: the warm-up loss is not finite", d->label, nn_dtype_name(dt));
     }
@@ -1166,6 +1237,7 @@ static int bench_one(const dev_id *d, nn_dtype dt, int channels, nn_norm norm, i
         cJSON_AddNumberToObject(e, "step_ms_median", 1000.0 * ts.median / (double)steps);
         cJSON_AddItemToObject(e, "samples_per_s", gv_json_doubles(rate, (int)a->repeats));
         gv_json_add_num(e, "loss_warmup", loss);
+        cJSON_AddStringToObject(e, "telemetry_phase", phase);
         if (d->kind == DEV_GPU) {
             dev_gpu_info gi;
             gv_err e2 = {{0}};
@@ -1218,8 +1290,10 @@ int cmd_bench_train(int argc, char **argv)
     args_str_list dtypes = {0}, norms = {0};
     bench_args a = {6, 3, 0, 1, 0, 0, 1};
     long seed = 1;
+    double hz = 0;
     args_spec specs[] = {
         ARGS_COMMON_SPECS(&com),
+        GV_TELEMETRY_HZ_SPEC(&hz),
         {"--channels", ARGS_INT_LIST, &chans, "LIST", "channel counts, multiples of 8 (default 64,128)", 1, 4096, 0, 0, NULL},
         {"--blocks", ARGS_INT, &a.blocks, "N", "residual blocks (default 6, as torch_drop7.py)", 0, 64, 0, 0, NULL},
         {"--batches", ARGS_INT_LIST, &batches, "LIST", "batch sizes (default 256,1024)", 1, 1 << 20, 0, 0, NULL},
@@ -1260,6 +1334,7 @@ int cmd_bench_train(int argc, char **argv)
         return code;
     cJSON *rec = gv_record_new("bench train", argc, argv);
     cJSON *arr = gv_json_add_arr(rec, "bench_train");
+    gv_telemetry *tel = telemetry_for(devs, ndev, hz);
     dev_blas_info bi;
     dev_blas_query(&bi);
     cJSON *cpu = gv_json_add_obj(rec, "cpu");
@@ -1290,7 +1365,8 @@ int cmd_bench_train(int argc, char **argv)
                         nn_norm norm = strcmp(norms.v[nm], "batch") ? NN_NORM_GROUP : NN_NORM_BATCH;
                         cJSON *e = cJSON_CreateObject();
                         double med = 0;
-                        code = bench_one(&devs[d], dt, (int)chans.v[ci], norm, (int)batches.v[bi2], &a, e, &med, &pg);
+                        code = bench_one(&devs[d], dt, (int)chans.v[ci], norm, (int)batches.v[bi2], &a, e, &med, &pg,
+                                         tel);
                         gv_progress_done(&pg);
                         if (code) {
                             cJSON_Delete(e);
@@ -1317,6 +1393,7 @@ int cmd_bench_train(int argc, char **argv)
                                dtypes.v[k], norms.v[nm], chans.v[ci], batches.v[bi2], jnum(e, "steps"),
                                jnum(e, "samples_per_s_best"), med, jnum(e, "samples_per_s_min"),
                                jnum(e, "step_ms_median"), mem, spd);
+                        telemetry_line(tel);
                         fflush(stdout);
                         cJSON_AddItemToArray(arr, e);
                     }
@@ -1330,6 +1407,7 @@ int cmd_bench_train(int argc, char **argv)
             gv_json_add_num(e, "load_after", l1);
         }
     }
+    bench_finish_record(rec, tel);
     return finish(rec, code, com.json, "bench train");
 }
 
@@ -1341,9 +1419,10 @@ int cmd_bench_matmul(int argc, char **argv)
     args_int_list sizes = {0};
     args_str_list dtypes = {0};
     long repeats = 5, threads = 0;
-    double min_time = 0.1;
+    double min_time = 0.1, hz = 0;
     args_spec specs[] = {
         ARGS_COMMON_SPECS(&com),
+        GV_TELEMETRY_HZ_SPEC(&hz),
         {"--sizes", ARGS_INT_LIST, &sizes, "LIST", "square sizes (default 256,512,1024,2048,4096)", 1, 32768, 0, 0, NULL},
         {"--dtype", ARGS_CHOICE_LIST, &dtypes, "LIST", "fp32, tf32, bf16 (default all; the CPU runs fp32)", 0, 0, 0, 0, "fp32,tf32,bf16"},
         {"--repeats", ARGS_INT, &repeats, "N", "timed repeats (default 5)", 1, 1000, 0, 0, NULL},
@@ -1368,6 +1447,7 @@ int cmd_bench_matmul(int argc, char **argv)
         return code;
     int nthreads = threads > 0 ? (int)threads : gv_cpu_count();
     cJSON *rec = gv_record_new("bench matmul", argc, argv);
+    gv_telemetry *tel = telemetry_for(devs, ndev, hz);
     cJSON *arr = gv_json_add_arr(rec, "bench_matmul");
     gv_progress pg;
     gv_progress_init(&pg);
@@ -1418,10 +1498,15 @@ int cmd_bench_matmul(int argc, char **argv)
                 long reps = t1 > 0 ? (long)ceil(min_time / t1) : 1;
                 reps = reps < 1 ? 1 : reps > 100000 ? 100000 : reps;
                 double *gf = gv_xcalloc((size_t)repeats, sizeof(double)), *sec = gv_xcalloc((size_t)repeats, sizeof(double));
+                char phase[64];
+                snprintf(phase, sizeof phase, "%s %s %d", devs[d].label, dtypes.v[k], n);
+                gv_telemetry_phase_begin(tel, phase);
                 for (long rr = 0; rr < repeats && s == GV_OK; rr++) {
                     s = dev_gemm_run(g, (int)reps, &sec[rr], &err);
                     gf[rr] = 2.0 * n * (double)n * n * (double)reps / sec[rr] / 1e9;
                 }
+                /* work units: GFLOP, so energy per unit is joules per GFLOP */
+                gv_telemetry_phase_end(tel, 2.0 * n * (double)n * n * (double)reps * (double)repeats / 1e9);
                 gv_progress_done(&pg);
                 if (s != GV_OK) {
                     code = fail_msg("bench matmul", s, &err);
@@ -1450,7 +1535,9 @@ int cmd_bench_matmul(int argc, char **argv)
                     cJSON_AddNumberToObject(e, "spot_check_tolerance", tol);
                     cJSON_AddBoolToObject(e, "spot_check_pass", ok);
                     cJSON_AddNumberToObject(e, "device_bytes", (double)dev_gemm_bytes(g));
+                    cJSON_AddStringToObject(e, "telemetry_phase", phase);
                     cJSON_AddItemToArray(arr, e);
+                    telemetry_line(tel);
                 }
                 free(gf), free(sec), free(A), free(B), free(C);
                 dev_gemm_close(g);
@@ -1468,5 +1555,6 @@ int cmd_bench_matmul(int argc, char **argv)
         fprintf(stderr, "gpuvet bench matmul: %d configuration(s) gave wrong results (see the check column)\n", wrong);
         code = GV_EXIT_FAIL;
     }
+    bench_finish_record(rec, tel);
     return finish(rec, code, com.json, "bench matmul");
 }

@@ -67,8 +67,11 @@ void sys_probe_print(const cJSON *p, FILE *f)
         fprintf(f, "GPUs     none: %s\n", field(p, "gpus_why", a, sizeof a));
     const cJSON *g;
     cJSON_ArrayForEach(g, gpus) {
-        fprintf(f, "GPU %-4d %s %s, %s\n", (int)cJSON_GetNumberValue(cJSON_GetObjectItem(g, "index")),
-                field(g, "vendor", a, sizeof a), field(g, "name", b, sizeof b), field(g, "arch", c, sizeof c));
+        /* the vendor, unless the name already starts with it ("NVIDIA H200") */
+        const char *vend = field(g, "vendor", a, sizeof a), *name = field(g, "name", b, sizeof b);
+        int named = !strncmp(name, vend, strlen(vend));
+        fprintf(f, "GPU %-4d %s%s%s, %s\n", (int)cJSON_GetNumberValue(cJSON_GetObjectItem(g, "index")),
+                named ? "" : vend, named ? "" : " ", name, field(g, "arch", c, sizeof c));
         fprintf(f, "         driver %s, runtime %s, PCI %s\n", field(g, "driver_version", a, sizeof a),
                 field(g, "runtime_version", b, sizeof b), field(g, "pci_bus_id", c, sizeof c));
         const cJSON *m = cJSON_GetObjectItem(g, "memory");

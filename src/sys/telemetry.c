@@ -143,10 +143,13 @@ static void open_gpu(gv_telemetry *t)
         snprintf(t->gpu_why, sizeof t->gpu_why, "no GPU was asked for");
         return;
     }
+    /* The runtime's PCI address picks the same GPU in NVML or sysfs, on this machine; when a
+     * fixture tree or another NVML library stands in for the machine (tests), the runtime's
+     * GPUs are not the ones described, so the index alone is used. */
     char pci[32] = "";
     dev_gpu_info info;
     gv_err e = {{0}};
-    if (dev_gpu_query(idx, &info, &e) == GV_OK)
+    if (!t->root[0] && !t->opts.nvml_lib && dev_gpu_query(idx, &info, &e) == GV_OK)
         sys_pci_normalise(info.pci_bus_id, pci, sizeof pci);
     t->nvml = sys_nvml_open(t->opts.nvml_lib);
     if (sys_nvml_ok(t->nvml)) {

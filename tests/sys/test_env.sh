@@ -14,9 +14,10 @@ for shell in bash sh; do
   fi
   # The fixture APU with a bundled HIP runtime first on the path and an override set.
   # shellcheck disable=SC2016
-  out=$(LD_LIBRARY_PATH=/venv/lib HSA_OVERRIDE_GFX_VERSION=9.0.0 "$shell" -c \
+  # (whatever library path gpuvet itself needs stays after the test's own entry)
+  out=$(LD_LIBRARY_PATH=/venv/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} HSA_OVERRIDE_GFX_VERSION=9.0.0 "$shell" -c \
         'eval "$("$GPUVET" env --sysroot "$0")" && echo "LLP=$LD_LIBRARY_PATH HSA=$HSA_OVERRIDE_GFX_VERSION" && "$GPUVET" env --sysroot "$0" --check' "$apu" 2>&1); rc=$?
-  if [ $rc = 0 ] && echo "$out" | grep -q '^LLP=/opt/rocm/lib:/venv/lib HSA=11.0.0$'; then
+  if [ $rc = 0 ] && echo "$out" | grep -Eq '^LLP=/opt/rocm/lib:/venv/lib(:[^ ]*)? HSA=11.0.0$'; then
     pass "eval in $shell, APU fixture" "library path and gfx override applied, --check clean"
   else
     fail "eval in $shell, APU fixture" "exit $rc: $out"

@@ -120,6 +120,22 @@ __global__ void __launch_bounds__(NORM_THREADS) gn_fwd(const T *__restrict__ x, 
     }
 }
 
+/* x and the gradient at the ReLU's input (dout where out > 0; all of dout without a ReLU). */
+template <typename T, int VEC>
+static __device__ __forceinline__ void ld_masked(const T *x, const T *dout, const T *out, size_t o, float xv[VEC],
+                                                 float g[VEC])
+{
+    ldv<VEC>(x + o, xv);
+    ldv<VEC>(dout + o, g);
+    if (out) {
+        float ov[VEC];
+        ldv<VEC>(out + o, ov);
+#pragma unroll
+        for (int e = 0; e < VEC; e++)
+            g[e] = ov[e] > 0.f ? g[e] : 0.f;
+    }
+}
+
 /* Backward. Per-channel dgamma/dbeta accumulate in shared memory across the block's
  * samples and go to global memory with one atomic per channel per block. */
 template <typename T, int VEC>
@@ -151,15 +167,8 @@ __global__ void __launch_bounds__(NORM_THREADS) gn_bwd(const T *__restrict__ x, 
         for (int j = lane; j < nvec; j += 32) {
             int p = j / per_pos, c = (j - p * per_pos) * VEC;
             size_t o = base + (size_t)p * C + c;
-            float xv[VEC], g[VEC], ov[VEC];
-            ldv<VEC>(x + o, xv);
-            ldv<VEC>(dout + o, g);
-            if (out) {
-                ldv<VEC>(out + o, ov);
-#pragma unroll
-                for (int e = 0; e < VEC; e++)
-                    g[e] = ov[e] > 0.f ? g[e] : 0.f;
-            }
+            float xv[VEC], g[VEC];
+            ld_masked<T, VEC>(x, dout, out, o, xv, g);
 #pragma unroll
             for (int e = 0; e < VEC; e++) {
                 int ch = warp * cg + c + e;
@@ -181,15 +190,8 @@ __global__ void __launch_bounds__(NORM_THREADS) gn_bwd(const T *__restrict__ x, 
         for (int j = lane; j < nvec; j += 32) {
             int p = j / per_pos, c = (j - p * per_pos) * VEC;
             size_t o = base + (size_t)p * C + c;
-            float xv[VEC], g[VEC], ov[VEC], d[VEC];
-            ldv<VEC>(x + o, xv);
-            ldv<VEC>(dout + o, g);
-            if (out) {
-                ldv<VEC>(out + o, ov);
-#pragma unroll
-                for (int e = 0; e < VEC; e++)
-                    g[e] = ov[e] > 0.f ? g[e] : 0.f;
-            }
+            float xv[VEC], g[VEC], d[VEC];
+            ld_masked<T, VEC>(x, dout, out, o, xv, g);
 #pragma unroll
             for (int e = 0; e < VEC; e++) {
                 int ch = warp * cg + c + e;

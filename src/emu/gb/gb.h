@@ -1,0 +1,122 @@
+/* gb.h: the Game Boy / Game Boy Color machine. The core is the timing side: the SM83 CPU
+ * and everything it can observe (timers, PPU modes and STAT interrupts, APU status,
+ * serial, DMA, cartridge banking). Each frame it emits a frame log (gb_render.h) and a
+ * list of audio keyframes (gb_apu_synth.h); renderers are views of those. The native
+ * video renderer and the native audio synthesiser run inside the core when asked for.
+ *
+ * Ownership: a gb_cart is read-only once loaded and may be shared by many machines (it
+ * must outlive them); each gb owns its memories, logs and outputs. */
+#ifndef GV_EMU_GB_GB_H
+#define GV_EMU_GB_GB_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/gv.h"
+#include "emu/gb/gb_apu_synth.h"
+#include "emu/gb/gb_render.h"
+
+typedef struct gb_cart gb_cart;
+typedef struct gb gb;
+
+typedef enum { GB_MODEL_DMG = 0, GB_MODEL_CGB = 1 } gb_model;
+
+enum { GB_MBC_NONE = 0, GB_MBC1 = 1, GB_MBC3 = 3, GB_MBC5 = 5 };
+
+typedef struct {
+    char title[17];          /* printable header title, NUL-terminated */
+    uint8_t cgb_flag;        /* header $0143: $80 CGB-enhanced, $C0 CGB only */
+    uint8_t type;            /* header $0147 */
+    int mbc;                 /* GB_MBC_* */
+    int has_ram, has_battery, has_rtc;
+    size_t rom_size;         /* bytes, from header $0148 */
+    size_t ram_size;         /* bytes of cartridge RAM, from header $0149 */
+    uint8_t header_checksum; /* header $014D, verified on load */
+    uint64_t hash;           /* XXH3-64 of the ROM image */
+} gb_cart_info;
+
+/* Parses and validates a ROM image (copied). name labels error messages (a path).
+ * Truncated images, a wrong header checksum, unknown cartridge types and impossible
+ * sizes are GV_ERR_INPUT with a one-line message naming the file. */
+gv_status gb_cart_load(const uint8_t *data, size_t len, const char *name, gb_cart **out, gv_err *err);
+gv_status gb_cart_load_file(const char *path, gb_cart **out, gv_err *err);
+const gb_cart_info *gb_cart_get_info(const gb_cart *c);
+void gb_cart_free(gb_cart *c);
+/* LFSR jump tables for closed-form noise evaluation, shared read-only (gb_apu_synth.h). */
+const gb_lfsr_jump *gb_cart_lfsr(const gb_cart *c);
+/* The model to use by default: CGB for CGB-enhanced or CGB-only cartridges, else DMG. */
+gb_model gb_cart_default_model(const gb_cart *c);
+
+/* What the core produces besides its timing (flags for gb_new). */
+enum {
+    GB_OUT_VIDEO_NATIVE = 1, /* render pixels inside the core (gb_native_fb) */
+    GB_OUT_VIDEO_LOG = 2,    /* fill the frame log for the host/device renderers */
+    GB_OUT_AUDIO_NATIVE = 4, /* synthesise audio inside the core (gb_native_audio) */
+};
+
+/* A machine in the documented post-boot state (no boot ROM) for model. A DMG-only
+ * cartridge on the CGB model is GV_ERR_INPUT (compatibility mode is not emulated). */
+gv_status gb_new(const gb_cart *cart, gb_model model, unsigned outputs, gb **out, gv_err *err);
+void gb_free(gb *g);
+gb_model gb_get_model(const gb *g);
+const gb_cart *gb_get_cart(const gb *g);
+
+/* Runs one frame period: until the PPU enters VBlank (line 144), or 70224 dots after the
+ * period began while the LCD is off. Returns 1 when a test-ROM trap stopped the machine
+ * early (see gb_set_trap), else 0. */
+int gb_run_frame(gb *g);
+uint64_t gb_frame_count(const gb *g);
+
+/* Native outputs of the last frame: RGB888 160x144 (GB_FB_BYTES) and int16 stereo
+ * 48 kHz samples after the high-pass filter (n frames of 2 samples). */
+const uint8_t *gb_native_fb(const gb *g);
+const int16_t *gb_native_audio(const gb *g, int *n);
+
+/* Logs of the last frame for external renderers. */
+const gb_frame_log *gb_video_log(const gb *g);
+const gb_audio_log *gb_audio_keys(const gb *g);
+/* Makes the next frame log carry a full snapshot of VRAM and palette RAM. */
+void gb_request_snapshot(gb *g);
+
+/* The output high-pass filter, in integer fixed point (state kept in the machine so that
+ * save states carry it): filters n stereo frames in place. */
+void gb_audio_filter(gb *g, int16_t *lr, int n);
+
+/* Serial output captured since power-on (bytes the program shifted out). */
+const uint8_t *gb_serial_output(const gb *g, size_t *len);
+
+/* Test-ROM support: with trap on, executing LD B,B stops the frame and records the
+ * registers; gb_trap_hit says whether it happened. */
+void gb_set_trap(gb *g, int on);
+int gb_trap_hit(const gb *g);
+
+typedef struct {
+    uint8_t a, f, b, c, d, e, h, l;
+    uint16_t sp, pc;
+} gb_regs;
+void gb_get_regs(const gb *g, gb_regs *r);
+
+/* Writes one line per instruction, before it executes, in the Gameboy Doctor layout
+ * "A:00 F:11 B:22 C:33 D:44 E:55 H:66 L:77 SP:8888 PC:9999 PCMEM:AA,BB,CC,DD".
+ * f NULL turns tracing off; the caller owns f. */
+void gb_set_trace(gb *g, FILE *f);
+
+/* Save states: a versioned image of the whole machine (checksummed). Loading checks the
+ * image against this machine's cartridge and model; a bad image is GV_ERR_INPUT and
+ * leaves the machine untouched. *data is malloc'd; the caller frees it. */
+gv_status gb_state_save(const gb *g, uint8_t **data, size_t *len, gv_err *err);
+gv_status gb_state_load(gb *g, const uint8_t *data, size_t len, gv_err *err);
+
+/* Battery-backed cartridge RAM (plus the MBC3 clock), loaded from and written to a file;
+ * writing is atomic (temporary file renamed into place). A missing file on load is not an
+ * error (*loaded = 0). A file of the wrong size is GV_ERR_INPUT. */
+gv_status gb_battery_load(gb *g, const char *path, int *loaded, gv_err *err);
+gv_status gb_battery_save(const gb *g, const char *path, gv_err *err);
+size_t gb_battery_size(const gb *g);
+
+/* Direct access for tests: CPU-visible read/write without advancing time. */
+uint8_t gb_peek(gb *g, uint16_t addr);
+void gb_poke(gb *g, uint16_t addr, uint8_t v);
+
+#endif

@@ -1,0 +1,190 @@
+/* gb_audio.c: audio synthesis from the core's keyframes. The native synthesiser walks the
+ * samples in order and steps each channel's generator dot by dot between them; the block
+ * synthesiser evaluates every event-free span independently in closed form
+ * (gb_apu_sample), which is what the host threads and the device parallelise. Both feed
+ * the same integer high-pass filter, so their streams must hash alike. Also the LFSR
+ * jump tables and the WAV writer. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/gb/gb_audio.h"
+#include "emu/gb/gb_int.h"
+
+/* Applies the one-step matrix (given as the images of the 15 unit vectors) to s. */
+static uint16_t mat_apply(const uint16_t *cols, uint16_t s)
+{
+    uint16_t r = 0;
+    for (int j = 0; j < 15; j++)
+        if ((s >> j) & 1)
+            r ^= cols[j];
+    return r;
+}
+
+void gb_lfsr_jump_init(gb_lfsr_jump *J)
+{
+    for (int w = 0; w < 2; w++) {
+        uint16_t cols[15], next[15];
+        for (int j = 0; j < 15; j++)
+            cols[j] = gb_lfsr_step((uint16_t)(1u << j), w);
+        for (int i = 0; i < GB_LFSR_POW; i++) {
+            /* cols is the matrix of 2^i steps: tabulate it by byte. */
+            for (int v = 0; v < 256; v++)
+                J->t[w][i][v] = mat_apply(cols, (uint16_t)v);
+            for (int v = 0; v < 128; v++)
+                J->t[w][i][256 + v] = mat_apply(cols, (uint16_t)(v << 8));
+            for (int j = 0; j < 15; j++)
+                next[j] = mat_apply(cols, cols[j]);
+            memcpy(cols, next, sizeof cols);
+        }
+    }
+}
+
+/* Charge factor of the output capacitor per 48 kHz sample, Q16: the per-dot factor
+ * 0.999958 (DMG) or 0.998943 (CGB) raised to 4194304/48000, rounded. */
+int32_t gb_hpf_charge(int cgb)
+{
+    return cgb ? 59751 : 65296;
+}
+
+/* Steps one generator through dt dots, one waveform step at a time. */
+static void gen_walk(gb_apu_gen *c, int ch, uint64_t dt)
+{
+    if (!c->on || !c->period)
+        return;
+    while (dt >= c->ctr) {
+        dt -= c->ctr;
+        c->ctr = c->period;
+        if (ch == 3)
+            c->lfsr = gb_lfsr_step(c->lfsr, c->mode);
+        else
+            c->pos = (uint8_t)((c->pos + 1) & (ch == 2 ? 31 : 7));
+    }
+    c->ctr -= (uint32_t)dt;
+}
+
+/* Mixing weights of the state in k: per channel, what one unit of DAC output adds to the
+ * left and right sums (NR51 routing times NR50 volume + 1, times 32), and the constant
+ * part of the mix from the channels whose output cannot change (off, DAC on or off). */
+typedef struct {
+    int wl[4], wr[4];
+    int base_l, base_r;
+    int active[4], nactive;
+} mix_plan;
+
+static void plan_mix(const gb_apu_key *k, mix_plan *m)
+{
+    int vl = (((k->nr50 >> 4) & 7) + 1) * 32, vr = ((k->nr50 & 7) + 1) * 32;
+    m->base_l = m->base_r = 0;
+    m->nactive = 0;
+    for (int ch = 0; ch < 4; ch++) {
+        m->wl[ch] = (k->nr51 & (0x10 << ch)) ? vl : 0;
+        m->wr[ch] = (k->nr51 & (0x01 << ch)) ? vr : 0;
+        if (k->ch[ch].on) { /* on implies a powered DAC */
+            m->active[m->nactive++] = ch;
+        } else if (k->ch[ch].dac) { /* DAC on, channel off: output 0 -> -15 */
+            m->base_l -= 15 * m->wl[ch];
+            m->base_r -= 15 * m->wr[ch];
+        }
+    }
+}
+
+/* Sequential synthesis: between keyframes each playing channel's generator is walked
+ * step by step from one sample's dot to the next. Equal to gb_apu_sample (closed form)
+ * sample for sample; the sums are split by channel, which integer arithmetic allows. */
+void gb_audio_native(const gb_audio_log *al, int16_t *lr)
+{
+    if (!al->n)
+        return;
+    uint32_t ki = 0;
+    gb_apu_key cur = al->keys[0];
+    uint64_t ct = cur.t;
+    mix_plan m;
+    plan_mix(&cur, &m);
+    for (uint32_t i = 0; i < al->n; i++) {
+        uint64_t t = gb_sample_time(al->k0 + i);
+        while (ki + 1 < al->nkeys && al->keys[ki + 1].t <= t) {
+            cur = al->keys[++ki];
+            ct = cur.t;
+            plan_mix(&cur, &m);
+        }
+        int L = m.base_l, R = m.base_r;
+        for (int a = 0; a < m.nactive; a++) {
+            int ch = m.active[a];
+            gen_walk(&cur.ch[ch], ch, t - ct);
+            int v = 2 * gb_gen_amp(&cur.ch[ch], ch, cur.wave) - 15;
+            L += v * m.wl[ch];
+            R += v * m.wr[ch];
+        }
+        ct = t;
+        lr[2 * i] = (int16_t)L;
+        lr[2 * i + 1] = (int16_t)R;
+    }
+}
+
+void gb_audio_block_span(const gb_audio_log *al, const gb_lfsr_jump *J, uint32_t j, int16_t *lr)
+{
+    const gb_apu_key *k = &al->keys[j];
+    uint64_t end = al->k0 + al->n;
+    uint64_t kb = gb_sample_first_at(k->t);
+    uint64_t ke = j + 1 < al->nkeys ? gb_sample_first_at(al->keys[j + 1].t) : end;
+    if (kb < al->k0)
+        kb = al->k0;
+    if (ke > end)
+        ke = end;
+    for (uint64_t n = kb; n < ke; n++) {
+        uint64_t i = n - al->k0;
+        gb_apu_sample(k, gb_sample_time(n), J, &lr[2 * i], &lr[2 * i + 1]);
+    }
+}
+
+void gb_audio_block(const gb_audio_log *al, const gb_lfsr_jump *J, int16_t *lr)
+{
+    for (uint32_t j = 0; j < al->nkeys; j++)
+        gb_audio_block_span(al, J, j, lr);
+}
+
+void gb_hpf_run(int32_t cap[2], int32_t charge, int16_t *lr, int n)
+{
+    for (int i = 0; i < n; i++) {
+        lr[2 * i] = gb_hpf_step(&cap[0], lr[2 * i], charge);
+        lr[2 * i + 1] = gb_hpf_step(&cap[1], lr[2 * i + 1], charge);
+    }
+}
+
+/* ---- WAV ------------------------------------------------------------------------------ */
+
+static void le32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+gv_status gb_wav_write(const char *path, const int16_t *lr, size_t frames, gv_err *err)
+{
+    size_t data = frames * 4;
+    if (data > 0xFFFFFFFFu - 44)
+        return gv_fail(err, GV_ERR_INPUT, "%s: %zu samples do not fit a WAV file", path, frames);
+    uint8_t *buf = malloc(44 + data);
+    if (!buf)
+        return gv_fail(err, GV_ERR_ENV, "out of memory for %s", path);
+    memcpy(buf, "RIFF", 4);
+    le32(buf + 4, (uint32_t)(36 + data));
+    memcpy(buf + 8, "WAVEfmt ", 8);
+    le32(buf + 16, 16);
+    buf[20] = 1, buf[21] = 0; /* PCM */
+    buf[22] = 2, buf[23] = 0; /* stereo */
+    le32(buf + 24, GB_AUDIO_RATE);
+    le32(buf + 28, GB_AUDIO_RATE * 4);
+    buf[32] = 4, buf[33] = 0;  /* block align */
+    buf[34] = 16, buf[35] = 0; /* bits */
+    memcpy(buf + 36, "data", 4);
+    le32(buf + 40, (uint32_t)data);
+    for (size_t i = 0; i < frames * 2; i++) {
+        uint16_t v = (uint16_t)lr[i];
+        buf[44 + 2 * i] = (uint8_t)v;
+        buf[45 + 2 * i] = (uint8_t)(v >> 8);
+    }
+    gv_status st = gv_write_file_atomic(path, buf, 44 + data, err);
+    free(buf);
+    return st;
+}

@@ -1,0 +1,394 @@
+/* gb_batch.c: the batch runner. Host renderers run in the same OpenMP loop as the cores
+ * (instance i's frame is emulated, then rendered, by one thread); a single instance
+ * renders its lines on all threads instead. With a device renderer each frame goes in
+ * two passes over the instances (emulate and size, then pack into pinned memory), the
+ * slot is submitted, and the previous frame's results are collected: the device works
+ * on frame k while the cores emulate frame k+1. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/hash.h"
+#include "emu/gb/gb_audio.h"
+#include "emu/gb/gb_batch.h"
+#include "emu/gb/gb_gpu.h"
+#include "emu/gb/gb_video.h"
+#include "emu/gb/gb_xxh3.h"
+
+static const char *const rnames[] = {"native", "host", "device", "none"};
+
+const char *gb_renderer_name(gb_renderer r)
+{
+    return (unsigned)r < 4 ? rnames[r] : "?";
+}
+
+int gb_renderer_parse(const char *s, gb_renderer *r)
+{
+    for (int i = 0; i < 4; i++)
+        if (!strcmp(s, rnames[i])) {
+            *r = (gb_renderer)i;
+            return 0;
+        }
+    return -1;
+}
+
+typedef struct {
+    gb *g;
+    gb_vstate *vs;
+    uint8_t *fb;
+    uint8_t *pk;
+    size_t pkcap;
+    int16_t *ab;
+    int abcap;
+    gv_hasher *vh, *ah;
+    size_t vsz, asz;
+    int an[2];      /* samples of the frame in each device slot */
+    int trapped;
+} gb_inst;
+
+struct gb_batch {
+    gb_batch_cfg cfg;
+    int n;
+    gb_inst *in;
+    gb_gpu *gpu;
+    int pending[2];
+    int astride[2];
+    int16_t *keep;
+    size_t nkeep, capkeep;
+};
+
+static int threads_of(const gb_batch *b)
+{
+    return b->cfg.threads > 0 ? b->cfg.threads : gv_cpu_count();
+}
+
+gv_status gb_batch_new(const gb_batch_cfg *cfg, gb_batch **out, gv_err *err)
+{
+    *out = NULL;
+    if (cfg->instances < 1)
+        return gv_fail(err, GV_ERR_INPUT, "--instances must be at least 1");
+    if (cfg->trap && cfg->instances != 1)
+        return gv_fail(err, GV_ERR_INPUT, "--test-rom runs a single instance (--instances 1)");
+    gb_batch *b = calloc(1, sizeof *b);
+    if (!b)
+        return gv_fail(err, GV_ERR_ENV, "out of memory");
+    b->cfg = *cfg;
+    b->n = cfg->instances;
+    b->in = calloc((size_t)b->n, sizeof *b->in);
+    gv_status st = GV_OK;
+    if (!b->in) {
+        st = gv_fail(err, GV_ERR_ENV, "out of memory for %d instances", b->n);
+        goto fail;
+    }
+    unsigned outs = 0;
+    if (cfg->video == GB_R_NATIVE)
+        outs |= GB_OUT_VIDEO_NATIVE;
+    if (cfg->video == GB_R_HOST || cfg->video == GB_R_DEVICE)
+        outs |= GB_OUT_VIDEO_LOG;
+    if (cfg->audio == GB_R_NATIVE)
+        outs |= GB_OUT_AUDIO_NATIVE;
+    for (int i = 0; i < b->n; i++) {
+        gb_inst *in = &b->in[i];
+        if ((st = gb_new(cfg->cart, cfg->model, outs, &in->g, err)) != GV_OK)
+            goto fail;
+        if (cfg->state && (st = gb_state_load(in->g, cfg->state, cfg->state_len, err)) != GV_OK)
+            goto fail;
+        if (cfg->battery) {
+            int loaded;
+            if ((st = gb_battery_load(in->g, cfg->battery, &loaded, err)) != GV_OK)
+                goto fail;
+        }
+        in->vh = gv_hasher_new();
+        in->ah = gv_hasher_new();
+        if (cfg->video == GB_R_HOST) {
+            in->vs = gv_aligned_alloc(sizeof *in->vs);
+            in->fb = malloc(GB_FB_BYTES);
+            if (!in->vs || !in->fb) {
+                st = gv_fail(err, GV_ERR_ENV, "out of memory for %d host renderers", b->n);
+                goto fail;
+            }
+            memset(in->vs, 0, sizeof *in->vs);
+        }
+        if (i == 0 && cfg->trace)
+            gb_set_trace(in->g, cfg->trace);
+        if (cfg->trap)
+            gb_set_trap(in->g, 1);
+    }
+    if (cfg->video == GB_R_DEVICE || cfg->audio == GB_R_DEVICE) {
+        uint8_t secret[GB_XXH3_SECRET_SIZE];
+        gb_xxh3_secret(secret);
+        if ((st = gb_gpu_open(b->n, cfg->video == GB_R_DEVICE, cfg->audio == GB_R_DEVICE, secret,
+                              gb_cart_lfsr(cfg->cart), &b->gpu, err)) != GV_OK)
+            goto fail;
+    }
+    *out = b;
+    return GV_OK;
+fail:
+    gb_batch_free(b);
+    return st;
+}
+
+void gb_batch_free(gb_batch *b)
+{
+    if (!b)
+        return;
+    gb_gpu_close(b->gpu);
+    for (int i = 0; b->in && i < b->n; i++) {
+        gb_inst *in = &b->in[i];
+        gb_free(in->g);
+        free(in->vs);
+        free(in->fb);
+        free(in->pk);
+        free(in->ab);
+        if (in->vh)
+            gv_hasher_free(in->vh);
+        if (in->ah)
+            gv_hasher_free(in->ah);
+    }
+    free(b->in);
+    free(b->keep);
+    free(b);
+}
+
+static void hash_u64(gv_hasher *h, uint64_t v)
+{
+    uint8_t le[8];
+    for (int i = 0; i < 8; i++)
+        le[i] = (uint8_t)(v >> (8 * i));
+    gv_hasher_update(h, le, 8);
+}
+
+static void keep_audio(gb_batch *b, const int16_t *lr, int n)
+{
+    if (b->nkeep + (size_t)n > b->capkeep) {
+        b->capkeep = (b->nkeep + (size_t)n) * 2 + 4096;
+        b->keep = gv_xrealloc(b->keep, b->capkeep * 2 * sizeof(int16_t));
+    }
+    memcpy(b->keep + b->nkeep * 2, lr, (size_t)n * 2 * sizeof(int16_t));
+    b->nkeep += (size_t)n;
+}
+
+static int16_t *abuf(gb_inst *in, int n)
+{
+    if (n > in->abcap) {
+        in->abcap = n + 256;
+        in->ab = gv_xrealloc(in->ab, (size_t)in->abcap * 2 * sizeof(int16_t));
+    }
+    return in->ab;
+}
+
+/* Post-filter samples of instance i for this frame: hash (and keep for instance 0). */
+static void audio_out(gb_batch *b, int i, const int16_t *lr, int n)
+{
+    if (n <= 0)
+        return;
+    gv_hasher_update(b->in[i].ah, lr, (size_t)n * 2 * sizeof(int16_t));
+    if (i == 0 && b->cfg.keep_audio)
+        keep_audio(b, lr, n);
+}
+
+/* The host side of one instance's frame: native or host renderers, or none. */
+static gv_status host_frame(gb_batch *b, int i, gv_err *err)
+{
+    gb_inst *in = &b->in[i];
+    gb *g = in->g;
+    if (gb_run_frame(g)) {
+        in->trapped = 1;
+        return GV_OK;
+    }
+    if (b->cfg.video == GB_R_NATIVE) {
+        hash_u64(in->vh, gv_hash64(gb_native_fb(g), GB_FB_BYTES));
+    } else if (b->cfg.video == GB_R_HOST) {
+        const gb_frame_log *lg = gb_video_log(g);
+        size_t need = gb_log_packed_size(lg);
+        if (need > in->pkcap) {
+            free(in->pk);
+            in->pkcap = need * 2;
+            if (!(in->pk = gv_aligned_alloc(in->pkcap)))
+                return gv_fail(err, GV_ERR_ENV, "out of memory for a frame log");
+        }
+        gb_log_pack(lg, in->pk);
+        gv_status st = gb_render_host(in->vs, in->pk, in->fb, b->n == 1, err);
+        if (st != GV_OK)
+            return st;
+        hash_u64(in->vh, gv_hash64(in->fb, GB_FB_BYTES));
+    }
+    if (b->cfg.audio == GB_R_NATIVE) {
+        int n;
+        const int16_t *lr = gb_native_audio(g, &n);
+        audio_out(b, i, lr, n);
+    } else if (b->cfg.audio == GB_R_HOST) {
+        const gb_audio_log *al = gb_audio_keys(g);
+        int16_t *lr = abuf(in, (int)al->n);
+        gb_audio_block(al, gb_cart_lfsr(b->cfg.cart), lr);
+        gb_audio_filter(g, lr, (int)al->n);
+        audio_out(b, i, lr, (int)al->n);
+    }
+    return GV_OK;
+}
+
+/* Collects a device slot's results in frame order. */
+static gv_status device_collect(gb_batch *b, int slot, gv_err *err)
+{
+    const uint64_t *hashes;
+    const int16_t *samples;
+    gv_status st = gb_gpu_wait(b->gpu, slot, &hashes, &samples, err);
+    if (st != GV_OK)
+        return st;
+    b->pending[slot] = 0;
+    int video = b->cfg.video == GB_R_DEVICE, audio = b->cfg.audio == GB_R_DEVICE;
+    int stride = b->astride[slot];
+#pragma omp parallel for schedule(static) num_threads(threads_of(b)) if (b->n > 1)
+    for (int i = 0; i < b->n; i++) {
+        gb_inst *in = &b->in[i];
+        if (video)
+            hash_u64(in->vh, hashes[i]);
+        if (audio) {
+            int n = in->an[slot];
+            int16_t *lr = abuf(in, n);
+            memcpy(lr, samples + (size_t)i * stride * 2, (size_t)n * 2 * sizeof(int16_t));
+            gb_audio_filter(in->g, lr, n);
+            audio_out(b, i, lr, n);
+        }
+    }
+    return GV_OK;
+}
+
+static gv_status device_frame(gb_batch *b, int slot, gv_err *err)
+{
+    int video = b->cfg.video == GB_R_DEVICE, audio = b->cfg.audio == GB_R_DEVICE;
+    gv_status st = GV_OK;
+    int nthr = threads_of(b);
+    /* pass 1: emulate (and run any host/native renderer), size the logs */
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nthr) if (b->n > 1)
+    for (int i = 0; i < b->n; i++) {
+        gv_err e;
+        gb_inst *in = &b->in[i];
+        if (host_frame(b, i, &e) != GV_OK) {
+#pragma omp critical
+            {
+                st = GV_ERR_ENV;
+                *err = e;
+            }
+        }
+        const gb_audio_log *al = gb_audio_keys(in->g);
+        in->vsz = video ? gb_log_packed_size(gb_video_log(in->g)) : 0;
+        in->asz = audio ? gb_alog_packed_size(al) : 0;
+        in->an[slot] = (int)al->n;
+    }
+    if (st != GV_OK || b->in[0].trapped)
+        return st; /* a trapped frame is incomplete: nothing to render */
+    size_t vtot = 0, atot = 0;
+    int stride = 1;
+    for (int i = 0; i < b->n; i++) {
+        vtot += b->in[i].vsz;
+        atot += b->in[i].asz;
+        if (b->in[i].an[slot] > stride)
+            stride = b->in[i].an[slot];
+    }
+    if (vtot > UINT32_MAX || atot > UINT32_MAX)
+        return gv_fail(err, GV_ERR_ENV, "a frame's logs for %d instances exceed 4 GiB; use fewer instances", b->n);
+    uint8_t *vbuf, *abuf_;
+    uint32_t *voff, *aoff;
+    if ((st = gb_gpu_staging(b->gpu, slot, vtot, atot, &vbuf, &abuf_, &voff, &aoff, err)) != GV_OK)
+        return st;
+    size_t vo = 0, ao = 0;
+    for (int i = 0; i < b->n; i++) {
+        voff[i] = (uint32_t)vo;
+        aoff[i] = (uint32_t)ao;
+        vo += b->in[i].vsz;
+        ao += b->in[i].asz;
+    }
+    /* pass 2: pack into pinned staging */
+#pragma omp parallel for schedule(static) num_threads(nthr) if (b->n > 1)
+    for (int i = 0; i < b->n; i++) {
+        gb_inst *in = &b->in[i];
+        if (video)
+            gb_log_pack(gb_video_log(in->g), vbuf + voff[i]);
+        if (audio)
+            gb_alog_pack(gb_audio_keys(in->g), abuf_ + aoff[i]);
+    }
+    if (b->pending[slot ^ 1] && (st = device_collect(b, slot ^ 1, err)) != GV_OK)
+        return st;
+    b->astride[slot] = stride;
+    if ((st = gb_gpu_submit(b->gpu, slot, vtot, atot, stride, err)) != GV_OK)
+        return st;
+    b->pending[slot] = 1;
+    return GV_OK;
+}
+
+gv_status gb_batch_run(gb_batch *b, int frames, int *done, gv_err *err)
+{
+    gv_status st = GV_OK;
+    int f;
+    *done = 0;
+    for (f = 0; f < frames; f++) {
+        if (b->gpu) {
+            st = device_frame(b, f & 1, err);
+        } else {
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads_of(b)) if (b->n > 1)
+            for (int i = 0; i < b->n; i++) {
+                gv_err e;
+                if (host_frame(b, i, &e) != GV_OK) {
+#pragma omp critical
+                    {
+                        st = GV_ERR_ENV;
+                        *err = e;
+                    }
+                }
+            }
+        }
+        if (st != GV_OK || b->in[0].trapped)
+            break;
+    }
+    for (int s = 0; b->gpu && s < 2; s++) {
+        int slot = (f + s) & 1; /* oldest first */
+        if (b->pending[slot]) {
+            gv_status s2 = device_collect(b, slot, err);
+            if (st == GV_OK)
+                st = s2;
+        }
+    }
+    *done = f;
+    return st;
+}
+
+uint64_t gb_batch_video_hash(const gb_batch *b, int i)
+{
+    return gv_hasher_digest(b->in[i].vh);
+}
+
+uint64_t gb_batch_audio_hash(const gb_batch *b, int i)
+{
+    return gv_hasher_digest(b->in[i].ah);
+}
+
+int gb_batch_mismatches(const gb_batch *b)
+{
+    int bad = 0;
+    uint64_t v0 = gb_batch_video_hash(b, 0), a0 = gb_batch_audio_hash(b, 0);
+    for (int i = 1; i < b->n; i++)
+        if (gb_batch_video_hash(b, i) != v0 || gb_batch_audio_hash(b, i) != a0)
+            bad++;
+    return bad;
+}
+
+gb *gb_batch_machine(gb_batch *b, int i)
+{
+    return b->in[i].g;
+}
+
+gv_status gb_batch_last_frame(gb_batch *b, uint8_t *rgb, gv_err *err)
+{
+    switch (b->cfg.video) {
+    case GB_R_NATIVE: memcpy(rgb, gb_native_fb(b->in[0].g), GB_FB_BYTES); return GV_OK;
+    case GB_R_HOST: memcpy(rgb, b->in[0].fb, GB_FB_BYTES); return GV_OK;
+    case GB_R_DEVICE: return gb_gpu_frame(b->gpu, 0, rgb, err);
+    default: return gv_fail(err, GV_ERR_INPUT, "no frame: the video renderer is 'none'");
+    }
+}
+
+const int16_t *gb_batch_audio(const gb_batch *b, size_t *n)
+{
+    *n = b->nkeep;
+    return b->keep;
+}

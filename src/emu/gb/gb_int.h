@@ -1,0 +1,220 @@
+/* gb_int.h: the machine's internals, shared by the files of src/emu/gb/ only.
+ *
+ * Time is counted in dots of the 4194304 Hz clock (the PPU and APU rate in both CPU
+ * speeds); one CPU M-cycle is 4 dots, or 2 in CGB double speed. The CPU runs instruction
+ * by instruction; each memory access costs one M-cycle. The other units are event
+ * driven: each keeps the dot of its next event (PPU mode change, timer overflow, APU
+ * frame-sequencer step, serial transfer end, OAM DMA end, frame deadline), and the
+ * machine processes due events at instruction boundaries and before any IO access, so
+ * everything the CPU reads is exact at the dot of the access.
+ *
+ * gb_state is plain old data: everything that determines the future of the machine
+ * (save states are this struct plus the cartridge RAM). struct gb adds what is derived
+ * from it (memory maps, the next event) and the outputs. */
+#ifndef GV_EMU_GB_GB_INT_H
+#define GV_EMU_GB_GB_INT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "emu/gb/gb.h"
+#include "emu/gb/gb_audio.h"
+
+#define GB_DOTS_LINE 456
+#define GB_DOTS_FRAME 70224
+#define GB_NEVER UINT64_MAX
+
+enum { GB_EV_PPU, GB_EV_TIMER, GB_EV_FS, GB_EV_SERIAL, GB_EV_DMA, GB_EV_FRAME, GB_EV_N };
+
+/* PPU events, in the order they come within a visible line. */
+enum { GB_PPU_LINE = 0, GB_PPU_MODE3 = 1, GB_PPU_MODE0 = 2, GB_PPU_LY153 = 3 };
+
+typedef struct {
+    uint8_t reg[0x30];   /* $FF10-$FF3F as last written (wave RAM at 0x20-0x2F) */
+    uint8_t power;       /* NR52 bit 7 */
+    uint8_t fs_step;     /* frame sequencer step 0-7 */
+    uint8_t env_timer[4];
+    uint8_t sweep_timer, sweep_en;
+    uint16_t sweep_shadow;
+    uint16_t len[4];     /* length counters (ticks left) */
+    uint16_t freq[3];    /* 11-bit frequencies of channels 1-3 */
+    uint8_t pad[2];
+    gb_apu_key gen;      /* generator state as of gen.t */
+} gb_apu_state;
+
+typedef struct {
+    /* CPU */
+    uint8_t a, f, b, c, d, e, h, l;
+    uint16_t sp, pc;
+    uint8_t ime, ime_delay, halted, halt_bug, stopped, locked, double_speed, key1;
+    uint8_t ie, iflag, p1, sb, sc, tima, tma, tac;
+    uint8_t tima_delay; /* 1 between a TIMA overflow and the TMA reload one M-cycle later */
+    uint8_t cgb;        /* CGB mode */
+    uint8_t pad0[6];
+    /* clocks */
+    uint64_t clk;       /* dots since power-on */
+    uint64_t div_base;  /* 64-bit system counter (DIV is bits 8-15) at dot div_clk */
+    uint64_t div_clk;   /* the counter runs from this dot (STOP freezes it until then) */
+    uint64_t tima_ref;  /* system counter at the last timer update */
+    uint64_t ev[GB_EV_N];
+    /* memories */
+    uint8_t wram[0x8000];
+    uint8_t vram[GB_VRAM_BYTES];
+    uint8_t oam[0xA0];
+    uint8_t hram[0x80];
+    uint8_t pal[GB_PAL_BYTES]; /* CGB palette RAM: BG then OBJ */
+    uint8_t bcps, ocps, vbk, svbk, opri, dma_reg, hdma_active, hdma_len;
+    uint16_t hdma_src, hdma_dst;
+    uint8_t io_misc[4]; /* $FF72-$FF75 */
+    uint8_t gdma_pending; /* a general DMA started in mode 3 runs when mode 0 begins */
+    uint8_t pad_gdma[7];
+    /* cartridge */
+    uint16_t rom_bank;  /* MBC1: low 5 bits; MBC3: 7-8 bits; MBC5: 9 bits */
+    uint8_t ram_bank, ram_en, mbc1_bank2, mbc1_mode, rtc_latch_prev, pad1;
+    uint8_t rtc[5], rtc_latched[5], pad2[2];
+    uint32_t rtc_sub;   /* dots into the current RTC second */
+    uint64_t rtc_clk;   /* dot up to which the RTC has been advanced */
+    /* PPU */
+    uint8_t lcdc, stat, scy, scx, ly, ly_reg, lyc, bgp, obp0, obp1, wy, wx;
+    uint8_t mode, stat_line, wy_trig, win_counter, ppu_ev, lines_drawn, fine, nobj;
+    uint8_t obj_idx[GB_LINE_OBJS]; /* OAM indices selected for this line, priority order */
+    uint8_t line_win, line_win_line;
+    uint16_t mode3_len;
+    uint8_t pad3[2];
+    uint64_t line_clk;  /* dot 0 of the current line */
+    /* frame periods */
+    uint64_t period_start;
+    uint64_t period_end;   /* set when the period has ended (GB_NEVER while running) */
+    uint64_t frames;
+    /* APU */
+    gb_apu_state apu;
+    uint64_t sample_k;     /* next output sample index */
+    int32_t hpf_cap[2];
+} gb_state;
+
+typedef struct {
+    uint32_t n, cap;
+    void *v;
+} gb_vec;
+
+struct gb {
+    gb_state s;
+    const gb_cart *cart;
+    const uint8_t *rom;
+    uint32_t rom_mask;      /* number of 16 KiB banks - 1 */
+    uint8_t *cram;
+    uint32_t cram_size;
+    const uint8_t *rmap[16];
+    uint8_t *wmap[16];
+    uint32_t md;            /* dots per M-cycle */
+    uint64_t next_event;
+    unsigned outputs;
+    int trap_on, trap_hit;
+    FILE *trace;
+    const gb_lfsr_jump *lfsr; /* shared, owned by the cartridge */
+    /* native video: the frame being drawn and the last complete one */
+    uint8_t *fb[2];
+    int fb_cur;
+    int nat_x;              /* next pixel the native renderer will draw on this line */
+    gb_obj nat_obj[GB_LINE_OBJS];
+    int nat_h;              /* object height (8/16) of the line being drawn */
+    uint8_t nat_lo[GB_LINE_OBJS], nat_hi[GB_LINE_OBJS]; /* the objects' rows on this line */
+    uint16_t nat_mask[GB_W]; /* per pixel: bit k set when object k covers it */
+    uint64_t nat_cover[4];   /* pixels with any object, as a bitmap (word 3 stays 0) */
+    uint16_t spread[2][256]; /* tile row byte -> 2-bit slots per pixel, left first / flipped */
+    uint32_t pal_rgb[64];   /* CGB palette RAM as RGB888 (R in the low byte), kept current */
+    /* video log: the one being filled (cur) and the last complete one */
+    gb_frame_log log[2];
+    gb_vec memw[2], regw[2];
+    int log_cur;
+    int want_snapshot;
+    /* audio: keyframes of the period being run and of the last complete one */
+    gb_vec keys[2];
+    int keys_cur;
+    gb_audio_log alog;
+    int16_t *abuf;
+    int an, acap;
+    /* serial output */
+    uint8_t *serial;
+    size_t nserial, capserial;
+};
+
+/* ---- memory (gb_mem.c) ---------------------------------------------------------------- */
+uint8_t gb_read_slow(gb *g, uint16_t a);
+void gb_write_slow(gb *g, uint16_t a, uint8_t v);
+void gb_map_update(gb *g);      /* recompute rmap/wmap from the state */
+void gb_map_vram(gb *g);        /* VRAM page pointers for the current mode and bank */
+
+static inline uint8_t gb_rd(gb *g, uint16_t a)
+{
+    const uint8_t *p = g->rmap[a >> 12];
+    return p ? p[a & 0xFFF] : gb_read_slow(g, a);
+}
+
+static inline void gb_wr(gb *g, uint16_t a, uint8_t v)
+{
+    uint8_t *p = g->wmap[a >> 12];
+    if (p)
+        p[a & 0xFFF] = v;
+    else
+        gb_write_slow(g, a, v);
+}
+
+/* ---- events (gb_machine.c) ------------------------------------------------------------ */
+void gb_sched(gb *g, int ev, uint64_t t);
+void gb_sync(gb *g);            /* process every event due at or before s.clk */
+void gb_period_end(gb *g, uint64_t t); /* the current frame period ends at dot t */
+
+/* ---- cartridge (gb_cart.c) ------------------------------------------------------------ */
+void gb_cart_map(gb *g);
+void gb_mbc_write(gb *g, uint16_t a, uint8_t v);
+uint8_t gb_cram_read(gb *g, uint16_t a);
+void gb_cram_write(gb *g, uint16_t a, uint8_t v);
+void gb_rtc_update(gb *g);
+int gb_cart_mbc(const gb_cart *c);
+const uint8_t *gb_cart_rom(const gb_cart *c);
+
+/* ---- CPU (gb_cpu.c) ------------------------------------------------------------------- */
+void gb_cpu_step(gb *g);
+
+/* ---- timer, serial, system counter (gb_timer.c) --------------------------------------- */
+uint64_t gb_sysclk(const gb *g, uint64_t t);
+uint64_t gb_sysclk_time(const gb *g, uint64_t target);
+uint8_t gb_timer_read(gb *g, uint16_t a);
+void gb_timer_write(gb *g, uint16_t a, uint8_t v);
+void gb_timer_event(gb *g, uint64_t t);
+void gb_timer_schedule(gb *g);
+void gb_serial_write(gb *g, uint8_t v);
+void gb_serial_event(gb *g, uint64_t t);
+void gb_speed_switch(gb *g);
+
+/* ---- PPU (gb_ppu.c) ------------------------------------------------------------------- */
+void gb_ppu_event(gb *g, uint64_t t);
+uint8_t gb_ppu_read(gb *g, uint16_t a);
+void gb_ppu_write(gb *g, uint16_t a, uint8_t v);
+void gb_ppu_mem_logged(gb *g, uint16_t addr, uint8_t v); /* VRAM/palette write to the log */
+void gb_ppu_period_begin(gb *g);
+void gb_pal_rgb_refresh(gb *g); /* after the palette RAM changed wholesale */
+void gb_native_init(gb *g);     /* the native renderer's tables */
+void gb_hdma_write(gb *g, uint16_t a, uint8_t v);
+void gb_oam_dma(gb *g, uint8_t v);
+
+/* ---- APU (gb_apu.c) ------------------------------------------------------------------- */
+void gb_apu_reset(gb *g);
+uint8_t gb_apu_read(gb *g, uint16_t a);
+void gb_apu_write(gb *g, uint16_t a, uint8_t v);
+void gb_apu_fs_event(gb *g, uint64_t t);
+void gb_apu_fs_schedule(gb *g);
+void gb_apu_div_reset(gb *g, uint64_t old_sysclk);
+void gb_apu_period_switch(gb *g, uint64_t t);
+
+/* ---- audio synthesis (gb_audio.c) ----------------------------------------------------- */
+void gb_lfsr_jump_init(gb_lfsr_jump *J);
+
+/* ---- save states (gb_state.c): the part of loading after the header checks ---------- */
+gv_status gb_state_load_unchecked(gb *g, const uint8_t *data, size_t len, gv_err *err);
+
+/* ---- growable arrays ------------------------------------------------------------------ */
+void *gb_vec_push(gb_vec *v, size_t elem);
+
+#endif

@@ -1,0 +1,307 @@
+/* gb_machine.c: the machine: creation in the post-boot state, the event queue, the run
+ * loop of one frame period and the switch between periods (where the finished frame's
+ * logs and native outputs become readable). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/gb/gb_int.h"
+
+void *gb_vec_push(gb_vec *v, size_t elem)
+{
+    if (v->n == v->cap) {
+        v->cap = v->cap ? v->cap * 2 : 256;
+        v->v = gv_xrealloc(v->v, (size_t)v->cap * elem);
+    }
+    return (uint8_t *)v->v + (size_t)v->n++ * elem;
+}
+
+/* ---- events --------------------------------------------------------------------------- */
+
+void gb_sched(gb *g, int ev, uint64_t t)
+{
+    g->s.ev[ev] = t;
+    uint64_t m = GB_NEVER;
+    for (int i = 0; i < GB_EV_N; i++)
+        if (g->s.ev[i] < m)
+            m = g->s.ev[i];
+    g->next_event = m;
+}
+
+static void event_fire(gb *g)
+{
+    gb_state *s = &g->s;
+    int e = 0;
+    for (int i = 1; i < GB_EV_N; i++)
+        if (s->ev[i] < s->ev[e])
+            e = i;
+    uint64_t t = s->ev[e];
+    switch (e) {
+    case GB_EV_PPU: gb_ppu_event(g, t); break;
+    case GB_EV_TIMER: gb_timer_event(g, t); break;
+    case GB_EV_FS: gb_apu_fs_event(g, t); break;
+    case GB_EV_SERIAL: gb_serial_event(g, t); break;
+    case GB_EV_DMA: gb_sched(g, GB_EV_DMA, GB_NEVER); break;
+    default:
+        gb_sched(g, GB_EV_FRAME, GB_NEVER);
+        gb_period_end(g, t);
+        break;
+    }
+}
+
+void gb_sync(gb *g)
+{
+    while (g->next_event <= g->s.clk)
+        event_fire(g);
+}
+
+void gb_period_end(gb *g, uint64_t t)
+{
+    if (g->s.period_end == GB_NEVER)
+        g->s.period_end = t;
+}
+
+/* ---- creation ------------------------------------------------------------------------- */
+
+/* Registers as the boot ROM leaves them at PC=$0100 (Pan Docs, "Power Up Sequence"). The
+ * PPU is on line 153 (LY already reads 0, mode 1) 400 dots in; DIV is $AB on DMG, and
+ * $1E on CGB, where the documentation gives no value. WRAM, HRAM, VRAM and OAM are
+ * zero; CGB palettes white. */
+static void post_boot(gb *g)
+{
+    gb_state *s = &g->s;
+    const gb_cart_info *ci = gb_cart_get_info(g->cart);
+    if (s->cgb) {
+        s->a = 0x11, s->f = 0x80, s->b = 0x00, s->c = 0x00;
+        s->d = 0xFF, s->e = 0x56, s->h = 0x00, s->l = 0x0D;
+        s->div_base = 0x1EA0;
+        s->dma_reg = 0x00;
+        s->obp0 = s->obp1 = 0x00;
+        for (int i = 0; i < GB_PAL_BYTES; i += 2)
+            s->pal[i] = 0xFF, s->pal[i + 1] = 0x7F;
+    } else {
+        s->a = 0x01;
+        s->f = (uint8_t)(0x80 | (ci->header_checksum ? 0x30 : 0));
+        s->b = 0x00, s->c = 0x13, s->d = 0x00, s->e = 0xD8, s->h = 0x01, s->l = 0x4D;
+        s->div_base = 0xABCC;
+        s->dma_reg = 0xFF;
+        s->obp0 = s->obp1 = 0xFF;
+    }
+    s->sp = 0xFFFE;
+    s->pc = 0x0100;
+    s->iflag = 0x01;
+    s->lcdc = 0x91;
+    s->stat = 0x00;
+    s->bgp = 0xFC;
+    s->hdma_len = 0x7F;
+    s->rom_bank = 1;
+    s->clk = 400;
+    s->div_clk = s->clk;
+    s->line_clk = 0;
+    s->ly = 153;
+    s->ly_reg = 0;
+    s->mode = 1;
+    s->ppu_ev = GB_PPU_LINE;
+    s->period_start = 0;
+    s->period_end = GB_NEVER;
+    for (int i = 0; i < GB_EV_N; i++)
+        s->ev[i] = GB_NEVER;
+    s->ev[GB_EV_PPU] = GB_DOTS_LINE;
+    /* APU after the boot chime: on, channel 1 playing at volume 0, NR50 $77, NR51 $F3. */
+    gb_apu_reset(g);
+    gb_apu_state *ap = &s->apu;
+    ap->power = 1;
+    ap->reg[0x00] = 0x00, ap->reg[0x01] = 0x80, ap->reg[0x02] = 0xF3, ap->reg[0x03] = 0xC1;
+    ap->reg[0x04] = 0x07, ap->reg[0x0A] = 0x00, ap->reg[0x0C] = 0x00, ap->reg[0x14] = 0x77;
+    ap->reg[0x15] = 0xF3, ap->reg[0x16] = 0x80;
+    ap->freq[0] = 0x7C1;
+    ap->gen.ch[0].on = 1;
+    ap->gen.ch[0].dac = 1;
+    ap->gen.ch[0].mode = 2;
+    ap->gen.ch[0].period = (2048u - 0x7C1) * 4u;
+    ap->gen.ch[0].ctr = ap->gen.ch[0].period;
+    ap->gen.nr50 = 0x77;
+    ap->gen.nr51 = 0xF3;
+    ap->gen.t = 0; /* the first period and its first keyframe start at dot 0 */
+    s->sample_k = gb_sample_first_at(0);
+}
+
+gv_status gb_new(const gb_cart *cart, gb_model model, unsigned outputs, gb **out, gv_err *err)
+{
+    *out = NULL;
+    const gb_cart_info *ci = gb_cart_get_info(cart);
+    if (model == GB_MODEL_CGB && !(ci->cgb_flag & 0x80))
+        return gv_fail(err, GV_ERR_INPUT,
+                       "the CGB model runs CGB cartridges only: '%s' is a DMG cartridge (header $0143 = $%02X); use --model dmg",
+                       ci->title, ci->cgb_flag);
+    gb *g = calloc(1, sizeof *g);
+    if (!g)
+        return gv_fail(err, GV_ERR_ENV, "out of memory for a Game Boy machine");
+    g->cart = cart;
+    g->rom = gb_cart_rom(cart);
+    g->rom_mask = (uint32_t)(ci->rom_size / 0x4000 - 1);
+    g->lfsr = gb_cart_lfsr(cart);
+    g->cram_size = (uint32_t)ci->ram_size;
+    g->outputs = outputs;
+    if (g->cram_size && !(g->cram = calloc(1, g->cram_size)))
+        goto oom;
+    if (outputs & GB_OUT_VIDEO_NATIVE) {
+        for (int i = 0; i < 2; i++) {
+            if (!(g->fb[i] = malloc(GB_FB_BYTES + 4))) /* + 4: the renderer stores 4 bytes per pixel */
+                goto oom;
+            memset(g->fb[i], 0xFF, GB_FB_BYTES);
+        }
+    }
+    gb_state *s = &g->s;
+    s->cgb = model == GB_MODEL_CGB;
+    g->md = 4;
+    post_boot(g);
+    gb_map_update(g);
+    gb_pal_rgb_refresh(g);
+    gb_native_init(g);
+    gb_sched(g, GB_EV_PPU, s->ev[GB_EV_PPU]);
+    gb_apu_fs_schedule(g);
+    gb_timer_schedule(g);
+    gb_apu_key *k0 = gb_vec_push(&g->keys[0], sizeof *k0);
+    *k0 = s->apu.gen;
+    g->log[0].cgb = g->log[1].cgb = s->cgb;
+    g->log[0].snapshot = 1;
+    memcpy(g->log[0].vram, s->vram, GB_VRAM_BYTES);
+    memcpy(g->log[0].pal, s->pal, GB_PAL_BYTES);
+    *out = g;
+    return GV_OK;
+oom:
+    gb_free(g);
+    return gv_fail(err, GV_ERR_ENV, "out of memory for a Game Boy machine");
+}
+
+void gb_free(gb *g)
+{
+    if (!g)
+        return;
+    free(g->cram);
+    for (int i = 0; i < 2; i++) {
+        free(g->fb[i]);
+        free(g->memw[i].v);
+        free(g->regw[i].v);
+        free(g->keys[i].v);
+    }
+    free(g->abuf);
+    free(g->serial);
+    free(g);
+}
+
+/* ---- running -------------------------------------------------------------------------- */
+
+static void period_switch(gb *g)
+{
+    gb_state *s = &g->s;
+    uint64_t t = s->period_end;
+    gb_apu_period_switch(g, t);
+    if (g->outputs & GB_OUT_AUDIO_NATIVE) {
+        int n = (int)g->alog.n;
+        if (n > g->acap) {
+            g->acap = n + 64;
+            g->abuf = gv_xrealloc(g->abuf, (size_t)g->acap * 2 * sizeof(int16_t));
+        }
+        gb_audio_native(&g->alog, g->abuf);
+        gb_hpf_run(s->hpf_cap, gb_hpf_charge(s->cgb), g->abuf, n);
+        g->an = n;
+    }
+    s->period_start = t;
+    s->period_end = GB_NEVER;
+    s->frames++;
+    gb_ppu_period_begin(g);
+}
+
+int gb_run_frame(gb *g)
+{
+    gb_state *s = &g->s;
+    while (s->period_end == GB_NEVER) {
+        if (g->next_event <= s->clk) {
+            gb_sync(g);
+            continue;
+        }
+        if (s->halted | s->stopped | s->locked) {
+            if (s->halted && (s->ie & s->iflag & 0x1F)) {
+                s->halted = 0;
+                s->clk += g->md; /* waking up takes one M-cycle */
+                continue;
+            }
+            /* Nothing runs until the next event: skip there on the M-cycle grid. */
+            uint64_t d = g->next_event - s->clk;
+            s->clk += (d + g->md - 1) / g->md * g->md;
+            continue;
+        }
+        gb_cpu_step(g);
+        if (g->trap_hit)
+            return 1;
+    }
+    period_switch(g);
+    return 0;
+}
+
+/* ---- accessors ------------------------------------------------------------------------ */
+
+uint64_t gb_frame_count(const gb *g) { return g->s.frames; }
+gb_model gb_get_model(const gb *g) { return g->s.cgb ? GB_MODEL_CGB : GB_MODEL_DMG; }
+const gb_cart *gb_get_cart(const gb *g) { return g->cart; }
+
+const uint8_t *gb_native_fb(const gb *g)
+{
+    return g->fb[g->fb_cur ^ 1];
+}
+
+const int16_t *gb_native_audio(const gb *g, int *n)
+{
+    *n = g->an;
+    return g->abuf;
+}
+
+const gb_frame_log *gb_video_log(const gb *g)
+{
+    return &g->log[g->log_cur ^ 1];
+}
+
+const gb_audio_log *gb_audio_keys(const gb *g)
+{
+    return &g->alog;
+}
+
+void gb_request_snapshot(gb *g)
+{
+    g->want_snapshot = 1;
+}
+
+void gb_audio_filter(gb *g, int16_t *lr, int n)
+{
+    gb_hpf_run(g->s.hpf_cap, gb_hpf_charge(g->s.cgb), lr, n);
+}
+
+const uint8_t *gb_serial_output(const gb *g, size_t *len)
+{
+    *len = g->nserial;
+    return g->serial;
+}
+
+void gb_set_trap(gb *g, int on)
+{
+    g->trap_on = on;
+    g->trap_hit = 0;
+}
+
+int gb_trap_hit(const gb *g)
+{
+    return g->trap_hit;
+}
+
+void gb_get_regs(const gb *g, gb_regs *r)
+{
+    const gb_state *s = &g->s;
+    r->a = s->a, r->f = s->f, r->b = s->b, r->c = s->c, r->d = s->d, r->e = s->e;
+    r->h = s->h, r->l = s->l, r->sp = s->sp, r->pc = s->pc;
+}
+
+void gb_set_trace(gb *g, FILE *f)
+{
+    g->trace = f;
+}

@@ -1,0 +1,640 @@
+/* gb_ppu.c: the PPU's timing side, the frame log and the native per-dot renderer.
+ *
+ * Timing (per line of 456 dots): mode 2 (OAM scan) dots 0-79; mode 3 from dot 80 for
+ * 172 + SCX%8 + 6 if the window shows + 6..11 per object (Pan Docs' OBJ penalty
+ * algorithm) dots; mode 0 to the end. Lines 144-153 are mode 1; VBlank is requested at
+ * line 144. On line 153, LY reads 153 for 4 dots, then 0. The STAT interrupt fires on a
+ * rising edge of (LYC=LY and bit 6) or (mode 0/1/2 and bit 3/4/5); entering line 144
+ * also raises the mode-2 condition. The OAM scan (taken at the start of mode 3) selects
+ * the first 10 objects of OAM covering the line; they are drawn by X then OAM index on
+ * DMG (and CGB with OPRI bit 0), by OAM index on CGB. The window shows on a line when
+ * LCDC.5 is set, WY equalled LY at the start of some line of this frame, and WX <= 166;
+ * its line counter advances only on such lines.
+ *
+ * The native renderer draws pixels as the dots pass: register writes in mode 3 first
+ * complete the pixels before the write's pixel (GB_PIXEL_DOT0 model), the rest of the
+ * line is drawn when mode 0 begins. */
+#include <string.h>
+
+#include "emu/gb/gb_int.h"
+
+static void stat_update(gb *g)
+{
+    gb_state *s = &g->s;
+    if (!(s->lcdc & 0x80)) {
+        s->stat_line = 0;
+        return;
+    }
+    int eq = s->ly_reg == s->lyc;
+    int line = ((s->stat & 0x40) && eq) || ((s->stat & 0x20) && s->mode == 2) ||
+               ((s->stat & 0x10) && s->mode == 1) || ((s->stat & 0x08) && s->mode == 0);
+    if (line && !s->stat_line)
+        s->iflag |= 2;
+    s->stat_line = (uint8_t)line;
+}
+
+static void ppu_next(gb *g, int ev, uint64_t t)
+{
+    g->s.ppu_ev = (uint8_t)ev;
+    gb_sched(g, GB_EV_PPU, t);
+}
+
+static gb_frame_log *cur_log(gb *g)
+{
+    return &g->log[g->log_cur];
+}
+
+/* Enters line s.ly at dot t. */
+static void line_begin(gb *g, uint64_t t)
+{
+    gb_state *s = &g->s;
+    s->line_clk = t;
+    s->ly_reg = s->ly;
+    if (s->ly == 0) {
+        s->wy_trig = 0;
+        s->win_counter = 0;
+    }
+    if (s->ly < GB_H) {
+        s->mode = 2;
+        if (s->wy == s->ly)
+            s->wy_trig = 1;
+        ppu_next(g, GB_PPU_MODE3, t + 80);
+    } else if (s->ly == GB_H) {
+        if ((s->stat & 0x20) && !s->stat_line)
+            s->iflag |= 2;
+        s->mode = 1;
+        s->iflag |= 1;
+        gb_period_end(g, t);
+        ppu_next(g, GB_PPU_LINE, t + GB_DOTS_LINE);
+    } else if (s->ly == 153) {
+        ppu_next(g, GB_PPU_LY153, t + 4);
+    } else {
+        ppu_next(g, GB_PPU_LINE, t + GB_DOTS_LINE);
+    }
+    gb_map_vram(g);
+    stat_update(g);
+}
+
+/* Mode 3 length penalty of the selected objects (Pan Docs, "OBJ penalty algorithm"):
+ * objects in X order; an object at X=0 costs 11 dots; otherwise, the first object in a
+ * BG/window tile waits for that tile's fetch (pixels right of its leftmost pixel, minus
+ * 2), and every object costs 6 dots for its own fetch. Objects at X >= 168 cost nothing. */
+static int obj_penalty(const gb_state *s)
+{
+    uint8_t ord[GB_LINE_OBJS];
+    int n = s->nobj;
+    memcpy(ord, s->obj_idx, (size_t)n);
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && (s->oam[ord[j] * 4 + 1] < s->oam[ord[j - 1] * 4 + 1] ||
+                                  (s->oam[ord[j] * 4 + 1] == s->oam[ord[j - 1] * 4 + 1] && ord[j] < ord[j - 1]));
+             j--) {
+            uint8_t t = ord[j];
+            ord[j] = ord[j - 1];
+            ord[j - 1] = t;
+        }
+    uint64_t seen = 0;
+    int pen = 0;
+    for (int i = 0; i < n; i++) {
+        int x = s->oam[ord[i] * 4 + 1];
+        if (x >= 168)
+            continue;
+        if (x == 0) {
+            pen += 11;
+            continue;
+        }
+        int px = x - 8, tile, in;
+        if (s->line_win && px >= s->wx - 7) {
+            int c = px - (s->wx - 7);
+            tile = 32 + (c >> 3);
+            in = c & 7;
+        } else {
+            int c = (px + s->scx) & 255;
+            tile = c >> 3;
+            in = c & 7;
+        }
+        if (!((seen >> tile) & 1)) {
+            seen |= 1ull << tile;
+            int w = 7 - in - 2;
+            if (w > 0)
+                pen += w;
+        }
+        pen += 6;
+    }
+    return pen;
+}
+
+/* OAM scan for line s.ly: the first 10 objects (in OAM order) whose rows cover the line,
+ * then ordered by drawing priority. */
+static void oam_scan(gb_state *s)
+{
+    int h = (s->lcdc & 4) ? 16 : 8;
+    int n = 0;
+    for (int i = 0; i < 40 && n < GB_LINE_OBJS; i++) {
+        int row = s->ly + 16 - s->oam[i * 4];
+        if (row >= 0 && row < h)
+            s->obj_idx[n++] = (uint8_t)i;
+    }
+    s->nobj = (uint8_t)n;
+    if (s->cgb && !(s->opri & 1))
+        return;
+    for (int i = 1; i < n; i++) /* stable: X ties keep OAM order */
+        for (int j = i; j > 0 && s->oam[s->obj_idx[j] * 4 + 1] < s->oam[s->obj_idx[j - 1] * 4 + 1]; j--) {
+            uint8_t t = s->obj_idx[j];
+            s->obj_idx[j] = s->obj_idx[j - 1];
+            s->obj_idx[j - 1] = t;
+        }
+}
+
+/* The native renderer's view of this line's objects: each object's row of pixels (VRAM
+ * is locked during mode 3, so they cannot change while the line is drawn), and for each
+ * pixel the set of objects covering it. */
+static void native_line_objs(gb *g)
+{
+    gb_state *s = &g->s;
+    int h = g->nat_h;
+    memset(g->nat_mask, 0, sizeof g->nat_mask);
+    memset(g->nat_cover, 0, sizeof g->nat_cover);
+    for (int k = 0; k < s->nobj; k++) {
+        const gb_obj *o = &g->nat_obj[k];
+        int r = s->ly - (o->y - 16);
+        if (o->attr & 0x40)
+            r = h - 1 - r;
+        int tn = h == 16 ? (o->tile & 0xFE) : o->tile;
+        const uint8_t *op = s->vram + ((s->cgb && (o->attr & 8)) ? 0x2000 : 0) + tn * 16 + r * 2;
+        g->nat_lo[k] = op[0];
+        g->nat_hi[k] = op[1];
+        for (int x = o->x - 8; x < o->x; x++)
+            if (x >= 0 && x < GB_W) {
+                g->nat_mask[x] |= (uint16_t)(1u << k);
+                g->nat_cover[x >> 6] |= 1ull << (x & 63);
+            }
+    }
+}
+
+/* CGB palette RAM entry i (0-63: BG colours then OBJ colours) as RGB888, $FF in the top
+ * byte (see native_draw). */
+static void pal_rgb_update(gb *g, int i)
+{
+    unsigned c = g->s.pal[i * 2] | (g->s.pal[i * 2 + 1] << 8);
+    g->pal_rgb[i] = gb_cgb_c8(c & 31) | ((uint32_t)gb_cgb_c8((c >> 5) & 31) << 8) |
+                    ((uint32_t)gb_cgb_c8((c >> 10) & 31) << 16) | 0xFF000000u;
+}
+
+void gb_pal_rgb_refresh(gb *g)
+{
+    for (int i = 0; i < 64; i++)
+        pal_rgb_update(g, i);
+}
+
+static void mode3_begin(gb *g, uint64_t t)
+{
+    gb_state *s = &g->s;
+    s->mode = 3;
+    oam_scan(s);
+    s->line_win = (s->lcdc & 0x20) && s->wy_trig && s->wx <= 166;
+    if (s->line_win)
+        s->line_win_line = s->win_counter++;
+    s->fine = s->scx & 7;
+    int len = 172 + s->fine + (s->line_win ? 6 : 0) + ((s->lcdc & 2) ? obj_penalty(s) : 0);
+    if (len > 289)
+        len = 289;
+    s->mode3_len = (uint16_t)len;
+    ppu_next(g, GB_PPU_MODE0, s->line_clk + 80 + (uint64_t)len);
+    s->lines_drawn = (uint8_t)(s->ly + 1);
+    for (int k = 0; k < s->nobj; k++)
+        memcpy(&g->nat_obj[k], s->oam + s->obj_idx[k] * 4, 4);
+    g->nat_h = (s->lcdc & 4) ? 16 : 8; /* object height as of the OAM scan */
+    if (g->outputs & GB_OUT_VIDEO_NATIVE)
+        native_line_objs(g);
+    if (g->outputs & GB_OUT_VIDEO_LOG) {
+        gb_line *ln = &cur_log(g)->line[s->ly];
+        ln->lcdc = s->lcdc;
+        ln->scy = s->scy;
+        ln->scx = s->scx;
+        ln->wx = s->wx;
+        ln->bgp = s->bgp;
+        ln->obp0 = s->obp0;
+        ln->obp1 = s->obp1;
+        ln->flags = (uint8_t)(GB_LINE_DRAWN | (s->line_win ? GB_LINE_WINDOW : 0));
+        ln->win_line = s->line_win_line;
+        ln->nobj = s->nobj;
+        ln->nreg = 0;
+        ln->pad = 0;
+        ln->reg_first = g->regw[g->log_cur].n;
+        memset(ln->obj, 0, sizeof ln->obj);
+        memcpy(ln->obj, g->nat_obj, (size_t)s->nobj * sizeof(gb_obj));
+    }
+    g->nat_x = 0;
+    gb_map_vram(g);
+    stat_update(g);
+}
+
+/* ---- native renderer ------------------------------------------------------------------ */
+
+/* Tables that spread a tile row byte into 2-bit slots, slot p = pixel p from the left:
+ * bit 7-p of the byte goes to bit 2p (table 0), bit p to bit 2p (table 1, X-flipped). The
+ * high-bit-plane byte is spread the same way and shifted left by one. */
+void gb_native_init(gb *g)
+{
+    for (int v = 0; v < 256; v++) {
+        unsigned a = 0, b = 0;
+        for (int p = 0; p < 8; p++) {
+            a |= ((v >> (7 - p)) & 1u) << (2 * p);
+            b |= ((v >> p) & 1u) << (2 * p);
+        }
+        g->spread[0][v] = (uint16_t)a;
+        g->spread[1][v] = (uint16_t)b;
+    }
+}
+
+/* The n (<= 8) bits of the object-coverage bitmap from pixel x. */
+static inline unsigned cover_bits(const gb *g, int x, int n)
+{
+    uint64_t w = g->nat_cover[x >> 6] >> (x & 63);
+    if (x & 63)
+        w |= g->nat_cover[(x >> 6) + 1] << (64 - (x & 63));
+    return (unsigned)w & ((1u << n) - 1);
+}
+
+/* Draws pixels nat_x .. xe-1 of the current line with the registers as they are now
+ * (they cannot change inside one call). The BG or window is walked tile by tile; each
+ * pixel inside the objects' span takes the first opaque pixel of the selected objects
+ * in priority order. */
+static void native_draw(gb *g, int xe)
+{
+    gb_state *s = &g->s;
+    if (!(g->outputs & GB_OUT_VIDEO_NATIVE) || g->nat_x >= xe)
+        return;
+    int x = g->nat_x;
+    uint8_t *px = g->fb[g->fb_cur] + (s->ly * GB_W + x) * 3;
+    g->nat_x = xe;
+    const unsigned lcdc = s->lcdc;
+    if (!(lcdc & 0x80)) {
+        memset(px, 0xFF, (size_t)(xe - x) * 3);
+        return;
+    }
+    const int cgb = s->cgb, prio_off = !(lcdc & 1);
+    const uint8_t *vram = s->vram;
+    /* Colour tables: BG index (attr & 7) * 4 + colour, object index palette * 4 + colour,
+     * where the object palette is attribute bits 0-2 on CGB and bit 4 (OBP0/OBP1) on DMG.
+     * DMG with LCDC.0 clear: the BG is white and objects are always above it. */
+    uint32_t dmg_bg[4], dmg_ob[8];
+    const uint32_t *btab = g->pal_rgb, *otab = g->pal_rgb + 32;
+    const int osh = cgb ? 0 : 4, omk = cgb ? 7 : 1;
+    if (!cgb) {
+        for (int c = 0; c < 4; c++) {
+            dmg_bg[c] = 0xFF000000u | (prio_off ? 0xFFFFFFu : 0x010101u * gb_dmg_grey((s->bgp >> (2 * c)) & 3));
+            dmg_ob[c] = 0xFF000000u | 0x010101u * gb_dmg_grey((s->obp0 >> (2 * c)) & 3);
+            dmg_ob[4 + c] = 0xFF000000u | 0x010101u * gb_dmg_grey((s->obp1 >> (2 * c)) & 3);
+        }
+        btab = dmg_bg;
+        otab = dmg_ob;
+    }
+    const int wstart = (s->line_win && (lcdc & 0x20)) ? (s->wx >= 7 ? s->wx - 7 : 0) : GB_W;
+    const int objs = (lcdc & 2) && s->nobj;
+    while (x < xe) {
+        const int inwin = x >= wstart;
+        const int seg_end = inwin ? xe : (xe < wstart ? xe : wstart);
+        unsigned col = inwin ? (unsigned)(x + 7 - s->wx) & 255 : (unsigned)(x + s->scx) & 255;
+        const unsigned row = inwin ? s->line_win_line : (unsigned)(s->ly + s->scy) & 255;
+        const int mapbase = ((lcdc & (inwin ? 0x40 : 0x08)) ? 0x1C00 : 0x1800) + (int)(row >> 3) * 32;
+        while (x < seg_end) {
+            const int mi = mapbase + (int)(col >> 3);
+            const unsigned tno = vram[mi], at = cgb ? vram[0x2000 + mi] : 0;
+            const int taddr = (lcdc & 0x10) ? (int)tno * 16 : 0x1000 + (int)(int8_t)tno * 16;
+            const unsigned ty = (at & 0x40) ? 7 - (row & 7) : (row & 7);
+            const uint8_t *tp = vram + ((at & 8) ? 0x2000 : 0) + taddr + ty * 2;
+            const uint16_t *sp = g->spread[(at & 0x20) ? 1 : 0];
+            const unsigned row2 = sp[tp[0]] | (sp[tp[1]] << 1); /* colour of pixel p: bits 2p-2p+1 */
+            const uint32_t *bt = btab + (at & 7) * 4;
+            int n = 8 - (int)(col & 7);
+            if (n > seg_end - x)
+                n = seg_end - x;
+            unsigned c = col & 7;
+            if (!objs || !cover_bits(g, x, n)) {
+                for (int k = 0; k < n; k++, x++, px += 3, c++) {
+                    const uint32_t rgb = bt[(row2 >> (2 * c)) & 3];
+                    memcpy(px, &rgb, 4); /* R, G, B and $FF into the next pixel's red (see below) */
+                }
+                col = (col + (unsigned)n) & 255;
+                continue;
+            }
+            for (int k = 0; k < n; k++, x++, px += 3, c++) {
+                const unsigned bci = (row2 >> (2 * c)) & 3;
+                unsigned m = g->nat_mask[x], oci = 0, oat = 0;
+                while (m) { /* covering objects, highest priority (lowest bit) first */
+                    const int j = __builtin_ctz(m);
+                    m &= m - 1;
+                    const unsigned dx = (unsigned)(x - (g->nat_obj[j].x - 8));
+                    oat = g->nat_obj[j].attr;
+                    const unsigned ob = (oat & 0x20) ? dx : 7 - dx;
+                    oci = ((g->nat_lo[j] >> ob) & 1) | (((g->nat_hi[j] >> ob) & 1) << 1);
+                    if (oci)
+                        break;
+                }
+                const uint32_t rgb = (oci && (prio_off || !bci || !((at | oat) & 0x80)))
+                                         ? otab[((oat >> osh) & omk) * 4 + oci]
+                                         : bt[bci];
+                /* Little-endian R, G, B, then $FF into the next pixel's red: it is drawn
+                 * after this one, or stays white when it is not drawn at all. */
+                memcpy(px, &rgb, 4);
+            }
+            col = (col + (unsigned)n) & 255;
+        }
+    }
+}
+
+/* A register that shapes the picture is written during mode 3: the native renderer
+ * finishes the pixels before it, the log records it with its pixel. */
+static void midline_write(gb *g, uint8_t reg, uint8_t v)
+{
+    gb_state *s = &g->s;
+    if (!((s->lcdc & 0x80) && s->mode == 3))
+        return;
+    long x = (long)(s->clk - s->line_clk) - GB_PIXEL_DOT0 - s->fine;
+    x = x < 0 ? 0 : x > GB_W ? GB_W : x;
+    native_draw(g, (int)x);
+    if (g->outputs & GB_OUT_VIDEO_LOG) {
+        gb_regw *w = gb_vec_push(&g->regw[g->log_cur], sizeof *w);
+        w->x = (uint8_t)x;
+        w->reg = reg;
+        w->val = v;
+        w->pad = 0;
+        cur_log(g)->line[s->ly].nreg++;
+    }
+}
+
+static void hdma_block(gb *g, uint64_t t);
+static int gdma_run(gb *g);
+
+static void mode0_begin(gb *g, uint64_t t)
+{
+    gb_state *s = &g->s;
+    native_draw(g, GB_W);
+    s->mode = 0;
+    gb_map_vram(g);
+    ppu_next(g, GB_PPU_LINE, s->line_clk + GB_DOTS_LINE);
+    if (s->gdma_pending) { /* the CPU already waits for it (gb_hdma_write) */
+        s->gdma_pending = 0;
+        uint64_t c = s->clk;
+        gdma_run(g);
+        s->clk = c;
+    }
+    if (s->hdma_active)
+        hdma_block(g, t);
+    stat_update(g);
+}
+
+void gb_ppu_event(gb *g, uint64_t t)
+{
+    gb_state *s = &g->s;
+    switch (s->ppu_ev) {
+    case GB_PPU_LINE:
+        s->ly = s->ly >= 153 ? 0 : (uint8_t)(s->ly + 1);
+        line_begin(g, t);
+        break;
+    case GB_PPU_LY153:
+        s->ly_reg = 0;
+        stat_update(g);
+        ppu_next(g, GB_PPU_LINE, s->line_clk + GB_DOTS_LINE);
+        break;
+    case GB_PPU_MODE3:
+        mode3_begin(g, t);
+        break;
+    default:
+        mode0_begin(g, t);
+        break;
+    }
+}
+
+/* ---- registers ------------------------------------------------------------------------ */
+
+uint8_t gb_ppu_read(gb *g, uint16_t a)
+{
+    gb_state *s = &g->s;
+    switch (a & 0xFF) {
+    case 0x40: return s->lcdc;
+    case 0x41: {
+        int on = s->lcdc & 0x80;
+        return (uint8_t)(0x80 | (s->stat & 0x78) | ((s->ly_reg == s->lyc) << 2) | (on ? s->mode : 0));
+    }
+    case 0x42: return s->scy;
+    case 0x43: return s->scx;
+    case 0x44: return s->ly_reg;
+    case 0x45: return s->lyc;
+    case 0x46: return s->dma_reg;
+    case 0x47: return s->bgp;
+    case 0x48: return s->obp0;
+    case 0x49: return s->obp1;
+    case 0x4A: return s->wy;
+    case 0x4B: return s->wx;
+    case 0x68: return (uint8_t)(s->bcps | 0x40);
+    case 0x6A: return (uint8_t)(s->ocps | 0x40);
+    case 0x69: case 0x6B: {
+        if ((s->lcdc & 0x80) && s->mode == 3)
+            return 0xFF;
+        int obj = (a & 0xFF) == 0x6B;
+        return s->pal[(obj ? 64 : 0) + ((obj ? s->ocps : s->bcps) & 0x3F)];
+    }
+    default: return 0xFF;
+    }
+}
+
+static void lcd_off(gb *g)
+{
+    gb_state *s = &g->s;
+    native_draw(g, GB_W); /* the rest of a line being drawn is white */
+    s->ly = s->ly_reg = 0;
+    s->mode = 0;
+    gb_sched(g, GB_EV_PPU, GB_NEVER);
+    uint64_t dl = s->period_start + GB_DOTS_FRAME;
+    gb_sched(g, GB_EV_FRAME, dl > s->clk ? dl : s->clk);
+    gb_map_vram(g);
+    stat_update(g);
+}
+
+static void lcd_on(gb *g)
+{
+    gb_state *s = &g->s;
+    gb_sched(g, GB_EV_FRAME, GB_NEVER);
+    /* A period shows each line once: if lines were drawn already, the period ends here. */
+    if (s->lines_drawn)
+        gb_period_end(g, s->clk);
+    s->ly = 0;
+    line_begin(g, s->clk);
+}
+
+void gb_ppu_write(gb *g, uint16_t a, uint8_t v)
+{
+    gb_state *s = &g->s;
+    uint8_t r = (uint8_t)a;
+    switch (r) {
+    case 0x40: {
+        uint8_t old = s->lcdc;
+        midline_write(g, r, v);
+        s->lcdc = v;
+        if ((old & 0x80) && !(v & 0x80))
+            lcd_off(g);
+        else if (!(old & 0x80) && (v & 0x80))
+            lcd_on(g);
+        else
+            gb_map_vram(g);
+        return;
+    }
+    case 0x41: s->stat = v & 0x78; stat_update(g); return;
+    case 0x42: midline_write(g, r, v); s->scy = v; return;
+    case 0x43: midline_write(g, r, v); s->scx = v; return;
+    case 0x45: s->lyc = v; stat_update(g); return;
+    case 0x46: gb_oam_dma(g, v); return;
+    case 0x47: midline_write(g, r, v); s->bgp = v; return;
+    case 0x48: midline_write(g, r, v); s->obp0 = v; return;
+    case 0x49: midline_write(g, r, v); s->obp1 = v; return;
+    case 0x4A: s->wy = v; return;
+    case 0x4B: midline_write(g, r, v); s->wx = v; return;
+    case 0x68: s->bcps = v & 0xBF; return;
+    case 0x6A: s->ocps = v & 0xBF; return;
+    case 0x69: case 0x6B: {
+        int obj = r == 0x6B;
+        uint8_t *ps = obj ? &s->ocps : &s->bcps;
+        if (!((s->lcdc & 0x80) && s->mode == 3)) { /* locked during mode 3 */
+            int i = (obj ? 64 : 0) + (*ps & 0x3F);
+            s->pal[i] = v;
+            pal_rgb_update(g, i >> 1);
+            gb_ppu_mem_logged(g, (uint16_t)(GB_MEMW_PAL + i), v);
+        }
+        if (*ps & 0x80) /* auto-increment */
+            *ps = (uint8_t)(0x80 | ((*ps + 1) & 0x3F));
+        return;
+    }
+    default: return;
+    }
+}
+
+/* ---- logs and frame periods ----------------------------------------------------------- */
+
+void gb_ppu_mem_logged(gb *g, uint16_t addr, uint8_t v)
+{
+    if (!(g->outputs & GB_OUT_VIDEO_LOG))
+        return;
+    gb_memw *w = gb_vec_push(&g->memw[g->log_cur], sizeof *w);
+    w->line = g->s.lines_drawn;
+    w->val = v;
+    w->addr = addr;
+}
+
+/* The frame period switched: the finished log and framebuffer become the "last complete"
+ * ones, the new period starts empty (every line undrawn: white). */
+void gb_ppu_period_begin(gb *g)
+{
+    gb_state *s = &g->s;
+    if (g->outputs & GB_OUT_VIDEO_NATIVE) {
+        g->fb_cur ^= 1;
+        memset(g->fb[g->fb_cur], 0xFF, GB_FB_BYTES);
+    }
+    if (g->outputs & GB_OUT_VIDEO_LOG) {
+        gb_frame_log *done = cur_log(g);
+        done->nmem = g->memw[g->log_cur].n;
+        done->nreg = g->regw[g->log_cur].n;
+        done->mem = g->memw[g->log_cur].v;
+        done->reg = g->regw[g->log_cur].v;
+        g->log_cur ^= 1;
+        gb_frame_log *nl = cur_log(g);
+        memset(nl->line, 0, sizeof nl->line);
+        g->memw[g->log_cur].n = 0;
+        g->regw[g->log_cur].n = 0;
+        nl->cgb = s->cgb;
+        nl->snapshot = (uint8_t)g->want_snapshot;
+        if (g->want_snapshot) {
+            memcpy(nl->vram, s->vram, GB_VRAM_BYTES);
+            memcpy(nl->pal, s->pal, GB_PAL_BYTES);
+            g->want_snapshot = 0;
+        }
+    }
+    s->lines_drawn = 0;
+    if (!(s->lcdc & 0x80))
+        gb_sched(g, GB_EV_FRAME, s->period_start + GB_DOTS_FRAME);
+}
+
+/* ---- DMA ------------------------------------------------------------------------------ */
+
+/* OAM DMA: 160 bytes from $XX00 into OAM. The copy is made at once; OAM stays locked to
+ * the CPU for the transfer's 160 M-cycles (plus one of setup). */
+void gb_oam_dma(gb *g, uint8_t v)
+{
+    gb_state *s = &g->s;
+    s->dma_reg = v;
+    uint16_t src = (uint16_t)(v << 8);
+    if (src >= 0xE000)
+        src = (uint16_t)(src - 0x2000);
+    for (int i = 0; i < 0xA0; i++)
+        s->oam[i] = gb_rd(g, (uint16_t)(src + i));
+    gb_sched(g, GB_EV_DMA, s->clk + 161u * g->md);
+}
+
+/* One 16-byte block of VRAM DMA (HBlank DMA at mode 0, or each block of a general DMA);
+ * the CPU is stalled 32 dots per block (8 us) in both speeds. */
+static int hdma_copy(gb *g)
+{
+    gb_state *s = &g->s;
+    for (int i = 0; i < 16; i++) {
+        uint8_t b = gb_rd(g, s->hdma_src);
+        uint16_t off = (uint16_t)((s->vbk & 1) * 0x2000 + (s->hdma_dst & 0x1FFF));
+        s->vram[off] = b;
+        gb_ppu_mem_logged(g, off, b);
+        s->hdma_src++;
+        s->hdma_dst++;
+    }
+    int done = s->hdma_len == 0 || (s->hdma_dst & 0x1FFF) == 0; /* end, or past $9FFF */
+    s->hdma_len = done ? 0x7F : (uint8_t)(s->hdma_len - 1);
+    return done;
+}
+
+static int gdma_run(gb *g)
+{
+    int blocks = 1;
+    while (!hdma_copy(g))
+        blocks++;
+    g->s.clk += 32u * (uint64_t)blocks;
+    return blocks;
+}
+
+static void hdma_block(gb *g, uint64_t t)
+{
+    gb_state *s = &g->s;
+    if (s->ly >= GB_H || !(s->lcdc & 0x80))
+        return;
+    if (hdma_copy(g))
+        s->hdma_active = 0;
+    if (s->clk < t + 32)
+        s->clk = t + 32;
+}
+
+void gb_hdma_write(gb *g, uint16_t a, uint8_t v)
+{
+    gb_state *s = &g->s;
+    switch (a & 0xFF) {
+    case 0x51: s->hdma_src = (uint16_t)((s->hdma_src & 0x00F0) | (v << 8)); return;
+    case 0x52: s->hdma_src = (uint16_t)((s->hdma_src & 0xFF00) | (v & 0xF0)); return;
+    case 0x53: s->hdma_dst = (uint16_t)((s->hdma_dst & 0x00F0) | ((v & 0x1F) << 8)); return;
+    case 0x54: s->hdma_dst = (uint16_t)((s->hdma_dst & 0x1F00) | (v & 0xF0)); return;
+    default: break;
+    }
+    if (s->hdma_active && !(v & 0x80)) { /* stops an HBlank DMA; the length stays readable */
+        s->hdma_active = 0;
+        return;
+    }
+    s->hdma_len = v & 0x7F;
+    if (v & 0x80) {
+        s->hdma_active = 1;
+        return;
+    }
+    /* General DMA: all blocks at once, the CPU waits 32 dots per block. Started while the
+     * PPU reads VRAM (mode 3), the copy is made when mode 0 begins, so VRAM changes between
+     * lines for every renderer; the CPU waits until it is done. */
+    if ((s->lcdc & 0x80) && s->mode == 3) {
+        s->gdma_pending = 1;
+        s->clk = s->ev[GB_EV_PPU] + 32u * (uint64_t)(s->hdma_len + 1);
+        return;
+    }
+    gdma_run(g);
+}

@@ -1,0 +1,215 @@
+/* gb_state.c: save states. Layout (little-endian, this build's struct layout):
+ *   "GVGBSTAT", u32 version, u32 sizeof(gb_state), u32 cartridge RAM size, u32 model,
+ *   u64 ROM hash, u64 XXH3 of the payload, then the payload: gb_state, cartridge RAM,
+ *   u32 number of audio keyframes of the current period and the keyframes.
+ * States are taken between frame periods (after gb_run_frame returned 0), where the
+ * video side of the period is empty; loading validates every field the machine uses
+ * as an index or a time, so a crafted state cannot make it read out of bounds or spin.
+ * Saving, loading and saving again gives the same bytes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/hash.h"
+#include "emu/gb/gb_int.h"
+
+#define STATE_MAGIC "GVGBSTAT"
+#define STATE_VERSION 1u
+#define STATE_HDR 40
+#define MAX_KEYS (1u << 20)
+
+static void put_u32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void put_u64(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint32_t get_u32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+
+static uint64_t get_u64(const uint8_t *p)
+{
+    return (uint64_t)get_u32(p) | ((uint64_t)get_u32(p + 4) << 32);
+}
+
+gv_status gb_state_save(const gb *g, uint8_t **data, size_t *len, gv_err *err)
+{
+    *data = NULL;
+    *len = 0;
+    if (g->s.lines_drawn || g->memw[g->log_cur].n || g->regw[g->log_cur].n || g->s.period_end != GB_NEVER)
+        return gv_fail(err, GV_ERR_INPUT, "a save state can only be taken between frames (not after a test-ROM trap)");
+    const gb_vec *kv = &g->keys[g->keys_cur];
+    size_t n = STATE_HDR + sizeof(gb_state) + g->cram_size + 4 + (size_t)kv->n * sizeof(gb_apu_key);
+    uint8_t *b = calloc(1, n);
+    if (!b)
+        return gv_fail(err, GV_ERR_ENV, "out of memory for a save state");
+    memcpy(b, STATE_MAGIC, 8);
+    put_u32(b + 8, STATE_VERSION);
+    put_u32(b + 12, (uint32_t)sizeof(gb_state));
+    put_u32(b + 16, g->cram_size);
+    put_u32(b + 20, g->s.cgb);
+    put_u64(b + 24, gb_cart_get_info(g->cart)->hash);
+    uint8_t *p = b + STATE_HDR;
+    memcpy(p, &g->s, sizeof(gb_state));
+    p += sizeof(gb_state);
+    if (g->cram_size)
+        memcpy(p, g->cram, g->cram_size);
+    p += g->cram_size;
+    put_u32(p, kv->n);
+    p += 4;
+    if (kv->n)
+        memcpy(p, kv->v, (size_t)kv->n * sizeof(gb_apu_key));
+    put_u64(b + 32, gv_hash64(b + STATE_HDR, n - STATE_HDR));
+    *data = b;
+    *len = n;
+    return GV_OK;
+}
+
+static int gen_ok(const gb_apu_gen *c, int ch)
+{
+    if (c->on > 1 || c->dac > 1 || c->mode > 3 || (c->period && !c->ctr))
+        return 0;
+    if (ch == 2)
+        return c->pos < 32 && c->vol <= 3;
+    return c->pos < 8 && c->vol <= 15 && (ch != 3 || (c->lfsr < 0x8000 && c->mode <= 1));
+}
+
+static int key_ok(const gb_apu_key *k)
+{
+    for (int ch = 0; ch < 4; ch++)
+        if (!gen_ok(&k->ch[ch], ch))
+            return 0;
+    return 1;
+}
+
+/* Returns NULL when s is usable, else what is wrong. */
+static const char *state_check(const gb_state *s, int cgb)
+{
+    if (s->cgb != cgb)
+        return cgb ? "the state is of a DMG machine, this one is CGB" : "the state is of a CGB machine, this one is DMG";
+    if (s->ime > 1 || s->ime_delay > 2 || s->halted > 1 || s->halt_bug > 1 || s->stopped > 1 ||
+        s->locked > 1 || s->double_speed > 1 || s->key1 > 1 || s->tima_delay > 1 || s->gdma_pending > 1)
+        return "CPU flags out of range";
+    if (s->period_end != GB_NEVER || s->lines_drawn)
+        return "the state was not taken between frames";
+    if (s->period_start > s->clk || s->clk - s->period_start > 4u * GB_DOTS_FRAME)
+        return "frame period out of range";
+    for (int i = 0; i < GB_EV_N; i++)
+        if (s->ev[i] != GB_NEVER && (s->ev[i] + 4u * GB_DOTS_FRAME < s->clk || s->ev[i] > s->clk + (1ull << 32)))
+            return "event time out of range";
+    if (s->clk > (1ull << 62))
+        return "clock out of range";
+    if (!(s->lcdc & 0x80) && s->ev[GB_EV_FRAME] == GB_NEVER)
+        return "LCD off without a frame deadline";
+    if ((s->lcdc & 0x80) && (s->ev[GB_EV_PPU] == GB_NEVER || s->line_clk > s->clk + GB_DOTS_LINE ||
+                             s->clk - s->line_clk > 2u * GB_DOTS_LINE))
+        return "PPU timing out of range";
+    if (s->div_clk > s->clk + 8200)
+        return "system counter out of range";
+    uint64_t sc = s->clk <= s->div_clk ? s->div_base : s->div_base + ((s->clk - s->div_clk) << s->double_speed);
+    /* A running timer overflows at least every 2^18 counts, which refreshes its reference;
+     * a stopped one is re-referenced when it starts. */
+    if ((s->tac & 4) && (s->tima_ref > sc || sc - s->tima_ref > (1u << 20)))
+        return "timer reference out of range";
+    if (s->rtc_clk > s->clk || s->rtc_sub >= GB_CLOCK_HZ)
+        return "RTC out of range";
+    if (s->ly > 153 || s->ly_reg > 153 || s->ppu_ev > 3 || s->mode > 3 || s->nobj > GB_LINE_OBJS ||
+        s->vbk > 1 || s->svbk > 7 || s->mbc1_bank2 > 3 || s->fine > 7 || s->stat_line > 1 || s->line_win > 1)
+        return "PPU or bank register out of range";
+    for (int i = 0; i < s->nobj; i++)
+        if (s->obj_idx[i] >= 40)
+            return "object index out of range";
+    const gb_apu_state *a = &s->apu;
+    if (a->fs_step > 7 || a->power > 1 || a->sweep_shadow > 2047 || a->freq[0] > 2047 || a->freq[1] > 2047 ||
+        a->freq[2] > 2047)
+        return "APU register out of range";
+    for (int ch = 0; ch < 4; ch++)
+        if (a->len[ch] > 256)
+            return "APU length counter out of range";
+    if (!key_ok(&a->gen) || a->gen.t > s->clk || s->clk - a->gen.t > 4u * GB_DOTS_FRAME)
+        return "APU generator state out of range";
+    if (s->sample_k != gb_sample_first_at(s->period_start))
+        return "audio sample counter out of range";
+    return NULL;
+}
+
+gv_status gb_state_load(gb *g, const uint8_t *data, size_t len, gv_err *err)
+{
+    if (len < STATE_HDR || memcmp(data, STATE_MAGIC, 8) != 0)
+        return gv_fail(err, GV_ERR_INPUT, "not a gpuvet Game Boy save state (bad magic)");
+    if (get_u32(data + 8) != STATE_VERSION)
+        return gv_fail(err, GV_ERR_INPUT, "save state version %u, this build reads version %u", get_u32(data + 8),
+                       STATE_VERSION);
+    if (get_u32(data + 12) != sizeof(gb_state) || get_u32(data + 16) != g->cram_size)
+        return gv_fail(err, GV_ERR_INPUT, "save state layout does not match this build and cartridge");
+    if (get_u64(data + 24) != gb_cart_get_info(g->cart)->hash)
+        return gv_fail(err, GV_ERR_INPUT, "save state is of another ROM");
+    size_t fixed = STATE_HDR + sizeof(gb_state) + g->cram_size + 4;
+    if (len < fixed)
+        return gv_fail(err, GV_ERR_INPUT, "save state truncated: %zu bytes, at least %zu expected", len, fixed);
+    uint32_t nkeys = get_u32(data + fixed - 4);
+    if (nkeys < 1 || nkeys > MAX_KEYS || len != fixed + (size_t)nkeys * sizeof(gb_apu_key))
+        return gv_fail(err, GV_ERR_INPUT, "save state has a bad size (%zu bytes, %u keyframes)", len, nkeys);
+    if (get_u64(data + 32) != gv_hash64(data + STATE_HDR, len - STATE_HDR))
+        return gv_fail(err, GV_ERR_INPUT, "save state checksum mismatch (the file is corrupt)");
+    return gb_state_load_unchecked(g, data, len, err);
+}
+
+/* Everything after the checksum: separate so the fuzzer can reach it. */
+gv_status gb_state_load_unchecked(gb *g, const uint8_t *data, size_t len, gv_err *err)
+{
+    size_t fixed = STATE_HDR + sizeof(gb_state) + g->cram_size + 4;
+    if (len < fixed)
+        return gv_fail(err, GV_ERR_INPUT, "save state truncated");
+    uint32_t nkeys = get_u32(data + fixed - 4);
+    if (nkeys < 1 || nkeys > MAX_KEYS || len != fixed + (size_t)nkeys * sizeof(gb_apu_key))
+        return gv_fail(err, GV_ERR_INPUT, "save state has a bad size");
+    gb_state *s = malloc(sizeof *s);
+    if (!s)
+        return gv_fail(err, GV_ERR_ENV, "out of memory loading a save state");
+    memcpy(s, data + STATE_HDR, sizeof *s);
+    const char *why = state_check(s, g->s.cgb);
+    const uint8_t *kp = data + fixed;
+    for (uint32_t i = 0; !why && i < nkeys; i++) {
+        gb_apu_key k;
+        memcpy(&k, kp + (size_t)i * sizeof k, sizeof k);
+        uint64_t prev = i ? get_u64(kp + (size_t)(i - 1) * sizeof k) : 0;
+        if (!key_ok(&k) || k.t > s->clk || (i == 0 && k.t != s->period_start) || (i && k.t <= prev))
+            why = "audio keyframe out of range";
+    }
+    if (why) {
+        free(s);
+        return gv_fail(err, GV_ERR_INPUT, "save state rejected: %s", why);
+    }
+    g->s = *s;
+    free(s);
+    if (g->cram_size)
+        memcpy(g->cram, data + STATE_HDR + sizeof(gb_state), g->cram_size);
+    gb_vec *kv = &g->keys[g->keys_cur];
+    kv->n = 0;
+    for (uint32_t i = 0; i < nkeys; i++)
+        memcpy(gb_vec_push(kv, sizeof(gb_apu_key)), kp + (size_t)i * sizeof(gb_apu_key), sizeof(gb_apu_key));
+    g->md = g->s.double_speed ? 2 : 4;
+    gb_map_update(g);
+    gb_pal_rgb_refresh(g);
+    gb_sched(g, 0, g->s.ev[0]);
+    /* The video side of the period starts over: empty log with a snapshot, white frame. */
+    g->memw[g->log_cur].n = g->regw[g->log_cur].n = 0;
+    gb_frame_log *lg = &g->log[g->log_cur];
+    memset(lg->line, 0, sizeof lg->line);
+    lg->cgb = g->s.cgb;
+    lg->snapshot = 1;
+    memcpy(lg->vram, g->s.vram, GB_VRAM_BYTES);
+    memcpy(lg->pal, g->s.pal, GB_PAL_BYTES);
+    if (g->fb[g->fb_cur])
+        memset(g->fb[g->fb_cur], 0xFF, GB_FB_BYTES);
+    g->trap_hit = 0;
+    return GV_OK;
+}

@@ -1,0 +1,471 @@
+/* apu.c: the 2A03's APU, control side: registers $4000-$4017, length counters, envelopes,
+ * sweep units, the triangle's linear counter, the frame counter (4- and 5-step, IRQ) and the
+ * DMC's memory reader (DMA reads that stall the CPU, IRQ). Its audible result is kept in a
+ * nes_osc (audio_rules.h) that changes only at these events; between them the native audio
+ * path sums the mixer output sample by sample, and the block renderers get the same states
+ * as the frame's spans. */
+#include "emu/nes/nes.h"
+
+#include <string.h>
+
+static const uint8_t length_table[32] = {
+    10, 254, 20, 2, 40, 4, 80, 6, 160, 8, 60, 10, 14, 12, 26, 14,
+    12, 16, 24, 18, 48, 20, 96, 22, 192, 24, 72, 26, 16, 28, 32, 30,
+};
+/* Noise timer periods and DMC rates in CPU cycles (NTSC). */
+static const uint16_t noise_period[16] = {4, 8, 16, 32, 64, 96, 128, 160, 202, 254, 380, 508, 762, 1016, 2034, 4068};
+static const uint16_t dmc_rate[16] = {428, 380, 340, 320, 286, 254, 226, 214, 190, 160, 142, 128, 106, 84, 72, 54};
+
+/* Frame counter steps, in CPU cycles from the start of the sequence. */
+enum { FC_Q = 1, FC_H = 2, FC_IRQ = 4, FC_WRAP = 8 };
+static const uint32_t fc_time[2][6] = {
+    {7457, 14913, 22371, 29828, 29829, 29830},
+    {7457, 14913, 22371, 37281, 37282, 0},
+};
+static const uint8_t fc_kind[2][6] = {
+    {FC_Q, FC_Q | FC_H, FC_Q, FC_IRQ, FC_Q | FC_H | FC_IRQ, FC_IRQ | FC_WRAP},
+    {FC_Q, FC_Q | FC_H, FC_Q, FC_Q | FC_H, FC_WRAP, 0},
+};
+
+/* ---- audible state ------------------------------------------------------------------ */
+
+/* Brings the sound up to absolute cycle t: the native path sums the mixer output and
+ * completes every sample that ends on the way; otherwise the state just moves on. */
+static void audio_to(nes *m, uint64_t t)
+{
+    nes_apu *a = &m->apu;
+    if (t <= a->audio_t)
+        return;
+    if (!m->opt.audio_native) {
+        nes_osc_advance(m->tab, &a->osc, (uint32_t)(t - a->frame_c0));
+        a->audio_t = t;
+        return;
+    }
+    nes_aout *o = &m->aout;
+    uint64_t at = a->audio_t;
+    while (at < t) {
+        uint64_t end = nes_sample_end(o->n);
+        uint64_t stop = end < t ? end : t;
+        o->carry += nes_osc_integrate(m->tab, &a->osc, (uint32_t)(at - a->frame_c0), (uint32_t)(stop - a->frame_c0));
+        at = stop;
+        if (at == end) {
+            if (m->abuf_n == m->abuf_cap) {
+                m->abuf_cap *= 2;
+                m->abuf = gv_xrealloc(m->abuf, m->abuf_cap * sizeof *m->abuf);
+            }
+            nes_aout_push(o, o->carry, (uint32_t)(end - nes_sample_end(o->n - 1)), m->abuf, &m->abuf_n);
+        }
+    }
+    nes_osc_advance(m->tab, &a->osc, (uint32_t)(t - a->frame_c0)); /* the silent channels too */
+    a->audio_t = t;
+}
+
+static int env_out(const nes_apu *a, int i)
+{
+    return (a->env_reg[i] & 0x10) ? (a->env_reg[i] & 0x0F) : a->env_decay[i];
+}
+
+/* Sweep target period of pulse i (pulse 1 negates with one's complement). */
+static int sweep_target(const nes_apu *a, int i)
+{
+    int p = a->period[i], d = p >> (a->sw_reg[i] & 7);
+    if (a->sw_reg[i] & 0x08) {
+        int t = p - d - (i == 0 ? 1 : 0);
+        return t < 0 ? 0 : t;
+    }
+    return p + d;
+}
+
+static int sweep_mutes(const nes_apu *a, int i)
+{
+    return a->period[i] < 8 || sweep_target(a, i) > 0x7FF;
+}
+
+/* Recomputes the derived audible state after a change and, when logging, records it as a
+ * new span starting now. */
+static void refresh(nes *m)
+{
+    nes_apu *a = &m->apu;
+    nes_osc *o = &a->osc;
+    for (int i = 0; i < 2; i++) {
+        o->per[i] = 2u * (a->period[i] + 1u);
+        o->duty[i] = a->duty_reg[i] >> 6;
+        o->vol[i] = (uint8_t)((a->len[i] && !sweep_mutes(a, i)) ? env_out(a, i) : 0);
+    }
+    o->per[2] = a->tri_period + 1u;
+    o->tri_run = a->len[2] && a->lin_ctr;
+    o->per[3] = noise_period[a->noise_reg & 0x0F];
+    o->nmode = (a->noise_reg >> 7) & 1;
+    o->nvol = (uint8_t)(a->len[3] ? env_out(a, 2) : 0);
+    o->per[4] = dmc_rate[a->dmc_ctrl & 0x0F];
+    if (!m->opt.log_audio)
+        return;
+    uint32_t t0 = (uint32_t)(a->audio_t - a->frame_c0);
+    nes_loghead *h = m->lh;
+    if (h->nspan && m->lspan[h->nspan - 1].t0 == t0) {
+        h->nspan--; /* a later change at the same cycle replaces the span */
+    } else if (h->nspan == m->lspan_cap) {
+        m->lspan_cap *= 2;
+        m->lspan = gv_xrealloc(m->lspan, m->lspan_cap * sizeof *m->lspan);
+    }
+    o->t0 = t0;
+    m->lspan[h->nspan++] = *o;
+}
+
+/* ---- frame counter clocks ------------------------------------------------------------ */
+
+static void quarter_clock(nes_apu *a)
+{
+    for (int i = 0; i < 3; i++) {
+        if (a->env_start[i]) {
+            a->env_start[i] = 0;
+            a->env_decay[i] = 15;
+            a->env_div[i] = a->env_reg[i] & 0x0F;
+        } else if (a->env_div[i] == 0) {
+            a->env_div[i] = a->env_reg[i] & 0x0F;
+            if (a->env_decay[i])
+                a->env_decay[i]--;
+            else if (a->env_reg[i] & 0x20)
+                a->env_decay[i] = 15;
+        } else {
+            a->env_div[i]--;
+        }
+    }
+    if (a->lin_reload)
+        a->lin_ctr = a->lin_reg & 0x7F;
+    else if (a->lin_ctr)
+        a->lin_ctr--;
+    if (!(a->lin_reg & 0x80))
+        a->lin_reload = 0;
+}
+
+static void half_clock(nes_apu *a)
+{
+    for (int i = 0; i < 4; i++)
+        if (a->len[i] && !a->halt[i])
+            a->len[i]--;
+    for (int i = 0; i < 2; i++) {
+        int pdiv = (a->sw_reg[i] >> 4) & 7;
+        if (a->sw_div[i] == 0 && (a->sw_reg[i] & 0x80) && (a->sw_reg[i] & 7) && !sweep_mutes(a, i))
+            a->period[i] = (uint16_t)sweep_target(a, i);
+        if (a->sw_div[i] == 0 || a->sw_reload[i]) {
+            a->sw_div[i] = (uint8_t)pdiv;
+            a->sw_reload[i] = 0;
+        } else {
+            a->sw_div[i]--;
+        }
+    }
+}
+
+/* ---- DMC memory reader ----------------------------------------------------------------- */
+
+static void dmc_restart(nes_apu *a)
+{
+    a->dmc_addr = (uint16_t)(0xC000 + a->dmc_addr_reg * 64);
+    a->dmc_remain = (uint16_t)(a->dmc_len_reg * 16 + 1);
+}
+
+/* The reader fills the empty sample buffer: a DMA read that halts the CPU for 4 cycles. */
+static void dmc_fetch(nes *m)
+{
+    nes_apu *a = &m->apu;
+    if (a->dmc_buf_full || !a->dmc_remain)
+        return;
+    m->cyc += 4;
+    a->dmc_buf = m->prg_rd[(a->dmc_addr >> 13) & 3][a->dmc_addr & 0x1FFF];
+    m->bus = a->dmc_buf;
+    a->dmc_buf_full = 1;
+    a->dmc_addr = a->dmc_addr == 0xFFFF ? 0x8000 : (uint16_t)(a->dmc_addr + 1);
+    if (--a->dmc_remain == 0) {
+        if (a->dmc_ctrl & 0x40) {
+            dmc_restart(a);
+        } else if (a->dmc_ctrl & 0x80) {
+            a->dmc_irq = 1;
+            nes_irq_set(m, NES_IRQ_DMC, m->cyc);
+        }
+    }
+}
+
+static int dmc_active(const nes_apu *a)
+{
+    return !a->osc.dsilent || a->dmc_buf_full || a->dmc_remain;
+}
+
+/* Moves an idle output unit's next reload past cycle t (idle reloads change nothing). */
+static void dmc_catch_up(nes_apu *a, uint64_t t)
+{
+    if (a->dmc_reload >= t)
+        return;
+    uint64_t cyc8 = 8ull * a->osc.per[4];
+    a->dmc_reload += ((t - a->dmc_reload) / cyc8 + 1) * cyc8;
+}
+
+/* The eighth bit clock of an output cycle: the shift register takes the sample buffer (or
+ * the unit goes silent) and the reader refills the buffer. */
+static void dmc_reload(nes *m, uint64_t t)
+{
+    nes_apu *a = &m->apu;
+    audio_to(m, t);
+    if (a->dmc_buf_full) {
+        a->osc.dshift = a->dmc_buf;
+        a->osc.dsilent = 0;
+        a->dmc_buf_full = 0;
+    } else {
+        a->osc.dsilent = 1;
+    }
+    a->dmc_reload = t + 8ull * a->osc.per[4];
+    dmc_fetch(m);
+    refresh(m);
+}
+
+/* ---- events ----------------------------------------------------------------------------- */
+
+uint64_t nes_apu_next_event(nes *m)
+{
+    nes_apu *a = &m->apu;
+    uint64_t t = a->fc_start + fc_time[a->fc_mode][a->fc_step];
+    if (a->fc_reset < t)
+        t = a->fc_reset;
+    if (dmc_active(a) && a->dmc_reload < t)
+        t = a->dmc_reload;
+    return t;
+}
+
+static void fc_step(nes *m, uint64_t t)
+{
+    nes_apu *a = &m->apu;
+    int k = fc_kind[a->fc_mode][a->fc_step];
+    audio_to(m, t);
+    if (k & FC_Q)
+        quarter_clock(a);
+    if (k & FC_H)
+        half_clock(a);
+    if ((k & FC_IRQ) && !a->fc_inhibit) {
+        a->fc_irq = 1;
+        nes_irq_set(m, NES_IRQ_FRAME, t);
+    }
+    if (k & FC_WRAP) {
+        a->fc_start += fc_time[a->fc_mode][a->fc_step];
+        a->fc_step = 0;
+    } else {
+        a->fc_step++;
+    }
+    if (k & (FC_Q | FC_H))
+        refresh(m);
+}
+
+void nes_apu_sync(nes *m)
+{
+    nes_apu *a = &m->apu;
+    for (;;) {
+        uint64_t fc = a->fc_start + fc_time[a->fc_mode][a->fc_step];
+        uint64_t dm = dmc_active(a) ? a->dmc_reload : NES_NEVER;
+        uint64_t t = fc < a->fc_reset ? fc : a->fc_reset;
+        if (dm < t)
+            t = dm;
+        if (t > m->cyc)
+            break;
+        if (t == dm) {
+            dmc_reload(m, t);
+        } else if (t == a->fc_reset) {
+            audio_to(m, t);
+            a->fc_reset = NES_NEVER;
+            a->fc_mode = a->fc_pending >> 7;
+            a->fc_start = t;
+            a->fc_step = 0;
+            if (a->fc_mode) { /* 5-step mode clocks everything at once on the write */
+                quarter_clock(a);
+                half_clock(a);
+                refresh(m);
+            }
+        } else {
+            fc_step(m, t);
+        }
+    }
+}
+
+/* ---- registers ---------------------------------------------------------------------- */
+
+uint8_t nes_apu_read_status(nes *m)
+{
+    nes_apu *a = &m->apu;
+    nes_apu_sync(m);
+    uint8_t v = (uint8_t)((a->dmc_irq ? 0x80 : 0) | (a->fc_irq ? 0x40 : 0) | (a->dmc_remain ? 0x10 : 0));
+    for (int i = 0; i < 4; i++)
+        if (a->len[i])
+            v |= (uint8_t)(1 << i);
+    a->fc_irq = 0; /* reading acknowledges the frame interrupt */
+    nes_irq_clear(m, NES_IRQ_FRAME);
+    return v;
+}
+
+void nes_apu_write(nes *m, uint16_t addr, uint8_t v)
+{
+    nes_apu *a = &m->apu;
+    nes_apu_sync(m);
+    audio_to(m, m->cyc);
+    int i = (addr >> 2) & 1;
+    switch (addr) {
+    case 0x4000:
+    case 0x4004:
+        a->duty_reg[i] = v;
+        a->env_reg[i] = v & 0x3F;
+        a->halt[i] = (v >> 5) & 1;
+        break;
+    case 0x4001:
+    case 0x4005:
+        a->sw_reg[i] = v;
+        a->sw_reload[i] = 1;
+        break;
+    case 0x4002:
+    case 0x4006:
+        a->period[i] = (uint16_t)((a->period[i] & 0x700) | v);
+        break;
+    case 0x4003:
+    case 0x4007:
+        a->period[i] = (uint16_t)((a->period[i] & 0xFF) | ((v & 7) << 8));
+        if (a->enabled & (1 << i))
+            a->len[i] = length_table[v >> 3];
+        a->osc.pos[i] = 0; /* the sequencer restarts; the timer does not */
+        a->env_start[i] = 1;
+        break;
+    case 0x4008:
+        a->lin_reg = v;
+        a->halt[2] = (v >> 7) & 1;
+        break;
+    case 0x400A:
+        a->tri_period = (uint16_t)((a->tri_period & 0x700) | v);
+        break;
+    case 0x400B:
+        a->tri_period = (uint16_t)((a->tri_period & 0xFF) | ((v & 7) << 8));
+        if (a->enabled & 4)
+            a->len[2] = length_table[v >> 3];
+        a->lin_reload = 1;
+        break;
+    case 0x400C:
+        a->env_reg[2] = v & 0x3F;
+        a->halt[3] = (v >> 5) & 1;
+        break;
+    case 0x400E:
+        a->noise_reg = v;
+        break;
+    case 0x400F:
+        if (a->enabled & 8)
+            a->len[3] = length_table[v >> 3];
+        a->env_start[2] = 1;
+        break;
+    case 0x4010: {
+        /* the new rate applies from the next bit clock on; the reload moves with it */
+        uint64_t dnext = a->frame_c0 + a->osc.next[4];
+        dmc_catch_up(a, m->cyc);
+        uint64_t bits_left = (a->dmc_reload - dnext) / a->osc.per[4] + 1;
+        a->dmc_ctrl = v;
+        a->osc.per[4] = dmc_rate[v & 0x0F];
+        a->dmc_reload = dnext + (bits_left - 1) * a->osc.per[4];
+        if (!(v & 0x80)) {
+            a->dmc_irq = 0;
+            nes_irq_clear(m, NES_IRQ_DMC);
+        }
+        break;
+    }
+    case 0x4011:
+        a->osc.dlevel = v & 0x7F;
+        break;
+    case 0x4012:
+        a->dmc_addr_reg = v;
+        break;
+    case 0x4013:
+        a->dmc_len_reg = v;
+        break;
+    case 0x4015:
+        a->enabled = v & 0x0F;
+        for (int c = 0; c < 4; c++)
+            if (!(v & (1 << c)))
+                a->len[c] = 0;
+        a->dmc_irq = 0;
+        nes_irq_clear(m, NES_IRQ_DMC);
+        if (!(v & 0x10)) {
+            a->dmc_remain = 0;
+        } else if (!a->dmc_remain) {
+            dmc_catch_up(a, m->cyc);
+            dmc_restart(a);
+            dmc_fetch(m);
+        }
+        break;
+    case 0x4017:
+        a->fc_pending = v;
+        a->fc_inhibit = (v >> 6) & 1;
+        if (a->fc_inhibit) {
+            a->fc_irq = 0;
+            nes_irq_clear(m, NES_IRQ_FRAME);
+        }
+        a->fc_reset = m->cyc + ((m->cyc & 1) ? 3 : 4);
+        break;
+    default:
+        return;
+    }
+    refresh(m);
+    nes_resched(m);
+}
+
+/* ---- power, frames --------------------------------------------------------------------- */
+
+void nes_apu_power(nes *m)
+{
+    nes_apu *a = &m->apu;
+    memset(a, 0, sizeof *a);
+    a->osc.lfsr = 1;
+    a->osc.dsilent = 1;
+    a->osc.next[0] = a->osc.next[1] = 2;
+    a->osc.next[2] = 1;
+    a->osc.next[3] = 4;
+    a->osc.next[4] = dmc_rate[0];
+    a->dmc_reload = a->osc.next[4] + 7ull * dmc_rate[0];
+    a->fc_reset = NES_NEVER;
+    a->fc_start = 0;
+    refresh(m);
+}
+
+void nes_apu_reset(nes *m)
+{
+    nes_apu *a = &m->apu;
+    audio_to(m, m->cyc);
+    a->enabled = 0;
+    for (int c = 0; c < 4; c++)
+        a->len[c] = 0;
+    a->dmc_remain = 0;
+    a->dmc_irq = a->fc_irq = 0;
+    nes_irq_clear(m, NES_IRQ_DMC | NES_IRQ_FRAME);
+    a->fc_reset = m->cyc + 3; /* $4017 is written again with its last value */
+    refresh(m);
+}
+
+void nes_apu_refresh(nes *m)
+{
+    refresh(m);
+}
+
+void nes_apu_frame_begin(nes *m)
+{
+    m->abuf_n = 0;
+    if (m->opt.log_audio) {
+        m->lh->nspan = 0;
+        refresh(m); /* the frame's first span, at t0 = 0 */
+    }
+}
+
+void nes_apu_frame_end(nes *m)
+{
+    nes_apu *a = &m->apu;
+    nes_apu_sync(m);
+    audio_to(m, m->cyc);
+    uint32_t len = (uint32_t)(m->cyc - a->frame_c0);
+    if (m->opt.log_audio) {
+        m->lh->a_c0 = a->frame_c0;
+        m->lh->a_len = len;
+    }
+    /* rebase the audible state on the next frame */
+    for (int c = 0; c < 5; c++)
+        a->osc.next[c] -= len;
+    a->frame_c0 = m->cyc;
+}

@@ -1,0 +1,691 @@
+/* ppu.c: the timing side of the 2C02: registers $2000-$2007, the dot clock (3 dots per CPU
+ * cycle, caught up lazily when the CPU looks), VBlank and NMI, sprite 0 hit and sprite
+ * overflow computed per line from OAM and pattern data (no pixels), the odd-frame dot skip,
+ * the $2007 read buffer, palette mirroring, the A12 fetch pattern the MMC3 counts, and the
+ * frame log. Pixels are drawn here only when the native renderer is on, through
+ * ppu_rules.h. */
+#include "emu/nes/nes.h"
+
+#include <string.h>
+
+/* ---- frame log -------------------------------------------------------------------- */
+
+static void log_push(nes *m, int kind, int slot, uint32_t a, uint32_t b)
+{
+    nes_ppu *p = &m->ppu;
+    nes_loghead *h = m->lh;
+    if (h->nev == m->lev_cap) {
+        m->lev_cap = m->lev_cap ? 2 * m->lev_cap : 1024;
+        m->lev = gv_xrealloc(m->lev, (size_t)m->lev_cap * sizeof *m->lev);
+    }
+    nes_vev *e = &m->lev[h->nev++];
+    e->line = p->line;
+    e->dot = p->dot;
+    e->kind = (uint8_t)kind;
+    e->slot = (uint8_t)slot;
+    e->spare = 0;
+    e->a = a;
+    e->b = b;
+    if (kind == NES_EV_NT || kind == NES_EV_CHR || kind == NES_EV_OAM)
+        h->nmem++;
+}
+
+static void log_regs(nes *m)
+{
+    const nes_pregs *r = &m->ppu.pl.r;
+    if (m->ppu.log_on)
+        log_push(m, NES_EV_REGS, 0, (uint32_t)r->v | ((uint32_t)r->t << 16),
+                 (uint32_t)r->ctrl | ((uint32_t)r->mask << 8) | ((uint32_t)r->x << 16));
+}
+
+/* The drawing state at (261, 0) (or at power-on): the start of a frame log. */
+static void log_snapshot(nes *m)
+{
+    nes_ppu *p = &m->ppu;
+    nes_loghead *h = m->lh;
+    h->magic = NES_LOG_MAGIC;
+    h->start_line = p->line;
+    h->start_dot = p->dot;
+    h->nev = h->nmem = 0;
+    h->regs = p->pl.r;
+    memcpy(h->pal, p->pl.pal, sizeof h->pal);
+    memcpy(h->oam, p->oam, sizeof h->oam);
+    memcpy(h->nt, p->nt, sizeof h->nt);
+    h->chr_ram_size = m->cart->chr_ram_size;
+    if (h->chr_ram_size)
+        memcpy(m->lchr, m->chr_ram, h->chr_ram_size);
+    p->log_on = 1;
+}
+
+void nes_ppu_begin_log(nes *m)
+{
+    if (m->opt.log_video)
+        log_snapshot(m);
+}
+
+void nes_ppu_maps_changed(nes *m, const uint32_t *old_chr, const uint16_t *old_nt)
+{
+    const nes_pregs *r = &m->ppu.pl.r;
+    if (!m->ppu.log_on)
+        return;
+    for (int i = 0; i < 8; i++)
+        if (r->chr_map[i] != old_chr[i])
+            log_push(m, NES_EV_MAP, i, r->chr_map[i], 0);
+    for (int i = 0; i < 4; i++)
+        if (r->nt_map[i] != old_nt[i])
+            log_push(m, NES_EV_MAP, 8 + i, r->nt_map[i], 0);
+}
+
+/* ---- power ------------------------------------------------------------------------- */
+
+void nes_ppu_power(nes *m)
+{
+    nes_ppu *p = &m->ppu;
+    nes_pregs keep = p->pl.r; /* the mapper owns chr_map / nt_map */
+    memset(p, 0, sizeof *p);
+    memcpy(p->pl.r.chr_map, keep.chr_map, sizeof keep.chr_map);
+    memcpy(p->pl.r.nt_map, keep.nt_map, sizeof keep.nt_map);
+    p->hit_clk = p->ovf_clk = NES_NEVER;
+    p->mem.chr_rom = m->cart->chr;
+    p->mem.chr_ram = m->chr_ram;
+    p->mem.nt = p->nt;
+    p->mem.oam = p->oam;
+    p->mem.ev = NULL;
+    p->mem.ev_lim = 0;
+    p->pl.rgb = m->rgb32;
+}
+
+void nes_ppu_reset(nes *m)
+{
+    nes_ppu *p = &m->ppu;
+    nes_ppu_sync(m);
+    p->pl.r.ctrl = p->pl.r.mask = 0;
+    p->w = 0;
+    p->rbuf = 0;
+    p->pl.r.x = 0;
+    log_regs(m);
+}
+
+/* ---- A12 as the MMC3 sees it ---------------------------------------------------------- */
+
+/* A rising edge counts only after A12 was low for a while (the MMC3 filters the short lows
+ * between pattern fetches): 10 dots here. */
+#define A12_LOW_DOTS 10
+
+void nes_ppu_a12(nes *m, int level, uint64_t t)
+{
+    nes_ppu *p = &m->ppu;
+    if (level == p->a12)
+        return;
+    p->a12 = (uint8_t)level;
+    if (!level)
+        p->a12_low = t;
+    else if (t - p->a12_low >= A12_LOW_DOTS)
+        nes_mapper_a12_edge(m, t);
+}
+
+/* A12 of the sprite pattern fetches of slot k on this line. */
+static int spr_a12(const nes_ppu *p, int k)
+{
+    if (p->pl.r.ctrl & NES_CTRL_SPR16)
+        return p->spr_a12[k];
+    return (p->pl.r.ctrl & NES_CTRL_SPR_HI) ? 1 : 0;
+}
+
+/* Walks the PPU fetches of dots [d0, d1) of a rendering line, where dot 0 is at dot time
+ * base. Background groups fetch the nametable (+0) and attribute (+2) bytes from $2xxx
+ * (A12 low) and pattern bytes (+4, +6) from the background table; sprite groups (257-320)
+ * do two garbage nametable fetches then the sprite patterns. Live (dry 0): the mapper sees
+ * each change through nes_ppu_a12, and level/low must be the PPU's own. Dry: only the copies
+ * in level/low move, and the time of the first counted edge is returned (NES_NEVER: none). */
+static uint64_t a12_walk(nes *m, int d0, int d1, uint64_t base, int dry, uint8_t *level, uint64_t *low)
+{
+    nes_ppu *p = &m->ppu;
+    int bg = (p->pl.r.ctrl & NES_CTRL_BG_HI) ? 1 : 0;
+    int d = d0;
+    while (d < d1) {
+        int at, lv;
+        if ((d >= 1 && d <= 256) || (d >= 321 && d <= 336)) {
+            int end = d <= 256 ? 257 : 337;
+            if (!bg) { /* every fetch of the region is at $0xxx/$2xxx: low from its first fetch */
+                at = d | 1;
+                lv = 0;
+                d = end;
+            } else {
+                int g = (d - 1) & ~7, ph = (d - 1) & 7;
+                if (ph > 4) {
+                    d = g + 9;
+                    continue;
+                }
+                at = ph == 0 ? g + 1 : g + 5;
+                lv = ph == 0 ? 0 : 1;
+                d = at + 1;
+            }
+        } else if (d >= 257 && d <= 320) {
+            int k = (d - 257) >> 3, g = 257 + 8 * k, ph = d - g;
+            if (ph > 4) {
+                d = g + 8;
+                continue;
+            }
+            at = ph == 0 ? g : g + 4;
+            lv = ph == 0 ? 0 : spr_a12(p, k);
+            d = at + 1;
+        } else if (d >= 337 && d <= 339) {
+            at = d | 1;
+            lv = 0;
+            d = NES_DOTS;
+        } else {
+            d = d < 1 ? 1 : NES_DOTS;
+            continue;
+        }
+        if (at >= d1)
+            break;
+        if (lv == *level)
+            continue;
+        uint64_t t = base + (uint64_t)at;
+        if (!dry) {
+            nes_ppu_a12(m, lv, t);
+            continue;
+        }
+        if (lv && t - *low >= A12_LOW_DOTS)
+            return t;
+        *level = (uint8_t)lv;
+        if (!lv)
+            *low = t;
+    }
+    return NES_NEVER;
+}
+
+/* A12 of the sprite slots fetched on line L (sprites for line L + 1), for 8x16 sprites:
+ * the tile's bit 0; empty slots fetch tile $FF. */
+static void plan_spr_a12(nes_ppu *p, int L)
+{
+    int n = L + 1, found = 0;
+    for (int i = 0; i < 64 && found < 8; i++) {
+        int row = n - 1 - p->oam[4 * i];
+        if (row >= 0 && row < 16)
+            p->spr_a12[found++] = p->oam[4 * i + 1] & 1;
+    }
+    while (found < 8)
+        p->spr_a12[found++] = 1;
+}
+
+/* ---- sprite 0 hit and overflow, per line, from OAM and pattern data ------------------ */
+
+/* At dot 321 of line L: if sprite 0 covers line L + 1 and an opaque sprite-0 pixel meets an
+ * opaque background pixel there, the hit flag will be set at the dot that pixel is drawn.
+ * Background slot s of the next line is the tile s coarse-X steps after v (now). */
+static void plan_hit(nes *m, int L)
+{
+    nes_ppu *p = &m->ppu;
+    const nes_pregs *r = &p->pl.r;
+    if ((p->status & 0x40) || (r->mask & (NES_MASK_BG | NES_MASK_SPR)) != (NES_MASK_BG | NES_MASK_SPR))
+        return;
+    int n = L + 1, h = (r->ctrl & NES_CTRL_SPR16) ? 16 : 8;
+    int row = n - 1 - p->oam[0];
+    if (row < 0 || row >= h)
+        return;
+    uint8_t slo, shi;
+    nes_sprite_row(&p->mem, r, p->oam[1], p->oam[2], row, &slo, &shi);
+    if (!(slo | shi))
+        return;
+    int x0 = p->oam[3];
+    int clip = (r->mask & (NES_MASK_BG_LEFT | NES_MASK_SPR_LEFT)) != (NES_MASK_BG_LEFT | NES_MASK_SPR_LEFT);
+    nes_pregs rv = *r;
+    int have = -1;
+    uint8_t blo = 0, bhi = 0;
+    for (int k = 0; k < 8; k++) {
+        int x = x0 + k;
+        if (x > 254)
+            break;
+        if (!(((slo | shi) >> (7 - k)) & 1) || (x < 8 && clip))
+            continue;
+        int col = x + r->x, s = col >> 3;
+        if (s != have) {
+            while (have < s) {
+                if (have >= 0)
+                    nes_v_inc_x(&rv);
+                have++;
+            }
+            int v = rv.v;
+            int tile = nes_nt_rd(&p->mem, &rv, 0x2000 | (v & 0x0FFF));
+            int a = ((r->ctrl & NES_CTRL_BG_HI) ? 0x1000 : 0) | (tile << 4) | ((v >> 12) & 7);
+            blo = nes_chr_rd(&p->mem, &rv, a);
+            bhi = nes_chr_rd(&p->mem, &rv, a | 8);
+        }
+        int b = 7 - (col & 7);
+        if (((blo | bhi) >> b) & 1) {
+            p->hit_clk = p->clk + (uint64_t)(NES_DOTS - 321) + (uint64_t)(x + 1);
+            return;
+        }
+    }
+}
+
+/* At dot 65 of line L: sprite evaluation for line L + 1 with the hardware's overflow bug.
+ * Each OAM entry takes 2 dots to check, 8 when it is copied; after eight sprites the PPU
+ * keeps checking but steps the byte index along with the sprite index, so it reads tile,
+ * attribute or X bytes as Y coordinates. */
+static void plan_overflow(nes *m, int L)
+{
+    nes_ppu *p = &m->ppu;
+    if ((p->status & 0x20) || !nes_rendering(&p->pl.r))
+        return;
+    int h = (p->pl.r.ctrl & NES_CTRL_SPR16) ? 16 : 8, count = 0;
+    for (int i = 0; i < 64; i++)
+        count += (unsigned)(L - p->oam[4 * i]) < (unsigned)h;
+    if (count < 8)
+        return;
+    int dot = 65, found = 0, n = 0;
+    for (; n < 64 && found < 8; n++) {
+        if ((unsigned)(L - p->oam[4 * n]) < (unsigned)h) {
+            found++;
+            dot += 8;
+        } else {
+            dot += 2;
+        }
+    }
+    for (int mm = 0; n < 64; dot += 2) {
+        if ((unsigned)(L - p->oam[4 * n + mm]) < (unsigned)h) {
+            p->ovf_clk = p->clk + (uint64_t)((dot > 256 ? 256 : dot) - 65);
+            return;
+        }
+        n++;
+        mm = (mm + 1) & 3;
+    }
+}
+
+/* ---- the dot clock ------------------------------------------------------------------- */
+
+static int line_len(const nes_ppu *p)
+{
+    return (p->line == NES_PRE && p->short_line) ? NES_DOTS - 1 : NES_DOTS;
+}
+
+/* The next dot after `dot` on this line where something is processed. */
+static int next_stop(const nes *m, int line, int dot, int len)
+{
+    int c[4], n = 0;
+    int mmc3 = nes_mapper_counts_a12(m) && (m->ppu.pl.r.ctrl & NES_CTRL_SPR16);
+    if (line < NES_H) {
+        c[n++] = 65;
+        if (mmc3)
+            c[n++] = 257;
+        c[n++] = 321;
+    } else if (line == 241) {
+        c[n++] = 1;
+    } else if (line == NES_PRE) {
+        c[n++] = 1;
+        if (mmc3)
+            c[n++] = 257;
+        c[n++] = 339;
+    }
+    int best = len;
+    for (int i = 0; i < n; i++)
+        if (c[i] > dot && c[i] < best)
+            best = c[i];
+    return best;
+}
+
+/* What happens on arriving at (line, dot), before that dot is processed. */
+static void at_position(nes *m)
+{
+    nes_ppu *p = &m->ppu;
+    int line = p->line, dot = p->dot;
+    if (p->clk == p->hit_clk) {
+        p->status |= 0x40;
+        p->hit_clk = NES_NEVER;
+    }
+    if (p->clk == p->ovf_clk) {
+        p->status |= 0x20;
+        p->ovf_clk = NES_NEVER;
+    }
+    if (line < NES_H) {
+        if (dot == 65 && line < NES_H)
+            plan_overflow(m, line);
+        else if (dot == 321 && line < NES_H - 1)
+            plan_hit(m, line);
+        else if (dot == 257 && nes_mapper_counts_a12(m))
+            plan_spr_a12(p, line);
+        return;
+    }
+    if (line == NES_H && dot == 0) {
+        m->frame_done = 1;
+        p->log_on = 0;
+    } else if (line == 241 && dot == 1) {
+        if (!p->vbl_suppress) {
+            p->status |= 0x80;
+            if (p->pl.r.ctrl & NES_CTRL_NMI) {
+                m->nmi_pending = 1;
+                m->nmi_at = p->clk / 3 + 1;
+            }
+        }
+        p->vbl_suppress = 0;
+    } else if (line == NES_PRE) {
+        if (dot == 0) {
+            if (m->opt.log_video)
+                log_snapshot(m);
+        } else if (dot == 1) {
+            p->status &= 0x1F;
+            p->hit_clk = p->ovf_clk = NES_NEVER;
+        } else if (dot == 257 && nes_mapper_counts_a12(m)) {
+            plan_spr_a12(p, -1);
+        } else if (dot == 339) {
+            /* odd frames with rendering on skip the pre-render line's last dot */
+            p->short_line = p->odd && nes_rendering(&p->pl.r);
+        }
+    }
+}
+
+/* Processes dots [d0, d1) of the current line: pixels when the native renderer is on, else
+ * only the scroll counters; then the fetches the mapper sees. */
+static void run_span(nes *m, int d0, int d1)
+{
+    nes_ppu *p = &m->ppu;
+    int line = p->line;
+    if (line >= NES_H && line != NES_PRE)
+        return;
+    if (m->opt.video_native) {
+        p->pl.out = line < NES_H ? m->fb + line * NES_W * 3 : NULL;
+        nes_line_span(&p->pl, &p->mem, line, d0, d1);
+    } else {
+        nes_v_span(&p->pl.r, line, d0, d1);
+    }
+    if (nes_mapper_counts_a12(m) && nes_rendering(&p->pl.r))
+        a12_walk(m, d0, d1, p->clk - (uint64_t)d0, 0, &p->a12, &p->a12_low);
+}
+
+void nes_ppu_sync(nes *m)
+{
+    nes_ppu *p = &m->ppu;
+    uint64_t target = 3 * m->cyc;
+    while (p->clk < target) {
+        if (!p->here_done) {
+            at_position(m);
+            p->here_done = 1;
+        }
+        int len = line_len(p);
+        int stop = next_stop(m, p->line, p->dot, len);
+        uint64_t stop_clk = p->clk + (uint64_t)(stop - p->dot);
+        if (stop_clk > target)
+            stop_clk = target;
+        if (p->hit_clk > p->clk && p->hit_clk < stop_clk)
+            stop_clk = p->hit_clk;
+        if (p->ovf_clk > p->clk && p->ovf_clk < stop_clk)
+            stop_clk = p->ovf_clk;
+        int d1 = p->dot + (int)(stop_clk - p->clk);
+        run_span(m, p->dot, d1);
+        p->clk = stop_clk;
+        p->dot = (uint16_t)d1;
+        p->here_done = 0;
+        if (d1 >= len) {
+            /* rendering lines set OAMADDR to 0 during their sprite fetches (dots 257-320) */
+            if ((p->line < NES_H || p->line == NES_PRE) && nes_rendering(&p->pl.r))
+                p->oamaddr = 0;
+            p->dot = 0;
+            if (p->line == NES_PRE) {
+                p->line = 0;
+                p->odd ^= 1;
+                p->short_line = 0;
+            } else {
+                p->line++;
+            }
+        }
+    }
+}
+
+/* Dot time of the next arrival at (L, D) from the current position (now if we are there and
+ * it has not been processed). The pre-render line may be one dot short on odd frames; this
+ * assumes it is, so the answer is never late. */
+static uint64_t time_of(const nes_ppu *p, int L, int D)
+{
+    int line = p->line, dot = p->dot;
+    int rel = (L - line + NES_LINES) % NES_LINES;
+    if (rel == 0 && (D < dot || (D == dot && p->here_done)))
+        rel = NES_LINES;
+    uint64_t dots = (uint64_t)rel * NES_DOTS + (uint64_t)D - (uint64_t)dot;
+    int decided = line == NES_PRE && (dot > 339 || (dot == 339 && p->here_done));
+    int shortable = decided ? p->short_line : p->odd;
+    if (line + rel > NES_PRE && shortable)
+        dots -= 1;
+    return p->clk + dots;
+}
+
+/* Dot time of the next counted A12 edge, looking at the rest of this line and the next
+ * three rendered lines (assuming the registers stay as they are). */
+static uint64_t next_a12_edge(nes *m)
+{
+    nes_ppu *p = &m->ppu;
+    if (!nes_rendering(&p->pl.r))
+        return NES_NEVER;
+    int line = p->line, dot = p->dot;
+    uint64_t base = p->clk - (uint64_t)dot;
+    uint8_t level = p->a12;
+    uint64_t low = p->a12_low;
+    for (int i = 0; i < 4; i++) {
+        if (line >= NES_H && line != NES_PRE) { /* no fetches until the pre-render line */
+            base += (uint64_t)(NES_PRE - line) * NES_DOTS;
+            line = NES_PRE;
+            dot = 0;
+        }
+        uint64_t t = a12_walk(m, dot, NES_DOTS, base, 1, &level, &low);
+        if (t != NES_NEVER)
+            return t;
+        base += (line == NES_PRE && p->odd) ? NES_DOTS - 1 : NES_DOTS;
+        line = line == NES_PRE ? 0 : line + 1;
+        dot = 0;
+    }
+    return NES_NEVER;
+}
+
+uint64_t nes_ppu_next_event(nes *m)
+{
+    nes_ppu *p = &m->ppu;
+    uint64_t t = time_of(p, 241, 1);
+    uint64_t fe = time_of(p, NES_H, 0);
+    if (fe < t)
+        t = fe;
+    if (nes_mapper_counts_a12(m) && m->map.m3_irq_on) {
+        uint64_t e = next_a12_edge(m);
+        if (e < t)
+            t = e;
+    }
+    return t / 3 + 1;
+}
+
+/* ---- registers ----------------------------------------------------------------------- */
+
+static int rendering_now(const nes_ppu *p)
+{
+    return nes_rendering(&p->pl.r) && (p->line < NES_H || p->line == NES_PRE);
+}
+
+/* v after a $2007 access: +1 or +32, or during rendering the coarse X and Y increments. */
+static void vram_step(nes_ppu *p)
+{
+    if (rendering_now(p)) {
+        nes_v_inc_x(&p->pl.r);
+        nes_v_inc_y(&p->pl.r);
+    } else {
+        p->pl.r.v = (uint16_t)((p->pl.r.v + ((p->pl.r.ctrl & NES_CTRL_INC32) ? 32 : 1)) & 0x7FFF);
+    }
+}
+
+/* After a $2007 access at address a: the mapper sees a on the bus (when not rendering), v
+ * moves on, and the frame log records the new v. */
+static void vram_access_done(nes *m, int a)
+{
+    nes_ppu *p = &m->ppu;
+    if (nes_mapper_counts_a12(m) && !rendering_now(p))
+        nes_ppu_a12(m, (a >> 12) & 1, p->clk);
+    vram_step(p);
+    log_regs(m);
+}
+
+static uint8_t vram_read(const nes_ppu *p, int a)
+{
+    a &= 0x3FFF;
+    if (a < 0x2000)
+        return nes_chr_rd(&p->mem, &p->pl.r, a);
+    return nes_nt_rd(&p->mem, &p->pl.r, a);
+}
+
+static void vram_write(nes *m, int a, uint8_t v)
+{
+    nes_ppu *p = &m->ppu;
+    const nes_pregs *r = &p->pl.r;
+    a &= 0x3FFF;
+    if (a < 0x2000) {
+        uint32_t w = r->chr_map[a >> 10];
+        if (!(w & NES_CHR_RAM))
+            return; /* CHR-ROM */
+        uint32_t off = (w & ~NES_CHR_RAM) + (uint32_t)(a & 0x3FF);
+        m->chr_ram[off] = v;
+        if (p->log_on)
+            log_push(m, NES_EV_CHR, 0, off, v);
+    } else if (a < 0x3F00) {
+        uint32_t off = r->nt_map[(a >> 10) & 3] + (uint32_t)(a & 0x3FF);
+        p->nt[off] = v;
+        if (p->log_on)
+            log_push(m, NES_EV_NT, 0, off, v);
+    } else {
+        int i = nes_pal_index(a);
+        p->pl.pal[i] = v & 0x3F;
+        if (p->log_on)
+            log_push(m, NES_EV_PAL, 0, (uint32_t)i, v & 0x3F);
+    }
+}
+
+static void oam_write(nes *m, uint8_t v)
+{
+    nes_ppu *p = &m->ppu;
+    if (rendering_now(p)) { /* writes during rendering only bump the address */
+        p->oamaddr = (uint8_t)(p->oamaddr + 4);
+        return;
+    }
+    if ((p->oamaddr & 3) == 2)
+        v &= 0xE3; /* attribute bits 2-4 do not exist */
+    p->oam[p->oamaddr] = v;
+    if (p->log_on)
+        log_push(m, NES_EV_OAM, 0, p->oamaddr, v);
+    p->oamaddr++;
+}
+
+void nes_ppu_oam_write(nes *m, uint8_t v)
+{
+    nes_ppu_sync(m);
+    oam_write(m, v);
+}
+
+uint8_t nes_ppu_read(nes *m, int reg)
+{
+    nes_ppu *p = &m->ppu;
+    nes_ppu_sync(m);
+    uint8_t v;
+    switch (reg & 7) {
+    case 2:
+        v = (uint8_t)((p->status & 0xE0) | (p->io & 0x1F));
+        if (p->line == 241 && p->dot == 1 && !p->here_done) {
+            p->vbl_suppress = 1; /* read just before VBlank: no flag, no NMI this frame */
+        } else if (p->line == 241 && p->dot <= 3) {
+            m->nmi_pending = 0;  /* read as it is set: the flag reads set, the NMI is lost */
+        }
+        p->status &= 0x7F;
+        p->w = 0;
+        break;
+    case 4:
+        v = p->oam[p->oamaddr];
+        break;
+    case 7: {
+        int a = p->pl.r.v & 0x3FFF;
+        if (a >= 0x3F00) {
+            v = (uint8_t)((p->pl.pal[nes_pal_index(a)] & ((p->pl.r.mask & NES_MASK_GREY) ? 0x30 : 0x3F)) | (p->io & 0xC0));
+            p->rbuf = vram_read(p, a & 0x2FFF); /* the nametable byte underneath */
+        } else {
+            v = p->rbuf;
+            p->rbuf = vram_read(p, a);
+        }
+        vram_access_done(m, a);
+        break;
+    }
+    default:
+        v = p->io; /* write-only registers read back the PPU's data latch */
+        break;
+    }
+    p->io = v;
+    return v;
+}
+
+uint8_t nes_ppu_peek(const nes *m, int reg)
+{
+    const nes_ppu *p = &m->ppu;
+    switch (reg & 7) {
+    case 2: return (uint8_t)((p->status & 0xE0) | (p->io & 0x1F));
+    case 4: return p->oam[p->oamaddr];
+    case 7: return p->rbuf;
+    default: return p->io;
+    }
+}
+
+void nes_ppu_write(nes *m, int reg, uint8_t v)
+{
+    nes_ppu *p = &m->ppu;
+    nes_pregs *r = &p->pl.r;
+    nes_ppu_sync(m);
+    p->io = v;
+    switch (reg & 7) {
+    case 0: {
+        uint8_t old = r->ctrl;
+        r->ctrl = v;
+        r->t = (uint16_t)((r->t & ~0x0C00) | ((v & 3) << 10));
+        /* enabling NMI while the VBlank flag is up raises NMI after the next instruction */
+        if ((v & NES_CTRL_NMI) && !(old & NES_CTRL_NMI) && (p->status & 0x80)) {
+            m->nmi_pending = 1;
+            m->nmi_at = m->cyc + 1;
+        }
+        log_regs(m);
+        nes_resched(m);
+        break;
+    }
+    case 1:
+        r->mask = v;
+        log_regs(m);
+        nes_resched(m);
+        break;
+    case 3:
+        p->oamaddr = v;
+        break;
+    case 4:
+        oam_write(m, v);
+        break;
+    case 5:
+        if (!p->w) {
+            r->t = (uint16_t)((r->t & ~0x001F) | (v >> 3));
+            r->x = v & 7;
+        } else {
+            r->t = (uint16_t)((r->t & ~0x73E0) | ((v & 7) << 12) | ((v & 0xF8) << 2));
+        }
+        p->w ^= 1;
+        log_regs(m);
+        break;
+    case 6:
+        if (!p->w) {
+            r->t = (uint16_t)((r->t & 0x00FF) | ((v & 0x3F) << 8));
+        } else {
+            r->t = (uint16_t)((r->t & 0xFF00) | v);
+            r->v = r->t;
+            if (nes_mapper_counts_a12(m) && !rendering_now(p))
+                nes_ppu_a12(m, (r->v >> 12) & 1, p->clk);
+        }
+        p->w ^= 1;
+        log_regs(m);
+        break;
+    case 7: {
+        int a = r->v & 0x3FFF;
+        vram_write(m, a, v);
+        vram_access_done(m, a);
+        break;
+    }
+    default:
+        break;
+    }
+}

@@ -1,0 +1,527 @@
+/* ppu_rules.h: the picture rules of the NES PPU (2C02), written once and used by the three
+ * video renderers: the native one inside the core (per dot), the host one (threads over the
+ * frame log) and the device one (CUDA/HIP over the frame log). Plain C, static inline; when
+ * compiled by nvcc or hipcc the functions are __host__ __device__. Nothing here touches
+ * timing-side state (flags, NMI, IRQ): that lives in ppu.c. */
+#ifndef GV_EMU_NES_PPU_RULES_H
+#define GV_EMU_NES_PPU_RULES_H
+
+#include <stdint.h>
+
+#if defined(__CUDACC__) || defined(__HIPCC__)
+/* inlined into the kernels, so their scratch stays in registers and local memory */
+#define NES_HD static __host__ __device__ __forceinline__
+#define NES_HOT NES_HD
+#else
+#define NES_HD static inline
+/* the per-dot hot path: always inlined into the span loop */
+#define NES_HOT static inline __attribute__((always_inline))
+#endif
+/* unrolls the 8 pixels of a fetch group, in whichever compiler pass sees it (none in
+ * nvcc's host pass, where neither spelling passes both its front end and gcc) */
+#if defined(__CUDACC__) && !defined(__CUDA_ARCH__) && !defined(__clang__)
+#define NES_UNROLL
+#elif defined(__clang__) || defined(__CUDA_ARCH__)
+#define NES_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__)
+#define NES_UNROLL _Pragma("GCC unroll 8")
+#else
+#define NES_UNROLL
+#endif
+
+/* Frame geometry: 262 lines of 341 dots; 240 visible lines of 256 pixels. */
+enum { NES_W = 256, NES_H = 240, NES_DOTS = 341, NES_LINES = 262, NES_PRE = 261 };
+
+/* PPUCTRL ($2000) and PPUMASK ($2001) bits. */
+enum {
+    NES_CTRL_INC32 = 0x04, NES_CTRL_SPR_HI = 0x08, NES_CTRL_BG_HI = 0x10,
+    NES_CTRL_SPR16 = 0x20, NES_CTRL_NMI = 0x80,
+    NES_MASK_GREY = 0x01, NES_MASK_BG_LEFT = 0x02, NES_MASK_SPR_LEFT = 0x04,
+    NES_MASK_BG = 0x08, NES_MASK_SPR = 0x10, NES_MASK_EMPH = 0xE0,
+};
+
+/* A chr_map entry with this bit set points into CHR-RAM, else into CHR-ROM. */
+#define NES_CHR_RAM 0x80000000u
+
+/* The registers that decide what the PPU fetches and draws. v, t, x are the loopy scroll
+ * registers (v: current VRAM address, t: temporary address, x: fine X scroll). */
+typedef struct {
+    uint16_t v, t;
+    uint8_t x, ctrl, mask, spare;
+    uint32_t chr_map[8]; /* byte offset of each 1 KiB pattern window ($0000-$1FFF) */
+    uint16_t nt_map[4];  /* byte offset in nametable RAM of each 1 KiB slot ($2000-$2FFF) */
+} nes_pregs;
+
+/* One change recorded in a frame log, stamped with the PPU position (line, dot) before
+ * which it applies. 16 bytes. */
+typedef struct {
+    uint16_t line, dot;
+    uint8_t kind, slot;
+    uint16_t spare;
+    uint32_t a, b;
+} nes_vev;
+
+enum {
+    NES_EV_REGS = 1, /* a = v | t << 16, b = ctrl | mask << 8 | x << 16 */
+    NES_EV_NT = 2,   /* nametable RAM byte a = b */
+    NES_EV_CHR = 3,  /* CHR-RAM byte a = b */
+    NES_EV_PAL = 4,  /* palette entry a (0-31, canonical) = b */
+    NES_EV_OAM = 5,  /* OAM byte a = b */
+    NES_EV_MAP = 6,  /* slot 0-7: chr_map[slot] = a; slot 8-11: nt_map[slot - 8] = a */
+};
+
+/* Where pattern, nametable and OAM bytes come from. In the core these are the live
+ * memories (ev == NULL). A frame-log renderer reads the frame-start images and overlays
+ * the memory writes among events [0, ev_lim) of the frame. */
+typedef struct {
+    const uint8_t *chr_rom;
+    const uint8_t *chr_ram;
+    const uint8_t *nt;  /* 4 KiB */
+    const uint8_t *oam; /* 256 bytes */
+    const nes_vev *ev;
+    uint32_t ev_lim;
+} nes_pmem;
+
+/* The drawing state of one PPU: registers, palette, the background fetch slots of the line
+ * being drawn and the sprite pixels of that line. Slots 0-1 are fetched at dots 321-336 of
+ * the previous line, slot 2 + j during dots 8j+1..8j+8 of the line itself. */
+typedef struct {
+    nes_pregs r;
+    uint8_t pal[32];
+    uint8_t nt_latch;
+    uint8_t spr_on;
+    uint8_t tlo[34], thi[34], tat[34];
+    uint8_t spr[NES_W]; /* 0 transparent; bits 0-3 palette entry - 16, bit 5 behind, bit 6 sprite 0 */
+    uint8_t *out;       /* the line's 256 RGB pixels (768 bytes); NULL: draw nothing */
+    const uint32_t *rgb; /* colour | emphasis << 6 -> R | G << 8 | B << 16 (nes_palette_rgb32) */
+} nes_pline;
+
+/* Frame position of (line, dot) for ordering: the pre-render line comes first. */
+NES_HD uint32_t nes_pos(int line, int dot)
+{
+    return (uint32_t)((line == NES_PRE ? 0 : line + 1) * NES_DOTS + dot);
+}
+
+/* Palette index as stored: $3F10/$3F14/$3F18/$3F1C are mirrors of $3F00/$3F04/$3F08/$3F0C. */
+NES_HD int nes_pal_index(int a)
+{
+    a &= 0x1F;
+    return (a & 0x13) == 0x10 ? a & 0x0F : a;
+}
+
+NES_HD int nes_rendering(const nes_pregs *r)
+{
+    return (r->mask & (NES_MASK_BG | NES_MASK_SPR)) != 0;
+}
+
+/* ---- the scroll counters (loopy v): the only rules for how v moves while rendering ---- */
+
+/* Coarse X increment, wrapping into the horizontal nametable bit. */
+NES_HD void nes_v_inc_x(nes_pregs *r)
+{
+    if ((r->v & 0x001F) == 31)
+        r->v = (uint16_t)((r->v & ~0x001F) ^ 0x0400);
+    else
+        r->v++;
+}
+
+/* Fine Y increment, carrying into coarse Y; row 29 wraps into the vertical nametable bit,
+ * rows 30-31 (attribute rows) wrap to 0 without switching. */
+NES_HD void nes_v_inc_y(nes_pregs *r)
+{
+    if ((r->v & 0x7000) != 0x7000) {
+        r->v += 0x1000;
+        return;
+    }
+    r->v &= (uint16_t)~0x7000;
+    int y = (r->v & 0x03E0) >> 5;
+    if (y == 29) {
+        y = 0;
+        r->v ^= 0x0800;
+    } else if (y == 31) {
+        y = 0;
+    } else {
+        y++;
+    }
+    r->v = (uint16_t)((r->v & ~0x03E0) | (y << 5));
+}
+
+NES_HD void nes_v_copy_x(nes_pregs *r)
+{
+    r->v = (uint16_t)((r->v & ~0x041F) | (r->t & 0x041F));
+}
+
+NES_HD void nes_v_copy_y(nes_pregs *r)
+{
+    r->v = (uint16_t)((r->v & ~0x7BE0) | (r->t & 0x7BE0));
+}
+
+/* Moves v through dots [d0, d1) of `line` with rendering state fixed (the timing side, no
+ * fetches): coarse X at dots 8..256 step 8 and 328, 336; fine Y at 256; horizontal copy at
+ * 257; vertical copy at 280-304 of the pre-render line. Lines 240-260 leave v alone. */
+NES_HD void nes_v_span(nes_pregs *r, int line, int d0, int d1)
+{
+    if (d0 >= d1 || !nes_rendering(r) || (line >= NES_H && line != NES_PRE))
+        return;
+    int first = d0 < 8 ? 8 : (d0 + 7) & ~7;
+    int last = d1 - 1 < 256 ? d1 - 1 : 256;
+    for (int d = first; d <= last; d += 8)
+        nes_v_inc_x(r);
+    if (d0 <= 256 && d1 > 256)
+        nes_v_inc_y(r);
+    if (d0 <= 257 && d1 > 257)
+        nes_v_copy_x(r);
+    if (line == NES_PRE && d0 <= 304 && d1 > 280)
+        nes_v_copy_y(r);
+    if (d0 <= 328 && d1 > 328)
+        nes_v_inc_x(r);
+    if (d0 <= 336 && d1 > 336)
+        nes_v_inc_x(r);
+}
+
+/* ---- memory reads ------------------------------------------------------------------- */
+
+/* The value a byte had at the current point of a logged frame: the image value, overridden
+ * by the last write of `kind` to `addr` among events [0, ev_lim). */
+NES_HD uint8_t nes_overlay(const nes_pmem *m, int kind, uint32_t addr, uint8_t v)
+{
+    for (uint32_t i = 0; i < m->ev_lim; i++)
+        if (m->ev[i].kind == kind && m->ev[i].a == addr)
+            v = (uint8_t)m->ev[i].b;
+    return v;
+}
+
+/* Pattern byte at PPU address a ($0000-$1FFF) through the current bank mapping. */
+NES_HD uint8_t nes_chr_rd(const nes_pmem *m, const nes_pregs *r, int a)
+{
+    uint32_t w = r->chr_map[(a >> 10) & 7];
+    uint32_t off = (w & ~NES_CHR_RAM) + (uint32_t)(a & 0x3FF);
+    if (!(w & NES_CHR_RAM))
+        return m->chr_rom[off];
+    uint8_t v = m->chr_ram[off];
+    return m->ev ? nes_overlay(m, NES_EV_CHR, off, v) : v;
+}
+
+/* Nametable byte at PPU address a ($2000-$3EFF) through the current mirroring. */
+NES_HD uint8_t nes_nt_rd(const nes_pmem *m, const nes_pregs *r, int a)
+{
+    uint32_t off = r->nt_map[(a >> 10) & 3] + (uint32_t)(a & 0x3FF);
+    uint8_t v = m->nt[off];
+    return m->ev ? nes_overlay(m, NES_EV_NT, off, v) : v;
+}
+
+NES_HD uint8_t nes_oam_rd(const nes_pmem *m, int i)
+{
+    uint8_t v = m->oam[i];
+    return m->ev ? nes_overlay(m, NES_EV_OAM, (uint32_t)i, v) : v;
+}
+
+/* ---- background fetches: one component per call, at the dot the hardware does it ----- */
+
+/* Component k of a fetch group (0: nametable at dot +1, 1: attribute at +3, 2: pattern low
+ * at +5, 3: pattern high at +7) into slot s. With rendering off the component reads as 0. */
+NES_HD void nes_bg_fetch(nes_pline *p, const nes_pmem *m, int k, int s)
+{
+    const nes_pregs *r = &p->r;
+    if (!nes_rendering(r)) {
+        if (k == 0)
+            p->nt_latch = 0;
+        else if (k == 1)
+            p->tat[s] = 0;
+        else if (k == 2)
+            p->tlo[s] = 0;
+        else
+            p->thi[s] = 0;
+        return;
+    }
+    int v = r->v;
+    if (k == 0) {
+        p->nt_latch = nes_nt_rd(m, r, 0x2000 | (v & 0x0FFF));
+    } else if (k == 1) {
+        uint8_t at = nes_nt_rd(m, r, 0x23C0 | (v & 0x0C00) | ((v >> 4) & 0x38) | ((v >> 2) & 0x07));
+        int shift = ((v >> 4) & 4) | (v & 2);
+        p->tat[s] = (uint8_t)((at >> shift) & 3);
+    } else {
+        int a = ((r->ctrl & NES_CTRL_BG_HI) ? 0x1000 : 0) | (p->nt_latch << 4) | ((v >> 12) & 7);
+        if (k == 2)
+            p->tlo[s] = nes_chr_rd(m, r, a);
+        else
+            p->thi[s] = nes_chr_rd(m, r, a | 8);
+    }
+}
+
+/* ---- sprites ------------------------------------------------------------------------ */
+
+/* The two pattern bytes of `row` (0..h-1 from the top, before flipping) of a sprite with
+ * OAM tile byte `tile` and attribute byte `attr`. Horizontal flip is applied (bit 7 of the
+ * returned planes is the leftmost pixel). */
+NES_HD void nes_sprite_row(const nes_pmem *m, const nes_pregs *r, int tile, int attr, int row,
+                           uint8_t *lo, uint8_t *hi)
+{
+    int a;
+    if (r->ctrl & NES_CTRL_SPR16) {
+        if (attr & 0x80)
+            row = 15 - row;
+        a = ((tile & 1) ? 0x1000 : 0) | ((tile & 0xFE) << 4);
+        if (row >= 8) {
+            a += 16;
+            row -= 8;
+        }
+    } else {
+        if (attr & 0x80)
+            row = 7 - row;
+        a = ((r->ctrl & NES_CTRL_SPR_HI) ? 0x1000 : 0) | (tile << 4);
+    }
+    uint8_t l = nes_chr_rd(m, r, a + row), h = nes_chr_rd(m, r, a + row + 8);
+    if (attr & 0x40) { /* horizontal flip: reverse the bits */
+        l = (uint8_t)(((l * 0x0802u & 0x22110u) | (l * 0x8020u & 0x88440u)) * 0x10101u >> 16);
+        h = (uint8_t)(((h * 0x0802u & 0x22110u) | (h * 0x8020u & 0x88440u)) * 0x10101u >> 16);
+    }
+    *lo = l;
+    *hi = h;
+}
+
+/* Sprite evaluation and pattern fetches for line `n` (done by the hardware during dots
+ * 65-320 of line n-1; here at once at dot 257). The first eight sprites in OAM order whose
+ * rows cover the line are drawn; a lower OAM index wins where two overlap. OAM Y is the top
+ * row minus one, so no sprite shows on line 0. */
+NES_HD void nes_sprite_setup(nes_pline *p, const nes_pmem *m, int n)
+{
+    if (p->spr_on)
+        for (int i = 0; i < NES_W; i++)
+            p->spr[i] = 0;
+    p->spr_on = 0;
+    if (!nes_rendering(&p->r) || n <= 0 || n >= NES_H)
+        return;
+    int h = (p->r.ctrl & NES_CTRL_SPR16) ? 16 : 8;
+    int found = 0;
+    for (int i = 0; i < 64 && found < 8; i++) {
+        int row = n - 1 - nes_oam_rd(m, 4 * i);
+        if (row < 0 || row >= h)
+            continue;
+        found++;
+        int tile = nes_oam_rd(m, 4 * i + 1), attr = nes_oam_rd(m, 4 * i + 2);
+        int x0 = nes_oam_rd(m, 4 * i + 3);
+        uint8_t lo, hi;
+        nes_sprite_row(m, &p->r, tile, attr, row, &lo, &hi);
+        if (!(lo | hi))
+            continue;
+        uint8_t tag = (uint8_t)(((attr & 3) << 2) | ((attr & 0x20) ? 0x20 : 0) | (i == 0 ? 0x40 : 0));
+        for (int k = 0; k < 8 && x0 + k < NES_W; k++) {
+            int px = ((lo >> (7 - k)) & 1) | (((hi >> (7 - k)) & 1) << 1);
+            if (px && !p->spr[x0 + k])
+                p->spr[x0 + k] = (uint8_t)(tag | px);
+        }
+        p->spr_on = 1;
+    }
+}
+
+/* ---- pixels ------------------------------------------------------------------------- */
+
+/* Writes the RGB of colour index c at pixel x. */
+NES_HD void nes_put(nes_pline *p, int x, uint16_t c)
+{
+    uint32_t v = p->rgb[c & 0x1FF];
+    p->out[3 * x] = (uint8_t)v;
+    p->out[3 * x + 1] = (uint8_t)(v >> 8);
+    p->out[3 * x + 2] = (uint8_t)(v >> 16);
+}
+
+/* Colour index of pixel x (0-255) from the fetched slots, the sprite line, the mask and the
+ * palette as they are now. With rendering off the PPU shows the backdrop, or the palette
+ * entry v points at when v is inside $3F00-$3FFF. */
+NES_HD uint16_t nes_pixel(const nes_pline *p, int x)
+{
+    const nes_pregs *r = &p->r;
+    int ci = 0;
+    if (!nes_rendering(r)) {
+        if ((r->v & 0x3F00) == 0x3F00)
+            ci = nes_pal_index(r->v);
+    } else {
+        int bg = 0;
+        if ((r->mask & NES_MASK_BG) && (x >= 8 || (r->mask & NES_MASK_BG_LEFT))) {
+            int col = x + r->x, s = col >> 3, b = 7 - (col & 7);
+            int px = ((p->tlo[s] >> b) & 1) | (((p->thi[s] >> b) & 1) << 1);
+            if (px)
+                bg = (p->tat[s] << 2) | px;
+        }
+        int sp = 0;
+        if (p->spr_on && (r->mask & NES_MASK_SPR) && (x >= 8 || (r->mask & NES_MASK_SPR_LEFT)))
+            sp = p->spr[x];
+        if ((sp & 3) && (!bg || !(sp & 0x20)))
+            ci = 0x10 | (sp & 0x0F);
+        else
+            ci = bg;
+    }
+    int c = p->pal[ci] & ((r->mask & NES_MASK_GREY) ? 0x30 : 0x3F);
+    return (uint16_t)(c | ((r->mask & NES_MASK_EMPH) << 1));
+}
+
+/* All four fetches of a group into slot s (the registers fixed through the group). */
+NES_HOT void nes_bg_group(nes_pline *p, const nes_pmem *m, int s)
+{
+    const nes_pregs *r = &p->r;
+    if (!nes_rendering(r)) {
+        p->nt_latch = 0;
+        p->tat[s] = p->tlo[s] = p->thi[s] = 0;
+        return;
+    }
+    int v = r->v;
+    p->nt_latch = nes_nt_rd(m, r, 0x2000 | (v & 0x0FFF));
+    uint8_t at = nes_nt_rd(m, r, 0x23C0 | (v & 0x0C00) | ((v >> 4) & 0x38) | ((v >> 2) & 0x07));
+    p->tat[s] = (uint8_t)((at >> (((v >> 4) & 4) | (v & 2))) & 3);
+    int a = ((r->ctrl & NES_CTRL_BG_HI) ? 0x1000 : 0) | (p->nt_latch << 4) | ((v >> 12) & 7);
+    p->tlo[s] = nes_chr_rd(m, r, a);
+    p->thi[s] = nes_chr_rd(m, r, a | 8);
+}
+
+/* Pixels 8j..8j+7 (the group drawn during dots 8j+1..8j+8) with the registers fixed: the
+ * same colours as nes_pixel, computed from the two slots' 16-pixel window at once, and
+ * written as RGB (four pixels make three 32-bit words). */
+NES_HOT void nes_group_pixels(nes_pline *p, int j)
+{
+    const nes_pregs *r = &p->r;
+    int x0 = 8 * j;
+    uint8_t mask = r->mask;
+    if (!nes_rendering(r) || (x0 == 0 && (mask & (NES_MASK_BG_LEFT | NES_MASK_SPR_LEFT)) !=
+                                             (NES_MASK_BG_LEFT | NES_MASK_SPR_LEFT))) {
+        for (int x = x0; x < x0 + 8; x++)
+            nes_put(p, x, nes_pixel(p, x));
+        return;
+    }
+    int fx = r->x, split = 8 - fx; /* pixels k < split come from slot j */
+    unsigned wl = 0, wh = 0;
+    if (mask & NES_MASK_BG) {
+        wl = (((unsigned)p->tlo[j] << 8 | p->tlo[j + 1]) << fx) >> 8;
+        wh = (((unsigned)p->thi[j] << 8 | p->thi[j + 1]) << fx) >> 8;
+    }
+    int at0 = p->tat[j] << 2, at1 = p->tat[j + 1] << 2;
+    uint16_t emph = (uint16_t)((mask & NES_MASK_EMPH) << 1);
+    uint8_t gm = (mask & NES_MASK_GREY) ? 0x30 : 0x3F;
+    const uint8_t *spr = (p->spr_on && (mask & NES_MASK_SPR)) ? p->spr + x0 : (const uint8_t *)0;
+    uint32_t c[8];
+    NES_UNROLL
+    for (int k = 0; k < 8; k++) {
+        int px = (int)(((wl >> (7 - k)) & 1) | (((wh >> (7 - k)) & 1) << 1));
+        int ci = px ? ((k < split ? at0 : at1) | px) : 0;
+        if (spr) {
+            int sp = spr[k];
+            if ((sp & 3) && (!ci || !(sp & 0x20)))
+                ci = 0x10 | (sp & 0x0F);
+        }
+        c[k] = p->rgb[(p->pal[ci] & gm) | emph];
+    }
+    uint32_t w[6] = {c[0] | c[1] << 24, c[1] >> 8 | c[2] << 16, c[2] >> 16 | c[3] << 8,
+                     c[4] | c[5] << 24, c[5] >> 8 | c[6] << 16, c[6] >> 16 | c[7] << 8};
+    uint8_t *o = p->out + 3 * x0;
+    for (int i = 0; i < 6; i++) { /* byte stores: the line buffer need not be aligned */
+        o[4 * i] = (uint8_t)w[i];
+        o[4 * i + 1] = (uint8_t)(w[i] >> 8);
+        o[4 * i + 2] = (uint8_t)(w[i] >> 16);
+        o[4 * i + 3] = (uint8_t)(w[i] >> 24);
+    }
+}
+
+/* ---- one span of a line --------------------------------------------------------------- */
+
+/* Draws dots [d0, d1) of `line` (0-239 or the pre-render line) with the registers fixed:
+ * background fetches at their dots, pixels at dots 1-256 of visible lines, v moved exactly
+ * as nes_v_span moves it, and at dot 257 the sprite setup for the next line. Callers split
+ * spans at every logged change, so a change lands between two dots as on the hardware. */
+NES_HD void nes_line_span(nes_pline *p, const nes_pmem *m, int line, int d0, int d1)
+{
+    if (line >= NES_H && line != NES_PRE)
+        return;
+    int vis = line < NES_H && p->out;
+    int ren = nes_rendering(&p->r);
+    int d = d0;
+    while (d < d1) {
+        if (d >= 1 && d <= 256) {
+            int j = (d - 1) >> 3;
+            if (((d - 1) & 7) == 0 && d + 8 <= d1) { /* a whole fetch group at once */
+                nes_bg_group(p, m, j + 2);
+                if (vis)
+                    nes_group_pixels(p, j);
+                if (ren) {
+                    nes_v_inc_x(&p->r);
+                    if (d + 7 == 256)
+                        nes_v_inc_y(&p->r);
+                }
+                d += 8;
+                continue;
+            }
+            int ph = (d - 1) & 7;
+            if (!(ph & 1))
+                nes_bg_fetch(p, m, ph >> 1, j + 2);
+            if (vis)
+                nes_put(p, d - 1, nes_pixel(p, d - 1));
+            if (ph == 7 && ren) {
+                nes_v_inc_x(&p->r);
+                if (d == 256)
+                    nes_v_inc_y(&p->r);
+            }
+            d++;
+            continue;
+        }
+        if (d == 257) {
+            if (ren)
+                nes_v_copy_x(&p->r);
+            nes_sprite_setup(p, m, line == NES_PRE ? 0 : line + 1);
+            d++;
+            continue;
+        }
+        if (d >= 321 && d <= 336) {
+            int ph = (d - 321) & 7, s = (d - 321) >> 3;
+            if (ph == 0 && d + 8 <= d1) {
+                nes_bg_group(p, m, s);
+                if (ren)
+                    nes_v_inc_x(&p->r);
+                d += 8;
+                continue;
+            }
+            if (!(ph & 1))
+                nes_bg_fetch(p, m, ph >> 1, s);
+            if (ph == 7 && ren)
+                nes_v_inc_x(&p->r);
+            d++;
+            continue;
+        }
+        if (line == NES_PRE && d >= 280 && d <= 304) {
+            if (ren)
+                nes_v_copy_y(&p->r);
+            d = d1 < 305 ? d1 : 305;
+            continue;
+        }
+        /* dots 0, 258-279, 305-320, 337-340: nothing that the picture depends on */
+        int next = d < 1 ? 1 : d < 257 ? 257 : (line == NES_PRE && d < 280) ? 280 : d < 321 ? 321 : NES_DOTS;
+        d = d1 < next ? d1 : next;
+    }
+}
+
+/* Applies one logged change to the drawing state (memory writes are read through the
+ * overlay; only palette writes change the local copy). */
+NES_HD void nes_apply_event(nes_pline *p, const nes_vev *e)
+{
+    switch (e->kind) {
+    case NES_EV_REGS:
+        p->r.v = (uint16_t)(e->a & 0x7FFF);
+        p->r.t = (uint16_t)((e->a >> 16) & 0x7FFF);
+        p->r.ctrl = (uint8_t)e->b;
+        p->r.mask = (uint8_t)(e->b >> 8);
+        p->r.x = (uint8_t)((e->b >> 16) & 7);
+        break;
+    case NES_EV_PAL:
+        p->pal[e->a & 31] = (uint8_t)(e->b & 0x3F);
+        break;
+    case NES_EV_MAP:
+        if (e->slot < 8)
+            p->r.chr_map[e->slot] = e->a;
+        else
+            p->r.nt_map[(e->slot - 8) & 3] = (uint16_t)e->a;
+        break;
+    default:
+        break;
+    }
+}
+
+#endif

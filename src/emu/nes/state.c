@@ -1,0 +1,256 @@
+/* state.c: save states. One function visits every field of the machine in a fixed order,
+ * both to write and to read, so the format has one definition. A state is
+ *   "GVNESST\x1A", version, ROM hash, payload length, payload hash (xxHash), payload
+ * with every number little-endian. Loading checks all of that, then every field that could
+ * steer the core out of its arrays or into an endless catch-up; derived state (bank maps,
+ * PRG windows, audible periods) is recomputed, never trusted. States are taken at frame
+ * boundaries (the PPU past its visible lines, before the pre-render line). */
+#include "emu/nes/nes.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/hash.h"
+
+#define ST_MAGIC "GVNESST\x1A"
+#define ST_VERSION 1u
+#define ST_HEAD 36
+
+typedef struct {
+    uint8_t *p; /* save: growing output */
+    size_t n, cap;
+    const uint8_t *r; /* load: input */
+    size_t rlen, rpos;
+    int load, short_read;
+} st_io;
+
+static void io_raw(st_io *s, void *data, size_t n)
+{
+    if (s->load) {
+        if (s->rpos + n > s->rlen) {
+            s->short_read = 1;
+            memset(data, 0, n);
+            return;
+        }
+        memcpy(data, s->r + s->rpos, n);
+        s->rpos += n;
+        return;
+    }
+    if (s->n + n > s->cap) {
+        size_t cap = s->cap ? s->cap : 65536;
+        while (cap < s->n + n)
+            cap *= 2;
+        s->p = gv_xrealloc(s->p, cap);
+        s->cap = cap;
+    }
+    memcpy(s->p + s->n, data, n);
+    s->n += n;
+}
+
+/* Integers go through explicit little-endian bytes. */
+static void io_uint(st_io *s, void *v, int size)
+{
+    uint8_t b[8];
+    uint64_t x = 0;
+    if (!s->load) {
+        switch (size) {
+        case 1: x = *(uint8_t *)v; break;
+        case 2: x = *(uint16_t *)v; break;
+        case 4: x = *(uint32_t *)v; break;
+        default: x = *(uint64_t *)v; break;
+        }
+        for (int i = 0; i < size; i++)
+            b[i] = (uint8_t)(x >> (8 * i));
+        io_raw(s, b, (size_t)size);
+        return;
+    }
+    io_raw(s, b, (size_t)size);
+    for (int i = 0; i < size; i++)
+        x |= (uint64_t)b[i] << (8 * i);
+    switch (size) {
+    case 1: *(uint8_t *)v = (uint8_t)x; break;
+    case 2: *(uint16_t *)v = (uint16_t)x; break;
+    case 4: *(uint32_t *)v = (uint32_t)x; break;
+    default: *(uint64_t *)v = x; break;
+    }
+}
+
+#define U(field) io_uint(s, &(field), (int)sizeof(field))
+#define A(arr) do { for (size_t i_ = 0; i_ < sizeof(arr) / sizeof((arr)[0]); i_++) U((arr)[i_]); } while (0)
+
+/* Every field of the machine that is state (not derived, not output), in format order. */
+static void visit(st_io *s, nes *m)
+{
+    nes_cpu *c = &m->cpu;
+    U(c->pc); U(c->a); U(c->x); U(c->y); U(c->s);
+    U(c->fn); U(c->fv); U(c->fd); U(c->fi); U(c->fz); U(c->fc);
+    U(c->jammed); U(c->int_next);
+    U(m->cyc); A(m->ram); U(m->bus);
+    U(m->nmi_pending); U(m->irq_src); U(m->nmi_at); U(m->irq_at);
+    U(m->frame); U(m->pad_strobe); U(m->pad_shift);
+    io_raw(s, m->prg_ram, m->cart->prg_ram_size);
+    io_raw(s, m->chr_ram, m->cart->chr_ram_size);
+
+    nes_mapper *mp = &m->map;
+    U(mp->bank); U(mp->m1_shift); U(mp->m1_count); U(mp->m1_ctrl); U(mp->m1_chr0); U(mp->m1_chr1);
+    U(mp->m1_prg); U(mp->m1_last); U(mp->m3_sel); A(mp->m3_bank); U(mp->m3_mirror); U(mp->m3_ram);
+    U(mp->m3_latch); U(mp->m3_counter); U(mp->m3_reload); U(mp->m3_irq_on);
+
+    nes_ppu *p = &m->ppu;
+    nes_pline *pl = &p->pl;
+    U(pl->r.v); U(pl->r.t); U(pl->r.x); U(pl->r.ctrl); U(pl->r.mask);
+    A(pl->pal); U(pl->nt_latch); U(pl->spr_on); A(pl->tlo); A(pl->thi); A(pl->tat); A(pl->spr);
+    A(p->oam); A(p->nt);
+    U(p->line); U(p->dot); U(p->clk); U(p->status); U(p->w); U(p->oamaddr); U(p->rbuf); U(p->io);
+    U(p->odd); U(p->vbl_suppress); U(p->short_line); U(p->hit_clk); U(p->ovf_clk);
+    U(p->a12); U(p->a12_low); A(p->spr_a12); U(p->here_done);
+
+    nes_apu *a = &m->apu;
+    A(a->len); A(a->halt); U(a->enabled);
+    A(a->env_start); A(a->env_div); A(a->env_decay); A(a->env_reg);
+    A(a->sw_reg); A(a->sw_div); A(a->sw_reload); A(a->period); U(a->tri_period);
+    U(a->lin_ctr); U(a->lin_reg); U(a->lin_reload); U(a->noise_reg); A(a->duty_reg);
+    U(a->dmc_ctrl); U(a->dmc_addr_reg); U(a->dmc_len_reg); U(a->dmc_addr); U(a->dmc_remain);
+    U(a->dmc_buf); U(a->dmc_buf_full); U(a->dmc_irq); U(a->dmc_reload);
+    U(a->fc_mode); U(a->fc_inhibit); U(a->fc_irq); U(a->fc_step); U(a->fc_start); U(a->fc_reset);
+    U(a->fc_pending);
+    nes_osc *o = &a->osc;
+    A(o->next); U(o->lfsr); A(o->pos); U(o->dshift); U(o->dsilent); U(o->dlevel);
+    U(a->frame_c0); U(a->audio_t);
+
+    nes_aout *ao = &m->aout;
+    U(ao->n); U(ao->carry); U(ao->hp1_x); U(ao->hp1_y); U(ao->hp2_x); U(ao->hp2_y); U(ao->lp_y);
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint64_t get64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+gv_status nes_state_save(const nes *m, uint8_t **data, size_t *len, gv_err *err)
+{
+    st_io s = {0};
+    uint8_t head[ST_HEAD] = {0};
+    io_raw(&s, head, sizeof head);
+    visit(&s, (nes *)m); /* a save visit only reads the machine */
+    uint64_t plen = s.n - ST_HEAD;
+    memcpy(s.p, ST_MAGIC, 8);
+    for (int i = 0; i < 4; i++)
+        s.p[8 + i] = (uint8_t)(ST_VERSION >> (8 * i));
+    put64(s.p + 12, m->cart->hash);
+    put64(s.p + 20, plen);
+    put64(s.p + 28, gv_hash64(s.p + ST_HEAD, plen));
+    *data = s.p;
+    *len = s.n;
+    return GV_OK;
+}
+
+/* Field checks after a load: everything an index, a division or a catch-up loop depends on. */
+static const char *check(const nes *m)
+{
+    const nes_ppu *p = &m->ppu;
+    const nes_apu *a = &m->apu;
+    if (m->cpu.int_next > NES_INT_IRQ || m->cpu.jammed > 1)
+        return "CPU interrupt state out of range";
+    if (m->cyc > ((uint64_t)1 << 50))
+        return "cycle count out of range";
+    if (p->line < NES_H || p->line > 260 || p->dot >= NES_DOTS)
+        return "not taken at a frame boundary (the PPU must be in lines 240-260)";
+    if (p->pl.r.x > 7 || p->pl.r.v > 0x7FFF || p->pl.r.t > 0x7FFF || p->w > 1)
+        return "PPU scroll registers out of range";
+    for (int i = 0; i < 32; i++)
+        if (p->pl.pal[i] > 0x3F)
+            return "palette entry out of range";
+    if (p->clk > 3 * m->cyc || 3 * m->cyc - p->clk > 3 * 40000)
+        return "PPU clock does not match the CPU clock";
+    if (m->map.m1_count > 4)
+        return "MMC1 shift count out of range";
+    if (a->fc_mode > 1 || a->fc_step > (a->fc_mode ? 4 : 5))
+        return "frame counter state out of range";
+    if (a->fc_start > m->cyc + 8 || m->cyc - a->fc_start > 40000)
+        return "frame counter time out of range";
+    if (a->fc_reset != NES_NEVER && (a->fc_reset < m->cyc || a->fc_reset > m->cyc + 8))
+        return "frame counter reset time out of range";
+    /* an idle DMC's reload time may lag (idle reloads are skipped in one step later) */
+    int dmc_busy = !a->osc.dsilent || a->dmc_buf_full || a->dmc_remain;
+    if (a->dmc_reload > m->cyc + 8 * 428 + 8 || (dmc_busy && a->dmc_reload + 8 < m->cyc))
+        return "DMC timer out of range";
+    if (a->period[0] > 0x7FF || a->period[1] > 0x7FF || a->tri_period > 0x7FF)
+        return "APU timer period out of range";
+    for (int i = 0; i < 3; i++) /* volumes index the mixer tables */
+        if (a->env_decay[i] > 15 || a->env_div[i] > 15)
+            return "APU envelope out of range";
+    if (a->lin_ctr > 127 || a->osc.dlevel > 127 || a->osc.pos[0] > 7 || a->osc.pos[1] > 7 || a->osc.pos[2] > 31 ||
+        a->osc.lfsr > 0x7FFF || a->dmc_buf_full > 1 || a->osc.dsilent > 1)
+        return "APU channel state out of range";
+    if (a->frame_c0 > a->audio_t || a->audio_t > m->cyc || m->cyc - a->frame_c0 > 200000)
+        return "audio clock out of range";
+    uint32_t t = (uint32_t)(a->audio_t - a->frame_c0);
+    for (int c = 0; c < 5; c++)
+        if (a->osc.next[c] <= t || a->osc.next[c] - t > 8192)
+            return "audio channel timer out of range";
+    const nes_aout *o = &m->aout;
+    const int64_t lim = 1 << 20; /* the filters' values stay within +-2^17 */
+    if (o->hp1_x < -lim || o->hp1_x > lim || o->hp1_y < -lim || o->hp1_y > lim || o->hp2_x < -lim || o->hp2_x > lim ||
+        o->hp2_y < -lim || o->hp2_y > lim || o->lp_y < -lim || o->lp_y > lim)
+        return "audio filter state out of range";
+    if (o->n == 0 || nes_sample_end(o->n - 1) > a->audio_t || nes_sample_end(o->n) <= a->audio_t ||
+        o->carry > ((uint64_t)1 << 32))
+        return "audio sample clock out of range";
+    return NULL;
+}
+
+gv_status nes_state_load(nes *m, const uint8_t *d, size_t len, gv_err *err)
+{
+    if (len < ST_HEAD || memcmp(d, ST_MAGIC, 8))
+        return gv_fail(err, GV_ERR_INPUT, "not a gpuvet NES save state (bad magic)");
+    uint32_t ver = (uint32_t)d[8] | (uint32_t)d[9] << 8 | (uint32_t)d[10] << 16 | (uint32_t)d[11] << 24;
+    if (ver != ST_VERSION)
+        return gv_fail(err, GV_ERR_INPUT, "save state version %u is not supported (this build reads %u)", ver, ST_VERSION);
+    if (get64(d + 12) != m->cart->hash)
+        return gv_fail(err, GV_ERR_INPUT, "the save state was made with a different ROM");
+    uint64_t plen = get64(d + 20);
+    if (plen != len - ST_HEAD)
+        return gv_fail(err, GV_ERR_INPUT, "save state is truncated or has trailing bytes (%zu payload bytes, header says %llu)",
+                       len - ST_HEAD, (unsigned long long)plen);
+    if (gv_hash64(d + ST_HEAD, plen) != get64(d + 28))
+        return gv_fail(err, GV_ERR_INPUT, "corrupt save state (checksum mismatch)");
+    /* Keep the current state, so a state that fails the field checks leaves m as it was. */
+    uint8_t *backup;
+    size_t blen;
+    nes_state_save(m, &backup, &blen, err);
+    st_io s = {0};
+    s.load = 1;
+    s.r = d + ST_HEAD;
+    s.rlen = plen;
+    visit(&s, m);
+    for (int i = 0; i < 34; i++) /* attribute slots hold 2 bits (refetched before use anyway) */
+        m->ppu.pl.tat[i] &= 3;
+    const char *why = s.short_read ? "save state is shorter than this ROM's machine"
+                      : s.rpos != s.rlen ? "save state is longer than this ROM's machine" : check(m);
+    if (why) {
+        st_io b = {0};
+        b.load = 1;
+        b.r = backup + ST_HEAD;
+        b.rlen = blen - ST_HEAD;
+        visit(&b, m);
+        free(backup);
+        return gv_fail(err, GV_ERR_INPUT, "bad save state: %s", why);
+    }
+    free(backup);
+    m->ppu.log_on = 0;
+    m->frame_done = 0;
+    nes_mapper_update(m);
+    nes_apu_refresh(m);
+    m->next_ev = 0; /* recompute every event time at the next cycle */
+    return GV_OK;
+}

@@ -1,0 +1,152 @@
+# The Game Boy workload end to end with gpuvet's own test ROMs (tests/roms/gb, built here
+# with SDCC): test-ROM verdicts in DMG and CGB modes, the PPU scene against the picture
+# scene.py computes independently, the APU ROM's WAV against apu_spec.py's description,
+# identical hashes across renderers and instance counts (device when a GPU is usable),
+# bad input, save-state round trips, the trace layout and battery RAM.
+. "$GV_ROOT/tests/lib.sh"
+export OMP_WAIT_POLICY=passive # a shared CI core must not spin in OpenMP barriers
+G=$GPUVET
+S=$GV_ROOT/tests/roms/gb
+PY=
+for p in "${PYTHON:-}" python3 /usr/bin/python3; do
+  if [ -n "$p" ] && command -v "$p" >/dev/null 2>&1; then PY=$p; break; fi
+done
+for tool in sdcc sdasgb makebin; do
+  if ! command -v $tool >/dev/null 2>&1; then
+    skip "gb test roms" "$tool not found: install the Debian package sdcc to build the Game Boy test ROMs"
+    exit 0
+  fi
+done
+if [ -z "$PY" ]; then
+  skip "gb test roms" "no python3: the ROM generators and checkers need it"
+  exit 0
+fi
+R=$GV_BUILD/roms/gb
+if PYTHON=$PY sh "$S/build.sh" "$R" >"$T_TMP/build.log" 2>&1; then
+  pass "gb roms build" "$(ls "$R"/*.gb | wc -l) ROMs built with sdcc -msm83 into $R"
+else
+  fail "gb roms build" "build.sh failed: $(grep -i error "$T_TMP/build.log" | head -n 2 | tr '\n' ' ')"
+  exit 1
+fi
+
+# ---- test-ROM verdicts ---------------------------------------------------------------
+for rom in cpu_test apu_test battery_test; do
+  for m in dmg cgb; do
+    "$G" run gb "$R/$rom.gb" --model $m --test-rom >"$T_TMP/out" 2>&1
+    rc=$?
+    if [ $rc = 0 ] && grep -q '^test-rom: passed' "$T_TMP/out"; then
+      pass "gb $rom $m" "$(grep '^test-rom:' "$T_TMP/out") $(grep -o 'checks [0-9A-F]* failures [0-9A-F]*' "$T_TMP/out")"
+    else
+      fail "gb $rom $m" "exit $rc: $(grep -E '^(serial|test-rom)' "$T_TMP/out" | tr '\n' ' ')"
+    fi
+  done
+done
+
+# ---- the PPU scene and the APU sequence against their independent descriptions -------
+for m in dmg cgb; do
+  "$G" run gb "$R/ppu_scene.gb" --model $m --frames 30 --png "$T_TMP/scene_$m.png" -q >/dev/null 2>&1
+  if msg=$("$PY" "$S/scene.py" check $m "$T_TMP/scene_$m.png" 2>&1); then
+    pass "gb ppu scene $m picture" "$msg"
+  else
+    fail "gb ppu scene $m picture" "$msg"
+  fi
+  "$G" run gb "$R/apu_test.gb" --model $m --frames 400 --wav "$T_TMP/apu_$m.wav" -q >/dev/null 2>&1
+  "$PY" "$S/apu_spec.py" check "$T_TMP/apu_$m.wav" "gb apu $m"
+done
+
+# ---- renderers agree: native, host (1 and 3 instances), device -------------------------
+hashes() { # rom model frames renderer instances
+  "$G" run gb "$R/$1.gb" --model "$2" --frames "$3" --video "$4" --audio "$4" --instances "$5" -q 2>"$T_TMP/err" |
+    grep -E '^(video|audio)_hash' | tr '\n' ' '
+}
+device=0
+if "$G" smoke >/dev/null 2>&1; then device=1; fi
+for rom in cpu_test ppu_scene apu_test; do
+  for m in dmg cgb; do
+    ref=$(hashes $rom $m 240 native 1)
+    for cfg in "host 1" "host 3"; do
+      set -- $cfg
+      got=$(hashes $rom $m 240 "$1" "$2")
+      if [ -n "$ref" ] && [ "$got" = "$ref" ]; then
+        pass "gb $rom $m $1 x$2 == native" "$got"
+      else
+        fail "gb $rom $m $1 x$2 == native" "native: $ref; $1: $got $(head -n 1 "$T_TMP/err")"
+      fi
+    done
+    if [ $device = 1 ]; then
+      for n in 1 8; do
+        got=$(hashes $rom $m 240 device $n)
+        if [ "$got" = "$ref" ]; then pass "gb $rom $m device x$n == native" "$got"
+        else fail "gb $rom $m device x$n == native" "native: $ref; device: $got $(head -n 1 "$T_TMP/err")"; fi
+      done
+    fi
+  done
+done
+if [ $device = 0 ]; then
+  skip "gb device renderers" "no usable GPU here ('gpuvet smoke' fails): device hashes are checked by bench/gb/run_h200.sh"
+  expect_exit "gb --video device without a GPU" 3 "$G" run gb "$R/cpu_test.gb" --frames 2 --video device
+fi
+
+# ---- bad input: one line on stderr, exit 2 ---------------------------------------------
+head -c 300 "$R/cpu_test.gb" >"$T_TMP/trunc.gb"
+expect_exit "gb truncated ROM" 2 "$G" run gb "$T_TMP/trunc.gb"
+cp "$R/cpu_test.gb" "$T_TMP/sum.gb"
+printf '\125' | dd of="$T_TMP/sum.gb" bs=1 seek=$((0x14D)) conv=notrunc 2>/dev/null
+expect_exit "gb bad header checksum" 2 "$G" run gb "$T_TMP/sum.gb"
+cp "$R/cpu_test.gb" "$T_TMP/mbc2.gb"
+"$PY" "$S/gbfix.py" "$T_TMP/mbc2.gb" --title MBC2 --type 0x05
+expect_exit "gb unknown MBC" 2 "$G" run gb "$T_TMP/mbc2.gb"
+cp "$R/cpu_test.gb" "$T_TMP/dmgonly.gb"
+"$PY" "$S/gbfix.py" "$T_TMP/dmgonly.gb" --title DMGONLY --cgb 0
+expect_exit "gb DMG-only ROM on --model cgb" 2 "$G" run gb "$T_TMP/dmgonly.gb" --model cgb
+: >"$T_TMP/empty.gb"
+expect_exit "gb empty ROM" 2 "$G" run gb "$T_TMP/empty.gb"
+expect_exit "gb missing ROM" 2 "$G" run gb "$T_TMP/nonexistent.gb"
+expect_exit "gb bad --video" 2 "$G" run gb "$R/cpu_test.gb" --video fancy
+expect_exit "gb bad --frames" 2 "$G" run gb "$R/cpu_test.gb" --frames 0
+expect_exit "gb bench bad --instances" 2 "$G" bench gb "$R/cpu_test.gb" --instances 1,x
+
+# ---- save states ------------------------------------------------------------------------
+for rm in "apu_test cgb" "ppu_scene dmg"; do
+  set -- $rm
+  "$G" run gb "$R/$1.gb" --model $2 --frames 200 --save-state "$T_TMP/s3" --png "$T_TMP/p3.png" --wav "$T_TMP/w3.wav" -q >/dev/null
+  "$G" run gb "$R/$1.gb" --model $2 --frames 120 --save-state "$T_TMP/s1" -q >/dev/null
+  "$G" run gb "$R/$1.gb" --model $2 --load-state "$T_TMP/s1" --frames 80 --save-state "$T_TMP/s2" \
+    --png "$T_TMP/p2.png" --wav "$T_TMP/w2.wav" -q >/dev/null
+  n=$(($(wc -c <"$T_TMP/w2.wav") - 44))
+  tail -c $n "$T_TMP/w3.wav" >"$T_TMP/t3"
+  tail -c $n "$T_TMP/w2.wav" >"$T_TMP/t2"
+  if cmp -s "$T_TMP/s2" "$T_TMP/s3" && cmp -s "$T_TMP/p2.png" "$T_TMP/p3.png" && cmp -s "$T_TMP/t2" "$T_TMP/t3"; then
+    pass "gb save state $1 $2" "120 frames, save, load, 80 frames == 200 frames: state bytes, last PNG and $n audio bytes identical"
+  else
+    fail "gb save state $1 $2" "state $(cmp "$T_TMP/s2" "$T_TMP/s3" >/dev/null && echo same || echo differs), png $(cmp "$T_TMP/p2.png" "$T_TMP/p3.png" >/dev/null && echo same || echo differs), audio $(cmp "$T_TMP/t2" "$T_TMP/t3" >/dev/null && echo same || echo differs)"
+  fi
+done
+cp "$T_TMP/s1" "$T_TMP/bad_state"
+printf 'X' | dd of="$T_TMP/bad_state" bs=1 seek=5000 conv=notrunc 2>/dev/null
+expect_exit "gb corrupt save state" 2 "$G" run gb "$R/ppu_scene.gb" --model dmg --load-state "$T_TMP/bad_state"
+head -c 1000 "$T_TMP/s1" >"$T_TMP/short_state"
+expect_exit "gb truncated save state" 2 "$G" run gb "$R/ppu_scene.gb" --model dmg --load-state "$T_TMP/short_state"
+expect_exit "gb save state of another ROM" 2 "$G" run gb "$R/cpu_test.gb" --model dmg --load-state "$T_TMP/s1"
+
+# ---- trace layout ----------------------------------------------------------------------
+"$G" run gb "$R/cpu_test.gb" --model dmg --frames 2 --trace "$T_TMP/trace.txt" -q >/dev/null
+lines=$(wc -l <"$T_TMP/trace.txt")
+bad=$(grep -Evc '^A:[0-9A-F]{2} F:[0-9A-F]{2} B:[0-9A-F]{2} C:[0-9A-F]{2} D:[0-9A-F]{2} E:[0-9A-F]{2} H:[0-9A-F]{2} L:[0-9A-F]{2} SP:[0-9A-F]{4} PC:[0-9A-F]{4} PCMEM:[0-9A-F]{2},[0-9A-F]{2},[0-9A-F]{2},[0-9A-F]{2}$' "$T_TMP/trace.txt")
+if [ "$lines" -gt 1000 ] && [ "$bad" = 0 ] && head -n 1 "$T_TMP/trace.txt" | grep -q '^A:01 F:B0 B:00 C:13 D:00 E:D8 H:01 L:4D SP:FFFE PC:0100'; then
+  pass "gb trace" "$lines lines, all in the Gameboy Doctor layout, first = DMG post-boot registers"
+else
+  fail "gb trace" "$lines lines, $bad not in the layout; first: $(head -n 1 "$T_TMP/trace.txt")"
+fi
+
+# ---- battery RAM -----------------------------------------------------------------------
+bat=$T_TMP/bat.sav
+"$G" run gb "$R/battery_test.gb" --battery "$bat" --test-rom -q >"$T_TMP/b1" 2>&1
+"$G" run gb "$R/battery_test.gb" --battery "$bat" --test-rom -q >"$T_TMP/b2" 2>&1
+if grep -q 'boot 01' "$T_TMP/b1" && grep -q 'boot 02' "$T_TMP/b2" && [ "$(wc -c <"$bat")" = 32768 ]; then
+  pass "gb battery" "boot counter 1 then 2 through a 32 KiB battery file"
+else
+  fail "gb battery" "$(grep serial "$T_TMP/b1") / $(grep serial "$T_TMP/b2"), file $(wc -c <"$bat" 2>/dev/null) bytes"
+fi
+head -c 100 "$bat" >"$T_TMP/bat_short"
+expect_exit "gb battery file of the wrong size" 2 "$G" run gb "$R/battery_test.gb" --battery "$T_TMP/bat_short"

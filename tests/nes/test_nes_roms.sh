@@ -1,0 +1,139 @@
+# NES: our test ROMs through `gpuvet run nes`: each passes its own checks; the native, host
+# and device renderers give identical video and audio hashes (device only where a GPU
+# build and a GPU are present); instances agree; save states round-trip; the trace follows
+# the nestest layout; bad input gets one line and exit 2; battery RAM is saved.
+. "$GV_ROOT/tests/lib.sh"
+
+roms="$GV_BUILD/roms/nes"
+sh "$GV_ROOT/tests/nes/build_roms.sh" "$roms" 2>"$T_TMP/build.err"
+rc=$?
+if [ $rc = 3 ]; then
+  skip "NES test ROMs" "ca65/ld65 are not installed (Debian package cc65)"
+  exit 0
+elif [ $rc != 0 ]; then
+  fail "NES test ROMs" "build_roms.sh failed: $(head -n 3 "$T_TMP/build.err")"
+  exit 1
+fi
+pass "NES test ROMs" "built with ca65/ld65 into $roms"
+
+# The device renderer must work where a GPU comes up (gpuvet smoke passes); elsewhere its
+# checks are skipped with the reason the device run gives.
+if "$GPUVET" smoke -q >/dev/null 2>&1; then gpu=1; else gpu=0; fi
+
+# frames to run each ROM for: the CPU test's whole run, the others past their first splits
+frames_of() {
+  case $1 in cpu_test) echo 620 ;; apu_test) echo 245 ;; *) echo 30 ;; esac
+}
+
+# hashes ROM FRAMES VIDEO AUDIO [more flags]: prints "video audio" hashes, or "rc=N"
+hashes() {
+  rom=$1; n=$2; v=$3; a=$4; shift 4
+  "$GPUVET" run nes "$roms/$rom.nes" --frames "$n" --video "$v" --audio "$a" -q "$@" >"$T_TMP/h.out" 2>"$T_TMP/h.err"
+  r=$?
+  if [ $r != 0 ]; then echo "rc=$r $(head -n 1 "$T_TMP/h.err")"; return; fi
+  echo "$(awk '/^video_hash/ {print $2}' "$T_TMP/h.out") $(awk '/^audio_hash/ {print $2}' "$T_TMP/h.out")"
+}
+
+for rom in cpu_test ppu_scene apu_test mmc3_irq; do
+  "$GPUVET" run nes "$roms/$rom.nes" --test-rom -q >"$T_TMP/t.out" 2>&1
+  rc=$?
+  msg=$(grep '^test ROM' "$T_TMP/t.out")
+  if [ $rc = 0 ] && echo "$msg" | grep -q 'passed'; then pass "$rom status" "$msg"; else fail "$rom status" "exit $rc: $msg"; fi
+
+  n=$(frames_of $rom)
+  ref=$(hashes $rom "$n" native native)
+  for combo in "host host" "host native" "native host"; do
+    set -- $combo
+    got=$(hashes $rom "$n" "$1" "$2")
+    if [ "$got" = "$ref" ]; then
+      pass "$rom video $1 audio $2" "hashes equal native's over $n frames ($ref)"
+    else
+      fail "$rom video $1 audio $2" "got '$got', native/native gave '$ref'"
+    fi
+  done
+  got=$(hashes $rom "$n" native native --verify)
+  if [ "$got" = "$ref" ]; then
+    pass "$rom log renderer per frame" "--verify drew each of $n frames from its log: identical to the native renderer"
+  else
+    fail "$rom log renderer per frame" "$got"
+  fi
+  for combo in "device device" "device native" "native device"; do
+    set -- $combo
+    got=$(hashes $rom "$n" "$1" "$2")
+    case "$got" in
+      "$ref") pass "$rom video $1 audio $2" "hashes equal native's over $n frames" ;;
+      "rc=3 "*) if [ $gpu = 0 ]; then skip "$rom video $1 audio $2" "no GPU (gpuvet smoke fails): ${got#rc=3 }"
+                else fail "$rom video $1 audio $2" "gpuvet smoke passes but the device renderer cannot run: ${got#rc=3 }"; fi ;;
+      *) fail "$rom video $1 audio $2" "got '$got', native/native gave '$ref'" ;;
+    esac
+  done
+done
+
+# Instances: identical input, identical hashes; the same as one instance.
+ref=$(hashes ppu_scene 30 native native)
+got=$(hashes ppu_scene 30 host host --instances 5)
+if [ "$got" = "$ref" ]; then pass "5 instances" "all agree and equal the single native instance ($got)"; else fail "5 instances" "got '$got', expected '$ref'"; fi
+
+# Save states: save after 60 frames, load, run 40 more: the frames and samples equal
+# frames 60-99 of an uninterrupted run.
+for r in native host; do
+  a="$T_TMP/all.fh"; b="$T_TMP/resumed.fh"; st="$T_TMP/s.state"
+  "$GPUVET" run nes "$roms/apu_test.nes" --frames 100 --video $r --audio $r --frame-hashes "$a" -q >/dev/null 2>&1 &&
+  "$GPUVET" run nes "$roms/apu_test.nes" --frames 60 --video $r --audio $r --save-state "$st" -q >/dev/null 2>&1 &&
+  "$GPUVET" run nes "$roms/apu_test.nes" --frames 40 --video $r --audio $r --load-state "$st" --frame-hashes "$b" -q >/dev/null 2>&1
+  if [ $? = 0 ] && tail -n 40 "$a" | cmp -s - "$b"; then
+    pass "save state round trip ($r)" "frames 60-99 after load equal the uninterrupted run (video and audio per frame)"
+  else
+    fail "save state round trip ($r)" "$(tail -n 40 "$a" | diff - "$b" | head -n 2 | tr '\n' ' ')"
+  fi
+done
+
+# Trace: nestest layout. The first line is the reset vector's instruction at cycle 7, PPU
+# dot 21 of line 0, like nestest.log's first line; every line has the fixed columns.
+"$GPUVET" run nes "$roms/cpu_test.nes" --frames 10 --trace "$T_TMP/trace.log" -q >/dev/null
+first=$(head -n 1 "$T_TMP/trace.log")
+# the reset vector (file offset 16 + $7FFC) points at the ROM's first instruction, SEI ($78)
+reset=$(od -An -tx1 -j $((16 + 0x7FFC)) -N 2 "$roms/cpu_test.nes" | awk '{print toupper($2 $1)}')
+want="$reset  78        SEI                             A:00 X:00 Y:00 P:24 SP:FD PPU:  0, 21 CYC:7"
+if [ "$first" = "$want" ]; then pass "trace first line" "$first"; else fail "trace first line" "got '$first', expected '$want'"; fi
+bad=$(grep -cvE '^[0-9A-F]{4}  [0-9A-F]{2}( [0-9A-F]{2}){0,2} +[ *][A-Z]{3}[ A-Z0-9$#(),@=*]*A:[0-9A-F]{2} X:[0-9A-F]{2} Y:[0-9A-F]{2} P:[0-9A-F]{2} SP:[0-9A-F]{2} PPU:[ 0-9]{3},[ 0-9]{3} CYC:[0-9]+$' "$T_TMP/trace.log")
+cols=$(awk 'index($0, "A:") != 49' "$T_TMP/trace.log" | wc -l)
+lines=$(wc -l < "$T_TMP/trace.log")
+if [ "$bad" = 0 ] && [ "$cols" = 0 ] && [ "$lines" -gt 10000 ]; then
+  pass "trace layout" "$lines lines, all with the nestest fields and A: in column 49"
+else
+  fail "trace layout" "$bad lines break the pattern, $cols have A: elsewhere than column 49 (of $lines)"
+fi
+expect_grep "trace (zp),Y operand" '^[0-9A-F]{4}  B1 [0-9A-F]{2}     LDA \(\$[0-9A-F]{2}\),Y = [0-9A-F]{4} @ [0-9A-F]{4} = [0-9A-F]{2} ' "$T_TMP/trace.log"
+expect_grep "trace store operand" '^[0-9A-F]{4}  8D 00 20  STA \$2000 = [0-9A-F]{2} +A:' "$T_TMP/trace.log"
+
+# Bad input: one line on stderr, exit 2.
+head -c 1000 "$roms/cpu_test.nes" >"$T_TMP/truncated.nes"
+expect_exit "truncated ROM" 2 "$GPUVET" run nes "$T_TMP/truncated.nes" --frames 1
+printf 'NES\033\002\001\000\000\000\000\000\000\000\000\000\000' >"$T_TMP/badmagic.nes"
+expect_exit "bad iNES header" 2 "$GPUVET" run nes "$T_TMP/badmagic.nes" --frames 1
+{ printf 'NES\032\002\001\120\000\000\000\000\000\000\000\000\000'; tail -c +17 "$roms/cpu_test.nes"; } >"$T_TMP/mapper5.nes"
+expect_exit "unsupported mapper" 2 "$GPUVET" run nes "$T_TMP/mapper5.nes" --frames 1
+expect_exit "missing ROM file" 2 "$GPUVET" run nes "$T_TMP/none.nes" --frames 1
+expect_exit "bad renderer name" 2 "$GPUVET" run nes "$roms/cpu_test.nes" --video gpu
+"$GPUVET" run nes "$roms/apu_test.nes" --frames 5 --save-state "$T_TMP/good.state" -q >/dev/null
+size=$(wc -c < "$T_TMP/good.state")
+{ head -c 2000 "$T_TMP/good.state"; printf '\377'; tail -c +2002 "$T_TMP/good.state"; } >"$T_TMP/corrupt.state"
+expect_exit "corrupt save state" 2 "$GPUVET" run nes "$roms/apu_test.nes" --load-state "$T_TMP/corrupt.state" --frames 1
+head -c $((size / 2)) "$T_TMP/good.state" >"$T_TMP/short.state"
+expect_exit "truncated save state" 2 "$GPUVET" run nes "$roms/apu_test.nes" --load-state "$T_TMP/short.state" --frames 1
+expect_exit "save state of another ROM" 2 "$GPUVET" run nes "$roms/cpu_test.nes" --load-state "$T_TMP/good.state" --frames 1
+expect_exit "not a save state" 2 "$GPUVET" run nes "$roms/apu_test.nes" --load-state "$roms/apu_test.nes" --frames 1
+
+# Battery RAM: the same ROM with the battery bit set keeps $6000-$7FFF in ROM.sav.
+{ head -c 6 "$roms/apu_test.nes"; printf '\002'; tail -c +8 "$roms/apu_test.nes"; } >"$T_TMP/battery.nes"
+rm -f "$T_TMP/battery.sav"
+"$GPUVET" run nes "$T_TMP/battery.nes" --frames 250 -q >/dev/null 2>&1
+if [ -f "$T_TMP/battery.sav" ] && [ "$(wc -c < "$T_TMP/battery.sav")" = 8192 ] &&
+   [ "$(od -An -tx1 -j1 -N3 "$T_TMP/battery.sav" | tr -d ' ')" = "deb061" ] && ! ls "$T_TMP"/battery.sav.tmp* >/dev/null 2>&1; then
+  pass "battery RAM" "battery.sav has the 8 KiB of PRG-RAM (test signature at \$6001), no temporary file left"
+else
+  fail "battery RAM" "battery.sav missing, wrong size or content"
+fi
+printf 'short' >"$T_TMP/battery.sav"
+expect_exit "battery file of the wrong size" 2 "$GPUVET" run nes "$T_TMP/battery.nes" --frames 1

@@ -1,0 +1,44 @@
+#!/bin/sh
+# build.sh OUTDIR: builds gpuvet's own Game Boy test ROMs with SDCC's sm83 port into
+# OUTDIR: crt0 with sdasgb, C with sdcc -msm83 --no-std-crt0, images with makebin -Z,
+# header fields and checksums with gbfix.py. Needs sdcc (Debian package sdcc) and python3.
+set -eu
+src=$(cd "$(dirname "$0")" && pwd)
+out=$1
+PY=${PYTHON:-python3}
+mkdir -p "$out"
+cd "$out"
+cc_() { sdcc -msm83 -I"$src" -I. -c "$@"; }
+link() {
+  name=$1; shift
+  sdcc -msm83 --no-std-crt0 --code-loc 0x200 --data-loc 0xC000 -o "$name.ihx" crt0.rel common.rel "$@"
+  makebin -Z -yN "$name.ihx" "$name.gb"
+}
+sdasgb -g -o crt0.rel "$src/crt0.s"
+cc_ "$src/common.c" -o common.rel
+
+# CPU test
+"$PY" "$src/gen_cpu.py" .
+sdasgb -g -o cpu_gen.rel cpu_gen.s
+cc_ cpu_gen.c -o cpu_gen_c.rel
+cc_ "$src/cpu_test.c" -o cpu_test.rel
+link cpu_test cpu_test.rel cpu_gen.rel cpu_gen_c.rel
+"$PY" "$src/gbfix.py" cpu_test.gb --title CPUTEST --cgb 0x80
+
+# PPU scene
+"$PY" "$src/scene.py" gen .
+cc_ scene_data.c -o scene_data.rel
+cc_ "$src/ppu_scene.c" -o ppu_scene.rel
+link ppu_scene ppu_scene.rel scene_data.rel
+"$PY" "$src/gbfix.py" ppu_scene.gb --title PPUSCENE --cgb 0x80
+
+# APU test
+"$PY" "$src/apu_spec.py" gen .
+cc_ "$src/apu_test.c" -o apu_test.rel
+link apu_test apu_test.rel
+"$PY" "$src/gbfix.py" apu_test.gb --title APUTEST --cgb 0x80
+
+# cartridge banking and battery RAM (MBC5+RAM+BATTERY, 1 MiB ROM, 32 KiB RAM)
+cc_ "$src/battery_test.c" -o battery_test.rel
+link battery_test battery_test.rel
+"$PY" "$src/gbfix.py" battery_test.gb --title BATTERY --cgb 0x80 --type 0x1B --romsize 1024 --ramsize 0x03 --bank-tags
