@@ -1180,13 +1180,15 @@ static int bench_one(const dev_id *d, nn_dtype dt, int channels, nn_norm norm, i
      * more untimed step when there was no warm-up) */
     long steps = a->steps;
     if (s == GV_OK && steps <= 0) {
-        if (a->warmup == 0) {
+        /* On the GPU the first step also captures the step's graph and sets up the BLAS, so
+         * one more step after the warm-up gives the step time. */
+        if (a->warmup == 0 || d->kind == DEV_GPU) {
             tw = gv_now();
             s = t->ops->step(t, &loss, &err);
             if (s == GV_OK)
                 s = t->ops->sync(t, &err);
         }
-        double per = (gv_now() - tw) / (double)(a->warmup > 0 ? a->warmup : 1);
+        double per = (gv_now() - tw) / (double)(a->warmup > 0 && d->kind != DEV_GPU ? a->warmup : 1);
         steps = per > 0 ? (long)ceil(0.5 / per) : 1;
         steps = steps < 1 ? 1 : steps > 1000 ? 1000 : steps;
     }
