@@ -496,14 +496,8 @@ __global__ void bn_bwd_stats(const T *__restrict__ x, const T *__restrict__ out,
     const size_t total = (size_t)M * C;
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += (size_t)gridDim.x * blockDim.x) {
         int c = (int)(i % C);
-        float xv[1], g[1], ov[1];
-        ldv<1>(x + i, xv);
-        ldv<1>(dout + i, g);
-        if (out) {
-            ldv<1>(out + i, ov);
-            if (!(ov[0] > 0.f))
-                g[0] = 0.f;
-        }
+        float xv[1], g[1];
+        ld_masked<T, 1>(x, dout, out, i, xv, g);
         float xh = (xv[0] - mean[c]) * rstd[c];
         atomicAdd(&sp[c], g[0]);
         atomicAdd(&sp[C + c], g[0] * xh);
@@ -523,14 +517,8 @@ __global__ void bn_bwd_apply(const T *__restrict__ x, const T *__restrict__ out,
     const float invM = 1.0f / M;
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += (size_t)gridDim.x * blockDim.x) {
         int c = (int)(i % C);
-        float xv[1], g[1], ov[1];
-        ldv<1>(x + i, xv);
-        ldv<1>(dout + i, g);
-        if (out) {
-            ldv<1>(out + i, ov);
-            if (!(ov[0] > 0.f))
-                g[0] = 0.f;
-        }
+        float xv[1], g[1];
+        ld_masked<T, 1>(x, dout, out, i, xv, g);
         float xh = (xv[0] - mean[c]) * rstd[c];
         float d = gamma[c] * rstd[c] * (g[0] - (float)acc[c] * invM - xh * (float)acc[C + c] * invM);
         stv<1>(dx + i, &d);
