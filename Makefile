@@ -127,6 +127,11 @@ gpuvet: $(BIN)
 Q   := $(if $(V),,@)
 say  = $(if $(V),,@printf '  %-6s %s\n' $(1) $(2);)
 
+# The emulator cores are interpreters: -O3 runs them about a third faster than -O2.
+ifeq ($(SAN),)
+$(BUILD)/obj/emu/%.o: CFLAGS += -O3
+endif
+
 $(BUILD)/obj/%.o: src/%.c
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)$(CC) $(CFLAGS) -c $< -o $@

@@ -10,30 +10,79 @@
 
 enum { FZ = 0x80, FN = 0x40, FH = 0x20, FC = 0x10 };
 
-#define TICK() (s->clk += g->md)
+/* The instruction loop holds the clock and PC in this struct, which the compiler keeps in
+ * registers: going through gb_state would put a store and a reload of s->clk on every
+ * M-cycle's dependency chain. They are written back to gb_state before anything outside
+ * this file runs (a slow memory access, STOP) and when the loop ends. */
+typedef struct {
+    gb *g;
+    gb_state *s;
+    uint64_t clk;
+    uint64_t next;  /* run while clk < next: g->next_event, or 0 to stop after this instruction */
+    uint32_t md;    /* g->md: dots per M-cycle (changes only at STOP) */
+    uint16_t pc;
+    uint8_t trace;  /* g->trace is set */
+    uint8_t chk;    /* look at interrupts, EI's delay, the HALT bug and the trace before the
+                       next instruction: set whenever IE, IF or IME may have changed */
+} cpu;
 
-static inline uint8_t rd8(gb *g, uint16_t a)
+/* After anything outside this file ran: it may have scheduled an event, ended the frame
+ * period or raised an interrupt. */
+static inline __attribute__((always_inline)) void refresh(cpu *c)
 {
-    uint8_t v = gb_rd(g, a);
-    g->s.clk += g->md;
+    c->next = c->g->cpu_brk ? 0 : c->g->next_event;
+    c->chk = 1;
+}
+
+#define INLINE static inline __attribute__((always_inline))
+#define TICK() (c->clk += c->md)
+
+/* Opcode lists for the instruction switches: each case gets its own constant opcode, so
+ * the register and operation selectors below fold away at compile time. */
+#define X8(M, b) M((b) + 0) M((b) + 1) M((b) + 2) M((b) + 3) M((b) + 4) M((b) + 5) M((b) + 6) M((b) + 7)
+#define X64(M, b) X8(M, (b)) X8(M, (b) + 8) X8(M, (b) + 16) X8(M, (b) + 24) X8(M, (b) + 32) X8(M, (b) + 40) \
+    X8(M, (b) + 48) X8(M, (b) + 56)
+#define S8(M, b) M((b) + 0) M((b) + 8) M((b) + 16) M((b) + 24) M((b) + 32) M((b) + 40) M((b) + 48) M((b) + 56)
+
+INLINE uint8_t rd8(cpu *c, uint16_t a)
+{
+    const uint8_t *p = c->g->rmap[a >> 12];
+    uint8_t v;
+    if (__builtin_expect(p != NULL, 1)) {
+        v = p[a & 0xFFF];
+    } else {
+        c->s->clk = c->clk;
+        v = gb_read_slow(c->g, a);
+        c->clk = c->s->clk;
+        refresh(c);
+    }
+    TICK();
     return v;
 }
 
-static inline void wr8(gb *g, uint16_t a, uint8_t v)
+INLINE void wr8(cpu *c, uint16_t a, uint8_t v)
 {
-    gb_wr(g, a, v);
-    g->s.clk += g->md;
+    uint8_t *p = c->g->wmap[a >> 12];
+    if (__builtin_expect(p != NULL, 1)) {
+        p[a & 0xFFF] = v;
+    } else {
+        c->s->clk = c->clk;
+        gb_write_slow(c->g, a, v);
+        c->clk = c->s->clk;
+        refresh(c);
+    }
+    TICK();
 }
 
-static inline uint8_t imm8(gb *g)
+INLINE uint8_t imm8(cpu *c)
 {
-    return rd8(g, g->s.pc++);
+    return rd8(c, c->pc++);
 }
 
-static inline uint16_t imm16(gb *g)
+INLINE uint16_t imm16(cpu *c)
 {
-    uint8_t lo = imm8(g);
-    return (uint16_t)(lo | (imm8(g) << 8));
+    uint8_t lo = imm8(c);
+    return (uint16_t)(lo | (imm8(c) << 8));
 }
 
 #define HL ((uint16_t)((s->h << 8) | s->l))
@@ -42,9 +91,9 @@ static inline uint16_t imm16(gb *g)
 #define SET_HL(v) (s->h = (uint8_t)((v) >> 8), s->l = (uint8_t)(v))
 
 /* 8-bit register by its opcode index: B C D E H L (HL) A. */
-static inline uint8_t get_r(gb *g, int r)
+INLINE uint8_t get_r(cpu *c, int r)
 {
-    gb_state *s = &g->s;
+    gb_state *s = c->s;
     switch (r) {
     case 0: return s->b;
     case 1: return s->c;
@@ -52,14 +101,14 @@ static inline uint8_t get_r(gb *g, int r)
     case 3: return s->e;
     case 4: return s->h;
     case 5: return s->l;
-    case 6: return rd8(g, HL);
+    case 6: return rd8(c, HL);
     default: return s->a;
     }
 }
 
-static inline void set_r(gb *g, int r, uint8_t v)
+INLINE void set_r(cpu *c, int r, uint8_t v)
 {
-    gb_state *s = &g->s;
+    gb_state *s = c->s;
     switch (r) {
     case 0: s->b = v; break;
     case 1: s->c = v; break;
@@ -67,13 +116,13 @@ static inline void set_r(gb *g, int r, uint8_t v)
     case 3: s->e = v; break;
     case 4: s->h = v; break;
     case 5: s->l = v; break;
-    case 6: wr8(g, HL, v); break;
+    case 6: wr8(c, HL, v); break;
     default: s->a = v; break;
     }
 }
 
 /* 16-bit register pair by index: BC DE HL SP. */
-static inline uint16_t get_rr(const gb_state *s, int i)
+INLINE uint16_t get_rr(const gb_state *s, int i)
 {
     switch (i) {
     case 0: return BC;
@@ -83,7 +132,7 @@ static inline uint16_t get_rr(const gb_state *s, int i)
     }
 }
 
-static inline void set_rr(gb_state *s, int i, uint16_t v)
+INLINE void set_rr(gb_state *s, int i, uint16_t v)
 {
     switch (i) {
     case 0: s->b = (uint8_t)(v >> 8), s->c = (uint8_t)v; break;
@@ -94,7 +143,7 @@ static inline void set_rr(gb_state *s, int i, uint16_t v)
 }
 
 /* ADD ADC SUB SBC AND XOR OR CP of A and v. */
-static inline void alu(gb_state *s, int op, uint8_t v)
+INLINE void alu(gb_state *s, int op, uint8_t v)
 {
     unsigned a = s->a, c = (s->f >> 4) & 1, r;
     switch (op) {
@@ -136,7 +185,7 @@ static inline void alu(gb_state *s, int op, uint8_t v)
 }
 
 /* CB-prefixed rotates and shifts: RLC RRC RL RR SLA SRA SWAP SRL. */
-static inline uint8_t rot(gb_state *s, int op, uint8_t v)
+INLINE uint8_t rot(gb_state *s, int op, uint8_t v)
 {
     unsigned c = (s->f >> 4) & 1, co, r;
     switch (op) {
@@ -153,7 +202,7 @@ static inline uint8_t rot(gb_state *s, int op, uint8_t v)
     return (uint8_t)r;
 }
 
-static inline int cond(const gb_state *s, int cc)
+INLINE int cond(const gb_state *s, int cc)
 {
     switch (cc) {
     case 0: return !(s->f & FZ);
@@ -163,102 +212,153 @@ static inline int cond(const gb_state *s, int cc)
     }
 }
 
-static inline void push16(gb *g, uint16_t v)
+INLINE void push16(cpu *c, uint16_t v)
 {
-    gb_state *s = &g->s;
-    wr8(g, --s->sp, (uint8_t)(v >> 8));
-    wr8(g, --s->sp, (uint8_t)v);
+    gb_state *s = c->s;
+    wr8(c, --s->sp, (uint8_t)(v >> 8));
+    wr8(c, --s->sp, (uint8_t)v);
 }
 
-static inline uint16_t pop16(gb *g)
+INLINE uint16_t pop16(cpu *c)
 {
-    gb_state *s = &g->s;
-    uint8_t lo = rd8(g, s->sp++);
-    return (uint16_t)(lo | (rd8(g, s->sp++) << 8));
+    gb_state *s = c->s;
+    uint8_t lo = rd8(c, s->sp++);
+    return (uint16_t)(lo | (rd8(c, s->sp++) << 8));
 }
 
 /* SP + signed 8-bit: flags H and C from the low byte's unsigned addition. */
-static inline uint16_t sp_plus(gb_state *s, uint8_t e)
+INLINE uint16_t sp_plus(gb_state *s, uint8_t e)
 {
     unsigned sp = s->sp;
     s->f = (uint8_t)((((sp & 15) + (e & 15)) > 15 ? FH : 0) | (((sp & 0xFF) + e) > 0xFF ? FC : 0));
     return (uint16_t)(sp + (int8_t)e);
 }
 
-static void irq_dispatch(gb *g)
+static void irq_dispatch(cpu *c)
 {
-    gb_state *s = &g->s;
+    gb_state *s = c->s;
     s->ime = 0;
     TICK();
     TICK();
-    uint16_t pc = s->pc;
-    wr8(g, --s->sp, (uint8_t)(pc >> 8));
+    uint16_t pc = c->pc;
+    wr8(c, --s->sp, (uint8_t)(pc >> 8));
     uint8_t pend = s->ie & s->iflag & 0x1F; /* looked at after the high byte is pushed */
     if (pend) {
         int bit = 0;
         while (!((pend >> bit) & 1))
             bit++;
         s->iflag &= (uint8_t)~(1 << bit);
-        s->pc = (uint16_t)(0x40 + 8 * bit);
+        c->pc = (uint16_t)(0x40 + 8 * bit);
     } else {
-        s->pc = 0;
+        c->pc = 0;
     }
-    wr8(g, --s->sp, (uint8_t)pc);
+    wr8(c, --s->sp, (uint8_t)pc);
     TICK();
 }
 
-static void trace_line(gb *g)
+static void trace_line(cpu *c)
 {
-    gb_state *s = &g->s;
+    gb_state *s = c->s;
+    gb *g = c->g;
     fprintf(g->trace,
             "A:%02X F:%02X B:%02X C:%02X D:%02X E:%02X H:%02X L:%02X SP:%04X PC:%04X PCMEM:%02X,%02X,%02X,%02X\n",
-            s->a, s->f, s->b, s->c, s->d, s->e, s->h, s->l, s->sp, s->pc, gb_rd(g, s->pc),
-            gb_rd(g, (uint16_t)(s->pc + 1)), gb_rd(g, (uint16_t)(s->pc + 2)), gb_rd(g, (uint16_t)(s->pc + 3)));
+            s->a, s->f, s->b, s->c, s->d, s->e, s->h, s->l, s->sp, c->pc, gb_rd(g, c->pc),
+            gb_rd(g, (uint16_t)(c->pc + 1)), gb_rd(g, (uint16_t)(c->pc + 2)), gb_rd(g, (uint16_t)(c->pc + 3)));
 }
 
-static void exec_cb(gb *g)
+/* One CB-prefixed instruction: rotate/shift, BIT, RES, SET on register r = op & 7. */
+INLINE void cb_op(cpu *c, int op)
 {
-    gb_state *s = &g->s;
-    uint8_t op = imm8(g);
+    gb_state *s = c->s;
     int r = op & 7, b = (op >> 3) & 7;
-    uint8_t v = get_r(g, r);
+    uint8_t v = get_r(c, r);
     switch (op >> 6) {
-    case 0: set_r(g, r, rot(s, b, v)); break;
+    case 0: set_r(c, r, rot(s, b, v)); break;
     case 1: s->f = (uint8_t)((s->f & FC) | FH | ((v >> b) & 1 ? 0 : FZ)); break;
-    case 2: set_r(g, r, (uint8_t)(v & ~(1 << b))); break;
-    default: set_r(g, r, (uint8_t)(v | (1 << b))); break;
+    case 2: set_r(c, r, (uint8_t)(v & ~(1 << b))); break;
+    default: set_r(c, r, (uint8_t)(v | (1 << b))); break;
     }
 }
 
-void gb_cpu_step(gb *g)
+INLINE void exec_cb(cpu *c)
 {
-    gb_state *s = &g->s;
+    switch (imm8(c)) {
+#define CB(o) case o: cb_op(c, o); break;
+        X64(CB, 0x00) X64(CB, 0x40) X64(CB, 0x80) X64(CB, 0xC0)
+#undef CB
+    }
+}
+
+/* The loop's registers from gb_state, and back. */
+INLINE cpu cpu_load(gb *g)
+{
+    cpu c = {g, &g->s, g->s.clk, g->cpu_brk ? 0 : g->next_event, g->md, g->s.pc, g->trace != NULL, 1};
+    return c;
+}
+
+INLINE void cpu_store(const cpu *c)
+{
+    c->s->clk = c->clk;
+    c->s->pc = c->pc;
+}
+
+/* The start of an instruction when something is unusual: EI's delay, a pending interrupt,
+ * the trace, the HALT bug. Works on gb_state (the caller stores its registers first and
+ * reloads them after), so that the caller's cpu never has its address taken. Returns the
+ * opcode, or -1 when an interrupt was dispatched. */
+static __attribute__((noinline)) int step_begin(gb *g)
+{
+    cpu t = cpu_load(g), *c = &t;
+    gb_state *s = c->s;
+    int op;
     if (s->ime_delay && --s->ime_delay == 0)
         s->ime = 1;
     if (s->ime && (s->ie & s->iflag & 0x1F)) {
-        irq_dispatch(g);
-        return;
+        irq_dispatch(c);
+        cpu_store(c);
+        return -1;
     }
-    if (g->trace)
-        trace_line(g);
-    uint8_t op;
+    if (c->trace) {
+        s->clk = c->clk; /* the trace reads memory as the CPU sees it now */
+        trace_line(c);
+        refresh(c);
+    }
     if (s->halt_bug) {
-        op = rd8(g, s->pc); /* PC fails to advance once */
         s->halt_bug = 0;
+        op = rd8(c, c->pc); /* PC fails to advance once */
     } else {
-        op = imm8(g);
+        op = imm8(c);
+    }
+    cpu_store(c);
+    return op;
+}
+
+INLINE void cpu_step(cpu *c)
+{
+    gb *g = c->g;
+    gb_state *s = c->s;
+    int op;
+    if (__builtin_expect(c->chk, 0)) {
+        cpu_store(c);
+        op = step_begin(g);
+        *c = cpu_load(g);
+        c->chk = op < 0 || s->ime_delay || c->trace; /* keep looking while EI's delay runs */
+        if (op < 0)
+            return;
+    } else {
+        op = imm8(c);
     }
     switch (op) {
     case 0x00: break;
-    case 0x01: case 0x11: case 0x21: case 0x31: set_rr(s, op >> 4, imm16(g)); break;
-    case 0x02: wr8(g, BC, s->a); break;
-    case 0x12: wr8(g, DE, s->a); break;
-    case 0x22: wr8(g, HL, s->a); SET_HL(HL + 1); break;
-    case 0x32: wr8(g, HL, s->a); SET_HL(HL - 1); break;
-    case 0x0A: s->a = rd8(g, BC); break;
-    case 0x1A: s->a = rd8(g, DE); break;
-    case 0x2A: s->a = rd8(g, HL); SET_HL(HL + 1); break;
-    case 0x3A: s->a = rd8(g, HL); SET_HL(HL - 1); break;
+    case 0x01: case 0x11: case 0x21: case 0x31: set_rr(s, op >> 4, imm16(c)); break;
+    case 0x02: wr8(c, BC, s->a); break;
+    case 0x12: wr8(c, DE, s->a); break;
+    case 0x22: wr8(c, HL, s->a); SET_HL(HL + 1); break;
+    case 0x32: wr8(c, HL, s->a); SET_HL(HL - 1); break;
+    case 0x0A: s->a = rd8(c, BC); break;
+    case 0x1A: s->a = rd8(c, DE); break;
+    case 0x2A: s->a = rd8(c, HL); SET_HL(HL + 1); break;
+    case 0x3A: s->a = rd8(c, HL); SET_HL(HL - 1); break;
     case 0x03: case 0x13: case 0x23: case 0x33:
         set_rr(s, op >> 4, (uint16_t)(get_rr(s, op >> 4) + 1));
         TICK();
@@ -274,35 +374,38 @@ void gb_cpu_step(gb *g)
         TICK();
         break;
     }
-    case 0x04: case 0x0C: case 0x14: case 0x1C: case 0x24: case 0x2C: case 0x34: case 0x3C: {
-        int r = op >> 3;
-        uint8_t v = (uint8_t)(get_r(g, r) + 1);
-        s->f = (uint8_t)((s->f & FC) | (v ? 0 : FZ) | ((v & 15) == 0 ? FH : 0));
-        set_r(g, r, v);
-        break;
+#define INC(o)                                                                        \
+    case o: {                                                                         \
+        uint8_t v = (uint8_t)(get_r(c, (o) >> 3) + 1);                                \
+        s->f = (uint8_t)((s->f & FC) | (v ? 0 : FZ) | ((v & 15) == 0 ? FH : 0));      \
+        set_r(c, (o) >> 3, v);                                                        \
+        break;                                                                        \
     }
-    case 0x05: case 0x0D: case 0x15: case 0x1D: case 0x25: case 0x2D: case 0x35: case 0x3D: {
-        int r = op >> 3;
-        uint8_t v = (uint8_t)(get_r(g, r) - 1);
-        s->f = (uint8_t)((s->f & FC) | FN | (v ? 0 : FZ) | ((v & 15) == 15 ? FH : 0));
-        set_r(g, r, v);
-        break;
+#define DEC(o)                                                                        \
+    case o: {                                                                         \
+        uint8_t v = (uint8_t)(get_r(c, (o) >> 3) - 1);                                \
+        s->f = (uint8_t)((s->f & FC) | FN | (v ? 0 : FZ) | ((v & 15) == 15 ? FH : 0)); \
+        set_r(c, (o) >> 3, v);                                                        \
+        break;                                                                        \
     }
-    case 0x06: case 0x0E: case 0x16: case 0x1E: case 0x26: case 0x2E: case 0x36: case 0x3E:
-        set_r(g, op >> 3, imm8(g));
-        break;
+#define LDN(o) case o: set_r(c, (o) >> 3, imm8(c)); break;
+        S8(INC, 0x04) S8(DEC, 0x05) S8(LDN, 0x06)
+#undef INC
+#undef DEC
+#undef LDN
     case 0x07: s->a = rot(s, 0, s->a); s->f &= FC; break; /* RLCA: Z always clear */
     case 0x0F: s->a = rot(s, 1, s->a); s->f &= FC; break;
     case 0x17: s->a = rot(s, 2, s->a); s->f &= FC; break;
     case 0x1F: s->a = rot(s, 3, s->a); s->f &= FC; break;
     case 0x08: {
-        uint16_t a = imm16(g);
-        wr8(g, a, (uint8_t)s->sp);
-        wr8(g, (uint16_t)(a + 1), (uint8_t)(s->sp >> 8));
+        uint16_t a = imm16(c);
+        wr8(c, a, (uint8_t)s->sp);
+        wr8(c, (uint16_t)(a + 1), (uint8_t)(s->sp >> 8));
         break;
     }
     case 0x10: /* STOP */
-        imm8(g);
+        imm8(c);
+        s->clk = c->clk;
         gb_sync(g);
         if (s->cgb && (s->key1 & 1)) {
             gb_speed_switch(g);
@@ -310,39 +413,42 @@ void gb_cpu_step(gb *g)
             gb_timer_write(g, 0xFF04, 0);
             s->stopped = 1;
         }
+        c->clk = s->clk;
+        c->md = g->md;
+        c->next = 0;
         break;
     case 0x18: {
-        int8_t e = (int8_t)imm8(g);
-        s->pc = (uint16_t)(s->pc + e);
+        int8_t e = (int8_t)imm8(c);
+        c->pc = (uint16_t)(c->pc + e);
         TICK();
         break;
     }
     case 0x20: case 0x28: case 0x30: case 0x38: {
-        int8_t e = (int8_t)imm8(g);
+        int8_t e = (int8_t)imm8(c);
         if (cond(s, (op >> 3) & 3)) {
-            s->pc = (uint16_t)(s->pc + e);
+            c->pc = (uint16_t)(c->pc + e);
             TICK();
         }
         break;
     }
     case 0x27: { /* DAA */
         unsigned a = s->a;
-        int c = s->f & FC;
+        int cy = s->f & FC;
         if (!(s->f & FN)) {
-            if (c || a > 0x99) {
+            if (cy || a > 0x99) {
                 a += 0x60;
-                c = FC;
+                cy = FC;
             }
             if ((s->f & FH) || (a & 15) > 9)
                 a += 6;
         } else {
-            if (c)
+            if (cy)
                 a -= 0x60;
             if (s->f & FH)
                 a -= 6;
         }
         s->a = (uint8_t)a;
-        s->f = (uint8_t)((s->f & FN) | (s->a ? 0 : FZ) | c);
+        s->f = (uint8_t)((s->f & FN) | (s->a ? 0 : FZ) | cy);
         break;
     }
     case 0x2F: s->a = (uint8_t)~s->a; s->f |= FN | FH; break;
@@ -350,103 +456,110 @@ void gb_cpu_step(gb *g)
     case 0x3F: s->f = (uint8_t)((s->f & FZ) | ((s->f & FC) ^ FC)); break;
     case 0x76: /* HALT */
         if (!s->ime && !s->ime_delay && (s->ie & s->iflag & 0x1F))
-            s->halt_bug = 1;
+            s->halt_bug = 1, c->chk = 1;
         else
-            s->halted = 1;
+            s->halted = 1, c->next = 0;
         break;
-    case 0x40: case 0x41: case 0x42: case 0x43: case 0x44: case 0x45: case 0x46: case 0x47:
-    case 0x48: case 0x49: case 0x4A: case 0x4B: case 0x4C: case 0x4D: case 0x4E: case 0x4F:
-    case 0x50: case 0x51: case 0x52: case 0x53: case 0x54: case 0x55: case 0x56: case 0x57:
-    case 0x58: case 0x59: case 0x5A: case 0x5B: case 0x5C: case 0x5D: case 0x5E: case 0x5F:
-    case 0x60: case 0x61: case 0x62: case 0x63: case 0x64: case 0x65: case 0x66: case 0x67:
-    case 0x68: case 0x69: case 0x6A: case 0x6B: case 0x6C: case 0x6D: case 0x6E: case 0x6F:
-    case 0x70: case 0x71: case 0x72: case 0x73: case 0x74: case 0x75: case 0x77:
-    case 0x78: case 0x79: case 0x7A: case 0x7B: case 0x7C: case 0x7D: case 0x7E: case 0x7F:
-        set_r(g, (op >> 3) & 7, get_r(g, op & 7));
-        if (op == 0x40 && g->trap_on)
-            g->trap_hit = 1; /* LD B,B: the test-ROM breakpoint */
+    case 0x40: /* LD B,B: also the test-ROM breakpoint */
+        if (g->trap_on)
+            g->trap_hit = 1, c->next = 0;
         break;
-    case 0x80: case 0x81: case 0x82: case 0x83: case 0x84: case 0x85: case 0x86: case 0x87:
-    case 0x88: case 0x89: case 0x8A: case 0x8B: case 0x8C: case 0x8D: case 0x8E: case 0x8F:
-    case 0x90: case 0x91: case 0x92: case 0x93: case 0x94: case 0x95: case 0x96: case 0x97:
-    case 0x98: case 0x99: case 0x9A: case 0x9B: case 0x9C: case 0x9D: case 0x9E: case 0x9F:
-    case 0xA0: case 0xA1: case 0xA2: case 0xA3: case 0xA4: case 0xA5: case 0xA6: case 0xA7:
-    case 0xA8: case 0xA9: case 0xAA: case 0xAB: case 0xAC: case 0xAD: case 0xAE: case 0xAF:
-    case 0xB0: case 0xB1: case 0xB2: case 0xB3: case 0xB4: case 0xB5: case 0xB6: case 0xB7:
-    case 0xB8: case 0xB9: case 0xBA: case 0xBB: case 0xBC: case 0xBD: case 0xBE: case 0xBF:
-        alu(s, (op >> 3) & 7, get_r(g, op & 7));
-        break;
+#define LDRR(o) case o: set_r(c, ((o) >> 3) & 7, get_r(c, (o) & 7)); break;
+#define ALU(o) case o: alu(s, ((o) >> 3) & 7, get_r(c, (o) & 7)); break;
+        /* $41-$7F except $76 (HALT) */
+        X8(LDRR, 0x41) X8(LDRR, 0x49) X8(LDRR, 0x51) X8(LDRR, 0x59) X8(LDRR, 0x61) X8(LDRR, 0x69)
+        LDRR(0x71) LDRR(0x72) LDRR(0x73) LDRR(0x74) LDRR(0x75) LDRR(0x77) X8(LDRR, 0x78)
+        X64(ALU, 0x80)
+#undef LDRR
+#undef ALU
     case 0xC6: case 0xCE: case 0xD6: case 0xDE: case 0xE6: case 0xEE: case 0xF6: case 0xFE:
-        alu(s, (op >> 3) & 7, imm8(g));
+        alu(s, (op >> 3) & 7, imm8(c));
         break;
     case 0xC0: case 0xC8: case 0xD0: case 0xD8: /* RET cc */
         TICK();
         if (cond(s, (op >> 3) & 3)) {
-            s->pc = pop16(g);
+            c->pc = pop16(c);
             TICK();
         }
         break;
-    case 0xC9: s->pc = pop16(g); TICK(); break;
-    case 0xD9: s->pc = pop16(g); TICK(); s->ime = 1; s->ime_delay = 0; break;
-    case 0xC1: case 0xD1: case 0xE1: set_rr(s, (op >> 4) & 3, pop16(g)); break;
+    case 0xC9: c->pc = pop16(c); TICK(); break;
+    case 0xD9: c->pc = pop16(c); TICK(); s->ime = 1; s->ime_delay = 0; c->chk = 1; break;
+    case 0xC1: case 0xD1: case 0xE1: set_rr(s, (op >> 4) & 3, pop16(c)); break;
     case 0xF1: {
-        uint16_t v = pop16(g);
+        uint16_t v = pop16(c);
         s->a = (uint8_t)(v >> 8);
         s->f = (uint8_t)(v & 0xF0);
         break;
     }
-    case 0xC5: case 0xD5: case 0xE5: TICK(); push16(g, get_rr(s, (op >> 4) & 3)); break;
-    case 0xF5: TICK(); push16(g, (uint16_t)((s->a << 8) | s->f)); break;
+    case 0xC5: case 0xD5: case 0xE5: TICK(); push16(c, get_rr(s, (op >> 4) & 3)); break;
+    case 0xF5: TICK(); push16(c, (uint16_t)((s->a << 8) | s->f)); break;
     case 0xC2: case 0xCA: case 0xD2: case 0xDA: {
-        uint16_t a = imm16(g);
+        uint16_t a = imm16(c);
         if (cond(s, (op >> 3) & 3)) {
-            s->pc = a;
+            c->pc = a;
             TICK();
         }
         break;
     }
-    case 0xC3: s->pc = imm16(g); TICK(); break;
-    case 0xE9: s->pc = HL; break;
+    case 0xC3: c->pc = imm16(c); TICK(); break;
+    case 0xE9: c->pc = HL; break;
     case 0xC4: case 0xCC: case 0xD4: case 0xDC: {
-        uint16_t a = imm16(g);
+        uint16_t a = imm16(c);
         if (cond(s, (op >> 3) & 3)) {
             TICK();
-            push16(g, s->pc);
-            s->pc = a;
+            push16(c, c->pc);
+            c->pc = a;
         }
         break;
     }
     case 0xCD: {
-        uint16_t a = imm16(g);
+        uint16_t a = imm16(c);
         TICK();
-        push16(g, s->pc);
-        s->pc = a;
+        push16(c, c->pc);
+        c->pc = a;
         break;
     }
     case 0xC7: case 0xCF: case 0xD7: case 0xDF: case 0xE7: case 0xEF: case 0xF7: case 0xFF:
         TICK();
-        push16(g, s->pc);
-        s->pc = op & 0x38;
+        push16(c, c->pc);
+        c->pc = op & 0x38;
         break;
-    case 0xCB: exec_cb(g); break;
-    case 0xE0: wr8(g, (uint16_t)(0xFF00 | imm8(g)), s->a); break;
-    case 0xF0: s->a = rd8(g, (uint16_t)(0xFF00 | imm8(g))); break;
-    case 0xE2: wr8(g, (uint16_t)(0xFF00 | s->c), s->a); break;
-    case 0xF2: s->a = rd8(g, (uint16_t)(0xFF00 | s->c)); break;
-    case 0xEA: wr8(g, imm16(g), s->a); break;
-    case 0xFA: s->a = rd8(g, imm16(g)); break;
-    case 0xE8: s->sp = sp_plus(s, imm8(g)); TICK(); TICK(); break;
+    case 0xCB: exec_cb(c); break;
+    case 0xE0: wr8(c, (uint16_t)(0xFF00 | imm8(c)), s->a); break;
+    case 0xF0: s->a = rd8(c, (uint16_t)(0xFF00 | imm8(c))); break;
+    case 0xE2: wr8(c, (uint16_t)(0xFF00 | s->c), s->a); break;
+    case 0xF2: s->a = rd8(c, (uint16_t)(0xFF00 | s->c)); break;
+    case 0xEA: wr8(c, imm16(c), s->a); break;
+    case 0xFA: s->a = rd8(c, imm16(c)); break;
+    case 0xE8: s->sp = sp_plus(s, imm8(c)); TICK(); TICK(); break;
     case 0xF8: {
-        uint16_t v = sp_plus(s, imm8(g));
+        uint16_t v = sp_plus(s, imm8(c));
         SET_HL(v);
         TICK();
         break;
     }
     case 0xF9: s->sp = HL; TICK(); break;
     case 0xF3: s->ime = 0; s->ime_delay = 0; break;
-    case 0xFB: if (!s->ime && !s->ime_delay) s->ime_delay = 2; break;
+    case 0xFB:
+        if (!s->ime && !s->ime_delay)
+            s->ime_delay = 2, c->chk = 1;
+        break;
     default: /* $D3 $DB $DD $E3 $E4 $EB $EC $ED $F4 $FC $FD: the CPU locks up */
         s->locked = 1;
+        c->next = 0;
         break;
     }
+}
+
+/* Runs instructions while nothing else is due: until the next event, or until something
+ * sets g->cpu_brk (HALT, STOP, a lock-up, the test-ROM breakpoint, the end of the frame
+ * period). */
+void gb_cpu_run(gb *g)
+{
+    g->cpu_brk = 0;
+    cpu c = cpu_load(g);
+    do
+        cpu_step(&c);
+    while (c.clk < c.next);
+    cpu_store(&c);
 }

@@ -110,6 +110,7 @@ struct gb {
     uint64_t next_event;
     unsigned outputs;
     int trap_on, trap_hit;
+    int cpu_brk;            /* gb_cpu_run returns after this instruction */
     FILE *trace;
     const gb_lfsr_jump *lfsr; /* shared, owned by the cartridge */
     /* native video: the frame being drawn and the last complete one */
@@ -175,7 +176,7 @@ int gb_cart_mbc(const gb_cart *c);
 const uint8_t *gb_cart_rom(const gb_cart *c);
 
 /* ---- CPU (gb_cpu.c) ------------------------------------------------------------------- */
-void gb_cpu_step(gb *g);
+void gb_cpu_run(gb *g); /* instructions until an event is due, HALT, STOP or a trap */
 
 /* ---- timer, serial, system counter (gb_timer.c) --------------------------------------- */
 uint64_t gb_sysclk(const gb *g, uint64_t t);

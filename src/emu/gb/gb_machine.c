@@ -58,6 +58,7 @@ void gb_period_end(gb *g, uint64_t t)
 {
     if (g->s.period_end == GB_NEVER)
         g->s.period_end = t;
+    g->cpu_brk = 1;
 }
 
 /* ---- creation ------------------------------------------------------------------------- */
@@ -232,7 +233,7 @@ int gb_run_frame(gb *g)
             s->clk += (d + g->md - 1) / g->md * g->md;
             continue;
         }
-        gb_cpu_step(g);
+        gb_cpu_run(g);
         if (g->trap_hit)
             return 1;
     }

@@ -15,6 +15,9 @@
  * complete the pixels before the write's pixel (GB_PIXEL_DOT0 model), the rest of the
  * line is drawn when mode 0 begins. */
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "emu/gb/gb_int.h"
 
@@ -128,12 +131,26 @@ static int obj_penalty(const gb_state *s)
 static void oam_scan(gb_state *s)
 {
     int h = (s->lcdc & 4) ? 16 : 8;
-    int n = 0;
-    for (int i = 0; i < 40 && n < GB_LINE_OBJS; i++) {
-        int row = s->ly + 16 - s->oam[i * 4];
-        if (row >= 0 && row < h)
-            s->obj_idx[n++] = (uint8_t)i;
+    /* Object i covers the line when its row ly + 16 - y is in [0, h), that is when
+     * (uint8_t)(y - lo) < h with lo = ly + 17 - h (1..160, so no wrap-around can pass). */
+    const uint8_t lo = (uint8_t)(s->ly + 17 - h);
+    uint64_t hit = 0;
+#ifdef __SSE2__
+    /* The scan runs on every visible line; SSE2 tests 4 objects' Y bytes per vector. */
+    const __m128i vlo = _mm_set1_epi8((char)lo), vmax = _mm_set1_epi8((char)(h - 1));
+    for (int k = 0; k < 10; k++) {
+        __m128i d = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(s->oam + 16 * k)), vlo);
+        unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(d, vmax), d)) & 0x1111u;
+        for (; m; m &= m - 1)
+            hit |= 1ull << (4 * k + __builtin_ctz(m) / 4);
     }
+#else
+    for (int i = 0; i < 40; i++)
+        hit |= (uint64_t)((uint8_t)(s->oam[i * 4] - lo) < h) << i;
+#endif
+    int n = 0;
+    for (; hit && n < GB_LINE_OBJS; hit &= hit - 1)
+        s->obj_idx[n++] = (uint8_t)__builtin_ctzll(hit);
     s->nobj = (uint8_t)n;
     if (s->cgb && !(s->opri & 1))
         return;
