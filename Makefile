@@ -127,6 +127,9 @@ gpuvet: $(BIN)
 Q   := $(if $(V),,@)
 say  = $(if $(V),,@printf '  %-6s %s\n' $(1) $(2);)
 
+# Objects are rebuilt when the flags here change.
+$(LIB_OBJS) $(CLI_OBJS): Makefile
+
 # The emulator cores are interpreters: -O3 runs them about a third faster than -O2.
 ifeq ($(SAN),)
 $(BUILD)/obj/emu/%.o: CFLAGS += -O3

@@ -113,15 +113,17 @@ for rom in ppu_scene cpu_test; do
   fi
   cat "$out/bench-$rom.txt" >>"$sum"
 done
-if [ -f "$R/ppu_scene.gb" ]; then
-  if "$G" bench gb "$R/ppu_scene.gb" --frames "$BF" --repeats 3 --video native,host,device --audio native,device \
-    --instances "$BIG" --json "$out/bench-ppu_scene-audio.json" >"$out/bench-ppu_scene-audio.txt" 2>&1; then
-    pass "bench ppu_scene renderers x$BIG" "all hashes equal the native renderers'"
+# Every renderer pairing at the large count; 'none' rows show what the core alone costs.
+for rom in ppu_scene cpu_test; do
+  [ -f "$R/$rom.gb" ] || continue
+  if "$G" bench gb "$R/$rom.gb" --frames "$BF" --repeats 3 --video native,host,device,none --audio native,device \
+    --instances "$BIG" --json "$out/bench-$rom-audio.json" >"$out/bench-$rom-audio.txt" 2>&1; then
+    pass "bench $rom renderers x$BIG" "all hashes equal the native renderers'"
   else
-    fail "bench ppu_scene renderers x$BIG" "exit $? (see $out/bench-ppu_scene-audio.txt)"
+    fail "bench $rom renderers x$BIG" "exit $? (see $out/bench-$rom-audio.txt)"
   fi
-  cat "$out/bench-ppu_scene-audio.txt" >>"$sum"
-fi
+  cat "$out/bench-$rom-audio.txt" >>"$sum"
+done
 
 log "== 3. native, one core, with sound"
 for rom in ppu_scene cpu_test; do

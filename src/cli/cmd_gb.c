@@ -545,9 +545,13 @@ int cmd_bench_gb(int argc, char **argv)
         char ratio[16] = "-";
         if (rows[i].ratio >= 0)
             snprintf(ratio, sizeof ratio, "%.2fx", rows[i].ratio);
+        /* A 'none' renderer has no output to compare: say which output was compared. */
+        int nv = rows[i].video == GB_R_NONE, na = rows[i].audio == GB_R_NONE;
+        const char *what = nv && na ? "none (no output)" : nv ? "match native (audio only)"
+                                                        : na ? "match native (video only)" : "match native";
         printf("%-7s %-7s %9d %14.1f %14.1f %8s  %s\n", gb_renderer_name(rows[i].video),
                gb_renderer_name(rows[i].audio), rows[i].instances, rows[i].fps_median, rows[i].fps_best, ratio,
-               rows[i].ok ? "match native" : "MISMATCH");
+               rows[i].ok ? what : "MISMATCH");
     }
     /* verdict: correctness, then the crossover where the device video overtakes native */
     cJSON *verdict = gv_json_add_arr(rec, "verdict");
@@ -582,6 +586,23 @@ int cmd_bench_gb(int argc, char **argv)
         cJSON_AddItemToArray(verdict, cJSON_CreateString(line));
         if (crossover > 0)
             cJSON_AddNumberToObject(rec, "gb_crossover_instances", crossover);
+    }
+    /* End to end: every output on the device against every output native, where both
+     * rows were measured (the ratios above hold the audio renderer fixed). */
+    for (int i = 0; i < nrows; i++) {
+        if (rows[i].video != GB_R_DEVICE || rows[i].audio != GB_R_DEVICE)
+            continue;
+        for (int j = 0; j < nrows; j++)
+            if (rows[j].video == GB_R_NATIVE && rows[j].audio == GB_R_NATIVE &&
+                rows[j].instances == rows[i].instances && rows[j].fps_median > 0) {
+                double e2e = rows[i].fps_median / rows[j].fps_median;
+                snprintf(line, sizeof line,
+                         "Game Boy: with video and audio both on the device, %d instances run %.2fx as fast as with both native.",
+                         rows[i].instances, e2e);
+                printf("verdict: %s\n", line);
+                cJSON_AddItemToArray(verdict, cJSON_CreateString(line));
+                gv_json_add_num(cJSON_GetArrayItem(arr, i), "device_both_over_native_both", e2e);
+            }
     }
     if (json && (st = gv_record_finish_write(rec, rc, json, &err)) != GV_OK) {
         fprintf(stderr, "gpuvet bench gb: %s\n", err.msg);

@@ -292,7 +292,9 @@ INLINE void exec_cb(cpu *c)
 /* The loop's registers from gb_state, and back. */
 INLINE cpu cpu_load(gb *g)
 {
-    cpu c = {g, &g->s, g->s.clk, g->cpu_brk ? 0 : g->next_event, g->md, g->s.pc, g->trace != NULL, 1};
+    const gb_state *s = &g->s;
+    uint8_t chk = s->ime_delay || s->halt_bug || g->trace || (s->ime && (s->ie & s->iflag & 0x1F));
+    cpu c = {g, &g->s, s->clk, g->cpu_brk ? 0 : g->next_event, g->md, s->pc, g->trace != NULL, chk};
     return c;
 }
 
@@ -348,7 +350,7 @@ INLINE void cpu_step(cpu *c)
     } else {
         op = imm8(c);
     }
-    switch (op) {
+    switch ((uint8_t)op) { /* 0-255 here: no range check in the jump */
     case 0x00: break;
     case 0x01: case 0x11: case 0x21: case 0x31: set_rr(s, op >> 4, imm16(c)); break;
     case 0x02: wr8(c, BC, s->a); break;

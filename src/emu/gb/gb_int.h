@@ -163,6 +163,7 @@ static inline void gb_wr(gb *g, uint16_t a, uint8_t v)
 
 /* ---- events (gb_machine.c) ------------------------------------------------------------ */
 void gb_sched(gb *g, int ev, uint64_t t);
+void gb_sched_all(gb *g);       /* next_event from every s.ev[] (after setting them directly) */
 void gb_sync(gb *g);            /* process every event due at or before s.clk */
 void gb_period_end(gb *g, uint64_t t); /* the current frame period ends at dot t */
 

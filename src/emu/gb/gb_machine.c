@@ -17,14 +17,23 @@ void *gb_vec_push(gb_vec *v, size_t elem)
 
 /* ---- events --------------------------------------------------------------------------- */
 
-void gb_sched(gb *g, int ev, uint64_t t)
+void gb_sched_all(gb *g)
 {
-    g->s.ev[ev] = t;
     uint64_t m = GB_NEVER;
     for (int i = 0; i < GB_EV_N; i++)
         if (g->s.ev[i] < m)
             m = g->s.ev[i];
     g->next_event = m;
+}
+
+void gb_sched(gb *g, int ev, uint64_t t)
+{
+    uint64_t old = g->s.ev[ev];
+    g->s.ev[ev] = t;
+    if (t <= g->next_event)
+        g->next_event = t;
+    else if (old == g->next_event) /* the earliest event moved later: look again */
+        gb_sched_all(g);
 }
 
 static void event_fire(gb *g)
@@ -159,7 +168,7 @@ gv_status gb_new(const gb_cart *cart, gb_model model, unsigned outputs, gb **out
     gb_map_update(g);
     gb_pal_rgb_refresh(g);
     gb_native_init(g);
-    gb_sched(g, GB_EV_PPU, s->ev[GB_EV_PPU]);
+    gb_sched_all(g);
     gb_apu_fs_schedule(g);
     gb_timer_schedule(g);
     gb_apu_key *k0 = gb_vec_push(&g->keys[0], sizeof *k0);
