@@ -1,5 +1,5 @@
-/* gb_cpu.c: the SM83 CPU. One call runs one instruction (or one interrupt dispatch) with
- * its exact M-cycle timing: every memory access costs one M-cycle and happens at the
+/* gb_cpu.c: the SM83 CPU. gb_cpu_run runs instructions until the next event is due; each
+ * instruction (or interrupt dispatch) has its exact M-cycle timing: every memory access costs one M-cycle and happens at the
  * dot the real CPU makes it, internal cycles are added where the instruction has them
  * (16-bit arithmetic, taken branches, pushes, RET). Interrupt dispatch takes 5 M-cycles
  * and picks its vector after pushing PC's high byte (so a push that overwrites IE can
