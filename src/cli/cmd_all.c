@@ -179,6 +179,7 @@ int cmd_all(int argc, char **argv)
     snprintf(html, sizeof html, "%s/report.html", dir);
     snprintf(md, sizeof md, "%s/report.md", dir);
     snprintf(js, sizeof js, "%s/all.json", dir);
+    gv_record_finish(all, worst); /* the report shows when the run ended and how */
     gv_status st = report_write_html(all, html, &e);
     if (st == GV_OK)
         st = report_write_markdown(all, md, &e);

@@ -36,7 +36,7 @@ cJSON *gv_record_new(const char *command, int argc, char **argv)
     return r;
 }
 
-gv_status gv_record_finish_write(cJSON *rec, int exit_code, const char *path, gv_err *err)
+void gv_record_finish(cJSON *rec, int exit_code)
 {
     char ts[40];
     gv_utc_iso(ts, sizeof ts);
@@ -44,6 +44,11 @@ gv_status gv_record_finish_write(cJSON *rec, int exit_code, const char *path, gv
     cJSON_DeleteItemFromObject(rec, "exit_code");
     cJSON_AddStringToObject(rec, "finished_at", ts);
     cJSON_AddNumberToObject(rec, "exit_code", exit_code);
+}
+
+gv_status gv_record_finish_write(cJSON *rec, int exit_code, const char *path, gv_err *err)
+{
+    gv_record_finish(rec, exit_code);
     char *text = cJSON_Print(rec);
     if (!text)
         return gv_fail(err, GV_ERR_ENV, "out of memory printing the JSON record for '%s'", path);

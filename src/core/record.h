@@ -21,7 +21,10 @@ extern "C" {
 /* New record for `gpuvet <command> argv...`. Never NULL (aborts on out of memory). */
 cJSON *gv_record_new(const char *command, int argc, char **argv);
 
-/* Adds "finished_at" and "exit_code", then writes the record to path atomically. */
+/* Sets "finished_at" (now) and "exit_code". */
+void gv_record_finish(cJSON *rec, int exit_code);
+
+/* gv_record_finish, then writes the record to path atomically. */
 gv_status gv_record_finish_write(cJSON *rec, int exit_code, const char *path, gv_err *err);
 
 /* Convenience builders (never NULL). */
