@@ -26,16 +26,18 @@ typedef struct {
                        next instruction: set whenever IE, IF or IME may have changed */
 } cpu;
 
+/* Every function given the loop's cpu is inlined into the loop, so its address never escapes
+ * and its fields can live in registers (step_begin and what it calls work on their own copy). */
+#define INLINE static inline __attribute__((always_inline))
+#define TICK() (c->clk += c->md)
+
 /* After anything outside this file ran: it may have scheduled an event, ended the frame
  * period or raised an interrupt. */
-static inline __attribute__((always_inline)) void refresh(cpu *c)
+INLINE void refresh(cpu *c)
 {
     c->next = c->g->cpu_brk ? 0 : c->g->next_event;
     c->chk = 1;
 }
-
-#define INLINE static inline __attribute__((always_inline))
-#define TICK() (c->clk += c->md)
 
 /* Opcode lists for the instruction switches: each case gets its own constant opcode, so
  * the register and operation selectors below fold away at compile time. */
