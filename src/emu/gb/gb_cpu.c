@@ -19,24 +19,35 @@ typedef struct {
     gb_state *s;
     uint64_t clk;
     uint64_t next;  /* run while clk < next: g->next_event, or 0 to stop after this instruction */
-    uint32_t md;    /* g->md: dots per M-cycle (changes only at STOP) */
-    uint16_t pc;
-    uint8_t trace;  /* g->trace is set */
-    uint8_t chk;    /* look at interrupts, EI's delay, the HALT bug and the trace before the
-                       next instruction: set whenever IE, IF or IME may have changed */
+    uintptr_t cbase;   /* address of byte 0 of PC's 4 KiB page: PC's byte is at cbase + PC */
+    uint32_t cpage;    /* that page (PC >> 12), or NO_PAGE: look it up in g->rmap */
+    uint32_t pc;       /* 0-$10000: $10000 (after an opcode at $FFFF) is read as $0000 */
+    uint64_t md;       /* g->md: dots per M-cycle (changes only at STOP) */
+    uint8_t chk;       /* next is 0 because something may have changed: see gb_cpu_run */
 } cpu;
+
+#define NO_PAGE 0xFFu
 
 /* Every function given the loop's cpu is inlined into the loop, so its address never escapes
  * and its fields can live in registers (step_begin and what it calls work on their own copy). */
 #define INLINE static inline __attribute__((always_inline))
 #define TICK() (c->clk += c->md)
 
-/* After anything outside this file ran: it may have scheduled an event, ended the frame
- * period or raised an interrupt. */
+/* After anything outside this file ran (it may have scheduled an event, ended the frame
+ * period, raised an interrupt or switched a bank) or IME changed: the loop looks at all
+ * of that before the next instruction. */
 INLINE void refresh(cpu *c)
 {
-    c->next = c->g->cpu_brk ? 0 : c->g->next_event;
+    c->next = 0;
     c->chk = 1;
+    c->cpage = NO_PAGE;
+}
+
+/* HALT, STOP, a lock-up or the test-ROM breakpoint: the loop ends after this instruction. */
+INLINE void stop(cpu *c)
+{
+    c->g->cpu_brk = 1;
+    c->next = 0;
 }
 
 /* Opcode lists for the instruction switches: each case gets its own constant opcode, so
@@ -46,7 +57,7 @@ INLINE void refresh(cpu *c)
     X8(M, (b) + 48) X8(M, (b) + 56)
 #define S8(M, b) M((b) + 0) M((b) + 8) M((b) + 16) M((b) + 24) M((b) + 32) M((b) + 40) M((b) + 48) M((b) + 56)
 
-INLINE uint8_t rd8(cpu *c, uint16_t a)
+INLINE uint8_t rd8(cpu *c, uint32_t a) /* a: 0-$FFFF */
 {
     const uint8_t *p = c->g->rmap[a >> 12];
     uint8_t v;
@@ -54,7 +65,7 @@ INLINE uint8_t rd8(cpu *c, uint16_t a)
         v = p[a & 0xFFF];
     } else {
         c->s->clk = c->clk;
-        v = gb_read_slow(c->g, a);
+        v = gb_read_slow(c->g, (uint16_t)a);
         c->clk = c->s->clk;
         refresh(c);
     }
@@ -62,23 +73,43 @@ INLINE uint8_t rd8(cpu *c, uint16_t a)
     return v;
 }
 
-INLINE void wr8(cpu *c, uint16_t a, uint8_t v)
+INLINE void wr8(cpu *c, uint32_t a, uint8_t v) /* a: 0-$FFFF */
 {
     uint8_t *p = c->g->wmap[a >> 12];
     if (__builtin_expect(p != NULL, 1)) {
         p[a & 0xFFF] = v;
     } else {
         c->s->clk = c->clk;
-        gb_write_slow(c->g, a, v);
+        gb_write_slow(c->g, (uint16_t)a, v);
         c->clk = c->s->clk;
         refresh(c);
     }
     TICK();
 }
 
+/* Opcode and operand bytes: straight from the page PC is on, which stays mapped until
+ * something outside this file runs (refresh). */
+INLINE uint8_t imm8_page(cpu *c)
+{
+    uint32_t a = c->pc & 0xFFFF;
+    const uint8_t *p = c->g->rmap[a >> 12];
+    c->pc = a + 1;
+    if (!p)
+        return rd8(c, a); /* an unmapped page: every byte the slow way */
+    c->cpage = a >> 12;
+    c->cbase = (uintptr_t)p - (a & 0xF000);
+    TICK();
+    return p[a & 0xFFF];
+}
+
 INLINE uint8_t imm8(cpu *c)
 {
-    return rd8(c, c->pc++);
+    uint32_t a = c->pc;
+    if (__builtin_expect(a >> 12 != c->cpage, 0))
+        return imm8_page(c);
+    c->pc = a + 1;
+    TICK();
+    return *(const uint8_t *)(c->cbase + a);
 }
 
 INLINE uint16_t imm16(cpu *c)
@@ -242,7 +273,7 @@ static void irq_dispatch(cpu *c)
     s->ime = 0;
     TICK();
     TICK();
-    uint16_t pc = c->pc;
+    uint16_t pc = (uint16_t)c->pc;
     wr8(c, --s->sp, (uint8_t)(pc >> 8));
     uint8_t pend = s->ie & s->iflag & 0x1F; /* looked at after the high byte is pushed */
     if (pend) {
@@ -291,25 +322,40 @@ INLINE void exec_cb(cpu *c)
     }
 }
 
+/* Whether the next instruction needs step_begin: EI's delay running, an interrupt to
+ * dispatch, the HALT bug, the trace. */
+INLINE int unusual(const gb *g)
+{
+    const gb_state *s = &g->s;
+    return s->ime_delay | s->halt_bug | (g->trace != NULL) | (s->ime & ((s->ie & s->iflag & 0x1F) != 0));
+}
+
 /* The loop's registers from gb_state, and back. */
 INLINE cpu cpu_load(gb *g)
 {
     const gb_state *s = &g->s;
-    uint8_t chk = s->ime_delay || s->halt_bug || g->trace || (s->ime && (s->ie & s->iflag & 0x1F));
-    cpu c = {g, &g->s, s->clk, g->cpu_brk ? 0 : g->next_event, g->md, s->pc, g->trace != NULL, chk};
+    cpu c;
+    c.g = g;
+    c.s = &g->s;
+    c.clk = s->clk;
+    c.chk = (uint8_t)(g->cpu_brk | unusual(g));
+    c.next = c.chk ? 0 : g->next_event;
+    c.cbase = 0;
+    c.cpage = NO_PAGE;
+    c.pc = s->pc;
+    c.md = g->md;
     return c;
 }
 
 INLINE void cpu_store(const cpu *c)
 {
     c->s->clk = c->clk;
-    c->s->pc = c->pc;
+    c->s->pc = (uint16_t)c->pc;
 }
 
-/* The start of an instruction when something is unusual: EI's delay, a pending interrupt,
- * the trace, the HALT bug. Works on gb_state (the caller stores its registers first and
- * reloads them after), so that the caller's cpu never has its address taken. Returns the
- * opcode, or -1 when an interrupt was dispatched. */
+/* The start of an instruction when something is unusual. Works on gb_state (the caller
+ * stores its registers first and reloads them after), so that the caller's cpu never has
+ * its address taken. Returns the opcode, or -1 when an interrupt was dispatched. */
 static __attribute__((noinline)) int step_begin(gb *g)
 {
     cpu t = cpu_load(g), *c = &t;
@@ -322,14 +368,13 @@ static __attribute__((noinline)) int step_begin(gb *g)
         cpu_store(c);
         return -1;
     }
-    if (c->trace) {
+    if (g->trace) {
         s->clk = c->clk; /* the trace reads memory as the CPU sees it now */
         trace_line(c);
-        refresh(c);
     }
     if (s->halt_bug) {
         s->halt_bug = 0;
-        op = rd8(c, c->pc); /* PC fails to advance once */
+        op = rd8(c, c->pc & 0xFFFF); /* PC fails to advance once */
     } else {
         op = imm8(c);
     }
@@ -337,24 +382,15 @@ static __attribute__((noinline)) int step_begin(gb *g)
     return op;
 }
 
-INLINE void cpu_step(cpu *c)
+INLINE void exec(cpu *c, int op)
 {
     gb *g = c->g;
     gb_state *s = c->s;
-    int op;
-    if (__builtin_expect(c->chk, 0)) {
-        cpu_store(c);
-        op = step_begin(g);
-        *c = cpu_load(g);
-        c->chk = op < 0 || s->ime_delay || c->trace; /* keep looking while EI's delay runs */
-        if (op < 0)
-            return;
-    } else {
-        op = imm8(c);
-    }
     switch ((uint8_t)op) { /* 0-255 here: no range check in the jump */
     case 0x00: break;
-    case 0x01: case 0x11: case 0x21: case 0x31: set_rr(s, op >> 4, imm16(c)); break;
+#define LDRR(o) case o: set_rr(s, (o) >> 4, imm16(c)); break;
+        LDRR(0x01) LDRR(0x11) LDRR(0x21) LDRR(0x31)
+#undef LDRR
     case 0x02: wr8(c, BC, s->a); break;
     case 0x12: wr8(c, DE, s->a); break;
     case 0x22: wr8(c, HL, s->a); SET_HL(HL + 1); break;
@@ -363,21 +399,22 @@ INLINE void cpu_step(cpu *c)
     case 0x1A: s->a = rd8(c, DE); break;
     case 0x2A: s->a = rd8(c, HL); SET_HL(HL + 1); break;
     case 0x3A: s->a = rd8(c, HL); SET_HL(HL - 1); break;
-    case 0x03: case 0x13: case 0x23: case 0x33:
-        set_rr(s, op >> 4, (uint16_t)(get_rr(s, op >> 4) + 1));
-        TICK();
-        break;
-    case 0x0B: case 0x1B: case 0x2B: case 0x3B:
-        set_rr(s, op >> 4, (uint16_t)(get_rr(s, op >> 4) - 1));
-        TICK();
-        break;
-    case 0x09: case 0x19: case 0x29: case 0x39: {
-        unsigned hl = HL, v = get_rr(s, op >> 4), r = hl + v;
-        s->f = (uint8_t)((s->f & FZ) | (((hl & 0xFFF) + (v & 0xFFF)) > 0xFFF ? FH : 0) | (r > 0xFFFF ? FC : 0));
-        SET_HL(r);
-        TICK();
-        break;
+#define INCRR(o) case o: set_rr(s, (o) >> 4, (uint16_t)(get_rr(s, (o) >> 4) + 1)); TICK(); break;
+#define DECRR(o) case o: set_rr(s, (o) >> 4, (uint16_t)(get_rr(s, (o) >> 4) - 1)); TICK(); break;
+#define ADDHL(o)                                                                                              \
+    case o: {                                                                                                 \
+        unsigned hl = HL, v = get_rr(s, (o) >> 4), r = hl + v;                                                \
+        s->f = (uint8_t)((s->f & FZ) | (((hl & 0xFFF) + (v & 0xFFF)) > 0xFFF ? FH : 0) | (r > 0xFFFF ? FC : 0)); \
+        SET_HL(r);                                                                                            \
+        TICK();                                                                                               \
+        break;                                                                                                \
     }
+        INCRR(0x03) INCRR(0x13) INCRR(0x23) INCRR(0x33)
+        DECRR(0x0B) DECRR(0x1B) DECRR(0x2B) DECRR(0x3B)
+        ADDHL(0x09) ADDHL(0x19) ADDHL(0x29) ADDHL(0x39)
+#undef INCRR
+#undef DECRR
+#undef ADDHL
 #define INC(o)                                                                        \
     case o: {                                                                         \
         uint8_t v = (uint8_t)(get_r(c, (o) >> 3) + 1);                                \
@@ -419,7 +456,7 @@ INLINE void cpu_step(cpu *c)
         }
         c->clk = s->clk;
         c->md = g->md;
-        c->next = 0;
+        stop(c);
         break;
     case 0x18: {
         int8_t e = (int8_t)imm8(c);
@@ -427,14 +464,17 @@ INLINE void cpu_step(cpu *c)
         TICK();
         break;
     }
-    case 0x20: case 0x28: case 0x30: case 0x38: {
-        int8_t e = (int8_t)imm8(c);
-        if (cond(s, (op >> 3) & 3)) {
-            c->pc = (uint16_t)(c->pc + e);
-            TICK();
-        }
-        break;
+#define JRCC(o)                                     \
+    case o: {                                       \
+        int8_t e = (int8_t)imm8(c);                 \
+        if (cond(s, ((o) >> 3) & 3)) {              \
+            c->pc = (uint16_t)(c->pc + e);          \
+            TICK();                                 \
+        }                                           \
+        break;                                      \
     }
+        JRCC(0x20) JRCC(0x28) JRCC(0x30) JRCC(0x38)
+#undef JRCC
     case 0x27: { /* DAA */
         unsigned a = s->a;
         int cy = s->f & FC;
@@ -460,13 +500,13 @@ INLINE void cpu_step(cpu *c)
     case 0x3F: s->f = (uint8_t)((s->f & FZ) | ((s->f & FC) ^ FC)); break;
     case 0x76: /* HALT */
         if (!s->ime && !s->ime_delay && (s->ie & s->iflag & 0x1F))
-            s->halt_bug = 1, c->chk = 1;
+            s->halt_bug = 1, refresh(c);
         else
-            s->halted = 1, c->next = 0;
+            s->halted = 1, stop(c);
         break;
     case 0x40: /* LD B,B: also the test-ROM breakpoint */
         if (g->trap_on)
-            g->trap_hit = 1, c->next = 0;
+            g->trap_hit = 1, stop(c);
         break;
 #define LDRR(o) case o: set_r(c, ((o) >> 3) & 7, get_r(c, (o) & 7)); break;
 #define ALU(o) case o: alu(s, ((o) >> 3) & 7, get_r(c, (o) & 7)); break;
@@ -476,58 +516,69 @@ INLINE void cpu_step(cpu *c)
         X64(ALU, 0x80)
 #undef LDRR
 #undef ALU
-    case 0xC6: case 0xCE: case 0xD6: case 0xDE: case 0xE6: case 0xEE: case 0xF6: case 0xFE:
-        alu(s, (op >> 3) & 7, imm8(c));
+#define ALUN(o) case o: alu(s, ((o) >> 3) & 7, imm8(c)); break;
+        S8(ALUN, 0xC6)
+#undef ALUN
+#define RETCC(o)                                    \
+    case o:                                         \
+        TICK();                                     \
+        if (cond(s, ((o) >> 3) & 3)) {              \
+            c->pc = pop16(c);                       \
+            TICK();                                 \
+        }                                           \
         break;
-    case 0xC0: case 0xC8: case 0xD0: case 0xD8: /* RET cc */
-        TICK();
-        if (cond(s, (op >> 3) & 3)) {
-            c->pc = pop16(c);
-            TICK();
-        }
-        break;
+        RETCC(0xC0) RETCC(0xC8) RETCC(0xD0) RETCC(0xD8)
+#undef RETCC
     case 0xC9: c->pc = pop16(c); TICK(); break;
-    case 0xD9: c->pc = pop16(c); TICK(); s->ime = 1; s->ime_delay = 0; c->chk = 1; break;
-    case 0xC1: case 0xD1: case 0xE1: set_rr(s, (op >> 4) & 3, pop16(c)); break;
+    case 0xD9: c->pc = pop16(c); TICK(); s->ime = 1; s->ime_delay = 0; refresh(c); break;
+#define POP(o) case o: set_rr(s, ((o) >> 4) & 3, pop16(c)); break;
+        POP(0xC1) POP(0xD1) POP(0xE1)
+#undef POP
     case 0xF1: {
         uint16_t v = pop16(c);
         s->a = (uint8_t)(v >> 8);
         s->f = (uint8_t)(v & 0xF0);
         break;
     }
-    case 0xC5: case 0xD5: case 0xE5: TICK(); push16(c, get_rr(s, (op >> 4) & 3)); break;
+#define PUSH(o) case o: TICK(); push16(c, get_rr(s, ((o) >> 4) & 3)); break;
+        PUSH(0xC5) PUSH(0xD5) PUSH(0xE5)
+#undef PUSH
     case 0xF5: TICK(); push16(c, (uint16_t)((s->a << 8) | s->f)); break;
-    case 0xC2: case 0xCA: case 0xD2: case 0xDA: {
-        uint16_t a = imm16(c);
-        if (cond(s, (op >> 3) & 3)) {
-            c->pc = a;
-            TICK();
-        }
-        break;
+#define JPCC(o)                                     \
+    case o: {                                       \
+        uint16_t a = imm16(c);                      \
+        if (cond(s, ((o) >> 3) & 3)) {              \
+            c->pc = a;                              \
+            TICK();                                 \
+        }                                           \
+        break;                                      \
     }
+        JPCC(0xC2) JPCC(0xCA) JPCC(0xD2) JPCC(0xDA)
+#undef JPCC
     case 0xC3: c->pc = imm16(c); TICK(); break;
     case 0xE9: c->pc = HL; break;
-    case 0xC4: case 0xCC: case 0xD4: case 0xDC: {
-        uint16_t a = imm16(c);
-        if (cond(s, (op >> 3) & 3)) {
-            TICK();
-            push16(c, c->pc);
-            c->pc = a;
-        }
-        break;
+#define CALLCC(o)                                   \
+    case o: {                                       \
+        uint16_t a = imm16(c);                      \
+        if (cond(s, ((o) >> 3) & 3)) {              \
+            TICK();                                 \
+            push16(c, (uint16_t)c->pc);             \
+            c->pc = a;                              \
+        }                                           \
+        break;                                      \
     }
+        CALLCC(0xC4) CALLCC(0xCC) CALLCC(0xD4) CALLCC(0xDC)
+#undef CALLCC
     case 0xCD: {
         uint16_t a = imm16(c);
         TICK();
-        push16(c, c->pc);
+        push16(c, (uint16_t)c->pc);
         c->pc = a;
         break;
     }
-    case 0xC7: case 0xCF: case 0xD7: case 0xDF: case 0xE7: case 0xEF: case 0xF7: case 0xFF:
-        TICK();
-        push16(c, c->pc);
-        c->pc = op & 0x38;
-        break;
+#define RST(o) case o: TICK(); push16(c, (uint16_t)c->pc); c->pc = (o) & 0x38; break;
+        S8(RST, 0xC7)
+#undef RST
     case 0xCB: exec_cb(c); break;
     case 0xE0: wr8(c, (uint16_t)(0xFF00 | imm8(c)), s->a); break;
     case 0xF0: s->a = rd8(c, (uint16_t)(0xFF00 | imm8(c))); break;
@@ -546,24 +597,45 @@ INLINE void cpu_step(cpu *c)
     case 0xF3: s->ime = 0; s->ime_delay = 0; break;
     case 0xFB:
         if (!s->ime && !s->ime_delay)
-            s->ime_delay = 2, c->chk = 1;
+            s->ime_delay = 2, refresh(c);
         break;
     default: /* $D3 $DB $DD $E3 $E4 $EB $EC $ED $F4 $FC $FD: the CPU locks up */
         s->locked = 1;
-        c->next = 0;
+        stop(c);
         break;
     }
 }
 
 /* Runs instructions while nothing else is due: until the next event, or until something
  * sets g->cpu_brk (HALT, STOP, a lock-up, the test-ROM breakpoint, the end of the frame
- * period). */
+ * period). The hot path compares the clock with c.next only: whatever needs a closer look
+ * (refresh) sets c.next to 0 and c.chk, and the look happens here. */
 void gb_cpu_run(gb *g)
 {
     g->cpu_brk = 0;
     cpu c = cpu_load(g);
-    do
-        cpu_step(&c);
-    while (c.clk < c.next);
+    for (;;) {
+        int op;
+        if (__builtin_expect(c.clk >= c.next, 0)) {
+            if (!c.chk)
+                break; /* an event is due */
+            c.chk = 0;
+            c.next = g->cpu_brk ? 0 : g->next_event;
+            if (c.clk >= c.next)
+                break;
+            if (unusual(g)) {
+                cpu_store(&c);
+                op = step_begin(g);
+                c = cpu_load(g); /* c.chk again while EI's delay runs or the trace is on */
+                if (op < 0)
+                    continue;
+            } else {
+                op = imm8(&c);
+            }
+        } else {
+            op = imm8(&c);
+        }
+        exec(&c, op);
+    }
     cpu_store(&c);
 }
