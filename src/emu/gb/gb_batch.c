@@ -4,6 +4,7 @@
  * two passes over the instances (emulate and size, then pack into pinned memory), the
  * slot is submitted, and the previous frame's results are collected: the device works
  * on frame k while the cores emulate frame k+1. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,7 +55,20 @@ struct gb_batch {
     int astride[2];
     int16_t *keep;
     size_t nkeep, capkeep;
+    int phases;       /* GV_GB_PHASES is set: time the device frame's phases */
+    double ph[5];     /* seconds in: emulate, pack, wait for the device, collect, submit */
 };
+
+enum { PH_EMU, PH_PACK, PH_WAIT, PH_COLLECT, PH_SUBMIT };
+
+static double ph_mark(gb_batch *b, int ph, double t0)
+{
+    if (!b->phases)
+        return 0;
+    double t = gv_now();
+    b->ph[ph] += t - t0;
+    return t;
+}
 
 static int threads_of(const gb_batch *b)
 {
@@ -73,6 +87,7 @@ gv_status gb_batch_new(const gb_batch_cfg *cfg, gb_batch **out, gv_err *err)
         return gv_fail(err, GV_ERR_ENV, "out of memory");
     b->cfg = *cfg;
     b->n = cfg->instances;
+    b->phases = getenv("GV_GB_PHASES") != NULL;
     b->in = calloc((size_t)b->n, sizeof *b->in);
     gv_status st = GV_OK;
     if (!b->in) {
@@ -231,9 +246,11 @@ static gv_status device_collect(gb_batch *b, int slot, gv_err *err)
 {
     const uint64_t *hashes;
     const int16_t *samples;
+    double t = b->phases ? gv_now() : 0;
     gv_status st = gb_gpu_wait(b->gpu, slot, &hashes, &samples, err);
     if (st != GV_OK)
         return st;
+    t = ph_mark(b, PH_WAIT, t);
     b->pending[slot] = 0;
     int video = b->cfg.video == GB_R_DEVICE, audio = b->cfg.audio == GB_R_DEVICE;
     int stride = b->astride[slot];
@@ -250,6 +267,7 @@ static gv_status device_collect(gb_batch *b, int slot, gv_err *err)
             audio_out(b, i, lr, n);
         }
     }
+    ph_mark(b, PH_COLLECT, t);
     return GV_OK;
 }
 
@@ -258,6 +276,7 @@ static gv_status device_frame(gb_batch *b, int slot, gv_err *err)
     int video = b->cfg.video == GB_R_DEVICE, audio = b->cfg.audio == GB_R_DEVICE;
     gv_status st = GV_OK;
     int nthr = threads_of(b);
+    double t = b->phases ? gv_now() : 0;
     /* pass 1: emulate (and run any host/native renderer), size the logs */
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nthr) if (b->n > 1)
     for (int i = 0; i < b->n; i++) {
@@ -277,6 +296,7 @@ static gv_status device_frame(gb_batch *b, int slot, gv_err *err)
     }
     if (st != GV_OK || b->in[0].trapped)
         return st; /* a trapped frame is incomplete: nothing to render */
+    t = ph_mark(b, PH_EMU, t);
     size_t vtot = 0, atot = 0;
     int stride = 1;
     for (int i = 0; i < b->n; i++) {
@@ -307,11 +327,14 @@ static gv_status device_frame(gb_batch *b, int slot, gv_err *err)
         if (audio)
             gb_alog_pack(gb_audio_keys(in->g), abuf_ + aoff[i]);
     }
+    ph_mark(b, PH_PACK, t);
     if (b->pending[slot ^ 1] && (st = device_collect(b, slot ^ 1, err)) != GV_OK)
         return st;
     b->astride[slot] = stride;
+    t = b->phases ? gv_now() : 0;
     if ((st = gb_gpu_submit(b->gpu, slot, vtot, atot, stride, err)) != GV_OK)
         return st;
+    ph_mark(b, PH_SUBMIT, t);
     b->pending[slot] = 1;
     return GV_OK;
 }
@@ -349,6 +372,11 @@ gv_status gb_batch_run(gb_batch *b, int frames, int *done, gv_err *err)
         }
     }
     *done = f;
+    if (b->phases && b->gpu) {
+        fprintf(stderr, "gb phases, %d frames x %d instances: emulate %.3f s, pack %.3f s, wait %.3f s, collect %.3f s, submit %.3f s\n",
+                f, b->n, b->ph[PH_EMU], b->ph[PH_PACK], b->ph[PH_WAIT], b->ph[PH_COLLECT], b->ph[PH_SUBMIT]);
+        memset(b->ph, 0, sizeof b->ph);
+    }
     return st;
 }
 

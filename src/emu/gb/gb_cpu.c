@@ -175,44 +175,40 @@ INLINE void set_rr(gb_state *s, int i, uint16_t v)
     }
 }
 
-/* ADD ADC SUB SBC AND XOR OR CP of A and v. */
+/* ADD ADC SUB SBC AND XOR OR CP of A and v. The carry into bit k of a sum or difference
+ * is bit k of a ^ v ^ result: H from bit 4, C from bit 8 (all ones above on a borrow). */
+#define ZF(r) (((r) & 0xFF) ? 0 : FZ)
+#define HF(a, v, r) ((((a) ^ (v) ^ (r)) & 0x10) << 1)
+#define CF(r) (((r) >> 4) & FC)
 INLINE void alu(gb_state *s, int op, uint8_t v)
 {
     unsigned a = s->a, c = (s->f >> 4) & 1, r;
     switch (op) {
     case 0: /* ADD */
-        r = a + v;
-        s->f = (uint8_t)((((r & 0xFF) == 0) ? FZ : 0) | (((a & 15) + (v & 15)) > 15 ? FH : 0) | (r > 255 ? FC : 0));
-        s->a = (uint8_t)r;
-        break;
     case 1: /* ADC */
-        r = a + v + c;
-        s->f = (uint8_t)((((r & 0xFF) == 0) ? FZ : 0) | (((a & 15) + (v & 15) + c) > 15 ? FH : 0) | (r > 255 ? FC : 0));
+        r = a + v + (op == 1 ? c : 0);
+        s->f = (uint8_t)(ZF(r) | HF(a, v, r) | CF(r));
         s->a = (uint8_t)r;
         break;
     case 2: /* SUB */
-    case 7: /* CP */
-        r = a - v;
-        s->f = (uint8_t)(FN | (((r & 0xFF) == 0) ? FZ : 0) | ((a & 15) < (v & 15) ? FH : 0) | (a < v ? FC : 0));
-        if (op == 2)
-            s->a = (uint8_t)r;
-        break;
     case 3: /* SBC */
-        r = a - v - c;
-        s->f = (uint8_t)(FN | (((r & 0xFF) == 0) ? FZ : 0) | ((a & 15) < (v & 15) + c ? FH : 0) | (a < v + c ? FC : 0));
-        s->a = (uint8_t)r;
+    case 7: /* CP */
+        r = a - v - (op == 3 ? c : 0);
+        s->f = (uint8_t)(FN | ZF(r) | HF(a, v, r) | CF(r));
+        if (op != 7)
+            s->a = (uint8_t)r;
         break;
     case 4: /* AND */
         s->a = (uint8_t)(a & v);
-        s->f = (uint8_t)((s->a ? 0 : FZ) | FH);
+        s->f = (uint8_t)(ZF(s->a) | FH);
         break;
     case 5: /* XOR */
         s->a = (uint8_t)(a ^ v);
-        s->f = s->a ? 0 : FZ;
+        s->f = ZF(s->a);
         break;
     default: /* OR */
         s->a = (uint8_t)(a | v);
-        s->f = s->a ? 0 : FZ;
+        s->f = ZF(s->a);
         break;
     }
 }
@@ -262,9 +258,9 @@ INLINE uint16_t pop16(cpu *c)
 /* SP + signed 8-bit: flags H and C from the low byte's unsigned addition. */
 INLINE uint16_t sp_plus(gb_state *s, uint8_t e)
 {
-    unsigned sp = s->sp;
-    s->f = (uint8_t)((((sp & 15) + (e & 15)) > 15 ? FH : 0) | (((sp & 0xFF) + e) > 0xFF ? FC : 0));
-    return (uint16_t)(sp + (int8_t)e);
+    unsigned sp = s->sp, v = (unsigned)(int8_t)e, r = sp + v, x = sp ^ v ^ r;
+    s->f = (uint8_t)(((x & 0x10) << 1) | ((x >> 4) & FC)); /* carries into bits 4 and 8 */
+    return (uint16_t)r;
 }
 
 static void irq_dispatch(cpu *c)
@@ -404,7 +400,7 @@ INLINE void exec(cpu *c, int op)
 #define ADDHL(o)                                                                                              \
     case o: {                                                                                                 \
         unsigned hl = HL, v = get_rr(s, (o) >> 4), r = hl + v;                                                \
-        s->f = (uint8_t)((s->f & FZ) | (((hl & 0xFFF) + (v & 0xFFF)) > 0xFFF ? FH : 0) | (r > 0xFFFF ? FC : 0)); \
+        s->f = (uint8_t)((s->f & FZ) | (((hl ^ v ^ r) >> 7) & FH) | ((r >> 12) & FC));                     \
         SET_HL(r);                                                                                            \
         TICK();                                                                                               \
         break;                                                                                                \
@@ -606,10 +602,10 @@ INLINE void exec(cpu *c, int op)
     }
 }
 
-/* Runs instructions while nothing else is due: until the next event, or until something
- * sets g->cpu_brk (HALT, STOP, a lock-up, the test-ROM breakpoint, the end of the frame
- * period). The hot path compares the clock with c.next only: whatever needs a closer look
- * (refresh) sets c.next to 0 and c.chk, and the look happens here. */
+/* Runs instructions, and the events that fall due between them, until something sets
+ * g->cpu_brk (HALT, STOP, a lock-up, the test-ROM breakpoint, the end of the frame period).
+ * The hot path compares the clock with c.next only: an event that is due, and whatever
+ * needs a closer look (refresh sets c.next to 0 and c.chk), are dealt with here. */
 void gb_cpu_run(gb *g)
 {
     g->cpu_brk = 0;
@@ -617,8 +613,12 @@ void gb_cpu_run(gb *g)
     for (;;) {
         int op;
         if (__builtin_expect(c.clk >= c.next, 0)) {
-            if (!c.chk)
-                break; /* an event is due */
+            if (!c.chk) { /* an event is due */
+                cpu_store(&c);
+                gb_sync(g);
+                c.clk = c.s->clk;
+                c.cpage = NO_PAGE; /* an event may have locked VRAM */
+            }
             c.chk = 0;
             c.next = g->cpu_brk ? 0 : g->next_event;
             if (c.clk >= c.next)

@@ -107,7 +107,8 @@ struct gb {
     const uint8_t *rmap[16];
     uint8_t *wmap[16];
     uint32_t md;            /* dots per M-cycle */
-    uint64_t next_event;
+    uint64_t next_event;    /* s.ev[next_ev], the earliest (gb_sched keeps both) */
+    int next_ev;
     unsigned outputs;
     int trap_on, trap_hit;
     int cpu_brk;            /* gb_cpu_run returns after this instruction */
@@ -177,7 +178,7 @@ int gb_cart_mbc(const gb_cart *c);
 const uint8_t *gb_cart_rom(const gb_cart *c);
 
 /* ---- CPU (gb_cpu.c) ------------------------------------------------------------------- */
-void gb_cpu_run(gb *g); /* instructions until an event is due, HALT, STOP or a trap */
+void gb_cpu_run(gb *g); /* instructions and the events due between them, until g->cpu_brk */
 
 /* ---- timer, serial, system counter (gb_timer.c) --------------------------------------- */
 uint64_t gb_sysclk(const gb *g, uint64_t t);

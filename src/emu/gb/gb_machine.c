@@ -17,32 +17,32 @@ void *gb_vec_push(gb_vec *v, size_t elem)
 
 /* ---- events --------------------------------------------------------------------------- */
 
+/* The earliest event; of events due at the same dot, the one listed first in GB_EV_*. */
 void gb_sched_all(gb *g)
 {
-    uint64_t m = GB_NEVER;
-    for (int i = 0; i < GB_EV_N; i++)
-        if (g->s.ev[i] < m)
-            m = g->s.ev[i];
-    g->next_event = m;
+    int e = 0;
+    for (int i = 1; i < GB_EV_N; i++)
+        if (g->s.ev[i] < g->s.ev[e])
+            e = i;
+    g->next_ev = e;
+    g->next_event = g->s.ev[e];
 }
 
 void gb_sched(gb *g, int ev, uint64_t t)
 {
-    uint64_t old = g->s.ev[ev];
     g->s.ev[ev] = t;
-    if (t <= g->next_event)
+    if (t < g->next_event || (t == g->next_event && ev <= g->next_ev)) {
         g->next_event = t;
-    else if (old == g->next_event) /* the earliest event moved later: look again */
+        g->next_ev = ev;
+    } else if (ev == g->next_ev) { /* the earliest event moved later: look again */
         gb_sched_all(g);
+    }
 }
 
 static void event_fire(gb *g)
 {
     gb_state *s = &g->s;
-    int e = 0;
-    for (int i = 1; i < GB_EV_N; i++)
-        if (s->ev[i] < s->ev[e])
-            e = i;
+    int e = g->next_ev;
     uint64_t t = s->ev[e];
     switch (e) {
     case GB_EV_PPU: gb_ppu_event(g, t); break;
