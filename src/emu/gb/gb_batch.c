@@ -51,8 +51,12 @@ struct gb_batch {
     int n;
     gb_inst *in;
     gb_gpu *gpu;
-    int pending[2];
+    int pending[2];   /* slot submitted, results not collected yet */
+    int staged;       /* slot packed, not submitted yet, or -1 */
     int astride[2];
+    size_t vcap, acap;          /* bytes of each instance's fixed place in the staging */
+    size_t vreq[2], areq[2];    /* staging bytes asked for so far (it never moves below) */
+    size_t vbytes[2], abytes[2]; /* bytes to transfer of a packed slot */
     int16_t *keep;
     size_t nkeep, capkeep;
     int phases;       /* GV_GB_PHASES is set: time the device frame's phases */
@@ -88,6 +92,12 @@ gv_status gb_batch_new(const gb_batch_cfg *cfg, gb_batch **out, gv_err *err)
     b->cfg = *cfg;
     b->n = cfg->instances;
     b->phases = getenv("GV_GB_PHASES") != NULL;
+    b->staged = -1;
+    /* A frame log without a snapshot, with room for 1,024 VRAM/palette and 256 register
+     * writes; audio: 64 keyframes. Both grow when frames need more. */
+    b->vcap = (sizeof(gb_packed_hdr) + 8 + sizeof(((gb_frame_log *)0)->line) + 1024 * sizeof(gb_memw) +
+               256 * sizeof(gb_regw) + 255) & ~(size_t)255;
+    b->acap = (sizeof(gb_apacked_hdr) + 64 * sizeof(gb_apu_key) + 255) & ~(size_t)255;
     b->in = calloc((size_t)b->n, sizeof *b->in);
     gv_status st = GV_OK;
     if (!b->in) {
@@ -241,7 +251,23 @@ static gv_status host_frame(gb_batch *b, int i, gv_err *err)
     return GV_OK;
 }
 
-/* Collects a device slot's results in frame order. */
+/* Instance i's results of the frame in a device slot: its video hash, its audio samples
+ * through the host's high-pass filter. */
+static void collect_one(gb_batch *b, int i, int slot, const uint64_t *hashes, const int16_t *samples)
+{
+    gb_inst *in = &b->in[i];
+    if (b->cfg.video == GB_R_DEVICE)
+        hash_u64(in->vh, hashes[i]);
+    if (b->cfg.audio == GB_R_DEVICE) {
+        int n = in->an[slot];
+        int16_t *lr = abuf(in, n);
+        memcpy(lr, samples + (size_t)i * b->astride[slot] * 2, (size_t)n * 2 * sizeof(int16_t));
+        gb_audio_filter(in->g, lr, n);
+        audio_out(b, i, lr, n);
+    }
+}
+
+/* Waits for a slot and collects every instance's results (the end of a run). */
 static gv_status device_collect(gb_batch *b, int slot, gv_err *err)
 {
     const uint64_t *hashes;
@@ -252,90 +278,170 @@ static gv_status device_collect(gb_batch *b, int slot, gv_err *err)
         return st;
     t = ph_mark(b, PH_WAIT, t);
     b->pending[slot] = 0;
-    int video = b->cfg.video == GB_R_DEVICE, audio = b->cfg.audio == GB_R_DEVICE;
-    int stride = b->astride[slot];
 #pragma omp parallel for schedule(static) num_threads(threads_of(b)) if (b->n > 1)
-    for (int i = 0; i < b->n; i++) {
-        gb_inst *in = &b->in[i];
-        if (video)
-            hash_u64(in->vh, hashes[i]);
-        if (audio) {
-            int n = in->an[slot];
-            int16_t *lr = abuf(in, n);
-            memcpy(lr, samples + (size_t)i * stride * 2, (size_t)n * 2 * sizeof(int16_t));
-            gb_audio_filter(in->g, lr, n);
-            audio_out(b, i, lr, n);
-        }
-    }
+    for (int i = 0; i < b->n; i++)
+        collect_one(b, i, slot, hashes, samples);
     ph_mark(b, PH_COLLECT, t);
     return GV_OK;
 }
 
+/* Starts the device on the slot packed by the previous device_frame. */
+static gv_status device_submit(gb_batch *b, gv_err *err)
+{
+    int slot = b->staged;
+    double t = b->phases ? gv_now() : 0;
+    gv_status st = gb_gpu_submit(b->gpu, slot, b->vbytes[slot], b->abytes[slot], b->astride[slot], err);
+    b->staged = -1;
+    if (st == GV_OK)
+        b->pending[slot] = 1;
+    ph_mark(b, PH_SUBMIT, t);
+    return st;
+}
+
+/* Packs the logs of instance i that did not fit their fixed place, from *vo / *ao on. */
+static void pack_overflow(gb_batch *b, int i, uint8_t *vbuf, uint8_t *abuf_, uint32_t *voff, uint32_t *aoff,
+                          size_t *vo, size_t *ao)
+{
+    gb_inst *in = &b->in[i];
+    if (in->vsz > b->vcap) {
+        voff[i] = (uint32_t)*vo;
+        gb_log_pack(gb_video_log(in->g), vbuf + *vo);
+        *vo += in->vsz;
+    }
+    if (in->asz > b->acap) {
+        aoff[i] = (uint32_t)*ao;
+        gb_alog_pack(gb_audio_keys(in->g), abuf_ + *ao);
+        *ao += (in->asz + 7) & ~(size_t)7;
+    }
+}
+
+/* One frame with a device renderer, in one parallel pass over the instances: each thread
+ * collects instance i's results of frame k-2 (its slot's previous use, long finished),
+ * emulates frame k and packs its logs straight into the pinned staging of slot k & 1, at
+ * i * vcap (logs that do not fit go after the fixed places once the pass is over); one
+ * thread meanwhile submits frame k-1, so that the host never waits on the device's API.
+ * The device thus renders frame k-1 while the cores emulate frame k. */
 static gv_status device_frame(gb_batch *b, int slot, gv_err *err)
 {
     int video = b->cfg.video == GB_R_DEVICE, audio = b->cfg.audio == GB_R_DEVICE;
-    gv_status st = GV_OK;
+    gv_status st = GV_OK, sub = GV_OK;
+    gv_err suberr;
     int nthr = threads_of(b);
+    const uint64_t *hashes = NULL;
+    const int16_t *samples = NULL;
+    int collect = b->pending[slot];
     double t = b->phases ? gv_now() : 0;
-    /* pass 1: emulate (and run any host/native renderer), size the logs */
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nthr) if (b->n > 1)
-    for (int i = 0; i < b->n; i++) {
-        gv_err e;
-        gb_inst *in = &b->in[i];
-        if (host_frame(b, i, &e) != GV_OK) {
+    if (collect) {
+        if ((st = gb_gpu_wait(b->gpu, slot, &hashes, &samples, err)) != GV_OK)
+            return st;
+        b->pending[slot] = 0;
+    }
+    t = ph_mark(b, PH_WAIT, t);
+    uint8_t *vbuf, *abuf_;
+    uint32_t *voff, *aoff;
+    size_t vcap = b->vcap, acap = b->acap, n = (size_t)b->n;
+    size_t vfix = video ? n * vcap : 0, afix = audio ? n * acap : 0; /* the fixed places */
+    if ((st = gb_gpu_staging(b->gpu, slot, vfix, afix, &vbuf, &abuf_, &voff, &aoff, err)) != GV_OK)
+        return st;
+    int over = 0;
+#pragma omp parallel num_threads(nthr) if (b->n > 1)
+    {
+#pragma omp single nowait
+        if (b->staged >= 0)
+            sub = device_submit(b, &suberr);
+#pragma omp for schedule(dynamic, 1)
+        for (int i = 0; i < b->n; i++) {
+            gv_err e;
+            gb_inst *in = &b->in[i];
+            if (collect)
+                collect_one(b, i, slot, hashes, samples);
+            if (host_frame(b, i, &e) != GV_OK) {
 #pragma omp critical
-            {
-                st = GV_ERR_ENV;
-                *err = e;
+                {
+                    st = GV_ERR_ENV;
+                    *err = e;
+                }
+            }
+            const gb_audio_log *al = gb_audio_keys(in->g);
+            in->an[slot] = (int)al->n;
+            in->vsz = video ? gb_log_packed_size(gb_video_log(in->g)) : 0;
+            in->asz = audio ? gb_alog_packed_size(al) : 0;
+            if (in->trapped)
+                continue;
+            if (video && in->vsz <= vcap)
+                gb_log_pack(gb_video_log(in->g), vbuf + (size_t)i * vcap);
+            if (audio && in->asz <= acap)
+                gb_alog_pack(al, abuf_ + (size_t)i * acap);
+            if (in->vsz > vcap || in->asz > acap) {
+#pragma omp atomic write
+                over = 1;
             }
         }
-        const gb_audio_log *al = gb_audio_keys(in->g);
-        in->vsz = video ? gb_log_packed_size(gb_video_log(in->g)) : 0;
-        in->asz = audio ? gb_alog_packed_size(al) : 0;
-        in->an[slot] = (int)al->n;
+    }
+    if (sub != GV_OK) {
+        *err = suberr;
+        return sub;
     }
     if (st != GV_OK || b->in[0].trapped)
         return st; /* a trapped frame is incomplete: nothing to render */
     t = ph_mark(b, PH_EMU, t);
-    size_t vtot = 0, atot = 0;
     int stride = 1;
-    for (int i = 0; i < b->n; i++) {
-        vtot += b->in[i].vsz;
-        atot += b->in[i].asz;
-        if (b->in[i].an[slot] > stride)
-            stride = b->in[i].an[slot];
-    }
-    if (vtot > UINT32_MAX || atot > UINT32_MAX)
-        return gv_fail(err, GV_ERR_ENV, "a frame's logs for %d instances exceed 4 GiB; use fewer instances", b->n);
-    uint8_t *vbuf, *abuf_;
-    uint32_t *voff, *aoff;
-    if ((st = gb_gpu_staging(b->gpu, slot, vtot, atot, &vbuf, &abuf_, &voff, &aoff, err)) != GV_OK)
-        return st;
-    size_t vo = 0, ao = 0;
-    for (int i = 0; i < b->n; i++) {
-        voff[i] = (uint32_t)vo;
-        aoff[i] = (uint32_t)ao;
-        vo += b->in[i].vsz;
-        ao += b->in[i].asz;
-    }
-    /* pass 2: pack into pinned staging */
-#pragma omp parallel for schedule(static) num_threads(nthr) if (b->n > 1)
+    size_t vo = vfix, ao = afix;
     for (int i = 0; i < b->n; i++) {
         gb_inst *in = &b->in[i];
-        if (video)
-            gb_log_pack(gb_video_log(in->g), vbuf + voff[i]);
-        if (audio)
-            gb_alog_pack(gb_audio_keys(in->g), abuf_ + aoff[i]);
+        if (in->an[slot] > stride)
+            stride = in->an[slot];
+        voff[i] = (uint32_t)((size_t)i * vcap);
+        aoff[i] = (uint32_t)((size_t)i * acap);
+        if (over) {
+            vo += in->vsz > vcap ? in->vsz : 0;
+            ao += in->asz > acap ? (in->asz + 7) & ~(size_t)7 : 0;
+        }
     }
+    if (vo > UINT32_MAX || ao > UINT32_MAX)
+        return gv_fail(err, GV_ERR_ENV, "a frame's logs for %d instances exceed 4 GiB; use fewer instances", b->n);
+    if (over) {
+        /* Staging grown to hold the overflow moves: then every log is packed again. */
+        int moved = vo > b->vreq[slot] || ao > b->areq[slot];
+        if ((st = gb_gpu_staging(b->gpu, slot, vo, ao, &vbuf, &abuf_, &voff, &aoff, err)) != GV_OK)
+            return st;
+        if (moved) {
+            for (int i = 0; i < b->n; i++) {
+                voff[i] = (uint32_t)((size_t)i * vcap);
+                aoff[i] = (uint32_t)((size_t)i * acap);
+            }
+#pragma omp parallel for schedule(static) num_threads(nthr) if (b->n > 1)
+            for (int i = 0; i < b->n; i++) {
+                gb_inst *in = &b->in[i];
+                if (video && in->vsz <= vcap)
+                    gb_log_pack(gb_video_log(in->g), vbuf + (size_t)i * vcap);
+                if (audio && in->asz <= acap)
+                    gb_alog_pack(gb_audio_keys(in->g), abuf_ + (size_t)i * acap);
+            }
+        }
+        vo = vfix;
+        ao = afix;
+        for (int i = 0; i < b->n; i++)
+            pack_overflow(b, i, vbuf, abuf_, voff, aoff, &vo, &ao);
+        /* The fixed places grow to fit what overflowed, except logs with a VRAM snapshot
+         * (the first frame), so that most frames pack in the one pass. */
+        for (int i = 0; i < b->n; i++) {
+            gb_inst *in = &b->in[i];
+            if (in->vsz > b->vcap && !gb_video_log(in->g)->snapshot)
+                b->vcap = (in->vsz + 255) & ~(size_t)255;
+            if (in->asz > b->acap)
+                b->acap = (in->asz + 255) & ~(size_t)255;
+        }
+    }
+    if (vo > b->vreq[slot])
+        b->vreq[slot] = vo;
+    if (ao > b->areq[slot])
+        b->areq[slot] = ao;
     ph_mark(b, PH_PACK, t);
-    if (b->pending[slot ^ 1] && (st = device_collect(b, slot ^ 1, err)) != GV_OK)
-        return st;
+    b->vbytes[slot] = vo;
+    b->abytes[slot] = ao;
     b->astride[slot] = stride;
-    t = b->phases ? gv_now() : 0;
-    if ((st = gb_gpu_submit(b->gpu, slot, vtot, atot, stride, err)) != GV_OK)
-        return st;
-    ph_mark(b, PH_SUBMIT, t);
-    b->pending[slot] = 1;
+    b->staged = slot;
     return GV_OK;
 }
 
@@ -362,6 +468,12 @@ gv_status gb_batch_run(gb_batch *b, int frames, int *done, gv_err *err)
         }
         if (st != GV_OK || b->in[0].trapped)
             break;
+    }
+    if (b->gpu && b->staged >= 0) {
+        gv_status s2 = st == GV_OK ? device_submit(b, err) : GV_OK;
+        b->staged = -1;
+        if (st == GV_OK)
+            st = s2;
     }
     for (int s = 0; b->gpu && s < 2; s++) {
         int slot = (f + s) & 1; /* oldest first */
