@@ -459,6 +459,11 @@ int cmd_bench_gb(int argc, char **argv)
         printf("rom %s (%s), %ld frames x %ld repeats, %d host threads, CPU %s\n", pos[0],
                model == GB_MODEL_CGB ? "cgb" : "dmg", frames, repeats, nthreads, cpu);
     printf("%-7s %-7s %9s %14s %14s %8s  %s\n", "video", "audio", "instances", "fps_median", "fps_best", "vs_nat", "hashes");
+    /* Every configuration is warmed up, then the timed runs go round the configurations
+     * (repeat k of each before repeat k+1 of any), so that a drift in the machine's speed
+     * (clocks, other load) during the benchmark falls on all of them alike. */
+    double *fps = gv_xcalloc((size_t)nrows * (size_t)repeats, sizeof *fps);
+    cJSON **runs = gv_xcalloc((size_t)nrows, sizeof *runs);
     int r = 0;
     for (int vi = 0; vi < vlist.n; vi++)
         for (int ai = 0; ai < alist.n; ai++)
@@ -468,68 +473,67 @@ int cmd_bench_gb(int argc, char **argv)
                 gb_renderer_parse(alist.v[ai], &row->audio);
                 row->instances = (int)ilist.v[ii];
                 row->ratio = -1;
-                base.video = row->video;
-                base.audio = row->audio;
-                double *fps = gv_xcalloc((size_t)repeats, sizeof *fps);
-                cJSON *runs = cJSON_CreateArray();
-                int allok = 1;
+                row->ok = 1;
+                runs[r] = cJSON_CreateArray();
+            }
+    for (int k = -1; k < repeats; k++) /* k = -1: the warm-up runs */
+        for (r = 0; r < nrows; r++) {
+            bench_row *row = &rows[r];
+            base.video = row->video;
+            base.audio = row->audio;
+            if (k < 0) {
                 if (warmup > 0 &&
                     (st = bench_once(&base, row->instances, (int)GV_MIN(warmup, frames), rv, ra, &secs, &vh, &ah, &bad, &err)) != GV_OK)
                     goto fail;
-                for (int k = 0; k < repeats; k++) {
-                    if ((st = bench_once(&base, row->instances, (int)frames, rv, ra, &secs, &vh, &ah, &bad, &err)) != GV_OK)
-                        goto fail;
-                    fps[k] = secs > 0 ? (double)frames * row->instances / secs : 0;
-                    if (bad)
-                        allok = 0;
-                    cJSON *h = cJSON_CreateObject();
-                    hex64(vh, hv);
-                    hex64(ah, ha);
-                    cJSON_AddStringToObject(h, "video", row->video == GB_R_NONE ? "none" : hv);
-                    cJSON_AddStringToObject(h, "audio", row->audio == GB_R_NONE ? "none" : ha);
-                    cJSON_AddNumberToObject(h, "mismatched_instances", bad);
-                    cJSON_AddItemToArray(runs, h);
-                }
-                gv_stats sts;
-                gv_stats_compute(fps, repeats, &sts);
-                row->fps_median = sts.median;
-                row->fps_best = sts.max;
-                row->vhash = vh;
-                row->ahash = ah;
-                row->ok = allok;
-                if (!allok)
-                    rc = GV_EXIT_FAIL;
-                cJSON *e = cJSON_CreateObject();
-                cJSON_AddStringToObject(e, "rom", pos[0]);
-                cJSON_AddStringToObject(e, "rom_hash", rh);
-                cJSON_AddStringToObject(e, "model", model == GB_MODEL_CGB ? "cgb" : "dmg");
-                cJSON_AddStringToObject(e, "video", gb_renderer_name(row->video));
-                cJSON_AddStringToObject(e, "audio", gb_renderer_name(row->audio));
-                cJSON_AddNumberToObject(e, "instances", row->instances);
-                cJSON_AddNumberToObject(e, "frames", (double)frames);
-                cJSON_AddNumberToObject(e, "repeats", (double)repeats);
-                gv_json_add_num(e, "fps_median", sts.median);
-                gv_json_add_num(e, "fps_best", sts.max);
-                gv_json_add_num(e, "cv", sts.cv);
-                cJSON_AddNumberToObject(e, "threads", nthreads);
-                hex64(vh, hv);
-                hex64(ah, ha);
-                cJSON_AddStringToObject(e, "video_hash", row->video == GB_R_NONE ? "none" : hv);
-                cJSON_AddStringToObject(e, "audio_hash", row->audio == GB_R_NONE ? "none" : ha);
-                cJSON_AddBoolToObject(e, "hashes_match_native", allok);
-                cJSON_AddItemToObject(e, "hashes_per_run", runs);
-                cJSON_AddItemToArray(arr, e);
-                free(fps);
                 continue;
-            fail:
-                free(fps);
-                cJSON_Delete(runs);
-                fprintf(stderr, "gpuvet bench gb: %s\n", err.msg);
-                free(rows);
-                cJSON_Delete(rec);
-                gb_cart_free(cart);
-                return gv_status_exit(st);
             }
+            if ((st = bench_once(&base, row->instances, (int)frames, rv, ra, &secs, &vh, &ah, &bad, &err)) != GV_OK)
+                goto fail;
+            fps[(size_t)r * repeats + k] = secs > 0 ? (double)frames * row->instances / secs : 0;
+            if (bad)
+                row->ok = 0;
+            row->vhash = vh;
+            row->ahash = ah;
+            cJSON *h = cJSON_CreateObject();
+            hex64(vh, hv);
+            hex64(ah, ha);
+            cJSON_AddStringToObject(h, "video", row->video == GB_R_NONE ? "none" : hv);
+            cJSON_AddStringToObject(h, "audio", row->audio == GB_R_NONE ? "none" : ha);
+            cJSON_AddNumberToObject(h, "mismatched_instances", bad);
+            cJSON_AddItemToArray(runs[r], h);
+        }
+    for (r = 0; r < nrows; r++) {
+        bench_row *row = &rows[r];
+        gv_stats sts;
+        gv_stats_compute(fps + (size_t)r * repeats, repeats, &sts);
+        row->fps_median = sts.median;
+        row->fps_best = sts.max;
+        if (!row->ok)
+            rc = GV_EXIT_FAIL;
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "rom", pos[0]);
+        cJSON_AddStringToObject(e, "rom_hash", rh);
+        cJSON_AddStringToObject(e, "model", model == GB_MODEL_CGB ? "cgb" : "dmg");
+        cJSON_AddStringToObject(e, "video", gb_renderer_name(row->video));
+        cJSON_AddStringToObject(e, "audio", gb_renderer_name(row->audio));
+        cJSON_AddNumberToObject(e, "instances", row->instances);
+        cJSON_AddNumberToObject(e, "frames", (double)frames);
+        cJSON_AddNumberToObject(e, "repeats", (double)repeats);
+        gv_json_add_num(e, "fps_median", sts.median);
+        gv_json_add_num(e, "fps_best", sts.max);
+        gv_json_add_num(e, "cv", sts.cv);
+        cJSON_AddNumberToObject(e, "threads", nthreads);
+        hex64(row->vhash, hv);
+        hex64(row->ahash, ha);
+        cJSON_AddStringToObject(e, "video_hash", row->video == GB_R_NONE ? "none" : hv);
+        cJSON_AddStringToObject(e, "audio_hash", row->audio == GB_R_NONE ? "none" : ha);
+        cJSON_AddBoolToObject(e, "hashes_match_native", row->ok);
+        cJSON_AddItemToObject(e, "hashes_per_run", runs[r]);
+        runs[r] = NULL;
+        cJSON_AddItemToArray(arr, e);
+    }
+    free(fps);
+    free(runs);
     /* device over native, per (audio, instances) */
     for (int i = 0; i < nrows; i++) {
         if (rows[i].video != GB_R_DEVICE)
@@ -612,4 +616,14 @@ int cmd_bench_gb(int argc, char **argv)
     free(rows);
     gb_cart_free(cart);
     return rc;
+fail:
+    for (r = 0; r < nrows; r++)
+        cJSON_Delete(runs[r]);
+    free(runs);
+    free(fps);
+    fprintf(stderr, "gpuvet bench gb: %s\n", err.msg);
+    free(rows);
+    cJSON_Delete(rec);
+    gb_cart_free(cart);
+    return gv_status_exit(st);
 }
