@@ -1,5 +1,6 @@
-/* gb_cpu.c: the SM83 CPU. gb_cpu_run runs instructions until the next event is due; each
- * instruction (or interrupt dispatch) has its exact M-cycle timing: every memory access costs one M-cycle and happens at the
+/* gb_cpu.c: the SM83 CPU. gb_cpu_run runs instructions, and the events due between them,
+ * until the frame period ends or the CPU stops; each instruction (or interrupt dispatch)
+ * has its exact M-cycle timing: every memory access costs one M-cycle and happens at the
  * dot the real CPU makes it, internal cycles are added where the instruction has them
  * (16-bit arithmetic, taken branches, pushes, RET). Interrupt dispatch takes 5 M-cycles
  * and picks its vector after pushing PC's high byte (so a push that overwrites IE can
@@ -50,12 +51,12 @@ INLINE void stop(cpu *c)
     c->next = 0;
 }
 
-/* Opcode lists for the instruction switches: each case gets its own constant opcode, so
- * the register and operation selectors below fold away at compile time. */
+/* Opcode lists for the CB-prefixed switch: each case gets its own constant opcode, so the
+ * register and operation selectors below fold away at compile time (the main opcodes
+ * are listed one by one in gb_cpu_run, whose labels need the literal opcode). */
 #define X8(M, b) M((b) + 0) M((b) + 1) M((b) + 2) M((b) + 3) M((b) + 4) M((b) + 5) M((b) + 6) M((b) + 7)
 #define X64(M, b) X8(M, (b)) X8(M, (b) + 8) X8(M, (b) + 16) X8(M, (b) + 24) X8(M, (b) + 32) X8(M, (b) + 40) \
     X8(M, (b) + 48) X8(M, (b) + 56)
-#define S8(M, b) M((b) + 0) M((b) + 8) M((b) + 16) M((b) + 24) M((b) + 32) M((b) + 40) M((b) + 48) M((b) + 56)
 
 INLINE uint8_t rd8(cpu *c, uint32_t a) /* a: 0-$FFFF */
 {
@@ -378,32 +379,115 @@ static __attribute__((noinline)) int step_begin(gb *g)
     return op;
 }
 
-INLINE void exec(cpu *c, int op)
+/* Runs instructions, and the events that fall due between them, until something sets
+ * g->cpu_brk (HALT, STOP, a lock-up, the test-ROM breakpoint, the end of the frame period).
+ * The hot path compares the clock with c->next only: an event that is due, and whatever
+ * needs a closer look (refresh sets c->next to 0 and c->chk), are dealt with at `slow`.
+ * Dispatch is threaded: every handler ends by fetching the next opcode and jumping through
+ * the table (labels as values, a GCC and Clang extension), which saves a jump per
+ * instruction and gives each handler its own indirect branch for the predictor. */
+#define OP(o) L_##o:
+#define NEXT                                        \
+    do {                                            \
+        if (__builtin_expect(c->clk >= c->next, 0)) \
+            goto slow;                              \
+        goto *jt[imm8(c)];                          \
+    } while (0)
+
+void gb_cpu_run(gb *g)
 {
-    gb *g = c->g;
-    gb_state *s = c->s;
-    switch ((uint8_t)op) { /* 0-255 here: no range check in the jump */
-    case 0x00: break;
-#define LDRR(o) case o: set_rr(s, (o) >> 4, imm16(c)); break;
+    static const void *const jt[256] = {
+        &&L_0x00, &&L_0x01, &&L_0x02, &&L_0x03, &&L_0x04, &&L_0x05,
+        &&L_0x06, &&L_0x07, &&L_0x08, &&L_0x09, &&L_0x0A, &&L_0x0B,
+        &&L_0x0C, &&L_0x0D, &&L_0x0E, &&L_0x0F, &&L_0x10, &&L_0x11,
+        &&L_0x12, &&L_0x13, &&L_0x14, &&L_0x15, &&L_0x16, &&L_0x17,
+        &&L_0x18, &&L_0x19, &&L_0x1A, &&L_0x1B, &&L_0x1C, &&L_0x1D,
+        &&L_0x1E, &&L_0x1F, &&L_0x20, &&L_0x21, &&L_0x22, &&L_0x23,
+        &&L_0x24, &&L_0x25, &&L_0x26, &&L_0x27, &&L_0x28, &&L_0x29,
+        &&L_0x2A, &&L_0x2B, &&L_0x2C, &&L_0x2D, &&L_0x2E, &&L_0x2F,
+        &&L_0x30, &&L_0x31, &&L_0x32, &&L_0x33, &&L_0x34, &&L_0x35,
+        &&L_0x36, &&L_0x37, &&L_0x38, &&L_0x39, &&L_0x3A, &&L_0x3B,
+        &&L_0x3C, &&L_0x3D, &&L_0x3E, &&L_0x3F, &&L_0x40, &&L_0x41,
+        &&L_0x42, &&L_0x43, &&L_0x44, &&L_0x45, &&L_0x46, &&L_0x47,
+        &&L_0x48, &&L_0x49, &&L_0x4A, &&L_0x4B, &&L_0x4C, &&L_0x4D,
+        &&L_0x4E, &&L_0x4F, &&L_0x50, &&L_0x51, &&L_0x52, &&L_0x53,
+        &&L_0x54, &&L_0x55, &&L_0x56, &&L_0x57, &&L_0x58, &&L_0x59,
+        &&L_0x5A, &&L_0x5B, &&L_0x5C, &&L_0x5D, &&L_0x5E, &&L_0x5F,
+        &&L_0x60, &&L_0x61, &&L_0x62, &&L_0x63, &&L_0x64, &&L_0x65,
+        &&L_0x66, &&L_0x67, &&L_0x68, &&L_0x69, &&L_0x6A, &&L_0x6B,
+        &&L_0x6C, &&L_0x6D, &&L_0x6E, &&L_0x6F, &&L_0x70, &&L_0x71,
+        &&L_0x72, &&L_0x73, &&L_0x74, &&L_0x75, &&L_0x76, &&L_0x77,
+        &&L_0x78, &&L_0x79, &&L_0x7A, &&L_0x7B, &&L_0x7C, &&L_0x7D,
+        &&L_0x7E, &&L_0x7F, &&L_0x80, &&L_0x81, &&L_0x82, &&L_0x83,
+        &&L_0x84, &&L_0x85, &&L_0x86, &&L_0x87, &&L_0x88, &&L_0x89,
+        &&L_0x8A, &&L_0x8B, &&L_0x8C, &&L_0x8D, &&L_0x8E, &&L_0x8F,
+        &&L_0x90, &&L_0x91, &&L_0x92, &&L_0x93, &&L_0x94, &&L_0x95,
+        &&L_0x96, &&L_0x97, &&L_0x98, &&L_0x99, &&L_0x9A, &&L_0x9B,
+        &&L_0x9C, &&L_0x9D, &&L_0x9E, &&L_0x9F, &&L_0xA0, &&L_0xA1,
+        &&L_0xA2, &&L_0xA3, &&L_0xA4, &&L_0xA5, &&L_0xA6, &&L_0xA7,
+        &&L_0xA8, &&L_0xA9, &&L_0xAA, &&L_0xAB, &&L_0xAC, &&L_0xAD,
+        &&L_0xAE, &&L_0xAF, &&L_0xB0, &&L_0xB1, &&L_0xB2, &&L_0xB3,
+        &&L_0xB4, &&L_0xB5, &&L_0xB6, &&L_0xB7, &&L_0xB8, &&L_0xB9,
+        &&L_0xBA, &&L_0xBB, &&L_0xBC, &&L_0xBD, &&L_0xBE, &&L_0xBF,
+        &&L_0xC0, &&L_0xC1, &&L_0xC2, &&L_0xC3, &&L_0xC4, &&L_0xC5,
+        &&L_0xC6, &&L_0xC7, &&L_0xC8, &&L_0xC9, &&L_0xCA, &&L_0xCB,
+        &&L_0xCC, &&L_0xCD, &&L_0xCE, &&L_0xCF, &&L_0xD0, &&L_0xD1,
+        &&L_0xD2, &&L_illegal, &&L_0xD4, &&L_0xD5, &&L_0xD6, &&L_0xD7,
+        &&L_0xD8, &&L_0xD9, &&L_0xDA, &&L_illegal, &&L_0xDC, &&L_illegal,
+        &&L_0xDE, &&L_0xDF, &&L_0xE0, &&L_0xE1, &&L_0xE2, &&L_illegal,
+        &&L_illegal, &&L_0xE5, &&L_0xE6, &&L_0xE7, &&L_0xE8, &&L_0xE9,
+        &&L_0xEA, &&L_illegal, &&L_illegal, &&L_illegal, &&L_0xEE, &&L_0xEF,
+        &&L_0xF0, &&L_0xF1, &&L_0xF2, &&L_0xF3, &&L_illegal, &&L_0xF5,
+        &&L_0xF6, &&L_0xF7, &&L_0xF8, &&L_0xF9, &&L_0xFA, &&L_0xFB,
+        &&L_illegal, &&L_illegal, &&L_0xFE, &&L_0xFF,
+    };
+    gb_state *s = &g->s;
+    g->cpu_brk = 0;
+    cpu cs = cpu_load(g), *const c = &cs;
+    int op;
+    NEXT;
+slow:
+    if (!c->chk) { /* an event is due */
+        cpu_store(c);
+        gb_sync(g);
+        c->clk = s->clk;
+        c->cpage = NO_PAGE; /* an event may have locked VRAM */
+    }
+    c->chk = 0;
+    c->next = g->cpu_brk ? 0 : g->next_event;
+    if (c->clk >= c->next)
+        goto done;
+    if (unusual(g)) {
+        cpu_store(c);
+        op = step_begin(g);
+        *c = cpu_load(g); /* c->chk again while EI's delay runs or the trace is on */
+        if (op < 0)
+            NEXT; /* an interrupt was dispatched */
+        goto *jt[op];
+    }
+    goto *jt[imm8(c)];
+
+    OP(0x00) NEXT;
+#define LDRR(o) OP(o) set_rr(s, (o) >> 4, imm16(c)); NEXT;
         LDRR(0x01) LDRR(0x11) LDRR(0x21) LDRR(0x31)
 #undef LDRR
-    case 0x02: wr8(c, BC, s->a); break;
-    case 0x12: wr8(c, DE, s->a); break;
-    case 0x22: wr8(c, HL, s->a); SET_HL(HL + 1); break;
-    case 0x32: wr8(c, HL, s->a); SET_HL(HL - 1); break;
-    case 0x0A: s->a = rd8(c, BC); break;
-    case 0x1A: s->a = rd8(c, DE); break;
-    case 0x2A: s->a = rd8(c, HL); SET_HL(HL + 1); break;
-    case 0x3A: s->a = rd8(c, HL); SET_HL(HL - 1); break;
-#define INCRR(o) case o: set_rr(s, (o) >> 4, (uint16_t)(get_rr(s, (o) >> 4) + 1)); TICK(); break;
-#define DECRR(o) case o: set_rr(s, (o) >> 4, (uint16_t)(get_rr(s, (o) >> 4) - 1)); TICK(); break;
-#define ADDHL(o)                                                                                              \
-    case o: {                                                                                                 \
-        unsigned hl = HL, v = get_rr(s, (o) >> 4), r = hl + v;                                                \
-        s->f = (uint8_t)((s->f & FZ) | (((hl ^ v ^ r) >> 7) & FH) | ((r >> 12) & FC));                     \
-        SET_HL(r);                                                                                            \
-        TICK();                                                                                               \
-        break;                                                                                                \
+    OP(0x02) wr8(c, BC, s->a); NEXT;
+    OP(0x12) wr8(c, DE, s->a); NEXT;
+    OP(0x22) wr8(c, HL, s->a); SET_HL(HL + 1); NEXT;
+    OP(0x32) wr8(c, HL, s->a); SET_HL(HL - 1); NEXT;
+    OP(0x0A) s->a = rd8(c, BC); NEXT;
+    OP(0x1A) s->a = rd8(c, DE); NEXT;
+    OP(0x2A) s->a = rd8(c, HL); SET_HL(HL + 1); NEXT;
+    OP(0x3A) s->a = rd8(c, HL); SET_HL(HL - 1); NEXT;
+#define INCRR(o) OP(o) set_rr(s, (o) >> 4, (uint16_t)(get_rr(s, (o) >> 4) + 1)); TICK(); NEXT;
+#define DECRR(o) OP(o) set_rr(s, (o) >> 4, (uint16_t)(get_rr(s, (o) >> 4) - 1)); TICK(); NEXT;
+#define ADDHL(o)                                                                       \
+    OP(o) {                                                                            \
+        unsigned hl = HL, v = get_rr(s, (o) >> 4), r = hl + v;                         \
+        s->f = (uint8_t)((s->f & FZ) | (((hl ^ v ^ r) >> 7) & FH) | ((r >> 12) & FC)); \
+        SET_HL(r);                                                                     \
+        TICK();                                                                        \
+        NEXT;                                                                          \
     }
         INCRR(0x03) INCRR(0x13) INCRR(0x23) INCRR(0x33)
         DECRR(0x0B) DECRR(0x1B) DECRR(0x2B) DECRR(0x3B)
@@ -411,36 +495,38 @@ INLINE void exec(cpu *c, int op)
 #undef INCRR
 #undef DECRR
 #undef ADDHL
-#define INC(o)                                                                        \
-    case o: {                                                                         \
-        uint8_t v = (uint8_t)(get_r(c, (o) >> 3) + 1);                                \
-        s->f = (uint8_t)((s->f & FC) | (v ? 0 : FZ) | ((v & 15) == 0 ? FH : 0));      \
-        set_r(c, (o) >> 3, v);                                                        \
-        break;                                                                        \
+#define INC(o)                                                                   \
+    OP(o) {                                                                      \
+        uint8_t v = (uint8_t)(get_r(c, (o) >> 3) + 1);                           \
+        s->f = (uint8_t)((s->f & FC) | (v ? 0 : FZ) | ((v & 15) == 0 ? FH : 0)); \
+        set_r(c, (o) >> 3, v);                                                   \
+        NEXT;                                                                    \
     }
-#define DEC(o)                                                                        \
-    case o: {                                                                         \
-        uint8_t v = (uint8_t)(get_r(c, (o) >> 3) - 1);                                \
+#define DEC(o)                                                                         \
+    OP(o) {                                                                            \
+        uint8_t v = (uint8_t)(get_r(c, (o) >> 3) - 1);                                 \
         s->f = (uint8_t)((s->f & FC) | FN | (v ? 0 : FZ) | ((v & 15) == 15 ? FH : 0)); \
-        set_r(c, (o) >> 3, v);                                                        \
-        break;                                                                        \
+        set_r(c, (o) >> 3, v);                                                         \
+        NEXT;                                                                          \
     }
-#define LDN(o) case o: set_r(c, (o) >> 3, imm8(c)); break;
-        S8(INC, 0x04) S8(DEC, 0x05) S8(LDN, 0x06)
+#define LDN(o) OP(o) set_r(c, (o) >> 3, imm8(c)); NEXT;
+        INC(0x04) INC(0x0C) INC(0x14) INC(0x1C) INC(0x24) INC(0x2C) INC(0x34) INC(0x3C) DEC(0x05) DEC(0x0D)
+        DEC(0x15) DEC(0x1D) DEC(0x25) DEC(0x2D) DEC(0x35) DEC(0x3D) LDN(0x06) LDN(0x0E) LDN(0x16) LDN(0x1E)
+        LDN(0x26) LDN(0x2E) LDN(0x36) LDN(0x3E)
 #undef INC
 #undef DEC
 #undef LDN
-    case 0x07: s->a = rot(s, 0, s->a); s->f &= FC; break; /* RLCA: Z always clear */
-    case 0x0F: s->a = rot(s, 1, s->a); s->f &= FC; break;
-    case 0x17: s->a = rot(s, 2, s->a); s->f &= FC; break;
-    case 0x1F: s->a = rot(s, 3, s->a); s->f &= FC; break;
-    case 0x08: {
+    OP(0x07) s->a = rot(s, 0, s->a); s->f &= FC; NEXT; /* RLCA: Z always clear */
+    OP(0x0F) s->a = rot(s, 1, s->a); s->f &= FC; NEXT;
+    OP(0x17) s->a = rot(s, 2, s->a); s->f &= FC; NEXT;
+    OP(0x1F) s->a = rot(s, 3, s->a); s->f &= FC; NEXT;
+    OP(0x08) {
         uint16_t a = imm16(c);
         wr8(c, a, (uint8_t)s->sp);
         wr8(c, (uint16_t)(a + 1), (uint8_t)(s->sp >> 8));
-        break;
+        NEXT;
     }
-    case 0x10: /* STOP */
+    OP(0x10) /* STOP */
         imm8(c);
         s->clk = c->clk;
         gb_sync(g);
@@ -453,25 +539,25 @@ INLINE void exec(cpu *c, int op)
         c->clk = s->clk;
         c->md = g->md;
         stop(c);
-        break;
-    case 0x18: {
+        NEXT;
+    OP(0x18) {
         int8_t e = (int8_t)imm8(c);
         c->pc = (uint16_t)(c->pc + e);
         TICK();
-        break;
+        NEXT;
     }
-#define JRCC(o)                                     \
-    case o: {                                       \
-        int8_t e = (int8_t)imm8(c);                 \
-        if (cond(s, ((o) >> 3) & 3)) {              \
-            c->pc = (uint16_t)(c->pc + e);          \
-            TICK();                                 \
-        }                                           \
-        break;                                      \
+#define JRCC(o)                            \
+    OP(o) {                                \
+        int8_t e = (int8_t)imm8(c);        \
+        if (cond(s, ((o) >> 3) & 3)) {     \
+            c->pc = (uint16_t)(c->pc + e); \
+            TICK();                        \
+        }                                  \
+        NEXT;                              \
     }
         JRCC(0x20) JRCC(0x28) JRCC(0x30) JRCC(0x38)
 #undef JRCC
-    case 0x27: { /* DAA */
+    OP(0x27) { /* DAA */
         unsigned a = s->a;
         int cy = s->f & FC;
         if (!(s->f & FN)) {
@@ -489,153 +575,131 @@ INLINE void exec(cpu *c, int op)
         }
         s->a = (uint8_t)a;
         s->f = (uint8_t)((s->f & FN) | (s->a ? 0 : FZ) | cy);
-        break;
+        NEXT;
     }
-    case 0x2F: s->a = (uint8_t)~s->a; s->f |= FN | FH; break;
-    case 0x37: s->f = (uint8_t)((s->f & FZ) | FC); break;
-    case 0x3F: s->f = (uint8_t)((s->f & FZ) | ((s->f & FC) ^ FC)); break;
-    case 0x76: /* HALT */
+    OP(0x2F) s->a = (uint8_t)~s->a; s->f |= FN | FH; NEXT;
+    OP(0x37) s->f = (uint8_t)((s->f & FZ) | FC); NEXT;
+    OP(0x3F) s->f = (uint8_t)((s->f & FZ) | ((s->f & FC) ^ FC)); NEXT;
+    OP(0x76) /* HALT */
         if (!s->ime && !s->ime_delay && (s->ie & s->iflag & 0x1F))
             s->halt_bug = 1, refresh(c);
         else
             s->halted = 1, stop(c);
-        break;
-    case 0x40: /* LD B,B: also the test-ROM breakpoint */
+        NEXT;
+    OP(0x40) /* LD B,B: also the test-ROM breakpoint */
         if (g->trap_on)
             g->trap_hit = 1, stop(c);
-        break;
-#define LDRR(o) case o: set_r(c, ((o) >> 3) & 7, get_r(c, (o) & 7)); break;
-#define ALU(o) case o: alu(s, ((o) >> 3) & 7, get_r(c, (o) & 7)); break;
+        NEXT;
+#define LDRR(o) OP(o) set_r(c, ((o) >> 3) & 7, get_r(c, (o) & 7)); NEXT;
+#define ALU(o) OP(o) alu(s, ((o) >> 3) & 7, get_r(c, (o) & 7)); NEXT;
         /* $41-$7F except $76 (HALT) */
-        X8(LDRR, 0x41) X8(LDRR, 0x49) X8(LDRR, 0x51) X8(LDRR, 0x59) X8(LDRR, 0x61) X8(LDRR, 0x69)
-        LDRR(0x71) LDRR(0x72) LDRR(0x73) LDRR(0x74) LDRR(0x75) LDRR(0x77) X8(LDRR, 0x78)
-        X64(ALU, 0x80)
+        LDRR(0x41) LDRR(0x42) LDRR(0x43) LDRR(0x44) LDRR(0x45) LDRR(0x46) LDRR(0x47) LDRR(0x48) LDRR(0x49)
+        LDRR(0x4A) LDRR(0x4B) LDRR(0x4C) LDRR(0x4D) LDRR(0x4E) LDRR(0x4F) LDRR(0x50) LDRR(0x51) LDRR(0x52)
+        LDRR(0x53) LDRR(0x54) LDRR(0x55) LDRR(0x56) LDRR(0x57) LDRR(0x58) LDRR(0x59) LDRR(0x5A) LDRR(0x5B)
+        LDRR(0x5C) LDRR(0x5D) LDRR(0x5E) LDRR(0x5F) LDRR(0x60) LDRR(0x61) LDRR(0x62) LDRR(0x63) LDRR(0x64)
+        LDRR(0x65) LDRR(0x66) LDRR(0x67) LDRR(0x68) LDRR(0x69) LDRR(0x6A) LDRR(0x6B) LDRR(0x6C) LDRR(0x6D)
+        LDRR(0x6E) LDRR(0x6F) LDRR(0x70)
+        LDRR(0x71) LDRR(0x72) LDRR(0x73) LDRR(0x74) LDRR(0x75) LDRR(0x77) LDRR(0x78) LDRR(0x79) LDRR(0x7A)
+        LDRR(0x7B) LDRR(0x7C) LDRR(0x7D) LDRR(0x7E) LDRR(0x7F)
+        ALU(0x80) ALU(0x81) ALU(0x82) ALU(0x83) ALU(0x84) ALU(0x85) ALU(0x86) ALU(0x87) ALU(0x88) ALU(0x89)
+        ALU(0x8A) ALU(0x8B) ALU(0x8C) ALU(0x8D) ALU(0x8E) ALU(0x8F) ALU(0x90) ALU(0x91) ALU(0x92) ALU(0x93)
+        ALU(0x94) ALU(0x95) ALU(0x96) ALU(0x97) ALU(0x98) ALU(0x99) ALU(0x9A) ALU(0x9B) ALU(0x9C) ALU(0x9D)
+        ALU(0x9E) ALU(0x9F) ALU(0xA0) ALU(0xA1) ALU(0xA2) ALU(0xA3) ALU(0xA4) ALU(0xA5) ALU(0xA6) ALU(0xA7)
+        ALU(0xA8) ALU(0xA9) ALU(0xAA) ALU(0xAB) ALU(0xAC) ALU(0xAD) ALU(0xAE) ALU(0xAF) ALU(0xB0) ALU(0xB1)
+        ALU(0xB2) ALU(0xB3) ALU(0xB4) ALU(0xB5) ALU(0xB6) ALU(0xB7) ALU(0xB8) ALU(0xB9) ALU(0xBA) ALU(0xBB)
+        ALU(0xBC) ALU(0xBD) ALU(0xBE) ALU(0xBF)
 #undef LDRR
 #undef ALU
-#define ALUN(o) case o: alu(s, ((o) >> 3) & 7, imm8(c)); break;
-        S8(ALUN, 0xC6)
+#define ALUN(o) OP(o) alu(s, ((o) >> 3) & 7, imm8(c)); NEXT;
+        ALUN(0xC6) ALUN(0xCE) ALUN(0xD6) ALUN(0xDE) ALUN(0xE6) ALUN(0xEE) ALUN(0xF6) ALUN(0xFE)
 #undef ALUN
-#define RETCC(o)                                    \
-    case o:                                         \
-        TICK();                                     \
-        if (cond(s, ((o) >> 3) & 3)) {              \
-            c->pc = pop16(c);                       \
-            TICK();                                 \
-        }                                           \
-        break;
+#define RETCC(o)                       \
+    OP(o)                              \
+        TICK();                        \
+        if (cond(s, ((o) >> 3) & 3)) { \
+            c->pc = pop16(c);          \
+            TICK();                    \
+        }                              \
+        NEXT;
         RETCC(0xC0) RETCC(0xC8) RETCC(0xD0) RETCC(0xD8)
 #undef RETCC
-    case 0xC9: c->pc = pop16(c); TICK(); break;
-    case 0xD9: c->pc = pop16(c); TICK(); s->ime = 1; s->ime_delay = 0; refresh(c); break;
-#define POP(o) case o: set_rr(s, ((o) >> 4) & 3, pop16(c)); break;
+    OP(0xC9) c->pc = pop16(c); TICK(); NEXT;
+    OP(0xD9) c->pc = pop16(c); TICK(); s->ime = 1; s->ime_delay = 0; refresh(c); NEXT;
+#define POP(o) OP(o) set_rr(s, ((o) >> 4) & 3, pop16(c)); NEXT;
         POP(0xC1) POP(0xD1) POP(0xE1)
 #undef POP
-    case 0xF1: {
+    OP(0xF1) {
         uint16_t v = pop16(c);
         s->a = (uint8_t)(v >> 8);
         s->f = (uint8_t)(v & 0xF0);
-        break;
+        NEXT;
     }
-#define PUSH(o) case o: TICK(); push16(c, get_rr(s, ((o) >> 4) & 3)); break;
+#define PUSH(o) OP(o) TICK(); push16(c, get_rr(s, ((o) >> 4) & 3)); NEXT;
         PUSH(0xC5) PUSH(0xD5) PUSH(0xE5)
 #undef PUSH
-    case 0xF5: TICK(); push16(c, (uint16_t)((s->a << 8) | s->f)); break;
-#define JPCC(o)                                     \
-    case o: {                                       \
-        uint16_t a = imm16(c);                      \
-        if (cond(s, ((o) >> 3) & 3)) {              \
-            c->pc = a;                              \
-            TICK();                                 \
-        }                                           \
-        break;                                      \
+    OP(0xF5) TICK(); push16(c, (uint16_t)((s->a << 8) | s->f)); NEXT;
+#define JPCC(o)                        \
+    OP(o) {                            \
+        uint16_t a = imm16(c);         \
+        if (cond(s, ((o) >> 3) & 3)) { \
+            c->pc = a;                 \
+            TICK();                    \
+        }                              \
+        NEXT;                          \
     }
         JPCC(0xC2) JPCC(0xCA) JPCC(0xD2) JPCC(0xDA)
 #undef JPCC
-    case 0xC3: c->pc = imm16(c); TICK(); break;
-    case 0xE9: c->pc = HL; break;
-#define CALLCC(o)                                   \
-    case o: {                                       \
-        uint16_t a = imm16(c);                      \
-        if (cond(s, ((o) >> 3) & 3)) {              \
-            TICK();                                 \
-            push16(c, (uint16_t)c->pc);             \
-            c->pc = a;                              \
-        }                                           \
-        break;                                      \
+    OP(0xC3) c->pc = imm16(c); TICK(); NEXT;
+    OP(0xE9) c->pc = HL; NEXT;
+#define CALLCC(o)                       \
+    OP(o) {                             \
+        uint16_t a = imm16(c);          \
+        if (cond(s, ((o) >> 3) & 3)) {  \
+            TICK();                     \
+            push16(c, (uint16_t)c->pc); \
+            c->pc = a;                  \
+        }                               \
+        NEXT;                           \
     }
         CALLCC(0xC4) CALLCC(0xCC) CALLCC(0xD4) CALLCC(0xDC)
 #undef CALLCC
-    case 0xCD: {
+    OP(0xCD) {
         uint16_t a = imm16(c);
         TICK();
         push16(c, (uint16_t)c->pc);
         c->pc = a;
-        break;
+        NEXT;
     }
-#define RST(o) case o: TICK(); push16(c, (uint16_t)c->pc); c->pc = (o) & 0x38; break;
-        S8(RST, 0xC7)
+#define RST(o) OP(o) TICK(); push16(c, (uint16_t)c->pc); c->pc = (o) & 0x38; NEXT;
+        RST(0xC7) RST(0xCF) RST(0xD7) RST(0xDF) RST(0xE7) RST(0xEF) RST(0xF7) RST(0xFF)
 #undef RST
-    case 0xCB: exec_cb(c); break;
-    case 0xE0: wr8(c, (uint16_t)(0xFF00 | imm8(c)), s->a); break;
-    case 0xF0: s->a = rd8(c, (uint16_t)(0xFF00 | imm8(c))); break;
-    case 0xE2: wr8(c, (uint16_t)(0xFF00 | s->c), s->a); break;
-    case 0xF2: s->a = rd8(c, (uint16_t)(0xFF00 | s->c)); break;
-    case 0xEA: wr8(c, imm16(c), s->a); break;
-    case 0xFA: s->a = rd8(c, imm16(c)); break;
-    case 0xE8: s->sp = sp_plus(s, imm8(c)); TICK(); TICK(); break;
-    case 0xF8: {
+    OP(0xCB) exec_cb(c); NEXT;
+    OP(0xE0) wr8(c, (uint16_t)(0xFF00 | imm8(c)), s->a); NEXT;
+    OP(0xF0) s->a = rd8(c, (uint16_t)(0xFF00 | imm8(c))); NEXT;
+    OP(0xE2) wr8(c, (uint16_t)(0xFF00 | s->c), s->a); NEXT;
+    OP(0xF2) s->a = rd8(c, (uint16_t)(0xFF00 | s->c)); NEXT;
+    OP(0xEA) wr8(c, imm16(c), s->a); NEXT;
+    OP(0xFA) s->a = rd8(c, imm16(c)); NEXT;
+    OP(0xE8) s->sp = sp_plus(s, imm8(c)); TICK(); TICK(); NEXT;
+    OP(0xF8) {
         uint16_t v = sp_plus(s, imm8(c));
         SET_HL(v);
         TICK();
-        break;
+        NEXT;
     }
-    case 0xF9: s->sp = HL; TICK(); break;
-    case 0xF3: s->ime = 0; s->ime_delay = 0; break;
-    case 0xFB:
+    OP(0xF9) s->sp = HL; TICK(); NEXT;
+    OP(0xF3) s->ime = 0; s->ime_delay = 0; NEXT;
+    OP(0xFB)
         if (!s->ime && !s->ime_delay)
             s->ime_delay = 2, refresh(c);
-        break;
-    default: /* $D3 $DB $DD $E3 $E4 $EB $EC $ED $F4 $FC $FD: the CPU locks up */
+        NEXT;
+    L_illegal: /* $D3 $DB $DD $E3 $E4 $EB $EC $ED $F4 $FC $FD: the CPU locks up */
         s->locked = 1;
         stop(c);
-        break;
-    }
+        NEXT;
+done:
+    cpu_store(c);
 }
 
-/* Runs instructions, and the events that fall due between them, until something sets
- * g->cpu_brk (HALT, STOP, a lock-up, the test-ROM breakpoint, the end of the frame period).
- * The hot path compares the clock with c.next only: an event that is due, and whatever
- * needs a closer look (refresh sets c.next to 0 and c.chk), are dealt with here. */
-void gb_cpu_run(gb *g)
-{
-    g->cpu_brk = 0;
-    cpu c = cpu_load(g);
-    for (;;) {
-        int op;
-        if (__builtin_expect(c.clk >= c.next, 0)) {
-            if (!c.chk) { /* an event is due */
-                cpu_store(&c);
-                gb_sync(g);
-                c.clk = c.s->clk;
-                c.cpage = NO_PAGE; /* an event may have locked VRAM */
-            }
-            c.chk = 0;
-            c.next = g->cpu_brk ? 0 : g->next_event;
-            if (c.clk >= c.next)
-                break;
-            if (unusual(g)) {
-                cpu_store(&c);
-                op = step_begin(g);
-                c = cpu_load(g); /* c.chk again while EI's delay runs or the trace is on */
-                if (op < 0)
-                    continue;
-            } else {
-                op = imm8(&c);
-            }
-        } else {
-            op = imm8(&c);
-        }
-        exec(&c, op);
-    }
-    cpu_store(&c);
-}
+#undef OP
+#undef NEXT
