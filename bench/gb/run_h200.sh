@@ -11,7 +11,8 @@
 # built with sdcc when it is installed, else the copies in fuzz/seeds/gb_rom.
 # Results: OUTDIR/summary.txt (PASS/FAIL lines and tables), OUTDIR/*.json (run records).
 # Knobs (for a quick dry run): GB_FRAMES (600), GB_SWEEP (1,16,64,256,1024), GB_BIG (1024),
-# GB_BENCH_FRAMES (300), GB_SINGLE_FRAMES (3000).
+# GB_BENCH_FRAMES (300), GB_SINGLE_FRAMES (3000), GB_BIG_REPEATS (5: timed runs per pairing
+# at the large count; bench gb takes them in rounds over the pairings).
 # Exit status: 0 when every check passed, 1 otherwise. Takes about 6 minutes on a
 # 16-core H200 machine (most of it the 1024-instance benchmarks).
 set -u
@@ -20,6 +21,7 @@ SWEEP=${GB_SWEEP:-1,16,64,256,1024}
 BIG=${GB_BIG:-1024}
 BF=${GB_BENCH_FRAMES:-300}
 SF=${GB_SINGLE_FRAMES:-3000}
+BR=${GB_BIG_REPEATS:-5}
 here=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:?usage: run_h200.sh OUTDIR [GPUVET]}
 G=${2:-$here/build/cuda/gpuvet}
@@ -116,7 +118,7 @@ done
 # Every renderer pairing at the large count; 'none' rows show what the core alone costs.
 for rom in ppu_scene cpu_test; do
   [ -f "$R/$rom.gb" ] || continue
-  if "$G" bench gb "$R/$rom.gb" --frames "$BF" --repeats 3 --video native,host,device,none --audio native,device \
+  if "$G" bench gb "$R/$rom.gb" --frames "$BF" --repeats "$BR" --video native,host,device,none --audio native,device \
     --instances "$BIG" --json "$out/bench-$rom-audio.json" >"$out/bench-$rom-audio.txt" 2>&1; then
     pass "bench $rom renderers x$BIG" "all hashes equal the native renderers'"
   else
