@@ -123,6 +123,12 @@ struct gb {
     uint8_t nat_lo[GB_LINE_OBJS], nat_hi[GB_LINE_OBJS]; /* the objects' rows on this line */
     uint16_t nat_mask[GB_W]; /* per pixel: bit k set when object k covers it */
     uint64_t nat_cover[4];   /* pixels with any object, as a bitmap (word 3 stays 0) */
+    /* The OAM scan's answer for every visible line: bit i set when object i's rows cover
+     * the line, for objects oam_rows_h lines tall; oam_rows_h = 0 when OAM has changed
+     * since (gb_oam_changed). Rebuilt at most once per change instead of testing all 40
+     * objects on each of the 144 lines. */
+    uint64_t oam_rows[GB_H];
+    int oam_rows_h;
     uint16_t spread[2][256]; /* tile row byte -> 2-bit slots per pixel, left first / flipped */
     uint32_t pal_rgb[64];   /* CGB palette RAM as RGB888 (R in the low byte), kept current */
     /* video log: the one being filled (cur) and the last complete one */
@@ -146,6 +152,7 @@ uint8_t gb_read_slow(gb *g, uint16_t a);
 void gb_write_slow(gb *g, uint16_t a, uint8_t v);
 void gb_map_update(gb *g);      /* recompute rmap/wmap from the state */
 void gb_map_vram(gb *g);        /* VRAM page pointers for the current mode and bank */
+static inline void gb_oam_changed(gb *g) { g->oam_rows_h = 0; }
 
 static inline uint8_t gb_rd(gb *g, uint16_t a)
 {

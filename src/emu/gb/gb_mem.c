@@ -176,7 +176,7 @@ void gb_write_slow(gb *g, uint16_t a, uint8_t v)
     if (a < 0xFEA0) {
         gb_sync(g);
         if (!oam_locked(g))
-            s->oam[a - 0xFE00] = v;
+            s->oam[a - 0xFE00] = v, gb_oam_changed(g);
         return;
     }
     if (a < 0xFF00)

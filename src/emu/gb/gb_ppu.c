@@ -15,9 +15,6 @@
  * complete the pixels before the write's pixel (GB_PIXEL_DOT0 model), the rest of the
  * line is drawn when mode 0 begins. */
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 #include "emu/gb/gb_int.h"
 
@@ -74,7 +71,7 @@ static void line_begin(gb *g, uint64_t t)
     } else {
         ppu_next(g, GB_PPU_LINE, t + GB_DOTS_LINE);
     }
-    gb_map_vram(g);
+    /* VRAM stays mapped: a line begins after mode 0 or 1, or with the LCD just on. */
     stat_update(g);
 }
 
@@ -128,26 +125,28 @@ static int obj_penalty(const gb_state *s)
 
 /* OAM scan for line s.ly: the first 10 objects (in OAM order) whose rows cover the line,
  * then ordered by drawing priority. */
-static void oam_scan(gb_state *s)
+/* Object i covers line ly when its row ly + 16 - y is in [0, h): ly in [y - 16, y - 16 + h). */
+static void oam_rows_build(gb *g, int h)
 {
-    int h = (s->lcdc & 4) ? 16 : 8;
-    /* Object i covers the line when its row ly + 16 - y is in [0, h), that is when
-     * (uint8_t)(y - lo) < h with lo = ly + 17 - h (1..160, so no wrap-around can pass). */
-    const uint8_t lo = (uint8_t)(s->ly + 17 - h);
-    uint64_t hit = 0;
-#ifdef __SSE2__
-    /* The scan runs on every visible line; SSE2 tests 4 objects' Y bytes per vector. */
-    const __m128i vlo = _mm_set1_epi8((char)lo), vmax = _mm_set1_epi8((char)(h - 1));
-    for (int k = 0; k < 10; k++) {
-        __m128i d = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(s->oam + 16 * k)), vlo);
-        unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(d, vmax), d)) & 0x1111u;
-        for (; m; m &= m - 1)
-            hit |= 1ull << (4 * k + __builtin_ctz(m) / 4);
+    const gb_state *s = &g->s;
+    memset(g->oam_rows, 0, sizeof g->oam_rows);
+    for (int i = 0; i < 40; i++) {
+        int top = s->oam[4 * i] - 16;
+        for (int ly = top < 0 ? 0 : top; ly < top + h && ly < GB_H; ly++)
+            g->oam_rows[ly] |= 1ull << i;
     }
-#else
-    for (int i = 0; i < 40; i++)
-        hit |= (uint64_t)((uint8_t)(s->oam[i * 4] - lo) < h) << i;
-#endif
+    g->oam_rows_h = h;
+}
+
+/* Selects the (at most 10) objects of line ly in OAM order, then orders them by X where
+ * that decides priority (DMG, or CGB with OPRI set). */
+static void oam_scan(gb *g)
+{
+    gb_state *s = &g->s;
+    int h = (s->lcdc & 4) ? 16 : 8;
+    if (g->oam_rows_h != h)
+        oam_rows_build(g, h);
+    uint64_t hit = g->oam_rows[s->ly];
     int n = 0;
     for (; hit && n < GB_LINE_OBJS; hit &= hit - 1)
         s->obj_idx[n++] = (uint8_t)__builtin_ctzll(hit);
@@ -207,7 +206,7 @@ static void mode3_begin(gb *g, uint64_t t)
 {
     gb_state *s = &g->s;
     s->mode = 3;
-    oam_scan(s);
+    oam_scan(g);
     s->line_win = (s->lcdc & 0x20) && s->wy_trig && s->wx <= 166;
     if (s->line_win)
         s->line_win_line = s->win_counter++;
@@ -585,6 +584,7 @@ void gb_oam_dma(gb *g, uint8_t v)
         src = (uint16_t)(src - 0x2000);
     for (int i = 0; i < 0xA0; i++)
         s->oam[i] = gb_rd(g, (uint16_t)(src + i));
+    gb_oam_changed(g);
     gb_sched(g, GB_EV_DMA, s->clk + 161u * g->md);
 }
 

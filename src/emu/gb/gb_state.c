@@ -199,6 +199,7 @@ gv_status gb_state_load_unchecked(gb *g, const uint8_t *data, size_t len, gv_err
     g->md = g->s.double_speed ? 2 : 4;
     gb_map_update(g);
     gb_pal_rgb_refresh(g);
+    gb_oam_changed(g);
     gb_sched_all(g);
     /* The video side of the period starts over: empty log with a snapshot, white frame. */
     g->memw[g->log_cur].n = g->regw[g->log_cur].n = 0;
