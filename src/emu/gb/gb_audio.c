@@ -88,36 +88,71 @@ static void plan_mix(const gb_apu_key *k, mix_plan *m)
     }
 }
 
-/* Sequential synthesis: between keyframes each playing channel's generator is walked
- * step by step from one sample's dot to the next. Equal to gb_apu_sample (closed form)
- * sample for sample; the sums are split by channel, which integer arithmetic allows. */
+/* One playing channel over a chunk of samples: its generator is walked step by step from
+ * one sample's dot to the next (dt[i] dots before sample i) and its DAC output, weighted,
+ * is added to the sums. ch is a constant wherever this is inlined, so each channel kind
+ * gets its own loop. */
+static inline __attribute__((always_inline)) void chan_chunk(gb_apu_gen *c, int ch, const uint8_t *wave,
+                                                             const uint64_t *dt, int n, int wl, int wr, int *L,
+                                                             int *R)
+{
+    for (int i = 0; i < n; i++) {
+        gen_walk(c, ch, dt[i]);
+        int v = 2 * gb_gen_amp(c, ch, wave) - 15;
+        L[i] += v * wl;
+        R[i] += v * wr;
+    }
+}
+
+/* Sequential synthesis, key span by key span and channel by channel: between keyframes
+ * each playing channel's generator is walked step by step from one sample's dot to the
+ * next. Equal to gb_apu_sample (closed form) sample for sample; the sums are split by
+ * channel, which integer arithmetic allows. */
 void gb_audio_native(const gb_audio_log *al, int16_t *lr)
 {
-    if (!al->n)
-        return;
-    uint32_t ki = 0;
-    gb_apu_key cur = al->keys[0];
-    uint64_t ct = cur.t;
-    mix_plan m;
-    plan_mix(&cur, &m);
-    for (uint32_t i = 0; i < al->n; i++) {
-        uint64_t t = gb_sample_time(al->k0 + i);
-        while (ki + 1 < al->nkeys && al->keys[ki + 1].t <= t) {
-            cur = al->keys[++ki];
-            ct = cur.t;
-            plan_mix(&cur, &m);
+    enum { CHUNK = 256 };
+    uint64_t end = al->k0 + al->n;
+    for (uint32_t j = 0; j < al->nkeys; j++) {
+        /* samples of key j: from its dot (key 0 also covers the frame's first ones) to the next key's */
+        uint64_t kb = j ? gb_sample_first_at(al->keys[j].t) : al->k0;
+        uint64_t ke = j + 1 < al->nkeys ? gb_sample_first_at(al->keys[j + 1].t) : end;
+        if (kb < al->k0)
+            kb = al->k0;
+        if (ke > end)
+            ke = end;
+        if (kb >= ke)
+            continue;
+        gb_apu_key cur = al->keys[j];
+        mix_plan m;
+        plan_mix(&cur, &m);
+        uint64_t ct = cur.t;
+        for (uint64_t k = kb; k < ke; k += CHUNK) {
+            int n = (int)(ke - k < CHUNK ? ke - k : CHUNK);
+            uint64_t dt[CHUNK];
+            int L[CHUNK], R[CHUNK];
+            for (int i = 0; i < n; i++) {
+                uint64_t t = gb_sample_time(k + (uint64_t)i);
+                dt[i] = t - ct;
+                ct = t;
+                L[i] = m.base_l;
+                R[i] = m.base_r;
+            }
+            for (int a = 0; a < m.nactive; a++) {
+                int ch = m.active[a];
+                gb_apu_gen *c = &cur.ch[ch];
+                switch (ch) {
+                case 0: chan_chunk(c, 0, cur.wave, dt, n, m.wl[0], m.wr[0], L, R); break;
+                case 1: chan_chunk(c, 1, cur.wave, dt, n, m.wl[1], m.wr[1], L, R); break;
+                case 2: chan_chunk(c, 2, cur.wave, dt, n, m.wl[2], m.wr[2], L, R); break;
+                default: chan_chunk(c, 3, cur.wave, dt, n, m.wl[3], m.wr[3], L, R); break;
+                }
+            }
+            int16_t *o = lr + 2 * (k - al->k0);
+            for (int i = 0; i < n; i++) {
+                o[2 * i] = (int16_t)L[i];
+                o[2 * i + 1] = (int16_t)R[i];
+            }
         }
-        int L = m.base_l, R = m.base_r;
-        for (int a = 0; a < m.nactive; a++) {
-            int ch = m.active[a];
-            gen_walk(&cur.ch[ch], ch, t - ct);
-            int v = 2 * gb_gen_amp(&cur.ch[ch], ch, cur.wave) - 15;
-            L += v * m.wl[ch];
-            R += v * m.wr[ch];
-        }
-        ct = t;
-        lr[2 * i] = (int16_t)L;
-        lr[2 * i + 1] = (int16_t)R;
     }
 }
 
