@@ -351,8 +351,9 @@ INLINE void cpu_store(const cpu *c)
 }
 
 /* The start of an instruction when something is unusual. Works on gb_state (the caller
- * stores its registers first and reloads them after), so that the caller's cpu never has
- * its address taken. Returns the opcode, or -1 when an interrupt was dispatched. */
+ * stores its registers first and reloads them after), so that the caller's cpu never
+ * escapes the loop and stays in registers. Returns the opcode, or -1 when an interrupt was
+ * dispatched. */
 static __attribute__((noinline)) int step_begin(gb *g)
 {
     cpu t = cpu_load(g), *c = &t;
@@ -382,20 +383,47 @@ static __attribute__((noinline)) int step_begin(gb *g)
 /* Runs instructions, and the events that fall due between them, until something sets
  * g->cpu_brk (HALT, STOP, a lock-up, the test-ROM breakpoint, the end of the frame period).
  * The hot path compares the clock with c->next only: an event that is due, and whatever
- * needs a closer look (refresh sets c->next to 0 and c->chk), are dealt with at `slow`.
- * Dispatch is threaded: every handler ends by fetching the next opcode and jumping through
- * the table (labels as values, a GCC and Clang extension), which saves a jump per
- * instruction and gives each handler its own indirect branch for the predictor. */
+ * needs a closer look (refresh sets c->next to 0 and c->chk), are dealt with at the top of
+ * the loop. Dispatch is threaded where the compiler has labels as values (GCC, Clang):
+ * every handler ends by fetching the next opcode and jumping through the table, which
+ * saves a jump per instruction and gives each handler its own indirect branch for the
+ * predictor; elsewhere (and in sanitizer builds) the same handlers are a switch. */
+#ifndef GB_THREADED
+/* Sanitizer builds use the switch: Clang takes many minutes over the threaded function
+ * with ASan and UBSan instrumentation. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define GB_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define GB_SANITIZED 1
+#endif
+#if defined(__GNUC__) && !defined(GB_SANITIZED)
+#define GB_THREADED 1
+#else
+#define GB_THREADED 0
+#endif
+#endif
+
+#if GB_THREADED
 #define OP(o) L_##o:
+#define OP_ILLEGAL L_illegal:
 #define NEXT                                        \
     do {                                            \
         if (__builtin_expect(c->clk >= c->next, 0)) \
-            goto slow;                              \
+            goto top;                               \
         goto *jt[imm8(c)];                          \
     } while (0)
+#else
+#define OP(o) case o:
+#define OP_ILLEGAL default:
+#define NEXT break
+#endif
 
 void gb_cpu_run(gb *g)
 {
+#if GB_THREADED
     static const void *const jt[256] = {
         &&L_0x00, &&L_0x01, &&L_0x02, &&L_0x03, &&L_0x04, &&L_0x05,
         &&L_0x06, &&L_0x07, &&L_0x08, &&L_0x09, &&L_0x0A, &&L_0x0B,
@@ -441,31 +469,43 @@ void gb_cpu_run(gb *g)
         &&L_0xF6, &&L_0xF7, &&L_0xF8, &&L_0xF9, &&L_0xFA, &&L_0xFB,
         &&L_illegal, &&L_illegal, &&L_0xFE, &&L_0xFF,
     };
+#endif
     gb_state *s = &g->s;
     g->cpu_brk = 0;
     cpu cs = cpu_load(g), *const c = &cs;
     int op;
-    NEXT;
-slow:
-    if (!c->chk) { /* an event is due */
-        cpu_store(c);
-        gb_sync(g);
-        c->clk = s->clk;
-        c->cpage = NO_PAGE; /* an event may have locked VRAM */
-    }
-    c->chk = 0;
-    c->next = g->cpu_brk ? 0 : g->next_event;
-    if (c->clk >= c->next)
-        goto done;
-    if (unusual(g)) {
-        cpu_store(c);
-        op = step_begin(g);
-        *c = cpu_load(g); /* c->chk again while EI's delay runs or the trace is on */
-        if (op < 0)
-            NEXT; /* an interrupt was dispatched */
+    for (;;) {
+#if GB_THREADED
+    top:
+#endif
+        if (__builtin_expect(c->clk >= c->next, 0)) {
+            if (!c->chk) { /* an event is due */
+                cpu_store(c);
+                gb_sync(g);
+                c->clk = s->clk;
+                c->cpage = NO_PAGE; /* an event may have locked VRAM */
+            }
+            c->chk = 0;
+            c->next = g->cpu_brk ? 0 : g->next_event;
+            if (c->clk >= c->next)
+                break;
+            if (unusual(g)) {
+                cpu_store(c);
+                op = step_begin(g);
+                *c = cpu_load(g); /* c->chk again while EI's delay runs or the trace is on */
+                if (op < 0)
+                    continue; /* an interrupt was dispatched */
+            } else {
+                op = imm8(c);
+            }
+        } else {
+            op = imm8(c);
+        }
+#if GB_THREADED
         goto *jt[op];
-    }
-    goto *jt[imm8(c)];
+#else
+        switch ((uint8_t)op) {
+#endif
 
     OP(0x00) NEXT;
 #define LDRR(o) OP(o) set_rr(s, (o) >> 4, imm16(c)); NEXT;
@@ -693,13 +733,17 @@ slow:
         if (!s->ime && !s->ime_delay)
             s->ime_delay = 2, refresh(c);
         NEXT;
-    L_illegal: /* $D3 $DB $DD $E3 $E4 $EB $EC $ED $F4 $FC $FD: the CPU locks up */
+    OP_ILLEGAL /* $D3 $DB $DD $E3 $E4 $EB $EC $ED $F4 $FC $FD: the CPU locks up */
         s->locked = 1;
         stop(c);
         NEXT;
-done:
+#if !GB_THREADED
+        }
+#endif
+    }
     cpu_store(c);
 }
 
 #undef OP
+#undef OP_ILLEGAL
 #undef NEXT
