@@ -1,9 +1,9 @@
 /* gb_batch.c: the batch runner. Host renderers run in the same OpenMP loop as the cores
  * (instance i's frame is emulated, then rendered, by one thread); a single instance
- * renders its lines on all threads instead. With a device renderer each frame goes in
- * two passes over the instances (emulate and size, then pack into pinned memory), the
- * slot is submitted, and the previous frame's results are collected: the device works
- * on frame k while the cores emulate frame k+1. */
+ * renders its lines on all threads instead. With a device renderer each frame is one
+ * parallel pass over the instances (device_frame): collect frame k-2's results, emulate
+ * frame k, pack its logs into pinned staging, while one thread submits frame k-1; the
+ * device works on frame k-1 while the cores emulate frame k. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
