@@ -9,8 +9,7 @@
 #include <string.h>
 
 #include "emu/gb/gb.h"
-#include "emu/gb/gb_audio.h"
-#include "emu/gb/gb_video.h"
+#include "emu/gb/gb_host.h"
 
 static void run_machine(const gb_cart *c, gb_model m)
 {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "emu/nes/nes.h"
-#include "emu/nes/render_gpu.h"
+#include "emu/nes/nes_gpu.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

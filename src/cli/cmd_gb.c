@@ -9,10 +9,10 @@
 #include "core/gv.h"
 #include "core/record.h"
 #include "core/stats.h"
+#include "emu/common/media.h"
 #include "emu/gb/gb.h"
-#include "emu/gb/gb_audio.h"
+#include "emu/gb/gb_host.h"
 #include "emu/gb/gb_batch.h"
-#include "emu/gb/gb_video.h"
 
 /* ---- shared --------------------------------------------------------------------------- */
 
@@ -275,7 +275,7 @@ int cmd_run_gb(int argc, char **argv)
     if (o.png) {
         uint8_t *rgb = gv_xmalloc(GB_FB_BYTES);
         if ((st = gb_batch_last_frame(b, rgb, &err)) == GV_OK)
-            st = gb_png_write(o.png, rgb, GB_W, GB_H, &err);
+            st = gv_png_write_rgb(o.png, rgb, GB_W, GB_H, &err);
         free(rgb);
         if (st != GV_OK) {
             rc = status_exit(st, &err, "run gb");
@@ -285,7 +285,7 @@ int cmd_run_gb(int argc, char **argv)
     if (o.wav) {
         size_t n;
         const int16_t *lr = gb_batch_audio(b, &n);
-        if ((st = gb_wav_write(o.wav, lr, n, &err)) != GV_OK) {
+        if ((st = gv_wav_write_s16(o.wav, lr, n, GB_AUDIO_RATE, 2, &err)) != GV_OK) {
             rc = status_exit(st, &err, "run gb");
             goto out;
         }

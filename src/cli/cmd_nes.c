@@ -11,8 +11,8 @@
 #include "core/record.h"
 #include "core/stats.h"
 #include "emu/common/media.h"
-#include "emu/nes/batch.h"
-#include "emu/nes/render_gpu.h"
+#include "emu/nes/nes_batch.h"
+#include "emu/nes/nes_gpu.h"
 
 /* ---- shared helpers ------------------------------------------------------------------- */
 

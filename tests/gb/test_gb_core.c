@@ -13,9 +13,8 @@
 #include "check.h"
 #include "core/hash.h"
 #include "emu/gb/gb.h"
-#include "emu/gb/gb_audio.h"
+#include "emu/gb/gb_host.h"
 #include "emu/gb/gb_int.h"
-#include "emu/gb/gb_video.h"
 #include "emu/gb/gb_xxh3.h"
 
 /* ---- ROM images ---------------------------------------------------------------------- */

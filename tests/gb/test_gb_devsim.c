@@ -16,7 +16,7 @@
 #include "emu/gb/gb.h"
 #include "emu/gb/gb_batch.h"
 #include "emu/gb/gb_gpu.h"
-#include "emu/gb/gb_render.h"
+#include "emu/gb/gb_video.h"
 #include "emu/gb/gb_xxh3.h"
 
 /* ---- the simulated device ---------------------------------------------------------------- */

@@ -1,7 +1,7 @@
 /* gb.h: the Game Boy / Game Boy Color machine. The core is the timing side: the SM83 CPU
  * and everything it can observe (timers, PPU modes and STAT interrupts, APU status,
- * serial, DMA, cartridge banking). Each frame it emits a frame log (gb_render.h) and a
- * list of audio keyframes (gb_apu_synth.h); renderers are views of those. The native
+ * serial, DMA, cartridge banking). Each frame it emits a frame log (gb_video.h) and a
+ * list of audio keyframes (gb_audio.h); renderers are views of those. The native
  * video renderer and the native audio synthesiser run inside the core when asked for.
  *
  * Ownership: a gb_cart is read-only once loaded and may be shared by many machines (it
@@ -14,8 +14,8 @@
 #include <stdio.h>
 
 #include "core/gv.h"
-#include "emu/gb/gb_apu_synth.h"
-#include "emu/gb/gb_render.h"
+#include "emu/gb/gb_audio.h"
+#include "emu/gb/gb_video.h"
 
 typedef struct gb_cart gb_cart;
 typedef struct gb gb;
@@ -43,7 +43,7 @@ gv_status gb_cart_load(const uint8_t *data, size_t len, const char *name, gb_car
 gv_status gb_cart_load_file(const char *path, gb_cart **out, gv_err *err);
 const gb_cart_info *gb_cart_get_info(const gb_cart *c);
 void gb_cart_free(gb_cart *c);
-/* LFSR jump tables for closed-form noise evaluation, shared read-only (gb_apu_synth.h). */
+/* LFSR jump tables for closed-form noise evaluation, shared read-only (gb_audio.h). */
 const gb_lfsr_jump *gb_cart_lfsr(const gb_cart *c);
 /* The model to use by default: CGB for CGB-enhanced or CGB-only cartridges, else DMG. */
 gb_model gb_cart_default_model(const gb_cart *c);

@@ -1,29 +1,208 @@
-/* gb_audio.h: the audio renderers' side: block synthesis of a frame's samples from its
- * keyframes (host; the device version is in gb_gpu.cu), the output high-pass filter and
- * the WAV writer. Sample streams are int16 stereo interleaved (L, R), 48 kHz. */
-#ifndef GV_EMU_GB_GB_AUDIO_H
-#define GV_EMU_GB_GB_AUDIO_H
+/* gb_audio.h: the audio side of the frame log and the closed-form channel evaluation
+ * shared by the core (to advance generators at events), the block synthesisers on host
+ * and device (GB_HD), and the tests.
+ *
+ * Output stream: 48000 Hz, int16 stereo. Sample k is taken at dot t_k = floor(k * 4194304
+ * / 48000) = floor(k * 32768 / 375) of the 4194304 Hz clock counted from power-on (the
+ * APU runs at this rate in both CPU speeds). Between audio events the four channel
+ * generators evolve deterministically, so the core records a keyframe (the full
+ * generator state) at each event and any sample is a pure function of the last keyframe
+ * before it. Mixing is integer: each channel's DAC maps amplitude 0..15 to 2*amp-15
+ * (0 when the DAC is off), NR51 routes channels to left/right, NR50 scales by vol+1,
+ * and the sum is scaled by 32 (at most +-15360); the high-pass filter then runs on the
+ * host in Q16 fixed point. */
+#ifndef GV_EMU_GB_GB_APU_SYNTH_H
+#define GV_EMU_GB_GB_APU_SYNTH_H
 
-#include <stddef.h>
 #include <stdint.h>
 
-#include "core/gv.h"
-#include "emu/gb/gb_apu_synth.h"
+#include "emu/gb/gb_video.h" /* GB_HD */
 
-/* Pre-filter samples of one frame (al->n stereo frames into lr), every event-free span
- * in closed form; gb_audio_block_span does span j only (spans are independent). */
-void gb_audio_block(const gb_audio_log *al, const gb_lfsr_jump *J, int16_t *lr);
-void gb_audio_block_span(const gb_audio_log *al, const gb_lfsr_jump *J, uint32_t j, int16_t *lr);
+#define GB_AUDIO_RATE 48000
+#define GB_CLOCK_HZ 4194304
+#define GB_LFSR_POW 32
 
-/* Native sequential synthesis of the same samples (what the core uses). */
-void gb_audio_native(const gb_audio_log *al, int16_t *lr);
+/* Dot time of output sample k, and the first sample taken at or after dot t. */
+GB_HD static inline uint64_t gb_sample_time(uint64_t k)
+{
+    return k * 32768u / 375u;
+}
+GB_HD static inline uint64_t gb_sample_first_at(uint64_t t)
+{
+    return (t * 375u + 32767u) / 32768u;
+}
 
-/* The high-pass filter over n stereo frames in place; cap is the capacitor state (Q16)
- * and charge the Q16 factor of gb_hpf_charge(). */
-void gb_hpf_run(int32_t cap[2], int32_t charge, int16_t *lr, int n);
-int32_t gb_hpf_charge(int cgb);
+/* One channel's generator: a counter of dots to the next waveform step and the
+ * waveform position, plus what the output depends on. */
+typedef struct {
+    uint32_t ctr;    /* dots until the next step, 1..period */
+    uint32_t period; /* dots per step: square (2048-f)*4, wave (2048-f)*2, noise div<<s; 0 = frozen */
+    uint16_t lfsr;   /* noise: 15-bit shift register */
+    uint8_t pos;     /* square: duty step 0-7; wave: sample 0-31 */
+    uint8_t vol;     /* square/noise: envelope volume 0-15; wave: output level code 0-3 */
+    uint8_t on;      /* channel enabled (NR52 status bit) */
+    uint8_t dac;     /* DAC powered */
+    uint8_t mode;    /* square: duty 0-3; noise: 1 for the 7-bit LFSR */
+    uint8_t pad;
+} gb_apu_gen;
 
-/* Writes 48 kHz 16-bit stereo PCM as a WAV file, atomically. */
-gv_status gb_wav_write(const char *path, const int16_t *lr, size_t frames, gv_err *err);
+typedef struct {
+    uint64_t t; /* dot from which this state holds */
+    gb_apu_gen ch[4];
+    uint8_t wave[16];
+    uint8_t nr50, nr51, pad[6];
+} gb_apu_key;
+
+/* One frame of audio: samples k0 .. k0+n-1, keys[0].t <= t_{k0}, keys sorted by t. */
+typedef struct {
+    uint64_t k0;
+    uint32_t n;
+    uint32_t nkeys;
+    const gb_apu_key *keys;
+} gb_audio_log;
+
+/* Packed form of a frame's audio log (for batching): this header, then nkeys keys. */
+typedef struct {
+    uint64_t k0;
+    uint32_t n, nkeys;
+} gb_apacked_hdr;
+
+/* The LFSR is linear over GF(2), so n steps are a matrix power applied to the state.
+ * For each width and each power 2^i this holds the product for every low byte
+ * (entries 0-255) and every high 7 bits (256-383) of the state: a jump of n steps costs
+ * two table lookups per set bit of n. Built by gb_lfsr_jump_init (gb_audio.c). */
+typedef struct {
+    uint16_t t[2][GB_LFSR_POW][384];
+} gb_lfsr_jump;
+
+/* Square duty waveforms (12.5, 25, 50, 75 %), bit p = output at step p. */
+GB_HD static inline int gb_duty_bit(int duty, int pos)
+{
+    const uint8_t pat = (uint8_t)(duty == 0 ? 0x80 : duty == 1 ? 0x81 : duty == 2 ? 0xE1 : 0x7E);
+    return (pat >> pos) & 1;
+}
+
+/* One LFSR step: bits 0 and 1 are XORed, the register shifts right and the result enters
+ * bit 14 (and bit 6 in 7-bit mode). The channel outputs its volume when bit 0 is 0. */
+GB_HD static inline uint16_t gb_lfsr_step(uint16_t s, int w7)
+{
+    unsigned fb = (s ^ (s >> 1)) & 1u;
+    unsigned r = (s >> 1) | (fb << 14);
+    if (w7)
+        r = (r & ~0x40u) | (fb << 6);
+    return (uint16_t)r;
+}
+
+GB_HD static inline uint16_t gb_lfsr_jump_apply(const gb_lfsr_jump *J, uint16_t s, int w7, uint32_t n)
+{
+    const int w = w7 ? 1 : 0;
+    for (int i = 0; n && i < GB_LFSR_POW; i++, n >>= 1)
+        if (n & 1)
+            s = (uint16_t)(J->t[w][i][s & 255] ^ J->t[w][i][256 + ((s >> 8) & 127)]);
+    return s;
+}
+
+/* Number of waveform steps the generator takes in the dt dots after its keyframe. */
+GB_HD static inline uint32_t gb_gen_steps(const gb_apu_gen *c, uint64_t dt)
+{
+    if (!c->on || !c->period || dt < c->ctr)
+        return 0;
+    return (uint32_t)(1 + (dt - c->ctr) / c->period);
+}
+
+/* Advances a generator by dt dots in closed form. ch: 0-1 square, 2 wave, 3 noise. */
+GB_HD static inline void gb_gen_advance(gb_apu_gen *c, int ch, uint64_t dt, const gb_lfsr_jump *J)
+{
+    if (!c->on || !c->period)
+        return;
+    uint32_t n = gb_gen_steps(c, dt);
+    if (!n) {
+        c->ctr -= (uint32_t)dt;
+        return;
+    }
+    c->ctr = c->period - (uint32_t)((dt - c->ctr) % c->period);
+    if (ch == 3)
+        c->lfsr = gb_lfsr_jump_apply(J, c->lfsr, c->mode, n);
+    else if (ch == 2)
+        c->pos = (uint8_t)((c->pos + n) & 31);
+    else
+        c->pos = (uint8_t)((c->pos + n) & 7);
+}
+
+/* Digital amplitude 0..15 of a channel whose generator is in state c (already advanced). */
+GB_HD static inline int gb_gen_amp(const gb_apu_gen *c, int ch, const uint8_t *wave)
+{
+    if (!c->on)
+        return 0;
+    if (ch == 3)
+        return (c->lfsr & 1) ? 0 : c->vol;
+    if (ch == 2) {
+        int s = (wave[c->pos >> 1] >> ((c->pos & 1) ? 0 : 4)) & 15;
+        return c->vol == 0 ? 0 : s >> (c->vol - 1);
+    }
+    return gb_duty_bit(c->mode, c->pos) ? c->vol : 0;
+}
+
+/* Mixes four channel amplitudes into one stereo sample before the high-pass filter. */
+GB_HD static inline void gb_apu_mix(const gb_apu_key *k, const int *amp, int16_t *l, int16_t *r)
+{
+    int L = 0, R = 0;
+    for (int ch = 0; ch < 4; ch++) {
+        int a = k->ch[ch].dac ? 2 * amp[ch] - 15 : 0;
+        if (k->nr51 & (0x10 << ch))
+            L += a;
+        if (k->nr51 & (0x01 << ch))
+            R += a;
+    }
+    *l = (int16_t)(L * (((k->nr50 >> 4) & 7) + 1) * 32);
+    *r = (int16_t)(R * ((k->nr50 & 7) + 1) * 32);
+}
+
+/* The sample at dot t >= k->t, evaluated in closed form from keyframe k. */
+GB_HD static inline void gb_apu_sample(const gb_apu_key *k, uint64_t t, const gb_lfsr_jump *J,
+                                       int16_t *l, int16_t *r)
+{
+    int amp[4];
+    for (int ch = 0; ch < 4; ch++) {
+        gb_apu_gen c = k->ch[ch];
+        gb_gen_advance(&c, ch, t - k->t, J);
+        amp[ch] = gb_gen_amp(&c, ch, k->wave);
+    }
+    gb_apu_mix(k, amp, l, r);
+}
+
+/* Index of the last key with keys[i].t <= t (keys[0].t <= t assumed). */
+GB_HD static inline uint32_t gb_key_find(const gb_apu_key *keys, uint32_t nkeys, uint64_t t)
+{
+    uint32_t lo = 0, hi = nkeys;
+    while (hi - lo > 1) {
+        uint32_t mid = (lo + hi) / 2;
+        if (keys[mid].t <= t)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The high-pass filter: out = in - cap; cap = in - out * charge, where charge is the
+ * capacitor's per-sample factor in Q16 (see gb_audio.c). cap is kept in Q16 and out is
+ * formed in Q16 before rounding, so a constant input decays to exactly 0. */
+static inline int64_t gb_floor_div65536(int64_t v)
+{
+    return v >> 16; /* arithmetic shift (floor) on every compiler gpuvet builds with */
+}
+
+static inline int16_t gb_hpf_step(int32_t *cap, int32_t in, int32_t charge_q16)
+{
+    int64_t out_q = (int64_t)in * 65536 - *cap;
+    *cap = (int32_t)((int64_t)in * 65536 - gb_floor_div65536(out_q * charge_q16));
+    int64_t out = gb_floor_div65536(out_q + 32768);
+    if (out > 32767)
+        out = 32767;
+    if (out < -32768)
+        out = -32768;
+    return (int16_t)out;
+}
 
 #endif

@@ -9,10 +9,9 @@
 #include <string.h>
 
 #include "core/hash.h"
-#include "emu/gb/gb_audio.h"
+#include "emu/gb/gb_host.h"
 #include "emu/gb/gb_batch.h"
 #include "emu/gb/gb_gpu.h"
-#include "emu/gb/gb_video.h"
 #include "emu/gb/gb_xxh3.h"
 
 static const char *const rnames[] = {"native", "host", "device", "none"};

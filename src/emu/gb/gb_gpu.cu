@@ -14,9 +14,9 @@
 extern "C" {
 #include "core/gv.h"
 }
-#include "emu/gb/gb_apu_synth.h"
+#include "emu/gb/gb_audio.h"
 #include "emu/gb/gb_gpu.h"
-#include "emu/gb/gb_render.h"
+#include "emu/gb/gb_video.h"
 #include "emu/gb/gb_xxh3.h"
 
 #define GB_STATE_STRIDE (GB_VRAM_BYTES + GB_PAL_BYTES)

@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #include "core/gv.h"
-#include "emu/gb/gb_apu_synth.h"
+#include "emu/gb/gb_audio.h"
 
 #ifdef __cplusplus
 extern "C" {

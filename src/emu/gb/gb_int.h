@@ -18,7 +18,7 @@
 #include <stdio.h>
 
 #include "emu/gb/gb.h"
-#include "emu/gb/gb_audio.h"
+#include "emu/gb/gb_host.h"
 
 #define GB_DOTS_LINE 456
 #define GB_DOTS_FRAME 70224

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "emu/gb/gb_render.h" /* GB_HD */
+#include "emu/gb/gb_video.h" /* GB_HD */
 
 #define GB_XXH3_SECRET_SIZE 192
 #define GB_XXH_P32_1 0x9E3779B1u

@@ -10,9 +10,9 @@
 #include <stdint.h>
 
 #include "core/gv.h"
-#include "emu/nes/audio_rules.h"
-#include "emu/nes/framelog.h"
-#include "emu/nes/ppu_rules.h"
+#include "emu/nes/nes_audio.h"
+#include "emu/nes/nes_framelog.h"
+#include "emu/nes/nes_video.h"
 
 /* ---- cartridge (cart.c) ------------------------------------------------------------- */
 

@@ -1,11 +1,10 @@
-/* gb_video.c: the host video renderer over packed frame logs (gb_render_packed, the same
- * code the device runs), log packing and PNG output. */
+/* gb_host.c: the host video renderer over packed frame logs (gb_render_packed, the same
+ * code the device runs) and the packing of frame logs for the device. */
 #include <omp.h>
-#include <png.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/gb/gb_video.h"
+#include "emu/gb/gb_host.h"
 
 gv_status gb_render_host(gb_vstate *st, const uint8_t *packed, uint8_t *fb, int par_lines, gv_err *err)
 {
@@ -81,64 +80,3 @@ void gb_alog_pack(const gb_audio_log *al, uint8_t *dst)
 }
 
 /* ---- PNG ------------------------------------------------------------------------------ */
-
-typedef struct {
-    uint8_t *p;
-    size_t n, cap;
-    int oom;
-} png_mem;
-
-static void png_mem_write(png_structp png, png_bytep data, png_size_t len)
-{
-    png_mem *m = png_get_io_ptr(png);
-    if (m->oom)
-        return;
-    if (m->n + len > m->cap) {
-        size_t cap = (m->cap + len) * 2;
-        uint8_t *p = realloc(m->p, cap);
-        if (!p) {
-            m->oom = 1;
-            return;
-        }
-        m->p = p;
-        m->cap = cap;
-    }
-    memcpy(m->p + m->n, data, len);
-    m->n += len;
-}
-
-static void png_mem_flush(png_structp png)
-{
-    (void)png;
-}
-
-gv_status gb_png_write(const char *path, const uint8_t *rgb, int w, int h, gv_err *err)
-{
-    png_mem m = {NULL, 0, 0, 0};
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
-    png_infop info = png ? png_create_info_struct(png) : NULL;
-    if (!png || !info) {
-        png_destroy_write_struct(&png, &info);
-        return gv_fail(err, GV_ERR_ENV, "%s: cannot start a PNG encoder", path);
-    }
-    if (setjmp(png_jmpbuf(png))) {
-        png_destroy_write_struct(&png, &info);
-        free(m.p);
-        return gv_fail(err, GV_ERR_ENV, "%s: PNG encoding failed", path);
-    }
-    png_set_write_fn(png, &m, png_mem_write, png_mem_flush);
-    png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
-                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-    png_write_info(png, info);
-    for (int y = 0; y < h; y++)
-        png_write_row(png, (png_const_bytep)(rgb + (size_t)y * w * 3));
-    png_write_end(png, NULL);
-    png_destroy_write_struct(&png, &info);
-    if (m.oom) {
-        free(m.p);
-        return gv_fail(err, GV_ERR_ENV, "%s: out of memory encoding the PNG", path);
-    }
-    gv_status st = gv_write_file_atomic(path, m.p, m.n, err);
-    free(m.p);
-    return st;
-}

@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "emu/nes/ppu_rules.h" /* NES_HD */
+#include "emu/nes/nes_video.h" /* NES_HD */
 
 /* Output sample rate and its clock: sample n ends at CPU cycle floor(n * 13125 / 352), which
  * is n * 1789772.72... / 48000 (the NTSC CPU clock is 236.25 MHz / 11 / 12). */

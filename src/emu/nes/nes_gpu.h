@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "core/gv.h"
-#include "emu/nes/audio_rules.h"
+#include "emu/nes/nes_audio.h"
 
 #ifdef __cplusplus
 extern "C" {

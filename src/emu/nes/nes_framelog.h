@@ -8,8 +8,8 @@
 
 #include <stdint.h>
 
-#include "emu/nes/audio_rules.h"
-#include "emu/nes/ppu_rules.h"
+#include "emu/nes/nes_audio.h"
+#include "emu/nes/nes_video.h"
 
 #define NES_LOG_MAGIC 0x474C534Eu /* "NSLG" */
 #define NES_CHR_RAM_MAX 32768

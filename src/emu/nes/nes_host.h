@@ -3,7 +3,7 @@
 #define GV_EMU_NES_RENDER_HOST_H
 
 #include "emu/nes/nes.h"
-#include "emu/nes/render_gpu.h"
+#include "emu/nes/nes_gpu.h"
 
 /* Packs a frame log into dst (nes_log_packed_size bytes, 16-byte aligned). */
 void nes_log_pack(const nes_logview *lv, uint8_t *dst);

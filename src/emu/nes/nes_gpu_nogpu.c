@@ -1,6 +1,6 @@
 /* render_gpu_nogpu.c: the device renderer in a build without a GPU backend: opening it
  * reports that the binary has none and how to get one (the CLI exits 3). */
-#include "emu/nes/render_gpu.h"
+#include "emu/nes/nes_gpu.h"
 
 #define NO_GPU_MSG "this gpuvet was built without a GPU backend, so '--video device' / '--audio device' cannot run; rebuild with 'make GPU=cuda' or 'make GPU=hip'"
 

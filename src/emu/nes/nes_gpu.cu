@@ -9,8 +9,8 @@ extern "C" {
 #include "core/gv.h"
 }
 #include "dev/gpu_vendor.h"
-#include "emu/nes/framelog.h"
-#include "emu/nes/render_gpu.h"
+#include "emu/nes/nes_framelog.h"
+#include "emu/nes/nes_gpu.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,15 +2,15 @@
  * sounded by the chosen renderers, every output hashed per instance. With a device renderer
  * the logs of frame k are packed into a pinned slot and sent in one launch; the host then
  * emulates frame k+1 while the device works, and finishes frame k (hashes, filters) after. */
-#include "emu/nes/batch.h"
+#include "emu/nes/nes_batch.h"
 
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/hash.h"
-#include "emu/nes/render_gpu.h"
-#include "emu/nes/render_host.h"
+#include "emu/nes/nes_gpu.h"
+#include "emu/nes/nes_host.h"
 
 #define SBUF_PER_FRAME 2048 /* samples of one frame, at most (about 800 are used) */
 

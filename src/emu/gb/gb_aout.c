@@ -1,13 +1,13 @@
-/* gb_audio.c: audio synthesis from the core's keyframes. The native synthesiser walks the
+/* gb_aout.c: audio synthesis from the core's keyframes. The native synthesiser walks the
  * samples in order and steps each channel's generator dot by dot between them; the block
  * synthesiser evaluates every event-free span independently in closed form
  * (gb_apu_sample), which is what the host threads and the device parallelise. Both feed
  * the same integer high-pass filter, so their streams must hash alike. Also the LFSR
- * jump tables and the WAV writer. */
+ * jump tables. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/gb/gb_audio.h"
+#include "emu/gb/gb_host.h"
 #include "emu/gb/gb_int.h"
 
 /* Applies the one-step matrix (given as the images of the 15 unit vectors) to s. */
@@ -184,42 +184,4 @@ void gb_hpf_run(int32_t cap[2], int32_t charge, int16_t *lr, int n)
         lr[2 * i] = gb_hpf_step(&cap[0], lr[2 * i], charge);
         lr[2 * i + 1] = gb_hpf_step(&cap[1], lr[2 * i + 1], charge);
     }
-}
-
-/* ---- WAV ------------------------------------------------------------------------------ */
-
-static void le32(uint8_t *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-gv_status gb_wav_write(const char *path, const int16_t *lr, size_t frames, gv_err *err)
-{
-    size_t data = frames * 4;
-    if (data > 0xFFFFFFFFu - 44)
-        return gv_fail(err, GV_ERR_INPUT, "%s: %zu samples do not fit a WAV file", path, frames);
-    uint8_t *buf = malloc(44 + data);
-    if (!buf)
-        return gv_fail(err, GV_ERR_ENV, "out of memory for %s", path);
-    memcpy(buf, "RIFF", 4);
-    le32(buf + 4, (uint32_t)(36 + data));
-    memcpy(buf + 8, "WAVEfmt ", 8);
-    le32(buf + 16, 16);
-    buf[20] = 1, buf[21] = 0; /* PCM */
-    buf[22] = 2, buf[23] = 0; /* stereo */
-    le32(buf + 24, GB_AUDIO_RATE);
-    le32(buf + 28, GB_AUDIO_RATE * 4);
-    buf[32] = 4, buf[33] = 0;  /* block align */
-    buf[34] = 16, buf[35] = 0; /* bits */
-    memcpy(buf + 36, "data", 4);
-    le32(buf + 40, (uint32_t)data);
-    for (size_t i = 0; i < frames * 2; i++) {
-        uint16_t v = (uint16_t)lr[i];
-        buf[44 + 2 * i] = (uint8_t)v;
-        buf[45 + 2 * i] = (uint8_t)(v >> 8);
-    }
-    gv_status st = gv_write_file_atomic(path, buf, 44 + data, err);
-    free(buf);
-    return st;
 }

@@ -2,7 +2,7 @@
  * threads, one task per (instance, line) after a sequential prepass per instance, and the
  * audio pieces summed one task per (instance, piece). The same functions as the device
  * renderer (framelog.h), so the same pixels and sums. */
-#include "emu/nes/render_host.h"
+#include "emu/nes/nes_host.h"
 
 #include <string.h>
 
