@@ -71,7 +71,7 @@ ifeq ($(GPU_KIND),cuda)
   else
     CUDA_ARCH_USED := $(CUDA_ARCH)
   endif
-  GPU_DEFS  := -DGV_GPU_CUDA=1 -DGV_CUDA_ARCH=$(CUDA_ARCH_USED)
+  GPU_DEFS  := -DGV_GPU_CUDA=1 -DGV_HAVE_GPU=1 -DGV_CUDA_ARCH=$(CUDA_ARCH_USED)
   NVFLAGS   := -O3 -std=c++17 -Isrc -gencode arch=compute_$(CUDA_ARCH_USED),code=[sm_$(CUDA_ARCH_USED),compute_$(CUDA_ARCH_USED)] \
                -Xcompiler -fPIC,-Wall -lineinfo $(GPU_DEFS) $(if $(WERROR:0=),-Werror all-warnings)
   LDLIBS    += -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcublasLt -lcublas -lnvrtc -lcudart_static -lrt -lstdc++
@@ -86,7 +86,7 @@ ifeq ($(GPU_KIND),hip)
     $(error no AMD GPU found by rocminfo: set HIP_ARCH=gfxNNNN for a cross-build)
   endif
   ROCM_PATH ?= /opt/rocm
-  GPU_DEFS  := -DGV_GPU_HIP=1
+  GPU_DEFS  := -DGV_GPU_HIP=1 -DGV_HAVE_GPU=1
   HIPFLAGS  := -O3 -std=c++17 -Wno-unused-result -Isrc --offload-arch=$(HIP_ARCH) -fPIC $(GPU_DEFS)
   LDLIBS    += -L$(ROCM_PATH)/lib -Wl,-rpath,$(ROCM_PATH)/lib -lhipblaslt -lhipblas -lhiprtc -lamdhip64 -lstdc++
   GPU_OBJS  := $(patsubst src/%.cu,$(BUILD)/obj/%.o,$(CU_SRC))

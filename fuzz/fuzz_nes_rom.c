@@ -4,7 +4,7 @@
  * summed from its log by the host renderer's functions. Run with `make fuzz-nes_rom`. */
 #include <stdlib.h>
 
-#include "emu/nes/nes.h"
+#include "emu/nes/nes_int.h"
 #include "emu/nes/nes_gpu.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/hash.h"
-#include "emu/nes/nes.h"
+#include "emu/nes/nes_int.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

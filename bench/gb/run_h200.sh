@@ -96,7 +96,7 @@ for rom in cpu_test apu_test; do
   [ -f "$R/$rom.gb" ] || continue
   for m in dmg cgb; do
     if "$G" run gb "$R/$rom.gb" --model $m --test-rom --video device --audio device >"$out/t.txt" 2>&1 &&
-      grep -q '^test-rom: passed' "$out/t.txt"; then
+      grep -q '^test ROM: passed' "$out/t.txt"; then
       pass "$rom $m test-rom on device renderers" "$(grep '^test-rom' "$out/t.txt")"
     else
       fail "$rom $m test-rom on device renderers" "$(tail -n 2 "$out/t.txt" | tr '\n' ' ')"

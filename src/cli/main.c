@@ -19,10 +19,8 @@ static const command commands[] = {
     {"soak", NULL, cmd_soak, "train on a fixed batch; fail on non-finite values or no progress"},
     {"bench", "matmul", cmd_bench_matmul, "GEMM throughput (GFLOP/s) over sizes and dtypes"},
     {"bench", "train", cmd_bench_train, "Drop7 training throughput (samples/s) per device"},
-    {"bench", "nes", cmd_bench_nes, "NES emulation throughput per renderer and instance count"},
-    {"bench", "gb", cmd_bench_gb, "Game Boy emulation throughput per renderer and instance count"},
-    {"run", "nes", cmd_run_nes, "run a NES ROM headless (PNG, WAV, trace, test-ROM status)"},
-    {"run", "gb", cmd_run_gb, "run a Game Boy / Color ROM headless"},
+    {"bench", "ROM", cmd_bench_emu, "emulation throughput per renderer and instance count (NES, Game Boy)"},
+    {"run", NULL, cmd_run, "run a ROM headless: hashes, PNG, WAV, trace, save states, test-ROM verdict"},
     {"env", NULL, cmd_env, "print the environment settings this machine should use"},
     {"blas-race", NULL, cmd_blas_race, "look for wrong results from a multithreaded BLAS"},
     {"report", NULL, cmd_report, "render a run record as HTML or Markdown"},
@@ -73,6 +71,9 @@ int main(int argc, char **argv)
         if (argc >= 3 && !strcmp(commands[i].sub, argv[2]))
             return commands[i].fn(argc - 3, argv + 3);
     }
+    /* bench ROM, bench nes ROM: any other word after bench is the emulator benchmark's */
+    if (!strcmp(c, "bench") && argc >= 3 && strcmp(argv[2], "--help") && strcmp(argv[2], "-h"))
+        return cmd_bench_emu(argc - 2, argv + 2);
     if (known) {
         /* A two-word command without (or with an unknown) second word. */
         fprintf(stderr, "gpuvet: '%s' needs one of:", c);

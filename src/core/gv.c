@@ -1,4 +1,4 @@
-/* gv.c: error reporting, checked allocation, clocks and atomic file writes. */
+/* gv.c: error reporting, checked allocation, clocks, the CPU count. Files: file.c. */
 #include "core/gv.h"
 
 #include <errno.h>
@@ -128,92 +128,6 @@ void gv_utc_iso(char *buf, size_t len)
     struct tm tm;
     gmtime_r(&t, &tm);
     strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-gv_status gv_write_file_atomic(const char *path, const void *data, size_t len, gv_err *err)
-{
-    size_t plen = strlen(path);
-    char *tmp = gv_xmalloc(plen + 16);
-    snprintf(tmp, plen + 16, "%s.tmpXXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        gv_status s = gv_fail(err, GV_ERR_ENV, "cannot create a temporary file beside '%s': %s",
-                              path, strerror(errno));
-        free(tmp);
-        return s;
-    }
-    const uint8_t *p = data;
-    size_t left = len;
-    while (left > 0) {
-        ssize_t w = write(fd, p, left);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            goto fail;
-        }
-        p += w;
-        left -= (size_t)w;
-    }
-    if (fsync(fd) != 0)
-        goto fail;
-    /* mkstemp creates 0600; give the file the usual permissions under the umask. */
-    mode_t um = umask(0);
-    umask(um);
-    fchmod(fd, 0666 & ~um);
-    if (close(fd) != 0) {
-        fd = -1;
-        goto fail;
-    }
-    fd = -1;
-    if (rename(tmp, path) != 0)
-        goto fail;
-    free(tmp);
-    return GV_OK;
-fail:;
-    gv_status s = gv_fail(err, GV_ERR_ENV, "cannot write '%s': %s", path, strerror(errno));
-    if (fd >= 0)
-        close(fd);
-    unlink(tmp);
-    free(tmp);
-    return s;
-}
-
-gv_status gv_read_file(const char *path, size_t max_len, uint8_t **data, size_t *len, gv_err *err)
-{
-    if (max_len == 0)
-        max_len = (size_t)1 << 30;
-    *data = NULL;
-    *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return gv_fail(err, GV_ERR_INPUT, "cannot open '%s': %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        fclose(f);
-        return gv_fail(err, GV_ERR_INPUT, "'%s' is not a regular file", path);
-    }
-    if ((uint64_t)st.st_size > max_len) {
-        fclose(f);
-        return gv_fail(err, GV_ERR_INPUT, "'%s' is too large (%lld bytes, at most %zu accepted)",
-                       path, (long long)st.st_size, max_len);
-    }
-    size_t n = (size_t)st.st_size;
-    uint8_t *buf = malloc(n + 1);
-    if (!buf) {
-        fclose(f);
-        return gv_fail(err, GV_ERR_ENV, "out of memory reading '%s' (%zu bytes)", path, n);
-    }
-    size_t got = fread(buf, 1, n, f);
-    int rerr = ferror(f);
-    fclose(f);
-    if (got != n || rerr) {
-        free(buf);
-        return gv_fail(err, GV_ERR_INPUT, "cannot read '%s': short read (%zu of %zu bytes)", path, got, n);
-    }
-    buf[n] = 0;
-    *data = buf;
-    *len = n;
-    return GV_OK;
 }
 
 int gv_cpu_count(void)

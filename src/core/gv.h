@@ -1,5 +1,5 @@
 /* gv.h: what every part of gpuvet shares: exit codes, error reporting, checked
- * allocation, clocks and atomic file writes. Library code returns a status and fills an
+ * allocation, clocks and file reads and atomic writes. Library code returns a status and fills an
  * error message; only src/cli/ decides to exit. */
 #ifndef GV_CORE_GV_H
 #define GV_CORE_GV_H
@@ -66,14 +66,33 @@ double gv_now(void);
 /* Wall-clock time as an ISO 8601 UTC string into buf (at least 32 bytes). */
 void gv_utc_iso(char *buf, size_t len);
 
-/* Writes len bytes to path atomically: a temporary file in the same directory is written,
- * flushed and renamed over path, so a reader sees the old file or the new one, never a
- * partial one. On failure the temporary file is removed and path is untouched. */
+/* ---- files (file.c) ---- */
+
+/* Writes len bytes to path atomically: a temporary file beside the target is written,
+ * flushed and renamed over it, so a reader sees the old file or the new one, never a
+ * partial one. On failure (full disk, I/O error) the temporary is removed and path is
+ * untouched. A path that is a symbolic link is written through: its target is replaced
+ * and the link stays. An existing file keeps its permission bits; a new one gets 0666
+ * under the umask. Temporaries are named PATH.gvtmp.PID.N; those a killed writer left
+ * behind (PID no longer running) are removed by the next write to the same path. */
 gv_status gv_write_file_atomic(const char *path, const void *data, size_t len, gv_err *err);
 
+/* The same, streamed: open, write any number of times (the first error sticks and is
+ * returned by later calls), then commit (flush and rename) or abort (remove). Both free f. */
+typedef struct gv_afile gv_afile;
+gv_status gv_afile_open(const char *path, gv_afile **out, gv_err *err);
+gv_status gv_afile_write(gv_afile *f, const void *data, size_t len, gv_err *err);
+gv_status gv_afile_commit(gv_afile *f, gv_err *err);
+void gv_afile_abort(gv_afile *f);
+
 /* Reads a whole file into a malloc'd buffer (NUL-terminated for convenience; *len excludes
- * the NUL). max_len bounds the size accepted (0: 1 GiB). Caller frees *data. */
+ * the NUL). max_len bounds the size accepted (0: 1 GiB). Caller frees *data. A missing or
+ * unreadable file, or a directory, is GV_ERR_INPUT; a read error is GV_ERR_ENV. */
 gv_status gv_read_file(const char *path, size_t max_len, uint8_t **data, size_t *len, gv_err *err);
+/* The same, except that a file that does not exist is not an error: GV_OK, *data NULL and
+ * *found 0. Anything else that stops the read (permissions, I/O) is still an error. */
+gv_status gv_read_file_if_exists(const char *path, size_t max_len, uint8_t **data, size_t *len, int *found,
+                                 gv_err *err);
 
 /* Number of online CPU cores the process may run on. */
 int gv_cpu_count(void);

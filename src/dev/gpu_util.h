@@ -1,23 +1,34 @@
-/* gpu_util.h: helpers shared by the .cu files: error checks that fill a gv_err with the
- * runtime's message, launch checks, and bf16 conversions. Device code only. */
+/* gpu_util.h: helpers shared by the .cu files: the one GPU error path (GV_GPU_TRY) and launch
+ * sizes. Device code only. */
 #ifndef GV_DEV_GPU_UTIL_H
 #define GV_DEV_GPU_UTIL_H
 
 #include "core/gv.h"
 #include "dev/gpu_vendor.h"
 
-/* Runs a runtime call; on failure returns from the calling function with GV_ERR_ENV and a
- * message naming what was being done and the runtime's error text. */
-#define GPU_TRY(call, err, what)                                                                   \
+/* The one GPU error path. GV_GPU(call, err) runs a runtime call and evaluates to GV_OK, or
+ * to GV_ERR_ENV with err (may be NULL) filled with the call's text, the runtime's error and
+ * the file and line; GV_GPU_TRY(call, err) returns that status from the calling function.
+ * After a kernel launch, GV_GPU_TRY(cudaGetLastError(), err) reports a bad configuration or
+ * a missing kernel image. */
+static inline gv_status gv_gpu_check(cudaError_t e, const char *call, const char *file, int line, gv_err *err)
+{
+    if (e == cudaSuccess)
+        return GV_OK;
+    return gv_fail(err, GV_ERR_ENV, "GPU: %s failed: %s (%s, %s:%d)", call, cudaGetErrorString(e), cudaGetErrorName(e),
+                   file, line);
+}
+#define GV_GPU(call, err) gv_gpu_check((call), #call, __FILE__, __LINE__, (err))
+#define GV_GPU_TRY(call, err)                                                                      \
     do {                                                                                           \
-        cudaError_t e_ = (call);                                                                   \
-        if (e_ != cudaSuccess)                                                                     \
-            return gv_fail((err), GV_ERR_ENV, "%s: %s (%s)", (what), cudaGetErrorString(e_),        \
-                           cudaGetErrorName(e_));                                                  \
+        gv_status s_ = GV_GPU(call, err);                                                          \
+        if (s_ != GV_OK)                                                                           \
+            return s_;                                                                             \
     } while (0)
 
-/* After a kernel launch: reports a launch error (bad configuration, missing kernel image). */
-#define GPU_LAUNCHED(err, what) GPU_TRY(cudaGetLastError(), (err), (what))
+/* Kept until every .cu file uses GV_GPU_TRY. */
+#define GPU_TRY(call, err, what) GV_GPU_TRY(call, err)
+#define GPU_LAUNCHED(err, what) GV_GPU_TRY(cudaGetLastError(), err)
 
 static inline unsigned gpu_blocks(size_t n, unsigned threads)
 {

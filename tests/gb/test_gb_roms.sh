@@ -32,12 +32,12 @@ fi
 # ---- test-ROM verdicts ---------------------------------------------------------------
 for rom in cpu_test apu_test battery_test; do
   for m in dmg cgb; do
-    "$G" run gb "$R/$rom.gb" --model $m --test-rom >"$T_TMP/out" 2>&1
+    "$G" run gb "$R/$rom.gb" --model $m --test-rom --no-battery >"$T_TMP/out" 2>&1
     rc=$?
-    if [ $rc = 0 ] && grep -q '^test-rom: passed' "$T_TMP/out"; then
-      pass "gb $rom $m" "$(grep '^test-rom:' "$T_TMP/out") $(grep -o 'checks [0-9A-F]* failures [0-9A-F]*' "$T_TMP/out")"
+    if [ $rc = 0 ] && grep -q '^test ROM: passed' "$T_TMP/out"; then
+      pass "gb $rom $m" "$(grep '^test ROM:' "$T_TMP/out") $(grep -o 'checks [0-9A-F]* failures [0-9A-F]*' "$T_TMP/out")"
     else
-      fail "gb $rom $m" "exit $rc: $(grep -E '^(serial|test-rom)' "$T_TMP/out" | tr '\n' ' ')"
+      fail "gb $rom $m" "exit $rc: $(grep -E '^(serial|test ROM)' "$T_TMP/out" | tr '\n' ' ')"
     fi
   done
 done

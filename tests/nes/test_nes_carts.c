@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "emu/nes/nes.h"
+#include "emu/nes/nes_int.h"
 
 /* An image: header + PRG (8 KiB banks numbered) + CHR (1 KiB banks numbered, +0x80). */
 static uint8_t *image(int mapper, int prg16, int chr8, int flags6, size_t *len)

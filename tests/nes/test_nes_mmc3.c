@@ -5,7 +5,7 @@
  * X = 0 to line 120 and 16 from line 121. Patterns are read from the ROM file. */
 #include <stdint.h>
 
-#include "emu/nes/nes.h"
+#include "emu/nes/nes_int.h"
 #include "nes_test.h"
 
 static const uint8_t pal_writes[32] = {

@@ -12,7 +12,7 @@
 
 #include "check.h"
 #include "core/rng.h"
-#include "emu/nes/nes.h"
+#include "emu/nes/nes_int.h"
 
 static uint8_t chr[8192], nt[4096], oam[256];
 static uint32_t rgb32[512];

@@ -7,7 +7,7 @@
  * sprites of a line, priority, palette) and compares the result with gpuvet's PNG. */
 #include <stdint.h>
 
-#include "emu/nes/nes.h"
+#include "emu/nes/nes_int.h"
 #include "nes_test.h"
 
 static const uint8_t pal_writes[32] = {

@@ -14,11 +14,15 @@
 #include <stdio.h>
 
 #include "core/gv.h"
+#include "emu/common/console.h"
 #include "emu/gb/gb_audio.h"
 #include "emu/gb/gb_video.h"
 
 typedef struct gb_cart gb_cart;
 typedef struct gb gb;
+
+/* The Game Boy behind the console interface (gb_console.c). */
+extern const emu_console gb_console;
 
 typedef enum { GB_MODEL_DMG = 0, GB_MODEL_CGB = 1 } gb_model;
 
@@ -59,6 +63,8 @@ enum {
  * cartridge on the CGB model is GV_ERR_INPUT (compatibility mode is not emulated). */
 gv_status gb_new(const gb_cart *cart, gb_model model, unsigned outputs, gb **out, gv_err *err);
 void gb_free(gb *g);
+/* Power cycle: the machine as gb_new left it (cartridge RAM cleared); buffers are kept. */
+void gb_power(gb *g);
 gb_model gb_get_model(const gb *g);
 const gb_cart *gb_get_cart(const gb *g);
 
@@ -86,6 +92,10 @@ void gb_audio_filter(gb *g, int16_t *lr, int n);
 /* Serial output captured since power-on (bytes the program shifted out). */
 const uint8_t *gb_serial_output(const gb *g, size_t *len);
 
+/* The buttons held from now on: bit 0 A, 1 B, 2 Select, 3 Start, 4 Right, 5 Left, 6 Up,
+ * 7 Down. A press seen by a selected P1 group requests the joypad interrupt. */
+void gb_set_buttons(gb *g, uint8_t buttons);
+
 /* Test-ROM support: with trap on, executing LD B,B stops the frame and records the
  * registers; gb_trap_hit says whether it happened. */
 void gb_set_trap(gb *g, int on);
@@ -97,10 +107,10 @@ typedef struct {
 } gb_regs;
 void gb_get_regs(const gb *g, gb_regs *r);
 
-/* Writes one line per instruction, before it executes, in the Gameboy Doctor layout
- * "A:00 F:11 B:22 C:33 D:44 E:55 H:66 L:77 SP:8888 PC:9999 PCMEM:AA,BB,CC,DD".
- * f NULL turns tracing off; the caller owns f. */
-void gb_set_trace(gb *g, FILE *f);
+/* Calls fn with one line per instruction, before it executes, in the Gameboy Doctor
+ * layout "A:00 F:11 B:22 C:33 D:44 E:55 H:66 L:77 SP:8888 PC:9999 PCMEM:AA,BB,CC,DD"
+ * (no newline). fn NULL turns tracing off. */
+void gb_set_trace(gb *g, emu_line_fn fn, void *ctx);
 
 /* Save states: a versioned image of the whole machine (checksummed). Loading checks the
  * image against this machine's cartridge and model; a bad image is GV_ERR_INPUT and
@@ -108,11 +118,11 @@ void gb_set_trace(gb *g, FILE *f);
 gv_status gb_state_save(const gb *g, uint8_t **data, size_t *len, gv_err *err);
 gv_status gb_state_load(gb *g, const uint8_t *data, size_t len, gv_err *err);
 
-/* Battery-backed cartridge RAM (plus the MBC3 clock), loaded from and written to a file;
- * writing is atomic (temporary file renamed into place). A missing file on load is not an
- * error (*loaded = 0). A file of the wrong size is GV_ERR_INPUT. */
-gv_status gb_battery_load(gb *g, const char *path, int *loaded, gv_err *err);
-gv_status gb_battery_save(const gb *g, const char *path, gv_err *err);
+/* Battery-backed cartridge RAM (plus the MBC3 clock as a 48-byte footer): a malloc'd
+ * image of gb_battery_size bytes, and setting it from an image (GV_ERR_INPUT naming name
+ * when its size is wrong; a 44-byte clock footer is accepted too). */
+gv_status gb_battery_get(const gb *g, uint8_t **data, size_t *len, gv_err *err);
+gv_status gb_battery_set(gb *g, const uint8_t *data, size_t len, const char *name, gv_err *err);
 size_t gb_battery_size(const gb *g);
 
 /* Direct access for tests: CPU-visible read/write without advancing time. */

@@ -365,11 +365,13 @@ static void put32(uint8_t *p, uint32_t v)
         p[i] = (uint8_t)(v >> (8 * i));
 }
 
-gv_status gb_battery_save(const gb *g, const char *path, gv_err *err)
+gv_status gb_battery_get(const gb *g, uint8_t **data, size_t *len, gv_err *err)
 {
+    *data = NULL;
+    *len = 0;
     size_t n = gb_battery_size(g);
     if (!n)
-        return gv_fail(err, GV_ERR_INPUT, "%s: this cartridge has no battery-backed RAM", path);
+        return gv_fail(err, GV_ERR_INPUT, "this cartridge has no battery-backed RAM");
     uint8_t *buf = calloc(1, n);
     if (!buf)
         return gv_fail(err, GV_ERR_ENV, "out of memory");
@@ -385,32 +387,20 @@ gv_status gb_battery_save(const gb *g, const char *path, gv_err *err)
             put32(f + 20 + 4 * i, g->s.rtc_latched[i]);
         }
     }
-    gv_status st = gv_write_file_atomic(path, buf, n, err);
-    free(buf);
-    return st;
+    *data = buf;
+    *len = n;
+    return GV_OK;
 }
 
-gv_status gb_battery_load(gb *g, const char *path, int *loaded, gv_err *err)
+gv_status gb_battery_set(gb *g, const uint8_t *data, size_t len, const char *name, gv_err *err)
 {
-    *loaded = 0;
     size_t want = gb_battery_size(g);
     if (!want)
-        return gv_fail(err, GV_ERR_INPUT, "%s: this cartridge has no battery-backed RAM", path);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return GV_OK; /* no save yet */
-    fclose(f);
-    uint8_t *data;
-    size_t len;
-    gv_status st = gv_read_file(path, 1u << 20, &data, &len, err);
-    if (st != GV_OK)
-        return st;
+        return gv_fail(err, GV_ERR_INPUT, "%s: this cartridge has no battery-backed RAM", name);
     int rtc = g->cart->info.has_rtc;
     /* A 44-byte footer (32-bit timestamp) is accepted as well. */
-    if (len != want && !(rtc && len == want - 4)) {
-        free(data);
-        return gv_fail(err, GV_ERR_INPUT, "%s: battery file has %zu bytes, this cartridge needs %zu", path, len, want);
-    }
+    if (len != want && !(rtc && len == want - 4))
+        return gv_fail(err, GV_ERR_INPUT, "%s: battery file has %zu bytes, this cartridge needs %zu", name, len, want);
     if (g->cram_size)
         memcpy(g->cram, data, g->cram_size);
     if (rtc) {
@@ -422,7 +412,5 @@ gv_status gb_battery_load(gb *g, const char *path, int *loaded, gv_err *err)
         g->s.rtc_clk = g->s.clk;
         g->s.rtc_sub = 0;
     }
-    free(data);
-    *loaded = 1;
     return GV_OK;
 }

@@ -290,10 +290,12 @@ static void trace_line(cpu *c)
 {
     gb_state *s = c->s;
     gb *g = c->g;
-    fprintf(g->trace,
-            "A:%02X F:%02X B:%02X C:%02X D:%02X E:%02X H:%02X L:%02X SP:%04X PC:%04X PCMEM:%02X,%02X,%02X,%02X\n",
-            s->a, s->f, s->b, s->c, s->d, s->e, s->h, s->l, s->sp, c->pc, gb_rd(g, c->pc),
-            gb_rd(g, (uint16_t)(c->pc + 1)), gb_rd(g, (uint16_t)(c->pc + 2)), gb_rd(g, (uint16_t)(c->pc + 3)));
+    char line[96];
+    int n = snprintf(line, sizeof line,
+                     "A:%02X F:%02X B:%02X C:%02X D:%02X E:%02X H:%02X L:%02X SP:%04X PC:%04X PCMEM:%02X,%02X,%02X,%02X",
+                     s->a, s->f, s->b, s->c, s->d, s->e, s->h, s->l, s->sp, c->pc, gb_rd(g, c->pc),
+                     gb_rd(g, (uint16_t)(c->pc + 1)), gb_rd(g, (uint16_t)(c->pc + 2)), gb_rd(g, (uint16_t)(c->pc + 3)));
+    g->trace(g->trace_ctx, line, (size_t)n);
 }
 
 /* One CB-prefixed instruction: rotate/shift, BIT, RES, SET on register r = op & 7. */

@@ -1,18 +1,18 @@
-/* gb_gpu.cu: the Game Boy device renderers (see gb_gpu.h). One stream; two slots of
- * pinned staging and result buffers so that the host packs frame k+1 while the device
- * works on frame k. Video: one block per instance; the instance's VRAM and palette RAM
- * live in shared memory while its lines are rendered by gb_render_packed (the host
- * renderer's code) and go back to the instance's resident state afterwards; 8 threads
- * hash the framebuffer (XXH3 lanes). Audio: one thread per output sample, closed form
- * from the last keyframe before it (gb_apu_sample). Every CUDA call is checked, and the
- * last error after every launch. */
-#include "dev/gpu_vendor.h"
+/* gb_gpu.cu: the Game Boy's device renderers, behind the emulators' device pipeline
+ * (emu_gpu.h: staging, transfers, double buffering). Video: one block per instance; the
+ * instance's VRAM and palette RAM live in shared memory while its lines are rendered by
+ * gb_render_packed (the host renderer's code) and go back to the instance's resident state
+ * afterwards; 8 threads hash the framebuffer (XXH3 lanes), so 8 bytes per frame come back.
+ * Audio: one thread per output sample, closed form from the last keyframe before it
+ * (gb_apu_sample); the pre-filter samples come back and the high-pass filter runs on the
+ * host. Every runtime call is checked, and the last error after every launch. */
+#include "dev/gpu_util.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 extern "C" {
-#include "core/gv.h"
+#include "emu/gb/gb.h"
 }
 #include "emu/gb/gb_audio.h"
 #include "emu/gb/gb_gpu.h"
@@ -23,33 +23,14 @@ extern "C" {
 #define VIDEO_THREADS 160
 #define AUDIO_THREADS 128
 
-#define CK(call)                                                                                        \
-    do {                                                                                                \
-        cudaError_t e_ = (call);                                                                        \
-        if (e_ != cudaSuccess)                                                                          \
-            return gv_fail(err, GV_ERR_ENV, "GPU: %s failed: %s (%s:%d)", #call, cudaGetErrorString(e_), \
-                           __FILE__, __LINE__);                                                         \
-    } while (0)
-
+/* The resident device state of n instances. */
 typedef struct {
-    uint8_t *h_v, *h_a, *d_v, *d_a; /* packed logs: pinned host, device */
-    size_t cap_v, cap_a;
-    uint32_t *h_voff, *h_aoff, *d_voff, *d_aoff;
-    uint64_t *h_hash, *d_hash;
-    int16_t *h_samp, *d_samp;
-    size_t cap_samp; /* int16 elements */
-    cudaEvent_t done;
-} gb_gpu_slot;
-
-struct gb_gpu {
     int n, video, audio;
-    cudaStream_t stream;
     uint8_t *d_secret;
     gb_lfsr_jump *d_lfsr;
     uint8_t *d_state; /* n x GB_STATE_STRIDE: each instance's VRAM and palette RAM */
     uint8_t *d_fb;    /* n x GB_FB_BYTES: each instance's last frame */
-    gb_gpu_slot s[2];
-};
+} gb_gpu;
 
 __global__ void gb_k_video(const uint8_t *pk, const uint32_t *off, uint8_t *state, uint8_t *fb, uint64_t *hash,
                            const uint8_t *secret)
@@ -99,111 +80,45 @@ __global__ void gb_k_audio(const uint8_t *pk, const uint32_t *off, const gb_lfsr
     out[((size_t)i * stride + s) * 2 + 1] = r;
 }
 
-static void slot_free(gb_gpu_slot *s)
+static void gb_gpu_close(void *dev)
 {
-    (void)cudaFreeHost(s->h_v);
-    (void)cudaFreeHost(s->h_a);
-    (void)cudaFreeHost(s->h_voff);
-    (void)cudaFreeHost(s->h_aoff);
-    (void)cudaFreeHost(s->h_hash);
-    (void)cudaFreeHost(s->h_samp);
-    (void)cudaFree(s->d_v);
-    (void)cudaFree(s->d_a);
-    (void)cudaFree(s->d_voff);
-    (void)cudaFree(s->d_aoff);
-    (void)cudaFree(s->d_hash);
-    (void)cudaFree(s->d_samp);
-    if (s->done)
-        (void)cudaEventDestroy(s->done);
-    memset(s, 0, sizeof *s);
-}
-
-extern "C" void gb_gpu_close(gb_gpu *g)
-{
+    gb_gpu *g = (gb_gpu *)dev;
     if (!g)
         return;
-    if (g->stream)
-        (void)cudaStreamSynchronize(g->stream);
-    for (int k = 0; k < 2; k++)
-        slot_free(&g->s[k]);
     (void)cudaFree(g->d_secret);
     (void)cudaFree(g->d_lfsr);
     (void)cudaFree(g->d_state);
     (void)cudaFree(g->d_fb);
-    if (g->stream)
-        (void)cudaStreamDestroy(g->stream);
     free(g);
 }
 
-/* Grows a pinned host buffer and its device twin to at least need bytes. */
-static gv_status grow(uint8_t **h, uint8_t **d, size_t *cap, size_t need, gv_err *err)
+static gv_status open_in(gb_gpu *g, const gb_cart *cart, gv_err *err)
 {
-    if (need <= *cap)
-        return GV_OK;
-    size_t c = need + need / 2 + 4096;
-    (void)cudaFreeHost(*h);
-    (void)cudaFree(*d);
-    *h = *d = NULL;
-    *cap = 0;
-    CK(cudaMallocHost((void **)h, c));
-    CK(cudaMalloc((void **)d, c));
-    *cap = c;
-    return GV_OK;
-}
-
-static gv_status open_in(gb_gpu *g, const uint8_t *secret, const gb_lfsr_jump *J, gv_err *err)
-{
-    int count = 0;
-    CK(cudaGetDeviceCount(&count));
-    if (count < 1)
-        return gv_fail(err, GV_ERR_ENV, "GPU: no device found");
-    CK(cudaSetDevice(0));
-    CK(cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking));
-    CK(cudaMalloc((void **)&g->d_secret, GB_XXH3_SECRET_SIZE));
-    CK(cudaMemcpy(g->d_secret, secret, GB_XXH3_SECRET_SIZE, cudaMemcpyHostToDevice));
-    CK(cudaMalloc((void **)&g->d_lfsr, sizeof(gb_lfsr_jump)));
-    CK(cudaMemcpy(g->d_lfsr, J, sizeof(gb_lfsr_jump), cudaMemcpyHostToDevice));
+    uint8_t secret[GB_XXH3_SECRET_SIZE];
+    gb_xxh3_secret(secret);
+    GV_GPU_TRY(cudaMalloc((void **)&g->d_secret, GB_XXH3_SECRET_SIZE), err);
+    GV_GPU_TRY(cudaMemcpy(g->d_secret, secret, GB_XXH3_SECRET_SIZE, cudaMemcpyHostToDevice), err);
+    GV_GPU_TRY(cudaMalloc((void **)&g->d_lfsr, sizeof(gb_lfsr_jump)), err);
+    GV_GPU_TRY(cudaMemcpy(g->d_lfsr, gb_cart_lfsr(cart), sizeof(gb_lfsr_jump), cudaMemcpyHostToDevice), err);
     if (g->video) {
-        CK(cudaMalloc((void **)&g->d_state, (size_t)g->n * GB_STATE_STRIDE));
-        CK(cudaMemset(g->d_state, 0, (size_t)g->n * GB_STATE_STRIDE));
-        CK(cudaMalloc((void **)&g->d_fb, (size_t)g->n * GB_FB_BYTES));
-        CK(cudaMemset(g->d_fb, 0xFF, (size_t)g->n * GB_FB_BYTES));
-    }
-    for (int k = 0; k < 2; k++) {
-        gb_gpu_slot *s = &g->s[k];
-        CK(cudaMallocHost((void **)&s->h_voff, (size_t)g->n * sizeof(uint32_t)));
-        CK(cudaMallocHost((void **)&s->h_aoff, (size_t)g->n * sizeof(uint32_t)));
-        CK(cudaMallocHost((void **)&s->h_hash, (size_t)g->n * sizeof(uint64_t)));
-        CK(cudaMalloc((void **)&s->d_voff, (size_t)g->n * sizeof(uint32_t)));
-        CK(cudaMalloc((void **)&s->d_aoff, (size_t)g->n * sizeof(uint32_t)));
-        CK(cudaMalloc((void **)&s->d_hash, (size_t)g->n * sizeof(uint64_t)));
-        CK(cudaEventCreate(&s->done));
-    }
-    /* Staging sized for a typical frame (lines, a few hundred writes, a snapshot on the
-     * first frames; ~20 keyframes), so that timed runs rarely grow pinned memory. */
-    for (int k = 0; k < 2; k++) {
-        gv_status st;
-        if (g->video && (st = grow(&g->s[k].h_v, &g->s[k].d_v, &g->s[k].cap_v, (size_t)g->n * 28 * 1024, err)) != GV_OK)
-            return st;
-        if (g->audio && (st = grow(&g->s[k].h_a, &g->s[k].d_a, &g->s[k].cap_a, (size_t)g->n * 2 * 1024, err)) != GV_OK)
-            return st;
+        GV_GPU_TRY(cudaMalloc((void **)&g->d_state, (size_t)g->n * GB_STATE_STRIDE), err);
+        GV_GPU_TRY(cudaMemset(g->d_state, 0, (size_t)g->n * GB_STATE_STRIDE), err);
+        GV_GPU_TRY(cudaMalloc((void **)&g->d_fb, (size_t)g->n * GB_FB_BYTES), err);
+        GV_GPU_TRY(cudaMemset(g->d_fb, 0xFF, (size_t)g->n * GB_FB_BYTES), err);
     }
     return GV_OK;
 }
 
-extern "C" gv_status gb_gpu_open(int n, int video, int audio, const uint8_t *secret, const gb_lfsr_jump *J,
-                                 gb_gpu **out, gv_err *err)
+static gv_status gb_gpu_open(const void *cart, const void *m0, int n, int video, int audio, void **out, gv_err *err)
 {
     *out = NULL;
-    if (n < 1 || n > 65535)
-        return gv_fail(err, GV_ERR_INPUT, "GPU: %d instances (the device renderers take 1 to 65535)", n);
     gb_gpu *g = (gb_gpu *)calloc(1, sizeof *g);
     if (!g)
         return gv_fail(err, GV_ERR_ENV, "out of memory");
     g->n = n;
     g->video = video;
     g->audio = audio;
-    gv_status st = open_in(g, secret, J, err);
+    gv_status st = open_in(g, (const gb_cart *)cart, err);
     if (st != GV_OK) {
         gb_gpu_close(g);
         return st;
@@ -212,72 +127,30 @@ extern "C" gv_status gb_gpu_open(int n, int video, int audio, const uint8_t *sec
     return GV_OK;
 }
 
-extern "C" gv_status gb_gpu_staging(gb_gpu *g, int slot, size_t vbytes, size_t abytes, uint8_t **vbuf, uint8_t **abuf,
-                                    uint32_t **voff, uint32_t **aoff, gv_err *err)
+static gv_status gb_gpu_launch(void *dev, const emu_gpu_io *io, gv_err *err)
 {
-    gb_gpu_slot *s = &g->s[slot & 1];
-    gv_status st;
-    if ((st = grow(&s->h_v, &s->d_v, &s->cap_v, vbytes, err)) != GV_OK ||
-        (st = grow(&s->h_a, &s->d_a, &s->cap_a, abytes, err)) != GV_OK)
-        return st;
-    *vbuf = s->h_v;
-    *abuf = s->h_a;
-    *voff = s->h_voff;
-    *aoff = s->h_aoff;
-    return GV_OK;
-}
-
-extern "C" gv_status gb_gpu_submit(gb_gpu *g, int slot, size_t vbytes, size_t abytes, int astride, gv_err *err)
-{
-    gb_gpu_slot *s = &g->s[slot & 1];
-    const size_t n = (size_t)g->n;
-    if (g->video) {
-        CK(cudaMemcpyAsync(s->d_v, s->h_v, vbytes, cudaMemcpyHostToDevice, g->stream));
-        CK(cudaMemcpyAsync(s->d_voff, s->h_voff, n * sizeof(uint32_t), cudaMemcpyHostToDevice, g->stream));
-        gb_k_video<<<g->n, VIDEO_THREADS, 0, g->stream>>>(s->d_v, s->d_voff, g->d_state, g->d_fb, s->d_hash,
-                                                          g->d_secret);
-        CK(cudaGetLastError());
-        CK(cudaMemcpyAsync(s->h_hash, s->d_hash, n * sizeof(uint64_t), cudaMemcpyDeviceToHost, g->stream));
+    gb_gpu *g = (gb_gpu *)dev;
+    cudaStream_t stream = (cudaStream_t)io->stream;
+    if (io->video) {
+        gb_k_video<<<io->n, VIDEO_THREADS, 0, stream>>>(io->vlog, io->voff, g->d_state, g->d_fb, (uint64_t *)io->vres,
+                                                       g->d_secret);
+        GV_GPU_TRY(cudaGetLastError(), err);
     }
-    if (g->audio) {
-        size_t need = n * (size_t)astride * 2;
-        if (need > s->cap_samp) {
-            /* the slot's previous use has been waited for by the caller */
-            (void)cudaFreeHost(s->h_samp);
-            (void)cudaFree(s->d_samp);
-            s->h_samp = NULL;
-            s->d_samp = NULL;
-            s->cap_samp = 0;
-            CK(cudaMallocHost((void **)&s->h_samp, need * sizeof(int16_t)));
-            CK(cudaMalloc((void **)&s->d_samp, need * sizeof(int16_t)));
-            s->cap_samp = need;
-        }
-        CK(cudaMemcpyAsync(s->d_a, s->h_a, abytes, cudaMemcpyHostToDevice, g->stream));
-        CK(cudaMemcpyAsync(s->d_aoff, s->h_aoff, n * sizeof(uint32_t), cudaMemcpyHostToDevice, g->stream));
-        dim3 grid((unsigned)((astride + AUDIO_THREADS - 1) / AUDIO_THREADS), (unsigned)g->n);
-        gb_k_audio<<<grid, AUDIO_THREADS, 0, g->stream>>>(s->d_a, s->d_aoff, g->d_lfsr, s->d_samp, astride);
-        CK(cudaGetLastError());
-        CK(cudaMemcpyAsync(s->h_samp, s->d_samp, need * sizeof(int16_t), cudaMemcpyDeviceToHost, g->stream));
+    if (io->audio) {
+        dim3 grid((unsigned)((io->astride + AUDIO_THREADS - 1) / AUDIO_THREADS), (unsigned)io->n);
+        gb_k_audio<<<grid, AUDIO_THREADS, 0, stream>>>(io->alog, io->aoff, g->d_lfsr, (int16_t *)io->ares, io->astride);
+        GV_GPU_TRY(cudaGetLastError(), err);
     }
-    CK(cudaEventRecord(s->done, g->stream));
     return GV_OK;
 }
 
-extern "C" gv_status gb_gpu_wait(gb_gpu *g, int slot, const uint64_t **hashes, const int16_t **samples, gv_err *err)
+static gv_status gb_gpu_frame(void *dev, void *stream, int i, uint8_t *rgb, gv_err *err)
 {
-    gb_gpu_slot *s = &g->s[slot & 1];
-    CK(cudaEventSynchronize(s->done));
-    CK(cudaGetLastError());
-    *hashes = s->h_hash;
-    *samples = s->h_samp;
+    gb_gpu *g = (gb_gpu *)dev;
+    GV_GPU_TRY(cudaMemcpy(rgb, g->d_fb + (size_t)i * GB_FB_BYTES, GB_FB_BYTES, cudaMemcpyDeviceToHost), err);
     return GV_OK;
 }
 
-extern "C" gv_status gb_gpu_frame(gb_gpu *g, int i, uint8_t *rgb, gv_err *err)
-{
-    if (!g->video || i < 0 || i >= g->n)
-        return gv_fail(err, GV_ERR_INPUT, "GPU: no device frame for instance %d", i);
-    CK(cudaStreamSynchronize(g->stream));
-    CK(cudaMemcpy(rgb, g->d_fb + (size_t)i * GB_FB_BYTES, GB_FB_BYTES, cudaMemcpyDeviceToHost));
-    return GV_OK;
-}
+extern "C" const emu_gpu_ops gb_gpu_ops = {
+    8, 1, 2 * sizeof(int16_t), gb_gpu_open, gb_gpu_launch, gb_gpu_frame, gb_gpu_close,
+};

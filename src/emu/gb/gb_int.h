@@ -111,8 +111,10 @@ struct gb {
     int next_ev;
     unsigned outputs;
     int trap_on, trap_hit;
+    uint8_t buttons;        /* held this frame (input, not state): A B Select Start Right Left Up Down */
     int cpu_brk;            /* gb_cpu_run returns after this instruction */
-    FILE *trace;
+    emu_line_fn trace;      /* one line per instruction, or NULL */
+    void *trace_ctx;
     const gb_lfsr_jump *lfsr; /* shared, owned by the cartridge */
     /* native video: the frame being drawn and the last complete one */
     uint8_t *fb[2];
@@ -167,6 +169,18 @@ static inline void gb_wr(gb *g, uint16_t a, uint8_t v)
         p[a & 0xFFF] = v;
     else
         gb_write_slow(g, a, v);
+}
+
+/* P1/JOYP: bits 4 and 5 select the direction keys and the action buttons (0 selects);
+ * the low nibble reads 0 for a pressed button of a selected group. */
+static inline uint8_t gb_joyp(const gb *g)
+{
+    uint8_t low = 0x0F;
+    if (!(g->s.p1 & 0x10))
+        low &= (uint8_t)~(g->buttons >> 4);
+    if (!(g->s.p1 & 0x20))
+        low &= (uint8_t)~g->buttons;
+    return (uint8_t)(0xC0 | (g->s.p1 & 0x30) | (low & 0x0F));
 }
 
 /* ---- events (gb_machine.c) ------------------------------------------------------------ */

@@ -161,22 +161,8 @@ gv_status gb_new(const gb_cart *cart, gb_model model, unsigned outputs, gb **out
             memset(g->fb[i], 0xFF, GB_FB_BYTES);
         }
     }
-    gb_state *s = &g->s;
-    s->cgb = model == GB_MODEL_CGB;
-    g->md = 4;
-    post_boot(g);
-    gb_map_update(g);
-    gb_pal_rgb_refresh(g);
-    gb_native_init(g);
-    gb_sched_all(g);
-    gb_apu_fs_schedule(g);
-    gb_timer_schedule(g);
-    gb_apu_key *k0 = gb_vec_push(&g->keys[0], sizeof *k0);
-    *k0 = s->apu.gen;
-    g->log[0].cgb = g->log[1].cgb = s->cgb;
-    g->log[0].snapshot = 1;
-    memcpy(g->log[0].vram, s->vram, GB_VRAM_BYTES);
-    memcpy(g->log[0].pal, s->pal, GB_PAL_BYTES);
+    g->s.cgb = model == GB_MODEL_CGB;
+    gb_power(g);
     *out = g;
     return GV_OK;
 oom:
@@ -198,6 +184,46 @@ void gb_free(gb *g)
     free(g->abuf);
     free(g->serial);
     free(g);
+}
+
+void gb_power(gb *g)
+{
+    /* Everything that evolves goes back to its state at creation; buffers are kept. */
+    int cgb = g->s.cgb;
+    memset(&g->s, 0, sizeof g->s);
+    gb_state *s = &g->s;
+    s->cgb = (uint8_t)cgb;
+    if (g->cram_size)
+        memset(g->cram, 0, g->cram_size);
+    for (int i = 0; i < 2; i++) {
+        if (g->fb[i])
+            memset(g->fb[i], 0xFF, GB_FB_BYTES);
+        g->memw[i].n = g->regw[i].n = g->keys[i].n = 0;
+        memset(&g->log[i], 0, sizeof g->log[i]);
+    }
+    g->trap_hit = 0;
+    g->cpu_brk = 0;
+    g->fb_cur = g->log_cur = g->keys_cur = 0;
+    g->nat_x = 0;
+    g->oam_rows_h = 0;
+    g->want_snapshot = 0;
+    memset(&g->alog, 0, sizeof g->alog);
+    g->an = 0;
+    g->nserial = 0;
+    g->md = 4;
+    post_boot(g);
+    gb_map_update(g);
+    gb_pal_rgb_refresh(g);
+    gb_native_init(g);
+    gb_sched_all(g);
+    gb_apu_fs_schedule(g);
+    gb_timer_schedule(g);
+    gb_apu_key *k0 = gb_vec_push(&g->keys[0], sizeof *k0);
+    *k0 = s->apu.gen;
+    g->log[0].cgb = g->log[1].cgb = s->cgb;
+    g->log[0].snapshot = 1;
+    memcpy(g->log[0].vram, s->vram, GB_VRAM_BYTES);
+    memcpy(g->log[0].pal, s->pal, GB_PAL_BYTES);
 }
 
 /* ---- running -------------------------------------------------------------------------- */
@@ -293,6 +319,16 @@ const uint8_t *gb_serial_output(const gb *g, size_t *len)
     return g->serial;
 }
 
+void gb_set_buttons(gb *g, uint8_t buttons)
+{
+    /* A button going down while its group is selected requests the joypad interrupt (a
+     * high-to-low change of a P1 input line). */
+    uint8_t before = gb_joyp(g);
+    g->buttons = buttons;
+    if ((before & ~gb_joyp(g)) & 0x0F)
+        g->s.iflag |= 0x10;
+}
+
 void gb_set_trap(gb *g, int on)
 {
     g->trap_on = on;
@@ -311,7 +347,8 @@ void gb_get_regs(const gb *g, gb_regs *r)
     r->h = s->h, r->l = s->l, r->sp = s->sp, r->pc = s->pc;
 }
 
-void gb_set_trace(gb *g, FILE *f)
+void gb_set_trace(gb *g, emu_line_fn fn, void *ctx)
 {
-    g->trace = f;
+    g->trace = fn;
+    g->trace_ctx = ctx;
 }

@@ -51,7 +51,7 @@ static uint8_t io_read(gb *g, uint16_t a)
     if (r >= 0x40 && r <= 0x4B)
         return gb_ppu_read(g, a);
     switch (r) {
-    case 0x00: return (uint8_t)(0xC0 | (s->p1 & 0x30) | 0x0F); /* no button pressed */
+    case 0x00: return gb_joyp(g);
     case 0x01: return s->sb;
     case 0x02: return (uint8_t)(s->sc | (s->cgb ? 0x7C : 0x7E));
     case 0x04: case 0x05: case 0x06: case 0x07: return gb_timer_read(g, a);

@@ -4,7 +4,7 @@
  * output filters (first-order high-pass at 90 Hz and 440 Hz, low-pass at 14 kHz) in Q16
  * fixed point at 48 kHz, then int16. The filters are recurrences, so they always run on
  * the host, in sample order. */
-#include "emu/nes/nes.h"
+#include "emu/nes/nes_int.h"
 
 #include <assert.h>
 

@@ -4,7 +4,7 @@
  * nes_osc (audio_rules.h) that changes only at these events; between them the native audio
  * path sums the mixer output sample by sample, and the block renderers get the same states
  * as the frame's spans. */
-#include "emu/nes/nes.h"
+#include "emu/nes/nes_int.h"
 
 #include <string.h>
 

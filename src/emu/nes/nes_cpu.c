@@ -4,7 +4,7 @@
  * itself. Interrupts are polled at the end of each instruction using the state of the
  * penultimate cycle; CLI, SEI and PLP change I after the poll. All official opcodes and the
  * commonly used unofficial ones are implemented; KIL stops the CPU. */
-#include "emu/nes/nes.h"
+#include "emu/nes/nes_int.h"
 
 /* The helpers below are small and hot: always inlined into the opcode switch. */
 #ifdef NES_NO_FORCED_INLINE
@@ -362,7 +362,7 @@ void nes_cpu_step(nes *m)
         return;
     }
     if (m->trace)
-        m->trace(m, m->trace_ctx);
+        nes_trace_emit(m);
     uint8_t op = RD(c->pc++);
     uint8_t i_poll = 2; /* 2: poll with I as it is after the instruction */
     switch (op) {

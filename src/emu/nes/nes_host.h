@@ -2,7 +2,7 @@
 #ifndef GV_EMU_NES_RENDER_HOST_H
 #define GV_EMU_NES_RENDER_HOST_H
 
-#include "emu/nes/nes.h"
+#include "emu/nes/nes_int.h"
 #include "emu/nes/nes_gpu.h"
 
 /* Packs a frame log into dst (nes_log_packed_size bytes, 16-byte aligned). */

@@ -2,7 +2,7 @@
  * PPU, $4000 APU and I/O, $4014 OAM DMA, $6000 PRG-RAM, $8000 PRG-ROM through the mapper),
  * the event scheduler that wakes the PPU and APU when something the CPU can see is due,
  * the interrupt lines, and the frame loop. */
-#include "emu/nes/nes.h"
+#include "emu/nes/nes_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -146,8 +146,9 @@ uint8_t nes_io_read(nes *m, uint16_t a)
         if (a == 0x4015)
             return (uint8_t)((nes_apu_read_status(m) & ~0x20) | (m->bus & 0x20));
         if (a == 0x4016 || a == 0x4017) {
-            /* standard controller, nothing pressed: eight 0 bits, then 1s */
-            int bit = m->pad_shift >= 8;
+            /* standard controller on port 1 (buttons A, B, Select, Start, Up, Down, Left,
+             * Right, then 1s; while the strobe is high, A); nothing on port 2 */
+            int bit = m->pad_shift < 8 ? (m->pad_buttons >> m->pad_shift) & 1 : 1;
             if (!m->pad_strobe && m->pad_shift < 8)
                 m->pad_shift++;
             return (uint8_t)((m->bus & 0xE0) | (a == 0x4016 ? bit : 0));

@@ -3,7 +3,7 @@
  * windows ($8000-$FFFF in 8 KiB), the PPU's pattern windows ($0000-$1FFF in 1 KiB) and the
  * nametable slots ($2000-$2FFF in 1 KiB). nes_mapper_update recomputes them from the
  * registers and tells the PPU which drawing windows changed (for the frame log). */
-#include "emu/nes/nes.h"
+#include "emu/nes/nes_int.h"
 
 #include <string.h>
 

@@ -2,7 +2,7 @@
  * (control, CHR bank 0, CHR bank 1, PRG bank). Writing a byte with bit 7 set resets the
  * port and fixes the last PRG bank at $C000. Writes on consecutive CPU cycles (the double
  * write of a read-modify-write instruction) are ignored after the first. */
-#include "emu/nes/nes.h"
+#include "emu/nes/nes_int.h"
 
 void nes_mmc1_write(nes *m, uint16_t a, uint8_t v)
 {

@@ -2,7 +2,7 @@
  * mirroring, PRG-RAM protection, and the scanline counter clocked by filtered rising edges
  * of PPU address line 12 (the PPU's fetch pattern gives one per rendered line with the usual
  * background $0000 / sprites $1000 setup), which raises an IRQ when it reaches 0. */
-#include "emu/nes/nes.h"
+#include "emu/nes/nes_int.h"
 
 void nes_mmc3_write(nes *m, uint16_t a, uint8_t v)
 {

@@ -4,7 +4,7 @@
  * the $2007 read buffer, palette mirroring, the A12 fetch pattern the MMC3 counts, and the
  * frame log. Pixels are drawn here only when the native renderer is on, through
  * ppu_rules.h. */
-#include "emu/nes/nes.h"
+#include "emu/nes/nes_int.h"
 
 #include <string.h>
 

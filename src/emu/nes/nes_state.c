@@ -5,7 +5,7 @@
  * steer the core out of its arrays or into an endless catch-up; derived state (bank maps,
  * PRG windows, audible periods) is recomputed, never trusted. States are taken at frame
  * boundaries (the PPU past its visible lines, before the pre-render line). */
-#include "emu/nes/nes.h"
+#include "emu/nes/nes_int.h"
 
 #include <stdlib.h>
 #include <string.h>

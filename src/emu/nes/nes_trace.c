@@ -2,7 +2,7 @@
  * (Nintendulator's): PC, opcode bytes, disassembly with the effective address and the value
  * there before the instruction runs (unofficial opcodes marked '*'), A X Y P SP, the PPU's
  * line and dot, the CPU cycle count. Memory is read with nes_peek, without side effects. */
-#include "emu/nes/nes.h"
+#include "emu/nes/nes_int.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -126,4 +126,12 @@ int nes_trace_line(nes *m, char *buf, size_t len)
     return snprintf(buf, len, "%04X  %-8s %c%-32sA:%02X X:%02X Y:%02X P:%02X SP:%02X PPU:%3d,%3d CYC:%llu",
                     pc, bytes, unoff ? '*' : ' ', dis, c->a, c->x, c->y, p, c->s, m->ppu.line, m->ppu.dot,
                     (unsigned long long)m->cyc);
+}
+
+void nes_trace_emit(nes *m)
+{
+    char line[192];
+    int n = nes_trace_line(m, line, sizeof line);
+    if (n > 0)
+        m->trace(m->trace_ctx, line, (size_t)n);
 }

@@ -1,0 +1,274 @@
+/* cmd_emu.c: `gpuvet run [CONSOLE] ROM` and `gpuvet bench [CONSOLE] ROM`, for every console
+ * behind emu/common/console.h: flags, then the engines emu_run / emu_bench, then the
+ * result as text. The console is named (run nes, run gb: the older spellings) or picked
+ * from the file's header and extension. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/hash.h"
+#include "core/record.h"
+#include "emu/common/emu_bench.h"
+#include "emu/common/emu_run.h"
+#include "report/report.h"
+
+/* Takes a console name off the front of argv (run nes ROM); *console stays NULL when the
+ * first word is no console's name. */
+static void console_word(int *argc, char ***argv, const char **console)
+{
+    *console = NULL;
+    if (*argc > 0 && emu_console_find((*argv)[0])) {
+        *console = (*argv)[0];
+        (*argc)--;
+        (*argv)++;
+    }
+}
+
+static int renderer_of(const char *cmd, const char *flag, const char *s, emu_renderer *r)
+{
+    if (emu_renderer_parse(s, r) == 0)
+        return 0;
+    fprintf(stderr, "gpuvet %s: %s: '%s' is not one of native, host, device, none\n", cmd, flag, s);
+    return -1;
+}
+
+static void print_serial(const uint8_t *s, size_t n)
+{
+    fputs("serial: \"", stdout);
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '\n')
+            fputs("\\n", stdout);
+        else if (s[i] == '"' || s[i] == '\\')
+            printf("\\%c", s[i]);
+        else if (s[i] >= 0x20 && s[i] < 0x7F)
+            putchar(s[i]);
+        else
+            printf("\\x%02x", s[i]);
+    }
+    fputs("\"\n", stdout);
+}
+
+static int finish_record(const char *cmd, cJSON *rec, int code, const char *json)
+{
+    gv_err err;
+    if (json && gv_record_finish_write(rec, code, json, &err) != GV_OK) {
+        fprintf(stderr, "gpuvet %s: %s\n", cmd, err.msg);
+        if (code == GV_EXIT_OK)
+            code = GV_EXIT_ENV;
+    }
+    cJSON_Delete(rec);
+    return code;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    char cmd[32] = "run";
+    emu_run_opts o = {0};
+    console_word(&argc, &argv, &o.console);
+    if (o.console)
+        snprintf(cmd, sizeof cmd, "run %s", o.console);
+    long frames = 0, instances = 1, threads = 0, gpu = 0;
+    const char *video = "native", *audio = "native", *json = NULL, *sav = NULL;
+    int quiet = 0;
+    const args_spec specs[] = {
+        {"--frames", ARGS_INT, &frames, "N", "frames to run (default 60; with --test-rom the limit, default 6000)", 1, 100000000, 0, 0, NULL},
+        {"--model", ARGS_CHOICE, &o.opts.model, "M", "Game Boy: dmg or cgb (default: cgb for CGB cartridges, else dmg)", 0, 0, 0, 0, "dmg,cgb"},
+        {"--video", ARGS_CHOICE, &video, "R", "video renderer: native (default), host, device, none", 0, 0, 0, 0, "native,host,device,none"},
+        {"--audio", ARGS_CHOICE, &audio, "R", "audio renderer: native (default), host, device, none", 0, 0, 0, 0, "native,host,device,none"},
+        {"--instances", ARGS_INT, &instances, "N", "identical instances run together; all must agree (default 1)", 1, 65535, 0, 0, NULL},
+        {"--threads", ARGS_INT, &threads, "N", "host threads (default: every core)", 1, 4096, 0, 0, NULL},
+        {"--gpu", ARGS_INT, &gpu, "N", "GPU index for the device renderers (default 0)", 0, 64, 0, 0, NULL},
+        {"--png", ARGS_STR, &o.png, "FILE", "write the last frame as a PNG", 0, 0, 0, 0, NULL},
+        {"--wav", ARGS_STR, &o.wav, "FILE", "write the sound as a 16-bit WAV (48 kHz; mono NES, stereo Game Boy)", 0, 0, 0, 0, NULL},
+        {"--save-state", ARGS_STR, &o.save_state, "FILE", "save the machine after the run", 0, 0, 0, 0, NULL},
+        {"--load-state", ARGS_STR, &o.load_state, "FILE", "load a saved machine before the run", 0, 0, 0, 0, NULL},
+        {"--battery", ARGS_STR, &o.battery, "FILE", "battery RAM file, read if present and written at the end (default: ROM name with .sav, for cartridges with a battery)", 0, 0, 0, 0, NULL},
+        {"--sav", ARGS_STR, &sav, "FILE", "the older spelling of --battery", 0, 0, 0, 0, NULL},
+        {"--no-battery", ARGS_FLAG, &o.no_battery, NULL, "neither read nor write a battery file", 0, 0, 0, 0, NULL},
+        {"--test-rom", ARGS_FLAG, &o.test_rom, NULL, "run until the test ROM's verdict (status block, serial, LD B,B signature); exit 0 passed, 1 otherwise", 0, 0, 0, 0, NULL},
+        {"--trace", ARGS_STR, &o.trace, "FILE", "one line per instruction (NES: nestest layout; Game Boy: Gameboy Doctor layout)", 0, 0, 0, 0, NULL},
+        {"--frame-hashes", ARGS_STR, &o.frame_hashes, "FILE", "one line per frame: its number, the hash of its RGB frame and of its samples", 0, 0, 0, 0, NULL},
+        {"--verify", ARGS_FLAG, &o.verify, NULL, "with --video native: also draw each frame from its log and fail on any difference", 0, 0, 0, 0, NULL},
+        {"--json", ARGS_STR, &json, "FILE", "write the run's JSON record to FILE (atomically)", 0, 0, 0, 0, NULL},
+        {"--quiet|-q", ARGS_FLAG, &quiet, NULL, "print only results and errors", 0, 0, 0, 0, NULL},
+    };
+    const char *pos[1];
+    int npos = 0, code;
+    if (!cli_parse(cmd, "gpuvet run [nes|gb] ROM [options]",
+                   "Runs a ROM headless (NES .nes, Game Boy / Color .gb .gbc; the console comes from the\n"
+                   "header, or name it) and prints the hashes of its frames and of its sound.",
+                   specs, (int)GV_ARRAY_LEN(specs), argc, argv, pos, 1, &npos, &quiet, &code))
+        return code;
+    if (npos != 1) {
+        fprintf(stderr, "gpuvet %s: give one ROM file (gpuvet run --help)\n", cmd);
+        return GV_EXIT_USAGE;
+    }
+    if (sav && o.battery) {
+        fprintf(stderr, "gpuvet %s: give --battery or --sav, not both\n", cmd);
+        return GV_EXIT_USAGE;
+    }
+    if ((o.battery || sav) && o.no_battery) {
+        fprintf(stderr, "gpuvet %s: --no-battery with --battery: choose one\n", cmd);
+        return GV_EXIT_USAGE;
+    }
+    if (renderer_of(cmd, "--video", video, &o.video) || renderer_of(cmd, "--audio", audio, &o.audio))
+        return GV_EXIT_USAGE;
+    o.rom = pos[0];
+    o.battery = o.battery ? o.battery : sav;
+    o.frames = frames;
+    o.instances = (int)instances;
+    o.threads = (int)threads;
+    o.gpu = (int)gpu;
+    cJSON *rec = gv_record_new(cmd, argc, argv);
+    emu_run_result r;
+    gv_err err;
+    gv_status st = emu_run(&o, &r, rec, &err);
+    if (st != GV_OK) {
+        fprintf(stderr, "gpuvet %s: %s\n", cmd, err.msg);
+        cJSON_Delete(rec);
+        return gv_status_exit(st);
+    }
+    char vh[17], ah[17];
+    gv_hash_hex(r.video_hash, vh);
+    gv_hash_hex(r.audio_hash, ah);
+    gv_info("rom: %s: %s%s%s\n", o.rom, r.cart, r.model ? ", model " : "", r.model ? r.model : "");
+    if (r.battery_path)
+        gv_info("battery: %s (%s)\n", r.battery_path, r.battery_loaded ? "loaded, written back" : "no save yet, written");
+    gv_info("ran %ld frames in %.3f s (%.0f instance-frames/s): video %s, audio %s, %d instance%s\n", r.frames,
+            r.seconds, r.seconds > 0 ? (double)r.frames * o.instances / r.seconds : 0.0, video, audio, o.instances,
+            o.instances > 1 ? "s" : "");
+    printf("video_hash %s\naudio_hash %s\n", o.video == EMU_R_NONE ? "none" : vh, o.audio == EMU_R_NONE ? "none" : ah);
+    if (r.serial_len)
+        print_serial(r.serial, r.serial_len);
+    if (r.mismatched)
+        fprintf(stderr, "gpuvet %s: %d of %d instances produced hashes that differ from instance 0's\n", cmd, r.mismatched,
+                o.instances);
+    if (o.test_rom)
+        printf("test ROM: %s\n", r.test_line);
+    code = r.exit_code;
+    emu_run_result_free(&r);
+    return finish_record(cmd, rec, code, json);
+}
+
+int cmd_bench_emu(int argc, char **argv)
+{
+    char cmd[32] = "bench";
+    emu_bench_opts o = {0};
+    console_word(&argc, &argv, &o.console);
+    if (o.console)
+        snprintf(cmd, sizeof cmd, "bench %s", o.console);
+    long frames = 0, repeats = 5, warmup = 1, threads = 0, gpu = 0;
+    double seconds = 0, hz = 0;
+    args_str_list vl = {0}, al = {0};
+    args_int_list il = {0};
+    const char *json = NULL;
+    int quiet = 0;
+    const args_spec specs[] = {
+        {"--frames", ARGS_INT, &frames, "F", "frames per instance in each run (default: enough for about --seconds)", 1, 10000000, 0, 0, NULL},
+        {"--seconds", ARGS_DOUBLE, &seconds, "S", "size each run from the warm-up to take about S seconds (default 1)", 0, 0, 0.01, 3600, NULL},
+        {"--repeats", ARGS_INT, &repeats, "R", "timed runs per configuration, taken in rounds across them (default 5)", 1, 1000, 0, 0, NULL},
+        {"--warmup", ARGS_INT, &warmup, "N", "untimed runs per configuration first (default 1)", 1, 100, 0, 0, NULL},
+        {"--video", ARGS_CHOICE_LIST, &vl, "LIST", "video renderers (default native, plus device with a GPU, else host)", 0, 0, 0, 0, "native,host,device,none"},
+        {"--audio", ARGS_CHOICE_LIST, &al, "LIST", "audio renderers (default native)", 0, 0, 0, 0, "native,host,device,none"},
+        {"--instances", ARGS_INT_LIST, &il, "LIST", "instance counts, e.g. 1,16,64,256,1024 (default 1)", 1, 65535, 0, 0, NULL},
+        {"--threads", ARGS_INT, &threads, "N", "host threads (default: every core)", 1, 4096, 0, 0, NULL},
+        {"--gpu", ARGS_INT, &gpu, "N", "GPU index for the device renderers (default 0)", 0, 64, 0, 0, NULL},
+        {"--model", ARGS_CHOICE, &o.opts.model, "M", "Game Boy: dmg or cgb (default from the header)", 0, 0, 0, 0, "dmg,cgb"},
+        GV_TELEMETRY_HZ_SPEC(&hz),
+        {"--json", ARGS_STR, &json, "FILE", "write the run's JSON record to FILE (atomically)", 0, 0, 0, 0, NULL},
+        {"--quiet|-q", ARGS_FLAG, &quiet, NULL, "print only results and errors", 0, 0, 0, 0, NULL},
+    };
+    const char *pos[1];
+    int npos = 0, code;
+    if (!cli_parse(cmd, "gpuvet bench [nes|gb] ROM [--instances LIST] [--video LIST] [--audio LIST] [options]",
+                   "Measures emulation throughput (instance-frames per second) per video and audio renderer and\n"
+                   "instance count. Every timed run starts from power-on, and every instance's hashes must equal\n"
+                   "the native renderers' over the same frames (exit 1 otherwise).",
+                   specs, (int)GV_ARRAY_LEN(specs), argc, argv, pos, 1, &npos, &quiet, &code))
+        return code;
+    if (npos != 1) {
+        fprintf(stderr, "gpuvet %s: give one ROM file (gpuvet bench --help)\n", cmd);
+        return GV_EXIT_USAGE;
+    }
+    if (frames > 0 && seconds > 0) {
+        fprintf(stderr, "gpuvet %s: give --frames or --seconds, not both\n", cmd);
+        return GV_EXIT_USAGE;
+    }
+    if (!vl.n) {
+        snprintf(vl.v[vl.n++], sizeof vl.v[0], "native");
+        snprintf(vl.v[vl.n++], sizeof vl.v[0], "%s", emu_gpu_count() > 0 ? "device" : "host");
+    }
+    if (!al.n)
+        snprintf(al.v[al.n++], sizeof al.v[0], "native");
+    if (!il.n)
+        il.v[il.n++] = 1;
+    if (vl.n > 4 || al.n > 4 || il.n > EMU_BENCH_MAX) {
+        fprintf(stderr, "gpuvet %s: at most 4 video and 4 audio renderers and %d instance counts\n", cmd, EMU_BENCH_MAX);
+        return GV_EXIT_USAGE;
+    }
+    for (int i = 0; i < vl.n; i++)
+        emu_renderer_parse(vl.v[i], &o.video[o.nvideo++]);
+    for (int i = 0; i < al.n; i++)
+        emu_renderer_parse(al.v[i], &o.audio[o.naudio++]);
+    for (int i = 0; i < il.n; i++)
+        o.instances[o.ninstances++] = (int)il.v[i];
+    o.rom = pos[0];
+    o.frames = frames;
+    o.seconds = seconds > 0 ? seconds : 1;
+    o.repeats = (int)repeats;
+    o.warmup = (int)warmup;
+    o.threads = (int)threads;
+    o.gpu = (int)gpu;
+    int on_device = 0;
+    for (int i = 0; i < o.nvideo; i++)
+        on_device |= o.video[i] == EMU_R_DEVICE;
+    for (int i = 0; i < o.naudio; i++)
+        on_device |= o.audio[i] == EMU_R_DEVICE;
+    gv_telemetry_opts to = {hz, on_device ? (int)gpu : -1, NULL, NULL};
+    o.tel = gv_telemetry_start(&to);
+    cJSON *rec = gv_record_new(cmd, argc, argv);
+    emu_bench_result r;
+    gv_err err;
+    gv_info("rom: %s\n", o.rom);
+    gv_status st = emu_bench(&o, &r, rec, &err);
+    gv_telemetry_stop(o.tel, rec);
+    if (st != GV_OK) {
+        fprintf(stderr, "gpuvet %s: %s\n", cmd, err.msg);
+        cJSON_Delete(rec);
+        return gv_status_exit(st);
+    }
+    char key[32];
+    snprintf(key, sizeof key, "bench_%s", r.con->name);
+    gv_info("%s%s%s\n", r.cart, r.gpu_name ? "; GPU " : "", r.gpu_name ? r.gpu_name : "");
+    printf("%-7s %-7s %9s %8s %12s %12s %6s %8s  %s\n", "video", "audio", "instances", "frames", "fps_median",
+           "fps_best", "cv", "vs_nat", "hashes");
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(rec, key))
+    {
+        const cJSON *ratio = cJSON_GetObjectItemCaseSensitive(e, "device_over_native");
+        if (!ratio)
+            ratio = cJSON_GetObjectItemCaseSensitive(e, "host_over_native");
+        if (!ratio)
+            ratio = cJSON_GetObjectItemCaseSensitive(e, "none_over_native");
+        char rs[16] = "-";
+        if (cJSON_IsNumber(ratio))
+            snprintf(rs, sizeof rs, "%.2fx", ratio->valuedouble);
+        const char *v = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "video"));
+        const char *a = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "audio"));
+        int nv = !strcmp(v, "none"), na = !strcmp(a, "none");
+        const char *what = nv && na ? "none (no output)" : nv ? "= native (audio only)" : na ? "= native (video only)"
+                                                                                            : "= native";
+        printf("%-7s %-7s %9.0f %8.0f %12.1f %12.1f %6.3f %8s  %s\n", v, a,
+               cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(e, "instances")),
+               cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(e, "frames")),
+               cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(e, "fps_median")),
+               cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(e, "fps_best")),
+               cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(e, "cv")), rs,
+               cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "hashes_match_native")) ? what : "DIFFER");
+    }
+    report_add_verdicts(rec);
+    report_print_verdicts(rec, stdout);
+    code = r.mismatched ? GV_EXIT_FAIL : GV_EXIT_OK;
+    return finish_record(cmd, rec, code, json);
+}

@@ -1,0 +1,242 @@
+/* emu_bench.c: the emulation benchmark engine (see emu_bench.h). */
+#include "emu/common/emu_bench.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/harness.h"
+#include "core/hash.h"
+#include "core/record.h"
+#include "emu/common/emu_run.h"
+
+typedef struct {
+    uint64_t v, a;
+} hashes;
+
+/* The native single-instance reference, kept running: the hashes after each frame, so a
+ * run of any length can be checked against the same frames. */
+typedef struct {
+    emu_batch *b;
+    hashes *h;
+    long n, cap;
+} reference;
+
+typedef struct {
+    emu_renderer video, audio;
+    int instances;
+    emu_batch *b;
+    long frames;
+    int bad_runs;              /* runs with an instance off the reference */
+    cJSON *runs;               /* hashes of every timed run */
+    hashes last;
+} config;
+
+typedef struct {
+    const emu_bench_opts *o;
+    const emu_console *con;
+    const void *cart;
+    reference ref;
+    config *c;
+} ctx_t;
+
+static gv_status ref_extend(reference *r, long frames, gv_err *err)
+{
+    while (r->n < frames) {
+        int done;
+        gv_status s = emu_batch_run(r->b, 1, &done, err);
+        if (s != GV_OK)
+            return s;
+        if (r->n == r->cap) {
+            r->cap = r->cap ? 2 * r->cap : 4096;
+            r->h = gv_xrealloc(r->h, (size_t)r->cap * sizeof *r->h);
+        }
+        r->h[r->n++] = (hashes){emu_batch_video_hash(r->b, 0), emu_batch_audio_hash(r->b, 0)};
+    }
+    return GV_OK;
+}
+
+static void label(void *cx, int k, char *buf, size_t len)
+{
+    const ctx_t *x = cx;
+    const config *c = &x->c[k];
+    snprintf(buf, len, "%s video %s audio %s x%d", x->con->name, emu_renderer_name(c->video),
+             emu_renderer_name(c->audio), c->instances);
+}
+
+static gv_status setup(void *cx, int k, gv_err *err)
+{
+    ctx_t *x = cx;
+    config *c = &x->c[k];
+    emu_batch_cfg cfg = {0};
+    cfg.con = x->con;
+    cfg.cart = x->cart;
+    cfg.opts = x->o->opts;
+    cfg.instances = c->instances;
+    cfg.video = c->video;
+    cfg.audio = c->audio;
+    cfg.threads = x->o->threads;
+    cfg.gpu = x->o->gpu;
+    c->runs = cJSON_CreateArray();
+    return emu_batch_new(&cfg, &c->b, err);
+}
+
+static void teardown(void *cx, int k)
+{
+    emu_batch_free(((ctx_t *)cx)->c[k].b);
+    ((ctx_t *)cx)->c[k].b = NULL;
+}
+
+/* One run from power-on; the warm-up sizes the timed runs when no frame count is given. */
+static gv_status run(void *cx, int k, int timed, double *units, gv_err *err)
+{
+    ctx_t *x = cx;
+    config *c = &x->c[k];
+    long frames = c->frames > 0 ? c->frames : 60;
+    emu_batch_power(c->b);
+    double t0 = gv_now();
+    int done;
+    gv_status s = emu_batch_run(c->b, (int)frames, &done, err);
+    double dt = gv_now() - t0;
+    if (s != GV_OK)
+        return s;
+    if (!timed) {
+        if (c->frames <= 0) {
+            double per = dt / (double)frames;
+            long f = (long)(x->o->seconds / (per > 1e-9 ? per : 1e-9));
+            c->frames = f < 10 ? 10 : f > 1000000 ? 1000000 : f;
+        }
+        return ref_extend(&x->ref, c->frames, err);
+    }
+    *units = (double)frames * c->instances;
+    hashes want = x->ref.h[frames - 1];
+    int bad = 0;
+    for (int i = 0; i < c->instances; i++)
+        if ((c->video != EMU_R_NONE && emu_batch_video_hash(c->b, i) != want.v) ||
+            (c->audio != EMU_R_NONE && emu_batch_audio_hash(c->b, i) != want.a))
+            bad++;
+    c->last = (hashes){emu_batch_video_hash(c->b, 0), emu_batch_audio_hash(c->b, 0)};
+    c->bad_runs += bad != 0;
+    char hv[17], ha[17];
+    gv_hash_hex(c->last.v, hv);
+    gv_hash_hex(c->last.a, ha);
+    cJSON *h = cJSON_CreateObject();
+    cJSON_AddStringToObject(h, "video", c->video == EMU_R_NONE ? "none" : hv);
+    cJSON_AddStringToObject(h, "audio", c->audio == EMU_R_NONE ? "none" : ha);
+    cJSON_AddNumberToObject(h, "mismatched_instances", bad);
+    cJSON_AddItemToArray(c->runs, h);
+    return GV_OK;
+}
+
+gv_status emu_bench(const emu_bench_opts *o, emu_bench_result *r, cJSON *rec, gv_err *err)
+{
+    memset(r, 0, sizeof *r);
+    const emu_console *con;
+    void *cart;
+    gv_status st = emu_rom_open(o->rom, o->console, &con, &cart, err);
+    if (st != GV_OK)
+        return st;
+    r->con = con;
+    con->cart_describe(cart, r->cart, sizeof r->cart);
+    int n = o->nvideo * o->naudio * o->ninstances;
+    ctx_t x = {o, con, cart, {0}, gv_xcalloc((size_t)n, sizeof(config))};
+    int k = 0;
+    for (int v = 0; v < o->nvideo; v++)
+        for (int a = 0; a < o->naudio; a++)
+            for (int i = 0; i < o->ninstances; i++, k++) {
+                x.c[k].video = o->video[v];
+                x.c[k].audio = o->audio[a];
+                x.c[k].instances = o->instances[i];
+                x.c[k].frames = o->frames;
+            }
+    emu_batch_cfg rc = {0};
+    rc.con = con;
+    rc.cart = cart;
+    rc.opts = o->opts;
+    rc.instances = 1;
+    rc.threads = 1;
+    bench_outcome out = {0};
+    const char *model = NULL;
+    if ((st = emu_batch_new(&rc, &x.ref.b, err)) != GV_OK)
+        goto done;
+    model = con->machine_model(emu_batch_machine(x.ref.b, 0));
+    bench_plan p = {"bench", "fps", 1.0, n, o->warmup > 0 ? o->warmup : 1, o->repeats, &x, setup, run, teardown,
+                    label, o->tel};
+    char name[32];
+    snprintf(name, sizeof name, "bench %s", con->name);
+    p.name = name;
+    /* The device name is read while the configurations are set up. */
+    st = bench_run(&p, &out, err);
+    if (st != GV_OK)
+        goto done;
+    char key[32], rh[17], hv[17], ha[17];
+    snprintf(key, sizeof key, "bench_%s", con->name);
+    cJSON *arr = cJSON_GetObjectItemCaseSensitive(rec, key);
+    if (!arr)
+        arr = gv_json_add_arr(rec, key);
+    gv_hash_hex(con->cart_hash(cart), rh);
+    int nthreads = o->threads > 0 ? o->threads : gv_cpu_count();
+    for (k = 0; k < n; k++) {
+        config *c = &x.c[k];
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "console", con->name);
+        cJSON_AddStringToObject(e, "rom", o->rom);
+        cJSON_AddStringToObject(e, "rom_hash", rh);
+        if (model)
+            cJSON_AddStringToObject(e, "model", model);
+        cJSON_AddStringToObject(e, "video", emu_renderer_name(c->video));
+        cJSON_AddStringToObject(e, "audio", emu_renderer_name(c->audio));
+        gv_json_add_num(e, "instances", c->instances);
+        gv_json_add_num(e, "frames", (double)c->frames);
+        gv_json_add_num(e, "threads", nthreads);
+        bench_entry_add(&p, &out, k, e);
+        gv_hash_hex(c->last.v, hv);
+        gv_hash_hex(c->last.a, ha);
+        cJSON_AddStringToObject(e, "video_hash", c->video == EMU_R_NONE ? "none" : hv);
+        cJSON_AddStringToObject(e, "audio_hash", c->audio == EMU_R_NONE ? "none" : ha);
+        cJSON_AddBoolToObject(e, "hashes_match_native", c->bad_runs == 0);
+        cJSON_AddItemToObject(e, "hashes_per_run", c->runs);
+        c->runs = NULL;
+        r->mismatched += c->bad_runs != 0;
+        /* against the native video renderer with the same audio renderer and instances */
+        for (int j = 0; j < n; j++) {
+            const config *d = &x.c[j];
+            if (c->video != EMU_R_NATIVE && d->video == EMU_R_NATIVE && d->audio == c->audio &&
+                d->instances == c->instances && out.st[j].st.median > 0)
+                gv_json_add_num(e, c->video == EMU_R_DEVICE ? "device_over_native" : c->video == EMU_R_HOST
+                                                                                          ? "host_over_native"
+                                                                                          : "none_over_native",
+                                out.st[k].st.median / out.st[j].st.median);
+            if (c->video == EMU_R_DEVICE && c->audio == EMU_R_DEVICE && d->video == EMU_R_NATIVE &&
+                d->audio == EMU_R_NATIVE && d->instances == c->instances && out.st[j].st.median > 0)
+                gv_json_add_num(e, "device_both_over_native_both", out.st[k].st.median / out.st[j].st.median);
+        }
+        cJSON_AddItemToArray(arr, e);
+        r->entries++;
+    }
+    bench_outcome_record(&out, rec);
+done:
+    /* the device's name: from a one-instance batch, when a configuration used the device */
+    for (k = 0; st == GV_OK && k < n && !r->gpu_name; k++)
+        if (x.c[k].video == EMU_R_DEVICE || x.c[k].audio == EMU_R_DEVICE) {
+            emu_batch_cfg one = rc;
+            one.video = x.c[k].video;
+            one.audio = x.c[k].audio;
+            emu_batch *b;
+            gv_err e2;
+            if (emu_batch_new(&one, &b, &e2) == GV_OK) {
+                snprintf(r->gpu_buf, sizeof r->gpu_buf, "%s", emu_batch_gpu_name(b));
+                r->gpu_name = r->gpu_buf;
+                cJSON_AddStringToObject(rec, "gpu", r->gpu_name);
+                emu_batch_free(b);
+            }
+        }
+    for (k = 0; k < n; k++)
+        cJSON_Delete(x.c[k].runs);
+    bench_outcome_free(&out);
+    emu_batch_free(x.ref.b);
+    free(x.ref.h);
+    free(x.c);
+    con->cart_free(cart);
+    return st;
+}

@@ -1,0 +1,298 @@
+/* nes_int.h: the NES machine's internals, shared by the files of src/emu/nes/ only: the
+ * machine struct (CPU, PPU, APU, mapper and output state), the bus every CPU cycle goes
+ * through, and each unit's functions. */
+#ifndef GV_EMU_NES_NES_INT_H
+#define GV_EMU_NES_NES_INT_H
+
+#include "emu/nes/nes.h"
+#include "emu/nes/nes_framelog.h"
+#include "emu/nes/nes_video.h"
+
+/* ---- machine ------------------------------------------------------------------------ */
+
+typedef struct {
+    uint16_t pc;
+    uint8_t a, x, y, s;
+    uint8_t fn, fv, fd, fi, fz, fc; /* flags, each 0 or 1 */
+    uint8_t jammed;                 /* a KIL opcode stopped the CPU */
+    uint8_t int_next;               /* interrupt sequence to run before the next opcode */
+} nes_cpu;
+
+enum { NES_INT_NMI = 1, NES_INT_IRQ = 2 };
+enum { NES_IRQ_FRAME = 1, NES_IRQ_DMC = 2, NES_IRQ_MAPPER = 4 };
+
+typedef struct {
+    nes_pline pl;        /* registers, palette, fetch slots, sprite line (ppu_rules.h) */
+    uint8_t oam[256];
+    uint8_t nt[4096];
+    uint16_t line, dot;  /* the next dot to process */
+    uint64_t clk;        /* dots processed since power-on */
+    uint8_t status;      /* $2002 bits 7 (VBlank), 6 (sprite 0 hit), 5 (overflow) */
+    uint8_t w, oamaddr, rbuf, io;
+    uint8_t odd;         /* this frame is odd (its pre-render line may be one dot short) */
+    uint8_t vbl_suppress;
+    uint8_t short_line;  /* the current pre-render line skips its last dot */
+    uint64_t hit_clk, ovf_clk; /* when the hit / overflow flags get set (NES_NEVER: not pending) */
+    uint8_t a12;         /* PPU address line 12 as the mapper last saw it */
+    uint64_t a12_low;    /* dot time it last went low */
+    uint8_t spr_a12[8];  /* A12 of each sprite fetch slot on the current line (8x16) */
+    uint8_t log_on;      /* between the snapshot at (261, 0) and the frame end */
+    uint8_t here_done;   /* the events of position (line, dot) have been processed */
+    nes_pmem mem;        /* live memories for the drawing rules (no overlay) */
+} nes_ppu;
+
+typedef struct {
+    /* control side: what the CPU can observe and what decides the sound */
+    uint8_t len[4];           /* length counters: pulse 1, pulse 2, triangle, noise */
+    uint8_t halt[4];          /* length counter halt (envelope loop / linear control) */
+    uint8_t enabled;          /* $4015 bits 0-3 */
+    uint8_t env_start[3], env_div[3], env_decay[3], env_reg[3]; /* pulse 1, 2, noise */
+    uint8_t sw_reg[2], sw_div[2], sw_reload[2];
+    uint16_t period[2];       /* pulse timer periods */
+    uint16_t tri_period;
+    uint8_t lin_ctr, lin_reg, lin_reload;
+    uint8_t noise_reg;        /* $400E */
+    uint8_t duty_reg[2];
+    /* DMC */
+    uint8_t dmc_ctrl;         /* $4010 */
+    uint8_t dmc_addr_reg, dmc_len_reg;
+    uint16_t dmc_addr, dmc_remain;
+    uint8_t dmc_buf, dmc_buf_full, dmc_irq;
+    uint64_t dmc_reload;      /* cycle of the next output-unit reload (eighth bit clock) */
+    /* frame counter */
+    uint8_t fc_mode, fc_inhibit, fc_irq, fc_step;
+    uint64_t fc_start;        /* cycle the 4/5-step sequence started */
+    uint64_t fc_reset;        /* pending $4017 reset at this cycle (NES_NEVER: none) */
+    uint8_t fc_pending;       /* the value written to $4017 */
+    /* audible state, in cycles relative to frame_c0 */
+    nes_osc osc;
+    uint64_t frame_c0;        /* absolute cycle where this frame's audio starts */
+    uint64_t audio_t;         /* absolute cycle the audio has been produced (or advanced) to */
+} nes_apu;
+
+/* Mapper registers (one struct for every supported board; unused fields stay 0). */
+typedef struct {
+    uint8_t bank;                  /* UxROM / CNROM / AxROM register */
+    uint8_t m1_shift, m1_count, m1_ctrl, m1_chr0, m1_chr1, m1_prg;
+    uint64_t m1_last;              /* cycle of the last serial write (writes on consecutive cycles are ignored) */
+    uint8_t m3_sel, m3_bank[8], m3_mirror, m3_ram;
+    uint8_t m3_latch, m3_counter, m3_reload, m3_irq_on;
+} nes_mapper;
+
+/* Sample output: the clock of the 48 kHz stream, the partial sum of the sample in progress
+ * and the recurrent filters (90 Hz and 440 Hz high-pass, 14 kHz low-pass). */
+typedef struct {
+    uint64_t n;       /* index of the next sample to complete */
+    uint64_t carry;   /* sum of the mixer output over the part of sample n already seen */
+    int64_t hp1_x, hp1_y, hp2_x, hp2_y, lp_y;
+} nes_aout;
+
+typedef struct {
+    int video_native; /* draw pixels inside the core, per dot */
+    int log_video;    /* emit the video part of the frame log */
+    int audio_native; /* produce samples inside the core, per sample */
+    int log_audio;    /* emit the audio spans of the frame log */
+} nes_opts;
+
+
+struct nes {
+    nes_cpu cpu;
+    uint64_t cyc;          /* CPU cycles since power-on */
+    uint64_t next_ev;      /* cycle at which nes_events must run */
+    uint8_t ram[2048];
+    uint8_t bus;           /* CPU data bus (open bus) */
+    const uint8_t *prg_rd[4]; /* $8000-$FFFF in 8 KiB windows */
+    uint8_t prg_ram_on, prg_ram_ro;
+    uint8_t nmi_pending, irq_src;
+    uint64_t nmi_at, irq_at; /* first cycle at which the CPU can see the NMI edge / IRQ line */
+    uint8_t frame_done;
+    uint8_t pad_strobe, pad_shift; /* controller port 1: strobe, bits read since it fell */
+    uint8_t pad_buttons;   /* buttons held this frame (input, not state): bit 0 A ... bit 7 Right */
+    uint64_t frame;        /* frames completed */
+
+    const nes_cart *cart;
+    uint8_t *prg_ram;
+    uint8_t *chr_ram;
+    nes_mapper map;
+    nes_ppu ppu;
+    nes_apu apu;
+    nes_aout aout;
+    nes_opts opt;
+    nes_atab *tab;
+
+    /* outputs of the frame just run */
+    uint8_t *fb;           /* native video: 256 x 240 RGB */
+    uint32_t rgb32[512];   /* colour table for the native renderer */
+    int16_t *abuf;         /* native audio: the frame's samples */
+    uint32_t abuf_n, abuf_cap;
+    nes_loghead *lh;       /* frame log (log_video / log_audio) */
+    uint8_t *lchr;
+    nes_vev *lev;
+    uint32_t lev_cap;
+    nes_osc *lspan;
+    uint32_t lspan_cap;
+
+    emu_line_fn trace;     /* one line per instruction (nes_trace.c), or NULL */
+    void *trace_ctx;
+};
+
+#define NES_NEVER UINT64_MAX
+
+/* Creates a machine for cart (which must outlive it) and powers it on. The options say
+ * which outputs the core produces. GV_ERR_ENV on allocation failure. */
+gv_status nes_new(const nes_cart *cart, const nes_opts *o, nes **out, gv_err *err);
+void nes_free(nes *m);
+/* Power cycle (RAM cleared, cycle counters to 0) and soft reset (the console's button). */
+void nes_power(nes *m);
+void nes_reset(nes *m);
+/* Runs until the PPU reaches the post-render line (240, 0): one frame. Afterwards fb, abuf
+ * and the frame log hold that frame's outputs. */
+void nes_run_frame(nes *m);
+/* The frame log of the frame just run. */
+nes_logview nes_log_view(const nes *m);
+
+/* ---- bus, events (machine.c) ---------------------------------------------------------- */
+
+void nes_events(nes *m);
+uint8_t nes_io_read(nes *m, uint16_t a);
+void nes_io_write(nes *m, uint16_t a, uint8_t v);
+/* Reads CPU memory without side effects (trace, tests, test-ROM status). */
+uint8_t nes_peek(const nes *m, uint16_t a);
+/* Makes nes_events run at the next cycle (after a change that moves the next event). */
+void nes_resched(nes *m);
+void nes_irq_set(nes *m, int src, uint64_t at);
+void nes_irq_clear(nes *m, int src);
+
+/* The bus: every CPU cycle is one of these (always inlined into the CPU, except in
+ * sanitizer builds, where forcing it multiplies the compile time many times over). */
+#if defined(__SANITIZE_ADDRESS__)
+#define NES_NO_FORCED_INLINE 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define NES_NO_FORCED_INLINE 1
+#endif
+#endif
+#ifdef NES_NO_FORCED_INLINE
+#define NES_BUS static inline
+#else
+#define NES_BUS static inline __attribute__((always_inline))
+#endif
+
+NES_BUS void nes_tick(nes *m)
+{
+    if (__builtin_expect(++m->cyc >= m->next_ev, 0))
+        nes_events(m);
+}
+
+NES_BUS uint8_t nes_read(nes *m, uint16_t a)
+{
+    nes_tick(m);
+    uint8_t v;
+    if (a < 0x2000)
+        v = m->ram[a & 0x7FF];
+    else if (a >= 0x8000)
+        v = m->prg_rd[(a >> 13) & 3][a & 0x1FFF];
+    else
+        v = nes_io_read(m, a);
+    m->bus = v;
+    return v;
+}
+
+NES_BUS void nes_write(nes *m, uint16_t a, uint8_t v)
+{
+    nes_tick(m);
+    m->bus = v;
+    if (a < 0x2000)
+        m->ram[a & 0x7FF] = v;
+    else
+        nes_io_write(m, a, v);
+}
+
+/* ---- CPU (cpu.c) -------------------------------------------------------------------- */
+
+void nes_cpu_power(nes *m);
+void nes_cpu_reset(nes *m);
+/* Executes one instruction (or one interrupt sequence). */
+void nes_cpu_step(nes *m);
+
+/* ---- PPU (ppu.c) -------------------------------------------------------------------- */
+
+void nes_ppu_power(nes *m);
+void nes_ppu_reset(nes *m);
+/* Brings the PPU up to the current CPU cycle (3 dots per cycle). */
+void nes_ppu_sync(nes *m);
+uint8_t nes_ppu_read(nes *m, int reg);
+void nes_ppu_write(nes *m, int reg, uint8_t v);
+uint8_t nes_ppu_peek(const nes *m, int reg);
+void nes_ppu_oam_write(nes *m, uint8_t v);
+/* The CPU cycle at which the PPU next needs attention (VBlank/NMI, frame end, mapper IRQ). */
+uint64_t nes_ppu_next_event(nes *m);
+/* Starts the frame log at the current position (power-on). */
+void nes_ppu_begin_log(nes *m);
+/* Called by the mapper after a bank change: logs the changed pattern/nametable windows. */
+void nes_ppu_maps_changed(nes *m, const uint32_t *old_chr, const uint16_t *old_nt);
+/* Address line 12 seen by the mapper at dot time t (MMC3 counts its filtered rising edges). */
+void nes_ppu_a12(nes *m, int level, uint64_t t);
+
+/* ---- APU (apu.c) -------------------------------------------------------------------- */
+
+void nes_apu_power(nes *m);
+void nes_apu_reset(nes *m);
+void nes_apu_sync(nes *m);
+uint8_t nes_apu_read_status(nes *m);
+void nes_apu_write(nes *m, uint16_t a, uint8_t v);
+uint64_t nes_apu_next_event(nes *m);
+/* Frame boundary: produce/advance audio to the current cycle, close the frame's spans and
+ * rebase the audible state on the next frame. */
+void nes_apu_frame_end(nes *m);
+void nes_apu_frame_begin(nes *m);
+/* Recomputes derived audible state after a state load. */
+void nes_apu_refresh(nes *m);
+
+/* ---- sample output (audio.c) -------------------------------------------------------- */
+
+/* Completes one sample from the sum of the mixer output over its `len` cycles: filters it
+ * and appends the int16 result to out[*n]. */
+void nes_aout_push(nes_aout *a, uint64_t sum, uint32_t len, int16_t *out, uint32_t *n);
+/* The sample stream of a logged frame from its piece sums (see nes_log_pieces): appends
+ * the frame's samples to out. Identical to what the native path produces. */
+void nes_aout_pieces(nes_aout *a, uint64_t n0, const uint64_t *piece, uint32_t npieces,
+                     int16_t *out, uint32_t *n);
+
+/* ---- mappers (mapper.c) ------------------------------------------------------------- */
+
+void nes_mapper_power(nes *m);
+void nes_mapper_write(nes *m, uint16_t a, uint8_t v);
+/* Recomputes PRG windows, pattern and nametable maps from the mapper registers. */
+void nes_mapper_update(nes *m);
+/* One filtered A12 rising edge (MMC3 scanline counter) at dot time t. */
+void nes_mapper_a12_edge(nes *m, uint64_t t);
+/* Does the board count PPU A12 edges (MMC3)? */
+static inline int nes_mapper_counts_a12(const nes *m)
+{
+    return m->cart->mapper == 4;
+}
+
+/* ---- save states (state.c) ---------------------------------------------------------- */
+
+/* Serialises the whole machine (at a frame boundary) into a malloc'd buffer. */
+gv_status nes_state_save(const nes *m, uint8_t **data, size_t *len, gv_err *err);
+/* Loads a state saved for the same ROM. Validates magic, version, ROM hash, size, checksum
+ * and every field's range; GV_ERR_INPUT with a one-line reason, machine unchanged. */
+gv_status nes_state_load(nes *m, const uint8_t *data, size_t len, gv_err *err);
+
+/* ---- trace (trace.c) ---------------------------------------------------------------- */
+
+/* Formats the instruction at PC in the nestest log layout (before executing it) into buf
+ * (at least 128 bytes); returns its length. nes_trace_emit hands that line to m->trace. */
+int nes_trace_line(nes *m, char *buf, size_t len);
+void nes_trace_emit(nes *m);
+
+/* ---- test-ROM status protocol --------------------------------------------------------- */
+
+/* Status of a test ROM: -1 while nothing valid is at $6001-$6003 (DE B0 61); else the
+ * status byte at $6000 ($80 running, $81 reset wanted, else the result). msg receives the
+ * NUL-terminated text at $6004 (sanitised to printable ASCII, one line). */
+int nes_test_status(const nes *m, char *msg, size_t len);
+
+#endif

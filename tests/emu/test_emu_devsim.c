@@ -1,0 +1,433 @@
+/* test_emu_devsim.c: the batch runner's device path without a device, for every console.
+ * This program defines the emu_gpu_* entry points itself (taking the place of emu_gpu.cu
+ * or its no-GPU twin at link time) as a host simulation of the pipeline, in which the
+ * "device" copies a slot's staging and runs its kernels as late as it may: when the slot
+ * is waited for (so a host that touched a slot in flight would be caught). The consoles'
+ * kernels are simulated by device ops given to the batch (emu_batch_cfg.gpu_ops) that do
+ * on the host what the kernels do, block by block: for the Game Boy resident per-instance
+ * VRAM/palette state, gb_render_packed and the lane-parallel XXH3 of each frame, and
+ * per-sample audio from the packed keyframes; for the NES the line prepass, the line
+ * renderer and the audio piece sums over the packed logs. It then checks that device
+ * renderers through emu_batch give the native renderers' hashes on several instances,
+ * and that frame k-1 goes to the device while frame k is emulated. What it cannot check
+ * is CUDA itself: bench/gb/run_h200.sh and bench/nes/run_h200.sh do that on a GPU. */
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "check.h"
+#include "emu/common/emu_batch.h"
+#include "emu/gb/gb.h"
+#include "emu/gb/gb_audio.h"
+#include "emu/gb/gb_video.h"
+#include "emu/gb/gb_xxh3.h"
+#include "emu/nes/nes_gpu.h"
+#include "emu/nes/nes_int.h"
+#include "nes/nes_test.h"
+
+/* ---- the simulated pipeline --------------------------------------------------------------- */
+
+typedef struct {
+    uint8_t *v, *a;       /* staging */
+    size_t cap_v, cap_a;
+    uint32_t *voff, *aoff;
+    uint8_t *dv, *da;     /* the "device" copies, made when the slot is waited for */
+    uint32_t *dvoff, *daoff;
+    uint8_t *vres, *ares; /* results */
+    size_t cap_ares;
+    size_t vbytes, abytes;
+    int astride, submitted;
+} sim_slot;
+
+struct emu_gpu {
+    const emu_gpu_ops *ops;
+    void *dev;
+    int n, video, audio;
+    sim_slot s[2];
+};
+
+static int sim_submits, sim_overlapped;
+
+int emu_gpu_count(void)
+{
+    return 1;
+}
+
+gv_status emu_gpu_open(int device, const emu_gpu_ops *ops, const void *cart, const void *m0, int n, int video,
+                       int audio, emu_gpu **out, gv_err *err)
+{
+    emu_gpu *g = calloc(1, sizeof *g);
+    g->ops = ops;
+    g->n = n;
+    g->video = video;
+    g->audio = audio;
+    for (int k = 0; k < 2; k++) {
+        sim_slot *s = &g->s[k];
+        s->voff = calloc((size_t)n, 4);
+        s->aoff = calloc((size_t)n, 4);
+        s->dvoff = calloc((size_t)n, 4);
+        s->daoff = calloc((size_t)n, 4);
+        s->vres = calloc((size_t)n, ops->vres_bytes);
+    }
+    *out = g;
+    return ops->open(cart, m0, n, video, audio, &g->dev, err);
+}
+
+gv_status emu_gpu_staging(emu_gpu *g, int slot, size_t vbytes, size_t abytes, uint8_t **vbuf, uint8_t **abuf,
+                          uint32_t **voff, uint32_t **aoff, gv_err *err)
+{
+    sim_slot *s = &g->s[slot & 1];
+    if (s->submitted)
+        return gv_fail(err, GV_ERR_WRONG, "staging of slot %d reused before its results were collected", slot);
+    if (vbytes > s->cap_v) {
+        free(s->v);
+        s->v = gv_aligned_alloc(s->cap_v = vbytes + 64);
+    }
+    if (abytes > s->cap_a) {
+        free(s->a);
+        s->a = gv_aligned_alloc(s->cap_a = abytes + 64);
+    }
+    *vbuf = s->v;
+    *abuf = s->a;
+    *voff = s->voff;
+    *aoff = s->aoff;
+    return GV_OK;
+}
+
+gv_status emu_gpu_submit(emu_gpu *g, int slot, size_t vbytes, size_t abytes, int astride, gv_err *err)
+{
+    sim_slot *s = &g->s[slot & 1];
+    s->submitted = 1;
+    s->vbytes = vbytes;
+    s->abytes = abytes;
+    s->astride = astride;
+    sim_submits++;
+#ifdef _OPENMP
+    if (omp_in_parallel()) /* from inside the next frame's emulation pass: the two overlap */
+        sim_overlapped++;
+#endif
+    return GV_OK;
+}
+
+gv_status emu_gpu_wait(emu_gpu *g, int slot, const uint8_t **vres, const uint8_t **ares, gv_err *err)
+{
+    sim_slot *s = &g->s[slot & 1];
+    if (!s->submitted)
+        return gv_fail(err, GV_ERR_WRONG, "wait on slot %d that was not submitted", slot);
+    s->submitted = 0;
+    /* the copies in, as late as the stream could make them */
+    free(s->dv);
+    free(s->da);
+    s->dv = gv_aligned_alloc(s->vbytes + 64);
+    s->da = gv_aligned_alloc(s->abytes + 64);
+    memcpy(s->dv, s->v, s->vbytes);
+    memcpy(s->da, s->a, s->abytes);
+    memcpy(s->dvoff, s->voff, (size_t)g->n * 4);
+    memcpy(s->daoff, s->aoff, (size_t)g->n * 4);
+    size_t need = (size_t)g->n * (size_t)s->astride * g->ops->ares_unit;
+    if (g->audio && need > s->cap_ares) {
+        free(s->ares);
+        s->ares = malloc(s->cap_ares = need);
+    }
+    emu_gpu_io io = {g->n, g->video, g->audio, s->dv, s->da, s->dvoff, s->daoff, s->vres, s->ares, s->astride, NULL};
+    gv_status st = g->ops->launch(g->dev, &io, err);
+    *vres = s->vres;
+    *ares = s->ares;
+    return st;
+}
+
+gv_status emu_gpu_frame(emu_gpu *g, int i, uint8_t *rgb, gv_err *err)
+{
+    return g->ops->frame(g->dev, NULL, i, rgb, err);
+}
+
+const char *emu_gpu_name(const emu_gpu *g)
+{
+    return "simulated device";
+}
+
+void emu_gpu_close(emu_gpu *g)
+{
+    if (!g)
+        return;
+    g->ops->close(g->dev);
+    for (int k = 0; k < 2; k++) {
+        sim_slot *s = &g->s[k];
+        free(s->v), free(s->a), free(s->voff), free(s->aoff), free(s->dv), free(s->da);
+        free(s->dvoff), free(s->daoff), free(s->vres), free(s->ares);
+    }
+    free(g);
+}
+
+/* ---- the Game Boy's kernels, on the host -------------------------------------------------- */
+
+#define GB_STATE_STRIDE (GB_VRAM_BYTES + GB_PAL_BYTES)
+
+typedef struct {
+    int n;
+    uint8_t secret[GB_XXH3_SECRET_SIZE];
+    const gb_lfsr_jump *J;
+    uint8_t *state, *fb;
+} gb_sim;
+
+static gv_status gb_sim_open(const void *cart, const void *m0, int n, int video, int audio, void **dev, gv_err *err)
+{
+    gb_sim *g = calloc(1, sizeof *g);
+    g->n = n;
+    gb_xxh3_secret(g->secret);
+    g->J = gb_cart_lfsr(cart);
+    g->state = calloc((size_t)n, GB_STATE_STRIDE);
+    g->fb = malloc((size_t)n * GB_FB_BYTES);
+    *dev = g;
+    return GV_OK;
+}
+
+/* What gb_k_video does for block i. */
+static void gb_sim_video_block(gb_sim *g, const emu_gpu_io *io, int i)
+{
+    _Alignas(16) uint8_t vram[GB_VRAM_BYTES];
+    _Alignas(16) uint8_t pal[GB_PAL_BYTES];
+    const uint8_t *p = io->vlog + io->voff[i];
+    const gb_packed_hdr *h = (const gb_packed_hdr *)p;
+    uint8_t *st = g->state + (size_t)i * GB_STATE_STRIDE;
+    if (!h->snapshot) {
+        memcpy(vram, st, GB_VRAM_BYTES);
+        memcpy(pal, st + GB_VRAM_BYTES, GB_PAL_BYTES);
+    }
+    uint8_t *out = g->fb + (size_t)i * GB_FB_BYTES;
+    gb_render_packed(p, vram, pal, out, 0, 1);
+    memcpy(st, vram, GB_VRAM_BYTES);
+    memcpy(st + GB_VRAM_BYTES, pal, GB_PAL_BYTES);
+    uint64_t acc[8];
+    for (int l = 0; l < 8; l++)
+        acc[l] = gb_xxh3_lane(out, GB_FB_BYTES, g->secret, l);
+    uint64_t hash = gb_xxh3_merge(acc, GB_FB_BYTES, g->secret);
+    memcpy(io->vres + (size_t)i * 8, &hash, 8); /* the device is little-endian, like this host */
+}
+
+static gv_status gb_sim_launch(void *dev, const emu_gpu_io *io, gv_err *err)
+{
+    gb_sim *g = dev;
+    for (int i = 0; io->video && i < io->n; i++)
+        gb_sim_video_block(g, io, i);
+    for (int i = 0; io->audio && i < io->n; i++) { /* gb_k_audio, one "thread" per sample */
+        const uint8_t *p = io->alog + io->aoff[i];
+        const gb_apacked_hdr *h = (const gb_apacked_hdr *)p;
+        const gb_apu_key *keys = (const gb_apu_key *)(p + sizeof *h);
+        for (uint32_t k = 0; k < h->n; k++) {
+            uint64_t t = gb_sample_time(h->k0 + k);
+            int16_t *o = (int16_t *)io->ares + ((size_t)i * io->astride + k) * 2;
+            gb_apu_sample(&keys[gb_key_find(keys, h->nkeys, t)], t, g->J, &o[0], &o[1]);
+        }
+    }
+    return GV_OK;
+}
+
+static gv_status gb_sim_frame(void *dev, void *stream, int i, uint8_t *rgb, gv_err *err)
+{
+    memcpy(rgb, ((gb_sim *)dev)->fb + (size_t)i * GB_FB_BYTES, GB_FB_BYTES);
+    return GV_OK;
+}
+
+static void gb_sim_close(void *dev)
+{
+    gb_sim *g = dev;
+    free(g->state);
+    free(g->fb);
+    free(g);
+}
+
+static const emu_gpu_ops gb_sim_ops = {8, 1, 4, gb_sim_open, gb_sim_launch, gb_sim_frame, gb_sim_close};
+
+/* ---- the NES's kernels, on the host ------------------------------------------------------- */
+
+typedef struct {
+    const nes_cart *cart;
+    uint32_t pal[512];
+    nes_atab tab;
+    nes_linestart ls[NES_H];
+} nes_sim;
+
+static gv_status nes_sim_open(const void *cart, const void *m0, int n, int video, int audio, void **dev, gv_err *err)
+{
+    nes_sim *g = malloc(sizeof *g);
+    g->cart = cart;
+    nes_palette_rgb32(g->pal);
+    nes_atab_init(&g->tab);
+    *dev = g;
+    return GV_OK;
+}
+
+static gv_status nes_sim_launch(void *dev, const emu_gpu_io *io, gv_err *err)
+{
+    nes_sim *g = dev;
+    for (int i = 0; i < io->n; i++) {
+        nes_logview lv = nes_log_unpack(io->vlog + io->voff[i]);
+        if (io->video) { /* nes_k_prepass, then nes_k_lines */
+            nes_log_prepass(&lv, g->ls);
+            for (int L = 0; L < NES_H; L++) {
+                nes_pline p;
+                nes_log_draw_line(&lv, g->ls, L, g->cart->chr, g->pal,
+                                  io->vres + (size_t)i * NES_RGB_BYTES + (size_t)L * NES_W * 3, &p);
+            }
+        }
+        if (io->audio) { /* nes_k_audio */
+            uint64_t n0;
+            uint32_t np;
+            nes_log_pieces(lv.h, &n0, &np);
+            uint64_t *pieces = (uint64_t *)io->ares + (size_t)i * io->astride;
+            for (uint32_t k = 0; k < (uint32_t)io->astride; k++)
+                pieces[k] = k < np ? nes_log_piece(&g->tab, &lv, n0, np, k) : 0;
+        }
+    }
+    return GV_OK;
+}
+
+static void nes_sim_close(void *dev)
+{
+    free(dev);
+}
+
+static const emu_gpu_ops nes_sim_ops = {NES_RGB_BYTES, 0, 8, nes_sim_open, nes_sim_launch, NULL, nes_sim_close};
+
+/* ---- the test ----------------------------------------------------------------------------- */
+
+/* A Game Boy program that writes random values to video and audio registers and VRAM in a
+ * loop (so logs carry mid-line writes, VRAM writes in every part of the frame, keyframes). */
+static const uint8_t prog[] = {
+    0x3E, 0x80, 0xE0, 0x26,             /* NR52 on */
+    0x21, 0x00, 0x10,                   /* ld hl,$1000 */
+    0x2A, 0xE0, 0x43, 0x2A, 0xE0, 0x47, 0x2A, 0xF6, 0x80, 0xE0, 0x40, /* SCX BGP LCDC|$80 */
+    0x2A, 0xE6, 0x0F, 0xC6, 0x10, 0x4F, 0x2A, 0xE2, /* an APU register $FF10-$FF1F */
+    0x2A, 0xEA, 0x00, 0x98,             /* ld ($9800),a: a BG map write (lost in mode 3) */
+    0x2A, 0xE0, 0x42, 0x2A, 0xE0, 0x48, /* SCY OBP0 */
+    0x7C, 0xFE, 0x40, 0x20, 0xDE,       /* until $4000 */
+    0x21, 0x00, 0x10, 0x18, 0xD9,
+};
+
+static uint64_t rs = 88172645463325252ull;
+static uint8_t rnd8(void)
+{
+    rs ^= rs << 13;
+    rs ^= rs >> 7;
+    rs ^= rs << 17;
+    return (uint8_t)(rs >> 24);
+}
+
+static void *make_gb_cart(int cgb)
+{
+    uint8_t *r = calloc(1, 32768);
+    r[0x100] = 0x00, r[0x101] = 0xC3, r[0x102] = 0x50, r[0x103] = 0x01;
+    memcpy(r + 0x134, "DEVSIM", 6);
+    r[0x143] = cgb ? 0x80 : 0;
+    uint8_t x = 0;
+    for (int i = 0x134; i <= 0x14C; i++)
+        x = (uint8_t)(x - r[i] - 1);
+    r[0x14D] = x;
+    memcpy(r + 0x150, prog, sizeof prog);
+    for (int i = 0x1000; i < 0x4000; i++)
+        r[i] = rnd8();
+    void *c = NULL;
+    gv_err e;
+    if (gb_console.cart_load(r, 32768, "devsim.gb", &c, &e) != GV_OK) {
+        printf("FAIL devsim cart: %s\n", e.msg);
+        exit(1);
+    }
+    free(r);
+    return c;
+}
+
+static void *load_nes(const char *name)
+{
+    const char *path = nes_rom(name);
+    if (!path)
+        return NULL;
+    size_t len;
+    uint8_t *d = nes_slurp(path, &len);
+    void *c = NULL;
+    gv_err e;
+    if (!d || nes_console.cart_load(d, len, path, &c, &e) != GV_OK)
+        printf("FAIL devsim %s: cannot load %s\n", name, path);
+    free(d);
+    return c;
+}
+
+typedef struct {
+    uint64_t v, a;
+    int mism;
+    uint8_t last[256 * 240 * 3];
+} outcome;
+
+static int run(const emu_console *con, const void *cart, emu_renderer v, emu_renderer a, int n, int frames,
+               outcome *o)
+{
+    emu_batch_cfg cfg = {0};
+    cfg.con = con;
+    cfg.cart = cart;
+    cfg.instances = n;
+    cfg.video = v;
+    cfg.audio = a;
+    cfg.threads = 2;
+    cfg.gpu_ops = con == &gb_console ? &gb_sim_ops : &nes_sim_ops;
+    emu_batch *b;
+    gv_err e;
+    int done;
+    if (emu_batch_new(&cfg, &b, &e) != GV_OK || emu_batch_run(b, frames, &done, &e) != GV_OK ||
+        emu_batch_last_frame(b, o->last, &e) != GV_OK) {
+        printf("FAIL devsim %s run: %s\n", con->name, e.msg);
+        return 0;
+    }
+    o->v = emu_batch_video_hash(b, 0);
+    o->a = emu_batch_audio_hash(b, 0);
+    o->mism = emu_batch_mismatches(b);
+    emu_batch_free(b);
+    return 1;
+}
+
+static void check_console(const emu_console *con, const void *cart, const char *what, int frames)
+{
+    static outcome nat, dev;
+    size_t fbytes = (size_t)con->width * con->height * 3;
+    char name[96];
+    if (!run(con, cart, EMU_R_NATIVE, EMU_R_NATIVE, 1, frames, &nat))
+        return;
+    sim_submits = sim_overlapped = 0;
+    if (!run(con, cart, EMU_R_DEVICE, EMU_R_DEVICE, 7, frames, &dev))
+        return;
+    snprintf(name, sizeof name, "%s devsim %s", con->name, what);
+    t_check(dev.v == nat.v && dev.a == nat.a && dev.mism == 0 && !memcmp(dev.last, nat.last, fbytes), name,
+            "7 instances x %d frames through the batch device path (%d submissions): video %016llx audio %016llx, "
+            "last frame == native", frames, sim_submits, (unsigned long long)dev.v, (unsigned long long)dev.a);
+    snprintf(name, sizeof name, "%s devsim overlap %s", con->name, what);
+    t_check(sim_overlapped == frames - 1, name,
+            "%d of %d frames before the last went to the device from inside the next frame's emulation pass",
+            sim_overlapped, frames - 1);
+    if (!run(con, cart, EMU_R_DEVICE, EMU_R_NATIVE, 3, frames, &dev))
+        return;
+    snprintf(name, sizeof name, "%s devsim video only %s", con->name, what);
+    t_check(dev.v == nat.v && dev.a == nat.a && dev.mism == 0, name, "device video with native audio == native");
+    if (!run(con, cart, EMU_R_NATIVE, EMU_R_DEVICE, 3, frames, &dev))
+        return;
+    snprintf(name, sizeof name, "%s devsim audio only %s", con->name, what);
+    t_check(dev.v == nat.v && dev.a == nat.a && dev.mism == 0, name, "native video with device audio == native");
+}
+
+int main(void)
+{
+    for (int cgb = 0; cgb < 2; cgb++) {
+        void *c = make_gb_cart(cgb);
+        check_console(&gb_console, c, cgb ? "cgb random scene" : "dmg random scene", 90);
+        gb_console.cart_free(c);
+    }
+    static const char *roms[] = {"ppu_scene", "apu_test", "mmc3_irq"};
+    for (size_t r = 0; r < GV_ARRAY_LEN(roms); r++) {
+        void *c = load_nes(roms[r]);
+        if (!c)
+            continue;
+        check_console(&nes_console, c, roms[r], 60);
+        nes_console.cart_free(c);
+    }
+    return t_done();
+}
