@@ -71,6 +71,7 @@ int cmd_run(int argc, char **argv)
     long frames = 0, instances = 1, threads = 0, gpu = 0;
     const char *video = "native", *audio = "native", *json = NULL, *sav = NULL;
     int quiet = 0;
+    args_int_list resets = {0};
     const args_spec specs[] = {
         {"--frames", ARGS_INT, &frames, "N", "frames to run (default 60; with --test-rom the limit, default 6000)", 1, 100000000, 0, 0, NULL},
         {"--model", ARGS_CHOICE, &o.opts.model, "M", "Game Boy: dmg or cgb (default: cgb for CGB cartridges, else dmg)", 0, 0, 0, 0, "dmg,cgb"},
@@ -90,6 +91,8 @@ int cmd_run(int argc, char **argv)
         {"--trace", ARGS_STR, &o.trace, "FILE", "one line per instruction (NES: nestest layout; Game Boy: Gameboy Doctor layout)", 0, 0, 0, 0, NULL},
         {"--frame-hashes", ARGS_STR, &o.frame_hashes, "FILE", "one line per frame: its number, the hash of its RGB frame and of its samples", 0, 0, 0, 0, NULL},
         {"--verify", ARGS_FLAG, &o.verify, NULL, "with --video native: also draw each frame from its log and fail on any difference", 0, 0, 0, 0, NULL},
+        {"--input", ARGS_STR, &o.input, "FILE", "controller input movie: lines 'FRAME: BUTTONS' (docs/EMU.md)", 0, 0, 0, 0, NULL},
+        {"--reset-at", ARGS_INT_LIST, &resets, "LIST", "press reset before these frames (frame numbers of the machine)", 0, 100000000, 0, 0, NULL},
         {"--json", ARGS_STR, &json, "FILE", "write the run's JSON record to FILE (atomically)", 0, 0, 0, 0, NULL},
         {"--quiet|-q", ARGS_FLAG, &quiet, NULL, "print only results and errors", 0, 0, 0, 0, NULL},
     };
@@ -120,6 +123,8 @@ int cmd_run(int argc, char **argv)
     o.instances = (int)instances;
     o.threads = (int)threads;
     o.gpu = (int)gpu;
+    o.reset_at = resets.v;
+    o.nreset = resets.n;
     cJSON *rec = gv_record_new(cmd, argc, argv);
     emu_run_result r;
     gv_err err;
@@ -175,6 +180,7 @@ int cmd_bench_emu(int argc, char **argv)
         {"--threads", ARGS_INT, &threads, "N", "host threads (default: every core)", 1, 4096, 0, 0, NULL},
         {"--gpu", ARGS_INT, &gpu, "N", "GPU index for the device renderers (default 0)", 0, 64, 0, 0, NULL},
         {"--model", ARGS_CHOICE, &o.opts.model, "M", "Game Boy: dmg or cgb (default from the header)", 0, 0, 0, 0, "dmg,cgb"},
+        {"--input", ARGS_STR, &o.input, "FILE", "controller input movie, the same for every run (docs/EMU.md)", 0, 0, 0, 0, NULL},
         GV_TELEMETRY_HZ_SPEC(&hz),
         {"--json", ARGS_STR, &json, "FILE", "write the run's JSON record to FILE (atomically)", 0, 0, 0, 0, NULL},
         {"--quiet|-q", ARGS_FLAG, &quiet, NULL, "print only results and errors", 0, 0, 0, 0, NULL},

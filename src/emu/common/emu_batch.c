@@ -271,7 +271,7 @@ static gv_status host_frame(emu_batch *b, int i, gv_err *err)
         con->set_trap(in->m, 1);
         in->trapped = 0;
     }
-    con->set_input(in->m, b->buttons);
+    con->set_input(in->m, b->cfg.movie ? emu_movie_at(b->cfg.movie, con->frame_count(in->m)) : b->buttons);
     if (con->run_frame(in->m)) {
         in->trapped = 1;
         return GV_OK;

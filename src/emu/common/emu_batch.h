@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "emu/common/console.h"
+#include "emu/common/input.h"
 
 typedef enum { EMU_R_NATIVE = 0, EMU_R_HOST = 1, EMU_R_DEVICE = 2, EMU_R_NONE = 3 } emu_renderer;
 const char *emu_renderer_name(emu_renderer r);
@@ -40,6 +41,7 @@ typedef struct {
     const uint8_t *battery;    /* battery image loaded into every instance, or NULL */
     size_t battery_len;
     const char *battery_name;  /* names it in messages */
+    const emu_movie *movie;    /* controller input of every instance, by frame, or NULL */
     const emu_gpu_ops *gpu_ops; /* replaces the console's device renderers (tests), or NULL */
 } emu_batch_cfg;
 
@@ -49,7 +51,7 @@ typedef struct emu_batch emu_batch;
  * renderer has no device; GV_ERR_INPUT for a bad state, battery or option). */
 gv_status emu_batch_new(const emu_batch_cfg *cfg, emu_batch **out, gv_err *err);
 void emu_batch_free(emu_batch *b);
-/* The buttons every instance holds from the next frame on. */
+/* The buttons every instance holds from the next frame on (without a movie). */
 void emu_batch_set_input(emu_batch *b, emu_buttons buttons);
 /* Runs `frames` frames on every instance; *done gets how many completed (fewer when the
  * test-ROM breakpoint fired). All device work is finished and hashed on return. */

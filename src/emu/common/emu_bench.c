@@ -36,6 +36,7 @@ typedef struct {
     const emu_bench_opts *o;
     const emu_console *con;
     const void *cart;
+    const emu_movie *movie;
     reference ref;
     config *c;
 } ctx_t;
@@ -77,6 +78,7 @@ static gv_status setup(void *cx, int k, gv_err *err)
     cfg.audio = c->audio;
     cfg.threads = x->o->threads;
     cfg.gpu = x->o->gpu;
+    cfg.movie = x->movie;
     c->runs = cJSON_CreateArray();
     return emu_batch_new(&cfg, &c->b, err);
 }
@@ -138,8 +140,13 @@ gv_status emu_bench(const emu_bench_opts *o, emu_bench_result *r, cJSON *rec, gv
         return st;
     r->con = con;
     con->cart_describe(cart, r->cart, sizeof r->cart);
+    emu_movie movie = {0};
+    if (o->input && (st = emu_movie_load(o->input, con, &movie, err)) != GV_OK) {
+        con->cart_free(cart);
+        return st;
+    }
     int n = o->nvideo * o->naudio * o->ninstances;
-    ctx_t x = {o, con, cart, {0}, gv_xcalloc((size_t)n, sizeof(config))};
+    ctx_t x = {o, con, cart, o->input ? &movie : NULL, {0}, gv_xcalloc((size_t)n, sizeof(config))};
     int k = 0;
     for (int v = 0; v < o->nvideo; v++)
         for (int a = 0; a < o->naudio; a++)
@@ -155,6 +162,7 @@ gv_status emu_bench(const emu_bench_opts *o, emu_bench_result *r, cJSON *rec, gv
     rc.opts = o->opts;
     rc.instances = 1;
     rc.threads = 1;
+    rc.movie = x.movie;
     bench_outcome out = {0};
     const char *model = NULL;
     if ((st = emu_batch_new(&rc, &x.ref.b, err)) != GV_OK)
@@ -237,6 +245,7 @@ done:
     emu_batch_free(x.ref.b);
     free(x.ref.h);
     free(x.c);
+    emu_movie_free(&movie);
     con->cart_free(cart);
     return st;
 }

@@ -25,6 +25,7 @@ typedef struct {
     long frames;               /* per run; 0: sized from the warm-up to take about `seconds` */
     double seconds;
     int repeats, warmup, threads, gpu;
+    const char *input;         /* controller input movie, or NULL */
     gv_telemetry *tel;         /* or NULL */
 } emu_bench_opts;
 

@@ -116,17 +116,43 @@ static gv_status run_frames(const emu_run_opts *o, emu_batch *b, emu_run_result 
     const emu_console *con = r->con;
     long limit = o->frames > 0 ? o->frames : o->test_rom ? EMU_RUN_TEST_FRAMES : 60;
     gv_status st = GV_OK;
+    void *m0 = emu_batch_machine(b, 0);
+    /* each --reset-at fires once (a console whose reset is a power cycle counts frames
+     * from 0 again) */
+    char *fired = gv_xcalloc((size_t)o->nreset + 1, 1);
     if (!o->test_rom && !fh->f) {
-        int done;
-        st = emu_batch_run(b, (int)limit, &done, err);
-        r->frames = done;
+        /* in stretches up to the next reset */
+        while (r->frames < limit && st == GV_OK) {
+            uint64_t now = con->frame_count(m0);
+            long n = limit - r->frames;
+            for (int i = 0; i < o->nreset; i++) {
+                if (fired[i])
+                    continue;
+                if ((uint64_t)o->reset_at[i] == now) {
+                    emu_batch_reset(b);
+                    r->resets++;
+                    fired[i] = 1;
+                } else if ((uint64_t)o->reset_at[i] > now && (long)((uint64_t)o->reset_at[i] - now) < n) {
+                    n = (long)((uint64_t)o->reset_at[i] - now);
+                }
+            }
+            int done;
+            st = emu_batch_run(b, (int)n, &done, err);
+            r->frames += done;
+        }
+        free(fired);
         return st;
     }
     size_t fbytes = (size_t)con->width * con->height * 3;
     uint8_t *rgb = fh->f ? gv_xmalloc(fbytes) : NULL;
-    void *m0 = emu_batch_machine(b, 0);
     emu_test_init(&r->test);
     while (r->frames < limit) {
+        for (int i = 0; i < o->nreset; i++)
+            if (!fired[i] && (uint64_t)o->reset_at[i] == con->frame_count(m0)) {
+                emu_batch_reset(b);
+                r->resets++;
+                fired[i] = 1;
+            }
         size_t before;
         emu_batch_audio(b, &before);
         int done;
@@ -159,6 +185,7 @@ static gv_status run_frames(const emu_run_opts *o, emu_batch *b, emu_run_result 
             break;
     }
     free(rgb);
+    free(fired);
     return st;
 }
 
@@ -188,6 +215,15 @@ static void add_record(const emu_run_opts *o, const emu_run_result *r, cJSON *re
     gv_json_add_num(s, "mismatched_instances", r->mismatched);
     if (r->battery_path)
         cJSON_AddStringToObject(s, "battery", r->battery_path);
+    if (o->input) {
+        cJSON *in = gv_json_add_obj(s, "input");
+        cJSON_AddStringToObject(in, "movie", o->input);
+        gv_hash_hex(r->movie_hash, h);
+        cJSON_AddStringToObject(in, "movie_hash", h);
+        gv_json_add_num(in, "events", r->movie_events);
+    }
+    if (o->nreset)
+        gv_json_add_num(s, "resets", r->resets);
     if (o->test_rom) {
         cJSON_AddStringToObject(s, "test_rom", r->test.verdict == EMU_TEST_PASSED   ? "passed"
                                                : r->test.verdict == EMU_TEST_FAILED ? "failed"
@@ -239,7 +275,10 @@ gv_status emu_run(const emu_run_opts *o, emu_run_result *r, cJSON *rec, gv_err *
     char *batp = NULL;
     emu_batch *b = NULL;
     textout trace = {0}, fh = {0};
+    emu_movie movie = {0};
     if (o->load_state && (st = gv_read_file(o->load_state, STATE_MAX, &state, &state_len, err)) != GV_OK)
+        goto out;
+    if (o->input && (st = emu_movie_load(o->input, con, &movie, err)) != GV_OK)
         goto out;
     if (con->battery_size(cart) && !o->no_battery) {
         /* Only a file that does not exist means "no save yet": any other failure stops the
@@ -274,6 +313,7 @@ gv_status emu_run(const emu_run_opts *o, emu_run_result *r, cJSON *rec, gv_err *
     cfg.battery = bat;
     cfg.battery_len = bat_len;
     cfg.battery_name = batp;
+    cfg.movie = o->input ? &movie : NULL;
     if ((st = emu_batch_new(&cfg, &b, err)) != GV_OK) {
         if (o->load_state && st == GV_ERR_INPUT) {
             char m2[GV_ERRLEN];
@@ -283,6 +323,8 @@ gv_status emu_run(const emu_run_opts *o, emu_run_result *r, cJSON *rec, gv_err *
         goto out;
     }
     r->model = con->machine_model(emu_batch_machine(b, 0));
+    r->movie_hash = movie.hash;
+    r->movie_events = movie.n;
     double t0 = gv_now();
     st = run_frames(o, b, r, &fh, err);
     r->seconds = gv_now() - t0;
@@ -350,6 +392,7 @@ out:;
     text_close(&trace, 0, &e2);
     text_close(&fh, 0, &e2);
     emu_batch_free(b);
+    emu_movie_free(&movie);
     free(state);
     free(bat);
     if (st != GV_OK) {

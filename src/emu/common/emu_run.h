@@ -25,6 +25,9 @@ typedef struct {
     const char *frame_hashes;   /* one line per frame: number, video hash, audio hash */
     int test_rom;               /* run until the ROM's verdict (at most `frames`, default 6000) */
     int verify;                 /* with video native: draw every frame from its log too */
+    const char *input;          /* controller input movie (input.h), or NULL */
+    const long *reset_at;       /* press reset before these frames (machine frame numbers) */
+    int nreset;
 } emu_run_opts;
 
 #define EMU_RUN_TEST_FRAMES 6000 /* 100 s of emulated time */
@@ -39,6 +42,9 @@ typedef struct {
     uint64_t video_hash, audio_hash;
     int mismatched;             /* instances whose hashes differ from instance 0's */
     int battery_loaded;         /* a battery file was read */
+    int resets;                 /* --reset-at resets done */
+    uint64_t movie_hash;        /* the input movie's XXH3-64 */
+    int movie_events;
     const char *battery_path;   /* the battery file used (NULL: none) */
     emu_test test;              /* with test_rom */
     char test_line[640];

@@ -50,7 +50,8 @@ typedef struct {
     uint8_t ie, iflag, p1, sb, sc, tima, tma, tac;
     uint8_t tima_delay; /* 1 between a TIMA overflow and the TMA reload one M-cycle later */
     uint8_t cgb;        /* CGB mode */
-    uint8_t pad0[6];
+    uint8_t buttons;    /* held (input): A B Select Start Right Left Up Down; 0 in older states */
+    uint8_t pad0[5];
     /* clocks */
     uint64_t clk;       /* dots since power-on */
     uint64_t div_base;  /* 64-bit system counter (DIV is bits 8-15) at dot div_clk */
@@ -111,7 +112,6 @@ struct gb {
     int next_ev;
     unsigned outputs;
     int trap_on, trap_hit;
-    uint8_t buttons;        /* held this frame (input, not state): A B Select Start Right Left Up Down */
     int cpu_brk;            /* gb_cpu_run returns after this instruction */
     emu_line_fn trace;      /* one line per instruction, or NULL */
     void *trace_ctx;
@@ -177,9 +177,9 @@ static inline uint8_t gb_joyp(const gb *g)
 {
     uint8_t low = 0x0F;
     if (!(g->s.p1 & 0x10))
-        low &= (uint8_t)~(g->buttons >> 4);
+        low &= (uint8_t)~(g->s.buttons >> 4);
     if (!(g->s.p1 & 0x20))
-        low &= (uint8_t)~g->buttons;
+        low &= (uint8_t)~g->s.buttons;
     return (uint8_t)(0xC0 | (g->s.p1 & 0x30) | (low & 0x0F));
 }
 

@@ -324,7 +324,7 @@ void gb_set_buttons(gb *g, uint8_t buttons)
     /* A button going down while its group is selected requests the joypad interrupt (a
      * high-to-low change of a P1 input line). */
     uint8_t before = gb_joyp(g);
-    g->buttons = buttons;
+    g->s.buttons = buttons;
     if ((before & ~gb_joyp(g)) & 0x0F)
         g->s.iflag |= 0x10;
 }

@@ -13,7 +13,7 @@
 #include "core/hash.h"
 
 #define ST_MAGIC "GVNESST\x1A"
-#define ST_VERSION 1u
+#define ST_VERSION 2u /* 2 adds the controller buttons held; 1 is still read */
 #define ST_HEAD 36
 
 typedef struct {
@@ -22,6 +22,7 @@ typedef struct {
     const uint8_t *r; /* load: input */
     size_t rlen, rpos;
     int load, short_read;
+    unsigned version; /* of the state being read or written */
 } st_io;
 
 static void io_raw(st_io *s, void *data, size_t n)
@@ -88,6 +89,8 @@ static void visit(st_io *s, nes *m)
     U(m->cyc); A(m->ram); U(m->bus);
     U(m->nmi_pending); U(m->irq_src); U(m->nmi_at); U(m->irq_at);
     U(m->frame); U(m->pad_strobe); U(m->pad_shift);
+    if (s->version >= 2)
+        U(m->pad_buttons);
     io_raw(s, m->prg_ram, m->cart->prg_ram_size);
     io_raw(s, m->chr_ram, m->cart->chr_ram_size);
 
@@ -139,6 +142,7 @@ static uint64_t get64(const uint8_t *p)
 gv_status nes_state_save(const nes *m, uint8_t **data, size_t *len, gv_err *err)
 {
     st_io s = {0};
+    s.version = ST_VERSION;
     uint8_t head[ST_HEAD] = {0};
     io_raw(&s, head, sizeof head);
     visit(&s, (nes *)m); /* a save visit only reads the machine */
@@ -214,8 +218,9 @@ gv_status nes_state_load(nes *m, const uint8_t *d, size_t len, gv_err *err)
     if (len < ST_HEAD || memcmp(d, ST_MAGIC, 8))
         return gv_fail(err, GV_ERR_INPUT, "not a gpuvet NES save state (bad magic)");
     uint32_t ver = (uint32_t)d[8] | (uint32_t)d[9] << 8 | (uint32_t)d[10] << 16 | (uint32_t)d[11] << 24;
-    if (ver != ST_VERSION)
-        return gv_fail(err, GV_ERR_INPUT, "save state version %u is not supported (this build reads %u)", ver, ST_VERSION);
+    if (ver < 1 || ver > ST_VERSION)
+        return gv_fail(err, GV_ERR_INPUT, "save state version %u is not supported (this build reads 1 to %u)", ver,
+                       ST_VERSION);
     if (get64(d + 12) != m->cart->hash)
         return gv_fail(err, GV_ERR_INPUT, "the save state was made with a different ROM");
     uint64_t plen = get64(d + 20);
@@ -230,6 +235,7 @@ gv_status nes_state_load(nes *m, const uint8_t *d, size_t len, gv_err *err)
     nes_state_save(m, &backup, &blen, err);
     st_io s = {0};
     s.load = 1;
+    s.version = ver;
     s.r = d + ST_HEAD;
     s.rlen = plen;
     visit(&s, m);
@@ -240,6 +246,7 @@ gv_status nes_state_load(nes *m, const uint8_t *d, size_t len, gv_err *err)
     if (why) {
         st_io b = {0};
         b.load = 1;
+        b.version = ST_VERSION;
         b.r = backup + ST_HEAD;
         b.rlen = blen - ST_HEAD;
         visit(&b, m);

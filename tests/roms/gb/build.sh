@@ -42,3 +42,8 @@ link apu_test apu_test.rel
 cc_ "$src/battery_test.c" -o battery_test.rel
 link battery_test battery_test.rel
 "$PY" "$src/gbfix.py" battery_test.gb --title BATTERY --cgb 0x80 --type 0x1B --romsize 1024 --ramsize 0x03 --bank-tags
+
+# controller input (needs the movie tests/emu/input_gb.txt to pass)
+cc_ "$src/input_test.c" -o input_test.rel
+link input_test input_test.rel
+"$PY" "$src/gbfix.py" input_test.gb --title INPUT --cgb 0x80
