@@ -39,7 +39,7 @@ VARIANT := $(GPU_KIND)$(if $(SAN),-san)
 BUILD   ?= build/$(VARIANT)
 
 # ---- flags --------------------------------------------------------------------------
-PKGS     := openblas libcjson libxxhash libpng
+PKGS     := openblas libcjson libxxhash libpng zlib
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 

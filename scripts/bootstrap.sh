@@ -5,7 +5,7 @@
 # As root it runs apt-get; otherwise it prints the exact command to run and exits 1.
 set -u
 mode=${1:-build}
-build_pkgs="gcc make pkg-config libopenblas-dev libcjson-dev libxxhash-dev libpng-dev"
+build_pkgs="gcc make pkg-config libopenblas-dev libcjson-dev libxxhash-dev libpng-dev zlib1g-dev"
 test_pkgs="cc65 sdcc python3 python3-torch python3-numpy"
 case "$mode" in
   build) want="$build_pkgs" ;;
@@ -15,7 +15,7 @@ esac
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
   # Not a Debian system: say what is needed and let the build find it with pkg-config.
-  if ! pkg-config --exists openblas libcjson libxxhash libpng 2>/dev/null; then
+  if ! pkg-config --exists openblas libcjson libxxhash libpng zlib 2>/dev/null; then
     echo "bootstrap: this is not a Debian system; install OpenBLAS, cJSON, xxHash and libpng" >&2
     echo "bootstrap: development files (found with pkg-config: openblas libcjson libxxhash libpng)" >&2
     exit 1

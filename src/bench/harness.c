@@ -55,20 +55,22 @@ gv_status bench_run(const bench_plan *p, bench_outcome *o, gv_err *err)
         if (p->setup && (st = p->setup(p->ctx, set_up, err)) != GV_OK)
             break;
     }
-    double units;
+    double units, own;
     for (int w = 0; w < p->warmup && st == GV_OK; w++)
         for (int k = 0; k < p->nconfigs && st == GV_OK; k++) {
             gv_progress_update(&pg, "%s: warm-up %d/%d, %s", p->name, w + 1, p->warmup, o->st[k].phase);
-            st = p->run(p->ctx, k, 0, &units, err);
+            st = p->run(p->ctx, k, 0, &units, &own, err);
         }
     for (int r = 0; r < reps && st == GV_OK; r++) {
         for (int k = 0; k < p->nconfigs && st == GV_OK; k++) {
             gv_progress_update(&pg, "%s: round %d/%d, %s", p->name, r + 1, reps, o->st[k].phase);
             gv_telemetry_phase_begin(p->tel, o->st[k].phase);
             double c0 = cpu_seconds(), t0 = gv_now();
-            units = 0;
-            st = p->run(p->ctx, k, 1, &units, err);
+            units = own = 0;
+            st = p->run(p->ctx, k, 1, &units, &own, err);
             double dt = gv_now() - t0, dc = cpu_seconds() - c0;
+            if (own > 0)
+                dt = own;
             gv_telemetry_phase_end(p->tel, units);
             if (st != GV_OK)
                 break;
@@ -103,7 +105,6 @@ gv_status bench_run(const bench_plan *p, bench_outcome *o, gv_err *err)
                  "the machine was busy: load average %.1f before and up to %.1f during the runs on %d usable cores; "
                  "other work competes with the benchmark, so its figures are low and vary (run it on a quiet machine)",
                  o->load_before, o->load_max, o->cores);
-        gv_warn("%s: %s", p->name, o->warning);
     }
     return st;
 }

@@ -4,7 +4,7 @@
  * rounds across the configurations (run r of every configuration before run r+1 of any),
  * so that a drift of the machine (clocks, heat, other load) falls on all of them alike.
  * Each run is timed by the wall clock around the run callback, which must return only
- * once its work is finished (device work synchronised). Per configuration it keeps the
+ * once its work is finished (device work synchronised), or by the callback itself. Per configuration it keeps the
  * rates (units of work per second), their best/median/min/CV, the median seconds, the
  * rate per CPU-second of this process, and one telemetry phase per run; for the whole
  * benchmark, the load average before, during (after each round) and after, with a warning
@@ -35,8 +35,10 @@ typedef struct {
     void *ctx;
     /* Prepares configuration k (untimed; may be NULL). */
     gv_status (*setup)(void *ctx, int k, gv_err *err);
-    /* One run of configuration k; *units is the work it did. timed is 0 for warm-ups. */
-    gv_status (*run)(void *ctx, int k, int timed, double *units, gv_err *err);
+    /* One run of configuration k; *units is the work it did. timed is 0 for warm-ups. The
+     * harness times the run with the wall clock unless the run sets *seconds itself (> 0:
+     * a device's own events around its work). */
+    gv_status (*run)(void *ctx, int k, int timed, double *units, double *seconds, gv_err *err);
     /* Releases configuration k (may be NULL); called for every k set up. */
     void (*teardown)(void *ctx, int k);
     /* The configuration in a few words, for progress and telemetry ("native 64 inst"). */
@@ -62,7 +64,8 @@ typedef struct {
 } bench_outcome;
 
 /* Runs the plan. On the first error stops (tearing down what was set up) and returns it.
- * Prints a progress line on a terminal and the busy-machine warning on stderr. */
+ * Prints a progress line on a terminal; the busy-machine warning is the caller's to show
+ * (bench_outcome_record puts it in the record's "warnings"). */
 gv_status bench_run(const bench_plan *p, bench_outcome *o, gv_err *err);
 void bench_outcome_free(bench_outcome *o);
 /* The common keys of configuration k's entry. */

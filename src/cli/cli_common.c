@@ -1,8 +1,10 @@
-/* cli_common.c: flag parsing with help and errors, shared by every subcommand. */
+/* cli_common.c: what every command shares: flag parsing with help and errors, the one
+ * error line, the device list, the telemetry sampler and writing the record. */
 #include <stdio.h>
 
 #include "cli/cli.h"
 #include "core/gv.h"
+#include "core/record.h"
 
 int cli_parse(const char *cmdname, const char *usage, const char *description,
               const args_spec *specs, int nspecs, int argc, char **argv,
@@ -23,4 +25,42 @@ int cli_parse(const char *cmdname, const char *usage, const char *description,
     if (quiet && *quiet)
         gv_quiet = 1;
     return 1;
+}
+
+int cli_fail(const char *cmd, gv_status st, const gv_err *err)
+{
+    fflush(stdout);
+    fprintf(stderr, "gpuvet %s: %s\n", cmd, err->msg);
+    return gv_status_exit(st);
+}
+
+int cli_devices(const char *cmd, const char *spec, dev_id *devs, int *n)
+{
+    gv_err err = {{0}};
+    gv_status s = dev_parse_list(spec, devs, CLI_MAX_DEV, n, &err);
+    return s == GV_OK ? 0 : cli_fail(cmd, s, &err);
+}
+
+gv_telemetry *cli_telemetry(const dev_id *devs, int ndev, double hz)
+{
+    int gpu = -1;
+    for (int i = 0; i < ndev && gpu < 0; i++)
+        if (devs[i].kind == DEV_GPU)
+            gpu = devs[i].index;
+    gv_telemetry_opts o = {hz, gpu, NULL, NULL};
+    return gv_telemetry_start(&o);
+}
+
+int cli_finish(const char *cmd, cJSON *rec, int code, const char *json)
+{
+    if (json) {
+        gv_err err = {{0}};
+        if (gv_record_finish_write(rec, code, json, &err) != GV_OK) {
+            fprintf(stderr, "gpuvet %s: %s\n", cmd, err.msg);
+            if (code == GV_EXIT_OK)
+                code = GV_EXIT_ENV;
+        }
+    }
+    cJSON_Delete(rec);
+    return code;
 }

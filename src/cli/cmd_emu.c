@@ -49,18 +49,6 @@ static void print_serial(const uint8_t *s, size_t n)
     fputs("\"\n", stdout);
 }
 
-static int finish_record(const char *cmd, cJSON *rec, int code, const char *json)
-{
-    gv_err err;
-    if (json && gv_record_finish_write(rec, code, json, &err) != GV_OK) {
-        fprintf(stderr, "gpuvet %s: %s\n", cmd, err.msg);
-        if (code == GV_EXIT_OK)
-            code = GV_EXIT_ENV;
-    }
-    cJSON_Delete(rec);
-    return code;
-}
-
 int cmd_run(int argc, char **argv)
 {
     char cmd[32] = "run";
@@ -130,9 +118,8 @@ int cmd_run(int argc, char **argv)
     gv_err err;
     gv_status st = emu_run(&o, &r, rec, &err);
     if (st != GV_OK) {
-        fprintf(stderr, "gpuvet %s: %s\n", cmd, err.msg);
         cJSON_Delete(rec);
-        return gv_status_exit(st);
+        return cli_fail(cmd, st, &err);
     }
     char vh[17], ah[17];
     gv_hash_hex(r.video_hash, vh);
@@ -153,7 +140,7 @@ int cmd_run(int argc, char **argv)
         printf("test ROM: %s\n", r.test_line);
     code = r.exit_code;
     emu_run_result_free(&r);
-    return finish_record(cmd, rec, code, json);
+    return cli_finish(cmd, rec, code, json);
 }
 
 int cmd_bench_emu(int argc, char **argv)
@@ -240,9 +227,8 @@ int cmd_bench_emu(int argc, char **argv)
     gv_status st = emu_bench(&o, &r, rec, &err);
     gv_telemetry_stop(o.tel, rec);
     if (st != GV_OK) {
-        fprintf(stderr, "gpuvet %s: %s\n", cmd, err.msg);
         cJSON_Delete(rec);
-        return gv_status_exit(st);
+        return cli_fail(cmd, st, &err);
     }
     char key[32];
     snprintf(key, sizeof key, "bench_%s", r.con->name);
@@ -273,8 +259,12 @@ int cmd_bench_emu(int argc, char **argv)
                cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(e, "cv")), rs,
                cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "hashes_match_native")) ? what : "DIFFER");
     }
+    const cJSON *w;
+    cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(rec, "warnings"))
+        if (cJSON_IsString(w))
+            printf("warning: %s\n", w->valuestring);
     report_add_verdicts(rec);
     report_print_verdicts(rec, stdout);
     code = r.mismatched ? GV_EXIT_FAIL : GV_EXIT_OK;
-    return finish_record(cmd, rec, code, json);
+    return cli_finish(cmd, rec, code, json);
 }

@@ -1,6 +1,7 @@
 /* cmd_smoke.c: `gpuvet smoke`: bring each requested GPU up in five stages (dev/smoke.h)
  * and report every stage on its own line with its time, and on failure the runtime's
- * message and a hint. Exit 1 when any stage fails. */
+ * message and a hint. Exit 1 when a stage fails on a device that opened; 3 when there is no
+ * GPU backend or the device cannot be opened (with the reason on stderr). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,31 +11,6 @@
 #include "core/record.h"
 #include "dev/dev.h"
 #include "dev/smoke.h"
-
-static cJSON *report_json(const smoke_report *r, int index)
-{
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "backend", r->backend);
-    cJSON_AddNumberToObject(o, "index", index);
-    cJSON_AddStringToObject(o, "device", r->device);
-    cJSON *st = cJSON_AddArrayToObject(o, "stages");
-    int all = 1;
-    for (int i = 0; i < SMOKE_STAGES; i++) {
-        const smoke_stage *s = &r->stage[i];
-        cJSON *e = cJSON_CreateObject();
-        cJSON_AddStringToObject(e, "stage", s->name);
-        cJSON_AddBoolToObject(e, "ran", s->ran);
-        cJSON_AddBoolToObject(e, "pass", s->ran && s->ok);
-        gv_json_add_num(e, "seconds", s->ran ? s->seconds : NAN);
-        cJSON_AddStringToObject(e, "detail", s->detail);
-        if (s->hint[0])
-            cJSON_AddStringToObject(e, "hint", s->hint);
-        cJSON_AddItemToArray(st, e);
-        all &= s->ran && s->ok;
-    }
-    cJSON_AddBoolToObject(o, "pass", all);
-    return o;
-}
 
 int cmd_smoke(int argc, char **argv)
 {
@@ -73,9 +49,14 @@ int cmd_smoke(int argc, char **argv)
     if (nidx == 0)
         idx[nidx++] = 0;
 
+    if (!dev_gpu_backend()) {
+        fprintf(stderr, "gpuvet smoke: this gpuvet was built without a GPU backend: build it with 'make GPU=cuda' "
+                        "(NVIDIA) or 'make GPU=hip' (AMD), see docs/BUILD.md\n");
+        return GV_EXIT_ENV;
+    }
     cJSON *rec = gv_record_new("smoke", argc, argv);
     cJSON *arr = gv_json_add_arr(rec, "smoke");
-    int failed = 0;
+    int failed = 0, no_device = 0;
     for (int k = 0; k < nidx; k++) {
         smoke_report r;
         int passed = dev_gpu_smoke(idx[k], &r);
@@ -92,16 +73,12 @@ int cmd_smoke(int argc, char **argv)
         }
         printf("  %d/%d stages passed\n", passed, SMOKE_STAGES);
         failed |= passed != SMOKE_STAGES;
-        cJSON_AddItemToArray(arr, report_json(&r, idx[k]));
-    }
-    int exit_code = failed ? GV_EXIT_FAIL : GV_EXIT_OK;
-    if (c.json) {
-        gv_err e;
-        if (gv_record_finish_write(rec, exit_code, c.json, &e) != GV_OK) {
-            gv_error("%s", e.msg);
-            exit_code = GV_EXIT_ENV;
+        if (!r.stage[0].ok) { /* the device did not open: missing, not misbehaving */
+            fprintf(stderr, "gpuvet smoke: GPU %d cannot be opened: %s (hint: %s)\n", idx[k], r.stage[0].detail,
+                    r.stage[0].hint);
+            no_device = 1;
         }
+        cJSON_AddItemToArray(arr, dev_smoke_json(&r, idx[k]));
     }
-    cJSON_Delete(rec);
-    return exit_code;
+    return cli_finish("smoke", rec, no_device ? GV_EXIT_ENV : failed ? GV_EXIT_FAIL : GV_EXIT_OK, c.json);
 }

@@ -19,7 +19,7 @@ extern "C" {
 
 typedef enum { DEV_CPU = 0, DEV_GPU = 1 } dev_kind;
 
-typedef struct {
+typedef struct dev_id {
     dev_kind kind;
     int index;        /* GPU ordinal (0 for the CPU) */
     char label[16];   /* "cpu", "cuda", "cuda:1", "hip" */

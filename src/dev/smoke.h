@@ -34,6 +34,10 @@ typedef struct {
 /* Runs the stages on GPU index. Returns the number of stages that passed (5 = all). */
 int dev_gpu_smoke(int index, smoke_report *r);
 
+/* The report as a record entry (backend, index, device, stages, pass); the caller owns it. */
+struct cJSON;
+struct cJSON *dev_smoke_json(const smoke_report *r, int index);
+
 #ifdef __cplusplus
 }
 #endif

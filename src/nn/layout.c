@@ -281,3 +281,15 @@ size_t nn_relu_masks_len(const nn_layout *L, int n)
     size_t C = (size_t)L->cfg.channels, P = NN_CELLS;
     return (size_t)n * (C * P * (1 + 2 * (size_t)L->cfg.blocks) + 2 * NN_HEAD_CH * P + NN_VALUE_HIDDEN);
 }
+
+void nn_state_poison(nn_state *s)
+{
+    const nn_layout *L = s->L;
+    for (size_t i = 0; i < L->nparams; i++)
+        s->params[i] = s->adam_m[i] = s->adam_v[i] = NAN;
+    for (size_t i = 0; i < L->nbuffers; i++)
+        s->buffers[i] = NAN;
+    for (int i = 0; i < L->nbn; i++)
+        s->num_batches[i] = -1;
+    s->adam_step = -1;
+}

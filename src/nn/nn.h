@@ -97,6 +97,9 @@ void nn_state_copy(nn_state *dst, const nn_state *src);
  * U(-1/sqrt(fan_in), 1/sqrt(fan_in)), norm weight 1 and bias 0, running_mean 0,
  * running_var 1, moments 0, step 0. */
 void nn_state_init_random(nn_state *s, uint64_t seed);
+/* Fills every value with NaN (step counters with -1), so that what a reader does not
+ * write shows up in a comparison. */
+void nn_state_poison(nn_state *s);
 
 /* A batch: inputs and targets on the host in float64 (backends convert). */
 typedef struct {
@@ -182,6 +185,16 @@ struct nn_trainer {
 gv_status nn_trainer_create(const char *device, const nn_layout *L, const nn_trainer_opts *opts,
                             nn_trainer **out, gv_err *err);
 void nn_trainer_destroy(nn_trainer *t);
+
+/* "fp64", "fp32", "bf16" -> *d; 0 for anything else. */
+int nn_dtype_parse(const char *s, nn_dtype *d);
+
+struct dev_id;
+/* Does device d train in dtype dt? (fp64 and fp32 on the CPU, fp32 and bf16 on a GPU.) */
+int nn_dtype_on(const struct dev_id *d, nn_dtype dt);
+/* nn_trainer_create on device d (dev/dev.h) with the common options. */
+gv_status nn_trainer_open(const struct dev_id *d, const nn_layout *L, nn_dtype dt, int max_batch, int threads,
+                          int tf32, int fault, nn_trainer **t, gv_err *err);
 
 /* Backend constructors used by nn_trainer_create. */
 gv_status nn_ref_create(const nn_layout *L, const nn_trainer_opts *opts, nn_trainer **out, gv_err *err);

@@ -2,6 +2,7 @@
  * reference and the float32 path on the CPU, the GPU trainer on "cuda"/"hip"/"gpu". */
 #include <string.h>
 
+#include "dev/dev.h"
 #include "nn/nn.h"
 
 gv_status nn_trainer_create(const char *device, const nn_layout *L, const nn_trainer_opts *opts,
@@ -32,4 +33,27 @@ void nn_trainer_destroy(nn_trainer *t)
 {
     if (t)
         t->ops->destroy(t);
+}
+
+int nn_dtype_parse(const char *s, nn_dtype *d)
+{
+    for (nn_dtype k = NN_FP64; k <= NN_BF16; k++)
+        if (!strcmp(s, nn_dtype_name(k))) {
+            *d = k;
+            return 1;
+        }
+    return 0;
+}
+
+int nn_dtype_on(const dev_id *d, nn_dtype dt)
+{
+    return d->kind == DEV_CPU ? (dt == NN_FP32 || dt == NN_FP64) : (dt == NN_FP32 || dt == NN_BF16);
+}
+
+gv_status nn_trainer_open(const dev_id *d, const nn_layout *L, nn_dtype dt, int max_batch, int threads, int tf32,
+                          int fault, nn_trainer **t, gv_err *err)
+{
+    nn_trainer_opts o = {.dtype = dt, .tf32 = tf32, .max_batch = max_batch, .threads = threads,
+                         .device_index = d->index, .fault = fault};
+    return nn_trainer_create(d->label, L, &o, t, err);
 }

@@ -7,6 +7,7 @@
 
 #include "core/gv.h"
 #include "core/record.h"
+#include "emu/common/console.h"
 #include "report/rep_int.h"
 #include "report/report.h"
 
@@ -19,12 +20,23 @@ typedef struct {
 static const char *const train_join[] = {"device", "dtype", "channels", "blocks", "norm", "batch"};
 static const char *const matmul_join[] = {"device", "dtype", "m", "n", "k"};
 static const char *const emu_join[] = {"rom", "video", "audio", "instances", "frames"};
-static const cmp_section cmp_sections[] = {
-    {"bench_train", "train", "samples/s", train_join, GV_ARRAY_LEN(train_join)},
-    {"bench_matmul", "matmul", "GFLOP/s", matmul_join, GV_ARRAY_LEN(matmul_join)},
-    {"bench_nes", "emu", "frames/s", emu_join, GV_ARRAY_LEN(emu_join)},
-    {"bench_gb", "emu", "frames/s", emu_join, GV_ARRAY_LEN(emu_join)},
-};
+/* The sections compared: training, GEMM, and one per emulated console. */
+static int cmp_sections(const cmp_section **out)
+{
+    static cmp_section list[12];
+    static char keys[8][32];
+    static int n;
+    if (!n) {
+        list[n++] = (cmp_section){"bench_train", "train", "samples/s", train_join, GV_ARRAY_LEN(train_join)};
+        list[n++] = (cmp_section){"bench_matmul", "matmul", "GFLOP/s", matmul_join, GV_ARRAY_LEN(matmul_join)};
+        for (int i = 0; emu_consoles[i] && i < 8; i++) {
+            snprintf(keys[i], sizeof keys[i], "bench_%s", emu_consoles[i]->name);
+            list[n++] = (cmp_section){keys[i], "emu", "frames/s", emu_join, GV_ARRAY_LEN(emu_join)};
+        }
+    }
+    *out = list;
+    return n;
+}
 
 /* "device=cuda dtype=bf16 batch=1024": the entry's values of the join keys it has. */
 static void config_key(const cJSON *e, const cmp_section *s, char *buf, size_t len)
@@ -106,8 +118,10 @@ char *report_compare(const cJSON *a, const cJSON *b, int *marked, cJSON *out)
     rb_puts(&md, "A change is marked only when B/A leaves the band (1 + noise A)(1 + noise B), where each noise is that "
                  "side's measured spread (max((max-min)/median, 2 cv), at least 2%).\n\n");
     env_changes(a, b, &md, cJSON_AddArrayToObject(js, "environment"));
-    for (size_t si = 0; si < GV_ARRAY_LEN(cmp_sections); si++) {
-        const cmp_section *s = &cmp_sections[si];
+    const cmp_section *secs;
+    int nsec = cmp_sections(&secs);
+    for (int si = 0; si < nsec; si++) {
+        const cmp_section *s = &secs[si];
         const cJSON *xa = cJSON_GetObjectItemCaseSensitive(a, s->key), *xb = cJSON_GetObjectItemCaseSensitive(b, s->key);
         if (!cJSON_GetArraySize(xa) && !cJSON_GetArraySize(xb))
             continue;

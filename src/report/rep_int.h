@@ -50,8 +50,8 @@ typedef struct {
     int ncols;
     const char *kind;
 } rep_section;
-extern const rep_section rep_sections[];
-extern const int rep_nsections;
+/* Every section, in report order (emulation: one per console); returns the count. */
+int rep_sections(const rep_section **out);
 
 /* ---- inline SVG plots ------------------------------------------------------------------- */
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/gv.h"
+#include "emu/common/console.h"
 #include "report/rep_int.h"
 
 static const rep_col train_cols[] = {
@@ -21,7 +22,8 @@ static const rep_col train_cols[] = {
 static const rep_col matmul_cols[] = {
     {"device", "device", COL_STR, 0}, {"dtype", "dtype", COL_STR, 0}, {"m", "m", COL_INT, 0}, {"n", "n", COL_INT, 0},
     {"k", "k", COL_INT, 0}, {"GFLOP/s median", "gflops_median", COL_NUM, 0}, {"best", "gflops_best", COL_NUM, 0},
-    {"min", "gflops_min", COL_NUM, 0}, {"GPU/CPU", "=speedup", COL_X, 0}, {"s median", "seconds_median", COL_NUM, 0},
+    {"min", "gflops_min", COL_NUM, 0}, {"GPU/CPU", "=speedup", COL_X, 0}, {"GEMMs per run", "reps", COL_INT, 0},
+    {"s median (a run)", "seconds_median", COL_NUM, 0},
     {"GPU W", "@gpu_power_w.median", COL_NUM, 0}, {"throttled", "@throttled", COL_BOOL, 0}, {"load", "load_before", COL_NUM, 0},
 };
 static const rep_col emu_cols[] = {
@@ -54,16 +56,29 @@ static const rep_col phase_cols[] = {
     {"throttled", "throttled", COL_BOOL, 0},
 };
 
-const rep_section rep_sections[] = {
-    {"Training throughput (bench train)", "bench_train", train_cols, GV_ARRAY_LEN(train_cols), "train"},
-    {"GEMM throughput (bench matmul)", "bench_matmul", matmul_cols, GV_ARRAY_LEN(matmul_cols), "matmul"},
-    {"Telemetry: clocks, power and temperature during the run", "telemetry.phases", phase_cols, GV_ARRAY_LEN(phase_cols), NULL},
-    {"NES emulation (bench nes)", "bench_nes", emu_cols, GV_ARRAY_LEN(emu_cols), NULL},
-    {"Game Boy emulation (bench gb)", "bench_gb", emu_cols, GV_ARRAY_LEN(emu_cols), NULL},
-    {"Correctness (check)", "check", check_cols, GV_ARRAY_LEN(check_cols), NULL},
-    {"Multithreaded BLAS (blas-race)", "blas_race", race_cols, GV_ARRAY_LEN(race_cols), NULL},
-};
-const int rep_nsections = GV_ARRAY_LEN(rep_sections);
+/* The sections in report order; one per emulated console (emu/common/console.h), so a new
+ * console's benchmark shows up without a change here. */
+int rep_sections(const rep_section **out)
+{
+    static rep_section list[16];
+    static char titles[8][64], keys[8][32];
+    static int n;
+    if (!n) {
+        list[n++] = (rep_section){"Training throughput (bench train)", "bench_train", train_cols, GV_ARRAY_LEN(train_cols), "train"};
+        list[n++] = (rep_section){"GEMM throughput (bench matmul)", "bench_matmul", matmul_cols, GV_ARRAY_LEN(matmul_cols), "matmul"};
+        list[n++] = (rep_section){"Telemetry: clocks, power and temperature during the run", "telemetry.phases", phase_cols,
+                                  GV_ARRAY_LEN(phase_cols), NULL};
+        for (int i = 0; emu_consoles[i] && i < 8; i++) {
+            snprintf(titles[i], sizeof titles[i], "%s emulation (bench %s)", emu_consoles[i]->title, emu_consoles[i]->name);
+            snprintf(keys[i], sizeof keys[i], "bench_%s", emu_consoles[i]->name);
+            list[n++] = (rep_section){titles[i], keys[i], emu_cols, GV_ARRAY_LEN(emu_cols), "emu"};
+        }
+        list[n++] = (rep_section){"Correctness (check)", "check", check_cols, GV_ARRAY_LEN(check_cols), NULL};
+        list[n++] = (rep_section){"Multithreaded BLAS (blas-race)", "blas_race", race_cols, GV_ARRAY_LEN(race_cols), NULL};
+    }
+    *out = list;
+    return n;
+}
 
 /* Walks "a.b.c" from o. */
 const cJSON *rep_path(const cJSON *o, const char *path)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/gv.h"
+#include "emu/common/console.h"
 #include "report/rep_int.h"
 #include "report/report.h"
 
@@ -219,7 +220,7 @@ static void verdicts_gpu_vs_cpu(const cJSON *arr, const char *kind, cJSON *out)
     free(done);
 }
 
-/* ---- bench_nes / bench_gb: the device renderer against the best CPU renderer. */
+/* ---- bench_<console>: the device renderer against the best CPU renderer. */
 
 static void verdicts_emu(const cJSON *arr, const char *console, cJSON *out)
 {
@@ -227,6 +228,19 @@ static void verdicts_emu(const cJSON *arr, const char *console, cJSON *out)
     char *done = gv_xcalloc((size_t)n + 1, 1);
     int i = 0;
     const cJSON *g;
+    /* Correctness first: a renderer whose hashes differ from the native renderers' is wrong. */
+    cJSON_ArrayForEach(g, arr) {
+        const cJSON *ok = cJSON_GetObjectItemCaseSensitive(g, "hashes_match_native");
+        if (cJSON_IsFalse(ok)) {
+            char s[512];
+            const char *rom = rep_str(g, "rom") ? rep_str(g, "rom") : "?";
+            snprintf(s, sizeof s, "do not trust the %s video / %s audio renderers for %s %s: at %.0f instances their "
+                     "hashes differ from the native renderers'", rep_str(g, "video") ? rep_str(g, "video") : "?",
+                     rep_str(g, "audio") ? rep_str(g, "audio") : "?", console,
+                     strrchr(rom, '/') ? strrchr(rom, '/') + 1 : rom, rep_num(g, "instances"));
+            add_sentence(out, s);
+        }
+    }
     cJSON_ArrayForEach(g, arr) {
         int gi = i++;
         const char *v = rep_str(g, "video");
@@ -247,7 +261,9 @@ static void verdicts_emu(const cJSON *arr, const char *console, cJSON *out)
             const cJSON *best = NULL, *c;
             cJSON_ArrayForEach(c, arr) {
                 const char *cv = rep_str(c, "video");
-                if (!cv || !strcmp(cv, "device") || !same_str(c, h, "rom") || !same_num(c, h, "instances"))
+                /* a CPU renderer ("none" draws nothing, so it is no comparison) */
+                if (!cv || !strcmp(cv, "device") || !strcmp(cv, "none") || !same_str(c, h, "rom") ||
+                    !same_num(c, h, "instances"))
                     continue;
                 /* Renderers must agree bit for bit; a differing hash disqualifies the GPU. */
                 const char *hv1 = rep_str(h, "video_hash"), *cv1 = rep_str(c, "video_hash");
@@ -279,6 +295,99 @@ static void verdicts_emu(const cJSON *arr, const char *console, cJSON *out)
     free(done);
 }
 
+/* ---- no GPU measured: what the CPU reaches, why there was no GPU, what to do next ---- */
+
+/* Why no GPU was measured, from the record's probe (host.probe), and what to do about it. */
+static void no_gpu_reason(const cJSON *rec, char *why, size_t wl, char *next, size_t nl)
+{
+    const cJSON *p = rep_path(rec, "host.probe");
+    const char *backend = rep_str(p, "gpu_backend");
+    int gpus = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(p, "gpus"));
+    if (!p) {
+        snprintf(why, wl, "the record has no probe of the machine");
+        snprintf(next, nl, "run gpuvet probe to see which GPUs the machine has");
+    } else if (!backend) {
+        snprintf(why, wl, "this gpuvet was built without a GPU backend%s", gpus ? " although the machine has a GPU" : "");
+        snprintf(next, nl, "install the CUDA toolkit (nvcc) or ROCm, rebuild with make GPU=cuda or make GPU=hip "
+                 "(docs/BUILD.md) and run gpuvet all again");
+    } else if (!gpus) {
+        const char *nodes = rep_str(p, "device_nodes_why");
+        snprintf(why, wl, "the %s backend finds no GPU: %s", backend, nodes ? nodes : rep_str(p, "gpus_why") ? rep_str(p, "gpus_why") : "no device");
+        snprintf(next, nl, "install and load the GPU driver (gpuvet probe says what is missing; docs/TROUBLESHOOTING.md), "
+                 "then run gpuvet smoke and gpuvet all");
+    } else {
+        snprintf(why, wl, "no GPU was among the devices asked for");
+        snprintf(next, nl, "run gpuvet all --devices cpu,%s", backend);
+    }
+}
+
+/* The median of entries of arr at their largest `xkey`, of device cpu: its value and x. */
+static int cpu_best(const cJSON *arr, const char *xkey, const char *ykey, double *y, double *x)
+{
+    const cJSON *e;
+    *x = -1;
+    cJSON_ArrayForEach(e, arr)
+        if (is_cpu(e) && rep_num(e, xkey) > *x) {
+            *x = rep_num(e, xkey);
+            *y = rep_num(e, ykey);
+        }
+    return *x >= 0;
+}
+
+static void verdicts_cpu_only(const cJSON *rec, cJSON *out)
+{
+    const cJSON *tr = cJSON_GetObjectItemCaseSensitive(rec, "bench_train"), *mm = cJSON_GetObjectItemCaseSensitive(rec, "bench_matmul"), *e;
+    int any = 0, gpu = 0;
+    cJSON_ArrayForEach(e, tr) any = 1, gpu |= !is_cpu(e);
+    cJSON_ArrayForEach(e, mm) any = 1, gpu |= !is_cpu(e);
+    for (int i = 0; emu_consoles[i]; i++) {
+        char key[32];
+        snprintf(key, sizeof key, "bench_%s", emu_consoles[i]->name);
+        cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(rec, key)) {
+            any = 1;
+            const char *v = rep_str(e, "video"), *a = rep_str(e, "audio");
+            gpu |= (v && !strcmp(v, "device")) || (a && !strcmp(a, "device"));
+        }
+    }
+    if (!any || gpu)
+        return;
+    char why[512], next[512], s[1400];
+    no_gpu_reason(rec, why, sizeof why, next, sizeof next);
+    double y, x;
+    if (cpu_best(tr, "batch", "samples_per_s_median", &y, &x)) {
+        const cJSON *f = tr->child;
+        snprintf(s, sizeof s, "no GPU was measured (%s): training on the CPU reaches %.0f samples/s (%.0f channels, "
+                 "batch %.0f); to see whether a GPU is worth it, %s", why, y, rep_num(f, "channels"), x, next);
+        add_sentence(out, s);
+    }
+    if (cpu_best(mm, "n", "gflops_median", &y, &x)) {
+        snprintf(s, sizeof s, "no GPU was measured: GEMM on the CPU reaches %.0f GFLOP/s (fp32, size %.0f)", y, x);
+        add_sentence(out, s);
+    }
+    for (int i = 0; emu_consoles[i]; i++) {
+        char key[32];
+        snprintf(key, sizeof key, "bench_%s", emu_consoles[i]->name);
+        double one = NAN, many = NAN, n = 0;
+        const char *how = "native";
+        cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(rec, key)) {
+            const char *v = rep_str(e, "video");
+            if (rep_num(e, "instances") == 1 && v && !strcmp(v, "native"))
+                one = rep_num(e, "fps_median");
+            if (rep_num(e, "instances") > n || (rep_num(e, "instances") == n && rep_num(e, "fps_median") > many)) {
+                n = rep_num(e, "instances");
+                many = rep_num(e, "fps_median");
+                how = v ? v : "?";
+            }
+        }
+        if (isfinite(one)) {
+            snprintf(s, sizeof s, "no GPU was measured: %s emulation on the CPU runs %.0f frames/s for one game (%.0fx "
+                     "real time) and %.0f instance-frames/s for %.0f games at once (%s renderer)",
+                     emu_consoles[i]->title, one, one / 60.0, many, n, how);
+            add_sentence(out, s);
+        }
+    }
+}
+
 cJSON *report_add_verdicts(cJSON *rec)
 {
     cJSON *v = cJSON_GetObjectItemCaseSensitive(rec, "verdict");
@@ -291,10 +400,13 @@ cJSON *report_add_verdicts(cJSON *rec)
         verdicts_gpu_vs_cpu(a, "train", v);
     if (cJSON_IsArray(a = cJSON_GetObjectItemCaseSensitive(rec, "bench_matmul")))
         verdicts_gpu_vs_cpu(a, "matmul", v);
-    if (cJSON_IsArray(a = cJSON_GetObjectItemCaseSensitive(rec, "bench_nes")))
-        verdicts_emu(a, "NES", v);
-    if (cJSON_IsArray(a = cJSON_GetObjectItemCaseSensitive(rec, "bench_gb")))
-        verdicts_emu(a, "Game Boy", v);
+    for (int i = 0; emu_consoles[i]; i++) {
+        char key[32];
+        snprintf(key, sizeof key, "bench_%s", emu_consoles[i]->name);
+        if (cJSON_IsArray(a = cJSON_GetObjectItemCaseSensitive(rec, key)))
+            verdicts_emu(a, emu_consoles[i]->title, v);
+    }
+    verdicts_cpu_only(rec, v);
     return v;
 }
 

@@ -237,8 +237,10 @@ static void soak(rep_buf *b, const cJSON *rec, int html)
 
 static void sections(rep_buf *b, const cJSON *rec, int html)
 {
-    for (int i = 0; i < rep_nsections; i++) {
-        const rep_section *sec = &rep_sections[i];
+    const rep_section *secs;
+    int nsec = rep_sections(&secs);
+    for (int i = 0; i < nsec; i++) {
+        const rep_section *sec = &secs[i];
         const cJSON *arr = rep_path(rec, sec->key);
         if (!cJSON_IsArray(arr) || !cJSON_GetArraySize(arr))
             continue;
@@ -253,7 +255,7 @@ static void sections(rep_buf *b, const cJSON *rec, int html)
             } else if (!strcmp(sec->key, "bench_matmul")) {
                 plot_entries(b, arr, label_matmul, x_size, y_matmul, "GEMM throughput", "size (cube root of m n k)", "GFLOP/s (median)", 1, NAN);
                 plot_entries(b, arr, label_matmul, x_size, y_matmul_speedup, "GEMM: GPU over CPU fp32", "size", "speedup", 1, 1.0);
-            } else if (!strcmp(sec->key, "bench_nes") || !strcmp(sec->key, "bench_gb")) {
+            } else if (sec->kind && !strcmp(sec->kind, "emu")) {
                 plot_entries(b, arr, label_emu, x_instances, y_emu, sec->title, "instances", "instance-frames/s (median)", 1, NAN);
             } else if (!strcmp(sec->key, "telemetry.phases")) {
                 plot_telemetry(b, cJSON_GetObjectItem(rec, "telemetry"));

@@ -72,7 +72,10 @@ sys_nvml *sys_nvml_open(const char *lib)
     n->lib = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
     if (!n->lib) {
         const char *de = dlerror();
-        snprintf(n->why, sizeof n->why, "%.100s not found: %.120s (no NVIDIA driver, or it is not on the loader path)",
+        size_t ll = strlen(lib);
+        if (de && !strncmp(de, lib, ll) && de[ll] == ':') /* dlerror names the library again */
+            de += ll + (de[ll + 1] == ' ' ? 2 : 1);
+        snprintf(n->why, sizeof n->why, "%.100s not found (%.120s): no NVIDIA driver, or it is not on the loader path",
                  lib, de ? de : "dlopen failed");
         return n;
     }

@@ -19,6 +19,7 @@
 #include "core/record.h"
 #include "dev/dev.h"
 #include "sys/gpuread.h"
+#include "sys/host.h"
 #include "sys/sysfs.h"
 
 extern char **environ;
@@ -70,10 +71,12 @@ static void add_pitfall(cJSON *pits, const char *severity, const char *var, cons
     va_end(ap);
     cJSON *p = cJSON_CreateObject();
     cJSON_AddStringToObject(p, "severity", severity);
-    if (var)
+    if (var) {
         cJSON_AddStringToObject(p, "variable", var);
-    else
+    } else {
         cJSON_AddNullToObject(p, "variable");
+        cJSON_AddStringToObject(p, "variable_why", "not about an environment variable");
+    }
     cJSON_AddStringToObject(p, "message", msg);
     cJSON_AddItemToArray(pits, p);
 }
@@ -830,6 +833,12 @@ cJSON *sys_probe_json_opts(const sys_probe_opts *o)
     probe_driver_libs(root, o->envp, out, pits, fix, sizeof fix);
     put_str(out, "recommended_library_path", fix, "the driver libraries the loader finds are consistent (or absent)");
     probe_env(o->envp, out, pits, gfx, gv_cpu_count());
+    /* A busy machine makes every measurement slow and noisy: say so before any benchmark. */
+    double load = sys_loadavg1(root);
+    int usable = gv_cpu_count();
+    if (isfinite(load) && load > usable)
+        add_pitfall(pits, "warning", NULL, "the machine is busy: load average %.1f on %d usable core%s; measurements "
+                    "taken now will be slow and vary (wait, or stop the other work)", load, usable, usable > 1 ? "s" : "");
     cJSON_AddItemToObject(cJSON_GetObjectItem(out, "environment"), "pitfalls", pits);
     cJSON *w = gv_json_add_arr(out, "warnings");
     for (cJSON *p = pits->child; p; p = p->next)

@@ -29,6 +29,8 @@ cJSON *sys_probe_json(const char *root);
 
 /* Prints the probe as text: one section per part, every warning at the end. */
 void sys_probe_print(const cJSON *probe, FILE *f);
+/* The machine in one line: CPU, cores, memory, the GPUs (or why none), warnings. */
+void sys_probe_summary(const cJSON *probe, char *buf, size_t len);
 
 /* Looks up an environment variable in envp (NULL: the process's); NULL when unset. */
 const char *sys_env_get(char **envp, const char *name);

@@ -45,8 +45,13 @@ void sys_probe_print(const cJSON *p, FILE *f)
     const cJSON *cpu = cJSON_GetObjectItem(p, "cpu"), *mem = cJSON_GetObjectItem(p, "memory");
     const cJSON *k = cJSON_GetObjectItem(p, "kernel"), *blas = cJSON_GetObjectItem(p, "blas");
     fprintf(f, "CPU      %s\n", field(cpu, "model", a, sizeof a));
-    fprintf(f, "         %s cores, %s threads, %s sockets, max %s MHz\n", field(cpu, "cores", a, sizeof a),
-            field(cpu, "threads", b, sizeof b), field(cpu, "sockets", c, sizeof c), field(cpu, "max_mhz", d, sizeof d));
+    const cJSON *mhz = cJSON_GetObjectItem(cpu, "max_mhz");
+    if (cJSON_IsNumber(mhz))
+        snprintf(d, sizeof d, "max %.0f MHz", mhz->valuedouble);
+    else
+        snprintf(d, sizeof d, "max frequency %s", field(cpu, "max_mhz", c, sizeof c));
+    fprintf(f, "         %s cores, %s threads, %s sockets, %s\n", field(cpu, "cores", a, sizeof a),
+            field(cpu, "threads", b, sizeof b), field(cpu, "sockets", c, sizeof c), d);
     fprintf(f, "         governor %s\n", field(cpu, "governor", a, sizeof a));
     fprintf(f, "         energy preference %s\n", field(cpu, "energy_preference", a, sizeof a));
     bytes(mem, "total_bytes", a, sizeof a);
@@ -63,8 +68,16 @@ void sys_probe_print(const cJSON *p, FILE *f)
     else
         fprintf(f, "NVML     not loaded: %s\n", field(nv, "why", a, sizeof a));
     const cJSON *gpus = cJSON_GetObjectItem(p, "gpus");
-    if (!cJSON_GetArraySize(gpus))
-        fprintf(f, "GPUs     none: %s\n", field(p, "gpus_why", a, sizeof a));
+    if (!cJSON_GetArraySize(gpus)) {
+        /* The NVML part of the reason was printed on the line above: refer to it. */
+        const char *why = field(p, "gpus_why", a, sizeof a), *nvw = str(nv, "why");
+        char nvpart[700];
+        snprintf(nvpart, sizeof nvpart, "NVML: %s; ", nvw ? nvw : "");
+        if (nvw && !strncmp(why, nvpart, strlen(nvpart)))
+            fprintf(f, "GPUs     none: NVML is not loaded (above); %s\n", why + strlen(nvpart));
+        else
+            fprintf(f, "GPUs     none: %s\n", why);
+    }
     const cJSON *g;
     cJSON_ArrayForEach(g, gpus) {
         /* the vendor, unless the name already starts with it ("NVIDIA H200") */
@@ -112,4 +125,25 @@ void sys_probe_print(const cJSON *p, FILE *f)
         fprintf(f, "warnings none\n");
     cJSON_ArrayForEach(g, w)
         fprintf(f, "WARNING  %s\n", g->valuestring);
+}
+
+void sys_probe_summary(const cJSON *p, char *buf, size_t len)
+{
+    char a[640], b[640], c[64];
+    const cJSON *cpu = cJSON_GetObjectItem(p, "cpu"), *mem = cJSON_GetObjectItem(p, "memory");
+    bytes(mem, "total_bytes", b, sizeof b);
+    int n = snprintf(buf, len, "%s, %s usable cores, %s", field(cpu, "model", a, sizeof a),
+                     field(cpu, "usable_cpus", c, sizeof c), b);
+    const cJSON *gpus = cJSON_GetObjectItem(p, "gpus"), *g;
+    if (!cJSON_GetArraySize(gpus)) {
+        const char *backend = str(p, "gpu_backend");
+        n += snprintf(buf + n, len > (size_t)n ? len - n : 0, "; GPU: none (%s)",
+                      !backend ? "this build has no GPU backend" : field(p, "device_nodes_why", a, sizeof a));
+    }
+    cJSON_ArrayForEach(g, gpus)
+        n += snprintf(buf + n, len > (size_t)n ? len - n : 0, "; GPU %d: %s", (int)cJSON_GetNumberValue(cJSON_GetObjectItem(g, "index")),
+                      field(g, "name", a, sizeof a));
+    int w = cJSON_GetArraySize(cJSON_GetObjectItem(p, "warnings"));
+    if (w)
+        snprintf(buf + n, len > (size_t)n ? len - n : 0, "; %d warning%s (gpuvet probe)", w, w > 1 ? "s" : "");
 }

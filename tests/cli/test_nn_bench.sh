@@ -4,11 +4,10 @@
 
 expect_exit "bench train (small)" 0 "$GPUVET" bench train --devices cpu --channels 8,16 --blocks 1 --batches 4,8 --steps 2 --repeats 2 --json "$T_TMP/t.json"
 expect_grep "bench train table row" '^cpu +fp32 +group +16 +8 +2 +[0-9.]+ +[0-9.]+ +[0-9.]+' "$T_TMP/out"
-expect_grep "bench train load average before" 'load average [0-9.]+ before' "$T_TMP/out"
-expect_grep "bench train load average after" '^load average [0-9.]+ after' "$T_TMP/out"
+expect_grep "bench train load average before, during, after" '^load average [0-9.]+ before, [0-9.]+ at most during, [0-9.]+ after' "$T_TMP/out"
 tr -d ' \t\n' < "$T_TMP/t.json" > "$T_TMP/t1"
 missing=""
-for k in device channels batch dtype samples_per_s_best samples_per_s_median samples_per_s_max load_before load_after blocks norm repeats steps; do
+for k in device channels batch dtype samples_per_s_best samples_per_s_median samples_per_s_max samples_per_s_min cv seconds_median warmup_runs load_before load_after load_max blocks norm repeats steps; do
   grep -q "\"$k\":" "$T_TMP/t1" || missing="$missing $k"
 done
 [ -z "$missing" ] && pass "bench train record keys" "each entry has the keys torch_drop7.py prints and more" ||
@@ -16,15 +15,18 @@ done
 rows=$(grep -o '"samples_per_s_median":' "$T_TMP/t1" | wc -l)
 [ "$rows" = 4 ] && pass "bench train entries" "4 configurations (2 channels x 2 batches)" || fail "bench train entries" "$rows entries, expected 4"
 
-expect_exit "bench train skips bf16 on the CPU" 0 "$GPUVET" bench train --devices cpu --dtype bf16 --channels 8 --blocks 0 --batches 2 --steps 1 --repeats 1
-expect_grep "bench train says why bf16 is skipped" 'bf16 +\(skipped: the CPU trains in fp32\)' "$T_TMP/out"
+expect_exit "bench train skips bf16 on the CPU" 0 "$GPUVET" bench train --devices cpu --dtype fp32,bf16 --channels 8 --blocks 0 --batches 2 --steps 1 --repeats 1
+expect_grep "bench train says why bf16 is skipped" '^\(1 device/dtype pair skipped: the CPU trains fp32' "$T_TMP/out"
+expect_exit "bench train with nothing to measure" 2 "$GPUVET" bench train --devices cpu --dtype bf16 --channels 8 --blocks 0 --batches 2 --steps 1 --repeats 1
+expect_exit "bench train --warmup 0" 0 "$GPUVET" bench train --devices cpu --channels 8 --blocks 0 --batches 2 --steps 1 --repeats 1 --warmup 0
 
 expect_exit "bench matmul (small)" 0 "$GPUVET" bench matmul --devices cpu --sizes 64,256 --repeats 2 --min-time 0.01 --json "$T_TMP/m.json"
-expect_grep "bench matmul skips tf32 on the CPU" 'tf32 +\(skipped: the CPU GEMM runs fp32 only\)' "$T_TMP/out"
+expect_grep "bench matmul skips tf32 and bf16 on the CPU" '^\(2 device/dtype pairs skipped: the CPU GEMM runs fp32 only\)' "$T_TMP/out"
 expect_grep "bench matmul table row" '^cpu +fp32 +256 +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.e+-]+ *$' "$T_TMP/out"
 tr -d ' \t\n' < "$T_TMP/m.json" > "$T_TMP/m1"
 missing=""
-for k in device dtype m n k gflops_best gflops_median gflops_min seconds_median load_before load_after spot_check_pass; do
+for k in device dtype m n k reps gflops_best gflops_median gflops_min cv seconds_median load_before load_after spot_check_pass; do
   grep -q "\"$k\":" "$T_TMP/m1" || missing="$missing $k"
 done
 [ -z "$missing" ] && pass "bench matmul record keys" "all present" || fail "bench matmul record keys" "missing:$missing"
+expect_exit "bench matmul bf16 on the CPU measures nothing" 2 "$GPUVET" bench matmul --devices cpu --dtype bf16 --sizes 64 --repeats 1

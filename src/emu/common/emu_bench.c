@@ -90,7 +90,7 @@ static void teardown(void *cx, int k)
 }
 
 /* One run from power-on; the warm-up sizes the timed runs when no frame count is given. */
-static gv_status run(void *cx, int k, int timed, double *units, gv_err *err)
+static gv_status run(void *cx, int k, int timed, double *units, double *seconds, gv_err *err)
 {
     ctx_t *x = cx;
     config *c = &x->c[k];

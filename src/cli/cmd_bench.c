@@ -1,0 +1,206 @@
+/* cmd_bench.c: `gpuvet bench train` and `gpuvet bench matmul`: flags, the engines
+ * nn_bench_train and gemm_bench_run (through the one measurement harness), then the
+ * record as tables and verdicts. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/record.h"
+#include "dev/gemm_bench.h"
+#include "nn/nn_bench.h"
+#include "report/report.h"
+
+static double num(const cJSON *e, const char *k)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(e, k);
+    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+static const char *str(const cJSON *e, const char *k)
+{
+    const char *s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, k));
+    return s ? s : "";
+}
+
+static void bytes(char *buf, size_t len, double b)
+{
+    if (!isfinite(b) || b <= 0)
+        snprintf(buf, len, "-");
+    else if (b >= 1 << 30)
+        snprintf(buf, len, "%.2f GiB", b / (1 << 30));
+    else
+        snprintf(buf, len, "%.0f MiB", b / (1 << 20));
+}
+
+/* The load line under a table, and the busy-machine warning when there was one. */
+static void load_line(const cJSON *rec)
+{
+    const cJSON *l = cJSON_GetObjectItemCaseSensitive(rec, "load");
+    if (l && !gv_quiet)
+        printf("load average %.2f before, %.2f at most during, %.2f after (%.0f usable cores)\n", num(l, "before"),
+               num(l, "max"), num(l, "after"), num(l, "cores"));
+    const cJSON *w;
+    cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(rec, "warnings"))
+        if (cJSON_IsString(w))
+            printf("warning: %s\n", w->valuestring);
+}
+
+int cmd_bench_train(int argc, char **argv)
+{
+    args_common com = {0};
+    args_int_list chans = {0}, batches = {0};
+    args_str_list dtypes = {0}, norms = {0};
+    long blocks = 6, repeats = 3, steps = 0, warmup = 1, threads = 0, seed = 1;
+    int tf32 = 0;
+    double hz = 0;
+    args_spec specs[] = {
+        ARGS_COMMON_SPECS(&com),
+        GV_TELEMETRY_HZ_SPEC(&hz),
+        {"--channels", ARGS_INT_LIST, &chans, "LIST", "channel counts, multiples of 8 (default 64,128)", 1, 4096, 0, 0, NULL},
+        {"--blocks", ARGS_INT, &blocks, "N", "residual blocks (default 6, as torch_drop7.py)", 0, 64, 0, 0, NULL},
+        {"--batches", ARGS_INT_LIST, &batches, "LIST", "batch sizes (default 256,1024)", 1, 1 << 20, 0, 0, NULL},
+        {"--norm", ARGS_CHOICE_LIST, &norms, "LIST", "group, batch (default group)", 0, 0, 0, 0, "group,batch"},
+        {"--dtype", ARGS_CHOICE_LIST, &dtypes, "LIST", "fp32, bf16 (bf16 on the GPU; default fp32)", 0, 0, 0, 0, "fp32,bf16"},
+        {"--tf32", ARGS_FLAG, &tf32, NULL, "let fp32 use TF32 matrix units on the GPU", 0, 0, 0, 0, NULL},
+        {"--repeats", ARGS_INT, &repeats, "N", "timed runs of each configuration, in rounds across them (default 3)", 1, 1000, 0, 0, NULL},
+        {"--steps", ARGS_INT, &steps, "N", "training steps per timed run (default: enough for ~0.5 s)", 1, 100000, 0, 0, NULL},
+        {"--warmup", ARGS_INT, &warmup, "N", "untimed warm-up steps first (default 1; 0 allowed)", 0, 1000, 0, 0, NULL},
+        {"--seed", ARGS_INT, &seed, "N", "seed of the weights and the batch (default 1)", 0, (1L << 62), 0, 0, NULL},
+        {"--threads", ARGS_INT, &threads, "N", "CPU threads (default: all cores)", 0, 1024, 0, 0, NULL},
+    };
+    int code;
+    if (!cli_parse("bench train", "gpuvet bench train [--devices cpu,cuda] [--channels 64,128] [--batches 256,1024] [options]",
+                   "Measures Drop7 training throughput (forward, backward, AdamW) in samples/s on each\n"
+                   "device: an untimed warm-up of every configuration, then timed runs in rounds across\n"
+                   "them; best, median and min per configuration, the load average before, during and\n"
+                   "after. On two CPU cores the defaults take about a minute (a 128-channel step at batch\n"
+                   "1024 takes several seconds there).",
+                   specs, (int)GV_ARRAY_LEN(specs), argc, argv, NULL, 0, NULL, &com.quiet, &code))
+        return code;
+    if (!chans.n)
+        chans = (args_int_list){2, {64, 128}};
+    if (!batches.n)
+        batches = (args_int_list){2, {256, 1024}};
+    if (!dtypes.n)
+        dtypes = (args_str_list){1, {"fp32"}};
+    if (!norms.n)
+        norms = (args_str_list){1, {"group"}};
+    dev_id devs[CLI_MAX_DEV];
+    nn_bench_opts o = {0};
+    if ((code = cli_devices("bench train", com.devices, devs, &o.ndev)))
+        return code;
+    o.devs = devs;
+    for (int i = 0; i < dtypes.n; i++)
+        nn_dtype_parse(dtypes.v[i], &o.dtypes[o.ndtypes++]);
+    for (int i = 0; i < norms.n; i++)
+        o.norms[o.nnorms++] = strcmp(norms.v[i], "batch") ? NN_NORM_GROUP : NN_NORM_BATCH;
+    for (int i = 0; i < chans.n; i++)
+        o.channels[o.nchannels++] = (int)chans.v[i];
+    for (int i = 0; i < batches.n; i++)
+        o.batches[o.nbatches++] = (int)batches.v[i];
+    o.blocks = (int)blocks, o.repeats = (int)repeats, o.steps = steps, o.warmup = warmup;
+    o.threads = (int)threads, o.tf32 = tf32, o.seed = (uint64_t)seed;
+    o.tel = cli_telemetry(devs, o.ndev, hz);
+    cJSON *rec = gv_record_new("bench train", argc, argv);
+    nn_bench_result r;
+    gv_err err = {{0}};
+    gv_status st = nn_bench_train(&o, rec, &r, &err);
+    gv_telemetry_stop(o.tel, rec);
+    if (st != GV_OK)
+        return cli_finish("bench train", rec, cli_fail("bench train", st, &err), com.json);
+    printf("bench train, blocks %ld (memory: host bytes the CPU trainer holds, peak device bytes on a GPU)\n", blocks);
+    printf("%-6s %-5s %-5s %8s %7s %6s %12s %12s %12s %9s %10s %8s\n", "device", "dtype", "norm", "channels", "batch",
+           "steps", "best/s", "median/s", "min/s", "step ms", "memory", "vs cpu");
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(rec, "bench_train"))
+    {
+        char mem[32], spd[16] = "-";
+        int gpu = strcmp(str(e, "device"), "cpu") != 0;
+        bytes(mem, sizeof mem, gpu ? num(e, "peak_device_bytes") : num(e, "host_bytes"));
+        if (gpu && isfinite(num(e, "speedup_vs_cpu")))
+            snprintf(spd, sizeof spd, "%.2fx", num(e, "speedup_vs_cpu"));
+        printf("%-6s %-5s %-5s %8.0f %7.0f %6.0f %12.1f %12.1f %12.1f %9.1f %10s %8s\n", str(e, "device"),
+               str(e, "dtype"), str(e, "norm"), num(e, "channels"), num(e, "batch"), num(e, "steps"),
+               num(e, "samples_per_s_best"), num(e, "samples_per_s_median"), num(e, "samples_per_s_min"),
+               num(e, "step_ms_median"), mem, spd);
+    }
+    if (r.skipped && !gv_quiet)
+        printf("(%d device/dtype pair%s skipped: the CPU trains fp32, a GPU fp32 and bf16)\n", r.skipped,
+               r.skipped > 1 ? "s" : "");
+    load_line(rec);
+    report_add_verdicts(rec);
+    report_print_verdicts(rec, stdout);
+    return cli_finish("bench train", rec, GV_EXIT_OK, com.json);
+}
+
+int cmd_bench_matmul(int argc, char **argv)
+{
+    args_common com = {0};
+    args_int_list sizes = {0};
+    args_str_list dtypes = {0};
+    long repeats = 5, threads = 0;
+    double min_time = 0.1, hz = 0;
+    args_spec specs[] = {
+        ARGS_COMMON_SPECS(&com),
+        GV_TELEMETRY_HZ_SPEC(&hz),
+        {"--sizes", ARGS_INT_LIST, &sizes, "LIST", "square sizes (default 256,512,1024,2048,4096)", 1, 32768, 0, 0, NULL},
+        {"--dtype", ARGS_CHOICE_LIST, &dtypes, "LIST", "fp32, tf32, bf16 (default all; the CPU runs fp32)", 0, 0, 0, 0, "fp32,tf32,bf16"},
+        {"--repeats", ARGS_INT, &repeats, "N", "timed runs of each configuration, in rounds across them (default 5)", 1, 1000, 0, 0, NULL},
+        {"--min-time", ARGS_DOUBLE, &min_time, "S", "seconds per timed run at least (default 0.1)", 0, 0, 0, 60, NULL},
+        {"--threads", ARGS_INT, &threads, "N", "CPU BLAS threads (default: all cores)", 0, 1024, 0, 0, NULL},
+    };
+    int code;
+    if (!cli_parse("bench matmul", "gpuvet bench matmul [--devices cpu,cuda] [--sizes 256,...,4096] [--dtype fp32,tf32,bf16]",
+                   "Measures square GEMM throughput (GFLOP/s = 2n^3/s) per device, dtype and size: one\n"
+                   "untimed run of each configuration, then timed runs of enough back-to-back GEMMs to\n"
+                   "last --min-time, in rounds across the configurations, each synchronised. Every result\n"
+                   "is spot-checked against long double dot products (a wrong result exits 1). The CPU\n"
+                   "runs fp32 only; tf32 and bf16 are skipped there (nothing to measure at all: exit 2).",
+                   specs, (int)GV_ARRAY_LEN(specs), argc, argv, NULL, 0, NULL, &com.quiet, &code))
+        return code;
+    if (!sizes.n)
+        sizes = (args_int_list){5, {256, 512, 1024, 2048, 4096}};
+    if (!dtypes.n)
+        dtypes = (args_str_list){3, {"fp32", "tf32", "bf16"}};
+    dev_id devs[CLI_MAX_DEV];
+    gemm_bench_opts o = {0};
+    if ((code = cli_devices("bench matmul", com.devices, devs, &o.ndev)))
+        return code;
+    o.devs = devs;
+    for (int i = 0; i < dtypes.n; i++)
+        o.dtypes[o.ndtypes++] = !strcmp(dtypes.v[i], "bf16")   ? DEV_GEMM_BF16
+                                : !strcmp(dtypes.v[i], "tf32") ? DEV_GEMM_TF32
+                                                               : DEV_GEMM_FP32;
+    for (int i = 0; i < sizes.n; i++)
+        o.sizes[o.nsizes++] = (int)sizes.v[i];
+    o.repeats = (int)repeats, o.threads = (int)threads, o.min_time = min_time;
+    o.tel = cli_telemetry(devs, o.ndev, hz);
+    cJSON *rec = gv_record_new("bench matmul", argc, argv);
+    gemm_bench_result r;
+    gv_err err = {{0}};
+    gv_status st = gemm_bench_run(&o, rec, &r, &err);
+    gv_telemetry_stop(o.tel, rec);
+    if (st != GV_OK)
+        return cli_finish("bench matmul", rec, cli_fail("bench matmul", st, &err), com.json);
+    printf("bench matmul (%d BLAS threads on the CPU); reps: GEMMs per timed run, GFLOP/s over all of them\n",
+           threads > 0 ? (int)threads : gv_cpu_count());
+    printf("%-6s %-5s %6s %6s %12s %12s %12s %10s %s\n", "device", "dtype", "size", "reps", "best GF/s", "median",
+           "min", "check", "");
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(rec, "bench_matmul"))
+        printf("%-6s %-5s %6.0f %6.0f %12.1f %12.1f %12.1f %10.1e %s\n", str(e, "device"), str(e, "dtype"), num(e, "n"),
+               num(e, "reps"), num(e, "gflops_best"), num(e, "gflops_median"), num(e, "gflops_min"),
+               num(e, "spot_check_rel_err"), cJSON_IsTrue(cJSON_GetObjectItem(e, "spot_check_pass")) ? "" : "WRONG RESULTS");
+    if (r.skipped && !gv_quiet)
+        printf("(%d device/dtype pair%s skipped: the CPU GEMM runs fp32 only)\n", r.skipped, r.skipped > 1 ? "s" : "");
+    load_line(rec);
+    report_add_verdicts(rec);
+    report_print_verdicts(rec, stdout);
+    code = GV_EXIT_OK;
+    if (r.wrong) {
+        fprintf(stderr, "gpuvet bench matmul: %d configuration(s) gave wrong results (see the check column)\n", r.wrong);
+        code = GV_EXIT_FAIL;
+    }
+    return cli_finish("bench matmul", rec, code, com.json);
+}

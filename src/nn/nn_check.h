@@ -1,0 +1,42 @@
+/* nn_check.h: the engine of `gpuvet check`. Checks each device's results against the
+ * float64 host path: a square float32 GEMM (its float64 reference verified by long
+ * double samples), then the Drop7 network's training-mode forward, loss, every gradient,
+ * one AdamW step and the eval-mode forward, for each norm; or, with a reference file, the
+ * same against a PyTorch dump (../shared/ref/). Gradients are compared on the device's own
+ * ReLU masks (docs/NN.md). Adds to the record "seed", "check" (one entry per comparison:
+ * device, dtype, norm, what, metric, value, tolerance, pass) and "check_summary". */
+#ifndef GV_NN_NN_CHECK_H
+#define GV_NN_NN_CHECK_H
+
+#include <cJSON.h>
+#include <stdio.h>
+
+#include "dev/dev.h"
+#include "nn/nn.h"
+
+typedef struct {
+    const dev_id *devs;
+    int ndev;
+    nn_dtype dtypes[4];
+    int ndtypes;
+    nn_norm norms[2];
+    int nnorms;
+    int channels, blocks, batch;
+    int gemm_size;          /* 0: no GEMM check */
+    int threads, tf32;
+    int fault;              /* test hook: a kernel skips part of its output */
+    uint64_t seed;
+    const char *reference;  /* a PyTorch reference file, or NULL */
+    FILE *out;              /* each comparison as it is made (PASS/FAIL lines), or NULL */
+    int quiet;              /* out gets only failures and warnings */
+} nn_check_opts;
+
+typedef struct {
+    int n, nfail;           /* comparisons made, failed */
+} nn_check_result;
+
+/* Runs the check. Errors (bad reference file, no device, out of memory) stop it; wrong
+ * results are counted in r->nfail, not errors. GV_ERR_INPUT when nothing was compared. */
+gv_status nn_check_run(const nn_check_opts *o, cJSON *rec, nn_check_result *r, gv_err *err);
+
+#endif
