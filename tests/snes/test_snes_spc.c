@@ -897,6 +897,17 @@ static void test_ports(void)
             "CONTROL=$10: ports read %02X %02X %02X %02X (want 00 00 12 13); CONTROL=$30 again: %02X %02X (want 00 00)",
             g0, g1, g2, g3, h0, h2);
 
+    /* a main-CPU write queued for cycle T, then a CONTROL clear at T + 5: the clear wins */
+    uint64_t t = s->cycles;
+    snes_spc_port_write_at(s, 1, 0x66, t + 10);
+    snes_spc_bus_write(s, 0xF1, 0x10, t + 15, 0);
+    uint8_t q1 = snes_spc_bus_read(s, 0xF5, t + 20);
+    snes_spc_port_write_at(s, 1, 0x67, t + 30);
+    snes_spc_bus_write(s, 0xF1, 0x10, t + 25, 0);
+    uint8_t q2 = snes_spc_bus_read(s, 0xF5, t + 35);
+    t_check(q1 == 0 && q2 == 0x67, "spc700 CONTROL clear and queued writes", "write due at +10, clear at +15: "
+            "reads $%02X (want $00); write due at +30 after a clear at +25: $%02X (want $67)", q1, q2);
+
     /* write-only registers read 0; $F8/$F9 hold what is written; DSPADDR/DSPDATA */
     snes_spc_bus_write(s, 0xFA, 0x33, 0, 0);
     snes_spc_bus_write(s, 0xF8, 0x5A, 0, 0);

@@ -15,6 +15,13 @@
 
 #include "emu/snes/snes_spc.h"
 
+/* The state has no padding: every byte of a saved image is defined. */
+_Static_assert(offsetof(snes_spc, pc) == offsetof(snes_spc, ipl_base) + 4 &&
+                   offsetof(snes_spc, timer) + sizeof(snes_spc_timer) * 3 == offsetof(snes_spc, dsp) &&
+                   offsetof(snes_spc, dsp) % 8 == 0 && offsetof(snes_spc, ram) + 65536 == SNES_SPC_STATE_BYTES &&
+                   sizeof(snes_spc_port_event) == 16 && sizeof(snes_spc_timer) == 4,
+               "snes_spc has padding");
+
 enum { FC = SNES_SPC_C, FZ = SNES_SPC_Z, FI = SNES_SPC_I, FH = SNES_SPC_H,
        FB = SNES_SPC_B, FP = SNES_SPC_P, FV = SNES_SPC_V, FN = SNES_SPC_N };
 
@@ -137,6 +144,8 @@ static void io_write(snes_spc *s, uint16_t addr, uint8_t v, uint64_t cycle, uint
         return;
     case 0xF1:                         /* CONTROL */
         timer_sync(s, cycle);
+        if ((v & 0x30) && s->inq_n)
+            port_apply(s, cycle);      /* main-CPU writes due before the clear */
         for (int i = 0; i < 3; i++) {
             int on = (v >> i) & 1;
             if (on && !s->timer[i].on) { /* 0 -> 1 resets stages 2 and 3 */
@@ -1058,6 +1067,7 @@ void snes_spc_port_write_at(snes_spc *s, int port, uint8_t v, uint64_t when)
     }
     if (s->inq_n && s->inq[s->inq_n - 1].time > when)
         when = s->inq[s->inq_n - 1].time; /* keep the queue in time order */
+    memset(&s->inq[s->inq_n], 0, sizeof s->inq[0]);
     s->inq[s->inq_n].time = when;
     s->inq[s->inq_n].port = (uint8_t)port;
     s->inq[s->inq_n].val = v;
@@ -1097,8 +1107,7 @@ void snes_spc_set_flat(snes_spc *s, int flat)
 {
     s->flat = (uint8_t)(flat != 0);
     s->ipl_base = (!s->flat && (s->control & 0x80)) ? 0xFFC0 : 0x10000;
-    if (s->flat)
-        s->ram_write = 1;
+    s->ram_write = s->flat ? 1 : (s->test >> 1) & 1;
 }
 
 void snes_spc_reset(snes_spc *s)

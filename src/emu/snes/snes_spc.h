@@ -64,13 +64,20 @@ typedef struct {
 typedef struct {
     uint64_t time;
     uint8_t port, val;
+    uint8_t pad_[6];          /* explicit, always 0: a state image has no undefined bytes */
 } snes_spc_port_event;
 
 #define SNES_SPC_PORT_QUEUE 16
 
+/* The fields are ordered so that the compiler adds no padding (snes_spc.c checks it). */
 typedef struct snes_spc {
     /* ---- the machine (SNES_SPC_STATE_BYTES bytes from here) ---- */
     uint64_t cycles;          /* SPC cycles since power-on */
+    uint64_t timer_time;      /* the timers are up to date for ticks at cycles <= this */
+    uint64_t out_time[4];     /* the cycle of the SPC's last write to each output port ... */
+    snes_spc_port_event inq[SNES_SPC_PORT_QUEUE]; /* pending main-CPU writes, oldest first */
+    uint32_t inq_n;
+    uint32_t ipl_base;        /* $FFC0 while CONTROL bit 7 maps the IPL ROM, else $10000 */
     uint16_t pc;
     uint8_t a, x, y, sp, psw;
     uint8_t halted;           /* 1 after SLEEP or STOP: only reset resumes */
@@ -78,18 +85,13 @@ typedef struct snes_spc {
     uint8_t test;             /* $F0 */
     uint8_t control;          /* $F1 */
     uint8_t dspaddr;          /* $F2 */
+    uint8_t ram_write;        /* TEST bit 1: ARAM takes writes */
+    uint8_t timers_run;       /* TEST bits 3 and 0 are 1 and 0: the timers count */
     uint8_t aux[2];           /* $F8, $F9 */
     uint8_t cpu_in[4];        /* main CPU -> SPC: read at $F4-$F7 */
     uint8_t cpu_out[4];       /* SPC -> main CPU: written at $F4-$F7 */
-    uint8_t out_prev[4];      /* cpu_out before its last write ... */
-    uint64_t out_time[4];     /* ... and the cycle of that write */
-    snes_spc_port_event inq[SNES_SPC_PORT_QUEUE]; /* pending main-CPU writes, oldest first */
-    uint32_t inq_n;
-    uint32_t ipl_base;        /* $FFC0 while CONTROL bit 7 maps the IPL ROM, else $10000 */
-    uint8_t ram_write;        /* TEST bit 1: ARAM takes writes */
-    uint8_t timers_run;       /* TEST bits 3 and 0 are 1 and 0: the timers count */
+    uint8_t out_prev[4];      /* ... and each output port's value before that write */
     snes_spc_timer timer[3];
-    uint64_t timer_time;      /* the timers are up to date for ticks at cycles <= this */
     uint8_t dsp[128];         /* S-DSP register file while no hook is attached */
     uint8_t ram[65536];       /* ARAM */
 
