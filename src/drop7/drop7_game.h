@@ -106,9 +106,11 @@ D7_HD uint64_t drop7_rng_below(uint64_t *s, uint64_t n)
 D7_HD int drop7_draw_code(uint64_t *s, const uint16_t *w)
 {
     uint32_t total = 0;
+    D7_UNROLL
     for (int c = 1; c < DROP7_CODES; c++)
         total += w[c];
     uint32_t r = (uint32_t)drop7_rng_below(s, total);
+    D7_UNROLL
     for (int c = 1; c < DROP7_CODES; c++) {
         if (r < w[c])
             return c;
@@ -133,6 +135,7 @@ D7_HD uint64_t drop7_bit(int x, int y)
 D7_HD void drop7_set_cells(drop7_game *g, uint64_t b, int code)
 {
     g->occ |= b;
+    D7_UNROLL
     for (int i = 0; i < 4; i++)
         g->p[i] |= b & (0 - (uint64_t)((code >> i) & 1));
 }
@@ -140,6 +143,7 @@ D7_HD void drop7_set_cells(drop7_game *g, uint64_t b, int code)
 D7_HD void drop7_clear_cells(drop7_game *g, uint64_t m)
 {
     g->occ &= ~m;
+    D7_UNROLL
     for (int i = 0; i < 4; i++)
         g->p[i] &= ~m;
 }
@@ -156,11 +160,10 @@ D7_HD int drop7_legal(const drop7_game *g)
 {
     if (g->over)
         return 0;
-    uint64_t room = ~g->occ & D7_TOP;
-    int m = 0;
-    for (int x = 0; x < DROP7_N; x++)
-        m |= (int)((room >> (x * 8 + 6)) & 1) << x;
-    return m;
+    /* gathers bit 8x of (room >> 6) into bit 56 + x: the 49 partial products of the
+     * multiplication land on distinct bits, so nothing carries */
+    uint64_t room = (~g->occ & D7_TOP) >> 6;
+    return (int)(((room * 0x0102040810204000ull) >> 56) & 0x7f);
 }
 
 /* ---- the rules ------------------------------------------------------------------------- */
@@ -201,6 +204,7 @@ D7_HD void drop7_gravity(drop7_game *g)
         if (!mv)
             return;
         g->occ = (g->occ & ~mv) | (mv >> 1);
+        D7_UNROLL
         for (int i = 0; i < 4; i++)
             g->p[i] = (g->p[i] & ~mv) | ((g->p[i] & mv) >> 1);
     }
