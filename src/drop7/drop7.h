@@ -133,7 +133,7 @@ int drop7_record_diff(const drop7_record *a, const drop7_record *b, char *msg, s
 
 /* ---- the plain reference (drop7_ref.c): obviously correct, slow ---------------------- */
 
-/* A new game from seed: empty board, rules->start_discs random discs, the first next disc. */
+/* A new game from seed: up to rules->start_discs random discs (docs/DROP7.md), the first next disc. */
 void drop7_ref_new(const drop7_rules *r, uint64_t seed, drop7_pos *p);
 /* 1 when column x can take a disc (the game must not be over). */
 int drop7_ref_legal(const drop7_pos *p, int x);
@@ -163,9 +163,10 @@ typedef struct drop7_sim_opts {
 
 /* Plays ngames games, game i from seeds[i], with player (drop7_player) on the chosen
  * device; out[i] is game i's record and, when moves is not NULL, moves[i * max_moves ..]
- * its columns. The records do not depend on the device or the thread count. Does no
- * timing (the caller times it). GV_ERR_INPUT for bad rules or arguments, GV_ERR_ENV when
- * the device cannot be used (no GPU backend, no device, out of memory). */
+ * its columns (max_moves after the default applies). The records do not depend on the
+ * device or the thread count. Does no timing (the caller times it). GV_ERR_INPUT for bad
+ * rules or arguments, GV_ERR_ENV when the device cannot be used (no GPU backend, no
+ * device, out of memory). */
 gv_status drop7_sim_batch(const drop7_rules *r, int player, const uint64_t *seeds, int ngames,
                           const drop7_sim_opts *opts, drop7_record *out, uint8_t *moves, gv_err *err);
 
