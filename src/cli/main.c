@@ -43,7 +43,8 @@ static void usage(FILE *f)
     fprintf(f,
             "\ncommon options: --devices cpu[,cuda]  --json FILE  --quiet\n"
             "exit codes: 0 success, 1 a check found wrong results, 2 bad usage or input,\n"
-            "            3 the environment cannot do it (device missing, out of memory, I/O)\n");
+            "            3 the environment cannot do it (device missing, out of memory, I/O),\n"
+            "            4 an internal error (a bug in gpuvet: please report the message)\n");
 }
 
 int main(int argc, char **argv)

@@ -20,6 +20,7 @@ int gv_status_exit(gv_status s)
     case GV_ERR_INPUT: return GV_EXIT_USAGE;
     case GV_ERR_ENV: return GV_EXIT_ENV;
     case GV_ERR_WRONG: return GV_EXIT_FAIL;
+    case GV_ERR_INTERNAL: return GV_EXIT_INTERNAL;
     }
     return GV_EXIT_ENV;
 }

@@ -20,6 +20,7 @@ enum {
     GV_EXIT_FAIL = 1,    /* a check found wrong results (or a smoke stage failed) */
     GV_EXIT_USAGE = 2,   /* bad usage or bad input: flags, files, checkpoints, ROMs */
     GV_EXIT_ENV = 3,     /* the environment cannot do it: device missing, out of memory, I/O */
+    GV_EXIT_INTERNAL = 4, /* an internal error: a bug in gpuvet (please report it with the message) */
 };
 
 /* Status codes returned by library functions. GV_OK is 0; the others are negative
@@ -29,9 +30,18 @@ typedef enum {
     GV_ERR_INPUT = -1,   /* the caller's input (a file, an argument) is bad */
     GV_ERR_ENV = -2,     /* the system cannot do it (no device, no memory, I/O error) */
     GV_ERR_WRONG = -3,   /* the computation ran but its result is wrong */
+    GV_ERR_INTERNAL = -4, /* gpuvet broke one of its own rules (a programmer error) */
 } gv_status;
 
 int gv_status_exit(gv_status s);
+
+/* Returns a failed status from the calling function: GV_TRY(step(x, err)); */
+#define GV_TRY(expr)                                                                               \
+    do {                                                                                           \
+        gv_status s_ = (expr);                                                                     \
+        if (s_ != GV_OK)                                                                           \
+            return s_;                                                                             \
+    } while (0)
 
 /* A caller-owned buffer that a failing function fills with a one-line message. */
 #define GV_ERRLEN 512

@@ -21,7 +21,7 @@ extern "C" int dev_gpu_count(gv_err *err)
     if (e != cudaSuccess) {
         if (err)
             gv_fail(err, GV_ERR_ENV, "%s", cudaGetErrorString(e));
-        cudaGetLastError(); /* clear the sticky error so later calls start clean */
+        (void)cudaGetLastError(); /* clear the sticky error so later calls start clean */
         return 0;
     }
     return n;
@@ -34,7 +34,7 @@ extern "C" gv_status dev_gpu_query(int index, dev_gpu_info *info, gv_err *err)
     if (index < 0 || index >= n)
         return n == 0 ? GV_ERR_ENV : gv_fail(err, GV_ERR_ENV, "no GPU %d (%d visible)", index, n);
     cudaDeviceProp p;
-    GPU_TRY(cudaGetDeviceProperties(&p, index), err, "reading the GPU's properties");
+    GV_GPU_TRY(cudaGetDeviceProperties(&p, index), err);
     snprintf(info->name, sizeof info->name, "%.127s", p.name);
 #if GV_GPU_IS_HIP
     snprintf(info->vendor, sizeof info->vendor, "AMD");
@@ -51,26 +51,30 @@ extern "C" gv_status dev_gpu_query(int index, dev_gpu_info *info, gv_err *err)
     info->sm_count = p.multiProcessorCount;
     int clk = 0;
 #if !GV_GPU_IS_HIP
-    cudaDeviceGetAttribute(&clk, cudaDevAttrClockRate, index);
+    if (cudaDeviceGetAttribute(&clk, cudaDevAttrClockRate, index) != cudaSuccess)
+        clk = 0; /* not reported: recorded as 0 */
 #else
     clk = p.clockRate;
 #endif
     info->clock_khz = clk;
     snprintf(info->pci_bus_id, sizeof info->pci_bus_id, "%04x:%02x:%02x.0", p.pciDomainID, p.pciBusID, p.pciDeviceID);
-    cudaRuntimeGetVersion(&info->runtime_version);
-    cudaDriverGetVersion(&info->driver_version);
+    if (cudaRuntimeGetVersion(&info->runtime_version) != cudaSuccess)
+        info->runtime_version = 0;
+    if (cudaDriverGetVersion(&info->driver_version) != cudaSuccess)
+        info->driver_version = 0;
     info->mem_total = p.totalGlobalMem;
     int prev = 0;
-    cudaGetDevice(&prev);
+    if (cudaGetDevice(&prev) != cudaSuccess)
+        prev = index;
     if (cudaSetDevice(index) == cudaSuccess) {
         size_t fr = 0, tot = 0;
         if (cudaMemGetInfo(&fr, &tot) == cudaSuccess) {
             info->mem_free = fr;
             info->mem_total = tot;
         }
-        cudaSetDevice(prev);
+        (void)cudaSetDevice(prev); /* back to the caller's device: a failure leaves index current */
     }
-    cudaGetLastError();
+    (void)cudaGetLastError();
     return GV_OK;
 }
 
@@ -140,23 +144,23 @@ extern "C" gv_status dev_gpu_gemm_open(int index, int M, int N, int K, dev_gemm_
 extern "C" gv_status dev_gpu_gemm_set_inputs(dev_gpu_gemm *g, const float *A, const float *B, gv_err *err)
 {
     size_t a = (size_t)g->M * g->K, b = (size_t)g->K * g->N;
-    GPU_TRY(cudaMemcpyAsync(g->A32, A, sizeof(float) * a, cudaMemcpyHostToDevice, g->stream), err, "copying A to the GPU");
-    GPU_TRY(cudaMemcpyAsync(g->B32, B, sizeof(float) * b, cudaMemcpyHostToDevice, g->stream), err, "copying B to the GPU");
+    GV_GPU_TRY(cudaMemcpyAsync(g->A32, A, sizeof(float) * a, cudaMemcpyHostToDevice, g->stream), err);
+    GV_GPU_TRY(cudaMemcpyAsync(g->B32, B, sizeof(float) * b, cudaMemcpyHostToDevice, g->stream), err);
     if (g->dt == DEV_GEMM_BF16) {
         to_bf16<<<gpu_blocks(a, 256), 256, 0, g->stream>>>(g->A32, g->A16, a);
-        GPU_LAUNCHED(err, "converting A to bf16");
+        GV_GPU_TRY(cudaGetLastError(), err);
         to_bf16<<<gpu_blocks(b, 256), 256, 0, g->stream>>>(g->B32, g->B16, b);
-        GPU_LAUNCHED(err, "converting B to bf16");
+        GV_GPU_TRY(cudaGetLastError(), err);
     }
-    GPU_TRY(cudaStreamSynchronize(g->stream), err, "uploading GEMM inputs");
+    GV_GPU_TRY(cudaStreamSynchronize(g->stream), err);
     return GV_OK;
 }
 
 extern "C" gv_status dev_gpu_gemm_poison(dev_gpu_gemm *g, gv_err *err)
 {
     /* All-ones bytes are a NaN in fp32. */
-    GPU_TRY(cudaMemsetAsync(g->C, 0xff, sizeof(float) * (size_t)g->M * g->N, g->stream), err, "poisoning C");
-    GPU_TRY(cudaStreamSynchronize(g->stream), err, "poisoning C");
+    GV_GPU_TRY(cudaMemsetAsync(g->C, 0xff, sizeof(float) * (size_t)g->M * g->N, g->stream), err);
+    GV_GPU_TRY(cudaStreamSynchronize(g->stream), err);
     return GV_OK;
 }
 
@@ -165,26 +169,25 @@ extern "C" gv_status dev_gpu_gemm_run(dev_gpu_gemm *g, int reps, double *seconds
     int bf = g->dt == DEV_GEMM_BF16;
     const void *A = bf ? (const void *)g->A16 : (const void *)g->A32;
     const void *B = bf ? (const void *)g->B16 : (const void *)g->B32;
-    GPU_TRY(cudaEventRecord(g->e0, g->stream), err, "recording an event");
+    GV_GPU_TRY(cudaEventRecord(g->e0, g->stream), err);
     for (int r = 0; r < reps; r++) {
         gv_status s = gpu_blas_gemm(g->blas, 0, 0, g->M, g->N, g->K, 1.0f, A, g->K, B, g->N, 0.0f, g->C, g->N,
                                     bf ? GPU_BF16 : GPU_F32, GPU_F32, g->dt == DEV_GEMM_TF32, err);
         if (s != GV_OK)
             return s;
     }
-    GPU_TRY(cudaEventRecord(g->e1, g->stream), err, "recording an event");
-    GPU_TRY(cudaEventSynchronize(g->e1), err, "waiting for the GEMM");
+    GV_GPU_TRY(cudaEventRecord(g->e1, g->stream), err);
+    GV_GPU_TRY(cudaEventSynchronize(g->e1), err);
     float ms = 0;
-    GPU_TRY(cudaEventElapsedTime(&ms, g->e0, g->e1), err, "reading GEMM time");
+    GV_GPU_TRY(cudaEventElapsedTime(&ms, g->e0, g->e1), err);
     *seconds = ms * 1e-3;
     return GV_OK;
 }
 
 extern "C" gv_status dev_gpu_gemm_get_output(dev_gpu_gemm *g, float *C, gv_err *err)
 {
-    GPU_TRY(cudaMemcpyAsync(C, g->C, sizeof(float) * (size_t)g->M * g->N, cudaMemcpyDeviceToHost, g->stream), err,
-            "copying C from the GPU");
-    GPU_TRY(cudaStreamSynchronize(g->stream), err, "copying C from the GPU");
+    GV_GPU_TRY(cudaMemcpyAsync(C, g->C, sizeof(float) * (size_t)g->M * g->N, cudaMemcpyDeviceToHost, g->stream), err);
+    GV_GPU_TRY(cudaStreamSynchronize(g->stream), err);
     return GV_OK;
 }
 
@@ -198,16 +201,16 @@ extern "C" void dev_gpu_gemm_close(dev_gpu_gemm *g)
     if (!g)
         return;
     gpu_blas_destroy(g->blas);
-    cudaFree(g->A32);
-    cudaFree(g->B32);
-    cudaFree(g->A16);
-    cudaFree(g->B16);
-    cudaFree(g->C);
+    (void)cudaFree(g->A32);
+    (void)cudaFree(g->B32);
+    (void)cudaFree(g->A16);
+    (void)cudaFree(g->B16);
+    (void)cudaFree(g->C);
     if (g->e0)
-        cudaEventDestroy(g->e0);
+        (void)cudaEventDestroy(g->e0);
     if (g->e1)
-        cudaEventDestroy(g->e1);
+        (void)cudaEventDestroy(g->e1);
     if (g->stream)
-        cudaStreamDestroy(g->stream);
+        (void)cudaStreamDestroy(g->stream);
     free(g);
 }

@@ -69,7 +69,7 @@ void gpu_blas_destroy(gpu_blas *b)
     if (!b)
         return;
     cublasDestroy(b->h);
-    cudaFree(b->workspace);
+    (void)cudaFree(b->workspace);
     free(b);
 }
 

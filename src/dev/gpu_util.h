@@ -26,10 +26,6 @@ static inline gv_status gv_gpu_check(cudaError_t e, const char *call, const char
             return s_;                                                                             \
     } while (0)
 
-/* Kept until every .cu file uses GV_GPU_TRY. */
-#define GPU_TRY(call, err, what) GV_GPU_TRY(call, err)
-#define GPU_LAUNCHED(err, what) GV_GPU_TRY(cudaGetLastError(), err)
-
 static inline unsigned gpu_blocks(size_t n, unsigned threads)
 {
     size_t b = (n + threads - 1) / threads;

@@ -88,7 +88,12 @@ extern "C" int dev_gpu_smoke(int index, smoke_report *r)
             return passed;
         }
         cudaDeviceProp p;
-        cudaGetDeviceProperties(&p, index);
+        e = cudaGetDeviceProperties(&p, index);
+        if (e != cudaSuccess) {
+            snprintf(msg, sizeof msg, "reading the device's properties: %s: %s", cudaGetErrorName(e), cudaGetErrorString(e));
+            set(&r->stage[0], 0, t0, msg, open_hint(e));
+            return passed;
+        }
         snprintf(r->device, sizeof r->device, "%.127s", p.name);
 #if GV_GPU_IS_HIP
         snprintf(msg, sizeof msg, "%.127s (%.40s), %.1f GiB", p.name, p.gcnArchName, p.totalGlobalMem / 1073741824.0);
@@ -121,7 +126,8 @@ extern "C" int dev_gpu_smoke(int index, smoke_report *r)
     {
         char arch_opt[64];
         cudaDeviceProp p;
-        cudaGetDeviceProperties(&p, index);
+        if (cudaGetDeviceProperties(&p, index) != cudaSuccess)
+            memset(&p, 0, sizeof p); /* stage 1 read them; the compile then targets no arch */
 #if GV_GPU_IS_HIP
         char arch[48];
         snprintf(arch, sizeof arch, "%.47s", p.gcnArchName);
@@ -262,7 +268,7 @@ extern "C" int dev_gpu_smoke(int index, smoke_report *r)
 out:
     free(image);
     if (dx)
-        cudaFree(dx);
-    cudaGetLastError();
+        (void)cudaFree(dx);
+    (void)cudaGetLastError();
     return passed;
 }

@@ -5,7 +5,7 @@
  * so a warp runs as long as its longest game; that costs less than keeping games in
  * step. Every runtime call is checked, with file and line in the message, and so is
  * every launch. */
-#include "dev/gpu_vendor.h"
+#include "dev/gpu_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,13 +19,6 @@ extern "C" {
 
 #define DROP7_THREADS 128
 
-#define CK(call)                                                                                         \
-    do {                                                                                                 \
-        cudaError_t e_ = (call);                                                                         \
-        if (e_ != cudaSuccess)                                                                           \
-            return gv_fail(err, GV_ERR_ENV, "GPU: %s failed: %s (%s) at %s:%d", #call,                   \
-                           cudaGetErrorString(e_), cudaGetErrorName(e_), __FILE__, __LINE__);           \
-    } while (0)
 
 static_assert(sizeof(drop7_rules) % 4 == 0, "the rules are copied to shared memory as 32-bit words");
 
@@ -67,9 +60,9 @@ extern "C" gv_status drop7_gpu_open(int device, drop7_gpu **out, gv_err *err)
     if (device < 0 || device >= count)
         return gv_fail(err, GV_ERR_ENV, "GPU: device %d does not exist (%d device%s)", device, count,
                        count == 1 ? "" : "s");
-    CK(cudaSetDevice(device));
+    GV_GPU_TRY(cudaSetDevice(device), err);
     cudaDeviceProp prop;
-    CK(cudaGetDeviceProperties(&prop, device));
+    GV_GPU_TRY(cudaGetDeviceProperties(&prop, device), err);
     drop7_gpu *g = (drop7_gpu *)calloc(1, sizeof *g);
     if (!g)
         return gv_fail(err, GV_ERR_ENV, "drop7 GPU: out of host memory");
@@ -91,10 +84,10 @@ static gv_status grow(void **buf, size_t *cap, size_t need, gv_err *err)
     if (need <= *cap)
         return GV_OK;
     if (*buf)
-        CK(cudaFree(*buf));
+        GV_GPU_TRY(cudaFree(*buf), err);
     *buf = NULL;
     *cap = 0;
-    CK(cudaMalloc(buf, need));
+    GV_GPU_TRY(cudaMalloc(buf, need), err);
     *cap = need;
     return GV_OK;
 }
@@ -109,7 +102,7 @@ extern "C" gv_status drop7_gpu_play(drop7_gpu *g, const drop7_rules *r, int play
         return GV_OK;
     if (max_moves <= 0)
         return gv_fail(err, GV_ERR_INPUT, "drop7 GPU: max_moves %d must be > 0", max_moves);
-    CK(cudaSetDevice(g->device));
+    GV_GPU_TRY(cudaSetDevice(g->device), err);
     size_t cap_games = g->cap_games;
     size_t cap_rec = cap_games * sizeof(drop7_record), cap_seed = cap_games * sizeof(uint64_t);
     if ((size_t)ngames > cap_games) {
@@ -123,16 +116,16 @@ extern "C" gv_status drop7_gpu_play(drop7_gpu *g, const drop7_rules *r, int play
     size_t mbytes = moves ? (size_t)ngames * (size_t)max_moves : 0;
     if (moves && (s = grow((void **)&g->d_moves, &g->cap_moves, mbytes, err)) != GV_OK)
         return s;
-    CK(cudaMemcpy(g->d_rules, r, sizeof *r, cudaMemcpyHostToDevice));
-    CK(cudaMemcpy(g->d_seeds, seeds, (size_t)ngames * sizeof(uint64_t), cudaMemcpyHostToDevice));
+    GV_GPU_TRY(cudaMemcpy(g->d_rules, r, sizeof *r, cudaMemcpyHostToDevice), err);
+    GV_GPU_TRY(cudaMemcpy(g->d_seeds, seeds, (size_t)ngames * sizeof(uint64_t), cudaMemcpyHostToDevice), err);
     unsigned blocks = (unsigned)((ngames + DROP7_THREADS - 1) / DROP7_THREADS);
     drop7_k_play<<<blocks, DROP7_THREADS>>>(g->d_rules, player, g->d_seeds, ngames, max_moves, g->d_rec,
                                              moves ? g->d_moves : NULL);
-    CK(cudaGetLastError());
-    CK(cudaDeviceSynchronize());
-    CK(cudaMemcpy(out, g->d_rec, (size_t)ngames * sizeof(drop7_record), cudaMemcpyDeviceToHost));
+    GV_GPU_TRY(cudaGetLastError(), err);
+    GV_GPU_TRY(cudaDeviceSynchronize(), err);
+    GV_GPU_TRY(cudaMemcpy(out, g->d_rec, (size_t)ngames * sizeof(drop7_record), cudaMemcpyDeviceToHost), err);
     if (moves)
-        CK(cudaMemcpy(moves, g->d_moves, mbytes, cudaMemcpyDeviceToHost));
+        GV_GPU_TRY(cudaMemcpy(moves, g->d_moves, mbytes, cudaMemcpyDeviceToHost), err);
     return GV_OK;
 }
 
@@ -145,10 +138,10 @@ extern "C" void drop7_gpu_close(drop7_gpu *g)
 {
     if (!g)
         return;
-    cudaSetDevice(g->device);
-    cudaFree(g->d_rules);
-    cudaFree(g->d_seeds);
-    cudaFree(g->d_rec);
-    cudaFree(g->d_moves);
+    (void)cudaSetDevice(g->device);
+    (void)cudaFree(g->d_rules);
+    (void)cudaFree(g->d_seeds);
+    (void)cudaFree(g->d_rec);
+    (void)cudaFree(g->d_moves);
     free(g);
 }

@@ -404,7 +404,7 @@ static gv_status draw_make(net_draw *d, nn_norm norm, const nn_check_opts *a, gv
         nn_trainer_destroy(t);
     }
     if (s == GV_OK && !got)
-        s = gv_fail(err, GV_ERR_ENV, "the float64 path did not report its ReLU masks");
+        s = gv_fail(err, GV_ERR_INTERNAL, "internal error: the float64 path did not report its ReLU masks");
     return s;
 }
 

@@ -662,7 +662,7 @@ static const nn_trainer_ops ref_ops = {
 gv_status nn_ref_follow_masks(nn_trainer *t, const uint8_t *masks, int n, gv_err *err)
 {
     if (!t || t->ops != &ref_ops)
-        return gv_fail(err, GV_ERR_INPUT, "ReLU masks can only be followed by the float64 reference trainer");
+        return gv_fail(err, GV_ERR_INTERNAL, "internal error: ReLU masks can only be followed by the float64 reference trainer");
     ref_impl *m = impl_of(t);
     free(m->masks);
     m->masks = NULL;

@@ -125,7 +125,7 @@ typedef struct emu_console {
     gv_status (*host_video)(void *hv, void *m, uint8_t *rgb, int par, gv_err *err);
     /* Final samples of the last frame from its audio log into out (room for
      * max_audio_frames frames); returns the count, or -1 when the frame exceeds the
-     * renderer (a GV_ERR_WRONG for the batch). */
+     * renderer (a GV_ERR_INTERNAL for the batch: a limit of ours). */
     int (*host_audio)(void *m, int16_t *out);
     int max_audio_frames;
 

@@ -292,7 +292,7 @@ static gv_status host_frame(emu_batch *b, int i, gv_err *err)
         audio_out(b, i, s, n);
     } else if (b->cfg.audio == EMU_R_HOST) {
         if ((n = con->host_audio(in->m, in->ab)) < 0)
-            return gv_fail(err, GV_ERR_WRONG, "instance %d: a frame has more audio than the host renderer takes", i);
+            return gv_fail(err, GV_ERR_INTERNAL, "internal error: instance %d: a frame has more audio than the host renderer takes", i);
         audio_out(b, i, in->ab, n);
     }
     return GV_OK;
@@ -318,7 +318,7 @@ static gv_status collect_one(emu_batch *b, int i, int slot, const uint8_t *vres,
     if (b->adev) {
         int n = b->con->audio_collect(in->m, &in->ad[slot], ares + (size_t)i * b->astride[slot] * b->ops->ares_unit, in->ab);
         if (n < 0)
-            return gv_fail(err, GV_ERR_WRONG, "instance %d: a frame has more audio than the device renderer takes", i);
+            return gv_fail(err, GV_ERR_INTERNAL, "internal error: instance %d: a frame has more audio than the device renderer takes", i);
         audio_out(b, i, in->ab, n);
     }
     return GV_OK;
@@ -337,10 +337,11 @@ static gv_status device_collect(emu_batch *b, int slot, gv_err *err)
 #pragma omp parallel for schedule(static) num_threads(b->nthreads) if (b->n > 1)
     for (int i = 0; i < b->n; i++) {
         gv_err e;
-        if (collect_one(b, i, slot, vres, ares, &e) != GV_OK) {
+        gv_status s1 = collect_one(b, i, slot, vres, ares, &e);
+        if (s1 != GV_OK) {
 #pragma omp critical
             {
-                st = GV_ERR_WRONG;
+                st = s1;
                 *err = e;
             }
         }

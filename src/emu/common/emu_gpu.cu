@@ -220,7 +220,7 @@ extern "C" gv_status emu_gpu_wait(emu_gpu *g, int slot, const uint8_t **vres, co
     slot_t *s = &g->s[slot & 1];
     *vres = *ares = NULL;
     if (!s->pending)
-        return gv_fail(err, GV_ERR_ENV, "device renderer: slot %d was not submitted (internal error)", slot);
+        return gv_fail(err, GV_ERR_INTERNAL, "internal error: device renderer slot %d was waited for but not submitted", slot);
     s->pending = 0;
     GV_GPU_TRY(cudaEventSynchronize(s->done), err);
     GV_GPU_TRY(cudaGetLastError(), err);
@@ -232,7 +232,7 @@ extern "C" gv_status emu_gpu_wait(emu_gpu *g, int slot, const uint8_t **vres, co
 extern "C" gv_status emu_gpu_frame(emu_gpu *g, int i, uint8_t *rgb, gv_err *err)
 {
     if (!g->video || !g->ops->frame || i < 0 || i >= g->n)
-        return gv_fail(err, GV_ERR_INPUT, "no device frame for instance %d", i);
+        return gv_fail(err, GV_ERR_INTERNAL, "internal error: no device frame for instance %d", i);
     GV_GPU_TRY(cudaStreamSynchronize(g->stream), err);
     return g->ops->frame(g->dev, (void *)g->stream, i, rgb, err);
 }

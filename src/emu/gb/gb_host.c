@@ -12,7 +12,7 @@ gv_status gb_render_host(gb_vstate *st, const uint8_t *packed, uint8_t *fb, int 
     if (h->snapshot)
         st->valid = 1;
     if (!st->valid)
-        return gv_fail(err, GV_ERR_WRONG, "frame log without a snapshot given to a fresh renderer");
+        return gv_fail(err, GV_ERR_INTERNAL, "internal error: a frame log without a snapshot given to a fresh renderer");
     if (par_lines) {
 #pragma omp parallel
         gb_render_packed(packed, st->vram, st->pal, fb, omp_get_thread_num(), omp_get_num_threads());

@@ -26,7 +26,7 @@ typedef struct {
 
 /* Renders one packed frame log (gb_log_pack) into fb (GB_FB_BYTES) with the shared line
  * renderer, lines in parallel on the host's threads when par_lines. packed must be
- * 8-byte aligned. GV_ERR_WRONG when the state has never seen a snapshot. */
+ * 8-byte aligned. GV_ERR_INTERNAL when the state has never seen a snapshot. */
 gv_status gb_render_host(gb_vstate *st, const uint8_t *packed, uint8_t *fb, int par_lines, gv_err *err);
 
 /* Packed form of a frame log (layout in gb_video.h, gb_packed_hdr). */

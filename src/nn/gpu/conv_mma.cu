@@ -396,15 +396,14 @@ static gv_status fwd_mma_launch(const conv_args *a, cudaStream_t st, gv_err *err
     static int raised;
     const size_t smem = (size_t)S * (FWD_BM + BN) * BK * 2;
     if (!raised) {
-        GPU_TRY(cudaFuncSetAttribute(conv_fwd_mma<BN, BK, S>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem),
-                err, "conv forward: raising shared memory");
+        GV_GPU_TRY(cudaFuncSetAttribute(conv_fwd_mma<BN, BK, S>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), err);
         raised = 1;
     }
     dim3 grid((a->M + FWD_BM - 1) / FWD_BM, (a->cout + BN - 1) / BN);
     conv_fwd_mma<BN, BK, S><<<grid, 256, smem, st>>>((const uint16_t *)a->x, (const uint16_t *)a->w,
                                                      (uint16_t *)a->y, (const uint16_t *)a->res, a->M, a->cin,
                                                      a->cout, a->fault);
-    GPU_LAUNCHED(err, "conv3x3 forward (bf16 tensor cores)");
+    GV_GPU_TRY(cudaGetLastError(), err);
     return GV_OK;
 }
 #endif
@@ -436,18 +435,18 @@ gv_status gpu_conv3x3_wgrad_mma(const wgrad_args *a, int rows_per_split, int spl
     static int raised128, raised64;
     if (BMC == 128) {
         if (!raised128) {
-            GPU_TRY(cudaFuncSetAttribute(conv_wgrad_mma<128>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), err, "conv wgrad: raising shared memory");
+            GV_GPU_TRY(cudaFuncSetAttribute(conv_wgrad_mma<128>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), err);
             raised128 = 1;
         }
         conv_wgrad_mma<128><<<grid, 256, smem, st>>>(DY, X, a->ws, a->M, a->cin, a->cout, rows_per_split);
     } else {
         if (!raised64) {
-            GPU_TRY(cudaFuncSetAttribute(conv_wgrad_mma<64>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), err, "conv wgrad: raising shared memory");
+            GV_GPU_TRY(cudaFuncSetAttribute(conv_wgrad_mma<64>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), err);
             raised64 = 1;
         }
         conv_wgrad_mma<64><<<grid, 256, smem, st>>>(DY, X, a->ws, a->M, a->cin, a->cout, rows_per_split);
     }
-    GPU_LAUNCHED(err, "conv3x3 weight gradient (bf16 tensor cores)");
+    GV_GPU_TRY(cudaGetLastError(), err);
     return gpu_wgrad_reduce(a, splits, st, err);
 #else
     return gv_fail(err, GV_ERR_ENV, "the bf16 tensor-core convolution is not built for this GPU backend");

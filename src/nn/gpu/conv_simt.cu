@@ -320,7 +320,7 @@ gv_status gpu_wgrad_reduce(const wgrad_args *a, int splits, cudaStream_t st, gv_
     size_t total = (size_t)a->cout * 9 * a->cin;
     unsigned g = gpu_blocks(total, 256);
     wgrad_reduce<<<g, 256, 0, st>>>(a->ws, splits, a->cout, a->cin, a->cin_real, a->dw);
-    GPU_LAUNCHED(err, "conv3x3 weight gradient reduction");
+    GV_GPU_TRY(cudaGetLastError(), err);
     return GV_OK;
 }
 
@@ -363,7 +363,7 @@ gv_status gpu_conv3x3_fwd_simt(const conv_args *a, cudaStream_t st, gv_err *err)
         fwd_pick<float>(a, st);
     else
         fwd_pick<gv_bf16>(a, st);
-    GPU_LAUNCHED(err, "conv3x3 forward (SIMT)");
+    GV_GPU_TRY(cudaGetLastError(), err);
     return GV_OK;
 }
 
@@ -392,7 +392,7 @@ gv_status gpu_conv3x3_wgrad_simt(const wgrad_args *a, int rows_per_split, int sp
         wgrad_pick<float>(a, rows_per_split, splits, st);
     else
         wgrad_pick<gv_bf16>(a, rows_per_split, splits, st);
-    GPU_LAUNCHED(err, "conv3x3 weight gradient (SIMT)");
+    GV_GPU_TRY(cudaGetLastError(), err);
     return gpu_wgrad_reduce(a, splits, st, err);
 }
 

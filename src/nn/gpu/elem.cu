@@ -53,7 +53,7 @@ gv_status gpu_pack_input(const float *x, void *out, int N, gpu_dtype dt, cudaStr
         pack_input<float><<<g, 256, 0, st>>>(x, (float *)out, N);
     else
         pack_input<gv_bf16><<<g, 256, 0, st>>>(x, (gv_bf16 *)out, N);
-    GPU_LAUNCHED(err, "packing the input batch");
+    GV_GPU_TRY(cudaGetLastError(), err);
     return GV_OK;
 }
 
@@ -124,7 +124,7 @@ gv_status gpu_loss(const float *logits_raw, const float *value_raw, const float 
     else
         loss_kernel<gv_bf16><<<g, 256, 0, st>>>(logits_raw, value_raw, pb, vb, ptarget, vtarget, N, logits, value,
                                                 loss_acc, (gv_bf16 *)dlogits, (gv_bf16 *)dvalue, gpb, gvb, fault);
-    GPU_LAUNCHED(err, "loss");
+    GV_GPU_TRY(cudaGetLastError(), err);
     return GV_OK;
 }
 
@@ -136,7 +136,7 @@ __global__ void loss_finish(const double *acc, int N, float *out)
 gv_status gpu_loss_finish(const double *acc, int N, float *loss_out, cudaStream_t st, gv_err *err)
 {
     loss_finish<<<1, 1, 0, st>>>(acc, N, loss_out);
-    GPU_LAUNCHED(err, "loss");
+    GV_GPU_TRY(cudaGetLastError(), err);
     return GV_OK;
 }
 
@@ -157,7 +157,7 @@ gv_status gpu_bias_relu(const float *x, const float *b, void *y, int N, int H, g
         bias_relu<float><<<g, 256, 0, st>>>(x, b, (float *)y, N, H);
     else
         bias_relu<gv_bf16><<<g, 256, 0, st>>>(x, b, (gv_bf16 *)y, N, H);
-    GPU_LAUNCHED(err, "value head bias + ReLU");
+    GV_GPU_TRY(cudaGetLastError(), err);
     return GV_OK;
 }
 
@@ -187,7 +187,7 @@ gv_status gpu_value_hidden_bwd(const void *dv, const float *w, const void *h, vo
     else
         value_hidden_bwd<gv_bf16><<<g, H, 0, st>>>((const gv_bf16 *)dv, w, (const gv_bf16 *)h, (gv_bf16 *)dh, db, N,
                                                    H);
-    GPU_LAUNCHED(err, "value head hidden layer backward");
+    GV_GPU_TRY(cudaGetLastError(), err);
     return GV_OK;
 }
 
@@ -239,7 +239,7 @@ gv_status gpu_prep_weights(const float *params, const prep_desc *descs, int n, i
         prep_weights<float><<<grid, 256, 0, st>>>(params, descs);
     else
         prep_weights<gv_bf16><<<grid, 256, 0, st>>>(params, descs);
-    GPU_LAUNCHED(err, "preparing weights");
+    GV_GPU_TRY(cudaGetLastError(), err);
     return GV_OK;
 }
 
@@ -256,7 +256,7 @@ __global__ void head_grad_unpermute(const float *__restrict__ g, float *__restri
 gv_status gpu_head_grad_unpermute(const float *g_nhwc, float *g_torch, int out, cudaStream_t st, gv_err *err)
 {
     head_grad_unpermute<<<gpu_blocks((size_t)out * 1568, 256), 256, 0, st>>>(g_nhwc, g_torch, out);
-    GPU_LAUNCHED(err, "head gradient layout");
+    GV_GPU_TRY(cudaGetLastError(), err);
     return GV_OK;
 }
 
@@ -269,7 +269,7 @@ __global__ void step_inc(int *s)
 gv_status gpu_step_inc(int *step_dev, cudaStream_t st, gv_err *err)
 {
     step_inc<<<1, 1, 0, st>>>(step_dev);
-    GPU_LAUNCHED(err, "AdamW step counter");
+    GV_GPU_TRY(cudaGetLastError(), err);
     return GV_OK;
 }
 
@@ -301,12 +301,12 @@ gv_status gpu_adamw(float *p, const float *g, float *m, float *v, size_t n, int 
     if (b > 4096)
         b = 4096;
     adamw<<<b, 256, 0, st>>>(p, g, m, v, n, step_dev, lr, beta1, beta2, eps, wd);
-    GPU_LAUNCHED(err, "AdamW");
+    GV_GPU_TRY(cudaGetLastError(), err);
     return GV_OK;
 }
 
 gv_status gpu_poison(void *p, size_t bytes, cudaStream_t st, gv_err *err)
 {
-    GPU_TRY(cudaMemsetAsync(p, 0xff, bytes, st), err, "poisoning a buffer");
+    GV_GPU_TRY(cudaMemsetAsync(p, 0xff, bytes, st), err);
     return GV_OK;
 }

@@ -566,23 +566,23 @@ static gv_status norm_fwd_t(const norm_fwd_args *a, cudaStream_t st, gv_err *err
         else
             gn_fwd<T, 1><<<blocks, NORM_THREADS, 0, st>>>(x, res, y, a->relu, a->gamma, a->beta, a->mean, a->rstd,
                                                           a->N, a->C, a->fault);
-        GPU_LAUNCHED(err, "GroupNorm forward");
+        GV_GPU_TRY(cudaGetLastError(), err);
         return GV_OK;
     }
     int g = grid_for((size_t)M * a->C, 132);
     size_t sm = sizeof(float) * a->C;
     if (a->train) {
-        GPU_TRY(cudaMemsetAsync(a->acc, 0, sizeof(double) * 2 * a->C, st), err, "BatchNorm: clearing sums");
+        GV_GPU_TRY(cudaMemsetAsync(a->acc, 0, sizeof(double) * 2 * a->C, st), err);
         bn_stats<T><<<g, 256, sm, st>>>(x, M, a->C, 0, a->acc);
-        GPU_LAUNCHED(err, "BatchNorm statistics");
+        GV_GPU_TRY(cudaGetLastError(), err);
         bn_stats<T><<<g, 256, sm, st>>>(x, M, a->C, 1, a->acc);
-        GPU_LAUNCHED(err, "BatchNorm statistics");
+        GV_GPU_TRY(cudaGetLastError(), err);
     }
     bn_finish<<<(a->C + 127) / 128, 128, 0, st>>>(a->acc, M, a->C, a->train, a->mean, a->rstd, a->run_mean,
                                                   a->run_var);
-    GPU_LAUNCHED(err, "BatchNorm statistics");
+    GV_GPU_TRY(cudaGetLastError(), err);
     bn_apply<T><<<g, 256, 0, st>>>(x, res, y, a->relu, a->gamma, a->beta, a->mean, a->rstd, M, a->C, a->fault);
-    GPU_LAUNCHED(err, "BatchNorm forward");
+    GV_GPU_TRY(cudaGetLastError(), err);
     return GV_OK;
 }
 
@@ -613,17 +613,17 @@ static gv_status norm_bwd_t(const norm_bwd_args *a, cudaStream_t st, gv_err *err
         else
             gn_bwd<T, 1><<<blocks, NORM_THREADS, sm, st>>>(x, out, dout, dx, dres, a->gamma, a->mean, a->rstd,
                                                            a->dgamma, a->dbeta, a->N, a->C);
-        GPU_LAUNCHED(err, "GroupNorm backward");
+        GV_GPU_TRY(cudaGetLastError(), err);
         return GV_OK;
     }
     int g = grid_for((size_t)M * a->C, sms);
-    GPU_TRY(cudaMemsetAsync(a->acc, 0, sizeof(double) * 2 * a->C, st), err, "BatchNorm backward: clearing sums");
+    GV_GPU_TRY(cudaMemsetAsync(a->acc, 0, sizeof(double) * 2 * a->C, st), err);
     bn_bwd_stats<T><<<g, 256, sizeof(float) * 2 * a->C, st>>>(x, out, dout, a->mean, a->rstd, M, a->C, a->acc);
-    GPU_LAUNCHED(err, "BatchNorm backward sums");
+    GV_GPU_TRY(cudaGetLastError(), err);
     bn_bwd_apply<T><<<g, 256, 0, st>>>(x, out, dout, dx, dres, a->gamma, a->mean, a->rstd, a->acc, M, a->C);
-    GPU_LAUNCHED(err, "BatchNorm backward");
+    GV_GPU_TRY(cudaGetLastError(), err);
     bn_bwd_params<<<(a->C + 127) / 128, 128, 0, st>>>(a->acc, a->C, a->dgamma, a->dbeta);
-    GPU_LAUNCHED(err, "BatchNorm parameter gradients");
+    GV_GPU_TRY(cudaGetLastError(), err);
     return GV_OK;
 }
 

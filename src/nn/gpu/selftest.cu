@@ -63,7 +63,7 @@ gv_status gpu_conv3x3_fwd_naive(const conv_args *a, cudaStream_t st, gv_err *err
     else
         conv_fwd_naive<gv_bf16><<<g, 128, 0, st>>>((const gv_bf16 *)a->x, (const gv_bf16 *)a->w, (gv_bf16 *)a->y,
                                                    (const gv_bf16 *)a->res, a->M, a->cin, a->cout);
-    GPU_LAUNCHED(err, "naive conv3x3 forward");
+    GV_GPU_TRY(cudaGetLastError(), err);
     return GV_OK;
 }
 
@@ -76,7 +76,7 @@ gv_status gpu_conv3x3_wgrad_naive(const wgrad_args *a, cudaStream_t st, gv_err *
     else
         conv_wgrad_naive<gv_bf16><<<g, 128, 0, st>>>((const gv_bf16 *)a->dy, (const gv_bf16 *)a->x, a->dw, a->M,
                                                      a->cin, a->cout, a->cin_real);
-    GPU_LAUNCHED(err, "naive conv3x3 weight gradient");
+    GV_GPU_TRY(cudaGetLastError(), err);
     return GV_OK;
 }
 
@@ -85,6 +85,17 @@ typedef struct {
     gv_rng rng;
     int fails;
 } ctx;
+
+/* A runtime call that failed (GV_GPU's message names the call, file and line) is a FAIL
+ * line and counts as a failure; returns whether the call succeeded. */
+static int rt(ctx *c, gv_status s, const gv_err *e)
+{
+    if (s != GV_OK) {
+        printf("FAIL gpu runtime: %s\n", e->msg);
+        c->fails++;
+    }
+    return s == GV_OK;
+}
 
 /* Random values in [-1, 1) stored as dt; channels >= cin_real of each row are zero (the
  * stem's padding), when cin_real < row. */
@@ -99,20 +110,26 @@ static void *upload_random(ctx *c, size_t rows, int row, int cin_real, gpu_dtype
         else
             ((float *)h)[i] = v;
     }
-    if (cudaMalloc(&d, n * es) != cudaSuccess || cudaMemcpy(d, h, n * es, cudaMemcpyHostToDevice) != cudaSuccess)
+    gv_err ge;
+    if (!rt(c, GV_GPU(cudaMalloc(&d, n * es), &ge), &ge) ||
+        !rt(c, GV_GPU(cudaMemcpy(d, h, n * es, cudaMemcpyHostToDevice), &ge), &ge)) {
+        (void)cudaFree(d);
         d = NULL;
+    }
     free(h);
     return d;
 }
 
-static double *download(const void *d, size_t n, gpu_dtype dt)
+/* n values of dtype dt from the device as doubles (NaN everywhere when the copy fails). */
+static double *download(ctx *c, const void *d, size_t n, gpu_dtype dt)
 {
     size_t es = dt == GPU_BF16 ? 2 : 4;
     void *h = malloc(n * es);
     double *o = (double *)malloc(n * sizeof(double));
-    cudaMemcpy(h, d, n * es, cudaMemcpyDeviceToHost);
+    gv_err ge;
+    int ok = rt(c, GV_GPU(cudaMemcpy(h, d, n * es, cudaMemcpyDeviceToHost), &ge), &ge);
     for (size_t i = 0; i < n; i++)
-        o[i] = dt == GPU_BF16 ? gv_bf16_to_f32(((gv_bf16 *)h)[i]) : ((float *)h)[i];
+        o[i] = !ok ? NAN : dt == GPU_BF16 ? gv_bf16_to_f32(((gv_bf16 *)h)[i]) : ((float *)h)[i];
     free(h);
     return o;
 }
@@ -143,14 +160,15 @@ static void report(ctx *c, int ok, const char *what, double err_, double tol, si
 
 static void test_fwd(ctx *c, int n, int cin, int cin_real, int cout, gpu_dtype dt, int mma, int with_res)
 {
+    gv_err ge;
     const int M = n * 49;
     const size_t es = dt == GPU_BF16 ? 2 : 4;
     void *x = upload_random(c, (size_t)M, cin, cin_real, dt);
     void *w = upload_random(c, (size_t)cout, 9 * cin, 9 * cin, dt);
     void *r = with_res ? upload_random(c, (size_t)M, cout, cout, dt) : NULL;
     void *y1 = NULL, *y2 = NULL;
-    cudaMalloc(&y1, es * M * cout);
-    cudaMalloc(&y2, es * M * cout);
+    rt(c, GV_GPU(cudaMalloc(&y1, es * M * cout), &ge), &ge);
+    rt(c, GV_GPU(cudaMalloc(&y2, es * M * cout), &ge), &ge);
     gv_err e;
     char what[160];
     snprintf(what, sizeof what, "conv3x3 forward %s %s n=%d cin=%d cout=%d%s", dt == GPU_BF16 ? "bf16" : "fp32",
@@ -160,7 +178,7 @@ static void test_fwd(ctx *c, int n, int cin, int cin_real, int cout, gpu_dtype d
         goto out;
     }
     {
-        cudaMemset(y1, 0xff, es * M * cout);
+        rt(c, GV_GPU(cudaMemset(y1, 0xff, es * M * cout), &ge), &ge);
         conv_args a = {x, w, y1, r, M, cin, cout, dt, 0};
         gv_status s1 = gpu_conv3x3_fwd(&a, mma, 0, &e);
         a.y = y2;
@@ -172,7 +190,7 @@ static void test_fwd(ctx *c, int n, int cin, int cin_real, int cout, gpu_dtype d
             goto out;
         }
         size_t cnt = (size_t)M * cout, nf;
-        double *h1 = download(y1, cnt, dt), *h2 = download(y2, cnt, dt);
+        double *h1 = download(c, y1, cnt, dt), *h2 = download(c, y2, cnt, dt);
         double tol = dt == GPU_BF16 ? 1e-2 : 1e-5;
         double d = rel_l2(h1, h2, cnt, &nf);
         report(c, d <= tol, what, d, tol, nf);
@@ -180,22 +198,23 @@ static void test_fwd(ctx *c, int n, int cin, int cin_real, int cout, gpu_dtype d
         free(h2);
     }
 out:
-    cudaFree(x);
-    cudaFree(w);
-    cudaFree(r);
-    cudaFree(y1);
-    cudaFree(y2);
+    (void)cudaFree(x);
+    (void)cudaFree(w);
+    (void)cudaFree(r);
+    (void)cudaFree(y1);
+    (void)cudaFree(y2);
 }
 
 static void test_wgrad(ctx *c, int n, int cin, int cin_real, int cout, gpu_dtype dt, int mma)
 {
+    gv_err ge;
     const int M = n * 49;
     void *dy = upload_random(c, (size_t)M, cout, cout, dt);
     void *x = upload_random(c, (size_t)M, cin, cin_real, dt);
     float *w1 = NULL, *w2 = NULL;
     size_t cnt = (size_t)cout * cin_real * 9;
-    cudaMalloc((void **)&w1, sizeof(float) * cnt);
-    cudaMalloc((void **)&w2, sizeof(float) * cnt);
+    rt(c, GV_GPU(cudaMalloc((void **)&w1, sizeof(float) * cnt), &ge), &ge);
+    rt(c, GV_GPU(cudaMalloc((void **)&w2, sizeof(float) * cnt), &ge), &ge);
     gv_err e;
     char what[160];
     snprintf(what, sizeof what, "conv3x3 wgrad %s %s n=%d cin=%d (real %d) cout=%d", dt == GPU_BF16 ? "bf16" : "fp32",
@@ -205,26 +224,26 @@ static void test_wgrad(ctx *c, int n, int cin, int cin_real, int cout, gpu_dtype
         goto out;
     }
     {
-        cudaMemset(w1, 0, sizeof(float) * cnt);
-        cudaMemset(w2, 0, sizeof(float) * cnt);
+        rt(c, GV_GPU(cudaMemset(w1, 0, sizeof(float) * cnt), &ge), &ge);
+        rt(c, GV_GPU(cudaMemset(w2, 0, sizeof(float) * cnt), &ge), &ge);
         cudaDeviceProp p;
-        cudaGetDeviceProperties(&p, 0);
+        rt(c, GV_GPU(cudaGetDeviceProperties(&p, 0), &ge), &ge);
         size_t wse = (size_t)64 * cout * 9 * cin;
         float *ws = NULL;
-        cudaMalloc((void **)&ws, sizeof(float) * wse);
+        rt(c, GV_GPU(cudaMalloc((void **)&ws, sizeof(float) * wse), &ge), &ge);
         wgrad_args a = {dy, x, w1, ws, wse, M, cin, cout, cin_real, dt, 0, p.multiProcessorCount};
         gv_status s1 = gpu_conv3x3_wgrad(&a, mma, 0, &e);
         a.dw = w2;
         gv_status s2 = gpu_conv3x3_wgrad_naive(&a, 0, &e);
         cudaError_t ce = cudaDeviceSynchronize();
-        cudaFree(ws);
+        (void)cudaFree(ws);
         if (s1 != GV_OK || s2 != GV_OK || ce != cudaSuccess) {
             printf("FAIL gpu %s: %s\n", what, ce != cudaSuccess ? cudaGetErrorString(ce) : e.msg);
             c->fails++;
             goto out;
         }
         size_t nf;
-        double *h1 = download(w1, cnt, GPU_F32), *h2 = download(w2, cnt, GPU_F32);
+        double *h1 = download(c, w1, cnt, GPU_F32), *h2 = download(c, w2, cnt, GPU_F32);
         double tol = 1e-4;
         double d = rel_l2(h1, h2, cnt, &nf);
         report(c, d <= tol, what, d, tol, nf);
@@ -232,16 +251,17 @@ static void test_wgrad(ctx *c, int n, int cin, int cin_real, int cout, gpu_dtype
         free(h2);
     }
 out:
-    cudaFree(dy);
-    cudaFree(x);
-    cudaFree(w1);
-    cudaFree(w2);
+    (void)cudaFree(dy);
+    (void)cudaFree(x);
+    (void)cudaFree(w1);
+    (void)cudaFree(w2);
 }
 
 /* GroupNorm forward and backward (with ReLU and a residual) against a host float64
  * computation of the same formulas from the same (rounded) inputs. */
 static void test_gn(ctx *c, int n, int C, gpu_dtype dt)
 {
+    gv_err ge;
     const int M = n * 49, cg = C / 8;
     const size_t cnt = (size_t)M * C, es = dt == GPU_BF16 ? 2 : 4;
     char what[128];
@@ -250,20 +270,20 @@ static void test_gn(ctx *c, int n, int C, gpu_dtype dt)
     void *dout = upload_random(c, (size_t)M, C, C, dt);
     void *y = NULL, *dx = NULL, *dres = NULL;
     float *gb = NULL, *stats = NULL, *dgb = NULL;
-    cudaMalloc(&y, es * cnt);
-    cudaMalloc(&dx, es * cnt);
-    cudaMalloc(&dres, es * cnt);
-    cudaMalloc((void **)&gb, sizeof(float) * 2 * C);
-    cudaMalloc((void **)&stats, sizeof(float) * 16 * n);
-    cudaMalloc((void **)&dgb, sizeof(float) * 2 * C);
+    rt(c, GV_GPU(cudaMalloc(&y, es * cnt), &ge), &ge);
+    rt(c, GV_GPU(cudaMalloc(&dx, es * cnt), &ge), &ge);
+    rt(c, GV_GPU(cudaMalloc(&dres, es * cnt), &ge), &ge);
+    rt(c, GV_GPU(cudaMalloc((void **)&gb, sizeof(float) * 2 * C), &ge), &ge);
+    rt(c, GV_GPU(cudaMalloc((void **)&stats, sizeof(float) * 16 * n), &ge), &ge);
+    rt(c, GV_GPU(cudaMalloc((void **)&dgb, sizeof(float) * 2 * C), &ge), &ge);
     float *hgb = (float *)malloc(sizeof(float) * 2 * C);
     for (int i = 0; i < 2 * C; i++)
         hgb[i] = (float)(i < C ? 0.5 + gv_rng_uniform(&c->rng) : gv_rng_uniform(&c->rng) - 0.5);
-    cudaMemcpy(gb, hgb, sizeof(float) * 2 * C, cudaMemcpyHostToDevice);
-    cudaMemset(dgb, 0, sizeof(float) * 2 * C);
-    cudaMemset(y, 0xff, es * cnt);
-    cudaMemset(dx, 0xff, es * cnt);
-    cudaMemset(dres, 0xff, es * cnt);
+    rt(c, GV_GPU(cudaMemcpy(gb, hgb, sizeof(float) * 2 * C, cudaMemcpyHostToDevice), &ge), &ge);
+    rt(c, GV_GPU(cudaMemset(dgb, 0, sizeof(float) * 2 * C), &ge), &ge);
+    rt(c, GV_GPU(cudaMemset(y, 0xff, es * cnt), &ge), &ge);
+    rt(c, GV_GPU(cudaMemset(dx, 0xff, es * cnt), &ge), &ge);
+    rt(c, GV_GPU(cudaMemset(dres, 0xff, es * cnt), &ge), &ge);
     gv_err e;
     norm_fwd_args fa;
     memset(&fa, 0, sizeof fa);
@@ -280,9 +300,9 @@ static void test_gn(ctx *c, int n, int C, gpu_dtype dt)
         printf("FAIL gpu %s: %s\n", what, ce != cudaSuccess ? cudaGetErrorString(ce) : e.msg);
         c->fails++;
     } else {
-        double *hx = download(x, cnt, dt), *hr = download(res, cnt, dt), *hd = download(dout, cnt, dt);
-        double *gy = download(y, cnt, dt), *gdx = download(dx, cnt, dt), *gdr = download(dres, cnt, dt);
-        double *gdg = download(dgb, 2 * (size_t)C, GPU_F32);
+        double *hx = download(c, x, cnt, dt), *hr = download(c, res, cnt, dt), *hd = download(c, dout, cnt, dt);
+        double *gy = download(c, y, cnt, dt), *gdx = download(c, dx, cnt, dt), *gdr = download(c, dres, cnt, dt);
+        double *gdg = download(c, dgb, 2 * (size_t)C, GPU_F32);
         double *ry = (double *)calloc(cnt, sizeof(double)), *rdx = (double *)calloc(cnt, sizeof(double));
         double *rdr = (double *)calloc(cnt, sizeof(double)), *rdg = (double *)calloc(2 * (size_t)C, sizeof(double));
         for (int s = 0; s < n; s++)
@@ -336,29 +356,30 @@ static void test_gn(ctx *c, int n, int C, gpu_dtype dt)
         free(ry), free(rdx), free(rdr), free(rdg);
     }
     free(hgb);
-    cudaFree(x), cudaFree(res), cudaFree(dout), cudaFree(y), cudaFree(dx), cudaFree(dres);
-    cudaFree(gb), cudaFree(stats), cudaFree(dgb);
+    (void)cudaFree(x), (void)cudaFree(res), (void)cudaFree(dout), (void)cudaFree(y), (void)cudaFree(dx), (void)cudaFree(dres);
+    (void)cudaFree(gb), (void)cudaFree(stats), (void)cudaFree(dgb);
 }
 
 /* Times one kernel: the median of 9 runs after 2 warm-up runs, with events. */
 typedef gv_status (*kernel_fn)(void *args, cudaStream_t st, gv_err *err);
 
-static double time_kernel(kernel_fn f, void *args, void (*reset)(void *), gv_err *err)
+static double time_kernel(ctx *c, kernel_fn f, void *args, void (*reset)(void *), gv_err *err)
 {
+    gv_err ge;
     cudaEvent_t e0, e1;
-    cudaEventCreate(&e0);
-    cudaEventCreate(&e1);
+    rt(c, GV_GPU(cudaEventCreate(&e0), &ge), &ge);
+    rt(c, GV_GPU(cudaEventCreate(&e1), &ge), &ge);
     double t[9];
     for (int r = -2; r < 9; r++) {
         if (reset)
             reset(args);
-        cudaEventRecord(e0, 0);
+        rt(c, GV_GPU(cudaEventRecord(e0, 0), &ge), &ge);
         if (f(args, 0, err) != GV_OK)
             return -1;
-        cudaEventRecord(e1, 0);
-        cudaEventSynchronize(e1);
+        rt(c, GV_GPU(cudaEventRecord(e1, 0), &ge), &ge);
+        rt(c, GV_GPU(cudaEventSynchronize(e1), &ge), &ge);
         float ms = 0;
-        cudaEventElapsedTime(&ms, e0, e1);
+        rt(c, GV_GPU(cudaEventElapsedTime(&ms, e0, e1), &ge), &ge);
         if (r >= 0)
             t[r] = ms * 1e-3;
     }
@@ -369,8 +390,8 @@ static double time_kernel(kernel_fn f, void *args, void (*reset)(void *), gv_err
                 t[i] = t[j];
                 t[j] = x;
             }
-    cudaEventDestroy(e0);
-    cudaEventDestroy(e1);
+    (void)cudaEventDestroy(e0);
+    (void)cudaEventDestroy(e1);
     return t[4];
 }
 
@@ -379,6 +400,7 @@ typedef struct {
     wgrad_args w;
     int mma;
     size_t dw_bytes;
+    ctx *cx;
 } bench_args;
 
 static gv_status run_fwd(void *p, cudaStream_t st, gv_err *err)
@@ -396,18 +418,21 @@ static gv_status run_wgrad(void *p, cudaStream_t st, gv_err *err)
 static void reset_dw(void *p)
 {
     bench_args *b = (bench_args *)p;
-    cudaMemsetAsync(b->w.dw, 0, b->dw_bytes, 0);
+    gv_err ge;
+    rt(b->cx, GV_GPU(cudaMemsetAsync(b->w.dw, 0, b->dw_bytes, 0), &ge), &ge);
 }
 
 /* Prints the time and rate of each convolution kernel at a training-sized batch. */
 extern "C" void nn_gpu_kernel_bench(int device_index, int batch, int C)
 {
-    cudaSetDevice(device_index);
+    ctx cc, *c = &cc;
+    gv_rng_seed(&cc.rng, 1);
+    cc.fails = 0;
+    gv_err ge;
     cudaDeviceProp p;
-    cudaGetDeviceProperties(&p, device_index);
-    ctx c;
-    gv_rng_seed(&c.rng, 1);
-    c.fails = 0;
+    if (!rt(c, GV_GPU(cudaSetDevice(device_index), &ge), &ge) ||
+        !rt(c, GV_GPU(cudaGetDeviceProperties(&p, device_index), &ge), &ge))
+        return;
     const int M = batch * 49;
     const double flops = 2.0 * M * C * 9.0 * C;
     for (int pass = 0; pass < 3; pass++) {
@@ -415,12 +440,12 @@ extern "C" void nn_gpu_kernel_bench(int device_index, int batch, int C)
         int mma = pass == 2;
         if (mma && !(GV_HAVE_MMA_BUILD && p.major >= 8))
             continue;
-        void *x = upload_random(&c, (size_t)M, C, C, dt), *w = upload_random(&c, (size_t)C, 9 * C, 9 * C, dt);
-        void *y = upload_random(&c, (size_t)M, C, C, dt);
+        void *x = upload_random(c, (size_t)M, C, C, dt), *w = upload_random(c, (size_t)C, 9 * C, 9 * C, dt);
+        void *y = upload_random(c, (size_t)M, C, C, dt);
         float *dw = NULL, *ws = NULL;
         size_t wse = (size_t)64 * C * 9 * C;
-        cudaMalloc((void **)&dw, sizeof(float) * C * C * 9);
-        cudaMalloc((void **)&ws, sizeof(float) * wse);
+        rt(c, GV_GPU(cudaMalloc((void **)&dw, sizeof(float) * C * C * 9), &ge), &ge);
+        rt(c, GV_GPU(cudaMalloc((void **)&ws, sizeof(float) * wse), &ge), &ge);
         gv_err e;
         bench_args b;
         memset(&b, 0, sizeof b);
@@ -428,17 +453,18 @@ extern "C" void nn_gpu_kernel_bench(int device_index, int batch, int C)
         b.w = (wgrad_args){y, x, dw, ws, wse, M, C, C, C, dt, 0, p.multiProcessorCount};
         b.mma = mma;
         b.dw_bytes = sizeof(float) * C * C * 9;
-        double tf = time_kernel(run_fwd, &b, NULL, &e);
-        double tw = time_kernel(run_wgrad, &b, reset_dw, &e);
+        b.cx = c;
+        double tf = time_kernel(c, run_fwd, &b, NULL, &e);
+        double tw = time_kernel(c, run_wgrad, &b, reset_dw, &e);
         printf("# kernel bench %s %-11s batch %d C %d: forward %.3f ms (%.1f TFLOP/s), wgrad %.3f ms (%.1f TFLOP/s)\n",
                dt == GPU_BF16 ? "bf16" : "fp32", mma ? "tensor-core" : "simt", batch, C, tf * 1e3, flops / tf * 1e-12,
                tw * 1e3, flops / tw * 1e-12);
         fflush(stdout);
-        cudaFree(x);
-        cudaFree(w);
-        cudaFree(y);
-        cudaFree(dw);
-        cudaFree(ws);
+        (void)cudaFree(x);
+        (void)cudaFree(w);
+        (void)cudaFree(y);
+        (void)cudaFree(dw);
+        (void)cudaFree(ws);
     }
 }
 
@@ -447,43 +473,45 @@ extern "C" int nn_gpu_selftest(int device_index, unsigned long long seed)
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count <= device_index) {
-        cudaGetLastError();
+        (void)cudaGetLastError();
         printf("SKIP gpu kernels: no GPU %d (%s)\n", device_index, e != cudaSuccess ? cudaGetErrorString(e) : "not present");
         return -1;
     }
-    cudaSetDevice(device_index);
+    ctx cc, *c = &cc;
+    gv_rng_seed(&cc.rng, seed);
+    cc.fails = 0;
+    gv_err ge;
     cudaDeviceProp p;
-    cudaGetDeviceProperties(&p, device_index);
+    if (!rt(c, GV_GPU(cudaSetDevice(device_index), &ge), &ge) ||
+        !rt(c, GV_GPU(cudaGetDeviceProperties(&p, device_index), &ge), &ge))
+        return cc.fails;
     int mma_ok = GV_HAVE_MMA_BUILD && p.major >= 8;
-    ctx c;
-    gv_rng_seed(&c.rng, seed);
-    c.fails = 0;
     printf("# gpu kernel self-test on %s, seed %llu\n", p.name, seed);
     /* shapes: the stem (12 channels padded to 16), full blocks at 128 and 64 channels, a
      * narrow 32-channel layer; 37 samples (1813 rows) so that no tile is full */
     const int shapes[][3] = {{16, 12, 128}, {128, 128, 128}, {64, 64, 64}, {32, 32, 32}, {128, 128, 64}};
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
         int cin = shapes[s][0], real = shapes[s][1], cout = shapes[s][2];
-        test_fwd(&c, 37, cin, real, cout, GPU_F32, 0, s == 1);
-        test_fwd(&c, 37, cin, real, cout, GPU_BF16, 0, 0);
+        test_fwd(c, 37, cin, real, cout, GPU_F32, 0, s == 1);
+        test_fwd(c, 37, cin, real, cout, GPU_BF16, 0, 0);
         if (mma_ok)
-            test_fwd(&c, 37, cin, real, cout, GPU_BF16, 1, s == 1);
-        test_wgrad(&c, 37, cin, real, cout, GPU_F32, 0);
+            test_fwd(c, 37, cin, real, cout, GPU_BF16, 1, s == 1);
+        test_wgrad(c, 37, cin, real, cout, GPU_F32, 0);
         if (mma_ok)
-            test_wgrad(&c, 37, cin, real, cout, GPU_BF16, 1);
+            test_wgrad(c, 37, cin, real, cout, GPU_BF16, 1);
     }
     const int gn_channels[] = {128, 64, 32, 96};
     for (size_t i = 0; i < sizeof gn_channels / sizeof gn_channels[0]; i++) {
-        test_gn(&c, 37, gn_channels[i], GPU_F32);
-        test_gn(&c, 37, gn_channels[i], GPU_BF16);
+        test_gn(c, 37, gn_channels[i], GPU_F32);
+        test_gn(c, 37, gn_channels[i], GPU_BF16);
     }
     /* more rows than one split, for the split-K reduction */
-    test_wgrad(&c, 700, 128, 128, 128, GPU_F32, 0);
+    test_wgrad(c, 700, 128, 128, 128, GPU_F32, 0);
     if (mma_ok) {
-        test_wgrad(&c, 700, 128, 128, 128, GPU_BF16, 1);
-        test_fwd(&c, 700, 128, 128, 128, GPU_BF16, 1, 1);
+        test_wgrad(c, 700, 128, 128, 128, GPU_BF16, 1);
+        test_fwd(c, 700, 128, 128, 128, GPU_BF16, 1, 1);
     } else {
         printf("SKIP gpu tensor-core kernels: %s\n", GV_GPU_IS_HIP ? "not built for HIP" : "GPU older than sm_80");
     }
-    return c.fails;
+    return cc.fails;
 }

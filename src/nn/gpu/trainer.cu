@@ -77,7 +77,7 @@ typedef struct {
     int graph_n;
 
     /* profiling of one eager step (nn_gpu_profile): time per kind of work */
-    int prof;
+    int prof, prof_bad; /* profiling on; an event call failed */
     double prof_ms[8];
     cudaEvent_t pe0, pe1;
 } gt;
@@ -89,8 +89,8 @@ static const char *prof_names[P_N] = {"conv forward", "conv dgrad", "conv wgrad"
 static void prof_begin(void *sp)
 {
     gt *s = (gt *)sp;
-    if (s->prof)
-        cudaEventRecord(s->pe0, s->st);
+    if (s->prof && GV_GPU(cudaEventRecord(s->pe0, s->st), NULL) != GV_OK)
+        s->prof_bad = 1;
 }
 
 static void prof_end(void *sp, int cat)
@@ -98,10 +98,10 @@ static void prof_end(void *sp, int cat)
     gt *s = (gt *)sp;
     if (!s->prof)
         return;
-    cudaEventRecord(s->pe1, s->st);
-    cudaEventSynchronize(s->pe1);
     float ms = 0;
-    cudaEventElapsedTime(&ms, s->pe0, s->pe1);
+    if (GV_GPU(cudaEventRecord(s->pe1, s->st), NULL) != GV_OK || GV_GPU(cudaEventSynchronize(s->pe1), NULL) != GV_OK ||
+        GV_GPU(cudaEventElapsedTime(&ms, s->pe0, s->pe1), NULL) != GV_OK)
+        s->prof_bad = 1;
     s->prof_ms[cat] += ms;
 }
 
@@ -115,7 +115,7 @@ static gv_status dalloc(gt *s, void **p, size_t bytes, const char *what, gv_err 
         bytes = 16;
     cudaError_t e = cudaMalloc(p, bytes);
     if (e != cudaSuccess) {
-        cudaGetLastError();
+        (void)cudaGetLastError();
         return gv_fail(err, GV_ERR_ENV, "GPU out of memory allocating %s (%.1f MiB, %.1f MiB held already): %s", what,
                        bytes / 1048576.0, s->bytes / 1048576.0, cudaGetErrorString(e));
     }
@@ -264,7 +264,7 @@ static gv_status setup(gt *s, gv_err *err)
     add_desc(d, &nd, &maxe, PREP_HEAD_LINEAR, s->vf1_w, NN_VALUE_HIDDEN, 1568, 1568, s->vf1_wp);
     add_desc(d, &nd, &maxe, PREP_PLAIN, s->vf2_w, NN_VALUE_HIDDEN, 1, 1, s->vf2_wt);
     ALLOC(s->descs, sizeof(prep_desc) * nd, "weight table");
-    GPU_TRY(cudaMemcpy(s->descs, d, sizeof(prep_desc) * nd, cudaMemcpyHostToDevice), err, "uploading the weight table");
+    GV_GPU_TRY(cudaMemcpy(s->descs, d, sizeof(prep_desc) * nd, cudaMemcpyHostToDevice), err);
     s->ndesc = nd;
     s->max_desc_elems = maxe;
 
@@ -401,12 +401,6 @@ static gv_status gemm(gt *s, int ta, int tb, int M, int N, int K, float alpha, c
     return r;
 }
 
-#define TRY(x)                                                                                    \
-    do {                                                                                          \
-        gv_status st_ = (x);                                                                      \
-        if (st_ != GV_OK)                                                                         \
-            return st_;                                                                           \
-    } while (0)
 
 static const void *trunk_out(gt *s)
 {
@@ -418,35 +412,35 @@ static gv_status enqueue_forward(gt *s, int train, gv_err *err)
     const int C = s->C, n = s->n, M = n * 49;
     const gpu_dtype dt = s->dt;
     /* The injected fault (a test hook) skips writes in the first block's first convolution. */
-    TRY(gpu_pack_input(s->bx, s->xin, n, dt, s->st, err));
-    TRY(conv(s, &s->stem, s->xin, s->stem.wf, s->stem_x, NULL, 16, C, err));
-    TRY(norm_f(s, &s->sn, s->stem_x, NULL, s->stem_a, train, err));
+    GV_TRY(gpu_pack_input(s->bx, s->xin, n, dt, s->st, err));
+    GV_TRY(conv(s, &s->stem, s->xin, s->stem.wf, s->stem_x, NULL, 16, C, err));
+    GV_TRY(norm_f(s, &s->sn, s->stem_x, NULL, s->stem_a, train, err));
     const void *cur = s->stem_a;
     for (int b = 0; b < s->nb; b++) {
-        TRY(conv(s, &s->c1[b], cur, s->c1[b].wf, s->bx1[b], NULL, C, C, err));
-        TRY(norm_f(s, &s->n1[b], s->bx1[b], NULL, s->ba1[b], train, err));
-        TRY(conv(s, &s->c2[b], s->ba1[b], s->c2[b].wf, s->bx2[b], NULL, C, C, err));
-        TRY(norm_f(s, &s->n2[b], s->bx2[b], cur, s->bout[b], train, err));
+        GV_TRY(conv(s, &s->c1[b], cur, s->c1[b].wf, s->bx1[b], NULL, C, C, err));
+        GV_TRY(norm_f(s, &s->n1[b], s->bx1[b], NULL, s->ba1[b], train, err));
+        GV_TRY(conv(s, &s->c2[b], s->ba1[b], s->c2[b].wf, s->bx2[b], NULL, C, C, err));
+        GV_TRY(norm_f(s, &s->n2[b], s->bx2[b], cur, s->bout[b], train, err));
         cur = s->bout[b];
     }
     /* policy head: 1x1 conv (M,C)x(C,32), norm, ReLU, linear (n,1568)x(1568,7) */
-    TRY(gemm(s, 0, 1, M, NN_HEAD_CH, C, 1.f, cur, C, s->pc_wt, C, 0.f, s->hp_x, NN_HEAD_CH, dt, err));
-    TRY(norm_f(s, &s->pn, s->hp_x, NULL, s->hp_a, train, err));
-    TRY(gemm(s, 0, 1, n, NN_POLICY, 1568, 1.f, s->hp_a, 1568, s->pf_wp, 1568, 0.f, s->logits_raw, NN_POLICY, GPU_F32,
+    GV_TRY(gemm(s, 0, 1, M, NN_HEAD_CH, C, 1.f, cur, C, s->pc_wt, C, 0.f, s->hp_x, NN_HEAD_CH, dt, err));
+    GV_TRY(norm_f(s, &s->pn, s->hp_x, NULL, s->hp_a, train, err));
+    GV_TRY(gemm(s, 0, 1, n, NN_POLICY, 1568, 1.f, s->hp_a, 1568, s->pf_wp, 1568, 0.f, s->logits_raw, NN_POLICY, GPU_F32,
              err));
     /* value head: 1x1 conv, norm, ReLU, linear 1568->128, ReLU, linear 128->1 */
-    TRY(gemm(s, 0, 1, M, NN_HEAD_CH, C, 1.f, cur, C, s->vc_wt, C, 0.f, s->hv_x, NN_HEAD_CH, dt, err));
-    TRY(norm_f(s, &s->vn, s->hv_x, NULL, s->hv_a, train, err));
-    TRY(gemm(s, 0, 1, n, NN_VALUE_HIDDEN, 1568, 1.f, s->hv_a, 1568, s->vf1_wp, 1568, 0.f, s->vh_raw, NN_VALUE_HIDDEN,
+    GV_TRY(gemm(s, 0, 1, M, NN_HEAD_CH, C, 1.f, cur, C, s->vc_wt, C, 0.f, s->hv_x, NN_HEAD_CH, dt, err));
+    GV_TRY(norm_f(s, &s->vn, s->hv_x, NULL, s->hv_a, train, err));
+    GV_TRY(gemm(s, 0, 1, n, NN_VALUE_HIDDEN, 1568, 1.f, s->hv_a, 1568, s->vf1_wp, 1568, 0.f, s->vh_raw, NN_VALUE_HIDDEN,
              GPU_F32, err));
-    TRY(gpu_bias_relu(s->vh_raw, s->p + s->vf1_b, s->vh, n, NN_VALUE_HIDDEN, dt, s->st, err));
-    TRY(gemm(s, 0, 1, n, 1, NN_VALUE_HIDDEN, 1.f, s->vh, NN_VALUE_HIDDEN, s->vf2_wt, NN_VALUE_HIDDEN, 0.f,
+    GV_TRY(gpu_bias_relu(s->vh_raw, s->p + s->vf1_b, s->vh, n, NN_VALUE_HIDDEN, dt, s->st, err));
+    GV_TRY(gemm(s, 0, 1, n, 1, NN_VALUE_HIDDEN, 1.f, s->vh, NN_VALUE_HIDDEN, s->vf2_wt, NN_VALUE_HIDDEN, 0.f,
              s->value_raw, 1, GPU_F32, err));
-    GPU_TRY(cudaMemsetAsync(s->loss_acc, 0, sizeof(double) * 2, s->st), err, "clearing the loss");
-    TRY(gpu_loss(s->logits_raw, s->value_raw, s->p + s->pf_b, s->p + s->vf2_b, s->bpt, s->bvt, n, s->logits,
+    GV_GPU_TRY(cudaMemsetAsync(s->loss_acc, 0, sizeof(double) * 2, s->st), err);
+    GV_TRY(gpu_loss(s->logits_raw, s->value_raw, s->p + s->pf_b, s->p + s->vf2_b, s->bpt, s->bvt, n, s->logits,
                  s->value, s->loss_acc, s->dlogits, s->dvalue, s->g + s->pf_b, s->g + s->vf2_b, dt, s->o.fault,
                  s->st, err));
-    TRY(gpu_loss_finish(s->loss_acc, n, s->loss, s->st, err));
+    GV_TRY(gpu_loss_finish(s->loss_acc, n, s->loss, s->st, err));
     return GV_OK;
 }
 
@@ -458,39 +452,39 @@ static gv_status enqueue_backward(gt *s, gv_err *err)
     const gpu_dtype dt = s->dt;
     const void *trunk = trunk_out(s);
     /* value head */
-    TRY(gemm(s, 1, 0, 1, NN_VALUE_HIDDEN, n, 1.f, s->dvalue, 1, s->vh, NN_VALUE_HIDDEN, 0.f, s->g + s->vf2_w,
+    GV_TRY(gemm(s, 1, 0, 1, NN_VALUE_HIDDEN, n, 1.f, s->dvalue, 1, s->vh, NN_VALUE_HIDDEN, 0.f, s->g + s->vf2_w,
              NN_VALUE_HIDDEN, GPU_F32, err));
-    TRY(gpu_value_hidden_bwd(s->dvalue, s->p + s->vf2_w, s->vh, s->dvh, s->g + s->vf1_b, n, NN_VALUE_HIDDEN, dt,
+    GV_TRY(gpu_value_hidden_bwd(s->dvalue, s->p + s->vf2_w, s->vh, s->dvh, s->g + s->vf1_b, n, NN_VALUE_HIDDEN, dt,
                              s->st, err));
-    TRY(gemm(s, 1, 0, NN_VALUE_HIDDEN, 1568, n, 1.f, s->dvh, NN_VALUE_HIDDEN, s->hv_a, 1568, 0.f, s->gtmp, 1568,
+    GV_TRY(gemm(s, 1, 0, NN_VALUE_HIDDEN, 1568, n, 1.f, s->dvh, NN_VALUE_HIDDEN, s->hv_a, 1568, 0.f, s->gtmp, 1568,
              GPU_F32, err));
-    TRY(gpu_head_grad_unpermute(s->gtmp, s->g + s->vf1_w, NN_VALUE_HIDDEN, s->st, err));
-    TRY(gemm(s, 0, 0, n, 1568, NN_VALUE_HIDDEN, 1.f, s->dvh, NN_VALUE_HIDDEN, s->vf1_wp, 1568, 0.f, s->dhv_a, 1568,
+    GV_TRY(gpu_head_grad_unpermute(s->gtmp, s->g + s->vf1_w, NN_VALUE_HIDDEN, s->st, err));
+    GV_TRY(gemm(s, 0, 0, n, 1568, NN_VALUE_HIDDEN, 1.f, s->dvh, NN_VALUE_HIDDEN, s->vf1_wp, 1568, 0.f, s->dhv_a, 1568,
              dt, err));
-    TRY(norm_b(s, &s->vn, s->hv_x, s->hv_a, s->dhv_a, s->dhv_x, NULL, err));
+    GV_TRY(norm_b(s, &s->vn, s->hv_x, s->hv_a, s->dhv_a, s->dhv_x, NULL, err));
     /* policy head */
-    TRY(gemm(s, 1, 0, NN_POLICY, 1568, n, 1.f, s->dlogits, NN_POLICY, s->hp_a, 1568, 0.f, s->gtmp, 1568, GPU_F32,
+    GV_TRY(gemm(s, 1, 0, NN_POLICY, 1568, n, 1.f, s->dlogits, NN_POLICY, s->hp_a, 1568, 0.f, s->gtmp, 1568, GPU_F32,
              err));
-    TRY(gpu_head_grad_unpermute(s->gtmp, s->g + s->pf_w, NN_POLICY, s->st, err));
-    TRY(gemm(s, 0, 0, n, 1568, NN_POLICY, 1.f, s->dlogits, NN_POLICY, s->pf_wp, 1568, 0.f, s->dhp_a, 1568, dt, err));
-    TRY(norm_b(s, &s->pn, s->hp_x, s->hp_a, s->dhp_a, s->dhp_x, NULL, err));
+    GV_TRY(gpu_head_grad_unpermute(s->gtmp, s->g + s->pf_w, NN_POLICY, s->st, err));
+    GV_TRY(gemm(s, 0, 0, n, 1568, NN_POLICY, 1.f, s->dlogits, NN_POLICY, s->pf_wp, 1568, 0.f, s->dhp_a, 1568, dt, err));
+    GV_TRY(norm_b(s, &s->pn, s->hp_x, s->hp_a, s->dhp_a, s->dhp_x, NULL, err));
     /* 1x1 convolutions: weight gradients and the trunk's output gradient (both heads) */
-    TRY(gemm(s, 1, 0, NN_HEAD_CH, C, M, 1.f, s->dhp_x, NN_HEAD_CH, trunk, C, 0.f, s->g + s->pc_w, C, GPU_F32, err));
-    TRY(gemm(s, 1, 0, NN_HEAD_CH, C, M, 1.f, s->dhv_x, NN_HEAD_CH, trunk, C, 0.f, s->g + s->vc_w, C, GPU_F32, err));
-    TRY(gemm(s, 0, 0, M, C, NN_HEAD_CH, 1.f, s->dhp_x, NN_HEAD_CH, s->pc_wt, C, 0.f, s->gA, C, dt, err));
-    TRY(gemm(s, 0, 0, M, C, NN_HEAD_CH, 1.f, s->dhv_x, NN_HEAD_CH, s->vc_wt, C, 1.f, s->gA, C, dt, err));
+    GV_TRY(gemm(s, 1, 0, NN_HEAD_CH, C, M, 1.f, s->dhp_x, NN_HEAD_CH, trunk, C, 0.f, s->g + s->pc_w, C, GPU_F32, err));
+    GV_TRY(gemm(s, 1, 0, NN_HEAD_CH, C, M, 1.f, s->dhv_x, NN_HEAD_CH, trunk, C, 0.f, s->g + s->vc_w, C, GPU_F32, err));
+    GV_TRY(gemm(s, 0, 0, M, C, NN_HEAD_CH, 1.f, s->dhp_x, NN_HEAD_CH, s->pc_wt, C, 0.f, s->gA, C, dt, err));
+    GV_TRY(gemm(s, 0, 0, M, C, NN_HEAD_CH, 1.f, s->dhv_x, NN_HEAD_CH, s->vc_wt, C, 1.f, s->gA, C, dt, err));
     /* residual blocks, last to first; gA holds the gradient w.r.t. the block's output */
     for (int b = s->nb - 1; b >= 0; b--) {
         const void *in = b ? s->bout[b - 1] : s->stem_a;
-        TRY(norm_b(s, &s->n2[b], s->bx2[b], s->bout[b], s->gA, s->gB, s->gC, err));
-        TRY(wgrad(s, &s->c2[b], s->gB, s->ba1[b], err));
-        TRY(conv(s, &s->c2[b], s->gB, s->c2[b].wd, s->gD, NULL, C, C, err));
-        TRY(norm_b(s, &s->n1[b], s->bx1[b], s->ba1[b], s->gD, s->gB, NULL, err));
-        TRY(wgrad(s, &s->c1[b], s->gB, in, err));
-        TRY(conv(s, &s->c1[b], s->gB, s->c1[b].wd, s->gA, s->gC, C, C, err));
+        GV_TRY(norm_b(s, &s->n2[b], s->bx2[b], s->bout[b], s->gA, s->gB, s->gC, err));
+        GV_TRY(wgrad(s, &s->c2[b], s->gB, s->ba1[b], err));
+        GV_TRY(conv(s, &s->c2[b], s->gB, s->c2[b].wd, s->gD, NULL, C, C, err));
+        GV_TRY(norm_b(s, &s->n1[b], s->bx1[b], s->ba1[b], s->gD, s->gB, NULL, err));
+        GV_TRY(wgrad(s, &s->c1[b], s->gB, in, err));
+        GV_TRY(conv(s, &s->c1[b], s->gB, s->c1[b].wd, s->gA, s->gC, C, C, err));
     }
-    TRY(norm_b(s, &s->sn, s->stem_x, s->stem_a, s->gA, s->gB, NULL, err));
-    TRY(wgrad(s, &s->stem, s->gB, s->xin, err));
+    GV_TRY(norm_b(s, &s->sn, s->stem_x, s->stem_a, s->gA, s->gB, NULL, err));
+    GV_TRY(wgrad(s, &s->stem, s->gB, s->xin, err));
     return GV_OK;
 }
 
@@ -501,13 +495,13 @@ static gv_status enqueue_prep(gt *s, gv_err *err)
 
 static gv_status enqueue_step(gt *s, gv_err *err)
 {
-    GPU_TRY(cudaMemsetAsync(s->g, 0, sizeof(float) * s->L->nparams, s->st), err, "clearing gradients");
-    TRY(enqueue_forward(s, 1, err));
-    TRY(enqueue_backward(s, err));
-    TRY(gpu_step_inc(s->step_dev, s->st, err));
-    TRY(gpu_adamw(s->p, s->g, s->m, s->v, s->L->nparams, s->step_dev, (float)NN_LR, (float)NN_BETA1, (float)NN_BETA2,
+    GV_GPU_TRY(cudaMemsetAsync(s->g, 0, sizeof(float) * s->L->nparams, s->st), err);
+    GV_TRY(enqueue_forward(s, 1, err));
+    GV_TRY(enqueue_backward(s, err));
+    GV_TRY(gpu_step_inc(s->step_dev, s->st, err));
+    GV_TRY(gpu_adamw(s->p, s->g, s->m, s->v, s->L->nparams, s->step_dev, (float)NN_LR, (float)NN_BETA1, (float)NN_BETA2,
                   (float)NN_ADAM_EPS, (float)NN_WEIGHT_DECAY, s->st, err));
-    TRY(enqueue_prep(s, err));
+    GV_TRY(enqueue_prep(s, err));
     return GV_OK;
 }
 
@@ -518,34 +512,34 @@ static gv_status poison_all(gt *s, gv_err *err)
     const size_t M = (size_t)s->n * 49, C = (size_t)s->C, es = s->es, n = (size_t)s->n;
     void *big[] = {s->stem_x, s->stem_a, s->gA, s->gB, s->gC, s->gD};
     for (size_t i = 0; i < GV_ARRAY_LEN(big); i++)
-        TRY(gpu_poison(big[i], es * M * C, s->st, err));
+        GV_TRY(gpu_poison(big[i], es * M * C, s->st, err));
     for (int b = 0; b < s->nb; b++) {
-        TRY(gpu_poison(s->bx1[b], es * M * C, s->st, err));
-        TRY(gpu_poison(s->ba1[b], es * M * C, s->st, err));
-        TRY(gpu_poison(s->bx2[b], es * M * C, s->st, err));
-        TRY(gpu_poison(s->bout[b], es * M * C, s->st, err));
+        GV_TRY(gpu_poison(s->bx1[b], es * M * C, s->st, err));
+        GV_TRY(gpu_poison(s->ba1[b], es * M * C, s->st, err));
+        GV_TRY(gpu_poison(s->bx2[b], es * M * C, s->st, err));
+        GV_TRY(gpu_poison(s->bout[b], es * M * C, s->st, err));
     }
     void *head[] = {s->hp_x, s->hp_a, s->hv_x, s->hv_a, s->dhp_a, s->dhv_a, s->dhp_x, s->dhv_x};
     for (size_t i = 0; i < GV_ARRAY_LEN(head); i++)
-        TRY(gpu_poison(head[i], es * M * NN_HEAD_CH, s->st, err));
-    TRY(gpu_poison(s->xin, es * M * 16, s->st, err));
-    TRY(gpu_poison(s->logits_raw, sizeof(float) * n * NN_POLICY, s->st, err));
-    TRY(gpu_poison(s->logits, sizeof(float) * n * NN_POLICY, s->st, err));
-    TRY(gpu_poison(s->value_raw, sizeof(float) * n, s->st, err));
-    TRY(gpu_poison(s->value, sizeof(float) * n, s->st, err));
-    TRY(gpu_poison(s->vh_raw, sizeof(float) * n * NN_VALUE_HIDDEN, s->st, err));
-    TRY(gpu_poison(s->vh, es * n * NN_VALUE_HIDDEN, s->st, err));
-    TRY(gpu_poison(s->dvh, es * n * NN_VALUE_HIDDEN, s->st, err));
-    TRY(gpu_poison(s->dlogits, es * n * NN_POLICY, s->st, err));
-    TRY(gpu_poison(s->dvalue, es * n, s->st, err));
-    TRY(gpu_poison(s->loss, sizeof(float), s->st, err));
+        GV_TRY(gpu_poison(head[i], es * M * NN_HEAD_CH, s->st, err));
+    GV_TRY(gpu_poison(s->xin, es * M * 16, s->st, err));
+    GV_TRY(gpu_poison(s->logits_raw, sizeof(float) * n * NN_POLICY, s->st, err));
+    GV_TRY(gpu_poison(s->logits, sizeof(float) * n * NN_POLICY, s->st, err));
+    GV_TRY(gpu_poison(s->value_raw, sizeof(float) * n, s->st, err));
+    GV_TRY(gpu_poison(s->value, sizeof(float) * n, s->st, err));
+    GV_TRY(gpu_poison(s->vh_raw, sizeof(float) * n * NN_VALUE_HIDDEN, s->st, err));
+    GV_TRY(gpu_poison(s->vh, es * n * NN_VALUE_HIDDEN, s->st, err));
+    GV_TRY(gpu_poison(s->dvh, es * n * NN_VALUE_HIDDEN, s->st, err));
+    GV_TRY(gpu_poison(s->dlogits, es * n * NN_POLICY, s->st, err));
+    GV_TRY(gpu_poison(s->dvalue, es * n, s->st, err));
+    GV_TRY(gpu_poison(s->loss, sizeof(float), s->st, err));
     return GV_OK;
 }
 
 /* ---- the trainer interface ------------------------------------------------------------------- */
 static gv_status sync(gt *s, gv_err *err)
 {
-    GPU_TRY(cudaStreamSynchronize(s->st), err, "waiting for the GPU");
+    GV_GPU_TRY(cudaStreamSynchronize(s->st), err);
     return GV_OK;
 }
 
@@ -587,16 +581,16 @@ static gv_status t_set_state(nn_trainer *t, const nn_state *st, gv_err *err)
 {
     gt *s = T_(t);
     const nn_layout *L = s->L;
-    TRY(upload_floats(s, s->p, st->params, L->nparams, err));
-    TRY(upload_floats(s, s->m, st->adam_m, L->nparams, err));
-    TRY(upload_floats(s, s->v, st->adam_v, L->nparams, err));
+    GV_TRY(upload_floats(s, s->p, st->params, L->nparams, err));
+    GV_TRY(upload_floats(s, s->m, st->adam_m, L->nparams, err));
+    GV_TRY(upload_floats(s, s->v, st->adam_v, L->nparams, err));
     if (L->nbuffers)
-        TRY(upload_floats(s, s->run, st->buffers, L->nbuffers, err));
+        GV_TRY(upload_floats(s, s->run, st->buffers, L->nbuffers, err));
     int step = (int)st->adam_step;
-    GPU_TRY(cudaMemcpy(s->step_dev, &step, sizeof step, cudaMemcpyHostToDevice), err, "uploading the step count");
+    GV_GPU_TRY(cudaMemcpy(s->step_dev, &step, sizeof step, cudaMemcpyHostToDevice), err);
     s->nbt0 = L->nbn ? st->num_batches[0] : 0;
     s->nbt = 0;
-    TRY(enqueue_prep(s, err));
+    GV_TRY(enqueue_prep(s, err));
     return sync(s, err);
 }
 
@@ -604,13 +598,13 @@ static gv_status t_get_state(nn_trainer *t, nn_state *st, gv_err *err)
 {
     gt *s = T_(t);
     const nn_layout *L = s->L;
-    TRY(download_floats(s, st->params, s->p, L->nparams, err));
-    TRY(download_floats(s, st->adam_m, s->m, L->nparams, err));
-    TRY(download_floats(s, st->adam_v, s->v, L->nparams, err));
+    GV_TRY(download_floats(s, st->params, s->p, L->nparams, err));
+    GV_TRY(download_floats(s, st->adam_m, s->m, L->nparams, err));
+    GV_TRY(download_floats(s, st->adam_v, s->v, L->nparams, err));
     if (L->nbuffers)
-        TRY(download_floats(s, st->buffers, s->run, L->nbuffers, err));
+        GV_TRY(download_floats(s, st->buffers, s->run, L->nbuffers, err));
     int step = 0;
-    GPU_TRY(cudaMemcpy(&step, s->step_dev, sizeof step, cudaMemcpyDeviceToHost), err, "reading the step count");
+    GV_GPU_TRY(cudaMemcpy(&step, s->step_dev, sizeof step, cudaMemcpyDeviceToHost), err);
     st->adam_step = step;
     for (int i = 0; i < L->nbn; i++)
         st->num_batches[i] = s->nbt0 + s->nbt;
@@ -668,60 +662,60 @@ static gv_status need_batch(gt *s, gv_err *err)
 static gv_status t_forward(nn_trainer *t, int train, double *logits, double *value, double *loss, gv_err *err)
 {
     gt *s = T_(t);
-    TRY(need_batch(s, err));
-    TRY(poison_all(s, err));
+    GV_TRY(need_batch(s, err));
+    GV_TRY(poison_all(s, err));
     /* The bias gradients that the loss kernel accumulates land in g; clear it. */
-    GPU_TRY(cudaMemsetAsync(s->g, 0, sizeof(float) * s->L->nparams, s->st), err, "clearing gradients");
-    TRY(enqueue_forward(s, train, err));
-    TRY(sync(s, err));
+    GV_GPU_TRY(cudaMemsetAsync(s->g, 0, sizeof(float) * s->L->nparams, s->st), err);
+    GV_TRY(enqueue_forward(s, train, err));
+    GV_TRY(sync(s, err));
     if (train)
         s->nbt++;
     if (logits)
-        TRY(download_floats(s, logits, s->logits, (size_t)s->n * NN_POLICY, err));
+        GV_TRY(download_floats(s, logits, s->logits, (size_t)s->n * NN_POLICY, err));
     if (value)
-        TRY(download_floats(s, value, s->value, (size_t)s->n, err));
+        GV_TRY(download_floats(s, value, s->value, (size_t)s->n, err));
     if (loss)
-        TRY(download_floats(s, loss, s->loss, 1, err));
+        GV_TRY(download_floats(s, loss, s->loss, 1, err));
     return GV_OK;
 }
 
 static gv_status t_gradients(nn_trainer *t, double *grads, double *loss, gv_err *err)
 {
     gt *s = T_(t);
-    TRY(need_batch(s, err));
-    TRY(poison_all(s, err));
-    GPU_TRY(cudaMemsetAsync(s->g, 0, sizeof(float) * s->L->nparams, s->st), err, "clearing gradients");
-    TRY(enqueue_forward(s, 1, err));
-    TRY(enqueue_backward(s, err));
-    TRY(sync(s, err));
+    GV_TRY(need_batch(s, err));
+    GV_TRY(poison_all(s, err));
+    GV_GPU_TRY(cudaMemsetAsync(s->g, 0, sizeof(float) * s->L->nparams, s->st), err);
+    GV_TRY(enqueue_forward(s, 1, err));
+    GV_TRY(enqueue_backward(s, err));
+    GV_TRY(sync(s, err));
     s->nbt++;
     if (grads)
-        TRY(download_floats(s, grads, s->g, s->L->nparams, err));
+        GV_TRY(download_floats(s, grads, s->g, s->L->nparams, err));
     if (loss)
-        TRY(download_floats(s, loss, s->loss, 1, err));
+        GV_TRY(download_floats(s, loss, s->loss, 1, err));
     return GV_OK;
 }
 
 static gv_status build_graph(gt *s, gv_err *err)
 {
     if (s->graph) {
-        cudaGraphExecDestroy(s->graph);
+        (void)cudaGraphExecDestroy(s->graph);
         s->graph = NULL;
     }
     cudaGraph_t g;
-    GPU_TRY(cudaStreamBeginCapture(s->st, cudaStreamCaptureModeThreadLocal), err, "capturing the training step");
+    GV_GPU_TRY(cudaStreamBeginCapture(s->st, cudaStreamCaptureModeThreadLocal), err);
     gv_err e2;
     gv_status rc = enqueue_step(s, &e2);
     cudaError_t ce = cudaStreamEndCapture(s->st, &g);
     if (rc != GV_OK) {
         if (ce == cudaSuccess)
-            cudaGraphDestroy(g);
+            (void)cudaGraphDestroy(g);
         return gv_fail(err, rc, "%s (while capturing the training step)", e2.msg);
     }
-    GPU_TRY(ce, err, "capturing the training step");
+    GV_GPU_TRY(ce, err);
     cudaError_t ie = cudaGraphInstantiate(&s->graph, g, 0);
-    cudaGraphDestroy(g);
-    GPU_TRY(ie, err, "instantiating the training step graph");
+    (void)cudaGraphDestroy(g);
+    GV_GPU_TRY(ie, err);
     s->graph_n = s->n;
     return GV_OK;
 }
@@ -729,14 +723,14 @@ static gv_status build_graph(gt *s, gv_err *err)
 static gv_status t_step(nn_trainer *t, double *loss, gv_err *err)
 {
     gt *s = T_(t);
-    TRY(need_batch(s, err));
+    GV_TRY(need_batch(s, err));
     if (!s->graph || s->graph_n != s->n)
-        TRY(build_graph(s, err));
-    GPU_TRY(cudaGraphLaunch(s->graph, s->st), err, "launching the training step");
+        GV_TRY(build_graph(s, err));
+    GV_GPU_TRY(cudaGraphLaunch(s->graph, s->st), err);
     s->nbt++;
     if (loss) {
-        TRY(sync(s, err));
-        TRY(download_floats(s, loss, s->loss, 1, err));
+        GV_TRY(sync(s, err));
+        GV_TRY(download_floats(s, loss, s->loss, 1, err));
     }
     return GV_OK;
 }
@@ -749,14 +743,20 @@ extern "C" void nn_gpu_profile(nn_trainer *t)
     gv_err e;
     if (s->n <= 0)
         return;
-    cudaEventCreate(&s->pe0);
-    cudaEventCreate(&s->pe1);
+    if (GV_GPU(cudaEventCreate(&s->pe0), &e) != GV_OK || GV_GPU(cudaEventCreate(&s->pe1), &e) != GV_OK ||
+        GV_GPU(cudaStreamSynchronize(s->st), &e) != GV_OK) {
+        printf("# profile: %s\n", e.msg);
+        return;
+    }
     memset(s->prof_ms, 0, sizeof s->prof_ms);
-    cudaStreamSynchronize(s->st);
+    s->prof_bad = 0;
     double t0 = gv_now();
     s->prof = 1;
     gv_status r = enqueue_step(s, &e);
-    cudaStreamSynchronize(s->st);
+    if (r == GV_OK)
+        r = GV_GPU(cudaStreamSynchronize(s->st), &e);
+    if (s->prof_bad && r == GV_OK)
+        r = gv_fail(&e, GV_ERR_ENV, "a profiling event failed");
     s->prof = 0;
     double total = (gv_now() - t0) * 1e3, parts = 0;
     s->nbt++;
@@ -767,8 +767,10 @@ extern "C" void nn_gpu_profile(nn_trainer *t)
     for (int i = 0; i < P_OTHER; i++)
         printf("#   %-14s %8.3f ms  %5.1f%%\n", prof_names[i], s->prof_ms[i], 100 * s->prof_ms[i] / total);
     printf("#   %-14s %8.3f ms  (launch gaps, small kernels, memsets)\n", prof_names[P_OTHER], total - parts);
-    cudaEventDestroy(s->pe0);
-    cudaEventDestroy(s->pe1);
+    if (r != GV_OK)
+        printf("# profile: %s\n", e.msg);
+    (void)cudaEventDestroy(s->pe0);
+    (void)cudaEventDestroy(s->pe1);
 }
 
 /* Writes (act > 0) of an (n*49, C) NHWC activation as n x C x 49 bytes (NCHW) at *dst. */
@@ -801,17 +803,17 @@ static gv_status mask_of(gt *s, const void *act, int C, int rows_per_sample, uin
 static gv_status t_relu_masks(nn_trainer *t, uint8_t *masks, gv_err *err)
 {
     gt *s = T_(t);
-    TRY(need_batch(s, err));
+    GV_TRY(need_batch(s, err));
     uint8_t *m = masks;
-    TRY(mask_of(s, s->stem_a, s->C, 49, &m, err));
+    GV_TRY(mask_of(s, s->stem_a, s->C, 49, &m, err));
     for (int b = 0; b < s->nb; b++) {
-        TRY(mask_of(s, s->ba1[b], s->C, 49, &m, err));
-        TRY(mask_of(s, s->bout[b], s->C, 49, &m, err));
+        GV_TRY(mask_of(s, s->ba1[b], s->C, 49, &m, err));
+        GV_TRY(mask_of(s, s->bout[b], s->C, 49, &m, err));
     }
-    TRY(mask_of(s, s->hp_a, NN_HEAD_CH, 49, &m, err));
-    TRY(mask_of(s, s->hv_a, NN_HEAD_CH, 49, &m, err));
+    GV_TRY(mask_of(s, s->hp_a, NN_HEAD_CH, 49, &m, err));
+    GV_TRY(mask_of(s, s->hv_a, NN_HEAD_CH, 49, &m, err));
     /* the value hidden layer is (n, 128): one "position" per sample */
-    TRY(mask_of(s, s->vh, NN_VALUE_HIDDEN, 1, &m, err));
+    GV_TRY(mask_of(s, s->vh, NN_VALUE_HIDDEN, 1, &m, err));
     return GV_OK;
 }
 
@@ -832,7 +834,7 @@ static void free_all(gt *s)
     if (!s)
         return;
     if (s->graph)
-        cudaGraphExecDestroy(s->graph);
+        (void)cudaGraphExecDestroy(s->graph);
     void *ptrs[] = {s->p, s->g, s->m, s->v, s->run, s->step_dev, s->stem.wf, s->pc_wt, s->vc_wt, s->pf_wp, s->vf1_wp,
                     s->vf2_wt, s->xin, s->stem_x, s->stem_a, s->hp_x, s->hp_a, s->hv_x, s->hv_a, s->logits_raw,
                     s->value_raw, s->vh_raw, s->logits, s->value, s->loss, s->vh, s->loss_acc, s->bn_acc, s->dlogits,
@@ -841,7 +843,7 @@ static void free_all(gt *s)
                     s->vn.rstd};
     for (size_t i = 0; i < GV_ARRAY_LEN(ptrs); i++)
         if (ptrs[i])
-            cudaFree(ptrs[i]);
+            (void)cudaFree(ptrs[i]);
     for (int b = 0; b < s->nb; b++) {
         void *bp[] = {s->c1 ? s->c1[b].wf : NULL, s->c1 ? s->c1[b].wd : NULL, s->c2 ? s->c2[b].wf : NULL,
                       s->c2 ? s->c2[b].wd : NULL, s->n1 ? s->n1[b].mean : NULL, s->n1 ? s->n1[b].rstd : NULL,
@@ -849,7 +851,7 @@ static void free_all(gt *s)
                       s->ba1 ? s->ba1[b] : NULL, s->bx2 ? s->bx2[b] : NULL, s->bout ? s->bout[b] : NULL};
         for (size_t i = 0; i < GV_ARRAY_LEN(bp); i++)
             if (bp[i])
-                cudaFree(bp[i]);
+                (void)cudaFree(bp[i]);
     }
     free(s->c1);
     free(s->c2);
@@ -861,7 +863,7 @@ static void free_all(gt *s)
     free(s->bout);
     gpu_blas_destroy(s->blas);
     if (s->st)
-        cudaStreamDestroy(s->st);
+        (void)cudaStreamDestroy(s->st);
     free(s);
 }
 
@@ -888,11 +890,11 @@ extern "C" gv_status nn_gpu_create(const nn_layout *L, const nn_trainer_opts *op
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || opts->device_index >= count) {
-        cudaGetLastError();
+        (void)cudaGetLastError();
         return gv_fail(err, GV_ERR_ENV, "GPU %d is not available (%s); run 'gpuvet smoke'", opts->device_index,
                        e != cudaSuccess ? cudaGetErrorString(e) : "not enough GPUs");
     }
-    GPU_TRY(cudaSetDevice(opts->device_index), err, "selecting the GPU");
+    GV_GPU_TRY(cudaSetDevice(opts->device_index), err);
     gt *s = (gt *)calloc(1, sizeof *s);
     if (!s)
         return gv_fail(err, GV_ERR_ENV, "out of host memory");
