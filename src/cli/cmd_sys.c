@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <errno.h>
 
 #include "cli/cli.h"
 #include "core/gv.h"
@@ -13,18 +15,15 @@
 #include "sys/probe.h"
 #include "sys/telemetry.h"
 
-/* Writes rec to path (when given); returns the exit code to use. */
-static int finish_record(cJSON *rec, int code, const char *path)
+/* --sysroot names a folder that exists (else the probe of nothing would look like a machine
+ * without anything); 0, or the exit code after the error line. */
+static int sysroot_ok(const char *cmd, const char *root)
 {
-    if (path) {
-        gv_err e = {{0}};
-        if (gv_record_finish_write(rec, code, path, &e) != GV_OK) {
-            gv_error("%s", e.msg);
-            code = GV_EXIT_ENV;
-        }
-    }
-    cJSON_Delete(rec);
-    return code;
+    struct stat st;
+    if (!root || (stat(root, &st) == 0 && S_ISDIR(st.st_mode)))
+        return 0;
+    fprintf(stderr, "gpuvet %s: --sysroot %s: %s\n", cmd, root, errno ? strerror(errno) : "not a folder");
+    return GV_EXIT_USAGE;
 }
 
 int cmd_probe(int argc, char **argv)
@@ -32,7 +31,7 @@ int cmd_probe(int argc, char **argv)
     const char *json = NULL, *root = NULL;
     int quiet = 0, json_stdout = 0;
     args_spec specs[] = {
-        {"--json", ARGS_STR, &json, "FILE", "write the run record (probe under host.probe) to FILE; '-' prints the probe JSON", 0, 0, 0, 0, NULL},
+        {"--json", ARGS_STR, &json, "FILE", "write the run record (the probe under host.probe) to FILE; '-': to standard output", 0, 0, 0, 0, NULL},
         {"--sysroot", ARGS_STR, &root, "DIR", "read /sys, /proc, /dev, /etc and /opt below DIR (a copy of another machine's)", 0, 0, 0, 0, NULL},
         {"--quiet|-q", ARGS_FLAG, &quiet, NULL, "print only warnings", 0, 0, 0, 0, NULL},
     };
@@ -44,16 +43,13 @@ int cmd_probe(int argc, char **argv)
                    "(schema: docs/PROBE.md). Exit 0 even with warnings; they are listed at the end.",
                    specs, GV_ARRAY_LEN(specs), argc, argv, NULL, 0, NULL, &quiet, &code))
         return code;
+    if ((code = sysroot_ok("probe", root)))
+        return code;
     json_stdout = json && !strcmp(json, "-");
     cJSON *p = sys_probe_json(root);
     if (json_stdout) {
-        char *text = cJSON_Print(p);
-        printf("%s\n", text);
-        cJSON_free(text);
-        cJSON_Delete(p);
-        return GV_EXIT_OK;
-    }
-    if (!quiet) {
+        /* the record alone on standard output */
+    } else if (!quiet) {
         sys_probe_print(p, stdout);
     } else {
         const cJSON *w;
@@ -62,7 +58,7 @@ int cmd_probe(int argc, char **argv)
     }
     cJSON *rec = gv_record_new("probe", argc, argv);
     cJSON_AddItemToObject(cJSON_GetObjectItem(rec, "host"), "probe", p);
-    return finish_record(rec, GV_EXIT_OK, json);
+    return cli_finish("probe", rec, GV_EXIT_OK, json);
 }
 
 int cmd_env(int argc, char **argv)
@@ -80,6 +76,8 @@ int cmd_env(int argc, char **argv)
                    "when a vendor runtime found first is a broken copy). Use: eval \"$(gpuvet env)\".\n"
                    "--check reports the settings that differ from the current environment.",
                    specs, GV_ARRAY_LEN(specs), argc, argv, NULL, 0, NULL, NULL, &code))
+        return code;
+    if ((code = sysroot_ok("env", root)))
         return code;
     cJSON *p = sys_probe_json(root);
     sys_env_setting s[SYS_ENV_MAX];
@@ -193,5 +191,5 @@ int cmd_blas_race(int argc, char **argv)
     cJSON *v = gv_json_add_arr(rec, "verdict");
     cJSON_AddItemToArray(v, cJSON_CreateString(verdict));
     printf("%s\n", verdict);
-    return finish_record(rec, wrong || ref_bad ? GV_EXIT_FAIL : GV_EXIT_OK, json);
+    return cli_finish("blas-race", rec, wrong || ref_bad ? GV_EXIT_FAIL : GV_EXIT_OK, json);
 }

@@ -33,10 +33,16 @@ static void long_name(const char *spec_name, char *buf, size_t len)
     buf[n] = 0;
 }
 
+/* A whole number as people write it: an optional '-' and decimal digits, nothing else (no
+ * spaces, no '+', no hexadecimal, which strtol would take). */
 static int parse_long(const char *s, long *out)
 {
-    if (!*s)
+    const char *d = s + (*s == '-');
+    if (!*d)
         return -1;
+    for (const char *p = d; *p; p++)
+        if (*p < '0' || *p > '9')
+            return -1;
     errno = 0;
     char *end;
     long v = strtol(s, &end, 10);
@@ -78,10 +84,14 @@ static int set_value(const args_spec *s, const char *val, gv_err *err)
         break;
     }
     case ARGS_DOUBLE: {
+        /* decimal only: digits, one '.', an exponent; no spaces, hexadecimal, inf or nan */
+        int ok = *val != 0;
+        for (const char *p = val; *p && ok; p++)
+            ok = (*p >= '0' && *p <= '9') || *p == '.' || *p == 'e' || *p == 'E' || *p == '-' || *p == '+';
         errno = 0;
         char *end;
-        double v = strtod(val, &end);
-        if (!*val || errno || *end || !isfinite(v))
+        double v = ok ? strtod(val, &end) : 0;
+        if (!ok || errno || *end || !isfinite(v))
             return gv_fail(err, GV_ERR_INPUT, "%s: expected a number, got '%s'", nm, val);
         if (v < s->dmin || v > s->dmax)
             return gv_fail(err, GV_ERR_INPUT, "%s: %g is out of range (%g to %g)", nm, v, s->dmin, s->dmax);
@@ -155,6 +165,7 @@ int args_parse(const args_spec *specs, int nspecs, int argc, char **argv,
 {
     int np = 0;
     int only_pos = 0;
+    unsigned char seen[256] = {0}; /* a flag given twice is a mistake, not "the last wins" */
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (!only_pos && strcmp(a, "--") == 0) {
@@ -181,6 +192,12 @@ int args_parse(const args_spec *specs, int nspecs, int argc, char **argv,
             }
         if (!s)
             return gv_fail(err, GV_ERR_INPUT, "unknown flag '%.*s' (see --help)", (int)wlen, a);
+        int idx = (int)(s - specs);
+        if (idx < 256 && seen[idx]++) {
+            char nm[64];
+            long_name(s->name, nm, sizeof nm);
+            return gv_fail(err, GV_ERR_INPUT, "%s is given twice (give it once; lists take commas: 1,2,3)", nm);
+        }
         if (s->kind == ARGS_FLAG) {
             if (eq)
                 return gv_fail(err, GV_ERR_INPUT, "%.*s takes no value", (int)wlen, a);

@@ -58,7 +58,14 @@ gv_status gv_record_finish_write(cJSON *rec, int exit_code, const char *path, gv
     withnl[n] = '\n';
     withnl[n + 1] = 0;
     cJSON_free(text);
-    gv_status s = gv_write_file_atomic(path, withnl, n + 1, err);
+    gv_status s = GV_OK;
+    if (!strcmp(path, "-")) { /* standard output */
+        fflush(stdout);
+        if (fwrite(withnl, 1, n + 1, stdout) != n + 1 || fflush(stdout) != 0)
+            s = gv_fail(err, GV_ERR_ENV, "cannot write the JSON record to standard output");
+    } else {
+        s = gv_write_file_atomic(path, withnl, n + 1, err);
+    }
     free(withnl);
     return s;
 }

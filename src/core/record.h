@@ -24,7 +24,7 @@ cJSON *gv_record_new(const char *command, int argc, char **argv);
 /* Sets "finished_at" (now) and "exit_code". */
 void gv_record_finish(cJSON *rec, int exit_code);
 
-/* gv_record_finish, then writes the record to path atomically. */
+/* gv_record_finish, then writes the record to path atomically ("-": standard output). */
 gv_status gv_record_finish_write(cJSON *rec, int exit_code, const char *path, gv_err *err);
 
 /* Convenience builders (never NULL). */

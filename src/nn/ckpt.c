@@ -63,9 +63,10 @@ gv_status nn_ckpt_read_state(const nn_st_file *f, const char *prefix, nn_state *
             double *dst = t->kind == NN_T_PARAM ? s->params + t->offset : s->buffers + t->offset;
             st = nn_st_read_f64(f, name, t->ndim, shape, dst, err);
             for (size_t k = 0; st == GV_OK && k < t->numel; k++)
-                if (!isfinite(dst[k]) || (t->kind == NN_T_RUNNING_VAR && dst[k] < 0))
+                if (!isfinite(dst[k]) || fabs(dst[k]) > NN_CKPT_MAX_ABS || (t->kind == NN_T_RUNNING_VAR && dst[k] < 0))
                     st = gv_fail(err, GV_ERR_INPUT, "%s: tensor '%s' holds %s value %g at index %zu", f->path, name,
-                                 isfinite(dst[k]) ? "a negative variance" : "a non-finite", dst[k], k);
+                                 !isfinite(dst[k]) ? "a non-finite" : dst[k] < 0 && t->kind == NN_T_RUNNING_VAR ? "a negative variance"
+                                 : "an absurdly large", dst[k], k);
         }
         if (st != GV_OK)
             return st;
@@ -112,12 +113,45 @@ gv_status nn_ckpt_save(const char *path, const nn_state *s, nn_st_dtype dtype, g
     return st;
 }
 
+/* Every tensor of layout L (with prefix, and "grad." for the parameters when grads) is in
+ * the file with its exact shape: checked before anything of L's size is allocated, so that
+ * a small file that declares a huge network is refused at once. */
+static gv_status check_tensors(const nn_st_file *f, const nn_layout *L, const char *prefix, int params_only,
+                               gv_err *err)
+{
+    for (int i = 0; i < L->ntensors; i++) {
+        const nn_tensor *t = &L->t[i];
+        if (params_only && t->kind != NN_T_PARAM)
+            continue;
+        char name[128];
+        snprintf(name, sizeof name, "%s%s", prefix, t->name);
+        int64_t shape[4];
+        tensor_shape64(t, shape);
+        gv_status s = nn_st_expect(f, name, t->kind == NN_T_NUM_BATCHES ? 0 : t->ndim, shape, err);
+        if (s != GV_OK)
+            return s;
+    }
+    return GV_OK;
+}
+
+gv_status nn_ckpt_verify(const nn_st_file *f, nn_config *cfg, gv_err *err)
+{
+    gv_status s = nn_ckpt_config(f, cfg, err);
+    if (s == GV_OK) {
+        nn_layout L;
+        nn_layout_init(&L, cfg);
+        s = check_tensors(f, &L, "", 0, err);
+        nn_layout_free(&L);
+    }
+    return s;
+}
+
 gv_status nn_ckpt_open(const char *path, nn_st_file *f, nn_config *cfg, gv_err *err)
 {
     gv_status s = nn_st_load(f, path, err);
     if (s != GV_OK)
         return s;
-    s = nn_ckpt_config(f, cfg, err);
+    s = nn_ckpt_verify(f, cfg, err);
     if (s != GV_OK)
         nn_st_free(f);
     return s;
@@ -191,10 +225,30 @@ gv_status nn_refdata_load(nn_refdata *r, const char *path, gv_err *err)
 {
     memset(r, 0, sizeof *r);
     nn_st_file f;
-    gv_status s = nn_ckpt_open(path, &f, &r->cfg, err);
+    gv_status s = nn_st_load(&f, path, err);
+    if (s != GV_OK)
+        return s;
+    s = nn_refdata_read(r, &f, err);
+    nn_st_free(&f);
+    return s;
+}
+
+gv_status nn_refdata_read(nn_refdata *r, const nn_st_file *fp, gv_err *err)
+{
+    memset(r, 0, sizeof *r);
+    const nn_st_file f = *fp; /* read only: the caller frees it */
+    const char *path = f.path;
+    gv_status s = nn_ckpt_verify(&f, &r->cfg, err);
     if (s != GV_OK)
         return s;
     nn_layout_init(&r->L, &r->cfg);
+    /* every tensor's shape before any state of the file's size is allocated */
+    if ((s = check_tensors(&f, &r->L, "step1.", 0, err)) != GV_OK || (s = check_tensors(&f, &r->L, "step10.", 0, err)) != GV_OK ||
+        (s = check_tensors(&f, &r->L, "grad.", 1, err)) != GV_OK) {
+        nn_layout_free(&r->L);
+        memset(r, 0, sizeof *r);
+        return s;
+    }
     nn_state_alloc(&r->init, &r->L);
     nn_state_alloc(&r->step1, &r->L);
     nn_state_alloc(&r->step10, &r->L);
@@ -234,7 +288,21 @@ gv_status nn_refdata_load(nn_refdata *r, const char *path, gv_err *err)
         s = nn_st_read_f64(&f, "eval.logits", 2, s_logits, r->eval_logits, err);
     if (s == GV_OK)
         s = nn_st_read_f64(&f, "eval.value", 1, s_n, r->eval_value, err);
-    nn_st_free(&f);
+    /* A reference a network produced has finite values of sane size everywhere: anything
+     * else is a broken file, not a wrong device (bad input, exit 2). */
+    const struct {
+        const char *name;
+        const double *x;
+        size_t n;
+    } outs[] = {{"input", r->batch.x, (size_t)n * NN_IN_PLANES * NN_CELLS}, {"value_target", r->batch.value, (size_t)n},
+                {"out.logits", r->logits, (size_t)n * NN_POLICY}, {"out.value", r->value, (size_t)n},
+                {"out.loss", &r->loss, 1}, {"grad.*", r->grads, r->L.nparams}, {"loss.steps", r->loss_steps, 10},
+                {"eval.logits", r->eval_logits, (size_t)n * NN_POLICY}, {"eval.value", r->eval_value, (size_t)n}};
+    for (size_t i = 0; s == GV_OK && i < GV_ARRAY_LEN(outs); i++)
+        for (size_t k = 0; s == GV_OK && k < outs[i].n; k++)
+            if (!isfinite(outs[i].x[k]) || fabs(outs[i].x[k]) > NN_CKPT_MAX_ABS)
+                s = gv_fail(err, GV_ERR_INPUT, "%s: tensor '%s' holds %g at index %zu: not a value a network produces "
+                            "(a broken reference file)", path, outs[i].name, outs[i].x[k], k);
     if (s != GV_OK)
         nn_refdata_free(r);
     return s;

@@ -9,6 +9,10 @@
 #include "nn/nn.h"
 #include "nn/safetensors.h"
 
+/* Values beyond this magnitude are refused in checkpoints and reference files: no network
+ * holds or produces them, and they would overflow into NaN and look like a device error. */
+#define NN_CKPT_MAX_ABS 1e12
+
 /* Reads channels, blocks and norm from the tensors of a state_dict in f: channels from
  * stem.weight, blocks from the blocks.K.c1.weight present, norm from sn.running_mean.
  * Checks them against the file's __metadata__ (channels, blocks, norm) when it has one. */
@@ -27,8 +31,13 @@ void nn_ckpt_add_state(nn_st_writer *w, const char *prefix, const nn_state *s, n
  * atomically. */
 gv_status nn_ckpt_save(const char *path, const nn_state *s, nn_st_dtype dtype, gv_err *err);
 
-/* Opens path, reads its configuration into *cfg (which the caller lays out) and keeps the
- * file open in f for nn_ckpt_read_state. */
+/* The configuration of the state_dict in f (nn_ckpt_config), and every tensor of that
+ * network present with its exact shape: checked before anything of the network's size is
+ * allocated, so a small file that declares a huge network is refused at once. */
+gv_status nn_ckpt_verify(const nn_st_file *f, nn_config *cfg, gv_err *err);
+
+/* Opens path, verifies it (nn_ckpt_verify), reads its configuration into *cfg (which the
+ * caller lays out) and keeps the file open in f for nn_ckpt_read_state. */
 gv_status nn_ckpt_open(const char *path, nn_st_file *f, nn_config *cfg, gv_err *err);
 
 /* Reads the batch tensors input (N,12,7,7), policy_target (N,) and value_target (N,) into a
@@ -53,6 +62,9 @@ typedef struct {
 } nn_refdata;
 
 gv_status nn_refdata_load(nn_refdata *r, const char *path, gv_err *err);
+/* The same from a parsed file (which the caller keeps and frees); every tensor's shape is
+ * checked before the states are allocated. */
+gv_status nn_refdata_read(nn_refdata *r, const nn_st_file *f, gv_err *err);
 void nn_refdata_free(nn_refdata *r);
 
 #endif

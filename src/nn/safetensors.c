@@ -242,6 +242,15 @@ static void shape_str(char *buf, size_t len, int ndim, const int64_t *shape)
         snprintf(buf + o, len - o, ")");
 }
 
+static gv_status st_expect(const nn_st_file *f, const char *name, int ndim, const int64_t *shape,
+                           const nn_st_tensor **t, gv_err *err);
+
+gv_status nn_st_expect(const nn_st_file *f, const char *name, int ndim, const int64_t *shape, gv_err *err)
+{
+    const nn_st_tensor *t;
+    return st_expect(f, name, ndim, shape, &t, err);
+}
+
 /* Finds name and checks its shape; *t set on success. */
 static gv_status st_expect(const nn_st_file *f, const char *name, int ndim, const int64_t *shape,
                            const nn_st_tensor **t, gv_err *err)

@@ -44,6 +44,9 @@ gv_status nn_st_parse(nn_st_file *f, const char *label, const uint8_t *buf, size
 void nn_st_free(nn_st_file *f);
 
 const nn_st_tensor *nn_st_find(const nn_st_file *f, const char *name);
+/* GV_OK when tensor name exists with exactly this shape; GV_ERR_INPUT naming both otherwise.
+ * (The loader has already checked that every tensor's bytes lie inside the file.) */
+gv_status nn_st_expect(const nn_st_file *f, const char *name, int ndim, const int64_t *shape, gv_err *err);
 /* A __metadata__ value, or NULL. */
 const char *nn_st_meta(const nn_st_file *f, const char *key);
 

@@ -85,6 +85,8 @@ static void plot_entries(rep_buf *b, const cJSON *arr, label_fn lf, value_fn xf,
 }
 
 /* Telemetry over time: one plot per group of signals that has data, phases shaded. */
+#define PLOT_BUCKETS 1000 /* points per plotted signal, at most twice this */
+
 static void plot_telemetry(rep_buf *b, const cJSON *tel)
 {
     const cJSON *ser = cJSON_GetObjectItem(tel, "series"), *t = cJSON_GetObjectItem(ser, "t");
@@ -117,11 +119,30 @@ static void plot_telemetry(rep_buf *b, const cJSON *tel)
             const cJSON *y = cJSON_GetObjectItem(ser, groups[g].sig[j]);
             memset(&s[ns], 0, sizeof s[ns]);
             snprintf(s[ns].name, sizeof s[ns].name, "%s", groups[g].names[j]);
-            for (int i = 0; i < n && i < cJSON_GetArraySize(y); i++) {
-                const cJSON *yi = cJSON_GetArrayItem(y, i);
+            /* One walk down both lists (linear in the series' length); a long series is cut
+             * into at most PLOT_BUCKETS buckets, each drawn by its lowest and highest point,
+             * so that a spike stays visible. */
+            const cJSON *ti = t->child, *yi = y ? y->child : NULL;
+            int per = (n + PLOT_BUCKETS - 1) / PLOT_BUCKETS, in = 0;
+            double lo_t = 0, lo = NAN, hi_t = 0, hi = NAN;
+            for (int i = 0; ti && yi; i++, ti = ti->next, yi = yi->next) {
+                double tv = cJSON_IsNumber(ti) ? ti->valuedouble : NAN;
                 double yv = cJSON_IsNumber(yi) ? yi->valuedouble : NAN;
                 any |= isfinite(yv);
-                rep_series_add(&s[ns], cJSON_GetArrayItem(t, i)->valuedouble, yv);
+                if (per <= 1) {
+                    rep_series_add(&s[ns], tv, yv);
+                    continue;
+                }
+                if (in == 0 || (isfinite(yv) && !(yv >= lo)))
+                    lo = yv, lo_t = tv;
+                if (in == 0 || (isfinite(yv) && !(yv <= hi)))
+                    hi = yv, hi_t = tv;
+                if (++in == per || !ti->next || !yi->next) {
+                    rep_series_add(&s[ns], lo_t <= hi_t ? lo_t : hi_t, lo_t <= hi_t ? lo : hi);
+                    if (lo_t != hi_t)
+                        rep_series_add(&s[ns], lo_t <= hi_t ? hi_t : lo_t, lo_t <= hi_t ? hi : lo);
+                    in = 0;
+                }
             }
             ns++;
         }
@@ -134,6 +155,8 @@ static void plot_telemetry(rep_buf *b, const cJSON *tel)
     free(bands);
     free(labels);
 }
+
+#undef PLOT_BUCKETS
 
 /* ---- common pieces ---------------------------------------------------------------------- */
 

@@ -146,8 +146,13 @@ static cJSON *run_probe(void)
         n += got;
     buf[n] = 0;
     int rc = pclose(f);
-    cJSON *p = rc == 0 ? cJSON_Parse(buf) : NULL;
+    cJSON *rec = rc == 0 ? cJSON_Parse(buf) : NULL, *p = NULL;
     free(buf);
+    /* --json - prints the run record; the probe is its host.probe */
+    cJSON *host = cJSON_GetObjectItem(rec, "host");
+    if (host)
+        p = cJSON_DetachItemFromObject(host, "probe");
+    cJSON_Delete(rec);
     return p;
 }
 
