@@ -808,14 +808,147 @@ static void test_fast_vs_ref(void)
     } while (el < 0.3);
     printf("info snes cpu speed: %.1f million 65816 cycles/s on the fast bus (%d runs of a 16-bit checksum "
            "loop, %.2f s; not asserted)\n", cycles / el / 1e6, reps, el);
+
+    /* A mixed 8-bit workload: d,X read-modify-store, JSR/RTS, PHA/PLA, a,X, branches.
+     *   8000 SEP #$30; 8002 LDX #0; 8004 LDA $10,X; CLC; ADC #1; STA $10,X; JSR $9000;
+     *   INX; CPX #$40; BNE 8004; BRA 8002
+     *   9000 PHA; LDA $0200,X; EOR $20; STA $0200,X; PLA; RTS */
+    static const uint8_t mixed[] = {0xE2, 0x30, 0xA2, 0x00, 0xB5, 0x10, 0x18, 0x69, 0x01, 0x95, 0x10,
+                                    0x20, 0x00, 0x90, 0xE8, 0xE0, 0x40, 0xD0, 0xF1, 0x80, 0xED};
+    static const uint8_t sub[] = {0x48, 0xBD, 0x00, 0x02, 0x45, 0x20, 0x9D, 0x00, 0x02, 0x68, 0x60};
+    memcpy(fm.mem + 0x8000, mixed, sizeof mixed);
+    memcpy(fm.mem + 0x9000, sub, sizeof sub);
+    snes_cpu_init(&f, fb);
+    snes_cpu_set_regs(&f, &g);
+    t0 = gv_now();
+    do {
+        snes_cpu_run(&f, f.s.clock + 20000000);
+        el = gv_now() - t0;
+    } while (el < 0.3);
+    printf("info snes cpu speed: %.1f million 65816 cycles/s on the fast bus (mixed 8-bit loop with JSR/RTS, "
+           "stack, d,X and a,X; %.2f s; not asserted)\n", f.s.cycles / el / 1e6, el);
     free(fm.mem);
     free(rm.mem);
     free(fb);
     free(rb);
 }
 
+
+/* ---- cycle counts of all 256 opcodes against Clark's formulas ----------------------- */
+
+/* Clark's "65C816 Opcodes" cycle column per opcode, with m and x the flag values (1 for
+ * 8 bits), w = 1 when DL != 0, e = 1 in emulation mode, and no page crossing (the index
+ * registers are 0). "b" marks a branch: 2, plus 1 when taken (offset 0, no page cross). */
+static const char *const clark_cycles[256] = {
+    /* 00 */ "8-e", "7-m+w", "8-e", "5-m", "7-2m+w", "4-m+w", "7-2m+w", "7-m+w",
+    /* 08 */ "3", "3-m", "2", "4", "8-2m", "5-m", "8-2m", "6-m",
+    /* 10 */ "b", "7-m+w-x", "6-m+w", "8-m", "7-2m+w", "5-m+w", "8-2m+w", "7-m+w",
+    /* 18 */ "2", "6-m-x", "2", "2", "8-2m", "6-m-x", "9-2m", "6-m",
+    /* 20 */ "6", "7-m+w", "8", "5-m", "4-m+w", "4-m+w", "7-2m+w", "7-m+w",
+    /* 28 */ "4", "3-m", "2", "5", "5-m", "5-m", "8-2m", "6-m",
+    /* 30 */ "b", "7-m+w-x", "6-m+w", "8-m", "5-m+w", "5-m+w", "8-2m+w", "7-m+w",
+    /* 38 */ "2", "6-m-x", "2", "2", "6-m-x", "6-m-x", "9-2m", "6-m",
+    /* 40 */ "7-e", "7-m+w", "2", "5-m", "7", "4-m+w", "7-2m+w", "7-m+w",
+    /* 48 */ "4-m", "3-m", "2", "3", "3", "5-m", "8-2m", "6-m",
+    /* 50 */ "b", "7-m+w-x", "6-m+w", "8-m", "7", "5-m+w", "8-2m+w", "7-m+w",
+    /* 58 */ "2", "6-m-x", "4-x", "2", "4", "6-m-x", "9-2m", "6-m",
+    /* 60 */ "6", "7-m+w", "6", "5-m", "4-m+w", "4-m+w", "7-2m+w", "7-m+w",
+    /* 68 */ "5-m", "3-m", "2", "6", "5", "5-m", "8-2m", "6-m",
+    /* 70 */ "b", "7-m+w-x", "6-m+w", "8-m", "5-m+w", "5-m+w", "8-2m+w", "7-m+w",
+    /* 78 */ "2", "6-m-x", "5-x", "2", "6", "6-m-x", "9-2m", "6-m",
+    /* 80 */ "3", "7-m+w", "4", "5-m", "4-x+w", "4-m+w", "4-x+w", "7-m+w",
+    /* 88 */ "2", "3-m", "2", "3", "5-x", "5-m", "5-x", "6-m",
+    /* 90 */ "b", "7-m+w", "6-m+w", "8-m", "5-x+w", "5-m+w", "5-x+w", "7-m+w",
+    /* 98 */ "2", "6-m", "2", "2", "5-m", "6-m", "6-m", "6-m",
+    /* A0 */ "3-x", "7-m+w", "3-x", "5-m", "4-x+w", "4-m+w", "4-x+w", "7-m+w",
+    /* A8 */ "2", "3-m", "2", "4", "5-x", "5-m", "5-x", "6-m",
+    /* B0 */ "b", "7-m+w-x", "6-m+w", "8-m", "5-x+w", "5-m+w", "5-x+w", "7-m+w",
+    /* B8 */ "2", "6-m-x", "2", "2", "6-2x", "6-m-x", "6-2x", "6-m",
+    /* C0 */ "3-x", "7-m+w", "3", "5-m", "4-x+w", "4-m+w", "7-2m+w", "7-m+w",
+    /* C8 */ "2", "3-m", "2", "3", "5-x", "5-m", "8-2m", "6-m",
+    /* D0 */ "b", "7-m+w-x", "6-m+w", "8-m", "6+w", "5-m+w", "8-2m+w", "7-m+w",
+    /* D8 */ "2", "6-m-x", "4-x", "3", "6", "6-m-x", "9-2m", "6-m",
+    /* E0 */ "3-x", "7-m+w", "3", "5-m", "4-x+w", "4-m+w", "7-2m+w", "7-m+w",
+    /* E8 */ "2", "3-m", "2", "3", "5-x", "5-m", "8-2m", "6-m",
+    /* F0 */ "b", "7-m+w-x", "6-m+w", "8-m", "5", "5-m+w", "8-2m+w", "7-m+w",
+    /* F8 */ "2", "6-m-x", "5-x", "2", "8", "6-m-x", "9-2m", "6-m",
+};
+
+static int eval_formula(const char *f, int m, int x, int w, int e, int taken)
+{
+    if (f[0] == 'b')
+        return 2 + taken;
+    int v = (int)strtol(f, (char **)&f, 10);
+    while (*f) {
+        int sign = *f++ == '-' ? -1 : 1, k = 1;
+        if (*f >= '0' && *f <= '9')
+            k = (int)strtol(f, (char **)&f, 10);
+        char t = *f++;
+        int val = t == 'm' ? m : t == 'x' ? x : t == 'w' ? w : e;
+        v += sign * k * val;
+    }
+    return v;
+}
+
+/* A bus where every byte reads 0 except the opcode at 00:8000; writes are dropped. */
+static uint8_t cc_opcode;
+static unsigned cc_cycle(void *ctx, uint32_t addr, uint8_t *v, unsigned fl, uint64_t clock)
+{
+    (void)ctx, (void)clock;
+    if (!(fl & SNES_CYC_WRITE) && (fl & (SNES_CYC_VDA | SNES_CYC_VPA | SNES_CYC_VPB)))
+        *v = addr == 0x008000 ? cc_opcode : 0;
+    return 8;
+}
+
+static void test_cycle_formulas(void)
+{
+    snes_cpu_bus *bus = calloc(1, sizeof *bus);
+    bus->cycle = cc_cycle;
+    /* e, p: emulation; native with each of the four width pairs; each with DL = 0 and 1,
+     * and with the flags clear and then set (so that each branch goes both ways). */
+    static const struct { int e; uint8_t p; } modes[] = {{1, 0x30}, {0, 0x30}, {0, 0x20}, {0, 0x10}, {0, 0x00}};
+    int checked = 0, bad = 0;
+    char first[200] = "";
+    for (int mi = 0; mi < 5; mi++) {
+        for (int w = 0; w < 2; w++) {
+            for (int fl = 0; fl < 2; fl++) {
+                for (int op = 0; op < 256; op++) {
+                    uint8_t p = (uint8_t)(modes[mi].p | (fl ? 0xC3 : 0)); /* n v z c */
+                    int m = (p & 0x20) != 0, x = (p & 0x10) != 0, e = modes[mi].e;
+                    int taken = 0;
+                    switch (op) {
+                    case 0x10: taken = !(p & 0x80); break;
+                    case 0x30: taken = (p & 0x80) != 0; break;
+                    case 0x50: taken = !(p & 0x40); break;
+                    case 0x70: taken = (p & 0x40) != 0; break;
+                    case 0x90: taken = !(p & 0x01); break;
+                    case 0xB0: taken = (p & 0x01) != 0; break;
+                    case 0xD0: taken = !(p & 0x02); break;
+                    case 0xF0: taken = (p & 0x02) != 0; break;
+                    }
+                    snes_cpu c;
+                    snes_cpu_init(&c, bus);
+                    snes_cpu_regs r = {0, 0, 0, 0x01F0, (uint16_t)(w ? 0x0001 : 0x0000), 0x8000, 0, 0, p, (uint8_t)e};
+                    snes_cpu_set_regs(&c, &r);
+                    cc_opcode = (uint8_t)op;
+                    int got = snes_cpu_step(&c);
+                    int want = eval_formula(clark_cycles[op], m, x, w, e, taken);
+                    checked++;
+                    if (got != want && !bad++)
+                        snprintf(first, sizeof first, "opcode %02X e=%d m=%d x=%d w=%d: %d cycles, formula %s gives %d",
+                                 op, e, m, x, w, got, clark_cycles[op], want);
+                }
+            }
+        }
+    }
+    t_check(bad == 0, "snes cpu cycle counts of all opcodes (Clark's formulas)",
+            "%d opcode/mode/width/DL/flag combinations, %d differ%s%s", checked, bad, first[0] ? "; " : "", first);
+    free(bus);
+}
+
 int main(void)
 {
+    test_cycle_formulas();
     test_cases();
     test_block_moves();
     test_interrupts();
