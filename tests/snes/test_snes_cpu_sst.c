@@ -253,7 +253,7 @@ int main(void)
             snprintf(name, sizeof name, "%02x.%c", op, mode ? 'n' : 'e');
             if (only && strcmp(only, name) != 0)
                 continue;
-            snprintf(path, sizeof path, "%s/%s.json", dir, name);
+            snprintf(path, sizeof path, "%.4000s/%s.json", dir, name);
             uint8_t *data;
             size_t len;
             gv_err err;
