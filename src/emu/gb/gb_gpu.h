@@ -15,7 +15,7 @@
 extern "C" {
 #endif
 
-extern const emu_gpu_ops gb_gpu_ops;
+extern emu_gpu_ops gb_gpu_ops; /* read-only; not const for hipcc (see the .cu) */
 
 #ifdef __cplusplus
 }

@@ -134,6 +134,7 @@ static gv_status nes_gpu_launch(void *dev, const emu_gpu_io *io, gv_err *err)
 }
 
 /* The video result is the frame itself: no frame operation. */
-extern "C" const emu_gpu_ops nes_gpu_ops = {
+/* Not const: hipcc would emit a const table for the device too, referring to host functions. */
+extern "C" emu_gpu_ops nes_gpu_ops = {
     NES_RGB_BYTES, 0, sizeof(uint64_t), nes_gpu_open, nes_gpu_launch, NULL, nes_gpu_close,
 };

@@ -18,7 +18,7 @@ extern "C" {
 #define NES_MAX_PIECES 1024          /* audio pieces per frame (about 800 are used) */
 #define NES_RGB_BYTES (256 * 240 * 3) /* one RGB frame */
 
-extern const emu_gpu_ops nes_gpu_ops;
+extern emu_gpu_ops nes_gpu_ops; /* read-only; not const for hipcc (see the .cu) */
 
 #ifdef __cplusplus
 }
