@@ -1,6 +1,6 @@
 # gpuvet: one Makefile for the host program, the optional GPU backend and the tests.
 #
-#   make                 build build/<variant>/gpuvet (variant: cpu, cuda, hip; -san with SAN=1)
+#   make                 build build/<variant>/gpuvet (variant: cpu, cuda, hip; -asan/-tsan with SAN=)
 #   make run             install missing packages, build, run `gpuvet all`
 #   make test            install missing packages, build, run the whole test suite
 #   make asan            the test suite under AddressSanitizer + UBSan
@@ -10,7 +10,7 @@
 #   make fuzz-nes, fuzz-gb, fuzz-safetensors, fuzz   libFuzzer runs of the loaders (FUZZ_SECONDS=600 each)
 #
 # Variables: GPU=auto|cpu|cuda|hip, CUDA_ARCH=90 (else detected with nvidia-smi),
-# HIP_ARCH=gfx1030 (else detected with rocminfo), WERROR=1 (CI), SAN=1, CC, NVCC, HIPCC.
+# HIP_ARCH=gfx1030 (else detected with rocminfo), WERROR=1 (CI), SAN=address|thread (1 = address), CC, NVCC, HIPCC.
 
 GPU       ?= auto
 SAN       ?=
@@ -35,7 +35,13 @@ ifeq ($(filter $(GPU_KIND),cpu cuda hip),)
   $(error GPU must be auto, cpu, cuda or hip (got '$(GPU)'))
 endif
 
-VARIANT := $(GPU_KIND)$(if $(SAN),-san)
+ifeq ($(SAN),1)
+  override SAN := address
+endif
+ifneq ($(filter-out address thread,$(SAN)),)
+  $(error SAN must be address (or 1) or thread (got '$(SAN)'))
+endif
+VARIANT := $(GPU_KIND)$(if $(SAN),-$(if $(filter thread,$(SAN)),tsan,asan))
 BUILD   ?= build/$(VARIANT)
 
 # ---- flags --------------------------------------------------------------------------
@@ -48,10 +54,15 @@ CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wno-unused-paramet
 ifeq ($(WERROR),1)
   CFLAGS_BASE += -Werror
 endif
-ifneq ($(SAN),)
+# -march only where the machine is x86-64 (SSE4.2/POPCNT baseline); other machines get the
+# compiler's default for their architecture.
+MARCH := $(if $(filter x86_64,$(shell $(firstword $(CC)) -dumpmachine 2>/dev/null | cut -d- -f1)),-march=x86-64-v2)
+ifeq ($(SAN),address)
   OPT := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
+else ifeq ($(SAN),thread)
+  OPT := -O1 -g -fno-omit-frame-pointer -fsanitize=thread
 else
-  OPT := -O2 -g -march=x86-64-v2
+  OPT := -O2 -g $(MARCH)
 endif
 LDLIBS := $(PKG_LIBS) -lm -lpthread -ldl -fopenmp
 
@@ -112,9 +123,20 @@ TEST_BIN := $(addprefix $(BUILD)/tests/,$(basename $(notdir $(TEST_C))))
 LIB      := $(BUILD)/libgpuvet.a
 BIN      := $(BUILD)/gpuvet
 
-.PHONY: all build run test asan bootstrap bootstrap-test tests clean hip-check fuzz-nes fuzz-gb fuzz help
+.PHONY: all build run test asan tsan bootstrap bootstrap-test tests clean hip-check fuzz-nes fuzz-gb fuzz help deps-check
 all: build
-build: $(BIN) gpuvet
+build: deps-check $(BIN) gpuvet
+
+# Before compiling anything: the compiler and the libraries found with pkg-config, or one
+# message saying what to install (a plain `make` on a fresh machine).
+deps-check:
+	@command -v $(firstword $(CC)) >/dev/null 2>&1 || { \
+	  echo "make: the C compiler '$(CC)' is not installed. Run 'make run' (it installs what is missing as root)"; \
+	  echo "      or install the build packages first: scripts/bootstrap.sh build  (Debian: gcc make pkg-config"; \
+	  echo "      libopenblas-dev libcjson-dev libxxhash-dev libpng-dev zlib1g-dev)"; exit 2; }
+	@pkg-config --exists $(PKGS) 2>/dev/null || { \
+	  echo "make: missing development packages (pkg-config cannot find: $$(for p in $(PKGS); do pkg-config --exists $$p 2>/dev/null || printf '%s ' $$p; done))."; \
+	  echo "      Run 'make run' (it installs what is missing as root) or scripts/bootstrap.sh build"; exit 2; }
 
 help:
 	@sed -n '2,14p' Makefile | sed 's/^# \{0,1\}//'
@@ -127,8 +149,8 @@ gpuvet: $(BIN)
 Q   := $(if $(V),,@)
 say  = $(if $(V),,@printf '  %-6s %s\n' $(1) $(2);)
 
-# Objects are rebuilt when the flags here change.
-$(LIB_OBJS) $(CLI_OBJS): Makefile
+# Objects are rebuilt when the flags here change, and none is compiled before deps-check.
+$(LIB_OBJS) $(CLI_OBJS): Makefile | deps-check
 
 # The emulator cores are interpreters: -O3 runs them about a third faster than -O2.
 ifeq ($(SAN),)
@@ -183,7 +205,11 @@ test: bootstrap-test
 	@GPUVET=$(abspath $(BIN)) GV_BUILD=$(abspath $(BUILD)) PYTHON="$$(scripts/find-python)" tests/run.sh $(TESTS)
 
 asan:
-	@$(MAKE) --no-print-directory SAN=1 GPU=cpu test
+	@$(MAKE) --no-print-directory SAN=address GPU=cpu test
+
+# ThreadSanitizer over the suite (the CPU thread pools: emulator batches, BLAS, the trainer).
+tsan:
+	@$(MAKE) --no-print-directory SAN=thread GPU=cpu test
 
 # ---- HIP compile check: every .cu file with Debian's hipcc for gfx1030 ---------------
 hip-check:

@@ -6,7 +6,7 @@
 set -u
 mode=${1:-build}
 build_pkgs="gcc make pkg-config libopenblas-dev libcjson-dev libxxhash-dev libpng-dev zlib1g-dev"
-test_pkgs="cc65 sdcc python3 python3-torch python3-numpy"
+test_pkgs="cc65 sdcc python3 python3-torch python3-numpy chromium"
 case "$mode" in
   build) want="$build_pkgs" ;;
   test)  want="$build_pkgs $test_pkgs" ;;
@@ -34,7 +34,12 @@ cmd="apt-get install -y --no-install-recommends$missing"
 if [ "$(id -u)" != 0 ]; then
   echo "bootstrap: missing Debian packages:$missing" >&2
   echo "bootstrap: run this, then the make command again:" >&2
-  echo "  sudo apt-get update && sudo $cmd" >&2
+  if command -v sudo >/dev/null 2>&1; then
+    echo "  sudo apt-get update && sudo $cmd" >&2
+  else
+    echo "  su -c 'apt-get update && $cmd'" >&2
+    echo "  (sudo is not installed here; su asks for root's password)" >&2
+  fi
   exit 1
 fi
 echo "bootstrap: installing$missing" >&2

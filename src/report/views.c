@@ -293,11 +293,15 @@ static void sections(rep_buf *b, const cJSON *rec, int html)
     const cJSON *src = rep_path(rec, "telemetry.sources");
     if (src) {
         char line[1024];
-        snprintf(line, sizeof line, "telemetry at %.3g Hz (achieved %.3g): GPU from %s%s%s; CPU package from %s%s%s",
-                 rep_num(cJSON_GetObjectItem(rec, "telemetry"), "hz"), rep_num(cJSON_GetObjectItem(rec, "telemetry"), "achieved_hz"),
-                 rep_str(src, "gpu") ? rep_str(src, "gpu") : "nowhere", rep_str(src, "gpu_why") ? ": " : "",
-                 rep_str(src, "gpu_why") ? rep_str(src, "gpu_why") : "", rep_str(src, "cpu_package") ? rep_str(src, "cpu_package") : "nowhere",
-                 rep_str(src, "cpu_package_why") ? ": " : "", rep_str(src, "cpu_package_why") ? rep_str(src, "cpu_package_why") : "");
+        const cJSON *tel = cJSON_GetObjectItem(rec, "telemetry");
+        const char *gpu = rep_str(src, "gpu"), *cpu = rep_str(src, "cpu_package");
+        const char *gw = rep_str(src, "gpu_why"), *cw = rep_str(src, "cpu_package_why");
+        int n = snprintf(line, sizeof line, "telemetry sampled at %.3g Hz (the sampler achieved %.3g, not counting the "
+                         "samples at phase edges); ", rep_num(tel, "hz"), rep_num(tel, "achieved_hz"));
+        n += snprintf(line + n, sizeof line - (size_t)n, gpu ? "GPU from %s" : "no GPU sampled%s%s", gpu ? gpu : (gw ? ": " : ""),
+                      gpu ? "" : (gw ? gw : ""));
+        snprintf(line + n, sizeof line - (size_t)n, cpu ? "; CPU package power from %s" : "; no CPU package power%s%s",
+                 cpu ? cpu : (cw ? ": " : ""), cpu ? "" : (cw ? cw : ""));
         rb_puts(b, html ? "<p class=\"meta\">" : "");
         html ? rb_html(b, line) : rb_md(b, line);
         rb_puts(b, html ? "</p>\n" : "\n\n");

@@ -48,6 +48,7 @@ struct gv_telemetry {
     int rapl_have_prev;
     /* series: t, the signals, and the cumulative energy counters (for phases) */
     int n, cap;
+    int edges;           /* samples taken at phase edges (not by the sampler's clock) */
     double *t, *sig[S_COUNT], *gpu_energy, *cpu_energy;
     phase *phases;
     int nphases, cap_phases;
@@ -223,6 +224,7 @@ void gv_telemetry_phase_begin(gv_telemetry *t, const char *label)
     memset(p, 0, sizeof *p);
     snprintf(p->label, sizeof p->label, "%s", label ? label : "");
     sample_locked(t);
+    t->edges++;
     p->i0 = t->n - 1;
     p->t0 = t->t[p->i0];
     p->open = 1;
@@ -237,6 +239,7 @@ void gv_telemetry_phase_end(gv_telemetry *t, double work_units)
     if (t->nphases && t->phases[t->nphases - 1].open) {
         phase *p = &t->phases[t->nphases - 1];
         sample_locked(t);
+        t->edges++;
         p->i1 = t->n - 1;
         p->t1 = t->t[p->i1];
         p->work_units = work_units;
@@ -382,7 +385,10 @@ static cJSON *build_json(gv_telemetry *t)
     double dur = t->n ? t->t[t->n - 1] - t->t[0] : 0;
     cJSON_AddNumberToObject(tel, "samples", t->n);
     gv_json_add_num(tel, "duration_s", dur);
-    gv_json_add_num(tel, "achieved_hz", dur > 0 ? (t->n - 1) / dur : NAN);
+    /* the sampler's own rate: the samples taken at phase edges do not count */
+    int timed = t->n - t->edges;
+    gv_json_add_num(tel, "achieved_hz", dur > 0 && timed > 1 ? (timed - 1) / dur : NAN);
+    cJSON_AddNumberToObject(tel, "edge_samples", t->edges);
     cJSON *src = gv_json_add_obj(tel, "sources");
     add_num_or_why(src, "gpu", t->gpu_source, t->gpu_why);
     if (t->gpu_name[0])

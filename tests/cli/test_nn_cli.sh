@@ -51,7 +51,7 @@ expect_exit "check --reference: garbage file" 2 "$GPUVET" check --reference "$T_
 
 # a GPU in a CPU-only build is the environment's problem (exit 3), said in one line
 case "$GV_BUILD" in
-  */cpu|*/cpu-san)
+  */cpu|*/cpu-asan|*/cpu-tsan)
     expect_exit "check --devices cuda in a CPU-only build" 3 "$GPUVET" check --devices cuda
     expect_exit "bench train --devices cpu,cuda in a CPU-only build" 3 "$GPUVET" bench train --devices cpu,cuda
     ;;

@@ -1,0 +1,246 @@
+# Robustness: bad input, kills during writes, full disks, concurrent writers and SIGINT,
+# replayed on every command that reads or writes files. The rules (README, docs/EMU.md):
+# bad input is one stderr line and exit 2; the environment (I/O, a full disk) exit 3; no
+# crash (death by a signal, or exit codes above 4); an output is written atomically: a kill,
+# a full disk or another writer leaves the old file or a complete new one, never a partial
+# one, and the temporaries a killed writer leaves are removed by the next write. Ends with
+# "N cases, N crashes, N files lost" (both must be 0).
+. "$GV_ROOT/tests/lib.sh"
+export OMP_WAIT_POLICY=passive
+G=$GPUVET
+cases=0 crashes=0 lost=0
+W=$T_TMP/w
+mkdir -p "$W"
+
+# run_case NAME WANT CMD...: one invocation; WANT is the exit code expected (2 or 3: one
+# stderr line too). Counts a crash for a signal death or an unknown exit code.
+run_case() {
+  name=$1; want=$2; shift 2
+  cases=$((cases + 1))
+  "$@" >"$T_TMP/o" 2>"$T_TMP/e" </dev/null
+  rc=$?
+  if [ $rc -gt 4 ]; then
+    crashes=$((crashes + 1))
+    echo "FAIL robust $name: crashed (exit $rc): $(head -n 2 "$T_TMP/e" | tr '\n' ' ')"
+    return 1
+  fi
+  if [ "$rc" != "$want" ]; then
+    echo "FAIL robust $name: exit $rc, expected $want: $(head -n 1 "$T_TMP/e")"
+    return 1
+  fi
+  if { [ $want = 2 ] || [ $want = 3 ]; } && [ "$(grep -c '' "$T_TMP/e")" != 1 ]; then
+    echo "FAIL robust $name: exit $rc but $(grep -c '' "$T_TMP/e") stderr lines (one expected)"
+    return 1
+  fi
+  return 0
+}
+
+# ---- our inputs -----------------------------------------------------------------------
+nes=
+if sh "$GV_ROOT/tests/nes/build_roms.sh" "$GV_BUILD/roms/nes" >/dev/null 2>&1; then nes=$GV_BUILD/roms/nes/ppu_scene.nes; fi
+gb=$GV_ROOT/fuzz/seeds/gb_rom/ppu_scene.gb
+"$G" run "$gb" --frames 5 --save-state "$W/gb.state" -q >/dev/null 2>&1
+"$G" soak --channels 8 --blocks 1 --batch 4 --steps 2 --min-drop 1 --save "$W/ck.safetensors" -q >/dev/null 2>&1
+
+# ---- 1. bad flags on every command ----------------------------------------------------
+n0=$cases
+fails=0
+for cmd in "probe" "smoke" "check" "soak" "bench train" "bench matmul" "run $gb" "bench $gb" "env" "blas-race" \
+           "report $GV_ROOT/tests/fixtures/records/synthetic.json" "all"; do
+  for bad in "--frames" "--no-such-flag" "--json" "--steps ' 5'" "--steps 0x10" "--repeats 2 --repeats 3" \
+             "--channels -8" "--batch 1e3" "--min-drop inf" "--seed=" "--threads 99999999999999999999" \
+             "--devices tpu" "--dtype fp128" "--video gpu" "--instances 0" "--sysroot /no/such/dir"; do
+    # shellcheck disable=SC2086
+    eval "set -- $bad"
+    # a flag the command does not take is an unknown flag: exit 2 all the same
+    run_case "flags: $cmd $bad" 2 $G $cmd "$@" || fails=$((fails + 1))
+  done
+done
+[ $fails = 0 ] && pass "robust bad flags" "$((cases - n0)) invocations on 12 commands: each exit 2 with one stderr line" ||
+  fail "robust bad flags" "$fails of $((cases - n0)) invocations broke the rule (lines above)"
+
+# ---- 2. bad files ---------------------------------------------------------------------
+n0=$cases
+fails=0
+head -c 100 "$gb" >"$W/short.gb"
+head -c 40000 /dev/urandom >"$W/random.gb"
+: >"$W/empty.nes"
+mkdir -p "$W/dir.nes"
+printf 'NES\032\002\001\000\000' >"$W/header.nes"
+head -c 3000 "$W/gb.state" >"$W/short.state"
+printf 'GVNESST\032garbage' >"$W/nes.state"
+printf '{"not": "a record"' >"$W/bad.json"
+printf '10: Jump\n' >"$W/bad_movie.txt"
+for f in short.gb random.gb empty.nes dir.nes header.nes; do
+  run_case "rom $f" 2 "$G" run "$W/$f" || fails=$((fails + 1))
+  run_case "bench rom $f" 2 "$G" bench "$W/$f" --frames 1 --repeats 1 || fails=$((fails + 1))
+done
+run_case "state short" 2 "$G" run "$gb" --load-state "$W/short.state" || fails=$((fails + 1))
+run_case "state of another console" 2 "$G" run "$gb" --load-state "$W/nes.state" || fails=$((fails + 1))
+run_case "state missing" 2 "$G" run "$gb" --load-state "$W/none.state" || fails=$((fails + 1))
+run_case "input movie" 2 "$G" run "$gb" --input "$W/bad_movie.txt" || fails=$((fails + 1))
+run_case "report garbage" 2 "$G" report "$W/bad.json" -o "$W/r.html" || fails=$((fails + 1))
+run_case "compare garbage" 2 "$G" compare "$W/bad.json" "$W/bad.json" || fails=$((fails + 1))
+if [ -s "$W/ck.safetensors" ]; then
+  head -c 5000 "$W/ck.safetensors" >"$W/trunc.safetensors"
+  run_case "checkpoint truncated" 2 "$G" soak --init "$W/trunc.safetensors" || fails=$((fails + 1))
+  run_case "reference without reference tensors" 2 "$G" check --reference "$W/ck.safetensors" || fails=$((fails + 1))
+fi
+# a checkpoint that declares 4096 channels and 64 blocks in a few hundred bytes: refused
+# before anything of that size is allocated (the address space is limited to 2 GiB)
+python3 - "$W/bomb.safetensors" <<'PY' 2>/dev/null
+import json, struct, sys
+hdr = {"stem.weight": {"dtype": "F64", "shape": [4096, 12, 3, 3], "data_offsets": [0, 0]}}
+for b in range(64):
+    hdr["blocks.%d.c1.weight" % b] = {"dtype": "F64", "shape": [0], "data_offsets": [0, 0]}
+h = json.dumps(hdr).encode()
+open(sys.argv[1], "wb").write(struct.pack("<Q", len(h)) + h)
+PY
+if [ -s "$W/bomb.safetensors" ]; then
+  run_case "checkpoint bomb (soak --init)" 2 sh -c "ulimit -v 2097152; exec '$G' soak --init '$W/bomb.safetensors'" || fails=$((fails + 1))
+  run_case "checkpoint bomb (check --reference)" 2 sh -c "ulimit -v 2097152; exec '$G' check --reference '$W/bomb.safetensors'" || fails=$((fails + 1))
+fi
+# a battery file that exists but cannot be read stops the run and stays as it was
+mkdir -p "$W/bat.sav"
+if [ -n "$nes" ]; then
+  { head -c 6 "$nes"; printf '\002'; tail -c +8 "$nes"; } >"$W/bat.nes"
+  run_case "battery unreadable" 2 "$G" run "$W/bat.nes" --battery "$W/bat.sav" --frames 2 || fails=$((fails + 1))
+  [ -d "$W/bat.sav" ] || { lost=$((lost + 1)); echo "FAIL robust battery unreadable: the battery path was replaced"; }
+fi
+[ $fails = 0 ] && pass "robust bad files" "$((cases - n0)) invocations: ROMs, states, movies, records, checkpoints (incl. a 4096-channel bomb), battery: each exit 2, one line" ||
+  fail "robust bad files" "$fails of $((cases - n0)) broke the rule (lines above)"
+
+# ---- 3. kill -9 during writes ----------------------------------------------------------
+# Each output starts as a known old file; a writer is killed at a random moment; the path
+# must then hold the old file or a complete new one. Then a normal write must succeed and
+# leave no temporary behind (stale ones from the killed writers are removed).
+n0=$cases
+kill_rounds() { # name path check-cmd writer-cmd...
+  name=$1 path=$2 check=$3; shift 3
+  printf 'OLD FILE\n' >"$path"
+  old=$(cksum <"$path")
+  for i in 1 2 3 4 5 6 7 8; do
+    cases=$((cases + 1))
+    "$@" >/dev/null 2>&1 &
+    pid=$!
+    sleep "0.0$(( (i * 37) % 9 + 1 ))"
+    kill -9 $pid 2>/dev/null
+    wait $pid 2>/dev/null
+    if [ "$(cksum <"$path")" != "$old" ] && ! $check "$path" >/dev/null 2>&1; then
+      lost=$((lost + 1))
+      echo "FAIL robust kill: $name round $i left a partial file at $path"
+    fi
+    printf 'OLD FILE\n' >"$path"
+  done
+  "$@" >/dev/null 2>&1
+  left=$(ls "$path".gvtmp.* 2>/dev/null | wc -l)
+  if [ "$left" != 0 ]; then
+    lost=$((lost + 1))
+    echo "FAIL robust kill: $name: $left temporaries left after a later write"
+  fi
+}
+# what a complete file of each kind looks like
+is_png() { [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; }
+is_trace() { [ -s "$1" ] && [ "$(tail -c 1 "$1" | od -An -tx1 | tr -d ' \n')" = 0a ]; }
+is_html() { grep -q '</html>' "$1"; }
+is_ckpt() { "$G" soak --steps 1 --min-drop 1 --init "$1" -q; }
+kill_rounds "run --png" "$W/k.png" is_png "$G" run "$gb" --frames 300 --png "$W/k.png" -q
+kill_rounds "run --trace (Game Boy)" "$W/k.trace" is_trace "$G" run "$gb" --frames 20 --trace "$W/k.trace" -q
+[ -n "$nes" ] && kill_rounds "run --trace (NES)" "$W/kn.trace" is_trace "$G" run "$nes" --frames 20 --trace "$W/kn.trace" -q
+kill_rounds "report" "$W/k.html" is_html "$G" report "$GV_ROOT/tests/fixtures/records/synthetic.json" -o "$W/k.html"
+kill_rounds "soak --save" "$W/k.safetensors" is_ckpt "$G" soak --channels 8 --blocks 1 --batch 4 --steps 30 --min-drop 1 --save "$W/k.safetensors" -q
+[ "$lost" = 0 ] && pass "robust kill -9 during writes" "$((cases - n0)) kills of 5 writers (PNG, traces, report, checkpoint): old or complete file every time, no temporary left" ||
+  fail "robust kill -9 during writes" "$lost files lost or partial (lines above)"
+
+# ---- 4. a full disk (the file size limit: writes fail with EFBIG) ----------------------
+n0=$cases
+fails=0
+full() { sh -c "trap '' XFSZ; ulimit -f 1; exec \"\$@\"" sh "$@"; }
+for out in "run $gb --frames 200 --png $W/f.png" "run $gb --frames 30 --trace $W/f.trace" \
+           "report $GV_ROOT/tests/fixtures/records/synthetic.json -o $W/f.html" "probe --json $W/f.json"; do
+  set -- $out
+  path=$(eval "echo \${$#}")
+  printf 'OLD\n' >"$path"
+  # shellcheck disable=SC2086
+  run_case "full disk: $out" 3 full "$G" $out || fails=$((fails + 1))
+  [ "$(cat "$path")" = OLD ] || { lost=$((lost + 1)); echo "FAIL robust full disk: $path was not kept"; }
+  [ "$(ls "$path".gvtmp.* 2>/dev/null | wc -l)" = 0 ] || { lost=$((lost + 1)); echo "FAIL robust full disk: a temporary of $path is left"; }
+done
+[ $fails = 0 ] && pass "robust full disk" "$((cases - n0)) writers over a one-block file size limit: exit 3, one line, old file kept, no temporary" ||
+  fail "robust full disk" "$fails broke the rule (lines above)"
+
+# ---- 5. concurrent writers ----------------------------------------------------------------
+n0=$cases
+bad=0
+for round in 1 2 3 4 5; do
+  for k in 1 2 3 4; do
+    cases=$((cases + 1))
+    "$G" run "$gb" --frames $((k * 7)) --png "$W/c.png" -q >/dev/null 2>&1 &
+  done
+  wait
+  is_png "$W/c.png" || bad=$((bad + 1))
+done
+[ "$(ls "$W"/c.png.gvtmp.* 2>/dev/null | wc -l)" = 0 ] || bad=$((bad + 1))
+lost=$((lost + bad))
+[ $bad = 0 ] && pass "robust concurrent writers" "$((cases - n0)) writers, 4 at a time on one PNG: a complete PNG every round, no temporary left" ||
+  fail "robust concurrent writers" "$bad rounds left a broken file or a temporary"
+
+# ---- 6. symbolic links, modes, stale temporaries ----------------------------------------
+printf 'OLD\n' >"$W/target.json"
+chmod 600 "$W/target.json"
+ln -sf target.json "$W/link.json"
+"$G" probe --json "$W/link.json" -q >/dev/null 2>&1
+if [ -L "$W/link.json" ] && grep -q '"schema"' "$W/target.json" && [ "$(stat -c %a "$W/target.json")" = 600 ]; then
+  pass "robust symlinked output" "written through the link into its target, which keeps mode 600; the link stays"
+else
+  lost=$((lost + 1)); fail "robust symlinked output" "link $( [ -L "$W/link.json" ] && echo kept || echo replaced), target mode $(stat -c %a "$W/target.json")"
+fi
+sleep 0 & dead=$!
+wait $dead
+printf 'stale' >"$W/s.json.gvtmp.$dead.0"
+"$G" probe --json "$W/s.json" -q >/dev/null 2>&1
+if [ ! -e "$W/s.json.gvtmp.$dead.0" ] && [ -s "$W/s.json" ]; then
+  pass "robust stale temporaries" "a temporary of a writer no longer running was removed by the next write"
+else
+  fail "robust stale temporaries" "$W/s.json.gvtmp.$dead.0 is still there"
+fi
+
+# ---- 7. SIGINT ------------------------------------------------------------------------------
+# A background job of a non-interactive shell starts with SIGINT ignored: restore the
+# default, as a terminal's Ctrl-C finds it, before gpuvet starts (a guard kills it at 60 s).
+python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])' \
+  timeout -s KILL 60 "$G" bench "$gb" --frames 100000 --repeats 100 -q >/dev/null 2>&1 &
+pid=$!
+sleep 1
+t0=$(date +%s%N)
+pkill -INT -P $pid 2>/dev/null || kill -INT $pid
+wait $pid
+rc=$?
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+cases=$((cases + 1))
+if [ $rc = 130 ]; then pass "robust SIGINT" "exit 130, $ms ms after the signal"
+else fail "robust SIGINT" "exit $rc after SIGINT ($ms ms)"; crashes=$((crashes + 1)); fi
+
+# ---- 8. a long telemetry series renders (the report is linear in it) --------------------------
+python3 - "$W/long.json" <<'PY' 2>/dev/null
+import json, sys
+n = 500000
+rec = {"schema": "gpuvet.run/1", "command": "bench train", "started_at": "2026-12-03T00:00:00Z",
+       "finished_at": "2026-12-03T00:00:01Z", "exit_code": 0, "host": {"hostname": "h"},
+       "telemetry": {"hz": 5, "achieved_hz": 5, "series": {"t": [i * 0.2 for i in range(n)],
+                     "loadavg1": [1.0 + (i % 97) / 97 for i in range(n)]},
+                     "phases": [{"label": "all of it", "t0": 0, "t1": n * 0.2, "samples": n}], "sources": {}}}
+json.dump(rec, open(sys.argv[1], "w"))
+PY
+if [ -s "$W/long.json" ]; then
+  cases=$((cases + 1))
+  if timeout 120 "$G" report "$W/long.json" -o "$W/long.html" >/dev/null 2>&1 && grep -q '<svg' "$W/long.html"; then
+    pass "robust long telemetry" "a record with 500,000 telemetry points renders (plotted as at most 2,000 points; the old report took minutes per 100,000)"
+  else
+    fail "robust long telemetry" "report did not finish within 120 s or drew no plot"
+  fi
+fi
+
+echo "robustness: $cases cases, $crashes crashes, $lost files lost"
+if [ $crashes = 0 ] && [ $lost = 0 ]; then pass "robustness summary" "$cases cases, 0 crashes, 0 files lost"
+else fail "robustness summary" "$cases cases, $crashes crashes, $lost files lost"; fi
