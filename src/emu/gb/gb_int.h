@@ -38,7 +38,10 @@ typedef struct {
     uint16_t sweep_shadow;
     uint16_t len[4];     /* length counters (ticks left) */
     uint16_t freq[3];    /* 11-bit frequencies of channels 1-3 */
-    uint8_t pad[2];
+    uint8_t sweep_neg;   /* a sweep calculation in subtract mode was made since the trigger */
+    uint8_t env_run;     /* bit ch: channel ch's envelope still updates its volume */
+    uint8_t wave_fresh;  /* channel 3 was triggered and has not read a sample since */
+    uint8_t pad[5];
     gb_apu_key gen;      /* generator state as of gen.t */
 } gb_apu_state;
 

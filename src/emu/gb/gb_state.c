@@ -2,6 +2,9 @@
  *   "GVGBSTAT", u32 version, u32 sizeof(gb_state), u32 cartridge RAM size, u32 model,
  *   u64 ROM hash, u64 XXH3 of the payload, then the payload: gb_state, cartridge RAM,
  *   u32 number of audio keyframes of the current period and the keyframes.
+ * Version 2 gave the wave channel its sample buffer (gb_apu_gen.buf, formerly padding)
+ * and the APU its sweep/envelope/wave flags (formerly padding); version 1 states load
+ * with the buffer set to the sample at the channel's position (what version 1 played).
  * States are taken between frame periods (after gb_run_frame returned 0), where the
  * video side of the period is empty; loading validates every field the machine uses
  * as an index or a time, so a crafted state cannot make it read out of bounds or spin.
@@ -13,7 +16,7 @@
 #include "emu/gb/gb_int.h"
 
 #define STATE_MAGIC "GVGBSTAT"
-#define STATE_VERSION 1u
+#define STATE_VERSION 2u
 #define STATE_HDR 40
 #define MAX_KEYS (1u << 20)
 
@@ -74,7 +77,7 @@ gv_status gb_state_save(const gb *g, uint8_t **data, size_t *len, gv_err *err)
 
 static int gen_ok(const gb_apu_gen *c, int ch)
 {
-    if (c->on > 1 || c->dac > 1 || c->mode > 3 || (c->period && !c->ctr))
+    if (c->on > 1 || c->dac > 1 || c->mode > 3 || (c->period && !c->ctr) || c->buf > 15 || (ch != 2 && c->buf))
         return 0;
     if (ch == 2)
         return c->pos < 32 && c->vol <= 3;
@@ -128,7 +131,7 @@ static const char *state_check(const gb_state *s, int cgb)
             return "object index out of range";
     const gb_apu_state *a = &s->apu;
     if (a->fs_step > 7 || a->power > 1 || a->sweep_shadow > 2047 || a->freq[0] > 2047 || a->freq[1] > 2047 ||
-        a->freq[2] > 2047)
+        a->freq[2] > 2047 || a->sweep_neg > 1 || a->env_run > 15 || a->wave_fresh > 1)
         return "APU register out of range";
     for (int ch = 0; ch < 4; ch++)
         if (a->len[ch] > 256)
@@ -144,7 +147,7 @@ gv_status gb_state_load(gb *g, const uint8_t *data, size_t len, gv_err *err)
 {
     if (len < STATE_HDR || memcmp(data, STATE_MAGIC, 8) != 0)
         return gv_fail(err, GV_ERR_INPUT, "not a gpuvet Game Boy save state (bad magic)");
-    if (get_u32(data + 8) != STATE_VERSION)
+    if (get_u32(data + 8) != STATE_VERSION && get_u32(data + 8) != 1u)
         return gv_fail(err, GV_ERR_INPUT, "save state version %u, this build reads version %u", get_u32(data + 8),
                        STATE_VERSION);
     if (get_u32(data + 12) != sizeof(gb_state) || get_u32(data + 16) != g->cram_size)
@@ -175,6 +178,7 @@ gv_status gb_state_load_unchecked(gb *g, const uint8_t *data, size_t len, gv_err
     if (!s)
         return gv_fail(err, GV_ERR_ENV, "out of memory loading a save state");
     memcpy(s, data + STATE_HDR, sizeof *s);
+    int v1 = get_u32(data + 8) == 1u;
     const char *why = state_check(s, g->s.cgb);
     const uint8_t *kp = data + fixed;
     for (uint32_t i = 0; !why && i < nkeys; i++) {
@@ -194,8 +198,19 @@ gv_status gb_state_load_unchecked(gb *g, const uint8_t *data, size_t len, gv_err
         memcpy(g->cram, data + STATE_HDR + sizeof(gb_state), g->cram_size);
     gb_vec *kv = &g->keys[g->keys_cur];
     kv->n = 0;
-    for (uint32_t i = 0; i < nkeys; i++)
-        memcpy(gb_vec_push(kv, sizeof(gb_apu_key)), kp + (size_t)i * sizeof(gb_apu_key), sizeof(gb_apu_key));
+    for (uint32_t i = 0; i < nkeys; i++) {
+        gb_apu_key *k = gb_vec_push(kv, sizeof(gb_apu_key));
+        memcpy(k, kp + (size_t)i * sizeof(gb_apu_key), sizeof(gb_apu_key));
+        if (v1) /* version 1 played the sample at the position: that is the buffer */
+            k->ch[2].buf = (uint8_t)gb_wave_nibble(k->wave, k->ch[2].pos);
+    }
+    if (v1) {
+        gb_apu_state *a = &g->s.apu;
+        a->gen.ch[2].buf = (uint8_t)gb_wave_nibble(a->gen.wave, a->gen.ch[2].pos);
+        for (int ch = 0; ch < 4; ch++)
+            if (ch != 2 && a->gen.ch[ch].on)
+                a->env_run |= (uint8_t)(1 << ch);
+    }
     g->md = g->s.double_speed ? 2 : 4;
     gb_map_update(g);
     gb_pal_rgb_refresh(g);
