@@ -88,6 +88,52 @@ INLINE void wr8(cpu *c, uint32_t a, uint8_t v) /* a: 0-$FFFF */
     TICK();
 }
 
+/* The DMG's OAM bug (gb_oam_bug): a 16-bit increment or decrement of a register that
+ * holds $FE00-$FEFF, in the M-cycle starting at dot t (<= s.clk), acts like a write to
+ * OAM; a read that comes with such an increment is a read and a write at once. Rare, so
+ * out of line, and like every call out of the loop these take the machine, never the
+ * loop's cpu (whose fields must stay in registers); the hot path only compares the
+ * register's high byte. */
+static __attribute__((noinline)) void oam_idu_slow(gb *g, uint64_t t)
+{
+    uint64_t now = g->s.clk;
+    g->s.clk = t;
+    gb_sync(g);
+    gb_oam_bug(g, GB_OAM_WRITE);
+    g->s.clk = now;
+}
+
+static __attribute__((noinline)) uint8_t read_idu_slow(gb *g, uint16_t a)
+{
+    g->oam_idu = 1;
+    uint8_t v = gb_read_slow(g, a);
+    g->oam_idu = 0;
+    return v;
+}
+
+#define IN_OAM(v) __builtin_expect(((v) >> 8) == 0xFE, 0)
+#define IDU(v, t)                       \
+    do {                                \
+        if (IN_OAM(v)) {                \
+            oam_idu_slow(c->g, (t));    \
+            refresh(c);                 \
+        }                               \
+    } while (0)
+
+/* A read with the address register incremented in the same M-cycle (LD A,(HL+/-), POP). */
+INLINE uint8_t rd8_inc(cpu *c, uint32_t a)
+{
+    if (IN_OAM(a)) {
+        c->s->clk = c->clk;
+        uint8_t v = read_idu_slow(c->g, (uint16_t)a);
+        c->clk = c->s->clk;
+        refresh(c);
+        TICK();
+        return v;
+    }
+    return rd8(c, a);
+}
+
 /* Opcode and operand bytes: straight from the page PC is on, which stays mapped until
  * something outside this file runs (refresh). */
 INLINE uint8_t imm8_page(cpu *c)
@@ -242,9 +288,11 @@ INLINE int cond(const gb_state *s, int cc)
     }
 }
 
+/* After the internal M-cycle that decrements SP (it ended at c->clk). */
 INLINE void push16(cpu *c, uint16_t v)
 {
     gb_state *s = c->s;
+    IDU(s->sp, c->clk - c->md);
     wr8(c, --s->sp, (uint8_t)(v >> 8));
     wr8(c, --s->sp, (uint8_t)v);
 }
@@ -252,7 +300,7 @@ INLINE void push16(cpu *c, uint16_t v)
 INLINE uint16_t pop16(cpu *c)
 {
     gb_state *s = c->s;
-    uint8_t lo = rd8(c, s->sp++);
+    uint8_t lo = rd8_inc(c, s->sp++);
     return (uint16_t)(lo | (rd8(c, s->sp++) << 8));
 }
 
@@ -271,6 +319,7 @@ static void irq_dispatch(cpu *c)
     TICK();
     TICK();
     uint16_t pc = (uint16_t)c->pc;
+    IDU(s->sp, c->clk - c->md);
     wr8(c, --s->sp, (uint8_t)(pc >> 8));
     uint8_t pend = s->ie & s->iflag & 0x1F; /* looked at after the high byte is pushed */
     if (pend) {
@@ -519,10 +568,10 @@ void gb_cpu_run(gb *g)
     OP(0x32) wr8(c, HL, s->a); SET_HL(HL - 1); NEXT;
     OP(0x0A) s->a = rd8(c, BC); NEXT;
     OP(0x1A) s->a = rd8(c, DE); NEXT;
-    OP(0x2A) s->a = rd8(c, HL); SET_HL(HL + 1); NEXT;
-    OP(0x3A) s->a = rd8(c, HL); SET_HL(HL - 1); NEXT;
-#define INCRR(o) OP(o) set_rr(s, (o) >> 4, (uint16_t)(get_rr(s, (o) >> 4) + 1)); TICK(); NEXT;
-#define DECRR(o) OP(o) set_rr(s, (o) >> 4, (uint16_t)(get_rr(s, (o) >> 4) - 1)); TICK(); NEXT;
+    OP(0x2A) s->a = rd8_inc(c, HL); SET_HL(HL + 1); NEXT;
+    OP(0x3A) s->a = rd8_inc(c, HL); SET_HL(HL - 1); NEXT;
+#define INCRR(o) OP(o) IDU(get_rr(s, (o) >> 4), c->clk); set_rr(s, (o) >> 4, (uint16_t)(get_rr(s, (o) >> 4) + 1)); TICK(); NEXT;
+#define DECRR(o) OP(o) IDU(get_rr(s, (o) >> 4), c->clk); set_rr(s, (o) >> 4, (uint16_t)(get_rr(s, (o) >> 4) - 1)); TICK(); NEXT;
 #define ADDHL(o)                                                                       \
     OP(o) {                                                                            \
         unsigned hl = HL, v = get_rr(s, (o) >> 4), r = hl + v;                         \

@@ -116,6 +116,7 @@ struct gb {
     unsigned outputs;
     int trap_on, trap_hit;
     int cpu_brk;            /* gb_cpu_run returns after this instruction */
+    int oam_idu;            /* the OAM access being made comes with a 16-bit increment (gb_oam_bug) */
     emu_line_fn trace;      /* one line per instruction, or NULL */
     void *trace_ctx;
     const gb_lfsr_jump *lfsr; /* shared, owned by the cartridge */
@@ -225,6 +226,13 @@ void gb_pal_rgb_refresh(gb *g); /* after the palette RAM changed wholesale */
 void gb_native_init(gb *g);     /* the native renderer's tables */
 void gb_hdma_write(gb *g, uint16_t a, uint8_t v);
 void gb_oam_dma(gb *g, uint8_t v);
+/* The DMG's OAM corruption bug (Pan Docs, "OAM Corruption Bug"): an access to $FE00-$FEFF
+ * at dot s.clk, or a 16-bit increment or decrement of a register holding such an address
+ * (GB_OAM_WRITE), while the PPU scans OAM, corrupts the row it reads. kind: GB_OAM_READ,
+ * GB_OAM_WRITE, or GB_OAM_READ_IDU (a read and an increment in the same M-cycle). Nothing
+ * happens on the CGB, with the LCD off, or outside mode 2. */
+enum { GB_OAM_READ, GB_OAM_WRITE, GB_OAM_READ_IDU };
+void gb_oam_bug(gb *g, int kind);
 
 /* ---- APU (gb_apu.c) ------------------------------------------------------------------- */
 void gb_apu_reset(gb *g);

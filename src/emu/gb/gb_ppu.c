@@ -477,7 +477,9 @@ static void lcd_on(gb *g)
     if (s->lines_drawn)
         gb_period_end(g, s->clk);
     s->ly = 0;
-    line_begin(g, s->clk);
+    /* The first line starts as if it had begun one M-cycle before the write: LY reaches 1
+     * 452 dots after it (blargg's oam_bug 1-lcd_sync measures this on the DMG). */
+    line_begin(g, s->clk - 4);
 }
 
 void gb_ppu_write(gb *g, uint16_t a, uint8_t v)
@@ -586,6 +588,55 @@ void gb_oam_dma(gb *g, uint8_t v)
         s->oam[i] = gb_rd(g, (uint16_t)(src + i));
     gb_oam_changed(g);
     gb_sched(g, GB_EV_DMA, s->clk + 161u * g->md);
+}
+
+/* ---- the OAM corruption bug (DMG) ------------------------------------------------------- */
+
+/* OAM as 20 rows of four 16-bit words (little-endian pairs of bytes). */
+static unsigned oam_w(const uint8_t *oam, int row, int w)
+{
+    return oam[row * 8 + w * 2] | (oam[row * 8 + w * 2 + 1] << 8);
+}
+
+static void oam_w_set(uint8_t *oam, int row, int w, unsigned v)
+{
+    oam[row * 8 + w * 2] = (uint8_t)v;
+    oam[row * 8 + w * 2 + 1] = (uint8_t)(v >> 8);
+}
+
+/* The plain corruption of row r (>= 1): its first word becomes f(a, b, c) of itself (a),
+ * the preceding row's first word (b) and third word (c); its other three words become
+ * the preceding row's. Write: ((a ^ c) & (b ^ c)) ^ c; read: b | (a & c). */
+static void oam_corrupt_row(uint8_t *oam, int r, int write)
+{
+    unsigned a = oam_w(oam, r, 0), b = oam_w(oam, r - 1, 0), c = oam_w(oam, r - 1, 2);
+    oam_w_set(oam, r, 0, write ? (((a ^ c) & (b ^ c)) ^ c) : (b | (a & c)));
+    memcpy(oam + r * 8 + 2, oam + (r - 1) * 8 + 2, 6);
+}
+
+void gb_oam_bug(gb *g, int kind)
+{
+    gb_state *s = &g->s;
+    if (s->cgb || !(s->lcdc & 0x80) || s->mode != 2 || s->ly >= GB_H)
+        return;
+    /* mode 2 reads one row per M-cycle, row 0 (objects 0 and 1) first; row 0 is immune */
+    uint64_t d = s->clk - s->line_clk;
+    int r = (int)(d >> 2);
+    if (r < 1 || r >= 20)
+        return;
+    uint8_t *oam = s->oam;
+    if (kind == GB_OAM_READ_IDU && r >= 4 && r < 19) {
+        /* a read and a write in one M-cycle: the preceding row's first word becomes
+         * (b & (a | c | d)) | (a & c & d) (a: first word two rows up, b: itself, c: first
+         * word of this row, d: the preceding row's third word), then the preceding row is
+         * copied to this row and to the one two rows up */
+        unsigned a = oam_w(oam, r - 2, 0), b = oam_w(oam, r - 1, 0), c = oam_w(oam, r, 0), e = oam_w(oam, r - 1, 2);
+        oam_w_set(oam, r - 1, 0, (b & (a | c | e)) | (a & c & e));
+        memcpy(oam + r * 8, oam + (r - 1) * 8, 8);
+        memcpy(oam + (r - 2) * 8, oam + (r - 1) * 8, 8);
+    }
+    oam_corrupt_row(oam, r, kind == GB_OAM_WRITE);
+    gb_oam_changed(g);
 }
 
 /* One 16-byte block of VRAM DMA (HBlank DMA at mode 0, or each block of a general DMA);
