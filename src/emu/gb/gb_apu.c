@@ -207,7 +207,7 @@ static int wave_byte(gb *g, int i)
     const gb_apu_gen *c = &s->apu.gen.ch[2];
     if (!c->on)
         return i;
-    if (s->cgb)
+    if (s->cgb_hw)
         return c->pos >> 1;
     return wave_read_at(g, 0);
 }
@@ -260,9 +260,9 @@ void gb_apu_write(gb *g, uint16_t a, uint8_t v)
     if (!ap->power) {
         /* Registers are read-only while the APU is off, but on the DMG the length
          * counters still load from NRx1 (not the duty bits). */
-        if (!s->cgb && (r == 0x01 || r == 0x06 || r == 0x10))
+        if (!s->cgb_hw && (r == 0x01 || r == 0x06 || r == 0x10))
             ap->len[r == 0x01 ? 0 : r == 0x06 ? 1 : 3] = (uint16_t)(64 - (v & 63));
-        else if (!s->cgb && r == 0x0B)
+        else if (!s->cgb_hw && r == 0x0B)
             ap->len[2] = (uint16_t)(256 - v);
         if (r != 0x16)
             return;
@@ -334,7 +334,7 @@ void gb_apu_write(gb *g, uint16_t a, uint8_t v)
         if (extra && !(old & 0x40) && ap->len[ch] && --ap->len[ch] == 0 && !(v & 0x80))
             k->ch[ch].on = 0;
         if (v & 0x80) {
-            if (ch == 2 && !s->cgb)
+            if (ch == 2 && !s->cgb_hw)
                 wave_trigger_corrupt(g);
             trigger(ap, ch, extra);
         }
@@ -362,7 +362,7 @@ void gb_apu_write(gb *g, uint16_t a, uint8_t v)
             memset(ap, 0, sizeof *ap);
             memcpy(ap->reg + 0x20, wave, 16);
             memcpy(k->wave, wave, 16);
-            if (!s->cgb)
+            if (!s->cgb_hw)
                 memcpy(ap->len, len, sizeof len);
             k->t = t;
             for (int ch = 0; ch < 4; ch++)

@@ -6,7 +6,11 @@
  * and picks its vector after pushing PC's high byte (so a push that overwrites IE can
  * cancel it, jumping to $0000). EI enables interrupts after the following instruction.
  * HALT with IME clear and an interrupt pending does not halt and makes the next opcode
- * byte be read twice (the HALT bug). Illegal opcodes lock the CPU up. */
+ * byte be read twice (the HALT bug); right after EI the interrupt is taken instead and
+ * returns to the HALT (Pan Docs, "halt"). STOP follows Pan Docs' chart: one byte when an
+ * interrupt is pending, two otherwise; a held button makes it a HALT (or nothing), a
+ * requested speed switch switches and halts, else STOP mode until a button is pressed.
+ * Illegal opcodes lock the CPU up. */
 #include "emu/gb/gb_int.h"
 
 enum { FZ = 0x80, FN = 0x40, FH = 0x20, FC = 0x10 };
@@ -413,6 +417,10 @@ static __attribute__((noinline)) int step_begin(gb *g)
     if (s->ime_delay && --s->ime_delay == 0)
         s->ime = 1;
     if (s->ime && (s->ie & s->iflag & 0x1F)) {
+        if (s->halt_bug) { /* EI; HALT with an interrupt pending: it returns to the HALT */
+            s->halt_bug = 0;
+            c->pc = (c->pc - 1) & 0xFFFF;
+        }
         irq_dispatch(c);
         cpu_store(c);
         return -1;
@@ -617,20 +625,37 @@ void gb_cpu_run(gb *g)
         wr8(c, (uint16_t)(a + 1), (uint8_t)(s->sp >> 8));
         NEXT;
     }
-    OP(0x10) /* STOP */
-        imm8(c);
+    OP(0x10) { /* STOP, as Pan Docs' STOP chart has it */
         s->clk = c->clk;
         gb_sync(g);
-        if (s->cgb && (s->key1 & 1)) {
+        int pend = (s->ie & s->iflag & 0x1F) != 0;
+        if (!pend)
+            imm8(c); /* 2 bytes unless an interrupt is pending; 1 byte then */
+        s->clk = c->clk;
+        uint64_t t0 = s->clk;
+        if ((gb_joyp(g) & 0x0F) != 0x0F) {
+            /* a selected button is held: no mode change (pending interrupt), else HALT;
+             * DIV is not reset */
+            if (!pend)
+                s->halted = 1;
+        } else if (s->cgb && (s->key1 & 1)) {
+            /* the speed switch (DIV reset, 8200 dots); with no interrupt pending the CPU
+             * then halts, for about $20000 dots unless an interrupt ends it sooner (with
+             * one pending and IME set the hardware glitches: treated as IME clear) */
             gb_speed_switch(g);
+            if (!pend) {
+                s->halted = 1;
+                s->wake_clk = t0 + 0x20000;
+            }
         } else {
-            gb_timer_write(g, 0xFF04, 0);
+            gb_timer_write(g, 0xFF04, 0); /* STOP mode, DIV reset: until a button is pressed */
             s->stopped = 1;
         }
         c->clk = s->clk;
         c->md = g->md;
         stop(c);
         NEXT;
+    }
     OP(0x18) {
         int8_t e = (int8_t)imm8(c);
         c->pc = (uint16_t)(c->pc + e);
@@ -671,8 +696,8 @@ void gb_cpu_run(gb *g)
     OP(0x2F) s->a = (uint8_t)~s->a; s->f |= FN | FH; NEXT;
     OP(0x37) s->f = (uint8_t)((s->f & FZ) | FC); NEXT;
     OP(0x3F) s->f = (uint8_t)((s->f & FZ) | ((s->f & FC) ^ FC)); NEXT;
-    OP(0x76) /* HALT */
-        if (!s->ime && !s->ime_delay && (s->ie & s->iflag & 0x1F))
+    OP(0x76) /* HALT: with IME clear and an interrupt pending, the HALT bug (also right after EI) */
+        if (!s->ime && (s->ie & s->iflag & 0x1F))
             s->halt_bug = 1, refresh(c);
         else
             s->halted = 1, stop(c);

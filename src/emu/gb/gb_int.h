@@ -52,14 +52,16 @@ typedef struct {
     uint8_t ime, ime_delay, halted, halt_bug, stopped, locked, double_speed, key1;
     uint8_t ie, iflag, p1, sb, sc, tima, tma, tac;
     uint8_t tima_delay; /* 1 between a TIMA overflow and the TMA reload one M-cycle later */
-    uint8_t cgb;        /* CGB mode */
+    uint8_t cgb;        /* CGB mode: the CGB's registers, attributes, palettes, banks and speeds */
     uint8_t buttons;    /* held (input): A B Select Start Right Left Up Down; 0 in older states */
-    uint8_t pad0[5];
+    uint8_t cgb_hw;     /* CGB hardware: 1 in CGB mode and in DMG compatibility mode (cgb 0) */
+    uint8_t pad0[4];
     /* clocks */
     uint64_t clk;       /* dots since power-on */
     uint64_t div_base;  /* 64-bit system counter (DIV is bits 8-15) at dot div_clk */
     uint64_t div_clk;   /* the counter runs from this dot (STOP freezes it until then) */
     uint64_t tima_ref;  /* system counter at the last timer update */
+    uint64_t wake_clk;  /* a HALT entered by a speed-switching STOP ends here at the latest (else GB_NEVER) */
     uint64_t ev[GB_EV_N];
     /* memories */
     uint8_t wram[0x8000];
@@ -152,6 +154,12 @@ struct gb {
     uint8_t *serial;
     size_t nserial, capserial;
 };
+
+/* The frame log's mode (gb_frame_log.cgb): GB_LOG_DMG, GB_LOG_CGB or GB_LOG_COMPAT. */
+static inline uint8_t gb_log_mode(const gb_state *s)
+{
+    return s->cgb ? GB_LOG_CGB : s->cgb_hw ? GB_LOG_COMPAT : GB_LOG_DMG;
+}
 
 /* ---- memory (gb_mem.c) ---------------------------------------------------------------- */
 uint8_t gb_read_slow(gb *g, uint16_t a);

@@ -289,7 +289,7 @@ static void native_draw(gb *g, int xe)
         memset(px, 0xFF, (size_t)(xe - x) * 3);
         return;
     }
-    const int cgb = s->cgb, prio_off = !(lcdc & 1);
+    const int cgb = s->cgb, compat = !cgb && s->cgb_hw, prio_off = !(lcdc & 1);
     const uint8_t *vram = s->vram;
     /* Colour tables: BG index (attr & 7) * 4 + colour, object index palette * 4 + colour,
      * where the object palette is attribute bits 0-2 on CGB and bit 4 (OBP0/OBP1) on DMG.
@@ -297,7 +297,16 @@ static void native_draw(gb *g, int xe)
     uint32_t dmg_bg[4], dmg_ob[8];
     const uint32_t *btab = g->pal_rgb, *otab = g->pal_rgb + 32;
     const int osh = cgb ? 0 : 4, omk = cgb ? 7 : 1;
-    if (!cgb) {
+    if (compat) {
+        /* DMG compatibility mode: the shades index CGB BG palette 0 and OBJ palettes 0-1 */
+        for (int c = 0; c < 4; c++) {
+            dmg_bg[c] = g->pal_rgb[prio_off ? 0 : (s->bgp >> (2 * c)) & 3];
+            dmg_ob[c] = g->pal_rgb[32 + ((s->obp0 >> (2 * c)) & 3)];
+            dmg_ob[4 + c] = g->pal_rgb[36 + ((s->obp1 >> (2 * c)) & 3)];
+        }
+        btab = dmg_bg;
+        otab = dmg_ob;
+    } else if (!cgb) {
         for (int c = 0; c < 4; c++) {
             dmg_bg[c] = 0xFF000000u | (prio_off ? 0xFFFFFFu : 0x010101u * gb_dmg_grey((s->bgp >> (2 * c)) & 3));
             dmg_ob[c] = 0xFF000000u | 0x010101u * gb_dmg_grey((s->obp0 >> (2 * c)) & 3);
@@ -560,7 +569,7 @@ void gb_ppu_period_begin(gb *g)
         memset(nl->line, 0, sizeof nl->line);
         g->memw[g->log_cur].n = 0;
         g->regw[g->log_cur].n = 0;
-        nl->cgb = s->cgb;
+        nl->cgb = gb_log_mode(s);
         nl->snapshot = (uint8_t)g->want_snapshot;
         if (g->want_snapshot) {
             memcpy(nl->vram, s->vram, GB_VRAM_BYTES);
@@ -617,7 +626,7 @@ static void oam_corrupt_row(uint8_t *oam, int r, int write)
 void gb_oam_bug(gb *g, int kind)
 {
     gb_state *s = &g->s;
-    if (s->cgb || !(s->lcdc & 0x80) || s->mode != 2 || s->ly >= GB_H)
+    if (s->cgb_hw || !(s->lcdc & 0x80) || s->mode != 2 || s->ly >= GB_H)
         return;
     /* mode 2 reads one row per M-cycle, row 0 (objects 0 and 1) first; row 0 is immune */
     uint64_t d = s->clk - s->line_clk;
