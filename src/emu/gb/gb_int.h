@@ -51,7 +51,7 @@ typedef struct {
     uint16_t sp, pc;
     uint8_t ime, ime_delay, halted, halt_bug, stopped, locked, double_speed, key1;
     uint8_t ie, iflag, p1, sb, sc, tima, tma, tac;
-    uint8_t tima_delay; /* 1 between a TIMA overflow and the TMA reload one M-cycle later */
+    uint8_t tima_delay; /* 1 in the M-cycle after a TIMA overflow (A), 2 in the reload's (B) */
     uint8_t cgb;        /* CGB mode: the CGB's registers, attributes, palettes, banks and speeds */
     uint8_t buttons;    /* held (input): A B Select Start Right Left Up Down; 0 in older states */
     uint8_t cgb_hw;     /* CGB hardware: 1 in CGB mode and in DMG compatibility mode (cgb 0) */

@@ -113,7 +113,7 @@ static const char *state_check(const gb_state *s, const gb_state *m)
         return m->cgb ? "the state is of a CGB in DMG compatibility mode, this one runs in CGB mode"
                       : "the state is of a CGB in CGB mode, this one runs in DMG compatibility mode";
     if (s->ime > 1 || s->ime_delay > 2 || s->halted > 1 || s->halt_bug > 1 || s->stopped > 1 ||
-        s->locked > 1 || s->double_speed > 1 || s->key1 > 1 || s->tima_delay > 1 || s->gdma_pending > 1 ||
+        s->locked > 1 || s->double_speed > 1 || s->key1 > 1 || s->tima_delay > 2 || s->gdma_pending > 1 ||
         s->cgb_hw > 1 || s->cgb > s->cgb_hw)
         return "CPU flags out of range";
     if (s->period_end != GB_NEVER || s->lines_drawn)

@@ -18,7 +18,11 @@
  *  - STOP (CGB, Pan Docs' STOP chart): with a speed switch requested it is one byte when
  *    an interrupt is pending and two bytes otherwise, and switches the speed either way;
  *  - EI then HALT with an interrupt pending: the interrupt is taken and returns to the
- *    HALT, which then waits for the next one (Pan Docs, "halt"). */
+ *    HALT, which then waits for the next one (Pan Docs, "halt");
+ *  - the timer (Pan Docs, "Timer obscure behaviour"): in the M-cycle in which TMA is
+ *    loaded after an overflow, a TIMA write is ignored and a TMA write loads TIMA too;
+ *    turning the timer off while its selected counter bit is set ticks TIMA on the DMG,
+ *    not on the CGB. */
 #include "common.h"
 
 uint8_t out_a;
@@ -357,6 +361,81 @@ static void test_stop(void)
     check(rKEY1 == 0x7E, "stop without an interrupt: speed switched back", rKEY1, 0x7E);
 }
 
+/* ---- timer --------------------------------------------------------------------------- */
+
+/* TIMA $FF, TMA $23, timer off; DIV reset (M-cycle W: the system counter restarts), TAC
+ * $05 at W+3 (counter 12: 4 M-cycles per increment, bit 3 selected), then (HL) := B at
+ * W+5: TIMA overflows at W+4 (cycle A) and TMA is loaded at W+5 (cycle B). */
+static void timer_cycle_b(void) __naked
+{
+    __asm
+        xor a, a
+        ldh (0x07), a
+        ld a, #0xFF
+        ldh (0x05), a
+        ld a, #0x23
+        ldh (0x06), a
+        ld a, #5
+        ldh (0x04), a
+        ldh (0x07), a
+        ld (hl), b
+        ldh a, (0x05)
+        ld (_out_a), a
+        xor a, a
+        ldh (0x07), a
+        ret
+    __endasm;
+}
+
+static void tima_b_write(void) __naked
+{
+    __asm
+        ld hl, #0xFF05
+        ld b, #0x55
+        jp _timer_cycle_b
+    __endasm;
+}
+
+static void tma_b_write(void) __naked
+{
+    __asm
+        ld hl, #0xFF06
+        ld b, #0x66
+        jp _timer_cycle_b
+    __endasm;
+}
+
+/* Timer on (TAC $05); DIV reset at W; TIMA := $10 at W+2 (counter 8); bit 3 falls at W+4
+ * (TIMA $11); TAC := 0 at W+6 with counter 24 (bit 3 set): the DMG ticks TIMA to $12. */
+static void tac_off_glitch(void) __naked
+{
+    __asm
+        ld a, #5
+        ldh (0x07), a
+        ld hl, #0xFF05
+        ld b, #0x10
+        ldh (0x04), a
+        ld (hl), b
+        xor a, a
+        ldh (0x07), a
+        ldh a, (0x05)
+        ld (_out_a), a
+        ret
+    __endasm;
+}
+
+static void test_timer(void)
+{
+    rIE = 0;
+    tima_b_write();
+    check((uint8_t)(out_a - 0x23) < 8, "TIMA write in the reload cycle is ignored", out_a, 0x23);
+    tma_b_write();
+    check((uint8_t)(out_a - 0x66) < 8, "TMA write in the reload cycle loads TIMA", out_a, 0x66);
+    rIF = 0;
+    tac_off_glitch();
+    check(out_a == (IS_CGB() ? 0x11 : 0x12), "turning the timer off with its bit set", out_a, IS_CGB() ? 0x11 : 0x12);
+}
+
 static volatile uint8_t ntimer;
 
 static void on_timer(void)
@@ -407,6 +486,7 @@ void main(void)
         test_stop();
     }
     test_ei_halt();
+    test_timer();
     rLCDC = 0x91;
     ser_puts("checks ");
     ser_hex16(nchecks);
