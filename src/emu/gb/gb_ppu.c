@@ -508,7 +508,16 @@ void gb_ppu_write(gb *g, uint16_t a, uint8_t v)
             gb_map_vram(g);
         return;
     }
-    case 0x41: s->stat = v & 0x78; stat_update(g); return;
+    case 0x41:
+        /* DMG: the write acts as $FF for one M-cycle first (Pan Docs, "Spurious STAT
+         * interrupts"): any active mode or LYC condition can raise the interrupt */
+        if (!s->cgb_hw) {
+            s->stat = 0x78;
+            stat_update(g);
+        }
+        s->stat = v & 0x78;
+        stat_update(g);
+        return;
     case 0x42: midline_write(g, r, v); s->scy = v; return;
     case 0x43: midline_write(g, r, v); s->scx = v; return;
     case 0x45: s->lyc = v; stat_update(g); return;

@@ -22,7 +22,9 @@
  *  - the timer (Pan Docs, "Timer obscure behaviour"): in the M-cycle in which TMA is
  *    loaded after an overflow, a TIMA write is ignored and a TMA write loads TIMA too;
  *    turning the timer off while its selected counter bit is set ticks TIMA on the DMG,
- *    not on the CGB. */
+ *    not on the CGB;
+ *  - a STAT write during VBlank requests the STAT interrupt on the DMG (it acts as $FF
+ *    for one M-cycle: Pan Docs, "Spurious STAT interrupts"), not on the CGB. */
 #include "common.h"
 
 uint8_t out_a;
@@ -436,6 +438,19 @@ static void test_timer(void)
     check(out_a == (IS_CGB() ? 0x11 : 0x12), "turning the timer off with its bit set", out_a, IS_CGB() ? 0x11 : 0x12);
 }
 
+static void test_stat_write(void)
+{
+    rLCDC = 0x81;
+    rIE = 0;
+    rSTAT = 0;
+    wait_vblank();
+    rIF = 0;
+    rSTAT = 0x00;
+    uint8_t f = rIF & 2;
+    rIF = 0;
+    check(f == (IS_CGB() ? 0 : 2), "STAT write in VBlank requests the STAT interrupt (DMG only)", f, IS_CGB() ? 0 : 2);
+}
+
 static volatile uint8_t ntimer;
 
 static void on_timer(void)
@@ -487,6 +502,7 @@ void main(void)
     }
     test_ei_halt();
     test_timer();
+    test_stat_write();
     rLCDC = 0x91;
     ser_puts("checks ");
     ser_hex16(nchecks);
