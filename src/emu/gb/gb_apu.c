@@ -17,9 +17,9 @@
  * power on restarts the sequencer at step 0, the duty positions and the wave sample
  * buffer. The wave channel starts its first period GB_WAVE_TRIGGER_DELAY dots late,
  * reads sample 1 first and keeps playing its buffer until then; while it plays, wave RAM
- * is the byte it reads (CGB) or reachable only in the M-cycle in which it reads a byte,
- * $FF and ignored otherwise (DMG); a DMG trigger in that M-cycle corrupts the first
- * bytes of wave RAM. */
+ * is the byte it reads (CGB) or reachable only at the dot at which it reads a byte, $FF
+ * and ignored otherwise (DMG); a DMG trigger as it reads a byte corrupts the first bytes
+ * of wave RAM. */
 #include <string.h>
 
 #include "emu/gb/gb_int.h"
@@ -178,9 +178,9 @@ static int wave_read_at(gb *g, uint32_t d)
     return -1;
 }
 
-/* DMG: triggering channel 3 in the M-cycle in which it reads a byte rewrites the start of
- * wave RAM: byte 0 with that byte when it is one of the first four, else bytes 0-3 with
- * the aligned four bytes it belongs to. */
+/* DMG: triggering channel 3 when it reads a byte GB_WAVE_TRIGGER_READ dots into the
+ * write's M-cycle rewrites the start of wave RAM: byte 0 with that byte when it is one of
+ * the first four, else bytes 0-3 with the aligned four bytes it belongs to. */
 static void wave_trigger_corrupt(gb *g)
 {
     gb_apu_key *k = &g->s.apu.gen;
@@ -196,11 +196,10 @@ static void wave_trigger_corrupt(gb *g)
     memcpy(g->s.apu.reg + 0x20, k->wave, 4);
 }
 
-
-/* The byte of wave RAM the CPU reaches at dot t when it addresses byte i: i itself while
- * channel 3 is off; while it plays, the byte the channel reads (CGB), or on the DMG that
- * byte only if the channel reads it in the CPU's M-cycle (a read at a dot in
- * [t, t + M-cycle)), else -1 (reads $FF, writes are lost). */
+/* The byte of wave RAM the CPU reaches at dot s->clk when it addresses byte i: i itself
+ * while channel 3 is off; while it plays, the byte the channel reads (CGB), or on the DMG
+ * that byte only if the channel reads it at the very dot of the access, else -1 (reads
+ * $FF, writes are lost). */
 static int wave_byte(gb *g, int i)
 {
     gb_state *s = &g->s;

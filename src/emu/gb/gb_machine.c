@@ -292,25 +292,31 @@ int gb_run_frame(gb *g)
             continue;
         }
         if (s->halted | s->stopped | s->locked) {
-            if (s->halted && (s->ie & s->iflag & 0x1F)) {
-                s->halted = 0;
-                s->wake_clk = GB_NEVER;
-                s->clk += g->md; /* waking up takes one M-cycle */
-                continue;
-            }
-            if (s->halted && s->clk >= s->wake_clk) { /* the HALT after a speed switch times out */
-                s->halted = 0;
-                s->wake_clk = GB_NEVER;
-                continue;
-            }
-            if (s->stopped && (gb_joyp(g) & 0x0F) != 0x0F) { /* a selected button ends STOP mode */
+            uint64_t until = g->next_event;
+            if (s->halted) {
+                if (s->ie & s->iflag & 0x1F) {
+                    s->halted = 0;
+                    s->wake_clk = GB_NEVER;
+                    s->clk += g->md; /* waking up takes one M-cycle */
+                    continue;
+                }
+                if (__builtin_expect(s->wake_clk != GB_NEVER, 0)) { /* the HALT after a speed switch */
+                    if (s->clk >= s->wake_clk) {
+                        s->halted = 0;
+                        s->wake_clk = GB_NEVER;
+                        continue;
+                    }
+                    if (s->wake_clk < until)
+                        until = s->wake_clk;
+                }
+            } else if (s->stopped && (gb_joyp(g) & 0x0F) != 0x0F) { /* a selected button ends STOP mode */
                 s->stopped = 0;
                 continue;
             }
-            /* Nothing runs until the next event: skip there on the M-cycle grid. */
-            uint64_t until = s->halted && s->wake_clk < g->next_event ? s->wake_clk : g->next_event;
+            /* Nothing runs until the next event: skip there on the M-cycle grid (md is 4
+             * or 2, so rounding up is a mask). */
             uint64_t d = until - s->clk;
-            s->clk += (d + g->md - 1) / g->md * g->md;
+            s->clk += (d + g->md - 1) & ~(uint64_t)(g->md - 1);
             continue;
         }
         gb_cpu_run(g);
