@@ -5,6 +5,7 @@
  * synthesiser and the device's per-sample evaluation on random APU writes, the LFSR jump
  * tables, the portable XXH3 against libxxhash, and the trace line layout. */
 #include <regex.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -311,6 +312,53 @@ static void test_state(void)
         same &= frame_sig(a) == frame_sig(b);
     }
     t_check(same, "gb state continues identically", "60 frames of video and audio after the load");
+    /* a version 1 state (gb_state without wake_clk, which follows tima_ref) still loads */
+    {
+        gb *a1, *v;
+        gb_new(c, GB_MODEL_DMG, outs, &a1, &e);
+        gb_new(c, GB_MODEL_DMG, outs, &v, &e);
+        for (int i = 0; i < 41; i++)
+            gb_run_frame(a1);
+        uint8_t *s3;
+        size_t n3;
+        gb_state_save(a1, &s3, &n3, &e);
+        size_t split = 40 + offsetof(gb_state, wake_clk);
+        uint8_t *old = malloc(n3 - 8);
+        memcpy(old, s3, split);
+        memcpy(old + split, s3 + split + 8, n3 - split - 8);
+        uint32_t ver = 1, sz = (uint32_t)(sizeof(gb_state) - 8);
+        memcpy(old + 8, &ver, 4);
+        memcpy(old + 12, &sz, 4);
+        uint64_t h = gv_hash64(old + 40, n3 - 8 - 40);
+        memcpy(old + 32, &h, 8);
+        st = gb_state_load(v, old, n3 - 8, &e);
+        int same1 = st == GV_OK;
+        for (int i = 0; same1 && i < 60; i++) {
+            gb_run_frame(a1);
+            gb_run_frame(v);
+            same1 &= frame_sig(a1) == frame_sig(v);
+        }
+        t_check(same1, "gb state version 1 loads", "%s; 60 frames after it identical to the machine it was saved from",
+                st == GV_OK ? "accepted" : e.msg);
+        free(old);
+        free(s3);
+        gb_free(a1);
+        gb_free(v);
+    }
+    /* a CGB in DMG compatibility mode is its own model for states */
+    {
+        gb *cm;
+        gb_new(c, GB_MODEL_CGB, outs, &cm, &e);
+        gb_run_frame(cm);
+        uint8_t *s3;
+        size_t n3;
+        gb_state_save(cm, &s3, &n3, &e);
+        st = gb_state_load(b, s3, n3, &e);
+        t_check(gb_compat_mode(cm) && st == GV_ERR_INPUT && strstr(e.msg, "of a CGB machine"),
+                "gb state of a compatibility-mode CGB on a DMG", "%s", e.msg);
+        free(s3);
+        gb_free(cm);
+    }
     /* corrupt, truncated, other ROM, crafted fields */
     s1[200] ^= 0x40;
     st = gb_state_load(b, s1, n1, &e);
@@ -389,9 +437,10 @@ static const uint8_t gdma_prog[] = {
     0x18, 0xF2,
 };
 
+/* cgb: 0 DMG, 1 CGB, 2 a DMG cartridge on the CGB (DMG compatibility mode). */
 static void test_render_parity(int cgb, const uint8_t *prog, size_t nprog, const char *name)
 {
-    uint8_t *r = make_rom(32, 0x00, 0, cgb ? 0x80 : 0, prog, nprog);
+    uint8_t *r = make_rom(32, 0x00, 0, cgb == 1 ? 0x80 : 0, prog, nprog);
     for (int i = 0x1000; i < 0x4000; i++)
         r[i] = (uint8_t)rnd();
     uint8_t x = 0; /* the table does not touch the header, but keep the checksum right */
@@ -402,13 +451,15 @@ static void test_render_parity(int cgb, const uint8_t *prog, size_t nprog, const
     gb *g;
     gv_err e;
     gb_new(c, cgb ? GB_MODEL_CGB : GB_MODEL_DMG, GB_OUT_VIDEO_NATIVE | GB_OUT_VIDEO_LOG, &g, &e);
+    if (cgb == 2 && !gb_compat_mode(g))
+        t_check(0, name, "the machine is not in DMG compatibility mode");
     gb_vstate *vs = gv_aligned_alloc(sizeof *vs);
     memset(vs, 0, sizeof *vs);
     uint8_t *fb = malloc(GB_FB_BYTES), *pk = NULL;
     size_t pkcap = 0;
     int frames = 0, same = 0, midline = 0, drawn = 0, shown = 0;
     for (int round = 0; round < 6; round++) {
-        random_scene(g, cgb);
+        random_scene(g, cgb == 1);
         for (int f = 0; f < 4; f++, frames++) {
             gb_run_frame(g);
             const gb_frame_log *lg = gb_video_log(g);
@@ -460,17 +511,18 @@ static const uint8_t apu_prog[] = {
     0x21, 0x00, 0x10, 0x18, 0xE1,
 };
 
-static void test_audio_parity(void)
+static void test_audio_parity(gb_model model)
 {
-    uint8_t *r = make_rom(32, 0x00, 0, 0, apu_prog, sizeof apu_prog);
+    uint8_t *r = make_rom(32, 0x00, 0, model == GB_MODEL_CGB ? 0x80 : 0, apu_prog, sizeof apu_prog);
     for (int i = 0x1000; i < 0x4000; i++)
         r[i] = (uint8_t)rnd();
     gb_cart *c = load(r, 32);
     gb *a, *b;
     gv_err e;
-    gb_new(c, GB_MODEL_DMG, GB_OUT_AUDIO_NATIVE, &a, &e);
-    gb_new(c, GB_MODEL_DMG, 0, &b, &e);
+    gb_new(c, model, GB_OUT_AUDIO_NATIVE, &a, &e);
+    gb_new(c, model, 0, &b, &e);
     const gb_lfsr_jump *J = gb_cart_lfsr(c);
+    const char *mn = model == GB_MODEL_CGB ? "cgb" : "dmg";
     int16_t *blk = malloc(4 * 4096), *dev = malloc(4 * 4096);
     int frames = 120, same_blk = 0, same_dev = 0;
     uint64_t keys = 0, nonzero = 0;
@@ -488,7 +540,7 @@ static void test_audio_parity(void)
             uint64_t t = gb_sample_time(al->k0 + s);
             gb_apu_sample(&al->keys[gb_key_find(al->keys, al->nkeys, t)], t, J, &dev[2 * s], &dev[2 * s + 1]);
         }
-        gb_hpf_run(cap, gb_hpf_charge(0), dev, (int)al->n);
+        gb_hpf_run(cap, gb_hpf_charge(model == GB_MODEL_CGB), dev, (int)al->n);
         gb_audio_filter(b, blk, (int)al->n);
         same_blk += (int)al->n == n && !memcmp(blk, nat, (size_t)n * 4);
         same_dev += (int)al->n == n && !memcmp(dev, nat, (size_t)n * 4);
@@ -496,9 +548,10 @@ static void test_audio_parity(void)
             nonzero += nat[i] != 0;
     }
     t_check(same_blk == frames && keys > 500 && nonzero > 10000, "gb audio native == block",
-            "%d/%d frames identical after the filter (%llu keyframes, %llu non-zero samples)", same_blk, frames,
+            "%s: %d/%d frames identical after the filter (%llu keyframes, %llu non-zero samples)", mn, same_blk, frames,
             (unsigned long long)keys, (unsigned long long)nonzero);
-    t_check(same_dev == frames, "gb audio native == per-sample (device form)", "%d/%d frames identical", same_dev, frames);
+    t_check(same_dev == frames, "gb audio native == per-sample (device form)", "%s: %d/%d frames identical", mn, same_dev,
+            frames);
     free(blk);
     free(dev);
     gb_free(a);
@@ -595,7 +648,9 @@ int main(void)
     test_render_parity(0, reg_prog, sizeof reg_prog, "gb render parity dmg");
     test_render_parity(1, reg_prog, sizeof reg_prog, "gb render parity cgb");
     test_render_parity(1, gdma_prog, sizeof gdma_prog, "gb render parity cgb gdma in mode 3");
-    test_audio_parity();
+    test_render_parity(2, reg_prog, sizeof reg_prog, "gb render parity cgb in dmg compatibility mode");
+    test_audio_parity(GB_MODEL_DMG);
+    test_audio_parity(GB_MODEL_CGB);
     test_lfsr();
     test_xxh3();
     test_trace();

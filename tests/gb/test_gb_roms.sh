@@ -1,8 +1,10 @@
 # The Game Boy workload end to end with gpuvet's own test ROMs (tests/roms/gb, built here
-# with SDCC): test-ROM verdicts in DMG and CGB modes, the PPU scene against the picture
-# scene.py computes independently, the APU ROM's WAV against apu_spec.py's description,
-# identical hashes across renderers and instance counts (device when a GPU is usable),
-# bad input, save-state round trips, the trace layout and battery RAM.
+# with SDCC): test-ROM verdicts in DMG and CGB modes (quirks_test: the documented hardware
+# quirks; compat_test: a DMG cartridge, on the CGB in DMG compatibility mode), the PPU
+# scene and the compatibility picture against the pictures scene.py and compat.py compute
+# independently, the APU ROM's WAV against apu_spec.py's description, identical hashes
+# across renderers and instance counts (device when a GPU is usable), bad input,
+# save-state round trips, the trace layout and battery RAM.
 . "$GV_ROOT/tests/lib.sh"
 export OMP_WAIT_POLICY=passive # a shared CI core must not spin in OpenMP barriers
 G=$GPUVET
@@ -30,11 +32,14 @@ else
 fi
 
 # ---- test-ROM verdicts ---------------------------------------------------------------
-for rom in cpu_test apu_test battery_test; do
+for rom in cpu_test apu_test battery_test quirks_test compat_test; do
   for m in dmg cgb; do
     "$G" run gb "$R/$rom.gb" --model $m --test-rom --no-battery >"$T_TMP/out" 2>&1
     rc=$?
-    if [ $rc = 0 ] && grep -q '^test ROM: passed' "$T_TMP/out"; then
+    model_ok=1
+    # compat_test names the model it found at boot (A = $11: CGB hardware)
+    if [ $rom = compat_test ] && ! grep -q "serial: \"compat_test $(echo $m | tr a-z A-Z)" "$T_TMP/out"; then model_ok=0; fi
+    if [ $rc = 0 ] && [ $model_ok = 1 ] && grep -q '^test ROM: passed' "$T_TMP/out"; then
       pass "gb $rom $m" "$(grep '^test ROM:' "$T_TMP/out") $(grep -o 'checks [0-9A-F]* failures [0-9A-F]*' "$T_TMP/out")"
     else
       fail "gb $rom $m" "exit $rc: $(grep -E '^(serial|test ROM)' "$T_TMP/out" | tr '\n' ' ')"
@@ -52,6 +57,12 @@ for m in dmg cgb; do
   fi
   "$G" run gb "$R/apu_test.gb" --model $m --frames 400 --wav "$T_TMP/apu_$m.wav" -q >/dev/null 2>&1
   "$PY" "$S/apu_spec.py" check "$T_TMP/apu_$m.wav" "gb apu $m"
+  "$G" run gb "$R/compat_test.gb" --model $m --frames 60 --png "$T_TMP/compat_$m.png" -q >/dev/null 2>&1
+  if msg=$("$PY" "$S/compat.py" check $m "$T_TMP/compat_$m.png" 2>&1); then
+    pass "gb compat picture $m" "$msg"
+  else
+    fail "gb compat picture $m" "$msg"
+  fi
 done
 
 # ---- renderers agree: native, host (1 and 3 instances), device -------------------------
@@ -61,7 +72,7 @@ hashes() { # rom model frames renderer instances
 }
 device=0
 if "$G" smoke >/dev/null 2>&1; then device=1; fi
-for rom in cpu_test ppu_scene apu_test; do
+for rom in cpu_test ppu_scene apu_test quirks_test compat_test; do
   for m in dmg cgb; do
     ref=$(hashes $rom $m 240 native 1)
     for cfg in "host 1" "host 3"; do
@@ -96,9 +107,16 @@ expect_exit "gb bad header checksum" 2 "$G" run gb "$T_TMP/sum.gb"
 cp "$R/cpu_test.gb" "$T_TMP/mbc2.gb"
 "$PY" "$S/gbfix.py" "$T_TMP/mbc2.gb" --title MBC2 --type 0x05
 expect_exit "gb unknown MBC" 2 "$G" run gb "$T_TMP/mbc2.gb"
+# a DMG-only cartridge on the CGB runs in DMG compatibility mode, from the registers of
+# Pan Docs' "CGB (DMG mode)" column (not a Nintendo licensee: B 0, HL $007C)
 cp "$R/cpu_test.gb" "$T_TMP/dmgonly.gb"
 "$PY" "$S/gbfix.py" "$T_TMP/dmgonly.gb" --title DMGONLY --cgb 0
-expect_exit "gb DMG-only ROM on --model cgb" 2 "$G" run gb "$T_TMP/dmgonly.gb" --model cgb
+"$G" run gb "$T_TMP/dmgonly.gb" --model cgb --frames 2 --trace "$T_TMP/compat.trace" -q >/dev/null 2>&1
+first=$(head -n 1 "$T_TMP/compat.trace")
+case $first in
+"A:11 F:80 B:00 C:00 D:00 E:08 H:00 L:7C SP:FFFE PC:0100 "*) pass "gb DMG-only ROM on --model cgb" "runs in compatibility mode: $first" ;;
+*) fail "gb DMG-only ROM on --model cgb" "first trace line: '$first'" ;;
+esac
 : >"$T_TMP/empty.gb"
 expect_exit "gb empty ROM" 2 "$G" run gb "$T_TMP/empty.gb"
 expect_exit "gb missing ROM" 2 "$G" run gb "$T_TMP/nonexistent.gb"
@@ -107,7 +125,7 @@ expect_exit "gb bad --frames" 2 "$G" run gb "$R/cpu_test.gb" --frames 0
 expect_exit "gb bench bad --instances" 2 "$G" bench gb "$R/cpu_test.gb" --instances 1,x
 
 # ---- save states ------------------------------------------------------------------------
-for rm in "apu_test cgb" "ppu_scene dmg"; do
+for rm in "apu_test cgb" "ppu_scene dmg" "compat_test cgb" "quirks_test dmg"; do
   set -- $rm
   "$G" run gb "$R/$1.gb" --model $2 --frames 200 --save-state "$T_TMP/s3" --png "$T_TMP/p3.png" --wav "$T_TMP/w3.wav" -q >/dev/null
   "$G" run gb "$R/$1.gb" --model $2 --frames 120 --save-state "$T_TMP/s1" -q >/dev/null

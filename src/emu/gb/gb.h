@@ -60,12 +60,16 @@ enum {
 };
 
 /* A machine in the documented post-boot state (no boot ROM) for model. A DMG-only
- * cartridge on the CGB model is GV_ERR_INPUT (compatibility mode is not emulated). */
+ * cartridge on the CGB model runs in the CGB's DMG compatibility mode (gb_compat_mode). */
 gv_status gb_new(const gb_cart *cart, gb_model model, unsigned outputs, gb **out, gv_err *err);
 void gb_free(gb *g);
 /* Power cycle: the machine as gb_new left it (cartridge RAM cleared); buffers are kept. */
 void gb_power(gb *g);
 gb_model gb_get_model(const gb *g);
+/* 1 when a CGB runs a DMG cartridge in DMG compatibility mode: the DMG's registers and
+ * picture rules, colours from the compatibility palettes in CGB palette RAM, and the
+ * CGB's hardware (APU, no OAM bug). */
+int gb_compat_mode(const gb *g);
 const gb_cart *gb_get_cart(const gb *g);
 
 /* Runs one frame period: until the PPU enters VBlank (line 144), or 70224 dots after the

@@ -46,18 +46,23 @@ int32_t gb_hpf_charge(int cgb)
     return cgb ? 59751 : 65296;
 }
 
-/* Steps one generator through dt dots, one waveform step at a time. */
-static void gen_walk(gb_apu_gen *c, int ch, uint64_t dt)
+/* Steps one generator through dt dots, one waveform step at a time (the wave channel
+ * reads each new sample into its buffer). */
+static inline __attribute__((always_inline)) void gen_walk(gb_apu_gen *c, int ch, uint64_t dt, const uint8_t *wave)
 {
     if (!c->on || !c->period)
         return;
     while (dt >= c->ctr) {
         dt -= c->ctr;
         c->ctr = c->period;
-        if (ch == 3)
+        if (ch == 3) {
             c->lfsr = gb_lfsr_step(c->lfsr, c->mode);
-        else
-            c->pos = (uint8_t)((c->pos + 1) & (ch == 2 ? 31 : 7));
+        } else if (ch == 2) {
+            c->pos = (uint8_t)((c->pos + 1) & 31);
+            c->buf = (uint8_t)gb_wave_nibble(wave, c->pos);
+        } else {
+            c->pos = (uint8_t)((c->pos + 1) & 7);
+        }
     }
     c->ctr -= (uint32_t)dt;
 }
@@ -97,8 +102,8 @@ static inline __attribute__((always_inline)) void chan_chunk(gb_apu_gen *c, int 
                                                              int *R)
 {
     for (int i = 0; i < n; i++) {
-        gen_walk(c, ch, dt[i]);
-        int v = 2 * gb_gen_amp(c, ch, wave) - 15;
+        gen_walk(c, ch, dt[i], wave);
+        int v = 2 * gb_gen_amp(c, ch) - 15;
         L[i] += v * wl;
         R[i] += v * wr;
     }

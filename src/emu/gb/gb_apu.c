@@ -3,11 +3,33 @@
  * clocked by falling edges of system counter bit 12, bit 13 in double speed): length
  * counters on steps 0/2/4/6, sweep on 2/6, envelopes on 7. At each audio event (register
  * write, sequencer step that changes something) it advances the four generators to that
- * dot in closed form and appends a keyframe; the synthesisers (gb_audio.c, device) turn
- * keyframes into samples. Channels: 0-1 square (1 with sweep), 2 wave, 3 noise. */
+ * dot in closed form and appends a keyframe; the synthesisers (gb_aout.c, device) turn
+ * keyframes into samples. Channels: 0-1 square (1 with sweep), 2 wave, 3 noise.
+ *
+ * The documented quirks (Pan Docs, "Audio Details: Obscure Behavior", and the register
+ * pages) kept here: extra length clocking when NRx4 enables the length counter while the
+ * next sequencer step does not clock lengths (and a trigger that reloads an expired
+ * length then loads max - 1); the envelope timer one longer when triggered just before an
+ * envelope step; leaving sweep subtract mode after a subtract calculation disables
+ * channel 1; NRx2 writes while a channel plays change its volume ("zombie" mode, the
+ * CGB-02/04 rule on both models); power off clears every register but wave RAM (and, on
+ * the DMG, the length counters, which NRx1 writes still load while the APU is off);
+ * power on restarts the sequencer at step 0, the duty positions and the wave sample
+ * buffer. The wave channel starts its first period GB_WAVE_TRIGGER_DELAY dots late,
+ * reads sample 1 first and keeps playing its buffer until then; while it plays, wave RAM
+ * is the byte it reads (CGB) or reachable only at the dot at which it reads a byte, $FF
+ * and ignored otherwise (DMG); a DMG trigger as it reads a byte corrupts the first bytes
+ * of wave RAM. */
 #include <string.h>
 
 #include "emu/gb/gb_int.h"
+
+/* Channel 3's first period after a trigger is this many dots longer (3 ticks of its
+ * 2 MHz clock); a DMG trigger corrupts wave RAM when the channel reads a byte this many
+ * dots into the CPU's M-cycle. Both as blargg's dmg_sound/cgb_sound tests 09, 10 and 12
+ * measure them on hardware. */
+#define GB_WAVE_TRIGGER_DELAY 6u
+#define GB_WAVE_TRIGGER_READ 2u
 
 /* Read masks: bits that read back as 1 ($FF10-$FF2F). */
 static const uint8_t apu_rmask[0x20] = {
@@ -46,8 +68,10 @@ static void gen_sync(gb *g, uint64_t t)
     gb_apu_key *k = &g->s.apu.gen;
     if (t <= k->t)
         return;
+    if (gb_gen_steps(&k->ch[2], t - k->t))
+        g->s.apu.wave_fresh = 0;
     for (int ch = 0; ch < 4; ch++)
-        gb_gen_advance(&k->ch[ch], ch, t - k->t, g->lfsr);
+        gb_gen_advance(&k->ch[ch], ch, t - k->t, g->lfsr, k->wave);
     k->t = t;
 }
 
@@ -87,6 +111,8 @@ static int sweep_calc(gb_apu_state *a)
     uint8_t r = a->reg[0x00];
     int d = a->sweep_shadow >> (r & 7);
     int nf = (r & 8) ? a->sweep_shadow - d : a->sweep_shadow + d;
+    if (r & 8)
+        a->sweep_neg = 1;
     if (nf > 2047) {
         a->gen.ch[0].on = 0;
         return -1;
@@ -94,19 +120,33 @@ static int sweep_calc(gb_apu_state *a)
     return nf;
 }
 
-static void trigger(gb_apu_state *a, int ch)
+/* The next frame-sequencer step does not clock the length counters (steps 1, 3, 5, 7). */
+static int len_off_step(const gb_apu_state *a)
+{
+    return a->fs_step & 1;
+}
+
+/* Trigger (NRx4 bit 7). len_extra: the length counter is enabled and the next sequencer
+ * step does not clock it, so an expired counter reloads one short of its maximum. */
+static void trigger(gb_apu_state *a, int ch, int len_extra)
 {
     gb_apu_gen *c = &a->gen.ch[ch];
     c->on = c->dac;
     if (a->len[ch] == 0)
-        a->len[ch] = ch == 2 ? 256 : 64;
+        a->len[ch] = (uint16_t)((ch == 2 ? 256 : 64) - (len_extra ? 1 : 0));
     c->period = chan_period(a, ch);
     c->ctr = c->period ? c->period : 1;
     if (ch != 2) {
         c->vol = a->reg[nrx2[ch]] >> 4;
-        a->env_timer[ch] = a->reg[nrx2[ch]] & 7;
+        /* just before an envelope step the timer starts one longer */
+        a->env_timer[ch] = (uint8_t)((a->reg[nrx2[ch]] & 7) + (a->fs_step == 7 ? 1 : 0));
+        a->env_run |= (uint8_t)(1 << ch);
     } else {
+        /* the position restarts, the sample buffer is not refilled: the first read (of
+         * sample 1) comes a period and GB_WAVE_TRIGGER_DELAY dots later */
         c->pos = 0;
+        c->ctr += GB_WAVE_TRIGGER_DELAY;
+        a->wave_fresh = 1;
     }
     if (ch == 3)
         c->lfsr = 0x7FFF;
@@ -115,9 +155,60 @@ static void trigger(gb_apu_state *a, int ch)
         a->sweep_shadow = a->freq[0];
         a->sweep_timer = ((r >> 4) & 7) ? ((r >> 4) & 7) : 8;
         a->sweep_en = ((r >> 4) & 7) || (r & 7);
+        a->sweep_neg = 0;
         if (r & 7)
             sweep_calc(a);
     }
+}
+
+/* ---- wave RAM while channel 3 plays ----------------------------------------------------- */
+
+/* DMG: the byte channel 3 reads at dot s->clk + d (0 <= d < an M-cycle; the generator
+ * is at s->clk), or -1 when it reads none then. Its last read was period - ctr dots
+ * before s->clk (unless it has read nothing since its trigger), its next is ctr after. */
+static int wave_read_at(gb *g, uint32_t d)
+{
+    const gb_apu_gen *c = &g->s.apu.gen.ch[2];
+    if (!c->period)
+        return -1;
+    if (d == 0 && c->ctr == c->period && !g->s.apu.wave_fresh)
+        return c->pos >> 1;
+    if (d > 0 && c->ctr == d)
+        return ((c->pos + 1) & 31) >> 1;
+    return -1;
+}
+
+/* DMG: triggering channel 3 when it reads a byte GB_WAVE_TRIGGER_READ dots into the
+ * write's M-cycle rewrites the start of wave RAM: byte 0 with that byte when it is one of
+ * the first four, else bytes 0-3 with the aligned four bytes it belongs to. */
+static void wave_trigger_corrupt(gb *g)
+{
+    gb_apu_key *k = &g->s.apu.gen;
+    if (!k->ch[2].on)
+        return;
+    int b = wave_read_at(g, GB_WAVE_TRIGGER_READ);
+    if (b < 0)
+        return;
+    if (b < 4)
+        k->wave[0] = k->wave[b];
+    else
+        memcpy(k->wave, k->wave + (b & ~3), 4);
+    memcpy(g->s.apu.reg + 0x20, k->wave, 4);
+}
+
+/* The byte of wave RAM the CPU reaches at dot s->clk when it addresses byte i: i itself
+ * while channel 3 is off; while it plays, the byte the channel reads (CGB), or on the DMG
+ * that byte only if the channel reads it at the very dot of the access, else -1 (reads
+ * $FF, writes are lost). */
+static int wave_byte(gb *g, int i)
+{
+    gb_state *s = &g->s;
+    const gb_apu_gen *c = &s->apu.gen.ch[2];
+    if (!c->on)
+        return i;
+    if (s->cgb_hw)
+        return c->pos >> 1;
+    return wave_read_at(g, 0);
 }
 
 uint8_t gb_apu_read(gb *g, uint16_t a)
@@ -130,20 +221,15 @@ uint8_t gb_apu_read(gb *g, uint16_t a)
         gb_apu_key k = ap->gen;
         int amp[4];
         for (int ch = 0; ch < 4; ch++) {
-            gb_gen_advance(&k.ch[ch], ch, s->clk - k.t, g->lfsr);
-            amp[ch] = gb_gen_amp(&k.ch[ch], ch, k.wave);
+            gb_gen_advance(&k.ch[ch], ch, s->clk - k.t, g->lfsr, k.wave);
+            amp[ch] = gb_gen_amp(&k.ch[ch], ch);
         }
         return a == 0xFF76 ? (uint8_t)(amp[0] | (amp[1] << 4)) : (uint8_t)(amp[2] | (amp[3] << 4));
     }
     if (r >= 0x20) {
-        /* While channel 3 plays, wave RAM reads return the byte being played (CGB
-         * behaviour, used for both models). */
-        if (ap->gen.ch[2].on) {
-            gb_apu_gen c = ap->gen.ch[2];
-            gb_gen_advance(&c, 2, s->clk - ap->gen.t, g->lfsr);
-            return ap->gen.wave[c.pos >> 1];
-        }
-        return ap->gen.wave[r - 0x20];
+        gen_sync(g, s->clk);
+        int i = wave_byte(g, (int)r - 0x20);
+        return i < 0 ? 0xFF : ap->gen.wave[i];
     }
     if (r == 0x16) {
         uint8_t v = (uint8_t)(0x70 | (ap->power << 7));
@@ -162,16 +248,33 @@ void gb_apu_write(gb *g, uint16_t a, uint8_t v)
     unsigned r = a - 0xFF10u;
     gen_sync(g, s->clk);
     if (r >= 0x20) {
-        ap->reg[r] = v;
-        ap->gen.wave[r - 0x20] = v;
-        emit_key(g);
+        int i = wave_byte(g, (int)r - 0x20);
+        if (i >= 0) {
+            ap->reg[0x20 + i] = v;
+            ap->gen.wave[i] = v;
+            emit_key(g);
+        }
         return;
     }
-    if (!ap->power && r != 0x16)
-        return; /* registers are read-only while the APU is off */
+    if (!ap->power) {
+        /* Registers are read-only while the APU is off, but on the DMG the length
+         * counters still load from NRx1 (not the duty bits). */
+        if (!s->cgb_hw && (r == 0x01 || r == 0x06 || r == 0x10))
+            ap->len[r == 0x01 ? 0 : r == 0x06 ? 1 : 3] = (uint16_t)(64 - (v & 63));
+        else if (!s->cgb_hw && r == 0x0B)
+            ap->len[2] = (uint16_t)(256 - v);
+        if (r != 0x16)
+            return;
+    }
+    uint8_t old = ap->reg[r];
     ap->reg[r] = v;
     gb_apu_key *k = &ap->gen;
     switch (r) {
+    case 0x00:
+        /* leaving subtract mode after a subtract calculation disables channel 1 */
+        if (ap->sweep_neg && (old & 8) && !(v & 8))
+            k->ch[0].on = 0;
+        break;
     case 0x01: case 0x06: case 0x10: {
         int ch = r == 0x01 ? 0 : r == 0x06 ? 1 : 3;
         ap->len[ch] = (uint16_t)(64 - (v & 63));
@@ -184,9 +287,23 @@ void gb_apu_write(gb *g, uint16_t a, uint8_t v)
         break;
     case 0x02: case 0x07: case 0x11: {
         int ch = r == 0x02 ? 0 : r == 0x07 ? 1 : 3;
-        k->ch[ch].dac = (v & 0xF8) != 0;
-        if (!k->ch[ch].dac)
-            k->ch[ch].on = 0;
+        gb_apu_gen *c = &k->ch[ch];
+        if (c->on) {
+            /* "Zombie" mode: a write while the channel plays moves its volume: +1 when
+             * the old envelope period was 0 and the envelope still runs, else +2 when it
+             * was decreasing; 16 - volume when the direction changes; 4 bits kept. */
+            int vol = c->vol;
+            if (!(old & 7) && ((ap->env_run >> ch) & 1))
+                vol += 1;
+            else if (!(old & 8))
+                vol += 2;
+            if ((old ^ v) & 8)
+                vol = 16 - vol;
+            c->vol = (uint8_t)(vol & 15);
+        }
+        c->dac = (v & 0xF8) != 0;
+        if (!c->dac)
+            c->on = 0;
         break;
     }
     case 0x0A:
@@ -209,8 +326,17 @@ void gb_apu_write(gb *g, uint16_t a, uint8_t v)
             ap->freq[ch] = (uint16_t)((ap->freq[ch] & 0xFF) | ((v & 7) << 8));
             set_period(ap, ch);
         }
-        if (v & 0x80)
-            trigger(ap, ch);
+        /* Enabling the length counter while the next sequencer step does not clock it
+         * clocks it once now; reaching 0 that way disables the channel unless it is
+         * triggered in the same write. */
+        int extra = len_off_step(ap) && (v & 0x40);
+        if (extra && !(old & 0x40) && ap->len[ch] && --ap->len[ch] == 0 && !(v & 0x80))
+            k->ch[ch].on = 0;
+        if (v & 0x80) {
+            if (ch == 2 && !s->cgb_hw)
+                wave_trigger_corrupt(g);
+            trigger(ap, ch, extra);
+        }
         break;
     }
     case 0x12:
@@ -225,20 +351,28 @@ void gb_apu_write(gb *g, uint16_t a, uint8_t v)
         break;
     case 0x16:
         if (!(v & 0x80) && ap->power) {
-            /* Power off clears every register but wave RAM and stops the channels. */
+            /* Power off clears every register but wave RAM (and the DMG's length
+             * counters) and stops the channels. */
             uint8_t wave[16];
+            uint16_t len[4];
             memcpy(wave, k->wave, 16);
+            memcpy(len, ap->len, sizeof len);
             uint64_t t = k->t;
             memset(ap, 0, sizeof *ap);
             memcpy(ap->reg + 0x20, wave, 16);
             memcpy(k->wave, wave, 16);
+            if (!s->cgb_hw)
+                memcpy(ap->len, len, sizeof len);
             k->t = t;
             for (int ch = 0; ch < 4; ch++)
                 k->ch[ch].ctr = 1;
         } else if ((v & 0x80) && !ap->power) {
+            /* power on: the sequencer's next step is 0; duty positions and the wave
+             * sample buffer start from 0 */
             ap->power = 1;
             ap->fs_step = 0;
             k->ch[0].pos = k->ch[1].pos = 0;
+            k->ch[2].buf = 0;
         }
         ap->reg[0x16] = v & 0x80;
         break;
@@ -290,6 +424,8 @@ static void fs_step(gb *g, uint64_t t)
                 c->vol++;
             else if (!(r & 8) && c->vol > 0)
                 c->vol--;
+            else
+                ap->env_run &= (uint8_t)~(1 << ch); /* at its bound: the envelope stops */
         }
     }
     ap->fs_step = (uint8_t)((step + 1) & 7);
@@ -325,7 +461,7 @@ void gb_apu_period_switch(gb *g, uint64_t t)
     gb_apu_key *first = gb_vec_push(nw, sizeof *first);
     *first = k[j];
     for (int ch = 0; ch < 4; ch++)
-        gb_gen_advance(&first->ch[ch], ch, t - first->t, g->lfsr);
+        gb_gen_advance(&first->ch[ch], ch, t - first->t, g->lfsr, first->wave);
     first->t = t;
     for (uint32_t i = j + 1; i < old->n; i++)
         *(gb_apu_key *)gb_vec_push(nw, sizeof *first) = ((gb_apu_key *)old->v)[i];

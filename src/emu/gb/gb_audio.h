@@ -38,12 +38,12 @@ typedef struct {
     uint32_t ctr;    /* dots until the next step, 1..period */
     uint32_t period; /* dots per step: square (2048-f)*4, wave (2048-f)*2, noise div<<s; 0 = frozen */
     uint16_t lfsr;   /* noise: 15-bit shift register */
-    uint8_t pos;     /* square: duty step 0-7; wave: sample 0-31 */
+    uint8_t pos;     /* square: duty step 0-7; wave: index of the sample last read, 0-31 */
     uint8_t vol;     /* square/noise: envelope volume 0-15; wave: output level code 0-3 */
     uint8_t on;      /* channel enabled (NR52 status bit) */
     uint8_t dac;     /* DAC powered */
     uint8_t mode;    /* square: duty 0-3; noise: 1 for the 7-bit LFSR */
-    uint8_t pad;
+    uint8_t buf;     /* wave: the sample buffer (0-15), the nibble last read from wave RAM; 0 else */
 } gb_apu_gen;
 
 typedef struct {
@@ -110,8 +110,18 @@ GB_HD static inline uint32_t gb_gen_steps(const gb_apu_gen *c, uint64_t dt)
     return (uint32_t)(1 + (dt - c->ctr) / c->period);
 }
 
-/* Advances a generator by dt dots in closed form. ch: 0-1 square, 2 wave, 3 noise. */
-GB_HD static inline void gb_gen_advance(gb_apu_gen *c, int ch, uint64_t dt, const gb_lfsr_jump *J)
+/* Sample p (0-31) of wave RAM: the high nibble of byte p/2 first. */
+GB_HD static inline int gb_wave_nibble(const uint8_t *wave, int p)
+{
+    return (wave[p >> 1] >> ((p & 1) ? 0 : 4)) & 15;
+}
+
+/* Advances a generator by dt dots in closed form. ch: 0-1 square, 2 wave, 3 noise. The
+ * wave channel reads the sample at its new position into its buffer at each step (wave
+ * RAM cannot change between two keyframes, so the last read is the one that counts);
+ * until its first step after a trigger it keeps playing the sample read before. */
+GB_HD static inline void gb_gen_advance(gb_apu_gen *c, int ch, uint64_t dt, const gb_lfsr_jump *J,
+                                        const uint8_t *wave)
 {
     if (!c->on || !c->period)
         return;
@@ -123,23 +133,22 @@ GB_HD static inline void gb_gen_advance(gb_apu_gen *c, int ch, uint64_t dt, cons
     c->ctr = c->period - (uint32_t)((dt - c->ctr) % c->period);
     if (ch == 3)
         c->lfsr = gb_lfsr_jump_apply(J, c->lfsr, c->mode, n);
-    else if (ch == 2)
+    else if (ch == 2) {
         c->pos = (uint8_t)((c->pos + n) & 31);
-    else
+        c->buf = (uint8_t)gb_wave_nibble(wave, c->pos);
+    } else
         c->pos = (uint8_t)((c->pos + n) & 7);
 }
 
 /* Digital amplitude 0..15 of a channel whose generator is in state c (already advanced). */
-GB_HD static inline int gb_gen_amp(const gb_apu_gen *c, int ch, const uint8_t *wave)
+GB_HD static inline int gb_gen_amp(const gb_apu_gen *c, int ch)
 {
     if (!c->on)
         return 0;
     if (ch == 3)
         return (c->lfsr & 1) ? 0 : c->vol;
-    if (ch == 2) {
-        int s = (wave[c->pos >> 1] >> ((c->pos & 1) ? 0 : 4)) & 15;
-        return c->vol == 0 ? 0 : s >> (c->vol - 1);
-    }
+    if (ch == 2) /* the sample buffer, shifted by the output level (code 0 mutes) */
+        return c->vol == 0 ? 0 : c->buf >> (c->vol - 1);
     return gb_duty_bit(c->mode, c->pos) ? c->vol : 0;
 }
 
@@ -165,8 +174,8 @@ GB_HD static inline void gb_apu_sample(const gb_apu_key *k, uint64_t t, const gb
     int amp[4];
     for (int ch = 0; ch < 4; ch++) {
         gb_apu_gen c = k->ch[ch];
-        gb_gen_advance(&c, ch, t - k->t, J);
-        amp[ch] = gb_gen_amp(&c, ch, k->wave);
+        gb_gen_advance(&c, ch, t - k->t, J, k->wave);
+        amp[ch] = gb_gen_amp(&c, ch);
     }
     gb_apu_mix(k, amp, l, r);
 }

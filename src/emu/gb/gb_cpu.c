@@ -6,7 +6,11 @@
  * and picks its vector after pushing PC's high byte (so a push that overwrites IE can
  * cancel it, jumping to $0000). EI enables interrupts after the following instruction.
  * HALT with IME clear and an interrupt pending does not halt and makes the next opcode
- * byte be read twice (the HALT bug). Illegal opcodes lock the CPU up. */
+ * byte be read twice (the HALT bug); right after EI the interrupt is taken instead and
+ * returns to the HALT (Pan Docs, "halt"). STOP follows Pan Docs' chart: one byte when an
+ * interrupt is pending, two otherwise; a held button makes it a HALT (or nothing), a
+ * requested speed switch switches and halts, else STOP mode until a button is pressed.
+ * Illegal opcodes lock the CPU up. */
 #include "emu/gb/gb_int.h"
 
 enum { FZ = 0x80, FN = 0x40, FH = 0x20, FC = 0x10 };
@@ -86,6 +90,52 @@ INLINE void wr8(cpu *c, uint32_t a, uint8_t v) /* a: 0-$FFFF */
         refresh(c);
     }
     TICK();
+}
+
+/* The DMG's OAM bug (gb_oam_bug): a 16-bit increment or decrement of a register that
+ * holds $FE00-$FEFF, in the M-cycle starting at dot t (<= s.clk), acts like a write to
+ * OAM; a read that comes with such an increment is a read and a write at once. Rare, so
+ * out of line, and like every call out of the loop these take the machine, never the
+ * loop's cpu (whose fields must stay in registers); the hot path only compares the
+ * register's high byte. */
+static __attribute__((noinline)) void oam_idu_slow(gb *g, uint64_t t)
+{
+    uint64_t now = g->s.clk;
+    g->s.clk = t;
+    gb_sync(g);
+    gb_oam_bug(g, GB_OAM_WRITE);
+    g->s.clk = now;
+}
+
+static __attribute__((noinline)) uint8_t read_idu_slow(gb *g, uint16_t a)
+{
+    g->oam_idu = 1;
+    uint8_t v = gb_read_slow(g, a);
+    g->oam_idu = 0;
+    return v;
+}
+
+#define IN_OAM(v) __builtin_expect(((v) >> 8) == 0xFE, 0)
+#define IDU(v, t)                       \
+    do {                                \
+        if (IN_OAM(v)) {                \
+            oam_idu_slow(c->g, (t));    \
+            refresh(c);                 \
+        }                               \
+    } while (0)
+
+/* A read with the address register incremented in the same M-cycle (LD A,(HL+/-), POP). */
+INLINE uint8_t rd8_inc(cpu *c, uint32_t a)
+{
+    if (IN_OAM(a)) {
+        c->s->clk = c->clk;
+        uint8_t v = read_idu_slow(c->g, (uint16_t)a);
+        c->clk = c->s->clk;
+        refresh(c);
+        TICK();
+        return v;
+    }
+    return rd8(c, a);
 }
 
 /* Opcode and operand bytes: straight from the page PC is on, which stays mapped until
@@ -242,9 +292,11 @@ INLINE int cond(const gb_state *s, int cc)
     }
 }
 
+/* After the internal M-cycle that decrements SP (it ended at c->clk). */
 INLINE void push16(cpu *c, uint16_t v)
 {
     gb_state *s = c->s;
+    IDU(s->sp, c->clk - c->md);
     wr8(c, --s->sp, (uint8_t)(v >> 8));
     wr8(c, --s->sp, (uint8_t)v);
 }
@@ -252,7 +304,7 @@ INLINE void push16(cpu *c, uint16_t v)
 INLINE uint16_t pop16(cpu *c)
 {
     gb_state *s = c->s;
-    uint8_t lo = rd8(c, s->sp++);
+    uint8_t lo = rd8_inc(c, s->sp++);
     return (uint16_t)(lo | (rd8(c, s->sp++) << 8));
 }
 
@@ -271,6 +323,7 @@ static void irq_dispatch(cpu *c)
     TICK();
     TICK();
     uint16_t pc = (uint16_t)c->pc;
+    IDU(s->sp, c->clk - c->md);
     wr8(c, --s->sp, (uint8_t)(pc >> 8));
     uint8_t pend = s->ie & s->iflag & 0x1F; /* looked at after the high byte is pushed */
     if (pend) {
@@ -364,6 +417,10 @@ static __attribute__((noinline)) int step_begin(gb *g)
     if (s->ime_delay && --s->ime_delay == 0)
         s->ime = 1;
     if (s->ime && (s->ie & s->iflag & 0x1F)) {
+        if (s->halt_bug) { /* EI; HALT with an interrupt pending: it returns to the HALT */
+            s->halt_bug = 0;
+            c->pc = (c->pc - 1) & 0xFFFF;
+        }
         irq_dispatch(c);
         cpu_store(c);
         return -1;
@@ -519,10 +576,10 @@ void gb_cpu_run(gb *g)
     OP(0x32) wr8(c, HL, s->a); SET_HL(HL - 1); NEXT;
     OP(0x0A) s->a = rd8(c, BC); NEXT;
     OP(0x1A) s->a = rd8(c, DE); NEXT;
-    OP(0x2A) s->a = rd8(c, HL); SET_HL(HL + 1); NEXT;
-    OP(0x3A) s->a = rd8(c, HL); SET_HL(HL - 1); NEXT;
-#define INCRR(o) OP(o) set_rr(s, (o) >> 4, (uint16_t)(get_rr(s, (o) >> 4) + 1)); TICK(); NEXT;
-#define DECRR(o) OP(o) set_rr(s, (o) >> 4, (uint16_t)(get_rr(s, (o) >> 4) - 1)); TICK(); NEXT;
+    OP(0x2A) s->a = rd8_inc(c, HL); SET_HL(HL + 1); NEXT;
+    OP(0x3A) s->a = rd8_inc(c, HL); SET_HL(HL - 1); NEXT;
+#define INCRR(o) OP(o) IDU(get_rr(s, (o) >> 4), c->clk); set_rr(s, (o) >> 4, (uint16_t)(get_rr(s, (o) >> 4) + 1)); TICK(); NEXT;
+#define DECRR(o) OP(o) IDU(get_rr(s, (o) >> 4), c->clk); set_rr(s, (o) >> 4, (uint16_t)(get_rr(s, (o) >> 4) - 1)); TICK(); NEXT;
 #define ADDHL(o)                                                                       \
     OP(o) {                                                                            \
         unsigned hl = HL, v = get_rr(s, (o) >> 4), r = hl + v;                         \
@@ -568,20 +625,37 @@ void gb_cpu_run(gb *g)
         wr8(c, (uint16_t)(a + 1), (uint8_t)(s->sp >> 8));
         NEXT;
     }
-    OP(0x10) /* STOP */
-        imm8(c);
+    OP(0x10) { /* STOP, as Pan Docs' STOP chart has it */
         s->clk = c->clk;
         gb_sync(g);
-        if (s->cgb && (s->key1 & 1)) {
+        int pend = (s->ie & s->iflag & 0x1F) != 0;
+        if (!pend)
+            imm8(c); /* 2 bytes unless an interrupt is pending; 1 byte then */
+        s->clk = c->clk;
+        uint64_t t0 = s->clk;
+        if ((gb_joyp(g) & 0x0F) != 0x0F) {
+            /* a selected button is held: no mode change (pending interrupt), else HALT;
+             * DIV is not reset */
+            if (!pend)
+                s->halted = 1;
+        } else if (s->cgb && (s->key1 & 1)) {
+            /* the speed switch (DIV reset, 8200 dots); with no interrupt pending the CPU
+             * then halts, for about $20000 dots unless an interrupt ends it sooner (with
+             * one pending and IME set the hardware glitches: treated as IME clear) */
             gb_speed_switch(g);
+            if (!pend) {
+                s->halted = 1;
+                s->wake_clk = t0 + 0x20000;
+            }
         } else {
-            gb_timer_write(g, 0xFF04, 0);
+            gb_timer_write(g, 0xFF04, 0); /* STOP mode, DIV reset: until a button is pressed */
             s->stopped = 1;
         }
         c->clk = s->clk;
         c->md = g->md;
         stop(c);
         NEXT;
+    }
     OP(0x18) {
         int8_t e = (int8_t)imm8(c);
         c->pc = (uint16_t)(c->pc + e);
@@ -622,8 +696,8 @@ void gb_cpu_run(gb *g)
     OP(0x2F) s->a = (uint8_t)~s->a; s->f |= FN | FH; NEXT;
     OP(0x37) s->f = (uint8_t)((s->f & FZ) | FC); NEXT;
     OP(0x3F) s->f = (uint8_t)((s->f & FZ) | ((s->f & FC) ^ FC)); NEXT;
-    OP(0x76) /* HALT */
-        if (!s->ime && !s->ime_delay && (s->ie & s->iflag & 0x1F))
+    OP(0x76) /* HALT: with IME clear and an interrupt pending, the HALT bug (also right after EI) */
+        if (!s->ime && (s->ie & s->iflag & 0x1F))
             s->halt_bug = 1, refresh(c);
         else
             s->halted = 1, stop(c);

@@ -38,7 +38,10 @@ typedef struct {
     uint16_t sweep_shadow;
     uint16_t len[4];     /* length counters (ticks left) */
     uint16_t freq[3];    /* 11-bit frequencies of channels 1-3 */
-    uint8_t pad[2];
+    uint8_t sweep_neg;   /* a sweep calculation in subtract mode was made since the trigger */
+    uint8_t env_run;     /* bit ch: channel ch's envelope still updates its volume */
+    uint8_t wave_fresh;  /* channel 3 was triggered and has not read a sample since */
+    uint8_t pad[5];
     gb_apu_key gen;      /* generator state as of gen.t */
 } gb_apu_state;
 
@@ -48,15 +51,17 @@ typedef struct {
     uint16_t sp, pc;
     uint8_t ime, ime_delay, halted, halt_bug, stopped, locked, double_speed, key1;
     uint8_t ie, iflag, p1, sb, sc, tima, tma, tac;
-    uint8_t tima_delay; /* 1 between a TIMA overflow and the TMA reload one M-cycle later */
-    uint8_t cgb;        /* CGB mode */
+    uint8_t tima_delay; /* 1 in the M-cycle after a TIMA overflow (A), 2 in the reload's (B) */
+    uint8_t cgb;        /* CGB mode: the CGB's registers, attributes, palettes, banks and speeds */
     uint8_t buttons;    /* held (input): A B Select Start Right Left Up Down; 0 in older states */
-    uint8_t pad0[5];
+    uint8_t cgb_hw;     /* CGB hardware: 1 in CGB mode and in DMG compatibility mode (cgb 0) */
+    uint8_t pad0[4];
     /* clocks */
     uint64_t clk;       /* dots since power-on */
     uint64_t div_base;  /* 64-bit system counter (DIV is bits 8-15) at dot div_clk */
     uint64_t div_clk;   /* the counter runs from this dot (STOP freezes it until then) */
     uint64_t tima_ref;  /* system counter at the last timer update */
+    uint64_t wake_clk;  /* a HALT entered by a speed-switching STOP ends here at the latest (else GB_NEVER) */
     uint64_t ev[GB_EV_N];
     /* memories */
     uint8_t wram[0x8000];
@@ -113,6 +118,7 @@ struct gb {
     unsigned outputs;
     int trap_on, trap_hit;
     int cpu_brk;            /* gb_cpu_run returns after this instruction */
+    int oam_idu;            /* the OAM access being made comes with a 16-bit increment (gb_oam_bug) */
     emu_line_fn trace;      /* one line per instruction, or NULL */
     void *trace_ctx;
     const gb_lfsr_jump *lfsr; /* shared, owned by the cartridge */
@@ -148,6 +154,12 @@ struct gb {
     uint8_t *serial;
     size_t nserial, capserial;
 };
+
+/* The frame log's mode (gb_frame_log.cgb): GB_LOG_DMG, GB_LOG_CGB or GB_LOG_COMPAT. */
+static inline uint8_t gb_log_mode(const gb_state *s)
+{
+    return s->cgb ? GB_LOG_CGB : s->cgb_hw ? GB_LOG_COMPAT : GB_LOG_DMG;
+}
 
 /* ---- memory (gb_mem.c) ---------------------------------------------------------------- */
 uint8_t gb_read_slow(gb *g, uint16_t a);
@@ -222,6 +234,13 @@ void gb_pal_rgb_refresh(gb *g); /* after the palette RAM changed wholesale */
 void gb_native_init(gb *g);     /* the native renderer's tables */
 void gb_hdma_write(gb *g, uint16_t a, uint8_t v);
 void gb_oam_dma(gb *g, uint8_t v);
+/* The DMG's OAM corruption bug (Pan Docs, "OAM Corruption Bug"): an access to $FE00-$FEFF
+ * at dot s.clk, or a 16-bit increment or decrement of a register holding such an address
+ * (GB_OAM_WRITE), while the PPU scans OAM, corrupts the row it reads. kind: GB_OAM_READ,
+ * GB_OAM_WRITE, or GB_OAM_READ_IDU (a read and an increment in the same M-cycle). Nothing
+ * happens on the CGB, with the LCD off, or outside mode 2. */
+enum { GB_OAM_READ, GB_OAM_WRITE, GB_OAM_READ_IDU };
+void gb_oam_bug(gb *g, int kind);
 
 /* ---- APU (gb_apu.c) ------------------------------------------------------------------- */
 void gb_apu_reset(gb *g);

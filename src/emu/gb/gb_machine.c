@@ -72,15 +72,50 @@ void gb_period_end(gb *g, uint64_t t)
 
 /* ---- creation ------------------------------------------------------------------------- */
 
+/* DMG compatibility mode: the palettes the CGB boot ROM loads for a cartridge with no
+ * entry of its own (palettes ID $00, the "dark green" set: BG white, light green, dark
+ * blue, black; both OBJ palettes white, light red, dark red, black), as 15-bit BGR. The
+ * boot ROM's per-title table (Nintendo-licensed titles, looked up by title checksum) is
+ * not reproduced: every DMG cartridge gets these. */
+static const uint16_t compat_bg[4] = {0x7FFF, 0x1BEF, 0x6180, 0x0000};
+static const uint16_t compat_obj[4] = {0x7FFF, 0x421F, 0x1CF2, 0x0000};
+
 /* Registers as the boot ROM leaves them at PC=$0100 (Pan Docs, "Power Up Sequence"). The
  * PPU is on line 153 (LY already reads 0, mode 1) 400 dots in; DIV is $AB on DMG, and
  * $1E on CGB, where the documentation gives no value. WRAM, HRAM, VRAM and OAM are
- * zero; CGB palettes white. */
+ * zero; CGB palettes white. A DMG cartridge on the CGB runs in DMG compatibility mode:
+ * the registers of the "CGB (DMG mode)" column (B is the title checksum when the
+ * licensee is Nintendo, HL $991A when that is $43 or $58, else $007C), OPRI 1 (objects
+ * ordered by X), BG palette 0 and OBJ palettes 0-1 loaded with the compatibility
+ * palettes, through which BGP, OBP0 and OBP1 then pick their colours. */
 static void post_boot(gb *g)
 {
     gb_state *s = &g->s;
     const gb_cart_info *ci = gb_cart_get_info(g->cart);
-    if (s->cgb) {
+    if (s->cgb_hw && !s->cgb) {
+        const uint8_t *rom = gb_cart_rom(g->cart);
+        uint8_t sum = 0;
+        for (int i = 0x134; i < 0x144; i++)
+            sum = (uint8_t)(sum + rom[i]);
+        int nintendo = rom[0x14B] == 0x33 ? (rom[0x144] == '0' && rom[0x145] == '1') : rom[0x14B] == 0x01;
+        s->a = 0x11, s->f = 0x80, s->b = nintendo ? sum : 0x00, s->c = 0x00;
+        s->d = 0x00, s->e = 0x08;
+        s->h = (s->b == 0x43 || s->b == 0x58) ? 0x99 : 0x00;
+        s->l = (s->b == 0x43 || s->b == 0x58) ? 0x1A : 0x7C;
+        s->div_base = 0x1EA0;
+        s->dma_reg = 0x00;
+        s->obp0 = s->obp1 = 0x00;
+        s->opri = 1;
+        for (int i = 0; i < GB_PAL_BYTES; i += 2)
+            s->pal[i] = 0xFF, s->pal[i + 1] = 0x7F;
+        for (int c = 0; c < 4; c++) {
+            s->pal[2 * c] = (uint8_t)compat_bg[c], s->pal[2 * c + 1] = (uint8_t)(compat_bg[c] >> 8);
+            for (int p = 0; p < 2; p++) {
+                int i = 64 + p * 8 + 2 * c;
+                s->pal[i] = (uint8_t)compat_obj[c], s->pal[i + 1] = (uint8_t)(compat_obj[c] >> 8);
+            }
+        }
+    } else if (s->cgb) {
         s->a = 0x11, s->f = 0x80, s->b = 0x00, s->c = 0x00;
         s->d = 0xFF, s->e = 0x56, s->h = 0x00, s->l = 0x0D;
         s->div_base = 0x1EA0;
@@ -113,6 +148,7 @@ static void post_boot(gb *g)
     s->ppu_ev = GB_PPU_LINE;
     s->period_start = 0;
     s->period_end = GB_NEVER;
+    s->wake_clk = GB_NEVER;
     for (int i = 0; i < GB_EV_N; i++)
         s->ev[i] = GB_NEVER;
     s->ev[GB_EV_PPU] = GB_DOTS_LINE;
@@ -139,10 +175,6 @@ gv_status gb_new(const gb_cart *cart, gb_model model, unsigned outputs, gb **out
 {
     *out = NULL;
     const gb_cart_info *ci = gb_cart_get_info(cart);
-    if (model == GB_MODEL_CGB && !(ci->cgb_flag & 0x80))
-        return gv_fail(err, GV_ERR_INPUT,
-                       "the CGB model runs CGB cartridges only: '%s' is a DMG cartridge (header $0143 = $%02X); use --model dmg",
-                       ci->title, ci->cgb_flag);
     gb *g = calloc(1, sizeof *g);
     if (!g)
         return gv_fail(err, GV_ERR_ENV, "out of memory for a Game Boy machine");
@@ -161,7 +193,8 @@ gv_status gb_new(const gb_cart *cart, gb_model model, unsigned outputs, gb **out
             memset(g->fb[i], 0xFF, GB_FB_BYTES);
         }
     }
-    g->s.cgb = model == GB_MODEL_CGB;
+    g->s.cgb_hw = model == GB_MODEL_CGB;
+    g->s.cgb = g->s.cgb_hw && (ci->cgb_flag & 0x80); /* else DMG compatibility mode */
     gb_power(g);
     *out = g;
     return GV_OK;
@@ -189,10 +222,11 @@ void gb_free(gb *g)
 void gb_power(gb *g)
 {
     /* Everything that evolves goes back to its state at creation; buffers are kept. */
-    int cgb = g->s.cgb;
+    int cgb = g->s.cgb, cgb_hw = g->s.cgb_hw;
     memset(&g->s, 0, sizeof g->s);
     gb_state *s = &g->s;
     s->cgb = (uint8_t)cgb;
+    s->cgb_hw = (uint8_t)cgb_hw;
     if (g->cram_size)
         memset(g->cram, 0, g->cram_size);
     for (int i = 0; i < 2; i++) {
@@ -220,7 +254,7 @@ void gb_power(gb *g)
     gb_timer_schedule(g);
     gb_apu_key *k0 = gb_vec_push(&g->keys[0], sizeof *k0);
     *k0 = s->apu.gen;
-    g->log[0].cgb = g->log[1].cgb = s->cgb;
+    g->log[0].cgb = g->log[1].cgb = gb_log_mode(s);
     g->log[0].snapshot = 1;
     memcpy(g->log[0].vram, s->vram, GB_VRAM_BYTES);
     memcpy(g->log[0].pal, s->pal, GB_PAL_BYTES);
@@ -240,7 +274,7 @@ static void period_switch(gb *g)
             g->abuf = gv_xrealloc(g->abuf, (size_t)g->acap * 2 * sizeof(int16_t));
         }
         gb_audio_native(&g->alog, g->abuf);
-        gb_hpf_run(s->hpf_cap, gb_hpf_charge(s->cgb), g->abuf, n);
+        gb_hpf_run(s->hpf_cap, gb_hpf_charge(s->cgb_hw), g->abuf, n);
         g->an = n;
     }
     s->period_start = t;
@@ -258,14 +292,31 @@ int gb_run_frame(gb *g)
             continue;
         }
         if (s->halted | s->stopped | s->locked) {
-            if (s->halted && (s->ie & s->iflag & 0x1F)) {
-                s->halted = 0;
-                s->clk += g->md; /* waking up takes one M-cycle */
+            uint64_t until = g->next_event;
+            if (s->halted) {
+                if (s->ie & s->iflag & 0x1F) {
+                    s->halted = 0;
+                    s->wake_clk = GB_NEVER;
+                    s->clk += g->md; /* waking up takes one M-cycle */
+                    continue;
+                }
+                if (__builtin_expect(s->wake_clk != GB_NEVER, 0)) { /* the HALT after a speed switch */
+                    if (s->clk >= s->wake_clk) {
+                        s->halted = 0;
+                        s->wake_clk = GB_NEVER;
+                        continue;
+                    }
+                    if (s->wake_clk < until)
+                        until = s->wake_clk;
+                }
+            } else if (s->stopped && (gb_joyp(g) & 0x0F) != 0x0F) { /* a selected button ends STOP mode */
+                s->stopped = 0;
                 continue;
             }
-            /* Nothing runs until the next event: skip there on the M-cycle grid. */
-            uint64_t d = g->next_event - s->clk;
-            s->clk += (d + g->md - 1) / g->md * g->md;
+            /* Nothing runs until the next event: skip there on the M-cycle grid (md is 4
+             * or 2, so rounding up is a mask). */
+            uint64_t d = until - s->clk;
+            s->clk += (d + g->md - 1) & ~(uint64_t)(g->md - 1);
             continue;
         }
         gb_cpu_run(g);
@@ -279,7 +330,8 @@ int gb_run_frame(gb *g)
 /* ---- accessors ------------------------------------------------------------------------ */
 
 uint64_t gb_frame_count(const gb *g) { return g->s.frames; }
-gb_model gb_get_model(const gb *g) { return g->s.cgb ? GB_MODEL_CGB : GB_MODEL_DMG; }
+gb_model gb_get_model(const gb *g) { return g->s.cgb_hw ? GB_MODEL_CGB : GB_MODEL_DMG; }
+int gb_compat_mode(const gb *g) { return g->s.cgb_hw && !g->s.cgb; }
 const gb_cart *gb_get_cart(const gb *g) { return g->cart; }
 
 const uint8_t *gb_native_fb(const gb *g)
@@ -310,7 +362,7 @@ void gb_request_snapshot(gb *g)
 
 void gb_audio_filter(gb *g, int16_t *lr, int n)
 {
-    gb_hpf_run(g->s.hpf_cap, gb_hpf_charge(g->s.cgb), lr, n);
+    gb_hpf_run(g->s.hpf_cap, gb_hpf_charge(g->s.cgb_hw), lr, n);
 }
 
 const uint8_t *gb_serial_output(const gb *g, size_t *len)

@@ -137,12 +137,15 @@ uint8_t gb_read_slow(gb *g, uint16_t a)
         return gb_cram_read(g, a);
     if (a < 0xFE00)
         return *wram_echo(g, a);
-    if (a < 0xFEA0) {
+    if (a < 0xFF00) {
         gb_sync(g);
+        /* the DMG's OAM bug: a read in mode 2 (with an increment in the same M-cycle when
+         * the CPU says so) corrupts the row being scanned */
+        gb_oam_bug(g, g->oam_idu ? GB_OAM_READ_IDU : GB_OAM_READ);
+        if (a >= 0xFEA0)
+            return 0xFF;
         return oam_locked(g) ? 0xFF : s->oam[a - 0xFE00];
     }
-    if (a < 0xFF00)
-        return 0xFF;
     if (a >= 0xFF80)
         return a == 0xFFFF ? s->ie : s->hram[a - 0xFF80];
     gb_sync(g);
@@ -173,14 +176,13 @@ void gb_write_slow(gb *g, uint16_t a, uint8_t v)
         *wram_echo(g, a) = v;
         return;
     }
-    if (a < 0xFEA0) {
+    if (a < 0xFF00) {
         gb_sync(g);
-        if (!oam_locked(g))
+        gb_oam_bug(g, GB_OAM_WRITE); /* the DMG's OAM bug: a write in mode 2 */
+        if (a < 0xFEA0 && !oam_locked(g))
             s->oam[a - 0xFE00] = v, gb_oam_changed(g);
         return;
     }
-    if (a < 0xFF00)
-        return;
     if (a >= 0xFF80) {
         if (a == 0xFFFF)
             s->ie = v;

@@ -289,7 +289,7 @@ static void native_draw(gb *g, int xe)
         memset(px, 0xFF, (size_t)(xe - x) * 3);
         return;
     }
-    const int cgb = s->cgb, prio_off = !(lcdc & 1);
+    const int cgb = s->cgb, compat = !cgb && s->cgb_hw, prio_off = !(lcdc & 1);
     const uint8_t *vram = s->vram;
     /* Colour tables: BG index (attr & 7) * 4 + colour, object index palette * 4 + colour,
      * where the object palette is attribute bits 0-2 on CGB and bit 4 (OBP0/OBP1) on DMG.
@@ -297,7 +297,16 @@ static void native_draw(gb *g, int xe)
     uint32_t dmg_bg[4], dmg_ob[8];
     const uint32_t *btab = g->pal_rgb, *otab = g->pal_rgb + 32;
     const int osh = cgb ? 0 : 4, omk = cgb ? 7 : 1;
-    if (!cgb) {
+    if (compat) {
+        /* DMG compatibility mode: the shades index CGB BG palette 0 and OBJ palettes 0-1 */
+        for (int c = 0; c < 4; c++) {
+            dmg_bg[c] = g->pal_rgb[prio_off ? 0 : (s->bgp >> (2 * c)) & 3];
+            dmg_ob[c] = g->pal_rgb[32 + ((s->obp0 >> (2 * c)) & 3)];
+            dmg_ob[4 + c] = g->pal_rgb[36 + ((s->obp1 >> (2 * c)) & 3)];
+        }
+        btab = dmg_bg;
+        otab = dmg_ob;
+    } else if (!cgb) {
         for (int c = 0; c < 4; c++) {
             dmg_bg[c] = 0xFF000000u | (prio_off ? 0xFFFFFFu : 0x010101u * gb_dmg_grey((s->bgp >> (2 * c)) & 3));
             dmg_ob[c] = 0xFF000000u | 0x010101u * gb_dmg_grey((s->obp0 >> (2 * c)) & 3);
@@ -477,7 +486,9 @@ static void lcd_on(gb *g)
     if (s->lines_drawn)
         gb_period_end(g, s->clk);
     s->ly = 0;
-    line_begin(g, s->clk);
+    /* The first line starts as if it had begun one M-cycle before the write: LY reaches 1
+     * 452 dots after it (blargg's oam_bug 1-lcd_sync measures this on the DMG). */
+    line_begin(g, s->clk - 4);
 }
 
 void gb_ppu_write(gb *g, uint16_t a, uint8_t v)
@@ -497,7 +508,16 @@ void gb_ppu_write(gb *g, uint16_t a, uint8_t v)
             gb_map_vram(g);
         return;
     }
-    case 0x41: s->stat = v & 0x78; stat_update(g); return;
+    case 0x41:
+        /* DMG: the write acts as $FF for one M-cycle first (Pan Docs, "Spurious STAT
+         * interrupts"): any active mode or LYC condition can raise the interrupt */
+        if (!s->cgb_hw) {
+            s->stat = 0x78;
+            stat_update(g);
+        }
+        s->stat = v & 0x78;
+        stat_update(g);
+        return;
     case 0x42: midline_write(g, r, v); s->scy = v; return;
     case 0x43: midline_write(g, r, v); s->scx = v; return;
     case 0x45: s->lyc = v; stat_update(g); return;
@@ -558,7 +578,7 @@ void gb_ppu_period_begin(gb *g)
         memset(nl->line, 0, sizeof nl->line);
         g->memw[g->log_cur].n = 0;
         g->regw[g->log_cur].n = 0;
-        nl->cgb = s->cgb;
+        nl->cgb = gb_log_mode(s);
         nl->snapshot = (uint8_t)g->want_snapshot;
         if (g->want_snapshot) {
             memcpy(nl->vram, s->vram, GB_VRAM_BYTES);
@@ -586,6 +606,55 @@ void gb_oam_dma(gb *g, uint8_t v)
         s->oam[i] = gb_rd(g, (uint16_t)(src + i));
     gb_oam_changed(g);
     gb_sched(g, GB_EV_DMA, s->clk + 161u * g->md);
+}
+
+/* ---- the OAM corruption bug (DMG) ------------------------------------------------------- */
+
+/* OAM as 20 rows of four 16-bit words (little-endian pairs of bytes). */
+static unsigned oam_w(const uint8_t *oam, int row, int w)
+{
+    return oam[row * 8 + w * 2] | (oam[row * 8 + w * 2 + 1] << 8);
+}
+
+static void oam_w_set(uint8_t *oam, int row, int w, unsigned v)
+{
+    oam[row * 8 + w * 2] = (uint8_t)v;
+    oam[row * 8 + w * 2 + 1] = (uint8_t)(v >> 8);
+}
+
+/* The plain corruption of row r (>= 1): its first word becomes f(a, b, c) of itself (a),
+ * the preceding row's first word (b) and third word (c); its other three words become
+ * the preceding row's. Write: ((a ^ c) & (b ^ c)) ^ c; read: b | (a & c). */
+static void oam_corrupt_row(uint8_t *oam, int r, int write)
+{
+    unsigned a = oam_w(oam, r, 0), b = oam_w(oam, r - 1, 0), c = oam_w(oam, r - 1, 2);
+    oam_w_set(oam, r, 0, write ? (((a ^ c) & (b ^ c)) ^ c) : (b | (a & c)));
+    memcpy(oam + r * 8 + 2, oam + (r - 1) * 8 + 2, 6);
+}
+
+void gb_oam_bug(gb *g, int kind)
+{
+    gb_state *s = &g->s;
+    if (s->cgb_hw || !(s->lcdc & 0x80) || s->mode != 2 || s->ly >= GB_H)
+        return;
+    /* mode 2 reads one row per M-cycle, row 0 (objects 0 and 1) first; row 0 is immune */
+    uint64_t d = s->clk - s->line_clk;
+    int r = (int)(d >> 2);
+    if (r < 1 || r >= 20)
+        return;
+    uint8_t *oam = s->oam;
+    if (kind == GB_OAM_READ_IDU && r >= 4 && r < 19) {
+        /* a read and a write in one M-cycle: the preceding row's first word becomes
+         * (b & (a | c | d)) | (a & c & d) (a: first word two rows up, b: itself, c: first
+         * word of this row, d: the preceding row's third word), then the preceding row is
+         * copied to this row and to the one two rows up */
+        unsigned a = oam_w(oam, r - 2, 0), b = oam_w(oam, r - 1, 0), c = oam_w(oam, r, 0), e = oam_w(oam, r - 1, 2);
+        oam_w_set(oam, r - 1, 0, (b & (a | c | e)) | (a & c & e));
+        memcpy(oam + r * 8, oam + (r - 1) * 8, 8);
+        memcpy(oam + (r - 2) * 8, oam + (r - 1) * 8, 8);
+    }
+    oam_corrupt_row(oam, r, kind == GB_OAM_WRITE);
+    gb_oam_changed(g);
 }
 
 /* One 16-byte block of VRAM DMA (HBlank DMA at mode 0, or each block of a general DMA);

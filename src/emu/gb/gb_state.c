@@ -2,10 +2,16 @@
  *   "GVGBSTAT", u32 version, u32 sizeof(gb_state), u32 cartridge RAM size, u32 model,
  *   u64 ROM hash, u64 XXH3 of the payload, then the payload: gb_state, cartridge RAM,
  *   u32 number of audio keyframes of the current period and the keyframes.
+ * u32 model: bit 0 CGB hardware, bit 1 CGB mode (a CGB without it runs a DMG cartridge in
+ * DMG compatibility mode). Version 2 gave the wave channel its sample buffer (gb_apu_gen.buf, formerly padding)
+ * and the APU its sweep/envelope/wave flags, and the machine its CGB-hardware flag (all
+ * formerly padding), and added wake_clk after tima_ref; version 1 states load with the buffer set to the sample at the
+ * channel's position (what version 1 played) and the hardware flag from the CGB flag.
  * States are taken between frame periods (after gb_run_frame returned 0), where the
  * video side of the period is empty; loading validates every field the machine uses
  * as an index or a time, so a crafted state cannot make it read out of bounds or spin.
  * Saving, loading and saving again gives the same bytes. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,9 +19,18 @@
 #include "emu/gb/gb_int.h"
 
 #define STATE_MAGIC "GVGBSTAT"
-#define STATE_VERSION 1u
+#define STATE_VERSION 2u
 #define STATE_HDR 40
 #define MAX_KEYS (1u << 20)
+/* Version 1's gb_state: this one without wake_clk (everything else was padding then). */
+#define V1_STATE_BYTES (sizeof(gb_state) - sizeof(uint64_t))
+#define V1_SPLIT offsetof(gb_state, wake_clk)
+
+/* Bytes of gb_state in a state of version v (1 or STATE_VERSION). */
+static size_t state_bytes(uint32_t v)
+{
+    return v == 1u ? V1_STATE_BYTES : sizeof(gb_state);
+}
 
 static void put_u32(uint8_t *p, uint32_t v)
 {
@@ -54,7 +69,7 @@ gv_status gb_state_save(const gb *g, uint8_t **data, size_t *len, gv_err *err)
     put_u32(b + 8, STATE_VERSION);
     put_u32(b + 12, (uint32_t)sizeof(gb_state));
     put_u32(b + 16, g->cram_size);
-    put_u32(b + 20, g->s.cgb);
+    put_u32(b + 20, (uint32_t)(g->s.cgb_hw | (g->s.cgb << 1)));
     put_u64(b + 24, gb_cart_get_info(g->cart)->hash);
     uint8_t *p = b + STATE_HDR;
     memcpy(p, &g->s, sizeof(gb_state));
@@ -74,7 +89,7 @@ gv_status gb_state_save(const gb *g, uint8_t **data, size_t *len, gv_err *err)
 
 static int gen_ok(const gb_apu_gen *c, int ch)
 {
-    if (c->on > 1 || c->dac > 1 || c->mode > 3 || (c->period && !c->ctr))
+    if (c->on > 1 || c->dac > 1 || c->mode > 3 || (c->period && !c->ctr) || c->buf > 15 || (ch != 2 && c->buf))
         return 0;
     if (ch == 2)
         return c->pos < 32 && c->vol <= 3;
@@ -90,12 +105,16 @@ static int key_ok(const gb_apu_key *k)
 }
 
 /* Returns NULL when s is usable, else what is wrong. */
-static const char *state_check(const gb_state *s, int cgb)
+static const char *state_check(const gb_state *s, const gb_state *m)
 {
-    if (s->cgb != cgb)
-        return cgb ? "the state is of a DMG machine, this one is CGB" : "the state is of a CGB machine, this one is DMG";
+    if (s->cgb_hw != m->cgb_hw)
+        return m->cgb_hw ? "the state is of a DMG machine, this one is CGB" : "the state is of a CGB machine, this one is DMG";
+    if (s->cgb != m->cgb)
+        return m->cgb ? "the state is of a CGB in DMG compatibility mode, this one runs in CGB mode"
+                      : "the state is of a CGB in CGB mode, this one runs in DMG compatibility mode";
     if (s->ime > 1 || s->ime_delay > 2 || s->halted > 1 || s->halt_bug > 1 || s->stopped > 1 ||
-        s->locked > 1 || s->double_speed > 1 || s->key1 > 1 || s->tima_delay > 1 || s->gdma_pending > 1)
+        s->locked > 1 || s->double_speed > 1 || s->key1 > 1 || s->tima_delay > 2 || s->gdma_pending > 1 ||
+        s->cgb_hw > 1 || s->cgb > s->cgb_hw)
         return "CPU flags out of range";
     if (s->period_end != GB_NEVER || s->lines_drawn)
         return "the state was not taken between frames";
@@ -104,6 +123,8 @@ static const char *state_check(const gb_state *s, int cgb)
     for (int i = 0; i < GB_EV_N; i++)
         if (s->ev[i] != GB_NEVER && (s->ev[i] + 4u * GB_DOTS_FRAME < s->clk || s->ev[i] > s->clk + (1ull << 32)))
             return "event time out of range";
+    if (s->wake_clk != GB_NEVER && (!s->halted || s->wake_clk > s->clk + 0x20000u))
+        return "HALT time-out out of range";
     if (s->clk > (1ull << 62))
         return "clock out of range";
     if (!(s->lcdc & 0x80) && s->ev[GB_EV_FRAME] == GB_NEVER)
@@ -128,7 +149,7 @@ static const char *state_check(const gb_state *s, int cgb)
             return "object index out of range";
     const gb_apu_state *a = &s->apu;
     if (a->fs_step > 7 || a->power > 1 || a->sweep_shadow > 2047 || a->freq[0] > 2047 || a->freq[1] > 2047 ||
-        a->freq[2] > 2047)
+        a->freq[2] > 2047 || a->sweep_neg > 1 || a->env_run > 15 || a->wave_fresh > 1)
         return "APU register out of range";
     for (int ch = 0; ch < 4; ch++)
         if (a->len[ch] > 256)
@@ -144,14 +165,15 @@ gv_status gb_state_load(gb *g, const uint8_t *data, size_t len, gv_err *err)
 {
     if (len < STATE_HDR || memcmp(data, STATE_MAGIC, 8) != 0)
         return gv_fail(err, GV_ERR_INPUT, "not a gpuvet Game Boy save state (bad magic)");
-    if (get_u32(data + 8) != STATE_VERSION)
+    if (get_u32(data + 8) != STATE_VERSION && get_u32(data + 8) != 1u)
         return gv_fail(err, GV_ERR_INPUT, "save state version %u, this build reads version %u", get_u32(data + 8),
                        STATE_VERSION);
-    if (get_u32(data + 12) != sizeof(gb_state) || get_u32(data + 16) != g->cram_size)
+    size_t sb = state_bytes(get_u32(data + 8));
+    if (get_u32(data + 12) != sb || get_u32(data + 16) != g->cram_size)
         return gv_fail(err, GV_ERR_INPUT, "save state layout does not match this build and cartridge");
     if (get_u64(data + 24) != gb_cart_get_info(g->cart)->hash)
         return gv_fail(err, GV_ERR_INPUT, "save state is of another ROM");
-    size_t fixed = STATE_HDR + sizeof(gb_state) + g->cram_size + 4;
+    size_t fixed = STATE_HDR + sb + g->cram_size + 4;
     if (len < fixed)
         return gv_fail(err, GV_ERR_INPUT, "save state truncated: %zu bytes, at least %zu expected", len, fixed);
     uint32_t nkeys = get_u32(data + fixed - 4);
@@ -165,7 +187,11 @@ gv_status gb_state_load(gb *g, const uint8_t *data, size_t len, gv_err *err)
 /* Everything after the checksum: separate so the fuzzer can reach it. */
 gv_status gb_state_load_unchecked(gb *g, const uint8_t *data, size_t len, gv_err *err)
 {
-    size_t fixed = STATE_HDR + sizeof(gb_state) + g->cram_size + 4;
+    if (len < STATE_HDR)
+        return gv_fail(err, GV_ERR_INPUT, "save state truncated");
+    int v1 = get_u32(data + 8) == 1u;
+    size_t sb = state_bytes(get_u32(data + 8));
+    size_t fixed = STATE_HDR + sb + g->cram_size + 4;
     if (len < fixed)
         return gv_fail(err, GV_ERR_INPUT, "save state truncated");
     uint32_t nkeys = get_u32(data + fixed - 4);
@@ -174,8 +200,15 @@ gv_status gb_state_load_unchecked(gb *g, const uint8_t *data, size_t len, gv_err
     gb_state *s = malloc(sizeof *s);
     if (!s)
         return gv_fail(err, GV_ERR_ENV, "out of memory loading a save state");
-    memcpy(s, data + STATE_HDR, sizeof *s);
-    const char *why = state_check(s, g->s.cgb);
+    if (v1) {
+        memcpy(s, data + STATE_HDR, V1_SPLIT);
+        s->wake_clk = GB_NEVER;
+        memcpy((uint8_t *)s + V1_SPLIT + sizeof(uint64_t), data + STATE_HDR + V1_SPLIT, V1_STATE_BYTES - V1_SPLIT);
+        s->cgb_hw = s->cgb; /* version 1 had no compatibility mode: CGB meant CGB mode */
+    } else {
+        memcpy(s, data + STATE_HDR, sizeof *s);
+    }
+    const char *why = state_check(s, &g->s);
     const uint8_t *kp = data + fixed;
     for (uint32_t i = 0; !why && i < nkeys; i++) {
         gb_apu_key k;
@@ -191,11 +224,22 @@ gv_status gb_state_load_unchecked(gb *g, const uint8_t *data, size_t len, gv_err
     g->s = *s;
     free(s);
     if (g->cram_size)
-        memcpy(g->cram, data + STATE_HDR + sizeof(gb_state), g->cram_size);
+        memcpy(g->cram, data + STATE_HDR + sb, g->cram_size);
     gb_vec *kv = &g->keys[g->keys_cur];
     kv->n = 0;
-    for (uint32_t i = 0; i < nkeys; i++)
-        memcpy(gb_vec_push(kv, sizeof(gb_apu_key)), kp + (size_t)i * sizeof(gb_apu_key), sizeof(gb_apu_key));
+    for (uint32_t i = 0; i < nkeys; i++) {
+        gb_apu_key *k = gb_vec_push(kv, sizeof(gb_apu_key));
+        memcpy(k, kp + (size_t)i * sizeof(gb_apu_key), sizeof(gb_apu_key));
+        if (v1) /* version 1 played the sample at the position: that is the buffer */
+            k->ch[2].buf = (uint8_t)gb_wave_nibble(k->wave, k->ch[2].pos);
+    }
+    if (v1) {
+        gb_apu_state *a = &g->s.apu;
+        a->gen.ch[2].buf = (uint8_t)gb_wave_nibble(a->gen.wave, a->gen.ch[2].pos);
+        for (int ch = 0; ch < 4; ch++)
+            if (ch != 2 && a->gen.ch[ch].on)
+                a->env_run |= (uint8_t)(1 << ch);
+    }
     g->md = g->s.double_speed ? 2 : 4;
     gb_map_update(g);
     gb_pal_rgb_refresh(g);
@@ -205,7 +249,7 @@ gv_status gb_state_load_unchecked(gb *g, const uint8_t *data, size_t len, gv_err
     g->memw[g->log_cur].n = g->regw[g->log_cur].n = 0;
     gb_frame_log *lg = &g->log[g->log_cur];
     memset(lg->line, 0, sizeof lg->line);
-    lg->cgb = g->s.cgb;
+    lg->cgb = gb_log_mode(&g->s);
     lg->snapshot = 1;
     memcpy(lg->vram, g->s.vram, GB_VRAM_BYTES);
     memcpy(lg->pal, g->s.pal, GB_PAL_BYTES);

@@ -4,9 +4,12 @@
  * The counter is kept as a 64-bit value at a reference dot and advances 1 per dot (2 in
  * double speed), so DIV, TIMA and the APU frame sequencer are computed, not ticked: a
  * falling edge of bit b happens each time the counter crosses a multiple of 2^(b+1).
- * Obscure behaviour kept: writing DIV or TAC can produce an extra falling edge (and so a
- * TIMA increment or an APU step); after TIMA overflows it reads 0 for one M-cycle, then
- * TMA is loaded and the interrupt requested; writing TIMA in that cycle cancels both. */
+ * Obscure behaviour kept (Pan Docs, "Timer obscure behaviour"): writing DIV or TAC can
+ * produce an extra falling edge (and so a TIMA increment or an APU step), except that on
+ * the CGB turning the timer off never does; after TIMA overflows it reads 0 for one
+ * M-cycle (A), then TMA is loaded and the interrupt requested (B); writing TIMA in cycle
+ * A cancels both, writing TIMA in cycle B is ignored, writing TMA in cycle B loads TIMA
+ * too. tima_delay is 1 during cycle A and 2 during cycle B. */
 #include "emu/gb/gb_int.h"
 
 static const int tac_bit[4] = {9, 3, 5, 7}; /* 4096, 262144, 65536, 16384 Hz */
@@ -75,16 +78,23 @@ void gb_timer_event(gb *g, uint64_t t)
 {
     gb_state *s = &g->s;
     if (!s->tima_delay) {
-        /* Overflow: TIMA reads 0 for one M-cycle. */
+        /* Overflow: TIMA reads 0 for one M-cycle (A). */
         s->tima = 0;
         s->tima_ref = gb_sysclk(g, t);
         s->tima_delay = 1;
         gb_sched(g, GB_EV_TIMER, t + g->md);
         return;
     }
+    if (s->tima_delay == 1) {
+        /* Cycle B: TMA loaded, interrupt requested; TIMA follows TMA to the cycle's end. */
+        s->tima_delay = 2;
+        s->tima = s->tma;
+        s->iflag |= 4;
+        s->tima_ref = gb_sysclk(g, t);
+        gb_sched(g, GB_EV_TIMER, t + g->md);
+        return;
+    }
     s->tima_delay = 0;
-    s->tima = s->tma;
-    s->iflag |= 4;
     s->tima_ref = gb_sysclk(g, t);
     gb_timer_schedule(g);
 }
@@ -124,18 +134,21 @@ void gb_timer_write(gb *g, uint16_t a, uint8_t v)
         break;
     }
     case 0x05:
-        if (s->tima_delay) { /* cancels the pending reload and interrupt */
-            s->tima_delay = 0;
-        }
+        if (s->tima_delay == 2)
+            break; /* cycle B: TIMA is TMA at the cycle's end anyway */
+        s->tima_delay = 0; /* cycle A: cancels the pending reload and interrupt */
         s->tima = v;
         break;
     case 0x06:
         s->tma = v;
+        if (s->tima_delay == 2)
+            s->tima = v; /* cycle B: TIMA is loaded from TMA as it changes */
         break;
     default: {
         uint8_t old = s->tac;
         s->tac = v & 7;
-        if (timer_input(old, c) && !timer_input(s->tac, c))
+        /* the selected input falling; on the CGB, turning the timer off does not count */
+        if (timer_input(old, c) && !timer_input(s->tac, c) && (!s->cgb_hw || (s->tac & 4)))
             timer_bump(g, t);
         s->tima_ref = c;
         break;

@@ -73,9 +73,14 @@ typedef struct {
 
 #define GB_MEMW_PAL 0x4000
 
+/* The picture rules of a frame (gb_frame_log.cgb): DMG; CGB mode (colour palettes, VRAM
+ * bank 1, attributes); or a CGB in DMG compatibility mode (DMG rules, but BGP, OBP0 and
+ * OBP1 pick their colours from CGB BG palette 0 and OBJ palettes 0-1 in palette RAM). */
+enum { GB_LOG_DMG = 0, GB_LOG_CGB = 1, GB_LOG_COMPAT = 2 };
+
 /* One frame's log. mem and reg point into arrays owned by whoever filled the log. */
 typedef struct {
-    uint8_t cgb;      /* CGB mode: colour palettes, VRAM bank 1, attributes */
+    uint8_t cgb;      /* GB_LOG_DMG, GB_LOG_CGB or GB_LOG_COMPAT */
     uint8_t snapshot; /* vram/pal hold the state at the start of the period */
     uint8_t pad[2];
     uint32_t nmem, nreg;
@@ -151,7 +156,7 @@ GB_HD static inline void gb_render_objs(const gb_line *ln, const uint8_t *vram, 
         if (o.attr & 0x40)
             row = h - 1 - row;
         int tile = h == 16 ? (o.tile & 0xFE) : o.tile;
-        int bank = (cgb && (o.attr & 8)) ? 0x2000 : 0;
+        int bank = (cgb == GB_LOG_CGB && (o.attr & 8)) ? 0x2000 : 0;
         uint8_t lo = vram[bank + tile * 16 + row * 2];
         uint8_t hi = vram[bank + tile * 16 + row * 2 + 1];
         for (int j = 0; j < 8; j++) {
@@ -167,7 +172,8 @@ GB_HD static inline void gb_render_objs(const gb_line *ln, const uint8_t *vram, 
     }
 }
 
-/* Final RGB of one pixel from the BG and object layers under registers r. */
+/* Final RGB of one pixel from the BG and object layers under registers r; cgb is the
+ * frame's GB_LOG_* mode. */
 GB_HD static inline void gb_compose_px(const gb_lregs *r, const uint8_t *pal, int cgb, int bci,
                                        uint8_t battr, int oci, uint8_t oattr, uint8_t *out)
 {
@@ -176,7 +182,7 @@ GB_HD static inline void gb_compose_px(const gb_lregs *r, const uint8_t *pal, in
         return;
     }
     int obj = oci && (r->lcdc & 2);
-    if (cgb) {
+    if (cgb == GB_LOG_CGB) {
         /* LCDC.0 clear: objects always above BG. Else BG colour 1-3 wins when the BG
          * attribute or the object has its priority bit set. */
         if (obj && (!(r->lcdc & 1) || bci == 0 || !((battr | oattr) & 0x80)))
@@ -188,10 +194,19 @@ GB_HD static inline void gb_compose_px(const gb_lregs *r, const uint8_t *pal, in
     int shade;
     if (!(r->lcdc & 1))
         bci = -1; /* BG and window blank (white); counts as colour 0 for priority */
-    if (obj && (bci <= 0 || !(oattr & 0x80)))
+    if (obj && (bci <= 0 || !(oattr & 0x80))) {
         shade = (((oattr & 0x10) ? r->obp1 : r->obp0) >> (2 * oci)) & 3;
-    else
+        if (cgb == GB_LOG_COMPAT) {
+            gb_cgb_rgb(pal, 8 + ((oattr >> 4) & 1), shade, out);
+            return;
+        }
+    } else {
         shade = bci < 0 ? 0 : (r->bgp >> (2 * bci)) & 3;
+        if (cgb == GB_LOG_COMPAT) {
+            gb_cgb_rgb(pal, 0, shade, out);
+            return;
+        }
+    }
     out[0] = out[1] = out[2] = gb_dmg_grey(shade);
 }
 
@@ -211,7 +226,7 @@ GB_HD static inline void gb_render_span(const gb_line *ln, const gb_lregs *r, co
         while (x < end) {
             const int mi = map + (col >> 3);
             const int tile = vram[mi];
-            const uint8_t a = cgb ? vram[0x2000 + mi] : 0;
+            const uint8_t a = cgb == GB_LOG_CGB ? vram[0x2000 + mi] : 0;
             const int base = (r->lcdc & 0x10) ? tile * 16 : 0x1000 + (int)(int8_t)tile * 16;
             const int trow = (a & 0x40) ? 7 - (row & 7) : (row & 7);
             const uint8_t *tp = vram + ((a & 0x08) ? 0x2000 : 0) + base + trow * 2;

@@ -47,3 +47,13 @@ link battery_test battery_test.rel
 cc_ "$src/input_test.c" -o input_test.rel
 link input_test input_test.rel
 "$PY" "$src/gbfix.py" input_test.gb --title INPUT --cgb 0x80
+
+# documented hardware quirks: LCD-on timing, the OAM bug, APU quirks, STOP, EI+HALT
+cc_ "$src/quirks_test.c" -o quirks_test.rel
+link quirks_test quirks_test.rel
+"$PY" "$src/gbfix.py" quirks_test.gb --title QUIRKS --cgb 0x80
+
+# a DMG cartridge: on the CGB model it runs in DMG compatibility mode (picture: compat.py)
+cc_ "$src/compat_test.c" -o compat_test.rel
+link compat_test compat_test.rel
+"$PY" "$src/gbfix.py" compat_test.gb --title COMPAT --cgb 0x00

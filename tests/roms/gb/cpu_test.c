@@ -261,6 +261,7 @@ static void test_irq(void)
     rIF = 0;
     rLYC = 100;
     rSTAT = 0x40;
+    rIF = 0; /* the DMG's STAT write may itself request a STAT interrupt */
     rIE = 0x02;
     ei_halt();
     rSTAT = 0;
