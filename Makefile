@@ -123,7 +123,7 @@ TEST_BIN := $(addprefix $(BUILD)/tests/,$(basename $(notdir $(TEST_C))))
 LIB      := $(BUILD)/libgpuvet.a
 BIN      := $(BUILD)/gpuvet
 
-.PHONY: all build run test asan tsan bootstrap bootstrap-test tests clean hip-check fuzz-nes fuzz-gb fuzz help deps-check
+.PHONY: all build run test asan tsan bootstrap bootstrap-test tests clean hip-check fuzz-nes fuzz-gb fuzz help deps-check arm64-check arm64-objs
 all: build
 build: deps-check $(BIN) gpuvet
 
@@ -210,6 +210,16 @@ asan:
 # ThreadSanitizer over the suite (the CPU thread pools: emulator batches, BLAS, the trainer).
 tsan:
 	@$(MAKE) --no-print-directory SAN=thread GPU=cpu test
+
+# ---- aarch64 compile check: every host object with Debian's cross compiler -----------
+# (gcc-aarch64-linux-gnu, libc6-dev-arm64-cross): the tree builds without x86 flags.
+ARM64_CC ?= aarch64-linux-gnu-gcc
+arm64-check:
+	@command -v $(ARM64_CC) >/dev/null 2>&1 || { echo "arm64-check: $(ARM64_CC) not found (Debian packages gcc-aarch64-linux-gnu libc6-dev-arm64-cross)"; exit 2; }
+	@$(MAKE) --no-print-directory CC=$(ARM64_CC) GPU=cpu BUILD=build/arm64-check arm64-objs
+
+arm64-objs: $(LIB_OBJS) $(CLI_OBJS)
+	@echo "arm64-check: $(words $^) C files compiled for aarch64 with: $(OPT)"
 
 # ---- HIP compile check: every .cu file with Debian's hipcc for gfx1030 ---------------
 hip-check:

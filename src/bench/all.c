@@ -264,20 +264,56 @@ static const step_def steps[] = {
     {"emulation", {"bench_nes", "bench_gb", "gpu", NULL}, step_emulation},
 };
 
-/* Appends the step's warnings to the combined record's, once each. */
-static void take_warnings(cJSON *all, const cJSON *sub)
+/* The busy-machine warnings of the steps, folded into one line for the combined record. */
+typedef struct {
+    int steps, cores;
+    double before, max;
+    char names[128];
+} busy_acc;
+
+/* Appends the step's warnings to the combined record's, once each; a busy-machine warning
+ * (the harness writes one per benchmark, with that benchmark's load) goes into acc. */
+static void take_warnings(cJSON *all, const cJSON *sub, const char *step, busy_acc *acc)
 {
+    const cJSON *load = cJSON_GetObjectItemCaseSensitive(sub, "load");
+    int busy = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(load, "busy"));
+    if (busy) {
+        double b = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(load, "before")), m = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(load, "max"));
+        acc->before = acc->steps ? GV_MIN(acc->before, b) : b;
+        acc->max = GV_MAX(acc->max, m);
+        acc->cores = (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(load, "cores"));
+        size_t n = strlen(acc->names);
+        snprintf(acc->names + n, sizeof acc->names - n, "%s%s", acc->steps ? ", " : "", step);
+        acc->steps++;
+    }
     const cJSON *w;
     cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(sub, "warnings"))
     {
+        if (!cJSON_IsString(w) || (busy && !strncmp(w->valuestring, "the machine was busy", 20)))
+            continue;
         cJSON *aw = cJSON_GetObjectItemCaseSensitive(all, "warnings"), *x;
         if (!aw)
             aw = gv_json_add_arr(all, "warnings");
         int seen = 0;
         cJSON_ArrayForEach(x, aw) seen |= cJSON_IsString(x) && !strcmp(x->valuestring, w->valuestring);
-        if (!seen && cJSON_IsString(w))
+        if (!seen)
             cJSON_AddItemToArray(aw, cJSON_CreateString(w->valuestring));
     }
+}
+
+static void add_busy_warning(cJSON *all, const busy_acc *acc)
+{
+    if (!acc->steps)
+        return;
+    char msg[512];
+    snprintf(msg, sizeof msg,
+             "the machine was busy during %s: load average %.1f before and up to %.1f during the runs on %d usable cores; "
+             "other work competes with the benchmarks, so their figures are low and vary (run it on a quiet machine)",
+             acc->names, acc->before, acc->max, acc->cores);
+    cJSON *aw = cJSON_GetObjectItemCaseSensitive(all, "warnings");
+    if (!aw)
+        aw = gv_json_add_arr(all, "warnings");
+    cJSON_AddItemToArray(aw, cJSON_CreateString(msg));
 }
 
 /* Moves key from sub into all (a reference stays valid: "soak" refers into "soak_runs"). */
@@ -293,6 +329,7 @@ static void take(cJSON *all, cJSON *sub, const char *key)
 gv_status all_run(const all_opts *o, cJSON *all, all_step_fn fn, void *ctx, int *worst, gv_err *err)
 {
     *worst = GV_EXIT_OK;
+    busy_acc busy = {0};
     for (size_t i = 0; i < GV_ARRAY_LEN(steps); i++) {
         const step_def *d = &steps[i];
         all_step s = {d->name, "", GV_EXIT_OK};
@@ -318,7 +355,7 @@ gv_status all_run(const all_opts *o, cJSON *all, all_step_fn fn, void *ctx, int 
         }
         for (int k = 0; d->section[k]; k++)
             take(all, sub, d->section[k]);
-        take_warnings(all, sub);
+        take_warnings(all, sub, d->name, &busy);
         if (!strcmp(d->name, "probe"))
             take(cJSON_GetObjectItemCaseSensitive(all, "host"), cJSON_GetObjectItemCaseSensitive(sub, "host"), "probe");
         cJSON_Delete(sub);
@@ -326,5 +363,6 @@ gv_status all_run(const all_opts *o, cJSON *all, all_step_fn fn, void *ctx, int 
             *worst = s.code;
         fn(ctx, &s);
     }
+    add_busy_warning(all, &busy);
     return GV_OK;
 }

@@ -59,12 +59,12 @@ int sys_amdgpu_find(const char *root, sys_amdgpu *out, int max)
         return n;
     int found = 0;
     for (int i = 0; i < n && found < max; i++) {
-        if (strchr(names[i], '-')) /* connectors: card0-DP-1 */
+        if (strchr(names[i], '-') || strlen(names[i]) >= sizeof((sys_amdgpu *)0)->card) /* connectors: card0-DP-1 */
             continue;
         sys_amdgpu g;
         memset(&g, 0, sizeof g);
-        snprintf(g.card, sizeof g.card, "%s", names[i]);
-        snprintf(g.dev_rel, sizeof g.dev_rel, "/sys/class/drm/%s/device", names[i]);
+        memcpy(g.card, names[i], strlen(names[i]) + 1); /* fits: checked above */
+        snprintf(g.dev_rel, sizeof g.dev_rel, "/sys/class/drm/%s/device", g.card);
         char rel[SYS_PATH_MAX];
         snprintf(rel, sizeof rel, "%s/vendor", g.dev_rel);
         if (!starts_with_hex(root, rel, "0x1002"))
