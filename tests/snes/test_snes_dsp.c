@@ -103,6 +103,55 @@ static void test_hand(void)
             m, out[0], out[2], out[4], out[6], out[8], out[10], out[11]);
 }
 
+/* KON timing and envelope curves by hand. KON polling happens in even samples (0, 2, ...):
+ * a KON written at cycle 32 (during sample 1) is taken in sample 2; the 5 delay samples are
+ * 2-6; the first envelope step is in sample 7. GAIN linear increase at rate 31 (+32 a sample,
+ * every sample): env 32(k+1) in sample 7+k, so ENVX 2 in sample 7, 126 in sample 69 (7E0h)
+ * and 127 in sample 70 (800h clamped to 7FFh). KOFF written during sample 99 is taken in
+ * sample 100: release -8 a sample: 2039 in 100, 7 in 354, 0 in 355. With KOFF cleared again,
+ * two KON writes in one poll period: only the second takes effect. */
+static void test_kon_env_hand(void)
+{
+    uint8_t *ram = calloc(65536, 1);
+    static const uint8_t blk[9] = {0xC3, 0x77, 0x77, 0x77, 0x77, 0x77, 0x77, 0x77, 0x77};
+    memcpy(ram + 0x1000, blk, 9);
+    ram[0x200] = 0x00, ram[0x201] = 0x10, ram[0x202] = 0x00, ram[0x203] = 0x10;
+    snes_dsp *d = malloc(sizeof *d);
+    snes_dsp_power(d, ram);
+    static const uint8_t regs[][2] = {{0x6C, 0x20}, {0x5D, 0x02}, {0x03, 0x10}, {0x05, 0x00}, {0x07, 0xDF},
+                                      {0x00, 0x40}, {0x0C, 0x7F}, {0x13, 0x10}, {0x17, 0x7F}};
+    for (size_t i = 0; i < sizeof regs / sizeof *regs; i++)
+        snes_dsp_write(d, regs[i][0], regs[i][1], 0);
+    snes_dsp_write(d, SNES_DSP_KON, 0x01, 32);
+    int env[400], envx[400], out7 = 0;
+    for (int n = 0; n < 400; n++) {
+        if (n == 99)
+            snes_dsp_write(d, SNES_DSP_KOFF, 0x01, 32 * 99 + 5);
+        if (n == 110)
+            snes_dsp_write(d, SNES_DSP_KOFF, 0x00, 32 * 110);
+        if (n == 120) {
+            snes_dsp_write(d, SNES_DSP_KON, 0x01, 32 * 120 + 1);
+            snes_dsp_write(d, SNES_DSP_KON, 0x02, 32 * 120 + 20);
+        }
+        snes_dsp_run(d, 32ull * (n + 1));
+        env[n] = d->v[0].env;
+        envx[n] = d->reg[SNES_DSP_ENVX];
+        if (n == 7)
+            out7 = d->v[0].out;
+    }
+    int ok = env[6] == 0 && envx[7] == 2 && env[7] == 32 && out7 == 224 && envx[69] == 126 && envx[70] == 127 &&
+             env[99] == 0x7FF && env[100] == 2039 && env[354] == 7 && env[355] == 0;
+    t_check(ok, "dsp kon and envelope by hand",
+            "env in sample 6 %d (0), 7 %d (32, ENVX %d, voice out %d = (14343*32)>>11 = 224); ENVX 69 %d (126), 70 %d "
+            "(127); release: 99 %d (2047), 100 %d (2039), 354 %d (7), 355 %d (0)",
+            env[6], env[7], envx[7], out7, envx[69], envx[70], env[99], env[100], env[354], env[355]);
+    t_check(d->v[0].env_mode == SNES_DSP_ENV_RELEASE && d->v[1].env_mode != SNES_DSP_ENV_RELEASE && d->v[1].env > 0,
+            "dsp kon latch", "KON 01 then 02 within one poll period: voice 0 stays released (env %d), voice 1 keyed "
+            "on (env %d)", d->v[0].env, d->v[1].env);
+    free(d);
+    free(ram);
+}
+
 /* ---- against the Python model ---------------------------------------------------------- */
 
 static const char *find_python(void)
@@ -380,6 +429,58 @@ static void test_states(void)
     free(oa), free(ob), free(a), free(b), free(img), free(ram1), free(ram2);
 }
 
+/* The phases one sample is split into: without PMON the eight voice calls give the same
+ * output in any order (here 7..0 against 0..7); with PMON they do not (voice 1 then reads
+ * voice 0's output of the previous sample), which shows the comparison can fail. Also the
+ * DSP's speed on 8 busy voices with echo (information only). */
+static int16_t *run_split(int pmon, int reverse, int n)
+{
+    uint8_t *ram = calloc(65536, 1);
+    snes_dsp *d = malloc(sizeof *d);
+    int16_t *out = calloc(2 * (size_t)n, sizeof *out);
+    snes_dsp_power(d, ram);
+    d->env.out = out, d->env.out_cap = (size_t)n;
+    setup_busy(d);
+    snes_dsp_write(d, SNES_DSP_PMON, (uint8_t)(pmon ? 0x02 : 0x00), 0);
+    for (int i = 0; i < n; i++) {
+        snes_dsp_sample_begin(d);
+        for (int k = 0; k < SNES_DSP_VOICES; k++)
+            snes_dsp_sample_voice(d, reverse ? SNES_DSP_VOICES - 1 - k : k);
+        snes_dsp_sample_end(d);
+    }
+    free(d);
+    free(ram);
+    return out;
+}
+
+static void test_split(void)
+{
+    enum { N = 4000 };
+    int16_t *a = run_split(0, 0, N), *b = run_split(0, 1, N), *c = run_split(1, 0, N), *e = run_split(1, 1, N);
+    int same = !memcmp(a, b, sizeof *a * 2 * N), differ = memcmp(c, e, sizeof *c * 2 * N) != 0;
+    t_check(same && differ, "dsp voices separable", "no PMON: voices run 7..0 give the same %d samples as 0..7; with "
+            "PMON bit 1 the orders differ (%s)", N, differ ? "they do" : "they do not");
+    free(a), free(b), free(c), free(e);
+
+    uint8_t *ram = calloc(65536, 1);
+    snes_dsp *d = malloc(sizeof *d);
+    snes_dsp_power(d, ram);
+    setup_busy(d);
+    for (int v = 2; v < 8; v++) { /* six more voices like voice 1 */
+        for (int r = 0; r < 8; r++)
+            snes_dsp_write(d, (uint8_t)((v << 4) | r), d->reg[0x10 | r], 0);
+    }
+    snes_dsp_write(d, SNES_DSP_KON, 0xFF, 0);
+    enum { NS = 320000 };
+    double t0 = gv_now();
+    snes_dsp_run(d, 32ull * NS);
+    double dt = gv_now() - t0;
+    printf("info dsp speed: %.2f million samples/s with 8 voices and echo (%.0fx real time; a 60 Hz frame is "
+           "533 samples)\n", NS / dt / 1e6, NS / dt / 32000.0);
+    free(d);
+    free(ram);
+}
+
 /* ---- end to end: an SPC700 program drives the DSP ---------------------------------------- */
 
 static uint8_t *assemble_play(const char *root, size_t *len)
@@ -483,8 +584,10 @@ int main(void)
         root = ".";
     test_tables();
     test_hand();
+    test_kon_env_hand();
     test_model();
     test_states();
+    test_split();
     test_e2e(root);
     return t_done();
 }

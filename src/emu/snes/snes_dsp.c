@@ -240,15 +240,15 @@ static void voice_step(snes_dsp *d, int v, int mod, uint32_t c)
             step = (step * ((mod >> 4) + 0x400)) >> 10;
             step = step > 0x3FFF ? 0x3FFF : step;
         }
-        int s;
-        if (d->reg[SNES_DSP_NON] >> v & 1) {
-            s = (int16_t)(uint16_t)(d->noise << 1) >> 1;
-        } else {
-            int p = vs->buf_pos + (vs->counter >> 12);
-            s = snes_dsp_gauss_interp((vs->counter >> 4) & 0xFF, vs->buf[p % 12], vs->buf[(p + 1) % 12],
-                                      vs->buf[(p + 2) % 12], vs->buf[(p + 3) % 12]);
-        }
         env_step(vs, r[SNES_DSP_ADSR1], r[SNES_DSP_ADSR2], r[SNES_DSP_GAIN], c);
+        int s = 0; /* the sample is multiplied by the envelope: at 0 the output is 0 anyway */
+        if (vs->env && (d->reg[SNES_DSP_NON] >> v & 1)) {
+            s = (int16_t)(uint16_t)(d->noise << 1) >> 1;
+        } else if (vs->env) {
+            int p = vs->buf_pos + (vs->counter >> 12), p1 = p + 1, p2 = p + 2, p3 = p + 3;
+            p -= p >= 12 ? 12 : 0, p1 -= p1 >= 12 ? 12 : 0, p2 -= p2 >= 12 ? 12 : 0, p3 -= p3 >= 12 ? 12 : 0;
+            s = snes_dsp_gauss_interp((vs->counter >> 4) & 0xFF, vs->buf[p], vs->buf[p1], vs->buf[p2], vs->buf[p3]);
+        }
         vs->out = (int16_t)((s * vs->env) >> 11);
         vs->counter = (uint16_t)(vs->counter + step);
         if (vs->counter >= 0x4000) {
@@ -273,15 +273,14 @@ static void emit(snes_dsp *d, int l, int r)
     }
 }
 
-static void sample_step(snes_dsp *d)
+/* Phase 1 of a sample: KON/KOFF (polled every other sample) and FLG bit 7 (every sample),
+ * fullsnes "KON/KOFF Notes": release on KOFF or reset (reset also zeroes the envelope), then
+ * key-on from the latch, which is then cleared; then the noise LFSR (fullsnes "NON") at the
+ * FLG rate. */
+void snes_dsp_sample_begin(snes_dsp *d)
 {
     uint8_t *reg = d->reg;
-    uint32_t c = d->rate_counter;
     uint8_t flg = reg[SNES_DSP_FLG];
-
-    /* KON/KOFF are polled every other sample, FLG bit 7 every sample (fullsnes "KON/KOFF
-     * Notes"): release on KOFF or reset (reset also zeroes the envelope), then key-on from
-     * the latch, which is then cleared. */
     int poll = d->poll == 0;
     d->poll ^= 1;
     for (int v = 0; v < SNES_DSP_VOICES; v++) {
@@ -298,15 +297,26 @@ static void sample_step(snes_dsp *d)
     }
     if (poll)
         d->kon_latch = 0;
-
-    /* noise: fullsnes "NON", clocked at the FLG rate */
-    if (snes_dsp_rate_fires(flg & 31, c))
+    if (snes_dsp_rate_fires(flg & 31, d->rate_counter))
         d->noise = (uint16_t)((d->noise >> 1) | (((d->noise ^ (d->noise >> 1)) & 1) << 14));
+}
 
-    /* voices and the two mixers (fullsnes "Output Mixer": clamped after every addition) */
+/* Phase 2: one voice. Reads the registers, ARAM, the noise level, the rate counter and (with
+ * PMON bit v) voice v-1's output of this sample; writes only voice v's state and registers. */
+void snes_dsp_sample_voice(snes_dsp *d, int v)
+{
+    voice_step(d, v, v ? d->v[v - 1].out : 0, d->rate_counter);
+}
+
+/* Phase 3: the mixers in voice order (fullsnes "Output Mixer": clamped after every
+ * addition), the echo unit (fullsnes "Echo Registers", the FIR formula), main and echo
+ * volumes, mute, the output, and the sample counters. */
+void snes_dsp_sample_end(snes_dsp *d)
+{
+    uint8_t *reg = d->reg;
+    uint8_t flg = reg[SNES_DSP_FLG];
     int ml = 0, mr = 0, el = 0, er = 0;
     for (int v = 0; v < SNES_DSP_VOICES; v++) {
-        voice_step(d, v, v ? d->v[v - 1].out : 0, c);
         int o = d->v[v].out;
         int l = (o * (int8_t)reg[(v << 4) | SNES_DSP_VOLL]) >> 6;
         int r = (o * (int8_t)reg[(v << 4) | SNES_DSP_VOLR]) >> 6;
@@ -318,7 +328,6 @@ static void sample_step(snes_dsp *d)
         }
     }
 
-    /* echo (fullsnes "Echo Registers", the FIR formula) */
     uint8_t *ram = d->env.aram;
     uint16_t addr = (uint16_t)(reg[SNES_DSP_ESA] * 256 + d->echo_idx * 4);
     d->fir_pos = (d->fir_pos + 1) & 7;
@@ -326,7 +335,7 @@ static void sample_step(snes_dsp *d)
     for (int ch = 0; ch < 2; ch++) {
         uint16_t a = (uint16_t)(addr + 2 * ch);
         d->fir[ch][d->fir_pos] = (int16_t)(ram[a] | ram[(uint16_t)(a + 1)] << 8) >> 1;
-        int sum = 0;
+        int sum = 0; /* the seven oldest taps wrap at 16 bits, the newest saturates */
         for (int k = 0; k < 7; k++)
             sum += (d->fir[ch][(d->fir_pos + 1 + k) & 7] * (int8_t)reg[(k << 4) | SNES_DSP_FIR]) >> 6;
         sum = (int16_t)(uint16_t)sum;
@@ -343,7 +352,6 @@ static void sample_step(snes_dsp *d)
     if (++d->echo_idx >= d->echo_len)
         d->echo_idx = 0;
 
-    /* main and echo volumes, mute */
     int l = clamp16((ml * (int8_t)reg[SNES_DSP_MVOLL]) >> 7);
     int r = clamp16((mr * (int8_t)reg[SNES_DSP_MVOLR]) >> 7);
     l = clamp16(l + ((fir_out[0] * (int8_t)reg[SNES_DSP_EVOLL]) >> 7));
@@ -353,8 +361,16 @@ static void sample_step(snes_dsp *d)
     emit(d, l, r);
 
     reg[SNES_DSP_ENDX] = d->endx;
-    d->rate_counter = c + 1 == RATE_COUNTER_WRAP ? 0 : c + 1;
+    d->rate_counter = d->rate_counter + 1 == RATE_COUNTER_WRAP ? 0 : d->rate_counter + 1;
     d->samples++;
+}
+
+static void sample_step(snes_dsp *d)
+{
+    snes_dsp_sample_begin(d);
+    for (int v = 0; v < SNES_DSP_VOICES; v++)
+        snes_dsp_sample_voice(d, v);
+    snes_dsp_sample_end(d);
 }
 
 /* ---- interface ------------------------------------------------------------------------- */

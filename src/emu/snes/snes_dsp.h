@@ -100,6 +100,16 @@ void snes_dsp_attach(snes_dsp *d, struct snes_spc *s);
 
 /* Produces every sample whose period ends at or before SPC cycle `cycle`. */
 void snes_dsp_run(snes_dsp *d, uint64_t cycle);
+/* One sample in three phases, for renderers that split the work (snes_dsp_run calls them
+ * in this order; docs/SNES_DSP.md, "Splitting the work"):
+ *   begin: KON/KOFF/FLG.7 and the noise step (global);
+ *   voice: one voice's pitch, interpolation, envelope, BRR; voices depend on each other only
+ *     through PMON (voice v reads voice v-1's output of the same sample), so without PMON
+ *     the eight calls may run in any order or in parallel;
+ *   end: mixing in voice order, echo (reads and writes ARAM), volumes, output. */
+void snes_dsp_sample_begin(snes_dsp *d);
+void snes_dsp_sample_voice(snes_dsp *d, int v);
+void snes_dsp_sample_end(snes_dsp *d);
 /* Register access at SPC cycle `cycle` (reg 0-$7F); both run the DSP up to `cycle` first. */
 uint8_t snes_dsp_read(snes_dsp *d, uint8_t reg, uint64_t cycle);
 void snes_dsp_write(snes_dsp *d, uint8_t reg, uint8_t v, uint64_t cycle);
