@@ -122,6 +122,7 @@ class Voice:
         self.block = 0
         self.group = 0               # next group (0-3) of the block
         self.env = 0
+        self.cut = 0                 # fullsnes "Misc Notes": the new level cut to 11 bits
         self.mode = RELEASE
         self.delay = 0
         self.out = 0
@@ -165,13 +166,14 @@ class DSP:
             if hdr & 1:
                 vo.block = self.word(self.reg[0x5D] * 256 + self.reg[x * 16 + 4] * 4 + 2)
                 if not hdr & 2:
-                    vo.mode, vo.env = RELEASE, 0
+                    vo.mode, vo.env, vo.cut = RELEASE, 0, 0
             else:
                 vo.block = (vo.block + 9) & 0xFFFF
 
     def envelope(self, vo, adsr1, adsr2, gain):
         c = self.counter
         if vo.mode == RELEASE:
+            vo.cut = (vo.env - 8) & 0x7FF
             vo.env = max(0, vo.env - 8)
             return
         level = vo.env
@@ -192,13 +194,14 @@ class DSP:
                 level = (gain & 0x7F) * 16
             else:
                 rate = gain & 31
-                step = [-32, expo, 32, 32 if level < 0x600 else 8][(gain >> 5) & 3]
+                step = [-32, expo, 32, 32 if vo.cut < 0x600 else 8][(gain >> 5) & 3]
         if fires(rate, c):
             level += step
         if vo.mode == ATTACK and level >= 0x7E0:
             vo.mode = DECAY
         elif vo.mode == DECAY and level <= boundary:
             vo.mode = SUSTAIN
+        vo.cut = level & 0x7FF
         vo.env = max(0, min(0x7FF, level))
 
     def voice(self, x, prev_out):
@@ -233,7 +236,7 @@ class DSP:
         for x in range(8):
             vo = self.v[x]
             if flg & 0x80:
-                vo.mode, vo.env = RELEASE, 0
+                vo.mode, vo.env, vo.cut = RELEASE, 0, 0
             if poll:
                 if reg[0x5C] >> x & 1:
                     vo.mode = RELEASE
@@ -242,7 +245,7 @@ class DSP:
                     vo.pos = 0
                     vo.block = self.word(reg[0x5D] * 256 + reg[x * 16 + 4] * 4)
                     vo.group = 0
-                    vo.env, vo.mode, vo.delay, vo.out = 0, ATTACK, 5, 0
+                    vo.env, vo.cut, vo.mode, vo.delay, vo.out = 0, 0, ATTACK, 5, 0
                     self.endx &= ~(1 << x)
         if poll:
             self.kon = 0
@@ -385,6 +388,8 @@ def scenarios(rng, emit):
     # key-offs and key-ons on the way
     w += [(20001, 0x5C, 0x21), (20400, 0x5C, 0x00), (21000, 0x4C, 0x21), (26000, 0x5C, 0x80),
           (26010, 0x5C, 0x00), (26011, 0x4C, 0x80)]
+    # voice 6: linear decrease below 0 then bent increase (the cut value makes the first step +8)
+    w += [(30000, 0x65, 0x03), (30000, 0x67, 0x9F), (30200, 0x67, 0xFF), (31000, 0x67, 0x9F), (31150, 0x67, 0xFF)]
     run_scenario("envelope", ram, w, 34000, emit)
 
     # 3. echo: buffer in ARAM, FIR with overflow-prone taps, feedback, write disable, mute

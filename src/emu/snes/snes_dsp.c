@@ -13,7 +13,7 @@
 #include "emu/snes/snes_dsp.h"
 #include "emu/snes/snes_spc.h"
 
-_Static_assert(sizeof(snes_dsp_voice) == 36 && sizeof(snes_dsp_resampler) == 8 &&
+_Static_assert(sizeof(snes_dsp_voice) == 38 && sizeof(snes_dsp_resampler) == 8 &&
                    offsetof(snes_dsp, pad_) + sizeof(((snes_dsp *)0)->pad_) == SNES_DSP_STATE_BYTES &&
                    offsetof(snes_dsp, rs) == offsetof(snes_dsp, reg) + 128,
                "snes_dsp has padding");
@@ -149,7 +149,7 @@ static void brr_decode_group(snes_dsp *d, int v)
             vs->brr_addr = dir_entry(d, d->reg[(v << 4) | SNES_DSP_SRCN], 1);
             if (!(hdr & 2)) {
                 vs->env_mode = SNES_DSP_ENV_RELEASE;
-                vs->env = 0;
+                vs->env = vs->env_raw = 0;
             }
         } else {
             vs->brr_addr = (uint16_t)(vs->brr_addr + 9);
@@ -160,12 +160,15 @@ static void brr_decode_group(snes_dsp *d, int v)
 /* One sample of the envelope. fullsnes "ADSR/Gain Envelope" and the SNESdev wiki: release
  * -8 every sample; otherwise the rate of the phase (ADSR) or of GAIN steps when the rate
  * counter fires; direct GAIN sets the level at once. The phase is tracked in GAIN modes too
- * (the sustain boundary then comes from GAIN bits 7-5). The level is clamped to 0-$7FF. */
+ * (the sustain boundary then comes from GAIN bits 7-5). The level is clamped to 0-$7FF;
+ * the new value cut to 11 bits instead (a negative one becomes large) is kept for bent
+ * GAIN's "below $600" test in the next sample (fullsnes "Misc Notes"). */
 static void env_step(snes_dsp_voice *vs, uint8_t adsr1, uint8_t adsr2, uint8_t gain, uint32_t c)
 {
     int env = vs->env;
     if (vs->env_mode == SNES_DSP_ENV_RELEASE) {
         env -= 8;
+        vs->env_raw = (int16_t)(env & 0x7FF);
         vs->env = (int16_t)(env < 0 ? 0 : env);
         return;
     }
@@ -193,7 +196,7 @@ static void env_step(snes_dsp_voice *vs, uint8_t adsr1, uint8_t adsr2, uint8_t g
             case 0: step = -32; break;
             case 1: step = exp_step; break;
             case 2: step = 32; break;
-            default: step = env < 0x600 ? 32 : 8; break;
+            default: step = vs->env_raw < 0x600 ? 32 : 8; break;
             }
         }
     }
@@ -203,6 +206,7 @@ static void env_step(snes_dsp_voice *vs, uint8_t adsr1, uint8_t adsr2, uint8_t g
         vs->env_mode = SNES_DSP_ENV_DECAY;
     else if (vs->env_mode == SNES_DSP_ENV_DECAY && env <= (sl + 1) * 0x100)
         vs->env_mode = SNES_DSP_ENV_SUSTAIN;
+    vs->env_raw = (int16_t)(env & 0x7FF);
     vs->env = (int16_t)(env < 0 ? 0 : env > 0x7FF ? 0x7FF : env);
 }
 
@@ -214,7 +218,7 @@ static void key_on(snes_dsp *d, int v)
     vs->brr_off = 1;
     vs->buf_pos = 0;
     vs->counter = 0;
-    vs->env = 0;
+    vs->env = vs->env_raw = 0;
     vs->out = 0;
     vs->env_mode = SNES_DSP_ENV_ATTACK;
     vs->kon_delay = 5;
@@ -286,7 +290,7 @@ void snes_dsp_sample_begin(snes_dsp *d)
     for (int v = 0; v < SNES_DSP_VOICES; v++) {
         if (flg & 0x80) {
             d->v[v].env_mode = SNES_DSP_ENV_RELEASE;
-            d->v[v].env = 0;
+            d->v[v].env = d->v[v].env_raw = 0;
         }
         if (poll) {
             if (reg[SNES_DSP_KOFF] >> v & 1)
@@ -489,7 +493,7 @@ gv_status snes_dsp_state_load(snes_dsp *d, const uint8_t *buf, size_t len, gv_er
     for (int v = 0; v < SNES_DSP_VOICES; v++) {
         const snes_dsp_voice *vs = &t.v[v];
         ok &= (vs->brr_off & 1) && vs->brr_off <= 7 && vs->buf_pos % 4 == 0 && vs->buf_pos < 12 && vs->env >= 0 &&
-              vs->env <= 0x7FF && vs->env_mode <= 3 && vs->kon_delay <= 5 && vs->counter < 0x4000;
+              vs->env <= 0x7FF && vs->env_raw >= 0 && vs->env_raw <= 0x7FF && vs->env_mode <= 3 && vs->kon_delay <= 5 && vs->counter < 0x4000;
     }
     for (size_t i = 0; i < sizeof t.pad_; i++)
         ok &= t.pad_[i] == 0;

@@ -46,6 +46,7 @@ typedef struct {
     uint16_t counter;     /* pitch counter: bits 15-12 sample, 11-4 Gaussian index */
     int16_t env;          /* envelope level 0-$7FF */
     int16_t out;          /* this sample's output after the envelope (15-bit, what OUTX shows) */
+    int16_t env_raw;      /* the last new level before clamping, & $7FF: bent GAIN's test */
     uint8_t brr_off;      /* next byte pair in the block: 1, 3, 5 or 7 */
     uint8_t buf_pos;      /* ring index of the oldest group: 0, 4 or 8 */
     uint8_t env_mode;     /* SNES_DSP_ENV_* */
@@ -75,7 +76,7 @@ typedef struct snes_dsp {
     uint8_t poll;                 /* toggles each sample: KON/KOFF are polled when it is 0 */
     uint8_t reg[128];             /* the register file */
     snes_dsp_resampler rs;
-    uint8_t pad_[10];
+    uint8_t pad_[2];
 
     /* ---- the environment: set by the caller, never saved ---- */
     struct {
@@ -94,8 +95,9 @@ extern const int16_t snes_dsp_gauss[512];
 /* Power-on: zeroes the state (env too, so attach again), FLG = $E0 (reset, mute, echo writes
  * off), the noise LFSR at -$4000, ENDX = 0. `aram` may be NULL until attached. */
 void snes_dsp_power(snes_dsp *d, uint8_t *aram);
-/* Attaches to an SPC: ARAM pointer and the $F2/$F3 hook (snes_dsp_read/write). Also copies
- * the SPC's hook-less register file into the DSP, so code that ran before attaching is kept. */
+/* Attaches to an SPC: the ARAM pointer and the $F2/$F3 hook (snes_dsp_read/write); the DSP's
+ * clock moves up to the SPC's (rounded down to a sample) if it is behind. Attach before the
+ * SPC runs: what it wrote to the hook-less register file (s->dsp) is not carried over. */
 void snes_dsp_attach(snes_dsp *d, struct snes_spc *s);
 
 /* Produces every sample whose period ends at or before SPC cycle `cycle`. */
@@ -117,9 +119,7 @@ void snes_dsp_write(snes_dsp *d, uint8_t reg, uint8_t v, uint64_t cycle);
 /* The building blocks, exposed for tests and for renderers that split the work:
  * brr_group: decodes 4 nibbles (two data bytes) with the block's header into out[4],
  *   p1/p2 the previous two samples (out[-1], out[-2]) as 15-bit values.
- * gauss: the interpolation of four 15-bit samples (oldest first) at index i (0-255).
- * env_step: one sample of a voice's envelope (registers from adsr1, adsr2, gain) given
- *   whether the rate counter fires for the rate in use; returns nothing, updates v. */
+ * gauss_interp: the interpolation of four 15-bit samples (oldest first) at index i (0-255). */
 void snes_dsp_brr_group(uint8_t hdr, uint8_t b0, uint8_t b1, int p1, int p2, int16_t out[4]);
 int snes_dsp_gauss_interp(int i, int s0, int s1, int s2, int s3);
 /* Whether envelope/noise rate r (0-31) fires at global counter value c. */
