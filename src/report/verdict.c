@@ -380,9 +380,10 @@ static void verdicts_cpu_only(const cJSON *rec, cJSON *out)
             }
         }
         if (isfinite(one)) {
-            snprintf(s, sizeof s, "no GPU was measured: %s emulation on the CPU runs %.0f frames/s for one game (%.0fx "
-                     "real time) and %.0f instance-frames/s for %.0f games at once (%s renderer)",
-                     emu_consoles[i]->title, one, one / 60.0, many, n, how);
+            int k = snprintf(s, sizeof s, "no GPU was measured: %s emulation on the CPU runs %.0f frames/s for one game (%.0fx real time)",
+                             emu_consoles[i]->title, one, one / 60.0);
+            if (n > 1 && k > 0 && (size_t)k < sizeof s)
+                snprintf(s + k, sizeof s - (size_t)k, " and %.0f instance-frames/s for %.0f games at once (%s renderer)", many, n, how);
             add_sentence(out, s);
         }
     }
