@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int t_npass, t_nfail;
 
@@ -43,6 +44,21 @@ static void t_skip(const char *name, const char *fmt, ...)
     va_start(ap, fmt);
     t_vline("SKIP", name, fmt, ap);
     va_end(ap);
+}
+
+/* A GPU step that cannot run: a SKIP, or a FAIL where GV_EXPECT_GPU=1 says this machine has a
+ * usable GPU (tests/README.md). */
+__attribute__((format(printf, 2, 3), unused))
+static void t_skip_gpu(const char *name, const char *fmt, ...)
+{
+    const char *e = getenv("GV_EXPECT_GPU");
+    int expect = e && !strcmp(e, "1");
+    va_list ap;
+    va_start(ap, fmt);
+    t_vline(expect ? "FAIL" : "SKIP", name, fmt, ap);
+    va_end(ap);
+    if (expect)
+        t_nfail++;
 }
 
 /* Relative L2 error ||a - b|| / ||b|| (b is the reference); NaN or Inf anywhere gives

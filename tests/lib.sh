@@ -7,6 +7,9 @@ trap 'rm -rf "$T_TMP"' EXIT INT TERM
 pass() { echo "PASS $1: $2"; }
 fail() { echo "FAIL $1: $2"; }
 skip() { echo "SKIP $1: $2"; }
+# skip_gpu NAME WHY: a GPU step that cannot run: SKIP, or FAIL where GV_EXPECT_GPU=1 says this
+# machine has a usable GPU.
+skip_gpu() { if [ "${GV_EXPECT_GPU:-0}" = 1 ]; then fail "$1" "GV_EXPECT_GPU=1 but: $2"; else skip "$1" "$2"; fi; }
 
 # expect_exit NAME CODE CMD...: runs CMD, checks its exit status is CODE; for codes 2 and 3
 # also that stderr is exactly one line (the one-line error promised to users).

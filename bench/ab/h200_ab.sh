@@ -31,9 +31,9 @@ print(find(r))' "$1" "$2"; }
 one() { # round binary-name binary case
   r=$1 name=$2 bin=$3 c=$4 j="$out/run.json"
   case $c in
-    nes_*) rom="$nes/${c#nes_}.nes"; "$bin" bench nes "$rom" --threads 1 --seconds 2 --repeats 3 \
+    nes_*) rom="$nes/${c#nes_}.nes"; "$bin" bench nes "$rom" --threads 1 --seconds ${EMU_SECONDS:-1} --repeats 3 \
              --video native --audio native --instances 1 --json "$j" -q >/dev/null 2>>"$out/stderr.txt"; k=fps_median ;;
-    gb_*)  rom="$gb/${c#gb_}.gb"; "$bin" bench gb "$rom" --threads 1 --seconds 2 --repeats 3 \
+    gb_*)  rom="$gb/${c#gb_}.gb"; "$bin" bench gb "$rom" --threads 1 --seconds ${EMU_SECONDS:-1} --repeats 3 \
              --video native --audio native --instances 1 --json "$j" -q >/dev/null 2>>"$out/stderr.txt"; k=fps_median ;;
     train_*) set -- $(echo "${c#train_}" | tr _ ' ')
              "$bin" bench train --devices cuda --channels "$1" --batches "$2" --dtype "$3" --repeats 3 \

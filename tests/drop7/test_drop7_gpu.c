@@ -23,7 +23,7 @@ int main(void)
     gv_err err = {{0}};
     drop7_gpu *gpu;
     if (drop7_gpu_open(0, &gpu, &err) != GV_OK) {
-        t_skip("drop7 GPU == CPU", "no GPU here: %s", err.msg);
+        t_skip_gpu("drop7 GPU == CPU", "no GPU here: %s", err.msg);
         return t_done();
     }
     printf("drop7 gpu: %s, seed %llu, %ld games per mode and player\n", drop7_gpu_name(gpu),

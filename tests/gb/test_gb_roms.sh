@@ -94,7 +94,7 @@ for rom in cpu_test ppu_scene apu_test quirks_test compat_test; do
   done
 done
 if [ $device = 0 ]; then
-  skip "gb device renderers" "no usable GPU here ('gpuvet smoke' fails): device hashes are checked by bench/gb/run_h200.sh"
+  skip_gpu "gb device renderers" "no usable GPU here ('gpuvet smoke' fails): device hashes are checked by bench/gb/run_h200.sh"
   expect_exit "gb --video device without a GPU" 3 "$G" run gb "$R/cpu_test.gb" --frames 2 --video device
 fi
 

@@ -62,7 +62,7 @@ for rom in cpu_test ppu_scene apu_test mmc3_irq; do
     got=$(hashes $rom "$n" "$1" "$2")
     case "$got" in
       "$ref") pass "$rom video $1 audio $2" "hashes equal native's over $n frames" ;;
-      "rc=3 "*) if [ $gpu = 0 ]; then skip "$rom video $1 audio $2" "no GPU (gpuvet smoke fails): ${got#rc=3 }"
+      "rc=3 "*) if [ $gpu = 0 ]; then skip_gpu "$rom video $1 audio $2" "no GPU (gpuvet smoke fails): ${got#rc=3 }"
                 else fail "$rom video $1 audio $2" "gpuvet smoke passes but the device renderer cannot run: ${got#rc=3 }"; fi ;;
       *) fail "$rom video $1 audio $2" "got '$got', native/native gave '$ref'" ;;
     esac

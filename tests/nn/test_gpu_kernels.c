@@ -2,6 +2,7 @@
  * references (src/nn/gpu/selftest.cu). Skips with a message where no GPU can be used. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/rng.h"
 #include "nn/gpu/selftest.h"
@@ -15,6 +16,13 @@ int main(void)
     if (fails >= 0 && getenv("GV_KERNEL_BENCH")) {
         nn_gpu_kernel_bench(0, 8192, 128);
         nn_gpu_kernel_bench(0, 256, 128);
+    }
+    if (fails < 0) { /* skipped (the SKIP line is printed): a failure where a GPU is expected */
+        const char *e = getenv("GV_EXPECT_GPU");
+        if (e && !strcmp(e, "1")) {
+            printf("FAIL gpu kernels: GV_EXPECT_GPU=1 but the self-test could not use a GPU\n");
+            return 1;
+        }
     }
     return fails > 0 ? 1 : 0;
 }

@@ -151,7 +151,7 @@ int main(void)
 {
     gv_err e;
     if (dev_gpu_count(&e) <= 0) {
-        t_skip("gpu trainer", "no GPU: %s", e.msg);
+        t_skip_gpu("gpu trainer", "no GPU: %s", e.msg);
         return 0;
     }
     train_case(NN_NORM_GROUP, NN_FP32);
