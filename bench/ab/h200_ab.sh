@@ -3,6 +3,7 @@
 # one command: the one-core FPS of both consoles (native video and audio, one instance, one
 # thread) and the GPU training samples/s, the two binaries alternating (A, B, A, B, ...) for
 # ROUNDS rounds (default 5), each run after its own warm-up (the harness's). Builds nothing.
+# The Game Boy runs a fixed frame count (GB_FRAMES, default 6000): older builds have no --seconds.
 # Writes OUT/ab.tsv (one line per run) and OUT/ab.md (medians per binary and B/A).
 set -u
 out=${1:?usage: h200_ab.sh OUT A_BIN B_BIN NES_ROMS GB_ROMS}
@@ -30,21 +31,23 @@ print(find(r))' "$1" "$2"; }
 
 one() { # round binary-name binary case
   r=$1 name=$2 bin=$3 c=$4 j="$out/run.json"
+  rm -f "$j"
   case $c in
     nes_*) rom="$nes/${c#nes_}.nes"; "$bin" bench nes "$rom" --threads 1 --seconds ${EMU_SECONDS:-1} --repeats 3 \
              --video native --audio native --instances 1 --json "$j" -q >/dev/null 2>>"$out/stderr.txt"; k=fps_median ;;
-    gb_*)  rom="$gb/${c#gb_}.gb"; "$bin" bench gb "$rom" --threads 1 --seconds ${EMU_SECONDS:-1} --repeats 3 \
+    gb_*)  rom="$gb/${c#gb_}.gb"; "$bin" bench gb "$rom" --threads 1 --frames ${GB_FRAMES:-6000} --repeats 3 \
              --video native --audio native --instances 1 --json "$j" -q >/dev/null 2>>"$out/stderr.txt"; k=fps_median ;;
     train_*) set -- $(echo "${c#train_}" | tr _ ' ')
              "$bin" bench train --devices cuda --channels "$1" --batches "$2" --dtype "$3" --repeats 3 \
              --json "$j" -q >/dev/null 2>>"$out/stderr.txt"; k=samples_per_s_median ;;
   esac
-  v=$(val "$j" "$k" 2>/dev/null)
+  v=None
+  [ -f "$j" ] && v=$(val "$j" "$k" 2>/dev/null)
   printf '%s\t%s\t%s\t%s\t%s\n' "$r" "$name" "$c" "$v" "$k" >>"$tsv"
   echo "round $r $name $c $k=$v"
 }
 
-cases="nes_ppu_scene nes_cpu_test gb_ppu_scene gb_cpu_test train_128_8192_bf16 train_128_1024_fp32 train_64_1024_bf16"
+cases=${CASES:-"nes_ppu_scene nes_cpu_test gb_ppu_scene gb_cpu_test train_128_8192_bf16 train_128_1024_fp32 train_64_1024_bf16"}
 r=1
 while [ "$r" -le "$rounds" ]; do
   for c in $cases; do
