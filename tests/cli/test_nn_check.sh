@@ -8,7 +8,7 @@ n_pass=$(grep -c '^PASS' "$T_TMP/out"); n_fail=$(grep -c '^FAIL' "$T_TMP/out")
 if [ "$n_pass" -ge 60 ] && [ "$n_fail" = 0 ] && grep -q '"pass":	true' "$T_TMP/c.json"; then
   pass "check lines" "$n_pass PASS lines, each with metric and tolerance; $(tail -n 1 "$T_TMP/out")"
 else
-  fail "check lines" "$n_pass PASS, $n_fail FAIL: $(tail -n 1 "$T_TMP/out")"
+  fail "check lines" "$n_pass PASS, $n_fail FAIL: $(tail -n 1 "$T_TMP/out"); $(grep -E '^(check: seed|FAIL)' "$T_TMP/out" | tr -s ' ' | tr '\n' ';')"
 fi
 expect_grep "check prints the seed" '^check: seed [0-9]+ \(repeat with --seed' "$T_TMP/out"
 expect_grep "check covers gradients" 'PASS +cpu +fp32 batch grad blocks.1.c2.weight +rel_l2' "$T_TMP/out"
