@@ -76,7 +76,7 @@ L = ["# Drop7 inference on the CPU: gpuvet float32 against PyTorch eager\n",
      f"Written by `bench/infer_cpu_vs_torch.sh` on {sh('date -u +%Y-%m-%dT%H:%M:%SZ')}. One call: the positions "
      "in (host float tensor / `set_batch`), the eval-mode forward, logits and value out.\n",
      "| machine | |", "| --- | --- |",
-     f"| CPU | {model}, {sh('nproc')} cores online ({l3} L3), "
+     f"| CPU | {model}, {sh('getconf _NPROCESSORS_ONLN')} cores online ({l3} L3), "
      f"{' '.join(flags)} |",
      f"| memory, OS | {mem}, "
      f"{sh('. /etc/os-release && echo $PRETTY_NAME')}, kernel {platform.release()} |",

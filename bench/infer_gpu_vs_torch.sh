@@ -3,19 +3,21 @@
 # forward, logits and value out) on the GPU and the CPU with gpuvet, and PyTorch on the same
 # GPU in one command, side by side: eager, torch.compile and the eager forward captured in a
 # CUDA graph. Builds nothing (GPUVET is a binary built with the GPU backend). Writes into
-# OUTDIR (default $OUT): machine.txt, gpuvet.json/.txt (with the GPU-vs-CPU crossover),
-# torch_*.jsonl, summary.md (latency medians and ratios per batch). About 4 minutes on an
-# H200 host with the defaults.
+# OUTDIR (default $OUT): machine.txt, test_gpu_train.txt (when the build has
+# tests/test_gpu_train beside GPUVET: inference checked against the eager forward),
+# gpuvet.json/.txt (with the GPU-vs-CPU crossover), torch_*.jsonl, summary.md (latency
+# medians and ratios per batch). Under 4 minutes on an H200 host with the defaults
+# (torch.compile compiles once per batch size and dtype: 4 compilations).
 #
 # usage: bench/infer_gpu_vs_torch.sh [OUTDIR] [--channels 128] [--batches 1,4,16,64,256,1024,4096]
-#        [--compile-batches 1,64,4096] [--dtypes fp32,bf16] [--min-time 0.2] [--repeats 3]
+#        [--compile-batches 1,4096] [--dtypes fp32,bf16] [--min-time 0.2] [--repeats 3]
 # environment: GPUVET (default build/cuda/gpuvet), PYTHON (default: scripts/find-python)
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-}
 case "${1:-}" in -*|"") ;; *) out=$1; shift ;; esac
 [ -n "$out" ] || { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
-channels=128 batches=1,4,16,64,256,1024,4096 cbatches=1,64,4096 dtypes=fp32,bf16 min_time=0.2 repeats=3
+channels=128 batches=1,4,16,64,256,1024,4096 cbatches=1,4096 dtypes=fp32,bf16 min_time=0.2 repeats=3
 while [ $# -gt 0 ]; do
   case "$1" in
     --channels) channels=$2; shift 2 ;;
@@ -42,6 +44,12 @@ mkdir -p "$out"
 } > "$out/machine.txt"
 cat "$out/machine.txt"
 T=torch_infer.py
+tgt=$(dirname "$GPUVET")/tests/test_gpu_train
+if [ -x "$tgt" ]; then
+  echo "== $tgt (captured inference equals the eager eval forward)"
+  "$tgt" > "$out/test_gpu_train.txt" 2>&1 || echo "test_gpu_train failed (see test_gpu_train.txt)" >&2
+  grep -E '^(PASS|FAIL|SKIP) gpu infer' "$out/test_gpu_train.txt" || true
+fi
 echo "== gpuvet bench infer (cuda and cpu)"
 "$GPUVET" bench infer --devices cpu,cuda --channels "$channels" --batches "$batches" --dtype "$dtypes" \
   --min-time "$min_time" --repeats "$repeats" --json "$out/gpuvet.json" | tee "$out/gpuvet.txt"

@@ -86,7 +86,7 @@ lines.append("# Drop7 training on the CPU: gpuvet float32 against PyTorch\n")
 lines.append(f"Written by `bench/train_cpu_vs_torch.sh` on {sh('date -u +%Y-%m-%dT%H:%M:%SZ')}.\n")
 lines.append("| machine | |\n| --- | --- |")
 l3 = sh("lscpu | sed -n 's/^L3 cache: *//p'")
-ncpu = sh("nproc")
+ncpu = sh("getconf _NPROCESSORS_ONLN")  # nproc would count OMP_NUM_THREADS
 lines.append(f"| CPU | {model}, {ncpu} cores online ({l3} L3) |")
 lines.append(f"| memory, OS | {mem}, {osname}, kernel {platform.release()} |")
 lines.append(f"| gpuvet | {sh(gpuvet + ' --version')} (git {rev}), {blas}, OpenMP; 3x3 convolutions: {conv} |")
