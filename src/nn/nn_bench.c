@@ -295,41 +295,6 @@ static void add_speedups(cJSON *arr)
     }
 }
 
-gv_status nn_bench_train(const nn_bench_opts *o, cJSON *rec, nn_bench_result *r, gv_err *err)
-{
-    ctx_t x = {0};
-    int n;
-    gv_status ps = plan_configs(o, &x, r, &n, err);
-    if (ps != GV_OK)
-        return ps;
-    record_cpu(rec);
-    bench_plan p = {"bench train", "samples_per_s", 1.0, n, 1, o->repeats, &x, setup, run, teardown, label, o->tel};
-    bench_outcome out;
-    gv_status st = bench_run(&p, &out, err);
-    if (st == GV_OK) {
-        cJSON *arr = cJSON_GetObjectItemCaseSensitive(rec, "bench_train");
-        if (!arr)
-            arr = gv_json_add_arr(rec, "bench_train");
-        for (int k = 0; k < n; k++) {
-            config *c = &x.c[k];
-            cJSON *e = entry_new(o, c);
-            cJSON_AddNumberToObject(e, "steps", (double)c->steps);
-            cJSON_AddNumberToObject(e, "warmup_steps", (double)o->warmup);
-            bench_entry_add(&p, &out, k, e);
-            gv_json_add_num(e, "step_ms_median", 1000.0 * out.st[k].secs_median / (double)c->steps);
-            gv_json_add_num(e, "loss_warmup", c->loss);
-            entry_memory(c, e);
-            cJSON_AddItemToArray(arr, e);
-            r->entries++;
-        }
-        add_speedups(arr);
-        bench_outcome_record(&out, rec);
-    }
-    bench_outcome_free(&out);
-    free(x.c);
-    return st;
-}
-
 /* Do entries a and b belong to the same series (device, dtype, norm, channels)? */
 static int same_series(const cJSON *a, const cJSON *b)
 {
@@ -392,40 +357,62 @@ static void infer_crossover(cJSON *arr, cJSON *rec)
     }
 }
 
-gv_status nn_bench_infer(const nn_bench_opts *o, cJSON *rec, nn_bench_result *r, gv_err *err)
+/* Both benchmarks: plan, run through the harness, one entry per configuration ("bench_train"
+ * or "bench_infer"), GPU speedups; for inference the crossover too. */
+static gv_status bench_nn(const nn_bench_opts *o, int infer, cJSON *rec, nn_bench_result *r, gv_err *err)
 {
     ctx_t x = {0};
-    x.infer = 1;
+    x.infer = infer;
     int n;
     gv_status ps = plan_configs(o, &x, r, &n, err);
     if (ps != GV_OK)
         return ps;
     record_cpu(rec);
-    bench_plan p = {"bench infer", "samples_per_s", 1.0, n, 1, o->repeats, &x, setup, run, teardown, label, o->tel};
+    const char *name = infer ? "bench infer" : "bench train", *key = infer ? "bench_infer" : "bench_train";
+    bench_plan p = {name, "samples_per_s", 1.0, n, 1, o->repeats, &x, setup, run, teardown, label, o->tel};
     bench_outcome out;
     gv_status st = bench_run(&p, &out, err);
     if (st == GV_OK) {
-        cJSON *arr = cJSON_GetObjectItemCaseSensitive(rec, "bench_infer");
+        cJSON *arr = cJSON_GetObjectItemCaseSensitive(rec, key);
         if (!arr)
-            arr = gv_json_add_arr(rec, "bench_infer");
+            arr = gv_json_add_arr(rec, key);
         for (int k = 0; k < n; k++) {
             config *c = &x.c[k];
             cJSON *e = entry_new(o, c);
-            cJSON_AddNumberToObject(e, "calls", (double)c->steps);
-            bench_entry_add(&p, &out, k, e);
-            gv_json_add_num(e, "latency_ms_median", 1000.0 * c->lat_median);
-            gv_json_add_num(e, "latency_ms_p99", 1000.0 * c->lat_p99);
-            gv_json_add_num(e, "latency_ms_min", 1000.0 * c->lat_min);
-            cJSON_AddNumberToObject(e, "latency_samples", (double)c->nlat);
+            if (infer) {
+                cJSON_AddNumberToObject(e, "calls", (double)c->steps);
+                bench_entry_add(&p, &out, k, e);
+                gv_json_add_num(e, "latency_ms_median", 1000.0 * c->lat_median);
+                gv_json_add_num(e, "latency_ms_p99", 1000.0 * c->lat_p99);
+                gv_json_add_num(e, "latency_ms_min", 1000.0 * c->lat_min);
+                cJSON_AddNumberToObject(e, "latency_samples", (double)c->nlat);
+            } else {
+                cJSON_AddNumberToObject(e, "steps", (double)c->steps);
+                cJSON_AddNumberToObject(e, "warmup_steps", (double)o->warmup);
+                bench_entry_add(&p, &out, k, e);
+                gv_json_add_num(e, "step_ms_median", 1000.0 * out.st[k].secs_median / (double)c->steps);
+                gv_json_add_num(e, "loss_warmup", c->loss);
+            }
             entry_memory(c, e);
             cJSON_AddItemToArray(arr, e);
             r->entries++;
         }
         add_speedups(arr);
-        infer_crossover(arr, rec);
+        if (infer)
+            infer_crossover(arr, rec);
         bench_outcome_record(&out, rec);
     }
     bench_outcome_free(&out);
     free(x.c);
     return st;
+}
+
+gv_status nn_bench_train(const nn_bench_opts *o, cJSON *rec, nn_bench_result *r, gv_err *err)
+{
+    return bench_nn(o, 0, rec, r, err);
+}
+
+gv_status nn_bench_infer(const nn_bench_opts *o, cJSON *rec, nn_bench_result *r, gv_err *err)
+{
+    return bench_nn(o, 1, rec, r, err);
 }
