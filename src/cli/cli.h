@@ -17,6 +17,7 @@ int cmd_check(int argc, char **argv);
 int cmd_soak(int argc, char **argv);
 int cmd_bench_matmul(int argc, char **argv);
 int cmd_bench_train(int argc, char **argv);
+int cmd_bench_infer(int argc, char **argv);
 int cmd_bench_emu(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_env(int argc, char **argv);

@@ -1,6 +1,6 @@
-/* cmd_bench.c: `gpuvet bench train` and `gpuvet bench matmul`: flags, the engines
- * nn_bench_train and gemm_bench_run (through the one measurement harness), then the
- * record as tables and verdicts. */
+/* cmd_bench.c: `gpuvet bench train`, `bench infer` and `bench matmul`: flags, the engines
+ * nn_bench_train, nn_bench_infer and gemm_bench_run (through the one measurement harness),
+ * then the record as tables and verdicts. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -46,49 +46,110 @@ static void load_line(const cJSON *rec)
             printf("warning: %s\n", w->valuestring);
 }
 
-int cmd_bench_train(int argc, char **argv)
+/* An entry's memory column (host bytes on the CPU, peak device bytes on a GPU) and its
+ * speedup over the CPU ("-" on the CPU). */
+static void mem_and_speedup(const cJSON *e, char *mem, size_t mlen, char *spd, size_t slen)
 {
+    int gpu = strcmp(str(e, "device"), "cpu") != 0;
+    bytes(mem, mlen, gpu ? num(e, "peak_device_bytes") : num(e, "host_bytes"));
+    snprintf(spd, slen, "-");
+    if (gpu && isfinite(num(e, "speedup_vs_cpu")))
+        snprintf(spd, slen, "%.2fx", num(e, "speedup_vs_cpu"));
+}
+
+/* The table of bench infer's entries, then the crossover per GPU series. */
+static void print_infer(const cJSON *rec, long blocks)
+{
+    printf("bench infer, blocks %ld: one call = positions in, eval-mode forward, logits and value out "
+           "(memory: host bytes the CPU trainer holds, peak device bytes on a GPU)\n", blocks);
+    printf("%-6s %-5s %-5s %8s %7s %7s %11s %11s %12s %10s %8s\n", "device", "dtype", "norm", "channels", "batch",
+           "calls", "median ms", "p99 ms", "samples/s", "memory", "vs cpu");
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(rec, "bench_infer"))
+    {
+        char mem[32], spd[16];
+        mem_and_speedup(e, mem, sizeof mem, spd, sizeof spd);
+        printf("%-6s %-5s %-5s %8.0f %7.0f %7.0f %11.3f %11.3f %12.1f %10s %8s\n", str(e, "device"), str(e, "dtype"),
+               str(e, "norm"), num(e, "channels"), num(e, "batch"), num(e, "latency_samples"),
+               num(e, "latency_ms_median"), num(e, "latency_ms_p99"), num(e, "samples_per_s_median"), mem, spd);
+    }
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(rec, "bench_infer_crossover"))
+    {
+        double from = num(e, "gpu_faster_from_batch");
+        if (isfinite(from))
+            printf("verdict: %s %s %.0f-channel %s-norm inference beats the CPU from batch %.0f on (of %.0f batch sizes "
+                   "compared); below it, the CPU answers sooner\n", str(e, "device"), str(e, "dtype"),
+                   num(e, "channels"), str(e, "norm"), from, num(e, "batches_compared"));
+        else
+            printf("verdict: %s %s %.0f-channel %s-norm inference does not beat the CPU at the largest batches "
+                   "measured (%.0f batch sizes compared)\n", str(e, "device"), str(e, "dtype"), num(e, "channels"),
+                   str(e, "norm"), num(e, "batches_compared"));
+    }
+}
+
+/* bench train and bench infer: the same flags, different engines and tables. */
+static int bench_nn(int argc, char **argv, int infer)
+{
+    const char *name = infer ? "bench infer" : "bench train";
     args_common com = {0};
     args_int_list chans = {0}, batches = {0};
     args_str_list dtypes = {0}, norms = {0};
     long blocks = 6, repeats = 3, steps = 0, warmup = 1, threads = 0, seed = 1;
     int tf32 = 0;
-    double hz = 0;
+    const char *conv = "winograd";
+    double hz = 0, min_time = 0.2;
     args_spec specs[] = {
         ARGS_COMMON_SPECS(&com),
         GV_TELEMETRY_HZ_SPEC(&hz),
-        {"--channels", ARGS_INT_LIST, &chans, "LIST", "channel counts, multiples of 8 (default 64,128)", 1, 4096, 0, 0, NULL},
+        {"--channels", ARGS_INT_LIST, &chans, "LIST", infer ? "channel counts, multiples of 8 (default 128)"
+         : "channel counts, multiples of 8 (default 64,128)", 1, 4096, 0, 0, NULL},
         {"--blocks", ARGS_INT, &blocks, "N", "residual blocks (default 6, as torch_drop7.py)", 0, 64, 0, 0, NULL},
-        {"--batches", ARGS_INT_LIST, &batches, "LIST", "batch sizes (default 256,1024)", 1, 1 << 20, 0, 0, NULL},
+        {"--batches", ARGS_INT_LIST, &batches, "LIST", infer ? "batch sizes (default 1,2,4,...,4096)"
+         : "batch sizes (default 256,1024)", 1, 1 << 20, 0, 0, NULL},
         {"--norm", ARGS_CHOICE_LIST, &norms, "LIST", "group, batch (default group)", 0, 0, 0, 0, "group,batch"},
         {"--dtype", ARGS_CHOICE_LIST, &dtypes, "LIST", "fp32, bf16 (bf16 on the GPU; default fp32)", 0, 0, 0, 0, "fp32,bf16"},
         {"--tf32", ARGS_FLAG, &tf32, NULL, "let fp32 use TF32 matrix units on the GPU", 0, 0, 0, 0, NULL},
         {"--repeats", ARGS_INT, &repeats, "N", "timed runs of each configuration, in rounds across them (default 3)", 1, 1000, 0, 0, NULL},
-        {"--steps", ARGS_INT, &steps, "N", "training steps per timed run (default: enough for ~0.5 s)", 1, 100000, 0, 0, NULL},
-        {"--warmup", ARGS_INT, &warmup, "N", "untimed warm-up steps first (default 1; 0 allowed)", 0, 1000, 0, 0, NULL},
+        {"--steps", ARGS_INT, &steps, "N", infer ? "inference calls per timed run (default: enough for --min-time)"
+         : "training steps per timed run (default: enough for ~0.5 s)", 1, 100000, 0, 0, NULL},
+        {"--warmup", ARGS_INT, &warmup, "N", "untimed warm-up steps first (default 1; 0 allowed; train only)", 0, 1000, 0, 0, NULL},
+        {"--min-time", ARGS_DOUBLE, &min_time, "S", "seconds a timed run of inference calls lasts at least (default 0.2)",
+         0, 0, 0.001, 60, NULL},
         {"--seed", ARGS_INT, &seed, "N", "seed of the weights and the batch (default 1)", 0, (1L << 62), 0, 0, NULL},
         {"--threads", ARGS_INT, &threads, "N", "CPU threads (default: all cores)", 0, 1024, 0, 0, NULL},
+        {"--cpu-conv", ARGS_CHOICE, &conv, "HOW", "the CPU's 3x3 convolutions: winograd (default) or im2col (the plain "
+         "path)", 0, 0, 0, 0, "winograd,im2col"},
     };
     int code;
-    if (!cli_parse("bench train", "gpuvet bench train [--devices cpu,cuda] [--channels 64,128] [--batches 256,1024] [options]",
-                   "Measures Drop7 training throughput (forward, backward, AdamW) in samples/s on each\n"
-                   "device: an untimed warm-up of every configuration, then timed runs in rounds across\n"
-                   "them; best, median and min per configuration, the load average before, during and\n"
-                   "after. On two CPU cores the defaults take about a minute (a 128-channel step at batch\n"
-                   "1024 takes several seconds there).",
+    if (!cli_parse(name, infer ? "gpuvet bench infer [--devices cpu,cuda] [--channels 128] [--batches 1,2,4,...] [options]"
+                              : "gpuvet bench train [--devices cpu,cuda] [--channels 64,128] [--batches 256,1024] [options]",
+                   infer ? "Measures Drop7 inference as self-play runs it: per call, the positions in, the\n"
+                           "eval-mode forward and the logits and value out. Per device and batch size: latency\n"
+                           "median and p99 over every timed call, samples/s, memory; then from which batch the\n"
+                           "GPU answers sooner than the CPU. Timed runs go in rounds across the configurations."
+                         : "Measures Drop7 training throughput (forward, backward, AdamW) in samples/s on each\n"
+                           "device: an untimed warm-up of every configuration, then timed runs in rounds across\n"
+                           "them; best, median and min per configuration, the load average before, during and\n"
+                           "after. On two CPU cores the defaults take about a minute (a 128-channel step at batch\n"
+                           "1024 takes several seconds there).",
                    specs, (int)GV_ARRAY_LEN(specs), argc, argv, NULL, 0, NULL, &com.quiet, &code))
         return code;
     if (!chans.n)
-        chans = (args_int_list){2, {64, 128}};
-    if (!batches.n)
-        batches = (args_int_list){2, {256, 1024}};
+        chans = infer ? (args_int_list){1, {128}} : (args_int_list){2, {64, 128}};
+    if (!batches.n) {
+        if (infer)
+            for (long b = 1; b <= 4096; b *= 2)
+                batches.v[batches.n++] = b;
+        else
+            batches = (args_int_list){2, {256, 1024}};
+    }
     if (!dtypes.n)
         dtypes = (args_str_list){1, {"fp32"}};
     if (!norms.n)
         norms = (args_str_list){1, {"group"}};
     dev_id devs[CLI_MAX_DEV];
     nn_bench_opts o = {0};
-    if ((code = cli_devices("bench train", com.devices, devs, &o.ndev)))
+    if ((code = cli_devices(name, com.devices, devs, &o.ndev)))
         return code;
     o.devs = devs;
     for (int i = 0; i < dtypes.n; i++)
@@ -99,39 +160,53 @@ int cmd_bench_train(int argc, char **argv)
         o.channels[o.nchannels++] = (int)chans.v[i];
     for (int i = 0; i < batches.n; i++)
         o.batches[o.nbatches++] = (int)batches.v[i];
-    o.blocks = (int)blocks, o.repeats = (int)repeats, o.steps = steps, o.warmup = warmup;
+    o.blocks = (int)blocks, o.repeats = (int)repeats, o.steps = steps, o.warmup = warmup, o.min_time = min_time;
     o.threads = (int)threads, o.tf32 = tf32, o.seed = (uint64_t)seed;
+    nn_cpu_conv_parse(conv, &o.cpu_conv);
     o.tel = cli_telemetry(devs, o.ndev, hz);
-    cJSON *rec = gv_record_new("bench train", argc, argv);
+    cJSON *rec = gv_record_new(name, argc, argv);
     nn_bench_result r;
     gv_err err = {{0}};
-    gv_status st = nn_bench_train(&o, rec, &r, &err);
+    gv_status st = infer ? nn_bench_infer(&o, rec, &r, &err) : nn_bench_train(&o, rec, &r, &err);
     gv_telemetry_stop(o.tel, rec);
     if (st != GV_OK)
-        return cli_finish("bench train", rec, cli_fail("bench train", st, &err), com.json);
-    printf("bench train, blocks %ld (memory: host bytes the CPU trainer holds, peak device bytes on a GPU)\n", blocks);
-    printf("%-6s %-5s %-5s %8s %7s %6s %12s %12s %12s %9s %10s %8s\n", "device", "dtype", "norm", "channels", "batch",
-           "steps", "best/s", "median/s", "min/s", "step ms", "memory", "vs cpu");
-    const cJSON *e;
-    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(rec, "bench_train"))
-    {
-        char mem[32], spd[16] = "-";
-        int gpu = strcmp(str(e, "device"), "cpu") != 0;
-        bytes(mem, sizeof mem, gpu ? num(e, "peak_device_bytes") : num(e, "host_bytes"));
-        if (gpu && isfinite(num(e, "speedup_vs_cpu")))
-            snprintf(spd, sizeof spd, "%.2fx", num(e, "speedup_vs_cpu"));
-        printf("%-6s %-5s %-5s %8.0f %7.0f %6.0f %12.1f %12.1f %12.1f %9.1f %10s %8s\n", str(e, "device"),
-               str(e, "dtype"), str(e, "norm"), num(e, "channels"), num(e, "batch"), num(e, "steps"),
-               num(e, "samples_per_s_best"), num(e, "samples_per_s_median"), num(e, "samples_per_s_min"),
-               num(e, "step_ms_median"), mem, spd);
+        return cli_finish(name, rec, cli_fail(name, st, &err), com.json);
+    if (infer) {
+        print_infer(rec, blocks);
+    } else {
+        printf("bench train, blocks %ld (memory: host bytes the CPU trainer holds, peak device bytes on a GPU)\n", blocks);
+        printf("%-6s %-5s %-5s %8s %7s %6s %12s %12s %12s %9s %10s %8s\n", "device", "dtype", "norm", "channels",
+               "batch", "steps", "best/s", "median/s", "min/s", "step ms", "memory", "vs cpu");
+        const cJSON *e;
+        cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(rec, "bench_train"))
+        {
+            char mem[32], spd[16];
+            mem_and_speedup(e, mem, sizeof mem, spd, sizeof spd);
+            printf("%-6s %-5s %-5s %8.0f %7.0f %6.0f %12.1f %12.1f %12.1f %9.1f %10s %8s\n", str(e, "device"),
+                   str(e, "dtype"), str(e, "norm"), num(e, "channels"), num(e, "batch"), num(e, "steps"),
+                   num(e, "samples_per_s_best"), num(e, "samples_per_s_median"), num(e, "samples_per_s_min"),
+                   num(e, "step_ms_median"), mem, spd);
+        }
     }
     if (r.skipped && !gv_quiet)
-        printf("(%d device/dtype pair%s skipped: the CPU trains fp32, a GPU fp32 and bf16)\n", r.skipped,
-               r.skipped > 1 ? "s" : "");
+        printf("(%d device/dtype pair%s skipped: the CPU %s fp32, a GPU fp32 and bf16)\n", r.skipped,
+               r.skipped > 1 ? "s" : "", infer ? "runs" : "trains");
     load_line(rec);
-    report_add_verdicts(rec);
-    report_print_verdicts(rec, stdout);
-    return cli_finish("bench train", rec, GV_EXIT_OK, com.json);
+    if (!infer) {
+        report_add_verdicts(rec);
+        report_print_verdicts(rec, stdout);
+    }
+    return cli_finish(name, rec, GV_EXIT_OK, com.json);
+}
+
+int cmd_bench_train(int argc, char **argv)
+{
+    return bench_nn(argc, argv, 0);
+}
+
+int cmd_bench_infer(int argc, char **argv)
+{
+    return bench_nn(argc, argv, 1);
 }
 
 int cmd_bench_matmul(int argc, char **argv)

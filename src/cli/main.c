@@ -19,6 +19,7 @@ static const command commands[] = {
     {"soak", NULL, cmd_soak, "train on a fixed batch; fail on non-finite values or no progress"},
     {"bench", "matmul", cmd_bench_matmul, "GEMM throughput (GFLOP/s) over sizes and dtypes"},
     {"bench", "train", cmd_bench_train, "Drop7 training throughput (samples/s) per device"},
+    {"bench", "infer", cmd_bench_infer, "Drop7 inference latency (median, p99) and throughput per device and batch"},
     {"bench", "ROM", cmd_bench_emu, "emulation throughput per renderer and instance count (NES, Game Boy)"},
     {"run", NULL, cmd_run, "run a ROM headless: hashes, PNG, WAV, trace, save states, test-ROM verdict"},
     {"env", NULL, cmd_env, "print the environment settings this machine should use"},

@@ -13,16 +13,23 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-double gv_median(const double *x, int n)
+double gv_quantile(const double *x, int n, double q)
 {
     if (n <= 0)
         return 0.0;
     double *s = gv_xmalloc(sizeof(double) * (size_t)n);
     memcpy(s, x, sizeof(double) * (size_t)n);
     qsort(s, (size_t)n, sizeof(double), cmp_double);
-    double m = (n & 1) ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+    double pos = (q < 0 ? 0 : q > 1 ? 1 : q) * (n - 1);
+    int lo = (int)pos, hi = lo + 1 < n ? lo + 1 : lo;
+    double m = s[lo] + (pos - lo) * (s[hi] - s[lo]);
     free(s);
     return m;
+}
+
+double gv_median(const double *x, int n)
+{
+    return gv_quantile(x, n, 0.5);
 }
 
 void gv_stats_compute(const double *x, int n, gv_stats *out)

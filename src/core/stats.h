@@ -18,6 +18,10 @@ void gv_stats_compute(const double *x, int n, gv_stats *out);
 /* Median of x[0..n) (copy sorted internally); 0 for n == 0. */
 double gv_median(const double *x, int n);
 
+/* The q-quantile (0 <= q <= 1) of x[0..n), linear between the two nearest order statistics
+ * (gv_quantile(x, n, 0.5) is the median); 0 for n == 0. */
+double gv_quantile(const double *x, int n, double q);
+
 #ifdef __cplusplus
 }
 #endif

@@ -8,6 +8,7 @@
  * accumulators are summed in thread order (results do not depend on timing). Norm, ReLU and
  * residual add are fused into one pass forward and two passes backward. Checked against
  * the float64 reference (ref.c) by tests/nn and `gpuvet check`. */
+#include <assert.h>
 #include <cblas.h>
 #include <math.h>
 #include <omp.h>
@@ -16,6 +17,7 @@
 
 #include "nn/nn.h"
 #include "nn/ops.h"
+#include "nn/wino.h"
 
 #define P NN_CELLS
 
@@ -30,6 +32,7 @@ typedef struct {
     int perm;         /* linear layer over a flattened (32, 49) map: NHWC column order */
     float *wk;        /* (k*k*in, out): forward, wk[tap*in + ci][co] = W[co][ci][tap] */
     float *wb;        /* (k*k*out, in): backward data, wb[tap*out + co][ci] = W[co][ci][k*k-1-tap] */
+    float *wu, *wbu;  /* 3x3 with Winograd: U of the forward (16, in, out) and of the input gradient (16, out, in) */
 } c32_layer;
 #define NO_BIAS ((size_t)-1)
 
@@ -49,7 +52,7 @@ typedef struct {
 /* What one thread works with. */
 typedef struct {
     int t, s0, ns;   /* thread number, the samples [s0, s0+ns) of the work unit it runs */
-    float *col;      /* im2col buffer of one chunk */
+    float *col;      /* im2col or Winograd buffer of one chunk */
     float *acc;      /* the unit's gradient accumulators, nparams: GEMM layout for weights (gmap) */
     double *d;       /* norm scratch: 4 slots of W doubles (team sums use fixed slots, see team_sum) */
     float *f;        /* norm scratch: 16*W floats */
@@ -62,6 +65,8 @@ typedef struct {
     int64_t step;
     size_t nparams;
     int C, W, nblocks, threads, cap, n, fault; /* W = max(C, 32), the widest norm */
+    int wino;              /* 3x3 convolutions by Winograd (wino.h), else im2col + sgemm */
+    int packed;            /* the layers' packed weights match params (cleared when params change) */
     nn_norm kind;
     size_t bytes;
     size_t *gmap;          /* accumulator index -> parameter index (weights are permuted) */
@@ -152,11 +157,17 @@ static size_t w_src(const c32_layer *l, int o, int j)
     return (size_t)o * l->in + j;
 }
 
-/* Rebuilds wk and wb of l from the float32 parameters. */
+/* Rebuilds l's packed weights (wk and wb, or the Winograd wu and wbu) from the float32
+ * parameters. */
 static void layer_pack(c32 *m, c32_layer *l)
 {
     const float *W = m->params + l->w;
     int K = l->k * l->k * l->in;
+    if (l->wu) {
+        nn_wino_pack(W, l->in, l->out, 0, l->wu);
+        nn_wino_pack(W, l->in, l->out, 1, l->wbu);
+        return;
+    }
     for (int o = 0; o < l->out; o++)
         for (int j = 0; j < K; j++)
             l->wk[(size_t)j * l->out + o] = W[w_src(l, o, j)];
@@ -181,6 +192,10 @@ static void layer_fwd(const c32 *m, const c32_layer *l, const float *in, float *
         int ns = GV_MIN(m->chunk_max, tc->s0 + tc->ns - s0), rows = ns * l->rows;
         const float *a = in + (size_t)s0 * l->rows * l->in;
         float *c = out + (size_t)s0 * l->rows * l->out;
+        if (l->wu) {
+            nn_wino_conv(a, ns, l->in, l->out, l->wu, c, 0, tc->col);
+            continue;
+        }
         if (l->k == 3) {
             im2col3(tc->col, a, ns, l->in);
             a = tc->col;
@@ -194,7 +209,8 @@ static void layer_fwd(const c32 *m, const c32_layer *l, const float *in, float *
 }
 
 /* Backward of layer_fwd for samples [s0, s0+ns): the weight (and bias) gradient of these
- * samples into the thread's accumulators (weights in GEMM layout, (out, K)); when din is
+ * samples into the thread's accumulators (weights in GEMM layout, (out, K), or (K, out) for
+ * Winograd layers); when din is
  * not NULL, din = din_beta * din + dL/din. in is the forward input, dout the gradient at
  * the output. */
 static void layer_bwd(const c32 *m, const c32_layer *l, const float *in, const float *dout, float *din,
@@ -209,6 +225,15 @@ static void layer_bwd(const c32 *m, const c32_layer *l, const float *in, const f
         int ns = GV_MIN(m->chunk_max, tc->s0 + tc->ns - s0), rows = ns * l->rows;
         const float *a = in + (size_t)s0 * l->rows * l->in;
         const float *g = dout + (size_t)s0 * l->rows * l->out;
+        if (l->wu) {
+            nn_wino_wgrad(a, g, ns, l->in, l->out, s0 > tc->s0, tc->col);
+            if (din) {
+                assert(din_beta == 0.0f || din_beta == 1.0f);
+                nn_wino_conv(g, ns, l->out, l->in, l->wbu, din + (size_t)s0 * l->rows * l->in, din_beta != 0.0f,
+                             tc->col);
+            }
+            continue;
+        }
         if (l->k == 3) {
             im2col3(tc->col, a, ns, l->in);
             a = tc->col;
@@ -229,17 +254,14 @@ static void layer_bwd(const c32 *m, const c32_layer *l, const float *in, const f
                         din_beta, din + (size_t)s0 * l->rows * l->in, l->in);
         }
     }
+    if (l->wu && tc->ns > 0)
+        nn_wino_unpack_grad(tc->col, l->in, l->out, dw); /* dU summed over the chunks */
 }
 
 /* ---- norms ------------------------------------------------------------------------------ */
 
-/* The row kernels below are built twice, for AVX2+FMA and for the x86-64 baseline, and the
- * loader picks the one this CPU runs (GCC function multiversioning). */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define HOT __attribute__((target_clones("avx2,fma", "default")))
-#else
-#define HOT
-#endif
+/* The row kernels below are built for several x86-64 levels (NN_HOT, ops.h). */
+#define HOT NN_HOT
 
 /* s[k] = sum over rows of x[r][k] */
 HOT static void k_colsum(const float *x, int rows, int c, float *s)
@@ -556,7 +578,8 @@ static void norm_bwd(c32 *m, c32_norm *nm, const float *dy, const float *y, cons
 
 /* ---- the network ------------------------------------------------------------------------- */
 
-/* Rebuilds every layer's packed weights from the parameters (once per forward). */
+/* Rebuilds every layer's packed weights from the parameters (before a forward, when the
+ * parameters have changed since the last packing). */
 static void pack_all(c32 *m)
 {
     int nl = 6 + 2 * m->nblocks;
@@ -651,19 +674,25 @@ static void run_unit(c32 *m, c32_thread *tc, int u, int train, int backward)
 }
 
 /* One pass over the batch by the team: forward (train or eval), and with backward the
- * gradients summed over the work units into m->grads. Returns the loss. BatchNorm needs the
- * whole team at every norm, so each thread runs one unit (the units are the threads' shares).
- * GroupNorm is per sample: the threads take units as they come free, so a thread slowed by
- * another process on its core does less of the work. */
+ * gradients summed over the work units into m->grads. Returns the loss. BatchNorm in train
+ * mode needs the whole team at every norm, so each thread runs one unit (the units are the
+ * threads' shares). GroupNorm, and BatchNorm in eval mode, are per sample: the threads take
+ * units as they come free, so a thread slowed by another process on its core does less of
+ * the work. */
 static double c32_run(c32 *m, int train, int backward)
 {
-    pack_all(m);
-    int T = m->threads;
-    m->units = m->kind == NN_NORM_BATCH ? T : GV_MIN(m->umax, m->n);
+    if (!m->packed)
+        pack_all(m);
+    m->packed = 1;
+    /* a train-mode BatchNorm needs the whole team (its statistics are the batch's); otherwise
+     * no more threads than units (a batch of one runs on the calling thread) */
+    int team = m->kind == NN_NORM_BATCH && train;
+    int T = team ? m->threads : GV_MIN(m->threads, GV_MIN(m->umax, m->n));
+    m->units = team ? T : GV_MIN(m->umax, m->n);
 #pragma omp parallel num_threads(T)
     {
         c32_thread *tc = &m->th[omp_get_thread_num()];
-        if (m->kind == NN_NORM_BATCH) {
+        if (team) {
             run_unit(m, tc, tc->t, train, backward);
         } else {
 #pragma omp for schedule(dynamic, 1)
@@ -712,9 +741,19 @@ static c32_layer layer_of(c32 *m, const nn_layout *L, const char *mod, int linea
     l.w = w->offset;
     l.b = linear ? need(L, mod, "bias")->offset : NO_BIAS;
     l.perm = linear && l.in == NN_HEAD_CH * P;
-    l.wk = falloc(m, (size_t)l.k * l.k * l.in * l.out);
-    l.wb = falloc(m, (size_t)l.k * l.k * l.in * l.out);
+    if (l.k == 3 && m->wino) {
+        l.wu = falloc(m, (size_t)NN_WINO_XI * l.in * l.out);
+        l.wbu = falloc(m, (size_t)NN_WINO_XI * l.in * l.out);
+    } else {
+        l.wk = falloc(m, (size_t)l.k * l.k * l.in * l.out);
+        l.wb = falloc(m, (size_t)l.k * l.k * l.in * l.out);
+    }
     return l;
+}
+
+static void layer_free(c32_layer *l)
+{
+    free(l->wk), free(l->wb), free(l->wu), free(l->wbu);
 }
 
 static c32_norm norm_of(const nn_layout *L, const char *mod)
@@ -823,6 +862,7 @@ static gv_status c32_set_state(nn_trainer *t, const nn_state *s, gv_err *err)
         m->buffers[i] = (float)s->buffers[i];
     memcpy(m->num_batches, s->num_batches, sizeof(int64_t) * (size_t)L->nbn);
     m->step = s->adam_step;
+    m->packed = 0;
     return GV_OK;
 }
 
@@ -916,6 +956,7 @@ static gv_status c32_step(nn_trainer *t, double *loss, gv_err *err)
     double l = c32_run(m, 1, 1);
     m->step++;
     nn_adamw_f32(m->params, m->grads, m->m, m->v, t->L->nparams, m->step, m->threads);
+    m->packed = 0;
     blas_leave(g);
     if (loss)
         *loss = l;
@@ -938,11 +979,9 @@ static void c32_destroy(nn_trainer *t)
     free_batch_arrays(m);
     c32_layer *ls[] = {&m->stem, &m->pc, &m->vc, &m->pf, &m->vf1, &m->vf2};
     for (size_t i = 0; i < GV_ARRAY_LEN(ls); i++)
-        free(ls[i]->wk), free(ls[i]->wb);
-    for (int i = 0; i < m->nblocks; i++) {
-        free(m->blocks[i].c1.wk), free(m->blocks[i].c1.wb);
-        free(m->blocks[i].c2.wk), free(m->blocks[i].c2.wb);
-    }
+        layer_free(ls[i]);
+    for (int i = 0; i < m->nblocks; i++)
+        layer_free(&m->blocks[i].c1), layer_free(&m->blocks[i].c2);
     free(m->blocks);
     for (int i = 0; i < m->threads; i++)
         free(m->th[i].col), free(m->th[i].d), free(m->th[i].f);
@@ -955,7 +994,7 @@ static void c32_destroy(nn_trainer *t)
 }
 
 /* Per-thread scratch (independent of the batch size): an im2col buffer for one chunk (the
- * widest row is 9*C, or 9*12 for the stem) and the norms' scratch; per work unit, gradient
+ * widest row is 9*C, or 9*12 for the stem) or the Winograd buffers, and the norms' scratch; per work unit, gradient
  * accumulators for every parameter. */
 static void alloc_threads(c32 *m)
 {
@@ -964,7 +1003,8 @@ static void alloc_threads(c32 *m)
     for (int t = 0; t < m->threads; t++) {
         c32_thread *tc = &m->th[t];
         tc->t = t;
-        tc->col = falloc(m, (size_t)m->chunk_max * P * 9 * (C > NN_IN_PLANES ? C : NN_IN_PLANES));
+        tc->col = falloc(m, m->wino ? nn_wino_scratch(m->chunk_max, (int)C)
+                                    : (size_t)m->chunk_max * P * 9 * (C > NN_IN_PLANES ? C : NN_IN_PLANES));
         tc->d = gv_xcalloc(4 * W, sizeof(double));
         tc->f = falloc(m, 16 * W);
     }
@@ -979,7 +1019,8 @@ static void alloc_threads(c32 *m)
 }
 
 /* gmap[i]: the parameter that accumulator slot i holds. Weights of matrix layers are
- * accumulated in GEMM layout (out, K) at the weight's offset; everything else in place. */
+ * accumulated in GEMM layout (out, K) at the weight's offset, those of Winograd layers
+ * transposed, (K, out); everything else in place. */
 static void build_gmap(c32 *m)
 {
     m->gmap = gv_xmalloc(sizeof(size_t) * (m->nparams ? m->nparams : 1));
@@ -991,8 +1032,8 @@ static void build_gmap(c32 *m)
         c32_layer *l = i < 6 ? ls[i] : (i - 6) % 2 ? &m->blocks[(i - 6) / 2].c2 : &m->blocks[(i - 6) / 2].c1;
         int K = l->k * l->k * l->in;
         for (int o = 0; o < l->out; o++)
-            for (int j = 0; j < K; j++)
-                m->gmap[l->w + (size_t)o * K + j] = l->w + w_src(l, o, j);
+            for (int j = 0; j < K; j++) /* Winograd layers: (K, out), as nn_wino_unpack_grad writes */
+                m->gmap[l->w + (l->wu ? (size_t)j * l->out + o : (size_t)o * K + j)] = l->w + w_src(l, o, j);
     }
 }
 
@@ -1027,6 +1068,7 @@ static gv_status c32_relu_masks(nn_trainer *t, uint8_t *masks, gv_err *err)
 static const nn_trainer_ops c32_ops = {
     "cpu-fp32", c32_set_state, c32_get_state, c32_set_batch, c32_forward_op, c32_gradients, c32_step,
     c32_sync, c32_peak_bytes, c32_destroy, c32_relu_masks,
+    NULL, /* infer: the eval-mode forward is the fast path (weights packed once, one thread at batch 1) */
 };
 
 gv_status nn_cpu32_create(const nn_layout *L, const nn_trainer_opts *opts, nn_trainer **out, gv_err *err)
@@ -1039,7 +1081,10 @@ gv_status nn_cpu32_create(const nn_layout *L, const nn_trainer_opts *opts, nn_tr
     m->kind = L->cfg.norm;
     m->threads = opts->threads > 0 ? opts->threads : gv_cpu_count();
     m->fault = opts->fault;
-    m->chunk_max = 16; /* samples per GEMM: a 16-sample im2col block stays in L2 (best measured on Zen 3) */
+    m->wino = opts->cpu_conv == NN_CONV_WINOGRAD;
+    /* samples per chunk: a 16-sample im2col block stays in L2 (best measured on Zen 3); for
+     * Winograd 4 to 32 measured within 5% of each other, 16 the best */
+    m->chunk_max = 16;
     m->params = falloc(m, L->nparams), m->grads = falloc(m, L->nparams);
     m->m = falloc(m, L->nparams), m->v = falloc(m, L->nparams);
     m->buffers = falloc(m, L->nbuffers);

@@ -126,7 +126,15 @@ typedef struct {
     int device_index;   /* GPU index */
     int fault;          /* test hook: nonzero makes one kernel skip part of its output write,
                            so that `check` must fail (see gpuvet check --inject-fault) */
+    int cpu_conv;       /* 3x3 convolutions of the float32 CPU trainer (nn_cpu_conv) */
 } nn_trainer_opts;
+
+/* How the float32 CPU trainer computes 3x3 convolutions: Winograd F(2x2,3x3) (wino.h, the
+ * default) or im2col + sgemm (the plain path, kept beside it and compared with it). */
+typedef enum { NN_CONV_WINOGRAD = 0, NN_CONV_IM2COL = 1 } nn_cpu_conv;
+/* "winograd" / "im2col" -> *c; 0 for anything else. */
+int nn_cpu_conv_parse(const char *s, nn_cpu_conv *c);
+const char *nn_cpu_conv_name(nn_cpu_conv c);
 
 typedef struct nn_trainer nn_trainer;
 
@@ -157,7 +165,17 @@ typedef struct {
      * in nn_relu_masks_len's comment. Used to compare bf16 gradients with float64 ones on
      * the same linear piece of the network (see nn_ref_follow_masks). */
     gv_status (*relu_masks)(nn_trainer *t, uint8_t *masks, gv_err *err);
+    /* Inference, the self-play case: the eval-mode forward of the resident batch, logits
+     * (n*7) and value (n) to host doubles (either may be NULL), nothing else computed for
+     * the caller and no state changed. The same numbers as forward(t, 0, ...), by the
+     * backend's fastest path (the GPU replays a captured graph per batch size). NULL where
+     * forward is already the fastest (the CPU's skips re-packing unchanged weights and runs
+     * a batch of one on one thread): call nn_infer, which picks. */
+    gv_status (*infer)(nn_trainer *t, double *logits, double *value, gv_err *err);
 } nn_trainer_ops;
+
+/* t's infer, or its eval-mode forward where it has none. */
+gv_status nn_infer(nn_trainer *t, double *logits, double *value, gv_err *err);
 
 /* Bytes of the ReLU masks for a batch of n, in this order, each in PyTorch's NCHW layout:
  * stem (n,C,49); for each block its first ReLU (n,C,49) and its output (n,C,49); the
@@ -194,7 +212,7 @@ struct dev_id;
 int nn_dtype_on(const struct dev_id *d, nn_dtype dt);
 /* nn_trainer_create on device d (dev/dev.h) with the common options. */
 gv_status nn_trainer_open(const struct dev_id *d, const nn_layout *L, nn_dtype dt, int max_batch, int threads,
-                          int tf32, int fault, nn_trainer **t, gv_err *err);
+                          int tf32, int fault, nn_cpu_conv conv, nn_trainer **t, gv_err *err);
 
 /* Backend constructors used by nn_trainer_create. */
 gv_status nn_ref_create(const nn_layout *L, const nn_trainer_opts *opts, nn_trainer **out, gv_err *err);

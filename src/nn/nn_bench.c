@@ -1,4 +1,4 @@
-/* nn_bench.c: the training benchmark engine (see nn_bench.h). */
+/* nn_bench.c: the training and inference benchmark engines (see nn_bench.h). */
 #include "nn/nn_bench.h"
 
 #include <math.h>
@@ -17,6 +17,10 @@ typedef struct {
     long steps;            /* per timed run */
     double loss;           /* of the last untimed step (NaN when none was taken) */
     size_t peak;           /* the trainer's peak memory (device bytes on a GPU, host bytes on the CPU) */
+    double *lat;           /* inference: the latency of every timed call (seconds) */
+    long nlat, cap_lat;
+    double lat_median, lat_p99, lat_min; /* of lat, kept by teardown */
+    double *logits, *value; /* inference outputs (batch*7, batch) */
     nn_layout L;
     nn_state s0;
     nn_batch b;
@@ -26,6 +30,7 @@ typedef struct {
 typedef struct {
     const nn_bench_opts *o;
     config *c;
+    int infer;             /* bench infer: runs are inference calls, not training steps */
 } ctx_t;
 
 static void label(void *cx, int k, char *buf, size_t len)
@@ -46,7 +51,11 @@ static gv_status setup(void *cx, int k, gv_err *err)
     nn_batch_alloc(&c->b, c->batch);
     nn_batch_random(&c->b, o->seed + 1);
     c->loss = NAN;
-    gv_status s = nn_trainer_open(c->dev, &c->L, c->dt, c->batch, o->threads, o->tf32, 0, &c->t, err);
+    if (((ctx_t *)cx)->infer) {
+        c->logits = gv_xcalloc((size_t)c->batch * NN_POLICY, sizeof(double));
+        c->value = gv_xcalloc((size_t)c->batch, sizeof(double));
+    }
+    gv_status s = nn_trainer_open(c->dev, &c->L, c->dt, c->batch, o->threads, o->tf32, 0, o->cpu_conv, &c->t, err);
     if (s == GV_OK)
         s = c->t->ops->set_state(c->t, &c->s0, err);
     if (s == GV_OK)
@@ -62,6 +71,13 @@ static void teardown(void *cx, int k)
         nn_trainer_destroy(c->t);
     }
     c->t = NULL;
+    if (c->lat) {
+        c->lat_median = gv_quantile(c->lat, (int)c->nlat, 0.5);
+        c->lat_p99 = gv_quantile(c->lat, (int)c->nlat, 0.99);
+        c->lat_min = gv_quantile(c->lat, (int)c->nlat, 0);
+    }
+    free(c->lat), free(c->logits), free(c->value);
+    c->lat = c->logits = c->value = NULL;
     if (c->L.t) {
         nn_batch_free(&c->b);
         nn_state_free(&c->s0);
@@ -96,10 +112,56 @@ static gv_status warm(const nn_bench_opts *o, config *c, gv_err *err)
     return s;
 }
 
+/* One inference call as self-play makes it: the positions in (set_batch: converted and,
+ * on a GPU, copied to the device), the eval-mode forward, logits and value out. */
+static gv_status infer_call(config *c, gv_err *err)
+{
+    gv_status s = c->t->ops->set_batch(c->t, &c->b, err);
+    return s == GV_OK ? nn_infer(c->t, c->logits, c->value, err) : s;
+}
+
+/* The inference warm-up: one call (weights packed, the GPU's graph captured), then one more
+ * timed alone to size the timed runs at about min_time seconds; its outputs must be finite. */
+static gv_status infer_warm(const nn_bench_opts *o, config *c, int repeats, gv_err *err)
+{
+    gv_status s = infer_call(c, err);
+    double t0 = gv_now();
+    if (s == GV_OK)
+        s = infer_call(c, err);
+    double per = gv_now() - t0;
+    if (s != GV_OK)
+        return s;
+    for (int i = 0; i < c->batch; i++)
+        if (!isfinite(c->value[i]) || !isfinite(c->logits[(size_t)i * NN_POLICY]))
+            return gv_fail(err, GV_ERR_WRONG, "%s %s: inference output %d is not finite", c->dev->label,
+                           nn_dtype_name(c->dt), i);
+    c->steps = o->steps > 0 ? o->steps : per > 0 ? (long)ceil(o->min_time / per) : 1;
+    c->steps = c->steps < 1 ? 1 : c->steps > 100000 ? 100000 : c->steps;
+    c->cap_lat = c->steps * repeats;
+    c->lat = gv_xcalloc((size_t)c->cap_lat, sizeof(double));
+    c->nlat = 0;
+    return GV_OK;
+}
+
+static gv_status infer_run(const nn_bench_opts *o, config *c, double *units, gv_err *err)
+{
+    gv_status s = GV_OK;
+    for (long i = 0; i < c->steps && s == GV_OK; i++) {
+        double t0 = gv_now();
+        s = infer_call(c, err);
+        if (c->nlat < c->cap_lat)
+            c->lat[c->nlat++] = gv_now() - t0;
+    }
+    *units = (double)c->batch * (double)c->steps;
+    return s;
+}
+
 static gv_status run(void *cx, int k, int timed, double *units, double *seconds, gv_err *err)
 {
     const nn_bench_opts *o = ((ctx_t *)cx)->o;
     config *c = &((ctx_t *)cx)->c[k];
+    if (((ctx_t *)cx)->infer)
+        return timed ? infer_run(o, c, units, err) : infer_warm(o, c, o->repeats, err);
     if (!timed)
         return warm(o, c, err);
     gv_status s = GV_OK;
@@ -128,9 +190,12 @@ static const cJSON *cpu_twin(const cJSON *arr, const cJSON *e)
     return NULL;
 }
 
-gv_status nn_bench_train(const nn_bench_opts *o, cJSON *rec, nn_bench_result *r, gv_err *err)
+/* The configurations of o (devices x dtypes x norms x channels x batches, skipping the
+ * dtypes a device does not run) into x->c, *n of them. GV_ERR_INPUT when there are none. */
+static gv_status plan_configs(const nn_bench_opts *o, ctx_t *x, nn_bench_result *r, int *count, gv_err *err)
 {
     memset(r, 0, sizeof *r);
+    *count = 0;
     for (int i = 0; i < o->nchannels; i++) {
         nn_config cfg = {o->channels[i], o->blocks, NN_NORM_GROUP};
         gv_status s = nn_config_check(&cfg, err);
@@ -138,7 +203,8 @@ gv_status nn_bench_train(const nn_bench_opts *o, cJSON *rec, nn_bench_result *r,
             return s;
     }
     size_t most = (size_t)o->ndev * o->ndtypes * o->nnorms * o->nchannels * o->nbatches;
-    ctx_t x = {o, gv_xcalloc(most + 1, sizeof(config))};
+    x->o = o;
+    x->c = gv_xcalloc(most + 1, sizeof(config));
     int n = 0;
     for (int d = 0; d < o->ndev; d++)
         for (int t = 0; t < o->ndtypes; t++) {
@@ -149,7 +215,7 @@ gv_status nn_bench_train(const nn_bench_opts *o, cJSON *rec, nn_bench_result *r,
             for (int m = 0; m < o->nnorms; m++)
                 for (int ci = 0; ci < o->nchannels; ci++)
                     for (int bi = 0; bi < o->nbatches; bi++) {
-                        config *c = &x.c[n++];
+                        config *c = &x->c[n++];
                         c->dev = &o->devs[d];
                         c->dt = o->dtypes[t];
                         c->norm = o->norms[m];
@@ -158,71 +224,195 @@ gv_status nn_bench_train(const nn_bench_opts *o, cJSON *rec, nn_bench_result *r,
                     }
         }
     if (!n) {
-        free(x.c);
-        return gv_fail(err, GV_ERR_INPUT, "nothing to measure: no device asked for trains in the dtypes asked for "
-                       "(the CPU trains fp32, a GPU fp32 and bf16)");
+        free(x->c);
+        x->c = NULL;
+        return gv_fail(err, GV_ERR_INPUT, "nothing to measure: no device asked for runs the dtypes asked for "
+                       "(the CPU runs fp32, a GPU fp32 and bf16)");
     }
+    *count = n;
+    return GV_OK;
+}
+
+/* The "cpu" object (the BLAS) of the record, once. */
+static void record_cpu(cJSON *rec)
+{
+    if (cJSON_GetObjectItemCaseSensitive(rec, "cpu"))
+        return;
     dev_blas_info bi;
     dev_blas_query(&bi);
-    cJSON *cpu = cJSON_GetObjectItemCaseSensitive(rec, "cpu");
-    if (!cpu) {
-        cpu = gv_json_add_obj(rec, "cpu");
-        cJSON_AddStringToObject(cpu, "blas", bi.name);
-        cJSON_AddStringToObject(cpu, "blas_version", bi.version);
-        cJSON_AddStringToObject(cpu, "blas_core", bi.core);
+    cJSON *cpu = gv_json_add_obj(rec, "cpu");
+    cJSON_AddStringToObject(cpu, "blas", bi.name);
+    cJSON_AddStringToObject(cpu, "blas_version", bi.version);
+    cJSON_AddStringToObject(cpu, "blas_core", bi.core);
+}
+
+/* The keys every entry of both benchmarks has: what was run, and its memory. */
+static cJSON *entry_new(const nn_bench_opts *o, const config *c)
+{
+    cJSON *e = cJSON_CreateObject();
+    cJSON_AddStringToObject(e, "device", c->dev->label);
+    cJSON_AddStringToObject(e, "impl", "gpuvet");
+    cJSON_AddNumberToObject(e, "channels", c->channels);
+    cJSON_AddNumberToObject(e, "blocks", o->blocks);
+    cJSON_AddStringToObject(e, "norm", nn_norm_name(c->norm));
+    cJSON_AddStringToObject(e, "dtype", nn_dtype_name(c->dt));
+    cJSON_AddBoolToObject(e, "tf32", o->tf32 && c->dev->kind == DEV_GPU && c->dt == NN_FP32);
+    cJSON_AddNumberToObject(e, "batch", c->batch);
+    cJSON_AddNumberToObject(e, "threads", o->threads > 0 ? o->threads : gv_cpu_count());
+    if (c->dev->kind == DEV_CPU)
+        cJSON_AddStringToObject(e, "cpu_conv", nn_cpu_conv_name(o->cpu_conv));
+    return e;
+}
+
+static void entry_memory(const config *c, cJSON *e)
+{
+    gv_json_add_num(e, c->dev->kind == DEV_GPU ? "peak_device_bytes" : "host_bytes", (double)c->peak);
+    if (c->dev->kind == DEV_GPU) {
+        dev_gpu_info gi;
+        gv_err e2;
+        if (c->peak && dev_gpu_query(c->dev->index, &gi, &e2) == GV_OK && gi.mem_total) {
+            cJSON_AddNumberToObject(e, "device_pool_bytes", (double)gi.mem_total);
+            gv_json_add_num(e, "peak_share", (double)c->peak / (double)gi.mem_total);
+        }
+    } else {
+        cJSON_AddNullToObject(e, "peak_device_bytes");
     }
-    bench_plan p = {"bench train", "samples_per_s", 1.0, n, 1, o->repeats, &x, setup, run, teardown, label, o->tel};
+}
+
+/* Every GPU entry of arr gets speedup_vs_cpu: its samples/s over its CPU twin's. */
+static void add_speedups(cJSON *arr)
+{
+    cJSON *e;
+    cJSON_ArrayForEach(e, arr)
+    {
+        if (strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(e, "device")), "cpu")) {
+            const cJSON *twin = cpu_twin(arr, e);
+            double g = cJSON_GetNumberValue(cJSON_GetObjectItem(e, "samples_per_s_median"));
+            double cm = twin ? cJSON_GetNumberValue(cJSON_GetObjectItem(twin, "samples_per_s_median")) : NAN;
+            cJSON_DeleteItemFromObject(e, "speedup_vs_cpu");
+            gv_json_add_num(e, "speedup_vs_cpu", cm > 0 ? g / cm : NAN);
+        }
+    }
+}
+
+/* Do entries a and b belong to the same series (device, dtype, norm, channels)? */
+static int same_series(const cJSON *a, const cJSON *b)
+{
+    static const char *const keys[] = {"device", "dtype", "norm"};
+    for (size_t i = 0; i < GV_ARRAY_LEN(keys); i++)
+        if (strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(a, keys[i])),
+                   cJSON_GetStringValue(cJSON_GetObjectItem(b, keys[i]))))
+            return 0;
+    return cJSON_GetNumberValue(cJSON_GetObjectItem(a, "channels")) ==
+           cJSON_GetNumberValue(cJSON_GetObjectItem(b, "channels"));
+}
+
+/* The crossover of each GPU (device, dtype, channels, norm) series of bench_infer entries:
+ * the smallest batch from which the GPU's median latency beats the CPU's at that batch and
+ * every larger one measured, or null when it never does. */
+static void infer_crossover(cJSON *arr, cJSON *rec)
+{
+    cJSON *out = gv_json_add_arr(rec, "bench_infer_crossover");
+    const cJSON *e;
+    cJSON_ArrayForEach(e, arr)
+    {
+        if (!strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(e, "device")), "cpu"))
+            continue;
+        int seen = 0; /* one crossover object per series: skip series already done */
+        const cJSON *c;
+        cJSON_ArrayForEach(c, out)
+            seen |= same_series(c, e);
+        if (seen)
+            continue;
+        /* from: the smallest batch where the GPU wins that no batch at least as large where
+         * the CPU wins (or ties) follows */
+        double lose = -1, from = NAN;
+        int compared = 0;
+        for (int pass = 0; pass < 2; pass++) {
+            const cJSON *g;
+            cJSON_ArrayForEach(g, arr)
+            {
+                if (!same_series(g, e))
+                    continue;
+                double sp = cJSON_GetNumberValue(cJSON_GetObjectItem(g, "speedup_vs_cpu"));
+                double b = cJSON_GetNumberValue(cJSON_GetObjectItem(g, "batch"));
+                if (!isfinite(sp))
+                    continue;
+                if (pass == 0) {
+                    compared++;
+                    if (sp <= 1 && b > lose)
+                        lose = b;
+                } else if (sp > 1 && b > lose && !(from <= b)) {
+                    from = b;
+                }
+            }
+        }
+        cJSON *c2 = cJSON_CreateObject();
+        static const char *const keys[] = {"device", "dtype", "norm", "channels"};
+        for (size_t i = 0; i < GV_ARRAY_LEN(keys); i++)
+            cJSON_AddItemToObject(c2, keys[i], cJSON_Duplicate(cJSON_GetObjectItem(e, keys[i]), 0));
+        cJSON_AddNumberToObject(c2, "batches_compared", compared);
+        gv_json_add_num(c2, "gpu_faster_from_batch", from);
+        cJSON_AddItemToArray(out, c2);
+    }
+}
+
+/* Both benchmarks: plan, run through the harness, one entry per configuration ("bench_train"
+ * or "bench_infer"), GPU speedups; for inference the crossover too. */
+static gv_status bench_nn(const nn_bench_opts *o, int infer, cJSON *rec, nn_bench_result *r, gv_err *err)
+{
+    ctx_t x = {0};
+    x.infer = infer;
+    int n;
+    gv_status ps = plan_configs(o, &x, r, &n, err);
+    if (ps != GV_OK)
+        return ps;
+    record_cpu(rec);
+    const char *name = infer ? "bench infer" : "bench train", *key = infer ? "bench_infer" : "bench_train";
+    bench_plan p = {name, "samples_per_s", 1.0, n, 1, o->repeats, &x, setup, run, teardown, label, o->tel};
     bench_outcome out;
     gv_status st = bench_run(&p, &out, err);
     if (st == GV_OK) {
-        cJSON *arr = cJSON_GetObjectItemCaseSensitive(rec, "bench_train");
+        cJSON *arr = cJSON_GetObjectItemCaseSensitive(rec, key);
         if (!arr)
-            arr = gv_json_add_arr(rec, "bench_train");
+            arr = gv_json_add_arr(rec, key);
         for (int k = 0; k < n; k++) {
             config *c = &x.c[k];
-            cJSON *e = cJSON_CreateObject();
-            cJSON_AddStringToObject(e, "device", c->dev->label);
-            cJSON_AddStringToObject(e, "impl", "gpuvet");
-            cJSON_AddNumberToObject(e, "channels", c->channels);
-            cJSON_AddNumberToObject(e, "blocks", o->blocks);
-            cJSON_AddStringToObject(e, "norm", nn_norm_name(c->norm));
-            cJSON_AddStringToObject(e, "dtype", nn_dtype_name(c->dt));
-            cJSON_AddBoolToObject(e, "tf32", o->tf32 && c->dev->kind == DEV_GPU && c->dt == NN_FP32);
-            cJSON_AddNumberToObject(e, "batch", c->batch);
-            cJSON_AddNumberToObject(e, "steps", (double)c->steps);
-            cJSON_AddNumberToObject(e, "warmup_steps", (double)o->warmup);
-            cJSON_AddNumberToObject(e, "threads", o->threads > 0 ? o->threads : gv_cpu_count());
-            bench_entry_add(&p, &out, k, e);
-            gv_json_add_num(e, "step_ms_median", 1000.0 * out.st[k].secs_median / (double)c->steps);
-            gv_json_add_num(e, "loss_warmup", c->loss);
-            gv_json_add_num(e, c->dev->kind == DEV_GPU ? "peak_device_bytes" : "host_bytes", (double)c->peak);
-            if (c->dev->kind == DEV_GPU) {
-                dev_gpu_info gi;
-                gv_err e2;
-                if (c->peak && dev_gpu_query(c->dev->index, &gi, &e2) == GV_OK && gi.mem_total) {
-                    cJSON_AddNumberToObject(e, "device_pool_bytes", (double)gi.mem_total);
-                    gv_json_add_num(e, "peak_share", (double)c->peak / (double)gi.mem_total);
-                }
+            cJSON *e = entry_new(o, c);
+            if (infer) {
+                cJSON_AddNumberToObject(e, "calls", (double)c->steps);
+                bench_entry_add(&p, &out, k, e);
+                gv_json_add_num(e, "latency_ms_median", 1000.0 * c->lat_median);
+                gv_json_add_num(e, "latency_ms_p99", 1000.0 * c->lat_p99);
+                gv_json_add_num(e, "latency_ms_min", 1000.0 * c->lat_min);
+                cJSON_AddNumberToObject(e, "latency_samples", (double)c->nlat);
             } else {
-                cJSON_AddNullToObject(e, "peak_device_bytes");
+                cJSON_AddNumberToObject(e, "steps", (double)c->steps);
+                cJSON_AddNumberToObject(e, "warmup_steps", (double)o->warmup);
+                bench_entry_add(&p, &out, k, e);
+                gv_json_add_num(e, "step_ms_median", 1000.0 * out.st[k].secs_median / (double)c->steps);
+                gv_json_add_num(e, "loss_warmup", c->loss);
             }
+            entry_memory(c, e);
             cJSON_AddItemToArray(arr, e);
             r->entries++;
         }
-        cJSON *e;
-        cJSON_ArrayForEach(e, arr)
-        {
-            if (strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(e, "device")), "cpu")) {
-                const cJSON *twin = cpu_twin(arr, e);
-                double g = cJSON_GetNumberValue(cJSON_GetObjectItem(e, "samples_per_s_median"));
-                double cm = twin ? cJSON_GetNumberValue(cJSON_GetObjectItem(twin, "samples_per_s_median")) : NAN;
-                cJSON_DeleteItemFromObject(e, "speedup_vs_cpu");
-                gv_json_add_num(e, "speedup_vs_cpu", cm > 0 ? g / cm : NAN);
-            }
-        }
+        add_speedups(arr);
+        if (infer)
+            infer_crossover(arr, rec);
         bench_outcome_record(&out, rec);
     }
     bench_outcome_free(&out);
     free(x.c);
     return st;
+}
+
+gv_status nn_bench_train(const nn_bench_opts *o, cJSON *rec, nn_bench_result *r, gv_err *err)
+{
+    return bench_nn(o, 0, rec, r, err);
+}
+
+gv_status nn_bench_infer(const nn_bench_opts *o, cJSON *rec, nn_bench_result *r, gv_err *err)
+{
+    return bench_nn(o, 1, rec, r, err);
 }

@@ -398,7 +398,8 @@ static gv_status draw_make(net_draw *d, nn_norm norm, const nn_check_opts *a, gv
     d->masks = gv_xmalloc(nn_relu_masks_len(&d->L, d->b.n));
     nn_trainer *t;
     int got = 0;
-    gv_status s = nn_trainer_open(&(dev_id){DEV_CPU, 0, "cpu"}, &d->L, NN_FP64, d->b.n, a->threads, 0, 0, &t, err);
+    gv_status s = nn_trainer_open(&(dev_id){DEV_CPU, 0, "cpu"}, &d->L, NN_FP64, d->b.n, a->threads, 0, 0,
+                                  NN_CONV_WINOGRAD, &t, err);
     if (s == GV_OK) {
         s = net_run(t, &d->s0, &d->b, NULL, &d->ref, d->masks, &got, err);
         nn_trainer_destroy(t);
@@ -426,7 +427,8 @@ static gv_status masked_ref(const nn_layout *L, const nn_state *s0, const nn_bat
                             const uint8_t *masks, net_out *rg, gv_err *err)
 {
     nn_trainer *t;
-    gv_status s = nn_trainer_open(&(dev_id){DEV_CPU, 0, "cpu"}, L, NN_FP64, b->n, a->threads, 0, 0, &t, err);
+    gv_status s = nn_trainer_open(&(dev_id){DEV_CPU, 0, "cpu"}, L, NN_FP64, b->n, a->threads, 0, 0, NN_CONV_WINOGRAD,
+                                  &t, err);
     if (s != GV_OK)
         return s;
     s = nn_ref_follow_masks(t, masks, b->n, err);
@@ -469,7 +471,7 @@ static gv_status draw_device(chk *c, const net_draw *d, const dev_id *dev, nn_dt
     uint8_t *masks = gv_xmalloc(mlen);
     net_out_alloc(&o, &d->L, d->b.n);
     net_out_alloc(&rg, &d->L, d->b.n);
-    gv_status s = nn_trainer_open(dev, &d->L, dt, d->b.n, a->threads, a->tf32, a->fault, &t, err);
+    gv_status s = nn_trainer_open(dev, &d->L, dt, d->b.n, a->threads, a->tf32, a->fault, NN_CONV_WINOGRAD, &t, err);
     if (s == GV_OK) {
         s = net_run(t, &d->s0, &d->b, &d->ref.after, &o, masks, &got, err);
         nn_trainer_destroy(t);
@@ -552,7 +554,7 @@ static gv_status check_reference(chk *c, const nn_check_opts *a, gv_progress *pg
     net_out rg;
     net_out_alloc(&rg, L, n);
     int rgot = 0;
-    s = nn_trainer_open(&(dev_id){DEV_CPU, 0, "cpu"}, L, NN_FP64, n, a->threads, 0, 0, &t, &err);
+    s = nn_trainer_open(&(dev_id){DEV_CPU, 0, "cpu"}, L, NN_FP64, n, a->threads, 0, 0, NN_CONV_WINOGRAD, &t, &err);
     if (s == GV_OK)
         s = net_run(t, &r.init, &r.batch, &r.step10, &o, rmasks, &rgot, &err);
     if (s == GV_OK && !rgot)
@@ -600,7 +602,7 @@ static gv_status check_reference(chk *c, const nn_check_opts *a, gv_progress *pg
             gv_progress_update(pg, "check: %s %s against %s", c->device, c->dtype, path);
             tolerances tl = tol_of(dt, a->tf32 && devs[d].kind == DEV_GPU);
             int got = 0;
-            s = nn_trainer_open(&devs[d], L, dt, n, a->threads, a->tf32, a->fault, &t, &err);
+            s = nn_trainer_open(&devs[d], L, dt, n, a->threads, a->tf32, a->fault, NN_CONV_WINOGRAD, &t, &err);
             if (s == GV_OK) {
                 s = net_run(t, &r.init, &r.batch, &r.step10, &o, dmasks, &got, &err);
                 nn_trainer_destroy(t);

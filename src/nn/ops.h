@@ -7,6 +7,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Marks an element-wise kernel to be built for AVX-512, AVX2+FMA and the x86-64 baseline;
+ * the loader picks the one this CPU runs (GCC function multiversioning, by the CPU's
+ * features as __builtin_cpu_supports reads them). Other compilers and machines (aarch64)
+ * build the portable loop once. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define NN_HOT __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define NN_HOT
+#endif
+
 /* One AdamW step with PyTorch's semantics (torch.optim.AdamW, single-tensor path): for
  * step t (already incremented, t >= 1):
  *   p *= 1 - lr*wd;  m = b1*m + (1-b1)*g;  v = b2*v + (1-b2)*g*g

@@ -29,6 +29,13 @@ gv_status nn_trainer_create(const char *device, const nn_layout *L, const nn_tra
     return gv_fail(err, GV_ERR_INPUT, "unknown device '%s' (use cpu or cuda)", device);
 }
 
+gv_status nn_infer(nn_trainer *t, double *logits, double *value, gv_err *err)
+{
+    if (t->ops->infer)
+        return t->ops->infer(t, logits, value, err);
+    return t->ops->forward(t, 0, logits, value, NULL, err);
+}
+
 void nn_trainer_destroy(nn_trainer *t)
 {
     if (t)
@@ -50,10 +57,27 @@ int nn_dtype_on(const dev_id *d, nn_dtype dt)
     return d->kind == DEV_CPU ? (dt == NN_FP32 || dt == NN_FP64) : (dt == NN_FP32 || dt == NN_BF16);
 }
 
+static const char *const conv_names[] = {"winograd", "im2col"};
+
+const char *nn_cpu_conv_name(nn_cpu_conv c)
+{
+    return (unsigned)c < GV_ARRAY_LEN(conv_names) ? conv_names[c] : "?";
+}
+
+int nn_cpu_conv_parse(const char *s, nn_cpu_conv *c)
+{
+    for (size_t k = 0; k < GV_ARRAY_LEN(conv_names); k++)
+        if (!strcmp(s, conv_names[k])) {
+            *c = (nn_cpu_conv)k;
+            return 1;
+        }
+    return 0;
+}
+
 gv_status nn_trainer_open(const dev_id *d, const nn_layout *L, nn_dtype dt, int max_batch, int threads, int tf32,
-                          int fault, nn_trainer **t, gv_err *err)
+                          int fault, nn_cpu_conv conv, nn_trainer **t, gv_err *err)
 {
     nn_trainer_opts o = {.dtype = dt, .tf32 = tf32, .max_batch = max_batch, .threads = threads,
-                         .device_index = d->index, .fault = fault};
+                         .device_index = d->index, .fault = fault, .cpu_conv = conv};
     return nn_trainer_create(d->label, L, &o, t, err);
 }

@@ -1,5 +1,6 @@
-# gpuvet bench train and bench matmul on small sizes: tables, skipped dtypes and the keys of
-# the JSON record that join with bench/torch/torch_drop7.py's output.
+# gpuvet bench train, bench infer and bench matmul on small sizes: tables, skipped dtypes and
+# the keys of the JSON record that join with bench/torch/torch_drop7.py's and torch_infer.py's
+# output.
 . "$GV_ROOT/tests/lib.sh"
 
 expect_exit "bench train (small)" 0 "$GPUVET" bench train --devices cpu --channels 8,16 --blocks 1 --batches 4,8 --steps 2 --repeats 2 --json "$T_TMP/t.json"
@@ -19,6 +20,24 @@ expect_exit "bench train skips bf16 on the CPU" 0 "$GPUVET" bench train --device
 expect_grep "bench train says why bf16 is skipped" '^\(1 device/dtype pair skipped: the CPU trains fp32' "$T_TMP/out"
 expect_exit "bench train with nothing to measure" 2 "$GPUVET" bench train --devices cpu --dtype bf16 --channels 8 --blocks 0 --batches 2 --steps 1 --repeats 1
 expect_exit "bench train --warmup 0" 0 "$GPUVET" bench train --devices cpu --channels 8 --blocks 0 --batches 2 --steps 1 --repeats 1 --warmup 0
+
+expect_exit "bench infer (small)" 0 "$GPUVET" bench infer --devices cpu --channels 8 --blocks 1 --batches 1,3 --norm group,batch --min-time 0.01 --repeats 2 --json "$T_TMP/i.json"
+expect_grep "bench infer table row" '^cpu +fp32 +batch +8 +3 +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ ' "$T_TMP/out"
+tr -d ' \t\n' < "$T_TMP/i.json" > "$T_TMP/i1"
+missing=""
+for k in device channels batch dtype norm cpu_conv calls latency_ms_median latency_ms_p99 latency_ms_min latency_samples samples_per_s_median host_bytes load_before bench_infer_crossover; do
+  grep -q "\"$k\":" "$T_TMP/i1" || missing="$missing $k"
+done
+[ -z "$missing" ] && pass "bench infer record keys" "each entry has latency median/p99/min, samples/s and memory" ||
+  fail "bench infer record keys" "missing:$missing"
+rows=$(grep -o '"latency_ms_p99":' "$T_TMP/i1" | wc -l)
+[ "$rows" = 4 ] && pass "bench infer entries" "4 configurations (2 norms x 2 batches)" || fail "bench infer entries" "$rows entries, expected 4"
+expect_exit "bench infer with a bad --min-time" 2 "$GPUVET" bench infer --devices cpu --min-time 0
+expect_exit "bench infer with nothing to measure" 2 "$GPUVET" bench infer --devices cpu --dtype bf16 --channels 8 --blocks 0 --batches 2
+expect_exit "bench train --cpu-conv im2col" 0 "$GPUVET" bench train --devices cpu --channels 8 --blocks 1 --batches 3 --steps 1 --repeats 1 --cpu-conv im2col --json "$T_TMP/c.json"
+grep -q '"cpu_conv":[[:space:]]*"im2col"' "$T_TMP/c.json" && pass "bench train records the convolution path" "cpu_conv im2col" ||
+  fail "bench train records the convolution path" "no cpu_conv im2col in the record"
+expect_exit "bench train --cpu-conv bad" 2 "$GPUVET" bench train --devices cpu --cpu-conv fft
 
 expect_exit "bench matmul (small)" 0 "$GPUVET" bench matmul --devices cpu --sizes 64,256 --repeats 2 --min-time 0.01 --json "$T_TMP/m.json"
 expect_grep "bench matmul skips tf32 and bf16 on the CPU" '^\(2 device/dtype pairs skipped: the CPU GEMM runs fp32 only\)' "$T_TMP/out"

@@ -59,6 +59,12 @@ static void test_stats(void)
             "stats: five values", "min %g median %g max %g mean %g sd %g", s.min, s.median, s.max, s.mean, s.stddev);
     double y[] = {4, 1, 3, 2};
     t_check(gv_median(y, 4) == 2.5, "stats: even median", "median of 4,1,3,2 = %g (want 2.5)", gv_median(y, 4));
+    double z[100];
+    for (int i = 0; i < 100; i++)
+        z[i] = 100 - i; /* 100..1 */
+    double p99 = gv_quantile(z, 100, 0.99), p0 = gv_quantile(z, 100, 0), p1 = gv_quantile(z, 100, 1);
+    t_check(fabs(p99 - 99.01) < 1e-9 && p0 == 1 && p1 == 100, "stats: quantiles",
+            "of 1..100: p99 %g (want 99.01), q0 %g (want 1), q1 %g (want 100)", p99, p0, p1);
 }
 
 static void test_atomic(void)

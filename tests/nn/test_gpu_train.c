@@ -1,7 +1,9 @@
 /* test_gpu_train.c: the GPU trainer end to end without the host reference: training on a
  * fixed batch must keep every value finite and lower the loss (fp32 and bf16, GroupNorm
  * and BatchNorm), and the fp32 and bf16 trainers must agree on the first forward within
- * bf16's tolerance. Exact agreement with the float64 host path is `gpuvet check`'s job
+ * bf16's tolerance; inference (the captured eval-mode forward) gives exactly the eval
+ * forward's logits and value, at two batch sizes, with BatchNorm's running statistics, and
+ * again after training steps have changed the weights. Exact agreement with the float64 host path is `gpuvet check`'s job
  * (tests/nn). GV_TRAIN_BENCH=1 adds step timings at benchmark sizes (information only). */
 #include <math.h>
 #include <stdio.h>
@@ -147,6 +149,57 @@ out:
     nn_layout_free(&L);
 }
 
+/* nn_infer (a replayed graph) against forward(t, 0) on the same state and batch: bit-identical
+ * outputs expected (the same kernels on the same inputs). */
+static void infer_case(nn_norm norm, nn_dtype dt)
+{
+    nn_config cfg = {32, 2, norm};
+    nn_layout L;
+    nn_layout_init(&L, &cfg);
+    nn_state s;
+    nn_state_alloc(&s, &L);
+    nn_state_init_random(&s, 21);
+    nn_trainer *t = NULL;
+    gv_err e;
+    char name[128];
+    if (make(&L, dt, 64, &t, &e) != GV_OK || t->ops->set_state(t, &s, &e) != GV_OK) {
+        t_check(0, "gpu infer", "setup failed: %s", e.msg);
+        goto out;
+    }
+    int sizes[] = {64, 1, 64};
+    for (int k = 0; k < 3; k++) {
+        int n = sizes[k];
+        nn_batch b;
+        nn_batch_alloc(&b, n);
+        nn_batch_random(&b, 30 + k);
+        double *fl = calloc((size_t)n * 7, sizeof(double)), *fv = calloc((size_t)n, sizeof(double));
+        double *il = calloc((size_t)n * 7, sizeof(double)), *iv = calloc((size_t)n, sizeof(double));
+        for (int i = 0; i < n * 7; i++)
+            il[i] = NAN;
+        for (int i = 0; i < n; i++)
+            iv[i] = NAN;
+        /* k == 2: two training steps first (new weights, new running stats), on the same batch size */
+        int ok = t->ops->set_batch(t, &b, &e) == GV_OK &&
+                 (k < 2 || (t->ops->step(t, NULL, &e) == GV_OK && t->ops->step(t, NULL, &e) == GV_OK)) &&
+                 nn_infer(t, il, iv, &e) == GV_OK && t->ops->forward(t, 0, fl, fv, NULL, &e) == GV_OK;
+        snprintf(name, sizeof name, "gpu infer %s %s c32 n%d%s", nn_dtype_name(dt), nn_norm_name(norm), n,
+                 k == 2 ? " after 2 steps" : "");
+        if (!ok) {
+            t_check(0, name, "failed: %s", e.msg);
+        } else {
+            double dl = t_rel_l2(il, fl, (size_t)n * 7), dv = t_rel_l2(iv, fv, (size_t)n);
+            t_check(dl == 0 && dv == 0, name, "captured eval forward vs eager eval forward: logits rel_l2 %.3g, "
+                    "value %.3g (must be 0)", dl, dv);
+        }
+        free(fl), free(fv), free(il), free(iv);
+        nn_batch_free(&b);
+    }
+out:
+    destroy(t);
+    nn_state_free(&s);
+    nn_layout_free(&L);
+}
+
 int main(void)
 {
     gv_err e;
@@ -159,6 +212,8 @@ int main(void)
     train_case(NN_NORM_BATCH, NN_FP32);
     train_case(NN_NORM_BATCH, NN_BF16);
     agree_case();
+    infer_case(NN_NORM_GROUP, NN_FP32);
+    infer_case(NN_NORM_BATCH, NN_BF16);
     if (getenv("GV_TRAIN_BENCH")) {
         bench(128, 8192, NN_BF16);
         bench(128, 256, NN_BF16);

@@ -7,7 +7,8 @@
  * rounding of zero, so gradients and moments are compared with float64 on the fp32 run's
  * own ReLU masks (nn_ref_follow_masks), and the masks with float64's own (at most 1e-4 of
  * them may differ). Also that the fault hook makes the comparison fail, and that two runs
- * on several threads agree bit for bit (a race would not). */
+ * on several threads agree bit for bit (a race would not). Everything runs twice: with the
+ * 3x3 convolutions by Winograd (the default) and by im2col + sgemm (the plain path). */
 #include "nn_testlib.h"
 #include "nn/ops.h"
 
@@ -15,6 +16,9 @@
 #define TOL_GRAD 1e-4
 
 #define TOL_MASKS 1e-4
+
+/* The float32 trainer's convolution path under test (set by main for each pass). */
+static nn_cpu_conv conv;
 
 typedef struct {
     double *logits, *value, loss, *grads;
@@ -30,7 +34,7 @@ static int run(const char *dtype_name, nn_dtype dt, int threads, int fault, cons
                const nn_batch *b, const nn_state *eval_state, const uint8_t *follow, run_out *o)
 {
     gv_err err = {{0}};
-    nn_trainer_opts opts = {.dtype = dt, .max_batch = b->n, .threads = threads, .fault = fault};
+    nn_trainer_opts opts = {.dtype = dt, .max_batch = b->n, .threads = threads, .fault = fault, .cpu_conv = conv};
     nn_trainer *t;
     if (nn_trainer_create("cpu", L, &opts, &t, &err) != GV_OK) {
         t_check(0, dtype_name, "create: %s", err.msg);
@@ -184,7 +188,7 @@ static void repeatability(nn_norm norm)
     nn_batch_alloc(&b, 24);
     nn_batch_random(&b, 78);
     for (int threads = 2; threads <= 3; threads++) {
-        nn_trainer_opts o = {.dtype = NN_FP32, .max_batch = b.n, .threads = threads};
+        nn_trainer_opts o = {.dtype = NN_FP32, .max_batch = b.n, .threads = threads, .cpu_conv = conv};
         nn_trainer *t;
         gv_err err = {{0}};
         if (nn_trainer_create("cpu", &L, &o, &t, &err) != GV_OK) {
@@ -208,8 +212,9 @@ static void repeatability(nn_norm norm)
         }
         same = loss[0] == loss[1] && !memcmp(g[0], g[1], sizeof(double) * L.nparams) &&
                !memcmp(p[0], p[1], sizeof(double) * L.nparams);
-        t_check(same, "repeatability", "%s C=16, batch 24, %d threads: loss, %zu gradients and the state after 3 "
-                "steps bit-identical in two runs: %s", nn_norm_name(norm), threads, L.nparams, same ? "yes" : "no");
+        t_check(same, "repeatability", "%s %s C=16, batch 24, %d threads: loss, %zu gradients and the state after 3 "
+                "steps bit-identical in two runs: %s", nn_cpu_conv_name(conv), nn_norm_name(norm), threads, L.nparams,
+                same ? "yes" : "no");
         for (int k = 0; k < 2; k++)
             free(g[k]), free(p[k]);
         nn_state_free(&after);
@@ -220,7 +225,7 @@ static void repeatability(nn_norm norm)
     nn_layout_free(&L);
 }
 
-int main(void)
+static void all_checks(void)
 {
     repeatability(NN_NORM_BATCH);
     repeatability(NN_NORM_GROUP);
@@ -236,7 +241,7 @@ int main(void)
             continue;
         }
         char what[300];
-        snprintf(what, sizeof what, "%s fp32 vs fp64", files[i]);
+        snprintf(what, sizeof what, "%s fp32 (%s) vs fp64", files[i], nn_cpu_conv_name(conv));
         one_config(what, &r.L, &r.init, &r.batch, 0);
         nn_refdata_free(&r);
     }
@@ -269,8 +274,8 @@ int main(void)
         nn_batch_alloc(&b, cfgs[i].n);
         nn_batch_random(&b, 200 + i);
         char what[160];
-        snprintf(what, sizeof what, "C=%d blocks=%d %s n=%d threads=%d fp32 vs fp64", cfg.channels, cfg.blocks,
-                 nn_norm_name(cfg.norm), b.n, cfgs[i].threads);
+        snprintf(what, sizeof what, "C=%d blocks=%d %s n=%d threads=%d fp32 (%s) vs fp64", cfg.channels, cfg.blocks,
+                 nn_norm_name(cfg.norm), b.n, cfgs[i].threads, nn_cpu_conv_name(conv));
         one_config(what, &L, &s, &b, cfgs[i].threads);
         if (i == 2 || i == 3) {
             /* the fault hook must make the same comparison fail */
@@ -278,7 +283,8 @@ int main(void)
             if (run(what, NN_FP64, 0, 0, &L, &s, &b, NULL, NULL, &r)) {
                 if (run(what, NN_FP32, cfgs[i].threads, 1, &L, &s, &b, &r.after, NULL, &f)) {
                     int bad = compare(what, &L, &s, b.n, &f, &r, &r, 0);
-                    snprintf(what, sizeof what, "C=%d %s fault hook", cfg.channels, nn_norm_name(cfg.norm));
+                    snprintf(what, sizeof what, "C=%d %s %s fault hook", cfg.channels, nn_norm_name(cfg.norm),
+                             nn_cpu_conv_name(conv));
                     t_check(bad > 0, what, "with opts.fault=1, %d comparisons fail (must be > 0)", bad);
                     run_free(&f);
                 }
@@ -288,6 +294,15 @@ int main(void)
         nn_batch_free(&b);
         nn_state_free(&s);
         nn_layout_free(&L);
+    }
+}
+
+int main(void)
+{
+    nn_cpu_conv convs[] = {NN_CONV_WINOGRAD, NN_CONV_IM2COL};
+    for (size_t i = 0; i < GV_ARRAY_LEN(convs); i++) {
+        conv = convs[i];
+        all_checks();
     }
     return t_done();
 }

@@ -75,6 +75,8 @@ typedef struct {
 
     cudaGraphExec_t graph;
     int graph_n;
+    cudaGraphExec_t igraph; /* the eval-mode forward alone (t_infer), for igraph_n samples */
+    int igraph_n;
 
     /* profiling of one eager step (nn_gpu_profile): time per kind of work */
     int prof, prof_bad; /* profiling on; an event call failed */
@@ -696,27 +698,48 @@ static gv_status t_gradients(nn_trainer *t, double *grads, double *loss, gv_err 
     return GV_OK;
 }
 
-static gv_status build_graph(gt *s, gv_err *err)
+/* Captures the training step (infer 0) or the eval-mode forward alone (infer 1) for the
+ * current batch size into s->graph or s->igraph. */
+static gv_status build_graph(gt *s, int infer, gv_err *err)
 {
-    if (s->graph) {
-        (void)cudaGraphExecDestroy(s->graph);
-        s->graph = NULL;
+    cudaGraphExec_t *ex = infer ? &s->igraph : &s->graph;
+    if (*ex) {
+        (void)cudaGraphExecDestroy(*ex);
+        *ex = NULL;
     }
     cudaGraph_t g;
     GV_GPU_TRY(cudaStreamBeginCapture(s->st, cudaStreamCaptureModeThreadLocal), err);
     gv_err e2;
-    gv_status rc = enqueue_step(s, &e2);
+    gv_status rc = infer ? enqueue_forward(s, 0, &e2) : enqueue_step(s, &e2);
     cudaError_t ce = cudaStreamEndCapture(s->st, &g);
     if (rc != GV_OK) {
         if (ce == cudaSuccess)
             (void)cudaGraphDestroy(g);
-        return gv_fail(err, rc, "%s (while capturing the training step)", e2.msg);
+        return gv_fail(err, rc, "%s (while capturing the %s)", e2.msg, infer ? "inference forward" : "training step");
     }
     GV_GPU_TRY(ce, err);
-    cudaError_t ie = cudaGraphInstantiate(&s->graph, g, 0);
+    cudaError_t ie = cudaGraphInstantiate(ex, g, 0);
     (void)cudaGraphDestroy(g);
     GV_GPU_TRY(ie, err);
-    s->graph_n = s->n;
+    *(infer ? &s->igraph_n : &s->graph_n) = s->n;
+    return GV_OK;
+}
+
+/* Inference: the captured eval-mode forward (the loss kernel in it also adds to the bias
+ * gradients in g, which every step and gradients call clears first), then logits and value
+ * to the host. */
+static gv_status t_infer(nn_trainer *t, double *logits, double *value, gv_err *err)
+{
+    gt *s = T_(t);
+    GV_TRY(need_batch(s, err));
+    if (!s->igraph || s->igraph_n != s->n)
+        GV_TRY(build_graph(s, 1, err));
+    GV_GPU_TRY(cudaGraphLaunch(s->igraph, s->st), err);
+    GV_TRY(sync(s, err));
+    if (logits)
+        GV_TRY(download_floats(s, logits, s->logits, (size_t)s->n * NN_POLICY, err));
+    if (value)
+        GV_TRY(download_floats(s, value, s->value, (size_t)s->n, err));
     return GV_OK;
 }
 
@@ -725,7 +748,7 @@ static gv_status t_step(nn_trainer *t, double *loss, gv_err *err)
     gt *s = T_(t);
     GV_TRY(need_batch(s, err));
     if (!s->graph || s->graph_n != s->n)
-        GV_TRY(build_graph(s, err));
+        GV_TRY(build_graph(s, 0, err));
     GV_GPU_TRY(cudaGraphLaunch(s->graph, s->st), err);
     s->nbt++;
     if (loss) {
@@ -835,6 +858,8 @@ static void free_all(gt *s)
         return;
     if (s->graph)
         (void)cudaGraphExecDestroy(s->graph);
+    if (s->igraph)
+        (void)cudaGraphExecDestroy(s->igraph);
     void *ptrs[] = {s->p, s->g, s->m, s->v, s->run, s->step_dev, s->stem.wf, s->pc_wt, s->vc_wt, s->pf_wp, s->vf1_wp,
                     s->vf2_wt, s->xin, s->stem_x, s->stem_a, s->hp_x, s->hp_a, s->hv_x, s->hv_a, s->logits_raw,
                     s->value_raw, s->vh_raw, s->logits, s->value, s->loss, s->vh, s->loss_acc, s->bn_acc, s->dlogits,
@@ -876,9 +901,9 @@ static void t_destroy(nn_trainer *t)
 }
 
 static const nn_trainer_ops ops_fp32 = {"cuda-fp32", t_set_state, t_get_state, t_set_batch, t_forward,
-                                        t_gradients, t_step, t_sync, t_peak, t_destroy, t_relu_masks};
+                                        t_gradients, t_step, t_sync, t_peak, t_destroy, t_relu_masks, t_infer};
 static const nn_trainer_ops ops_bf16 = {"cuda-bf16", t_set_state, t_get_state, t_set_batch, t_forward,
-                                        t_gradients, t_step, t_sync, t_peak, t_destroy, t_relu_masks};
+                                        t_gradients, t_step, t_sync, t_peak, t_destroy, t_relu_masks, t_infer};
 
 extern "C" gv_status nn_gpu_create(const nn_layout *L, const nn_trainer_opts *opts, nn_trainer **out, gv_err *err)
 {

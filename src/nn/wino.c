@@ -1,0 +1,244 @@
+/* wino.c: Winograd F(2x2,3x3) convolutions of 7x7 boards (see wino.h). The transforms run
+ * over channel vectors (NHWC rows), so each of them is a loop over channels that the
+ * compiler vectorises at the width NN_HOT picked; the 16 coordinate products are sgemm calls
+ * (OpenBLAS picks its own kernel for the CPU). Matrices (Lavin and Gray's F(2x2,3x3)):
+ *   B^T = [1 0 -1 0; 0 1 1 0; 0 -1 1 0; 0 1 0 -1]   (input patch 4x4 -> 4x4)
+ *   G   = [1 0 0; .5 .5 .5; .5 -.5 .5; 0 0 1]        (kernel 3x3 -> 4x4)
+ *   A^T = [1 1 1 0; 0 1 -1 -1]                        (4x4 -> outputs 2x2)
+ * Tile (ty, tx), 0..3 each, computes outputs (2ty..2ty+1, 2tx..2tx+1) from the input patch
+ * at rows 2ty-1..2ty+2 and columns 2tx-1..2tx+2 (zeros off the board). */
+#include "nn/wino.h"
+
+#include <cblas.h>
+#include <string.h>
+
+#include "nn/nn.h"
+#include "nn/ops.h"
+
+#define B NN_BOARD
+#define P NN_CELLS
+#define CMAX 4096 /* nn_config_check's widest layer */
+
+/* Read in place of a patch's cells that lie off the board. */
+static const float zeros[CMAX];
+/* Written in place of a tile's outputs that lie off the board (per thread: never read). */
+static _Thread_local float sink[CMAX];
+
+/* Cell (y, x) of sample s of x (ns*49, c), or the zero row when (y, x) is off the board. */
+static const float *cell(const float *x, int s, int y, int xx, int c)
+{
+    if (y < 0 || y >= B || xx < 0 || xx >= B)
+        return zeros;
+    return x + ((size_t)s * P + y * B + xx) * c;
+}
+
+/* One 4-point step of B^T (d0..d3 -> o0..o3). */
+#define BT4(d0, d1, d2, d3, o0, o1, o2, o3) \
+    o0 = (d0) - (d2), o1 = (d1) + (d2), o2 = (d2) - (d1), o3 = (d1) - (d3)
+
+/* v[16] (row stride vs) = B^T d B of the channel vectors d[16] (a 4x4 patch, row-major). The
+ * loop over channels is the vector loop; the 4x4 tile lives in registers. */
+NN_HOT static void tile_in(const float *const *d, float *restrict v, size_t vs, int c)
+{
+    const float *d0 = d[0], *d1 = d[1], *d2 = d[2], *d3 = d[3], *d4 = d[4], *d5 = d[5], *d6 = d[6], *d7 = d[7];
+    const float *d8 = d[8], *d9 = d[9], *d10 = d[10], *d11 = d[11], *d12 = d[12], *d13 = d[13], *d14 = d[14];
+    const float *d15 = d[15];
+#pragma omp simd
+    for (int k = 0; k < c; k++) {
+        float a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, e0, e1, e2, e3; /* B^T d: rows a, b, c, e */
+        BT4(d0[k], d4[k], d8[k], d12[k], a0, b0, c0, e0);
+        BT4(d1[k], d5[k], d9[k], d13[k], a1, b1, c1, e1);
+        BT4(d2[k], d6[k], d10[k], d14[k], a2, b2, c2, e2);
+        BT4(d3[k], d7[k], d11[k], d15[k], a3, b3, c3, e3);
+        BT4(a0, a1, a2, a3, v[0 * vs + k], v[1 * vs + k], v[2 * vs + k], v[3 * vs + k]);
+        BT4(b0, b1, b2, b3, v[4 * vs + k], v[5 * vs + k], v[6 * vs + k], v[7 * vs + k]);
+        BT4(c0, c1, c2, c3, v[8 * vs + k], v[9 * vs + k], v[10 * vs + k], v[11 * vs + k]);
+        BT4(e0, e1, e2, e3, v[12 * vs + k], v[13 * vs + k], v[14 * vs + k], v[15 * vs + k]);
+    }
+}
+
+/* One 4-point step of A^T (m0..m3 -> o0, o1). */
+#define AT4(m0, m1, m2, m3, o0, o1) o0 = (m0) + (m1) + (m2), o1 = (m1) - (m2) - (m3)
+
+/* y[4] (a 2x2 tile, row-major) = (or +=) A^T m A of m[16] (row stride ms). */
+NN_HOT static void tile_out(const float *restrict m, size_t ms, float *const *y, int accumulate, int c)
+{
+    float *y0 = y[0], *y1 = y[1], *y2 = y[2], *y3 = y[3];
+#define TILE_OUT_LOOP(OP)                                                                        \
+    _Pragma("omp simd") for (int k = 0; k < c; k++)                                              \
+    {                                                                                            \
+        float r0, r1, r2, r3, s0, s1, s2, s3, o00, o01, o10, o11; /* A^T m: rows r, s */         \
+        AT4(m[0 * ms + k], m[4 * ms + k], m[8 * ms + k], m[12 * ms + k], r0, s0);                \
+        AT4(m[1 * ms + k], m[5 * ms + k], m[9 * ms + k], m[13 * ms + k], r1, s1);                \
+        AT4(m[2 * ms + k], m[6 * ms + k], m[10 * ms + k], m[14 * ms + k], r2, s2);               \
+        AT4(m[3 * ms + k], m[7 * ms + k], m[11 * ms + k], m[15 * ms + k], r3, s3);               \
+        AT4(r0, r1, r2, r3, o00, o01);                                                           \
+        AT4(s0, s1, s2, s3, o10, o11);                                                           \
+        y0[k] OP o00;                                                                            \
+        y1[k] OP o01;                                                                            \
+        y2[k] OP o10;                                                                            \
+        y3[k] OP o11;                                                                            \
+    }
+    if (accumulate)
+        TILE_OUT_LOOP(+=)
+    else
+        TILE_OUT_LOOP(=)
+#undef TILE_OUT_LOOP
+}
+
+/* One 2-point step of A (e0, e1 -> o0..o3). */
+#define A2(e0, e1, o0, o1, o2, o3) o0 = (e0), o1 = (e0) + (e1), o2 = (e0) - (e1), o3 = -(e1)
+
+/* g[16] (row stride gs) = A e A^T of the 2x2 gradient e[4] (row-major). */
+NN_HOT static void tile_gout(const float *const *e, float *restrict g, size_t gs, int c)
+{
+    const float *e00 = e[0], *e01 = e[1], *e10 = e[2], *e11 = e[3];
+#pragma omp simd
+    for (int k = 0; k < c; k++) {
+        float h0, h1, h2, h3, i0, i1, i2, i3; /* A e: column 0 (h), column 1 (i) */
+        A2(e00[k], e10[k], h0, h1, h2, h3);
+        A2(e01[k], e11[k], i0, i1, i2, i3);
+        A2(h0, i0, g[0 * gs + k], g[1 * gs + k], g[2 * gs + k], g[3 * gs + k]);
+        A2(h1, i1, g[4 * gs + k], g[5 * gs + k], g[6 * gs + k], g[7 * gs + k]);
+        A2(h2, i2, g[8 * gs + k], g[9 * gs + k], g[10 * gs + k], g[11 * gs + k]);
+        A2(h3, i3, g[12 * gs + k], g[13 * gs + k], g[14 * gs + k], g[15 * gs + k]);
+    }
+}
+
+void nn_wino_in(const float *x, int ns, int c, float *V)
+{
+    size_t T = (size_t)ns * NN_WINO_TILES, vs = T * (size_t)c;
+    for (int s = 0; s < ns; s++)
+        for (int ty = 0; ty < 4; ty++)
+            for (int tx = 0; tx < 4; tx++) {
+                const float *d[16];
+                for (int i = 0; i < 4; i++)
+                    for (int j = 0; j < 4; j++)
+                        d[4 * i + j] = cell(x, s, 2 * ty - 1 + i, 2 * tx - 1 + j, c);
+                tile_in(d, V + ((size_t)s * NN_WINO_TILES + ty * 4 + tx) * c, vs, c);
+            }
+}
+
+void nn_wino_out(const float *M, int ns, int c, float *y, int accumulate)
+{
+    size_t T = (size_t)ns * NN_WINO_TILES, ms = T * (size_t)c;
+    for (int s = 0; s < ns; s++)
+        for (int ty = 0; ty < 4; ty++)
+            for (int tx = 0; tx < 4; tx++) {
+                float *o[4];
+                for (int a = 0; a < 2; a++)
+                    for (int b = 0; b < 2; b++) {
+                        int oy = 2 * ty + a, ox = 2 * tx + b;
+                        o[2 * a + b] = oy < B && ox < B ? y + ((size_t)s * P + oy * B + ox) * c : sink;
+                    }
+                tile_out(M + ((size_t)s * NN_WINO_TILES + ty * 4 + tx) * c, ms, o, accumulate, c);
+            }
+}
+
+void nn_wino_gout(const float *dy, int ns, int c, float *G)
+{
+    size_t T = (size_t)ns * NN_WINO_TILES, gs = T * (size_t)c;
+    for (int s = 0; s < ns; s++)
+        for (int ty = 0; ty < 4; ty++)
+            for (int tx = 0; tx < 4; tx++) {
+                const float *e[4];
+                for (int a = 0; a < 2; a++)
+                    for (int b = 0; b < 2; b++)
+                        e[2 * a + b] = cell(dy, s, 2 * ty + a, 2 * tx + b, c);
+                tile_gout(e, G + ((size_t)s * NN_WINO_TILES + ty * 4 + tx) * c, gs, c);
+            }
+}
+
+void nn_wino_pack(const float *W, int ci, int co, int flip, float *U)
+{
+    int in = flip ? co : ci, out = flip ? ci : co; /* channels of the convolution U describes */
+    size_t xs = (size_t)in * out;
+    for (int o = 0; o < co; o++)
+        for (int i = 0; i < ci; i++) {
+            const float *w = W + ((size_t)o * ci + i) * 9;
+            float g[9], t[12];
+            for (int q = 0; q < 9; q++)
+                g[q] = flip ? w[8 - q] : w[q];
+            for (int l = 0; l < 3; l++) { /* G g: rows */
+                t[l] = g[l];
+                t[3 + l] = 0.5f * (g[l] + g[3 + l] + g[6 + l]);
+                t[6 + l] = 0.5f * (g[l] - g[3 + l] + g[6 + l]);
+                t[9 + l] = g[6 + l];
+            }
+            size_t at = flip ? (size_t)o * ci + i : (size_t)i * co + o;
+            for (int r = 0; r < 4; r++) { /* (G g) G^T: columns */
+                const float *tr = t + 3 * r;
+                U[(4 * r + 0) * xs + at] = tr[0];
+                U[(4 * r + 1) * xs + at] = 0.5f * (tr[0] + tr[1] + tr[2]);
+                U[(4 * r + 2) * xs + at] = 0.5f * (tr[0] - tr[1] + tr[2]);
+                U[(4 * r + 3) * xs + at] = tr[2];
+            }
+        }
+}
+
+/* One 4-point step of G^T (u0..u3 -> o0..o2). */
+#define GT4(u0, u1, u2, u3, o0, o1, o2) \
+    o0 = (u0) + 0.5f * ((u1) + (u2)), o1 = 0.5f * ((u1) - (u2)), o2 = 0.5f * ((u1) + (u2)) + (u3)
+
+/* dw row (tap, i) += (G^T dU G)[tap] for the co output channels of input channel i. */
+NN_HOT static void unpack_row(const float *restrict u, size_t xs, float *restrict dw, size_t ts, int co)
+{
+#pragma omp simd
+    for (int o = 0; o < co; o++) {
+        float a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3; /* G^T dU: rows a, b, c */
+        GT4(u[0 * xs + o], u[4 * xs + o], u[8 * xs + o], u[12 * xs + o], a0, b0, c0);
+        GT4(u[1 * xs + o], u[5 * xs + o], u[9 * xs + o], u[13 * xs + o], a1, b1, c1);
+        GT4(u[2 * xs + o], u[6 * xs + o], u[10 * xs + o], u[14 * xs + o], a2, b2, c2);
+        GT4(u[3 * xs + o], u[7 * xs + o], u[11 * xs + o], u[15 * xs + o], a3, b3, c3);
+        float r0, r1, r2;
+        GT4(a0, a1, a2, a3, r0, r1, r2);
+        dw[0 * ts + o] += r0, dw[1 * ts + o] += r1, dw[2 * ts + o] += r2;
+        GT4(b0, b1, b2, b3, r0, r1, r2);
+        dw[3 * ts + o] += r0, dw[4 * ts + o] += r1, dw[5 * ts + o] += r2;
+        GT4(c0, c1, c2, c3, r0, r1, r2);
+        dw[6 * ts + o] += r0, dw[7 * ts + o] += r1, dw[8 * ts + o] += r2;
+    }
+}
+
+void nn_wino_unpack_grad(const float *dU, int ci, int co, float *dw)
+{
+    size_t xs = (size_t)ci * co;
+    for (int i = 0; i < ci; i++)
+        unpack_row(dU + (size_t)i * co, xs, dw + (size_t)i * co, xs, co);
+}
+
+size_t nn_wino_scratch(int ns, int cmax)
+{
+    return (size_t)NN_WINO_XI * cmax * cmax + (size_t)2 * NN_WINO_XI * NN_WINO_TILES * ns * cmax;
+}
+
+/* The scratch: dU (16, ci, co) of nn_wino_wgrad first (untouched by nn_wino_conv, so that it
+ * can accumulate over chunks while the input gradient is computed between them), then the
+ * transformed inputs and the products, 16 * 16 * ns * max(ci, co) floats each. */
+static float *scratch_v(float *scratch, int ci, int co)
+{
+    int cm = ci > co ? ci : co;
+    return scratch + (size_t)NN_WINO_XI * cm * cm;
+}
+
+void nn_wino_conv(const float *x, int ns, int ci, int co, const float *U, float *y, int accumulate, float *scratch)
+{
+    int T = ns * NN_WINO_TILES, cm = ci > co ? ci : co;
+    float *V = scratch_v(scratch, ci, co), *M = V + (size_t)NN_WINO_XI * T * cm;
+    nn_wino_in(x, ns, ci, V);
+    for (int xi = 0; xi < NN_WINO_XI; xi++) /* M[xi] (T, co) = V[xi] (T, ci) U[xi] (ci, co) */
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, T, co, ci, 1.0f, V + (size_t)xi * T * ci, ci,
+                    U + (size_t)xi * ci * co, co, 0.0f, M + (size_t)xi * T * co, co);
+    nn_wino_out(M, ns, co, y, accumulate);
+}
+
+void nn_wino_wgrad(const float *x, const float *dy, int ns, int ci, int co, int accumulate, float *scratch)
+{
+    int T = ns * NN_WINO_TILES, cm = ci > co ? ci : co;
+    float *dU = scratch, *V = scratch_v(scratch, ci, co), *G = V + (size_t)NN_WINO_XI * T * cm;
+    nn_wino_in(x, ns, ci, V);
+    nn_wino_gout(dy, ns, co, G);
+    for (int xi = 0; xi < NN_WINO_XI; xi++) /* dU[xi] (ci, co) (+)= V[xi]^T (ci, T) G[xi] (T, co) */
+        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, ci, co, T, 1.0f, V + (size_t)xi * T * ci, ci,
+                    G + (size_t)xi * T * co, co, accumulate ? 1.0f : 0.0f, dU + (size_t)xi * ci * co, co);
+}

@@ -1,0 +1,54 @@
+/* wino.h: 3x3 convolutions (stride 1, padding 1) of 7x7 boards on the CPU by Winograd's
+ * F(2x2,3x3): the board is cut into 4x4 tiles of 2x2 outputs (the last row and column of
+ * tiles half outside), each tile's 4x4 input patch is transformed (B^T d B), the 16
+ * transformed coordinates are 16 independent matrix products over channels (OpenBLAS sgemm),
+ * and each tile's 4x4 products are transformed back (A^T m A). 16 products per 2x2 outputs
+ * instead of 36: 256 products per channel pair and sample instead of 441 (1.72x fewer).
+ * The same kernels give the input gradient (the transposed convolution is a convolution
+ * with the flipped kernel) and, through the adjoint transforms, the weight gradient.
+ * Activations are NHWC, (ns*49, c) row-major, as in cpu32.c. The element-wise transforms are
+ * built for AVX-512, AVX2+FMA and the baseline and picked by the CPU at load time
+ * (NN_HOT); every other machine (aarch64 included) builds the portable loops.
+ * tests/nn/test_nn_wino.c compares every function with direct convolution loops. */
+#ifndef GV_NN_WINO_H
+#define GV_NN_WINO_H
+
+#include <stddef.h>
+
+/* Tiles per sample and transformed coordinates per tile. */
+#define NN_WINO_TILES 16
+#define NN_WINO_XI 16
+
+/* U (16, ci, co) from PyTorch's weight W (co, ci, 3, 3). With flip, the kernel of the input
+ * gradient instead: U (16, co, ci) from W'[ci][co][ky][kx] = W[co][ci][2-ky][2-kx]. */
+void nn_wino_pack(const float *W, int ci, int co, int flip, float *U);
+
+/* Scratch floats nn_wino_conv and nn_wino_wgrad need for ns samples and at most cmax
+ * channels on either side. */
+size_t nn_wino_scratch(int ns, int cmax);
+
+/* y (ns*49, co) = conv3x3(x (ns*49, ci)) with U from nn_wino_pack; with accumulate,
+ * y += conv3x3(x) instead. scratch: nn_wino_scratch(ns, max(ci, co)) floats. */
+void nn_wino_conv(const float *x, int ns, int ci, int co, const float *U, float *y, int accumulate, float *scratch);
+
+/* dU (16, ci, co), the first 16*ci*co floats of scratch, = (or += with accumulate) the
+ * gradient of U for these ns samples, with x the forward input (ns*49, ci) and dy the
+ * gradient at the output (ns*49, co); nn_wino_unpack_grad turns it into the weight
+ * gradient. nn_wino_conv with the same ci, co and scratch leaves dU alone, so that the
+ * chunks of a batch can accumulate into it with input gradients computed in between.
+ * scratch: nn_wino_scratch(ns, max(ci, co)) floats. */
+void nn_wino_wgrad(const float *x, const float *dy, int ns, int ci, int co, int accumulate, float *scratch);
+
+/* The transforms on their own (for the tests). V (16, ns*16, c): row s*16 + tile of
+ * coordinate xi holds B^T d B of that tile's patch. */
+void nn_wino_in(const float *x, int ns, int c, float *V);
+/* y (ns*49, c) = (or += with accumulate) A^T m A of every tile, from M (16, ns*16, c). */
+void nn_wino_out(const float *M, int ns, int c, float *y, int accumulate);
+/* G (16, ns*16, c) = A g A^T of every tile's 2x2 gradient g (zeros off the board), the
+ * adjoint of nn_wino_out. */
+void nn_wino_gout(const float *dy, int ns, int c, float *G);
+/* dw (9*ci, co), row tap*ci + c (tap = ky*3 + kx), += G^T dU G for every (c, co), from
+ * dU (16, ci, co): the adjoint of nn_wino_pack (without flip). */
+void nn_wino_unpack_grad(const float *dU, int ci, int co, float *dw);
+
+#endif
