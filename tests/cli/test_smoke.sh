@@ -14,7 +14,7 @@ if grep -q '5/5 stages passed' "$T_TMP/out"; then
   else fail "smoke: JSON record" "no record with the stages"; fi
 elif [ "${GV_EXPECT_GPU:-0}" = 1 ]; then
   fail "smoke on a GPU" "GV_EXPECT_GPU=1 but exit $rc: $(head -n 3 "$T_TMP/out" "$T_TMP/err" | tr '\n' ' ')"
-elif [ -z "$("$GPUVET" probe --json /dev/stdout -q 2>/dev/null | grep -o '"gpu_backend":[[:space:]]*"[a-z]*"')" ]; then
+elif [ -z "$("$GPUVET" probe --json - -q 2>/dev/null | grep -o '"gpu_backend":[[:space:]]*"[a-z]*"')" ]; then
   if [ $rc = 3 ] && [ "$errl" = 1 ] && grep -q 'without a GPU backend' "$T_TMP/err"; then
     pass "smoke without a GPU backend" "exit 3: $(cat "$T_TMP/err")"
   else
