@@ -19,7 +19,7 @@
 struct gv_afile {
     char *path;    /* what the user named (for messages) */
     char *target;  /* what gets replaced: path, or a symbolic link's target */
-    char *tmp;
+    char *tmp;     /* NULL when writing straight into a pipe or device */
     int fd;
     gv_status st;  /* the first error */
     char msg[GV_ERRLEN];
@@ -118,6 +118,19 @@ gv_status gv_afile_open(const char *path, gv_afile **out, gv_err *err)
 {
     static atomic_uint counter;
     *out = NULL;
+    /* A pipe, terminal or device (e.g. /dev/stdout) cannot be replaced by a rename, and
+     * there is no old file to lose: write into it directly. */
+    struct stat pst;
+    if (stat(path, &pst) == 0 && !S_ISREG(pst.st_mode) && !S_ISDIR(pst.st_mode)) {
+        int fd = open(path, O_WRONLY | O_CLOEXEC);
+        if (fd < 0)
+            return gv_fail(err, GV_ERR_ENV, "cannot write '%s': %s", path, strerror(errno));
+        gv_afile *f = gv_xcalloc(1, sizeof *f);
+        f->path = gv_xstrdup(path);
+        f->fd = fd;
+        *out = f;
+        return GV_OK;
+    }
     char *target = resolve_target(path);
     if (!target)
         return gv_fail(err, GV_ERR_INPUT, "cannot write '%s': the symbolic link cannot be followed: %s", path,
@@ -175,7 +188,8 @@ void gv_afile_abort(gv_afile *f)
     if (f->fd >= 0)
         close(f->fd);
     f->fd = -1;
-    unlink(f->tmp);
+    if (f->tmp)
+        unlink(f->tmp);
     afile_free(f);
 }
 
@@ -184,6 +198,13 @@ gv_status gv_afile_commit(gv_afile *f, gv_err *err)
     if (f->st != GV_OK) {
         gv_status s = gv_fail(err, f->st, "%s", f->msg);
         gv_afile_abort(f);
+        return s;
+    }
+    if (!f->tmp) { /* a pipe or device: nothing to rename */
+        int fd = f->fd;
+        f->fd = -1;
+        gv_status s = close(fd) == 0 ? GV_OK : afail(f, GV_ERR_ENV, "closing it", err);
+        afile_free(f);
         return s;
     }
     /* The new file takes the old one's permission bits, or the usual ones under the umask. */

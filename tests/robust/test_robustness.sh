@@ -195,6 +195,13 @@ if [ -L "$W/link.json" ] && grep -q '"schema"' "$W/target.json" && [ "$(stat -c 
 else
   lost=$((lost + 1)); fail "robust symlinked output" "link $( [ -L "$W/link.json" ] && echo kept || echo replaced), target mode $(stat -c %a "$W/target.json")"
 fi
+# A pipe or a device cannot be replaced by a rename: the record goes straight into it.
+pipe_out=$("$G" probe --json /dev/stdout -q 2>"$W/pipe.err" | grep -c '"schema":[[:space:]]*"gpuvet.run/1"')
+if [ "$pipe_out" = 1 ] && [ ! -s "$W/pipe.err" ]; then
+  pass "robust output to a pipe" "probe --json /dev/stdout | grep: the record arrived, no error"
+else
+  fail "robust output to a pipe" "$pipe_out records through the pipe; stderr: $(head -c 200 "$W/pipe.err")"
+fi
 sleep 0 & dead=$!
 wait $dead
 printf 'stale' >"$W/s.json.gvtmp.$dead.0"
