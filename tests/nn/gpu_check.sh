@@ -36,10 +36,8 @@ run "check cpu,cuda fp32,bf16" 0 "$out/check.txt" "$bin" check --devices cpu,cud
 run "check cuda --tf32" 0 "$out/check_tf32.txt" "$bin" check --devices cuda --dtype fp32 --tf32 --json "$out/check_tf32.json"
 run "check cuda fp32 larger network (128 channels, 6 blocks, batch 64)" 0 "$out/check_big.txt" \
   "$bin" check --devices cuda --dtype fp32 --channels 128 --blocks 6 --batch 64 --gemm-size 0
-# bf16 at this size sits at its tolerance (errors of 1-2.6% against float64: a small value
-# output at initialisation, BatchNorm parameter gradients); reported, not judged
-"$bin" check --devices cuda --dtype bf16 --channels 128 --blocks 6 --batch 64 --gemm-size 0 >"$out/check_big_bf16.txt" 2>&1
-echo "INFO check cuda bf16 larger network: $(tail -n 1 "$out/check_big_bf16.txt"); worst: $(grep -E '^(PASS|FAIL)' "$out/check_big_bf16.txt" | sort -k8 -g | tail -n 1 | tr -s ' ')"
+run "check cuda bf16 larger network (128 channels, 6 blocks, batch 64)" 0 "$out/check_big_bf16.txt" \
+  "$bin" check --devices cuda --dtype bf16 --channels 128 --blocks 6 --batch 64 --gemm-size 0
 run "check cuda --inject-fault must fail" 1 "$out/check_fault.txt" \
   "$bin" check --devices cuda --dtype fp32,bf16 --gemm-size 0 --inject-fault
 if [ -n "$py" ] && [ -s "$out/check.json" ]; then

@@ -3,11 +3,13 @@
  * and BatchNorm), and the fp32 and bf16 trainers must agree on the first forward within
  * bf16's tolerance; inference (the captured eval-mode forward) gives exactly the eval
  * forward's logits and value, at two batch sizes, with BatchNorm's running statistics, and
- * again after training steps have changed the weights. Exact agreement with the float64 host path is `gpuvet check`'s job
+ * again after training steps have changed the weights; the training-mode forward repeats
+ * bit for bit. Exact agreement with the float64 host path is `gpuvet check`'s job
  * (tests/nn). GV_TRAIN_BENCH=1 adds step timings at benchmark sizes (information only). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "core/gv.h"
@@ -149,6 +151,47 @@ out:
     nn_layout_free(&L);
 }
 
+/* The training-mode forward, run 5 times from one state on one batch, must give the same
+ * bits every time: its BatchNorm statistics are summed in a fixed order (a run-to-run
+ * difference would flip ReLU inputs near zero between the forward of `gradients` and that
+ * of `step`, as float atomics did). */
+static void repeat_case(nn_norm norm, nn_dtype dt)
+{
+    const int n = 512;
+    nn_config cfg = {64, 2, norm};
+    nn_layout L;
+    nn_layout_init(&L, &cfg);
+    nn_state s;
+    nn_state_alloc(&s, &L);
+    nn_state_init_random(&s, 41);
+    nn_batch b;
+    nn_batch_alloc(&b, n);
+    nn_batch_random(&b, 42);
+    double *l0 = calloc((size_t)n * 7, sizeof(double)), *l1 = calloc((size_t)n * 7, sizeof(double));
+    double *v0 = calloc((size_t)n, sizeof(double)), *v1 = calloc((size_t)n, sizeof(double));
+    char name[96];
+    snprintf(name, sizeof name, "gpu forward repeats bit for bit %s %s c64 n%d", nn_dtype_name(dt),
+             nn_norm_name(norm), n);
+    nn_trainer *t = NULL;
+    gv_err e;
+    int ok = make(&L, dt, n, &t, &e) == GV_OK && t->ops->set_batch(t, &b, &e) == GV_OK &&
+             t->ops->set_state(t, &s, &e) == GV_OK && t->ops->forward(t, 1, l0, v0, NULL, &e) == GV_OK;
+    int differ = 0;
+    for (int r = 1; ok && r < 5; r++) {
+        ok = t->ops->set_state(t, &s, &e) == GV_OK && t->ops->forward(t, 1, l1, v1, NULL, &e) == GV_OK;
+        differ += ok && (memcmp(l0, l1, sizeof(double) * n * 7) || memcmp(v0, v1, sizeof(double) * n));
+    }
+    if (!ok)
+        t_check(0, name, "failed: %s", e.msg);
+    else
+        t_check(differ == 0, name, "%d of 4 repeats differ from the first in a logit or value bit (must be 0)", differ);
+    destroy(t);
+    free(l0), free(l1), free(v0), free(v1);
+    nn_batch_free(&b);
+    nn_state_free(&s);
+    nn_layout_free(&L);
+}
+
 /* nn_infer (a replayed graph) against forward(t, 0) on the same state and batch: bit-identical
  * outputs expected (the same kernels on the same inputs). */
 static void infer_case(nn_norm norm, nn_dtype dt)
@@ -212,6 +255,9 @@ int main(void)
     train_case(NN_NORM_BATCH, NN_FP32);
     train_case(NN_NORM_BATCH, NN_BF16);
     agree_case();
+    repeat_case(NN_NORM_BATCH, NN_FP32);
+    repeat_case(NN_NORM_BATCH, NN_BF16);
+    repeat_case(NN_NORM_GROUP, NN_FP32);
     infer_case(NN_NORM_GROUP, NN_FP32);
     infer_case(NN_NORM_BATCH, NN_BF16);
     if (getenv("GV_TRAIN_BENCH")) {

@@ -67,6 +67,12 @@ gv_status gpu_conv3x3_fwd_naive(const conv_args *a, cudaStream_t st, gv_err *err
 gv_status gpu_conv3x3_wgrad_naive(const wgrad_args *a, cudaStream_t st, gv_err *err);
 
 /* ---- normalisation ------------------------------------------------------------------- */
+/* BatchNorm sums go through GPU_BN_BLOCKS partials per channel added in a fixed order
+ * (deterministic results; see norm.cu); its scratch holds the 2*C sums and the partials. */
+#define GPU_BN_BLOCKS 256
+#define GPU_BN_ROWS 8
+#define GPU_BN_SCRATCH(C) ((size_t)(2 + 2 * GPU_BN_BLOCKS) * (size_t)(C))
+
 typedef struct {
     int group;          /* 1 GroupNorm(8), 0 BatchNorm (batch statistics or running) */
     int N, C;           /* M = N*49 rows of C channels */
@@ -79,7 +85,7 @@ typedef struct {
     /* BatchNorm only */
     int train;          /* 1: batch statistics, updating running stats; 0: running stats */
     float *run_mean, *run_var;
-    double *acc;        /* scratch: 2*C doubles */
+    double *acc;        /* scratch: GPU_BN_SCRATCH(C) doubles */
     gpu_dtype dt;
     int fault;
 } norm_fwd_args;
@@ -97,7 +103,7 @@ typedef struct {
     const float *gamma;
     const float *mean, *rstd;
     float *dgamma, *dbeta; /* accumulated (atomics); zero before */
-    double *acc;        /* BN scratch: 2*C doubles */
+    double *acc;        /* BN scratch: GPU_BN_SCRATCH(C) doubles */
     int sm_count;
     gpu_dtype dt;
 } norm_bwd_args;

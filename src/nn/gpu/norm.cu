@@ -412,43 +412,83 @@ __global__ void __launch_bounds__(NORM_THREADS) gn_bwd_reg(const T *__restrict__
 }
 
 /* ---- BatchNorm ------------------------------------------------------------------------ */
-/* Per-channel sums over all rows: pass 0 sums x, pass 1 sums (x - mean)^2, where mean is
- * acc[c] / M from pass 0. Shared float partials, then double atomics into acc. */
-template <typename T>
-__global__ void bn_stats(const T *__restrict__ x, int M, int C, int pass, double *__restrict__ acc)
+/* Per-channel sums in a fixed order, so that a forward gives the same bits every time it
+ * runs (float atomics would not: their order changes from run to run, and a ReLU input
+ * within rounding of zero then flips between two forwards of one step, which breaks the
+ * comparison of a step's AdamW moments with gradients taken separately). Block (32,
+ * GPU_BN_ROWS): x is a channel, y a row offset; grid (GPU_BN_BLOCKS, ceil(C/32)). Each
+ * thread sums its rows in order, the block adds its row offsets in order and writes one
+ * partial per channel; bn_reduce / bn_finish / bn_bwd_params add the GPU_BN_BLOCKS
+ * partials in order. MODE 0: sum x; 1: sum (x - mean)^2 with mean = acc[c] / M;
+ * 2: sum g and sum g * xhat (g the masked gradient) into part[C + c] as well. */
+template <typename T, int MODE>
+__global__ void __launch_bounds__(32 * GPU_BN_ROWS)
+    bn_partial(const T *__restrict__ x, const T *__restrict__ out, const T *__restrict__ dout,
+               const float *__restrict__ mean, const float *__restrict__ rstd, const double *__restrict__ acc,
+               int M, int C, double *__restrict__ part)
 {
-    extern __shared__ float sp[]; /* [C] */
-    for (int i = threadIdx.x; i < C; i += blockDim.x)
-        sp[i] = 0.f;
-    __syncthreads();
-    const size_t total = (size_t)M * C;
-    const double invM = 1.0 / M;
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += (size_t)gridDim.x * blockDim.x) {
-        int c = (int)(i % C);
-        float v[1];
-        ldv<1>(x + i, v);
-        if (pass == 0) {
-            atomicAdd(&sp[c], v[0]);
-        } else {
-            float d = v[0] - (float)(acc[c] * invM);
-            atomicAdd(&sp[c], d * d);
+    __shared__ float sh[2][GPU_BN_ROWS][32];
+    const int tx = threadIdx.x, ty = threadIdx.y, c = blockIdx.y * 32 + tx;
+    float s0 = 0.f, s1 = 0.f;
+    if (c < C) {
+        const float mu = MODE == 1 ? (float)(acc[c] / M) : MODE == 2 ? mean[c] : 0.f;
+        const float rs = MODE == 2 ? rstd[c] : 0.f;
+        for (int r = blockIdx.x * GPU_BN_ROWS + ty; r < M; r += gridDim.x * GPU_BN_ROWS) {
+            const size_t i = (size_t)r * C + c;
+            float v[1];
+            if (MODE == 2) {
+                float g[1];
+                ld_masked<T, 1>(x, dout, out, i, v, g);
+                s0 += g[0];
+                s1 += g[0] * ((v[0] - mu) * rs);
+            } else {
+                ldv<1>(x + i, v);
+                const float d = v[0] - mu;
+                s0 += MODE == 0 ? v[0] : d * d;
+            }
         }
     }
+    sh[0][ty][tx] = s0;
+    sh[1][ty][tx] = s1;
     __syncthreads();
-    for (int i = threadIdx.x; i < C; i += blockDim.x)
-        atomicAdd(&acc[pass * C + i], (double)sp[i]);
+    if (ty == 0 && c < C) {
+        double a = 0, b = 0;
+        for (int k = 0; k < GPU_BN_ROWS; k++)
+            a += sh[0][k][tx], b += sh[1][k][tx];
+        part[(size_t)blockIdx.x * 2 * C + c] = a;
+        if (MODE == 2)
+            part[(size_t)blockIdx.x * 2 * C + C + c] = b;
+    }
 }
 
-/* Mean and rstd from the sums (train: also updates the running stats with momentum 0.1
- * and the unbiased variance), or from the running stats (eval). */
-__global__ void bn_finish(const double *acc, int M, int C, int train, float *mean, float *rstd, float *run_mean,
-                          float *run_var)
+/* The sum over the row blocks of partial column j, in block order. */
+static __device__ __forceinline__ double bn_column(const double *part, int C, int j)
+{
+    double a = 0;
+    for (int b = 0; b < GPU_BN_BLOCKS; b++)
+        a += part[(size_t)b * 2 * C + j];
+    return a;
+}
+
+/* acc[c] = the sum of x per channel (pass 0 of the forward statistics). */
+__global__ void bn_reduce(const double *part, int C, double *acc)
+{
+    int c = blockIdx.x * blockDim.x + threadIdx.x;
+    if (c < C)
+        acc[c] = bn_column(part, C, c);
+}
+
+/* Mean and rstd from the sums, the squared deviations taken from pass 1's partials (train:
+ * also updates the running stats with momentum 0.1 and the unbiased variance), or from the
+ * running stats (eval). */
+__global__ void bn_finish(const double *acc, const double *part, int M, int C, int train, float *mean, float *rstd,
+                          float *run_mean, float *run_var)
 {
     int c = blockIdx.x * blockDim.x + threadIdx.x;
     if (c >= C)
         return;
     if (train) {
-        double mu = acc[c] / M, var = acc[C + c] / M;
+        double mu = acc[c] / M, var = bn_column(part, C, c) / M;
         mean[c] = (float)mu;
         rstd[c] = (float)(1.0 / sqrt(var + 1e-5));
         double unbiased = M > 1 ? var * M / (M - 1) : var;
@@ -483,30 +523,6 @@ __global__ void bn_apply(const T *__restrict__ x, const T *__restrict__ res, T *
     }
 }
 
-/* Backward sums: acc[c] = sum g, acc[C + c] = sum g * xhat, with g the masked gradient. */
-template <typename T>
-__global__ void bn_bwd_stats(const T *__restrict__ x, const T *__restrict__ out, const T *__restrict__ dout,
-                             const float *__restrict__ mean, const float *__restrict__ rstd, int M, int C,
-                             double *__restrict__ acc)
-{
-    extern __shared__ float sp[]; /* [2][C] */
-    for (int i = threadIdx.x; i < 2 * C; i += blockDim.x)
-        sp[i] = 0.f;
-    __syncthreads();
-    const size_t total = (size_t)M * C;
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += (size_t)gridDim.x * blockDim.x) {
-        int c = (int)(i % C);
-        float xv[1], g[1];
-        ld_masked<T, 1>(x, dout, out, i, xv, g);
-        float xh = (xv[0] - mean[c]) * rstd[c];
-        atomicAdd(&sp[c], g[0]);
-        atomicAdd(&sp[C + c], g[0] * xh);
-    }
-    __syncthreads();
-    for (int i = threadIdx.x; i < 2 * C; i += blockDim.x)
-        atomicAdd(&acc[i], (double)sp[i]);
-}
-
 template <typename T>
 __global__ void bn_bwd_apply(const T *__restrict__ x, const T *__restrict__ out, const T *__restrict__ dout,
                              T *__restrict__ dx, T *__restrict__ dres, const float *__restrict__ gamma,
@@ -527,12 +543,17 @@ __global__ void bn_bwd_apply(const T *__restrict__ x, const T *__restrict__ out,
     }
 }
 
-__global__ void bn_bwd_params(const double *acc, int C, float *dgamma, float *dbeta)
+/* acc[j] = the backward sums (j < C: sum g; C + c: sum g * xhat), added to dbeta/dgamma. */
+__global__ void bn_bwd_params(const double *part, int C, double *acc, float *dgamma, float *dbeta)
 {
-    int c = blockIdx.x * blockDim.x + threadIdx.x;
-    if (c < C) {
-        dgamma[c] += (float)acc[C + c];
-        dbeta[c] += (float)acc[c];
+    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j < 2 * C) {
+        double a = bn_column(part, C, j);
+        acc[j] = a;
+        if (j < C)
+            dbeta[j] += (float)a;
+        else
+            dgamma[j - C] += (float)a;
     }
 }
 
@@ -570,15 +591,17 @@ static gv_status norm_fwd_t(const norm_fwd_args *a, cudaStream_t st, gv_err *err
         return GV_OK;
     }
     int g = grid_for((size_t)M * a->C, 132);
-    size_t sm = sizeof(float) * a->C;
+    double *part = a->acc + 2 * a->C;
+    const dim3 pgrid(GPU_BN_BLOCKS, (a->C + 31) / 32), pblock(32, GPU_BN_ROWS);
     if (a->train) {
-        GV_GPU_TRY(cudaMemsetAsync(a->acc, 0, sizeof(double) * 2 * a->C, st), err);
-        bn_stats<T><<<g, 256, sm, st>>>(x, M, a->C, 0, a->acc);
+        bn_partial<T, 0><<<pgrid, pblock, 0, st>>>(x, NULL, NULL, NULL, NULL, NULL, M, a->C, part);
         GV_GPU_TRY(cudaGetLastError(), err);
-        bn_stats<T><<<g, 256, sm, st>>>(x, M, a->C, 1, a->acc);
+        bn_reduce<<<(a->C + 127) / 128, 128, 0, st>>>(part, a->C, a->acc);
+        GV_GPU_TRY(cudaGetLastError(), err);
+        bn_partial<T, 1><<<pgrid, pblock, 0, st>>>(x, NULL, NULL, NULL, NULL, a->acc, M, a->C, part);
         GV_GPU_TRY(cudaGetLastError(), err);
     }
-    bn_finish<<<(a->C + 127) / 128, 128, 0, st>>>(a->acc, M, a->C, a->train, a->mean, a->rstd, a->run_mean,
+    bn_finish<<<(a->C + 127) / 128, 128, 0, st>>>(a->acc, part, M, a->C, a->train, a->mean, a->rstd, a->run_mean,
                                                   a->run_var);
     GV_GPU_TRY(cudaGetLastError(), err);
     bn_apply<T><<<g, 256, 0, st>>>(x, res, y, a->relu, a->gamma, a->beta, a->mean, a->rstd, M, a->C, a->fault);
@@ -617,12 +640,13 @@ static gv_status norm_bwd_t(const norm_bwd_args *a, cudaStream_t st, gv_err *err
         return GV_OK;
     }
     int g = grid_for((size_t)M * a->C, sms);
-    GV_GPU_TRY(cudaMemsetAsync(a->acc, 0, sizeof(double) * 2 * a->C, st), err);
-    bn_bwd_stats<T><<<g, 256, sizeof(float) * 2 * a->C, st>>>(x, out, dout, a->mean, a->rstd, M, a->C, a->acc);
+    double *part = a->acc + 2 * a->C;
+    bn_partial<T, 2><<<dim3(GPU_BN_BLOCKS, (a->C + 31) / 32), dim3(32, GPU_BN_ROWS), 0, st>>>(
+        x, out, dout, a->mean, a->rstd, NULL, M, a->C, part);
+    GV_GPU_TRY(cudaGetLastError(), err);
+    bn_bwd_params<<<(2 * a->C + 127) / 128, 128, 0, st>>>(part, a->C, a->acc, a->dgamma, a->dbeta);
     GV_GPU_TRY(cudaGetLastError(), err);
     bn_bwd_apply<T><<<g, 256, 0, st>>>(x, out, dout, dx, dres, a->gamma, a->mean, a->rstd, a->acc, M, a->C);
-    GV_GPU_TRY(cudaGetLastError(), err);
-    bn_bwd_params<<<(a->C + 127) / 128, 128, 0, st>>>(a->acc, a->C, a->dgamma, a->dbeta);
     GV_GPU_TRY(cudaGetLastError(), err);
     return GV_OK;
 }

@@ -293,7 +293,7 @@ static gv_status setup(gt *s, gv_err *err)
     ALLOC(s->loss, sizeof(float), "loss");
     ALLOC(s->vh, es * N * NN_VALUE_HIDDEN, "head outputs");
     ALLOC(s->loss_acc, sizeof(double) * 2, "loss");
-    ALLOC(s->bn_acc, sizeof(double) * 2 * (C > NN_HEAD_CH ? C : NN_HEAD_CH), "BatchNorm sums");
+    ALLOC(s->bn_acc, sizeof(double) * GPU_BN_SCRATCH(C > NN_HEAD_CH ? C : NN_HEAD_CH), "BatchNorm sums");
     ALLOC(s->dlogits, es * N * NN_POLICY, "gradients");
     ALLOC(s->dvalue, es * N, "gradients");
     ALLOC(s->dvh, es * N * NN_VALUE_HIDDEN, "gradients");
