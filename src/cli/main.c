@@ -4,6 +4,7 @@
 
 #include "cli/cli.h"
 #include "core/gv.h"
+#include "core/progress.h"
 
 typedef struct {
     const char *name;
@@ -50,6 +51,7 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+    gv_progress_stdout();
     if (argc < 2) {
         fprintf(stderr, "gpuvet: no command given (gpuvet --help lists them)\n");
         return GV_EXIT_USAGE;

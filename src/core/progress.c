@@ -1,8 +1,10 @@
 /* progress.c: one-line progress display on a terminal's stderr. Results go to stdout while
  * a progress line may be drawn on the same terminal; so that they never land glued to its
  * text, the first progress line replaces stdout with a stream (glibc's fopencookie) that
- * clears a drawn progress line before it writes. This is the one place that knows about
- * it: commands print as usual. */
+ * clears a drawn progress line before it writes. main() installs it before any engine can
+ * keep a copy of the stdout pointer (the check engine printed through such a copy, and its
+ * first result of each phase landed on the progress line). This is the one place that
+ * knows about it: commands print as usual. */
 #include "core/progress.h"
 
 #include <errno.h>
@@ -41,7 +43,7 @@ static ssize_t out_write(void *cookie, const char *buf, size_t n)
 
 /* stdout through out_write, line buffered as a terminal's is (once; only when both
  * streams are the same kind of terminal output, the only case where they can collide). */
-static void wrap_stdout(void)
+void gv_progress_stdout(void)
 {
     static int done;
     if (done || !isatty(1))
@@ -63,7 +65,7 @@ void gv_progress_init(gv_progress *p)
     p->t0 = gv_now();
     p->last = 0;
     if (p->enabled)
-        wrap_stdout();
+        gv_progress_stdout();
 }
 
 void gv_progress_update(gv_progress *p, const char *fmt, ...)

@@ -14,6 +14,10 @@ typedef struct {
     double t0;
 } gv_progress;
 
+/* Routes stdout through a stream that clears a drawn progress line first (only when stdout
+ * is a terminal; once). main() calls it before anything copies the stdout pointer;
+ * gv_progress_init calls it too. */
+void gv_progress_stdout(void);
 void gv_progress_init(gv_progress *p);
 /* Redraws the line "[elapsed] text" (rate-limited). */
 void gv_progress_update(gv_progress *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
