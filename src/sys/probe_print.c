@@ -73,8 +73,9 @@ void sys_probe_print(const cJSON *p, FILE *f)
         const char *why = field(p, "gpus_why", a, sizeof a), *nvw = str(nv, "why");
         char nvpart[700];
         snprintf(nvpart, sizeof nvpart, "NVML: %s; ", nvw ? nvw : "");
-        if (nvw && !strncmp(why, nvpart, strlen(nvpart)))
-            fprintf(f, "GPUs     none: NVML is not loaded (above); %s\n", why + strlen(nvpart));
+        const char *at = nvw ? strstr(why, nvpart) : NULL;
+        if (at)
+            fprintf(f, "GPUs     none: %.*sNVML not loaded (above); %s\n", (int)(at - why), why, at + strlen(nvpart));
         else
             fprintf(f, "GPUs     none: %s\n", why);
     }

@@ -68,3 +68,14 @@ expect_grep "the record keeps the warning" '"the machine is busy: load average 6
 "$GPUVET" probe --sysroot "$GV_ROOT/tests/fixtures/sysfs/apu" >"$T_TMP/out" 2>&1
 if grep -q 'machine is busy' "$T_TMP/out"; then fail "probe on a quiet machine" "warned at load 1.25"
 else pass "probe on a quiet machine" "no busy warning at load 1.25"; fi
+
+# ---- the probe gives each reason once --------------------------------------------------------
+"$GPUVET" probe >"$T_TMP/out" 2>&1
+if grep -q '^NVML     not loaded: ' "$T_TMP/out"; then
+  why=$(sed -n 's/^NVML     not loaded: \(.\{20\}\).*/\1/p' "$T_TMP/out")
+  n=$(grep -cF "$why" "$T_TMP/out")
+  if [ "$n" = 1 ]; then pass "probe: the NVML reason once" "'$why...' on 1 line; $(grep '^GPUs' "$T_TMP/out" | cut -c1-100)"
+  else fail "probe: the NVML reason once" "'$why...' on $n lines"; fi
+else
+  skip "probe: the NVML reason once" "NVML is loaded here"
+fi
