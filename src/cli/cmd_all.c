@@ -63,7 +63,7 @@ int cmd_all(int argc, char **argv)
                    "network against float64 (check), trains briefly (soak), measures training and GEMM\n"
                    "throughput (bench train, bench matmul) and emulation on gpuvet's own NES and Game Boy\n"
                    "ROMs, one line per step; then one combined record with a verdict per workload, rendered\n"
-                   "as report.html and report.md. About two minutes on a 2-core CPU. Exit code: the worst of\n"
+                   "as report.html and report.md. About 90 s on a quiet 2-core CPU. Exit code: the worst of\n"
                    "the steps' (0, 1 wrong results, 2 bad input, 3 environment).",
                    specs, (int)GV_ARRAY_LEN(specs), argc, argv, NULL, 0, NULL, &c.quiet, &code))
         return code;

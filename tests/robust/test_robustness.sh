@@ -107,6 +107,47 @@ if [ -n "$nes" ]; then
   run_case "battery unreadable" 2 "$G" run "$W/bat.nes" --battery "$W/bat.sav" --frames 2 || fails=$((fails + 1))
   [ -d "$W/bat.sav" ] || { lost=$((lost + 1)); echo "FAIL robust battery unreadable: the battery path was replaced"; }
 fi
+# a battery file behind a link loop (open fails with ELOOP, not "does not exist"): the run
+# stops and the link stays; the old code took it for "no save yet" and replaced it
+ln -sfn loop.sav "$W/loop.sav"
+if [ -n "$nes" ]; then
+  run_case "battery unreadable (link loop, NES)" 2 "$G" run "$W/bat.nes" --battery "$W/loop.sav" --frames 2 || fails=$((fails + 1))
+  [ -L "$W/loop.sav" ] || { lost=$((lost + 1)); echo "FAIL robust battery link loop: the NES run replaced the link"; }
+fi
+# a Game Boy cartridge with a battery (type $03, 8 KiB RAM, header checksum fixed)
+python3 - "$gb" "$W/bat.gb" <<'PY' 2>/dev/null
+import sys
+r = bytearray(open(sys.argv[1], "rb").read())
+r[0x147], r[0x149] = 0x03, 0x02
+x = 0
+for b in r[0x134:0x14D]:
+    x = (x - b - 1) & 0xFF
+r[0x14D] = x
+open(sys.argv[2], "wb").write(r)
+PY
+if [ -s "$W/bat.gb" ]; then
+  run_case "battery unreadable (link loop, GB)" 2 "$G" run "$W/bat.gb" --battery "$W/loop.sav" --frames 2 || fails=$((fails + 1))
+  [ -L "$W/loop.sav" ] || { lost=$((lost + 1)); echo "FAIL robust battery link loop: the GB run replaced the link"; }
+  run_case "battery unreadable (directory, GB)" 2 "$G" run "$W/bat.gb" --battery "$W/bat.sav" --frames 2 || fails=$((fails + 1))
+fi
+# --battery on a cartridge without one (the old GB code freed the cartridge, then read it)
+run_case "battery on a cartridge without one" 2 "$G" run "$gb" --battery "$W/nobat.sav" --frames 2 || fails=$((fails + 1))
+[ -e "$W/nobat.sav" ] && { lost=$((lost + 1)); echo "FAIL robust battery on a cartridge without one: $W/nobat.sav was written"; }
+# a reference file whose values are not finite is bad input (exit 2), not a wrong CPU result
+ref=${GV_REF_DIR:-$GV_ROOT/../shared/ref}/drop7_c32_group_n8.safetensors
+for v in nan 1e308; do
+  python3 - "$ref" "$W/poison_$v.safetensors" "$v" <<'PY' 2>/dev/null
+import json, struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+n = struct.unpack("<Q", b[:8])[0]
+t = json.loads(b[8:8 + n])["input"]
+o = 8 + n + t["data_offsets"][0]
+b[o:o + 8] = struct.pack("<d", float(sys.argv[3]))
+open(sys.argv[2], "wb").write(b)
+PY
+  [ -s "$W/poison_$v.safetensors" ] &&
+    { run_case "reference with a $v input" 2 "$G" check --devices cpu --gemm-size 0 --reference "$W/poison_$v.safetensors" || fails=$((fails + 1)); }
+done
 [ $fails = 0 ] && pass "robust bad files" "$((cases - n0)) invocations: ROMs, states, movies, records, checkpoints (incl. a 4096-channel bomb), battery: each exit 2, one line" ||
   fail "robust bad files" "$fails of $((cases - n0)) broke the rule (lines above)"
 
@@ -166,6 +207,13 @@ for out in "run $gb --frames 200 --png $W/f.png" "run $gb --frames 30 --trace $W
   [ "$(cat "$path")" = OLD ] || { lost=$((lost + 1)); echo "FAIL robust full disk: $path was not kept"; }
   [ "$(ls "$path".gvtmp.* 2>/dev/null | wc -l)" = 0 ] || { lost=$((lost + 1)); echo "FAIL robust full disk: a temporary of $path is left"; }
 done
+# all stops at its first failed write (one line, exit 3), and an --out longer than 399
+# characters is used whole (the old code cut it and wrote under the cut path)
+long=$W/$(python3 -c "print('/'.join(['d' * 60] * 7))")
+run_case "full disk: all --out (${#long} characters)" 3 full "$G" all --devices cpu --out "$long" || fails=$((fails + 1))
+if [ -d "$long" ] && [ "$(ls "$(dirname "$long")" | wc -l)" = 1 ]; then :; else
+  fails=$((fails + 1)); echo "FAIL robust all --out: $long was not made, or a cut path beside it: $(ls "$(dirname "$long")" | tr '\n' ' ')"
+fi
 [ $fails = 0 ] && pass "robust full disk" "$((cases - n0)) writers over a one-block file size limit: exit 3, one line, old file kept, no temporary" ||
   fail "robust full disk" "$fails broke the rule (lines above)"
 
@@ -215,10 +263,16 @@ fi
 # ---- 7. SIGINT ------------------------------------------------------------------------------
 # A background job of a non-interactive shell starts with SIGINT ignored: restore the
 # default, as a terminal's Ctrl-C finds it, before gpuvet starts (a guard kills it at 60 s).
-python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])' \
+# The interpreter itself, not a wrapper script (a pyenv shim is a shell that keeps the signal
+# ignored and stands between this shell and timeout).
+py=$(python3 -c 'import sys; print(sys.executable)')
+"$py" -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])' \
   timeout -s KILL 60 "$G" bench "$gb" --frames 100000 --repeats 100 -q >/dev/null 2>&1 &
 pid=$!
-sleep 1
+# wait until timeout has started gpuvet (a slow python3 start-up must not eat the signal)
+i=0
+while ! pgrep -P $pid >/dev/null 2>&1 && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+sleep 0.5
 t0=$(date +%s%N)
 pkill -INT -P $pid 2>/dev/null || kill -INT $pid
 wait $pid
