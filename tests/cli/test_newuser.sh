@@ -79,3 +79,11 @@ if grep -q '^NVML     not loaded: ' "$T_TMP/out"; then
 else
   skip "probe: the NVML reason once" "NVML is loaded here"
 fi
+# the probe's units stand beside a number, never after an explanation ("max n/a (...) MHz")
+"$GPUVET" probe >"$T_TMP/probe.txt" 2>&1
+if grep -Eq 'n/a \(.*\) *(MHz|GHz|W|C|GiB)\b' "$T_TMP/probe.txt"; then
+  fail "probe: no unit after an n/a" "$(grep -Em1 'n/a \(.*\) *(MHz|GHz|W|C|GiB)\b' "$T_TMP/probe.txt")"
+else pass "probe: no unit after an n/a" "$(grep -Ec 'n/a' "$T_TMP/probe.txt") n/a fields, each ending with its reason"; fi
+[ -s "$GV_ROOT/tests/README.md" ] && grep -q 'tests/README.md' "$GV_ROOT/tests/run.sh" &&
+  pass "tests/run.sh points to a README that exists" "tests/README.md, $(wc -l <"$GV_ROOT/tests/README.md") lines" ||
+  fail "tests/run.sh points to a README that exists" "tests/README.md missing or not named by run.sh"

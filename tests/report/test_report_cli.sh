@@ -13,6 +13,10 @@ else
 fi
 expect_exit "report: Markdown file" 0 "$GPUVET" report -q "$a" -o "$T_TMP/r.md"
 expect_grep "report: Markdown has the verdict" '^- use the GPU for fp32 GEMM on cuda at size ≥ 1024' "$T_TMP/r.md"
+expect_grep "report: the sampling rate leaves out the edge samples" '^telemetry sampled at 5 Hz \(the sampler achieved 5, not counting the samples at phase edges\); GPU from nvml' "$T_TMP/r.md"
+expect_grep "report: the GEMM table says how many GEMMs a timed run holds" '\| GEMMs per run \| s median \(a run\) \|' "$T_TMP/r.md"
+if grep -q 'from nowhere' "$T_TMP/r.md"; then fail "report: no 'GPU from nowhere'" "$(grep -m1 'from nowhere' "$T_TMP/r.md")"
+else pass "report: no 'GPU from nowhere'" "the footer names the telemetry sources"; fi
 "$GPUVET" report "$a" >"$T_TMP/stdout.md"
 expect_grep "report: Markdown on stdout by default" '^## Training throughput \(bench train\)$' "$T_TMP/stdout.md"
 
