@@ -8,6 +8,7 @@
 #   make GPU=hip         build the HIP backend (AMD), HIP_ARCH=gfxNNNN overrides rocminfo
 #   make hip-check       compile every .cu file with hipcc for gfx1030 (what CI does)
 #   make fuzz-nes, fuzz-gb, fuzz-safetensors, fuzz   libFuzzer runs of the loaders (FUZZ_SECONDS=600 each)
+#   make drop7-acceptance  the fast Drop7 game against the reference on 10 million random positions
 #
 # Variables: GPU=auto|cpu|cuda|hip, CUDA_ARCH=90 (else detected with nvidia-smi),
 # HIP_ARCH=gfx1030 (else detected with rocminfo), WERROR=1 (CI), SAN=address|thread (1 = address), CC, NVCC, HIPCC.
@@ -123,7 +124,7 @@ TEST_BIN := $(addprefix $(BUILD)/tests/,$(basename $(notdir $(TEST_C))))
 LIB      := $(BUILD)/libgpuvet.a
 BIN      := $(BUILD)/gpuvet
 
-.PHONY: all build run test asan tsan bootstrap bootstrap-test tests clean hip-check fuzz-nes fuzz-gb fuzz help deps-check arm64-check arm64-objs
+.PHONY: all build run test asan tsan bootstrap bootstrap-test tests clean hip-check fuzz-nes fuzz-gb fuzz help deps-check arm64-check arm64-objs drop7-acceptance
 all: build
 build: deps-check $(BIN) gpuvet
 
@@ -139,7 +140,7 @@ deps-check:
 	  echo "      Run 'make run' (it installs what is missing as root) or scripts/bootstrap.sh build"; exit 2; }
 
 help:
-	@sed -n '2,14p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,15p' Makefile | sed 's/^# \{0,1\}//'
 
 # ./gpuvet always points at the last default build, so the README's commands work from the top.
 gpuvet: $(BIN)
@@ -210,6 +211,14 @@ asan:
 # ThreadSanitizer over the suite (the CPU thread pools: emulator batches, BLAS, the trainer).
 tsan:
 	@$(MAKE) --no-print-directory SAN=thread GPU=cpu test
+
+# ---- Drop7: the acceptance run of the fast game against the plain reference ----------
+# (issue 17): every legal move of DROP7_POSITIONS random positions (default 10 million,
+# about 67 million moves) and DROP7_GAMES whole games in lockstep; CI runs 100,000 in make test.
+DROP7_POSITIONS ?= 10000000
+DROP7_GAMES     ?= 20000
+drop7-acceptance: $(BUILD)/tests/test_drop7_rules
+	GV_DROP7_POSITIONS=$(DROP7_POSITIONS) GV_DROP7_GAMES=$(DROP7_GAMES) $(BUILD)/tests/test_drop7_rules
 
 # ---- aarch64 compile check: every host object with Debian's cross compiler -----------
 # (gcc-aarch64-linux-gnu, libc6-dev-arm64-cross): the tree builds without x86 flags.
