@@ -7,7 +7,7 @@
 #   make GPU=cuda        build the CUDA backend (GPU=auto, the default, picks CUDA when nvcc exists)
 #   make GPU=hip         build the HIP backend (AMD), HIP_ARCH=gfxNNNN overrides rocminfo
 #   make hip-check       compile every .cu file with hipcc for gfx1030 (what CI does)
-#   make fuzz-nes, fuzz-gb, fuzz-safetensors, fuzz   libFuzzer runs of the loaders (FUZZ_SECONDS=600 each)
+#   make fuzz-nes, fuzz-gb, fuzz-safetensors, fuzz-drop7_data, fuzz   libFuzzer runs of the loaders (FUZZ_SECONDS=600 each)
 #   make drop7-acceptance  the fast Drop7 game against the reference on 10 million random positions
 #
 # Variables: GPU=auto|cpu|cuda|hip, CUDA_ARCH=90 (else detected with nvidia-smi),
@@ -254,7 +254,7 @@ fuzz-nes:
 fuzz-gb:
 	@$(MAKE) --no-print-directory fuzz-gb_rom fuzz-gb_state FUZZ_SECONDS=$(FUZZ_SECONDS)
 
-fuzz: fuzz-nes fuzz-gb fuzz-safetensors
+fuzz: fuzz-nes fuzz-gb fuzz-safetensors fuzz-drop7_data
 
 fuzz-%: fuzz/fuzz_%.c
 	@mkdir -p build/fuzz fuzz/corpus-$*
