@@ -115,3 +115,16 @@ expect_exit "train: a safetensors file of another format" 2 "$GPUVET" train --da
 mk "$T_TMP/wck.st" '{}' stem.weight=16,12,3,3:0.1 sn.weight=8:1 sn.bias=8:0
 expect_exit "train: a checkpoint of the wrong shape" 2 "$GPUVET" train --data "$T_TMP/d.st" --net "$T_TMP/wck.st"
 expect_exit "play: a checkpoint of the wrong shape" 2 "$GPUVET" play --net "$T_TMP/wck.st" --games 1
+
+# ---- help and bad flags of every Drop7 command -------------------------------------------
+for c in "bench drop7" play selfplay train; do
+  # shellcheck disable=SC2086
+  "$GPUVET" $c --help >"$T_TMP/h" 2>&1; rc=$?
+  if [ $rc = 0 ] && grep -q '^usage: gpuvet' "$T_TMP/h"; then pass "help of '$c'" "$(head -n 1 "$T_TMP/h")"
+  else fail "help of '$c'" "exit $rc: $(head -n 1 "$T_TMP/h")"; fi
+  # shellcheck disable=SC2086
+  expect_exit "'$c' with an unknown flag" 2 "$GPUVET" $c --frobnicate
+done
+expect_exit "train without --data" 2 "$GPUVET" train --channels 8
+expect_exit "selfplay without --out" 2 "$GPUVET" selfplay --channels 8
+expect_exit "selfplay --sims out of range" 2 "$GPUVET" selfplay --channels 8 --out "$T_TMP/x.st" --sims -1
