@@ -31,6 +31,7 @@ typedef struct {
     uint8_t *pa;
     double *pr;
     int depth, leaf;        /* leaf: node to expand after the evaluation, -1 none */
+    int move;               /* the column the search chose for the real game */
 } slot;
 
 /* The growable sample arrays of the result, with per sample the game and its score then. */
@@ -298,7 +299,7 @@ static gv_status net_moves(agent *A, slot *sl, int nslots, int *idx, gv_err *err
             pol[c] = visits ? (float)(w[c] / total) : (c == a ? 1.0f : 0.0f);
         if (o->record)
             sample_add(A, s, pol);
-        s->leaf = a; /* the column to play, kept for the caller */
+        s->move = a;
     }
     A->r->t_search += gv_now() - t0;
     return GV_OK;
@@ -387,7 +388,7 @@ gv_status drop7_agent_play(const drop7_agent_opts *o, drop7_agent_result *r, gv_
             slot *s = &sl[i];
             if (s->id < 0)
                 continue;
-            int a = o->policy == DROP7_POLICY_NET      ? s->leaf
+            int a = o->policy == DROP7_POLICY_NET      ? s->move
                     : o->policy == DROP7_POLICY_GREEDY ? drop7_pick_greedy(&o->rules, &s->g)
                                                        : drop7_pick_random(&s->g, s->prng);
             drop7_step(&o->rules, &s->g, a);
