@@ -34,7 +34,7 @@ echo "== 1. GPU == CPU batched simulation"
 GV_EXPECT_GPU=1 GV_DROP7_GPU_GAMES=${GPU_GAMES:-65536} timeout "${STEP1_S:-90}" "$B/tests/test_drop7_gpu" >"$out/sim_gpu.txt" 2>&1
 rc=$?
 cat "$out/sim_gpu.txt"
-[ "$rc" = 0 ] && ! grep -q '^FAIL\|^SKIP' "$out/sim_gpu.txt" || { echo "FAIL test_drop7_gpu (exit $rc)"; failed=1; }
+if [ "$rc" != 0 ] || grep -q '^FAIL\|^SKIP' "$out/sim_gpu.txt"; then echo "FAIL test_drop7_gpu (exit $rc)"; failed=1; fi
 [ "$rc" = 124 ] && echo "(test_drop7_gpu hit its ${STEP1_S:-90} s limit: set GPU_GAMES lower)"
 
 echo "== 2. bench drop7, CPU vs GPU, batches 1..65536"

@@ -22,10 +22,18 @@ LR=${LR:-1e-3} WINDOW=${WINDOW:-2} PARALLEL=${PARALLEL:-64} THREADS=${THREADS:-1
 mkdir -p "$out"
 sum="$out/summary.txt"
 common="--devices $DEVICES --threads $THREADS"
+# run FILE CMD...: CMD's output into FILE and onto the terminal; the loop stops when CMD fails
+run() {
+  f=$1; shift
+  if "$@" >"$f" 2>&1; then rc=0; else rc=$?; fi
+  cat "$f"
+  [ "$rc" = 0 ] || { echo "loop.sh: $1 failed with exit $rc (output in $f)" >&2; exit "$rc"; }
+}
 echo "loop: $(date -u +%FT%TZ) $GENS generations, $GAMES games x $SIMS sims, ${CHANNELS}x$BLOCKS net, eval $EVAL_GAMES games x $EVAL_SIMS sims, device $DEVICES" | tee "$sum"
 evalseed=$((1000000 + SEED))
-$G play --channels "$CHANNELS" --blocks "$BLOCKS" --seed "$evalseed" --games "$EVAL_GAMES" --sims "$EVAL_SIMS" \
-  --parallel "$PARALLEL" $common -q --json "$out/play_0.json" | tee "$out/play_0.txt"
+# shellcheck disable=SC2086
+run "$out/play_0.txt" $G play --channels "$CHANNELS" --blocks "$BLOCKS" --seed "$evalseed" --games "$EVAL_GAMES" \
+  --sims "$EVAL_SIMS" --parallel "$PARALLEL" $common -q --json "$out/play_0.json"
 grep '^verdict' "$out/play_0.txt" | sed 's/^/gen 0 (random net): /' >> "$sum"
 net=""
 g=0
@@ -33,17 +41,18 @@ while [ "$g" -lt "$GENS" ]; do
   t0=$(date +%s)
   if [ -z "$net" ]; then src="--channels $CHANNELS --blocks $BLOCKS"; else src="--net $net"; fi
   # shellcheck disable=SC2086
-  $G selfplay $src --games "$GAMES" --sims "$SIMS" --parallel "$PARALLEL" --seed $((SEED + 100000 * g)) \
-    --out "$out/data_$g.st" $common -q --json "$out/selfplay_$g.json" | tee "$out/selfplay_$g.txt"
+  run "$out/selfplay_$g.txt" $G selfplay $src --games "$GAMES" --sims "$SIMS" --parallel "$PARALLEL" \
+    --seed $((SEED + 100000 * g)) --out "$out/data_$g.st" $common -q --json "$out/selfplay_$g.json"
   data=""
   k=$((g - WINDOW + 1)); [ "$k" -lt 0 ] && k=0
   while [ "$k" -le "$g" ]; do data="$data $out/data_$k.st"; k=$((k + 1)); done
   # shellcheck disable=SC2086
-  $G train --data $data $src --epochs "$EPOCHS" --batch "$BATCH" --lr "$LR" --seed $((SEED + g)) \
-    --save "$out/net_$((g + 1)).st" $common -q --json "$out/train_$g.json" | tee "$out/train_$g.txt"
+  run "$out/train_$g.txt" $G train --data $data $src --epochs "$EPOCHS" --batch "$BATCH" --lr "$LR" \
+    --seed $((SEED + g)) --save "$out/net_$((g + 1)).st" $common -q --json "$out/train_$g.json"
   net="$out/net_$((g + 1)).st"
-  $G play --net "$net" --seed "$evalseed" --games "$EVAL_GAMES" --sims "$EVAL_SIMS" --parallel "$PARALLEL" \
-    $common -q --json "$out/play_$((g + 1)).json" | tee "$out/play_$((g + 1)).txt"
+  # shellcheck disable=SC2086
+  run "$out/play_$((g + 1)).txt" $G play --net "$net" --seed "$evalseed" --games "$EVAL_GAMES" --sims "$EVAL_SIMS" \
+    --parallel "$PARALLEL" $common -q --json "$out/play_$((g + 1)).json"
   g=$((g + 1))
   echo "gen $g: $(grep '^selfplay:' "$out/selfplay_$((g - 1)).txt" | cut -c1-120)" >> "$sum"
   echo "gen $g: $(grep '^time:' "$out/selfplay_$((g - 1)).txt")" >> "$sum"
