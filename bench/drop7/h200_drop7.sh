@@ -10,7 +10,7 @@
 # carry the checkout with build/cuda. Writes into OUT_DIR: machine.txt, sim_gpu.txt,
 # bench_drop7.json/.txt, loop/ (records, checkpoints, datasets, summary.txt) and
 # summary.txt. Exit 1 when a check failed, 2 on bad arguments, 3 without a usable GPU.
-# Each step has a time limit (STEP1_S 90, STEP2_S 150, STEP3_S 240) so the whole stays under 8 min.
+# Each step has a time limit (STEP1_S 90, STEP2_S 150, STEP3_S 210: 7.5 min of caps) so the whole stays under 8 min.
 set -u
 out=${1:?usage: bench/drop7/h200_drop7.sh OUT_DIR}
 GPUVET=${GPUVET:-build/cuda/gpuvet}
@@ -48,10 +48,10 @@ cat "$out/bench_drop7.txt"
 echo "== 3. self-play -> train -> play loop on the GPU"
 GPUVET="$GPUVET" DEVICES=cuda GENS=${GENS:-4} GAMES=${GAMES:-512} SIMS=${SIMS:-32} EVAL_GAMES=${EVAL_GAMES:-500} \
   CHANNELS=${CHANNELS:-64} BLOCKS=${BLOCKS:-4} EPOCHS=${EPOCHS:-4} BATCH=${BATCH:-256} PARALLEL=${PARALLEL:-256} \
-  timeout "${STEP3_S:-240}" sh "$here/loop.sh" "$out/loop" >"$out/loop.txt" 2>&1
+  timeout "${STEP3_S:-210}" sh "$here/loop.sh" "$out/loop" >"$out/loop.txt" 2>&1
 rc=$?
 tail -n 40 "$out/loop.txt"
-[ "$rc" = 0 ] || { echo "FAIL loop.sh (exit $rc; 124: it hit its ${STEP3_S:-240} s limit, the generations done are in loop/summary.txt)"; failed=1; }
+[ "$rc" = 0 ] || { echo "FAIL loop.sh (exit $rc; 124: it hit its ${STEP3_S:-210} s limit, the generations done are in loop/summary.txt)"; failed=1; }
 
 {
   cat "$out/machine.txt"
