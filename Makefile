@@ -7,7 +7,8 @@
 #   make GPU=cuda        build the CUDA backend (GPU=auto, the default, picks CUDA when nvcc exists)
 #   make GPU=hip         build the HIP backend (AMD), HIP_ARCH=gfxNNNN overrides rocminfo
 #   make hip-check       compile every .cu file with hipcc for gfx1030 (what CI does)
-#   make fuzz-nes, fuzz-gb, fuzz-safetensors, fuzz   libFuzzer runs of the loaders (FUZZ_SECONDS=600 each)
+#   make fuzz-nes, fuzz-gb, fuzz-safetensors, fuzz-drop7_data, fuzz   libFuzzer runs of the loaders (FUZZ_SECONDS=600 each)
+#   make drop7-acceptance  the fast Drop7 game against the reference on 10 million random positions
 #
 # Variables: GPU=auto|cpu|cuda|hip, CUDA_ARCH=90 (else detected with nvidia-smi),
 # HIP_ARCH=gfx1030 (else detected with rocminfo), WERROR=1 (CI), SAN=address|thread (1 = address), CC, NVCC, HIPCC.
@@ -123,7 +124,7 @@ TEST_BIN := $(addprefix $(BUILD)/tests/,$(basename $(notdir $(TEST_C))))
 LIB      := $(BUILD)/libgpuvet.a
 BIN      := $(BUILD)/gpuvet
 
-.PHONY: all build run test asan tsan bootstrap bootstrap-test tests clean hip-check fuzz-nes fuzz-gb fuzz help deps-check arm64-check arm64-objs
+.PHONY: all build run test asan tsan bootstrap bootstrap-test tests clean hip-check fuzz-nes fuzz-gb fuzz help deps-check arm64-check arm64-objs drop7-acceptance
 all: build
 build: deps-check $(BIN) gpuvet
 
@@ -139,7 +140,7 @@ deps-check:
 	  echo "      Run 'make run' (it installs what is missing as root) or scripts/bootstrap.sh build"; exit 2; }
 
 help:
-	@sed -n '2,14p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,15p' Makefile | sed 's/^# \{0,1\}//'
 
 # ./gpuvet always points at the last default build, so the README's commands work from the top.
 gpuvet: $(BIN)
@@ -211,6 +212,14 @@ asan:
 tsan:
 	@$(MAKE) --no-print-directory SAN=thread GPU=cpu test
 
+# ---- Drop7: the acceptance run of the fast game against the plain reference ----------
+# (issue 17): every legal move of DROP7_POSITIONS random positions (default 10 million,
+# about 67 million moves) and DROP7_GAMES whole games in lockstep; CI runs 100,000 in make test.
+DROP7_POSITIONS ?= 10000000
+DROP7_GAMES     ?= 20000
+drop7-acceptance: $(BUILD)/tests/test_drop7_rules
+	GV_DROP7_POSITIONS=$(DROP7_POSITIONS) GV_DROP7_GAMES=$(DROP7_GAMES) $(BUILD)/tests/test_drop7_rules
+
 # ---- aarch64 compile check: every host object with Debian's cross compiler -----------
 # (gcc-aarch64-linux-gnu, libc6-dev-arm64-cross): the tree builds without x86 flags.
 ARM64_CC ?= aarch64-linux-gnu-gcc
@@ -245,12 +254,15 @@ fuzz-nes:
 fuzz-gb:
 	@$(MAKE) --no-print-directory fuzz-gb_rom fuzz-gb_state FUZZ_SECONDS=$(FUZZ_SECONDS)
 
-fuzz: fuzz-nes fuzz-gb fuzz-safetensors
+fuzz: fuzz-nes fuzz-gb fuzz-safetensors fuzz-drop7_data
 
+# A target may link fewer sources (FUZZ_LIB_C_<name>): the dataset loader needs no emulator,
+# and the emulator cores take many minutes to compile with the sanitizers.
+FUZZ_LIB_C_drop7_data := $(filter-out src/emu/% src/bench/all.c src/report/%,$(FUZZ_LIB_C))
 fuzz-%: fuzz/fuzz_%.c
 	@mkdir -p build/fuzz fuzz/corpus-$*
 	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 -Isrc -fsanitize=fuzzer,address,undefined $(PKG_CFLAGS) -fopenmp \
-	  -o build/fuzz/fuzz_$* $< $(FUZZ_LIB_C) $(LDLIBS)
+	  -o build/fuzz/fuzz_$* $< $(or $(FUZZ_LIB_C_$*),$(FUZZ_LIB_C)) $(LDLIBS)
 	build/fuzz/fuzz_$* -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 fuzz/corpus-$* $(wildcard fuzz/seeds/$*)
 
 clean:

@@ -149,3 +149,81 @@ void bench_outcome_record(const bench_outcome *o, cJSON *rec)
         cJSON_AddItemToArray(w, cJSON_CreateString(o->warning));
     }
 }
+
+/* Do a and b agree on every key of the series (strings or numbers)? */
+static int same_series(const cJSON *a, const cJSON *b, const char *const *keys, int nkeys)
+{
+    for (int i = 0; i < nkeys; i++)
+        if (!cJSON_Compare(cJSON_GetObjectItemCaseSensitive(a, keys[i]), cJSON_GetObjectItemCaseSensitive(b, keys[i]), 1))
+            return 0;
+    return 1;
+}
+
+static int on_cpu(const cJSON *e)
+{
+    const char *d = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "device"));
+    return d && !strcmp(d, "cpu");
+}
+
+void bench_speedups(cJSON *arr, const char *rate, const char *const *twin_keys, int nkeys)
+{
+    cJSON *e;
+    cJSON_ArrayForEach(e, arr)
+    {
+        if (on_cpu(e))
+            continue;
+        const cJSON *twin = NULL, *o;
+        cJSON_ArrayForEach(o, arr)
+            if (!twin && on_cpu(o) && same_series(o, e, twin_keys, nkeys))
+                twin = o;
+        double g = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(e, rate));
+        double c = twin ? cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(twin, rate)) : NAN;
+        cJSON_DeleteItemFromObjectCaseSensitive(e, "speedup_vs_cpu");
+        gv_json_add_num(e, "speedup_vs_cpu", c > 0 ? g / c : NAN);
+    }
+}
+
+void bench_crossover(const cJSON *arr, cJSON *out, const char *const *series_keys, int nkeys)
+{
+    const cJSON *e;
+    cJSON_ArrayForEach(e, arr)
+    {
+        if (on_cpu(e))
+            continue;
+        int seen = 0; /* one crossover object per series: skip series already done */
+        const cJSON *c;
+        cJSON_ArrayForEach(c, out)
+            seen |= same_series(c, e, series_keys, nkeys);
+        if (seen)
+            continue;
+        /* from: the smallest batch where the GPU wins that no batch at least as large where
+         * the CPU wins (or ties) follows */
+        double lose = -1, from = NAN;
+        int compared = 0;
+        for (int pass = 0; pass < 2; pass++) {
+            const cJSON *g;
+            cJSON_ArrayForEach(g, arr)
+            {
+                if (!same_series(g, e, series_keys, nkeys))
+                    continue;
+                double sp = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(g, "speedup_vs_cpu"));
+                double b = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(g, "batch"));
+                if (!isfinite(sp))
+                    continue;
+                if (pass == 0) {
+                    compared++;
+                    if (sp <= 1 && b > lose)
+                        lose = b;
+                } else if (sp > 1 && b > lose && !(from <= b)) {
+                    from = b;
+                }
+            }
+        }
+        cJSON *c2 = cJSON_CreateObject();
+        for (int i = 0; i < nkeys; i++)
+            cJSON_AddItemToObject(c2, series_keys[i], cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(e, series_keys[i]), 0));
+        cJSON_AddNumberToObject(c2, "batches_compared", compared);
+        gv_json_add_num(c2, "gpu_faster_from_batch", from);
+        cJSON_AddItemToArray(out, c2);
+    }
+}

@@ -74,6 +74,16 @@ void bench_entry_add(const bench_plan *p, const bench_outcome *o, int k, cJSON *
  * and, when busy, the warning to the "warnings" array. */
 void bench_outcome_record(const bench_outcome *o, cJSON *rec);
 
+/* Every GPU entry of arr (device other than "cpu") gets "speedup_vs_cpu": its value of
+ * rate over that of the CPU entry equal to it on every twin key (null without one). */
+void bench_speedups(cJSON *arr, const char *rate, const char *const *twin_keys, int nkeys);
+
+/* The crossover of each GPU series of arr (entries equal on every series key, which
+ * includes "device"), appended to out: the series' keys, "batches_compared" and
+ * "gpu_faster_from_batch", the smallest "batch" from which speedup_vs_cpu exceeds 1 at
+ * that batch and at every larger one measured (null when it never does). */
+void bench_crossover(const cJSON *arr, cJSON *out, const char *const *series_keys, int nkeys);
+
 /* The load average above which the machine counts as busy: before a benchmark, more than
  * the usable cores; during it, more than one above them (the benchmark's own threads
  * count in the load). */

@@ -25,6 +25,10 @@ int cmd_blas_race(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_all(int argc, char **argv);
+int cmd_bench_drop7(int argc, char **argv);
+int cmd_play(int argc, char **argv);
+int cmd_selfplay(int argc, char **argv);
+int cmd_train(int argc, char **argv);
 
 /* Parses a command's flags; on --help prints help and sets *exit_code = 0; on a bad flag
  * prints the one-line error and sets *exit_code = 2. Returns 1 when the caller should go
@@ -48,5 +52,11 @@ gv_telemetry *cli_telemetry(const dev_id *devs, int ndev, double hz);
 /* Writes the record to json (when given) with the exit code, frees it, and returns the
  * exit code (3 when the record cannot be written after an otherwise good run). */
 int cli_finish(const char *cmd, cJSON *rec, int code, const char *json);
+
+/* A record's number (NaN when absent) and string ("" when absent). */
+double cli_num(const cJSON *e, const char *k);
+const char *cli_str(const cJSON *e, const char *k);
+/* The load line under a benchmark's table, and the busy-machine warning when there was one. */
+void cli_load_line(const cJSON *rec);
 
 #endif

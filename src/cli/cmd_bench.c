@@ -33,19 +33,6 @@ static void bytes(char *buf, size_t len, double b)
         snprintf(buf, len, "%.0f MiB", b / (1 << 20));
 }
 
-/* The load line under a table, and the busy-machine warning when there was one. */
-static void load_line(const cJSON *rec)
-{
-    const cJSON *l = cJSON_GetObjectItemCaseSensitive(rec, "load");
-    if (l && !gv_quiet)
-        printf("load average %.2f before, %.2f at most during, %.2f after (%.0f usable cores)\n", num(l, "before"),
-               num(l, "max"), num(l, "after"), num(l, "cores"));
-    const cJSON *w;
-    cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(rec, "warnings"))
-        if (cJSON_IsString(w))
-            printf("warning: %s\n", w->valuestring);
-}
-
 /* An entry's memory column (host bytes on the CPU, peak device bytes on a GPU) and its
  * speedup over the CPU ("-" on the CPU). */
 static void mem_and_speedup(const cJSON *e, char *mem, size_t mlen, char *spd, size_t slen)
@@ -191,7 +178,7 @@ static int bench_nn(int argc, char **argv, int infer)
     if (r.skipped && !gv_quiet)
         printf("(%d device/dtype pair%s skipped: the CPU %s fp32, a GPU fp32 and bf16)\n", r.skipped,
                r.skipped > 1 ? "s" : "", infer ? "runs" : "trains");
-    load_line(rec);
+    cli_load_line(rec);
     if (!infer) {
         report_add_verdicts(rec);
         report_print_verdicts(rec, stdout);
@@ -269,7 +256,7 @@ int cmd_bench_matmul(int argc, char **argv)
                num(e, "spot_check_rel_err"), cJSON_IsTrue(cJSON_GetObjectItem(e, "spot_check_pass")) ? "" : "WRONG RESULTS");
     if (r.skipped && !gv_quiet)
         printf("(%d device/dtype pair%s skipped: the CPU GEMM runs fp32 only)\n", r.skipped, r.skipped > 1 ? "s" : "");
-    load_line(rec);
+    cli_load_line(rec);
     report_add_verdicts(rec);
     report_print_verdicts(rec, stdout);
     code = GV_EXIT_OK;

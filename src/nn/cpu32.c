@@ -955,7 +955,7 @@ static gv_status c32_step(nn_trainer *t, double *loss, gv_err *err)
     blas_guard g = blas_enter();
     double l = c32_run(m, 1, 1);
     m->step++;
-    nn_adamw_f32(m->params, m->grads, m->m, m->v, t->L->nparams, m->step, m->threads);
+    nn_adamw_f32(m->params, m->grads, m->m, m->v, t->L->nparams, m->step, nn_trainer_lr(t), m->threads);
     m->packed = 0;
     blas_leave(g);
     if (loss)

@@ -127,6 +127,8 @@ typedef struct {
     int fault;          /* test hook: nonzero makes one kernel skip part of its output write,
                            so that `check` must fail (see gpuvet check --inject-fault) */
     int cpu_conv;       /* 3x3 convolutions of the float32 CPU trainer (nn_cpu_conv) */
+    double lr;          /* AdamW learning rate of the next step (0: NN_LR); a caller may change
+                           t->opts.lr between steps (a schedule); read by nn_trainer_lr */
 } nn_trainer_opts;
 
 /* How the float32 CPU trainer computes 3x3 convolutions: Winograd F(2x2,3x3) (wino.h, the
@@ -173,6 +175,9 @@ typedef struct {
      * a batch of one on one thread): call nn_infer, which picks. */
     gv_status (*infer)(nn_trainer *t, double *logits, double *value, gv_err *err);
 } nn_trainer_ops;
+
+/* The learning rate t's next step uses: t->opts.lr, or NN_LR when it is 0. */
+double nn_trainer_lr(const nn_trainer *t);
 
 /* t's infer, or its eval-mode forward where it has none. */
 gv_status nn_infer(nn_trainer *t, double *logits, double *value, gv_err *err);

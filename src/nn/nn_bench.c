@@ -173,23 +173,6 @@ static gv_status run(void *cx, int k, int timed, double *units, double *seconds,
     return s;
 }
 
-/* The CPU fp32 entry of the same shape as e, or NULL. */
-static const cJSON *cpu_twin(const cJSON *arr, const cJSON *e)
-{
-    const cJSON *o;
-    cJSON_ArrayForEach(o, arr)
-    {
-        if (!strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(o, "device")), "cpu") &&
-            !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(o, "dtype")), "fp32") &&
-            cJSON_GetNumberValue(cJSON_GetObjectItem(o, "channels")) ==
-                cJSON_GetNumberValue(cJSON_GetObjectItem(e, "channels")) &&
-            cJSON_GetNumberValue(cJSON_GetObjectItem(o, "batch")) == cJSON_GetNumberValue(cJSON_GetObjectItem(e, "batch")) &&
-            !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(o, "norm")), cJSON_GetStringValue(cJSON_GetObjectItem(e, "norm"))))
-            return o;
-    }
-    return NULL;
-}
-
 /* The configurations of o (devices x dtypes x norms x channels x batches, skipping the
  * dtypes a device does not run) into x->c, *n of them. GV_ERR_INPUT when there are none. */
 static gv_status plan_configs(const nn_bench_opts *o, ctx_t *x, nn_bench_result *r, int *count, gv_err *err)
@@ -279,82 +262,19 @@ static void entry_memory(const config *c, cJSON *e)
     }
 }
 
-/* Every GPU entry of arr gets speedup_vs_cpu: its samples/s over its CPU twin's. */
+/* Every GPU entry gets its samples/s over that of the CPU fp32 entry of the same shape. */
 static void add_speedups(cJSON *arr)
 {
-    cJSON *e;
-    cJSON_ArrayForEach(e, arr)
-    {
-        if (strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(e, "device")), "cpu")) {
-            const cJSON *twin = cpu_twin(arr, e);
-            double g = cJSON_GetNumberValue(cJSON_GetObjectItem(e, "samples_per_s_median"));
-            double cm = twin ? cJSON_GetNumberValue(cJSON_GetObjectItem(twin, "samples_per_s_median")) : NAN;
-            cJSON_DeleteItemFromObject(e, "speedup_vs_cpu");
-            gv_json_add_num(e, "speedup_vs_cpu", cm > 0 ? g / cm : NAN);
-        }
-    }
+    /* not dtype: the CPU runs fp32 only, and a GPU's fp32 and bf16 both compare with it */
+    static const char *const twin[] = {"norm", "channels", "batch"};
+    bench_speedups(arr, "samples_per_s_median", twin, (int)GV_ARRAY_LEN(twin));
 }
 
-/* Do entries a and b belong to the same series (device, dtype, norm, channels)? */
-static int same_series(const cJSON *a, const cJSON *b)
-{
-    static const char *const keys[] = {"device", "dtype", "norm"};
-    for (size_t i = 0; i < GV_ARRAY_LEN(keys); i++)
-        if (strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(a, keys[i])),
-                   cJSON_GetStringValue(cJSON_GetObjectItem(b, keys[i]))))
-            return 0;
-    return cJSON_GetNumberValue(cJSON_GetObjectItem(a, "channels")) ==
-           cJSON_GetNumberValue(cJSON_GetObjectItem(b, "channels"));
-}
-
-/* The crossover of each GPU (device, dtype, channels, norm) series of bench_infer entries:
- * the smallest batch from which the GPU's median latency beats the CPU's at that batch and
- * every larger one measured, or null when it never does. */
+/* The crossover of each GPU (device, dtype, channels, norm) series of bench_infer entries. */
 static void infer_crossover(cJSON *arr, cJSON *rec)
 {
-    cJSON *out = gv_json_add_arr(rec, "bench_infer_crossover");
-    const cJSON *e;
-    cJSON_ArrayForEach(e, arr)
-    {
-        if (!strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(e, "device")), "cpu"))
-            continue;
-        int seen = 0; /* one crossover object per series: skip series already done */
-        const cJSON *c;
-        cJSON_ArrayForEach(c, out)
-            seen |= same_series(c, e);
-        if (seen)
-            continue;
-        /* from: the smallest batch where the GPU wins that no batch at least as large where
-         * the CPU wins (or ties) follows */
-        double lose = -1, from = NAN;
-        int compared = 0;
-        for (int pass = 0; pass < 2; pass++) {
-            const cJSON *g;
-            cJSON_ArrayForEach(g, arr)
-            {
-                if (!same_series(g, e))
-                    continue;
-                double sp = cJSON_GetNumberValue(cJSON_GetObjectItem(g, "speedup_vs_cpu"));
-                double b = cJSON_GetNumberValue(cJSON_GetObjectItem(g, "batch"));
-                if (!isfinite(sp))
-                    continue;
-                if (pass == 0) {
-                    compared++;
-                    if (sp <= 1 && b > lose)
-                        lose = b;
-                } else if (sp > 1 && b > lose && !(from <= b)) {
-                    from = b;
-                }
-            }
-        }
-        cJSON *c2 = cJSON_CreateObject();
-        static const char *const keys[] = {"device", "dtype", "norm", "channels"};
-        for (size_t i = 0; i < GV_ARRAY_LEN(keys); i++)
-            cJSON_AddItemToObject(c2, keys[i], cJSON_Duplicate(cJSON_GetObjectItem(e, keys[i]), 0));
-        cJSON_AddNumberToObject(c2, "batches_compared", compared);
-        gv_json_add_num(c2, "gpu_faster_from_batch", from);
-        cJSON_AddItemToArray(out, c2);
-    }
+    static const char *const keys[] = {"device", "dtype", "norm", "channels"};
+    bench_crossover(arr, gv_json_add_arr(rec, "bench_infer_crossover"), keys, (int)GV_ARRAY_LEN(keys));
 }
 
 /* Both benchmarks: plan, run through the harness, one entry per configuration ("bench_train"

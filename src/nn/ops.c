@@ -5,12 +5,12 @@
 
 #include "nn/nn.h"
 
-void nn_adamw_f64(double *p, const double *g, double *m, double *v, size_t n, int64_t t)
+void nn_adamw_f64(double *p, const double *g, double *m, double *v, size_t n, int64_t t, double lr)
 {
     double bc1 = 1.0 - pow(NN_BETA1, (double)t), bc2 = 1.0 - pow(NN_BETA2, (double)t);
-    double step_size = NN_LR / bc1, bc2_sqrt = sqrt(bc2);
+    double step_size = lr / bc1, bc2_sqrt = sqrt(bc2);
     for (size_t i = 0; i < n; i++) {
-        p[i] *= 1.0 - NN_LR * NN_WEIGHT_DECAY;
+        p[i] *= 1.0 - lr * NN_WEIGHT_DECAY;
         m[i] = m[i] * NN_BETA1 + g[i] * (1.0 - NN_BETA1);
         v[i] = v[i] * NN_BETA2 + (1.0 - NN_BETA2) * g[i] * g[i];
         double denom = sqrt(v[i]) / bc2_sqrt + NN_ADAM_EPS;
@@ -18,12 +18,12 @@ void nn_adamw_f64(double *p, const double *g, double *m, double *v, size_t n, in
     }
 }
 
-void nn_adamw_f32(float *p, const float *g, float *m, float *v, size_t n, int64_t t, int threads)
+void nn_adamw_f32(float *p, const float *g, float *m, float *v, size_t n, int64_t t, double lr, int threads)
 {
     /* scalars are formed in float64 and rounded once, as PyTorch does with Python floats */
     double bc1 = 1.0 - pow(NN_BETA1, (double)t), bc2 = 1.0 - pow(NN_BETA2, (double)t);
-    const float step_size = (float)(NN_LR / bc1), bc2_sqrt = (float)sqrt(bc2);
-    const float decay = (float)(1.0 - NN_LR * NN_WEIGHT_DECAY), b1 = (float)NN_BETA1, b2 = (float)NN_BETA2;
+    const float step_size = (float)(lr / bc1), bc2_sqrt = (float)sqrt(bc2);
+    const float decay = (float)(1.0 - lr * NN_WEIGHT_DECAY), b1 = (float)NN_BETA1, b2 = (float)NN_BETA2;
     const float one_b1 = (float)(1.0 - NN_BETA1), one_b2 = (float)(1.0 - NN_BETA2), eps = (float)NN_ADAM_EPS;
 #pragma omp parallel for schedule(static) num_threads(threads > 0 ? threads : 1) if (threads != 1 && n > 65536)
     for (size_t i = 0; i < n; i++) {

@@ -22,9 +22,9 @@
  *   p *= 1 - lr*wd;  m = b1*m + (1-b1)*g;  v = b2*v + (1-b2)*g*g
  *   p -= (lr / (1 - b1^t)) * m / (sqrt(v) / sqrt(1 - b2^t) + eps)
  * over n elements, with the hyperparameters of nn.h. */
-void nn_adamw_f64(double *p, const double *g, double *m, double *v, size_t n, int64_t t);
+void nn_adamw_f64(double *p, const double *g, double *m, double *v, size_t n, int64_t t, double lr);
 /* The same in float32 arithmetic, threaded over threads OpenMP threads (0: default). */
-void nn_adamw_f32(float *p, const float *g, float *m, float *v, size_t n, int64_t t, int threads);
+void nn_adamw_f32(float *p, const float *g, float *m, float *v, size_t n, int64_t t, double lr, int threads);
 
 /* Cross-entropy of logits (n,7) against targets plus squared error of value (n) against
  * value targets, summed over these n samples and divided by `denom` (the whole batch's size,

@@ -600,7 +600,7 @@ static gv_status ref_step(nn_trainer *t, double *loss, gv_err *err)
     if (s != GV_OK)
         return s;
     m->s.adam_step++;
-    nn_adamw_f64(m->s.params, m->grads, m->s.adam_m, m->s.adam_v, t->L->nparams, m->s.adam_step);
+    nn_adamw_f64(m->s.params, m->grads, m->s.adam_m, m->s.adam_v, t->L->nparams, m->s.adam_step, nn_trainer_lr(t));
     return GV_OK;
 }
 

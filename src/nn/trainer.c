@@ -29,6 +29,11 @@ gv_status nn_trainer_create(const char *device, const nn_layout *L, const nn_tra
     return gv_fail(err, GV_ERR_INPUT, "unknown device '%s' (use cpu or cuda)", device);
 }
 
+double nn_trainer_lr(const nn_trainer *t)
+{
+    return t->opts.lr > 0 ? t->opts.lr : NN_LR;
+}
+
 gv_status nn_infer(nn_trainer *t, double *logits, double *value, gv_err *err)
 {
     if (t->ops->infer)

@@ -75,6 +75,8 @@ typedef struct {
 
     cudaGraphExec_t graph;
     int graph_n;
+    float lr;               /* the learning rate enqueue_step passes to AdamW */
+    float graph_lr;         /* the one captured in graph (a kernel argument) */
     cudaGraphExec_t igraph; /* the eval-mode forward alone (t_infer), for igraph_n samples */
     int igraph_n;
 
@@ -501,7 +503,7 @@ static gv_status enqueue_step(gt *s, gv_err *err)
     GV_TRY(enqueue_forward(s, 1, err));
     GV_TRY(enqueue_backward(s, err));
     GV_TRY(gpu_step_inc(s->step_dev, s->st, err));
-    GV_TRY(gpu_adamw(s->p, s->g, s->m, s->v, s->L->nparams, s->step_dev, (float)NN_LR, (float)NN_BETA1, (float)NN_BETA2,
+    GV_TRY(gpu_adamw(s->p, s->g, s->m, s->v, s->L->nparams, s->step_dev, s->lr, (float)NN_BETA1, (float)NN_BETA2,
                   (float)NN_ADAM_EPS, (float)NN_WEIGHT_DECAY, s->st, err));
     GV_TRY(enqueue_prep(s, err));
     return GV_OK;
@@ -747,8 +749,13 @@ static gv_status t_step(nn_trainer *t, double *loss, gv_err *err)
 {
     gt *s = T_(t);
     GV_TRY(need_batch(s, err));
-    if (!s->graph || s->graph_n != s->n)
+    /* the learning rate is an argument of the captured AdamW kernel: a new rate (a
+     * schedule) captures the step again */
+    s->lr = (float)nn_trainer_lr(t);
+    if (!s->graph || s->graph_n != s->n || s->graph_lr != s->lr) {
         GV_TRY(build_graph(s, 0, err));
+        s->graph_lr = s->lr;
+    }
     GV_GPU_TRY(cudaGraphLaunch(s->graph, s->st), err);
     s->nbt++;
     if (loss) {
@@ -775,6 +782,7 @@ extern "C" void nn_gpu_profile(nn_trainer *t)
     s->prof_bad = 0;
     double t0 = gv_now();
     s->prof = 1;
+    s->lr = (float)nn_trainer_lr(t);
     gv_status r = enqueue_step(s, &e);
     if (r == GV_OK)
         r = GV_GPU(cudaStreamSynchronize(s->st), &e);

@@ -1,0 +1,428 @@
+/* drop7_agent.c: games played by a policy, with the batched open-loop PUCT search
+ * (see drop7_agent.h). */
+#include "drop7/drop7_agent.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/progress.h"
+#include "core/stats.h"
+#include "drop7/drop7_game.h"
+
+typedef struct {
+    int32_t child[DROP7_N]; /* node index, -1: none yet */
+    float P[DROP7_N];       /* priors (0 for columns illegal when expanded) */
+    int32_t N[DROP7_N];
+    double W[DROP7_N];      /* sum of returns through each column */
+    uint8_t expanded;
+} node;
+
+typedef struct {
+    drop7_game g;           /* the real game */
+    uint64_t prng[4];       /* the random player's generator */
+    gv_rng srng;            /* the search's generator (chance samples, noise, temperature) */
+    int id;                 /* game index, -1: the slot is idle */
+    node *nodes;
+    int nnodes;
+    double qmin, qmax;
+    drop7_game sim;         /* the state of the current simulation */
+    int *pnode;             /* its path: nodes, columns, rewards */
+    uint8_t *pa;
+    double *pr;
+    int depth, leaf;        /* leaf: node to expand after the evaluation, -1 none */
+    int move;               /* the column the search chose for the real game */
+} slot;
+
+/* The growable sample arrays of the result, with per sample the game and its score then. */
+typedef struct {
+    long cap;
+    int32_t *game;
+    int64_t *score_then;
+} samples;
+
+static double gamma_draw(gv_rng *r, double a)
+{
+    if (a < 1) /* Gamma(a) = Gamma(a + 1) U^(1/a) */
+        return gamma_draw(r, a + 1) * pow(gv_rng_uniform(r) + 1e-300, 1.0 / a);
+    double d = a - 1.0 / 3, c = 1 / sqrt(9 * d); /* Marsaglia and Tsang */
+    for (;;) {
+        double x = gv_rng_normal(r), v = 1 + c * x;
+        if (v <= 0)
+            continue;
+        v = v * v * v;
+        double u = gv_rng_uniform(r);
+        if (log(u + 1e-300) < 0.5 * x * x + d - d * v + d * log(v))
+            return d * v;
+    }
+}
+
+static int node_new(slot *s)
+{
+    node *n = &s->nodes[s->nnodes];
+    memset(n, 0, sizeof *n);
+    for (int a = 0; a < DROP7_N; a++)
+        n->child[a] = -1;
+    return s->nnodes++;
+}
+
+/* PUCT over the columns legal in the simulated state; ties to the lowest column. */
+static int select_col(const drop7_agent_opts *o, const slot *s, const node *n, int legal)
+{
+    double total = 0;
+    for (int a = 0; a < DROP7_N; a++)
+        total += n->N[a];
+    double sq = sqrt(total > 1 ? total : 1), span = s->qmax - s->qmin, c = o->c_puct > 0 ? o->c_puct : 1.25;
+    int best = -1;
+    double bv = 0;
+    for (int a = 0; a < DROP7_N; a++) {
+        if (!((legal >> a) & 1))
+            continue;
+        double q = 0;
+        if (n->N[a] > 0 && span > 0)
+            q = (n->W[a] / n->N[a] - s->qmin) / span;
+        double v = q + c * n->P[a] * sq / (1 + n->N[a]);
+        if (best < 0 || v > bv)
+            best = a, bv = v;
+    }
+    return best;
+}
+
+static void backup(slot *s, double v)
+{
+    double G = v;
+    for (int i = s->depth - 1; i >= 0; i--) {
+        G += s->pr[i];
+        node *n = &s->nodes[s->pnode[i]];
+        int a = s->pa[i];
+        n->N[a]++;
+        n->W[a] += G;
+        double q = n->W[a] / n->N[a];
+        if (q < s->qmin)
+            s->qmin = q;
+        if (q > s->qmax)
+            s->qmax = q;
+    }
+}
+
+/* One simulation's walk: from the root on a copy of the game with a reseeded generator,
+ * PUCT down the expanded nodes; at an unexpanded node s->leaf is set (to be evaluated);
+ * at the end of the game the path is backed up with value 0 and s->leaf is -1. */
+static void descend(const drop7_agent_opts *o, slot *s)
+{
+    s->sim = s->g;
+    drop7_rng_seed(s->sim.rng, gv_rng_u64(&s->srng));
+    int n = 0;
+    s->depth = 0;
+    while (s->nodes[n].expanded && !s->sim.over) {
+        int a = select_col(o, s, &s->nodes[n], drop7_legal(&s->sim));
+        int64_t before = s->sim.score;
+        drop7_step(&o->rules, &s->sim, a);
+        s->pnode[s->depth] = n;
+        s->pa[s->depth] = (uint8_t)a;
+        s->pr[s->depth] = (double)(s->sim.score - before) / DROP7_VALUE_SCALE;
+        s->depth++;
+        if (s->nodes[n].child[a] < 0) {
+            int c = node_new(s);
+            s->nodes[n].child[a] = c;
+        }
+        n = s->nodes[n].child[a];
+    }
+    if (s->sim.over) {
+        backup(s, 0);
+        s->leaf = -1;
+    } else {
+        s->leaf = n;
+    }
+}
+
+/* Softmax of the logits over the legal columns (0 elsewhere). */
+static void legal_softmax(const double *logits, int legal, float *p)
+{
+    double mx = -INFINITY, sum = 0, e[DROP7_N];
+    for (int a = 0; a < DROP7_N; a++)
+        if (((legal >> a) & 1) && logits[a] > mx)
+            mx = logits[a];
+    for (int a = 0; a < DROP7_N; a++) {
+        e[a] = ((legal >> a) & 1) ? exp(logits[a] - mx) : 0;
+        sum += e[a];
+    }
+    for (int a = 0; a < DROP7_N; a++)
+        p[a] = sum > 0 ? (float)(e[a] / sum) : 0.0f;
+}
+
+static void expand(const drop7_agent_opts *o, slot *s, const double *logits, double value)
+{
+    node *n = &s->nodes[s->leaf];
+    int legal = drop7_legal(&s->sim);
+    legal_softmax(logits, legal, n->P);
+    n->expanded = 1;
+    if (s->leaf == 0 && o->dir_alpha > 0) {
+        double d[DROP7_N], sum = 0;
+        for (int a = 0; a < DROP7_N; a++) {
+            d[a] = ((legal >> a) & 1) ? gamma_draw(&s->srng, o->dir_alpha) : 0;
+            sum += d[a];
+        }
+        for (int a = 0; a < DROP7_N; a++)
+            if (sum > 0)
+                n->P[a] = (float)((1 - o->dir_eps) * n->P[a] + o->dir_eps * d[a] / sum);
+    }
+    backup(s, value);
+}
+
+/* A column drawn with probability w[a] / sum (w >= 0, sum > 0), or the largest w (ties to
+ * the lowest column) when sample is 0. */
+static int choose(const double *w, int sample, gv_rng *r)
+{
+    double sum = 0;
+    int best = -1;
+    for (int a = 0; a < DROP7_N; a++) {
+        sum += w[a];
+        if (w[a] > 0 && (best < 0 || w[a] > w[best]))
+            best = a;
+    }
+    if (!sample || sum <= 0)
+        return best;
+    double u = gv_rng_uniform(r) * sum;
+    for (int a = 0; a < DROP7_N; a++) {
+        if (w[a] > 0 && u < w[a])
+            return a;
+        u -= w[a];
+    }
+    return best;
+}
+
+typedef struct {
+    const drop7_agent_opts *o;
+    drop7_agent_result *r;
+    samples sm;
+    nn_batch b;
+    double *logits, *value;
+    int pad;               /* evaluate full batches (a GPU replays one captured graph per size) */
+} agent;
+
+/* Evaluates the positions of the slots listed in idx (their s->sim) in one batch. */
+static gv_status evaluate(agent *A, slot *sl, const int *idx, int k, gv_err *err)
+{
+    double t0 = gv_now();
+    float planes[DROP7_PLANE_FLOATS];
+    int n = A->pad ? A->o->parallel : k;
+    for (int i = 0; i < n; i++) {
+        double *x = A->b.x + (size_t)i * DROP7_PLANE_FLOATS;
+        if (i < k) {
+            drop7_game_encode(&sl[idx[i]].sim, planes);
+            for (int j = 0; j < DROP7_PLANE_FLOATS; j++)
+                x[j] = planes[j];
+        } else if (i == k) {
+            memset(x, 0, sizeof(double) * DROP7_PLANE_FLOATS * (size_t)(n - k));
+        }
+    }
+    A->b.n = n;
+    gv_status s = A->o->net->ops->set_batch(A->o->net, &A->b, err);
+    if (s == GV_OK)
+        s = nn_infer(A->o->net, A->logits, A->value, err);
+    A->r->evals += k;
+    A->r->t_infer += gv_now() - t0;
+    return s;
+}
+
+static void sample_add(agent *A, slot *s, const float *policy)
+{
+    drop7_agent_result *r = A->r;
+    if (r->n == A->sm.cap) {
+        A->sm.cap = A->sm.cap ? 2 * A->sm.cap : 4096;
+        r->planes = gv_xrealloc(r->planes, sizeof(float) * DROP7_PLANE_FLOATS * (size_t)A->sm.cap);
+        r->policy = gv_xrealloc(r->policy, sizeof(float) * DROP7_N * (size_t)A->sm.cap);
+        r->value = gv_xrealloc(r->value, sizeof(float) * (size_t)A->sm.cap);
+        A->sm.game = gv_xrealloc(A->sm.game, sizeof(int32_t) * (size_t)A->sm.cap);
+        A->sm.score_then = gv_xrealloc(A->sm.score_then, sizeof(int64_t) * (size_t)A->sm.cap);
+    }
+    drop7_game_encode(&s->g, r->planes + (size_t)r->n * DROP7_PLANE_FLOATS);
+    memcpy(r->policy + (size_t)r->n * DROP7_N, policy, sizeof(float) * DROP7_N);
+    A->sm.game[r->n] = s->id;
+    A->sm.score_then[r->n] = s->g.score;
+    r->n++;
+}
+
+/* One move of every running game with the network: the search (or the policy head). */
+static gv_status net_moves(agent *A, slot *sl, int nslots, int *idx, gv_err *err)
+{
+    const drop7_agent_opts *o = A->o;
+    int k = 0;
+    double t0 = gv_now();
+    for (int i = 0; i < nslots; i++) {
+        slot *s = &sl[i];
+        if (s->id < 0)
+            continue;
+        s->nnodes = 0;
+        node_new(s);
+        s->qmin = INFINITY, s->qmax = -INFINITY;
+    }
+    int sims = o->sims > 0 ? o->sims : 1;
+    for (int it = 0; it < sims; it++) {
+        k = 0;
+        for (int i = 0; i < nslots; i++)
+            if (sl[i].id >= 0) {
+                descend(o, &sl[i]);
+                if (sl[i].leaf >= 0)
+                    idx[k++] = i;
+            }
+        A->r->t_search += gv_now() - t0;
+        if (k)
+            GV_TRY(evaluate(A, sl, idx, k, err));
+        t0 = gv_now();
+        for (int j = 0; j < k; j++)
+            expand(o, &sl[idx[j]], A->logits + (size_t)j * NN_POLICY, A->value[j]);
+    }
+    for (int i = 0; i < nslots; i++) {
+        slot *s = &sl[i];
+        if (s->id < 0)
+            continue;
+        const node *root = &s->nodes[0];
+        double w[DROP7_N];
+        float pol[DROP7_N];
+        double total = 0;
+        int legal = drop7_legal(&s->g);
+        for (int a = 0; a < DROP7_N; a++) {
+            w[a] = ((legal >> a) & 1) ? root->N[a] : 0;
+            total += w[a];
+        }
+        int visits = total > 0;
+        if (!visits) /* no search (or one simulation, the root's evaluation): the priors */
+            for (int a = 0; a < DROP7_N; a++)
+                w[a] = ((legal >> a) & 1) ? root->P[a] : 0;
+        int a = choose(w, s->g.nmoves < o->temp_moves, &s->srng);
+        if (a < 0) /* no visits at all (cannot happen with sims >= 1): the lowest legal column */
+            for (a = 0; !((legal >> a) & 1); a++)
+                ;
+        for (int c = 0; c < DROP7_N; c++)
+            pol[c] = visits ? (float)(w[c] / total) : (c == a ? 1.0f : 0.0f);
+        if (o->record)
+            sample_add(A, s, pol);
+        s->move = a;
+    }
+    A->r->t_search += gv_now() - t0;
+    return GV_OK;
+}
+
+void drop7_score_stats(const int64_t *x, int n, double *mean, double *median, double *ci95)
+{
+    double *d = gv_xcalloc((size_t)(n > 0 ? n : 1), sizeof(double));
+    for (int i = 0; i < n; i++)
+        d[i] = (double)x[i];
+    gv_stats st;
+    gv_stats_compute(d, n, &st);
+    double var = 0;
+    for (int i = 0; i < n; i++)
+        var += (d[i] - st.mean) * (d[i] - st.mean);
+    *mean = st.mean;
+    *median = st.median;
+    *ci95 = n > 1 ? 1.96 * sqrt(var / (n - 1)) / sqrt((double)n) : NAN;
+    free(d);
+}
+
+gv_status drop7_agent_play(const drop7_agent_opts *o, drop7_agent_result *r, gv_err *err)
+{
+    memset(r, 0, sizeof *r);
+    GV_TRY(drop7_rules_check(&o->rules, err));
+    if (o->ngames < 1 || o->parallel < 1)
+        return gv_fail(err, GV_ERR_INPUT, "drop7 agent: need at least one game and one in parallel");
+    if (o->policy == DROP7_POLICY_NET && !o->net)
+        return gv_fail(err, GV_ERR_INPUT, "drop7 agent: the network policy needs a network");
+    if (o->sims < 0 || o->sims > 100000)
+        return gv_fail(err, GV_ERR_INPUT, "drop7 agent: simulations must be 0..100000 (got %d)", o->sims);
+    int max_moves = o->max_moves > 0 ? o->max_moves : DROP7_DEFAULT_MAX_MOVES;
+    int nslots = o->parallel < o->ngames ? o->parallel : o->ngames;
+    agent A = {o, r, {0}, {0}, NULL, NULL, 0};
+    r->ngames = o->ngames;
+    r->score = gv_xcalloc((size_t)o->ngames, sizeof *r->score);
+    r->nmoves = gv_xcalloc((size_t)o->ngames, sizeof *r->nmoves);
+    r->end = gv_xcalloc((size_t)o->ngames, sizeof *r->end);
+    slot *sl = gv_xcalloc((size_t)nslots, sizeof *sl);
+    int *idx = gv_xcalloc((size_t)nslots, sizeof *idx);
+    int depth_cap = (o->sims > 0 ? o->sims : 1) + 2;
+    if (o->policy == DROP7_POLICY_NET) {
+        A.pad = strncmp(o->net->ops->name, "cpu", 3) != 0;
+        nn_batch_alloc(&A.b, nslots);
+        A.logits = gv_xcalloc((size_t)nslots * NN_POLICY, sizeof(double));
+        A.value = gv_xcalloc((size_t)nslots, sizeof(double));
+        if (A.pad && nslots != o->parallel) /* pad to the slots there are */
+            A.pad = 0;
+    }
+    for (int i = 0; i < nslots; i++) {
+        sl[i].nodes = gv_xcalloc((size_t)depth_cap + 1, sizeof(node));
+        sl[i].pnode = gv_xcalloc((size_t)depth_cap, sizeof(int));
+        sl[i].pa = gv_xcalloc((size_t)depth_cap, 1);
+        sl[i].pr = gv_xcalloc((size_t)depth_cap, sizeof(double));
+        sl[i].id = -1;
+    }
+    gv_progress pg;
+    if (o->progress)
+        gv_progress_init(&pg);
+    double tstart = gv_now();
+    int started = 0, finished = 0;
+    gv_status st = GV_OK;
+    while (finished < o->ngames && st == GV_OK) {
+        double t0 = gv_now();
+        int running = 0;
+        for (int i = 0; i < nslots; i++) {
+            slot *s = &sl[i];
+            if (s->id < 0 && started < o->ngames) {
+                s->id = started++;
+                uint64_t seed = o->seed + (uint64_t)s->id;
+                drop7_game_new(&o->rules, &s->g, seed);
+                drop7_rng_seed(s->prng, seed ^ DROP7_PLAYER_SEED_XOR);
+                gv_rng_seed(&s->srng, seed ^ 0x9e3779b97f4a7c15ull);
+            }
+            running += s->id >= 0;
+        }
+        if (!running)
+            break;
+        r->t_game += gv_now() - t0;
+        if (o->policy == DROP7_POLICY_NET)
+            st = net_moves(&A, sl, nslots, idx, err);
+        if (st != GV_OK)
+            break;
+        t0 = gv_now();
+        for (int i = 0; i < nslots; i++) {
+            slot *s = &sl[i];
+            if (s->id < 0)
+                continue;
+            int a = o->policy == DROP7_POLICY_NET      ? s->move
+                    : o->policy == DROP7_POLICY_GREEDY ? drop7_pick_greedy(&o->rules, &s->g)
+                                                       : drop7_pick_random(&s->g, s->prng);
+            drop7_step(&o->rules, &s->g, a);
+            r->moves++;
+            if (s->g.over || s->g.nmoves >= max_moves) {
+                r->score[s->id] = s->g.score;
+                r->nmoves[s->id] = s->g.nmoves;
+                r->end[s->id] = s->g.over ? s->g.over : DROP7_END_CAP;
+                s->id = -1;
+                finished++;
+            }
+        }
+        r->t_game += gv_now() - t0;
+        if (o->progress)
+            gv_progress_update(&pg, "%d of %d games done, %ld moves, %ld positions evaluated", finished, o->ngames,
+                               r->moves, r->evals);
+    }
+    if (o->progress)
+        gv_progress_done(&pg);
+    r->t_total = gv_now() - tstart;
+    for (long i = 0; i < r->n; i++)
+        r->value[i] = (float)((double)(r->score[A.sm.game[i]] - A.sm.score_then[i]) / DROP7_VALUE_SCALE);
+    for (int i = 0; i < nslots; i++)
+        free(sl[i].nodes), free(sl[i].pnode), free(sl[i].pa), free(sl[i].pr);
+    free(sl), free(idx), free(A.sm.game), free(A.sm.score_then), free(A.logits), free(A.value);
+    if (A.b.x)
+        nn_batch_free(&A.b);
+    if (st != GV_OK)
+        drop7_agent_result_free(r);
+    return st;
+}
+
+void drop7_agent_result_free(drop7_agent_result *r)
+{
+    free(r->score), free(r->nmoves), free(r->end), free(r->planes), free(r->policy), free(r->value);
+    memset(r, 0, sizeof *r);
+}

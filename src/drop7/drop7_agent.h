@@ -1,0 +1,75 @@
+/* drop7_agent.h: whole Drop7 games played by a policy: the random or greedy baseline, or
+ * the network, alone (its policy head) or through a PUCT search. The engine of `gpuvet play`
+ * (scores with confidence intervals) and `gpuvet selfplay` (positions, visit
+ * distributions and final scores recorded as training samples).
+ *
+ * Games run side by side: at every search simulation each running game walks its tree to
+ * a leaf, and all the leaves of all games are evaluated by the network in one batch (on
+ * the CPU or the GPU, whichever the trainer runs on).
+ *
+ * The search: the tree is open loop (a node is the sequence of columns played from the
+ * root). The random part of a move (the numbers revealed by cracked discs, the next disc)
+ * is not known to the player: each simulation replays the path on a copy of the game whose
+ * generator is reseeded from the search's own generator, so a node's value is the mean over
+ * sampled outcomes, an estimate of the expectation over the chance events. Node values are
+ * in points / DROP7_VALUE_SCALE: the points a column gains (its chain, the rise and bonuses)
+ * plus the network's value of the position reached (its estimate of the points still to
+ * come). Selection: PUCT, a = argmax Q(a) + c_puct P(a) sqrt(N) / (1 + N(a)), with Q
+ * normalised to [0, 1] by the smallest and largest returns seen in the tree (unvisited
+ * columns: 0). Dirichlet noise on the root's priors and a temperature for the first moves
+ * in self-play. */
+#ifndef GV_DROP7_DROP7_AGENT_H
+#define GV_DROP7_DROP7_AGENT_H
+
+#include <stdint.h>
+
+#include "drop7/drop7.h"
+#include "drop7/drop7_data.h"
+#include "nn/nn.h"
+
+
+typedef enum { DROP7_POLICY_RANDOM = 0, DROP7_POLICY_GREEDY = 1, DROP7_POLICY_NET = 2 } drop7_policy;
+
+typedef struct {
+    drop7_rules rules;
+    drop7_policy policy;
+    nn_trainer *net;       /* DROP7_POLICY_NET: the network (state set), max_batch >= parallel */
+    int sims;              /* simulations per move (0: the policy head's best legal column) */
+    double c_puct;         /* exploration constant (1.25 when 0) */
+    double dir_alpha;      /* Dirichlet noise on the root's priors (0: none) */
+    double dir_eps;        /* its weight */
+    int temp_moves;        /* the first temp_moves moves sample a column by visits (prior
+                              without search); later moves take the most visited */
+    int ngames;
+    int parallel;          /* games played side by side (the inference batch), >= 1 */
+    int max_moves;         /* per-game cap (0: DROP7_DEFAULT_MAX_MOVES) */
+    uint64_t seed;         /* game i is seed + i; the search's generator derives from it */
+    int record;            /* keep training samples (self-play) */
+    int progress;          /* show a progress line */
+} drop7_agent_opts;
+
+typedef struct {
+    int ngames;
+    int64_t *score;        /* (ngames,) final scores */
+    int32_t *nmoves;       /* (ngames,) moves survived */
+    int32_t *end;          /* (ngames,) DROP7_END_* */
+    /* samples (record): n positions */
+    long n;
+    float *planes;         /* (n, 12, 7, 7) */
+    float *policy;         /* (n, 7) visit distribution (or one-hot played column without search) */
+    float *value;          /* (n,) (final score - score then) / DROP7_VALUE_SCALE */
+    /* where the time went, seconds */
+    double t_search, t_infer, t_game, t_total;
+    long evals;            /* positions the network evaluated */
+    long moves;            /* moves played in all games */
+} drop7_agent_result;
+
+/* Plays o->ngames games. GV_ERR_INPUT for bad options, the trainer's error otherwise. */
+gv_status drop7_agent_play(const drop7_agent_opts *o, drop7_agent_result *r, gv_err *err);
+void drop7_agent_result_free(drop7_agent_result *r);
+
+/* Mean, median and the half-width of the 95% confidence interval of the mean (1.96 s /
+ * sqrt(n), s the sample standard deviation) of x[0..n). */
+void drop7_score_stats(const int64_t *x, int n, double *mean, double *median, double *ci95);
+
+#endif

@@ -1,0 +1,49 @@
+/* drop7_data.h: self-play datasets, the files `gpuvet selfplay` writes and `gpuvet train
+ * --data` reads. A dataset is a safetensors file (nn/safetensors.h) with three tensors and
+ * a __metadata__ (docs/DROP7.md, "Self-play datasets"):
+ *   planes  F32 (N, 12, 7, 7)  the network's input (drop7_encode_pos): planes 0..9 one-hot
+ *                              per cell, 10 next disc / 7, 11 drops until the rise / 30
+ *   policy  F32 (N, 7)         the search's visit distribution over the columns (sums to 1,
+ *                              0 on full columns)
+ *   value   F32 (N,)           (final score - score at the position) / value_scale
+ *   metadata: format "gpuvet.drop7.selfplay", version "1", value_scale "10000", games
+ *   (games played), seed, sims, mode, net (the checkpoint that played).
+ * The loader checks everything before a sample is used: names, dtypes, shapes (12 planes),
+ * one-hot cells, constant planes 10 and 11 in [0, 1], distributions, finite values; every
+ * error is one GV_ERR_INPUT line naming the file, the tensor and the sample. */
+#ifndef GV_DROP7_DROP7_DATA_H
+#define GV_DROP7_DROP7_DATA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/gv.h"
+#include "nn/safetensors.h"
+
+#define DROP7_DATA_FORMAT "gpuvet.drop7.selfplay"
+#define DROP7_DATA_VERSION "1"
+/* The value target of a position: (final score - score at the position) / this. */
+#define DROP7_VALUE_SCALE 10000.0
+#define DROP7_DATA_MAX_VALUE 1e5 /* |value| beyond this (10^9 points) is refused */
+
+typedef struct {
+    long n;
+    float *planes;         /* (n, 12, 7, 7) */
+    float *policy;         /* (n, 7) */
+    float *value;          /* (n,) */
+    long games;            /* from the metadata (0 when absent) */
+    uint64_t seed;
+    char mode[16];
+} drop7_data;
+
+/* Checks a parsed file and copies its samples into d (allocated; drop7_data_free). */
+gv_status drop7_data_read(const nn_st_file *f, drop7_data *d, gv_err *err);
+/* nn_st_load + drop7_data_read. */
+gv_status drop7_data_load(const char *path, drop7_data *d, gv_err *err);
+/* Appends src's samples to dst (games add up). */
+void drop7_data_append(drop7_data *dst, const drop7_data *src);
+/* Writes d atomically, with the metadata (sims and net are descriptive: -1 / NULL to omit). */
+gv_status drop7_data_save(const char *path, const drop7_data *d, int sims, const char *net, gv_err *err);
+void drop7_data_free(drop7_data *d);
+
+#endif

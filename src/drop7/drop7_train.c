@@ -1,0 +1,214 @@
+/* drop7_train.c: the network of the Drop7 commands, and training on self-play datasets
+ * (see drop7_train.h). */
+#include "drop7/drop7_train.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/progress.h"
+#include "core/record.h"
+#include "core/rng.h"
+#include "drop7/drop7.h"
+#include "nn/ckpt.h"
+
+gv_status drop7_net_open(const dev_id *d, nn_dtype dt, const char *ckpt, const nn_config *fresh, uint64_t seed,
+                         int max_batch, int threads, drop7_net *n, gv_err *err)
+{
+    memset(n, 0, sizeof *n);
+    nn_config cfg = fresh ? *fresh : (nn_config){0};
+    nn_st_file f = {0};
+    if (ckpt)
+        GV_TRY(nn_ckpt_open(ckpt, &f, &cfg, err));
+    gv_status s = nn_config_check(&cfg, err);
+    if (s != GV_OK) {
+        nn_st_free(&f);
+        return s;
+    }
+    nn_layout_init(&n->L, &cfg);
+    nn_state_alloc(&n->s, &n->L);
+    nn_state_init_random(&n->s, seed);
+    if (ckpt) {
+        s = nn_ckpt_read_state(&f, "", &n->s, err);
+        nn_st_free(&f);
+    }
+    if (s == GV_OK)
+        s = nn_trainer_open(d, &n->L, dt, max_batch, threads, 0, 0, NN_CONV_WINOGRAD, &n->t, err);
+    if (s == GV_OK)
+        s = n->t->ops->set_state(n->t, &n->s, err);
+    if (s != GV_OK)
+        drop7_net_close(n);
+    return s;
+}
+
+void drop7_net_close(drop7_net *n)
+{
+    if (n->t)
+        nn_trainer_destroy(n->t);
+    if (n->L.t) {
+        nn_state_free(&n->s);
+        nn_layout_free(&n->L);
+    }
+    memset(n, 0, sizeof *n);
+}
+
+/* The learning rate of step k of total: linear warm-up, then cosine down to lr * lr_final. */
+static double lr_at(const drop7_train_opts *o, long k, long total)
+{
+    double peak = o->lr > 0 ? o->lr : NN_LR;
+    long warm = (long)ceil(o->warmup * (double)total);
+    if (k < warm)
+        return peak * (double)(k + 1) / (double)warm;
+    double t = total > warm ? (double)(k - warm) / (double)(total - warm) : 1;
+    return peak * (o->lr_final + (1 - o->lr_final) * 0.5 * (1 + cos(M_PI * t)));
+}
+
+/* Sample idx[i] of d into row i of b; its column drawn from the visit distribution. */
+static void fill(const drop7_data *d, const long *idx, int n, nn_batch *b, gv_rng *r)
+{
+    b->n = n;
+    for (int i = 0; i < n; i++) {
+        const float *x = d->planes + (size_t)idx[i] * DROP7_PLANE_FLOATS;
+        for (int j = 0; j < DROP7_PLANE_FLOATS; j++)
+            b->x[(size_t)i * DROP7_PLANE_FLOATS + j] = x[j];
+        const float *p = d->policy + (size_t)idx[i] * DROP7_N;
+        double u = gv_rng_uniform(r);
+        int a = -1;
+        for (int c = 0; c < DROP7_N; c++) {
+            if (p[c] <= 0)
+                continue;
+            a = c; /* the last positive column takes what rounding leaves */
+            if (u < p[c])
+                break;
+            u -= p[c];
+        }
+        b->policy[i] = a < 0 ? 0 : a;
+        b->value[i] = d->value[idx[i]];
+    }
+}
+
+/* The validation losses: cross-entropy with the whole visit distribution, value MSE. */
+static gv_status validate(drop7_net *n, const drop7_data *d, const long *idx, long nval, int batch, nn_batch *b,
+                          double *ce, double *mse, gv_err *err)
+{
+    double *logits = gv_xcalloc((size_t)batch * NN_POLICY, sizeof(double)), *value = gv_xcalloc((size_t)batch, sizeof(double));
+    gv_rng r;
+    gv_rng_seed(&r, 1);
+    double sce = 0, sse = 0;
+    gv_status s = GV_OK;
+    for (long i = 0; i < nval && s == GV_OK; i += batch) {
+        int k = (int)(nval - i < batch ? nval - i : batch);
+        fill(d, idx + i, k, b, &r);
+        s = n->t->ops->set_batch(n->t, b, err);
+        if (s == GV_OK)
+            s = n->t->ops->forward(n->t, 0, logits, value, NULL, err);
+        for (int j = 0; j < k && s == GV_OK; j++) {
+            const double *l = logits + (size_t)j * NN_POLICY;
+            double mx = l[0], z = 0;
+            for (int c = 1; c < NN_POLICY; c++)
+                mx = l[c] > mx ? l[c] : mx;
+            for (int c = 0; c < NN_POLICY; c++)
+                z += exp(l[c] - mx);
+            const float *p = d->policy + (size_t)idx[i + j] * DROP7_N;
+            for (int c = 0; c < NN_POLICY; c++)
+                sce -= p[c] * (l[c] - mx - log(z));
+            double dv = value[j] - d->value[idx[i + j]];
+            sse += dv * dv;
+        }
+    }
+    *ce = nval ? sce / (double)nval : NAN;
+    *mse = nval ? sse / (double)nval : NAN;
+    free(logits), free(value);
+    return s;
+}
+
+gv_status drop7_train_run(drop7_net *n, const drop7_data *d, const drop7_train_opts *o, cJSON *rec, gv_err *err)
+{
+    if (o->epochs < 1 || o->batch < 1)
+        return gv_fail(err, GV_ERR_INPUT, "train: epochs and batch must be at least 1");
+    long nval = (long)floor(o->val_frac * (double)d->n), ntrain = d->n - nval;
+    if (ntrain < 1)
+        return gv_fail(err, GV_ERR_INPUT, "train: %ld samples leave none for training after the validation split", d->n);
+    int batch = (int)(ntrain < o->batch ? ntrain : o->batch);
+    if (batch > n->t->opts.max_batch)
+        return gv_fail(err, GV_ERR_INTERNAL, "train: batch %d above the trainer's %d", batch, n->t->opts.max_batch);
+    long per_epoch = ntrain / batch, total = per_epoch * o->epochs;
+    gv_rng r;
+    gv_rng_seed(&r, o->seed);
+    long *idx = gv_xmalloc(sizeof(long) * (size_t)d->n);
+    for (long i = 0; i < d->n; i++)
+        idx[i] = i;
+    for (long i = d->n - 1; i > 0; i--) { /* the split: a shuffle, validation at the end */
+        long j = (long)gv_rng_below(&r, (uint64_t)i + 1), t = idx[i];
+        idx[i] = idx[j], idx[j] = t;
+    }
+    long *val = idx + ntrain;
+    nn_batch b;
+    nn_batch_alloc(&b, batch);
+    cJSON *tr = gv_json_add_obj(rec, "train_drop7");
+    cJSON_AddNumberToObject(tr, "samples", (double)d->n);
+    cJSON_AddNumberToObject(tr, "train_samples", (double)ntrain);
+    cJSON_AddNumberToObject(tr, "val_samples", (double)nval);
+    cJSON_AddNumberToObject(tr, "batch", batch);
+    cJSON_AddNumberToObject(tr, "steps", (double)total);
+    gv_json_add_num(tr, "lr_peak", o->lr > 0 ? o->lr : NN_LR);
+    cJSON *eps = gv_json_add_arr(tr, "epochs");
+    gv_progress pg;
+    if (o->progress)
+        gv_progress_init(&pg);
+    gv_status s = GV_OK;
+    long k = 0;
+    for (int e = 1; e <= o->epochs && s == GV_OK; e++) {
+        double t0 = gv_now(), sum = 0;
+        for (long i = ntrain - 1; i > 0; i--) { /* this epoch's order */
+            long j = (long)gv_rng_below(&r, (uint64_t)i + 1), t = idx[i];
+            idx[i] = idx[j], idx[j] = t;
+        }
+        double lr = NAN;
+        for (long st = 0; st < per_epoch && s == GV_OK; st++, k++) {
+            fill(d, idx + st * batch, batch, &b, &r);
+            lr = lr_at(o, k, total);
+            n->t->opts.lr = lr;
+            double loss = NAN;
+            s = n->t->ops->set_batch(n->t, &b, err);
+            if (s == GV_OK)
+                s = n->t->ops->step(n->t, &loss, err);
+            if (s == GV_OK && !isfinite(loss))
+                s = gv_fail(err, GV_ERR_WRONG, "train: the loss is not finite at step %ld (epoch %d)", k + 1, e);
+            sum += loss;
+            if (o->progress)
+                gv_progress_update(&pg, "epoch %d of %d, step %ld of %ld, loss %.4f", e, o->epochs, k + 1, total, loss);
+        }
+        double ce = NAN, mse = NAN;
+        if (s == GV_OK && nval)
+            s = validate(n, d, val, nval, batch, &b, &ce, &mse, err);
+        if (s == GV_OK && o->save) {
+            s = n->t->ops->get_state(n->t, &n->s, err);
+            if (s == GV_OK)
+                s = nn_ckpt_save(o->save, &n->s, NN_ST_F32, err);
+        }
+        if (s != GV_OK)
+            break;
+        cJSON *ep = cJSON_CreateObject();
+        cJSON_AddNumberToObject(ep, "epoch", e);
+        gv_json_add_num(ep, "lr", lr);
+        gv_json_add_num(ep, "train_loss", per_epoch ? sum / (double)per_epoch : NAN);
+        gv_json_add_num(ep, "val_policy_ce", ce);
+        gv_json_add_num(ep, "val_value_mse", mse);
+        gv_json_add_num(ep, "val_loss", ce + mse);
+        gv_json_add_num(ep, "seconds", gv_now() - t0);
+        cJSON_AddItemToArray(eps, ep);
+        if (o->progress)
+            gv_progress_done(&pg);
+        if (!gv_quiet)
+            printf("epoch %d: train loss %.4f, validation: policy cross-entropy %.4f, value MSE %.4f (lr %.2e, %.1f s)%s%s\n",
+                   e, per_epoch ? sum / (double)per_epoch : NAN, ce, mse, lr, gv_now() - t0, o->save ? ", saved " : "",
+                   o->save ? o->save : "");
+    }
+    if (o->progress)
+        gv_progress_done(&pg);
+    nn_batch_free(&b);
+    free(idx);
+    return s;
+}

@@ -1,0 +1,50 @@
+/* drop7_train.h: the network as the Drop7 commands use it: opened from a checkpoint (or
+ * drawn fresh from a seed) on a device, and trained on self-play datasets (`gpuvet train
+ * --data`): a shuffled split into training and validation samples, AdamW with a linear
+ * warm-up and a cosine decay of the learning rate, one checkpoint per epoch written
+ * atomically, and per epoch the training loss and the validation losses in the record.
+ *
+ * The trainers' loss takes one column per sample (cross-entropy with a class index), and a
+ * dataset holds the search's visit distribution: each time a sample is used, its column is
+ * drawn from that distribution, an unbiased estimate of the cross-entropy with the whole
+ * distribution (whose gradient is the expectation of the sampled ones). The validation
+ * loss is the exact cross-entropy with the distribution, computed from the logits. */
+#ifndef GV_DROP7_DROP7_TRAIN_H
+#define GV_DROP7_DROP7_TRAIN_H
+
+#include <cJSON.h>
+
+#include "dev/dev.h"
+#include "drop7/drop7_data.h"
+#include "nn/nn.h"
+
+typedef struct {
+    nn_layout L;
+    nn_state s;
+    nn_trainer *t;
+} drop7_net;
+
+/* Opens the network on device d for batches up to max_batch: from checkpoint ckpt (its
+ * shape from the file; a wrong or corrupt file is GV_ERR_INPUT naming it), or, when ckpt is
+ * NULL, fresh from fresh and seed (PyTorch's initialisation). */
+gv_status drop7_net_open(const dev_id *d, nn_dtype dt, const char *ckpt, const nn_config *fresh, uint64_t seed,
+                         int max_batch, int threads, drop7_net *n, gv_err *err);
+void drop7_net_close(drop7_net *n);
+
+typedef struct {
+    int epochs;            /* passes over the training samples */
+    int batch;             /* samples per step (the last partial batch of an epoch is dropped) */
+    double lr;             /* peak learning rate (NN_LR when 0) */
+    double warmup;         /* share of the steps with a linear warm-up (0.05) */
+    double lr_final;       /* the cosine ends at lr * lr_final (0.1) */
+    double val_frac;       /* share of the samples held out for validation (0.1) */
+    uint64_t seed;         /* the split, the shuffles and the sampled columns */
+    const char *save;      /* checkpoint written after every epoch (NULL: none) */
+    int progress;
+} drop7_train_opts;
+
+/* Trains n on d; the record gets "train_drop7" {samples, train_samples, val_samples, steps,
+ * epochs: [{epoch, lr, train_loss, val_policy_ce, val_value_mse, val_loss, seconds}]}. */
+gv_status drop7_train_run(drop7_net *n, const drop7_data *d, const drop7_train_opts *o, cJSON *rec, gv_err *err);
+
+#endif
