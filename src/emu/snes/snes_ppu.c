@@ -419,10 +419,14 @@ static void draw_obj(snes_ppu *p, int line, layer_buf *lb)
 {
     uint32_t base = (uint32_t)(p->obsel & 7) << 13, gap = (uint32_t)(((p->obsel >> 3) & 3) + 1) << 12;
     int first = p->oam_prio ? (p->oam_reload >> 2) & 0x7F : 0;
+    static const uint8_t tallest[8] = {16, 32, 64, 32, 64, 64, 64, 32};
+    int hmax = tallest[p->obsel >> 5];
     uint8_t list[32];
     int n = 0;
     for (int k = 0; k < 128; k++) {
         int i = (first + k) & 127;
+        if (((line - 1 - p->oam[i * 4 + 1]) & 0xFF) >= hmax)
+            continue; /* below the tallest size: not on this line */
         obj_geom g = obj_at(p, i, line);
         if (g.row >= g.h || g.x <= -g.w)
             continue;
@@ -490,33 +494,55 @@ void snes_ppu_obj_flags(snes_ppu *p, int y)
     draw_obj(p, y + 1, NULL);
 }
 
-/* The window mask of a layer (wsel nibble, 2-bit logic) into w[256]: 1 = masked. */
-static int window_mask(const snes_ppu *p, uint8_t sel, uint8_t logic, uint8_t *w)
+/* The two windows on one line: w1[x], w2[x] = 1 inside window 1, 2. */
+static void window_base(const snes_ppu *p, uint8_t *w1, uint8_t *w2)
+{
+    memset(w1, 0, 256);
+    memset(w2, 0, 256);
+    if (p->wpos[0] <= p->wpos[1])
+        memset(w1 + p->wpos[0], 1, (size_t)(p->wpos[1] - p->wpos[0] + 1));
+    if (p->wpos[2] <= p->wpos[3])
+        memset(w2 + p->wpos[2], 1, (size_t)(p->wpos[3] - p->wpos[2] + 1));
+}
+
+/* The window mask of a layer (wsel nibble, 2-bit logic) into w[256] (1 = masked) from the
+ * two windows; 0 when the layer has no window enabled (w untouched). */
+static int window_mask(uint8_t sel, uint8_t logic, const uint8_t *w1, const uint8_t *w2, uint8_t *w)
 {
     int e1 = sel & 2, e2 = sel & 8;
     if (!e1 && !e2)
         return 0;
-    for (int x = 0; x < 256; x++) {
-        int in1 = x >= p->wpos[0] && x <= p->wpos[1], in2 = x >= p->wpos[2] && x <= p->wpos[3];
-        if (sel & 1)
-            in1 = !in1;
-        if (sel & 4)
-            in2 = !in2;
-        int r;
-        if (!e2)
-            r = in1;
-        else if (!e1)
-            r = in2;
-        else
-            switch (logic & 3) {
-            case 0: r = in1 | in2; break;
-            case 1: r = in1 & in2; break;
-            case 2: r = in1 ^ in2; break;
-            default: r = !(in1 ^ in2); break;
-            }
-        w[x] = (uint8_t)r;
+    uint8_t i1 = sel & 1, i2 = (sel >> 2) & 1;
+    if (!e2) {
+        for (int x = 0; x < 256; x++)
+            w[x] = w1[x] ^ i1;
+    } else if (!e1) {
+        for (int x = 0; x < 256; x++)
+            w[x] = w2[x] ^ i2;
+    } else {
+        switch (logic & 3) {
+        case 0: for (int x = 0; x < 256; x++) w[x] = (w1[x] ^ i1) | (w2[x] ^ i2); break;
+        case 1: for (int x = 0; x < 256; x++) w[x] = (w1[x] ^ i1) & (w2[x] ^ i2); break;
+        case 2: for (int x = 0; x < 256; x++) w[x] = (w1[x] ^ i1) ^ (w2[x] ^ i2); break;
+        default: for (int x = 0; x < 256; x++) w[x] = (w1[x] ^ i1 ^ w2[x] ^ i2) ^ 1; break;
+        }
     }
     return 1;
+}
+
+/* Merges a layer's pixels into a screen (colour, z, layer) where its z is higher and the
+ * window (or NULL) does not mask it. */
+static void merge(const uint16_t *col, const uint8_t *pri, const uint8_t *zl, const uint8_t *win, int l,
+                  uint16_t *sc, uint8_t *sz, uint8_t *sl)
+{
+    for (int x = 0; x < 256; x++) {
+        uint8_t pr = pri[x];
+        if (!pr || (win && win[x]))
+            continue;
+        uint8_t zz = zl[pr - 1];
+        if (zz > sz[x])
+            sz[x] = zz, sc[x] = col[x], sl[x] = (uint8_t)l;
+    }
 }
 
 /* A BGR555 colour plus or minus another, halved when asked. */
@@ -577,43 +603,53 @@ void snes_ppu_draw_line(snes_ppu *p, int y, uint8_t *out)
     /* merge into main and sub screens */
     uint16_t mc[256], sc[256];
     uint8_t mz[256], szb[256], ml[256], sl[256];
-    uint8_t win[256];
+    uint8_t w1[256], w2[256], win[256];
+    int have_base = 0;
     uint16_t back = p->cgram[0];
     for (int x = 0; x < 256; x++)
-        mc[x] = back, mz[x] = 0, ml[x] = L_BACK, sc[x] = p->fixed, szb[x] = 0, sl[x] = L_BACK;
+        mc[x] = back, sc[x] = p->fixed;
+    memset(mz, 0, sizeof mz);
+    memset(szb, 0, sizeof szb);
+    memset(ml, L_BACK, sizeof ml);
+    memset(sl, L_BACK, sizeof sl);
     static const uint8_t wsel_reg[5] = {0, 0, 1, 1, 2}, wsel_sh[5] = {0, 4, 0, 4, 0};
     for (int l = 0; l < 5; l++) {
-        if (!have[l])
-            continue;
         uint8_t bit = (uint8_t)(1 << l);
         int onm = p->tm & bit, ons = p->ts & bit;
-        if (!onm && !ons)
+        if (!have[l] || (!onm && !ons))
             continue;
-        uint8_t sel = (uint8_t)((p->wsel[wsel_reg[l]] >> wsel_sh[l]) & 15);
-        uint8_t logic = (uint8_t)(l < 4 ? (p->wbglog >> (2 * l)) & 3 : p->wobjlog & 3);
-        int hasw = window_mask(p, sel, logic, win);
-        const uint8_t *zl = z + l * 4;
-        const uint16_t *col = lb[l].col + 8;
-        const uint8_t *pri = lb[l].pri + 8;
-        int wm = hasw && (p->tmw & bit), ws = hasw && (p->tsw & bit);
-        for (int x = 0; x < 256; x++) {
-            uint8_t pr = pri[x];
-            if (!pr)
-                continue;
-            uint8_t zz = zl[pr - 1];
-            if (onm && zz > mz[x] && !(wm && win[x]))
-                mz[x] = zz, mc[x] = col[x], ml[x] = (uint8_t)l;
-            if (ons && zz > szb[x] && !(ws && win[x]))
-                szb[x] = zz, sc[x] = col[x], sl[x] = (uint8_t)l;
+        int hasw = 0;
+        if ((p->tmw | p->tsw) & bit) {
+            uint8_t sel = (uint8_t)((p->wsel[wsel_reg[l]] >> wsel_sh[l]) & 15);
+            uint8_t logic = (uint8_t)(l < 4 ? (p->wbglog >> (2 * l)) & 3 : p->wobjlog & 3);
+            if (sel & 0xA) {
+                if (!have_base)
+                    window_base(p, w1, w2), have_base = 1;
+                hasw = window_mask(sel, logic, w1, w2, win);
+            }
         }
+        const uint8_t *zl = z + l * 4;
+        if (onm)
+            merge(lb[l].col + 8, lb[l].pri + 8, zl, hasw && (p->tmw & bit) ? win : NULL, l, mc, mz, ml);
+        if (ons)
+            merge(lb[l].col + 8, lb[l].pri + 8, zl, hasw && (p->tsw & bit) ? win : NULL, l, sc, szb, sl);
     }
     /* colour math and the colour window */
     uint8_t cw[256];
-    int hascw = window_mask(p, (uint8_t)(p->wsel[2] >> 4), (uint8_t)((p->wobjlog >> 2) & 3), cw);
+    int hascw = 0;
+    if (p->wsel[2] & 0xA0) {
+        if (!have_base)
+            window_base(p, w1, w2);
+        hascw = window_mask((uint8_t)(p->wsel[2] >> 4), (uint8_t)((p->wobjlog >> 2) & 3), w1, w2, cw);
+    }
     if (!hascw)
         memset(cw, 0, sizeof cw);
     int clip = (p->cgwsel >> 6) & 3, prevent = (p->cgwsel >> 4) & 3;
+    /* by whether the pixel is inside the colour window: clipped to black, math allowed */
+    const uint8_t black_in[2] = {(uint8_t)(clip == 3 || clip == 1), (uint8_t)(clip == 3 || clip == 2)};
+    const uint8_t allow_in[2] = {(uint8_t)(prevent == 0 || prevent == 2), (uint8_t)(prevent == 0 || prevent == 1)};
     int use_sub = p->cgwsel & 2, sub = p->cgadsub & 0x80, half = p->cgadsub & 0x40;
+    uint8_t mathl = p->cgadsub & 0x3F;
     const uint8_t *objmath = lb[L_OBJ].math;
     uint8_t bright = p->inidisp & 15;
     uint8_t lut[32];
@@ -621,16 +657,11 @@ void snes_ppu_draw_line(snes_ppu *p, int y, uint8_t *out)
         lut[i] = (uint8_t)(((i << 3) | (i >> 2)) * bright / 15);
     for (int x = 0; x < 256; x++) {
         uint16_t c = mc[x];
-        int inw = cw[x];
-        int black = clip == 3 || (clip == 1 && !inw) || (clip == 2 && inw);
+        int inw = cw[x], black = black_in[inw];
         if (black)
             c = 0;
         int l = ml[x];
-        int mathon = (p->cgadsub >> l) & 1;
-        if (l == L_OBJ && objmath[x] != 2)
-            mathon = 0;
-        int allowed = prevent == 0 || (prevent == 1 && inw) || (prevent == 2 && !inw);
-        if (mathon && allowed) {
+        if (((mathl >> l) & 1) && allow_in[inw] && (l != L_OBJ || objmath[x] == 2)) {
             uint16_t other = use_sub ? sc[x] : p->fixed;
             int h = half && !black && !(use_sub && sl[x] == L_BACK);
             c = color_math(c, other, sub, h);
