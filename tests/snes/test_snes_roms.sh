@@ -35,7 +35,7 @@ hashes() { # rom frames video instances
   "$G" run snes "$R/$1.sfc" --frames "$2" --video "$3" --instances "$4" --no-battery -q 2>"$T_TMP/err" |
     grep -E '^(video|audio)_hash' | tr '\n' ' '
 }
-for rom in cpu_test ppu_scene; do
+for rom in cpu_test ppu_scene bench_scene; do
   ref=$(hashes $rom 120 native 1)
   for cfg in "host 1" "host 3"; do
     set -- $cfg

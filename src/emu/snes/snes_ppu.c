@@ -239,7 +239,7 @@ enum { L_BG1, L_BG2, L_BG3, L_BG4, L_OBJ, L_BACK };
 /* A layer's pixels on one line: colour and priority+1 (0: transparent); for sprites also
  * whether colour math may apply (palettes 4-7). */
 typedef struct {
-    uint16_t col[256 + 16];
+    uint8_t idx[256 + 16];     /* CGRAM index */
     uint8_t pri[256 + 16];
     uint8_t math[256];
 } layer_buf;
@@ -313,7 +313,6 @@ static void draw_bg(const snes_ppu *p, int bg, int mode, int line, layer_buf *lb
     int palsh = bpp == 2 ? 2 : bpp == 4 ? 4 : 0;
     uint32_t ty = gy >> tsh;
     uint32_t rowbase = mapbase + ((ty & 31) << 5) + ((ty & 32) && (sc & 2) ? (sc & 1 ? 0x800 : 0x400) : 0);
-    const uint16_t *cg = p->cgram;
     for (int sx = -(int)(hofs & 7); sx < 256; sx += 8) {
         uint32_t gx = (hofs + (uint32_t)sx) & 0x3FF;
         uint32_t tx = gx >> tsh;
@@ -338,7 +337,7 @@ static void draw_bg(const snes_ppu *p, int bg, int mode, int line, layer_buf *lb
             uint8_t c = (uint8_t)px;
             if (c) {
                 int x = sx + i + 8; /* buffers start 8 pixels left of the screen */
-                lb->col[x] = cg[(pal + c) & 0xFF];
+                lb->idx[x] = (uint8_t)(pal + c);
                 lb->pri[x] = pri;
             }
         }
@@ -346,7 +345,7 @@ static void draw_bg(const snes_ppu *p, int bg, int mode, int line, layer_buf *lb
     if (mos > 1) /* horizontal mosaic: each block repeats its left pixel */
         for (int x = 0; x < 256; x++) {
             int s = x - x % mos;
-            lb->col[x + 8] = lb->col[s + 8];
+            lb->idx[x + 8] = lb->idx[s + 8];
             lb->pri[x + 8] = lb->pri[s + 8];
         }
 }
@@ -385,11 +384,11 @@ static void draw_m7(const snes_ppu *p, int line, layer_buf *b1, layer_buf *b2)
         }
     have:
         if (pix) {
-            b1->col[x + 8] = p->cgram[pix];
+            b1->idx[x + 8] = pix;
             b1->pri[x + 8] = 1;
         }
         if (b2 && (pix & 0x7F)) {
-            b2->col[x + 8] = p->cgram[pix & 0x7F];
+            b2->idx[x + 8] = pix & 0x7F;
             b2->pri[x + 8] = (uint8_t)((pix >> 7) + 1);
         }
     }
@@ -480,7 +479,7 @@ static void draw_obj(snes_ppu *p, int line, layer_buf *lb)
                 if (!c || X < 0 || X >= 256 || taken[X])
                     continue;
                 taken[X] = (uint8_t)(1 + math);
-                lb->col[X + 8] = p->cgram[pal + c];
+                lb->idx[X + 8] = (uint8_t)(pal + c);
                 lb->pri[X + 8] = pri;
             }
         }
@@ -532,8 +531,8 @@ static int window_mask(uint8_t sel, uint8_t logic, const uint8_t *w1, const uint
 
 /* Merges a layer's pixels into a screen (colour, z, layer) where its z is higher and the
  * window (or NULL) does not mask it. */
-static void merge(const uint16_t *col, const uint8_t *pri, const uint8_t *zl, const uint8_t *win, int l,
-                  uint16_t *sc, uint8_t *sz, uint8_t *sl)
+static void merge(const uint8_t *col, const uint8_t *pri, const uint8_t *zl, const uint8_t *win, int l,
+                  uint8_t *sc, uint8_t *sz, uint8_t *sl)
 {
     for (int x = 0; x < 256; x++) {
         uint8_t pr = pri[x];
@@ -601,13 +600,12 @@ void snes_ppu_draw_line(snes_ppu *p, int y, uint8_t *out)
         }
     }
     /* merge into main and sub screens */
-    uint16_t mc[256], sc[256];
+    uint8_t mc[256], sc[256]; /* CGRAM indexes (the sub screen's backdrop is the fixed colour) */
     uint8_t mz[256], szb[256], ml[256], sl[256];
     uint8_t w1[256], w2[256], win[256];
     int have_base = 0;
-    uint16_t back = p->cgram[0];
-    for (int x = 0; x < 256; x++)
-        mc[x] = back, sc[x] = p->fixed;
+    memset(mc, 0, sizeof mc);
+    memset(sc, 0, sizeof sc);
     memset(mz, 0, sizeof mz);
     memset(szb, 0, sizeof szb);
     memset(ml, L_BACK, sizeof ml);
@@ -630,9 +628,9 @@ void snes_ppu_draw_line(snes_ppu *p, int y, uint8_t *out)
         }
         const uint8_t *zl = z + l * 4;
         if (onm)
-            merge(lb[l].col + 8, lb[l].pri + 8, zl, hasw && (p->tmw & bit) ? win : NULL, l, mc, mz, ml);
+            merge(lb[l].idx + 8, lb[l].pri + 8, zl, hasw && (p->tmw & bit) ? win : NULL, l, mc, mz, ml);
         if (ons)
-            merge(lb[l].col + 8, lb[l].pri + 8, zl, hasw && (p->tsw & bit) ? win : NULL, l, sc, szb, sl);
+            merge(lb[l].idx + 8, lb[l].pri + 8, zl, hasw && (p->tsw & bit) ? win : NULL, l, sc, szb, sl);
     }
     /* colour math and the colour window */
     uint8_t cw[256];
@@ -656,13 +654,13 @@ void snes_ppu_draw_line(snes_ppu *p, int y, uint8_t *out)
     for (int i = 0; i < 32; i++)
         lut[i] = (uint8_t)(((i << 3) | (i >> 2)) * bright / 15);
     for (int x = 0; x < 256; x++) {
-        uint16_t c = mc[x];
+        uint16_t c = p->cgram[mc[x]];
         int inw = cw[x], black = black_in[inw];
         if (black)
             c = 0;
         int l = ml[x];
         if (((mathl >> l) & 1) && allow_in[inw] && (l != L_OBJ || objmath[x] == 2)) {
-            uint16_t other = use_sub ? sc[x] : p->fixed;
+            uint16_t other = use_sub && sl[x] != L_BACK ? p->cgram[sc[x]] : p->fixed;
             int h = half && !black && !(use_sub && sl[x] == L_BACK);
             c = color_math(c, other, sub, h);
         }

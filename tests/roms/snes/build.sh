@@ -15,3 +15,7 @@ for src in cpu_test ppu_scene; do
   ld65 -C "$here/lorom.cfg" -o "$out/$src.sfc" "$out/$src.o"
   "$py" "$here/snesfix.py" "$out/$src.sfc"
 done
+# the benchmark ROM: the scene with its game loop (ppu_scene.s, -D BENCH)
+ca65 --cpu 65816 -D BENCH -I "$here" -I "$out" -I "$root/src/emu/snes" -o "$out/bench_scene.o" "$here/ppu_scene.s"
+ld65 -C "$here/lorom.cfg" -o "$out/bench_scene.sfc" "$out/bench_scene.o"
+"$py" "$here/snesfix.py" "$out/bench_scene.sfc"

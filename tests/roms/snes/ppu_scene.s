@@ -1,5 +1,8 @@
 ; ppu_scene.s: gpuvet's own SNES picture and sound test (65816, ca65 --cpu 65816), pinned by
-; its video and audio hashes in tests/emu/golden.txt. One frame shows, top to bottom:
+; its video and audio hashes in tests/emu/golden.txt. Assembled with -D BENCH it is also the
+; benchmark ROM (bench_scene.sfc): the same scene with a game loop that moves 128 large
+; sprites every frame and keeps the CPU busy until the next NMI, which copies them to OAM by
+; DMA and turns the mode 7 plane. One frame shows, top to bottom:
 ;   lines 1-150  mode 1 with BG3 in front: BG1 (4 bpp, 8x8 tiles, palettes, priorities,
 ;                flips) cut by window 1 on the main screen, BG2 (4 bpp, 16x16 tiles,
 ;                mosaic 2), BG3 (2 bpp) on the sub screen only, added at half strength to
@@ -15,10 +18,15 @@
         .p816
         .include "snes.inc"
 
+.ifdef BENCH
+        snes_header "GPUVET BENCH SCENE"
+.else
         snes_header "GPUVET PPU SCENE"
+.endif
         snes_vectors reset, nmi, irq
 
 frame   = $0010                 ; 16-bit frame counter
+SHADOW  = $7E2000               ; the benchmark's copy of OAM
 
 ; VRAM word addresses
 BG1MAP  = $4000
@@ -291,8 +299,88 @@ reset:  sei
         lda     #$81
         sta     $4200           ; NMI, auto joypad
         cli
+.ifndef BENCH
 @idle:  wai
         bra     @idle
+.else
+; ---- the benchmark's game loop: move 128 sprites in a WRAM copy of OAM, then keep the CPU
+; busy (multiplies, a running sum) until the NMI has taken the frame ----
+        ldx     #0
+@init:  txa                     ; sprite i: x = 2i, y = i + 16, tile i & 15, attributes
+        asl     a
+        sta     f:SHADOW,x
+        txa
+        lsr     a
+        lsr     a
+        clc
+        adc     #16
+        sta     f:SHADOW+1,x
+        txa
+        lsr     a
+        lsr     a
+        and     #$0F
+        sta     f:SHADOW+2,x
+        txa
+        and     #$FE
+        ora     #$30
+        sta     f:SHADOW+3,x
+        inx
+        inx
+        inx
+        inx
+        cpx     #512
+        bne     @init
+        ldx     #0
+@hi:    lda     #$AA            ; the high table: every sprite large
+        sta     f:SHADOW+512,x
+        inx
+        cpx     #32
+        bne     @hi
+@game:  ldx     #0
+@move:  lda     f:SHADOW,x      ; x += 1 + (i & 3), y wobbles with the frame
+        sec
+        adc     #0
+        sta     f:SHADOW,x
+        txa
+        lsr     a
+        lsr     a
+        and     #$03
+        clc
+        adc     f:SHADOW,x
+        sta     f:SHADOW,x
+        lda     frame
+        and     #$08
+        beq     @up
+        lda     f:SHADOW+1,x
+        inc     a
+        bra     @sety
+@up:    lda     f:SHADOW+1,x
+        dec     a
+@sety:  sta     f:SHADOW+1,x
+        inx
+        inx
+        inx
+        inx
+        cpx     #512
+        bne     @move
+        lda     frame
+        sta     $02
+@busy:  lda     $03             ; work until the next frame: a product into a running sum
+        sta     $4202
+        lda     $02
+        sta     $4203
+        nop
+        nop
+        lda     $4216
+        clc
+        adc     $04
+        sta     $04
+        inc     $03
+        lda     frame
+        cmp     $02
+        beq     @busy
+        jmp     @game
+.endif
 
 ; ---- NMI: scroll a pixel a frame ----
 nmi:    rep     #$30
@@ -314,6 +402,37 @@ nmi:    rep     #$30
         lsr     a
         sta     $2111           ; BG3 HOFS
         stz     $2111
+.ifdef BENCH
+        lda     frame           ; mode 7: zoom and shear with the frame
+        sta     $211B
+        lda     #$01
+        sta     $211B
+        lda     frame
+        sta     $211C
+        stz     $211C
+        lda     frame
+        eor     #$FF
+        sta     $211D
+        lda     #$FF
+        sta     $211D
+        lda     frame
+        sta     $211E
+        lda     #$01
+        sta     $211E
+        stz     $2102           ; the sprites from the WRAM copy
+        stz     $2103
+        lda     #$04
+        sta     $4301
+        stz     $4300
+        ldx     #.loword(SHADOW)
+        stx     $4302
+        lda     #^SHADOW
+        sta     $4304
+        ldx     #544
+        stx     $4305
+        lda     #$01
+        sta     $420B
+.endif
         rep     #$30
         plx
         pla
