@@ -329,18 +329,17 @@ static void draw_bg(const snes_ppu *p, int bg, int mode, int line, layer_buf *lb
         uint64_t px = tile_row(p->vram, chrbase + tile * (uint32_t)(bpp * 4) + (ry & 7), bpp);
         if (e & 0x4000)
             px = __builtin_bswap64(px);
-        if (!px)
-            continue;
-        uint8_t pri = (uint8_t)(((e >> 13) & 1) + 1);
-        uint16_t pal = (uint16_t)(palbase + (bpp == 8 ? 0 : ((e >> 10) & 7) << palsh));
-        for (int i = 0; i < 8; i++, px >>= 8) {
-            uint8_t c = (uint8_t)px;
-            if (c) {
-                int x = sx + i + 8; /* buffers start 8 pixels left of the screen */
-                lb->idx[x] = (uint8_t)(pal + c);
-                lb->pri[x] = pri;
-            }
-        }
+        /* all eight pixels at once (the layer's tiles do not overlap): 1 in each byte that
+         * is opaque, then index = palette + colour (never carries: at most 255) */
+        uint64_t t = px | px >> 4;
+        t |= t >> 2;
+        t = (t | t >> 1) & 0x0101010101010101ull;
+        uint64_t pri = t * (uint64_t)(((e >> 13) & 1) + 1);
+        uint64_t pal = (uint64_t)(palbase + (bpp == 8 ? 0 : ((e >> 10) & 7) << palsh));
+        uint64_t idx = (px + pal * 0x0101010101010101ull) & (t * 0xFF);
+        int x = sx + 8; /* buffers start 8 pixels left of the screen */
+        memcpy(lb->idx + x, &idx, 8);
+        memcpy(lb->pri + x, &pri, 8);
     }
     if (mos > 1) /* horizontal mosaic: each block repeats its left pixel */
         for (int x = 0; x < 256; x++) {
