@@ -30,6 +30,12 @@ else
   fail "snes cpu_test" "exit $rc: $(grep -E '^test ROM' "$T_TMP/out")"
 fi
 
+# the same ROM with A+Start held from frame 0: check 11 (joypad auto-read gives 0) must
+# fail, and only it: the movie reaches $4218
+printf '0: a+start\n' >"$T_TMP/held.txt"
+"$G" run "$R/cpu_test.sfc" --test-rom --no-battery --input "$T_TMP/held.txt" >"$T_TMP/out" 2>&1
+expect_grep "snes input reaches the joypad registers" 'failed .*\[status \$0B\]' "$T_TMP/out"
+
 # ---- the log (host) renderer against the native one ------------------------------------
 hashes() { # rom frames video instances
   "$G" run snes "$R/$1.sfc" --frames "$2" --video "$3" --instances "$4" --no-battery -q 2>"$T_TMP/err" |
