@@ -73,7 +73,11 @@ static int16_t m7_word(snes_ppu *p, uint8_t v)
     return r;
 }
 
-static int16_t sext13(int16_t v) { return (int16_t)((int16_t)(v << 3) >> 3); }
+static int16_t sext13(int16_t v)
+{
+    int x = v & 0x1FFF;
+    return (int16_t)(x >= 0x1000 ? x - 0x2000 : x);
+}
 
 void snes_ppu_write(snes_ppu *p, uint8_t reg, uint8_t v)
 {
@@ -360,8 +364,8 @@ static void draw_m7(const snes_ppu *p, int line, layer_buf *b1, layer_buf *b2)
     hs = (hs & 0x2000) ? (hs | ~0x3FF) : (hs & 0x3FF);
     vs = (vs & 0x2000) ? (vs | ~0x3FF) : (vs & 0x3FF);
     int yy = (p->m7sel & 2) ? 255 - y : y;
-    int32_t tx = ((a * hs) & ~63) + ((b * vs) & ~63) + ((b * yy) & ~63) + (cx << 8);
-    int32_t ty = ((c * hs) & ~63) + ((d * vs) & ~63) + ((d * yy) & ~63) + (cy << 8);
+    int32_t tx = ((a * hs) & ~63) + ((b * vs) & ~63) + ((b * yy) & ~63) + cx * 256;
+    int32_t ty = ((c * hs) & ~63) + ((d * vs) & ~63) + ((d * yy) & ~63) + cy * 256;
     int fill = p->m7sel >> 6;
     for (int x = 0; x < 256; x++) {
         int xx = (p->m7sel & 1) ? 255 - x : x;
