@@ -15,6 +15,7 @@
 #define STATE_MAGIC "GVSNSTAT"
 #define STATE_VERSION 1u
 #define STATE_HDR 40
+#define MAX_AHEAD (16ull * SNES_FRAME_CLOCKS)
 
 static void put32(uint8_t *p, uint32_t v) { for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i)); }
 static void put64(uint8_t *p, uint64_t v) { for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i)); }
@@ -86,12 +87,14 @@ gv_status snes_state_load(snes *m, const uint8_t *d, size_t len, gv_err *err)
     p += sizeof cs;
     const uint8_t *spc_p = p, *dsp_p = p + SNES_SPC_STATE_BYTES, *sram_p = dsp_p + SNES_DSP_STATE_BYTES;
     const char *bad = NULL;
-    /* the CPU within a few lines of the frame's start; the SPC and DSP at its time */
-    if (cs.clock < s->frame_start || cs.clock - s->frame_start > 4 * SNES_LINE_CLOCKS)
+    /* the CPU at or after the frame's start, and no further ahead than DMA can take it
+     * (eight channels of 64 KiB at 8 clocks a byte: under 12 frames); the SPC and DSP
+     * between the frame's start and the CPU */
+    if (cs.clock < s->frame_start || cs.clock - s->frame_start > MAX_AHEAD)
         bad = "CPU clock";
     else if (s->vdisp != 225 && s->vdisp != 240)
         bad = "vertical display size";
-    else if (cs.last_len > 64 || cs.waiting > 1 || cs.stopped > 1 || cs.nmi_pending > 1 || cs.irq_line > 1)
+    else if (cs.waiting > 1 || cs.stopped > 1 || cs.nmi_pending > 1 || cs.irq_line > 1)
         bad = "CPU flags";
     if (!bad) {
         /* the SPC and DSP check their own images; their clocks must match the frame's */
@@ -109,8 +112,8 @@ gv_status snes_state_load(snes *m, const uint8_t *d, size_t len, gv_err *err)
             free(spc), free(dsp), free(s);
             return gv_fail(err, GV_ERR_INPUT, "corrupt SNES save state: %s", e2.msg);
         }
-        uint64_t t = snes_spc_time(s->frame_start);
-        if (spc->cycles + 64 < t || spc->cycles > t + 64 || dsp->cycle > spc->cycles + 64 || dsp->cycle + 64 < spc->cycles)
+        uint64_t t = snes_spc_time(s->frame_start), t_cpu = snes_spc_time(cs.clock);
+        if (spc->cycles + 64 < t || spc->cycles > t_cpu + 64 || dsp->cycle > spc->cycles + 64 || dsp->cycle + 64 < t)
             bad = "sound clocks";
         if (!bad) {
             m->spc = *spc;
