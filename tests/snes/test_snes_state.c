@@ -30,7 +30,8 @@ int main(void)
     h[0x1C] = (uint8_t)~s, h[0x1D] = (uint8_t)(~s >> 8), h[0x1E] = (uint8_t)s, h[0x1F] = (uint8_t)(s >> 8);
     snes_cart *c = NULL;
     gv_err e = {0};
-    if (!t_check(snes_cart_load(rom, sizeof rom, "state.sfc", &c, &e) == GV_OK, "cart", "a 32 KiB LoROM built here: %s", c ? "loaded" : e.msg))
+    gv_status lst = snes_cart_load(rom, sizeof rom, "state.sfc", &c, &e);
+    if (!t_check(lst == GV_OK, "cart", "a 32 KiB LoROM built here: %s", lst == GV_OK ? "loaded" : e.msg))
         return t_done();
     snes *a, *b;
     snes_new(c, SNES_OUT_VIDEO | SNES_OUT_AUDIO, &a, &e);
