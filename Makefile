@@ -7,7 +7,7 @@
 #   make GPU=cuda        build the CUDA backend (GPU=auto, the default, picks CUDA when nvcc exists)
 #   make GPU=hip         build the HIP backend (AMD), HIP_ARCH=gfxNNNN overrides rocminfo
 #   make hip-check       compile every .cu file with hipcc for gfx1030 (what CI does)
-#   make fuzz-nes, fuzz-gb, fuzz-safetensors, fuzz-drop7_data, fuzz   libFuzzer runs of the loaders (FUZZ_SECONDS=600 each)
+#   make fuzz-nes, fuzz-gb, fuzz-snes, fuzz-safetensors, fuzz-drop7_data, fuzz   libFuzzer runs of the loaders (FUZZ_SECONDS=600 each)
 #   make drop7-acceptance  the fast Drop7 game against the reference on 10 million random positions
 #
 # Variables: GPU=auto|cpu|cuda|hip, CUDA_ARCH=90 (else detected with nvidia-smi),
@@ -124,7 +124,7 @@ TEST_BIN := $(addprefix $(BUILD)/tests/,$(basename $(notdir $(TEST_C))))
 LIB      := $(BUILD)/libgpuvet.a
 BIN      := $(BUILD)/gpuvet
 
-.PHONY: all build run test asan tsan bootstrap bootstrap-test tests clean hip-check fuzz-nes fuzz-gb fuzz help deps-check arm64-check arm64-objs drop7-acceptance
+.PHONY: all build run test asan tsan bootstrap bootstrap-test tests clean hip-check fuzz-nes fuzz-gb fuzz-snes fuzz help deps-check arm64-check arm64-objs drop7-acceptance
 all: build
 build: deps-check $(BIN) gpuvet
 
@@ -254,7 +254,11 @@ fuzz-nes:
 fuzz-gb:
 	@$(MAKE) --no-print-directory fuzz-gb_rom fuzz-gb_state FUZZ_SECONDS=$(FUZZ_SECONDS)
 
-fuzz: fuzz-nes fuzz-gb fuzz-safetensors fuzz-drop7_data
+# fuzz-snes: both SNES targets (fuzz/fuzz_snes_rom.c, fuzz/fuzz_snes_state.c).
+fuzz-snes:
+	@$(MAKE) --no-print-directory fuzz-snes_rom fuzz-snes_state FUZZ_SECONDS=$(FUZZ_SECONDS)
+
+fuzz: fuzz-nes fuzz-gb fuzz-snes fuzz-safetensors fuzz-drop7_data
 
 # A target may link fewer sources (FUZZ_LIB_C_<name>): the dataset loader needs no emulator,
 # and the emulator cores take many minutes to compile with the sanitizers.

@@ -69,14 +69,14 @@ int cmd_run(int argc, char **argv)
         {"--threads", ARGS_INT, &threads, "N", "host threads (default: every core)", 1, 4096, 0, 0, NULL},
         {"--gpu", ARGS_INT, &gpu, "N", "GPU index for the device renderers (default 0)", 0, 64, 0, 0, NULL},
         {"--png", ARGS_STR, &o.png, "FILE", "write the last frame as a PNG", 0, 0, 0, 0, NULL},
-        {"--wav", ARGS_STR, &o.wav, "FILE", "write the sound as a 16-bit WAV (48 kHz; mono NES, stereo Game Boy)", 0, 0, 0, 0, NULL},
+        {"--wav", ARGS_STR, &o.wav, "FILE", "write the sound as a 16-bit WAV (48 kHz; mono NES, stereo Game Boy and SNES)", 0, 0, 0, 0, NULL},
         {"--save-state", ARGS_STR, &o.save_state, "FILE", "save the machine after the run", 0, 0, 0, 0, NULL},
         {"--load-state", ARGS_STR, &o.load_state, "FILE", "load a saved machine before the run", 0, 0, 0, 0, NULL},
         {"--battery", ARGS_STR, &o.battery, "FILE", "battery RAM file, read if present and written at the end (default: ROM name with .sav, for cartridges with a battery)", 0, 0, 0, 0, NULL},
         {"--sav", ARGS_STR, &sav, "FILE", "the older spelling of --battery", 0, 0, 0, 0, NULL},
         {"--no-battery", ARGS_FLAG, &o.no_battery, NULL, "neither read nor write a battery file", 0, 0, 0, 0, NULL},
         {"--test-rom", ARGS_FLAG, &o.test_rom, NULL, "run until the test ROM's verdict (status block, serial, LD B,B signature); exit 0 passed, 1 otherwise", 0, 0, 0, 0, NULL},
-        {"--trace", ARGS_STR, &o.trace, "FILE", "one line per instruction (NES: nestest layout; Game Boy: Gameboy Doctor layout)", 0, 0, 0, 0, NULL},
+        {"--trace", ARGS_STR, &o.trace, "FILE", "one line per instruction (NES: nestest layout; Game Boy: Gameboy Doctor layout; SNES: docs/SNES.md)", 0, 0, 0, 0, NULL},
         {"--frame-hashes", ARGS_STR, &o.frame_hashes, "FILE", "one line per frame: its number, the hash of its RGB frame and of its samples", 0, 0, 0, 0, NULL},
         {"--verify", ARGS_FLAG, &o.verify, NULL, "with --video native: also draw each frame from its log and fail on any difference", 0, 0, 0, 0, NULL},
         {"--input", ARGS_STR, &o.input, "FILE", "controller input movie: lines 'FRAME: BUTTONS' (docs/EMU.md)", 0, 0, 0, 0, NULL},
@@ -86,8 +86,8 @@ int cmd_run(int argc, char **argv)
     };
     const char *pos[1];
     int npos = 0, code;
-    if (!cli_parse(cmd, "gpuvet run [nes|gb] ROM [options]",
-                   "Runs a ROM headless (NES .nes, Game Boy / Color .gb .gbc; the console comes from the\n"
+    if (!cli_parse(cmd, "gpuvet run [nes|gb|snes] ROM [options]",
+                   "Runs a ROM headless (NES .nes, Game Boy / Color .gb .gbc, SNES .sfc .smc; the console comes from the\n"
                    "header, or name it) and prints the hashes of its frames and of its sound.",
                    specs, (int)GV_ARRAY_LEN(specs), argc, argv, pos, 1, &npos, &quiet, &code))
         return code;
@@ -174,7 +174,7 @@ int cmd_bench_emu(int argc, char **argv)
     };
     const char *pos[1];
     int npos = 0, code;
-    if (!cli_parse(cmd, "gpuvet bench [nes|gb] ROM [--instances LIST] [--video LIST] [--audio LIST] [options]",
+    if (!cli_parse(cmd, "gpuvet bench [nes|gb|snes] ROM [--instances LIST] [--video LIST] [--audio LIST] [options]",
                    "Measures emulation throughput (instance-frames per second) per video and audio renderer and\n"
                    "instance count. Every timed run starts from power-on, and every instance's hashes must equal\n"
                    "the native renderers' over the same frames (exit 1 otherwise).",

@@ -107,6 +107,21 @@ gv_status gv_read_file_if_exists(const char *path, size_t max_len, uint8_t **dat
 /* Number of online CPU cores the process may run on. */
 int gv_cpu_count(void);
 
+/* GV_SANITIZED: 1 in an AddressSanitizer or ThreadSanitizer build, with GCC (which defines
+ * __SANITIZE_*__) or Clang (which answers __has_feature instead). The emulator cores compile
+ * their simpler forms there: instrumenting their large inlined/threaded loops takes many
+ * minutes of compilation. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define GV_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define GV_SANITIZED 1
+#endif
+#endif
+#ifndef GV_SANITIZED
+#define GV_SANITIZED 0
+#endif
+
 #define GV_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define GV_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define GV_MAX(a, b) ((a) > (b) ? (a) : (b))

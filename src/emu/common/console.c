@@ -7,8 +7,9 @@
 #include "emu/common/console.h"
 #include "emu/gb/gb.h"
 #include "emu/nes/nes.h"
+#include "emu/snes/snes.h"
 
-const emu_console *const emu_consoles[] = {&nes_console, &gb_console, NULL};
+const emu_console *const emu_consoles[] = {&nes_console, &snes_console, &gb_console, NULL};
 
 const emu_console *emu_console_find(const char *name)
 {

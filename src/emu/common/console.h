@@ -47,6 +47,8 @@ typedef uint32_t emu_buttons;
 typedef struct {
     int has_block;              /* the console maps a status block (cartridge RAM present) */
     uint16_t block_addr;        /* its address ($6000 NES, $A000 Game Boy) */
+    const char *block_where;    /* or, where 16 bits do not say it, the protocol's name
+                                   ("status block at $70:0000"), else NULL */
     uint8_t block[256];         /* status byte, signature DE B0 61, text: as the CPU reads them */
     const uint8_t *serial;      /* bytes shifted out of the serial port, or NULL */
     size_t serial_len;
@@ -126,7 +128,7 @@ typedef struct emu_console {
     /* Final samples of the last frame from its audio log into out (room for
      * max_audio_frames frames); returns the count, or -1 when the frame exceeds the
      * renderer (a GV_ERR_INTERNAL for the batch: a limit of ours). */
-    int (*host_audio)(void *m, int16_t *out);
+    int (*host_audio)(void *m, int16_t *out);   /* NULL: the console has no host audio renderer */
     int max_audio_frames;
 
     /* ---- device renderers (emu_gpu.h); gpu NULL when the console has none ---- */

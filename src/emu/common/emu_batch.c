@@ -157,6 +157,9 @@ gv_status emu_batch_new(const emu_batch_cfg *cfg, emu_batch **out, gv_err *err)
         return gv_fail(err, GV_ERR_INPUT, "--test-rom runs a single instance (--instances 1)");
     if (cfg->verify && cfg->video != EMU_R_NATIVE)
         return gv_fail(err, GV_ERR_INPUT, "--verify checks the log renderer against --video native");
+    if (cfg->audio == EMU_R_HOST && !cfg->con->host_audio)
+        return gv_fail(err, GV_ERR_INPUT, "--audio host: the %s has no host audio renderer (its sound is made in the core: --audio native)",
+                       cfg->con->title);
     emu_batch *b = calloc(1, sizeof *b);
     if (!b)
         return gv_fail(err, GV_ERR_ENV, "out of memory");

@@ -71,7 +71,9 @@ emu_test_action emu_test_step(emu_test *t, const emu_test_view *v, long frame)
         t->reset_armed = 1;
         if (t->status < 0x80) {
             t->verdict = t->status == 0 ? EMU_TEST_PASSED : EMU_TEST_FAILED;
-            t->protocol = v->block_addr == 0x6000 ? "status block at $6000" : "status block at $A000";
+            t->protocol = v->block_where              ? v->block_where
+                          : v->block_addr == 0x6000 ? "status block at $6000"
+                                                    : "status block at $A000";
             return EMU_TEST_DONE;
         }
         return EMU_TEST_GO_ON;

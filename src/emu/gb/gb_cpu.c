@@ -450,15 +450,7 @@ static __attribute__((noinline)) int step_begin(gb *g)
 #ifndef GB_THREADED
 /* Sanitizer builds use the switch: Clang takes many minutes over the threaded function
  * with ASan and UBSan instrumentation. */
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define GB_SANITIZED 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define GB_SANITIZED 1
-#endif
-#if defined(__GNUC__) && !defined(GB_SANITIZED)
+#if defined(__GNUC__) && !GV_SANITIZED
 #define GB_THREADED 1
 #else
 #define GB_THREADED 0

@@ -19,12 +19,14 @@
  *   - in emulation mode p always has m and x set, so the width tests need not look at e. */
 #include "emu/snes/snes_cpu.h"
 
+#include "core/gv.h"
+
 #include <string.h>
 
 /* Forced inlining makes the two instances of exec() one large function each: fast, but a
  * sanitizer build then instruments tens of thousands of inlined lines (many minutes of
  * compilation); there the compiler chooses. */
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if GV_SANITIZED
 #define INLINE static inline
 #else
 #define INLINE static inline __attribute__((always_inline))

@@ -1,0 +1,160 @@
+/* snes_console.c: the SNES behind the console interface (emu/common/console.h). Video:
+ * 256x224 RGB, hashed as the sequence of per-frame hashes; the host renderer replays the
+ * frame's video log (the PPU at the frame's start and every change after it) through the
+ * same scanline renderer. Audio: 48 kHz stereo from the S-DSP inside the core (the SPC700
+ * reads the DSP back, so the DSP runs with the machine); there is no separate audio
+ * renderer and no device renderer yet (docs/SNES.md).
+ * Test ROMs report through the status block at the start of SRAM ($70:0000 LoROM,
+ * $20:6000 HiROM). Trace line layout: see trace_layout below. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/snes/snes_int.h"
+
+static int detect(const uint8_t *d, size_t n) { return snes_cart_detect(d, n); }
+
+static gv_status cart_load(const uint8_t *d, size_t n, const char *name, void **out, gv_err *err)
+{
+    snes_cart *c;
+    gv_status st = snes_cart_load(d, n, name, &c, err);
+    *out = st == GV_OK ? c : NULL;
+    return st;
+}
+
+static void cart_free(void *c) { snes_cart_free(c); }
+
+static void cart_describe(const void *cart, char *buf, size_t len)
+{
+    const snes_cart_info *ci = snes_cart_get_info(cart);
+    snprintf(buf, len, "SNES, \"%s\", %s%s, ROM %zu KiB, SRAM %zu KiB%s%s", ci->title,
+             ci->map == SNES_MAP_HIROM ? "HiROM" : "LoROM", ci->fast ? " FastROM" : "", ci->rom_size / 1024,
+             ci->sram_size / 1024, ci->has_battery ? ", battery" : "", ci->copier_header ? ", copier header" : "");
+}
+
+static uint64_t cart_hash(const void *c) { return snes_cart_get_info(c)->hash; }
+
+static size_t battery_size(const void *cart)
+{
+    const snes_cart_info *ci = snes_cart_get_info(cart);
+    return ci->has_battery ? ci->sram_size : 0;
+}
+
+static gv_status machine_new(const void *cart, const emu_opts *o, unsigned outputs, void **out, gv_err *err)
+{
+    *out = NULL;
+    if (o && o->model)
+        return gv_fail(err, GV_ERR_INPUT, "--model %s: the SNES has one model (NTSC)", o->model);
+    unsigned so = 0;
+    if (outputs & EMU_OUT_VIDEO_NATIVE)
+        so |= SNES_OUT_VIDEO;
+    if (outputs & EMU_OUT_VIDEO_LOG)
+        so |= SNES_OUT_VIDEO_LOG;
+    if (outputs & EMU_OUT_AUDIO_NATIVE)
+        so |= SNES_OUT_AUDIO;
+    snes *m;
+    gv_status st = snes_new(cart, so, &m, err);
+    *out = st == GV_OK ? m : NULL;
+    return st;
+}
+
+static void machine_free(void *m) { snes_free(m); }
+static const char *machine_model(const void *m) { return NULL; }
+static void power(void *m) { snes_power(m); }
+static void reset(void *m) { snes_reset(m); }
+
+static int run_frame(void *m)
+{
+    snes_run_frame(m);
+    return 0;
+}
+
+static uint64_t frame_count(const void *m) { return snes_frame_count(m); }
+static void set_input(void *m, emu_buttons b) { snes_set_buttons(m, (uint16_t)b); }
+static gv_status state_save(const void *m, uint8_t **d, size_t *n, gv_err *err) { return snes_state_save(m, d, n, err); }
+static gv_status state_load(void *m, const uint8_t *d, size_t n, gv_err *err) { return snes_state_load(m, d, n, err); }
+static gv_status battery_get(const void *m, uint8_t **d, size_t *n, gv_err *err) { return snes_battery_get(m, d, n, err); }
+
+static gv_status battery_set(void *m, const uint8_t *d, size_t n, const char *name, gv_err *err)
+{
+    return snes_battery_set(m, d, n, name, err);
+}
+
+static void set_trace(void *m, emu_line_fn fn, void *ctx) { snes_set_trace(m, fn, ctx); }
+static void set_trap(void *m, int on) { (void)m, (void)on; /* SNES test ROMs use the status block */ }
+
+static void test_view(void *mv, emu_test_view *v)
+{
+    snes *m = mv;
+    memset(v, 0, sizeof *v);
+    uint32_t at = m->ci->map == SNES_MAP_HIROM ? 0x206000 : 0x700000;
+    v->has_block = m->sram_size >= sizeof v->block;
+    v->block_addr = (uint16_t)at;
+    v->block_where = m->ci->map == SNES_MAP_HIROM ? "status block at $20:6000" : "status block at $70:0000";
+    for (int i = 0; v->has_block && i < (int)sizeof v->block; i++)
+        v->block[i] = snes_peek(m, at + (uint32_t)i);
+}
+
+static const uint8_t *native_video(const void *m) { return snes_native_fb(m); }
+static const int16_t *native_audio(const void *m, int *n) { return snes_native_audio(m, n); }
+
+/* ---- the host video renderer ---------------------------------------------------------- */
+
+static void *host_video_new(const void *cart)
+{
+    (void)cart;
+    return malloc(sizeof(snes_ppu));
+}
+
+static void host_video_free(void *hv) { free(hv); }
+
+static gv_status host_video(void *hv, void *mv, uint8_t *rgb, int par, gv_err *err)
+{
+    snes *m = mv;
+    (void)par; /* one frame's lines depend on each other through the replayed changes */
+    if (!m->vlog || m->vlog->oom)
+        return gv_fail(err, GV_ERR_ENV, "out of memory for a SNES video log");
+    snes_log_render(m->vlog, hv, rgb);
+    return GV_OK;
+}
+
+const emu_console snes_console = {
+    .name = "snes",
+    .title = "SNES",
+    .exts = ".sfc,.smc",
+    .buttons = "B Y Select Start Up Down Left Right A X L R",
+    .width = SNES_W,
+    .height = SNES_H,
+    .audio_rate = SNES_AUDIO_RATE,
+    .audio_channels = 2,
+    .hash_of_frame_hashes = 1,
+    .trace_layout = "PC (bank:addr) and the 4 bytes there, A X Y S D DB P E, master clock",
+    .detect = detect,
+    .cart_load = cart_load,
+    .cart_free = cart_free,
+    .cart_describe = cart_describe,
+    .cart_hash = cart_hash,
+    .battery_size = battery_size,
+    .machine_new = machine_new,
+    .machine_free = machine_free,
+    .machine_model = machine_model,
+    .power = power,
+    .reset = reset,
+    .run_frame = run_frame,
+    .frame_count = frame_count,
+    .set_input = set_input,
+    .state_save = state_save,
+    .state_load = state_load,
+    .battery_get = battery_get,
+    .battery_set = battery_set,
+    .set_trace = set_trace,
+    .set_trap = set_trap,
+    .test_view = test_view,
+    .native_video = native_video,
+    .native_audio = native_audio,
+    .host_video_new = host_video_new,
+    .host_video_free = host_video_free,
+    .host_video = host_video,
+    .host_audio = NULL,
+    .max_audio_frames = SNES_MAX_AUDIO,
+};

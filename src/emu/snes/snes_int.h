@@ -1,0 +1,153 @@
+/* snes_int.h: the SNES machine's insides, shared by snes_machine.c (bus, CPU I/O, DMA,
+ * timing, sound), snes_ppu.c (PPU registers and the scanline renderer), snes_state.c and
+ * snes_console.c. Everything the machine must save lives in snes_state (plain data); the
+ * CPU, SPC and DSP keep their own states. */
+#ifndef GV_EMU_SNES_SNES_INT_H
+#define GV_EMU_SNES_SNES_INT_H
+
+#include "emu/snes/snes.h"
+#include "emu/snes/snes_cpu.h"
+#include "emu/snes/snes_dsp.h"
+#include "emu/snes/snes_spc.h"
+
+/* NTSC timing in master clocks (21.477 MHz): 1364 a line, 262 lines a frame. */
+enum {
+    SNES_LINE_CLOCKS = 1364,
+    SNES_LINES = 262,
+    SNES_FRAME_CLOCKS = SNES_LINE_CLOCKS * SNES_LINES,
+    SNES_REFRESH_AT = 536,     /* DRAM refresh: the CPU stops 40 clocks from dot 134 */
+    SNES_REFRESH_CLOCKS = 40,
+    SNES_HDMA_AT = 1104,       /* HDMA of the next line: dot 276 */
+    SNES_HBLANK_AT = 1096,     /* $4212 bit 6 from dot 274 ... */
+    SNES_HBLANK_END = 4,       /* ... to dot 1 of the next line */
+    SNES_MAX_AUDIO = 2048,     /* 48 kHz sample frames a frame can make (about 800) */
+};
+
+#define SNES_MASTER_HZ 21477272u /* NTSC master clock */
+#define SNES_SPC_HZ 1024000u     /* S-SMP cycles a second (24.576 MHz / 24) */
+
+typedef struct {
+    uint8_t ctrl;          /* $43x0 DMAPx */
+    uint8_t bbad;          /* $43x1 B-bus address */
+    uint16_t a1t;          /* $43x2/3 A-bus address (HDMA: table start) */
+    uint8_t a1b;           /* $43x4 A-bus bank */
+    uint8_t dasb;          /* $43x7 HDMA indirect bank */
+    uint16_t das;          /* $43x5/6 byte count (HDMA: indirect address) */
+    uint16_t a2a;          /* $43x8/9 HDMA table address */
+    uint8_t nltr;          /* $43xA HDMA line counter */
+    uint8_t unused;        /* $43xB/$43xF */
+    uint8_t do_transfer;   /* HDMA: transfer on the next line */
+    uint8_t done;          /* HDMA: table ended for this frame */
+} snes_dma_ch;
+
+typedef struct {
+    uint16_t cgram[256];   /* BGR555 */
+    uint8_t vram[65536];
+    uint8_t oam[544];
+    uint8_t inidisp, obsel, bgmode, mosaic;
+    uint8_t bgsc[4], bgnba[2];
+    uint16_t hofs[4], vofs[4];
+    uint8_t ofs_prev, pad0;      /* the BG scroll write latch */
+    uint8_t vmain, cg_hi;        /* cg_hi: the next CGDATA byte is the high one */
+    uint16_t vmadd, vram_buf;    /* VRAM word address, read prefetch */
+    uint8_t cgadd, cg_latch;
+    uint16_t oamadd, oam_reload; /* byte address 0-543, and the address $2102/3 set */
+    uint8_t oam_latch, oam_prio;
+    uint8_t m7sel, m7_prev;
+    int16_t m7a, m7b, m7c, m7d, m7x, m7y, m7hofs, m7vofs;
+    uint8_t wsel[3];             /* $2123-$2125 */
+    uint8_t wpos[4];             /* $2126-$2129: left 1, right 1, left 2, right 2 */
+    uint8_t wbglog, wobjlog, tm, ts, tmw, tsw, cgwsel, cgadsub, setini;
+    uint16_t fixed;              /* COLDATA as BGR555 */
+    uint16_t hlatch, vlatch;
+    uint8_t hl_hi, vl_hi, latched, stat_flags; /* STAT77 range/time over */
+    uint8_t mdr1, mdr2;
+} snes_ppu;
+
+typedef struct {
+    /* timing */
+    uint64_t frame;            /* frames completed */
+    uint64_t frame_start;      /* master clock of line 0 of the current frame */
+    uint32_t vdisp;            /* first line of vertical blank: 225 or 240 */
+    /* CPU I/O */
+    uint8_t nmitimen, wrio, wrmpya, wrmpyb;
+    uint16_t wrdiv, rddiv, rdmpy;
+    uint16_t htime, vtime;
+    uint8_t hdmaen, memsel, nmi_flag, irq_flag;
+    uint16_t joy[4];           /* $4218-$421F after auto-read */
+    uint32_t joy_shift[2];     /* $4016/$4017 serial shift registers */
+    uint8_t joy_strobe, open_bus_dummy;
+    uint16_t buttons;          /* what controller 1 holds */
+    uint32_t wmadd;            /* $2181-$2183 */
+    uint64_t joy_busy_until;   /* $4212 bit 0 while auto-read runs */
+    uint64_t irq_done_line;    /* line number (frame*262+line) of the last H/V IRQ */
+    snes_dma_ch dma[8];
+    snes_ppu ppu;
+    uint8_t wram[131072];
+} snes_state;
+
+/* One decoded layer pixel line: colour (BGR555) and a z value (0 = transparent). */
+typedef struct {
+    uint16_t col[256];
+    uint8_t z[256];
+    uint8_t math[256];       /* 1 where colour math applies (sprites: palettes 4-7 only) */
+} snes_line;
+
+/* The video log of a frame (EMU_OUT_VIDEO_LOG): the PPU at the frame's start and every
+ * change made to it after, each stamped with the picture lines already drawn. Replaying
+ * it draws the same frame (snes_log_render). Event: stamp << 16 | code << 8 | value, code
+ * a register $00-$33 (a write), $80 | $38-$3B (a port read), SNES_EV_OAM_RELOAD. */
+enum { SNES_EV_READ = 0x80, SNES_EV_OAM_RELOAD = 0x7F };
+typedef struct {
+    snes_ppu start;
+    uint32_t *ev;
+    size_t n, cap;
+    int oom;                 /* an event could not be stored: the log is unusable */
+} snes_vlog;
+void snes_log_render(const snes_vlog *lg, snes_ppu *work, uint8_t *rgb);
+
+struct snes {
+    snes_state s;
+    snes_cpu cpu;
+    snes_spc spc;
+    snes_dsp dsp;
+    const snes_cart *cart;
+    const snes_cart_info *ci;
+    const uint8_t *rom;
+    size_t rom_map;            /* bytes of ROM address space (a multiple of 32 KiB) */
+    uint8_t *romcopy;          /* the ROM padded to rom_map bytes */
+    uint8_t *sram;             /* sram_size bytes, or NULL */
+    size_t sram_size;
+    unsigned outputs;
+    emu_line_fn trace;
+    void *trace_ctx;
+    int16_t dsp_out[2 * 1024]; /* the DSP's 32 kHz samples of the current frame */
+    int16_t audio[2 * SNES_MAX_AUDIO];
+    int audio_n;
+    snes_vlog *vlog;           /* with SNES_OUT_VIDEO_LOG */
+    uint32_t lines_drawn;      /* picture lines drawn this frame (the log's stamp) */
+    uint8_t fb[SNES_W * SNES_H * 3];
+    snes_cpu_bus bus;
+};
+
+/* snes_machine.c */
+void snes_map_pages(snes *m);
+uint64_t snes_spc_time(uint64_t master_clock);
+void snes_sync_spc(snes *m, uint64_t master_clock);
+
+/* snes_ppu.c */
+void snes_ppu_power(snes_ppu *p);
+void snes_ppu_write(snes_ppu *p, uint8_t reg, uint8_t v);   /* reg: $00-$33 of $21xx */
+uint8_t snes_ppu_read(snes *m, uint8_t reg);                /* reg: $34-$3F */
+/* The reads that change the PPU ($2138-$213B: OAM, VRAM, CGRAM data ports). */
+uint8_t snes_ppu_read_mem(snes_ppu *p, uint8_t reg);
+/* Draws picture line y (0-223: screen line y + 1) into out (256 RGB pixels) with the
+ * registers and memories of p now (it sets p's STAT77 sprite flags). */
+void snes_ppu_draw_line(snes_ppu *p, int y, uint8_t *out);
+/* Only the sprite evaluation of picture line y (the STAT77 flags), when nothing is drawn. */
+void snes_ppu_obj_flags(snes_ppu *p, int y);
+
+/* The H/V counters latch (a $2137 read or WRIO bit 7 going low). */
+void snes_ppu_latch_counters(snes *m);
+
+#endif

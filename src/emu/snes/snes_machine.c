@@ -1,0 +1,791 @@
+/* snes_machine.c: the SNES machine around the 65C816: the memory map (a fast page table for
+ * ROM, WRAM and SRAM; slow callbacks for I/O), the 5A22's registers ($4200-$421F: NMI,
+ * IRQ with the H/V timers, multiply/divide, joypad auto-read and the serial ports), DMA
+ * and HDMA, the WRAM port, the APU ports with the SPC700 and S-DSP brought up to the CPU's
+ * time in batches (only when the CPU touches a port, and at the end of each frame), and
+ * the frame loop that draws each visible line with the PPU's registers at its start.
+ *
+ * Timing model (docs/SNES.md): 1364 master clocks a line, 262 lines; events are taken at
+ * instruction boundaries (the CPU runs to the next event: refresh at dot 134, the H-IRQ
+ * position, HDMA at dot 276, the line's end). Multiply and divide results are ready at
+ * once (the real delay of 8 and 16 CPU cycles is not modelled). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/snes/snes_int.h"
+
+/* ---- time ----------------------------------------------------------------------------- */
+
+uint64_t snes_spc_time(uint64_t clk)
+{
+    /* SPC cycles at master clock clk: clk * 1024000 / 21477272 without overflow for any
+     * reachable clock (2^64 / 1024000 master clocks is 27 years). */
+    return (uint64_t)((unsigned __int128)clk * SNES_SPC_HZ / SNES_MASTER_HZ);
+}
+
+void snes_sync_spc(snes *m, uint64_t clk)
+{
+    uint64_t t = snes_spc_time(clk);
+    if (m->spc.cycles < t)
+        snes_spc_run(&m->spc, t);
+}
+
+/* Line and master clock within the line at clock clk. */
+static inline uint32_t line_of(const snes *m, uint64_t clk, uint32_t *hclk)
+{
+    uint64_t d = clk >= m->s.frame_start ? clk - m->s.frame_start : 0;
+    uint32_t line = (uint32_t)(d / SNES_LINE_CLOCKS);
+    if (hclk)
+        *hclk = (uint32_t)(d % SNES_LINE_CLOCKS);
+    return line;
+}
+
+/* ---- the memory map ------------------------------------------------------------------- */
+
+/* Fills the page table from the cartridge, WRAM, SRAM and MEMSEL. */
+void snes_map_pages(snes *m)
+{
+    snes_cpu_bus *b = &m->bus;
+    int hi = m->ci->map == SNES_MAP_HIROM;
+    for (uint32_t bank = 0; bank < 256; bank++) {
+        uint32_t lb = bank & 0x7F;
+        uint32_t romlen = bank >= 0x80 && (m->s.memsel & 1) ? 6 : 8;
+        for (uint32_t pg = 0; pg < 16; pg++) {
+            snes_cpu_page *p = &b->page[bank << 4 | pg];
+            p->r = NULL, p->w = NULL, p->len = 8;
+            size_t off;
+            if (bank == 0x7E || bank == 0x7F) {
+                p->r = p->w = m->s.wram + (size_t)(bank - 0x7E) * 0x10000 + pg * 0x1000;
+                continue;
+            }
+            if (lb < 0x40 && pg < 2) { /* the low 8 KiB of WRAM */
+                p->r = p->w = m->s.wram + pg * 0x1000;
+                continue;
+            }
+            if (lb < 0x40 && pg < 6)
+                continue; /* I/O: slow */
+            if (lb < 0x40 && pg < 8) { /* $6000-$7FFF: HiROM SRAM in banks $20-$3F */
+                if (hi && lb >= 0x20 && m->sram_size >= 0x2000) {
+                    off = (((size_t)(lb & 0x1F) << 13) + (pg - 6) * 0x1000) % m->sram_size;
+                    p->r = p->w = m->sram + off;
+                }
+                continue;
+            }
+            if (!hi && lb >= 0x70 && lb < 0x7E && pg < 8) { /* LoROM SRAM: banks $70-$7D, $F0-$FF */
+                if (m->sram_size >= 0x1000) {
+                    off = (((size_t)(lb & 0x0F) << 15) + pg * 0x1000) % m->sram_size;
+                    p->r = p->w = m->sram + off;
+                }
+                continue;
+            }
+            if (hi)
+                off = ((size_t)(lb & 0x3F) << 16) + pg * 0x1000;
+            else
+                off = ((size_t)lb << 15) + (pg & 7) * 0x1000;
+            p->r = m->romcopy + off % m->rom_map;
+            p->len = romlen;
+        }
+    }
+    /* banks $F0-$FF (LoROM SRAM mirror) were covered by lb; $7E/$7F only in the low half */
+}
+
+/* SRAM behind the slow path (smaller than a page): the byte at addr, or NULL. */
+static uint8_t *sram_at(snes *m, uint32_t addr)
+{
+    if (!m->sram_size)
+        return NULL;
+    uint32_t lb = (addr >> 16) & 0x7F, a = addr & 0xFFFF;
+    if (m->ci->map == SNES_MAP_HIROM) {
+        if (lb >= 0x20 && lb < 0x40 && a >= 0x6000 && a < 0x8000)
+            return m->sram + ((((size_t)(lb & 0x1F) << 13) + a - 0x6000) % m->sram_size);
+    } else if (lb >= 0x70 && lb < 0x7E && a < 0x8000) {
+        return m->sram + ((((size_t)(lb & 0x0F) << 15) + a) % m->sram_size);
+    }
+    return NULL;
+}
+
+uint8_t snes_peek(const snes *m, uint32_t addr)
+{
+    const snes_cpu_page *p = &m->bus.page[(addr >> 12) & 0xFFF];
+    if (p->r)
+        return p->r[addr & 0xFFF];
+    uint8_t *s = sram_at((snes *)m, addr);
+    return s ? *s : 0;
+}
+
+/* ---- joypads -------------------------------------------------------------------------- */
+
+/* Controller 1's buttons as the serial line gives them, first bit in bit 15: B Y Select
+ * Start Up Down Left Right A X L R, then 0000 (the controller's ID). */
+static uint16_t pad_bits(uint16_t buttons)
+{
+    uint16_t v = 0;
+    for (int i = 0; i < 12; i++)
+        if (buttons & (1u << i))
+            v |= (uint16_t)(0x8000 >> i);
+    return v;
+}
+
+static void joy_latch(snes *m)
+{
+    m->s.joy_shift[0] = pad_bits(m->s.buttons);
+    m->s.joy_shift[1] = 0; /* nothing in port 2 */
+}
+
+/* ---- DMA ------------------------------------------------------------------------------ */
+
+static void io_write(snes *m, uint32_t addr, uint8_t v, uint64_t *clk);
+static uint8_t io_read(snes *m, uint32_t addr, uint64_t *clk);
+
+/* The B-bus offsets of each DMA transfer pattern (DMAPx bits 0-2), per unit byte. */
+static const uint8_t dma_pat[8][4] = {
+    {0, 0, 0, 0}, {0, 1, 0, 1}, {0, 0, 0, 0}, {0, 0, 1, 1},
+    {0, 1, 2, 3}, {0, 1, 0, 1}, {0, 0, 0, 0}, {0, 0, 1, 1},
+};
+static const uint8_t dma_units[8] = {1, 2, 2, 4, 4, 4, 2, 4};
+
+/* An A-bus byte for DMA: memory through the page table (DMA cannot reach $21xx/$43xx). */
+static uint8_t abus_read(snes *m, uint32_t addr)
+{
+    const snes_cpu_page *p = &m->bus.page[(addr >> 12) & 0xFFF];
+    if (p->r)
+        return p->r[addr & 0xFFF];
+    uint8_t *s = sram_at(m, addr);
+    return s ? *s : snes_cpu_open_bus(&m->cpu);
+}
+
+static void abus_write(snes *m, uint32_t addr, uint8_t v)
+{
+    snes_cpu_page *p = &m->bus.page[(addr >> 12) & 0xFFF];
+    if (p->w) {
+        p->w[addr & 0xFFF] = v;
+        return;
+    }
+    uint8_t *s = sram_at(m, addr);
+    if (s)
+        *s = v;
+}
+
+static uint8_t bbus_read(snes *m, uint8_t reg, uint64_t *clk)
+{
+    uint64_t c = *clk;
+    uint8_t v = io_read(m, 0x2100u | reg, &c);
+    return v;
+}
+
+static void bbus_write(snes *m, uint8_t reg, uint8_t v, uint64_t *clk)
+{
+    uint64_t c = *clk;
+    io_write(m, 0x2100u | reg, v, &c);
+}
+
+/* General DMA on the channels in mask, lowest first; advances *clk by 8 clocks a byte
+ * plus 8 a channel plus the start/end overhead. */
+static void dma_run(snes *m, uint8_t mask, uint64_t *clk)
+{
+    *clk += 12;
+    for (int ch = 0; ch < 8; ch++) {
+        if (!(mask & (1u << ch)))
+            continue;
+        snes_dma_ch *d = &m->s.dma[ch];
+        *clk += 8;
+        int mode = d->ctrl & 7, step = d->ctrl & 8 ? 0 : d->ctrl & 0x10 ? -1 : 1;
+        uint32_t n = d->das ? d->das : 0x10000;
+        for (uint32_t i = 0; i < n; i++) {
+            uint8_t reg = (uint8_t)(d->bbad + dma_pat[mode][i & 3]);
+            uint32_t a = (uint32_t)d->a1b << 16 | d->a1t;
+            if (d->ctrl & 0x80)
+                abus_write(m, a, bbus_read(m, reg, clk));
+            else
+                bbus_write(m, reg, abus_read(m, a), clk);
+            d->a1t = (uint16_t)(d->a1t + step);
+            *clk += 8;
+        }
+        d->das = 0;
+    }
+    *clk += 12;
+}
+
+/* HDMA: the channels' tables set up at the start of a frame. */
+static void hdma_init(snes *m)
+{
+    for (int ch = 0; ch < 8; ch++) {
+        snes_dma_ch *d = &m->s.dma[ch];
+        d->done = 1;
+        d->do_transfer = 0;
+        if (!(m->s.hdmaen & (1u << ch)))
+            continue;
+        d->a2a = d->a1t;
+        d->nltr = abus_read(m, (uint32_t)d->a1b << 16 | d->a2a++);
+        if (d->ctrl & 0x40) {
+            d->das = (uint16_t)(abus_read(m, (uint32_t)d->a1b << 16 | d->a2a) |
+                                abus_read(m, (uint32_t)d->a1b << 16 | (uint16_t)(d->a2a + 1)) << 8);
+            d->a2a += 2;
+        }
+        d->done = d->nltr == 0;
+        d->do_transfer = 1;
+        m->cpu.s.clock += 8;
+    }
+}
+
+/* One line of HDMA (the transfers for the next line). */
+static void hdma_line(snes *m)
+{
+    uint64_t clk = m->cpu.s.clock;
+    int any = 0;
+    for (int ch = 0; ch < 8; ch++) {
+        snes_dma_ch *d = &m->s.dma[ch];
+        if (!(m->s.hdmaen & (1u << ch)) || d->done)
+            continue;
+        any = 1;
+        clk += 8;
+        if (d->do_transfer) {
+            int mode = d->ctrl & 7;
+            for (int i = 0; i < dma_units[mode]; i++) {
+                uint8_t reg = (uint8_t)(d->bbad + dma_pat[mode][i]);
+                uint32_t a = d->ctrl & 0x40 ? (uint32_t)d->dasb << 16 | d->das++ : (uint32_t)d->a1b << 16 | d->a2a++;
+                if (d->ctrl & 0x80)
+                    abus_write(m, a, bbus_read(m, reg, &clk));
+                else
+                    bbus_write(m, reg, abus_read(m, a), &clk);
+                clk += 8;
+            }
+        }
+        d->nltr--;
+        d->do_transfer = (d->nltr & 0x80) != 0;
+        if (!(d->nltr & 0x7F)) {
+            d->nltr = abus_read(m, (uint32_t)d->a1b << 16 | d->a2a++);
+            if (d->ctrl & 0x40) {
+                d->das = (uint16_t)(abus_read(m, (uint32_t)d->a1b << 16 | d->a2a) |
+                                    abus_read(m, (uint32_t)d->a1b << 16 | (uint16_t)(d->a2a + 1)) << 8);
+                d->a2a += 2;
+                clk += 16;
+            }
+            d->done = d->nltr == 0;
+            d->do_transfer = 1;
+        }
+    }
+    if (any)
+        m->cpu.s.clock = clk + 18;
+}
+
+/* ---- I/O registers -------------------------------------------------------------------- */
+
+/* Appends a PPU change to the video log. */
+static void vlog_add(snes *m, uint8_t code, uint8_t v)
+{
+    snes_vlog *lg = m->vlog;
+    if (lg->n == lg->cap) {
+        size_t cap = lg->cap ? lg->cap * 2 : 4096;
+        uint32_t *ev = realloc(lg->ev, cap * sizeof *ev);
+        if (!ev) {
+            lg->oom = 1;
+            return;
+        }
+        lg->ev = ev;
+        lg->cap = cap;
+    }
+    lg->ev[lg->n++] = m->lines_drawn << 16 | (uint32_t)code << 8 | v;
+}
+
+static uint8_t io_read(snes *m, uint32_t addr, uint64_t *clk)
+{
+    uint16_t a = (uint16_t)addr;
+    uint8_t ob = snes_cpu_open_bus(&m->cpu);
+    if (a >= 0x2134 && a < 0x2140) {
+        if (m->vlog && a >= 0x2138 && a <= 0x213B)
+            vlog_add(m, (uint8_t)(SNES_EV_READ | (a & 0xFF)), 0);
+        return snes_ppu_read(m, (uint8_t)a);
+    }
+    if (a >= 0x2140 && a < 0x2180) {
+        snes_sync_spc(m, *clk);
+        return snes_spc_port_read(&m->spc, a & 3);
+    }
+    if (a == 0x2180) {
+        uint8_t v = m->s.wram[m->s.wmadd & 0x1FFFF];
+        m->s.wmadd = (m->s.wmadd + 1) & 0x1FFFF;
+        return v;
+    }
+    if (a == 0x4016 || a == 0x4017) {
+        int p = a & 1;
+        uint8_t bit = (uint8_t)((m->s.joy_shift[p] >> 15) & 1);
+        m->s.joy_shift[p] = ((m->s.joy_shift[p] << 1) | 1) & 0xFFFF;
+        return (uint8_t)((ob & 0xFC) | bit | (p ? 0x1C : 0));
+    }
+    if (a >= 0x4300 && a < 0x4380) {
+        const snes_dma_ch *d = &m->s.dma[(a >> 4) & 7];
+        switch (a & 0xF) {
+        case 0x0: return d->ctrl;
+        case 0x1: return d->bbad;
+        case 0x2: return (uint8_t)d->a1t;
+        case 0x3: return (uint8_t)(d->a1t >> 8);
+        case 0x4: return d->a1b;
+        case 0x5: return (uint8_t)d->das;
+        case 0x6: return (uint8_t)(d->das >> 8);
+        case 0x7: return d->dasb;
+        case 0x8: return (uint8_t)d->a2a;
+        case 0x9: return (uint8_t)(d->a2a >> 8);
+        case 0xA: return d->nltr;
+        case 0xB: case 0xF: return d->unused;
+        default: return ob;
+        }
+    }
+    uint32_t hc;
+    switch (a) {
+    case 0x4210: {
+        uint8_t v = (uint8_t)((m->s.nmi_flag << 7) | (ob & 0x70) | 0x02);
+        m->s.nmi_flag = 0;
+        return v;
+    }
+    case 0x4211: {
+        uint8_t v = (uint8_t)((m->s.irq_flag << 7) | (ob & 0x7F));
+        m->s.irq_flag = 0;
+        snes_cpu_set_irq(&m->cpu, 0, *clk);
+        return v;
+    }
+    case 0x4212: {
+        uint32_t line = line_of(m, *clk, &hc);
+        uint8_t v = ob & 0x3E;
+        if (line >= m->s.vdisp)
+            v |= 0x80;
+        if (hc >= SNES_HBLANK_AT || hc < SNES_HBLANK_END)
+            v |= 0x40;
+        if (*clk < m->s.joy_busy_until)
+            v |= 0x01;
+        return v;
+    }
+    case 0x4213: return m->s.wrio;
+    case 0x4214: return (uint8_t)m->s.rddiv;
+    case 0x4215: return (uint8_t)(m->s.rddiv >> 8);
+    case 0x4216: return (uint8_t)m->s.rdmpy;
+    case 0x4217: return (uint8_t)(m->s.rdmpy >> 8);
+    default:
+        if (a >= 0x4218 && a < 0x4220) {
+            uint16_t j = m->s.joy[(a - 0x4218) >> 1];
+            return (uint8_t)(a & 1 ? j >> 8 : j);
+        }
+        return ob;
+    }
+}
+
+static void io_write(snes *m, uint32_t addr, uint8_t v, uint64_t *clk)
+{
+    uint16_t a = (uint16_t)addr;
+    if (a >= 0x2100 && a < 0x2134) {
+        snes_ppu_write(&m->s.ppu, (uint8_t)a, v);
+        if (m->vlog)
+            vlog_add(m, (uint8_t)a, v);
+        return;
+    }
+    if (a >= 0x2140 && a < 0x2180) {
+        snes_sync_spc(m, *clk);
+        snes_spc_port_write(&m->spc, a & 3, v);
+        return;
+    }
+    switch (a) {
+    case 0x2180:
+        m->s.wram[m->s.wmadd & 0x1FFFF] = v;
+        m->s.wmadd = (m->s.wmadd + 1) & 0x1FFFF;
+        return;
+    case 0x2181: m->s.wmadd = (m->s.wmadd & 0x1FF00) | v; return;
+    case 0x2182: m->s.wmadd = (m->s.wmadd & 0x100FF) | (uint32_t)v << 8; return;
+    case 0x2183: m->s.wmadd = (m->s.wmadd & 0xFFFF) | (uint32_t)(v & 1) << 16; return;
+    case 0x4016:
+        if (m->s.joy_strobe && !(v & 1))
+            joy_latch(m);
+        m->s.joy_strobe = v & 1;
+        if (v & 1)
+            joy_latch(m);
+        return;
+    case 0x4200: {
+        uint8_t old = m->s.nmitimen;
+        m->s.nmitimen = v;
+        /* enabling NMI inside vertical blank with the flag still set fires it */
+        if (!(old & 0x80) && (v & 0x80) && m->s.nmi_flag)
+            snes_cpu_set_nmi(&m->cpu, *clk);
+        if (!(v & 0x30)) {
+            m->s.irq_flag = 0;
+            snes_cpu_set_irq(&m->cpu, 0, *clk);
+        }
+        return;
+    }
+    case 0x4201:
+        if ((m->s.wrio & 0x80) && !(v & 0x80))
+            snes_ppu_latch_counters(m);
+        m->s.wrio = v;
+        return;
+    case 0x4202: m->s.wrmpya = v; return;
+    case 0x4203:
+        m->s.wrmpyb = v;
+        m->s.rdmpy = (uint16_t)(m->s.wrmpya * v);
+        m->s.rddiv = v;
+        return;
+    case 0x4204: m->s.wrdiv = (uint16_t)((m->s.wrdiv & 0xFF00) | v); return;
+    case 0x4205: m->s.wrdiv = (uint16_t)((m->s.wrdiv & 0x00FF) | v << 8); return;
+    case 0x4206:
+        if (v) {
+            m->s.rddiv = (uint16_t)(m->s.wrdiv / v);
+            m->s.rdmpy = (uint16_t)(m->s.wrdiv % v);
+        } else { /* division by zero: quotient $FFFF, remainder the dividend */
+            m->s.rddiv = 0xFFFF;
+            m->s.rdmpy = m->s.wrdiv;
+        }
+        return;
+    case 0x4207: m->s.htime = (uint16_t)((m->s.htime & 0x100) | v); return;
+    case 0x4208: m->s.htime = (uint16_t)((m->s.htime & 0xFF) | (v & 1) << 8); return;
+    case 0x4209: m->s.vtime = (uint16_t)((m->s.vtime & 0x100) | v); return;
+    case 0x420A: m->s.vtime = (uint16_t)((m->s.vtime & 0xFF) | (v & 1) << 8); return;
+    case 0x420B:
+        if (v)
+            dma_run(m, v, clk);
+        return;
+    case 0x420C: m->s.hdmaen = v; return;
+    case 0x420D:
+        if ((m->s.memsel ^ v) & 1) {
+            m->s.memsel = v & 1;
+            snes_map_pages(m);
+        }
+        return;
+    default:
+        break;
+    }
+    if (a >= 0x4300 && a < 0x4380) {
+        snes_dma_ch *d = &m->s.dma[(a >> 4) & 7];
+        switch (a & 0xF) {
+        case 0x0: d->ctrl = v; break;
+        case 0x1: d->bbad = v; break;
+        case 0x2: d->a1t = (uint16_t)((d->a1t & 0xFF00) | v); break;
+        case 0x3: d->a1t = (uint16_t)((d->a1t & 0xFF) | v << 8); break;
+        case 0x4: d->a1b = v; break;
+        case 0x5: d->das = (uint16_t)((d->das & 0xFF00) | v); break;
+        case 0x6: d->das = (uint16_t)((d->das & 0xFF) | v << 8); break;
+        case 0x7: d->dasb = v; break;
+        case 0x8: d->a2a = (uint16_t)((d->a2a & 0xFF00) | v); break;
+        case 0x9: d->a2a = (uint16_t)((d->a2a & 0xFF) | v << 8); break;
+        case 0xA: d->nltr = v; break;
+        case 0xB: case 0xF: d->unused = v; break;
+        default: break;
+        }
+    }
+}
+
+/* The slow path of the fast bus: I/O, SRAM smaller than a page, open bus. */
+static uint8_t slow_read(void *ctx, uint32_t addr, uint64_t *clk)
+{
+    snes *m = ctx;
+    uint32_t lb = (addr >> 16) & 0x7F, a = addr & 0xFFFF;
+    if (lb < 0x40 && a >= 0x2000 && a < 0x6000) {
+        uint64_t c0 = *clk;
+        uint8_t v = io_read(m, addr, clk);
+        *clk = c0 + (a >= 0x4000 && a < 0x4200 ? 12 : 6);
+        return v;
+    }
+    *clk += 8;
+    uint8_t *s = sram_at(m, addr);
+    return s ? *s : snes_cpu_open_bus(&m->cpu);
+}
+
+static void slow_write(void *ctx, uint32_t addr, uint8_t v, uint64_t *clk)
+{
+    snes *m = ctx;
+    uint32_t lb = (addr >> 16) & 0x7F, a = addr & 0xFFFF;
+    if (lb < 0x40 && a >= 0x2000 && a < 0x6000) {
+        uint64_t c = *clk;
+        io_write(m, addr, v, &c); /* DMA moves c on */
+        *clk = c + (a >= 0x4000 && a < 0x4200 ? 12 : 6);
+        return;
+    }
+    *clk += 8;
+    uint8_t *s = sram_at(m, addr);
+    if (s)
+        *s = v;
+}
+
+/* ---- the machine ---------------------------------------------------------------------- */
+
+gv_status snes_new(const snes_cart *cart, unsigned outputs, snes **out, gv_err *err)
+{
+    *out = NULL;
+    snes *m = gv_aligned_alloc(sizeof *m);
+    if (!m)
+        return gv_fail(err, GV_ERR_ENV, "out of memory for a SNES machine");
+    memset(m, 0, sizeof *m);
+    m->cart = cart;
+    m->ci = snes_cart_get_info(cart);
+    m->rom = snes_cart_rom(cart);
+    m->rom_map = (m->ci->rom_size + 0x7FFF) & ~(size_t)0x7FFF;
+    m->romcopy = calloc(1, m->rom_map);
+    m->sram_size = m->ci->sram_size;
+    m->sram = m->sram_size ? calloc(1, m->sram_size) : NULL;
+    if (!m->romcopy || (m->sram_size && !m->sram)) {
+        snes_free(m);
+        return gv_fail(err, GV_ERR_ENV, "out of memory for a SNES machine");
+    }
+    memcpy(m->romcopy, m->rom, m->ci->rom_size);
+    m->outputs = outputs;
+    if ((outputs & SNES_OUT_VIDEO_LOG) && !(m->vlog = calloc(1, sizeof *m->vlog))) {
+        snes_free(m);
+        return gv_fail(err, GV_ERR_ENV, "out of memory for a SNES machine");
+    }
+    m->bus.ctx = m;
+    m->bus.read = slow_read;
+    m->bus.write = slow_write;
+    snes_power(m);
+    *out = m;
+    return GV_OK;
+}
+
+void snes_free(snes *m)
+{
+    if (!m)
+        return;
+    free(m->romcopy);
+    free(m->sram);
+    if (m->vlog)
+        free(m->vlog->ev);
+    free(m->vlog);
+    free(m);
+}
+
+/* CPU, PPU registers and sound to their reset state (WRAM and SRAM untouched). */
+static void reset_common(snes *m, int power)
+{
+    uint64_t clk = m->cpu.s.clock, frame = m->s.frame;
+    /* a new frame starts at the next line boundary */
+    uint64_t start = (clk + SNES_LINE_CLOCKS - 1) / SNES_LINE_CLOCKS * SNES_LINE_CLOCKS;
+    m->s.nmitimen = 0, m->s.wrio = 0xFF, m->s.hdmaen = 0, m->s.memsel = 0;
+    m->s.nmi_flag = m->s.irq_flag = 0;
+    m->s.htime = m->s.vtime = 0x1FF;
+    m->s.wmadd = 0;
+    m->s.vdisp = 225;
+    m->s.frame = frame;
+    m->s.frame_start = start;
+    m->s.joy_busy_until = 0;
+    memset(m->s.joy, 0, sizeof m->s.joy);
+    memset(m->s.dma, 0xFF, sizeof m->s.dma);
+    for (int ch = 0; ch < 8; ch++)
+        m->s.dma[ch].do_transfer = 0, m->s.dma[ch].done = 1;
+    snes_ppu_power(&m->s.ppu);
+    snes_map_pages(m);
+    snes_cpu_state keep = m->cpu.s;
+    snes_cpu_init(&m->cpu, &m->bus);
+    m->cpu.s.r = keep.r;
+    m->cpu.s.clock = start;
+    snes_cpu_reset(&m->cpu);
+    if (power) {
+        uint64_t spc_cycles = snes_spc_time(start);
+        snes_spc_power(&m->spc);
+        m->spc.cycles = spc_cycles;
+        m->spc.timer_time = spc_cycles;
+    } else {
+        snes_sync_spc(m, start);
+        snes_spc_reset(&m->spc);
+    }
+    snes_dsp_power(&m->dsp, m->spc.ram);
+    snes_dsp_attach(&m->dsp, &m->spc);
+    m->dsp.env.out = m->dsp_out;
+    m->dsp.env.out_cap = sizeof m->dsp_out / (2 * sizeof(int16_t));
+}
+
+void snes_power(snes *m)
+{
+    memset(&m->s, 0, sizeof m->s);
+    memset(&m->cpu.s, 0, sizeof m->cpu.s);
+    /* WRAM powers up holding a pattern no program may rely on: $55 here, every time */
+    memset(m->s.wram, 0x55, sizeof m->s.wram);
+    if (m->sram)
+        memset(m->sram, 0, m->sram_size);
+    m->audio_n = 0;
+    memset(m->fb, 0, sizeof m->fb);
+    reset_common(m, 1);
+}
+
+void snes_reset(snes *m)
+{
+    reset_common(m, 0);
+}
+
+/* ---- the frame ------------------------------------------------------------------------ */
+
+/* One trace line per instruction: PC, registers, flags and the master clock. */
+static void trace_line(snes *m)
+{
+    snes_cpu_regs r;
+    snes_cpu_get_regs(&m->cpu, &r);
+    char buf[160];
+    uint32_t pc = (uint32_t)r.pbr << 16 | r.pc;
+    int n = snprintf(buf, sizeof buf,
+                     "%06X %02X %02X %02X %02X A:%04X X:%04X Y:%04X S:%04X D:%04X DB:%02X P:%02X E:%u CLK:%llu", pc,
+                     snes_peek(m, pc), snes_peek(m, (pc & 0xFF0000) | ((pc + 1) & 0xFFFF)),
+                     snes_peek(m, (pc & 0xFF0000) | ((pc + 2) & 0xFFFF)),
+                     snes_peek(m, (pc & 0xFF0000) | ((pc + 3) & 0xFFFF)), r.a, r.x, r.y, r.s, r.d, r.dbr, r.p, r.e,
+                     (unsigned long long)m->cpu.s.clock);
+    m->trace(m->trace_ctx, buf, (size_t)n);
+}
+
+static void cpu_run_to(snes *m, uint64_t t)
+{
+    if (!m->trace) {
+        snes_cpu_run(&m->cpu, t);
+        return;
+    }
+    while (m->cpu.s.clock < t) {
+        if (m->cpu.s.waiting || m->cpu.s.stopped) {
+            snes_cpu_run(&m->cpu, t);
+            if (m->cpu.s.waiting || m->cpu.s.stopped)
+                return;
+            continue;
+        }
+        trace_line(m);
+        snes_cpu_step(&m->cpu);
+    }
+}
+
+/* Where on line `line` the H/V IRQ fires (a master clock offset), or -1 when it does not. */
+static int32_t irq_pos(const snes *m, uint32_t line)
+{
+    uint8_t mode = (m->s.nmitimen >> 4) & 3;
+    if (!mode)
+        return -1;
+    if (mode == 1) /* H only: every line at HTIME */
+        return m->s.htime < 340 ? (int32_t)m->s.htime * 4 + 14 : -1;
+    if (line != m->s.vtime)
+        return -1;
+    if (mode == 2) /* V only: at the start of line VTIME */
+        return 10;
+    return m->s.htime < 340 ? (int32_t)m->s.htime * 4 + 14 : -1;
+}
+
+static void fire_irq(snes *m, uint64_t at)
+{
+    m->s.irq_flag = 1;
+    snes_cpu_set_irq(&m->cpu, 1, at);
+}
+
+/* Vertical blank begins: the NMI flag, the NMI, auto joypad read, OAM address reload. */
+static void vblank_start(snes *m, uint64_t t)
+{
+    m->s.nmi_flag = 1;
+    if (m->s.nmitimen & 0x80)
+        snes_cpu_set_nmi(&m->cpu, t);
+    if (m->s.nmitimen & 1) {
+        m->s.joy[0] = pad_bits(m->s.buttons);
+        m->s.joy[1] = m->s.joy[2] = m->s.joy[3] = 0;
+        m->s.joy_shift[0] = 0xFFFF, m->s.joy_shift[1] = 0xFFFF; /* read out by the auto-read */
+        m->s.joy_busy_until = t + 130 + 4224;
+    }
+    if (!(m->s.ppu.inidisp & 0x80)) {
+        m->s.ppu.oamadd = m->s.ppu.oam_reload;
+        if (m->vlog)
+            vlog_add(m, SNES_EV_OAM_RELOAD, 0);
+    }
+}
+
+void snes_run_frame(snes *m)
+{
+    uint64_t fs = m->s.frame_start;
+    m->dsp.env.out_n = 0;
+    m->s.vdisp = m->s.ppu.setini & 4 ? 240 : 225;
+    m->lines_drawn = 0;
+    if (m->vlog) {
+        m->vlog->start = m->s.ppu;
+        m->vlog->n = 0;
+        m->vlog->oom = 0;
+    }
+    for (uint32_t line = 0; line < SNES_LINES; line++) {
+        uint64_t ls = fs + (uint64_t)line * SNES_LINE_CLOCKS;
+        if (line == 0) {
+            m->s.nmi_flag = 0;
+            m->s.ppu.stat_flags = 0;
+            hdma_init(m);
+        } else if (line == m->s.vdisp) {
+            vblank_start(m, ls);
+        }
+        if (line >= 1 && line <= SNES_H) {
+            if (m->outputs & SNES_OUT_VIDEO)
+                snes_ppu_draw_line(&m->s.ppu, (int)line - 1, m->fb + (size_t)(line - 1) * SNES_W * 3);
+            else
+                snes_ppu_obj_flags(&m->s.ppu, (int)line - 1);
+            m->lines_drawn++;
+        }
+        uint32_t pos = 0;
+        int refreshed = 0, hdma = line >= m->s.vdisp, irq = 0;
+        for (;;) {
+            int32_t ip = irq ? -1 : irq_pos(m, line);
+            uint32_t next = SNES_LINE_CLOCKS;
+            if (!refreshed && next > SNES_REFRESH_AT)
+                next = SNES_REFRESH_AT;
+            if (!hdma && next > SNES_HDMA_AT)
+                next = SNES_HDMA_AT;
+            if (ip >= (int32_t)pos && (uint32_t)ip < next)
+                next = (uint32_t)ip;
+            cpu_run_to(m, ls + next);
+            pos = next;
+            if (next == SNES_LINE_CLOCKS)
+                break;
+            if (ip >= 0 && (uint32_t)ip == next) {
+                irq = 1;
+                fire_irq(m, ls + next);
+            }
+            if (!refreshed && next == SNES_REFRESH_AT) {
+                refreshed = 1;
+                m->cpu.s.clock += SNES_REFRESH_CLOCKS;
+            }
+            if (!hdma && next == SNES_HDMA_AT) {
+                hdma = 1;
+                if (m->s.hdmaen)
+                    hdma_line(m);
+            }
+        }
+    }
+    m->s.frame_start = fs + SNES_FRAME_CLOCKS;
+    m->s.frame++;
+    /* sound up to the frame's end, resampled to 48 kHz */
+    snes_sync_spc(m, m->s.frame_start);
+    snes_dsp_run(&m->dsp, m->spc.cycles);
+    size_t n = m->dsp.env.out_n;
+    m->audio_n = (int)snes_dsp_resample(&m->dsp.rs, m->dsp_out, n, m->audio);
+    m->dsp.env.out_n = 0;
+}
+
+uint64_t snes_frame_count(const snes *m) { return m->s.frame; }
+const uint8_t *snes_native_fb(const snes *m) { return m->fb; }
+
+const int16_t *snes_native_audio(const snes *m, int *n)
+{
+    *n = m->audio_n;
+    return m->audio;
+}
+
+void snes_set_buttons(snes *m, uint16_t b) { m->s.buttons = b; }
+
+void snes_set_trace(snes *m, emu_line_fn fn, void *ctx)
+{
+    m->trace = fn;
+    m->trace_ctx = ctx;
+}
+
+gv_status snes_battery_get(const snes *m, uint8_t **data, size_t *len, gv_err *err)
+{
+    *data = NULL;
+    *len = 0;
+    if (!m->ci->has_battery)
+        return GV_OK;
+    if (!(*data = malloc(m->sram_size)))
+        return gv_fail(err, GV_ERR_ENV, "out of memory for the battery RAM");
+    memcpy(*data, m->sram, m->sram_size);
+    *len = m->sram_size;
+    return GV_OK;
+}
+
+gv_status snes_battery_set(snes *m, const uint8_t *data, size_t len, const char *name, gv_err *err)
+{
+    if (!m->ci->has_battery)
+        return gv_fail(err, GV_ERR_INPUT, "%s: this cartridge has no battery-backed RAM", name);
+    if (len != m->sram_size)
+        return gv_fail(err, GV_ERR_INPUT, "%s: %zu bytes, but the cartridge's battery RAM has %zu", name, len,
+                       m->sram_size);
+    memcpy(m->sram, data, len);
+    return GV_OK;
+}

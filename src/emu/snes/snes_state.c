@@ -1,0 +1,141 @@
+/* snes_state.c: SNES save states. Layout (little-endian, this build's struct layout):
+ *   "GVSNSTAT", u32 version, u32 sizeof(snes_state), u32 SRAM size, u32 sizeof(snes_cpu_state),
+ *   u64 ROM hash, u64 XXH3 of the payload, then the payload: snes_state, the CPU state, the
+ *   SPC's SNES_SPC_STATE_BYTES, the DSP's SNES_DSP_STATE_BYTES and the SRAM.
+ * States are taken between frames. Loading checks everything the machine uses as a time
+ * (the CPU, SPC and DSP clocks must agree with the frame's start, so a crafted state cannot
+ * make a frame run for ever); the SPC and DSP check their own parts. On any error the
+ * machine is left as it was. Saving, loading and saving again gives the same bytes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/hash.h"
+#include "emu/snes/snes_int.h"
+
+#define STATE_MAGIC "GVSNSTAT"
+#define STATE_VERSION 1u
+#define STATE_HDR 40
+#define MAX_AHEAD (16ull * SNES_FRAME_CLOCKS)
+
+static void put32(uint8_t *p, uint32_t v) { for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i)); }
+static void put64(uint8_t *p, uint64_t v) { for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i)); }
+static uint32_t get32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+static uint64_t get64(const uint8_t *p) { return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32; }
+
+static size_t payload_size(const snes *m)
+{
+    return sizeof(snes_state) + sizeof(snes_cpu_state) + SNES_SPC_STATE_BYTES + SNES_DSP_STATE_BYTES + m->sram_size;
+}
+
+gv_status snes_state_save(const snes *m, uint8_t **data, size_t *len, gv_err *err)
+{
+    size_t n = STATE_HDR + payload_size(m);
+    uint8_t *b = calloc(1, n);
+    *data = NULL;
+    *len = 0;
+    if (!b)
+        return gv_fail(err, GV_ERR_ENV, "out of memory for a save state");
+    memcpy(b, STATE_MAGIC, 8);
+    put32(b + 8, STATE_VERSION);
+    put32(b + 12, (uint32_t)sizeof(snes_state));
+    put32(b + 16, (uint32_t)m->sram_size);
+    put32(b + 20, (uint32_t)sizeof(snes_cpu_state));
+    put64(b + 24, m->ci->hash);
+    uint8_t *p = b + STATE_HDR;
+    memcpy(p, &m->s, sizeof m->s);
+    p += sizeof m->s;
+    memcpy(p, &m->cpu.s, sizeof m->cpu.s);
+    p += sizeof m->cpu.s;
+    snes_spc_state_save(&m->spc, p);
+    p += SNES_SPC_STATE_BYTES;
+    snes_dsp_state_save(&m->dsp, p);
+    p += SNES_DSP_STATE_BYTES;
+    if (m->sram_size)
+        memcpy(p, m->sram, m->sram_size);
+    put64(b + 32, gv_hash64(b + STATE_HDR, n - STATE_HDR));
+    *data = b;
+    *len = n;
+    return GV_OK;
+}
+
+gv_status snes_state_load(snes *m, const uint8_t *d, size_t len, gv_err *err)
+{
+    if (len >= 8 && (!memcmp(d, "GVGBSTAT", 8) || !memcmp(d, "GVNESST\x1A", 8)))
+        return gv_fail(err, GV_ERR_INPUT, "a %s save state, not a SNES one", d[2] == 'G' ? "Game Boy" : "NES");
+    if (len < STATE_HDR || memcmp(d, STATE_MAGIC, 8))
+        return gv_fail(err, GV_ERR_INPUT, "not a gpuvet SNES save state (bad magic)");
+    if (get32(d + 8) != STATE_VERSION)
+        return gv_fail(err, GV_ERR_INPUT, "SNES save state version %u; this gpuvet reads version %u", get32(d + 8),
+                       STATE_VERSION);
+    if (get32(d + 12) != sizeof(snes_state) || get32(d + 20) != sizeof(snes_cpu_state))
+        return gv_fail(err, GV_ERR_INPUT, "SNES save state from a build with another layout");
+    if (get32(d + 16) != m->sram_size || get64(d + 24) != m->ci->hash)
+        return gv_fail(err, GV_ERR_INPUT, "the save state belongs to another cartridge");
+    if (len != STATE_HDR + payload_size(m))
+        return gv_fail(err, GV_ERR_INPUT, "SNES save state of %zu bytes, expected %zu (truncated?)", len,
+                       STATE_HDR + payload_size(m));
+    if (get64(d + 32) != gv_hash64(d + STATE_HDR, len - STATE_HDR))
+        return gv_fail(err, GV_ERR_INPUT, "SNES save state checksum mismatch (corrupt file)");
+    const uint8_t *p = d + STATE_HDR;
+    snes_state *s = malloc(sizeof *s);
+    if (!s)
+        return gv_fail(err, GV_ERR_ENV, "out of memory for a save state");
+    memcpy(s, p, sizeof *s);
+    p += sizeof *s;
+    snes_cpu_state cs;
+    memcpy(&cs, p, sizeof cs);
+    p += sizeof cs;
+    const uint8_t *spc_p = p, *dsp_p = p + SNES_SPC_STATE_BYTES, *sram_p = dsp_p + SNES_DSP_STATE_BYTES;
+    const char *bad = NULL;
+    /* the CPU at or after the frame's start, and no further ahead than DMA can take it
+     * (eight channels of 64 KiB at 8 clocks a byte: under 12 frames); the SPC and DSP
+     * between the frame's start and the CPU */
+    if (cs.clock < s->frame_start || cs.clock - s->frame_start > MAX_AHEAD)
+        bad = "CPU clock";
+    else if (s->vdisp != 225 && s->vdisp != 240)
+        bad = "vertical display size";
+    else if (cs.waiting > 1 || cs.stopped > 1 || cs.nmi_pending > 1 || cs.irq_line > 1)
+        bad = "CPU flags";
+    if (!bad) {
+        /* the SPC and DSP check their own images; their clocks must match the frame's */
+        snes_spc *spc = malloc(sizeof *spc);
+        snes_dsp *dsp = malloc(sizeof *dsp);
+        gv_err e2;
+        if (!spc || !dsp) {
+            free(spc), free(dsp), free(s);
+            return gv_fail(err, GV_ERR_ENV, "out of memory for a save state");
+        }
+        *spc = m->spc;
+        *dsp = m->dsp;
+        if (snes_spc_state_load(spc, spc_p, SNES_SPC_STATE_BYTES, &e2) != GV_OK ||
+            snes_dsp_state_load(dsp, dsp_p, SNES_DSP_STATE_BYTES, &e2) != GV_OK) {
+            free(spc), free(dsp), free(s);
+            return gv_fail(err, GV_ERR_INPUT, "corrupt SNES save state: %s", e2.msg);
+        }
+        uint64_t t = snes_spc_time(s->frame_start), t_cpu = snes_spc_time(cs.clock);
+        if (spc->cycles + 64 < t || spc->cycles > t_cpu + 64 || dsp->cycle > spc->cycles + 64 || dsp->cycle + 64 < t)
+            bad = "sound clocks";
+        if (!bad) {
+            m->spc = *spc;
+            m->dsp = *dsp;
+        }
+        free(spc), free(dsp);
+    }
+    if (bad) {
+        free(s);
+        return gv_fail(err, GV_ERR_INPUT, "corrupt SNES save state: impossible %s", bad);
+    }
+    m->s = *s;
+    free(s);
+    m->cpu.s = cs;
+    snes_cpu_regs r = cs.r;
+    snes_cpu_set_regs(&m->cpu, &r);
+    if (m->sram_size)
+        memcpy(m->sram, sram_p, m->sram_size);
+    snes_dsp_attach(&m->dsp, &m->spc);
+    m->dsp.env.out = m->dsp_out;
+    m->dsp.env.out_cap = sizeof m->dsp_out / (2 * sizeof(int16_t));
+    m->dsp.env.out_n = 0;
+    snes_map_pages(m);
+    return GV_OK;
+}

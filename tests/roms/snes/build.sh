@@ -1,0 +1,21 @@
+#!/bin/sh
+# build.sh OUTDIR: assembles gpuvet's own SNES test ROMs (ca65 --cpu 65816 from Debian's
+# cc65; the SPC700 parts with our macro pack src/emu/snes/spc700.inc) into OUTDIR/*.sfc and
+# writes their header checksums (snesfix.py). Sizes are powers of two, so the checksum is
+# the plain byte sum.
+set -e
+out=$1
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../../.." && pwd)
+py=${PYTHON:-python3}
+mkdir -p "$out"
+"$py" "$here/gen_tiles.py" "$out/scene_tiles.inc"
+for src in cpu_test ppu_scene; do
+  ca65 --cpu 65816 -I "$here" -I "$out" -I "$root/src/emu/snes" -o "$out/$src.o" "$here/$src.s"
+  ld65 -C "$here/lorom.cfg" -o "$out/$src.sfc" "$out/$src.o"
+  "$py" "$here/snesfix.py" "$out/$src.sfc"
+done
+# the benchmark ROM: the scene with its game loop (ppu_scene.s, -D BENCH)
+ca65 --cpu 65816 -D BENCH -I "$here" -I "$out" -I "$root/src/emu/snes" -o "$out/bench_scene.o" "$here/ppu_scene.s"
+ld65 -C "$here/lorom.cfg" -o "$out/bench_scene.sfc" "$out/bench_scene.o"
+"$py" "$here/snesfix.py" "$out/bench_scene.sfc"

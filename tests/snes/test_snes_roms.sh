@@ -1,0 +1,120 @@
+# The SNES end to end with gpuvet's own test ROMs (tests/roms/snes, built here with ca65
+# --cpu 65816 from Debian's cc65): the machine test's verdict, the PPU scene's picture and
+# sound against their pinned hashes (tests/emu/golden.txt holds them with the other
+# consoles'), the log (host) renderer against the native one, bad ROMs and states (one
+# line, exit 2), save-state round trips, battery RAM and the trace layout.
+. "$GV_ROOT/tests/lib.sh"
+export OMP_WAIT_POLICY=passive
+G=$GPUVET
+S=$GV_ROOT/tests/roms/snes
+for tool in ca65 ld65 python3; do
+  if ! command -v $tool >/dev/null 2>&1; then
+    skip "snes test roms" "$tool not found: install the Debian packages cc65 and python3 to build the SNES test ROMs"
+    exit 0
+  fi
+done
+R=$GV_BUILD/roms/snes
+if sh "$S/build.sh" "$R" >"$T_TMP/build.log" 2>&1; then
+  pass "snes roms build" "$(ls "$R"/*.sfc | wc -l) ROMs built with ca65 --cpu 65816 into $R"
+else
+  fail "snes roms build" "build.sh failed: $(grep -i error "$T_TMP/build.log" | head -n 2 | tr '\n' ' ')"
+  exit 1
+fi
+
+# ---- the machine test's verdict ----------------------------------------------------------
+"$G" run "$R/cpu_test.sfc" --test-rom --no-battery >"$T_TMP/out" 2>&1
+rc=$?
+if [ $rc = 0 ] && grep -q '^test ROM: passed (status block at \$70:0000)' "$T_TMP/out"; then
+  pass "snes cpu_test" "$(grep '^test ROM:' "$T_TMP/out")"
+else
+  fail "snes cpu_test" "exit $rc: $(grep -E '^test ROM' "$T_TMP/out")"
+fi
+
+# the same ROM with A+Start held from frame 0: check 11 (joypad auto-read gives 0) must
+# fail, and only it: the movie reaches $4218
+printf '0: a+start\n' >"$T_TMP/held.txt"
+"$G" run "$R/cpu_test.sfc" --test-rom --no-battery --input "$T_TMP/held.txt" >"$T_TMP/out" 2>&1
+expect_grep "snes input reaches the joypad registers" 'failed .*\[status \$0B\]' "$T_TMP/out"
+
+# ---- the log (host) renderer against the native one ------------------------------------
+hashes() { # rom frames video instances
+  "$G" run snes "$R/$1.sfc" --frames "$2" --video "$3" --instances "$4" --no-battery -q 2>"$T_TMP/err" |
+    grep -E '^(video|audio)_hash' | tr '\n' ' '
+}
+for rom in cpu_test ppu_scene bench_scene; do
+  ref=$(hashes $rom 120 native 1)
+  for cfg in "host 1" "host 3"; do
+    set -- $cfg
+    got=$(hashes $rom 120 "$1" "$2")
+    if [ -n "$ref" ] && [ "$got" = "$ref" ]; then
+      pass "snes $rom $1 x$2 == native" "$got"
+    else
+      fail "snes $rom $1 x$2 == native" "native: $ref; $1: $got $(head -n 1 "$T_TMP/err")"
+    fi
+  done
+  if "$G" run snes "$R/$rom.sfc" --frames 120 --verify --no-battery -q >"$T_TMP/out" 2>"$T_TMP/err"; then
+    pass "snes $rom --verify" "120 frames drawn natively and from their logs, every pixel equal"
+  else
+    fail "snes $rom --verify" "$(head -n 1 "$T_TMP/err")"
+  fi
+done
+expect_exit "snes --audio host" 2 "$G" run snes "$R/cpu_test.sfc" --frames 2 --audio host --no-battery
+
+# ---- bad input: one line on stderr, exit 2 ---------------------------------------------
+head -c 20000 "$R/cpu_test.sfc" >"$T_TMP/trunc.sfc"
+expect_exit "snes truncated ROM" 2 "$G" run snes "$T_TMP/trunc.sfc"
+cp "$R/cpu_test.sfc" "$T_TMP/sum.sfc"
+printf '\125' | dd of="$T_TMP/sum.sfc" bs=1 seek=$((0x7FDE)) conv=notrunc 2>/dev/null
+expect_exit "snes bad header checksum" 2 "$G" run snes "$T_TMP/sum.sfc"
+cp "$R/cpu_test.sfc" "$T_TMP/data.sfc"
+printf '\125' | dd of="$T_TMP/data.sfc" bs=1 seek=100 conv=notrunc 2>/dev/null
+expect_exit "snes ROM checksum mismatch" 2 "$G" run snes "$T_TMP/data.sfc"
+expect_exit "snes --model" 2 "$G" run snes "$R/cpu_test.sfc" --model cgb
+{ head -c 512 /dev/zero; cat "$R/cpu_test.sfc"; } >"$T_TMP/copier.smc"
+"$G" run "$T_TMP/copier.smc" --test-rom --no-battery >"$T_TMP/out" 2>&1
+expect_grep "snes copier header" '^test ROM: passed' "$T_TMP/out"
+
+# ---- save states ------------------------------------------------------------------------
+for rom in cpu_test ppu_scene; do
+  "$G" run snes "$R/$rom.sfc" --frames 200 --save-state "$T_TMP/s3" --png "$T_TMP/p3.png" --wav "$T_TMP/w3.wav" --no-battery -q >/dev/null
+  "$G" run snes "$R/$rom.sfc" --frames 120 --save-state "$T_TMP/s1" --no-battery -q >/dev/null
+  "$G" run snes "$R/$rom.sfc" --load-state "$T_TMP/s1" --frames 80 --save-state "$T_TMP/s2" \
+    --png "$T_TMP/p2.png" --wav "$T_TMP/w2.wav" --no-battery -q >/dev/null
+  n=$(($(wc -c <"$T_TMP/w2.wav") - 44))
+  tail -c $n "$T_TMP/w3.wav" >"$T_TMP/t3"
+  tail -c $n "$T_TMP/w2.wav" >"$T_TMP/t2"
+  if [ $n -gt 0 ] && cmp -s "$T_TMP/s2" "$T_TMP/s3" && cmp -s "$T_TMP/p2.png" "$T_TMP/p3.png" && cmp -s "$T_TMP/t2" "$T_TMP/t3"; then
+    pass "snes save state $rom" "120 frames, save, load, 80 frames == 200 frames: state bytes, last PNG and $n audio bytes identical"
+  else
+    fail "snes save state $rom" "state $(cmp "$T_TMP/s2" "$T_TMP/s3" >/dev/null && echo same || echo differs), png $(cmp "$T_TMP/p2.png" "$T_TMP/p3.png" >/dev/null && echo same || echo differs), audio $(cmp "$T_TMP/t2" "$T_TMP/t3" >/dev/null && echo same || echo differs) ($n bytes)"
+  fi
+done
+cp "$T_TMP/s1" "$T_TMP/bad.state"
+printf '\125\125' | dd of="$T_TMP/bad.state" bs=1 seek=5000 conv=notrunc 2>/dev/null
+expect_exit "snes corrupt state" 2 "$G" run snes "$R/ppu_scene.sfc" --load-state "$T_TMP/bad.state" --frames 1 --no-battery
+head -c 3000 "$T_TMP/s1" >"$T_TMP/short.state"
+expect_exit "snes truncated state" 2 "$G" run snes "$R/ppu_scene.sfc" --load-state "$T_TMP/short.state" --frames 1 --no-battery
+expect_exit "snes state of another cartridge" 2 "$G" run snes "$R/cpu_test.sfc" --load-state "$T_TMP/s1" --frames 1 --no-battery
+printf 'GVGBSTAT\002\000\000\000' >"$T_TMP/gb.state"
+head -c 5000 /dev/zero >>"$T_TMP/gb.state"
+expect_exit "snes Game Boy state" 2 "$G" run snes "$R/cpu_test.sfc" --load-state "$T_TMP/gb.state" --frames 1 --no-battery
+
+# ---- battery RAM: the status block survives in the .sav file ----------------------------
+cp "$R/cpu_test.sfc" "$T_TMP/bat.sfc"
+"$G" run "$T_TMP/bat.sfc" --frames 60 -q >/dev/null 2>&1
+if [ "$(wc -c <"$T_TMP/bat.sav" 2>/dev/null)" = 8192 ] && [ "$(od -An -tx1 -j1 -N3 "$T_TMP/bat.sav" | tr -d ' ')" = deb061 ]; then
+  pass "snes battery" "bat.sav: 8192 bytes, the status block's signature DE B0 61 at +1"
+else
+  fail "snes battery" "bat.sav: $(wc -c <"$T_TMP/bat.sav" 2>/dev/null) bytes, +1: $(od -An -tx1 -j1 -N3 "$T_TMP/bat.sav" 2>/dev/null)"
+fi
+head -c 100 /dev/zero >"$T_TMP/bat.sav"
+expect_exit "snes battery of the wrong size" 2 "$G" run "$T_TMP/bat.sfc" --frames 1
+
+# ---- trace ------------------------------------------------------------------------------
+"$G" run snes "$R/cpu_test.sfc" --frames 1 --trace "$T_TMP/trace" --no-battery -q >/dev/null 2>&1
+first=$(head -n 1 "$T_TMP/trace")
+case $first in
+"008000 78 18 FB C2 A:0000 X:0000 Y:0000 S:0100 D:0000 DB:00 P:34 E:1 CLK:"*)
+  pass "snes trace" "$(wc -l <"$T_TMP/trace") lines; the first: $first" ;;
+*) fail "snes trace" "first line: '$first'" ;;
+esac
