@@ -8,48 +8,14 @@ outputs of the same ROM and frame count (tests/libretro/test_retroarch.sh).
   ra_compare.py s16 RA.wav OUT.wav SECONDS   RetroArch's float capture as a 16-bit WAV
 
 Prints one line saying what it compared. Only the Python standard library is used."""
+import os
 import struct
 import sys
-import zlib
 
-
-def png_rgb(path):
-    """(width, height, bytes RGB) of an 8-bit RGB or RGBA PNG, non-interlaced."""
-    d = open(path, "rb").read()
-    if d[:8] != b"\x89PNG\r\n\x1a\n":
-        raise ValueError(f"{path}: not a PNG")
-    i, idat, w = 8, b"", None
-    while i < len(d):
-        n, kind = struct.unpack(">I4s", d[i:i + 8])
-        body = d[i + 8:i + 8 + n]
-        if kind == b"IHDR":
-            w, h, depth, ctype, _, _, interlace = struct.unpack(">IIBBBBB", body)
-            if depth != 8 or ctype not in (2, 6) or interlace:
-                raise ValueError(f"{path}: depth {depth}, colour type {ctype}, interlace {interlace}")
-            bpp = 3 if ctype == 2 else 4
-        elif kind == b"IDAT":
-            idat += body
-        i += 12 + n
-    raw, stride = zlib.decompress(idat), w * bpp
-    out, prev = bytearray(), bytearray(stride)
-    for y in range(h):
-        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for x in range(stride):
-            a = line[x - bpp] if x >= bpp else 0
-            b, c = prev[x], prev[x - bpp] if x >= bpp else 0
-            if f == 1:
-                line[x] = (line[x] + a) & 255
-            elif f == 2:
-                line[x] = (line[x] + b) & 255
-            elif f == 3:
-                line[x] = (line[x] + (a + b) // 2) & 255
-            elif f == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-        prev = line
-        out += line if bpp == 3 else bytes(v for k, v in enumerate(line) if k % 4 != 3)
-    return w, h, bytes(out)
+# the suite's PNG reader (8-bit RGB, as RetroArch's screenshots and gpuvet's PNGs are)
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "roms", "gb"))
+from scene import read_png  # noqa: E402
 
 
 def wav(path):
@@ -79,7 +45,7 @@ def ra_samples(path):
 def main(argv):
     mode = argv[1]
     if mode == "png":
-        a, b = png_rgb(argv[2]), png_rgb(argv[3])
+        a, b = read_png(argv[2]), read_png(argv[3])
         same = a == b
         diff = sum(1 for k in range(0, min(len(a[2]), len(b[2])), 3) if a[2][k:k + 3] != b[2][k:k + 3])
         print(f"RetroArch's screenshot {a[0]}x{a[1]}, gpuvet run's PNG {b[0]}x{b[1]}: "
