@@ -8,7 +8,7 @@
 #   make GPU=hip         build the HIP backend (AMD), HIP_ARCH=gfxNNNN overrides rocminfo
 #   make hip-check       compile every .cu file with hipcc for gfx1030 (what CI does)
 #   make fuzz-nes, fuzz-gb, fuzz-safetensors, fuzz   libFuzzer runs of the loaders (FUZZ_SECONDS=600 each)
-#   make libretro        the consoles as libretro cores: build/libretro/gpuvet_<console>_libretro.so
+#   make libretro        the consoles as libretro cores: build/libretro/gpuvet_<console>_libretro.so + .info
 #
 # Variables: GPU=auto|cpu|cuda|hip, CUDA_ARCH=90 (else detected with nvidia-smi),
 # HIP_ARCH=gfx1030 (else detected with rocminfo), WERROR=1 (CI), SAN=address|thread (1 = address), CC, NVCC, HIPCC.
@@ -224,9 +224,14 @@ LR_DIR   := build/libretro
 LR_OPT   := -O2 -g $(MARCH)
 LR_C     := $(filter src/core/% src/emu/%,$(ALL_LIB_C))
 LR_OBJS  := $(patsubst src/%.c,build/pic/obj/%.o,$(LR_C))
-LR_CORES := $(foreach c,$(LR_CONSOLES),$(LR_DIR)/gpuvet_$(c)_libretro.so)
+LR_CORES := $(foreach c,$(LR_CONSOLES),$(LR_DIR)/gpuvet_$(c)_libretro.so $(LR_DIR)/gpuvet_$(c)_libretro.info)
 
 libretro: $(LR_CORES)
+
+# each core's information file (RetroArch's .info) goes beside it
+$(LR_DIR)/%.info: src/libretro/%.info
+	@mkdir -p $(dir $@)
+	@cp $< $@
 
 lr-deps-check:
 	@test -f $(LR_INC)/libretro.h || { echo "make libretro: $(LR_INC)/libretro.h is missing: install Debian's retroarch-dev (make bootstrap-test installs it)"; exit 2; }

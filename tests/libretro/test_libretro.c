@@ -379,6 +379,50 @@ static void check_info(core *c, const emu_console *con)
             fe.declared_renderer ? "declared" : "missing");
 }
 
+/* The value of key in a libretro .info file ("key = \"value\""), into val; 0 when absent. */
+static int info_value(const char *text, const char *key, char *val, size_t len)
+{
+    size_t k = strlen(key);
+    for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+        if (strncmp(p, key, k) || (p[k] != ' ' && p[k] != '='))
+            continue;
+        const char *q = strchr(p, '"'), *e = q ? strchr(q + 1, '"') : NULL;
+        if (!e)
+            return 0;
+        snprintf(val, len, "%.*s", (int)(e - q - 1), q + 1);
+        return 1;
+    }
+    return 0;
+}
+
+/* The core's .info file (beside it, from make libretro) says what the core says of itself. */
+static void check_info_file(core *c, const emu_console *con, const char *so)
+{
+    char name[64], path[600], ext[64] = "", corename[64] = "", fullpath[16] = "", states[16] = "";
+    snprintf(name, sizeof name, "libretro %s .info file", con->name);
+    snprintf(path, sizeof path, "%.*s.info", (int)(strlen(so) - 3), so);
+    uint8_t *text;
+    size_t len;
+    gv_err err;
+    if (gv_read_file(path, 1 << 20, &text, &len, &err) != GV_OK) {
+        t_check(0, name, "%s", err.msg);
+        return;
+    }
+    struct retro_system_info si;
+    c->get_system_info(&si);
+    info_value((char *)text, "supported_extensions", ext, sizeof ext);
+    info_value((char *)text, "corename", corename, sizeof corename);
+    info_value((char *)text, "needs_fullpath", fullpath, sizeof fullpath);
+    info_value((char *)text, "savestate", states, sizeof states);
+    t_check(!strcmp(ext, si.valid_extensions) && !strcmp(corename, si.library_name) &&
+                !strcmp(fullpath, si.need_fullpath ? "true" : "false") && !strcmp(states, "true") &&
+                c->serialize_size() == 0,
+            name, "%s: supported_extensions \"%s\", corename \"%s\", needs_fullpath %s, savestate %s; the core: %s, %s, %s",
+            path, ext, corename, fullpath, states, si.valid_extensions, si.library_name,
+            si.need_fullpath ? "true" : "false");
+    free(text);
+}
+
 /* FRAMES frames of rom on the renderer r through the core against emu_run's hashes. */
 static void check_hashes(core *c, const emu_console *con, const char *rom, const char *label, emu_renderer r)
 {
@@ -619,6 +663,7 @@ static void test_console(const emu_console *con, const char *cores)
     fe.con = con;
     fe.rgb = realloc(fe.rgb, (size_t)con->width * con->height * 3);
     check_info(&c, con);
+    check_info_file(&c, con, path);
     /* the built-in demo ROM, always there */
     for (const emu_demo_rom *d = emu_demo_roms; d->name; d++) {
         if (strcmp(d->console, con->name))

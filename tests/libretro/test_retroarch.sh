@@ -47,7 +47,7 @@ config_save_on_exit = "false"
 savefile_directory = "$H/saves"
 savestate_directory = "$H/states"
 system_directory = "$H/sys"
-libretro_info_path = "$H/info"
+libretro_info_path = "$cores"
 EOT
 
 roms=
