@@ -221,7 +221,9 @@ tsan:
 LR_CONSOLES := nes gb
 LR_INC   := /usr/include/libretro-common
 LR_DIR   := build/libretro
-LR_OPT   := -O2 -g $(MARCH)
+# Hidden symbols without interposition: the calls inside the console code stay direct and
+# inlinable, as in the program (plain -fPIC made the Game Boy core a third slower).
+LR_OPT   := -O2 -g $(MARCH) -fvisibility=hidden -fno-semantic-interposition
 LR_C     := $(filter src/core/% src/emu/%,$(ALL_LIB_C))
 LR_OBJS  := $(patsubst src/%.c,build/pic/obj/%.o,$(LR_C))
 LR_CORES := $(foreach c,$(LR_CONSOLES),$(LR_DIR)/gpuvet_$(c)_libretro.so $(LR_DIR)/gpuvet_$(c)_libretro.info)
@@ -248,7 +250,7 @@ build/pic/libgpuvet_pic.a: $(LR_OBJS)
 
 $(LR_DIR)/gpuvet_%_libretro.so: src/libretro/libretro_core.c src/libretro/libretro.map build/pic/libgpuvet_pic.a Makefile | lr-deps-check
 	@mkdir -p $(dir $@)
-	$(call say,CORE,$@)$(CC) $(CFLAGS_BASE) $(LR_OPT) $(EXTRA_CFLAGS) -I$(LR_INC) -fPIC -shared -DGV_LR_CONSOLE='"$*"' \
+	$(call say,CORE,$@)$(CC) $(CFLAGS_BASE) $(LR_OPT) -O3 $(EXTRA_CFLAGS) -I$(LR_INC) -fPIC -shared -DGV_LR_CONSOLE='"$*"' \
 	  -o $@ $< build/pic/libgpuvet_pic.a $(LDLIBS) -Wl,--version-script=src/libretro/libretro.map -Wl,--no-undefined
 
 # ---- aarch64 compile check: every host object with Debian's cross compiler -----------
