@@ -5,7 +5,8 @@ outputs of the same ROM and frame count (tests/libretro/test_retroarch.sh).
   ra_compare.py png RA.png GPUVET.png     exit 0 when the pixels (RGB) are identical
   ra_compare.py wav RA.wav GPUVET.wav     exit 0 when RetroArch's samples equal gpuvet's,
                                           less the few first ones RetroArch's resampler keeps
-  ra_compare.py s16 RA.wav OUT.wav SECONDS   RetroArch's float capture as a 16-bit WAV
+  ra_compare.py s16 RA.wav OUT.wav START SECONDS   that stretch of RetroArch's float
+                                          capture as a 16-bit WAV
 
 Prints one line saying what it compared. Only the Python standard library is used."""
 import os
@@ -65,7 +66,8 @@ def main(argv):
         return 0 if ok else 1
     if mode == "s16":
         rate, ra, _ = ra_samples(argv[2])
-        ra = ra[:int(float(argv[4]) * rate)]
+        start = int(float(argv[4]) * rate)
+        ra = ra[start:start + int(float(argv[5]) * rate)]
         body = b"".join(struct.pack("<hh", max(-32768, min(32767, l)), max(-32768, min(32767, r))) for l, r in ra)
         hdr = b"RIFF" + struct.pack("<I", 36 + len(body)) + b"WAVEfmt " + struct.pack("<IHHIIHH", 16, 1, 2, rate,
                                                                                        rate * 4, 4, 16)
