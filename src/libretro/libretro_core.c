@@ -221,6 +221,15 @@ static gv_status batch_open(int keep_state, gv_err *err)
     free(state);
     if (st != GV_OK)
         return st;
+    /* retro_serialize_size: this machine's state and room to grow; it never shrinks (a
+     * frontend may keep the size it asked first) */
+    if ((st = lr.con->state_save(emu_batch_machine(b, 0), &state, &state_len, err)) != GV_OK) {
+        emu_batch_free(b);
+        return st;
+    }
+    free(state);
+    if (LR_STATE_HEAD + state_len + LR_STATE_SLACK > lr.state_size)
+        lr.state_size = LR_STATE_HEAD + state_len + LR_STATE_SLACK;
     emu_batch_free(lr.b);
     lr.b = b;
     return GV_OK;
@@ -312,15 +321,10 @@ RETRO_API bool retro_load_game(const struct retro_game_info *game)
         p += strspn(p, " ");
     }
     read_options();
-    uint8_t *s;
-    size_t n;
+    lr.state_size = 0;
     gv_status st = batch_open(0, &err);
     if (st == GV_OK && lr.sram_len)
         st = sram_sync(&err);
-    if (st == GV_OK && (st = con->state_save(emu_batch_machine(lr.b, 0), &s, &n, &err)) == GV_OK) {
-        lr.state_size = LR_STATE_HEAD + n + LR_STATE_SLACK;
-        free(s);
-    }
     if (st != GV_OK) {
         lr_log(RETRO_LOG_ERROR, "%s", err.msg);
         game_free();

@@ -66,6 +66,7 @@ typedef struct {
 static struct {
     const emu_console *con;      /* the console whose hashing rules apply (NULL: peers) */
     char renderer[16];           /* value of the core's renderer option */
+    char model[16];              /* value of the core's model option ("": none given) */
     int options_changed;
     int declared_renderer;       /* the core declared a renderer option */
     enum retro_pixel_format fmt;
@@ -106,6 +107,10 @@ static bool fe_env(unsigned cmd, void *data)
         struct retro_variable *v = data;
         if (strstr(v->key, "gpuvet_") && strstr(v->key, "_renderer") && fe.renderer[0]) {
             v->value = fe.renderer;
+            return true;
+        }
+        if (strstr(v->key, "gpuvet_") && strstr(v->key, "_model") && fe.model[0]) {
+            v->value = fe.model;
             return true;
         }
         v->value = NULL;
@@ -471,6 +476,50 @@ static void check_switch(core *c, const emu_console *con, const char *rom)
             FRAMES - 100, (unsigned long long)v, (unsigned long long)a, (unsigned long long)gv, (unsigned long long)ga);
 }
 
+/* The Game Boy model option changed while the game runs (dmg, then cgb): the game starts
+ * again on the new model, as `gpuvet run --model cgb` from power-on, and states still save. */
+static void check_model_switch(core *c, const emu_console *con, const char *rom)
+{
+    char name[96];
+    snprintf(name, sizeof name, "libretro %s model switch", con->name);
+    emu_run_opts o = {0};
+    o.rom = rom;
+    o.frames = 100;
+    o.instances = o.threads = 1;
+    o.no_battery = 1;
+    o.opts.model = "cgb";
+    emu_run_result res;
+    gv_err err;
+    if (emu_run(&o, &res, NULL, &err) != GV_OK) {
+        t_check(0, name, "gpuvet run's engine: %s", err.msg);
+        return;
+    }
+    snprintf(fe.model, sizeof fe.model, "dmg");
+    if (!game_start(c, rom, name, NULL, NULL)) {
+        fe.model[0] = 0;
+        emu_run_result_free(&res);
+        return;
+    }
+    run_frames(c, 50);
+    snprintf(fe.model, sizeof fe.model, "cgb");
+    fe.options_changed = 1;
+    hash_start();
+    run_frames(c, 100);
+    uint64_t v = gv_hasher_digest(fe.vh), a = gv_hasher_digest(fe.ah);
+    size_t n = c->serialize_size();
+    uint8_t *st = calloc(1, n + 1);
+    int saved = n && c->serialize(st, n);
+    c->unload_game();
+    fe.model[0] = 0;
+    t_check(v == res.video_hash && a == res.audio_hash && saved, name,
+            "50 frames as dmg, then the option set to cgb: 100 frames video %016llx audio %016llx, gpuvet run --model "
+            "cgb %016llx %016llx; a state of %zu bytes saved after it: %s",
+            (unsigned long long)v, (unsigned long long)a, (unsigned long long)res.video_hash,
+            (unsigned long long)res.audio_hash, n, saved ? "yes" : "no");
+    free(st);
+    emu_run_result_free(&res);
+}
+
 /* Save states: run, serialize, run on and hash; unserialize, run as much and hash again. */
 static void check_states(core *c, const emu_console *con, const char *rom)
 {
@@ -677,6 +726,8 @@ static void test_console(const emu_console *con, const char *cores)
         check_hashes(&c, con, rom, d->name, EMU_R_NATIVE);
         check_hashes(&c, con, rom, d->name, EMU_R_HOST);
         check_switch(&c, con, rom);
+        if (!strcmp(con->name, "gb"))
+            check_model_switch(&c, con, rom);
         check_states(&c, con, rom);
     }
     fe.renderer[0] = 0;
