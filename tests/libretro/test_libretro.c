@@ -329,6 +329,13 @@ static int game_start(core *c, const char *rom, const char *name, const char *re
     return t_check(0, name, "retro_load_game refused %s", rom);
 }
 
+/* A check's name ("libretro gb save RAM") into name, then game_start. */
+static int check_begin(core *c, const emu_console *con, const char *rom, const char *what, char *name, size_t len)
+{
+    snprintf(name, len, "libretro %s %s", con->name, what);
+    return game_start(c, rom, name, NULL, NULL);
+}
+
 /* `gpuvet run`'s engine on the same ROM: its video and audio hashes. */
 static int gpuvet_hashes(const char *rom, long frames, emu_renderer r, const char *movie, const char *state,
                          uint64_t *vh, uint64_t *ah)
@@ -524,8 +531,7 @@ static void check_model_switch(core *c, const emu_console *con, const char *rom)
 static void check_states(core *c, const emu_console *con, const char *rom)
 {
     char name[96];
-    snprintf(name, sizeof name, "libretro %s state round trip", con->name);
-    if (!game_start(c, rom, name, NULL, NULL))
+    if (!check_begin(c, con, rom, "state round trip", name, sizeof name))
         return;
     run_frames(c, 100);
     size_t n = c->serialize_size();
@@ -631,8 +637,7 @@ static void check_input(core *c, const emu_console *con, const char *rom, const 
 static void check_sram(core *c, const emu_console *con, const char *rom)
 {
     char name[96];
-    snprintf(name, sizeof name, "libretro %s save RAM", con->name);
-    if (!game_start(c, rom, name, NULL, NULL))
+    if (!check_begin(c, con, rom, "save RAM", name, sizeof name))
         return;
     size_t n = c->get_memory_size(RETRO_MEMORY_SAVE_RAM);
     uint8_t *m = c->get_memory_data(RETRO_MEMORY_SAVE_RAM);
