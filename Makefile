@@ -9,6 +9,7 @@
 #   make hip-check       compile every .cu file with hipcc for gfx1030 (what CI does)
 #   make fuzz-nes, fuzz-gb, fuzz-snes, fuzz-safetensors, fuzz-drop7_data, fuzz   libFuzzer runs of the loaders (FUZZ_SECONDS=600 each)
 #   make drop7-acceptance  the fast Drop7 game against the reference on 10 million random positions
+#   make libretro        the consoles as libretro cores: build/libretro/gpuvet_<console>_libretro.so + .info
 #
 # Variables: GPU=auto|cpu|cuda|hip, CUDA_ARCH=90 (else detected with nvidia-smi),
 # HIP_ARCH=gfx1030 (else detected with rocminfo), WERROR=1 (CI), SAN=address|thread (1 = address), CC, NVCC, HIPCC.
@@ -108,8 +109,9 @@ CFLAGS := $(CFLAGS_BASE) $(OPT) $(GPU_DEFS) $(EXTRA_CFLAGS)
 
 # ---- sources ------------------------------------------------------------------------
 # Files named *_nogpu.c are the host-only side of a device feature: built only without a
-# GPU backend. Every other .c file under src/ (outside src/cli/) goes into the library.
-ALL_LIB_C := $(shell find src -name '*.c' -not -path 'src/cli/*' | sort)
+# GPU backend. Every other .c file under src/ (outside src/cli/ and src/libretro/) goes into
+# the library.
+ALL_LIB_C := $(shell find src -name '*.c' -not -path 'src/cli/*' -not -path 'src/libretro/*' | sort)
 ifeq ($(GPU_KIND),cpu)
   LIB_C := $(ALL_LIB_C)
   GPU_OBJS :=
@@ -124,7 +126,7 @@ TEST_BIN := $(addprefix $(BUILD)/tests/,$(basename $(notdir $(TEST_C))))
 LIB      := $(BUILD)/libgpuvet.a
 BIN      := $(BUILD)/gpuvet
 
-.PHONY: all build run test asan tsan bootstrap bootstrap-test tests clean hip-check fuzz-nes fuzz-gb fuzz-snes fuzz help deps-check arm64-check arm64-objs drop7-acceptance
+.PHONY: all build run test asan tsan bootstrap bootstrap-test tests clean hip-check fuzz-nes fuzz-gb fuzz-snes fuzz help deps-check arm64-check arm64-objs drop7-acceptance libretro lr-deps-check
 all: build
 build: deps-check $(BIN) gpuvet
 
@@ -183,7 +185,7 @@ $(BUILD)/tests/%: $(BUILD)/testobj/%.o $(LIB)
 
 $(BUILD)/testobj/%.o:
 	@mkdir -p $(dir $@)
-	$(call say,CC,$(filter %/$*.c,$(TEST_C)))$(CC) $(CFLAGS) -Itests -c $(filter %/$*.c,$(TEST_C)) -o $@
+	$(call say,CC,$(filter %/$*.c,$(TEST_C)))$(CC) $(CFLAGS) -Itests -I$(LR_INC) -c $(filter %/$*.c,$(TEST_C)) -o $@
 
 # test objects depend on their source wherever it lives under tests/
 $(foreach t,$(TEST_C),$(eval $(BUILD)/testobj/$(basename $(notdir $(t))).o: $(t)))
@@ -202,8 +204,8 @@ run: bootstrap
 	./gpuvet all $(RUN_ARGS)
 
 test: bootstrap-test
-	@$(MAKE) --no-print-directory build tests
-	@GPUVET=$(abspath $(BIN)) GV_BUILD=$(abspath $(BUILD)) PYTHON="$$(scripts/find-python)" tests/run.sh $(TESTS)
+	@$(MAKE) --no-print-directory build tests libretro
+	@GPUVET=$(abspath $(BIN)) GV_BUILD=$(abspath $(BUILD)) GV_LIBRETRO=$(abspath $(LR_DIR)) PYTHON="$$(scripts/find-python)" tests/run.sh $(TESTS)
 
 asan:
 	@$(MAKE) --no-print-directory SAN=address GPU=cpu test
@@ -219,6 +221,46 @@ DROP7_POSITIONS ?= 10000000
 DROP7_GAMES     ?= 20000
 drop7-acceptance: $(BUILD)/tests/test_drop7_rules
 	GV_DROP7_POSITIONS=$(DROP7_POSITIONS) GV_DROP7_GAMES=$(DROP7_GAMES) $(BUILD)/tests/test_drop7_rules
+
+# ---- libretro cores ------------------------------------------------------------------
+# One core per console from src/libretro/libretro_core.c over position-independent objects
+# of the console code (src/core and src/emu, host renderers only: the device renderers do
+# not run inside a frontend), whatever GPU backend the program was built with. Only the
+# retro_* functions are exported. The API's header comes from Debian's retroarch-dev.
+LR_CONSOLES := nes gb
+LR_INC   := /usr/include/libretro-common
+LR_DIR   := build/libretro
+# Hidden symbols without interposition: the calls inside the console code stay direct and
+# inlinable, as in the program (plain -fPIC made the Game Boy core a third slower).
+LR_OPT   := -O2 -g $(MARCH) -fvisibility=hidden -fno-semantic-interposition
+LR_C     := $(filter src/core/% src/emu/%,$(ALL_LIB_C))
+LR_OBJS  := $(patsubst src/%.c,build/pic/obj/%.o,$(LR_C))
+LR_CORES := $(foreach c,$(LR_CONSOLES),$(LR_DIR)/gpuvet_$(c)_libretro.so $(LR_DIR)/gpuvet_$(c)_libretro.info)
+
+libretro: $(LR_CORES)
+
+# each core's information file (RetroArch's .info) goes beside it
+$(LR_DIR)/%.info: src/libretro/%.info
+	@mkdir -p $(dir $@)
+	@cp $< $@
+
+lr-deps-check:
+	@test -f $(LR_INC)/libretro.h || { echo "make libretro: $(LR_INC)/libretro.h is missing: install Debian's retroarch-dev (make bootstrap-test installs it)"; exit 2; }
+
+$(LR_OBJS): Makefile | deps-check
+build/pic/obj/emu/%.o: LR_OPT += -O3
+build/pic/obj/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	$(call say,CC-PIC,$<)$(CC) $(CFLAGS_BASE) $(LR_OPT) $(EXTRA_CFLAGS) -fPIC -c $< -o $@
+
+build/pic/libgpuvet_pic.a: $(LR_OBJS)
+	@rm -f $@
+	$(call say,AR,$@)ar rcs $@ $^
+
+$(LR_DIR)/gpuvet_%_libretro.so: src/libretro/libretro_core.c src/libretro/libretro.map build/pic/libgpuvet_pic.a Makefile | lr-deps-check
+	@mkdir -p $(dir $@)
+	$(call say,CORE,$@)$(CC) $(CFLAGS_BASE) $(LR_OPT) -O3 $(EXTRA_CFLAGS) -I$(LR_INC) -fPIC -shared -DGV_LR_CONSOLE='"$*"' \
+	  -o $@ $< build/pic/libgpuvet_pic.a $(LDLIBS) -Wl,--version-script=src/libretro/libretro.map -Wl,--no-undefined
 
 # ---- aarch64 compile check: every host object with Debian's cross compiler -----------
 # (gcc-aarch64-linux-gnu, libc6-dev-arm64-cross): the tree builds without x86 flags.

@@ -6,7 +6,7 @@
 set -u
 mode=${1:-build}
 build_pkgs="gcc make pkg-config libopenblas-dev libcjson-dev libxxhash-dev libpng-dev zlib1g-dev"
-test_pkgs="cc65 sdcc python3 python3-torch python3-numpy chromium"
+test_pkgs="cc65 sdcc python3 python3-torch python3-numpy chromium retroarch-dev retroarch"
 case "$mode" in
   build) want="$build_pkgs" ;;
   test)  want="$build_pkgs $test_pkgs" ;;

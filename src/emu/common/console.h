@@ -74,6 +74,7 @@ typedef struct emu_console {
     const char *buttons;        /* button names, bit 0 first, space-separated */
     int width, height;          /* frame size in pixels (RGB888) */
     int audio_rate, audio_channels;
+    double frame_rate;          /* frames per second of the real console (NTSC) */
     /* The video hash: 0 = XXH3-64 of all frames' RGB bytes in order; 1 = XXH3-64 of the
      * sequence of per-frame XXH3-64 hashes (64-bit little-endian words). */
     int hash_of_frame_hashes;

@@ -49,6 +49,8 @@ struct emu_batch {
     inst *in;
     emu_buttons buttons;
     uint8_t *last;            /* instance 0's last frame (not for a device hash) */
+    const int16_t *fa;        /* instance 0's samples of the last frame (host path) */
+    int nfa;
     int16_t *keep;            /* instance 0's samples (keep_audio) */
     size_t nkeep, capkeep;
     /* device */
@@ -240,6 +242,10 @@ static void audio_out(emu_batch *b, int i, const int16_t *s, int n)
     if (n <= 0)
         return;
     gv_hasher_update(b->in[i].ah, s, (size_t)n * b->con->audio_channels * sizeof(int16_t));
+    if (i == 0) {
+        b->fa = s;
+        b->nfa = n;
+    }
     if (i == 0 && b->cfg.keep_audio)
         keep_audio(b, s, n);
 }
@@ -516,6 +522,7 @@ gv_status emu_batch_run(emu_batch *b, int frames, int *done, gv_err *err)
     int f;
     *done = 0;
     for (f = 0; f < frames; f++) {
+        b->nfa = 0;
         if (b->gpu) {
             st = device_frame(b, f & 1, err);
         } else {
@@ -619,6 +626,12 @@ gv_status emu_batch_last_frame(emu_batch *b, uint8_t *rgb, gv_err *err)
         return emu_gpu_frame(b->gpu, 0, rgb, err);
     memcpy(rgb, b->last, b->fbytes);
     return GV_OK;
+}
+
+const int16_t *emu_batch_frame_audio(const emu_batch *b, int *n)
+{
+    *n = b->nfa;
+    return b->fa;
 }
 
 const int16_t *emu_batch_audio(const emu_batch *b, size_t *n)

@@ -214,6 +214,7 @@ const emu_console gb_console = {
     .height = GB_H,
     .audio_rate = GB_AUDIO_RATE,
     .audio_channels = 2,
+    .frame_rate = 4194304.0 / GB_DOTS_FRAME, /* 59.73 Hz: a 4.19 MHz clock, 70224 dots a frame */
     .hash_of_frame_hashes = 1,
     .trace_layout = "Gameboy Doctor layout: A F B C D E H L SP PC and the 4 bytes at PC",
     .detect = detect,

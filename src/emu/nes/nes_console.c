@@ -239,6 +239,9 @@ const emu_console nes_console = {
     .height = NES_H,
     .audio_rate = NES_AUDIO_HZ,
     .audio_channels = 1,
+    /* NTSC: the PPU's 5369318.18 Hz (21.477 MHz / 4) over 341 x 262 - 0.5 dots (an odd
+     * frame with rendering on skips a dot) */
+    .frame_rate = 21477272.7273 / 4 / 89341.5,
     .hash_of_frame_hashes = 0,
     .trace_layout = "nestest log layout: PC, bytes, disassembly, A X Y P SP, PPU line and dot, CPU cycle",
     .detect = detect,

@@ -126,6 +126,9 @@ const emu_console snes_console = {
     .width = SNES_W,
     .height = SNES_H,
     .audio_rate = SNES_AUDIO_RATE,
+    /* 60.10 Hz: the 21.477 MHz master clock, 262 lines of 1364 cycles, one line 4 cycles short
+     * every other frame (non-interlaced) */
+    .frame_rate = 21477272.7273 / (262 * 1364 - 2),
     .audio_channels = 2,
     .hash_of_frame_hashes = 1,
     .trace_layout = "PC (bank:addr) and the 4 bytes there, A X Y S D DB P E, master clock",

@@ -1,0 +1,819 @@
+/* test_libretro.c: a small headless libretro frontend. It loads gpuvet's cores
+ * (build/libretro/gpuvet_<console>_libretro.so, from `make libretro`) with dlopen and
+ * checks, for each console:
+ *   - the system and AV info (name, extensions, frame size, rate) against console.h;
+ *   - the video and audio hashes of our own ROMs through the core, on both renderers of
+ *     the core option, against `gpuvet run`'s engine (emu_run) on the same ROM;
+ *   - retro_serialize / retro_unserialize: the frames after a state load repeat exactly,
+ *     and a state saved again after loading is the same bytes; bad states are refused;
+ *   - input: our input test ROM driven through the joypad callback by the movie that makes
+ *     it pass gives `gpuvet run --input`'s hashes (and differs from a run without it);
+ *   - save RAM (Game Boy battery ROM): the boot count the game keeps there goes from 1 to 2
+ *     across a reload when the frontend hands the saved memory back;
+ *   - a file that is not a ROM is refused without a crash.
+ *
+ * With arguments it is the host of bench/libretro_peers.sh, for any core (ours or Debian's):
+ *   test_libretro --bench CORE.so ROM FRAMES   prints "fps F frames N seconds S"
+ *
+ * Environment: GV_LIBRETRO (the cores' folder; default GV_ROOT/build/libretro), GV_BUILD
+ * (where the ROMs are built), GV_ROOT, PYTHON (for the Game Boy ROMs). */
+#if __has_include(<libretro.h>)
+#include <libretro.h>
+#define HAVE_LIBRETRO_H 1
+#endif
+
+#include <dlfcn.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "core/hash.h"
+#include "emu/common/demo_roms.h"
+#include "emu/common/emu_run.h"
+#include "emu/common/input.h"
+
+#ifdef HAVE_LIBRETRO_H
+
+/* ---- one loaded core -------------------------------------------------------------------- */
+
+typedef struct {
+    void *so;
+    void (*set_environment)(retro_environment_t);
+    void (*set_video_refresh)(retro_video_refresh_t);
+    void (*set_audio_sample)(retro_audio_sample_t);
+    void (*set_audio_sample_batch)(retro_audio_sample_batch_t);
+    void (*set_input_poll)(retro_input_poll_t);
+    void (*set_input_state)(retro_input_state_t);
+    void (*init)(void);
+    void (*deinit)(void);
+    unsigned (*api_version)(void);
+    void (*get_system_info)(struct retro_system_info *);
+    void (*get_system_av_info)(struct retro_system_av_info *);
+    void (*reset)(void);
+    void (*run)(void);
+    size_t (*serialize_size)(void);
+    bool (*serialize)(void *, size_t);
+    bool (*unserialize)(const void *, size_t);
+    bool (*load_game)(const struct retro_game_info *);
+    void (*unload_game)(void);
+    void *(*get_memory_data)(unsigned);
+    size_t (*get_memory_size)(unsigned);
+} core;
+
+/* What the frontend side holds: the options the core reads, what it last drew and sounded,
+ * the hashes of everything since the last hash_start, the buttons held. */
+static struct {
+    const emu_console *con;      /* the console whose hashing rules apply (NULL: peers) */
+    char renderer[16];           /* value of the core's renderer option */
+    char model[16];              /* value of the core's model option ("": none given) */
+    int options_changed;
+    int declared_renderer;       /* the core declared a renderer option */
+    enum retro_pixel_format fmt;
+    int video_frames, dupes;
+    size_t audio_frames;
+    int mono_ok;                 /* a mono console's left and right samples were equal */
+    gv_hasher *vh, *ah;
+    uint8_t *rgb;
+    int16_t *mono;
+    const emu_movie *movie;      /* buttons by frame, or NULL */
+    uint64_t frame;              /* retro_run calls since the game was loaded */
+    int errors;                  /* messages the core logged at the error level */
+    char sysdir[256];
+} fe;
+
+static void fe_log(enum retro_log_level level, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (level >= RETRO_LOG_WARN) {
+        fprintf(stderr, "core log: ");
+        vfprintf(stderr, fmt, ap);
+    }
+    va_end(ap);
+    if (level == RETRO_LOG_ERROR)
+        fe.errors++;
+}
+
+static bool fe_env(unsigned cmd, void *data)
+{
+    switch (cmd) {
+    case RETRO_ENVIRONMENT_SET_VARIABLES:
+        for (const struct retro_variable *v = data; v->key; v++)
+            if (strstr(v->key, "_renderer") && strstr(v->value, "native|host"))
+                fe.declared_renderer = 1;
+        return true;
+    case RETRO_ENVIRONMENT_GET_VARIABLE: {
+        struct retro_variable *v = data;
+        if (strstr(v->key, "gpuvet_") && strstr(v->key, "_renderer") && fe.renderer[0]) {
+            v->value = fe.renderer;
+            return true;
+        }
+        if (strstr(v->key, "gpuvet_") && strstr(v->key, "_model") && fe.model[0]) {
+            v->value = fe.model;
+            return true;
+        }
+        v->value = NULL;
+        return false;
+    }
+    case RETRO_ENVIRONMENT_GET_VARIABLE_UPDATE:
+        *(bool *)data = fe.options_changed;
+        fe.options_changed = 0;
+        return true;
+    case RETRO_ENVIRONMENT_SET_PIXEL_FORMAT:
+        fe.fmt = *(const enum retro_pixel_format *)data;
+        return fe.fmt == RETRO_PIXEL_FORMAT_XRGB8888 || fe.fmt == RETRO_PIXEL_FORMAT_RGB565;
+    case RETRO_ENVIRONMENT_GET_LOG_INTERFACE:
+        ((struct retro_log_callback *)data)->log = fe_log;
+        return true;
+    case RETRO_ENVIRONMENT_GET_CAN_DUPE:
+        *(bool *)data = true;
+        return true;
+    case RETRO_ENVIRONMENT_GET_SYSTEM_DIRECTORY:
+    case RETRO_ENVIRONMENT_GET_SAVE_DIRECTORY:
+    case RETRO_ENVIRONMENT_GET_CORE_ASSETS_DIRECTORY:
+        *(const char **)data = fe.sysdir;
+        return true;
+    default:
+        return false;
+    }
+}
+
+static void hash_u64(gv_hasher *h, uint64_t v)
+{
+    uint8_t le[8];
+    for (int i = 0; i < 8; i++)
+        le[i] = (uint8_t)(v >> (8 * i));
+    gv_hasher_update(h, le, 8);
+}
+
+/* A frame: back to the console's RGB888 and into the video hash by the console's rule. */
+static void fe_video(const void *data, unsigned w, unsigned h, size_t pitch)
+{
+    if (!data) {
+        fe.dupes++;
+        return;
+    }
+    fe.video_frames++;
+    if (!fe.con || fe.fmt != RETRO_PIXEL_FORMAT_XRGB8888 || (int)w != fe.con->width || (int)h != fe.con->height)
+        return;
+    for (unsigned y = 0; y < h; y++) {
+        const uint32_t *row = (const uint32_t *)((const uint8_t *)data + y * pitch);
+        for (unsigned x = 0; x < w; x++) {
+            uint8_t *p = fe.rgb + 3 * ((size_t)y * w + x);
+            p[0] = (uint8_t)(row[x] >> 16);
+            p[1] = (uint8_t)(row[x] >> 8);
+            p[2] = (uint8_t)row[x];
+        }
+    }
+    size_t n = (size_t)w * h * 3;
+    if (fe.con->hash_of_frame_hashes)
+        hash_u64(fe.vh, gv_hash64(fe.rgb, n));
+    else
+        gv_hasher_update(fe.vh, fe.rgb, n);
+}
+
+/* Stereo samples: as they are, or for a mono console its left channel (the right must
+ * equal it). */
+static size_t fe_audio(const int16_t *s, size_t n)
+{
+    fe.audio_frames += n;
+    if (!fe.con)
+        return n;
+    if (fe.con->audio_channels == 2) {
+        gv_hasher_update(fe.ah, s, n * 4);
+        return n;
+    }
+    fe.mono = realloc(fe.mono, (n + 1) * sizeof *fe.mono);
+    for (size_t i = 0; i < n; i++) {
+        fe.mono[i] = s[2 * i];
+        if (s[2 * i] != s[2 * i + 1])
+            fe.mono_ok = 0;
+    }
+    gv_hasher_update(fe.ah, fe.mono, n * 2);
+    return n;
+}
+
+static void fe_audio1(int16_t l, int16_t r)
+{
+    int16_t s[2] = {l, r};
+    fe_audio(s, 1);
+}
+
+static void fe_poll(void) {}
+
+static int16_t fe_input(unsigned port, unsigned device, unsigned index, unsigned id)
+{
+    if (!fe.movie || !fe.con || port || device != RETRO_DEVICE_JOYPAD || index)
+        return 0;
+    emu_buttons b = emu_movie_at(fe.movie, fe.frame);
+    /* the console's button names, bit 0 first, as the core maps them */
+    static const char *const names[] = {"B", "Y", "Select", "Start", "Up", "Down", "Left", "Right",
+                                        "A", "X", "L", "R"}; /* RETRO_DEVICE_ID_JOYPAD_* order */
+    if (id >= GV_ARRAY_LEN(names))
+        return 0;
+    int bit = 0;
+    for (const char *p = fe.con->buttons; *p; bit++) {
+        size_t k = strcspn(p, " ");
+        if (strlen(names[id]) == k && !strncasecmp(p, names[id], k))
+            return (b >> bit) & 1;
+        p += k;
+        p += strspn(p, " ");
+    }
+    return 0;
+}
+
+static void hash_start(void)
+{
+    if (fe.vh)
+        gv_hasher_free(fe.vh);
+    if (fe.ah)
+        gv_hasher_free(fe.ah);
+    fe.vh = gv_hasher_new();
+    fe.ah = gv_hasher_new();
+    fe.video_frames = fe.dupes = 0;
+    fe.audio_frames = 0;
+    fe.mono_ok = 1;
+}
+
+static int core_open(core *c, const char *path)
+{
+    memset(c, 0, sizeof *c);
+    if (!(c->so = dlopen(path, RTLD_NOW | RTLD_LOCAL))) {
+        fprintf(stderr, "dlopen %s: %s\n", path, dlerror());
+        return 0;
+    }
+    int ok = 1;
+#define SYM(field, name)                                                                       \
+    do {                                                                                       \
+        *(void **)&c->field = dlsym(c->so, name);                                              \
+        if (!c->field) {                                                                       \
+            fprintf(stderr, "%s: no %s\n", path, name);                                        \
+            ok = 0;                                                                            \
+        }                                                                                      \
+    } while (0)
+    SYM(set_environment, "retro_set_environment");
+    SYM(set_video_refresh, "retro_set_video_refresh");
+    SYM(set_audio_sample, "retro_set_audio_sample");
+    SYM(set_audio_sample_batch, "retro_set_audio_sample_batch");
+    SYM(set_input_poll, "retro_set_input_poll");
+    SYM(set_input_state, "retro_set_input_state");
+    SYM(init, "retro_init");
+    SYM(deinit, "retro_deinit");
+    SYM(api_version, "retro_api_version");
+    SYM(get_system_info, "retro_get_system_info");
+    SYM(get_system_av_info, "retro_get_system_av_info");
+    SYM(reset, "retro_reset");
+    SYM(run, "retro_run");
+    SYM(serialize_size, "retro_serialize_size");
+    SYM(serialize, "retro_serialize");
+    SYM(unserialize, "retro_unserialize");
+    SYM(load_game, "retro_load_game");
+    SYM(unload_game, "retro_unload_game");
+    SYM(get_memory_data, "retro_get_memory_data");
+    SYM(get_memory_size, "retro_get_memory_size");
+#undef SYM
+    if (!ok)
+        return 0;
+    c->set_environment(fe_env);
+    c->set_video_refresh(fe_video);
+    c->set_audio_sample(fe_audio1);
+    c->set_audio_sample_batch(fe_audio);
+    c->set_input_poll(fe_poll);
+    c->set_input_state(fe_input);
+    c->init();
+    return 1;
+}
+
+static void core_close(core *c)
+{
+    if (c->so) {
+        c->deinit();
+        dlclose(c->so);
+    }
+    memset(c, 0, sizeof *c);
+}
+
+/* Loads the ROM file into the core (from memory, with its path, as RetroArch does). */
+static int game_load(core *c, const char *rom)
+{
+    uint8_t *data;
+    size_t len;
+    gv_err err;
+    if (gv_read_file(rom, 64u << 20, &data, &len, &err) != GV_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+        return 0;
+    }
+    struct retro_game_info g = {rom, data, len, NULL};
+    int ok = c->load_game(&g);
+    free(data);
+    fe.frame = 0;
+    return ok;
+}
+
+static void run_frames(core *c, int n)
+{
+    for (int i = 0; i < n; i++, fe.frame++)
+        c->run();
+}
+
+/* Loads rom for a check: the renderer option (NULL: the core's default), the movie (or
+ * NULL), hashes from zero; a refusal is the check's failure. */
+static int game_start(core *c, const char *rom, const char *name, const char *renderer, const emu_movie *movie)
+{
+    snprintf(fe.renderer, sizeof fe.renderer, "%s", renderer ? renderer : "");
+    fe.movie = movie;
+    hash_start();
+    if (game_load(c, rom))
+        return 1;
+    return t_check(0, name, "retro_load_game refused %s", rom);
+}
+
+/* A check's name ("libretro gb save RAM") into name, then game_start. */
+static int check_begin(core *c, const emu_console *con, const char *rom, const char *what, char *name, size_t len)
+{
+    snprintf(name, len, "libretro %s %s", con->name, what);
+    return game_start(c, rom, name, NULL, NULL);
+}
+
+/* `gpuvet run`'s engine on the same ROM: its video and audio hashes. */
+static int gpuvet_hashes(const char *rom, long frames, emu_renderer r, const char *movie, const char *state,
+                         uint64_t *vh, uint64_t *ah)
+{
+    emu_run_opts o = {0};
+    o.rom = rom;
+    o.frames = frames;
+    o.instances = 1;
+    o.threads = 1;
+    o.video = o.audio = r;
+    o.no_battery = 1;
+    o.input = movie;
+    o.save_state = state;
+    emu_run_result res;
+    gv_err err;
+    if (emu_run(&o, &res, NULL, &err) != GV_OK) {
+        fprintf(stderr, "emu_run %s: %s\n", rom, err.msg);
+        return 0;
+    }
+    *vh = res.video_hash;
+    *ah = res.audio_hash;
+    emu_run_result_free(&res);
+    return 1;
+}
+
+/* ---- the checks --------------------------------------------------------------------------- */
+
+#define FRAMES 300
+
+static void check_info(core *c, const emu_console *con)
+{
+    char name[64];
+    struct retro_system_info si;
+    struct retro_system_av_info av;
+    c->get_system_info(&si);
+    c->get_system_av_info(&av);
+    snprintf(name, sizeof name, "libretro %s info", con->name);
+    double want_fps = con->frame_rate;
+    /* ".gb,.gbc,.sgb" is "gb|gbc|sgb" in libretro's spelling */
+    char exts[64];
+    size_t k = 0;
+    for (const char *p = con->exts; *p && k + 1 < sizeof exts; p++)
+        if (*p != '.')
+            exts[k++] = *p == ',' ? '|' : *p;
+    exts[k] = 0;
+    t_check(c->api_version() == RETRO_API_VERSION && strstr(si.library_name, con->title) &&
+                !strcmp(si.valid_extensions, exts) && av.geometry.base_width == (unsigned)con->width &&
+                av.geometry.base_height == (unsigned)con->height && fabs(av.timing.fps - want_fps) < 1e-9 &&
+                av.timing.sample_rate == con->audio_rate && fe.declared_renderer,
+            name, "API %u, \"%s\" %s, extensions %s, %ux%u at %.4f fps, audio %.0f Hz, renderer option %s",
+            c->api_version(), si.library_name, si.library_version, si.valid_extensions, av.geometry.base_width,
+            av.geometry.base_height, av.timing.fps, av.timing.sample_rate,
+            fe.declared_renderer ? "declared" : "missing");
+}
+
+/* The value of key in a libretro .info file ("key = \"value\""), into val; 0 when absent. */
+static int info_value(const char *text, const char *key, char *val, size_t len)
+{
+    size_t k = strlen(key);
+    for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+        if (strncmp(p, key, k) || (p[k] != ' ' && p[k] != '='))
+            continue;
+        const char *q = strchr(p, '"'), *e = q ? strchr(q + 1, '"') : NULL;
+        if (!e)
+            return 0;
+        snprintf(val, len, "%.*s", (int)(e - q - 1), q + 1);
+        return 1;
+    }
+    return 0;
+}
+
+/* The core's .info file (beside it, from make libretro) says what the core says of itself. */
+static void check_info_file(core *c, const emu_console *con, const char *so)
+{
+    char name[64], path[600], ext[64] = "", corename[64] = "", fullpath[16] = "", states[16] = "";
+    snprintf(name, sizeof name, "libretro %s .info file", con->name);
+    snprintf(path, sizeof path, "%.*s.info", (int)(strlen(so) - 3), so);
+    uint8_t *text;
+    size_t len;
+    gv_err err;
+    if (gv_read_file(path, 1 << 20, &text, &len, &err) != GV_OK) {
+        t_check(0, name, "%s", err.msg);
+        return;
+    }
+    struct retro_system_info si;
+    c->get_system_info(&si);
+    info_value((char *)text, "supported_extensions", ext, sizeof ext);
+    info_value((char *)text, "corename", corename, sizeof corename);
+    info_value((char *)text, "needs_fullpath", fullpath, sizeof fullpath);
+    info_value((char *)text, "savestate", states, sizeof states);
+    t_check(!strcmp(ext, si.valid_extensions) && !strcmp(corename, si.library_name) &&
+                !strcmp(fullpath, si.need_fullpath ? "true" : "false") && !strcmp(states, "true") &&
+                c->serialize_size() == 0,
+            name, "%s: supported_extensions \"%s\", corename \"%s\", needs_fullpath %s, savestate %s; the core: %s, %s, %s",
+            path, ext, corename, fullpath, states, si.valid_extensions, si.library_name,
+            si.need_fullpath ? "true" : "false");
+    free(text);
+}
+
+/* FRAMES frames of rom on the renderer r through the core against emu_run's hashes. */
+static void check_hashes(core *c, const emu_console *con, const char *rom, const char *label, emu_renderer r)
+{
+    char name[96];
+    snprintf(name, sizeof name, "libretro %s %s hashes %s", con->name, label, emu_renderer_name(r));
+    uint64_t gv, ga;
+    if (!gpuvet_hashes(rom, FRAMES, r, NULL, NULL, &gv, &ga)) {
+        t_check(0, name, "gpuvet run's engine failed on %s", rom);
+        return;
+    }
+    if (!game_start(c, rom, name, emu_renderer_name(r), NULL))
+        return;
+    run_frames(c, FRAMES);
+    uint64_t v = gv_hasher_digest(fe.vh), a = gv_hasher_digest(fe.ah);
+    c->unload_game();
+    char h1[17], h2[17], h3[17], h4[17];
+    gv_hash_hex(v, h1), gv_hash_hex(gv, h2), gv_hash_hex(a, h3), gv_hash_hex(ga, h4);
+    t_check(v == gv && a == ga && fe.video_frames == FRAMES && fe.mono_ok, name,
+            "%d frames: core video %s audio %s (%zu stereo samples%s), gpuvet run video %s audio %s", fe.video_frames,
+            h1, h3, fe.audio_frames, fe.mono_ok ? "" : ", left != right", h2, h4);
+}
+
+/* The renderer option changed while the game runs (100 frames native, then 200 on the host
+ * renderer): the core carries the machine over, so the 300 frames hash as one native run. */
+static void check_switch(core *c, const emu_console *con, const char *rom)
+{
+    char name[96];
+    snprintf(name, sizeof name, "libretro %s renderer switch", con->name);
+    uint64_t gv, ga;
+    if (!gpuvet_hashes(rom, FRAMES, EMU_R_NATIVE, NULL, NULL, &gv, &ga)) {
+        t_check(0, name, "gpuvet run's engine failed on %s", rom);
+        return;
+    }
+    if (!game_start(c, rom, name, "native", NULL))
+        return;
+    run_frames(c, 100);
+    snprintf(fe.renderer, sizeof fe.renderer, "host");
+    fe.options_changed = 1;
+    run_frames(c, FRAMES - 100);
+    uint64_t v = gv_hasher_digest(fe.vh), a = gv_hasher_digest(fe.ah);
+    c->unload_game();
+    fe.renderer[0] = 0;
+    t_check(v == gv && a == ga, name,
+            "100 frames native, then the option set to host for %d: video %016llx audio %016llx, gpuvet run native "
+            "%016llx %016llx",
+            FRAMES - 100, (unsigned long long)v, (unsigned long long)a, (unsigned long long)gv, (unsigned long long)ga);
+}
+
+/* The Game Boy model option changed while the game runs (dmg, then cgb): the game starts
+ * again on the new model, as `gpuvet run --model cgb` from power-on, and states still save. */
+static void check_model_switch(core *c, const emu_console *con, const char *rom)
+{
+    char name[96];
+    snprintf(name, sizeof name, "libretro %s model switch", con->name);
+    emu_run_opts o = {0};
+    o.rom = rom;
+    o.frames = 100;
+    o.instances = o.threads = 1;
+    o.no_battery = 1;
+    o.opts.model = "cgb";
+    emu_run_result res;
+    gv_err err;
+    if (emu_run(&o, &res, NULL, &err) != GV_OK) {
+        t_check(0, name, "gpuvet run's engine: %s", err.msg);
+        return;
+    }
+    snprintf(fe.model, sizeof fe.model, "dmg");
+    if (!game_start(c, rom, name, NULL, NULL)) {
+        fe.model[0] = 0;
+        emu_run_result_free(&res);
+        return;
+    }
+    run_frames(c, 50);
+    snprintf(fe.model, sizeof fe.model, "cgb");
+    fe.options_changed = 1;
+    hash_start();
+    run_frames(c, 100);
+    uint64_t v = gv_hasher_digest(fe.vh), a = gv_hasher_digest(fe.ah);
+    size_t n = c->serialize_size();
+    uint8_t *st = calloc(1, n + 1);
+    int saved = n && c->serialize(st, n);
+    c->unload_game();
+    fe.model[0] = 0;
+    t_check(v == res.video_hash && a == res.audio_hash && saved, name,
+            "50 frames as dmg, then the option set to cgb: 100 frames video %016llx audio %016llx, gpuvet run --model "
+            "cgb %016llx %016llx; a state of %zu bytes saved after it: %s",
+            (unsigned long long)v, (unsigned long long)a, (unsigned long long)res.video_hash,
+            (unsigned long long)res.audio_hash, n, saved ? "yes" : "no");
+    free(st);
+    emu_run_result_free(&res);
+}
+
+/* Save states: run, serialize, run on and hash; unserialize, run as much and hash again. */
+static void check_states(core *c, const emu_console *con, const char *rom)
+{
+    char name[96];
+    if (!check_begin(c, con, rom, "state round trip", name, sizeof name))
+        return;
+    run_frames(c, 100);
+    size_t n = c->serialize_size();
+    uint8_t *s1 = calloc(1, n + 1), *s2 = calloc(1, n + 1);
+    int saved = n > 0 && c->serialize(s1, n);
+    hash_start();
+    run_frames(c, 120);
+    uint64_t v1 = gv_hasher_digest(fe.vh), a1 = gv_hasher_digest(fe.ah);
+    int loaded = c->unserialize(s1, n);
+    int saved2 = c->serialize(s2, n);
+    hash_start();
+    run_frames(c, 120);
+    uint64_t v2 = gv_hasher_digest(fe.vh), a2 = gv_hasher_digest(fe.ah);
+    t_check(saved && loaded && saved2 && !memcmp(s1, s2, n) && v1 == v2 && a1 == a2 && v1 != 0, name,
+            "state of %zu bytes at frame 100 (saved %d, loaded %d, saved again identical %d); 120 frames after it "
+            "twice: video %016llx / %016llx, audio %016llx / %016llx",
+            n, saved, loaded, saved2 && !memcmp(s1, s2, n), (unsigned long long)v1, (unsigned long long)v2,
+            (unsigned long long)a1, (unsigned long long)a2);
+    /* bad states: another mark, a truncated one, a state with a damaged body */
+    snprintf(name, sizeof name, "libretro %s bad states refused", con->name);
+    int errors0 = fe.errors;
+    uint8_t *bad = malloc(n + 1);
+    memcpy(bad, s1, n);
+    bad[0] = 'X';
+    int r1 = c->unserialize(bad, n);
+    int r2 = c->unserialize(s1, 12);
+    memcpy(bad, s1, n);
+    for (size_t i = 8; i < 40 && i < n; i++)
+        bad[i] ^= 0x5A;
+    int r3 = c->unserialize(bad, n);
+    /* the machine is unchanged: saving now still gives the state loaded above plus 120 frames */
+    hash_start();
+    int ok_after = c->unserialize(s1, n);
+    run_frames(c, 120);
+    int same = gv_hasher_digest(fe.vh) == v1 && gv_hasher_digest(fe.ah) == a1;
+    t_check(!r1 && !r2 && !r3 && ok_after && same && fe.errors - errors0 == 3, name,
+            "wrong mark %s, truncated to 12 bytes %s, damaged header %s (%d errors logged); the good state "
+            "still loads and repeats: %s",
+            r1 ? "loaded" : "refused", r2 ? "loaded" : "refused", r3 ? "loaded" : "refused", fe.errors - errors0,
+            same ? "yes" : "no");
+    free(bad);
+    free(s1);
+    free(s2);
+    c->unload_game();
+}
+
+/* Input through the joypad callback against `gpuvet run --input`: the same hashes and,
+ * stronger, the same machine state at the end (the input ROM shows its verdict in memory,
+ * not on screen); a run without the movie ends in another state. */
+static void check_input(core *c, const emu_console *con, const char *rom, const char *movie_path)
+{
+    char name[96], with[600], without[600];
+    snprintf(name, sizeof name, "libretro %s input", con->name);
+    snprintf(with, sizeof with, "%s/%s_with.state", fe.sysdir, con->name);
+    snprintf(without, sizeof without, "%s/%s_without.state", fe.sysdir, con->name);
+    emu_movie movie;
+    gv_err err;
+    if (emu_movie_load(movie_path, con, &movie, &err) != GV_OK) {
+        t_check(0, name, "%s", err.msg);
+        return;
+    }
+    uint64_t gv, ga, nv, na;
+    uint8_t *sw = NULL, *so = NULL;
+    size_t lw = 0, lo = 0;
+    if (!gpuvet_hashes(rom, FRAMES, EMU_R_NATIVE, movie_path, with, &gv, &ga) ||
+        !gpuvet_hashes(rom, FRAMES, EMU_R_NATIVE, NULL, without, &nv, &na) ||
+        gv_read_file(with, 0, &sw, &lw, &err) != GV_OK || gv_read_file(without, 0, &so, &lo, &err) != GV_OK) {
+        t_check(0, name, "gpuvet run's engine failed on %s", rom);
+        emu_movie_free(&movie);
+        free(sw);
+        return;
+    }
+    if (!game_start(c, rom, name, NULL, &movie)) {
+        emu_movie_free(&movie);
+        free(sw);
+        free(so);
+        return;
+    }
+    run_frames(c, FRAMES);
+    uint64_t v = gv_hasher_digest(fe.vh), a = gv_hasher_digest(fe.ah);
+    size_t n = c->serialize_size();
+    uint8_t *s = calloc(1, n + 1);
+    int saved = c->serialize(s, n);
+    size_t len = saved ? (size_t)s[4] | (size_t)s[5] << 8 | (size_t)s[6] << 16 | (size_t)s[7] << 24 : 0;
+    int same_state = saved && len == lw && !memcmp(s + 8, sw, lw);
+    int other_without = lo != lw || memcmp(so, sw, lw);
+    c->unload_game();
+    fe.movie = NULL;
+    t_check(v == gv && a == ga && same_state && other_without, name,
+            "%s through the joypad callback, %d frames: video %016llx audio %016llx, gpuvet run --input %016llx "
+            "%016llx; the core's state at the end %s gpuvet run --input --save-state's (%zu bytes), which %s "
+            "the state without the movie",
+            movie_path, FRAMES, (unsigned long long)v, (unsigned long long)a, (unsigned long long)gv,
+            (unsigned long long)ga, same_state ? "equals" : "differs from", lw,
+            other_without ? "differs from" : "equals");
+    free(s);
+    free(sw);
+    free(so);
+    emu_movie_free(&movie);
+}
+
+/* The Game Boy battery ROM counts its boots in battery RAM, which the frontend keeps. */
+static void check_sram(core *c, const emu_console *con, const char *rom)
+{
+    char name[96];
+    if (!check_begin(c, con, rom, "save RAM", name, sizeof name))
+        return;
+    size_t n = c->get_memory_size(RETRO_MEMORY_SAVE_RAM);
+    uint8_t *m = c->get_memory_data(RETRO_MEMORY_SAVE_RAM);
+    if (!m || n < 3) {
+        t_check(0, name, "no save RAM (%zu bytes)", n);
+        c->unload_game();
+        return;
+    }
+    run_frames(c, 120);
+    uint8_t *saved = malloc(n);
+    memcpy(saved, m, n);
+    int first = saved[0] == 'G' && saved[1] == 'V' ? saved[2] : -1;
+    c->unload_game();
+    /* reload: the frontend copies the save file into the core's memory before running */
+    game_load(c, rom);
+    m = c->get_memory_data(RETRO_MEMORY_SAVE_RAM);
+    if (m && c->get_memory_size(RETRO_MEMORY_SAVE_RAM) == n)
+        memcpy(m, saved, n);
+    run_frames(c, 120);
+    m = c->get_memory_data(RETRO_MEMORY_SAVE_RAM);
+    int second = m && m[0] == 'G' && m[1] == 'V' ? m[2] : -1;
+    c->unload_game();
+    t_check(first == 1 && second == 2, name,
+            "%zu bytes; boot count the game keeps there: %d after the first run, %d after a reload with the saved "
+            "memory handed back",
+            n, first, second);
+    free(saved);
+}
+
+static void check_bad_rom(core *c, const emu_console *con)
+{
+    char name[96];
+    snprintf(name, sizeof name, "libretro %s bad ROM refused", con->name);
+    uint8_t junk[1024];
+    for (size_t i = 0; i < sizeof junk; i++)
+        junk[i] = (uint8_t)(i * 37 + 11);
+    struct retro_game_info g = {"junk.bin", junk, sizeof junk, NULL};
+    int errors0 = fe.errors;
+    bool ok = c->load_game(&g);
+    struct retro_game_info g0 = {"empty", junk, 0, NULL};
+    bool ok0 = c->load_game(&g0);
+    t_check(!ok && !ok0 && fe.errors - errors0 == 2 && c->serialize_size() == 0, name,
+            "1024 bytes of junk and an empty file: %s, %s; %d errors logged; no game afterwards (state size %zu)",
+            ok ? "loaded" : "refused", ok0 ? "loaded" : "refused", fe.errors - errors0, c->serialize_size());
+}
+
+/* Builds our own ROMs of a console with the suite's scripts; the folder, or NULL. */
+static const char *own_roms(const char *con, char *dir, size_t len)
+{
+    const char *root = getenv("GV_ROOT"), *build = getenv("GV_BUILD");
+    if (!root || !build)
+        return NULL;
+    snprintf(dir, len, "%s/roms/%s", build, con);
+    char cmd[1024];
+    if (!strcmp(con, "nes"))
+        snprintf(cmd, sizeof cmd, "sh '%s/tests/nes/build_roms.sh' '%s' >/dev/null 2>&1", root, dir);
+    else
+        snprintf(cmd, sizeof cmd, "PYTHON=\"${PYTHON:-python3}\" sh '%s/tests/roms/gb/build.sh' '%s' >/dev/null 2>&1",
+                 root, dir);
+    return system(cmd) == 0 ? dir : NULL;
+}
+
+static void test_console(const emu_console *con, const char *cores)
+{
+    char path[600], name[96], rom[600], dir[512];
+    snprintf(path, sizeof path, "%s/gpuvet_%s_libretro.so", cores, con->name);
+    snprintf(name, sizeof name, "libretro %s core", con->name);
+    struct stat st;
+    if (stat(path, &st)) {
+        t_skip(name, "%s is not built (make libretro builds it; make test does)", path);
+        return;
+    }
+    core c;
+    fe.declared_renderer = 0;
+    if (!t_check(core_open(&c, path), name, "dlopen %s and its 20 retro_* functions", path))
+        return;
+    fe.con = con;
+    fe.rgb = realloc(fe.rgb, (size_t)con->width * con->height * 3);
+    check_info(&c, con);
+    check_info_file(&c, con, path);
+    /* the built-in demo ROM, always there */
+    for (const emu_demo_rom *d = emu_demo_roms; d->name; d++) {
+        if (strcmp(d->console, con->name))
+            continue;
+        gv_err err;
+        snprintf(rom, sizeof rom, "%s/%s", fe.sysdir, d->name);
+        if (emu_demo_rom_write(d, rom, &err) != GV_OK) {
+            t_check(0, name, "%s", err.msg);
+            continue;
+        }
+        check_hashes(&c, con, rom, d->name, EMU_R_NATIVE);
+        check_hashes(&c, con, rom, d->name, EMU_R_HOST);
+        check_switch(&c, con, rom);
+        if (!strcmp(con->name, "gb"))
+            check_model_switch(&c, con, rom);
+        check_states(&c, con, rom);
+    }
+    fe.renderer[0] = 0;
+    /* our own test ROMs, built by the suite's scripts */
+    char lname[96];
+    snprintf(lname, sizeof lname, "libretro %s own ROMs", con->name);
+    if (!own_roms(con->name, dir, sizeof dir)) {
+        t_skip(lname, "%s's own test ROMs did not build here (%s); input and save RAM are not checked", con->title,
+               !strcmp(con->name, "nes") ? "ca65/ld65 from Debian's cc65" : "sdcc and python3");
+    } else {
+        snprintf(rom, sizeof rom, "%s/apu_test.%s", dir, con->name);
+        if (!stat(rom, &st))
+            check_hashes(&c, con, rom, "apu_test", EMU_R_NATIVE);
+        snprintf(rom, sizeof rom, "%s/input_test.%s", dir, con->name);
+        char movie[512];
+        snprintf(movie, sizeof movie, "%s/tests/emu/input_%s.txt", getenv("GV_ROOT"), con->name);
+        check_input(&c, con, rom, movie);
+        snprintf(rom, sizeof rom, "%s/battery_test.%s", dir, con->name);
+        if (!stat(rom, &st))
+            check_sram(&c, con, rom);
+    }
+    check_bad_rom(&c, con);
+    core_close(&c);
+}
+
+/* ---- bench mode ----------------------------------------------------------------------------- */
+
+static int bench(const char *so, const char *rom, long frames)
+{
+    core c;
+    fe.con = NULL;
+    if (!core_open(&c, so))
+        return 2;
+    if (!game_load(&c, rom)) {
+        fprintf(stderr, "test_libretro --bench: %s refused %s\n", so, rom);
+        return 2;
+    }
+    run_frames(&c, 60 < frames ? 60 : frames); /* warm-up */
+    double t0 = gv_now();
+    run_frames(&c, (int)frames);
+    double s = gv_now() - t0;
+    printf("fps %.1f frames %ld seconds %.3f video_frames %d\n", frames / s, frames, s, fe.video_frames);
+    c.unload_game();
+    core_close(&c);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    snprintf(fe.sysdir, sizeof fe.sysdir, "/tmp/gv_libretro.XXXXXX");
+    if (!mkdtemp(fe.sysdir)) {
+        perror("mkdtemp");
+        return 3;
+    }
+    int rc;
+    if (argc == 5 && !strcmp(argv[1], "--bench")) {
+        rc = bench(argv[2], argv[3], atol(argv[4]));
+    } else {
+        const char *cores = getenv("GV_LIBRETRO");
+        char def[512];
+        if (!cores) {
+            snprintf(def, sizeof def, "%s/build/libretro", getenv("GV_ROOT") ? getenv("GV_ROOT") : ".");
+            cores = def;
+        }
+        for (int i = 0; emu_consoles[i]; i++)
+            test_console(emu_consoles[i], cores);
+        rc = t_done();
+    }
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", fe.sysdir);
+    if (system(cmd)) {
+    }
+    return rc;
+}
+
+#else
+
+int main(void)
+{
+    t_skip("libretro", "libretro.h is not installed (Debian's retroarch-dev; make bootstrap-test installs it)");
+    return 0;
+}
+
+#endif
