@@ -34,7 +34,7 @@ hashes() {
   echo "$(awk '/^video_hash/ {print $2}' "$T_TMP/h.out") $(awk '/^audio_hash/ {print $2}' "$T_TMP/h.out")"
 }
 
-for rom in cpu_test ppu_scene apu_test mmc3_irq; do
+for rom in cpu_test ppu_scene apu_test mmc3_irq acc_test; do
   "$GPUVET" run nes "$roms/$rom.nes" --test-rom -q >"$T_TMP/t.out" 2>&1
   rc=$?
   msg=$(grep '^test ROM' "$T_TMP/t.out")

@@ -512,7 +512,9 @@ void nes_cpu_step(nes *m)
     case 0xB3: c->a = c->x = RD(ad_indy(m, 0)); nz(c, c->a); break;
     case 0xB7: c->a = c->x = RD(ad_zpi(m, c->y)); nz(c, c->a); break;
     case 0xBF: c->a = c->x = RD(ad_absi(m, c->y, 0)); nz(c, c->a); break;
-    case 0xAB: c->a = c->x = (uint8_t)((c->a | 0xEE) & RD(c->pc++)); nz(c, c->a); break;
+    /* LXA: A and X = (A | magic) & imm; the magic constant varies between chips, $FF is
+     * the value the common CPU test ROMs expect (blargg's instr_test 03-immediate) */
+    case 0xAB: c->a = c->x = RD(c->pc++); nz(c, c->a); break;
     /* SAX: store A & X */
     case 0x83: WR(ad_indx(m), c->a & c->x); break;
     case 0x87: WR(ad_zp(m), c->a & c->x); break;

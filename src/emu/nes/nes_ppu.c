@@ -510,14 +510,15 @@ static void vram_step(nes_ppu *p)
     }
 }
 
-/* After a $2007 access at address a: the mapper sees a on the bus (when not rendering), v
- * moves on, and the frame log records the new v. */
-static void vram_access_done(nes *m, int a)
+/* After a $2007 access: v moves on and, when not rendering, the PPU drives the new v onto
+ * its address bus, where the mapper sees it (a $0FFF access leaves $1000 there: an A12
+ * rise the MMC3 counts); the frame log records the new v. */
+static void vram_access_done(nes *m)
 {
     nes_ppu *p = &m->ppu;
-    if (nes_mapper_counts_a12(m) && !rendering_now(p))
-        nes_ppu_a12(m, (a >> 12) & 1, p->clk);
     vram_step(p);
+    if (nes_mapper_counts_a12(m) && !rendering_now(p))
+        nes_ppu_a12(m, (p->pl.r.v >> 12) & 1, p->clk);
     log_regs(m);
 }
 
@@ -604,7 +605,7 @@ uint8_t nes_ppu_read(nes *m, int reg)
             v = p->rbuf;
             p->rbuf = vram_read(p, a);
         }
-        vram_access_done(m, a);
+        vram_access_done(m);
         break;
     }
     default:
@@ -682,7 +683,7 @@ void nes_ppu_write(nes *m, int reg, uint8_t v)
     case 7: {
         int a = r->v & 0x3FFF;
         vram_write(m, a, v);
-        vram_access_done(m, a);
+        vram_access_done(m);
         break;
     }
     default:
