@@ -356,7 +356,9 @@ static void at_position(nes *m)
             p->status |= 0x80;
             if (p->pl.r.ctrl & NES_CTRL_NMI) {
                 m->nmi_pending = 1;
-                m->nmi_at = p->clk / 3 + 1;
+                /* the CPU sees the edge from the cycle whose last dot is at or after
+                 * this one (ppu_vbl_nmi 05, vbl_nmi_timing 7) */
+                m->nmi_at = (p->clk + 2) / 3;
             }
         }
         p->vbl_suppress = 0;
@@ -638,11 +640,17 @@ void nes_ppu_write(nes *m, int reg, uint8_t v)
         uint8_t old = r->ctrl;
         r->ctrl = v;
         r->t = (uint16_t)((r->t & ~0x0C00) | ((v & 3) << 10));
-        /* enabling NMI while the VBlank flag is up raises NMI after the next instruction */
-        if ((v & NES_CTRL_NMI) && !(old & NES_CTRL_NMI) && (p->status & 0x80)) {
+        /* enabling NMI while the VBlank flag is up raises NMI after the next instruction; a
+         * write on the dot the flag clears comes too late */
+        int vbl = (p->status & 0x80) && !(p->line == NES_PRE && p->dot == 1 && !p->here_done);
+        if ((v & NES_CTRL_NMI) && !(old & NES_CTRL_NMI) && vbl) {
             m->nmi_pending = 1;
             m->nmi_at = m->cyc + 1;
         }
+        /* disabling it no later than the cycle in which the CPU would first see the edge
+         * loses that NMI (ppu_vbl_nmi 08, vbl_nmi_timing 6) */
+        if (!(v & NES_CTRL_NMI) && m->nmi_pending && m->nmi_at >= m->cyc)
+            m->nmi_pending = 0;
         log_regs(m);
         nes_resched(m);
         break;
