@@ -250,17 +250,21 @@ CPU_INLINE void op_sh(nes *m, uint16_t base, uint8_t idx, uint8_t reg)
     WR(a, v);
 }
 
-CPU_INLINE void branch(nes *m, int cond)
+/* Returns 1 for a taken branch that stays in its page: its last cycle does not poll the
+ * interrupt lines, so the poll sees them as they were one cycle earlier. */
+CPU_INLINE int branch(nes *m, int cond)
 {
     nes_cpu *c = &m->cpu;
     int8_t off = (int8_t)RD(c->pc++);
     if (!cond)
-        return;
+        return 0;
     RD(c->pc);
     uint16_t t = (uint16_t)(c->pc + off);
-    if ((t ^ c->pc) & 0xFF00)
+    int cross = ((t ^ c->pc) & 0xFF00) != 0;
+    if (cross)
         RD((c->pc & 0xFF00) | (t & 0xFF));
     c->pc = t;
+    return !cross;
 }
 
 /* BRK, IRQ and NMI: push PC and P, set I, jump through the vector. An NMI that arrives
@@ -281,7 +285,7 @@ static void interrupt(nes *m, int kind)
     push(m, (uint8_t)c->pc);
     push(m, get_p(c, kind == 0));
     c->fi = 1;
-    if (vec == 0xFFFE && m->nmi_pending && m->nmi_at <= m->cyc) {
+    if (vec == 0xFFFE && m->nmi_pending && m->nmi_at < m->cyc) {
         vec = 0xFFFA;
         m->nmi_pending = 0;
     }
@@ -365,6 +369,7 @@ void nes_cpu_step(nes *m)
         nes_trace_emit(m);
     uint8_t op = RD(c->pc++);
     uint8_t i_poll = 2; /* 2: poll with I as it is after the instruction */
+    int late = 0;       /* 1: the poll sees the lines one cycle earlier (taken branch) */
     switch (op) {
     ALU_CASES(0x00, c->a |= v; nz(c, c->a))
     ALU_CASES(0x20, c->a &= v; nz(c, c->a))
@@ -486,17 +491,20 @@ void nes_cpu_step(nes *m)
         c->pc = (uint16_t)(lo | hi << 8);
         break;
     }
-    case 0x00: interrupt(m, 0); break;
+    case 0x00: /* BRK: like every interrupt sequence it does not poll at its end; an NMI too
+                * late to hijack it waits for the handler's first instruction */
+        interrupt(m, 0);
+        return;
 
     /* branches */
-    case 0x10: branch(m, !c->fn); break;
-    case 0x30: branch(m, c->fn); break;
-    case 0x50: branch(m, !c->fv); break;
-    case 0x70: branch(m, c->fv); break;
-    case 0x90: branch(m, !c->fc); break;
-    case 0xB0: branch(m, c->fc); break;
-    case 0xD0: branch(m, !c->fz); break;
-    case 0xF0: branch(m, c->fz); break;
+    case 0x10: late = branch(m, !c->fn); break;
+    case 0x30: late = branch(m, c->fn); break;
+    case 0x50: late = branch(m, !c->fv); break;
+    case 0x70: late = branch(m, c->fv); break;
+    case 0x90: late = branch(m, !c->fc); break;
+    case 0xB0: late = branch(m, c->fc); break;
+    case 0xD0: late = branch(m, !c->fz); break;
+    case 0xF0: late = branch(m, c->fz); break;
 
     /* ---- unofficial ---- */
     URMW_CASES(0x00, op_slo)
@@ -564,7 +572,7 @@ void nes_cpu_step(nes *m)
         return;
     }
     /* Interrupt poll: the lines as they were during the penultimate cycle. */
-    uint64_t seen = m->cyc - 1;
+    uint64_t seen = m->cyc - 1 - (uint64_t)late;
     if (m->nmi_pending && m->nmi_at <= seen)
         c->int_next = NES_INT_NMI;
     else if (m->irq_src && !(i_poll == 2 ? c->fi : i_poll) && m->irq_at <= seen)
