@@ -28,7 +28,8 @@ typedef struct {
     uint16_t line, dot;  /* the next dot to process */
     uint64_t clk;        /* dots processed since power-on */
     uint8_t status;      /* $2002 bits 7 (VBlank), 6 (sprite 0 hit), 5 (overflow) */
-    uint8_t w, oamaddr, rbuf, io;
+    uint8_t w, oamaddr, rbuf, io; /* io: the open-bus "decay register" */
+    uint64_t io_at[8];   /* dot time each bit of io was last refreshed (bits decay to 0) */
     uint8_t odd;         /* this frame is odd (its pre-render line may be one dot short) */
     uint8_t vbl_suppress;
     uint8_t short_line;  /* the current pre-render line skips its last dot */

@@ -579,14 +579,36 @@ void nes_ppu_oam_write(nes *m, uint8_t v)
     oam_write(m, v);
 }
 
+/* The PPU's open bus: a bit of the decay register not refreshed with a 1 for about 600 ms
+ * reads 0 (the NESdev wiki; blargg's ppu_open_bus). */
+#define IO_DECAY_DOTS (3ull * 1789773 * 6 / 10)
+
+static void io_decay(nes_ppu *p)
+{
+    for (int b = 0; p->io >> b; b++)
+        if (((p->io >> b) & 1) && p->clk - p->io_at[b] >= IO_DECAY_DOTS)
+            p->io &= (uint8_t)~(1u << b);
+}
+
+/* The bits of mask take v's values and their decay starts again. */
+static void io_refresh(nes_ppu *p, uint8_t mask, uint8_t v)
+{
+    p->io = (uint8_t)((p->io & ~mask) | (v & mask));
+    for (int b = 0; b < 8; b++)
+        if ((mask >> b) & 1)
+            p->io_at[b] = p->clk;
+}
+
 uint8_t nes_ppu_read(nes *m, int reg)
 {
     nes_ppu *p = &m->ppu;
     nes_ppu_sync(m);
-    uint8_t v;
+    io_decay(p);
+    uint8_t v, driven = 0xFF; /* the bits the PPU drives: they refresh the decay register */
     switch (reg & 7) {
     case 2:
         v = (uint8_t)((p->status & 0xE0) | (p->io & 0x1F));
+        driven = 0xE0;
         if (p->line == 241 && p->dot == 1 && !p->here_done) {
             p->vbl_suppress = 1; /* read just before VBlank: no flag, no NMI this frame */
         } else if (p->line == 241 && p->dot <= 3) {
@@ -602,6 +624,7 @@ uint8_t nes_ppu_read(nes *m, int reg)
         int a = p->pl.r.v & 0x3FFF;
         if (a >= 0x3F00) {
             v = (uint8_t)((p->pl.pal[nes_pal_index(a)] & ((p->pl.r.mask & NES_MASK_GREY) ? 0x30 : 0x3F)) | (p->io & 0xC0));
+            driven = 0x3F;
             p->rbuf = vram_read(p, a & 0x2FFF); /* the nametable byte underneath */
         } else {
             v = p->rbuf;
@@ -611,10 +634,11 @@ uint8_t nes_ppu_read(nes *m, int reg)
         break;
     }
     default:
-        v = p->io; /* write-only registers read back the PPU's data latch */
+        v = p->io; /* write-only registers read back the decay register, unrefreshed */
+        driven = 0;
         break;
     }
-    p->io = v;
+    io_refresh(p, driven, v);
     return v;
 }
 
@@ -634,7 +658,7 @@ void nes_ppu_write(nes *m, int reg, uint8_t v)
     nes_ppu *p = &m->ppu;
     nes_pregs *r = &p->pl.r;
     nes_ppu_sync(m);
-    p->io = v;
+    io_refresh(p, 0xFF, v);
     switch (reg & 7) {
     case 0: {
         uint8_t old = r->ctrl;

@@ -5,7 +5,10 @@
 ;   1 LXA ($AB) #imm: A = X = imm (the magic constant $FF: (A | $FF) & imm);
 ;   2 MMC3 counter clocked when a $2007 read moves v from $0FFF to $1000 (the PPU drives
 ;     the new v onto its bus: A12 rises), and not when it moves v within $0xxx;
-;   3 the same for a $2007 write.
+;   3 the same for a $2007 write;
+;   4 PPU open bus: a write-only register reads back the last value written ($9F), and a
+;     second later, with only $2002 read meanwhile, the bits $2002 does not drive have
+;     decayed to 0 while its bit 7 was refreshed by the VBlank flag: $80.
 ; The PPU stays off throughout (no rendering: A12 moves only with v).
 
 .include "common.inc"
@@ -77,6 +80,20 @@ reset:
     cmp #1
     JNE fail3
 
+    ; 4: open bus and its decay
+    lda #$9F
+    sta OAMADDR
+    lda PPUCTRL             ; write-only: the decay register
+    cmp #$9F
+    JNE fail4
+    ldx #70                 ; 70 VBlanks (more than a second); only $2002 is read
+:   jsr wait_vblank
+    dex
+    bne :-
+    lda PPUCTRL
+    cmp #$80
+    JNE fail4
+
     PRINT "accuracy checks passed"
     PASS
 hang:
@@ -93,6 +110,14 @@ fail2:
 fail3:
     PRINT "MMC3 not clocked by a $2007 write moving v from $0FFF to $1000"
     FAIL 3
+    jmp hang
+
+fail4:
+    pha
+    PRINT "PPU open bus: write-only register read $"
+    pla
+    jsr print_hex
+    FAIL 4
     jmp hang
 
 ; Latch 1, counter reloaded by one A12 rise through $2006 ($0000 -> $1000); IRQs on and
