@@ -46,6 +46,8 @@ typedef struct {
     /* control side: what the CPU can observe and what decides the sound */
     uint8_t len[4];           /* length counters: pulse 1, pulse 2, triangle, noise */
     uint8_t halt[4];          /* length counter halt (envelope loop / linear control) */
+    uint8_t halt_old[4];      /* halt before a write made in the cycle before a length clock */
+    uint64_t halt_old_at;     /* the cycle of that length clock, which still uses halt_old */
     uint8_t enabled;          /* $4015 bits 0-3 */
     uint8_t env_start[3], env_div[3], env_decay[3], env_reg[3]; /* pulse 1, 2, noise */
     uint8_t sw_reg[2], sw_div[2], sw_reload[2];

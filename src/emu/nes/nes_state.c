@@ -109,9 +109,12 @@ static void visit(st_io *s, nes *m)
     U(p->a12); U(p->a12_low); A(p->spr_a12); U(p->here_done);
     if (s->version >= 3) {
         A(p->io_at);
+        A(m->apu.halt_old);
+        U(m->apu.halt_old_at);
     } else if (s->load) {
         for (int i = 0; i < 8; i++)
             p->io_at[i] = p->clk; /* older states: the open-bus bits as if just refreshed */
+        m->apu.halt_old_at = NES_NEVER;
     }
 
     nes_apu *a = &m->apu;
