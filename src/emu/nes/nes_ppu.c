@@ -680,6 +680,12 @@ void nes_ppu_write(nes *m, int reg, uint8_t v)
         break;
     }
     case 1:
+        /* the odd-frame skip is decided at dot 339 before a write landing on that dot
+         * takes effect (ppu_vbl_nmi 10-even_odd_timing) */
+        if (p->line == NES_PRE && p->dot == 339 && !p->here_done) {
+            at_position(m);
+            p->here_done = 1;
+        }
         r->mask = v;
         log_regs(m);
         nes_resched(m);
