@@ -369,7 +369,14 @@ void nes_cpu_step(nes *m)
         nes_trace_emit(m);
     uint8_t op = RD(c->pc++);
     uint8_t i_poll = 2; /* 2: poll with I as it is after the instruction */
-    int late = 0;       /* 1: the poll sees the lines one cycle earlier (taken branch) */
+    uint64_t seen;      /* the interrupt poll sees the lines as they were in this cycle */
+/* a taken branch that stays in its page polls one cycle earlier than other instructions */
+#define BRANCH(cond)                                                                       \
+    if (branch(m, cond)) {                                                                 \
+        seen = m->cyc - 2;                                                                 \
+        goto poll;                                                                         \
+    }                                                                                      \
+    break
     switch (op) {
     ALU_CASES(0x00, c->a |= v; nz(c, c->a))
     ALU_CASES(0x20, c->a &= v; nz(c, c->a))
@@ -497,14 +504,14 @@ void nes_cpu_step(nes *m)
         return;
 
     /* branches */
-    case 0x10: late = branch(m, !c->fn); break;
-    case 0x30: late = branch(m, c->fn); break;
-    case 0x50: late = branch(m, !c->fv); break;
-    case 0x70: late = branch(m, c->fv); break;
-    case 0x90: late = branch(m, !c->fc); break;
-    case 0xB0: late = branch(m, c->fc); break;
-    case 0xD0: late = branch(m, !c->fz); break;
-    case 0xF0: late = branch(m, c->fz); break;
+    case 0x10: BRANCH(!c->fn);
+    case 0x30: BRANCH(c->fn);
+    case 0x50: BRANCH(!c->fv);
+    case 0x70: BRANCH(c->fv);
+    case 0x90: BRANCH(!c->fc);
+    case 0xB0: BRANCH(c->fc);
+    case 0xD0: BRANCH(!c->fz);
+    case 0xF0: BRANCH(c->fz);
 
     /* ---- unofficial ---- */
     URMW_CASES(0x00, op_slo)
@@ -572,9 +579,11 @@ void nes_cpu_step(nes *m)
         return;
     }
     /* Interrupt poll: the lines as they were during the penultimate cycle. */
-    uint64_t seen = m->cyc - 1 - (uint64_t)late;
+    seen = m->cyc - 1;
+poll:
     if (m->nmi_pending && m->nmi_at <= seen)
         c->int_next = NES_INT_NMI;
     else if (m->irq_src && !(i_poll == 2 ? c->fi : i_poll) && m->irq_at <= seen)
         c->int_next = NES_INT_IRQ;
+#undef BRANCH
 }

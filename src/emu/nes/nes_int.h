@@ -29,7 +29,7 @@ typedef struct {
     uint64_t clk;        /* dots processed since power-on */
     uint8_t status;      /* $2002 bits 7 (VBlank), 6 (sprite 0 hit), 5 (overflow) */
     uint8_t w, oamaddr, rbuf, io; /* io: the open-bus "decay register" */
-    uint64_t io_at[8];   /* dot time each bit of io was last refreshed (bits decay to 0) */
+    uint64_t io_at[3];   /* dot time bits 7-6, 5, 4-0 of io were last refreshed (they decay to 0) */
     uint8_t odd;         /* this frame is odd (its pre-render line may be one dot short) */
     uint8_t vbl_suppress;
     uint8_t short_line;  /* the current pre-render line skips its last dot */

@@ -326,6 +326,26 @@ static int next_stop(const nes *m, int line, int dot, int len)
     return best;
 }
 
+/* The PPU's open bus: a bit of the decay register not refreshed with a 1 for about 600 ms
+ * reads 0 (the NESdev wiki; blargg's ppu_open_bus). Checked once a frame, at VBlank:
+ * a bit lasts 600 ms to a frame more. */
+#define IO_DECAY_DOTS (3ull * 1789773 * 6 / 10)
+
+#define IO_GROUP(b) ((b) >= 6 ? 0 : (b) == 5 ? 1 : 2)
+
+static void io_decay(nes_ppu *p)
+{
+    for (int b = 0; p->io >> b; b++)
+        if (((p->io >> b) & 1) && p->clk - p->io_at[IO_GROUP(b)] >= IO_DECAY_DOTS)
+            p->io &= (uint8_t)~(1u << b);
+}
+
+/* At dot 339 of the pre-render line: odd frames with rendering on skip the line's last dot. */
+static inline void decide_skip(nes_ppu *p)
+{
+    p->short_line = p->odd && nes_rendering(&p->pl.r);
+}
+
 /* What happens on arriving at (line, dot), before that dot is processed. */
 static void at_position(nes *m)
 {
@@ -352,6 +372,7 @@ static void at_position(nes *m)
         m->frame_done = 1;
         p->log_on = 0;
     } else if (line == 241 && dot == 1) {
+        io_decay(p);
         if (!p->vbl_suppress) {
             p->status |= 0x80;
             if (p->pl.r.ctrl & NES_CTRL_NMI) {
@@ -372,8 +393,7 @@ static void at_position(nes *m)
         } else if (dot == 257 && nes_mapper_counts_a12(m)) {
             plan_spr_a12(p, -1);
         } else if (dot == 339) {
-            /* odd frames with rendering on skip the pre-render line's last dot */
-            p->short_line = p->odd && nes_rendering(&p->pl.r);
+            decide_skip(p);
         }
     }
 }
@@ -579,31 +599,23 @@ void nes_ppu_oam_write(nes *m, uint8_t v)
     oam_write(m, v);
 }
 
-/* The PPU's open bus: a bit of the decay register not refreshed with a 1 for about 600 ms
- * reads 0 (the NESdev wiki; blargg's ppu_open_bus). */
-#define IO_DECAY_DOTS (3ull * 1789773 * 6 / 10)
-
-static void io_decay(nes_ppu *p)
-{
-    for (int b = 0; p->io >> b; b++)
-        if (((p->io >> b) & 1) && p->clk - p->io_at[b] >= IO_DECAY_DOTS)
-            p->io &= (uint8_t)~(1u << b);
-}
-
-/* The bits of mask take v's values and their decay starts again. */
-static void io_refresh(nes_ppu *p, uint8_t mask, uint8_t v)
+/* The bits of mask take v's values and their decay starts again (io_decay). Reads
+ * refresh bits 7-6, 5 and 4-0 each as a group (IO_GROUP). */
+static inline void io_refresh(nes_ppu *p, uint8_t mask, uint8_t v)
 {
     p->io = (uint8_t)((p->io & ~mask) | (v & mask));
-    for (int b = 0; b < 8; b++)
-        if ((mask >> b) & 1)
-            p->io_at[b] = p->clk;
+    if (mask & 0xC0)
+        p->io_at[0] = p->clk;
+    if (mask & 0x20)
+        p->io_at[1] = p->clk;
+    if (mask & 0x1F)
+        p->io_at[2] = p->clk;
 }
 
 uint8_t nes_ppu_read(nes *m, int reg)
 {
     nes_ppu *p = &m->ppu;
     nes_ppu_sync(m);
-    io_decay(p);
     uint8_t v, driven = 0xFF; /* the bits the PPU drives: they refresh the decay register */
     switch (reg & 7) {
     case 2:
@@ -683,7 +695,7 @@ void nes_ppu_write(nes *m, int reg, uint8_t v)
         /* the odd-frame skip is decided at dot 339 before a write landing on that dot
          * takes effect (ppu_vbl_nmi 10-even_odd_timing) */
         if (p->line == NES_PRE && p->dot == 339 && !p->here_done) {
-            at_position(m);
+            decide_skip(p); /* all that position (PRE, 339) does */
             p->here_done = 1;
         }
         r->mask = v;

@@ -112,7 +112,7 @@ static void visit(st_io *s, nes *m)
         A(m->apu.halt_old);
         U(m->apu.halt_old_at);
     } else if (s->load) {
-        for (int i = 0; i < 8; i++)
+        for (int i = 0; i < 3; i++)
             p->io_at[i] = p->clk; /* older states: the open-bus bits as if just refreshed */
         m->apu.halt_old_at = NES_NEVER;
     }
