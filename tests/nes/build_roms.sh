@@ -20,7 +20,7 @@ build() { # name linker-config
   mv "$rom.tmp" "$rom"
 }
 status=0
-for r in cpu_test:nrom.cfg ppu_scene:nrom.cfg apu_test:nrom.cfg mmc3_irq:mmc3.cfg input_test:nrom.cfg; do
+for r in cpu_test:nrom.cfg ppu_scene:nrom.cfg apu_test:nrom.cfg mmc3_irq:mmc3.cfg input_test:nrom.cfg acc_test:mmc3.cfg; do
   name=${r%%:*}
   [ -f "$src/$name.s" ] || continue
   build "$name" "${r#*:}" || { echo "building $name failed" >&2; status=1; }

@@ -34,7 +34,7 @@ hashes() {
   echo "$(awk '/^video_hash/ {print $2}' "$T_TMP/h.out") $(awk '/^audio_hash/ {print $2}' "$T_TMP/h.out")"
 }
 
-for rom in cpu_test ppu_scene apu_test mmc3_irq; do
+for rom in cpu_test ppu_scene apu_test mmc3_irq acc_test; do
   "$GPUVET" run nes "$roms/$rom.nes" --test-rom -q >"$T_TMP/t.out" 2>&1
   rc=$?
   msg=$(grep '^test ROM' "$T_TMP/t.out")
@@ -73,6 +73,23 @@ done
 ref=$(hashes ppu_scene 30 native native)
 got=$(hashes ppu_scene 30 host host --instances 5)
 if [ "$got" = "$ref" ]; then pass "5 instances" "all agree and equal the single native instance ($got)"; else fail "5 instances" "got '$got', expected '$ref'"; fi
+
+# An older save state still loads: tests/fixtures/nes/cpu_test_v2.state is version 2 (the
+# format before the open-bus and length-halt fields of version 3), saved by gpuvet cd62d80
+# after 60 frames of cpu_test.nes; it must load and resume at frame 60 (its frames differ
+# from today's: the NMI timing has changed since). A rebuilt cpu_test.nes with other bytes
+# makes it "a different ROM": then regenerate the fixture with an older gpuvet.
+v2="$GV_ROOT/tests/fixtures/nes/cpu_test_v2.state"
+"$GPUVET" run nes "$roms/cpu_test.nes" --load-state "$v2" --frames 40 --no-battery \
+  --frame-hashes "$T_TMP/v2.fh" -q >/dev/null 2>"$T_TMP/v2.err"
+rc=$?
+first=$(head -n 1 "$T_TMP/v2.fh" 2>/dev/null | cut -d' ' -f1)
+last=$(tail -n 1 "$T_TMP/v2.fh" 2>/dev/null | cut -d' ' -f1)
+if [ $rc = 0 ] && [ "$first" = 60 ] && [ "$last" = 99 ]; then
+  pass "save state version 2 loads" "exit 0, frames $first-$last after the state of frame 60"
+else
+  fail "save state version 2 loads" "exit $rc, frames '$first'-'$last': $(head -n 1 "$T_TMP/v2.err")"
+fi
 
 # Save states: save after 60 frames, load, run 40 more: the frames and samples equal
 # frames 60-99 of an uninterrupted run.

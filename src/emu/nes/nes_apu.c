@@ -139,10 +139,12 @@ static void quarter_clock(nes_apu *a)
         a->lin_reload = 0;
 }
 
-static void half_clock(nes_apu *a)
+/* t: the cycle of the clock (a halt written just before it is not yet in effect). */
+static void half_clock(nes_apu *a, uint64_t t)
 {
+    const uint8_t *halt = t == a->halt_old_at ? a->halt_old : a->halt;
     for (int i = 0; i < 4; i++)
-        if (a->len[i] && !a->halt[i])
+        if (a->len[i] && !halt[i])
             a->len[i]--;
     for (int i = 0; i < 2; i++) {
         int pdiv = (a->sw_reg[i] >> 4) & 7;
@@ -239,7 +241,7 @@ static void fc_step(nes *m, uint64_t t)
     if (k & FC_Q)
         quarter_clock(a);
     if (k & FC_H)
-        half_clock(a);
+        half_clock(a, t);
     if ((k & FC_IRQ) && !a->fc_inhibit) {
         a->fc_irq = 1;
         nes_irq_set(m, NES_IRQ_FRAME, t);
@@ -275,7 +277,7 @@ void nes_apu_sync(nes *m)
             a->fc_step = 0;
             if (a->fc_mode) { /* 5-step mode clocks everything at once on the write */
                 quarter_clock(a);
-                half_clock(a);
+                half_clock(a, t);
                 refresh(m);
             }
         } else {
@@ -299,6 +301,45 @@ uint8_t nes_apu_read_status(nes *m)
     return v;
 }
 
+/* A write in the cycle just before a length clock lands together with it (blargg's
+ * len_halt_timing, len_reload_timing): the clock still sees the old halt flag; a reload
+ * of a counter that is not 0 is lost, and one of a counter at 0 comes after the clock. */
+static int len_clock_next(const nes *m)
+{
+    const nes_apu *a = &m->apu;
+    return a->fc_start + fc_time[a->fc_mode][a->fc_step] == m->cyc + 1 &&
+           (fc_kind[a->fc_mode][a->fc_step] & FC_H) && a->fc_reset > m->cyc + 1;
+}
+
+/* Keeps the halt flags as they are for the length clock of the next cycle. */
+static void keep_halt(nes_apu *a, uint64_t t)
+{
+    if (a->halt_old_at != t)
+        memcpy(a->halt_old, a->halt, sizeof a->halt);
+    a->halt_old_at = t;
+}
+
+static void set_halt(nes *m, int i, uint8_t h)
+{
+    if (len_clock_next(m))
+        keep_halt(&m->apu, m->cyc + 1);
+    m->apu.halt[i] = h;
+}
+
+static void reload_len(nes *m, int i, uint8_t v)
+{
+    nes_apu *a = &m->apu;
+    if (!(a->enabled & (1 << i)))
+        return;
+    if (len_clock_next(m)) {
+        if (a->len[i])
+            return;
+        keep_halt(a, m->cyc + 1);
+        a->halt_old[i] = 1; /* the clock passes this counter by: the reload follows it */
+    }
+    a->len[i] = length_table[v >> 3];
+}
+
 void nes_apu_write(nes *m, uint16_t addr, uint8_t v)
 {
     nes_apu *a = &m->apu;
@@ -310,7 +351,7 @@ void nes_apu_write(nes *m, uint16_t addr, uint8_t v)
     case 0x4004:
         a->duty_reg[i] = v;
         a->env_reg[i] = v & 0x3F;
-        a->halt[i] = (v >> 5) & 1;
+        set_halt(m, i, (v >> 5) & 1);
         break;
     case 0x4001:
     case 0x4005:
@@ -324,34 +365,31 @@ void nes_apu_write(nes *m, uint16_t addr, uint8_t v)
     case 0x4003:
     case 0x4007:
         a->period[i] = (uint16_t)((a->period[i] & 0xFF) | ((v & 7) << 8));
-        if (a->enabled & (1 << i))
-            a->len[i] = length_table[v >> 3];
+        reload_len(m, i, v);
         a->osc.pos[i] = 0; /* the sequencer restarts; the timer does not */
         a->env_start[i] = 1;
         break;
     case 0x4008:
         a->lin_reg = v;
-        a->halt[2] = (v >> 7) & 1;
+        set_halt(m, 2, (v >> 7) & 1);
         break;
     case 0x400A:
         a->tri_period = (uint16_t)((a->tri_period & 0x700) | v);
         break;
     case 0x400B:
         a->tri_period = (uint16_t)((a->tri_period & 0xFF) | ((v & 7) << 8));
-        if (a->enabled & 4)
-            a->len[2] = length_table[v >> 3];
+        reload_len(m, 2, v);
         a->lin_reload = 1;
         break;
     case 0x400C:
         a->env_reg[2] = v & 0x3F;
-        a->halt[3] = (v >> 5) & 1;
+        set_halt(m, 3, (v >> 5) & 1);
         break;
     case 0x400E:
         a->noise_reg = v;
         break;
     case 0x400F:
-        if (a->enabled & 8)
-            a->len[3] = length_table[v >> 3];
+        reload_len(m, 3, v);
         a->env_start[2] = 1;
         break;
     case 0x4010: {
@@ -414,6 +452,7 @@ void nes_apu_power(nes *m)
 {
     nes_apu *a = &m->apu;
     memset(a, 0, sizeof *a);
+    a->halt_old_at = NES_NEVER;
     a->osc.lfsr = 1;
     a->osc.dsilent = 1;
     a->osc.next[0] = a->osc.next[1] = 2;

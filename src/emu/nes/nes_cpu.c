@@ -250,17 +250,21 @@ CPU_INLINE void op_sh(nes *m, uint16_t base, uint8_t idx, uint8_t reg)
     WR(a, v);
 }
 
-CPU_INLINE void branch(nes *m, int cond)
+/* Returns 1 for a taken branch that stays in its page: its last cycle does not poll the
+ * interrupt lines, so the poll sees them as they were one cycle earlier. */
+CPU_INLINE int branch(nes *m, int cond)
 {
     nes_cpu *c = &m->cpu;
     int8_t off = (int8_t)RD(c->pc++);
     if (!cond)
-        return;
+        return 0;
     RD(c->pc);
     uint16_t t = (uint16_t)(c->pc + off);
-    if ((t ^ c->pc) & 0xFF00)
+    int cross = ((t ^ c->pc) & 0xFF00) != 0;
+    if (cross)
         RD((c->pc & 0xFF00) | (t & 0xFF));
     c->pc = t;
+    return !cross;
 }
 
 /* BRK, IRQ and NMI: push PC and P, set I, jump through the vector. An NMI that arrives
@@ -281,7 +285,7 @@ static void interrupt(nes *m, int kind)
     push(m, (uint8_t)c->pc);
     push(m, get_p(c, kind == 0));
     c->fi = 1;
-    if (vec == 0xFFFE && m->nmi_pending && m->nmi_at <= m->cyc) {
+    if (vec == 0xFFFE && m->nmi_pending && m->nmi_at < m->cyc) {
         vec = 0xFFFA;
         m->nmi_pending = 0;
     }
@@ -365,6 +369,14 @@ void nes_cpu_step(nes *m)
         nes_trace_emit(m);
     uint8_t op = RD(c->pc++);
     uint8_t i_poll = 2; /* 2: poll with I as it is after the instruction */
+    uint64_t seen;      /* the interrupt poll sees the lines as they were in this cycle */
+/* a taken branch that stays in its page polls one cycle earlier than other instructions */
+#define BRANCH(cond)                                                                       \
+    if (branch(m, cond)) {                                                                 \
+        seen = m->cyc - 2;                                                                 \
+        goto poll;                                                                         \
+    }                                                                                      \
+    break
     switch (op) {
     ALU_CASES(0x00, c->a |= v; nz(c, c->a))
     ALU_CASES(0x20, c->a &= v; nz(c, c->a))
@@ -486,17 +498,20 @@ void nes_cpu_step(nes *m)
         c->pc = (uint16_t)(lo | hi << 8);
         break;
     }
-    case 0x00: interrupt(m, 0); break;
+    case 0x00: /* BRK: like every interrupt sequence it does not poll at its end; an NMI too
+                * late to hijack it waits for the handler's first instruction */
+        interrupt(m, 0);
+        return;
 
     /* branches */
-    case 0x10: branch(m, !c->fn); break;
-    case 0x30: branch(m, c->fn); break;
-    case 0x50: branch(m, !c->fv); break;
-    case 0x70: branch(m, c->fv); break;
-    case 0x90: branch(m, !c->fc); break;
-    case 0xB0: branch(m, c->fc); break;
-    case 0xD0: branch(m, !c->fz); break;
-    case 0xF0: branch(m, c->fz); break;
+    case 0x10: BRANCH(!c->fn);
+    case 0x30: BRANCH(c->fn);
+    case 0x50: BRANCH(!c->fv);
+    case 0x70: BRANCH(c->fv);
+    case 0x90: BRANCH(!c->fc);
+    case 0xB0: BRANCH(c->fc);
+    case 0xD0: BRANCH(!c->fz);
+    case 0xF0: BRANCH(c->fz);
 
     /* ---- unofficial ---- */
     URMW_CASES(0x00, op_slo)
@@ -512,7 +527,9 @@ void nes_cpu_step(nes *m)
     case 0xB3: c->a = c->x = RD(ad_indy(m, 0)); nz(c, c->a); break;
     case 0xB7: c->a = c->x = RD(ad_zpi(m, c->y)); nz(c, c->a); break;
     case 0xBF: c->a = c->x = RD(ad_absi(m, c->y, 0)); nz(c, c->a); break;
-    case 0xAB: c->a = c->x = (uint8_t)((c->a | 0xEE) & RD(c->pc++)); nz(c, c->a); break;
+    /* LXA: A and X = (A | magic) & imm; the magic constant varies between chips, $FF is
+     * the value the common CPU test ROMs expect (blargg's instr_test 03-immediate) */
+    case 0xAB: c->a = c->x = RD(c->pc++); nz(c, c->a); break;
     /* SAX: store A & X */
     case 0x83: WR(ad_indx(m), c->a & c->x); break;
     case 0x87: WR(ad_zp(m), c->a & c->x); break;
@@ -562,9 +579,11 @@ void nes_cpu_step(nes *m)
         return;
     }
     /* Interrupt poll: the lines as they were during the penultimate cycle. */
-    uint64_t seen = m->cyc - 1;
+    seen = m->cyc - 1;
+poll:
     if (m->nmi_pending && m->nmi_at <= seen)
         c->int_next = NES_INT_NMI;
     else if (m->irq_src && !(i_poll == 2 ? c->fi : i_poll) && m->irq_at <= seen)
         c->int_next = NES_INT_IRQ;
+#undef BRANCH
 }

@@ -28,7 +28,8 @@ typedef struct {
     uint16_t line, dot;  /* the next dot to process */
     uint64_t clk;        /* dots processed since power-on */
     uint8_t status;      /* $2002 bits 7 (VBlank), 6 (sprite 0 hit), 5 (overflow) */
-    uint8_t w, oamaddr, rbuf, io;
+    uint8_t w, oamaddr, rbuf, io; /* io: the open-bus "decay register" */
+    uint64_t io_at[3];   /* dot time bits 7-6, 5, 4-0 of io were last refreshed (they decay to 0) */
     uint8_t odd;         /* this frame is odd (its pre-render line may be one dot short) */
     uint8_t vbl_suppress;
     uint8_t short_line;  /* the current pre-render line skips its last dot */
@@ -45,6 +46,8 @@ typedef struct {
     /* control side: what the CPU can observe and what decides the sound */
     uint8_t len[4];           /* length counters: pulse 1, pulse 2, triangle, noise */
     uint8_t halt[4];          /* length counter halt (envelope loop / linear control) */
+    uint8_t halt_old[4];      /* halt before a write made in the cycle before a length clock */
+    uint64_t halt_old_at;     /* the cycle of that length clock, which still uses halt_old */
     uint8_t enabled;          /* $4015 bits 0-3 */
     uint8_t env_start[3], env_div[3], env_decay[3], env_reg[3]; /* pulse 1, 2, noise */
     uint8_t sw_reg[2], sw_div[2], sw_reload[2];

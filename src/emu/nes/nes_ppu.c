@@ -326,6 +326,26 @@ static int next_stop(const nes *m, int line, int dot, int len)
     return best;
 }
 
+/* The PPU's open bus: a bit of the decay register not refreshed with a 1 for about 600 ms
+ * reads 0 (the NESdev wiki; blargg's ppu_open_bus). Checked once a frame, at VBlank:
+ * a bit lasts 600 ms to a frame more. */
+#define IO_DECAY_DOTS (3ull * 1789773 * 6 / 10)
+
+#define IO_GROUP(b) ((b) >= 6 ? 0 : (b) == 5 ? 1 : 2)
+
+static void io_decay(nes_ppu *p)
+{
+    for (int b = 0; p->io >> b; b++)
+        if (((p->io >> b) & 1) && p->clk - p->io_at[IO_GROUP(b)] >= IO_DECAY_DOTS)
+            p->io &= (uint8_t)~(1u << b);
+}
+
+/* At dot 339 of the pre-render line: odd frames with rendering on skip the line's last dot. */
+static inline void decide_skip(nes_ppu *p)
+{
+    p->short_line = p->odd && nes_rendering(&p->pl.r);
+}
+
 /* What happens on arriving at (line, dot), before that dot is processed. */
 static void at_position(nes *m)
 {
@@ -352,11 +372,14 @@ static void at_position(nes *m)
         m->frame_done = 1;
         p->log_on = 0;
     } else if (line == 241 && dot == 1) {
+        io_decay(p);
         if (!p->vbl_suppress) {
             p->status |= 0x80;
             if (p->pl.r.ctrl & NES_CTRL_NMI) {
                 m->nmi_pending = 1;
-                m->nmi_at = p->clk / 3 + 1;
+                /* the CPU sees the edge from the cycle whose last dot is at or after
+                 * this one (ppu_vbl_nmi 05, vbl_nmi_timing 7) */
+                m->nmi_at = (p->clk + 2) / 3;
             }
         }
         p->vbl_suppress = 0;
@@ -370,8 +393,7 @@ static void at_position(nes *m)
         } else if (dot == 257 && nes_mapper_counts_a12(m)) {
             plan_spr_a12(p, -1);
         } else if (dot == 339) {
-            /* odd frames with rendering on skip the pre-render line's last dot */
-            p->short_line = p->odd && nes_rendering(&p->pl.r);
+            decide_skip(p);
         }
     }
 }
@@ -510,14 +532,15 @@ static void vram_step(nes_ppu *p)
     }
 }
 
-/* After a $2007 access at address a: the mapper sees a on the bus (when not rendering), v
- * moves on, and the frame log records the new v. */
-static void vram_access_done(nes *m, int a)
+/* After a $2007 access: v moves on and, when not rendering, the PPU drives the new v onto
+ * its address bus, where the mapper sees it (a $0FFF access leaves $1000 there: an A12
+ * rise the MMC3 counts); the frame log records the new v. */
+static void vram_access_done(nes *m)
 {
     nes_ppu *p = &m->ppu;
-    if (nes_mapper_counts_a12(m) && !rendering_now(p))
-        nes_ppu_a12(m, (a >> 12) & 1, p->clk);
     vram_step(p);
+    if (nes_mapper_counts_a12(m) && !rendering_now(p))
+        nes_ppu_a12(m, (p->pl.r.v >> 12) & 1, p->clk);
     log_regs(m);
 }
 
@@ -576,14 +599,28 @@ void nes_ppu_oam_write(nes *m, uint8_t v)
     oam_write(m, v);
 }
 
+/* The bits of mask take v's values and their decay starts again (io_decay). Reads
+ * refresh bits 7-6, 5 and 4-0 each as a group (IO_GROUP). */
+static inline void io_refresh(nes_ppu *p, uint8_t mask, uint8_t v)
+{
+    p->io = (uint8_t)((p->io & ~mask) | (v & mask));
+    if (mask & 0xC0)
+        p->io_at[0] = p->clk;
+    if (mask & 0x20)
+        p->io_at[1] = p->clk;
+    if (mask & 0x1F)
+        p->io_at[2] = p->clk;
+}
+
 uint8_t nes_ppu_read(nes *m, int reg)
 {
     nes_ppu *p = &m->ppu;
     nes_ppu_sync(m);
-    uint8_t v;
+    uint8_t v, driven = 0xFF; /* the bits the PPU drives: they refresh the decay register */
     switch (reg & 7) {
     case 2:
         v = (uint8_t)((p->status & 0xE0) | (p->io & 0x1F));
+        driven = 0xE0;
         if (p->line == 241 && p->dot == 1 && !p->here_done) {
             p->vbl_suppress = 1; /* read just before VBlank: no flag, no NMI this frame */
         } else if (p->line == 241 && p->dot <= 3) {
@@ -599,19 +636,21 @@ uint8_t nes_ppu_read(nes *m, int reg)
         int a = p->pl.r.v & 0x3FFF;
         if (a >= 0x3F00) {
             v = (uint8_t)((p->pl.pal[nes_pal_index(a)] & ((p->pl.r.mask & NES_MASK_GREY) ? 0x30 : 0x3F)) | (p->io & 0xC0));
+            driven = 0x3F;
             p->rbuf = vram_read(p, a & 0x2FFF); /* the nametable byte underneath */
         } else {
             v = p->rbuf;
             p->rbuf = vram_read(p, a);
         }
-        vram_access_done(m, a);
+        vram_access_done(m);
         break;
     }
     default:
-        v = p->io; /* write-only registers read back the PPU's data latch */
+        v = p->io; /* write-only registers read back the decay register, unrefreshed */
+        driven = 0;
         break;
     }
-    p->io = v;
+    io_refresh(p, driven, v);
     return v;
 }
 
@@ -631,22 +670,34 @@ void nes_ppu_write(nes *m, int reg, uint8_t v)
     nes_ppu *p = &m->ppu;
     nes_pregs *r = &p->pl.r;
     nes_ppu_sync(m);
-    p->io = v;
+    io_refresh(p, 0xFF, v);
     switch (reg & 7) {
     case 0: {
         uint8_t old = r->ctrl;
         r->ctrl = v;
         r->t = (uint16_t)((r->t & ~0x0C00) | ((v & 3) << 10));
-        /* enabling NMI while the VBlank flag is up raises NMI after the next instruction */
-        if ((v & NES_CTRL_NMI) && !(old & NES_CTRL_NMI) && (p->status & 0x80)) {
+        /* enabling NMI while the VBlank flag is up raises NMI after the next instruction; a
+         * write on the dot the flag clears comes too late */
+        int vbl = (p->status & 0x80) && !(p->line == NES_PRE && p->dot == 1 && !p->here_done);
+        if ((v & NES_CTRL_NMI) && !(old & NES_CTRL_NMI) && vbl) {
             m->nmi_pending = 1;
             m->nmi_at = m->cyc + 1;
         }
+        /* disabling it no later than the cycle in which the CPU would first see the edge
+         * loses that NMI (ppu_vbl_nmi 08, vbl_nmi_timing 6) */
+        if (!(v & NES_CTRL_NMI) && m->nmi_pending && m->nmi_at >= m->cyc)
+            m->nmi_pending = 0;
         log_regs(m);
         nes_resched(m);
         break;
     }
     case 1:
+        /* the odd-frame skip is decided at dot 339 before a write landing on that dot
+         * takes effect (ppu_vbl_nmi 10-even_odd_timing) */
+        if (p->line == NES_PRE && p->dot == 339 && !p->here_done) {
+            decide_skip(p); /* all that position (PRE, 339) does */
+            p->here_done = 1;
+        }
         r->mask = v;
         log_regs(m);
         nes_resched(m);
@@ -682,7 +733,7 @@ void nes_ppu_write(nes *m, int reg, uint8_t v)
     case 7: {
         int a = r->v & 0x3FFF;
         vram_write(m, a, v);
-        vram_access_done(m, a);
+        vram_access_done(m);
         break;
     }
     default:

@@ -13,7 +13,7 @@
 #include "core/hash.h"
 
 #define ST_MAGIC "GVNESST\x1A"
-#define ST_VERSION 2u /* 2 adds the controller buttons held; 1 is still read */
+#define ST_VERSION 3u /* 2 adds the controller buttons held, 3 the PPU open-bus refresh times; 1 and 2 are still read */
 #define ST_HEAD 36
 
 typedef struct {
@@ -107,6 +107,15 @@ static void visit(st_io *s, nes *m)
     U(p->line); U(p->dot); U(p->clk); U(p->status); U(p->w); U(p->oamaddr); U(p->rbuf); U(p->io);
     U(p->odd); U(p->vbl_suppress); U(p->short_line); U(p->hit_clk); U(p->ovf_clk);
     U(p->a12); U(p->a12_low); A(p->spr_a12); U(p->here_done);
+    if (s->version >= 3) {
+        A(p->io_at);
+        A(m->apu.halt_old);
+        U(m->apu.halt_old_at);
+    } else if (s->load) {
+        for (int i = 0; i < 3; i++)
+            p->io_at[i] = p->clk; /* older states: the open-bus bits as if just refreshed */
+        m->apu.halt_old_at = NES_NEVER;
+    }
 
     nes_apu *a = &m->apu;
     A(a->len); A(a->halt); U(a->enabled);

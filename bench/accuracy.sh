@@ -1,0 +1,264 @@
+#!/bin/sh
+# accuracy.sh [--nes DIR] [--gb DIR] [--out FILE] [GPUVET]: runs blargg's public test ROM
+# suites through `gpuvet run ROM --test-rom` and writes a Markdown table per console:
+# suite, ROM, model, the result, the ROM's own message and the protocol that gave it
+# (status block at $6000/$A000, serial output, the LD B,B signature, or the screen).
+#
+# DIR is a copy of the suites fetched by whoever runs this, nothing of it committed here:
+# --nes the christopherpow/nes-test-roms collection, --gb the retrio/gb-test-roms one.
+# --out FILE writes the page (docs/ACCURACY.md) instead of standard output. GPUVET
+# defaults to ./gpuvet of this tree.
+#
+# ROMs that report only on the screen (blargg's NES suites of 2005, Game Boy halt_bug and
+# interrupt_time) get no verdict from `--test-rom`, rightly. For those the script reads
+# the ROM's own text off a frame: the PNG of `--png` cut into 8x8 cells and matched
+# against the suite's console font (bench/screen_text.py; needs python3); the result is
+# the "Passed"/"PASSED" line it prints, and the protocol column says "screen text".
+#
+# ROMs the suite's readme marks as hardware variants, or behaviour documented as out of
+# scope, are "n/a" with the reason (limitation() below) when they end without a pass.
+# Knobs: ACC_FRAMES (frame limit per ROM, default 6000 = 100 s of machine time),
+# ACC_SCREEN_FRAMES (frames before the screen is read, default 1200),
+# ACC_NES_SUITES, ACC_GB_SUITES (space-separated subsets of the suite names).
+# Exit status: 0 when every ROM passed (n/a aside), 1 otherwise, 2 on bad arguments.
+set -u
+here=$(cd "$(dirname "$0")/.." && pwd)
+nesdir=
+gbdir=
+out=
+G=$here/gpuvet
+while [ $# -gt 0 ]; do
+  case $1 in
+  --nes) nesdir=${2:-}; shift 2 || exit 2 ;;
+  --gb) gbdir=${2:-}; shift 2 || exit 2 ;;
+  --out) out=${2:-}; shift 2 || exit 2 ;;
+  -*) echo "accuracy.sh: unknown option '$1'" >&2; exit 2 ;;
+  *) G=$1; shift ;;
+  esac
+done
+usage="usage: accuracy.sh [--nes DIR] [--gb DIR] [--out FILE] [GPUVET]"
+if [ -z "$nesdir$gbdir" ]; then echo "$usage (at least one suite folder)" >&2; exit 2; fi
+for d in "$nesdir" "$gbdir"; do
+  if [ -n "$d" ] && [ ! -d "$d" ]; then echo "accuracy.sh: $d is not a folder" >&2; exit 2; fi
+done
+if [ ! -x "$G" ]; then
+  echo "accuracy.sh: $G is not an executable gpuvet (build it: make GPU=cpu build)" >&2
+  exit 2
+fi
+FR=${ACC_FRAMES:-6000}
+SFR=${ACC_SCREEN_FRAMES:-1200}
+NES_SUITES=${ACC_NES_SUITES:-"instr_test-v5 instr_misc instr_timing cpu_interrupts_v2 ppu_vbl_nmi vbl_nmi_timing blargg_apu_2005.07.30 apu_test dmc_dma_during_read4 sprdma_and_dmc_dma mmc3_test_2 mmc3_irq_tests ppu_open_bus read_joy3 cpu_reset sprite_hit_tests sprite_overflow_tests"}
+GB_SUITES=${ACC_GB_SUITES:-"cpu_instrs instr_timing mem_timing mem_timing-2 halt_bug interrupt_time dmg_sound cgb_sound oam_bug"}
+PY=
+for p in "${PYTHON:-}" python3; do
+  if [ -n "$p" ] && command -v "$p" >/dev/null 2>&1; then PY=$p; break; fi
+done
+
+# suite_roms CONSOLE SUITE -> "models|files" (files relative to the suite folder, the
+# combined ROM first; model "-" for the NES)
+suite_roms() {
+  case $1:$2 in
+  nes:instr_test-v5) echo "-|instr_test-v5/all_instrs.nes instr_test-v5/official_only.nes instr_test-v5/rom_singles/*.nes" ;;
+  nes:instr_misc) echo "-|instr_misc/instr_misc.nes instr_misc/rom_singles/*.nes" ;;
+  nes:instr_timing) echo "-|instr_timing/instr_timing.nes instr_timing/rom_singles/*.nes" ;;
+  nes:cpu_interrupts_v2) echo "-|cpu_interrupts_v2/cpu_interrupts.nes cpu_interrupts_v2/rom_singles/*.nes" ;;
+  nes:ppu_vbl_nmi) echo "-|ppu_vbl_nmi/ppu_vbl_nmi.nes ppu_vbl_nmi/rom_singles/*.nes" ;;
+  nes:vbl_nmi_timing) echo "-|vbl_nmi_timing/*.nes" ;;
+  nes:blargg_apu_2005.07.30) echo "-|blargg_apu_2005.07.30/*.nes" ;;
+  nes:apu_test) echo "-|apu_test/apu_test.nes apu_test/rom_singles/*.nes" ;;
+  nes:dmc_dma_during_read4) echo "-|dmc_dma_during_read4/*.nes" ;;
+  nes:sprdma_and_dmc_dma) echo "-|sprdma_and_dmc_dma/*.nes" ;;
+  nes:mmc3_test_2) echo "-|mmc3_test_2/rom_singles/*.nes" ;;
+  nes:mmc3_irq_tests) echo "-|mmc3_irq_tests/*.nes" ;;
+  nes:ppu_open_bus) echo "-|ppu_open_bus/ppu_open_bus.nes" ;;
+  nes:read_joy3) echo "-|read_joy3/*.nes" ;;
+  nes:cpu_reset) echo "-|cpu_reset/*.nes" ;;
+  nes:sprite_hit_tests) echo "-|sprite_hit_tests_2005.10.05/*.nes" ;;
+  nes:sprite_overflow_tests) echo "-|sprite_overflow_tests/*.nes" ;;
+  gb:cpu_instrs) echo "dmg cgb|cpu_instrs/cpu_instrs.gb cpu_instrs/individual/*.gb" ;;
+  gb:instr_timing) echo "dmg cgb|instr_timing/instr_timing.gb" ;;
+  gb:mem_timing) echo "dmg cgb|mem_timing/mem_timing.gb mem_timing/individual/*.gb" ;;
+  gb:mem_timing-2) echo "dmg cgb|mem_timing-2/mem_timing.gb mem_timing-2/rom_singles/*.gb" ;;
+  gb:halt_bug) echo "dmg cgb|halt_bug.gb" ;;
+  gb:interrupt_time) echo "cgb|interrupt_time/interrupt_time.gb" ;;
+  gb:dmg_sound) echo "dmg|dmg_sound/dmg_sound.gb dmg_sound/rom_singles/*.gb" ;;
+  gb:cgb_sound) echo "cgb|cgb_sound/cgb_sound.gb cgb_sound/rom_singles/*.gb" ;;
+  gb:oam_bug) echo "dmg|oam_bug/oam_bug.gb oam_bug/rom_singles/*.gb" ;;
+  *) echo "" ;;
+  esac
+}
+
+# font CONSOLE ROM: the console font the ROM draws its text with (in the suite folder).
+font() {
+  case $1:$2 in
+  gb:*) echo "cpu_instrs/source/common/console.bin" ;;
+  # blargg's NES ROMs of 2005 share one 1-bit font (glyphs from ' ')
+  nes:vbl_nmi_timing/* | nes:blargg_apu_2005* | nes:sprite_* | nes:mmc3_irq_tests/*) echo "vbl_nmi_timing/source/support/chr.bin" ;;
+  nes:*) echo "read_joy3/source/common/ascii.chr" ;;
+  esac
+}
+
+# Hardware variants and known limitations: ROM -> the reason.
+limitation() {
+  case $1 in
+  oam_bug/rom_singles/7-timing_effect.gb)
+    echo "limitation of the ROM: its OAM dumps outgrow the 8 KiB of cartridge RAM at \$A004 and overwrite the test in WRAM; the same test is oam_bug.gb's 07" ;;
+  mmc3_test_2/rom_singles/6-MMC3_alt.nes | mmc3_irq_tests/5.MMC3_rev_A.nes)
+    echo "hardware variant (the suites' readmes): this ROM passes only on the MMC3 of revision A (Crystalis's); gpuvet emulates the common revision B, which 5-MMC3 and 6.MMC3_rev_B test" ;;
+  read_joy3/count_errors.nes | read_joy3/count_errors_fast.nes)
+    echo "a measurement, not a test: it counts DMC/controller read conflicts and prints no verdict" ;;
+  read_joy3/test_buttons.nes)
+    echo "interactive: it asks a person to press the buttons it shows and prints no verdict" ;;
+  *) echo "" ;;
+  esac
+}
+
+# crcs ROM: the outputs the ROM's own source lists as correct, for the ROMs that print a
+# CRC of their results and no verdict (several are right: it depends on the CPU-PPU
+# alignment at power-on).
+crcs() {
+  case $1 in
+  dmc_dma_during_read4/dma_2007_read.nes) echo "159A7A8F 5E3DF9C4" ;;
+  dmc_dma_during_read4/double_2007_read.nes) echo "85CFD627 F018C287 440EF923 E52F41A5" ;;
+  *) echo "" ;;
+  esac
+}
+
+# one_line TEXT: the message cell: blanks collapsed, pipes escaped, long ones shortened
+# in the middle (the end holds the verdict).
+one_line() {
+  printf '%s' "$1" | tr '\n' ' ' | tr -s ' ' | sed 's/|/\\|/g; s/^ //; s/ $//' |
+    awk '{ if (length($0) > 160) print substr($0, 1, 70) " ... " substr($0, length($0) - 79); else print }'
+}
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+npass=0
+nfail=0
+nlim=0
+
+# run_console CONSOLE DIR SUITES: one table, counts added to npass/nfail/nlim.
+run_console() {
+  con=$1
+  dir=$2
+  echo "| suite | ROM | model | result | message | protocol |"
+  echo "| --- | --- | --- | --- | --- | --- |"
+  for suite in $3; do
+    spec=$(suite_roms "$con" "$suite")
+    if [ -z "$spec" ]; then
+      echo "accuracy.sh: unknown $con suite '$suite'" >&2
+      exit 2
+    fi
+    models=${spec%%|*}
+    pats=${spec#*|}
+    found=0
+    # The file names have spaces: expand the patterns inside DIR, one name a line.
+    (cd "$dir" && for p in $pats; do [ -f "$p" ] && printf '%s\n' "$p"; done) >"$tmp/list"
+    while IFS= read -r rom; do
+      found=1
+      for m in $models; do
+        mflag=
+        [ "$m" = - ] || mflag="--model $m"
+        # --no-battery: nothing is written beside the ROMs; the verdict line is the last
+        # "test ROM:" line of the output.
+        # shellcheck disable=SC2086
+        "$G" run "$dir/$rom" $mflag --test-rom --frames "$FR" --video none --audio none \
+          --no-battery -q >"$tmp/out" 2>&1
+        rc=$?
+        line=$(grep '^test ROM: ' "$tmp/out" | tail -n 1 | sed 's/^test ROM: //')
+        [ -n "$line" ] || line="error: $(tail -n 1 "$tmp/out")"
+        verdict=FAIL
+        proto=none
+        msg=$line
+        fnt=$dir/$(font "$con" "$rom")
+        case $line in
+        "passed ("* | "failed ("*)
+          [ "${line%% *}" = passed ] && [ "$rc" -eq 0 ] && verdict=pass
+          # "passed (serial output): text" -> protocol and message apart
+          proto=$(printf '%s' "$line" | sed -n 's/^[a-z]* (\([^)]*\)).*/\1/p')
+          msg=$(printf '%s' "$line" | sed 's/^[a-z]* ([^)]*)//; s/^: //')
+          ;;
+        "no verdict after"*)
+          # no status block, serial verdict or signature: read the ROM's own screen
+          # shellcheck disable=SC2086
+          if [ -n "$PY" ] && [ -f "$fnt" ] &&
+            "$G" run "$dir/$rom" $mflag --frames "$SFR" --png "$tmp/last.png" --audio none \
+              --no-battery -q >/dev/null 2>&1 &&
+            "$PY" "$here/bench/screen_text.py" "$tmp/last.png" "$fnt" >"$tmp/screen" 2>/dev/null; then
+            proto="screen text"
+            msg=$(cat "$tmp/screen")
+            if grep -qiE '^ *Passed *$' "$tmp/screen" && ! grep -qi 'Failed' "$tmp/screen"; then
+              verdict=pass
+            fi
+            known=$(crcs "$rom")
+            case $rom in
+            blargg_apu_2005*)
+              # these print only a result code; "1 always indicates that all tests were
+              # passed" (tests.txt)
+              grep -qE '^ *[$]01 *$' "$tmp/screen" && verdict=pass
+              msg="result code $msg" ;;
+            *)
+              if [ -n "$known" ]; then
+                for c in $known; do grep -q "$c" "$tmp/screen" && verdict=pass; done
+                msg="$msg (the source lists as right: $known)"
+              else
+                grep -qiE 'Passed|Failed' "$tmp/screen" || msg="no Passed/Failed on the screen: $msg"
+              fi ;;
+            esac
+          else
+            msg="$line (and the screen could not be read: python3 and $fnt are needed)"
+          fi
+          ;;
+        esac
+        why=$(limitation "$rom")
+        if [ "$verdict" = pass ]; then
+          npass=$((npass + 1))
+        elif [ -n "$why" ]; then
+          verdict=n/a
+          msg="$why; gpuvet: $msg"
+          nlim=$((nlim + 1))
+        else
+          nfail=$((nfail + 1))
+        fi
+        echo "| $suite | $rom | ${m#-} | $verdict | $(one_line "$msg") | $proto |"
+      done
+    done <"$tmp/list"
+    if [ "$found" -eq 0 ]; then
+      echo "| $suite | (no ROM found under $dir) | - | FAIL | missing | none |"
+      nfail=$((nfail + 1))
+    fi
+  done
+}
+
+{
+  echo "# Emulation accuracy: blargg's test ROMs"
+  echo
+  echo "Written by \`bench/accuracy.sh\` ($(date -u +%Y-%m-%d), gpuvet $(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo '?'))."
+  echo "Each ROM runs through \`gpuvet run ROM --test-rom\`; the result is the ROM's own verdict,"
+  echo "read the way the ROM reports it (the protocol column). ROMs that report only on the"
+  echo "screen are read off the picture with the suite's own font (\"screen text\"). \"n/a\" is a"
+  echo "hardware variant or a documented limitation, with the reason. The suites are public"
+  echo "(christopherpow/nes-test-roms, retrio/gb-test-roms) and not part of this tree."
+  if [ -n "$nesdir" ]; then
+    echo
+    echo "## NES"
+    echo
+    run_console nes "$nesdir" "$NES_SUITES"
+  fi
+  if [ -n "$gbdir" ]; then
+    echo
+    echo "## Game Boy"
+    echo
+    run_console gb "$gbdir" "$GB_SUITES"
+  fi
+  echo
+  echo "$npass passed, $nfail failed, $nlim n/a (hardware variants and limitations)"
+  [ "$nfail" -eq 0 ] && echo 0 >"$tmp/rc" || echo 1 >"$tmp/rc"
+} >"$tmp/page"
+if [ -n "$out" ]; then
+  cp "$tmp/page" "$out.tmp" && mv "$out.tmp" "$out" || { echo "accuracy.sh: cannot write $out" >&2; exit 3; }
+else
+  cat "$tmp/page"
+fi
+[ -z "$out" ] || tail -n 1 "$tmp/page" >&2
+exit "$(cat "$tmp/rc")"
