@@ -81,20 +81,16 @@ int cmd_run(int argc, char **argv)
         {"--verify", ARGS_FLAG, &o.verify, NULL, "with --video native: also draw each frame from its log and fail on any difference", 0, 0, 0, 0, NULL},
         {"--input", ARGS_STR, &o.input, "FILE", "controller input movie: lines 'FRAME: BUTTONS' (docs/EMU.md)", 0, 0, 0, 0, NULL},
         {"--reset-at", ARGS_INT_LIST, &resets, "LIST", "press reset before these frames (frame numbers of the machine)", 0, 100000000, 0, 0, NULL},
-        {"--json", ARGS_STR, &json, "FILE", "write the run's JSON record to FILE (atomically)", 0, 0, 0, 0, NULL},
-        {"--quiet|-q", ARGS_FLAG, &quiet, NULL, "print only results and errors", 0, 0, 0, 0, NULL},
+        ARGS_OUTPUT_SPECS(&json, &quiet),
     };
     const char *pos[1];
-    int npos = 0, code;
-    if (!cli_parse(cmd, "gpuvet run [nes|gb] ROM [options]",
-                   "Runs a ROM headless (NES .nes, Game Boy / Color .gb .gbc; the console comes from the\n"
-                   "header, or name it) and prints the hashes of its frames and of its sound.",
-                   specs, (int)GV_ARRAY_LEN(specs), argc, argv, pos, 1, &npos, &quiet, &code))
+    int code;
+    if (!cli_parse_words(cmd, "gpuvet run [nes|gb] ROM [options]",
+                         "Runs a ROM headless (NES .nes, Game Boy / Color .gb .gbc; the console comes from the\n"
+                         "header, or name it) and prints the hashes of its frames and of its sound.",
+                         specs, (int)GV_ARRAY_LEN(specs), argc, argv, pos, 1, "one ROM file (gpuvet run --help)", &quiet,
+                         &code))
         return code;
-    if (npos != 1) {
-        fprintf(stderr, "gpuvet %s: give one ROM file (gpuvet run --help)\n", cmd);
-        return GV_EXIT_USAGE;
-    }
     if (sav && o.battery) {
         fprintf(stderr, "gpuvet %s: give --battery or --sav, not both\n", cmd);
         return GV_EXIT_USAGE;
@@ -169,21 +165,17 @@ int cmd_bench_emu(int argc, char **argv)
         {"--model", ARGS_CHOICE, &o.opts.model, "M", "Game Boy: dmg or cgb (default from the header)", 0, 0, 0, 0, "dmg,cgb"},
         {"--input", ARGS_STR, &o.input, "FILE", "controller input movie, the same for every run (docs/EMU.md)", 0, 0, 0, 0, NULL},
         GV_TELEMETRY_HZ_SPEC(&hz),
-        {"--json", ARGS_STR, &json, "FILE", "write the run's JSON record to FILE (atomically)", 0, 0, 0, 0, NULL},
-        {"--quiet|-q", ARGS_FLAG, &quiet, NULL, "print only results and errors", 0, 0, 0, 0, NULL},
+        ARGS_OUTPUT_SPECS(&json, &quiet),
     };
     const char *pos[1];
-    int npos = 0, code;
-    if (!cli_parse(cmd, "gpuvet bench [nes|gb] ROM [--instances LIST] [--video LIST] [--audio LIST] [options]",
-                   "Measures emulation throughput (instance-frames per second) per video and audio renderer and\n"
-                   "instance count. Every timed run starts from power-on, and every instance's hashes must equal\n"
-                   "the native renderers' over the same frames (exit 1 otherwise).",
-                   specs, (int)GV_ARRAY_LEN(specs), argc, argv, pos, 1, &npos, &quiet, &code))
+    int code;
+    if (!cli_parse_words(cmd, "gpuvet bench [nes|gb] ROM [--instances LIST] [--video LIST] [--audio LIST] [options]",
+                         "Measures emulation throughput (instance-frames per second) per video and audio renderer and\n"
+                         "instance count. Every timed run starts from power-on, and every instance's hashes must equal\n"
+                         "the native renderers' over the same frames (exit 1 otherwise).",
+                         specs, (int)GV_ARRAY_LEN(specs), argc, argv, pos, 1, "one ROM file (gpuvet bench --help)", &quiet,
+                         &code))
         return code;
-    if (npos != 1) {
-        fprintf(stderr, "gpuvet %s: give one ROM file (gpuvet bench --help)\n", cmd);
-        return GV_EXIT_USAGE;
-    }
     if (frames > 0 && seconds > 0) {
         fprintf(stderr, "gpuvet %s: give --frames or --seconds, not both\n", cmd);
         return GV_EXIT_USAGE;
