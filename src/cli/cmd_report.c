@@ -17,16 +17,17 @@ static int ends_with(const char *s, const char *suffix)
 
 int cmd_report(int argc, char **argv)
 {
-    const char *out = NULL, *format = NULL;
+    const char *out = NULL, *format = NULL, *json = NULL;
     int quiet = 0;
     args_spec specs[] = {
         {"--output|-o", ARGS_STR, &out, "FILE", "write the report to FILE (.html: HTML, .md: Markdown); default: Markdown on stdout", 0, 0, 0, 0, NULL},
         {"--format", ARGS_CHOICE, &format, "FMT", "html or md (default: from the file name, else md)", 0, 0, 0, 0, "html,md"},
         {"--quiet|-q", ARGS_FLAG, &quiet, NULL, "do not print the verdicts when writing a file", 0, 0, 0, 0, NULL},
+        {"--json", ARGS_STR, &json, "FILE", "write the verdicts as a JSON record to FILE ('-': standard output)", 0, 0, 0, 0, NULL},
     };
     const char *pos[1];
     int code;
-    if (!cli_parse_words("report", "gpuvet report RUN.json [-o report.html|report.md]",
+    if (!cli_parse_words("report", "gpuvet report RUN.json [-o report.html|report.md] [--json FILE|-]",
                          "Renders a run record (written by --json) as a self-contained HTML page with SVG plots\n"
                          "(throughput against batch size, GPU/CPU speedup, telemetry over time) and tables, or as\n"
                          "Markdown for terminals and issue trackers. Verdicts per workload are computed from the\n"
@@ -39,7 +40,7 @@ int cmd_report(int argc, char **argv)
     gv_status s = gv_record_load(pos[0], &rec, &e);
     if (s != GV_OK)
         return cli_fail("report", GV_ERR_INPUT, &e); /* any unreadable record is bad input (exit 2) */
-    report_add_verdicts(rec);
+    const cJSON *verdict = report_add_verdicts(rec);
     int html = format ? !strcmp(format, "html") : out && (ends_with(out, ".html") || ends_with(out, ".htm"));
     if (!out) {
         char *doc = html ? report_html(rec) : report_markdown(rec);
@@ -54,8 +55,15 @@ int cmd_report(int argc, char **argv)
             printf("report: wrote %s\n", out);
         }
     }
+    code = gv_status_exit(s);
+    if (json) { /* the verdicts of the record, named by its path */
+        cJSON *vr = gv_record_new("report", argc, argv);
+        cJSON_AddStringToObject(vr, "source", pos[0]);
+        cJSON_AddItemToObject(vr, "verdict", cJSON_Duplicate(verdict, 1));
+        code = cli_finish("report", vr, code, json);
+    }
     cJSON_Delete(rec);
-    return gv_status_exit(s);
+    return code;
 }
 
 int cmd_compare(int argc, char **argv)

@@ -63,19 +63,21 @@ int cmd_probe(int argc, char **argv)
 
 int cmd_env(int argc, char **argv)
 {
-    int check = 0;
-    const char *root = NULL;
+    int check = 0, quiet = 0;
+    const char *root = NULL, *json = NULL;
     args_spec specs[] = {
         {"--check", ARGS_FLAG, &check, NULL, "compare the current environment with the advice; exit 1 when a setting differs", 0, 0, 0, 0, NULL},
         {"--sysroot", ARGS_STR, &root, "DIR", "probe below DIR instead of / (tests)", 0, 0, 0, 0, NULL},
+        ARGS_OUTPUT_SPECS(&json, &quiet),
     };
     int code;
-    if (!cli_parse("env", "gpuvet env [--check]",
+    if (!cli_parse("env", "gpuvet env [--check] [--json FILE|-]",
                    "Prints the environment settings this machine should use as shell lines with a comment\n"
                    "each (BLAS/OpenMP threads, the GPU kernel cache, allocator settings, the library path\n"
                    "when a vendor runtime found first is a broken copy). Use: eval \"$(gpuvet env)\".\n"
-                   "--check reports the settings that differ from the current environment.",
-                   specs, GV_ARRAY_LEN(specs), argc, argv, NULL, 0, NULL, NULL, &code))
+                   "--check reports the settings that differ from the current environment (-q: only their\n"
+                   "count).",
+                   specs, GV_ARRAY_LEN(specs), argc, argv, NULL, 0, NULL, &quiet, &code))
         return code;
     if ((code = sysroot_ok("env", root)))
         return code;
@@ -83,13 +85,29 @@ int cmd_env(int argc, char **argv)
     sys_env_setting s[SYS_ENV_MAX];
     int n = sys_env_advice(p, NULL, s, SYS_ENV_MAX);
     cJSON_Delete(p);
+    cJSON *rec = gv_record_new("env", argc, argv);
+    cJSON *arr = gv_json_add_arr(rec, "env");
+    for (int i = 0; i < n; i++) {
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "name", s[i].name);
+        if (s[i].unset)
+            cJSON_AddNullToObject(e, "value");
+        else
+            cJSON_AddStringToObject(e, "value", s[i].value);
+        cJSON_AddStringToObject(e, "comment", s[i].comment);
+        cJSON_AddItemToArray(arr, e);
+    }
     if (!check) {
         sys_env_print(s, n, stdout);
-        return GV_EXIT_OK;
+        return cli_finish("env", rec, GV_EXIT_OK, json);
     }
-    int differ = sys_env_check(s, n, NULL, stdout);
+    FILE *devnull = quiet ? fopen("/dev/null", "w") : NULL;
+    int differ = sys_env_check(s, n, NULL, devnull ? devnull : stdout);
+    if (devnull)
+        fclose(devnull);
     printf("%d of %d settings differ%s\n", differ, n, differ ? ": eval \"$(gpuvet env)\" applies them" : "");
-    return differ ? GV_EXIT_FAIL : GV_EXIT_OK;
+    gv_json_add_num(rec, "settings_differ", differ);
+    return cli_finish("env", rec, differ ? GV_EXIT_FAIL : GV_EXIT_OK, json);
 }
 
 int cmd_blas_race(int argc, char **argv)
