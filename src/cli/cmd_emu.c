@@ -14,8 +14,9 @@
 #include "report/report.h"
 
 /* Takes a console name off the front of argv (run nes ROM); *console stays NULL when the
- * first word is no console's name. */
-static void console_word(int *argc, char ***argv, const char **console)
+ * first word is no console's name. cmd (32 bytes) becomes the command's name for messages
+ * and the record: verb, then the console when one was named ("run nes"). */
+static void console_word(int *argc, char ***argv, const char *verb, char cmd[32], const char **console)
 {
     *console = NULL;
     if (*argc > 0 && emu_console_find((*argv)[0])) {
@@ -23,6 +24,7 @@ static void console_word(int *argc, char ***argv, const char **console)
         (*argc)--;
         (*argv)++;
     }
+    snprintf(cmd, 32, "%s%s%s", verb, *console ? " " : "", *console ? *console : "");
 }
 
 static int renderer_of(const char *cmd, const char *flag, const char *s, emu_renderer *r)
@@ -51,11 +53,9 @@ static void print_serial(const uint8_t *s, size_t n)
 
 int cmd_run(int argc, char **argv)
 {
-    char cmd[32] = "run";
+    char cmd[32];
     emu_run_opts o = {0};
-    console_word(&argc, &argv, &o.console);
-    if (o.console)
-        snprintf(cmd, sizeof cmd, "run %s", o.console);
+    console_word(&argc, &argv, "run", cmd, &o.console);
     long frames = 0, instances = 1, threads = 0, gpu = 0;
     const char *video = "native", *audio = "native", *json = NULL, *sav = NULL;
     int quiet = 0;
@@ -141,11 +141,9 @@ int cmd_run(int argc, char **argv)
 
 int cmd_bench_emu(int argc, char **argv)
 {
-    char cmd[32] = "bench";
+    char cmd[32];
     emu_bench_opts o = {0};
-    console_word(&argc, &argv, &o.console);
-    if (o.console)
-        snprintf(cmd, sizeof cmd, "bench %s", o.console);
+    console_word(&argc, &argv, "bench", cmd, &o.console);
     long frames = 0, repeats = 5, warmup = 1, threads = 0, gpu = 0;
     double seconds = 0, hz = 0;
     args_str_list vl = {0}, al = {0};
