@@ -202,11 +202,7 @@ void nn_refdata_free(nn_refdata *r)
         nn_state_free(&r->step10);
     }
     nn_batch_free(&r->batch);
-    free(r->logits);
-    free(r->value);
-    free(r->grads);
-    free(r->eval_logits);
-    free(r->eval_value);
+    GV_FREE(r->logits, r->value, r->grads, r->eval_logits, r->eval_value);
     nn_layout_free(&r->L);
     memset(r, 0, sizeof *r);
 }

@@ -618,11 +618,7 @@ static void ref_destroy(nn_trainer *t)
 {
     ref_impl *m = impl_of(t);
     ref_free_acts(m);
-    free(m->blocks);
-    free(m->grads);
-    free(m->masks);
-    free(m->mk_a1);
-    free(m->mk_out);
+    GV_FREE(m->blocks, m->grads, m->masks, m->mk_a1, m->mk_out);
     nn_state_free(&m->s);
     free(m);
     free(t);

@@ -194,10 +194,7 @@ void gb_free(gb *g)
         return;
     free(g->cram);
     for (int i = 0; i < 2; i++) {
-        free(g->fb[i]);
-        free(g->memw[i].v);
-        free(g->regw[i].v);
-        free(g->keys[i].v);
+        GV_FREE(g->fb[i], g->memw[i].v, g->regw[i].v, g->keys[i].v);
     }
     free(g->abuf);
     free(g->serial);
