@@ -38,6 +38,12 @@ int cli_parse(const char *cmdname, const char *usage, const char *description,
               const args_spec *specs, int nspecs, int argc, char **argv,
               const char **pos, int max_pos, int *npos, const int *quiet, int *exit_code);
 
+/* cli_parse for a command that takes exactly `want` words after its flags (pos has room
+ * for them): a missing or extra word prints "gpuvet CMD: give WHAT" and sets *exit_code = 2. */
+int cli_parse_words(const char *cmdname, const char *usage, const char *description,
+                    const args_spec *specs, int nspecs, int argc, char **argv,
+                    const char **pos, int want, const char *what, const int *quiet, int *exit_code);
+
 /* The one error line of a command, "gpuvet CMD: message"; returns the status's exit code. */
 int cli_fail(const char *cmd, gv_status st, const gv_err *err);
 

@@ -28,6 +28,21 @@ int cli_parse(const char *cmdname, const char *usage, const char *description,
     return 1;
 }
 
+int cli_parse_words(const char *cmdname, const char *usage, const char *description,
+                    const args_spec *specs, int nspecs, int argc, char **argv,
+                    const char **pos, int want, const char *what, const int *quiet, int *exit_code)
+{
+    int npos = 0;
+    if (!cli_parse(cmdname, usage, description, specs, nspecs, argc, argv, pos, want, &npos, quiet, exit_code))
+        return 0;
+    if (npos != want) {
+        fprintf(stderr, "gpuvet %s: give %s\n", cmdname, what);
+        *exit_code = GV_EXIT_USAGE;
+        return 0;
+    }
+    return 1;
+}
+
 int cli_fail(const char *cmd, gv_status st, const gv_err *err)
 {
     fflush(stdout);

@@ -13,14 +13,12 @@
 
 static double num(const cJSON *e, const char *k)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(e, k);
-    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+    return gv_json_num(e, k);
 }
 
 static const char *str(const cJSON *e, const char *k)
 {
-    const char *s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, k));
-    return s ? s : "";
+    return gv_json_str(e, k, "");
 }
 
 static void bytes(char *buf, size_t len, double b)

@@ -14,8 +14,9 @@
 #include "report/report.h"
 
 /* Takes a console name off the front of argv (run nes ROM); *console stays NULL when the
- * first word is no console's name. */
-static void console_word(int *argc, char ***argv, const char **console)
+ * first word is no console's name. cmd (32 bytes) becomes the command's name for messages
+ * and the record: verb, then the console when one was named ("run nes"). */
+static void console_word(int *argc, char ***argv, const char *verb, char cmd[32], const char **console)
 {
     *console = NULL;
     if (*argc > 0 && emu_console_find((*argv)[0])) {
@@ -23,6 +24,7 @@ static void console_word(int *argc, char ***argv, const char **console)
         (*argc)--;
         (*argv)++;
     }
+    snprintf(cmd, 32, "%s%s%s", verb, *console ? " " : "", *console ? *console : "");
 }
 
 static int renderer_of(const char *cmd, const char *flag, const char *s, emu_renderer *r)
@@ -51,11 +53,9 @@ static void print_serial(const uint8_t *s, size_t n)
 
 int cmd_run(int argc, char **argv)
 {
-    char cmd[32] = "run";
+    char cmd[32];
     emu_run_opts o = {0};
-    console_word(&argc, &argv, &o.console);
-    if (o.console)
-        snprintf(cmd, sizeof cmd, "run %s", o.console);
+    console_word(&argc, &argv, "run", cmd, &o.console);
     long frames = 0, instances = 1, threads = 0, gpu = 0;
     const char *video = "native", *audio = "native", *json = NULL, *sav = NULL;
     int quiet = 0;
@@ -81,20 +81,16 @@ int cmd_run(int argc, char **argv)
         {"--verify", ARGS_FLAG, &o.verify, NULL, "with --video native: also draw each frame from its log and fail on any difference", 0, 0, 0, 0, NULL},
         {"--input", ARGS_STR, &o.input, "FILE", "controller input movie: lines 'FRAME: BUTTONS' (docs/EMU.md)", 0, 0, 0, 0, NULL},
         {"--reset-at", ARGS_INT_LIST, &resets, "LIST", "press reset before these frames (frame numbers of the machine)", 0, 100000000, 0, 0, NULL},
-        {"--json", ARGS_STR, &json, "FILE", "write the run's JSON record to FILE (atomically)", 0, 0, 0, 0, NULL},
-        {"--quiet|-q", ARGS_FLAG, &quiet, NULL, "print only results and errors", 0, 0, 0, 0, NULL},
+        ARGS_OUTPUT_SPECS(&json, &quiet),
     };
     const char *pos[1];
-    int npos = 0, code;
-    if (!cli_parse(cmd, "gpuvet run [nes|gb|snes] ROM [options]",
-                   "Runs a ROM headless (NES .nes, Game Boy / Color .gb .gbc, SNES .sfc .smc; the console comes from the\n"
-                   "header, or name it) and prints the hashes of its frames and of its sound.",
-                   specs, (int)GV_ARRAY_LEN(specs), argc, argv, pos, 1, &npos, &quiet, &code))
+    int code;
+    if (!cli_parse_words(cmd, "gpuvet run [nes|gb|snes] ROM [options]",
+                         "Runs a ROM headless (NES .nes, Game Boy / Color .gb .gbc, SNES .sfc .smc; the console comes from the\n"
+                         "header, or name it) and prints the hashes of its frames and of its sound.",
+                         specs, (int)GV_ARRAY_LEN(specs), argc, argv, pos, 1, "one ROM file (gpuvet run --help)", &quiet,
+                         &code))
         return code;
-    if (npos != 1) {
-        fprintf(stderr, "gpuvet %s: give one ROM file (gpuvet run --help)\n", cmd);
-        return GV_EXIT_USAGE;
-    }
     if (sav && o.battery) {
         fprintf(stderr, "gpuvet %s: give --battery or --sav, not both\n", cmd);
         return GV_EXIT_USAGE;
@@ -145,11 +141,9 @@ int cmd_run(int argc, char **argv)
 
 int cmd_bench_emu(int argc, char **argv)
 {
-    char cmd[32] = "bench";
+    char cmd[32];
     emu_bench_opts o = {0};
-    console_word(&argc, &argv, &o.console);
-    if (o.console)
-        snprintf(cmd, sizeof cmd, "bench %s", o.console);
+    console_word(&argc, &argv, "bench", cmd, &o.console);
     long frames = 0, repeats = 5, warmup = 1, threads = 0, gpu = 0;
     double seconds = 0, hz = 0;
     args_str_list vl = {0}, al = {0};
@@ -169,21 +163,17 @@ int cmd_bench_emu(int argc, char **argv)
         {"--model", ARGS_CHOICE, &o.opts.model, "M", "Game Boy: dmg or cgb (default from the header)", 0, 0, 0, 0, "dmg,cgb"},
         {"--input", ARGS_STR, &o.input, "FILE", "controller input movie, the same for every run (docs/EMU.md)", 0, 0, 0, 0, NULL},
         GV_TELEMETRY_HZ_SPEC(&hz),
-        {"--json", ARGS_STR, &json, "FILE", "write the run's JSON record to FILE (atomically)", 0, 0, 0, 0, NULL},
-        {"--quiet|-q", ARGS_FLAG, &quiet, NULL, "print only results and errors", 0, 0, 0, 0, NULL},
+        ARGS_OUTPUT_SPECS(&json, &quiet),
     };
     const char *pos[1];
-    int npos = 0, code;
-    if (!cli_parse(cmd, "gpuvet bench [nes|gb|snes] ROM [--instances LIST] [--video LIST] [--audio LIST] [options]",
-                   "Measures emulation throughput (instance-frames per second) per video and audio renderer and\n"
-                   "instance count. Every timed run starts from power-on, and every instance's hashes must equal\n"
-                   "the native renderers' over the same frames (exit 1 otherwise).",
-                   specs, (int)GV_ARRAY_LEN(specs), argc, argv, pos, 1, &npos, &quiet, &code))
+    int code;
+    if (!cli_parse_words(cmd, "gpuvet bench [nes|gb|snes] ROM [--instances LIST] [--video LIST] [--audio LIST] [options]",
+                         "Measures emulation throughput (instance-frames per second) per video and audio renderer and\n"
+                         "instance count. Every timed run starts from power-on, and every instance's hashes must equal\n"
+                         "the native renderers' over the same frames (exit 1 otherwise).",
+                         specs, (int)GV_ARRAY_LEN(specs), argc, argv, pos, 1, "one ROM file (gpuvet bench --help)", &quiet,
+                         &code))
         return code;
-    if (npos != 1) {
-        fprintf(stderr, "gpuvet %s: give one ROM file (gpuvet bench --help)\n", cmd);
-        return GV_EXIT_USAGE;
-    }
     if (frames > 0 && seconds > 0) {
         fprintf(stderr, "gpuvet %s: give --frames or --seconds, not both\n", cmd);
         return GV_EXIT_USAGE;

@@ -17,35 +17,31 @@ static int ends_with(const char *s, const char *suffix)
 
 int cmd_report(int argc, char **argv)
 {
-    const char *out = NULL, *format = NULL;
+    const char *out = NULL, *format = NULL, *json = NULL;
     int quiet = 0;
     args_spec specs[] = {
         {"--output|-o", ARGS_STR, &out, "FILE", "write the report to FILE (.html: HTML, .md: Markdown); default: Markdown on stdout", 0, 0, 0, 0, NULL},
         {"--format", ARGS_CHOICE, &format, "FMT", "html or md (default: from the file name, else md)", 0, 0, 0, 0, "html,md"},
         {"--quiet|-q", ARGS_FLAG, &quiet, NULL, "do not print the verdicts when writing a file", 0, 0, 0, 0, NULL},
+        {"--json", ARGS_STR, &json, "FILE", "write the verdicts as a JSON record to FILE ('-': standard output)", 0, 0, 0, 0, NULL},
     };
     const char *pos[1];
-    int npos = 0, code;
-    if (!cli_parse("report", "gpuvet report RUN.json [-o report.html|report.md]",
-                   "Renders a run record (written by --json) as a self-contained HTML page with SVG plots\n"
-                   "(throughput against batch size, GPU/CPU speedup, telemetry over time) and tables, or as\n"
-                   "Markdown for terminals and issue trackers. Verdicts per workload are computed from the\n"
-                   "benchmark entries and shown first.",
-                   specs, GV_ARRAY_LEN(specs), argc, argv, pos, 1, &npos, &quiet, &code))
+    int code;
+    if (!cli_parse_words("report", "gpuvet report RUN.json [-o report.html|report.md] [--json FILE|-]",
+                         "Renders a run record (written by --json) as a self-contained HTML page with SVG plots\n"
+                         "(throughput against batch size, GPU/CPU speedup, telemetry over time) and tables, or as\n"
+                         "Markdown for terminals and issue trackers. Verdicts per workload are computed from the\n"
+                         "benchmark entries and shown first.",
+                         specs, GV_ARRAY_LEN(specs), argc, argv, pos, 1, "one record file (gpuvet report RUN.json)",
+                         &quiet, &code))
         return code;
-    if (npos != 1) {
-        fprintf(stderr, "gpuvet report: give one record file (gpuvet report RUN.json)\n");
-        return GV_EXIT_USAGE;
-    }
     gv_err e = {{0}};
     cJSON *rec;
-    if (gv_record_load(pos[0], &rec, &e) != GV_OK) {
-        gv_error("report: %s", e.msg);
-        return GV_EXIT_USAGE;
-    }
-    report_add_verdicts(rec);
+    gv_status s = gv_record_load(pos[0], &rec, &e);
+    if (s != GV_OK)
+        return cli_fail("report", GV_ERR_INPUT, &e); /* any unreadable record is bad input (exit 2) */
+    const cJSON *verdict = report_add_verdicts(rec);
     int html = format ? !strcmp(format, "html") : out && (ends_with(out, ".html") || ends_with(out, ".htm"));
-    gv_status s = GV_OK;
     if (!out) {
         char *doc = html ? report_html(rec) : report_markdown(rec);
         fputs(doc, stdout);
@@ -53,14 +49,21 @@ int cmd_report(int argc, char **argv)
     } else {
         s = html ? report_write_html(rec, out, &e) : report_write_markdown(rec, out, &e);
         if (s != GV_OK)
-            gv_error("report: %s", e.msg);
+            cli_fail("report", s, &e);
         else if (!quiet) {
             report_print_verdicts(rec, stdout);
             printf("report: wrote %s\n", out);
         }
     }
+    code = gv_status_exit(s);
+    if (json) { /* the verdicts of the record, named by its path */
+        cJSON *vr = gv_record_new("report", argc, argv);
+        cJSON_AddStringToObject(vr, "source", pos[0]);
+        cJSON_AddItemToObject(vr, "verdict", cJSON_Duplicate(verdict, 1));
+        code = cli_finish("report", vr, code, json);
+    }
     cJSON_Delete(rec);
-    return gv_status_exit(s);
+    return code;
 }
 
 int cmd_compare(int argc, char **argv)
@@ -72,24 +75,23 @@ int cmd_compare(int argc, char **argv)
         {"--quiet|-q", ARGS_FLAG, &quiet, NULL, "print only the count of marked changes", 0, 0, 0, 0, NULL},
     };
     const char *pos[2];
-    int npos = 0, code;
-    if (!cli_parse("compare", "gpuvet compare A.json B.json [--json FILE]",
-                   "Shows what changed from record A to record B: entries joined on their configuration\n"
-                   "(device, dtype, channels, batch, ...), the change of the median, and a mark only where the\n"
-                   "change is larger than the measured noise of both runs. Also lists changed software and\n"
-                   "machine facts (BLAS, driver, kernel) and checks whose pass/fail changed. Exit 0.",
-                   specs, GV_ARRAY_LEN(specs), argc, argv, pos, 2, &npos, &quiet, &code))
+    int code;
+    if (!cli_parse_words("compare", "gpuvet compare A.json B.json [--json FILE]",
+                         "Shows what changed from record A to record B: entries joined on their configuration\n"
+                         "(device, dtype, channels, batch, ...), the change of the median, and a mark only where the\n"
+                         "change is larger than the measured noise of both runs. Also lists changed software and\n"
+                         "machine facts (BLAS, driver, kernel) and checks whose pass/fail changed. Exit 0.",
+                         specs, GV_ARRAY_LEN(specs), argc, argv, pos, 2, "two record files (gpuvet compare A.json B.json)",
+                         &quiet, &code))
         return code;
-    if (npos != 2) {
-        fprintf(stderr, "gpuvet compare: give two record files (gpuvet compare A.json B.json)\n");
-        return GV_EXIT_USAGE;
-    }
     gv_err e = {{0}};
     cJSON *a = NULL, *b = NULL;
-    if (gv_record_load(pos[0], &a, &e) != GV_OK || gv_record_load(pos[1], &b, &e) != GV_OK) {
-        gv_error("compare: %s", e.msg);
+    gv_status s = gv_record_load(pos[0], &a, &e);
+    if (s == GV_OK)
+        s = gv_record_load(pos[1], &b, &e);
+    if (s != GV_OK) {
         cJSON_Delete(a);
-        return GV_EXIT_USAGE;
+        return cli_fail("compare", GV_ERR_INPUT, &e);
     }
     cJSON *rec = json ? gv_record_new("compare", argc, argv) : NULL;
     int marked = 0;
@@ -99,13 +101,7 @@ int cmd_compare(int argc, char **argv)
     else
         fputs(md, stdout);
     free(md);
-    int rc = GV_EXIT_OK;
-    if (rec && gv_record_finish_write(rec, rc, json, &e) != GV_OK) {
-        gv_error("compare: %s", e.msg);
-        rc = GV_EXIT_ENV;
-    }
-    cJSON_Delete(rec);
     cJSON_Delete(a);
     cJSON_Delete(b);
-    return rc;
+    return cli_finish("compare", rec, GV_EXIT_OK, json);
 }

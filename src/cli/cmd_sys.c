@@ -63,19 +63,21 @@ int cmd_probe(int argc, char **argv)
 
 int cmd_env(int argc, char **argv)
 {
-    int check = 0;
-    const char *root = NULL;
+    int check = 0, quiet = 0;
+    const char *root = NULL, *json = NULL;
     args_spec specs[] = {
         {"--check", ARGS_FLAG, &check, NULL, "compare the current environment with the advice; exit 1 when a setting differs", 0, 0, 0, 0, NULL},
         {"--sysroot", ARGS_STR, &root, "DIR", "probe below DIR instead of / (tests)", 0, 0, 0, 0, NULL},
+        ARGS_OUTPUT_SPECS(&json, &quiet),
     };
     int code;
-    if (!cli_parse("env", "gpuvet env [--check]",
+    if (!cli_parse("env", "gpuvet env [--check] [--json FILE|-]",
                    "Prints the environment settings this machine should use as shell lines with a comment\n"
                    "each (BLAS/OpenMP threads, the GPU kernel cache, allocator settings, the library path\n"
                    "when a vendor runtime found first is a broken copy). Use: eval \"$(gpuvet env)\".\n"
-                   "--check reports the settings that differ from the current environment.",
-                   specs, GV_ARRAY_LEN(specs), argc, argv, NULL, 0, NULL, NULL, &code))
+                   "--check reports the settings that differ from the current environment (-q: only their\n"
+                   "count).",
+                   specs, GV_ARRAY_LEN(specs), argc, argv, NULL, 0, NULL, &quiet, &code))
         return code;
     if ((code = sysroot_ok("env", root)))
         return code;
@@ -83,13 +85,29 @@ int cmd_env(int argc, char **argv)
     sys_env_setting s[SYS_ENV_MAX];
     int n = sys_env_advice(p, NULL, s, SYS_ENV_MAX);
     cJSON_Delete(p);
+    cJSON *rec = gv_record_new("env", argc, argv);
+    cJSON *arr = gv_json_add_arr(rec, "env");
+    for (int i = 0; i < n; i++) {
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "name", s[i].name);
+        if (s[i].unset)
+            cJSON_AddNullToObject(e, "value");
+        else
+            cJSON_AddStringToObject(e, "value", s[i].value);
+        cJSON_AddStringToObject(e, "comment", s[i].comment);
+        cJSON_AddItemToArray(arr, e);
+    }
     if (!check) {
         sys_env_print(s, n, stdout);
-        return GV_EXIT_OK;
+        return cli_finish("env", rec, GV_EXIT_OK, json);
     }
-    int differ = sys_env_check(s, n, NULL, stdout);
+    FILE *devnull = quiet ? fopen("/dev/null", "w") : NULL;
+    int differ = sys_env_check(s, n, NULL, devnull ? devnull : stdout);
+    if (devnull)
+        fclose(devnull);
     printf("%d of %d settings differ%s\n", differ, n, differ ? ": eval \"$(gpuvet env)\" applies them" : "");
-    return differ ? GV_EXIT_FAIL : GV_EXIT_OK;
+    gv_json_add_num(rec, "settings_differ", differ);
+    return cli_finish("env", rec, differ ? GV_EXIT_FAIL : GV_EXIT_OK, json);
 }
 
 int cmd_blas_race(int argc, char **argv)
@@ -106,8 +124,7 @@ int cmd_blas_race(int argc, char **argv)
         {"--threads", ARGS_INT, &threads, "N", "threads of the arm under test (default: all usable CPUs, at least 2)", 2, 1024, 0, 0, NULL},
         {"--seed", ARGS_INT, &seed, "N", "seed of the fixed random inputs (default 1234)", 0, 1L << 40, 0, 0, NULL},
         {"--devices", ARGS_STR, &device, "DEV", "the one GEMM to test: cpu (default) or the GPU (cuda); the control arm is then the CPU on one thread", 0, 0, 0, 0, NULL},
-        {"--json", ARGS_STR, &json, "FILE", "write the run record to FILE", 0, 0, 0, 0, NULL},
-        {"--quiet|-q", ARGS_FLAG, &quiet, NULL, "print only the verdict", 0, 0, 0, 0, NULL},
+        ARGS_OUTPUT_SPECS(&json, &quiet),
     };
     int code;
     if (!cli_parse("blas-race", "gpuvet blas-race [--sizes LIST] [--runs N] [--threads N] [--devices cpu|cuda]",
@@ -117,15 +134,12 @@ int cmd_blas_race(int argc, char **argv)
                    specs, GV_ARRAY_LEN(specs), argc, argv, NULL, 0, NULL, &quiet, &code))
         return code;
     gv_err e = {{0}};
-    dev_id devs[2], cpu = {DEV_CPU, 0, "cpu"};
+    dev_id devs[CLI_MAX_DEV], cpu = {DEV_CPU, 0, "cpu"};
     int ndev = 0;
-    gv_status st = dev_parse_list(device, devs, 2, &ndev, &e);
-    if (st == GV_OK && ndev != 1)
-        st = gv_fail(&e, GV_ERR_INPUT, "--devices: give exactly one device (got '%s')", device);
-    if (st != GV_OK) {
-        gv_error("blas-race: %s", e.msg);
-        return gv_status_exit(st);
-    }
+    if ((code = cli_devices("blas-race", device, devs, &ndev)))
+        return code;
+    if (ndev != 1)
+        return cli_fail("blas-race", gv_fail(&e, GV_ERR_INPUT, "--devices: give exactly one device (got '%s')", device), &e);
     if (threads == 0)
         threads = GV_MAX(2, gv_cpu_count());
     dev_blas_info bi;
@@ -137,8 +151,7 @@ int cmd_blas_race(int argc, char **argv)
             devs[0].label, threads, runs);
     gv_info("%-16s %6s %7s %9s %12s %11s %10s %9s %8s\n", "size", "runs", "wrong", "worst-frac", "worst-err", "err/bound",
             "!=1thread", "1t-wrong", "ref-ok");
-    gv_telemetry_opts topts = {hz, devs[0].kind == DEV_GPU ? devs[0].index : -1, NULL, NULL};
-    gv_telemetry *tel = gv_telemetry_start(&topts);
+    gv_telemetry *tel = cli_telemetry(devs, 1, hz);
     for (int i = 0; i < sizes.n; i++) {
         blas_race_opts o = {(int)sizes.v[i], (int)sizes.v[i], (int)sizes.v[i], (int)runs, (int)threads, (uint64_t)seed + (uint64_t)i,
                             blas_race_dev_gemm, &devs[0], devs[0].kind == DEV_GPU ? blas_race_dev_gemm : NULL, &cpu};
@@ -148,13 +161,12 @@ int cmd_blas_race(int argc, char **argv)
         char label[64];
         snprintf(label, sizeof label, "blas-race %s %s", devs[0].label, sz);
         gv_telemetry_phase_begin(tel, label);
-        st = blas_race_run(&o, &r, &e);
+        gv_status st = blas_race_run(&o, &r, &e);
         gv_telemetry_phase_end(tel, (double)r.runs);
         if (st != GV_OK) {
-            gv_error("blas-race: %s", e.msg);
             gv_telemetry_stop(tel, NULL);
             cJSON_Delete(rec);
-            return gv_status_exit(st);
+            return cli_fail("blas-race", st, &e);
         }
         gv_info("%-16s %6d %7d %9.2g %12.3g %11.3g %10d %9d %8s\n", sz, r.runs, r.wrong_runs, r.worst_wrong_fraction,
                 r.worst_abs_err, r.worst_bound_ratio, r.differs_from_single_runs, r.single_wrong_runs, r.ref_wrong ? "NO" : "yes");

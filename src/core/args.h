@@ -71,8 +71,12 @@ typedef struct {
 
 #define ARGS_COMMON_SPECS(c)                                                                   \
     {"--devices", ARGS_STR, &(c)->devices, "LIST", "devices to use: cpu, cuda, or cpu,cuda (default cpu, plus cuda when present)", 0, 0, 0, 0, NULL}, \
-    {"--json", ARGS_STR, &(c)->json, "FILE", "write the run's JSON record to FILE (atomically)", 0, 0, 0, 0, NULL}, \
-    {"--quiet|-q", ARGS_FLAG, &(c)->quiet, NULL, "print only results and errors", 0, 0, 0, 0, NULL}
+    ARGS_OUTPUT_SPECS(&(c)->json, &(c)->quiet)
+
+/* --json and --quiet|-q as every command spells them (json: const char **, quiet: int *). */
+#define ARGS_OUTPUT_SPECS(json, quiet)                                                                                 \
+    {"--json", ARGS_STR, (json), "FILE", "write the run's JSON record to FILE (atomically)", 0, 0, 0, 0, NULL}, \
+    {"--quiet|-q", ARGS_FLAG, (quiet), NULL, "print only results and errors", 0, 0, 0, 0, NULL}
 
 #ifdef __cplusplus
 }

@@ -108,10 +108,7 @@ static void afile_free(gv_afile *f)
 {
     if (f->fd >= 0)
         close(f->fd);
-    free(f->path);
-    free(f->target);
-    free(f->tmp);
-    free(f);
+    GV_FREE(f->path, f->target, f->tmp, f);
 }
 
 gv_status gv_afile_open(const char *path, gv_afile **out, gv_err *err)

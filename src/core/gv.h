@@ -70,6 +70,10 @@ void *gv_xrealloc_(void *p, size_t n, const char *file, int line);
 char *gv_xstrdup(const char *s);
 /* 64-byte aligned allocation (free with free()); NULL on failure. */
 void *gv_aligned_alloc(size_t n);
+/* Frees every pointer given, in order (NULL ones included): GV_FREE(m->a, m->b, m). C only
+ * (the .cu files have gpu_free for device buffers). */
+#define GV_FREE(...) gv_free_list((void *[]){__VA_ARGS__}, sizeof((void *[]){__VA_ARGS__}) / sizeof(void *))
+void gv_free_list(void *const *p, size_t n);
 
 /* Monotonic clock in seconds. */
 double gv_now(void);

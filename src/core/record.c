@@ -96,6 +96,18 @@ void gv_json_add_num(cJSON *obj, const char *key, double x)
         cJSON_AddNullToObject(obj, key);
 }
 
+double gv_json_num(const cJSON *obj, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+const char *gv_json_str(const cJSON *obj, const char *key, const char *dflt)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    return cJSON_IsString(v) ? v->valuestring : dflt;
+}
+
 gv_status gv_record_load(const char *path, cJSON **out, gv_err *err)
 {
     uint8_t *data;

@@ -201,11 +201,7 @@ extern "C" void dev_gpu_gemm_close(dev_gpu_gemm *g)
     if (!g)
         return;
     gpu_blas_destroy(g->blas);
-    (void)cudaFree(g->A32);
-    (void)cudaFree(g->B32);
-    (void)cudaFree(g->A16);
-    (void)cudaFree(g->B16);
-    (void)cudaFree(g->C);
+    gpu_free(g->A32, g->B32, g->A16, g->B16, g->C);
     if (g->e0)
         (void)cudaEventDestroy(g->e0);
     if (g->e1)

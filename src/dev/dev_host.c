@@ -182,10 +182,7 @@ void dev_gemm_close(dev_gemm *g)
         return;
     if (g->gpu)
         dev_gpu_gemm_close(g->gpu);
-    free(g->A);
-    free(g->B);
-    free(g->C);
-    free(g);
+    GV_FREE(g->A, g->B, g->C, g);
 }
 
 void dev_blas_query(dev_blas_info *info)

@@ -26,6 +26,23 @@ static inline gv_status gv_gpu_check(cudaError_t e, const char *call, const char
             return s_;                                                                             \
     } while (0)
 
+/* Frees device buffers (gpu_free) or pinned host buffers (gpu_free_host) on a cleanup path:
+ * NULL ones included, errors ignored (nothing can be done about them there). */
+static inline void gpu_free() {}
+template <typename P, typename... Rest>
+static inline void gpu_free(P *p, Rest... rest)
+{
+    (void)cudaFree((void *)p);
+    gpu_free(rest...);
+}
+static inline void gpu_free_host() {}
+template <typename P, typename... Rest>
+static inline void gpu_free_host(P *p, Rest... rest)
+{
+    (void)cudaFreeHost((void *)p);
+    gpu_free_host(rest...);
+}
+
 static inline unsigned gpu_blocks(size_t n, unsigned threads)
 {
     size_t b = (n + threads - 1) / threads;

@@ -12,6 +12,16 @@
 #if GV_GPU_IS_HIP
 #include <hip/hiprtc.h>
 #define RTC_NAME "hipRTC"
+/* The run-time compiler's calls both vendors spell alike, under their NVRTC names. */
+#define nvrtcProgram hiprtcProgram
+#define nvrtcResult hiprtcResult
+#define NVRTC_SUCCESS HIPRTC_SUCCESS
+#define nvrtcCreateProgram hiprtcCreateProgram
+#define nvrtcCompileProgram hiprtcCompileProgram
+#define nvrtcGetProgramLogSize hiprtcGetProgramLogSize
+#define nvrtcGetProgramLog hiprtcGetProgramLog
+#define nvrtcGetErrorString hiprtcGetErrorString
+#define nvrtcDestroyProgram hiprtcDestroyProgram
 #else
 #include <nvrtc.h>
 #define RTC_NAME "NVRTC"
@@ -36,6 +46,44 @@ static void set(smoke_stage *s, int ok, double t0, const char *detail, const cha
         snprintf(s->detail, sizeof s->detail, "%s", detail);
     if (hint && !ok)
         snprintf(s->hint, sizeof s->hint, "%s", hint);
+}
+
+/* A stage failed on runtime error e: records "Name: text", after what when not NULL. */
+static void runtime_failed(smoke_stage *s, double t0, const char *what, cudaError_t e, const char *hint)
+{
+    char msg[256];
+    snprintf(msg, sizeof msg, "%s%s%s: %s", what ? what : "", what ? ": " : "", cudaGetErrorName(e), cudaGetErrorString(e));
+    set(s, 0, t0, msg, hint);
+}
+
+/* Ends stage i of r: failed on runtime error e (returns 0), else passed with detail
+ * (returns 1). */
+static int stage_done(smoke_report *r, int i, double t0, cudaError_t e, const char *detail, const char *hint)
+{
+    if (e != cudaSuccess) {
+        runtime_failed(&r->stage[i], t0, NULL, e, hint);
+        return 0;
+    }
+    set(&r->stage[i], 1, t0, detail, NULL);
+    return 1;
+}
+
+/* Stage 3 failed with rc: records the compiler's error, the start of its log and hint,
+ * and destroys prog. */
+static void compile_failed(smoke_stage *s, double t0, nvrtcProgram prog, nvrtcResult rc, const char *arch_opt,
+                           const char *hint)
+{
+    char log[200] = "", msg[256];
+    size_t ls = 0;
+    if (nvrtcGetProgramLogSize(prog, &ls) == NVRTC_SUCCESS && ls > 1) {
+        char *full = (char *)malloc(ls);
+        if (full && nvrtcGetProgramLog(prog, full) == NVRTC_SUCCESS)
+            snprintf(log, sizeof log, "%s", full);
+        free(full);
+    }
+    snprintf(msg, sizeof msg, "%s %s: %s %s", RTC_NAME, arch_opt, nvrtcGetErrorString(rc), log);
+    set(s, 0, t0, msg, hint);
+    nvrtcDestroyProgram(&prog);
 }
 
 static const char *open_hint(cudaError_t e)
@@ -90,8 +138,7 @@ extern "C" int dev_gpu_smoke(int index, smoke_report *r)
         cudaDeviceProp p;
         e = cudaGetDeviceProperties(&p, index);
         if (e != cudaSuccess) {
-            snprintf(msg, sizeof msg, "reading the device's properties: %s: %s", cudaGetErrorName(e), cudaGetErrorString(e));
-            set(&r->stage[0], 0, t0, msg, open_hint(e));
+            runtime_failed(&r->stage[0], t0, "reading the device's properties", e, open_hint(e));
             return passed;
         }
         snprintf(r->device, sizeof r->device, "%.127s", p.name);
@@ -110,14 +157,10 @@ extern "C" int dev_gpu_smoke(int index, smoke_report *r)
         cudaError_t e = cudaMalloc((void **)&dx, sizeof host_in);
         if (e == cudaSuccess)
             e = cudaMemcpy(dx, host_in, sizeof host_in, cudaMemcpyHostToDevice);
-        if (e != cudaSuccess) {
-            snprintf(msg, sizeof msg, "%s: %s", cudaGetErrorName(e), cudaGetErrorString(e));
-            set(&r->stage[1], 0, t0, msg,
-                "device memory could not be allocated or written: check free memory with nvidia-smi/rocm-smi, and "
-                "on APUs the GTT size (gpuvet probe)");
+        if (!stage_done(r, 1, t0, e, "copied [1, 2, 3] (12 bytes)",
+                        "device memory could not be allocated or written: check free memory with nvidia-smi/rocm-smi, and "
+                        "on APUs the GTT size (gpuvet probe)"))
             goto out;
-        }
-        set(&r->stage[1], 1, t0, "copied [1, 2, 3] (12 bytes)", NULL);
         passed++;
     }
 
@@ -146,19 +189,9 @@ extern "C" int dev_gpu_smoke(int index, smoke_report *r)
                 rc = HIPRTC_ERROR_INTERNAL_ERROR;
         }
         if (rc != HIPRTC_SUCCESS) {
-            char log[200] = "";
-            size_t ls = 0;
-            if (hiprtcGetProgramLogSize(prog, &ls) == HIPRTC_SUCCESS && ls > 1) {
-                char *full = (char *)malloc(ls);
-                if (full && hiprtcGetProgramLog(prog, full) == HIPRTC_SUCCESS)
-                    snprintf(log, sizeof log, "%s", full);
-                free(full);
-            }
-            snprintf(msg, sizeof msg, "%s %s: %s %s", RTC_NAME, arch_opt, hiprtcGetErrorString(rc), log);
-            set(&r->stage[2], 0, t0, msg,
-                "run-time compilation failed: the ROCm device libraries for this gfx target may be missing "
-                "(package rocm-device-libs) or the target is not supported by this ROCm");
-            hiprtcDestroyProgram(&prog);
+            compile_failed(&r->stage[2], t0, prog, rc, arch_opt,
+                           "run-time compilation failed: the ROCm device libraries for this gfx target may be missing "
+                           "(package rocm-device-libs) or the target is not supported by this ROCm");
             goto out;
         }
         hiprtcDestroyProgram(&prog);
@@ -187,19 +220,9 @@ extern "C" int dev_gpu_smoke(int index, smoke_report *r)
                 rc = cubin ? nvrtcGetCUBIN(prog, image) : nvrtcGetPTX(prog, image);
         }
         if (rc != NVRTC_SUCCESS) {
-            char log[200] = "";
-            size_t ls = 0;
-            if (nvrtcGetProgramLogSize(prog, &ls) == NVRTC_SUCCESS && ls > 1) {
-                char *full = (char *)malloc(ls);
-                if (full && nvrtcGetProgramLog(prog, full) == NVRTC_SUCCESS)
-                    snprintf(log, sizeof log, "%s", full);
-                free(full);
-            }
-            snprintf(msg, sizeof msg, "%s %s: %s %s", RTC_NAME, arch_opt, nvrtcGetErrorString(rc), log);
-            set(&r->stage[2], 0, t0, msg,
-                "run-time compilation failed: check that libnvrtc matches the CUDA runtime (LD_LIBRARY_PATH) and "
-                "that this CUDA version supports the GPU's architecture");
-            nvrtcDestroyProgram(&prog);
+            compile_failed(&r->stage[2], t0, prog, rc, arch_opt,
+                           "run-time compilation failed: check that libnvrtc matches the CUDA runtime (LD_LIBRARY_PATH) and "
+                           "that this CUDA version supports the GPU's architecture");
             goto out;
         }
         nvrtcDestroyProgram(&prog);
@@ -234,14 +257,10 @@ extern "C" int dev_gpu_smoke(int index, smoke_report *r)
 #endif
         if (e == cudaSuccess)
             e = cudaGetLastError();
-        if (e != cudaSuccess) {
-            snprintf(msg, sizeof msg, "%s: %s", cudaGetErrorName(e), cudaGetErrorString(e));
-            set(&r->stage[3], 0, t0, msg,
-                "the compiled kernel could not be loaded or launched: the driver may be older than the compiler "
-                "(PTX/code object version); update the driver or use a matching toolkit");
+        if (!stage_done(r, 3, t0, e, "launched gv_add1<<<1, 32>>> on 3 elements",
+                        "the compiled kernel could not be loaded or launched: the driver may be older than the compiler "
+                        "(PTX/code object version); update the driver or use a matching toolkit"))
             goto out;
-        }
-        set(&r->stage[3], 1, t0, "launched gv_add1<<<1, 32>>> on 3 elements", NULL);
         passed++;
     }
 
@@ -253,9 +272,8 @@ extern "C" int dev_gpu_smoke(int index, smoke_report *r)
         if (e == cudaSuccess)
             e = cudaMemcpy(got, dx, sizeof got, cudaMemcpyDeviceToHost);
         if (e != cudaSuccess) {
-            snprintf(msg, sizeof msg, "%s: %s", cudaGetErrorName(e), cudaGetErrorString(e));
-            set(&r->stage[4], 0, t0, msg,
-                "the kernel faulted or the device hung: check dmesg for Xid / amdgpu errors and retry after a reboot");
+            runtime_failed(&r->stage[4], t0, NULL, e,
+                           "the kernel faulted or the device hung: check dmesg for Xid / amdgpu errors and retry after a reboot");
             goto out;
         }
         int ok = got[0] == 2 && got[1] == 3 && got[2] == 4;

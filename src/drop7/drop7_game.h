@@ -12,13 +12,15 @@
  * popcount of its byte and its top disc the highest set bit.
  *
  * The generator is xoshiro256** seeded by splitmix64 and draws below n by rejection,
- * exactly core/rng.c (gv_rng_seed, gv_rng_u64, gv_rng_below), restated here because the
- * device cannot call rng.c; test_drop7_rules checks that both give the same sequence. */
+ * exactly core/rng.c (gv_rng_seed, gv_rng_u64, gv_rng_below): the same inline steps of
+ * core/rng.h, with the seeding and the rejection restated here because the device cannot
+ * call rng.c; test_drop7_rules checks that both give the same sequence. */
 #ifndef GV_DROP7_DROP7_GAME_H
 #define GV_DROP7_DROP7_GAME_H
 
 #include <stdint.h>
 
+#include "core/rng.h"
 #include "drop7/drop7.h"
 
 #if defined(__CUDACC__) || defined(__HIPCC__)
@@ -60,35 +62,18 @@ typedef struct drop7_game {
     uint8_t next, over, pad_[2];
 } drop7_game;
 
-/* ---- the generator (core/rng.c restated for the device) ------------------------------ */
-
-D7_HD uint64_t d7_rotl(uint64_t x, int k)
-{
-    return (x << k) | (x >> (64 - k));
-}
+/* ---- the generator (core/rng.h's steps, seeded and drawn as core/rng.c does) ---------- */
 
 D7_HD void drop7_rng_seed(uint64_t *s, uint64_t seed)
 {
     uint64_t x = seed;
-    for (int i = 0; i < 4; i++) {
-        uint64_t z = (x += 0x9e3779b97f4a7c15ull);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        s[i] = z ^ (z >> 31);
-    }
+    for (int i = 0; i < 4; i++)
+        s[i] = gv_splitmix64(&x);
 }
 
 D7_HD uint64_t drop7_rng_u64(uint64_t *s)
 {
-    uint64_t result = d7_rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = d7_rotl(s[3], 45);
-    return result;
+    return gv_xoshiro256ss(s);
 }
 
 /* uniform in [0, n), n > 0, no modulo bias: gv_rng_below */

@@ -139,9 +139,6 @@ extern "C" void drop7_gpu_close(drop7_gpu *g)
     if (!g)
         return;
     (void)cudaSetDevice(g->device);
-    (void)cudaFree(g->d_rules);
-    (void)cudaFree(g->d_seeds);
-    (void)cudaFree(g->d_rec);
-    (void)cudaFree(g->d_moves);
+    gpu_free(g->d_rules, g->d_seeds, g->d_rec, g->d_moves);
     free(g);
 }

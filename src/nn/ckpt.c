@@ -12,6 +12,20 @@ static void tensor_shape64(const nn_tensor *t, int64_t *shape)
         shape[i] = t->shape[i];
 }
 
+/* A tensor of the state as the file names it: prefix + its state_dict name, and its shape. */
+typedef struct {
+    char name[128];
+    int64_t shape[4];
+} ckpt_key;
+
+static ckpt_key tensor_key(const nn_tensor *t, const char *prefix)
+{
+    ckpt_key key;
+    snprintf(key.name, sizeof key.name, "%s%s", prefix, t->name);
+    tensor_shape64(t, key.shape);
+    return key;
+}
+
 gv_status nn_ckpt_config(const nn_st_file *f, nn_config *cfg, gv_err *err)
 {
     const nn_st_tensor *stem = nn_st_find(f, "stem.weight");
@@ -50,21 +64,18 @@ gv_status nn_ckpt_read_state(const nn_st_file *f, const char *prefix, nn_state *
     const nn_layout *L = s->L;
     for (int i = 0; i < L->ntensors; i++) {
         const nn_tensor *t = &L->t[i];
-        char name[128];
-        snprintf(name, sizeof name, "%s%s", prefix, t->name);
-        int64_t shape[4];
-        tensor_shape64(t, shape);
+        ckpt_key key = tensor_key(t, prefix);
         gv_status st;
         if (t->kind == NN_T_NUM_BATCHES) {
-            st = nn_st_read_i64(f, name, 0, shape, &s->num_batches[t->offset], err);
+            st = nn_st_read_i64(f, key.name, 0, key.shape, &s->num_batches[t->offset], err);
             if (st == GV_OK && s->num_batches[t->offset] < 0)
-                st = gv_fail(err, GV_ERR_INPUT, "%s: tensor '%s' is negative", f->path, name);
+                st = gv_fail(err, GV_ERR_INPUT, "%s: tensor '%s' is negative", f->path, key.name);
         } else {
             double *dst = t->kind == NN_T_PARAM ? s->params + t->offset : s->buffers + t->offset;
-            st = nn_st_read_f64(f, name, t->ndim, shape, dst, err);
+            st = nn_st_read_f64(f, key.name, t->ndim, key.shape, dst, err);
             for (size_t k = 0; st == GV_OK && k < t->numel; k++)
                 if (!isfinite(dst[k]) || fabs(dst[k]) > NN_CKPT_MAX_ABS || (t->kind == NN_T_RUNNING_VAR && dst[k] < 0))
-                    st = gv_fail(err, GV_ERR_INPUT, "%s: tensor '%s' holds %s value %g at index %zu", f->path, name,
+                    st = gv_fail(err, GV_ERR_INPUT, "%s: tensor '%s' holds %s value %g at index %zu", f->path, key.name,
                                  !isfinite(dst[k]) ? "a non-finite" : dst[k] < 0 && t->kind == NN_T_RUNNING_VAR ? "a negative variance"
                                  : "an absurdly large", dst[k], k);
         }
@@ -82,14 +93,11 @@ void nn_ckpt_add_state(nn_st_writer *w, const char *prefix, const nn_state *s, n
     const nn_layout *L = s->L;
     for (int i = 0; i < L->ntensors; i++) {
         const nn_tensor *t = &L->t[i];
-        char name[128];
-        snprintf(name, sizeof name, "%s%s", prefix, t->name);
-        int64_t shape[4];
-        tensor_shape64(t, shape);
+        ckpt_key key = tensor_key(t, prefix);
         if (t->kind == NN_T_NUM_BATCHES)
-            nn_st_writer_add_i64(w, name, 0, shape, &s->num_batches[t->offset]);
+            nn_st_writer_add_i64(w, key.name, 0, key.shape, &s->num_batches[t->offset]);
         else
-            nn_st_writer_add_f64(w, name, dtype, t->ndim, shape,
+            nn_st_writer_add_f64(w, key.name, dtype, t->ndim, key.shape,
                                  (t->kind == NN_T_PARAM ? s->params : s->buffers) + t->offset);
     }
 }
@@ -194,11 +202,7 @@ void nn_refdata_free(nn_refdata *r)
         nn_state_free(&r->step10);
     }
     nn_batch_free(&r->batch);
-    free(r->logits);
-    free(r->value);
-    free(r->grads);
-    free(r->eval_logits);
-    free(r->eval_value);
+    GV_FREE(r->logits, r->value, r->grads, r->eval_logits, r->eval_value);
     nn_layout_free(&r->L);
     memset(r, 0, sizeof *r);
 }

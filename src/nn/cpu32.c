@@ -987,10 +987,7 @@ static void c32_destroy(nn_trainer *t)
         free(m->th[i].col), free(m->th[i].d), free(m->th[i].f);
     for (int u = 0; u < m->umax; u++)
         free(m->uacc[u]);
-    free(m->uacc), free(m->th), free(m->loss_part), free(m->gmap);
-    free(m->params), free(m->grads), free(m->m), free(m->v), free(m->buffers), free(m->num_batches);
-    free(m);
-    free(t);
+    GV_FREE(m->uacc, m->th, m->loss_part, m->gmap, m->params, m->grads, m->m, m->v, m->buffers, m->num_batches, m, t);
 }
 
 /* Per-thread scratch (independent of the batch size): an im2col buffer for one chunk (the

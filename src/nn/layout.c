@@ -162,11 +162,7 @@ void nn_state_alloc(nn_state *s, const nn_layout *L)
 
 void nn_state_free(nn_state *s)
 {
-    free(s->params);
-    free(s->buffers);
-    free(s->num_batches);
-    free(s->adam_m);
-    free(s->adam_v);
+    GV_FREE(s->params, s->buffers, s->num_batches, s->adam_m, s->adam_v);
     memset(s, 0, sizeof *s);
 }
 

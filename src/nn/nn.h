@@ -231,6 +231,16 @@ gv_status nn_gpu_create(const nn_layout *L, const nn_trainer_opts *opts, nn_trai
 #define NN_ADAM_EPS 1e-8
 #define NN_WEIGHT_DECAY 1e-4
 
+/* The devices (dev/dev.h), dtypes and norms an engine runs over: the first members of the
+ * options of nn_check and nn_bench, spelled once. */
+#define NN_SWEEP_MEMBERS                                                                          \
+    const dev_id *devs;                                                                           \
+    int ndev;                                                                                     \
+    nn_dtype dtypes[4];                                                                           \
+    int ndtypes;                                                                                  \
+    nn_norm norms[2];                                                                             \
+    int nnorms
+
 #ifdef __cplusplus
 }
 #endif

@@ -19,12 +19,7 @@
 #define NN_BENCH_MAX 64
 
 typedef struct {
-    const dev_id *devs;
-    int ndev;
-    nn_dtype dtypes[4];
-    int ndtypes;
-    nn_norm norms[2];
-    int nnorms;
+    NN_SWEEP_MEMBERS;
     int channels[NN_BENCH_MAX], nchannels;
     int batches[NN_BENCH_MAX], nbatches;
     int blocks;

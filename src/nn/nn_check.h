@@ -15,12 +15,7 @@
 #include "nn/nn.h"
 
 typedef struct {
-    const dev_id *devs;
-    int ndev;
-    nn_dtype dtypes[4];
-    int ndtypes;
-    nn_norm norms[2];
-    int nnorms;
+    NN_SWEEP_MEMBERS;
     int channels, blocks, batch;
     int gemm_size;          /* 0: no GEMM check */
     int threads, tf32;

@@ -90,25 +90,39 @@ static void taps_init(ref_taps *t, int k)
     }
 }
 
-/* out (n, co, P) = conv(in (n, ci, P), w (co, ci, k, k)), zero padding k/2, no bias. */
-static void conv_fwd(double *out, const double *in, const double *w, int n, int ci, int co, int k, int threads)
+/* The tap loop of the convolution and of its data gradient, for w (co, ci, k, k), zero
+ * padding k/2, no bias:
+ *   transpose 0: y (n, co, P) = conv(x (n, ci, P), w)
+ *   transpose 1: y (n, ci, P) = conv^T(x (n, co, P), w), the gradient of the input
+ * Each output plane sums over x's channels, then the taps, in that order. */
+static void conv_apply(double *y, const double *x, const double *w, int n, int ci, int co, int k, int transpose,
+                       int threads)
 {
     ref_taps tp;
     taps_init(&tp, k);
+    const int cy = transpose ? ci : co, cx = transpose ? co : ci;
 #pragma omp parallel for collapse(2) schedule(static) num_threads(threads)
     for (int b = 0; b < n; b++)
-        for (int o = 0; o < co; o++) {
-            double *outp = out + ((size_t)b * co + o) * P;
+        for (int oy = 0; oy < cy; oy++) {
+            double *yp = y + ((size_t)b * cy + oy) * P;
             for (int p = 0; p < P; p++)
-                outp[p] = 0;
-            for (int i = 0; i < ci; i++)
+                yp[p] = 0;
+            for (int ix = 0; ix < cx; ix++) {
+                const double *xp = x + ((size_t)b * cx + ix) * P;
+                const double *wk = w + (transpose ? (size_t)ix * ci + oy : (size_t)oy * ci + ix) * k * k;
                 for (int tap = 0; tap < k * k; tap++) {
-                    double wv = w[((size_t)o * ci + i) * k * k + tap];
-                    const double *inp = in + ((size_t)b * ci + i) * P;
+                    const int *to = transpose ? tp.ip[tap] : tp.op[tap], *from = transpose ? tp.op[tap] : tp.ip[tap];
                     for (int j = 0; j < tp.cnt[tap]; j++)
-                        outp[tp.op[tap][j]] += wv * inp[tp.ip[tap][j]];
+                        yp[to[j]] += wk[tap] * xp[from[j]];
                 }
+            }
         }
+}
+
+/* out (n, co, P) = conv(in (n, ci, P), w (co, ci, k, k)), zero padding k/2, no bias. */
+static void conv_fwd(double *out, const double *in, const double *w, int n, int ci, int co, int k, int threads)
+{
+    conv_apply(out, in, w, n, ci, co, k, 0, threads);
 }
 
 /* Gradients of conv_fwd: dw (co, ci, k, k) = sum over the batch; din (n, ci, P) when not NULL. */
@@ -129,22 +143,8 @@ static void conv_bwd(double *din, double *dw, const double *dout, const double *
                 }
                 dw[((size_t)o * ci + i) * k * k + tap] = acc;
             }
-    if (!din)
-        return;
-#pragma omp parallel for collapse(2) schedule(static) num_threads(threads)
-    for (int b = 0; b < n; b++)
-        for (int i = 0; i < ci; i++) {
-            double *gp = din + ((size_t)b * ci + i) * P;
-            for (int p = 0; p < P; p++)
-                gp[p] = 0;
-            for (int o = 0; o < co; o++)
-                for (int tap = 0; tap < k * k; tap++) {
-                    double wv = w[((size_t)o * ci + i) * k * k + tap];
-                    const double *dp = dout + ((size_t)b * co + o) * P;
-                    for (int j = 0; j < tp.cnt[tap]; j++)
-                        gp[tp.ip[tap][j]] += wv * dp[tp.op[tap][j]];
-                }
-        }
+    if (din)
+        conv_apply(din, dout, w, n, ci, co, k, 1, threads);
 }
 
 /* y (n, c, P) = norm(x); train selects batch statistics for BatchNorm (and updates the
@@ -618,11 +618,7 @@ static void ref_destroy(nn_trainer *t)
 {
     ref_impl *m = impl_of(t);
     ref_free_acts(m);
-    free(m->blocks);
-    free(m->grads);
-    free(m->masks);
-    free(m->mk_a1);
-    free(m->mk_out);
+    GV_FREE(m->blocks, m->grads, m->masks, m->mk_a1, m->mk_out);
     nn_state_free(&m->s);
     free(m);
     free(t);

@@ -45,10 +45,7 @@ void nn_st_free(nn_st_file *f)
         free(f->meta_key[i]);
         free(f->meta_val[i]);
     }
-    free(f->t);
-    free(f->meta_key);
-    free(f->meta_val);
-    free(f->buf);
+    GV_FREE(f->t, f->meta_key, f->meta_val, f->buf);
     memset(f, 0, sizeof *f);
 }
 

@@ -4,18 +4,17 @@
 #include <string.h>
 
 #include "core/gv.h"
+#include "core/record.h"
 #include "report/rep_int.h"
 
 double rep_num(const cJSON *o, const char *key)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+    return gv_json_num(o, key);
 }
 
 const char *rep_str(const cJSON *o, const char *key)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsString(v) ? v->valuestring : NULL;
+    return gv_json_str(o, key, NULL);
 }
 
 double rep_value(const cJSON *e, const char *kind)

@@ -479,8 +479,5 @@ void gv_telemetry_stop(gv_telemetry *t, cJSON *rec)
     free(t->t);
     for (int s = 0; s < S_COUNT; s++)
         free(t->sig[s]);
-    free(t->gpu_energy);
-    free(t->cpu_energy);
-    free(t->phases);
-    free(t);
+    GV_FREE(t->gpu_energy, t->cpu_energy, t->phases, t);
 }

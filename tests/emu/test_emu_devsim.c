@@ -122,8 +122,10 @@ gv_status emu_gpu_wait(emu_gpu *g, int slot, const uint8_t **vres, const uint8_t
     free(s->da);
     s->dv = gv_aligned_alloc(s->vbytes + 64);
     s->da = gv_aligned_alloc(s->abytes + 64);
-    memcpy(s->dv, s->v, s->vbytes);
-    memcpy(s->da, s->a, s->abytes);
+    if (s->vbytes) /* a stream that is off has no host buffer (memcpy from NULL is undefined) */
+        memcpy(s->dv, s->v, s->vbytes);
+    if (s->abytes)
+        memcpy(s->da, s->a, s->abytes);
     memcpy(s->dvoff, s->voff, (size_t)g->n * 4);
     memcpy(s->daoff, s->aoff, (size_t)g->n * 4);
     size_t need = (size_t)g->n * (size_t)s->astride * g->ops->ares_unit;

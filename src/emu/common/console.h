@@ -145,6 +145,22 @@ typedef struct emu_console {
     const emu_gpu_ops *gpu;
 } emu_console;
 
+/* A console unit names its static functions after the operations they implement (every
+ * console does), so its table is its identity, EMU_CONSOLE_OPS, then what differs:
+ *     const emu_console gb_console = { .name = "gb", ..., EMU_CONSOLE_OPS, .max_audio_frames = .. }; */
+#define EMU_CONSOLE_OPS \
+    .detect = detect, .cart_load = cart_load, .cart_free = cart_free, \
+    .cart_describe = cart_describe, .cart_hash = cart_hash, .battery_size = battery_size, \
+    .machine_new = machine_new, .machine_free = machine_free, .machine_model = machine_model, \
+    .power = power, .reset = reset, .run_frame = run_frame, .frame_count = frame_count, \
+    .set_input = set_input, .state_save = state_save, .state_load = state_load, \
+    .battery_get = battery_get, .battery_set = battery_set, .set_trace = set_trace, \
+    .set_trap = set_trap, .test_view = test_view, .native_video = native_video, \
+    .native_audio = native_audio, .host_video_new = host_video_new, \
+    .host_video_free = host_video_free, .host_video = host_video, .host_audio = host_audio, \
+    .pack_sizes = pack_sizes, .pack = pack, .audio_units = audio_units, \
+    .audio_collect = audio_collect
+
 /* The consoles gpuvet emulates, NULL-terminated. */
 extern const emu_console *const emu_consoles[];
 const emu_console *emu_console_find(const char *name);

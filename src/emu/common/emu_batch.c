@@ -98,10 +98,7 @@ void emu_batch_free(emu_batch *b)
         if (in->ah)
             gv_hasher_free(in->ah);
     }
-    free(b->in);
-    free(b->last);
-    free(b->keep);
-    free(b);
+    GV_FREE(b->in, b->last, b->keep, b);
 }
 
 static unsigned outputs_of(const emu_batch_cfg *cfg)

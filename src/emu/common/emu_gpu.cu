@@ -32,18 +32,8 @@ struct emu_gpu {
 
 static void slot_free(slot_t *s)
 {
-    (void)cudaFreeHost(s->h_v);
-    (void)cudaFreeHost(s->h_a);
-    (void)cudaFreeHost(s->h_voff);
-    (void)cudaFreeHost(s->h_aoff);
-    (void)cudaFreeHost(s->h_vres);
-    (void)cudaFreeHost(s->h_ares);
-    (void)cudaFree(s->d_v);
-    (void)cudaFree(s->d_a);
-    (void)cudaFree(s->d_voff);
-    (void)cudaFree(s->d_aoff);
-    (void)cudaFree(s->d_vres);
-    (void)cudaFree(s->d_ares);
+    gpu_free_host(s->h_v, s->h_a, s->h_voff, s->h_aoff, s->h_vres, s->h_ares);
+    gpu_free(s->d_v, s->d_a, s->d_voff, s->d_aoff, s->d_vres, s->d_ares);
     if (s->done)
         (void)cudaEventDestroy(s->done);
     memset(s, 0, sizeof *s);

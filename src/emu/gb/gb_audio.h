@@ -16,6 +16,7 @@
 
 #include <stdint.h>
 
+#include "emu/common/emu_search.h"
 #include "emu/gb/gb_video.h" /* GB_HD */
 
 #define GB_AUDIO_RATE 48000
@@ -183,15 +184,9 @@ GB_HD static inline void gb_apu_sample(const gb_apu_key *k, uint64_t t, const gb
 /* Index of the last key with keys[i].t <= t (keys[0].t <= t assumed). */
 GB_HD static inline uint32_t gb_key_find(const gb_apu_key *keys, uint32_t nkeys, uint64_t t)
 {
-    uint32_t lo = 0, hi = nkeys;
-    while (hi - lo > 1) {
-        uint32_t mid = (lo + hi) / 2;
-        if (keys[mid].t <= t)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
+    uint32_t j;
+    EMU_FIND_LAST_LE(j, keys, nkeys, t, t);
+    return j;
 }
 
 /* The high-pass filter: out = in - cap; cap = in - out * charge, where charge is the

@@ -85,10 +85,7 @@ static void gb_gpu_close(void *dev)
     gb_gpu *g = (gb_gpu *)dev;
     if (!g)
         return;
-    (void)cudaFree(g->d_secret);
-    (void)cudaFree(g->d_lfsr);
-    (void)cudaFree(g->d_state);
-    (void)cudaFree(g->d_fb);
+    gpu_free(g->d_secret, g->d_lfsr, g->d_state, g->d_fb);
     free(g);
 }
 

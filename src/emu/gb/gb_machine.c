@@ -131,24 +131,12 @@ static void post_boot(gb *g)
         s->dma_reg = 0xFF;
         s->obp0 = s->obp1 = 0xFF;
     }
-    s->sp = 0xFFFE;
-    s->pc = 0x0100;
-    s->iflag = 0x01;
-    s->lcdc = 0x91;
-    s->stat = 0x00;
-    s->bgp = 0xFC;
-    s->hdma_len = 0x7F;
-    s->rom_bank = 1;
-    s->clk = 400;
-    s->div_clk = s->clk;
-    s->line_clk = 0;
-    s->ly = 153;
-    s->ly_reg = 0;
-    s->mode = 1;
-    s->ppu_ev = GB_PPU_LINE;
-    s->period_start = 0;
-    s->period_end = GB_NEVER;
-    s->wake_clk = GB_NEVER;
+    s->sp = 0xFFFE, s->pc = 0x0100;
+    s->iflag = 0x01, s->lcdc = 0x91, s->stat = 0x00, s->bgp = 0xFC;
+    s->hdma_len = 0x7F, s->rom_bank = 1;
+    s->clk = 400, s->div_clk = s->clk, s->line_clk = 0;
+    s->ly = 153, s->ly_reg = 0, s->mode = 1, s->ppu_ev = GB_PPU_LINE;
+    s->period_start = 0, s->period_end = GB_NEVER, s->wake_clk = GB_NEVER;
     for (int i = 0; i < GB_EV_N; i++)
         s->ev[i] = GB_NEVER;
     s->ev[GB_EV_PPU] = GB_DOTS_LINE;
@@ -160,13 +148,10 @@ static void post_boot(gb *g)
     ap->reg[0x04] = 0x07, ap->reg[0x0A] = 0x00, ap->reg[0x0C] = 0x00, ap->reg[0x14] = 0x77;
     ap->reg[0x15] = 0xF3, ap->reg[0x16] = 0x80;
     ap->freq[0] = 0x7C1;
-    ap->gen.ch[0].on = 1;
-    ap->gen.ch[0].dac = 1;
-    ap->gen.ch[0].mode = 2;
+    ap->gen.ch[0].on = 1, ap->gen.ch[0].dac = 1, ap->gen.ch[0].mode = 2;
     ap->gen.ch[0].period = (2048u - 0x7C1) * 4u;
     ap->gen.ch[0].ctr = ap->gen.ch[0].period;
-    ap->gen.nr50 = 0x77;
-    ap->gen.nr51 = 0xF3;
+    ap->gen.nr50 = 0x77, ap->gen.nr51 = 0xF3;
     ap->gen.t = 0; /* the first period and its first keyframe start at dot 0 */
     s->sample_k = gb_sample_first_at(0);
 }
@@ -209,10 +194,7 @@ void gb_free(gb *g)
         return;
     free(g->cram);
     for (int i = 0; i < 2; i++) {
-        free(g->fb[i]);
-        free(g->memw[i].v);
-        free(g->regw[i].v);
-        free(g->keys[i].v);
+        GV_FREE(g->fb[i], g->memw[i].v, g->regw[i].v, g->keys[i].v);
     }
     free(g->abuf);
     free(g->serial);

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "emu/common/emu_search.h"
 #include "emu/nes/nes_video.h" /* NES_HD */
 
 /* Output sample rate and its clock: sample n ends at CPU cycle floor(n * 13125 / 352), which
@@ -224,15 +225,8 @@ NES_HD uint64_t nes_osc_integrate(const nes_atab *tab, nes_osc *o, uint32_t a, u
 NES_HD uint64_t nes_spans_integrate(const nes_atab *tab, const nes_osc *span, uint32_t n,
                                     uint32_t a, uint32_t b)
 {
-    /* the last span starting at or before a */
-    uint32_t lo = 0, hi = n;
-    while (hi - lo > 1) {
-        uint32_t mid = (lo + hi) / 2;
-        if (span[mid].t0 <= a)
-            lo = mid;
-        else
-            hi = mid;
-    }
+    uint32_t lo; /* the last span starting at or before a */
+    EMU_FIND_LAST_LE(lo, span, n, t0, a);
     uint64_t sum = 0;
     uint32_t t = a;
     for (uint32_t s = lo; s < n && t < b; s++) {

@@ -65,10 +65,7 @@ static void nes_gpu_close(void *dev)
     nes_gpu *g = (nes_gpu *)dev;
     if (!g)
         return;
-    (void)cudaFree(g->d_ls);
-    (void)cudaFree(g->d_chr);
-    (void)cudaFree(g->d_pal);
-    (void)cudaFree(g->d_tab);
+    gpu_free(g->d_ls, g->d_chr, g->d_pal, g->d_tab);
     free(g);
 }
 

@@ -44,16 +44,7 @@ void nes_free(nes *m)
 {
     if (!m)
         return;
-    free(m->prg_ram);
-    free(m->chr_ram);
-    free(m->tab);
-    free(m->abuf);
-    free(m->lh);
-    free(m->lchr);
-    free(m->lev);
-    free(m->lspan);
-    free(m->fb);
-    free(m);
+    GV_FREE(m->prg_ram, m->chr_ram, m->tab, m->abuf, m->lh, m->lchr, m->lev, m->lspan, m->fb, m);
 }
 
 void nes_power(nes *m)

@@ -51,21 +51,17 @@ static __device__ __forceinline__ void cp_async_wait()
 #endif
 }
 
+/* ldmatrix.x4: four 8x8 b16 matrices from shared memory into r, transposed when TRANS. */
+template <bool TRANS>
 static __device__ __forceinline__ void ldsm_x4(unsigned r[4], unsigned addr)
 {
 #if MMA_BODY && defined(__CUDA_ARCH__)
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(addr));
-#endif
-}
-
-static __device__ __forceinline__ void ldsm_x4_trans(unsigned r[4], unsigned addr)
-{
-#if MMA_BODY && defined(__CUDA_ARCH__)
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(addr));
+    if (TRANS)
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(addr));
+    else
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(addr));
 #endif
 }
 
@@ -77,6 +73,65 @@ static __device__ __forceinline__ void mma_bf16(float c[4], const unsigned a[4],
                  : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 #endif
+}
+
+/* acc (MT, NT, 4) = 0: the fp32 accumulators of a warp's MT x NT m16n8 tiles. */
+template <int MT, int NT>
+static __device__ __forceinline__ void acc_zero(float acc[MT][NT][4])
+{
+#pragma unroll
+    for (int a = 0; a < MT; a++)
+#pragma unroll
+        for (int b = 0; b < NT; b++)
+#pragma unroll
+            for (int c = 0; c < 4; c++)
+                acc[a][b][c] = 0.f;
+}
+
+/* acc (MT, NT, 4) += af (MT, 16x16 A fragments) x bfr (NT, 16x8 B fragments). */
+template <int MT, int NT>
+static __device__ __forceinline__ void mma_tiles(float acc[MT][NT][4], const unsigned af[MT][4], const unsigned bfr[NT][2])
+{
+#pragma unroll
+    for (int mt = 0; mt < MT; mt++)
+#pragma unroll
+        for (int nt = 0; nt < NT; nt++)
+            mma_bf16(acc[mt][nt], af[mt], bfr[nt]);
+}
+
+/* The four 8x8 matrices of one ldmatrix.x4 as the B fragments of two adjacent n8 tiles. */
+static __device__ __forceinline__ void b_frag_pair(unsigned b0[2], unsigned b1[2], const unsigned r[4])
+{
+    b0[0] = r[0];
+    b0[1] = r[1];
+    b1[0] = r[2];
+    b1[1] = r[3];
+}
+
+/* The S-stage cp.async pipeline over KT K steps: load_stage(stage, kt) issues step kt's
+ * copies into stage; compute(stage) multiplies the stage whose copies have landed while
+ * the next S-1 steps are in flight. Every thread of the CTA calls it. */
+template <int S, typename Load, typename Compute>
+static __device__ __forceinline__ void cp_async_pipeline(int KT, Load &load_stage, Compute &compute)
+{
+#pragma unroll
+    for (int st = 0; st < S - 1; st++) {
+        if (st < KT)
+            load_stage(st, st);
+        cp_async_commit();
+    }
+    for (int kt = 0; kt < KT; kt++) {
+        cp_async_wait<S - 2>();
+        __syncthreads();
+        {
+            int nk = kt + S - 1;
+            if (nk < KT)
+                load_stage(nk % S, nk);
+            cp_async_commit();
+        }
+        compute(kt % S);
+    }
+    cp_async_wait<0>();
 }
 
 static __device__ __forceinline__ unsigned pack_bf16x2(float lo, float hi)
@@ -112,8 +167,7 @@ __global__ void __launch_bounds__(256) conv_fwd_mma(const uint16_t *__restrict__
     extern __shared__ __align__(128) uint16_t smem[];
     uint16_t *sA = smem;                /* [S][BM][BK] */
     uint16_t *sB = smem + S * BM * BK;  /* [S][BN][BK] */
-    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    const int wm = warp >> 2, wn = warp & 3;
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, wm = warp >> 2, wn = warp & 3; /* 2 x 4 warps */
     const int m0 = blockIdx.x * BM, n0 = blockIdx.y * BN;
     const int K = 9 * cin, KT = (K + BK - 1) / BK;
 
@@ -156,32 +210,10 @@ __global__ void __launch_bounds__(256) conv_fwd_mma(const uint16_t *__restrict__
     };
 
     float acc[4][NT][4];
-#pragma unroll
-    for (int a = 0; a < 4; a++)
-#pragma unroll
-        for (int b = 0; b < NT; b++)
-#pragma unroll
-            for (int c = 0; c < 4; c++)
-                acc[a][b][c] = 0.f;
-
-#pragma unroll
-    for (int st = 0; st < S - 1; st++) {
-        if (st < KT)
-            load_stage(st, st);
-        cp_async_commit();
-    }
-
-    for (int kt = 0; kt < KT; kt++) {
-        cp_async_wait<S - 2>();
-        __syncthreads();
-        {
-            int nk = kt + S - 1;
-            if (nk < KT)
-                load_stage(nk % S, nk);
-            cp_async_commit();
-        }
-        const uint16_t *tA = sA + (kt % S) * BM * BK;
-        const uint16_t *tB = sB + (kt % S) * BN * BK;
+    acc_zero<4, NT>(acc);
+    auto compute = [&](int stage) {
+        const uint16_t *tA = sA + stage * BM * BK;
+        const uint16_t *tB = sB + stage * BN * BK;
 #pragma unroll
         for (int kk = 0; kk < BK / 16; kk++) {
             unsigned af[4][4], bfr[NT][2];
@@ -189,27 +221,20 @@ __global__ void __launch_bounds__(256) conv_fwd_mma(const uint16_t *__restrict__
             for (int mt = 0; mt < 4; mt++) {
                 int row = wm * 64 + mt * 16 + (lane & 15);
                 int chunk = kk * 2 + (lane >> 4);
-                ldsm_x4(af[mt], smem_u32(tA + row * BK + (swz<CH>(row, chunk) << 3)));
+                ldsm_x4<false>(af[mt], smem_u32(tA + row * BK + (swz<CH>(row, chunk) << 3)));
             }
 #pragma unroll
             for (int n2 = 0; n2 < NT / 2; n2++) {
                 int row = wn * WN + n2 * 16 + (lane & 7) + ((lane >> 4) << 3);
                 int chunk = kk * 2 + ((lane >> 3) & 1);
                 unsigned r[4];
-                ldsm_x4(r, smem_u32(tB + row * BK + (swz<CH>(row, chunk) << 3)));
-                bfr[2 * n2][0] = r[0];
-                bfr[2 * n2][1] = r[1];
-                bfr[2 * n2 + 1][0] = r[2];
-                bfr[2 * n2 + 1][1] = r[3];
+                ldsm_x4<false>(r, smem_u32(tB + row * BK + (swz<CH>(row, chunk) << 3)));
+                b_frag_pair(bfr[2 * n2], bfr[2 * n2 + 1], r);
             }
-#pragma unroll
-            for (int mt = 0; mt < 4; mt++)
-#pragma unroll
-                for (int nt = 0; nt < NT; nt++)
-                    mma_bf16(acc[mt][nt], af[mt], bfr[nt]);
+            mma_tiles<4, NT>(acc, af, bfr);
         }
-    }
-    cp_async_wait<0>();
+    };
+    cp_async_pipeline<S>(KT, load_stage, compute);
 
 #pragma unroll
     for (int mt = 0; mt < 4; mt++)
@@ -256,8 +281,7 @@ __global__ void __launch_bounds__(256) conv_wgrad_mma(const uint16_t *__restrict
     extern __shared__ __align__(128) uint16_t smem[];
     uint16_t *sA = smem;                 /* [S][BK][BMC] */
     uint16_t *sB = smem + S * BK * BMC;  /* [S][BK][BN] */
-    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    const int wm = warp >> 2, wn = warp & 3;
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, wm = warp >> 2, wn = warp & 3; /* 2 x 4 warps */
     const int co0 = blockIdx.x * BMC, k0 = blockIdx.y * BN;
     const int K = 9 * cin;
     const int mb = blockIdx.z * rows_per_split;
@@ -312,31 +336,10 @@ __global__ void __launch_bounds__(256) conv_wgrad_mma(const uint16_t *__restrict
     };
 
     float acc[MT][NT][4];
-#pragma unroll
-    for (int a = 0; a < MT; a++)
-#pragma unroll
-        for (int b = 0; b < NT; b++)
-#pragma unroll
-            for (int c = 0; c < 4; c++)
-                acc[a][b][c] = 0.f;
-
-#pragma unroll
-    for (int s = 0; s < S - 1; s++) {
-        if (s < KT)
-            load_stage(s, s);
-        cp_async_commit();
-    }
-    for (int kt = 0; kt < KT; kt++) {
-        cp_async_wait<S - 2>();
-        __syncthreads();
-        {
-            int nk = kt + S - 1;
-            if (nk < KT)
-                load_stage(nk % S, nk);
-            cp_async_commit();
-        }
-        const uint16_t *tA = sA + (kt % S) * BK * BMC;
-        const uint16_t *tB = sB + (kt % S) * BK * BN;
+    acc_zero<MT, NT>(acc);
+    auto compute = [&](int stage) {
+        const uint16_t *tA = sA + stage * BK * BMC;
+        const uint16_t *tB = sB + stage * BK * BN;
 #pragma unroll
         for (int kk = 0; kk < 2; kk++) {
             unsigned af[MT][4], bfr[NT][2];
@@ -346,7 +349,7 @@ __global__ void __launch_bounds__(256) conv_wgrad_mma(const uint16_t *__restrict
                 /* matrices: (m 0-7, co 0-7), (m 0-7, co 8-15), (m 8-15, co 0-7), (m 8-15, co 8-15) */
                 int row = kk * 16 + ((j >> 1) << 3) + (lane & 7);
                 int col = wm * WM + mt * 16 + ((j & 1) << 3);
-                ldsm_x4_trans(af[mt], smem_u32(tA + row * BMC + (((col >> 3) ^ (row & 7)) << 3)));
+                ldsm_x4<true>(af[mt], smem_u32(tA + row * BMC + (((col >> 3) ^ (row & 7)) << 3)));
             }
 #pragma unroll
             for (int n2 = 0; n2 < NT / 2; n2++) {
@@ -354,20 +357,13 @@ __global__ void __launch_bounds__(256) conv_wgrad_mma(const uint16_t *__restrict
                 int row = kk * 16 + ((j & 1) << 3) + (lane & 7);
                 int col = wn * 32 + n2 * 16 + ((j >> 1) << 3);
                 unsigned r[4];
-                ldsm_x4_trans(r, smem_u32(tB + row * BN + (((col >> 3) ^ (row & 7)) << 3)));
-                bfr[2 * n2][0] = r[0];
-                bfr[2 * n2][1] = r[1];
-                bfr[2 * n2 + 1][0] = r[2];
-                bfr[2 * n2 + 1][1] = r[3];
+                ldsm_x4<true>(r, smem_u32(tB + row * BN + (((col >> 3) ^ (row & 7)) << 3)));
+                b_frag_pair(bfr[2 * n2], bfr[2 * n2 + 1], r);
             }
-#pragma unroll
-            for (int mt = 0; mt < MT; mt++)
-#pragma unroll
-                for (int nt = 0; nt < NT; nt++)
-                    mma_bf16(acc[mt][nt], af[mt], bfr[nt]);
+            mma_tiles<MT, NT>(acc, af, bfr);
         }
-    }
-    cp_async_wait<0>();
+    };
+    cp_async_pipeline<S>(KT, load_stage, compute);
 
     /* This split's partial sums, in the kernel layout (cout, 9*cin): k and k+1 are adjacent. */
     float *P = WS + (size_t)blockIdx.z * cout * K;

@@ -37,6 +37,62 @@ static __device__ __forceinline__ void store4(gv_bf16 *p, const float v[4])
     *(uint2 *)p = t;
 }
 
+/* N = 4 or 8 values of one shared-memory row for a thread at t: 4 at t*4 and, when N is 8,
+ * 4 more at half + t*4. */
+template <int N>
+static __device__ __forceinline__ void frag_load(float v[N], const float *row, int half, int t)
+{
+    float4 lo = *(const float4 *)&row[t * 4];
+    v[0] = lo.x, v[1] = lo.y, v[2] = lo.z, v[3] = lo.w;
+    if (N == 8) {
+        float4 hi = *(const float4 *)&row[half + t * 4];
+        v[N - 4] = hi.x, v[N - 3] = hi.y, v[N - 2] = hi.z, v[N - 1] = hi.w;
+    }
+}
+
+/* acc (TM, TN) = 0. */
+template <int TM, int TN>
+static __device__ __forceinline__ void acc_zero(float acc[TM][TN])
+{
+#pragma unroll
+    for (int i = 0; i < TM; i++)
+#pragma unroll
+        for (int j = 0; j < TN; j++)
+            acc[i][j] = 0.f;
+}
+
+/* acc (TM, TN) += a (TM) outer b (TN), one fmaf per element. */
+template <int TM, int TN>
+static __device__ __forceinline__ void fma_outer(float acc[TM][TN], const float a[TM], const float b[TN])
+{
+#pragma unroll
+    for (int i = 0; i < TM; i++)
+#pragma unroll
+        for (int j = 0; j < TN; j++)
+            acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+}
+
+/* The double-buffered K loop over KT tiles: gload(kt) reads tile kt into registers,
+ * sstore(buf) writes them to shared buffer buf, compute(buf) multiplies buffer buf; the
+ * next tile's global reads are in flight while the current one is multiplied. Every
+ * thread of the block calls it. */
+template <typename Load, typename Store, typename Compute>
+static __device__ __forceinline__ void smem_double_buffer(int KT, Load &gload, Store &sstore, Compute &compute)
+{
+    gload(0);
+    sstore(0);
+    __syncthreads();
+    for (int kt = 0; kt < KT; kt++) {
+        const int cur = kt & 1;
+        if (kt + 1 < KT)
+            gload(kt + 1);
+        compute(cur);
+        if (kt + 1 < KT)
+            sstore(cur ^ 1);
+        __syncthreads();
+    }
+}
+
 /* ---- forward / dgrad ------------------------------------------------------------------
  * BK is the K depth of a tile (8 or 16; K = 9*cin is a multiple of 8, and BK = 16 needs
  * cin % 16 == 0 so that a 16-deep slice never straddles the end of K). Each thread
@@ -116,42 +172,17 @@ __global__ void __launch_bounds__(256, 2) conv_fwd_simt(const T *__restrict__ X,
     };
 
     float acc[8][TN];
-#pragma unroll
-    for (int i = 0; i < 8; i++)
-#pragma unroll
-        for (int j = 0; j < TN; j++)
-            acc[i][j] = 0.f;
-
-    gload(0);
-    sstore(0);
-    __syncthreads();
-    for (int kt = 0; kt < KT; kt++) {
-        const int cur = kt & 1;
-        if (kt + 1 < KT)
-            gload(kt + 1);
+    acc_zero<8, TN>(acc);
+    auto compute = [&](int cur) {
 #pragma unroll
         for (int k = 0; k < BK; k++) {
             float a[8], b[TN];
-            float4 a0 = *(const float4 *)&As[cur][k][ty * 4];
-            float4 a1 = *(const float4 *)&As[cur][k][64 + ty * 4];
-            a[0] = a0.x, a[1] = a0.y, a[2] = a0.z, a[3] = a0.w;
-            a[4] = a1.x, a[5] = a1.y, a[6] = a1.z, a[7] = a1.w;
-            float4 b0 = *(const float4 *)&Bs[cur][k][tx * 4];
-            b[0] = b0.x, b[1] = b0.y, b[2] = b0.z, b[3] = b0.w;
-            if (TN == 8) {
-                float4 b1 = *(const float4 *)&Bs[cur][k][BN / 2 + tx * 4];
-                b[TN - 4] = b1.x, b[TN - 3] = b1.y, b[TN - 2] = b1.z, b[TN - 1] = b1.w;
-            }
-#pragma unroll
-            for (int i = 0; i < 8; i++)
-#pragma unroll
-                for (int j = 0; j < TN; j++)
-                    acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+            frag_load<8>(a, As[cur][k], 64, ty);
+            frag_load<TN>(b, Bs[cur][k], BN / 2, tx);
+            fma_outer<8, TN>(acc, a, b);
         }
-        if (kt + 1 < KT)
-            sstore(cur ^ 1);
-        __syncthreads();
-    }
+    };
+    smem_double_buffer(KT, gload, sstore, compute);
 
 #pragma unroll
     for (int i = 0; i < 8; i++) {
@@ -246,42 +277,17 @@ __global__ void __launch_bounds__(256, 2) conv_wgrad_simt(const T *__restrict__ 
     };
 
     float acc[TM][8];
-#pragma unroll
-    for (int i = 0; i < TM; i++)
-#pragma unroll
-        for (int j = 0; j < 8; j++)
-            acc[i][j] = 0.f;
-
-    gload(0);
-    sstore(0);
-    __syncthreads();
-    for (int kt = 0; kt < KT; kt++) {
-        const int cur = kt & 1;
-        if (kt + 1 < KT)
-            gload(kt + 1);
+    acc_zero<TM, 8>(acc);
+    auto compute = [&](int cur) {
 #pragma unroll
         for (int k = 0; k < BK; k++) {
             float a[TM], b[8];
-            float4 a0 = *(const float4 *)&As[cur][k][ty * 4];
-            a[0] = a0.x, a[1] = a0.y, a[2] = a0.z, a[3] = a0.w;
-            if (TM == 8) {
-                float4 a1 = *(const float4 *)&As[cur][k][BMC / 2 + ty * 4];
-                a[TM - 4] = a1.x, a[TM - 3] = a1.y, a[TM - 2] = a1.z, a[TM - 1] = a1.w;
-            }
-            float4 b0 = *(const float4 *)&Bs[cur][k][tx * 4];
-            float4 b1 = *(const float4 *)&Bs[cur][k][64 + tx * 4];
-            b[0] = b0.x, b[1] = b0.y, b[2] = b0.z, b[3] = b0.w;
-            b[4] = b1.x, b[5] = b1.y, b[6] = b1.z, b[7] = b1.w;
-#pragma unroll
-            for (int i = 0; i < TM; i++)
-#pragma unroll
-                for (int j = 0; j < 8; j++)
-                    acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+            frag_load<TM>(a, As[cur][k], BMC / 2, ty);
+            frag_load<8>(b, Bs[cur][k], 64, tx);
+            fma_outer<TM, 8>(acc, a, b);
         }
-        if (kt + 1 < KT)
-            sstore(cur ^ 1);
-        __syncthreads();
-    }
+    };
+    smem_double_buffer(KT, gload, sstore, compute);
 
     float *P = WS + (size_t)blockIdx.z * cout * K;
 #pragma unroll

@@ -58,6 +58,18 @@ static __device__ __forceinline__ void stv(gv_bf16 *p, const float v[VEC])
         *p = gv_f32_to_bf16(v[0]);
 }
 
+/* The vectors of one sample's group that lane handles: for j = lane, lane + 32, ... < nvec,
+ * fn(o, p, c) with p the board position, c the vector's first channel within the group and
+ * o = base + p*C + c its element offset (per_pos vectors of VEC channels per position). */
+template <int VEC, typename F>
+static __device__ __forceinline__ void group_vectors(int lane, int nvec, int per_pos, size_t base, int C, F fn)
+{
+    for (int j = lane; j < nvec; j += 32) {
+        int p = j / per_pos, c = (j - p * per_pos) * VEC;
+        fn(base + (size_t)p * C + c, p, c);
+    }
+}
+
 /* ---- GroupNorm ------------------------------------------------------------------------ */
 /* Block: 8 warps = the 8 groups of one sample at a time; grid-stride over samples. */
 template <typename T, int VEC>
@@ -74,32 +86,28 @@ __global__ void __launch_bounds__(NORM_THREADS) gn_fwd(const T *__restrict__ x, 
     for (int n = blockIdx.x; n < N; n += gridDim.x) {
         const size_t base = (size_t)n * 49 * C + warp * cg;
         float s = 0.f;
-        for (int j = lane; j < nvec; j += 32) {
-            int p = j / per_pos, c = (j - p * per_pos) * VEC;
+        group_vectors<VEC>(lane, nvec, per_pos, base, C, [&](size_t o, int, int) {
             float v[VEC];
-            ldv<VEC>(x + base + (size_t)p * C + c, v);
+            ldv<VEC>(x + o, v);
 #pragma unroll
             for (int e = 0; e < VEC; e++)
                 s += v[e];
-        }
+        });
         const float mean = warp_sum(s) * inv;
         float q = 0.f;
-        for (int j = lane; j < nvec; j += 32) {
-            int p = j / per_pos, c = (j - p * per_pos) * VEC;
+        group_vectors<VEC>(lane, nvec, per_pos, base, C, [&](size_t o, int, int) {
             float v[VEC];
-            ldv<VEC>(x + base + (size_t)p * C + c, v);
+            ldv<VEC>(x + o, v);
 #pragma unroll
             for (int e = 0; e < VEC; e++)
                 q += (v[e] - mean) * (v[e] - mean);
-        }
+        });
         const float rstd = rsqrtf(warp_sum(q) * inv + 1e-5f);
         if (lane == 0) {
             mean_out[n * 8 + warp] = mean;
             rstd_out[n * 8 + warp] = rstd;
         }
-        for (int j = lane; j < nvec; j += 32) {
-            int p = j / per_pos, c = (j - p * per_pos) * VEC;
-            size_t o = base + (size_t)p * C + c;
+        group_vectors<VEC>(lane, nvec, per_pos, base, C, [&](size_t o, int p, int c) {
             float v[VEC], r[VEC];
             ldv<VEC>(x + o, v);
             if (res)
@@ -114,9 +122,9 @@ __global__ void __launch_bounds__(NORM_THREADS) gn_fwd(const T *__restrict__ x, 
                     v[e] = fmaxf(v[e], 0.f);
             }
             if (fault && p == 48 && c == 0 && warp == 0)
-                continue; /* test hook: leave one element per sample unwritten */
+                return; /* test hook: leave one element per sample unwritten */
             stv<VEC>(y + o, v);
-        }
+        });
     }
 }
 
@@ -164,9 +172,7 @@ __global__ void __launch_bounds__(NORM_THREADS) gn_bwd(const T *__restrict__ x, 
         const size_t base = (size_t)n * 49 * C + warp * cg;
         const float mean = mean_in[n * 8 + warp], rstd = rstd_in[n * 8 + warp];
         float s1 = 0.f, s2 = 0.f;
-        for (int j = lane; j < nvec; j += 32) {
-            int p = j / per_pos, c = (j - p * per_pos) * VEC;
-            size_t o = base + (size_t)p * C + c;
+        group_vectors<VEC>(lane, nvec, per_pos, base, C, [&](size_t o, int, int c) {
             float xv[VEC], g[VEC];
             ld_masked<T, VEC>(x, dout, out, o, xv, g);
 #pragma unroll
@@ -184,12 +190,10 @@ __global__ void __launch_bounds__(NORM_THREADS) gn_bwd(const T *__restrict__ x, 
                     atomicAdd(&sacc[C + ch], g[e]);
                 }
             }
-        }
+        });
         s1 = warp_sum(s1) * inv;
         s2 = warp_sum(s2) * inv;
-        for (int j = lane; j < nvec; j += 32) {
-            int p = j / per_pos, c = (j - p * per_pos) * VEC;
-            size_t o = base + (size_t)p * C + c;
+        group_vectors<VEC>(lane, nvec, per_pos, base, C, [&](size_t o, int, int c) {
             float xv[VEC], g[VEC], d[VEC];
             ld_masked<T, VEC>(x, dout, out, o, xv, g);
 #pragma unroll
@@ -201,7 +205,7 @@ __global__ void __launch_bounds__(NORM_THREADS) gn_bwd(const T *__restrict__ x, 
             stv<VEC>(dx + o, d);
             if (dres)
                 stv<VEC>(dres + o, g);
-        }
+        });
     }
     if (fixed && lane < nvec) {
         int c = (lane % per_pos) * VEC;

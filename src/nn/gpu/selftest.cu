@@ -198,11 +198,7 @@ static void test_fwd(ctx *c, int n, int cin, int cin_real, int cout, gpu_dtype d
         free(h2);
     }
 out:
-    (void)cudaFree(x);
-    (void)cudaFree(w);
-    (void)cudaFree(r);
-    (void)cudaFree(y1);
-    (void)cudaFree(y2);
+    gpu_free(x, w, r, y1, y2);
 }
 
 static void test_wgrad(ctx *c, int n, int cin, int cin_real, int cout, gpu_dtype dt, int mma)
@@ -251,10 +247,7 @@ static void test_wgrad(ctx *c, int n, int cin, int cin_real, int cout, gpu_dtype
         free(h2);
     }
 out:
-    (void)cudaFree(dy);
-    (void)cudaFree(x);
-    (void)cudaFree(w1);
-    (void)cudaFree(w2);
+    gpu_free(dy, x, w1, w2);
 }
 
 /* GroupNorm forward and backward (with ReLU and a residual) against a host float64
@@ -356,8 +349,7 @@ static void test_gn(ctx *c, int n, int C, gpu_dtype dt)
         free(ry), free(rdx), free(rdr), free(rdg);
     }
     free(hgb);
-    (void)cudaFree(x), (void)cudaFree(res), (void)cudaFree(dout), (void)cudaFree(y), (void)cudaFree(dx), (void)cudaFree(dres);
-    (void)cudaFree(gb), (void)cudaFree(stats), (void)cudaFree(dgb);
+    gpu_free(x, res, dout, y, dx, dres, gb, stats, dgb);
 }
 
 /* Times one kernel: the median of 9 runs after 2 warm-up runs, with events. */
@@ -460,11 +452,7 @@ extern "C" void nn_gpu_kernel_bench(int device_index, int batch, int C)
                dt == GPU_BF16 ? "bf16" : "fp32", mma ? "tensor-core" : "simt", batch, C, tf * 1e3, flops / tf * 1e-12,
                tw * 1e3, flops / tw * 1e-12);
         fflush(stdout);
-        (void)cudaFree(x);
-        (void)cudaFree(w);
-        (void)cudaFree(y);
-        (void)cudaFree(dw);
-        (void)cudaFree(ws);
+        gpu_free(x, w, y, dw, ws);
     }
 }
 

@@ -344,25 +344,9 @@ static gv_status wgrad(gt *s, const conv_layer *cl, const void *dy, const void *
 
 static gv_status norm_f(gt *s, norm_layer *nl, const void *x, const void *res, void *y, int train, gv_err *err)
 {
-    norm_fwd_args a;
-    memset(&a, 0, sizeof a);
-    a.group = !s->bn;
-    a.N = s->n;
-    a.C = nl->C;
-    a.x = x;
-    a.res = res;
-    a.y = y;
-    a.relu = 1;
-    a.gamma = s->p + nl->gamma;
-    a.beta = s->p + nl->beta;
-    a.mean = nl->mean;
-    a.rstd = nl->rstd;
-    a.train = train;
-    a.run_mean = s->bn ? s->run + nl->rm : NULL;
-    a.run_var = s->bn ? s->run + nl->rv : NULL;
-    a.acc = s->bn_acc;
-    a.dt = s->dt;
-    a.fault = 0;
+    /* group, N, C, x, res, y, relu, gamma, beta, mean, rstd, train, run_mean, run_var, acc, dt, fault */
+    norm_fwd_args a = {!s->bn, s->n, nl->C, x, res, y, 1, s->p + nl->gamma, s->p + nl->beta, nl->mean, nl->rstd, train,
+                       s->bn ? s->run + nl->rm : NULL, s->bn ? s->run + nl->rv : NULL, s->bn_acc, s->dt, 0};
     prof_begin(s);
     gv_status r = gpu_norm_fwd(&a, s->st, err);
     prof_end(s, P_NORM_FWD);
@@ -372,24 +356,9 @@ static gv_status norm_f(gt *s, norm_layer *nl, const void *x, const void *res, v
 static gv_status norm_b(gt *s, norm_layer *nl, const void *x, const void *out, const void *dout, void *dx,
                         void *dres, gv_err *err)
 {
-    norm_bwd_args a;
-    memset(&a, 0, sizeof a);
-    a.group = !s->bn;
-    a.N = s->n;
-    a.C = nl->C;
-    a.x = x;
-    a.out = out;
-    a.dout = dout;
-    a.dx = dx;
-    a.dres = dres;
-    a.gamma = s->p + nl->gamma;
-    a.mean = nl->mean;
-    a.rstd = nl->rstd;
-    a.dgamma = s->g + nl->gamma;
-    a.dbeta = s->g + nl->beta;
-    a.acc = s->bn_acc;
-    a.sm_count = s->sm_count;
-    a.dt = s->dt;
+    /* group, N, C, x, out, dout, dx, dres, gamma, mean, rstd, dgamma, dbeta, acc, sm_count, dt */
+    norm_bwd_args a = {!s->bn, s->n, nl->C, x, out, dout, dx, dres, s->p + nl->gamma, nl->mean, nl->rstd,
+                       s->g + nl->gamma, s->g + nl->beta, s->bn_acc, s->sm_count, s->dt};
     prof_begin(s);
     gv_status r = gpu_norm_bwd(&a, s->st, err);
     prof_end(s, P_NORM_BWD);
