@@ -22,7 +22,7 @@ static const command commands[] = {
     {"bench", "train", cmd_bench_train, "Drop7 training throughput (samples/s) per device"},
     {"bench", "infer", cmd_bench_infer, "Drop7 inference latency (median, p99) and throughput per device and batch"},
     {"bench", "drop7", cmd_bench_drop7, "Drop7 games/s on CPU threads vs the GPU by batch size, random and greedy play"},
-    {"bench", "ROM", cmd_bench_emu, "emulation throughput per renderer and instance count (NES, Game Boy)"},
+    {"bench", "ROM", cmd_bench_emu, "emulation throughput per renderer and instance count (NES, Game Boy, SNES)"},
     {"play", NULL, cmd_play, "play Drop7 games with the network or a baseline: mean score with its 95% CI"},
     {"selfplay", NULL, cmd_selfplay, "self-play games of the network with a search, written as a training dataset"},
     {"train", NULL, cmd_train, "train the network on self-play datasets, a checkpoint per epoch"},
@@ -31,7 +31,7 @@ static const command commands[] = {
     {"blas-race", NULL, cmd_blas_race, "look for wrong results from a multithreaded BLAS"},
     {"report", NULL, cmd_report, "render a run record as HTML or Markdown"},
     {"compare", NULL, cmd_compare, "show what changed between two run records"},
-    {"all", NULL, cmd_all, "probe, smoke, check, soak, benchmarks and a report (about 2 min)"},
+    {"all", NULL, cmd_all, "probe, smoke, check, soak, benchmarks and a report (about 90 s)"},
 };
 
 static void usage(FILE *f)

@@ -11,7 +11,7 @@ G=$GPUVET
 
 # Every command word of gpuvet; a new command must be added here (the last check below
 # compares this list with the one in `gpuvet --help`).
-cmds="probe|smoke|check|soak|bench matmul|bench train|bench infer|bench nes|bench gb|run|env|blas-race|report|compare|all"
+cmds="probe|smoke|check|soak|bench matmul|bench train|bench infer|bench drop7|bench nes|bench gb|play|selfplay|train|run|env|blas-race|report|compare|all"
 
 IFS='|'
 for c in $cmds; do
