@@ -233,8 +233,22 @@ for round in 1 2 3 4 5; do
   is_png "$W/c.png" || bad=$((bad + 1))
 done
 [ "$(ls "$W"/c.png.gvtmp.* 2>/dev/null | wc -l)" = 0 ] || bad=$((bad + 1))
+# Game Boy traces too: 4 writers of 1-4 frames at once leave exactly one writer's whole trace
+for k in 1 2 3 4; do "$G" run "$gb" --frames $k --trace "$W/ref$k.trace" -q >/dev/null 2>&1; done
+for round in 1 2 3; do
+  for k in 1 2 3 4; do
+    cases=$((cases + 1))
+    "$G" run "$gb" --frames $k --trace "$W/c.trace" -q >/dev/null 2>&1 &
+  done
+  wait
+  whole=0
+  for k in 1 2 3 4; do cmp -s "$W/c.trace" "$W/ref$k.trace" && whole=1; done
+  [ $whole = 1 ] || { bad=$((bad + 1)); echo "FAIL robust concurrent traces: round $round left a trace equal to no writer's ($(wc -l <"$W/c.trace") lines)"; }
+done
+[ "$(ls "$W"/c.trace.gvtmp.* 2>/dev/null | wc -l)" = 0 ] || bad=$((bad + 1))
+
 lost=$((lost + bad))
-[ $bad = 0 ] && pass "robust concurrent writers" "$((cases - n0)) writers, 4 at a time on one PNG: a complete PNG every round, no temporary left" ||
+[ $bad = 0 ] && pass "robust concurrent writers" "$((cases - n0)) writers, 4 at a time on one PNG and on one Game Boy trace: a complete file every round, no temporary left" ||
   fail "robust concurrent writers" "$bad rounds left a broken file or a temporary"
 
 # ---- 6. symbolic links, modes, stale temporaries ----------------------------------------
