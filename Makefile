@@ -205,7 +205,7 @@ run: bootstrap
 
 test: bootstrap-test
 	@$(MAKE) --no-print-directory build tests libretro
-	@GPUVET=$(abspath $(BIN)) GV_BUILD=$(abspath $(BUILD)) GV_LIBRETRO=$(abspath $(LR_DIR)) PYTHON="$$(scripts/find-python)" tests/run.sh $(TESTS)
+	@GPUVET=$(abspath $(BIN)) GV_BUILD=$(abspath $(BUILD)) GV_LIBRETRO=$(abspath $(LR_DIR)) GV_LIBRETRO_CONSOLES="$(LR_CONSOLES)" PYTHON="$$(scripts/find-python)" tests/run.sh $(TESTS)
 
 asan:
 	@$(MAKE) --no-print-directory SAN=address GPU=cpu test

@@ -2,7 +2,7 @@
 # Builds gpuvet for an NVIDIA H100/H200 (sm_90) and packs what a bare machine needs to run
 # its checks and benchmarks into .dist/ (git-ignored): build/cuda (the binary, the test
 # programs), .dist/roms/{nes,gb} (our test ROMs), the shared libraries the target image may lack
-# (cJSON, xxHash) and the reference vectors. On the GPU machine:
+# (cJSON, xxHash) and the reference vectors; .dist/roms/snes the SNES ROMs. On the GPU machine:
 #   ln -sfn ../.dist/build/cuda build/cuda; export LD_LIBRARY_PATH=$PWD/.dist/lib
 #   GV_REF_DIR=$PWD/.dist/ref sh tests/nn/gpu_check.sh OUT; sh bench/nes/run_h200.sh OUT ...
 # or all of it at once: sh bench/ab/h200_run.sh OUT. BASE_BIN=path/to/gpuvet also packs an
@@ -13,7 +13,7 @@ arch=${CUDA_ARCH:-90}
 b=build/cuda-sm"$arch"
 make -j"$(nproc)" GPU=cuda CUDA_ARCH="$arch" BUILD="$b" build tests >/dev/null
 rm -rf .dist
-mkdir -p .dist/build/cuda/tests .dist/lib .dist/ref .dist/roms/gb .dist/roms/nes
+mkdir -p .dist/build/cuda/tests .dist/lib .dist/ref .dist/roms/gb .dist/roms/nes .dist/roms/snes
 cp "$b"/gpuvet .dist/build/cuda/
 # the test programs that the GPU scripts run (tests/sys/gpu_check.sh, the kernel self-tests)
 for t in test_gpu_kernels test_gpu_train test_drop7_gpu test_emu_devsim test_probe_schema test_telemetry test_sysfs test_blas_race test_report; do
@@ -23,10 +23,12 @@ strip .dist/build/cuda/gpuvet .dist/build/cuda/tests/*
 tmp=$(mktemp -d)
 sh tests/nes/build_roms.sh "$tmp/nes" >/dev/null
 sh tests/roms/gb/build.sh "$tmp/gb" >/dev/null 2>&1
+sh tests/roms/snes/build.sh "$tmp/snes" >/dev/null 2>&1
 mkdir -p .dist/build/cuda/roms/nes
 cp "$tmp"/nes/*.nes .dist/roms/nes/
 cp "$tmp"/nes/*.nes .dist/build/cuda/roms/nes/ # where bench/nes/run_h200.sh looks
 cp "$tmp"/gb/*.gb .dist/roms/gb/
+cp "$tmp"/snes/*.sfc .dist/roms/snes/
 rm -rf "$tmp"
 for l in libcjson.so.1 libxxhash.so.0; do
   cp -L "/usr/lib/x86_64-linux-gnu/$l" .dist/lib/

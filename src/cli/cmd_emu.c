@@ -181,6 +181,7 @@ int cmd_bench_emu(int argc, char **argv)
     if (!vl.n) {
         snprintf(vl.v[vl.n++], sizeof vl.v[0], "native");
         snprintf(vl.v[vl.n++], sizeof vl.v[0], "%s", emu_gpu_count() > 0 ? "device" : "host");
+        o.device_default = 1;
     }
     if (!al.n)
         snprintf(al.v[al.n++], sizeof al.v[0], "native");

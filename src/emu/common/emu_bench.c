@@ -151,7 +151,7 @@ gv_status emu_bench(const emu_bench_opts *o, emu_bench_result *r, cJSON *rec, gv
     for (int v = 0; v < o->nvideo; v++)
         for (int a = 0; a < o->naudio; a++)
             for (int i = 0; i < o->ninstances; i++, k++) {
-                x.c[k].video = o->video[v];
+                x.c[k].video = o->device_default && !con->gpu && o->video[v] == EMU_R_DEVICE ? EMU_R_HOST : o->video[v];
                 x.c[k].audio = o->audio[a];
                 x.c[k].instances = o->instances[i];
                 x.c[k].frames = o->frames;

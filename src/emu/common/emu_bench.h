@@ -25,6 +25,8 @@ typedef struct {
     long frames;               /* per run; 0: sized from the warm-up to take about `seconds` */
     double seconds;
     int repeats, warmup, threads, gpu;
+    int device_default;        /* the device video renderer was chosen by default: a console
+                                * without device renderers is measured on the host renderer */
     const char *input;         /* controller input movie, or NULL */
     gv_telemetry *tel;         /* or NULL */
 } emu_bench_opts;
