@@ -17,7 +17,7 @@ typedef struct {
  * draws in kernels with exactly these): splitmix64 advances *x and returns its output;
  * xoshiro256** advances the state s[4] and returns its output. */
 #if defined(__CUDACC__) || defined(__HIPCC__)
-#define GV_RNG_INLINE static __host__ __device__ __forceinline__
+#define GV_RNG_INLINE static __host__ __device__ inline
 #else
 #define GV_RNG_INLINE static inline
 #endif
