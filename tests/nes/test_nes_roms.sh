@@ -133,6 +133,7 @@ expect_exit "bad iNES header" 2 "$GPUVET" run nes "$T_TMP/badmagic.nes" --frames
 expect_exit "unsupported mapper" 2 "$GPUVET" run nes "$T_TMP/mapper5.nes" --frames 1
 expect_exit "missing ROM file" 2 "$GPUVET" run nes "$T_TMP/none.nes" --frames 1
 expect_exit "bad renderer name" 2 "$GPUVET" run nes "$roms/cpu_test.nes" --video gpu
+expect_exit "bad MMC3 revision" 2 "$GPUVET" run nes "$roms/mmc3_irq.nes" --mmc3-rev C --frames 1
 "$GPUVET" run nes "$roms/apu_test.nes" --frames 5 --save-state "$T_TMP/good.state" -q >/dev/null
 size=$(wc -c < "$T_TMP/good.state")
 { head -c 2000 "$T_TMP/good.state"; printf '\377'; tail -c +2002 "$T_TMP/good.state"; } >"$T_TMP/corrupt.state"

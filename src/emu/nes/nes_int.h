@@ -97,6 +97,7 @@ typedef struct {
     int log_video;    /* emit the video part of the frame log */
     int audio_native; /* produce samples inside the core, per sample */
     int log_audio;    /* emit the audio spans of the frame log */
+    int mmc3_rev_a;   /* the MMC3's revision A IRQ (else B, the common one) */
 } nes_opts;
 
 

@@ -74,12 +74,15 @@ void nes_mmc3_maps(nes *m, int *prg8, int *chr1k, int *mirror)
 void nes_mmc3_a12_edge(nes *m, uint64_t t)
 {
     nes_mapper *p = &m->map;
+    /* revision A (--mmc3-rev A) asserts it only when the counter was counted down to 0 or
+     * reloaded after a $C001 write, not when a 0 is reloaded from a latch of 0 */
+    int was_set = p->m3_counter != 0 || p->m3_reload;
     if (p->m3_counter == 0 || p->m3_reload) {
         p->m3_counter = p->m3_latch;
         p->m3_reload = 0;
     } else {
         p->m3_counter--;
     }
-    if (p->m3_counter == 0 && p->m3_irq_on)
+    if (p->m3_counter == 0 && p->m3_irq_on && (was_set || !m->opt.mmc3_rev_a))
         nes_irq_set(m, NES_IRQ_MAPPER, (t + 2) / 3);
 }
