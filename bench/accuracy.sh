@@ -1,8 +1,9 @@
 #!/bin/sh
 # accuracy.sh [--nes DIR] [--gb DIR] [--out FILE] [GPUVET]: runs blargg's public test ROM
 # suites through `gpuvet run ROM --test-rom` and writes a Markdown table per console:
-# suite, ROM, model, the result, the ROM's own message and the protocol that gave it
-# (status block at $6000/$A000, serial output, the LD B,B signature, or the screen).
+# suite, ROM, model (with the options a ROM needs, rom_flags below), the result, the ROM's
+# own message and the protocol that gave it (status block at $6000/$A000, serial output,
+# the LD B,B signature, or the screen).
 #
 # DIR is a copy of the suites fetched by whoever runs this, nothing of it committed here:
 # --nes the christopherpow/nes-test-roms collection, --gb the retrio/gb-test-roms one.
@@ -103,12 +104,20 @@ limitation() {
   case $1 in
   oam_bug/rom_singles/7-timing_effect.gb)
     echo "limitation of the ROM: its OAM dumps outgrow the 8 KiB of cartridge RAM at \$A004 and overwrite the test in WRAM; the same test is oam_bug.gb's 07" ;;
-  mmc3_test_2/rom_singles/6-MMC3_alt.nes | mmc3_irq_tests/5.MMC3_rev_A.nes)
-    echo "hardware variant (the suites' readmes): this ROM passes only on the MMC3 of revision A (Crystalis's); gpuvet emulates the common revision B, which 5-MMC3 and 6.MMC3_rev_B test" ;;
   read_joy3/count_errors.nes | read_joy3/count_errors_fast.nes)
     echo "a measurement, not a test: it counts DMC/controller read conflicts and prints no verdict" ;;
   read_joy3/test_buttons.nes)
     echo "interactive: it asks a person to press the buttons it shows and prints no verdict" ;;
+  *) echo "" ;;
+  esac
+}
+
+# rom_flags ROM: options a ROM needs beyond the console's defaults.
+rom_flags() {
+  case $1 in
+  # the suites' readmes: these pass only on the MMC3 of revision A (Crystalis's); 5-MMC3 and
+  # 6.MMC3_rev_B test the common revision B, gpuvet's default
+  mmc3_test_2/rom_singles/6-MMC3_alt.nes | mmc3_irq_tests/5.MMC3_rev_A.nes) echo "--mmc3-rev A" ;;
   *) echo "" ;;
   esac
 }
@@ -159,10 +168,11 @@ run_console() {
       for m in $models; do
         mflag=
         [ "$m" = - ] || mflag="--model $m"
+        xflag=$(rom_flags "$rom")
         # --no-battery: nothing is written beside the ROMs; the verdict line is the last
         # "test ROM:" line of the output.
         # shellcheck disable=SC2086
-        "$G" run "$dir/$rom" $mflag --test-rom --frames "$FR" --video none --audio none \
+        "$G" run "$dir/$rom" $mflag $xflag --test-rom --frames "$FR" --video none --audio none \
           --no-battery -q >"$tmp/out" 2>&1
         rc=$?
         line=$(grep '^test ROM: ' "$tmp/out" | tail -n 1 | sed 's/^test ROM: //')
@@ -182,7 +192,7 @@ run_console() {
           # no status block, serial verdict or signature: read the ROM's own screen
           # shellcheck disable=SC2086
           if [ -n "$PY" ] && [ -f "$fnt" ] &&
-            "$G" run "$dir/$rom" $mflag --frames "$SFR" --png "$tmp/last.png" --audio none \
+            "$G" run "$dir/$rom" $mflag $xflag --frames "$SFR" --png "$tmp/last.png" --audio none \
               --no-battery -q >/dev/null 2>&1 &&
             "$PY" "$here/bench/screen_text.py" "$tmp/last.png" "$fnt" >"$tmp/screen" 2>/dev/null; then
             proto="screen text"
@@ -220,7 +230,9 @@ run_console() {
         else
           nfail=$((nfail + 1))
         fi
-        echo "| $suite | $rom | ${m#-} | $verdict | $(one_line "$msg") | $proto |"
+        mcol=${m#-}
+        [ -z "$xflag" ] || mcol=$(printf '%s %s' "$mcol" "$xflag" | sed 's/^ //')
+        echo "| $suite | $rom | $mcol | $verdict | $(one_line "$msg") | $proto |"
       done
     done <"$tmp/list"
     if [ "$found" -eq 0 ]; then

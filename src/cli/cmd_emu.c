@@ -63,6 +63,7 @@ int cmd_run(int argc, char **argv)
     const args_spec specs[] = {
         {"--frames", ARGS_INT, &frames, "N", "frames to run (default 60; with --test-rom the limit, default 6000)", 1, 100000000, 0, 0, NULL},
         {"--model", ARGS_CHOICE, &o.opts.model, "M", "Game Boy: dmg or cgb (default: cgb for CGB cartridges, else dmg)", 0, 0, 0, 0, "dmg,cgb"},
+        {"--mmc3-rev", ARGS_CHOICE, &o.opts.mmc3_rev, "R", "NES MMC3 chip revision: A or B (default B, the common one)", 0, 0, 0, 0, "A,B"},
         {"--video", ARGS_CHOICE, &video, "R", "video renderer: native (default), host, device, none", 0, 0, 0, 0, "native,host,device,none"},
         {"--audio", ARGS_CHOICE, &audio, "R", "audio renderer: native (default), host, device, none", 0, 0, 0, 0, "native,host,device,none"},
         {"--instances", ARGS_INT, &instances, "N", "identical instances run together; all must agree (default 1)", 1, 65535, 0, 0, NULL},
@@ -161,6 +162,7 @@ int cmd_bench_emu(int argc, char **argv)
         {"--threads", ARGS_INT, &threads, "N", "host threads (default: every core)", 1, 4096, 0, 0, NULL},
         {"--gpu", ARGS_INT, &gpu, "N", "GPU index for the device renderers (default 0)", 0, 64, 0, 0, NULL},
         {"--model", ARGS_CHOICE, &o.opts.model, "M", "Game Boy: dmg or cgb (default from the header)", 0, 0, 0, 0, "dmg,cgb"},
+        {"--mmc3-rev", ARGS_CHOICE, &o.opts.mmc3_rev, "R", "NES MMC3 chip revision: A or B (default B)", 0, 0, 0, 0, "A,B"},
         {"--input", ARGS_STR, &o.input, "FILE", "controller input movie, the same for every run (docs/EMU.md)", 0, 0, 0, 0, NULL},
         GV_TELEMETRY_HZ_SPEC(&hz),
         ARGS_OUTPUT_SPECS(&json, &quiet),

@@ -101,6 +101,7 @@ fi
 # ---- bad input: one line on stderr, exit 2 ---------------------------------------------
 head -c 300 "$R/cpu_test.gb" >"$T_TMP/trunc.gb"
 expect_exit "gb truncated ROM" 2 "$G" run gb "$T_TMP/trunc.gb"
+expect_exit "gb refuses --mmc3-rev (a NES chip)" 2 "$G" run gb "$R/cpu_test.gb" --mmc3-rev A --frames 1
 cp "$R/cpu_test.gb" "$T_TMP/sum.gb"
 printf '\125' | dd of="$T_TMP/sum.gb" bs=1 seek=$((0x14D)) conv=notrunc 2>/dev/null
 expect_exit "gb bad header checksum" 2 "$G" run gb "$T_TMP/sum.gb"

@@ -133,6 +133,17 @@ expect_exit "bad iNES header" 2 "$GPUVET" run nes "$T_TMP/badmagic.nes" --frames
 expect_exit "unsupported mapper" 2 "$GPUVET" run nes "$T_TMP/mapper5.nes" --frames 1
 expect_exit "missing ROM file" 2 "$GPUVET" run nes "$T_TMP/none.nes" --frames 1
 expect_exit "bad renderer name" 2 "$GPUVET" run nes "$roms/cpu_test.nes" --video gpu
+# acc_test's check 9 reports the MMC3 revision it measured: B by default, A with --mmc3-rev A
+for rev in B A; do
+  flag=; [ $rev = A ] && flag="--mmc3-rev A"
+  # shellcheck disable=SC2086
+  msg=$("$GPUVET" run nes "$roms/acc_test.nes" --test-rom $flag -q 2>&1 | grep '^test ROM')
+  case $msg in
+  *"passed"*"MMC3 rev $rev") pass "acc_test MMC3 revision ${flag:-default}" "$msg" ;;
+  *) fail "acc_test MMC3 revision ${flag:-default}" "expected 'MMC3 rev $rev': $msg" ;;
+  esac
+done
+expect_exit "bad MMC3 revision" 2 "$GPUVET" run nes "$roms/mmc3_irq.nes" --mmc3-rev C --frames 1
 "$GPUVET" run nes "$roms/apu_test.nes" --frames 5 --save-state "$T_TMP/good.state" -q >/dev/null
 size=$(wc -c < "$T_TMP/good.state")
 { head -c 2000 "$T_TMP/good.state"; printf '\377'; tail -c +2002 "$T_TMP/good.state"; } >"$T_TMP/corrupt.state"

@@ -167,13 +167,23 @@ static void dmc_restart(nes_apu *a)
     a->dmc_remain = (uint16_t)(a->dmc_len_reg * 16 + 1);
 }
 
-/* The reader fills the empty sample buffer: a DMA read that halts the CPU for 4 cycles. */
-static void dmc_fetch(nes *m)
+/* The reader wants the empty sample buffer filled: a DMC DMA that tries to halt the CPU
+ * from cycle `at` on (the byte arrives in its get cycle, nes_apu_dmc_get). */
+static void dmc_request(nes *m, uint64_t at)
 {
     nes_apu *a = &m->apu;
+    if (a->dmc_buf_full || !a->dmc_remain || (m->dma & NES_DMA_DMC))
+        return;
+    m->dma |= NES_DMA_DMC;
+    m->dmc_dma_at = at;
+}
+
+void nes_apu_dmc_get(nes *m)
+{
+    nes_apu *a = &m->apu;
+    m->dma &= (uint8_t)~NES_DMA_DMC;
     if (a->dmc_buf_full || !a->dmc_remain)
         return;
-    m->cyc += 4;
     a->dmc_buf = m->prg_rd[(a->dmc_addr >> 13) & 3][a->dmc_addr & 0x1FFF];
     m->bus = a->dmc_buf;
     a->dmc_buf_full = 1;
@@ -216,7 +226,8 @@ static void dmc_reload(nes *m, uint64_t t)
         a->osc.dsilent = 1;
     }
     a->dmc_reload = t + 8ull * a->osc.per[4];
-    dmc_fetch(m);
+    /* this "reload" DMA tries to halt on a put cycle (odd cycle numbers) */
+    dmc_request(m, t + !(t & 1));
     refresh(m);
 }
 
@@ -424,10 +435,13 @@ void nes_apu_write(nes *m, uint16_t addr, uint8_t v)
         nes_irq_clear(m, NES_IRQ_DMC);
         if (!(v & 0x10)) {
             a->dmc_remain = 0;
+            m->dma &= (uint8_t)~NES_DMA_DMC;
         } else if (!a->dmc_remain) {
             dmc_catch_up(a, m->cyc);
             dmc_restart(a);
-            dmc_fetch(m);
+            /* the first, "load" DMA tries to halt on the get cycle of the second APU cycle
+             * after this one (get cycles have even numbers) */
+            dmc_request(m, m->cyc + 3 + !(m->cyc & 1));
         }
         break;
     case 0x4017:
@@ -473,6 +487,7 @@ void nes_apu_reset(nes *m)
     for (int c = 0; c < 4; c++)
         a->len[c] = 0;
     a->dmc_remain = 0;
+    m->dma &= (uint8_t)~NES_DMA_DMC;
     a->dmc_irq = a->fc_irq = 0;
     nes_irq_clear(m, NES_IRQ_DMC | NES_IRQ_FRAME);
     a->fc_reset = m->cyc + 3; /* $4017 is written again with its last value */

@@ -69,6 +69,12 @@ static gv_status machine_new(const void *cart, const emu_opts *o, unsigned outpu
     if (o && o->model)
         return gv_fail(err, GV_ERR_INPUT, "--model %s: the NES has one model (the flag is for Game Boy ROMs)", o->model);
     nes_opts mo = {0};
+    if (o && o->mmc3_rev) {
+        if (!strcmp(o->mmc3_rev, "A"))
+            mo.mmc3_rev_a = 1;
+        else if (strcmp(o->mmc3_rev, "B"))
+            return gv_fail(err, GV_ERR_INPUT, "--mmc3-rev %s: the MMC3 revisions are A and B", o->mmc3_rev);
+    }
     mo.video_native = (outputs & EMU_OUT_VIDEO_NATIVE) != 0;
     mo.log_video = (outputs & EMU_OUT_VIDEO_LOG) != 0;
     mo.audio_native = (outputs & EMU_OUT_AUDIO_NATIVE) != 0;

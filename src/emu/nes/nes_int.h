@@ -29,6 +29,8 @@ typedef struct {
     uint64_t clk;        /* dots processed since power-on */
     uint8_t status;      /* $2002 bits 7 (VBlank), 6 (sprite 0 hit), 5 (overflow) */
     uint8_t w, oamaddr, rbuf, io; /* io: the open-bus "decay register" */
+    uint64_t rd7_at;     /* CPU cycle of the last $2007 read */
+    uint8_t rd7_v;       /* and the value it returned */
     uint64_t io_at[3];   /* dot time bits 7-6, 5, 4-0 of io were last refreshed (they decay to 0) */
     uint8_t odd;         /* this frame is odd (its pre-render line may be one dot short) */
     uint8_t vbl_suppress;
@@ -95,6 +97,7 @@ typedef struct {
     int log_video;    /* emit the video part of the frame log */
     int audio_native; /* produce samples inside the core, per sample */
     int log_audio;    /* emit the audio spans of the frame log */
+    int mmc3_rev_a;   /* the MMC3's revision A IRQ (else B, the common one) */
 } nes_opts;
 
 
@@ -111,6 +114,10 @@ struct nes {
     uint8_t frame_done;
     uint8_t pad_strobe, pad_shift; /* controller port 1: strobe, bits read since it fell */
     uint8_t pad_buttons;   /* buttons held this frame (input, not state): bit 0 A ... bit 7 Right */
+    uint64_t pad_rd_at;    /* cycle of the last $4016 read: reads in consecutive cycles clock the pad once */
+    uint8_t dma;           /* DMA requests: NES_DMA_OAM (the next read cycle halts), NES_DMA_DMC */
+    uint8_t oam_page;      /* source page of the requested OAM DMA */
+    uint64_t dmc_dma_at;   /* first cycle at which the DMC DMA tries to halt the CPU */
     uint64_t frame;        /* frames completed */
 
     const nes_cart *cart;
@@ -140,6 +147,7 @@ struct nes {
 };
 
 #define NES_NEVER UINT64_MAX
+enum { NES_DMA_OAM = 1, NES_DMA_DMC = 2 };
 
 /* Creates a machine for cart (which must outlive it) and powers it on. The options say
  * which outputs the core produces. GV_ERR_ENV on allocation failure. */
@@ -165,6 +173,10 @@ uint8_t nes_peek(const nes *m, uint16_t a);
 void nes_resched(nes *m);
 void nes_irq_set(nes *m, int src, uint64_t at);
 void nes_irq_clear(nes *m, int src);
+/* Runs the DMA cycles that halt the CPU's read of address a (machine.c): OAM DMA after a
+ * $4014 write, the DMC's sample fetch once due. The halted cycles repeat the CPU's read
+ * (side effects included); on return the CPU's read proceeds in the current cycle. */
+void nes_dma(nes *m, uint16_t a);
 
 /* The bus: every CPU cycle is one of these (always inlined into the CPU, except in
  * sanitizer builds, where forcing it multiplies the compile time many times over). */
@@ -187,9 +199,9 @@ NES_BUS void nes_tick(nes *m)
         nes_events(m);
 }
 
-NES_BUS uint8_t nes_read(nes *m, uint16_t a)
+/* One read access in the current cycle (no tick): the CPU's, or a halted cycle's repeat. */
+NES_BUS uint8_t nes_access(nes *m, uint16_t a)
 {
-    nes_tick(m);
     uint8_t v;
     if (a < 0x2000)
         v = m->ram[a & 0x7FF];
@@ -199,6 +211,14 @@ NES_BUS uint8_t nes_read(nes *m, uint16_t a)
         v = nes_io_read(m, a);
     m->bus = v;
     return v;
+}
+
+NES_BUS uint8_t nes_read(nes *m, uint16_t a)
+{
+    nes_tick(m);
+    if (__builtin_expect(m->dma, 0))
+        nes_dma(m, a);
+    return nes_access(m, a);
 }
 
 NES_BUS void nes_write(nes *m, uint16_t a, uint8_t v)
@@ -244,6 +264,8 @@ void nes_apu_reset(nes *m);
 void nes_apu_sync(nes *m);
 uint8_t nes_apu_read_status(nes *m);
 void nes_apu_write(nes *m, uint16_t a, uint8_t v);
+/* The DMC DMA's get cycle: the sample byte read into the buffer (in the current cycle). */
+void nes_apu_dmc_get(nes *m);
 uint64_t nes_apu_next_event(nes *m);
 /* Frame boundary: produce/advance audio to the current cycle, close the frame's spans and
  * rebase the audible state on the next frame. */

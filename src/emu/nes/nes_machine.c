@@ -60,6 +60,9 @@ void nes_power(nes *m)
     m->frame = 0;
     m->frame_done = 0;
     m->pad_strobe = m->pad_shift = 0;
+    m->pad_rd_at = NES_NEVER;
+    m->dma = m->oam_page = 0;
+    m->dmc_dma_at = 0;
     if (m->fb)
         memset(m->fb, 0, (size_t)NES_W * NES_H * 3);
     nes_ppu_power(m);
@@ -84,13 +87,8 @@ void nes_reset(nes *m)
 
 void nes_events(nes *m)
 {
-    for (;;) {
-        nes_ppu_sync(m);
-        uint64_t c = m->cyc;
-        nes_apu_sync(m);
-        if (m->cyc == c)
-            break; /* else a DMC read stalled the CPU: bring the PPU up again */
-    }
+    nes_ppu_sync(m);
+    nes_apu_sync(m);
     uint64_t a = nes_ppu_next_event(m), b = nes_apu_next_event(m);
     m->next_ev = a < b ? a : b;
 }
@@ -115,17 +113,45 @@ void nes_irq_clear(nes *m, int src)
 
 /* ---- memory map ------------------------------------------------------------------------ */
 
-/* $4014: the CPU halts while 256 bytes of page v are copied to OAM through $2004, one read
- * and one write cycle each, after one halt cycle (two when it starts on an odd cycle). */
-static void oam_dma(nes *m, uint8_t page)
+/* DMA (the NESdev wiki's "DMA"). Cycles alternate between get (even cycle numbers: the DMA
+ * may read) and put (odd: it may write). A DMA halts the CPU only on a read cycle; every
+ * cycle it holds the CPU without using the bus itself repeats the CPU's read of a.
+ * OAM DMA: a halt cycle, an alignment cycle when the next one is a put, then 256 get/put
+ * pairs from page oam_page to $2004 (513 or 514 cycles). DMC DMA: a halt cycle, a dummy
+ * cycle, an alignment cycle when needed, then its get (3 or 4 cycles); during an OAM DMA
+ * the OAM cycles count as its halt and dummy cycles and its get takes the OAM DMA's place,
+ * which then realigns. */
+void nes_dma(nes *m, uint16_t a)
 {
-    nes_tick(m);
-    if (m->cyc & 1)
+    int oam = m->dma & NES_DMA_OAM, oam_halted = 0, oam_have = 0, dmc_stage = 0;
+    unsigned oam_i = 0;
+    uint8_t oam_v = 0;
+    m->dma &= (uint8_t)~NES_DMA_OAM;
+    for (;;) {
+        int dmc = (m->dma & NES_DMA_DMC) && m->cyc >= m->dmc_dma_at;
+        if (!oam && !dmc)
+            return;
+        int get = !(m->cyc & 1);
+        if (dmc && dmc_stage == 2 && get) {
+            nes_apu_dmc_get(m);
+            dmc = 0;
+            dmc_stage = 0;
+        } else if (oam && oam_halted && get && !oam_have) {
+            oam_v = nes_access(m, (uint16_t)(m->oam_page << 8 | oam_i));
+            oam_have = 1;
+        } else if (oam && oam_have && !get) {
+            m->bus = oam_v;
+            nes_ppu_oam_write(m, oam_v);
+            oam_have = 0;
+            if (++oam_i == 256)
+                oam = 0;
+        } else {
+            nes_access(m, a);
+        }
+        oam_halted = 1;
+        if (dmc && dmc_stage < 2)
+            dmc_stage++;
         nes_tick(m);
-    for (int i = 0; i < 256; i++) {
-        uint8_t v = nes_read(m, (uint16_t)(page << 8 | i));
-        nes_tick(m);
-        nes_ppu_oam_write(m, v);
     }
 }
 
@@ -140,8 +166,12 @@ uint8_t nes_io_read(nes *m, uint16_t a)
             /* standard controller on port 1 (buttons A, B, Select, Start, Up, Down, Left,
              * Right, then 1s; while the strobe is high, A); nothing on port 2 */
             int bit = m->pad_shift < 8 ? (m->pad_buttons >> m->pad_shift) & 1 : 1;
-            if (!m->pad_strobe && m->pad_shift < 8)
+            /* the pad is clocked once per run of reads in consecutive cycles (a DMC DMA
+             * halting a read repeats it) */
+            if (!m->pad_strobe && m->pad_shift < 8 && !(a == 0x4016 && m->pad_rd_at == m->cyc - 1))
                 m->pad_shift++;
+            if (a == 0x4016)
+                m->pad_rd_at = m->cyc;
             return (uint8_t)((m->bus & 0xE0) | (a == 0x4016 ? bit : 0));
         }
         return m->bus;
@@ -157,7 +187,8 @@ void nes_io_write(nes *m, uint16_t a, uint8_t v)
         nes_ppu_write(m, a & 7, v);
     } else if (a < 0x4020) {
         if (a == 0x4014) {
-            oam_dma(m, v);
+            m->oam_page = v; /* the DMA halts the CPU's next read cycle */
+            m->dma |= NES_DMA_OAM;
         } else if (a == 0x4016) {
             m->pad_strobe = v & 1;
             if (m->pad_strobe)

@@ -67,16 +67,22 @@ void nes_mmc3_maps(nes *m, int *prg8, int *chr1k, int *mirror)
 }
 
 /* One filtered A12 rising edge at dot time t: reload from the latch when 0 (or when a
- * reload was asked), else count down; reaching 0 with IRQs enabled asserts the IRQ. */
+ * reload was asked), else count down; reaching 0 with IRQs enabled asserts the IRQ, which
+ * the CPU sees from the cycle holding dot t - 1 on (cycle c holds dots 3c-3 to 3c-1; an
+ * edge on a cycle's first dot is seen a cycle early: mmc3_test_2 4-scanline_timing #3,
+ * sprites at $1000). */
 void nes_mmc3_a12_edge(nes *m, uint64_t t)
 {
     nes_mapper *p = &m->map;
+    /* revision A (--mmc3-rev A) asserts it only when the counter was counted down to 0 or
+     * reloaded after a $C001 write, not when a 0 is reloaded from a latch of 0 */
+    int was_set = p->m3_counter != 0 || p->m3_reload;
     if (p->m3_counter == 0 || p->m3_reload) {
         p->m3_counter = p->m3_latch;
         p->m3_reload = 0;
     } else {
         p->m3_counter--;
     }
-    if (p->m3_counter == 0 && p->m3_irq_on)
-        nes_irq_set(m, NES_IRQ_MAPPER, t / 3 + 1);
+    if (p->m3_counter == 0 && p->m3_irq_on && (was_set || !m->opt.mmc3_rev_a))
+        nes_irq_set(m, NES_IRQ_MAPPER, (t + 2) / 3);
 }

@@ -85,7 +85,7 @@ void nes_ppu_power(nes *m)
     memset(p, 0, sizeof *p);
     memcpy(p->pl.r.chr_map, keep.chr_map, sizeof keep.chr_map);
     memcpy(p->pl.r.nt_map, keep.nt_map, sizeof keep.nt_map);
-    p->hit_clk = p->ovf_clk = NES_NEVER;
+    p->hit_clk = p->ovf_clk = p->rd7_at = NES_NEVER;
     p->mem.chr_rom = m->cart->chr;
     p->mem.chr_ram = m->chr_ram;
     p->mem.nt = p->nt;
@@ -102,6 +102,8 @@ void nes_ppu_reset(nes *m)
     p->pl.r.ctrl = p->pl.r.mask = 0;
     p->w = 0;
     p->rbuf = 0;
+    p->rd7_at = NES_NEVER;
+    p->rd7_v = 0;
     p->pl.r.x = 0;
     log_regs(m);
 }
@@ -639,9 +641,14 @@ uint8_t nes_ppu_read(nes *m, int reg)
             driven = 0x3F;
             p->rbuf = vram_read(p, a & 0x2FFF); /* the nametable byte underneath */
         } else {
-            v = p->rbuf;
+            /* a read in the CPU cycle right after another one (LDA $20F7,X crossing into
+             * $2107, a DMA halting a read) gets what that one got: the buffer's refill is
+             * still under way, though both increment the address */
+            v = p->rd7_at == m->cyc - 1 ? p->rd7_v : p->rbuf;
             p->rbuf = vram_read(p, a);
         }
+        p->rd7_at = m->cyc;
+        p->rd7_v = v;
         vram_access_done(m);
         break;
     }

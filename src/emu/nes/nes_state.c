@@ -13,7 +13,8 @@
 #include "core/hash.h"
 
 #define ST_MAGIC "GVNESST\x1A"
-#define ST_VERSION 3u /* 2 adds the controller buttons held, 3 the PPU open-bus refresh times; 1 and 2 are still read */
+#define ST_VERSION 4u /* 2 adds the controller buttons held, 3 the PPU open-bus refresh times, 4 the pending DMAs
+                            * the last pad and $2007 reads; 1 to 3 are still read */
 #define ST_HEAD 36
 
 typedef struct {
@@ -91,6 +92,16 @@ static void visit(st_io *s, nes *m)
     U(m->frame); U(m->pad_strobe); U(m->pad_shift);
     if (s->version >= 2)
         U(m->pad_buttons);
+    if (s->version >= 4) {
+        U(m->pad_rd_at); U(m->dma); U(m->oam_page); U(m->dmc_dma_at);
+        U(m->ppu.rd7_at); U(m->ppu.rd7_v);
+    } else if (s->load) {
+        m->ppu.rd7_at = NES_NEVER;
+        m->ppu.rd7_v = 0;
+        m->pad_rd_at = NES_NEVER;
+        m->dma = m->oam_page = 0;
+        m->dmc_dma_at = 0;
+    }
     io_raw(s, m->prg_ram, m->cart->prg_ram_size);
     io_raw(s, m->chr_ram, m->cart->chr_ram_size);
 
@@ -197,6 +208,8 @@ static const char *check(const nes *m)
     int dmc_busy = !a->osc.dsilent || a->dmc_buf_full || a->dmc_remain;
     if (a->dmc_reload > m->cyc + 8 * 428 + 8 || (dmc_busy && a->dmc_reload + 8 < m->cyc))
         return "DMC timer out of range";
+    if (m->dma > (NES_DMA_OAM | NES_DMA_DMC) || ((m->dma & NES_DMA_DMC) && m->dmc_dma_at > m->cyc + 8))
+        return "pending DMA out of range";
     if (a->period[0] > 0x7FF || a->period[1] > 0x7FF || a->tri_period > 0x7FF)
         return "APU timer period out of range";
     for (int i = 0; i < 3; i++) /* volumes index the mixer tables */
