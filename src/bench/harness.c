@@ -10,14 +10,6 @@
 #include "core/record.h"
 #include "sys/host.h"
 
-/* CPU time this process has used, all threads (seconds). */
-static double cpu_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 int bench_load_busy(double load, int cores, int during)
 {
     return isfinite(load) && load > (double)cores + (during ? 1.0 : 0.0);
@@ -65,10 +57,10 @@ gv_status bench_run(const bench_plan *p, bench_outcome *o, gv_err *err)
         for (int k = 0; k < p->nconfigs && st == GV_OK; k++) {
             gv_progress_update(&pg, "%s: round %d/%d, %s", p->name, r + 1, reps, o->st[k].phase);
             gv_telemetry_phase_begin(p->tel, o->st[k].phase);
-            double c0 = cpu_seconds(), t0 = gv_now();
+            double c0 = gv_cpu_now(), t0 = gv_now();
             units = own = 0;
             st = p->run(p->ctx, k, 1, &units, &own, err);
-            double dt = gv_now() - t0, dc = cpu_seconds() - c0;
+            double dt = gv_now() - t0, dc = gv_cpu_now() - c0;
             if (own > 0)
                 dt = own;
             gv_telemetry_phase_end(p->tel, units);

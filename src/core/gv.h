@@ -77,6 +77,8 @@ void gv_free_list(void *const *p, size_t n);
 
 /* Monotonic clock in seconds. */
 double gv_now(void);
+/* CPU time this process has used so far, all threads (seconds). */
+double gv_cpu_now(void);
 /* Wall-clock time as an ISO 8601 UTC string into buf (at least 32 bytes). */
 void gv_utc_iso(char *buf, size_t len);
 

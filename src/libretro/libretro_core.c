@@ -46,8 +46,7 @@ static struct {
     char model[8];              /* Game Boy model option: "" (from the header), "dmg", "cgb" */
     unsigned joy[32];           /* RETRO_DEVICE_ID_JOYPAD_* of each of the console's buttons */
     int nbuttons;
-    uint8_t *rgb;               /* the last frame, RGB888 */
-    uint32_t *xrgb;             /* the same, XRGB8888 */
+    uint32_t *xrgb;             /* the last frame, XRGB8888 */
     int16_t *stereo;            /* a frame's samples, stereo */
     size_t state_size;          /* what retro_serialize_size answers for this game */
     uint8_t *sram, *sram_seen;  /* battery memory as the frontend sees it; what we last gave */
@@ -264,14 +263,12 @@ static void game_free(void)
     emu_batch_free(lr.b);
     if (lr.cart)
         lr.con->cart_free(lr.cart);
-    free(lr.rgb);
     free(lr.xrgb);
     free(lr.stereo);
     free(lr.sram);
     free(lr.sram_seen);
     lr.b = NULL;
     lr.cart = NULL;
-    lr.rgb = NULL;
     lr.xrgb = NULL;
     lr.stereo = NULL;
     lr.sram = lr.sram_seen = NULL;
@@ -300,13 +297,12 @@ RETRO_API bool retro_load_game(const struct retro_game_info *game)
         return false;
     }
     size_t px = (size_t)con->width * con->height;
-    lr.rgb = calloc(1, px * 3 + 16); /* + 16: see the conversion in retro_run */
     lr.xrgb = malloc(px * 4);
     lr.stereo = malloc((size_t)con->max_audio_frames * 2 * sizeof(int16_t));
     lr.sram_len = con->battery_size(lr.cart);
     lr.sram = calloc(1, lr.sram_len + 1);
     lr.sram_seen = calloc(1, lr.sram_len + 1);
-    if (!lr.rgb || !lr.xrgb || !lr.stereo || !lr.sram || !lr.sram_seen) {
+    if (!lr.xrgb || !lr.stereo || !lr.sram || !lr.sram_seen) {
         lr_log(RETRO_LOG_ERROR, "out of memory");
         game_free();
         return false;
@@ -380,32 +376,28 @@ RETRO_API void retro_run(void)
     if (st == GV_OK)
         st = emu_batch_run(lr.b, 1, &done, &err);
     if (st == GV_OK)
-        st = emu_batch_last_frame(lr.b, lr.rgb, &err);
-    if (st == GV_OK)
         st = sram_sync(&err);
+    /* the frame where the batch keeps it: converted from there, not copied first */
+    const uint8_t *restrict src = st == GV_OK ? emu_batch_frame_video(lr.b) : NULL;
+    if (st == GV_OK && !src)
+        st = gv_fail(&err, GV_ERR_INTERNAL, "the renderer kept no frame");
     if (st != GV_OK) {
         lr_log(RETRO_LOG_ERROR, "the game stopped: %s", err.msg);
         lr.broken = 1;
         return;
     }
     size_t px = (size_t)con->width * con->height;
-    const uint8_t *restrict src = lr.rgb;
     uint32_t *restrict dst = lr.xrgb;
     size_t p = 0;
 #ifdef __SSSE3__
-    /* four pixels at a time: 16 bytes read (lr.rgb has room after the last pixel), the 12
-     * of them that are R G B spread into 00RRGGBB words */
+    /* four pixels at a time: 16 bytes read, the 12 of them that are R G B spread into
+     * 00RRGGBB words; it stops where the 16 bytes would pass the frame's end */
     const __m128i order = _mm_setr_epi8(2, 1, 0, -1, 5, 4, 3, -1, 8, 7, 6, -1, 11, 10, 9, -1);
-    for (; p + 4 <= px; p += 4, src += 12)
+    for (; p + 6 <= px; p += 4, src += 12)
         _mm_storeu_si128((__m128i *)(dst + p), _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)src), order));
 #endif
-    /* four bytes R G B (next R) read as one little-endian word, byte-swapped: 00RRGGBB after
-     * the shift */
-    for (; p < px; p++, src += 3) {
-        uint32_t w;
-        memcpy(&w, src, 4);
-        dst[p] = __builtin_bswap32(w) >> 8;
-    }
+    for (; p < px; p++, src += 3)
+        dst[p] = (uint32_t)src[0] << 16 | (uint32_t)src[1] << 8 | src[2];
     if (lr.video)
         lr.video(lr.xrgb, (unsigned)con->width, (unsigned)con->height, (size_t)con->width * 4);
     const int16_t *s = emu_batch_frame_audio(lr.b, &n);

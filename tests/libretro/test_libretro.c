@@ -13,7 +13,8 @@
  *   - a file that is not a ROM is refused without a crash.
  *
  * With arguments it is the host of bench/libretro_peers.sh, for any core (ours or Debian's):
- *   test_libretro --bench CORE.so ROM FRAMES   prints "fps F frames N seconds S"
+ *   test_libretro --bench CORE.so ROM FRAMES   prints "fps F cpu_fps C frames N seconds S
+ *   cpu_seconds T" (C: frames per second of this process's CPU time, for a busy machine)
  *
  * Environment: GV_LIBRETRO (the cores' folder; default GV_ROOT/build/libretro), GV_BUILD
  * (where the ROMs are built), GV_ROOT, PYTHON (for the Game Boy ROMs). */
@@ -785,10 +786,11 @@ static int bench(const char *so, const char *rom, long frames)
         return 2;
     }
     run_frames(&c, 60 < frames ? 60 : frames); /* warm-up */
-    double t0 = gv_now();
+    double t0 = gv_now(), c0 = gv_cpu_now();
     run_frames(&c, (int)frames);
-    double s = gv_now() - t0;
-    printf("fps %.1f frames %ld seconds %.3f video_frames %d\n", frames / s, frames, s, fe.video_frames);
+    double s = gv_now() - t0, cs = gv_cpu_now() - c0;
+    printf("fps %.1f cpu_fps %.1f frames %ld seconds %.3f cpu_seconds %.3f video_frames %d\n", frames / s,
+           cs > 0 ? frames / cs : 0, frames, s, cs, fe.video_frames);
     c.unload_game();
     core_close(&c);
     return 0;

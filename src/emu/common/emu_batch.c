@@ -621,8 +621,15 @@ gv_status emu_batch_last_frame(emu_batch *b, uint8_t *rgb, gv_err *err)
         return gv_fail(err, GV_ERR_INPUT, "no frame: the video renderer is 'none'");
     if (b->vdev && b->ops->vres_is_hash)
         return emu_gpu_frame(b->gpu, 0, rgb, err);
-    memcpy(rgb, b->last, b->fbytes);
+    memcpy(rgb, emu_batch_frame_video(b), b->fbytes);
     return GV_OK;
+}
+
+const uint8_t *emu_batch_frame_video(const emu_batch *b)
+{
+    if (b->cfg.video == EMU_R_NONE || (b->vdev && b->ops->vres_is_hash))
+        return NULL;
+    return b->last;
 }
 
 const int16_t *emu_batch_frame_audio(const emu_batch *b, int *n)

@@ -68,6 +68,9 @@ int emu_batch_instances(const emu_batch *b);
 void *emu_batch_machine(emu_batch *b, int i);
 /* Instance 0's last complete frame (width x height RGB888) from its renderer. */
 gv_status emu_batch_last_frame(emu_batch *b, uint8_t *rgb, gv_err *err);
+/* The same frame where the batch keeps it, without a copy (valid until the next run); NULL
+ * when the video renderer is 'none' or the device keeps only its hash. */
+const uint8_t *emu_batch_frame_video(const emu_batch *b);
 /* Instance 0's samples of the frame just run by the native or host audio renderer (n
  * sample frames; 0 after a trapped frame), valid until the next run. */
 const int16_t *emu_batch_frame_audio(const emu_batch *b, int *n);

@@ -206,6 +206,7 @@ static void add_record(const emu_run_opts *o, const emu_run_result *r, cJSON *re
     gv_json_add_num(s, "instances", o->instances);
     gv_json_add_num(s, "frames", (double)r->frames);
     gv_json_add_num(s, "seconds", r->seconds);
+    gv_json_add_num(s, "cpu_seconds", r->cpu_seconds);
     gv_json_add_num(s, "fps", r->seconds > 0 ? (double)r->frames * o->instances / r->seconds : 0);
     gv_hash_hex(r->video_hash, h);
     cJSON_AddStringToObject(s, "video_hash", o->video == EMU_R_NONE ? "none" : h);
@@ -325,9 +326,10 @@ gv_status emu_run(const emu_run_opts *o, emu_run_result *r, cJSON *rec, gv_err *
     r->model = con->machine_model(emu_batch_machine(b, 0));
     r->movie_hash = movie.hash;
     r->movie_events = movie.n;
-    double t0 = gv_now();
+    double t0 = gv_now(), c0 = gv_cpu_now();
     st = run_frames(o, b, r, &fh, err);
     r->seconds = gv_now() - t0;
+    r->cpu_seconds = gv_cpu_now() - c0;
     if (st != GV_OK)
         goto out;
     r->video_hash = emu_batch_video_hash(b, 0);

@@ -39,6 +39,7 @@ typedef struct {
     const char *model;          /* the model emulated, or NULL */
     long frames;                /* frames completed */
     double seconds;
+    double cpu_seconds;         /* CPU time of the frames, all threads */
     uint64_t video_hash, audio_hash;
     int mismatched;             /* instances whose hashes differ from instance 0's */
     int battery_loaded;         /* a battery file was read */
