@@ -1,5 +1,7 @@
-/* snes_ppu.c: the SNES PPU (S-PPU1/S-PPU2): its registers ($2100-$213F) and a renderer that
- * draws one whole scanline at a time with the registers as they are at the line's start.
+/* snes_ppu.c: the SNES PPU (S-PPU1/S-PPU2): its registers ($2100-$213F), the native
+ * renderer's entry (a whole scanline at a time with the registers as they are at the line's
+ * start) and the packing of the frame's video log. The picture rules themselves, shared by
+ * the native, host and device renderers, are in snes_video.h:
  *
  * Each layer is drawn for the whole line into a small buffer (colour and a 2-bit
  * priority, 0 = transparent) eight pixels at a time from the tile's bit planes (a table
