@@ -278,6 +278,8 @@ void snes_ppu_draw_line(snes_ppu *p, int y, uint8_t *out)
 
 void snes_ppu_obj_flags(snes_ppu *p, int y)
 {
+    if ((p->stat_flags & 0xC0) == 0xC0)
+        return; /* both flags already raised this frame: nothing a line can change */
     snes_vregs r;
     snes_vregs_of(p, &r);
     p->stat_flags |= snes_draw_obj(&r, p->oam, p->vram, y + 1, NULL);
