@@ -3,7 +3,7 @@
  * validation). Then it becomes a program: the input is laid into a 64 KiB image (LoROM or
  * HiROM by its first byte), the header is made valid (map mode, sizes, reset vector at the
  * input's start, checksum fixed) and the machine runs three frames with every output; the
- * host renderer's replay of each frame's video log must give the native frame exactly.
+ * host renderer's drawing of each frame's packed video log must give the native frame exactly.
  * Nothing may crash, hang or read out of bounds.
  *   make fuzz-snes_rom FUZZ_SECONDS=600 */
 #include <stdlib.h>
@@ -17,19 +17,23 @@ static void run_machine(const snes_cart *c)
     gv_err e;
     if (snes_new(c, SNES_OUT_VIDEO | SNES_OUT_VIDEO_LOG | SNES_OUT_AUDIO, &m, &e) != GV_OK)
         return;
-    snes_ppu *w = malloc(sizeof *w);
-    uint8_t *fb = malloc(SNES_W * SNES_H * 3);
+    uint8_t *mem = malloc(sizeof(snes_vmem)), *fb = malloc(SNES_W * SNES_H * 3), *pk = NULL;
     for (int f = 0; f < 3; f++) {
         snes_set_buttons(m, (uint16_t)(f * 0x155));
         snes_run_frame(m);
-        if (!m->vlog->oom) {
-            snes_log_render(m->vlog, w, fb);
-            if (memcmp(fb, snes_native_fb(m), SNES_W * SNES_H * 3))
-                abort(); /* the log renderer must repeat the native one */
-        }
+        if (m->vlog->oom)
+            break; /* the renderer's memories would be stale from here */
+        free(pk);
+        pk = malloc(snes_vlog_packed_size(m->vlog));
+        snes_vlog_pack(m->vlog, pk);
+        snes_vview v = snes_vview_packed(pk);
+        snes_render_frame(&v, mem, fb, 0, 1);
+        if (memcmp(fb, snes_native_fb(m), SNES_W * SNES_H * 3))
+            abort(); /* the log renderer must repeat the native one */
     }
+    free(pk);
     free(fb);
-    free(w);
+    free(mem);
     snes_free(m);
 }
 

@@ -13,9 +13,7 @@
  * is CUDA itself: bench/gb/run_h200.sh and bench/nes/run_h200.sh do that on a GPU. */
 #include <stdlib.h>
 #include <string.h>
-#ifdef _OPENMP
 #include <omp.h>
-#endif
 
 #include "check.h"
 #include "emu/common/emu_batch.h"
@@ -25,6 +23,8 @@
 #include "emu/gb/gb_xxh3.h"
 #include "emu/nes/nes_gpu.h"
 #include "emu/nes/nes_int.h"
+#include "emu/snes/snes_int.h"
+#include "emu/snes/snes_video.h"
 #include "nes/nes_test.h"
 
 /* ---- the simulated pipeline --------------------------------------------------------------- */
@@ -294,6 +294,84 @@ static void nes_sim_close(void *dev)
 
 static const emu_gpu_ops nes_sim_ops = {NES_RGB_BYTES, 0, 8, nes_sim_open, nes_sim_launch, NULL, nes_sim_close};
 
+/* ---- the SNES's kernel, on the host ------------------------------------------------------- */
+
+/* snes_k_video's block: SNES_SIM_THREADS threads of an OpenMP team stand for the block's
+ * threads (snes_render_frame's barriers become the team's), over the instance's resident
+ * memories; then the 8 XXH3 lanes of the frame. */
+#define SNES_SIM_THREADS 8
+
+typedef struct {
+    uint8_t secret[GB_XXH3_SECRET_SIZE];
+    uint8_t *mem, *fb;
+} snes_sim;
+
+static int snes_team_short; /* a team got fewer threads than asked: the split was not simulated */
+static int snes_mid_frame;  /* frame logs with memory writes between two drawn lines */
+static int snes_blocks;     /* instance frames drawn */
+
+static gv_status snes_sim_open(const void *cart, const void *m0, int n, int video, int audio, void **dev, gv_err *err)
+{
+    if (audio) /* as snes_gpu_ops.open */
+        return gv_fail(err, GV_ERR_INPUT, "--audio device: the SNES has no device audio renderer (its sound is made in the core)");
+    snes_sim *g = calloc(1, sizeof *g);
+    gb_xxh3_secret(g->secret);
+    g->mem = calloc((size_t)n, SNES_VM_BYTES);
+    g->fb = malloc((size_t)n * SNES_FB_BYTES);
+    *dev = g;
+    return GV_OK;
+}
+
+static gv_status snes_sim_launch(void *dev, const emu_gpu_io *io, gv_err *err)
+{
+    snes_sim *g = dev;
+    for (int i = 0; io->video && i < io->n; i++) {
+        const uint8_t *pk = io->vlog + io->voff[i];
+        const snes_vpacked *h = (const snes_vpacked *)pk;
+        const snes_vseg *sg = (const snes_vseg *)(pk + h->off_segs);
+        for (int k = 0; k < h->nsegs; k++)
+            if (sg[k].stamp > 0 && sg[k].stamp < SNES_VH) {
+                snes_mid_frame++;
+                break;
+            }
+        snes_blocks++;
+        uint8_t *out = g->fb + (size_t)i * SNES_FB_BYTES, *mem = g->mem + (size_t)i * SNES_VM_BYTES;
+#pragma omp parallel num_threads(SNES_SIM_THREADS)
+        {
+            if (omp_get_num_threads() != SNES_SIM_THREADS) {
+#pragma omp atomic write
+                snes_team_short = 1;
+            }
+            snes_vview v = snes_vview_packed(pk);
+            snes_render_frame(&v, mem, out, omp_get_thread_num(), omp_get_num_threads());
+        }
+        uint64_t acc[8];
+        for (int l = 0; l < 8; l++)
+            acc[l] = gb_xxh3_lane(out, SNES_FB_BYTES, g->secret, l);
+        uint64_t hash = gb_xxh3_merge(acc, SNES_FB_BYTES, g->secret);
+        memcpy(io->vres + (size_t)i * 8, &hash, 8);
+    }
+    return GV_OK;
+}
+
+static gv_status snes_sim_frame(void *dev, void *stream, int i, uint8_t *rgb, gv_err *err)
+{
+    memcpy(rgb, ((snes_sim *)dev)->fb + (size_t)i * SNES_FB_BYTES, SNES_FB_BYTES);
+    return GV_OK;
+}
+
+static void snes_sim_close(void *dev)
+{
+    snes_sim *g = dev;
+    if (!g) /* an open that failed */
+        return;
+    free(g->mem);
+    free(g->fb);
+    free(g);
+}
+
+static const emu_gpu_ops snes_sim_ops = {8, 1, 4, snes_sim_open, snes_sim_launch, snes_sim_frame, snes_sim_close};
+
 /* ---- the test ----------------------------------------------------------------------------- */
 
 /* A Game Boy program that writes random values to video and audio registers and VRAM in a
@@ -358,8 +436,9 @@ static void *load_nes(const char *name)
 
 typedef struct {
     uint64_t v, a;
-    int mism;
+    int mism, quiet;
     uint8_t last[256 * 240 * 3];
+    char err[sizeof ((gv_err *)0)->msg];
 } outcome;
 
 static int run(const emu_console *con, const void *cart, emu_renderer v, emu_renderer a, int n, int frames,
@@ -372,13 +451,15 @@ static int run(const emu_console *con, const void *cart, emu_renderer v, emu_ren
     cfg.video = v;
     cfg.audio = a;
     cfg.threads = 2;
-    cfg.gpu_ops = con == &gb_console ? &gb_sim_ops : &nes_sim_ops;
+    cfg.gpu_ops = con == &gb_console ? &gb_sim_ops : con == &snes_console ? &snes_sim_ops : &nes_sim_ops;
     emu_batch *b;
     gv_err e;
     int done;
     if (emu_batch_new(&cfg, &b, &e) != GV_OK || emu_batch_run(b, frames, &done, &e) != GV_OK ||
         emu_batch_last_frame(b, o->last, &e) != GV_OK) {
-        printf("FAIL devsim %s run: %s\n", con->name, e.msg);
+        snprintf(o->err, sizeof o->err, "%s", e.msg);
+        if (!o->quiet)
+            printf("FAIL devsim %s run: %s\n", con->name, e.msg);
         return 0;
     }
     o->v = emu_batch_video_hash(b, 0);
@@ -416,8 +497,68 @@ static void check_console(const emu_console *con, const void *cart, const char *
     t_check(dev.v == nat.v && dev.a == nat.a && dev.mism == 0, name, "native video with device audio == native");
 }
 
+/* The SNES: device video against native on one of our ROMs (built here with ca65); device
+ * audio is refused (the sound is made in the core). */
+static void check_snes(const char *name, int frames)
+{
+    static int built = -1;
+    const char *b = getenv("GV_BUILD"), *root = getenv("GV_ROOT");
+    char path[1024], cmd[2300];
+    if (!b || !root) {
+        t_check(0, "environment", "GV_BUILD and GV_ROOT must be set (run through make test)");
+        return;
+    }
+    if (built < 0) {
+        snprintf(cmd, sizeof cmd, "sh '%s/tests/roms/snes/build.sh' '%s/roms/snes' >/dev/null 2>&1", root, b);
+        built = system(cmd) == 0;
+    }
+    snprintf(path, sizeof path, "snes devsim %s", name);
+    if (!built) {
+        t_skip(path, "the SNES test ROMs did not build (cc65 and python3 needed)");
+        return;
+    }
+    snprintf(path, sizeof path, "%s/roms/snes/%s.sfc", b, name);
+    size_t len;
+    uint8_t *d = nes_slurp(path, &len);
+    void *c = NULL;
+    gv_err e;
+    if (!d || snes_console.cart_load(d, len, path, &c, &e) != GV_OK) {
+        printf("FAIL snes devsim %s: cannot load %s\n", name, path);
+        free(d);
+        return;
+    }
+    free(d);
+    static outcome nat, dev;
+    char what[96];
+    if (run(&snes_console, c, EMU_R_NATIVE, EMU_R_NATIVE, 1, frames, &nat)) {
+        sim_submits = sim_overlapped = 0;
+        snes_team_short = snes_mid_frame = snes_blocks = 0;
+        if (run(&snes_console, c, EMU_R_DEVICE, EMU_R_NATIVE, 7, frames, &dev)) {
+            snprintf(what, sizeof what, "snes devsim %s", name);
+            t_check(dev.v == nat.v && dev.a == nat.a && dev.mism == 0 && !memcmp(dev.last, nat.last, SNES_FB_BYTES) &&
+                        !snes_team_short && snes_blocks == 7 * frames,
+                    what, "7 instances x %d frames, device video (%d blocks of %d threads, %d logs with writes "
+                    "between lines) + native audio: video %016llx == native %016llx, audio %016llx, last frame == native",
+                    frames, snes_blocks, SNES_SIM_THREADS, snes_mid_frame, (unsigned long long)dev.v,
+                    (unsigned long long)nat.v, (unsigned long long)dev.a);
+            snprintf(what, sizeof what, "snes devsim overlap %s", name);
+            t_check(sim_overlapped == frames - 1, what,
+                    "%d of %d frames before the last went to the device from inside the next frame's emulation pass",
+                    sim_overlapped, frames - 1);
+        }
+        dev.quiet = 1;
+        snprintf(what, sizeof what, "snes devsim no device audio %s", name);
+        int ran = run(&snes_console, c, EMU_R_DEVICE, EMU_R_DEVICE, 2, 2, &dev);
+        t_check(!ran && strstr(dev.err, "no device audio renderer"), what, "--audio device refused: %s",
+                ran ? "(it ran)" : dev.err);
+        dev.quiet = 0;
+    }
+    snes_console.cart_free(c);
+}
+
 int main(void)
 {
+    omp_set_max_active_levels(2); /* the SNES's simulated block is a team inside the batch's pass */
     for (int cgb = 0; cgb < 2; cgb++) {
         void *c = make_gb_cart(cgb);
         check_console(&gb_console, c, cgb ? "cgb random scene" : "dmg random scene", 90);
@@ -431,5 +572,8 @@ int main(void)
         check_console(&nes_console, c, roms[r], 60);
         nes_console.cart_free(c);
     }
+    static const char *sroms[] = {"ppu_scene", "bench_scene", "cpu_test"};
+    for (size_t r = 0; r < GV_ARRAY_LEN(sroms); r++)
+        check_snes(sroms[r], 40);
     return t_done();
 }

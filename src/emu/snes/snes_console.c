@@ -1,15 +1,18 @@
 /* snes_console.c: the SNES behind the console interface (emu/common/console.h). Video:
- * 256x224 RGB, hashed as the sequence of per-frame hashes; the host renderer replays the
- * frame's video log (the PPU at the frame's start and every change after it) through the
- * same scanline renderer. Audio: 48 kHz stereo from the S-DSP inside the core (the SPC700
- * reads the DSP back, so the DSP runs with the machine); there is no separate audio
- * renderer and no device renderer yet (docs/SNES.md).
+ * 256x224 RGB, hashed as the sequence of per-frame hashes. The three video renderers draw
+ * with the same line renderer (snes_video.h): native inside the core; host and device over
+ * the frame's packed video log (per-line register snapshots and stamped memory writes),
+ * the host's lines on threads, the device's a thread per line (snes_gpu.cu). Audio: 48 kHz
+ * stereo from the S-DSP inside the core (the SPC700 reads the DSP back, so the DSP runs
+ * with the machine); there is no separate audio renderer (docs/SNES.md).
  * Test ROMs report through the status block at the start of SRAM ($70:0000 LoROM,
  * $20:6000 HiROM). Trace line layout: see trace_layout below. */
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu/snes/snes_gpu.h"
 #include "emu/snes/snes_int.h"
 
 static int detect(const uint8_t *d, size_t n) { return snes_cart_detect(d, n); }
@@ -102,22 +105,57 @@ static const int16_t *native_audio(const void *m, int *n) { return snes_native_a
 
 /* ---- the host video renderer ---------------------------------------------------------- */
 
+/* The host renderer's copy of the video memories, as of the end of the last frame drawn. */
+typedef struct {
+    snes_vmem mem;
+    int valid;       /* mem holds a frame's end (a snapshot was seen) */
+} host_video_state;
+
 static void *host_video_new(const void *cart)
 {
     (void)cart;
-    return malloc(sizeof(snes_ppu));
+    return calloc(1, sizeof(host_video_state));
 }
 
 static void host_video_free(void *hv) { free(hv); }
 
 static gv_status host_video(void *hv, void *mv, uint8_t *rgb, int par, gv_err *err)
 {
+    host_video_state *h = hv;
     snes *m = mv;
-    (void)par; /* one frame's lines depend on each other through the replayed changes */
     if (!m->vlog || m->vlog->oom)
         return gv_fail(err, GV_ERR_ENV, "out of memory for a SNES video log");
-    snes_log_render(m->vlog, hv, rgb);
+    snes_vview v = snes_vlog_view(m->vlog);
+    if (v.snap)
+        h->valid = 1;
+    if (!h->valid)
+        return gv_fail(err, GV_ERR_INTERNAL, "internal error: a SNES video log without a snapshot given to a fresh renderer");
+    uint8_t *mem = (uint8_t *)&h->mem;
+    if (par) { /* the lines between two stamps on all threads */
+#pragma omp parallel
+        snes_render_frame(&v, mem, rgb, omp_get_thread_num(), omp_get_num_threads());
+    } else {
+        snes_render_frame(&v, mem, rgb, 0, 1);
+    }
     return GV_OK;
+}
+
+/* ---- the device video renderer (snes_gpu.cu): the same packed log -------------------- */
+
+static void pack_sizes(void *mv, int video, int audio, size_t *vbytes, size_t *abytes)
+{
+    snes *m = mv;
+    (void)audio; /* no device audio (snes_gpu_ops.open refuses it) */
+    *vbytes = video && m->vlog ? snes_vlog_packed_size(m->vlog) : 0;
+    *abytes = 0;
+}
+
+static void pack(void *mv, int video, int audio, uint8_t *vdst, uint8_t *adst)
+{
+    snes *m = mv;
+    (void)audio, (void)adst;
+    if (video && m->vlog)
+        snes_vlog_pack(m->vlog, vdst);
 }
 
 const emu_console snes_console = {
@@ -162,4 +200,9 @@ const emu_console snes_console = {
     .host_video = host_video,
     .host_audio = NULL,
     .max_audio_frames = SNES_MAX_AUDIO,
+    .pack_sizes = pack_sizes,
+    .pack = pack,
+#ifdef GV_HAVE_GPU
+    .gpu = &snes_gpu_ops,
+#endif
 };

@@ -9,6 +9,7 @@
 #include "emu/snes/snes_cpu.h"
 #include "emu/snes/snes_dsp.h"
 #include "emu/snes/snes_spc.h"
+#include "emu/snes/snes_video.h"
 
 /* NTSC timing in master clocks (21.477 MHz): 1364 a line, 262 lines a frame. */
 enum {
@@ -86,25 +87,26 @@ typedef struct {
     uint8_t wram[131072];
 } snes_state;
 
-/* One decoded layer pixel line: colour (BGR555) and a z value (0 = transparent). */
+/* The video log of a frame (EMU_OUT_VIDEO_LOG), in the terms of snes_video.h: each picture
+ * line's register snapshot (consecutive equal ones stored once), the video memory writes
+ * in segments stamped with the lines drawn before them, and the memories at the frame's
+ * start when the renderers' copies cannot know them (after power, reset or a state load).
+ * The host renderer reads it in place (snes_vlog_view); snes_vlog_pack makes the
+ * snes_vpacked form the device renderer reads. */
 typedef struct {
-    uint16_t col[256];
-    uint8_t z[256];
-    uint8_t math[256];       /* 1 where colour math applies (sprites: palettes 4-7 only) */
-} snes_line;
-
-/* The video log of a frame (EMU_OUT_VIDEO_LOG): the PPU at the frame's start and every
- * change made to it after, each stamped with the picture lines already drawn. Replaying
- * it draws the same frame (snes_log_render). Event: stamp << 16 | code << 8 | value, code
- * a register $00-$33 (a write), $80 | $38-$3B (a port read), SNES_EV_OAM_RELOAD. */
-enum { SNES_EV_READ = 0x80, SNES_EV_OAM_RELOAD = 0x7F };
-typedef struct {
-    snes_ppu start;
-    uint32_t *ev;
+    snes_vregs regs[SNES_H];
+    uint8_t line_reg[SNES_H];
+    int nregs, nsegs;
+    snes_vseg segs[SNES_H + 1];
+    uint32_t *mw;            /* SNES_MW writes */
     size_t n, cap;
-    int oom;                 /* an event could not be stored: the log is unusable */
+    int snapshot;
+    int oom;                 /* a write could not be stored: the log is unusable */
+    snes_vmem snap;
 } snes_vlog;
-void snes_log_render(const snes_vlog *lg, snes_ppu *work, uint8_t *rgb);
+snes_vview snes_vlog_view(const snes_vlog *lg);
+size_t snes_vlog_packed_size(const snes_vlog *lg);
+void snes_vlog_pack(const snes_vlog *lg, uint8_t *dst);
 
 struct snes {
     snes_state s;
@@ -126,6 +128,7 @@ struct snes {
     int audio_n;
     snes_vlog *vlog;           /* with SNES_OUT_VIDEO_LOG */
     uint32_t lines_drawn;      /* picture lines drawn this frame (the log's stamp) */
+    int vlog_snap;             /* the next frame's log carries the memories (power, reset, state load) */
     uint8_t fb[SNES_W * SNES_H * 3];
     snes_cpu_bus bus;
 };
@@ -137,7 +140,11 @@ void snes_sync_spc(snes *m, uint64_t master_clock);
 
 /* snes_ppu.c */
 void snes_ppu_power(snes_ppu *p);
-void snes_ppu_write(snes_ppu *p, uint8_t reg, uint8_t v);   /* reg: $00-$33 of $21xx */
+/* reg: $00-$33 of $21xx. Returns the number of video memory bytes written (0-2), each
+ * as an SNES_MW word in mw. */
+int snes_ppu_write(snes_ppu *p, uint8_t reg, uint8_t v, uint32_t mw[2]);
+/* The registers a line is drawn with (snes_video.h). */
+void snes_vregs_of(const snes_ppu *p, snes_vregs *r);
 uint8_t snes_ppu_read(snes *m, uint8_t reg);                /* reg: $34-$3F */
 /* The reads that change the PPU ($2138-$213B: OAM, VRAM, CGRAM data ports). */
 uint8_t snes_ppu_read_mem(snes_ppu *p, uint8_t reg);

@@ -272,21 +272,37 @@ static void hdma_line(snes *m)
 
 /* ---- I/O registers -------------------------------------------------------------------- */
 
-/* Appends a PPU change to the video log. */
-static void vlog_add(snes *m, uint8_t code, uint8_t v)
+/* Appends video memory writes to the video log, in the segment of the lines drawn so far. */
+static void vlog_writes(snes *m, const uint32_t *mw, int n)
 {
     snes_vlog *lg = m->vlog;
-    if (lg->n == lg->cap) {
+    if (lg->n + (size_t)n > lg->cap) {
         size_t cap = lg->cap ? lg->cap * 2 : 4096;
-        uint32_t *ev = realloc(lg->ev, cap * sizeof *ev);
-        if (!ev) {
+        uint32_t *w = realloc(lg->mw, cap * sizeof *w);
+        if (!w) {
             lg->oom = 1;
             return;
         }
-        lg->ev = ev;
+        lg->mw = w;
         lg->cap = cap;
     }
-    lg->ev[lg->n++] = m->lines_drawn << 16 | (uint32_t)code << 8 | v;
+    if (!lg->nsegs || lg->segs[lg->nsegs - 1].stamp != m->lines_drawn) {
+        snes_vseg sg = {(uint16_t)m->lines_drawn, 0, (uint32_t)lg->n};
+        lg->segs[lg->nsegs++] = sg;
+    }
+    for (int k = 0; k < n; k++)
+        lg->mw[lg->n++] = mw[k];
+}
+
+/* The register snapshot of picture line y into the video log. */
+static void vlog_line(snes *m, int y)
+{
+    snes_vlog *lg = m->vlog;
+    snes_vregs r;
+    snes_vregs_of(&m->s.ppu, &r);
+    if (!lg->nregs || memcmp(&r, &lg->regs[lg->nregs - 1], sizeof r))
+        lg->regs[lg->nregs++] = r;
+    lg->line_reg[y] = (uint8_t)(lg->nregs - 1);
 }
 
 static uint8_t io_read(snes *m, uint32_t addr, uint64_t *clk)
@@ -294,8 +310,6 @@ static uint8_t io_read(snes *m, uint32_t addr, uint64_t *clk)
     uint16_t a = (uint16_t)addr;
     uint8_t ob = snes_cpu_open_bus(&m->cpu);
     if (a >= 0x2134 && a < 0x2140) {
-        if (m->vlog && a >= 0x2138 && a <= 0x213B)
-            vlog_add(m, (uint8_t)(SNES_EV_READ | (a & 0xFF)), 0);
         return snes_ppu_read(m, (uint8_t)a);
     }
     if (a >= 0x2140 && a < 0x2180) {
@@ -373,9 +387,10 @@ static void io_write(snes *m, uint32_t addr, uint8_t v, uint64_t *clk)
 {
     uint16_t a = (uint16_t)addr;
     if (a >= 0x2100 && a < 0x2134) {
-        snes_ppu_write(&m->s.ppu, (uint8_t)a, v);
-        if (m->vlog)
-            vlog_add(m, (uint8_t)a, v);
+        uint32_t mw[2];
+        int n = snes_ppu_write(&m->s.ppu, (uint8_t)a, v, mw);
+        if (n && m->vlog)
+            vlog_writes(m, mw, n);
         return;
     }
     if (a >= 0x2140 && a < 0x2180) {
@@ -543,7 +558,7 @@ void snes_free(snes *m)
     free(m->romcopy);
     free(m->sram);
     if (m->vlog)
-        free(m->vlog->ev);
+        free(m->vlog->mw);
     free(m->vlog);
     free(m);
 }
@@ -567,6 +582,7 @@ static void reset_common(snes *m, int power)
     for (int ch = 0; ch < 8; ch++)
         m->s.dma[ch].do_transfer = 0, m->s.dma[ch].done = 1;
     snes_ppu_power(&m->s.ppu);
+    m->vlog_snap = 1;
     snes_map_pages(m);
     snes_cpu_state keep = m->cpu.s;
     snes_cpu_init(&m->cpu, &m->bus);
@@ -677,8 +693,6 @@ static void vblank_start(snes *m, uint64_t t)
     }
     if (!(m->s.ppu.inidisp & 0x80)) {
         m->s.ppu.oamadd = m->s.ppu.oam_reload;
-        if (m->vlog)
-            vlog_add(m, SNES_EV_OAM_RELOAD, 0);
     }
 }
 
@@ -689,9 +703,17 @@ void snes_run_frame(snes *m)
     m->s.vdisp = m->s.ppu.setini & 4 ? 240 : 225;
     m->lines_drawn = 0;
     if (m->vlog) {
-        m->vlog->start = m->s.ppu;
-        m->vlog->n = 0;
-        m->vlog->oom = 0;
+        snes_vlog *lg = m->vlog;
+        lg->n = 0;
+        lg->nsegs = lg->nregs = 0;
+        lg->oom = 0;
+        lg->snapshot = m->vlog_snap;
+        if (m->vlog_snap) {
+            memcpy(lg->snap.vram, m->s.ppu.vram, sizeof lg->snap.vram);
+            memcpy(lg->snap.cgram, m->s.ppu.cgram, sizeof lg->snap.cgram);
+            memcpy(lg->snap.oam, m->s.ppu.oam, sizeof lg->snap.oam);
+            m->vlog_snap = 0;
+        }
     }
     for (uint32_t line = 0; line < SNES_LINES; line++) {
         uint64_t ls = fs + (uint64_t)line * SNES_LINE_CLOCKS;
@@ -703,6 +725,8 @@ void snes_run_frame(snes *m)
             vblank_start(m, ls);
         }
         if (line >= 1 && line <= SNES_H) {
+            if (m->vlog)
+                vlog_line(m, (int)line - 1);
             if (m->outputs & SNES_OUT_VIDEO)
                 snes_ppu_draw_line(&m->s.ppu, (int)line - 1, m->fb + (size_t)(line - 1) * SNES_W * 3);
             else

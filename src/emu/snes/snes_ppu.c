@@ -1,5 +1,7 @@
-/* snes_ppu.c: the SNES PPU (S-PPU1/S-PPU2): its registers ($2100-$213F) and a renderer that
- * draws one whole scanline at a time with the registers as they are at the line's start.
+/* snes_ppu.c: the SNES PPU (S-PPU1/S-PPU2): its registers ($2100-$213F), the native
+ * renderer's entry (a whole scanline at a time with the registers as they are at the line's
+ * start) and the packing of the frame's video log. The picture rules themselves, shared by
+ * the native, host and device renderers, are in snes_video.h:
  *
  * Each layer is drawn for the whole line into a small buffer (colour and a 2-bit
  * priority, 0 = transparent) eight pixels at a time from the tile's bit planes (a table
@@ -17,6 +19,10 @@
 #include <string.h>
 
 #include "emu/snes/snes_int.h"
+
+_Static_assert(sizeof(snes_vregs) == 64, "snes_vregs: 64 bytes, no padding");
+_Static_assert(sizeof(snes_vmem) == SNES_VM_BYTES, "snes_vmem: the memories back to back");
+_Static_assert(SNES_W == SNES_VW && SNES_H == SNES_VH, "one picture size");
 
 /* ---- registers ------------------------------------------------------------------------ */
 
@@ -79,8 +85,9 @@ static int16_t sext13(int16_t v)
     return (int16_t)(x >= 0x1000 ? x - 0x2000 : x);
 }
 
-void snes_ppu_write(snes_ppu *p, uint8_t reg, uint8_t v)
+int snes_ppu_write(snes_ppu *p, uint8_t reg, uint8_t v, uint32_t mw[2])
 {
+    int n = 0;
     switch (reg) {
     case 0x00: p->inidisp = v; break;
     case 0x01: p->obsel = v; break;
@@ -94,11 +101,14 @@ void snes_ppu_write(snes_ppu *p, uint8_t reg, uint8_t v)
         uint16_t a = p->oamadd & 0x3FF;
         if (a >= 0x200) { /* the high table takes bytes directly */
             p->oam[0x200 + (a & 0x1F)] = v;
+            mw[n++] = SNES_MW(SNES_VM_OAM + 0x200 + (a & 0x1F), v);
         } else if (!(a & 1)) {
             p->oam_latch = v;
         } else {
             p->oam[a - 1] = p->oam_latch;
             p->oam[a] = v;
+            mw[n++] = SNES_MW(SNES_VM_OAM + a - 1, p->oam_latch);
+            mw[n++] = SNES_MW(SNES_VM_OAM + a, v);
         }
         p->oamadd = (uint16_t)((a + 1) & 0x3FF);
         break;
@@ -124,6 +134,7 @@ void snes_ppu_write(snes_ppu *p, uint8_t reg, uint8_t v)
     case 0x19: {
         uint16_t a = (uint16_t)((vram_addr(p) & 0x7FFF) * 2 + (reg & 1));
         p->vram[a] = v;
+        mw[n++] = SNES_MW(SNES_VM_VRAM + a, v);
         if ((reg == 0x19) == ((p->vmain & 0x80) != 0))
             vram_step(p);
         break;
@@ -141,6 +152,8 @@ void snes_ppu_write(snes_ppu *p, uint8_t reg, uint8_t v)
             p->cg_latch = v;
         } else {
             p->cgram[p->cgadd] = (uint16_t)((p->cg_latch | v << 8) & 0x7FFF);
+            mw[n++] = SNES_MW(SNES_VM_CGRAM + p->cgadd * 2, p->cg_latch);
+            mw[n++] = SNES_MW(SNES_VM_CGRAM + p->cgadd * 2 + 1, (v & 0x7F));
             p->cgadd++;
         }
         p->cg_hi ^= 1;
@@ -165,6 +178,7 @@ void snes_ppu_write(snes_ppu *p, uint8_t reg, uint8_t v)
     case 0x33: p->setini = v; break;
     default: break;
     }
+    return n;
 }
 
 void snes_ppu_latch_counters(snes *m)
@@ -236,457 +250,82 @@ uint8_t snes_ppu_read(snes *m, uint8_t reg)
     }
 }
 
-/* ---- the scanline renderer ------------------------------------------------------------ */
+/* ---- the scanline renderer (snes_video.h) -------------------------------------------- */
 
-enum { L_BG1, L_BG2, L_BG3, L_BG4, L_OBJ, L_BACK };
-
-/* A layer's pixels on one line: colour and priority+1 (0: transparent); for sprites also
- * whether colour math may apply (palettes 4-7). */
-typedef struct {
-    uint8_t idx[256 + 16];     /* CGRAM index */
-    uint8_t pri[256 + 16];
-    uint8_t math[256];
-} layer_buf;
-
-/* z of each layer and priority in each mode (higher is in front; 0 = not shown). Index:
- * [mode][layer*4 + priority] (BG priorities 0-1, sprites 0-3). Mode 1 with BG3 priority
- * set uses row 8. From the PPU's priority lists (e.g. mode 1: S3 1H 2H S2 1L 2L S1 3H S0 3L). */
-static const uint8_t ztab[10][20] = {
-    /* BG1     BG2     BG3     BG4     OBJ */
-    {8, 11, 0, 0, 7, 10, 0, 0, 2, 5, 0, 0, 1, 4, 0, 0, 3, 6, 9, 12},   /* mode 0 */
-    {6, 9, 0, 0, 5, 8, 0, 0, 1, 3, 0, 0, 0, 0, 0, 0, 2, 4, 7, 10},     /* mode 1 */
-    {3, 7, 0, 0, 1, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 4, 6, 8},      /* mode 2 */
-    {3, 7, 0, 0, 1, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 4, 6, 8},      /* mode 3 */
-    {3, 7, 0, 0, 1, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 4, 6, 8},      /* mode 4 */
-    {3, 7, 0, 0, 1, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 4, 6, 8},      /* mode 5 */
-    {2, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 3, 4, 6},      /* mode 6 */
-    {3, 3, 0, 0, 1, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 4, 6, 7},      /* mode 7 (BG2: EXTBG) */
-    {5, 8, 0, 0, 4, 7, 0, 0, 1, 10, 0, 0, 0, 0, 0, 0, 2, 3, 6, 9},     /* mode 1, BG3 in front */
-};
-
-/* Bits per pixel of BG1-BG4 in modes 0-6 (0: no such layer). */
-static const uint8_t bpp_tab[8][4] = {
-    {2, 2, 2, 2}, {4, 4, 2, 0}, {4, 4, 0, 0}, {8, 4, 0, 0}, {8, 2, 0, 0}, {4, 2, 0, 0}, {4, 0, 0, 0}, {8, 0, 0, 0},
-};
-
-/* spread[b]: bit 7-i of b in byte i (pixel i of a plane byte, leftmost first). */
-static uint64_t spread[256];
-static int spread_ready;
-
-static void spread_init(void)
+void snes_vregs_of(const snes_ppu *p, snes_vregs *r)
 {
-    for (int b = 0; b < 256; b++) {
-        uint64_t v = 0;
-        for (int i = 0; i < 8; i++)
-            if (b & (0x80 >> i))
-                v |= 1ull << (8 * i);
-        spread[b] = v;
-    }
-    __atomic_store_n(&spread_ready, 1, __ATOMIC_RELEASE);
-}
-
-/* Eight pixels of a tile row (bpp planes at word address a) in bytes, leftmost first. */
-static inline uint64_t tile_row(const uint8_t *vram, uint32_t a, int bpp)
-{
-    const uint8_t *w = vram + ((a & 0x7FFF) << 1);
-    uint64_t v = spread[w[0]] | spread[w[1]] << 1;
-    if (bpp >= 4) {
-        const uint8_t *w2 = vram + (((a + 8) & 0x7FFF) << 1);
-        v |= spread[w2[0]] << 2 | spread[w2[1]] << 3;
-    }
-    if (bpp == 8) {
-        const uint8_t *w3 = vram + (((a + 16) & 0x7FFF) << 1), *w4 = vram + (((a + 24) & 0x7FFF) << 1);
-        v |= spread[w3[0]] << 4 | spread[w3[1]] << 5 | spread[w4[0]] << 6 | spread[w4[1]] << 7;
-    }
-    return v;
-}
-
-/* One background of modes 0-6 on screen line `line` into lb. */
-static void draw_bg(const snes_ppu *p, int bg, int mode, int line, layer_buf *lb)
-{
-    int bpp = bpp_tab[mode][bg];
-    int big = (p->bgmode >> (4 + bg)) & 1, tsh = big ? 4 : 3, tmask = big ? 15 : 7;
-    uint8_t sc = p->bgsc[bg];
-    uint32_t mapbase = (uint32_t)(sc & 0xFC) << 8;
-    uint32_t chrbase = (uint32_t)((p->bgnba[bg >> 1] >> ((bg & 1) * 4)) & 15) << 12;
-    int mos = (p->mosaic & (1 << bg)) ? (p->mosaic >> 4) + 1 : 1;
-    int y = mos > 1 ? line - (line - 1) % mos : line;
-    uint32_t gy = (uint32_t)(y + p->vofs[bg]) & 0x3FF;
-    uint32_t hofs = p->hofs[bg];
-    uint16_t palbase = mode == 0 ? (uint16_t)(bg * 32) : 0;
-    int palsh = bpp == 2 ? 2 : bpp == 4 ? 4 : 0;
-    uint32_t ty = gy >> tsh;
-    uint32_t rowbase = mapbase + ((ty & 31) << 5) + ((ty & 32) && (sc & 2) ? (sc & 1 ? 0x800 : 0x400) : 0);
-    for (int sx = -(int)(hofs & 7); sx < 256; sx += 8) {
-        uint32_t gx = (hofs + (uint32_t)sx) & 0x3FF;
-        uint32_t tx = gx >> tsh;
-        uint32_t ma = (rowbase + (tx & 31) + ((tx & 32) && (sc & 1) ? 0x400 : 0)) & 0x7FFF;
-        uint16_t e = (uint16_t)(p->vram[ma * 2] | p->vram[ma * 2 + 1] << 8);
-        uint32_t ry = gy & tmask;
-        if (e & 0x8000)
-            ry = tmask - ry;
-        uint32_t tile = e & 0x3FF;
-        if (big) {
-            uint32_t half = ((gx >> 3) & 1) ^ ((e >> 14) & 1);
-            tile += (ry >> 3) * 16 + half;
-        }
-        uint64_t px = tile_row(p->vram, chrbase + tile * (uint32_t)(bpp * 4) + (ry & 7), bpp);
-        if (e & 0x4000)
-            px = __builtin_bswap64(px);
-        /* all eight pixels at once (the layer's tiles do not overlap): 1 in each byte that
-         * is opaque, then index = palette + colour (never carries: at most 255) */
-        uint64_t t = px | px >> 4;
-        t |= t >> 2;
-        t = (t | t >> 1) & 0x0101010101010101ull;
-        uint64_t pri = t * (uint64_t)(((e >> 13) & 1) + 1);
-        uint64_t pal = (uint64_t)(palbase + (bpp == 8 ? 0 : ((e >> 10) & 7) << palsh));
-        uint64_t idx = (px + pal * 0x0101010101010101ull) & (t * 0xFF);
-        int x = sx + 8; /* buffers start 8 pixels left of the screen */
-        memcpy(lb->idx + x, &idx, 8);
-        memcpy(lb->pri + x, &pri, 8);
-    }
-    if (mos > 1) /* horizontal mosaic: each block repeats its left pixel */
-        for (int x = 0; x < 256; x++) {
-            int s = x - x % mos;
-            lb->idx[x + 8] = lb->idx[s + 8];
-            lb->pri[x + 8] = lb->pri[s + 8];
-        }
-}
-
-/* Mode 7's BG1 (and BG2 with EXTBG) on screen line `line`. */
-static void draw_m7(const snes_ppu *p, int line, layer_buf *b1, layer_buf *b2)
-{
-    int mos = (p->mosaic & 1) ? (p->mosaic >> 4) + 1 : 1;
-    int y = mos > 1 ? line - (line - 1) % mos : line;
-    int32_t a = p->m7a, b = p->m7b, c = p->m7c, d = p->m7d;
-    int32_t cx = p->m7x, cy = p->m7y;
-    int32_t hs = p->m7hofs - cx, vs = p->m7vofs - cy;
-    hs = (hs & 0x2000) ? (hs | ~0x3FF) : (hs & 0x3FF);
-    vs = (vs & 0x2000) ? (vs | ~0x3FF) : (vs & 0x3FF);
-    int yy = (p->m7sel & 2) ? 255 - y : y;
-    int32_t tx = ((a * hs) & ~63) + ((b * vs) & ~63) + ((b * yy) & ~63) + cx * 256;
-    int32_t ty = ((c * hs) & ~63) + ((d * vs) & ~63) + ((d * yy) & ~63) + cy * 256;
-    int fill = p->m7sel >> 6;
-    for (int x = 0; x < 256; x++) {
-        int xx = (p->m7sel & 1) ? 255 - x : x;
-        if (mos > 1)
-            xx -= xx % mos;
-        int32_t X = (tx + a * xx) >> 8, Y = (ty + c * xx) >> 8;
-        uint8_t pix;
-        if ((X | Y) & ~0x3FF) {
-            if (fill == 2)
-                continue;
-            if (fill == 3) {
-                pix = p->vram[(((Y & 7) << 3) | (X & 7)) * 2 + 1];
-                goto have;
-            }
-        }
-        {
-            uint8_t tile = p->vram[((((uint32_t)Y >> 3) & 127) * 128 + (((uint32_t)X >> 3) & 127)) * 2];
-            pix = p->vram[(((uint32_t)tile << 6) | ((Y & 7) << 3) | (X & 7)) * 2 + 1];
-        }
-    have:
-        if (pix) {
-            b1->idx[x + 8] = pix;
-            b1->pri[x + 8] = 1;
-        }
-        if (b2 && (pix & 0x7F)) {
-            b2->idx[x + 8] = pix & 0x7F;
-            b2->pri[x + 8] = (uint8_t)((pix >> 7) + 1);
-        }
-    }
-}
-
-/* Sprite i's size, x (-256 to 255) and row on screen line `line` (>= h: not on it). */
-typedef struct {
-    int w, h, x, row;
-} obj_geom;
-
-static obj_geom obj_at(const snes_ppu *p, int i, int line)
-{
-    static const uint8_t sw[8][2] = {{8, 16}, {8, 32}, {8, 64}, {16, 32}, {16, 64}, {32, 64}, {16, 32}, {16, 32}};
-    static const uint8_t sh[8][2] = {{8, 16}, {8, 32}, {8, 64}, {16, 32}, {16, 64}, {32, 64}, {32, 64}, {32, 32}};
-    int sz = p->obsel >> 5;
-    uint8_t hi = (uint8_t)(p->oam[0x200 + (i >> 2)] >> ((i & 3) * 2));
-    int big = (hi >> 1) & 1;
-    obj_geom g = {sw[sz][big], sh[sz][big], p->oam[i * 4] | (hi & 1) << 8, (line - 1 - p->oam[i * 4 + 1]) & 0xFF};
-    if (g.x >= 256)
-        g.x -= 512;
-    return g;
-}
-
-/* Sprites on screen line `line` into lb (pri = OBJ priority + 1; lb NULL: only the
- * evaluation); sets the STAT77 range-over and time-over flags. */
-static void draw_obj(snes_ppu *p, int line, layer_buf *lb)
-{
-    uint32_t base = (uint32_t)(p->obsel & 7) << 13, gap = (uint32_t)(((p->obsel >> 3) & 3) + 1) << 12;
-    int first = p->oam_prio ? (p->oam_reload >> 2) & 0x7F : 0;
-    static const uint8_t tallest[8] = {16, 32, 64, 32, 64, 64, 64, 32};
-    int hmax = tallest[p->obsel >> 5];
-    uint8_t list[32];
-    int n = 0;
-    for (int k = 0; k < 128; k++) {
-        int i = (first + k) & 127;
-        if (((line - 1 - p->oam[i * 4 + 1]) & 0xFF) >= hmax)
-            continue; /* below the tallest size: not on this line */
-        obj_geom g = obj_at(p, i, line);
-        if (g.row >= g.h || g.x <= -g.w)
-            continue;
-        if (n == 32) {
-            p->stat_flags |= 0x40;
-            break;
-        }
-        list[n++] = (uint8_t)i;
-    }
-    int tiles = 0;
-    if (!lb) { /* count the tiles in range as the time-over check does */
-        for (int k = 0; k < n; k++) {
-            obj_geom g = obj_at(p, list[k], line);
-            for (int sx = g.x; sx < g.x + g.w; sx += 8)
-                tiles += sx > -8 && sx < 256;
-        }
-        if (tiles > 34)
-            p->stat_flags |= 0x80;
-        return;
-    }
-    uint8_t *taken = lb->math; /* reused: 1 where a sprite pixel was drawn (earlier sprites win) */
-    for (int k = 0; k < n; k++) {
-        int i = list[k];
-        const uint8_t *o = p->oam + i * 4;
-        obj_geom g = obj_at(p, i, line);
-        int w = g.w, h = g.h, x = g.x, row = g.row;
-        uint8_t attr = o[3];
-        if (attr & 0x80)
-            row = h - 1 - row;
-        uint8_t pri = (uint8_t)(((attr >> 4) & 3) + 1);
-        uint16_t pal = (uint16_t)(128 + ((attr >> 1) & 7) * 16);
-        uint8_t math = (attr & 8) ? 1 : 0; /* palettes 4-7 */
-        int cols = w >> 3;
-        for (int cidx = 0; cidx < cols; cidx++) {
-            int sx = x + cidx * 8;
-            if (sx <= -8 || sx >= 256)
-                continue;
-            if (++tiles > 34) {
-                p->stat_flags |= 0x80;
-                break;
-            }
-            int col = (attr & 0x40) ? cols - 1 - cidx : cidx;
-            uint32_t tn = (((uint32_t)(o[2] >> 4) + (uint32_t)(row >> 3)) & 15) << 4 | ((uint32_t)(o[2] + col) & 15);
-            uint32_t a = base + ((attr & 1) ? gap : 0) + tn * 16 + (uint32_t)(row & 7);
-            uint64_t px = tile_row(p->vram, a, 4);
-            if (attr & 0x40)
-                px = __builtin_bswap64(px);
-            for (int q = 0; q < 8; q++, px >>= 8) {
-                int X = sx + q;
-                uint8_t c = (uint8_t)px;
-                if (!c || X < 0 || X >= 256 || taken[X])
-                    continue;
-                taken[X] = (uint8_t)(1 + math);
-                lb->idx[X + 8] = (uint8_t)(pal + c);
-                lb->pri[X + 8] = pri;
-            }
-        }
-        if (tiles > 34)
-            break;
-    }
-}
-
-void snes_ppu_obj_flags(snes_ppu *p, int y)
-{
-    draw_obj(p, y + 1, NULL);
-}
-
-/* The two windows on one line: w1[x], w2[x] = 1 inside window 1, 2. */
-static void window_base(const snes_ppu *p, uint8_t *w1, uint8_t *w2)
-{
-    memset(w1, 0, 256);
-    memset(w2, 0, 256);
-    if (p->wpos[0] <= p->wpos[1])
-        memset(w1 + p->wpos[0], 1, (size_t)(p->wpos[1] - p->wpos[0] + 1));
-    if (p->wpos[2] <= p->wpos[3])
-        memset(w2 + p->wpos[2], 1, (size_t)(p->wpos[3] - p->wpos[2] + 1));
-}
-
-/* The window mask of a layer (wsel nibble, 2-bit logic) into w[256] (1 = masked) from the
- * two windows; 0 when the layer has no window enabled (w untouched). */
-static int window_mask(uint8_t sel, uint8_t logic, const uint8_t *w1, const uint8_t *w2, uint8_t *w)
-{
-    int e1 = sel & 2, e2 = sel & 8;
-    if (!e1 && !e2)
-        return 0;
-    uint8_t i1 = sel & 1, i2 = (sel >> 2) & 1;
-    if (!e2) {
-        for (int x = 0; x < 256; x++)
-            w[x] = w1[x] ^ i1;
-    } else if (!e1) {
-        for (int x = 0; x < 256; x++)
-            w[x] = w2[x] ^ i2;
-    } else {
-        switch (logic & 3) {
-        case 0: for (int x = 0; x < 256; x++) w[x] = (w1[x] ^ i1) | (w2[x] ^ i2); break;
-        case 1: for (int x = 0; x < 256; x++) w[x] = (w1[x] ^ i1) & (w2[x] ^ i2); break;
-        case 2: for (int x = 0; x < 256; x++) w[x] = (w1[x] ^ i1) ^ (w2[x] ^ i2); break;
-        default: for (int x = 0; x < 256; x++) w[x] = (w1[x] ^ i1 ^ w2[x] ^ i2) ^ 1; break;
-        }
-    }
-    return 1;
-}
-
-/* Merges a layer's pixels into a screen (colour, z, layer) where its z is higher and the
- * window (or NULL) does not mask it. */
-static void merge(const uint8_t *col, const uint8_t *pri, const uint8_t *zl, const uint8_t *win, int l,
-                  uint8_t *sc, uint8_t *sz, uint8_t *sl)
-{
-    for (int x = 0; x < 256; x++) {
-        uint8_t pr = pri[x];
-        if (!pr || (win && win[x]))
-            continue;
-        uint8_t zz = zl[pr - 1];
-        if (zz > sz[x])
-            sz[x] = zz, sc[x] = col[x], sl[x] = (uint8_t)l;
-    }
-}
-
-/* A BGR555 colour plus or minus another, halved when asked. */
-static inline uint16_t color_math(uint16_t a, uint16_t b, int sub, int half)
-{
-    int r = a & 31, g = (a >> 5) & 31, bl = a >> 10;
-    int r2 = b & 31, g2 = (b >> 5) & 31, b2 = b >> 10;
-    if (sub) {
-        r -= r2, g -= g2, bl -= b2;
-        if (half)
-            r >>= 1, g >>= 1, bl >>= 1;
-        r = r < 0 ? 0 : r, g = g < 0 ? 0 : g, bl = bl < 0 ? 0 : bl;
-    } else {
-        r += r2, g += g2, bl += b2;
-        if (half)
-            r >>= 1, g >>= 1, bl >>= 1;
-        r = r > 31 ? 31 : r, g = g > 31 ? 31 : g, bl = bl > 31 ? 31 : bl;
-    }
-    return (uint16_t)(r | g << 5 | bl << 10);
+    memcpy(r->hofs, p->hofs, sizeof r->hofs);
+    memcpy(r->vofs, p->vofs, sizeof r->vofs);
+    r->m7a = p->m7a, r->m7b = p->m7b, r->m7c = p->m7c, r->m7d = p->m7d;
+    r->m7x = p->m7x, r->m7y = p->m7y, r->m7hofs = p->m7hofs, r->m7vofs = p->m7vofs;
+    r->fixed = p->fixed, r->oam_reload = p->oam_reload;
+    r->inidisp = p->inidisp, r->obsel = p->obsel, r->bgmode = p->bgmode, r->mosaic = p->mosaic;
+    memcpy(r->bgsc, p->bgsc, sizeof r->bgsc);
+    memcpy(r->bgnba, p->bgnba, sizeof r->bgnba);
+    r->m7sel = p->m7sel, r->oam_prio = p->oam_prio;
+    memcpy(r->wsel, p->wsel, sizeof r->wsel);
+    memcpy(r->wpos, p->wpos, sizeof r->wpos);
+    r->wbglog = p->wbglog, r->wobjlog = p->wobjlog, r->tm = p->tm, r->ts = p->ts, r->tmw = p->tmw;
+    r->tsw = p->tsw, r->cgwsel = p->cgwsel, r->cgadsub = p->cgadsub, r->setini = p->setini;
 }
 
 void snes_ppu_draw_line(snes_ppu *p, int y, uint8_t *out)
 {
-    int line = y + 1;
-    if (!__atomic_load_n(&spread_ready, __ATOMIC_ACQUIRE))
-        spread_init();
-    layer_buf lb[5];
-    /* sprites are evaluated every line (the STAT77 flags) even when not shown */
-    int mode = p->bgmode & 7;
-    const uint8_t *z = ztab[mode == 1 && (p->bgmode & 8) ? 8 : mode];
-    uint8_t used = (uint8_t)(p->tm | p->ts);
-    memset(lb[L_OBJ].pri, 0, sizeof lb[L_OBJ].pri);
-    memset(lb[L_OBJ].math, 0, sizeof lb[L_OBJ].math);
-    draw_obj(p, line, &lb[L_OBJ]);
-    if (p->inidisp & 0x80) { /* forced blank: black */
-        memset(out, 0, SNES_W * 3);
-        return;
-    }
-    int have[5] = {0, 0, 0, 0, 1};
-    if (mode == 7) {
-        int ext = (p->setini & 0x40) && (used & 2);
-        memset(lb[L_BG1].pri, 0, sizeof lb[L_BG1].pri);
-        if (ext)
-            memset(lb[L_BG2].pri, 0, sizeof lb[L_BG2].pri);
-        if (used & 3) {
-            draw_m7(p, line, &lb[L_BG1], ext ? &lb[L_BG2] : NULL);
-            have[0] = 1, have[1] = ext;
-        }
-    } else {
-        for (int bg = 0; bg < 4; bg++) {
-            if (!bpp_tab[mode][bg] || !(used & (1 << bg)))
-                continue;
-            memset(lb[bg].pri, 0, sizeof lb[bg].pri);
-            draw_bg(p, bg, mode, line, &lb[bg]);
-            have[bg] = 1;
-        }
-    }
-    /* merge into main and sub screens */
-    uint8_t mc[256], sc[256]; /* CGRAM indexes (the sub screen's backdrop is the fixed colour) */
-    uint8_t mz[256], szb[256], ml[256], sl[256];
-    uint8_t w1[256], w2[256], win[256];
-    int have_base = 0;
-    memset(mc, 0, sizeof mc);
-    memset(sc, 0, sizeof sc);
-    memset(mz, 0, sizeof mz);
-    memset(szb, 0, sizeof szb);
-    memset(ml, L_BACK, sizeof ml);
-    memset(sl, L_BACK, sizeof sl);
-    static const uint8_t wsel_reg[5] = {0, 0, 1, 1, 2}, wsel_sh[5] = {0, 4, 0, 4, 0};
-    for (int l = 0; l < 5; l++) {
-        uint8_t bit = (uint8_t)(1 << l);
-        int onm = p->tm & bit, ons = p->ts & bit;
-        if (!have[l] || (!onm && !ons))
-            continue;
-        int hasw = 0;
-        if ((p->tmw | p->tsw) & bit) {
-            uint8_t sel = (uint8_t)((p->wsel[wsel_reg[l]] >> wsel_sh[l]) & 15);
-            uint8_t logic = (uint8_t)(l < 4 ? (p->wbglog >> (2 * l)) & 3 : p->wobjlog & 3);
-            if (sel & 0xA) {
-                if (!have_base)
-                    window_base(p, w1, w2), have_base = 1;
-                hasw = window_mask(sel, logic, w1, w2, win);
-            }
-        }
-        const uint8_t *zl = z + l * 4;
-        if (onm)
-            merge(lb[l].idx + 8, lb[l].pri + 8, zl, hasw && (p->tmw & bit) ? win : NULL, l, mc, mz, ml);
-        if (ons)
-            merge(lb[l].idx + 8, lb[l].pri + 8, zl, hasw && (p->tsw & bit) ? win : NULL, l, sc, szb, sl);
-    }
-    /* colour math and the colour window */
-    uint8_t cw[256];
-    int hascw = 0;
-    if (p->wsel[2] & 0xA0) {
-        if (!have_base)
-            window_base(p, w1, w2);
-        hascw = window_mask((uint8_t)(p->wsel[2] >> 4), (uint8_t)((p->wobjlog >> 2) & 3), w1, w2, cw);
-    }
-    if (!hascw)
-        memset(cw, 0, sizeof cw);
-    int clip = (p->cgwsel >> 6) & 3, prevent = (p->cgwsel >> 4) & 3;
-    /* by whether the pixel is inside the colour window: clipped to black, math allowed */
-    const uint8_t black_in[2] = {(uint8_t)(clip == 3 || clip == 1), (uint8_t)(clip == 3 || clip == 2)};
-    const uint8_t allow_in[2] = {(uint8_t)(prevent == 0 || prevent == 2), (uint8_t)(prevent == 0 || prevent == 1)};
-    int use_sub = p->cgwsel & 2, sub = p->cgadsub & 0x80, half = p->cgadsub & 0x40;
-    uint8_t mathl = p->cgadsub & 0x3F;
-    const uint8_t *objmath = lb[L_OBJ].math;
-    uint8_t bright = p->inidisp & 15;
-    uint8_t lut[32];
-    for (int i = 0; i < 32; i++)
-        lut[i] = (uint8_t)(((i << 3) | (i >> 2)) * bright / 15);
-    for (int x = 0; x < 256; x++) {
-        uint16_t c = p->cgram[mc[x]];
-        int inw = cw[x], black = black_in[inw];
-        if (black)
-            c = 0;
-        int l = ml[x];
-        if (((mathl >> l) & 1) && allow_in[inw] && (l != L_OBJ || objmath[x] == 2)) {
-            uint16_t other = use_sub && sl[x] != L_BACK ? p->cgram[sc[x]] : p->fixed;
-            int h = half && !black && !(use_sub && sl[x] == L_BACK);
-            c = color_math(c, other, sub, h);
-        }
-        out[3 * x] = lut[c & 31];
-        out[3 * x + 1] = lut[(c >> 5) & 31];
-        out[3 * x + 2] = lut[c >> 10];
-    }
+    snes_vregs r;
+    snes_vregs_of(p, &r);
+    p->stat_flags |= snes_render_line(&r, p->vram, p->cgram, p->oam, y, out);
 }
 
-void snes_log_render(const snes_vlog *lg, snes_ppu *w, uint8_t *rgb)
+void snes_ppu_obj_flags(snes_ppu *p, int y)
 {
-    *w = lg->start;
-    size_t k = 0;
-    for (int y = 0; y < SNES_H; y++) {
-        for (; k < lg->n && (lg->ev[k] >> 16) <= (uint32_t)y; k++) {
-            uint8_t code = (uint8_t)(lg->ev[k] >> 8), v = (uint8_t)lg->ev[k];
-            if (code == SNES_EV_OAM_RELOAD)
-                w->oamadd = w->oam_reload;
-            else if (code & SNES_EV_READ)
-                snes_ppu_read_mem(w, code & 0x7F);
-            else
-                snes_ppu_write(w, code, v);
-        }
-        snes_ppu_draw_line(w, y, rgb + (size_t)y * SNES_W * 3);
+    if ((p->stat_flags & 0xC0) == 0xC0)
+        return; /* both flags already raised this frame: nothing a line can change */
+    snes_vregs r;
+    snes_vregs_of(p, &r);
+    p->stat_flags |= snes_draw_obj(&r, p->oam, p->vram, y + 1, NULL);
+}
+
+/* ---- the packed video log (snes_video.h) ---------------------------------------------- */
+
+snes_vview snes_vlog_view(const snes_vlog *lg)
+{
+    snes_vview v = {lg->line_reg, lg->regs, lg->segs, lg->mw, (uint32_t)lg->nsegs, (uint32_t)lg->n,
+                    lg->snapshot ? (const uint8_t *)&lg->snap : NULL};
+    return v;
+}
+
+size_t snes_vlog_packed_size(const snes_vlog *lg)
+{
+    size_t n = SNES_ALIGN8(sizeof(snes_vpacked)) + (size_t)lg->nregs * sizeof(snes_vregs);
+    n += SNES_ALIGN8((size_t)lg->nsegs * sizeof(snes_vseg)) + SNES_ALIGN8(lg->n * sizeof(uint32_t));
+    return n + (lg->snapshot ? SNES_ALIGN8(sizeof(snes_vmem)) : 0);
+}
+
+void snes_vlog_pack(const snes_vlog *lg, uint8_t *dst)
+{
+    snes_vpacked h;
+    memset(&h, 0, sizeof h);
+    h.nwrites = (uint32_t)lg->n;
+    h.nregs = (uint16_t)lg->nregs;
+    h.nsegs = (uint16_t)lg->nsegs;
+    h.snapshot = (uint32_t)lg->snapshot;
+    memcpy(h.line_reg, lg->line_reg, sizeof h.line_reg);
+    size_t o = SNES_ALIGN8(sizeof h);
+    h.off_regs = (uint32_t)o;
+    memcpy(dst + o, lg->regs, (size_t)lg->nregs * sizeof(snes_vregs));
+    o += (size_t)lg->nregs * sizeof(snes_vregs);
+    h.off_segs = (uint32_t)o;
+    memcpy(dst + o, lg->segs, (size_t)lg->nsegs * sizeof(snes_vseg));
+    o += SNES_ALIGN8((size_t)lg->nsegs * sizeof(snes_vseg));
+    h.off_writes = (uint32_t)o;
+    if (lg->n)
+        memcpy(dst + o, lg->mw, lg->n * sizeof(uint32_t));
+    o += SNES_ALIGN8(lg->n * sizeof(uint32_t));
+    h.off_snap = (uint32_t)o;
+    if (lg->snapshot) {
+        memcpy(dst + o, &lg->snap, sizeof lg->snap);
+        o += SNES_ALIGN8(sizeof lg->snap);
     }
+    h.bytes = (uint32_t)o;
+    memcpy(dst, &h, sizeof h);
 }

@@ -127,6 +127,7 @@ gv_status snes_state_load(snes *m, const uint8_t *d, size_t len, gv_err *err)
     }
     m->s = *s;
     free(s);
+    m->vlog_snap = 1; /* the renderers' copies of the video memories are stale */
     m->cpu.s = cs;
     snes_cpu_regs r = cs.r;
     snes_cpu_set_regs(&m->cpu, &r);

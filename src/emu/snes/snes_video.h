@@ -1,0 +1,590 @@
+/* snes_video.h: the SNES picture rules, written once for the three video renderers: the
+ * native one inside the core (snes_ppu.c, each line at its start), the host one (threads
+ * over the packed frame log, snes_console.c) and the device one (snes_gpu.cu). Plain C,
+ * static inline; under nvcc or hipcc the functions are __host__ __device__.
+ *
+ * A line is drawn from a register snapshot (snes_vregs) and the three memories (VRAM,
+ * CGRAM, OAM) as they are at its start. The frame log (snes_vpacked) gives each line its
+ * snapshot, and the memories as a list of byte writes in segments stamped with the number
+ * of lines drawn before them: line y sees the memories at the frame's start plus every
+ * segment whose stamp is <= y. So the lines between two stamps can be drawn in any order,
+ * by any thread, from one copy of the memories (snes_render_frame). */
+#ifndef GV_EMU_SNES_SNES_VIDEO_H
+#define GV_EMU_SNES_SNES_VIDEO_H
+
+#include <stdint.h>
+#include <string.h>
+
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#define SNES_HD static __host__ __device__ inline
+#else
+#define SNES_HD static inline
+#endif
+/* A barrier between the phases of snes_render_frame: the block's threads on the device,
+ * the OpenMP team on the host (only when nthr > 1). */
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#define SNES_BARRIER(nthr) __syncthreads()
+#elif defined(_OPENMP)
+#define SNES_BARRIER(nthr) do { if ((nthr) > 1) { _Pragma("omp barrier") } } while (0)
+#else
+#define SNES_BARRIER(nthr) ((void)0)
+#endif
+
+#define SNES_VW 256
+#define SNES_VH 224 /* picture lines 0-223: screen lines 1-224 */
+#define SNES_FB_BYTES (SNES_VW * SNES_VH * 3)
+
+/* The registers a line is drawn with (64 bytes). */
+typedef struct {
+    int16_t m7a, m7b, m7c, m7d, m7x, m7y, m7hofs, m7vofs;
+    uint16_t hofs[4], vofs[4];
+    uint16_t fixed;        /* COLDATA as BGR555 */
+    uint16_t oam_reload;   /* the OAM address $2102/3 set (first sprite with oam_prio) */
+    uint8_t inidisp, obsel, bgmode, mosaic;
+    uint8_t bgsc[4], bgnba[2], m7sel, oam_prio;
+    uint8_t wsel[3], wbglog, wpos[4];
+    uint8_t wobjlog, tm, ts, tmw, tsw, cgwsel, cgadsub, setini;
+} snes_vregs;
+
+/* The video memories as one byte space (a memory write's address is an offset in it). */
+typedef struct {
+    uint8_t vram[65536];
+    uint16_t cgram[256];   /* BGR555, little-endian bytes */
+    uint8_t oam[544];
+} snes_vmem;
+enum { SNES_VM_VRAM = 0, SNES_VM_CGRAM = 65536, SNES_VM_OAM = 65536 + 512, SNES_VM_BYTES = 65536 + 512 + 544 };
+
+/* A memory write: address (17 bits) | value << 17. */
+#define SNES_MW(addr, v) ((uint32_t)(addr) | (uint32_t)(v) << 17)
+
+/* A segment of memory writes: made after `stamp` lines were drawn; writes [first, next
+ * segment's first). */
+typedef struct {
+    uint16_t stamp, pad;
+    uint32_t first;
+} snes_vseg;
+
+/* The packed frame log (8-byte aligned): this header, then nregs snes_vregs, nsegs
+ * snes_vseg, nwrites uint32 writes, and with `snapshot` the memories at the frame's start
+ * (a snes_vmem; otherwise the renderer's copy from the previous frame is current). */
+typedef struct {
+    uint32_t bytes, nwrites;
+    uint16_t nregs, nsegs;
+    uint32_t snapshot;
+    uint32_t off_regs, off_segs, off_writes, off_snap;
+    uint8_t line_reg[SNES_VH]; /* the snapshot of each line */
+} snes_vpacked;
+
+#define SNES_ALIGN8(n) (((n) + 7) & ~(size_t)7)
+
+/* ---- the line renderer ---------------------------------------------------------------- */
+
+enum { SNES_L_BG1, SNES_L_BG2, SNES_L_BG3, SNES_L_BG4, SNES_L_OBJ, SNES_L_BACK };
+
+/* A layer's pixels on one line: CGRAM index and priority+1 (0: transparent), 8 pixels of
+ * margin on the left; for sprites also whether colour math may apply (palettes 4-7). */
+typedef struct {
+    uint8_t idx[256 + 16];
+    uint8_t pri[256 + 16];
+    uint8_t math[256];
+} snes_layer_buf;
+
+/* spread(b): bit 7-i of b in byte i (pixel i of a plane byte, leftmost first). */
+#define SNES_SPREAD(b) \
+    (((((uint64_t)(b) * 0x0101010101010101ull) & 0x0102040810204080ull) + 0x7F7F7F7F7F7F7F7Full) >> 7 & \
+     0x0101010101010101ull)
+
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+#define SNES_S4(b) SNES_SPREAD(b), SNES_SPREAD((b) + 1), SNES_SPREAD((b) + 2), SNES_SPREAD((b) + 3)
+#define SNES_S16(b) SNES_S4(b), SNES_S4((b) + 4), SNES_S4((b) + 8), SNES_S4((b) + 12)
+#define SNES_S64(b) SNES_S16(b), SNES_S16((b) + 16), SNES_S16((b) + 32), SNES_S16((b) + 48)
+/* On the host a table (one load); on the device the arithmetic (no divergent loads). */
+static const uint64_t snes_spread_tab[256] = {SNES_S64(0), SNES_S64(64), SNES_S64(128), SNES_S64(192)};
+#define SNES_SPREAD_B(b) snes_spread_tab[b]
+#else
+#define SNES_SPREAD_B(b) SNES_SPREAD(b)
+#endif
+
+SNES_HD uint64_t snes_bswap64(uint64_t v)
+{
+    v = (v >> 32) | (v << 32);
+    v = ((v & 0xFFFF0000FFFF0000ull) >> 16) | ((v & 0x0000FFFF0000FFFFull) << 16);
+    return ((v & 0xFF00FF00FF00FF00ull) >> 8) | ((v & 0x00FF00FF00FF00FFull) << 8);
+}
+
+/* z of each layer and priority in each mode (higher is in front; 0 = not shown). Index:
+ * [mode][layer*4 + priority] (BG priorities 0-1, sprites 0-3). Mode 1 with BG3 priority
+ * set uses row 8. From the PPU's priority lists (e.g. mode 1: S3 1H 2H S2 1L 2L S1 3H S0 3L). */
+SNES_HD const uint8_t *snes_ztab(int row)
+{
+    static const uint8_t ztab_host[9][20] = {
+        /* BG1     BG2     BG3     BG4     OBJ */
+        {8, 11, 0, 0, 7, 10, 0, 0, 2, 5, 0, 0, 1, 4, 0, 0, 3, 6, 9, 12},   /* mode 0 */
+        {6, 9, 0, 0, 5, 8, 0, 0, 1, 3, 0, 0, 0, 0, 0, 0, 2, 4, 7, 10},     /* mode 1 */
+        {3, 7, 0, 0, 1, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 4, 6, 8},      /* mode 2 */
+        {3, 7, 0, 0, 1, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 4, 6, 8},      /* mode 3 */
+        {3, 7, 0, 0, 1, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 4, 6, 8},      /* mode 4 */
+        {3, 7, 0, 0, 1, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 4, 6, 8},      /* mode 5 */
+        {2, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 3, 4, 6},      /* mode 6 */
+        {3, 3, 0, 0, 1, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 4, 6, 7},      /* mode 7 (BG2: EXTBG) */
+        {5, 8, 0, 0, 4, 7, 0, 0, 1, 10, 0, 0, 0, 0, 0, 0, 2, 3, 6, 9},     /* mode 1, BG3 in front */
+    };
+    return ztab_host[row];
+}
+
+/* Bits per pixel of BG1-BG4 in modes 0-7 (0: no such layer). */
+SNES_HD int snes_bpp(int mode, int bg)
+{
+    static const uint8_t bpp_tab[8][4] = {
+        {2, 2, 2, 2}, {4, 4, 2, 0}, {4, 4, 0, 0}, {8, 4, 0, 0}, {8, 2, 0, 0}, {4, 2, 0, 0}, {4, 0, 0, 0}, {8, 0, 0, 0},
+    };
+    return bpp_tab[mode][bg];
+}
+
+/* Eight pixels of a tile row (bpp planes at word address a) in bytes, leftmost first. */
+SNES_HD uint64_t snes_tile_row(const uint8_t *vram, uint32_t a, int bpp)
+{
+    const uint8_t *w = vram + ((a & 0x7FFF) << 1);
+    uint64_t v = SNES_SPREAD_B(w[0]) | SNES_SPREAD_B(w[1]) << 1;
+    if (bpp >= 4) {
+        const uint8_t *w2 = vram + (((a + 8) & 0x7FFF) << 1);
+        v |= SNES_SPREAD_B(w2[0]) << 2 | SNES_SPREAD_B(w2[1]) << 3;
+    }
+    if (bpp == 8) {
+        const uint8_t *w3 = vram + (((a + 16) & 0x7FFF) << 1), *w4 = vram + (((a + 24) & 0x7FFF) << 1);
+        v |= SNES_SPREAD_B(w3[0]) << 4 | SNES_SPREAD_B(w3[1]) << 5 | SNES_SPREAD_B(w4[0]) << 6 |
+             SNES_SPREAD_B(w4[1]) << 7;
+    }
+    return v;
+}
+
+/* One background of modes 0-6 on screen line `line` into lb. */
+SNES_HD void snes_draw_bg(const snes_vregs *p, const uint8_t *vram, int bg, int mode, int line, snes_layer_buf *lb)
+{
+    int bpp = snes_bpp(mode, bg);
+    int big = (p->bgmode >> (4 + bg)) & 1, tsh = big ? 4 : 3, tmask = big ? 15 : 7;
+    uint8_t sc = p->bgsc[bg];
+    uint32_t mapbase = (uint32_t)(sc & 0xFC) << 8;
+    uint32_t chrbase = (uint32_t)((p->bgnba[bg >> 1] >> ((bg & 1) * 4)) & 15) << 12;
+    int mos = (p->mosaic & (1 << bg)) ? (p->mosaic >> 4) + 1 : 1;
+    int y = mos > 1 ? line - (line - 1) % mos : line;
+    uint32_t gy = (uint32_t)(y + p->vofs[bg]) & 0x3FF;
+    uint32_t hofs = p->hofs[bg];
+    uint16_t palbase = mode == 0 ? (uint16_t)(bg * 32) : 0;
+    int palsh = bpp == 2 ? 2 : bpp == 4 ? 4 : 0;
+    uint32_t ty = gy >> tsh;
+    uint32_t rowbase = mapbase + ((ty & 31) << 5) + ((ty & 32) && (sc & 2) ? (sc & 1 ? 0x800 : 0x400) : 0);
+    for (int sx = -(int)(hofs & 7); sx < 256; sx += 8) {
+        uint32_t gx = (hofs + (uint32_t)sx) & 0x3FF;
+        uint32_t tx = gx >> tsh;
+        uint32_t ma = (rowbase + (tx & 31) + ((tx & 32) && (sc & 1) ? 0x400 : 0)) & 0x7FFF;
+        uint16_t e = (uint16_t)(vram[ma * 2] | vram[ma * 2 + 1] << 8);
+        uint32_t ry = gy & tmask;
+        if (e & 0x8000)
+            ry = tmask - ry;
+        uint32_t tile = e & 0x3FF;
+        if (big) {
+            uint32_t half = ((gx >> 3) & 1) ^ ((e >> 14) & 1);
+            tile += (ry >> 3) * 16 + half;
+        }
+        uint64_t px = snes_tile_row(vram, chrbase + tile * (uint32_t)(bpp * 4) + (ry & 7), bpp);
+        if (e & 0x4000)
+            px = snes_bswap64(px);
+        /* all eight pixels at once (the layer's tiles do not overlap): 1 in each byte that
+         * is opaque, then index = palette + colour (never carries: at most 255) */
+        uint64_t t = px | px >> 4;
+        t |= t >> 2;
+        t = (t | t >> 1) & 0x0101010101010101ull;
+        uint64_t pri = t * (uint64_t)(((e >> 13) & 1) + 1);
+        uint64_t pal = (uint64_t)(palbase + (bpp == 8 ? 0 : ((e >> 10) & 7) << palsh));
+        uint64_t idx = (px + pal * 0x0101010101010101ull) & (t * 0xFF);
+        int x = sx + 8; /* buffers start 8 pixels left of the screen */
+        memcpy(lb->idx + x, &idx, 8);
+        memcpy(lb->pri + x, &pri, 8);
+    }
+    if (mos > 1) /* horizontal mosaic: each block repeats its left pixel */
+        for (int x = 0; x < 256; x++) {
+            int s = x - x % mos;
+            lb->idx[x + 8] = lb->idx[s + 8];
+            lb->pri[x + 8] = lb->pri[s + 8];
+        }
+}
+
+/* Mode 7's BG1 (and BG2 with EXTBG) on screen line `line`. */
+SNES_HD void snes_draw_m7(const snes_vregs *p, const uint8_t *vram, int line, snes_layer_buf *b1, snes_layer_buf *b2)
+{
+    int mos = (p->mosaic & 1) ? (p->mosaic >> 4) + 1 : 1;
+    int y = mos > 1 ? line - (line - 1) % mos : line;
+    int32_t a = p->m7a, b = p->m7b, c = p->m7c, d = p->m7d;
+    int32_t cx = p->m7x, cy = p->m7y;
+    int32_t hs = p->m7hofs - cx, vs = p->m7vofs - cy;
+    hs = (hs & 0x2000) ? (hs | ~0x3FF) : (hs & 0x3FF);
+    vs = (vs & 0x2000) ? (vs | ~0x3FF) : (vs & 0x3FF);
+    int yy = (p->m7sel & 2) ? 255 - y : y;
+    int32_t tx = ((a * hs) & ~63) + ((b * vs) & ~63) + ((b * yy) & ~63) + cx * 256;
+    int32_t ty = ((c * hs) & ~63) + ((d * vs) & ~63) + ((d * yy) & ~63) + cy * 256;
+    int fill = p->m7sel >> 6;
+    for (int x = 0; x < 256; x++) {
+        int xx = (p->m7sel & 1) ? 255 - x : x;
+        if (mos > 1)
+            xx -= xx % mos;
+        int32_t X = (tx + a * xx) >> 8, Y = (ty + c * xx) >> 8;
+        uint8_t pix;
+        if (((X | Y) & ~0x3FF) && fill == 2)
+            continue;
+        if (((X | Y) & ~0x3FF) && fill == 3) {
+            pix = vram[(((Y & 7) << 3) | (X & 7)) * 2 + 1];
+        } else {
+            uint8_t tile = vram[((((uint32_t)Y >> 3) & 127) * 128 + (((uint32_t)X >> 3) & 127)) * 2];
+            pix = vram[(((uint32_t)tile << 6) | ((Y & 7) << 3) | (X & 7)) * 2 + 1];
+        }
+        if (pix) {
+            b1->idx[x + 8] = pix;
+            b1->pri[x + 8] = 1;
+        }
+        if (b2 && (pix & 0x7F)) {
+            b2->idx[x + 8] = pix & 0x7F;
+            b2->pri[x + 8] = (uint8_t)((pix >> 7) + 1);
+        }
+    }
+}
+
+/* Sprite i's size, x (-256 to 255) and row on screen line `line` (>= h: not on it). */
+typedef struct {
+    int w, h, x, row;
+} snes_obj_geom;
+
+SNES_HD snes_obj_geom snes_obj_at(const snes_vregs *p, const uint8_t *oam, int i, int line)
+{
+    static const uint8_t sw[8][2] = {{8, 16}, {8, 32}, {8, 64}, {16, 32}, {16, 64}, {32, 64}, {16, 32}, {16, 32}};
+    static const uint8_t sh[8][2] = {{8, 16}, {8, 32}, {8, 64}, {16, 32}, {16, 64}, {32, 64}, {32, 64}, {32, 32}};
+    int sz = p->obsel >> 5;
+    uint8_t hi = (uint8_t)(oam[0x200 + (i >> 2)] >> ((i & 3) * 2));
+    int big = (hi >> 1) & 1;
+    snes_obj_geom g = {sw[sz][big], sh[sz][big], oam[i * 4] | (hi & 1) << 8, (line - 1 - oam[i * 4 + 1]) & 0xFF};
+    if (g.x >= 256)
+        g.x -= 512;
+    return g;
+}
+
+/* Sprites on screen line `line` into lb (pri = OBJ priority + 1; lb NULL: only the
+ * evaluation). Returns the STAT77 range-over ($40) and time-over ($80) flags it raises. */
+SNES_HD uint8_t snes_draw_obj(const snes_vregs *p, const uint8_t *oam, const uint8_t *vram, int line,
+                              snes_layer_buf *lb)
+{
+    static const uint8_t tallest[8] = {16, 32, 64, 32, 64, 64, 64, 32};
+    uint32_t base = (uint32_t)(p->obsel & 7) << 13, gap = (uint32_t)(((p->obsel >> 3) & 3) + 1) << 12;
+    int first = p->oam_prio ? (p->oam_reload >> 2) & 0x7F : 0;
+    int hmax = tallest[p->obsel >> 5];
+    uint8_t flags = 0;
+    uint8_t list[32];
+    int n = 0;
+    for (int k = 0; k < 128; k++) {
+        int i = (first + k) & 127;
+        if (((line - 1 - oam[i * 4 + 1]) & 0xFF) >= hmax)
+            continue; /* below the tallest size: not on this line */
+        snes_obj_geom g = snes_obj_at(p, oam, i, line);
+        if (g.row >= g.h || g.x <= -g.w)
+            continue;
+        if (n == 32) {
+            flags |= 0x40;
+            break;
+        }
+        list[n++] = (uint8_t)i;
+    }
+    int tiles = 0;
+    if (!lb) { /* count the tiles in range as the time-over check does */
+        for (int k = 0; k < n; k++) {
+            snes_obj_geom g = snes_obj_at(p, oam, list[k], line);
+            for (int sx = g.x; sx < g.x + g.w; sx += 8)
+                tiles += sx > -8 && sx < 256;
+        }
+        return (uint8_t)(flags | (tiles > 34 ? 0x80 : 0));
+    }
+    uint8_t *taken = lb->math; /* reused: 1 where a sprite pixel was drawn (earlier sprites win) */
+    for (int k = 0; k < n; k++) {
+        int i = list[k];
+        const uint8_t *o = oam + i * 4;
+        snes_obj_geom g = snes_obj_at(p, oam, i, line);
+        int w = g.w, h = g.h, x = g.x, row = g.row;
+        uint8_t attr = o[3];
+        if (attr & 0x80)
+            row = h - 1 - row;
+        uint8_t pri = (uint8_t)(((attr >> 4) & 3) + 1);
+        uint16_t pal = (uint16_t)(128 + ((attr >> 1) & 7) * 16);
+        uint8_t math = (attr & 8) ? 1 : 0; /* palettes 4-7 */
+        int cols = w >> 3;
+        for (int cidx = 0; cidx < cols; cidx++) {
+            int sx = x + cidx * 8;
+            if (sx <= -8 || sx >= 256)
+                continue;
+            if (++tiles > 34) {
+                flags |= 0x80;
+                break;
+            }
+            int col = (attr & 0x40) ? cols - 1 - cidx : cidx;
+            uint32_t tn = (((uint32_t)(o[2] >> 4) + (uint32_t)(row >> 3)) & 15) << 4 | ((uint32_t)(o[2] + col) & 15);
+            uint32_t a = base + ((attr & 1) ? gap : 0) + tn * 16 + (uint32_t)(row & 7);
+            uint64_t px = snes_tile_row(vram, a, 4);
+            if (attr & 0x40)
+                px = snes_bswap64(px);
+            for (int q = 0; q < 8; q++, px >>= 8) {
+                int X = sx + q;
+                uint8_t c = (uint8_t)px;
+                if (!c || X < 0 || X >= 256 || taken[X])
+                    continue;
+                taken[X] = (uint8_t)(1 + math);
+                lb->idx[X + 8] = (uint8_t)(pal + c);
+                lb->pri[X + 8] = pri;
+            }
+        }
+        if (tiles > 34)
+            break;
+    }
+    return flags;
+}
+
+/* The two windows on one line: w1[x], w2[x] = 1 inside window 1, 2. */
+SNES_HD void snes_window_base(const snes_vregs *p, uint8_t *w1, uint8_t *w2)
+{
+    memset(w1, 0, 256);
+    memset(w2, 0, 256);
+    if (p->wpos[0] <= p->wpos[1])
+        memset(w1 + p->wpos[0], 1, (size_t)(p->wpos[1] - p->wpos[0] + 1));
+    if (p->wpos[2] <= p->wpos[3])
+        memset(w2 + p->wpos[2], 1, (size_t)(p->wpos[3] - p->wpos[2] + 1));
+}
+
+/* The window mask of a layer (wsel nibble, 2-bit logic) into w[256] (1 = masked) from the
+ * two windows; 0 when the layer has no window enabled (w untouched). */
+SNES_HD int snes_window_mask(uint8_t sel, uint8_t logic, const uint8_t *w1, const uint8_t *w2, uint8_t *w)
+{
+    int e1 = sel & 2, e2 = sel & 8;
+    if (!e1 && !e2)
+        return 0;
+    uint8_t i1 = sel & 1, i2 = (sel >> 2) & 1;
+    if (!e2) {
+        for (int x = 0; x < 256; x++)
+            w[x] = w1[x] ^ i1;
+    } else if (!e1) {
+        for (int x = 0; x < 256; x++)
+            w[x] = w2[x] ^ i2;
+    } else {
+        switch (logic & 3) {
+        case 0: for (int x = 0; x < 256; x++) w[x] = (w1[x] ^ i1) | (w2[x] ^ i2); break;
+        case 1: for (int x = 0; x < 256; x++) w[x] = (w1[x] ^ i1) & (w2[x] ^ i2); break;
+        case 2: for (int x = 0; x < 256; x++) w[x] = (w1[x] ^ i1) ^ (w2[x] ^ i2); break;
+        default: for (int x = 0; x < 256; x++) w[x] = (w1[x] ^ i1 ^ w2[x] ^ i2) ^ 1; break;
+        }
+    }
+    return 1;
+}
+
+/* Merges a layer's pixels into a screen (colour, z, layer) where its z is higher and the
+ * window (or NULL) does not mask it. */
+SNES_HD void snes_merge(const uint8_t *col, const uint8_t *pri, const uint8_t *zl, const uint8_t *win, int l,
+                        uint8_t *sc, uint8_t *sz, uint8_t *sl)
+{
+    for (int x = 0; x < 256; x++) {
+        uint8_t pr = pri[x];
+        if (!pr || (win && win[x]))
+            continue;
+        uint8_t zz = zl[pr - 1];
+        if (zz > sz[x])
+            sz[x] = zz, sc[x] = col[x], sl[x] = (uint8_t)l;
+    }
+}
+
+/* A BGR555 colour plus or minus another, halved when asked. */
+SNES_HD uint16_t snes_color_math(uint16_t a, uint16_t b, int sub, int half)
+{
+    int r = a & 31, g = (a >> 5) & 31, bl = a >> 10;
+    int r2 = b & 31, g2 = (b >> 5) & 31, b2 = b >> 10;
+    if (sub) {
+        r -= r2, g -= g2, bl -= b2;
+        if (half)
+            r >>= 1, g >>= 1, bl >>= 1;
+        r = r < 0 ? 0 : r, g = g < 0 ? 0 : g, bl = bl < 0 ? 0 : bl;
+    } else {
+        r += r2, g += g2, bl += b2;
+        if (half)
+            r >>= 1, g >>= 1, bl >>= 1;
+        r = r > 31 ? 31 : r, g = g > 31 ? 31 : g, bl = bl > 31 ? 31 : bl;
+    }
+    return (uint16_t)(r | g << 5 | bl << 10);
+}
+
+/* Draws picture line y (0-223: screen line y + 1) into out (256 RGB pixels) with the
+ * registers p and the memories given. Returns the STAT77 sprite flags the line raises
+ * (sprites are evaluated even when the screen is blanked). */
+SNES_HD uint8_t snes_render_line(const snes_vregs *p, const uint8_t *vram, const uint16_t *cgram,
+                                 const uint8_t *oam, int y, uint8_t *out)
+{
+    int line = y + 1;
+    snes_layer_buf lb[5];
+    int mode = p->bgmode & 7;
+    const uint8_t *z = snes_ztab(mode == 1 && (p->bgmode & 8) ? 8 : mode);
+    uint8_t used = (uint8_t)(p->tm | p->ts);
+    memset(lb[SNES_L_OBJ].pri, 0, sizeof lb[SNES_L_OBJ].pri);
+    memset(lb[SNES_L_OBJ].math, 0, sizeof lb[SNES_L_OBJ].math);
+    uint8_t flags = snes_draw_obj(p, oam, vram, line, &lb[SNES_L_OBJ]);
+    if (p->inidisp & 0x80) { /* forced blank: black */
+        memset(out, 0, SNES_VW * 3);
+        return flags;
+    }
+    int have[5] = {0, 0, 0, 0, 1};
+    if (mode == 7) {
+        int ext = (p->setini & 0x40) && (used & 2);
+        memset(lb[SNES_L_BG1].pri, 0, sizeof lb[SNES_L_BG1].pri);
+        if (ext)
+            memset(lb[SNES_L_BG2].pri, 0, sizeof lb[SNES_L_BG2].pri);
+        if (used & 3) {
+            snes_draw_m7(p, vram, line, &lb[SNES_L_BG1], ext ? &lb[SNES_L_BG2] : NULL);
+            have[0] = 1, have[1] = ext;
+        }
+    } else {
+        for (int bg = 0; bg < 4; bg++) {
+            if (!snes_bpp(mode, bg) || !(used & (1 << bg)))
+                continue;
+            memset(lb[bg].pri, 0, sizeof lb[bg].pri);
+            snes_draw_bg(p, vram, bg, mode, line, &lb[bg]);
+            have[bg] = 1;
+        }
+    }
+    /* merge into main and sub screens */
+    uint8_t mc[256], sc[256]; /* CGRAM indexes (the sub screen's backdrop is the fixed colour) */
+    uint8_t mz[256], szb[256], ml[256], sl[256];
+    uint8_t w1[256], w2[256], win[256];
+    int have_base = 0;
+    memset(mc, 0, sizeof mc);
+    memset(sc, 0, sizeof sc);
+    memset(mz, 0, sizeof mz);
+    memset(szb, 0, sizeof szb);
+    memset(ml, SNES_L_BACK, sizeof ml);
+    memset(sl, SNES_L_BACK, sizeof sl);
+    for (int l = 0; l < 5; l++) {
+        uint8_t bit = (uint8_t)(1 << l);
+        int onm = p->tm & bit, ons = p->ts & bit;
+        if (!have[l] || (!onm && !ons))
+            continue;
+        int hasw = 0;
+        if ((p->tmw | p->tsw) & bit) {
+            /* the wsel register and nibble of each layer: BG1 0/0, BG2 0/4, BG3 1/0, BG4 1/4, OBJ 2/0 */
+            uint8_t sel = (uint8_t)((p->wsel[l >> 1] >> ((l & 1) * 4)) & 15);
+            uint8_t logic = (uint8_t)(l < 4 ? (p->wbglog >> (2 * l)) & 3 : p->wobjlog & 3);
+            if (sel & 0xA) {
+                if (!have_base)
+                    snes_window_base(p, w1, w2), have_base = 1;
+                hasw = snes_window_mask(sel, logic, w1, w2, win);
+            }
+        }
+        const uint8_t *zl = z + l * 4;
+        if (onm)
+            snes_merge(lb[l].idx + 8, lb[l].pri + 8, zl, hasw && (p->tmw & bit) ? win : NULL, l, mc, mz, ml);
+        if (ons)
+            snes_merge(lb[l].idx + 8, lb[l].pri + 8, zl, hasw && (p->tsw & bit) ? win : NULL, l, sc, szb, sl);
+    }
+    /* colour math and the colour window */
+    uint8_t cw[256];
+    int hascw = 0;
+    if (p->wsel[2] & 0xA0) {
+        if (!have_base)
+            snes_window_base(p, w1, w2);
+        hascw = snes_window_mask((uint8_t)(p->wsel[2] >> 4), (uint8_t)((p->wobjlog >> 2) & 3), w1, w2, cw);
+    }
+    if (!hascw)
+        memset(cw, 0, sizeof cw);
+    int clip = (p->cgwsel >> 6) & 3, prevent = (p->cgwsel >> 4) & 3;
+    /* by whether the pixel is inside the colour window: clipped to black, math allowed */
+    const uint8_t black_in[2] = {(uint8_t)(clip == 3 || clip == 1), (uint8_t)(clip == 3 || clip == 2)};
+    const uint8_t allow_in[2] = {(uint8_t)(prevent == 0 || prevent == 2), (uint8_t)(prevent == 0 || prevent == 1)};
+    int use_sub = p->cgwsel & 2, sub = p->cgadsub & 0x80, half = p->cgadsub & 0x40;
+    uint8_t mathl = p->cgadsub & 0x3F;
+    const uint8_t *objmath = lb[SNES_L_OBJ].math;
+    uint8_t bright = p->inidisp & 15;
+    uint8_t lut[32];
+    for (int i = 0; i < 32; i++)
+        lut[i] = (uint8_t)(((i << 3) | (i >> 2)) * bright / 15);
+    for (int x = 0; x < 256; x++) {
+        uint16_t c = cgram[mc[x]];
+        int inw = cw[x], black = black_in[inw];
+        if (black)
+            c = 0;
+        int l = ml[x];
+        if (((mathl >> l) & 1) && allow_in[inw] && (l != SNES_L_OBJ || objmath[x] == 2)) {
+            uint16_t other = use_sub && sl[x] != SNES_L_BACK ? cgram[sc[x]] : p->fixed;
+            int h = half && !black && !(use_sub && sl[x] == SNES_L_BACK);
+            c = snes_color_math(c, other, sub, h);
+        }
+        out[3 * x] = lut[c & 31];
+        out[3 * x + 1] = lut[(c >> 5) & 31];
+        out[3 * x + 2] = lut[c >> 10];
+    }
+    return flags;
+}
+
+/* ---- the frame log renderer ----------------------------------------------------------- */
+
+/* A frame log as the renderer reads it: from the machine's log on the host (snes_vlog_view)
+ * or from its packed form (snes_vview_packed) on the device. */
+typedef struct {
+    const uint8_t *line_reg;   /* SNES_VH snapshot indexes */
+    const snes_vregs *regs;
+    const snes_vseg *segs;
+    const uint32_t *wr;
+    uint32_t nsegs, nwrites;
+    const uint8_t *snap;       /* the memories at the frame's start (a snes_vmem), or NULL */
+} snes_vview;
+
+SNES_HD snes_vview snes_vview_packed(const uint8_t *pk)
+{
+    const snes_vpacked *h = (const snes_vpacked *)pk;
+    snes_vview v;
+    v.line_reg = h->line_reg;
+    v.regs = (const snes_vregs *)(pk + h->off_regs);
+    v.segs = (const snes_vseg *)(pk + h->off_segs);
+    v.wr = (const uint32_t *)(pk + h->off_writes);
+    v.nsegs = h->nsegs;
+    v.nwrites = h->nwrites;
+    v.snap = h->snapshot ? pk + h->off_snap : NULL;
+    return v;
+}
+
+/* Draws a frame into fb from mem (the memories at the frame's start, or anything when the
+ * log carries a snapshot), leaving mem as at the frame's end. Called by nthr threads (tid
+ * 0..nthr-1) together: the lines between two stamps are shared out, thread 0 applies each
+ * segment of writes between barriers. */
+SNES_HD void snes_render_frame(const snes_vview *v, uint8_t *mem, uint8_t *fb, int tid, int nthr)
+{
+    if (v->snap) {
+        const uint32_t *s = (const uint32_t *)v->snap;
+        for (int k = tid; k < SNES_VM_BYTES / 4; k += nthr)
+            ((uint32_t *)mem)[k] = s[k];
+        SNES_BARRIER(nthr);
+    }
+    const uint16_t *cgram = (const uint16_t *)(mem + SNES_VM_CGRAM);
+    int cur = 0;
+    for (uint32_t k = 0; k <= v->nsegs; k++) {
+        int stamp = k < v->nsegs ? v->segs[k].stamp : SNES_VH;
+        if (stamp > SNES_VH)
+            stamp = SNES_VH;
+        if (stamp > cur) {
+            for (int y = cur + tid; y < stamp; y += nthr)
+                snes_render_line(&v->regs[v->line_reg[y]], mem + SNES_VM_VRAM, cgram, mem + SNES_VM_OAM, y,
+                                 fb + (size_t)y * SNES_VW * 3);
+            cur = stamp;
+        }
+        if (k == v->nsegs)
+            break;
+        SNES_BARRIER(nthr);
+        if (tid == 0) {
+            uint32_t end = k + 1 < v->nsegs ? v->segs[k + 1].first : v->nwrites;
+            for (uint32_t j = v->segs[k].first; j < end; j++)
+                if ((v->wr[j] & 0x1FFFF) < SNES_VM_BYTES)
+                    mem[v->wr[j] & 0x1FFFF] = (uint8_t)(v->wr[j] >> 17);
+        }
+        SNES_BARRIER(nthr);
+    }
+}
+
+#endif
