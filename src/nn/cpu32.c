@@ -32,7 +32,7 @@ typedef struct {
     int perm;         /* linear layer over a flattened (32, 49) map: NHWC column order */
     float *wk;        /* (k*k*in, out): forward, wk[tap*in + ci][co] = W[co][ci][tap] */
     float *wb;        /* (k*k*out, in): backward data, wb[tap*out + co][ci] = W[co][ci][k*k-1-tap] */
-    float *wu, *wbu;  /* 3x3 with Winograd: U of the forward (16, in, out) and of the input gradient (16, out, in) */
+    float *wu, *wbu;  /* 3x3 with Winograd: U of the forward (in to out) and of the input gradient (out to in), wino.h */
 } c32_layer;
 #define NO_BIAS ((size_t)-1)
 
@@ -164,8 +164,8 @@ static void layer_pack(c32 *m, c32_layer *l)
     const float *W = m->params + l->w;
     int K = l->k * l->k * l->in;
     if (l->wu) {
-        nn_wino_pack(W, l->in, l->out, 0, l->wu);
-        nn_wino_pack(W, l->in, l->out, 1, l->wbu);
+        nn_wino_pack(W, l->in, l->out, 0, nn_wino_blocked(), l->wu);
+        nn_wino_pack(W, l->in, l->out, 1, nn_wino_blocked(), l->wbu);
         return;
     }
     for (int o = 0; o < l->out; o++)
@@ -689,6 +689,13 @@ static double c32_run(c32 *m, int train, int backward)
     int team = m->kind == NN_NORM_BATCH && train;
     int T = team ? m->threads : GV_MIN(m->threads, GV_MIN(m->umax, m->n));
     m->units = team ? T : GV_MIN(m->umax, m->n);
+    /* a forward alone reads every weight once per unit (about 1 MiB per 3x3 layer at 128
+     * channels, as long as the products of a few samples take): fewer, larger units, one per
+     * thread or 16 samples each, whichever is more */
+    if (!team && !backward) {
+        m->units = GV_MIN(m->units, GV_MAX(GV_MIN(m->n, m->threads), (m->n + 15) / 16));
+        T = GV_MIN(T, m->units);
+    }
 #pragma omp parallel num_threads(T)
     {
         c32_thread *tc = &m->th[omp_get_thread_num()];
@@ -742,8 +749,8 @@ static c32_layer layer_of(c32 *m, const nn_layout *L, const char *mod, int linea
     l.b = linear ? need(L, mod, "bias")->offset : NO_BIAS;
     l.perm = linear && l.in == NN_HEAD_CH * P;
     if (l.k == 3 && m->wino) {
-        l.wu = falloc(m, (size_t)NN_WINO_XI * l.in * l.out);
-        l.wbu = falloc(m, (size_t)NN_WINO_XI * l.in * l.out);
+        l.wu = falloc(m, nn_wino_packed(l.in, l.out));
+        l.wbu = falloc(m, nn_wino_packed(l.out, l.in));
     } else {
         l.wk = falloc(m, (size_t)l.k * l.k * l.in * l.out);
         l.wb = falloc(m, (size_t)l.k * l.k * l.in * l.out);

@@ -9,7 +9,9 @@
  * at rows 2ty-1..2ty+2 and columns 2tx-1..2tx+2 (zeros off the board). */
 #include "nn/wino.h"
 
+#include <assert.h>
 #include <cblas.h>
+#include <math.h>
 #include <string.h>
 
 #include "nn/nn.h"
@@ -149,10 +151,22 @@ void nn_wino_gout(const float *dy, int ns, int c, float *G)
             }
 }
 
-void nn_wino_pack(const float *W, int ci, int co, int flip, float *U)
+int nn_wino_blocked(void)
+{
+    return nn_wino_gemm_best() != NN_WINO_GEMM_PLAIN;
+}
+
+size_t nn_wino_packed(int in, int out)
+{
+    return (size_t)NN_WINO_XI * in * ((out + NN_WINO_BLOCK - 1) / NN_WINO_BLOCK * NN_WINO_BLOCK);
+}
+
+void nn_wino_pack(const float *W, int ci, int co, int flip, int blocked, float *U)
 {
     int in = flip ? co : ci, out = flip ? ci : co; /* channels of the convolution U describes */
-    size_t xs = (size_t)in * out;
+    size_t xs = blocked ? nn_wino_packed(in, out) / NN_WINO_XI : (size_t)in * out;
+    if (blocked)
+        memset(U, 0, sizeof(float) * nn_wino_packed(in, out)); /* the columns past out */
     for (int o = 0; o < co; o++)
         for (int i = 0; i < ci; i++) {
             const float *w = W + ((size_t)o * ci + i) * 9;
@@ -165,7 +179,9 @@ void nn_wino_pack(const float *W, int ci, int co, int flip, float *U)
                 t[6 + l] = 0.5f * (g[l] - g[3 + l] + g[6 + l]);
                 t[9 + l] = g[6 + l];
             }
-            size_t at = flip ? (size_t)o * ci + i : (size_t)i * co + o;
+            int ri = flip ? o : i, ro = flip ? i : o; /* row (input channel) and column of U */
+            size_t at = blocked ? ((size_t)(ro / NN_WINO_BLOCK) * in + ri) * NN_WINO_BLOCK + ro % NN_WINO_BLOCK
+                                : (size_t)ri * out + ro;
             for (int r = 0; r < 4; r++) { /* (G g) G^T: columns */
                 const float *tr = t + 3 * r;
                 U[(4 * r + 0) * xs + at] = tr[0];
@@ -207,6 +223,157 @@ void nn_wino_unpack_grad(const float *dU, int ci, int co, float *dw)
         unpack_row(dU + (size_t)i * co, xs, dw + (size_t)i * co, xs, co);
 }
 
+/* ---- the coordinate products ----------------------------------------------------------
+ * M (T, co) = V (T, ci) U (ci, co), T a multiple of 16 (16 tiles a sample), U in the blocked
+ * layout of nn_wino_pack: column blocks of 32, each (ci, 32) contiguous, zeros past co, so
+ * that a kernel streams its block of U in order and the packing is done once per weight
+ * update, not on every call (OpenBLAS copies U into its own panels on every call, which at
+ * one sample takes as long as the product). Each kernel holds a block of M in registers
+ * and runs k from 0 to ci in order, one multiply-add per term, as the plain loop does: they
+ * differ from it only in the rounding of fused multiply-adds. */
+#define NB NN_WINO_BLOCK
+
+/* The reference: the plain loops over the same layout. */
+static void gemm_plain(const float *V, int T, int ci, const float *U, int co, float *M)
+{
+    for (int t = 0; t < T; t++)
+        for (int j = 0; j < co; j++) {
+            const float *u = U + (size_t)(j / NB) * ci * NB + j % NB;
+            float s = 0;
+            for (int k = 0; k < ci; k++)
+                s += V[(size_t)t * ci + k] * u[(size_t)k * NB];
+            M[(size_t)t * co + j] = s;
+        }
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define HAVE_X86_KERNELS 1
+
+/* AVX-512: blocks of 8 rows by 32 columns (16 accumulators of 16 floats; per k, two loads
+ * of U and eight broadcasts of V feed 16 fused multiply-adds); stores masked past co. The
+ * 32-column block of U (16 KiB at ci = 128) stays in L1 while the row blocks pass over it. */
+__attribute__((target("avx512f"))) static void gemm_avx512(const float *V, int T, int ci, const float *U, int co,
+                                                            float *M)
+{
+    for (int j = 0; j < co; j += NB) {
+        int w = co - j;
+        __mmask16 m0 = w >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << w) - 1);
+        __mmask16 m1 = w >= 32 ? (__mmask16)0xffff : w <= 16 ? 0 : (__mmask16)((1u << (w - 16)) - 1);
+        const float *ub = U + (size_t)j * ci;
+        for (int t = 0; t < T; t += 8) {
+            const float *v = V + (size_t)t * ci;
+            __m512 a0 = _mm512_setzero_ps(), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
+            __m512 b0 = a0, b1 = a0, b2 = a0, b3 = a0, b4 = a0, b5 = a0, b6 = a0, b7 = a0;
+            for (int k = 0; k < ci; k++) {
+                __m512 u0 = _mm512_loadu_ps(ub + (size_t)k * NB), u1 = _mm512_loadu_ps(ub + (size_t)k * NB + 16);
+#define F(r)                                                \
+    do {                                                    \
+        __m512 x = _mm512_set1_ps(v[(size_t)(r) * ci + k]); \
+        a##r = _mm512_fmadd_ps(x, u0, a##r);                \
+        b##r = _mm512_fmadd_ps(x, u1, b##r);                \
+    } while (0)
+                F(0); F(1); F(2); F(3); F(4); F(5); F(6); F(7);
+#undef F
+            }
+            float *m = M + (size_t)t * co + j;
+#define S(r) (_mm512_mask_storeu_ps(m + (size_t)(r) * co, m0, a##r), _mm512_mask_storeu_ps(m + (size_t)(r) * co + 16, m1, b##r))
+            S(0); S(1); S(2); S(3); S(4); S(5); S(6); S(7);
+#undef S
+        }
+    }
+}
+
+/* AVX2 + FMA: each 32-column block as two halves of 16, in blocks of 4 rows (8 accumulators
+ * of 8 floats; two loads of U and four broadcasts of V per k for 8 fused multiply-adds);
+ * columns past co go through a small buffer. */
+__attribute__((target("avx2,fma"))) static void gemm_avx2(const float *V, int T, int ci, const float *U, int co,
+                                                          float *M)
+{
+    for (int j = 0; j < co; j += 16) {
+        const float *ub = U + (size_t)(j / NB) * ci * NB + j % NB;
+        int w = GV_MIN(16, co - j);
+        for (int t = 0; t < T; t += 4) {
+            const float *v = V + (size_t)t * ci;
+            __m256 a0 = _mm256_setzero_ps(), b0 = a0, a1 = a0, b1 = a0, a2 = a0, b2 = a0, a3 = a0, b3 = a0;
+            for (int k = 0; k < ci; k++) {
+                __m256 u0 = _mm256_loadu_ps(ub + (size_t)k * NB), u1 = _mm256_loadu_ps(ub + (size_t)k * NB + 8);
+#define F(r)                                                      \
+    do {                                                          \
+        __m256 x = _mm256_broadcast_ss(v + (size_t)(r) * ci + k); \
+        a##r = _mm256_fmadd_ps(x, u0, a##r);                      \
+        b##r = _mm256_fmadd_ps(x, u1, b##r);                      \
+    } while (0)
+                F(0); F(1); F(2); F(3);
+#undef F
+            }
+            float *m = M + (size_t)t * co + j;
+            if (w == 16) {
+#define S(r) (_mm256_storeu_ps(m + (size_t)(r) * co, a##r), _mm256_storeu_ps(m + (size_t)(r) * co + 8, b##r))
+                S(0); S(1); S(2); S(3);
+#undef S
+            } else {
+                float buf[4][16];
+#define S(r) (_mm256_storeu_ps(buf[r], a##r), _mm256_storeu_ps(buf[r] + 8, b##r))
+                S(0); S(1); S(2); S(3);
+#undef S
+                for (int r = 0; r < 4; r++)
+                    memcpy(m + (size_t)r * co, buf[r], sizeof(float) * w);
+            }
+        }
+    }
+}
+#endif
+
+static const char *const gemm_names[NN_WINO_GEMM_N] = {"plain", "avx2", "avx512"};
+
+const char *nn_wino_gemm_name(nn_wino_gemm_kind k)
+{
+    return k >= 0 && k < NN_WINO_GEMM_N ? gemm_names[k] : "?";
+}
+
+int nn_wino_gemm_has(nn_wino_gemm_kind k)
+{
+    switch (k) {
+    case NN_WINO_GEMM_PLAIN:
+        return 1;
+#ifdef HAVE_X86_KERNELS
+    case NN_WINO_GEMM_AVX2:
+        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    case NN_WINO_GEMM_AVX512:
+        return __builtin_cpu_supports("avx512f");
+#endif
+    default:
+        return 0;
+    }
+}
+
+nn_wino_gemm_kind nn_wino_gemm_best(void)
+{
+    static int best = -1; /* the answer does not change: racing first calls write the same value */
+    if (best < 0)
+        best = nn_wino_gemm_has(NN_WINO_GEMM_AVX512) ? NN_WINO_GEMM_AVX512
+               : nn_wino_gemm_has(NN_WINO_GEMM_AVX2) ? NN_WINO_GEMM_AVX2
+                                                       : NN_WINO_GEMM_PLAIN;
+    return (nn_wino_gemm_kind)best;
+}
+
+void nn_wino_gemm(nn_wino_gemm_kind k, const float *V, int T, int ci, const float *U, int co, float *M)
+{
+    assert(T % NN_WINO_TILES == 0 && nn_wino_gemm_has(k));
+#ifdef HAVE_X86_KERNELS
+    if (k == NN_WINO_GEMM_AVX512) {
+        gemm_avx512(V, T, ci, U, co, M);
+        return;
+    }
+    if (k == NN_WINO_GEMM_AVX2) {
+        gemm_avx2(V, T, ci, U, co, M);
+        return;
+    }
+#endif
+    gemm_plain(V, T, ci, U, co, M);
+}
+
 size_t nn_wino_scratch(int ns, int cmax)
 {
     return (size_t)NN_WINO_XI * cmax * cmax + (size_t)2 * NN_WINO_XI * NN_WINO_TILES * ns * cmax;
@@ -226,9 +393,14 @@ void nn_wino_conv(const float *x, int ns, int ci, int co, const float *U, float 
     int T = ns * NN_WINO_TILES, cm = ci > co ? ci : co;
     float *V = scratch_v(scratch, ci, co), *M = V + (size_t)NN_WINO_XI * T * cm;
     nn_wino_in(x, ns, ci, V);
+    nn_wino_gemm_kind k = nn_wino_gemm_best();
+    size_t us = nn_wino_packed(ci, co) / NN_WINO_XI;
     for (int xi = 0; xi < NN_WINO_XI; xi++) /* M[xi] (T, co) = V[xi] (T, ci) U[xi] (ci, co) */
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, T, co, ci, 1.0f, V + (size_t)xi * T * ci, ci,
-                    U + (size_t)xi * ci * co, co, 0.0f, M + (size_t)xi * T * co, co);
+        if (k != NN_WINO_GEMM_PLAIN)
+            nn_wino_gemm(k, V + (size_t)xi * T * ci, T, ci, U + xi * us, co, M + (size_t)xi * T * co);
+        else
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, T, co, ci, 1.0f, V + (size_t)xi * T * ci, ci,
+                        U + (size_t)xi * ci * co, co, 0.0f, M + (size_t)xi * T * co, co);
     nn_wino_out(M, ns, co, y, accumulate);
 }
 
