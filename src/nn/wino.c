@@ -107,34 +107,42 @@ NN_HOT static void tile_gout(const float *const *e, float *restrict g, size_t gs
     }
 }
 
+/* Tile t (sample t / 16, tile t % 16) of nn_wino_in. */
+static void in_tile(const float *x, int ns, int c, float *V, int t)
+{
+    size_t vs = (size_t)ns * NN_WINO_TILES * c;
+    int s = t / NN_WINO_TILES, ty = t % NN_WINO_TILES / 4, tx = t % 4;
+    const float *d[16];
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            d[4 * i + j] = cell(x, s, 2 * ty - 1 + i, 2 * tx - 1 + j, c);
+    tile_in(d, V + (size_t)t * c, vs, c);
+}
+
 void nn_wino_in(const float *x, int ns, int c, float *V)
 {
-    size_t T = (size_t)ns * NN_WINO_TILES, vs = T * (size_t)c;
-    for (int s = 0; s < ns; s++)
-        for (int ty = 0; ty < 4; ty++)
-            for (int tx = 0; tx < 4; tx++) {
-                const float *d[16];
-                for (int i = 0; i < 4; i++)
-                    for (int j = 0; j < 4; j++)
-                        d[4 * i + j] = cell(x, s, 2 * ty - 1 + i, 2 * tx - 1 + j, c);
-                tile_in(d, V + ((size_t)s * NN_WINO_TILES + ty * 4 + tx) * c, vs, c);
-            }
+    for (int t = 0; t < ns * NN_WINO_TILES; t++)
+        in_tile(x, ns, c, V, t);
+}
+
+/* Tile t of nn_wino_out. */
+static void out_tile(const float *M, int ns, int c, float *y, int accumulate, int t)
+{
+    size_t ms = (size_t)ns * NN_WINO_TILES * c;
+    int s = t / NN_WINO_TILES, ty = t % NN_WINO_TILES / 4, tx = t % 4;
+    float *o[4];
+    for (int a = 0; a < 2; a++)
+        for (int b = 0; b < 2; b++) {
+            int oy = 2 * ty + a, ox = 2 * tx + b;
+            o[2 * a + b] = oy < B && ox < B ? y + ((size_t)s * P + oy * B + ox) * c : sink;
+        }
+    tile_out(M + (size_t)t * c, ms, o, accumulate, c);
 }
 
 void nn_wino_out(const float *M, int ns, int c, float *y, int accumulate)
 {
-    size_t T = (size_t)ns * NN_WINO_TILES, ms = T * (size_t)c;
-    for (int s = 0; s < ns; s++)
-        for (int ty = 0; ty < 4; ty++)
-            for (int tx = 0; tx < 4; tx++) {
-                float *o[4];
-                for (int a = 0; a < 2; a++)
-                    for (int b = 0; b < 2; b++) {
-                        int oy = 2 * ty + a, ox = 2 * tx + b;
-                        o[2 * a + b] = oy < B && ox < B ? y + ((size_t)s * P + oy * B + ox) * c : sink;
-                    }
-                tile_out(M + ((size_t)s * NN_WINO_TILES + ty * 4 + tx) * c, ms, o, accumulate, c);
-            }
+    for (int t = 0; t < ns * NN_WINO_TILES; t++)
+        out_tile(M, ns, c, y, accumulate, t);
 }
 
 void nn_wino_gout(const float *dy, int ns, int c, float *G)
@@ -233,11 +241,13 @@ void nn_wino_unpack_grad(const float *dU, int ci, int co, float *dw)
  * differ from it only in the rounding of fused multiply-adds. */
 #define NB NN_WINO_BLOCK
 
+/* Every kernel computes the columns [j0, j1) of M (j0 a multiple of 32, j1 one too or co). */
+
 /* The reference: the plain loops over the same layout. */
-static void gemm_plain(const float *V, int T, int ci, const float *U, int co, float *M)
+static void gemm_plain(const float *V, int T, int ci, const float *U, int co, float *M, int j0, int j1)
 {
     for (int t = 0; t < T; t++)
-        for (int j = 0; j < co; j++) {
+        for (int j = j0; j < j1; j++) {
             const float *u = U + (size_t)(j / NB) * ci * NB + j % NB;
             float s = 0;
             for (int k = 0; k < ci; k++)
@@ -254,10 +264,10 @@ static void gemm_plain(const float *V, int T, int ci, const float *U, int co, fl
  * of U and eight broadcasts of V feed 16 fused multiply-adds); stores masked past co. The
  * 32-column block of U (16 KiB at ci = 128) stays in L1 while the row blocks pass over it. */
 __attribute__((target("avx512f"))) static void gemm_avx512(const float *V, int T, int ci, const float *U, int co,
-                                                            float *M)
+                                                            float *M, int j0, int j1)
 {
-    for (int j = 0; j < co; j += NB) {
-        int w = co - j;
+    for (int j = j0; j < j1; j += NB) {
+        int w = j1 - j;
         __mmask16 m0 = w >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << w) - 1);
         __mmask16 m1 = w >= 32 ? (__mmask16)0xffff : w <= 16 ? 0 : (__mmask16)((1u << (w - 16)) - 1);
         const float *ub = U + (size_t)j * ci;
@@ -288,11 +298,11 @@ __attribute__((target("avx512f"))) static void gemm_avx512(const float *V, int T
  * of 8 floats; two loads of U and four broadcasts of V per k for 8 fused multiply-adds);
  * columns past co go through a small buffer. */
 __attribute__((target("avx2,fma"))) static void gemm_avx2(const float *V, int T, int ci, const float *U, int co,
-                                                          float *M)
+                                                          float *M, int j0, int j1)
 {
-    for (int j = 0; j < co; j += 16) {
+    for (int j = j0; j < j1; j += 16) {
         const float *ub = U + (size_t)(j / NB) * ci * NB + j % NB;
-        int w = GV_MIN(16, co - j);
+        int w = GV_MIN(16, j1 - j);
         for (int t = 0; t < T; t += 4) {
             const float *v = V + (size_t)t * ci;
             __m256 a0 = _mm256_setzero_ps(), b0 = a0, a1 = a0, b1 = a0, a2 = a0, b2 = a0, a3 = a0, b3 = a0;
@@ -358,20 +368,27 @@ nn_wino_gemm_kind nn_wino_gemm_best(void)
     return (nn_wino_gemm_kind)best;
 }
 
-void nn_wino_gemm(nn_wino_gemm_kind k, const float *V, int T, int ci, const float *U, int co, float *M)
+/* Columns [j0, j1) of M = V U by kernel k. */
+static void gemm_cols(nn_wino_gemm_kind k, const float *V, int T, int ci, const float *U, int co, float *M, int j0,
+                      int j1)
 {
-    assert(T % NN_WINO_TILES == 0 && nn_wino_gemm_has(k));
 #ifdef HAVE_X86_KERNELS
     if (k == NN_WINO_GEMM_AVX512) {
-        gemm_avx512(V, T, ci, U, co, M);
+        gemm_avx512(V, T, ci, U, co, M, j0, j1);
         return;
     }
     if (k == NN_WINO_GEMM_AVX2) {
-        gemm_avx2(V, T, ci, U, co, M);
+        gemm_avx2(V, T, ci, U, co, M, j0, j1);
         return;
     }
 #endif
-    gemm_plain(V, T, ci, U, co, M);
+    gemm_plain(V, T, ci, U, co, M, j0, j1);
+}
+
+void nn_wino_gemm(nn_wino_gemm_kind k, const float *V, int T, int ci, const float *U, int co, float *M)
+{
+    assert(T % NN_WINO_TILES == 0 && nn_wino_gemm_has(k));
+    gemm_cols(k, V, T, ci, U, co, M, 0, co);
 }
 
 size_t nn_wino_scratch(int ns, int cmax)
@@ -388,20 +405,43 @@ static float *scratch_v(float *scratch, int ci, int co)
     return scratch + (size_t)NN_WINO_XI * cm * cm;
 }
 
-void nn_wino_conv(const float *x, int ns, int ci, int co, const float *U, float *y, int accumulate, float *scratch)
+void nn_wino_conv(const float *x, int ns, int ci, int co, const float *U, float *y, int accumulate, float *scratch,
+                  int threads)
 {
     int T = ns * NN_WINO_TILES, cm = ci > co ? ci : co;
     float *V = scratch_v(scratch, ci, co), *M = V + (size_t)NN_WINO_XI * T * cm;
-    nn_wino_in(x, ns, ci, V);
     nn_wino_gemm_kind k = nn_wino_gemm_best();
     size_t us = nn_wino_packed(ci, co) / NN_WINO_XI;
-    for (int xi = 0; xi < NN_WINO_XI; xi++) /* M[xi] (T, co) = V[xi] (T, ci) U[xi] (ci, co) */
-        if (k != NN_WINO_GEMM_PLAIN)
-            nn_wino_gemm(k, V + (size_t)xi * T * ci, T, ci, U + xi * us, co, M + (size_t)xi * T * co);
-        else
+    if (k == NN_WINO_GEMM_PLAIN) { /* U row-major: OpenBLAS, on the calling thread */
+        nn_wino_in(x, ns, ci, V);
+        for (int xi = 0; xi < NN_WINO_XI; xi++) /* M[xi] (T, co) = V[xi] (T, ci) U[xi] (ci, co) */
             cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, T, co, ci, 1.0f, V + (size_t)xi * T * ci, ci,
                         U + (size_t)xi * ci * co, co, 0.0f, M + (size_t)xi * T * co, co);
-    nn_wino_out(M, ns, co, y, accumulate);
+        nn_wino_out(M, ns, co, y, accumulate);
+        return;
+    }
+    /* The tiles' transforms, then the products by (coordinate, 32-column block), then the
+     * inverse transforms, each shared out among the threads in a fixed (static) split: a
+     * thread multiplies by the same part of U on every call, which stays in its core's
+     * cache. Every value is computed as on one thread, in the same order. */
+    int nb = (co + NB - 1) / NB, items = NN_WINO_XI * nb;
+    if (threads > items)
+        threads = items;
+#pragma omp parallel num_threads(threads > 1 ? threads : 1) if (threads > 1)
+    {
+#pragma omp for schedule(static)
+        for (int t = 0; t < T; t++)
+            in_tile(x, ns, ci, V, t);
+#pragma omp for schedule(static)
+        for (int it = 0; it < items; it++) {
+            int xi = it / nb, j0 = it % nb * NB;
+            gemm_cols(k, V + (size_t)xi * T * ci, T, ci, U + xi * us, co, M + (size_t)xi * T * co, j0,
+                      GV_MIN(co, j0 + NB));
+        }
+#pragma omp for schedule(static)
+        for (int t = 0; t < T; t++)
+            out_tile(M, ns, co, y, accumulate, t);
+    }
 }
 
 void nn_wino_wgrad(const float *x, const float *dy, int ns, int ci, int co, int accumulate, float *scratch)

@@ -40,8 +40,11 @@ void nn_wino_pack(const float *W, int ci, int co, int flip, int blocked, float *
 size_t nn_wino_scratch(int ns, int cmax);
 
 /* y (ns*49, co) = conv3x3(x (ns*49, ci)) with U from nn_wino_pack (layout: nn_wino_blocked()); with accumulate,
- * y += conv3x3(x) instead. scratch: nn_wino_scratch(ns, max(ci, co)) floats. */
-void nn_wino_conv(const float *x, int ns, int ci, int co, const float *U, float *y, int accumulate, float *scratch);
+ * y += conv3x3(x) instead. scratch: nn_wino_scratch(ns, max(ci, co)) floats. threads > 1: the
+ * work is shared among that many OpenMP threads (a parallel region of its own; the result
+ * is the same bit for bit), where the vector kernels run (nn_wino_blocked()). */
+void nn_wino_conv(const float *x, int ns, int ci, int co, const float *U, float *y, int accumulate, float *scratch,
+                  int threads);
 
 /* dU (16, ci, co), the first 16*ci*co floats of scratch, = (or += with accumulate) the
  * gradient of U for these ns samples, with x the forward input (ns*49, ci) and dy the

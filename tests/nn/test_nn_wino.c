@@ -131,7 +131,7 @@ static void one(int ns, int ci, int co, uint64_t seed)
     float *scratch = malloc(sizeof(float) * nn_wino_scratch(ns, cm));
     double *want_y = malloc(sizeof(double) * ny), *want_x = malloc(sizeof(double) * nx);
     double *want_w = malloc(sizeof(double) * nw);
-    float *y = guarded(ny), *dx = guarded(nx), *dw = guarded(nw);
+    float *y = guarded(ny), *dx = guarded(nx), *dw = guarded(nw), *y3 = guarded(ny);
     nn_wino_pack(W, ci, co, 0, nn_wino_blocked(), U);
     nn_wino_pack(W, ci, co, 1, nn_wino_blocked(), Ub);
     direct_fwd(x, W, ns, ci, co, want_y);
@@ -141,13 +141,22 @@ static void one(int ns, int ci, int co, uint64_t seed)
     for (int acc = 0; acc < 2; acc++) {
         const char *how = acc ? "accumulated" : "written";
         memcpy(y, base_y, sizeof(float) * ny);
-        nn_wino_conv(x, ns, ci, co, U, y, acc, scratch);
+        nn_wino_conv(x, ns, ci, co, U, y, acc, scratch, 1);
         double e = err_of(y, want_y, acc ? base_y : NULL, ny);
         snprintf(name, sizeof name, "wino forward n=%d ci=%d co=%d %s", ns, ci, co, how);
         t_check(e <= TOL && guards_ok(y, ny), name, "rel_l2 %.3g vs direct float64 (tolerance %g), guards %s", e, TOL,
                 guards_ok(y, ny) ? "intact" : "overwritten");
+        /* the same on 3 threads: the same values, bit for bit */
+        memcpy(y3, base_y, sizeof(float) * ny);
+        nn_wino_conv(x, ns, ci, co, U, y3, acc, scratch, 3);
+        size_t diff = 0;
+        for (size_t i = 0; i < ny; i++)
+            diff += memcmp(&y[i], &y3[i], sizeof(float)) != 0;
+        snprintf(name, sizeof name, "wino forward n=%d ci=%d co=%d %s on 3 threads", ns, ci, co, how);
+        t_check(diff == 0 && guards_ok(y3, ny), name, "%zu of %zu outputs differ from one thread's, guards %s", diff,
+                ny, guards_ok(y3, ny) ? "intact" : "overwritten");
         memcpy(dx, base_x, sizeof(float) * nx);
-        nn_wino_conv(dy, ns, co, ci, Ub, dx, acc, scratch);
+        nn_wino_conv(dy, ns, co, ci, Ub, dx, acc, scratch, 1);
         e = err_of(dx, want_x, acc ? base_x : NULL, nx);
         snprintf(name, sizeof name, "wino input gradient n=%d ci=%d co=%d %s", ns, ci, co, how);
         t_check(e <= TOL && guards_ok(dx, nx), name, "rel_l2 %.3g vs direct float64 (tolerance %g), guards %s", e,
@@ -159,7 +168,7 @@ static void one(int ns, int ci, int co, uint64_t seed)
         /* in two chunks (the first sample, then the rest) with an input gradient between them,
          * as the trainer does */
         nn_wino_wgrad(x, dy, 1, ci, co, 0, scratch);
-        nn_wino_conv(dy, 1, co, ci, Ub, base_x, 1, scratch);
+        nn_wino_conv(dy, 1, co, ci, Ub, base_x, 1, scratch, 1);
         if (ns > 1)
             nn_wino_wgrad(x + (size_t)P * ci, dy + (size_t)P * co, ns - 1, ci, co, 1, scratch);
         nn_wino_unpack_grad(scratch, ci, co, dw);
@@ -171,7 +180,7 @@ static void one(int ns, int ci, int co, uint64_t seed)
     }
     free(x), free(dy), free(W), free(base_y), free(base_x), free(base_w), free(U), free(Ub), free(scratch);
     free(want_y), free(want_x), free(want_w);
-    free(y - GUARD), free(dx - GUARD), free(dw - GUARD);
+    free(y - GUARD), free(dx - GUARD), free(dw - GUARD), free(y3 - GUARD);
 }
 
 /* Each vector kernel of the coordinate products this CPU runs against the plain loops over
@@ -235,7 +244,7 @@ static void negative(void)
     float *scratch = malloc(sizeof(float) * nn_wino_scratch(ns, 8));
     double *want = malloc(sizeof(double) * ns * P * co);
     nn_wino_pack(W2, ci, co, 0, nn_wino_blocked(), U);
-    nn_wino_conv(x, ns, ci, co, U, y, 0, scratch);
+    nn_wino_conv(x, ns, ci, co, U, y, 0, scratch, 1);
     direct_fwd(x, W, ns, ci, co, want);
     double e = err_of(y, want, NULL, (size_t)ns * P * co);
     t_check(e > TOL, "wino comparison can fail", "centre tap zeroed in the kernel under test: rel_l2 %.3g > %g", e, TOL);
