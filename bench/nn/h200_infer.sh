@@ -1,7 +1,7 @@
 #!/bin/sh
 # h200_infer.sh OUT_DIR: the network's inference work of issue 15 on a GPU machine, one run,
 # under 5 minutes (each step has a time limit, and no step runs past 290 s from the start;
-# steps 4 and 5 are skipped when less than 25 s are left):
+# steps 4 and 5 are skipped when less than 25 s are left, step 6 under 60 s):
 #   1. the kernel self-test (every conv kernel against the naive one, split-K included) and
 #      the GPU trainer tests (the captured inference equals the eager eval forward), both
 #      with GV_EXPECT_GPU=1 (a skip is a failure);
@@ -11,7 +11,9 @@
 #   3. bench/infer_gpu_vs_torch.sh (gpuvet cuda and cpu, PyTorch eager, CUDA graph and
 #      torch.compile) at batches 1..4096, fp32 and bf16;
 #   4. the GPU batch-1..64 latency without split-K (GV_CONV_SPLITK=0), for the A/B;
-#   5. bench/infer_cpu_vs_torch.sh at all cores, batches 1, 4, 16, 64.
+#   5. bench/infer_cpu_vs_torch.sh at all cores, batches 1, 4, 16, 64;
+#   6. bench/train_cpu_vs_torch.sh at all cores (64 and 128 channels, batches 256 and 1024),
+#      when 60 s of the budget are left.
 # Builds nothing: GPUVET (default build/cuda/gpuvet) and its tests/ beside it, built with
 # CUDA_ARCH=90 (scripts/device-pack.sh). Writes into OUT_DIR at most 4 files: log.txt (all of
 # the output), summary.md (the lines that answer the acceptance), infer_gpu_summary.md and
@@ -85,6 +87,12 @@ ok() {
   GPUVET="$GPUVET" timeout "$(lim 60)" sh "$root/bench/infer_cpu_vs_torch.sh" --batches 1,4,16,64 --rounds 2 --min-time 0.2 \
     --repeats 2 --out "$raw/infer_cpu.md" >"$raw/infer_cpu.txt" 2>&1 || echo "(infer_cpu_vs_torch.sh failed)"
   sed -n '/^| batch/,/^$/p' "$raw/infer_cpu.md" 2>/dev/null
+
+  [ "$(lim 60)" -ge 60 ] || { echo "(step 6 skipped: the time budget is spent)"; exit 0; }
+  step "6. CPU training against PyTorch, all cores (what time is left)"
+  GPUVET="$GPUVET" timeout "$(lim 120)" sh "$root/bench/train_cpu_vs_torch.sh" --rounds 1 --steps 2 --repeats 2 \
+    --out "$raw/train_cpu.md" >"$raw/train_cpu.txt" 2>&1 || echo "(train_cpu_vs_torch.sh failed or ran out of time)"
+  sed -n '/^| channels/,/^$/p' "$raw/train_cpu.md" 2>/dev/null
 } 2>&1 | tee "$out/log.txt"
 failed=$(grep -c '^FAIL' "$out/log.txt")
 cp "$raw/infer_gpu/summary.md" "$out/infer_gpu_summary.md" 2>/dev/null
@@ -96,6 +104,8 @@ cp "$raw/infer_gpu/summary.md" "$out/infer_gpu_summary.md" 2>/dev/null
   grep -E '^\| 1 \||^\| 4096 \||^samples/s|^### ' "$raw/infer_gpu/summary.md" 2>/dev/null
   echo
   sed -n '/^| batch/,/^$/p' "$raw/infer_cpu.md" 2>/dev/null
+  echo
+  sed -n '/^| channels/,/^$/p' "$raw/train_cpu.md" 2>/dev/null
 } >"$out/summary.md"
 tar -czf "$out/raw.tar.gz" -C "$raw" . && rm -rf "$raw"
 [ "$failed" = 0 ] || exit 1
