@@ -32,7 +32,7 @@ typedef struct {
     int perm;         /* linear layer over a flattened (32, 49) map: NHWC column order */
     float *wk;        /* (k*k*in, out): forward, wk[tap*in + ci][co] = W[co][ci][tap] */
     float *wb;        /* (k*k*out, in): backward data, wb[tap*out + co][ci] = W[co][ci][k*k-1-tap] */
-    float *wu, *wbu;  /* 3x3 with Winograd: U of the forward (16, in, out) and of the input gradient (16, out, in) */
+    float *wu, *wbu;  /* 3x3 with Winograd: U of the forward (in to out) and of the input gradient (out to in), wino.h */
 } c32_layer;
 #define NO_BIAS ((size_t)-1)
 
@@ -66,6 +66,8 @@ typedef struct {
     size_t nparams;
     int C, W, nblocks, threads, cap, n, fault; /* W = max(C, 32), the widest norm */
     int wino;              /* 3x3 convolutions by Winograd (wino.h), else im2col + sgemm */
+    int conv_threads;      /* threads each Winograd forward shares its work among (1, or all of them
+                            * when an eval forward of fewer samples than threads runs as one unit) */
     int packed;            /* the layers' packed weights match params (cleared when params change) */
     nn_norm kind;
     size_t bytes;
@@ -164,8 +166,8 @@ static void layer_pack(c32 *m, c32_layer *l)
     const float *W = m->params + l->w;
     int K = l->k * l->k * l->in;
     if (l->wu) {
-        nn_wino_pack(W, l->in, l->out, 0, l->wu);
-        nn_wino_pack(W, l->in, l->out, 1, l->wbu);
+        nn_wino_pack(W, l->in, l->out, 0, nn_wino_blocked(), l->wu);
+        nn_wino_pack(W, l->in, l->out, 1, nn_wino_blocked(), l->wbu);
         return;
     }
     for (int o = 0; o < l->out; o++)
@@ -193,7 +195,7 @@ static void layer_fwd(const c32 *m, const c32_layer *l, const float *in, float *
         const float *a = in + (size_t)s0 * l->rows * l->in;
         float *c = out + (size_t)s0 * l->rows * l->out;
         if (l->wu) {
-            nn_wino_conv(a, ns, l->in, l->out, l->wu, c, 0, tc->col);
+            nn_wino_conv(a, ns, l->in, l->out, l->wu, c, 0, tc->col, m->conv_threads);
             continue;
         }
         if (l->k == 3) {
@@ -230,7 +232,7 @@ static void layer_bwd(const c32 *m, const c32_layer *l, const float *in, const f
             if (din) {
                 assert(din_beta == 0.0f || din_beta == 1.0f);
                 nn_wino_conv(g, ns, l->out, l->in, l->wbu, din + (size_t)s0 * l->rows * l->in, din_beta != 0.0f,
-                             tc->col);
+                             tc->col, 1);
             }
             continue;
         }
@@ -689,6 +691,27 @@ static double c32_run(c32 *m, int train, int backward)
     int team = m->kind == NN_NORM_BATCH && train;
     int T = team ? m->threads : GV_MIN(m->threads, GV_MIN(m->umax, m->n));
     m->units = team ? T : GV_MIN(m->umax, m->n);
+    /* a forward alone reads every weight once per unit (about 1 MiB per 3x3 layer at 128
+     * channels, as long as the products of a few samples take): fewer, larger units, one per
+     * thread or 16 samples each, whichever is more */
+    if (!team && !backward) {
+        m->units = GV_MIN(m->units, GV_MAX(GV_MIN(m->n, m->threads), (m->n + 15) / 16));
+        T = GV_MIN(T, m->units);
+    }
+    /* a forward alone of fewer samples than threads (the self-play case): one unit on the
+     * calling thread, and the threads share each 3x3 convolution instead (nn_wino_conv), as
+     * the other layers are cheap; the values are the same as on one thread. From 4 threads:
+     * a shared convolution meets all its threads three times, and on 2 loaded cores a
+     * descheduled partner stalls every meeting (measured at load 9 on the 2-core machine:
+     * batch 1 on 2 threads 194 ms median, 1.1 ms on one) */
+    if (!team && !backward && m->wino && nn_wino_blocked() && m->n < m->threads && m->threads >= 4) {
+        m->units = 1;
+        m->conv_threads = m->threads;
+        c32_thread *tc = &m->th[0];
+        run_unit(m, tc, 0, train, 0);
+        m->conv_threads = 1;
+        return m->loss_part[0];
+    }
 #pragma omp parallel num_threads(T)
     {
         c32_thread *tc = &m->th[omp_get_thread_num()];
@@ -742,8 +765,8 @@ static c32_layer layer_of(c32 *m, const nn_layout *L, const char *mod, int linea
     l.b = linear ? need(L, mod, "bias")->offset : NO_BIAS;
     l.perm = linear && l.in == NN_HEAD_CH * P;
     if (l.k == 3 && m->wino) {
-        l.wu = falloc(m, (size_t)NN_WINO_XI * l.in * l.out);
-        l.wbu = falloc(m, (size_t)NN_WINO_XI * l.in * l.out);
+        l.wu = falloc(m, nn_wino_packed(l.in, l.out));
+        l.wbu = falloc(m, nn_wino_packed(l.out, l.in));
     } else {
         l.wk = falloc(m, (size_t)l.k * l.k * l.in * l.out);
         l.wb = falloc(m, (size_t)l.k * l.k * l.in * l.out);
@@ -1077,6 +1100,7 @@ gv_status nn_cpu32_create(const nn_layout *L, const nn_trainer_opts *opts, nn_tr
     m->nblocks = L->cfg.blocks;
     m->kind = L->cfg.norm;
     m->threads = opts->threads > 0 ? opts->threads : gv_cpu_count();
+    m->conv_threads = 1;
     m->fault = opts->fault;
     m->wino = opts->cpu_conv == NN_CONV_WINOGRAD;
     /* samples per chunk: a 16-sample im2col block stays in L2 (best measured on Zen 3); for

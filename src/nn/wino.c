@@ -9,7 +9,9 @@
  * at rows 2ty-1..2ty+2 and columns 2tx-1..2tx+2 (zeros off the board). */
 #include "nn/wino.h"
 
+#include <assert.h>
 #include <cblas.h>
+#include <math.h>
 #include <string.h>
 
 #include "nn/nn.h"
@@ -105,34 +107,42 @@ NN_HOT static void tile_gout(const float *const *e, float *restrict g, size_t gs
     }
 }
 
+/* Tile t (sample t / 16, tile t % 16) of nn_wino_in. */
+static void in_tile(const float *x, int ns, int c, float *V, int t)
+{
+    size_t vs = (size_t)ns * NN_WINO_TILES * c;
+    int s = t / NN_WINO_TILES, ty = t % NN_WINO_TILES / 4, tx = t % 4;
+    const float *d[16];
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            d[4 * i + j] = cell(x, s, 2 * ty - 1 + i, 2 * tx - 1 + j, c);
+    tile_in(d, V + (size_t)t * c, vs, c);
+}
+
 void nn_wino_in(const float *x, int ns, int c, float *V)
 {
-    size_t T = (size_t)ns * NN_WINO_TILES, vs = T * (size_t)c;
-    for (int s = 0; s < ns; s++)
-        for (int ty = 0; ty < 4; ty++)
-            for (int tx = 0; tx < 4; tx++) {
-                const float *d[16];
-                for (int i = 0; i < 4; i++)
-                    for (int j = 0; j < 4; j++)
-                        d[4 * i + j] = cell(x, s, 2 * ty - 1 + i, 2 * tx - 1 + j, c);
-                tile_in(d, V + ((size_t)s * NN_WINO_TILES + ty * 4 + tx) * c, vs, c);
-            }
+    for (int t = 0; t < ns * NN_WINO_TILES; t++)
+        in_tile(x, ns, c, V, t);
+}
+
+/* Tile t of nn_wino_out. */
+static void out_tile(const float *M, int ns, int c, float *y, int accumulate, int t)
+{
+    size_t ms = (size_t)ns * NN_WINO_TILES * c;
+    int s = t / NN_WINO_TILES, ty = t % NN_WINO_TILES / 4, tx = t % 4;
+    float *o[4];
+    for (int a = 0; a < 2; a++)
+        for (int b = 0; b < 2; b++) {
+            int oy = 2 * ty + a, ox = 2 * tx + b;
+            o[2 * a + b] = oy < B && ox < B ? y + ((size_t)s * P + oy * B + ox) * c : sink;
+        }
+    tile_out(M + (size_t)t * c, ms, o, accumulate, c);
 }
 
 void nn_wino_out(const float *M, int ns, int c, float *y, int accumulate)
 {
-    size_t T = (size_t)ns * NN_WINO_TILES, ms = T * (size_t)c;
-    for (int s = 0; s < ns; s++)
-        for (int ty = 0; ty < 4; ty++)
-            for (int tx = 0; tx < 4; tx++) {
-                float *o[4];
-                for (int a = 0; a < 2; a++)
-                    for (int b = 0; b < 2; b++) {
-                        int oy = 2 * ty + a, ox = 2 * tx + b;
-                        o[2 * a + b] = oy < B && ox < B ? y + ((size_t)s * P + oy * B + ox) * c : sink;
-                    }
-                tile_out(M + ((size_t)s * NN_WINO_TILES + ty * 4 + tx) * c, ms, o, accumulate, c);
-            }
+    for (int t = 0; t < ns * NN_WINO_TILES; t++)
+        out_tile(M, ns, c, y, accumulate, t);
 }
 
 void nn_wino_gout(const float *dy, int ns, int c, float *G)
@@ -149,10 +159,22 @@ void nn_wino_gout(const float *dy, int ns, int c, float *G)
             }
 }
 
-void nn_wino_pack(const float *W, int ci, int co, int flip, float *U)
+int nn_wino_blocked(void)
+{
+    return nn_wino_gemm_best() != NN_WINO_GEMM_PLAIN;
+}
+
+size_t nn_wino_packed(int in, int out)
+{
+    return (size_t)NN_WINO_XI * in * ((out + NN_WINO_BLOCK - 1) / NN_WINO_BLOCK * NN_WINO_BLOCK);
+}
+
+void nn_wino_pack(const float *W, int ci, int co, int flip, int blocked, float *U)
 {
     int in = flip ? co : ci, out = flip ? ci : co; /* channels of the convolution U describes */
-    size_t xs = (size_t)in * out;
+    size_t xs = blocked ? nn_wino_packed(in, out) / NN_WINO_XI : (size_t)in * out;
+    if (blocked)
+        memset(U, 0, sizeof(float) * nn_wino_packed(in, out)); /* the columns past out */
     for (int o = 0; o < co; o++)
         for (int i = 0; i < ci; i++) {
             const float *w = W + ((size_t)o * ci + i) * 9;
@@ -165,7 +187,9 @@ void nn_wino_pack(const float *W, int ci, int co, int flip, float *U)
                 t[6 + l] = 0.5f * (g[l] - g[3 + l] + g[6 + l]);
                 t[9 + l] = g[6 + l];
             }
-            size_t at = flip ? (size_t)o * ci + i : (size_t)i * co + o;
+            int ri = flip ? o : i, ro = flip ? i : o; /* row (input channel) and column of U */
+            size_t at = blocked ? ((size_t)(ro / NN_WINO_BLOCK) * in + ri) * NN_WINO_BLOCK + ro % NN_WINO_BLOCK
+                                : (size_t)ri * out + ro;
             for (int r = 0; r < 4; r++) { /* (G g) G^T: columns */
                 const float *tr = t + 3 * r;
                 U[(4 * r + 0) * xs + at] = tr[0];
@@ -207,6 +231,166 @@ void nn_wino_unpack_grad(const float *dU, int ci, int co, float *dw)
         unpack_row(dU + (size_t)i * co, xs, dw + (size_t)i * co, xs, co);
 }
 
+/* ---- the coordinate products ----------------------------------------------------------
+ * M (T, co) = V (T, ci) U (ci, co), T a multiple of 16 (16 tiles a sample), U in the blocked
+ * layout of nn_wino_pack: column blocks of 32, each (ci, 32) contiguous, zeros past co, so
+ * that a kernel streams its block of U in order and the packing is done once per weight
+ * update, not on every call (OpenBLAS copies U into its own panels on every call, which at
+ * one sample takes as long as the product). Each kernel holds a block of M in registers
+ * and runs k from 0 to ci in order, one multiply-add per term, as the plain loop does: they
+ * differ from it only in the rounding of fused multiply-adds. */
+#define NB NN_WINO_BLOCK
+
+/* Every kernel computes the columns [j0, j1) of M (j0 a multiple of 32, j1 one too or co). */
+
+/* The reference: the plain loops over the same layout. */
+static void gemm_plain(const float *V, int T, int ci, const float *U, int co, float *M, int j0, int j1)
+{
+    for (int t = 0; t < T; t++)
+        for (int j = j0; j < j1; j++) {
+            const float *u = U + (size_t)(j / NB) * ci * NB + j % NB;
+            float s = 0;
+            for (int k = 0; k < ci; k++)
+                s += V[(size_t)t * ci + k] * u[(size_t)k * NB];
+            M[(size_t)t * co + j] = s;
+        }
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define HAVE_X86_KERNELS 1
+
+/* AVX-512: blocks of 8 rows by 32 columns (16 accumulators of 16 floats; per k, two loads
+ * of U and eight broadcasts of V feed 16 fused multiply-adds); stores masked past co. The
+ * 32-column block of U (16 KiB at ci = 128) stays in L1 while the row blocks pass over it. */
+__attribute__((target("avx512f"))) static void gemm_avx512(const float *V, int T, int ci, const float *U, int co,
+                                                            float *M, int j0, int j1)
+{
+    for (int j = j0; j < j1; j += NB) {
+        int w = j1 - j;
+        __mmask16 m0 = w >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << w) - 1);
+        __mmask16 m1 = w >= 32 ? (__mmask16)0xffff : w <= 16 ? 0 : (__mmask16)((1u << (w - 16)) - 1);
+        const float *ub = U + (size_t)j * ci;
+        for (int t = 0; t < T; t += 8) {
+            const float *v = V + (size_t)t * ci;
+            __m512 a0 = _mm512_setzero_ps(), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
+            __m512 b0 = a0, b1 = a0, b2 = a0, b3 = a0, b4 = a0, b5 = a0, b6 = a0, b7 = a0;
+            for (int k = 0; k < ci; k++) {
+                __m512 u0 = _mm512_loadu_ps(ub + (size_t)k * NB), u1 = _mm512_loadu_ps(ub + (size_t)k * NB + 16);
+#define F(r)                                                \
+    do {                                                    \
+        __m512 x = _mm512_set1_ps(v[(size_t)(r) * ci + k]); \
+        a##r = _mm512_fmadd_ps(x, u0, a##r);                \
+        b##r = _mm512_fmadd_ps(x, u1, b##r);                \
+    } while (0)
+                F(0); F(1); F(2); F(3); F(4); F(5); F(6); F(7);
+#undef F
+            }
+            float *m = M + (size_t)t * co + j;
+#define S(r) (_mm512_mask_storeu_ps(m + (size_t)(r) * co, m0, a##r), _mm512_mask_storeu_ps(m + (size_t)(r) * co + 16, m1, b##r))
+            S(0); S(1); S(2); S(3); S(4); S(5); S(6); S(7);
+#undef S
+        }
+    }
+}
+
+/* AVX2 + FMA: each 32-column block as two halves of 16, in blocks of 4 rows (8 accumulators
+ * of 8 floats; two loads of U and four broadcasts of V per k for 8 fused multiply-adds);
+ * columns past co go through a small buffer. */
+__attribute__((target("avx2,fma"))) static void gemm_avx2(const float *V, int T, int ci, const float *U, int co,
+                                                          float *M, int j0, int j1)
+{
+    for (int j = j0; j < j1; j += 16) {
+        const float *ub = U + (size_t)(j / NB) * ci * NB + j % NB;
+        int w = GV_MIN(16, j1 - j);
+        for (int t = 0; t < T; t += 4) {
+            const float *v = V + (size_t)t * ci;
+            __m256 a0 = _mm256_setzero_ps(), b0 = a0, a1 = a0, b1 = a0, a2 = a0, b2 = a0, a3 = a0, b3 = a0;
+            for (int k = 0; k < ci; k++) {
+                __m256 u0 = _mm256_loadu_ps(ub + (size_t)k * NB), u1 = _mm256_loadu_ps(ub + (size_t)k * NB + 8);
+#define F(r)                                                      \
+    do {                                                          \
+        __m256 x = _mm256_broadcast_ss(v + (size_t)(r) * ci + k); \
+        a##r = _mm256_fmadd_ps(x, u0, a##r);                      \
+        b##r = _mm256_fmadd_ps(x, u1, b##r);                      \
+    } while (0)
+                F(0); F(1); F(2); F(3);
+#undef F
+            }
+            float *m = M + (size_t)t * co + j;
+            if (w == 16) {
+#define S(r) (_mm256_storeu_ps(m + (size_t)(r) * co, a##r), _mm256_storeu_ps(m + (size_t)(r) * co + 8, b##r))
+                S(0); S(1); S(2); S(3);
+#undef S
+            } else {
+                float buf[4][16];
+#define S(r) (_mm256_storeu_ps(buf[r], a##r), _mm256_storeu_ps(buf[r] + 8, b##r))
+                S(0); S(1); S(2); S(3);
+#undef S
+                for (int r = 0; r < 4; r++)
+                    memcpy(m + (size_t)r * co, buf[r], sizeof(float) * w);
+            }
+        }
+    }
+}
+#endif
+
+static const char *const gemm_names[NN_WINO_GEMM_N] = {"plain", "avx2", "avx512"};
+
+const char *nn_wino_gemm_name(nn_wino_gemm_kind k)
+{
+    return k >= 0 && k < NN_WINO_GEMM_N ? gemm_names[k] : "?";
+}
+
+int nn_wino_gemm_has(nn_wino_gemm_kind k)
+{
+    switch (k) {
+    case NN_WINO_GEMM_PLAIN:
+        return 1;
+#ifdef HAVE_X86_KERNELS
+    case NN_WINO_GEMM_AVX2:
+        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    case NN_WINO_GEMM_AVX512:
+        return __builtin_cpu_supports("avx512f");
+#endif
+    default:
+        return 0;
+    }
+}
+
+nn_wino_gemm_kind nn_wino_gemm_best(void)
+{
+    static int best = -1; /* the answer does not change: racing first calls write the same value */
+    if (best < 0)
+        best = nn_wino_gemm_has(NN_WINO_GEMM_AVX512) ? NN_WINO_GEMM_AVX512
+               : nn_wino_gemm_has(NN_WINO_GEMM_AVX2) ? NN_WINO_GEMM_AVX2
+                                                       : NN_WINO_GEMM_PLAIN;
+    return (nn_wino_gemm_kind)best;
+}
+
+/* Columns [j0, j1) of M = V U by kernel k. */
+static void gemm_cols(nn_wino_gemm_kind k, const float *V, int T, int ci, const float *U, int co, float *M, int j0,
+                      int j1)
+{
+#ifdef HAVE_X86_KERNELS
+    if (k == NN_WINO_GEMM_AVX512) {
+        gemm_avx512(V, T, ci, U, co, M, j0, j1);
+        return;
+    }
+    if (k == NN_WINO_GEMM_AVX2) {
+        gemm_avx2(V, T, ci, U, co, M, j0, j1);
+        return;
+    }
+#endif
+    gemm_plain(V, T, ci, U, co, M, j0, j1);
+}
+
+void nn_wino_gemm(nn_wino_gemm_kind k, const float *V, int T, int ci, const float *U, int co, float *M)
+{
+    assert(T % NN_WINO_TILES == 0 && nn_wino_gemm_has(k));
+    gemm_cols(k, V, T, ci, U, co, M, 0, co);
+}
+
 size_t nn_wino_scratch(int ns, int cmax)
 {
     return (size_t)NN_WINO_XI * cmax * cmax + (size_t)2 * NN_WINO_XI * NN_WINO_TILES * ns * cmax;
@@ -221,15 +405,43 @@ static float *scratch_v(float *scratch, int ci, int co)
     return scratch + (size_t)NN_WINO_XI * cm * cm;
 }
 
-void nn_wino_conv(const float *x, int ns, int ci, int co, const float *U, float *y, int accumulate, float *scratch)
+void nn_wino_conv(const float *x, int ns, int ci, int co, const float *U, float *y, int accumulate, float *scratch,
+                  int threads)
 {
     int T = ns * NN_WINO_TILES, cm = ci > co ? ci : co;
     float *V = scratch_v(scratch, ci, co), *M = V + (size_t)NN_WINO_XI * T * cm;
-    nn_wino_in(x, ns, ci, V);
-    for (int xi = 0; xi < NN_WINO_XI; xi++) /* M[xi] (T, co) = V[xi] (T, ci) U[xi] (ci, co) */
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, T, co, ci, 1.0f, V + (size_t)xi * T * ci, ci,
-                    U + (size_t)xi * ci * co, co, 0.0f, M + (size_t)xi * T * co, co);
-    nn_wino_out(M, ns, co, y, accumulate);
+    nn_wino_gemm_kind k = nn_wino_gemm_best();
+    size_t us = nn_wino_packed(ci, co) / NN_WINO_XI;
+    if (k == NN_WINO_GEMM_PLAIN) { /* U row-major: OpenBLAS, on the calling thread */
+        nn_wino_in(x, ns, ci, V);
+        for (int xi = 0; xi < NN_WINO_XI; xi++) /* M[xi] (T, co) = V[xi] (T, ci) U[xi] (ci, co) */
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, T, co, ci, 1.0f, V + (size_t)xi * T * ci, ci,
+                        U + (size_t)xi * ci * co, co, 0.0f, M + (size_t)xi * T * co, co);
+        nn_wino_out(M, ns, co, y, accumulate);
+        return;
+    }
+    /* The tiles' transforms, then the products by (coordinate, 32-column block), then the
+     * inverse transforms, each shared out among the threads in a fixed (static) split: a
+     * thread multiplies by the same part of U on every call, which stays in its core's
+     * cache. Every value is computed as on one thread, in the same order. */
+    int nb = (co + NB - 1) / NB, items = NN_WINO_XI * nb;
+    if (threads > items)
+        threads = items;
+#pragma omp parallel num_threads(threads > 1 ? threads : 1) if (threads > 1)
+    {
+#pragma omp for schedule(static)
+        for (int t = 0; t < T; t++)
+            in_tile(x, ns, ci, V, t);
+#pragma omp for schedule(static)
+        for (int it = 0; it < items; it++) {
+            int xi = it / nb, j0 = it % nb * NB;
+            gemm_cols(k, V + (size_t)xi * T * ci, T, ci, U + xi * us, co, M + (size_t)xi * T * co, j0,
+                      GV_MIN(co, j0 + NB));
+        }
+#pragma omp for schedule(static)
+        for (int t = 0; t < T; t++)
+            out_tile(M, ns, co, y, accumulate, t);
+    }
 }
 
 void nn_wino_wgrad(const float *x, const float *dy, int ns, int ci, int co, int accumulate, float *scratch)

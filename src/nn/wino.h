@@ -19,17 +19,32 @@
 #define NN_WINO_TILES 16
 #define NN_WINO_XI 16
 
-/* U (16, ci, co) from PyTorch's weight W (co, ci, 3, 3). With flip, the kernel of the input
- * gradient instead: U (16, co, ci) from W'[ci][co][ky][kx] = W[co][ci][2-ky][2-kx]. */
-void nn_wino_pack(const float *W, int ci, int co, int flip, float *U);
+/* Columns of a block of U in the blocked layout. */
+#define NN_WINO_BLOCK 32
+
+/* U of a convolution from `in` to `out` channels: U[xi] is (in, out) row-major, or, blocked,
+ * (ceil(out/32), in, 32) with zeros past out (the layout of nn_wino_gemm). nn_wino_conv
+ * wants the blocked layout where nn_wino_blocked() says so (the CPU runs a vector kernel),
+ * else the row-major one (for OpenBLAS sgemm). nn_wino_packed: the floats U takes (room for
+ * either layout). */
+int nn_wino_blocked(void);
+size_t nn_wino_packed(int in, int out);
+
+/* U of PyTorch's weight W (co, ci, 3, 3): the convolution from ci to co channels, or with
+ * flip the kernel of the input gradient, the convolution from co to ci channels with
+ * W'[ci][co][ky][kx] = W[co][ci][2-ky][2-kx]. U holds nn_wino_packed(ci, co) floats. */
+void nn_wino_pack(const float *W, int ci, int co, int flip, int blocked, float *U);
 
 /* Scratch floats nn_wino_conv and nn_wino_wgrad need for ns samples and at most cmax
  * channels on either side. */
 size_t nn_wino_scratch(int ns, int cmax);
 
-/* y (ns*49, co) = conv3x3(x (ns*49, ci)) with U from nn_wino_pack; with accumulate,
- * y += conv3x3(x) instead. scratch: nn_wino_scratch(ns, max(ci, co)) floats. */
-void nn_wino_conv(const float *x, int ns, int ci, int co, const float *U, float *y, int accumulate, float *scratch);
+/* y (ns*49, co) = conv3x3(x (ns*49, ci)) with U from nn_wino_pack (layout: nn_wino_blocked()); with accumulate,
+ * y += conv3x3(x) instead. scratch: nn_wino_scratch(ns, max(ci, co)) floats. threads > 1: the
+ * work is shared among that many OpenMP threads (a parallel region of its own; the result
+ * is the same bit for bit), where the vector kernels run (nn_wino_blocked()). */
+void nn_wino_conv(const float *x, int ns, int ci, int co, const float *U, float *y, int accumulate, float *scratch,
+                  int threads);
 
 /* dU (16, ci, co), the first 16*ci*co floats of scratch, = (or += with accumulate) the
  * gradient of U for these ns samples, with x the forward input (ns*49, ci) and dy the
@@ -50,5 +65,18 @@ void nn_wino_gout(const float *dy, int ns, int c, float *G);
 /* dw (9*ci, co), row tap*ci + c (tap = ky*3 + kx), += G^T dU G for every (c, co), from
  * dU (16, ci, co): the adjoint of nn_wino_pack (without flip). */
 void nn_wino_unpack_grad(const float *dU, int ci, int co, float *dw);
+
+/* The kernels of the 16 coordinate products M (T, co) = V (T, ci) U (ci, co) (V and M
+ * row-major, U blocked as nn_wino_pack writes it, T a multiple of 16): the plain loops (the reference, and the
+ * path of machines without the vector kernels), AVX2+FMA and AVX-512, picked by the CPU's
+ * features at run time (nn_wino_gemm_best). nn_wino_conv uses the best one this CPU runs,
+ * or OpenBLAS sgemm where that is the plain loop. */
+typedef enum { NN_WINO_GEMM_PLAIN, NN_WINO_GEMM_AVX2, NN_WINO_GEMM_AVX512, NN_WINO_GEMM_N } nn_wino_gemm_kind;
+const char *nn_wino_gemm_name(nn_wino_gemm_kind k);
+/* Whether this build and CPU run kernel k. */
+int nn_wino_gemm_has(nn_wino_gemm_kind k);
+nn_wino_gemm_kind nn_wino_gemm_best(void);
+/* M = V U by kernel k (which this CPU must run). */
+void nn_wino_gemm(nn_wino_gemm_kind k, const float *V, int T, int ci, const float *U, int co, float *M);
 
 #endif

@@ -158,7 +158,7 @@ static __device__ __forceinline__ int swz(int r, int c)
 template <int BN, int BK, int S>
 __global__ void __launch_bounds__(256) conv_fwd_mma(const uint16_t *__restrict__ X, const uint16_t *__restrict__ W,
                                                     uint16_t *__restrict__ Y, const uint16_t *__restrict__ R, int M,
-                                                    int cin, int cout, int fault)
+                                                    int cin, int cout, int fault, float *__restrict__ P, int kps)
 {
 #if MMA_BODY && defined(__CUDA_ARCH__)
     constexpr int BM = FWD_BM, CH = BK / 8;
@@ -169,7 +169,9 @@ __global__ void __launch_bounds__(256) conv_fwd_mma(const uint16_t *__restrict__
     uint16_t *sB = smem + S * BM * BK;  /* [S][BN][BK] */
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, wm = warp >> 2, wn = warp & 3; /* 2 x 4 warps */
     const int m0 = blockIdx.x * BM, n0 = blockIdx.y * BN;
-    const int K = 9 * cin, KT = (K + BK - 1) / BK;
+    const int K = 9 * cin;
+    /* K steps [kt0, kt0 + KT): all of them, or split blockIdx.z's kps when P takes partials */
+    const int kt0 = P ? blockIdx.z * kps : 0, KT = P ? min(kps, (K + BK - 1) / BK - kt0) : (K + BK - 1) / BK;
 
     /* This thread's A chunks: chunk column kc (the same for every i), rows a_r[i]; the
      * board position packed as y*8+x, or -1000 when the row is past M. */
@@ -186,7 +188,7 @@ __global__ void __launch_bounds__(256) conv_fwd_mma(const uint16_t *__restrict__
     }
 
     auto load_stage = [&](int stage, int kt) {
-        const int k = kt * BK + kc * 8;
+        const int k = (kt0 + kt) * BK + kc * 8;
         const bool kok = k < K;
         const int t = kok ? k / cin : 0, ci = k - t * cin;
         const int ty = t / 3;
@@ -246,10 +248,14 @@ __global__ void __launch_bounds__(256) conv_fwd_mma(const uint16_t *__restrict__
                 int col = n0 + wn * WN + nt * 8 + (lane & 3) * 2;
                 if (row >= M || col >= cout)
                     continue;
-                if (fault && col == 0 && row % 97 == 0)
-                    continue; /* test hook: leave these outputs unwritten */
                 float v0 = acc[mt][nt][2 * h], v1 = acc[mt][nt][2 * h + 1];
                 size_t o = (size_t)row * cout + col;
+                if (P) { /* a split's partial sums; the reduction adds R and applies the fault hook */
+                    *(float2 *)(P + (size_t)blockIdx.z * M * cout + o) = make_float2(v0, v1);
+                    continue;
+                }
+                if (fault && col == 0 && row % 97 == 0)
+                    continue; /* test hook: leave these outputs unwritten */
                 if (R) {
                     unsigned rr = *(const unsigned *)(R + o);
                     v0 += gv_bf16_to_f32((gv_bf16)(rr & 0xffff));
@@ -387,7 +393,7 @@ __global__ void __launch_bounds__(256) conv_wgrad_mma(const uint16_t *__restrict
 /* Launches one configuration, raising its shared-memory limit the first time (before any
  * graph capture can include it). */
 template <int BN, int BK, int S>
-static gv_status fwd_mma_launch(const conv_args *a, cudaStream_t st, gv_err *err)
+static gv_status fwd_mma_launch(const conv_args *a, int splits, cudaStream_t st, gv_err *err)
 {
     static int raised;
     const size_t smem = (size_t)S * (FWD_BM + BN) * BK * 2;
@@ -395,16 +401,20 @@ static gv_status fwd_mma_launch(const conv_args *a, cudaStream_t st, gv_err *err
         GV_GPU_TRY(cudaFuncSetAttribute(conv_fwd_mma<BN, BK, S>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), err);
         raised = 1;
     }
-    dim3 grid((a->M + FWD_BM - 1) / FWD_BM, (a->cout + BN - 1) / BN);
+    /* every split gets at least one K step */
+    int KT = (9 * a->cin + BK - 1) / BK, kps = (KT + splits - 1) / splits;
+    splits = (KT + kps - 1) / kps;
+    float *P = splits > 1 ? a->ws : NULL;
+    dim3 grid((a->M + FWD_BM - 1) / FWD_BM, (a->cout + BN - 1) / BN, splits);
     conv_fwd_mma<BN, BK, S><<<grid, 256, smem, st>>>((const uint16_t *)a->x, (const uint16_t *)a->w,
                                                      (uint16_t *)a->y, (const uint16_t *)a->res, a->M, a->cin,
-                                                     a->cout, a->fault);
+                                                     a->cout, a->fault, P, kps);
     GV_GPU_TRY(cudaGetLastError(), err);
-    return GV_OK;
+    return splits > 1 ? gpu_conv_splitk_reduce(a, splits, st, err) : GV_OK;
 }
 #endif
 
-gv_status gpu_conv3x3_fwd_mma(const conv_args *a, cudaStream_t st, gv_err *err)
+gv_status gpu_conv3x3_fwd_mma(const conv_args *a, int splits, cudaStream_t st, gv_err *err)
 {
 #if GV_HAVE_MMA_BUILD
     /* K depth 64 (3 stages) by default; GV_MMA_BK=32 selects 32 (4 stages), for measuring. */
@@ -414,8 +424,8 @@ gv_status gpu_conv3x3_fwd_mma(const conv_args *a, cudaStream_t st, gv_err *err)
         bk = e && atoi(e) == 32 ? 32 : 64;
     }
     if (a->cout >= 128)
-        return bk == 32 ? fwd_mma_launch<128, 32, 4>(a, st, err) : fwd_mma_launch<128, 64, 3>(a, st, err);
-    return bk == 32 ? fwd_mma_launch<64, 32, 4>(a, st, err) : fwd_mma_launch<64, 64, 3>(a, st, err);
+        return bk == 32 ? fwd_mma_launch<128, 32, 4>(a, splits, st, err) : fwd_mma_launch<128, 64, 3>(a, splits, st, err);
+    return bk == 32 ? fwd_mma_launch<64, 32, 4>(a, splits, st, err) : fwd_mma_launch<64, 64, 3>(a, splits, st, err);
 #else
     return gv_fail(err, GV_ERR_ENV, "the bf16 tensor-core convolution is not built for this GPU backend");
 #endif

@@ -101,7 +101,7 @@ static __device__ __forceinline__ void smem_double_buffer(int KT, Load &gload, S
 template <typename T, int BN, int BK>
 __global__ void __launch_bounds__(256, 2) conv_fwd_simt(const T *__restrict__ X, const T *__restrict__ W,
                                                      T *__restrict__ Y, const T *__restrict__ R, int M, int cin,
-                                                     int cout, int fault)
+                                                     int cout, int fault, float *__restrict__ P, int kps)
 {
     constexpr int BM = 128, TN = BN / 16, Q = BK / 4; /* float4 per tile row */
     constexpr int LA = BM * Q / 256, LB = (BN * Q + 255) / 256;
@@ -109,7 +109,9 @@ __global__ void __launch_bounds__(256, 2) conv_fwd_simt(const T *__restrict__ X,
     __shared__ __align__(16) float Bs[2][BK][BN];
     const int tid = threadIdx.x, tx = tid & 15, ty = tid >> 4;
     const int m0 = blockIdx.x * BM, n0 = blockIdx.y * BN;
-    const int K = 9 * cin, KT = K / BK;
+    const int K = 9 * cin;
+    /* K tiles [kt0, kt0 + KT): all of them, or split blockIdx.z's kps when P takes partials */
+    const int kt0 = P ? blockIdx.z * kps : 0, KT = P ? min(kps, K / BK - kt0) : K / BK;
 
     /* Rows of this thread's A loads: tile row, board position (y, x; -100 when the row is
      * past M, so that every tap falls outside) and the sample's offset. The column of the
@@ -138,6 +140,7 @@ __global__ void __launch_bounds__(256, 2) conv_fwd_simt(const T *__restrict__ X,
 
     float ra[LA][4], rb[LB][4];
     auto gload = [&](int kt) {
+        kt += kt0;
         const int k = kt * BK + ac * 4;
         const int t = k / cin, ci = k - t * cin;
         const int tyy = t / 3, dy = tyy - 1, dx = t - tyy * 3 - 1;
@@ -196,6 +199,10 @@ __global__ void __launch_bounds__(256, 2) conv_fwd_simt(const T *__restrict__ X,
                 continue;
             float v[4] = {acc[i][g * 4], acc[i][g * 4 + 1], acc[i][g * 4 + 2], acc[i][g * 4 + 3]};
             size_t o = (size_t)row * cout + col;
+            if (P) { /* a split's partial sums; the reduction adds R and applies the fault hook */
+                store4(P + (size_t)blockIdx.z * M * cout + o, v);
+                continue;
+            }
             if (R) {
                 float r[4];
                 load4(R + o, r);
@@ -345,32 +352,73 @@ static int simt_bk(int cin)
 }
 
 template <typename T, int BN, int BK>
-static void fwd_launch(const conv_args *a, dim3 grid, cudaStream_t st)
+static void fwd_launch(const conv_args *a, dim3 grid, float *P, int kps, cudaStream_t st)
 {
     conv_fwd_simt<T, BN, BK><<<grid, 256, 0, st>>>((const T *)a->x, (const T *)a->w, (T *)a->y, (const T *)a->res,
-                                                   a->M, a->cin, a->cout, a->fault);
+                                                   a->M, a->cin, a->cout, a->fault, P, kps);
 }
 
+/* Launches the forward with `splits` K splits; returns the splits that got K tiles (every
+ * one of them has at least one). */
 template <typename T>
-static void fwd_pick(const conv_args *a, cudaStream_t st)
+static int fwd_pick(const conv_args *a, int splits, cudaStream_t st)
 {
     const int BN = a->cout >= 128 ? 128 : 64;
-    dim3 grid((a->M + 127) / 128, (a->cout + BN - 1) / BN);
-    int bk = simt_bk(a->cin);
+    int bk = simt_bk(a->cin), KT = 9 * a->cin / bk;
+    int kps = (KT + splits - 1) / splits;
+    splits = (KT + kps - 1) / kps;
+    float *P = splits > 1 ? a->ws : NULL;
+    dim3 grid((a->M + 127) / 128, (a->cout + BN - 1) / BN, splits);
     if (BN == 128)
-        bk == 16 ? fwd_launch<T, 128, 16>(a, grid, st) : fwd_launch<T, 128, 8>(a, grid, st);
+        bk == 16 ? fwd_launch<T, 128, 16>(a, grid, P, kps, st) : fwd_launch<T, 128, 8>(a, grid, P, kps, st);
     else
-        bk == 16 ? fwd_launch<T, 64, 16>(a, grid, st) : fwd_launch<T, 64, 8>(a, grid, st);
+        bk == 16 ? fwd_launch<T, 64, 16>(a, grid, P, kps, st) : fwd_launch<T, 64, 8>(a, grid, P, kps, st);
+    return splits;
 }
 
-gv_status gpu_conv3x3_fwd_simt(const conv_args *a, cudaStream_t st, gv_err *err)
+static __device__ __forceinline__ float ld1(const float *p) { return *p; }
+static __device__ __forceinline__ float ld1(const gv_bf16 *p) { return gv_bf16_to_f32(*p); }
+static __device__ __forceinline__ void st1(float *p, float v) { *p = v; }
+static __device__ __forceinline__ void st1(gv_bf16 *p, float v) { *p = gv_f32_to_bf16(v); }
+
+/* Y = the splits' partial sums P (splits, M*cout) added in split order, + R, rounded to T;
+ * the fault hook skips the outputs the unsplit kernels skip. */
+template <typename T>
+__global__ void conv_splitk_reduce(const float *__restrict__ P, int splits, int M, int cout, const T *__restrict__ R,
+                                   T *__restrict__ Y, int fault)
 {
+    const size_t total = (size_t)M * cout;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += (size_t)gridDim.x * blockDim.x) {
+        float s = 0.f;
+        for (int z = 0; z < splits; z++)
+            s += P[(size_t)z * total + i];
+        if (R)
+            s += ld1(R + i);
+        int row = (int)(i / cout), col = (int)(i % cout);
+        if (fault && col == 0 && row % 97 == 0)
+            continue; /* test hook: leave these outputs unwritten */
+        st1(Y + i, s);
+    }
+}
+
+gv_status gpu_conv_splitk_reduce(const conv_args *a, int splits, cudaStream_t st, gv_err *err)
+{
+    unsigned g = gpu_blocks((size_t)a->M * a->cout, 256);
     if (a->dt == GPU_F32)
-        fwd_pick<float>(a, st);
+        conv_splitk_reduce<float><<<g, 256, 0, st>>>(a->ws, splits, a->M, a->cout, (const float *)a->res,
+                                                     (float *)a->y, a->fault);
     else
-        fwd_pick<gv_bf16>(a, st);
+        conv_splitk_reduce<gv_bf16><<<g, 256, 0, st>>>(a->ws, splits, a->M, a->cout, (const gv_bf16 *)a->res,
+                                                       (gv_bf16 *)a->y, a->fault);
     GV_GPU_TRY(cudaGetLastError(), err);
     return GV_OK;
+}
+
+gv_status gpu_conv3x3_fwd_simt(const conv_args *a, int splits, cudaStream_t st, gv_err *err)
+{
+    splits = a->dt == GPU_F32 ? fwd_pick<float>(a, splits, st) : fwd_pick<gv_bf16>(a, splits, st);
+    GV_GPU_TRY(cudaGetLastError(), err);
+    return splits > 1 ? gpu_conv_splitk_reduce(a, splits, st, err) : GV_OK;
 }
 
 template <typename T, int BMC, int BK>
@@ -403,13 +451,39 @@ gv_status gpu_conv3x3_wgrad_simt(const wgrad_args *a, int rows_per_split, int sp
 }
 
 /* ---- dispatch --------------------------------------------------------------------------- */
+/* K splits of a forward: with a workspace, when the output tiles (128 rows x 128 or 64
+ * channels, in both kernel families) fill less than half the multiprocessors, enough
+ * splits for about one CTA per multiprocessor, each at least 64 deep in K (one tensor-core
+ * stage), at most 32, and as many as ws holds. */
+static int fwd_splits(const conv_args *a)
+{
+    if (!a->ws)
+        return 1;
+    int s = a->splits;
+    if (s <= 0) {
+        int bn = a->cout >= 128 ? 128 : 64, sm = a->sm_count > 0 ? a->sm_count : 80;
+        int tiles = ((a->M + 127) / 128) * ((a->cout + bn - 1) / bn);
+        if (2 * tiles > sm)
+            return 1;
+        s = sm / tiles;
+        int kmax = 9 * a->cin / 64;
+        s = s < kmax ? s : kmax;
+        s = s < 32 ? s : 32;
+    }
+    size_t per = (size_t)a->M * a->cout;
+    if ((size_t)s > a->ws_elems / per)
+        s = (int)(a->ws_elems / per);
+    return s < 1 ? 1 : s;
+}
+
 gv_status gpu_conv3x3_fwd(const conv_args *a, int use_mma, cudaStream_t st, gv_err *err)
 {
     if (a->cin % 8 || a->cout % 8 || a->M <= 0)
         return gv_fail(err, GV_ERR_INPUT, "conv3x3: channels must be multiples of 8 (cin %d, cout %d)", a->cin, a->cout);
+    int splits = fwd_splits(a);
     if (use_mma && a->dt == GPU_BF16)
-        return gpu_conv3x3_fwd_mma(a, st, err);
-    return gpu_conv3x3_fwd_simt(a, st, err);
+        return gpu_conv3x3_fwd_mma(a, splits, st, err);
+    return gpu_conv3x3_fwd_simt(a, splits, st, err);
 }
 
 gv_status gpu_conv3x3_wgrad(const wgrad_args *a, int use_mma, cudaStream_t st, gv_err *err)

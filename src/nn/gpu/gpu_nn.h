@@ -32,6 +32,14 @@ typedef struct {
     int M, cin, cout;   /* cin, cout multiples of 8 */
     gpu_dtype dt;       /* storage of x, w, y, res */
     int fault;          /* test hook: skip some output writes */
+    /* Split-K for small M (a few samples leave most multiprocessors idle with one CTA per
+     * output tile): with ws, the K range is cut into splits that write fp32 partial sums
+     * (splits x M x cout floats of ws), added in split order by one more kernel that also
+     * adds res and rounds to dt. ws NULL: no split. */
+    float *ws;
+    size_t ws_elems;
+    int sm_count;       /* multiprocessors: the split fills about one wave of CTAs */
+    int splits;         /* 0: chosen from sm_count; else this many (at most what ws holds) */
 } conv_args;
 
 /* use_mma: the bf16 tensor-core kernel (dt must be bf16 and the device sm_80+). */
@@ -55,11 +63,15 @@ typedef struct {
 gv_status gpu_conv3x3_wgrad(const wgrad_args *a, int use_mma, cudaStream_t st, gv_err *err);
 
 /* The two implementations behind the launchers above (conv_mma.cu, conv_simt.cu). */
-gv_status gpu_conv3x3_fwd_mma(const conv_args *a, cudaStream_t st, gv_err *err);
+/* The kernels with `splits` K splits (1: none; else a->ws holds splits x M x cout floats);
+ * each launches the reduction (gpu_conv_splitk_reduce) itself. */
+gv_status gpu_conv3x3_fwd_mma(const conv_args *a, int splits, cudaStream_t st, gv_err *err);
+/* Y (M, cout) = sum over the splits' partials in a->ws + res, in a->dt. */
+gv_status gpu_conv_splitk_reduce(const conv_args *a, int splits, cudaStream_t st, gv_err *err);
 gv_status gpu_conv3x3_wgrad_mma(const wgrad_args *a, int rows_per_split, int splits, cudaStream_t st, gv_err *err);
 /* Adds the splits' partial sums in ws into dw (PyTorch layout). */
 gv_status gpu_wgrad_reduce(const wgrad_args *a, int splits, cudaStream_t st, gv_err *err);
-gv_status gpu_conv3x3_fwd_simt(const conv_args *a, cudaStream_t st, gv_err *err);
+gv_status gpu_conv3x3_fwd_simt(const conv_args *a, int splits, cudaStream_t st, gv_err *err);
 gv_status gpu_conv3x3_wgrad_simt(const wgrad_args *a, int rows_per_split, int splits, cudaStream_t st, gv_err *err);
 
 /* ---- naive reference kernels for the self-test ---------------------------------------- */

@@ -158,28 +158,37 @@ static void report(ctx *c, int ok, const char *what, double err_, double tol, si
         c->fails++;
 }
 
-static void test_fwd(ctx *c, int n, int cin, int cin_real, int cout, gpu_dtype dt, int mma, int with_res)
+/* The forward kernel against the naive one. split: 0 none; -1 split-K as the trainer picks
+ * it for sm_count multiprocessors; > 0 that many K splits. */
+static void test_fwd_split(ctx *c, int n, int cin, int cin_real, int cout, gpu_dtype dt, int mma, int with_res,
+                           int split, int sm_count)
 {
     gv_err ge;
     const int M = n * 49;
-    const size_t es = dt == GPU_BF16 ? 2 : 4;
+    const size_t es = dt == GPU_BF16 ? 2 : 4, ws_elems = (size_t)32 * M * cout;
     void *x = upload_random(c, (size_t)M, cin, cin_real, dt);
     void *w = upload_random(c, (size_t)cout, 9 * cin, 9 * cin, dt);
     void *r = with_res ? upload_random(c, (size_t)M, cout, cout, dt) : NULL;
-    void *y1 = NULL, *y2 = NULL;
+    void *y1 = NULL, *y2 = NULL, *ws = NULL;
     rt(c, GV_GPU(cudaMalloc(&y1, es * M * cout), &ge), &ge);
     rt(c, GV_GPU(cudaMalloc(&y2, es * M * cout), &ge), &ge);
+    if (split)
+        rt(c, GV_GPU(cudaMalloc(&ws, sizeof(float) * ws_elems), &ge), &ge);
     gv_err e;
-    char what[160];
-    snprintf(what, sizeof what, "conv3x3 forward %s %s n=%d cin=%d cout=%d%s", dt == GPU_BF16 ? "bf16" : "fp32",
-             mma ? "tensor-core" : "simt", n, cin, cout, with_res ? " +residual" : "");
-    if (!x || !w || !y1 || !y2 || (with_res && !r)) {
+    char what[160], how[48] = "";
+    if (split)
+        snprintf(how, sizeof how, split < 0 ? " split-K (auto, %d SMs)" : " split-K %d", split < 0 ? sm_count : split);
+    snprintf(what, sizeof what, "conv3x3 forward %s %s n=%d cin=%d cout=%d%s%s", dt == GPU_BF16 ? "bf16" : "fp32",
+             mma ? "tensor-core" : "simt", n, cin, cout, with_res ? " +residual" : "", how);
+    if (!x || !w || !y1 || !y2 || (with_res && !r) || (split && !ws)) {
         report(c, 0, what, INFINITY, 0, 0);
         goto out;
     }
     {
         rt(c, GV_GPU(cudaMemset(y1, 0xff, es * M * cout), &ge), &ge);
-        conv_args a = {x, w, y1, r, M, cin, cout, dt, 0};
+        if (ws) /* NaN partials: a split that wrote nothing would show */
+            rt(c, GV_GPU(cudaMemset(ws, 0xff, sizeof(float) * ws_elems), &ge), &ge);
+        conv_args a = {x, w, y1, r, M, cin, cout, dt, 0, (float *)ws, ws ? ws_elems : 0, sm_count, split > 0 ? split : 0};
         gv_status s1 = gpu_conv3x3_fwd(&a, mma, 0, &e);
         a.y = y2;
         gv_status s2 = gpu_conv3x3_fwd_naive(&a, 0, &e);
@@ -198,7 +207,12 @@ static void test_fwd(ctx *c, int n, int cin, int cin_real, int cout, gpu_dtype d
         free(h2);
     }
 out:
-    gpu_free(x, w, r, y1, y2);
+    gpu_free(x, w, r, y1, y2, ws);
+}
+
+static void test_fwd(ctx *c, int n, int cin, int cin_real, int cout, gpu_dtype dt, int mma, int with_res)
+{
+    test_fwd_split(c, n, cin, cin_real, cout, dt, mma, with_res, 0, 0);
 }
 
 static void test_wgrad(ctx *c, int n, int cin, int cin_real, int cout, gpu_dtype dt, int mma)
@@ -492,6 +506,18 @@ extern "C" int nn_gpu_selftest(int device_index, unsigned long long seed)
     for (size_t i = 0; i < sizeof gn_channels / sizeof gn_channels[0]; i++) {
         test_gn(c, 37, gn_channels[i], GPU_F32);
         test_gn(c, 37, gn_channels[i], GPU_BF16);
+    }
+    /* the forward's split-K at small batches (one sample: one output tile per 128 channels),
+     * as the trainer picks it and with forced split counts (uneven K ranges; more splits
+     * than K steps of the stem), with the residual */
+    const int sm = p.multiProcessorCount;
+    const int fsplit[][4] = {{1, 128, 128, -1}, {1, 128, 128, 7}, {4, 64, 64, -1}, {1, 16, 128, 5}, {37, 128, 128, -1}};
+    for (size_t i = 0; i < sizeof fsplit / sizeof fsplit[0]; i++) {
+        int n = fsplit[i][0], cin = fsplit[i][1], cout = fsplit[i][2], sp = fsplit[i][3], real = cin == 16 ? 12 : cin;
+        test_fwd_split(c, n, cin, real, cout, GPU_F32, 0, cin == cout, sp, sm);
+        test_fwd_split(c, n, cin, real, cout, GPU_BF16, 0, cin == cout, sp, sm);
+        if (mma_ok)
+            test_fwd_split(c, n, cin, real, cout, GPU_BF16, 1, cin == cout, sp, sm);
     }
     /* more rows than one split, for the split-K reduction */
     test_wgrad(c, 700, 128, 128, 128, GPU_F32, 0);

@@ -69,6 +69,10 @@ typedef struct {
     float *bx, *bvt;
     int *bpt;
     int n;
+    /* pinned host staging, allocated once: the batch on its way in (x, value targets,
+     * policy targets) and the inference outputs on their way out (logits, then value) */
+    float *hx, *hvt, *hout;
+    int *hpt;
 
     prep_desc *descs;
     int ndesc, max_desc_elems;
@@ -315,6 +319,19 @@ static gv_status setup(gt *s, gv_err *err)
         s->wg_ws_elems = 64 * one < cap ? 64 * one : (one * 4 > cap ? one * 4 : cap);
         ALLOC(s->wg_ws, sizeof(float) * s->wg_ws_elems, "weight-gradient workspace");
     }
+    {
+        cudaError_t e = cudaMallocHost((void **)&s->hx, sizeof(float) * N * NN_IN_PLANES * NN_CELLS);
+        if (e == cudaSuccess)
+            e = cudaMallocHost((void **)&s->hvt, sizeof(float) * N);
+        if (e == cudaSuccess)
+            e = cudaMallocHost((void **)&s->hpt, sizeof(int) * N);
+        if (e == cudaSuccess)
+            e = cudaMallocHost((void **)&s->hout, sizeof(float) * N * (NN_POLICY + 1));
+        if (e != cudaSuccess) {
+            (void)cudaGetLastError();
+            return gv_fail(err, GV_ERR_ENV, "allocating pinned host memory for the batch: %s", cudaGetErrorString(e));
+        }
+    }
     ALLOC(s->bx, sizeof(float) * N * NN_IN_PLANES * NN_CELLS, "batch");
     ALLOC(s->bvt, sizeof(float) * N, "batch");
     ALLOC(s->bpt, sizeof(int) * N, "batch");
@@ -325,7 +342,16 @@ static gv_status setup(gt *s, gv_err *err)
 static gv_status conv(gt *s, const conv_layer *cl, const void *x, const void *w, void *y, const void *res, int cin,
                       int cout, gv_err *err)
 {
-    conv_args a = {x, w, y, res, s->n * 49, cin, cout, s->dt, s->o.fault};
+    /* split-K at small batches through the weight-gradient workspace (the stream runs one
+     * kernel at a time, and a weight gradient reduces its partials before the next call);
+     * GV_CONV_SPLITK=0 turns it off, for measuring */
+    static int splitk = -1;
+    if (splitk < 0) {
+        const char *e = getenv("GV_CONV_SPLITK");
+        splitk = !(e && e[0] == '0');
+    }
+    conv_args a = {x, w, y, res, s->n * 49, cin, cout, s->dt, s->o.fault, splitk ? s->wg_ws : NULL, s->wg_ws_elems,
+                   s->sm_count, 0};
     prof_begin(s);
     gv_status r = gpu_conv3x3_fwd(&a, s->use_mma, s->st, err);
     prof_end(s, w == cl->wd ? P_CONV_DGRAD : P_CONV_FWD);
@@ -590,41 +616,28 @@ static gv_status t_set_batch(nn_trainer *t, const nn_batch *b, gv_err *err)
     if (b->n <= 0 || b->n > s->maxn)
         return gv_fail(err, GV_ERR_INPUT, "batch of %d does not fit this trainer (max %d)", b->n, s->maxn);
     const size_t nx = (size_t)b->n * NN_IN_PLANES * NN_CELLS;
-    float *x = (float *)malloc(sizeof(float) * nx);
-    float *vt = (float *)malloc(sizeof(float) * b->n);
-    int *pt = (int *)malloc(sizeof(int) * b->n);
-    gv_status rc = GV_OK;
-    if (!x || !vt || !pt) {
-        rc = gv_fail(err, GV_ERR_ENV, "out of host memory");
-        goto done;
-    }
+    /* the staging buffers may still feed the previous batch's copies */
+    GV_TRY(sync(s, err));
+    float *x = s->hx, *vt = s->hvt;
+    int *pt = s->hpt;
     for (size_t i = 0; i < nx; i++)
         x[i] = (float)b->x[i];
     for (int i = 0; i < b->n; i++) {
-        if (b->policy[i] < 0 || b->policy[i] >= NN_POLICY) {
-            rc = gv_fail(err, GV_ERR_INPUT, "policy target %lld of sample %d is outside 0..6", (long long)b->policy[i], i);
-            goto done;
-        }
+        if (b->policy[i] < 0 || b->policy[i] >= NN_POLICY)
+            return gv_fail(err, GV_ERR_INPUT, "policy target %lld of sample %d is outside 0..6", (long long)b->policy[i],
+                           i);
         vt[i] = (float)b->value[i];
         pt[i] = (int)b->policy[i];
     }
-    {
-        cudaError_t e = cudaMemcpyAsync(s->bx, x, sizeof(float) * nx, cudaMemcpyHostToDevice, s->st);
-        if (e == cudaSuccess)
-            e = cudaMemcpyAsync(s->bvt, vt, sizeof(float) * b->n, cudaMemcpyHostToDevice, s->st);
-        if (e == cudaSuccess)
-            e = cudaMemcpyAsync(s->bpt, pt, sizeof(int) * b->n, cudaMemcpyHostToDevice, s->st);
-        if (e == cudaSuccess)
-            e = cudaStreamSynchronize(s->st);
-        if (e != cudaSuccess)
-            rc = gv_fail(err, GV_ERR_ENV, "copying the batch to the GPU: %s", cudaGetErrorString(e));
-    }
+    cudaError_t e = cudaMemcpyAsync(s->bx, x, sizeof(float) * nx, cudaMemcpyHostToDevice, s->st);
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync(s->bvt, vt, sizeof(float) * b->n, cudaMemcpyHostToDevice, s->st);
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync(s->bpt, pt, sizeof(int) * b->n, cudaMemcpyHostToDevice, s->st);
+    if (e != cudaSuccess)
+        return gv_fail(err, GV_ERR_ENV, "copying the batch to the GPU: %s", cudaGetErrorString(e));
     s->n = b->n;
-done:
-    free(x);
-    free(vt);
-    free(pt);
-    return rc;
+    return GV_OK;
 }
 
 static gv_status need_batch(gt *s, gv_err *err)
@@ -706,11 +719,15 @@ static gv_status t_infer(nn_trainer *t, double *logits, double *value, gv_err *e
     if (!s->igraph || s->igraph_n != s->n)
         GV_TRY(build_graph(s, 1, err));
     GV_GPU_TRY(cudaGraphLaunch(s->igraph, s->st), err);
+    /* both outputs into the pinned staging behind the graph, one wait for all of it */
+    const size_t nl = (size_t)s->n * NN_POLICY;
+    GV_GPU_TRY(cudaMemcpyAsync(s->hout, s->logits, sizeof(float) * nl, cudaMemcpyDeviceToHost, s->st), err);
+    GV_GPU_TRY(cudaMemcpyAsync(s->hout + nl, s->value, sizeof(float) * s->n, cudaMemcpyDeviceToHost, s->st), err);
     GV_TRY(sync(s, err));
-    if (logits)
-        GV_TRY(download_floats(s, logits, s->logits, (size_t)s->n * NN_POLICY, err));
-    if (value)
-        GV_TRY(download_floats(s, value, s->value, (size_t)s->n, err));
+    for (size_t i = 0; logits && i < nl; i++)
+        logits[i] = s->hout[i];
+    for (int i = 0; value && i < s->n; i++)
+        value[i] = s->hout[nl + i];
     return GV_OK;
 }
 
@@ -846,6 +863,7 @@ static void free_all(gt *s)
     for (size_t i = 0; i < GV_ARRAY_LEN(ptrs); i++)
         if (ptrs[i])
             (void)cudaFree(ptrs[i]);
+    gpu_free_host(s->hx, s->hvt, s->hpt, s->hout);
     for (int b = 0; b < s->nb; b++) {
         void *bp[] = {s->c1 ? s->c1[b].wf : NULL, s->c1 ? s->c1[b].wd : NULL, s->c2 ? s->c2[b].wf : NULL,
                       s->c2 ? s->c2[b].wd : NULL, s->n1 ? s->n1[b].mean : NULL, s->n1 ? s->n1[b].rstd : NULL,
