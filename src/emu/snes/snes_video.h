@@ -230,14 +230,19 @@ SNES_HD void snes_draw_m7(const snes_vregs *p, const uint8_t *vram, int line, sn
             xx -= xx % mos;
         int32_t X = (tx + a * xx) >> 8, Y = (ty + c * xx) >> 8;
         uint8_t pix;
-        if (((X | Y) & ~0x3FF) && fill == 2)
-            continue;
-        if (((X | Y) & ~0x3FF) && fill == 3) {
-            pix = vram[(((Y & 7) << 3) | (X & 7)) * 2 + 1];
-        } else {
+        if ((X | Y) & ~0x3FF) {
+            if (fill == 2)
+                continue;
+            if (fill == 3) {
+                pix = vram[(((Y & 7) << 3) | (X & 7)) * 2 + 1];
+                goto have;
+            }
+        }
+        {
             uint8_t tile = vram[((((uint32_t)Y >> 3) & 127) * 128 + (((uint32_t)X >> 3) & 127)) * 2];
             pix = vram[(((uint32_t)tile << 6) | ((Y & 7) << 3) | (X & 7)) * 2 + 1];
         }
+    have:
         if (pix) {
             b1->idx[x + 8] = pix;
             b1->pri[x + 8] = 1;
