@@ -63,6 +63,7 @@ expect_exit "snes --audio host" 2 "$G" run snes "$R/cpu_test.sfc" --frames 2 --a
 # ---- bad input: one line on stderr, exit 2 ---------------------------------------------
 head -c 20000 "$R/cpu_test.sfc" >"$T_TMP/trunc.sfc"
 expect_exit "snes truncated ROM" 2 "$G" run snes "$T_TMP/trunc.sfc"
+expect_exit "snes refuses --mmc3-rev (a NES chip)" 2 "$G" run snes "$R/cpu_test.sfc" --mmc3-rev B --frames 1 --no-battery
 cp "$R/cpu_test.sfc" "$T_TMP/sum.sfc"
 printf '\125' | dd of="$T_TMP/sum.sfc" bs=1 seek=$((0x7FDE)) conv=notrunc 2>/dev/null
 expect_exit "snes bad header checksum" 2 "$G" run snes "$T_TMP/sum.sfc"

@@ -176,6 +176,7 @@ static void dmc_request(nes *m, uint64_t at)
         return;
     m->dma |= NES_DMA_DMC;
     m->dmc_dma_at = at;
+    nes_resched(m);
 }
 
 void nes_apu_dmc_get(nes *m)

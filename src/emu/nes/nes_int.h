@@ -213,11 +213,15 @@ NES_BUS uint8_t nes_access(nes *m, uint16_t a)
     return v;
 }
 
+/* A read cycle. A pending DMA keeps next_ev at or before the cycle it may halt (see
+ * nes_events), so the common path stays one compare. */
 NES_BUS uint8_t nes_read(nes *m, uint16_t a)
 {
-    nes_tick(m);
-    if (__builtin_expect(m->dma, 0))
-        nes_dma(m, a);
+    if (__builtin_expect(++m->cyc >= m->next_ev, 0)) {
+        nes_events(m);
+        if (m->dma)
+            nes_dma(m, a);
+    }
     return nes_access(m, a);
 }
 

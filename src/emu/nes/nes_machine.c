@@ -91,6 +91,13 @@ void nes_events(nes *m)
     nes_apu_sync(m);
     uint64_t a = nes_ppu_next_event(m), b = nes_apu_next_event(m);
     m->next_ev = a < b ? a : b;
+    if (m->dma) { /* the read cycle that a pending DMA may halt takes the slow path */
+        uint64_t d = m->cyc + 1;
+        if (!(m->dma & NES_DMA_OAM) && m->dmc_dma_at > d)
+            d = m->dmc_dma_at;
+        if (d < m->next_ev)
+            m->next_ev = d;
+    }
 }
 
 void nes_resched(nes *m)
@@ -189,6 +196,7 @@ void nes_io_write(nes *m, uint16_t a, uint8_t v)
         if (a == 0x4014) {
             m->oam_page = v; /* the DMA halts the CPU's next read cycle */
             m->dma |= NES_DMA_OAM;
+            nes_resched(m);
         } else if (a == 0x4016) {
             m->pad_strobe = v & 1;
             if (m->pad_strobe)

@@ -24,7 +24,10 @@
 ;     "MMC3 rev B" or "MMC3 rev A"; gpuvet's --mmc3-rev picks it);
 ;  10 NMI: setting $2000 bit 7 while the VBlank flag is up raises an NMI at once (the first
 ;     NMI's handler turns bit 7 off and on: a second NMI), and not once $2002 was read (the
-;     second handler does the same after reading $2002: no third). Runs before check 9.
+;     second handler does the same after reading $2002: no third). Runs before check 9;
+;  11 odd frames with rendering on are one dot shorter: a 16-cycle counting loop runs for
+;     768 NMIs with the background off, then on; 384 dots = 128 cycles fewer: 8 fewer
+;     counts (5 to 11 accepted: the start and end of each run are a loop pass apart).
 ; The PPU stays off throughout (no rendering: A12 moves only with v).
 
 .include "common.inc"
@@ -43,6 +46,8 @@ irqs:     .res 1
 z10:      .res 1    ; $10, loaded with a 3-cycle LDA where LDA # takes 2
 irq_ret:  .res 2    ; the return address of the last IRQ
 nmis:     .res 1
+nfr:      .res 2    ; NMIs counted by check 11
+cnt:      .res 2
 res:      .res 2
 
 .segment "CODE"
@@ -222,6 +227,34 @@ dma_after:
     cmp #2
     JNE fail10
 
+    ; 11: odd frames one dot shorter with rendering on
+    lda #3
+    sta nmis                ; the NMI handler now only counts
+    jsr count_frames
+    lda cnt
+    sta res
+    lda cnt+1
+    sta res+1
+    lda #$08
+    sta PPUMASK             ; background on
+    jsr count_frames
+    lda #0
+    sta PPUMASK
+    sec
+    lda res
+    sbc cnt
+    tax                     ; counts with rendering off minus on (mod 65536)
+    lda res+1
+    sbc cnt+1
+    JNE fail11
+    cpx #5
+    bcs :+
+    jmp fail11
+:   cpx #12
+    bcc :+
+    jmp fail11
+:
+
     ; 9: which MMC3 revision: a latch of 0, two counted rises
     sei
     sta $E000
@@ -295,6 +328,14 @@ fail7:
 fail8:
     PRINT "$2007 read in consecutive cycles"
     FAIL 8
+    jmp hang
+fail11:
+    txa
+    pha
+    PRINT "odd frames with rendering on: counts fewer $"
+    pla
+    jsr print_hex
+    FAIL 11
     jmp hang
 fail10:
     PRINT "NMI when $2000 bit 7 is set in VBlank: count $"
@@ -406,6 +447,32 @@ pad_count:
     bcc :-
     rts
 
+; Check 11: cnt = passes of a 16-cycle loop (mod 65536) from one NMI to 768 NMIs later.
+count_frames:
+    lda #0
+    sta cnt
+    sta cnt+1
+    bit PPUSTATUS
+    lda #$80
+    sta PPUCTRL
+    lda nfr
+:   cmp nfr
+    beq :-                  ; start at an NMI
+    lda #0
+    sta nfr
+    sta nfr+1
+@loop:
+    inc cnt                 ; 5
+    bne @same               ; 3 (2 + the 5 below once in 256)
+    inc cnt+1
+@same:
+    lda nfr+1               ; 3
+    cmp #3                  ; 2
+    bne @loop               ; 3
+    lda #0
+    sta PPUCTRL
+    rts
+
 ; A few instructions for a pending IRQ to be taken.
 settle:
     nop
@@ -435,6 +502,9 @@ irq:
 ; the same after reading $2002 (no NMI), then NMIs off.
 nmi:
     pha
+    lda nmis
+    cmp #3
+    bcs @count
     inc nmis
     lda nmis
     cmp #2
@@ -453,6 +523,11 @@ nmi:
     sta PPUCTRL
     lda #0
     sta PPUCTRL
+    jmp @out
+@count:
+    inc nfr
+    bne @out
+    inc nfr+1
 @out:
     pla
     rti
