@@ -42,7 +42,7 @@ static nes *board_open(board *b, int mapper, int prg16, int chr8, int flags6)
         t_check(0, "parse", "%s", err.msg);
         return NULL;
     }
-    nes_opts o = {0, 0, 0, 0};
+    nes_opts o = {0};
     if (nes_new(&b->c, &o, &b->m, &err) != GV_OK) {
         t_check(0, "machine", "%s", err.msg);
         b->m = NULL;
