@@ -82,7 +82,8 @@ typedef struct {
 enum { SNES_L_BG1, SNES_L_BG2, SNES_L_BG3, SNES_L_BG4, SNES_L_OBJ, SNES_L_BACK };
 
 /* A layer's pixels on one line: CGRAM index and priority+1 (0: transparent), 8 pixels of
- * margin on the left; for sprites also whether colour math may apply (palettes 4-7). */
+ * margin on the left; for sprites also whether colour math may apply (palettes 4-7); for a
+ * 256-colour BG with direct colour, its tiles' palette bits (the colour's low bits). */
 typedef struct {
     uint8_t idx[256 + 16];
     uint8_t pri[256 + 16];
@@ -172,6 +173,7 @@ SNES_HD void snes_draw_bg(const snes_vregs *p, const uint8_t *vram, int bg, int 
     uint32_t hofs = p->hofs[bg];
     uint16_t palbase = mode == 0 ? (uint16_t)(bg * 32) : 0;
     int palsh = bpp == 2 ? 2 : bpp == 4 ? 4 : 0;
+    int direct = bpp == 8 && (p->cgwsel & 1); /* the palette bits go to the colour (lb->math) */
     uint32_t ty = gy >> tsh;
     uint32_t rowbase = mapbase + ((ty & 31) << 5) + ((ty & 32) && (sc & 2) ? (sc & 1 ? 0x800 : 0x400) : 0);
     for (int sx = -(int)(hofs & 7); sx < 256; sx += 8) {
@@ -201,13 +203,27 @@ SNES_HD void snes_draw_bg(const snes_vregs *p, const uint8_t *vram, int bg, int 
         int x = sx + 8; /* buffers start 8 pixels left of the screen */
         memcpy(lb->idx + x, &idx, 8);
         memcpy(lb->pri + x, &pri, 8);
+        if (direct)
+            for (int q = 0; q < 8; q++)
+                if ((unsigned)(sx + q) < 256)
+                    lb->math[sx + q] = (uint8_t)((e >> 10) & 7);
     }
     if (mos > 1) /* horizontal mosaic: each block repeats its left pixel */
         for (int x = 0; x < 256; x++) {
             int s = x - x % mos;
             lb->idx[x + 8] = lb->idx[s + 8];
             lb->pri[x + 8] = lb->pri[s + 8];
+            if (direct)
+                lb->math[x] = lb->math[s];
         }
+}
+
+/* Direct colour: a 256-colour pixel (BBGGGRRR) and its tile's palette bits (bgr) as
+ * BGR555: R = RRRr0, G = GGGg0, B = BBb00. */
+SNES_HD uint16_t snes_direct_color(uint8_t c, uint8_t pal)
+{
+    return (uint16_t)((c & 7) << 2 | (pal & 1) << 1 | ((c >> 3) & 7) << 7 | (pal & 2) << 5 | (c >> 6) << 13 |
+                      (pal & 4) << 10);
 }
 
 /* Mode 7's BG1 (and BG2 with EXTBG) on screen line `line`. */
@@ -510,14 +526,21 @@ SNES_HD uint8_t snes_render_line(const snes_vregs *p, const uint8_t *vram, const
     uint8_t lut[32];
     for (int i = 0; i < 32; i++)
         lut[i] = (uint8_t)(((i << 3) | (i >> 2)) * bright / 15);
+    /* direct colour (CGWSEL bit 0): BG1's 256-colour pixels in modes 3, 4 and 7 */
+    int direct = (p->cgwsel & 1) && have[0] && (mode == 3 || mode == 4 || mode == 7);
+    const uint8_t *dpal = lb[SNES_L_BG1].math;
+    if (direct && mode == 7)
+        memset(lb[SNES_L_BG1].math, 0, 256); /* mode 7 has no palette bits */
     for (int x = 0; x < 256; x++) {
-        uint16_t c = cgram[mc[x]];
+        uint16_t c = direct && ml[x] == SNES_L_BG1 ? snes_direct_color(mc[x], dpal[x]) : cgram[mc[x]];
         int inw = cw[x], black = black_in[inw];
         if (black)
             c = 0;
         int l = ml[x];
         if (((mathl >> l) & 1) && allow_in[inw] && (l != SNES_L_OBJ || objmath[x] == 2)) {
-            uint16_t other = use_sub && sl[x] != SNES_L_BACK ? cgram[sc[x]] : p->fixed;
+            uint16_t other = !use_sub || sl[x] == SNES_L_BACK ? p->fixed
+                             : direct && sl[x] == SNES_L_BG1 ? snes_direct_color(sc[x], dpal[x])
+                                                             : cgram[sc[x]];
             int h = half && !black && !(use_sub && sl[x] == SNES_L_BACK);
             c = snes_color_math(c, other, sub, h);
         }
