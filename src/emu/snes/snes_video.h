@@ -20,6 +20,12 @@
 #else
 #define SNES_HD static inline
 #endif
+/* Always inlined (a function called with a constant flag, once per value). */
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#define SNES_HDI static __host__ __device__ __forceinline__
+#else
+#define SNES_HDI static inline __attribute__((always_inline))
+#endif
 /* A barrier between the phases of snes_render_frame: the block's threads on the device,
  * the OpenMP team on the host (only when nthr > 1). */
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
@@ -82,7 +88,8 @@ typedef struct {
 enum { SNES_L_BG1, SNES_L_BG2, SNES_L_BG3, SNES_L_BG4, SNES_L_OBJ, SNES_L_BACK };
 
 /* A layer's pixels on one line: CGRAM index and priority+1 (0: transparent), 8 pixels of
- * margin on the left; for sprites also whether colour math may apply (palettes 4-7). */
+ * margin on the left; for sprites also whether colour math may apply (palettes 4-7); for a
+ * 256-colour BG with direct colour, its tiles' palette bits (the colour's low bits). */
 typedef struct {
     uint8_t idx[256 + 16];
     uint8_t pri[256 + 16];
@@ -172,6 +179,7 @@ SNES_HD void snes_draw_bg(const snes_vregs *p, const uint8_t *vram, int bg, int 
     uint32_t hofs = p->hofs[bg];
     uint16_t palbase = mode == 0 ? (uint16_t)(bg * 32) : 0;
     int palsh = bpp == 2 ? 2 : bpp == 4 ? 4 : 0;
+    int direct = bpp == 8 && (p->cgwsel & 1); /* the palette bits go to the colour (lb->math) */
     uint32_t ty = gy >> tsh;
     uint32_t rowbase = mapbase + ((ty & 31) << 5) + ((ty & 32) && (sc & 2) ? (sc & 1 ? 0x800 : 0x400) : 0);
     for (int sx = -(int)(hofs & 7); sx < 256; sx += 8) {
@@ -201,13 +209,27 @@ SNES_HD void snes_draw_bg(const snes_vregs *p, const uint8_t *vram, int bg, int 
         int x = sx + 8; /* buffers start 8 pixels left of the screen */
         memcpy(lb->idx + x, &idx, 8);
         memcpy(lb->pri + x, &pri, 8);
+        if (direct)
+            for (int q = 0; q < 8; q++)
+                if ((unsigned)(sx + q) < 256)
+                    lb->math[sx + q] = (uint8_t)((e >> 10) & 7);
     }
     if (mos > 1) /* horizontal mosaic: each block repeats its left pixel */
         for (int x = 0; x < 256; x++) {
             int s = x - x % mos;
             lb->idx[x + 8] = lb->idx[s + 8];
             lb->pri[x + 8] = lb->pri[s + 8];
+            if (direct)
+                lb->math[x] = lb->math[s];
         }
+}
+
+/* Direct colour: a 256-colour pixel (BBGGGRRR) and its tile's palette bits (bgr) as
+ * BGR555: R = RRRr0, G = GGGg0, B = BBb00. */
+SNES_HD uint16_t snes_direct_color(uint8_t c, uint8_t pal)
+{
+    return (uint16_t)((c & 7) << 2 | (pal & 1) << 1 | ((c >> 3) & 7) << 7 | (pal & 2) << 5 | (c >> 6) << 13 |
+                      (pal & 4) << 10);
 }
 
 /* Mode 7's BG1 (and BG2 with EXTBG) on screen line `line`. */
@@ -419,6 +441,43 @@ SNES_HD uint16_t snes_color_math(uint16_t a, uint16_t b, int sub, int half)
     return (uint16_t)(r | g << 5 | bl << 10);
 }
 
+/* A line's colours from its main and sub screens (CGRAM indexes and layers), the colour
+ * window cw, the sprites' math flags: colour math, clipping, brightness, into out (RGB).
+ * direct: BG1's pixels are direct colour with the palette bits dpal (a constant at each
+ * call, so the loop without it has no test). */
+SNES_HDI void snes_out_line(const snes_vregs *p, const uint16_t *cgram, const uint8_t *mc, const uint8_t *ml,
+                            const uint8_t *sc, const uint8_t *sl, const uint8_t *cw, const uint8_t *objmath,
+                            const uint8_t *dpal, int direct, uint8_t *out)
+{
+    int clip = (p->cgwsel >> 6) & 3, prevent = (p->cgwsel >> 4) & 3;
+    /* by whether the pixel is inside the colour window: clipped to black, math allowed */
+    const uint8_t black_in[2] = {(uint8_t)(clip == 3 || clip == 1), (uint8_t)(clip == 3 || clip == 2)};
+    const uint8_t allow_in[2] = {(uint8_t)(prevent == 0 || prevent == 2), (uint8_t)(prevent == 0 || prevent == 1)};
+    int use_sub = p->cgwsel & 2, sub = p->cgadsub & 0x80, half = p->cgadsub & 0x40;
+    uint8_t mathl = p->cgadsub & 0x3F;
+    uint8_t bright = p->inidisp & 15;
+    uint8_t lut[32];
+    for (int i = 0; i < 32; i++)
+        lut[i] = (uint8_t)(((i << 3) | (i >> 2)) * bright / 15);
+    for (int x = 0; x < 256; x++) {
+        uint16_t c = direct && ml[x] == SNES_L_BG1 ? snes_direct_color(mc[x], dpal[x]) : cgram[mc[x]];
+        int inw = cw[x], black = black_in[inw];
+        if (black)
+            c = 0;
+        int l = ml[x];
+        if (((mathl >> l) & 1) && allow_in[inw] && (l != SNES_L_OBJ || objmath[x] == 2)) {
+            uint16_t other = !use_sub || sl[x] == SNES_L_BACK ? p->fixed
+                             : direct && sl[x] == SNES_L_BG1 ? snes_direct_color(sc[x], dpal[x])
+                                                             : cgram[sc[x]];
+            int h = half && !black && !(use_sub && sl[x] == SNES_L_BACK);
+            c = snes_color_math(c, other, sub, h);
+        }
+        out[3 * x] = lut[c & 31];
+        out[3 * x + 1] = lut[(c >> 5) & 31];
+        out[3 * x + 2] = lut[c >> 10];
+    }
+}
+
 /* Draws picture line y (0-223: screen line y + 1) into out (256 RGB pixels) with the
  * registers p and the memories given. Returns the STAT77 sprite flags the line raises
  * (sprites are evaluated even when the screen is blanked). */
@@ -499,32 +558,14 @@ SNES_HD uint8_t snes_render_line(const snes_vregs *p, const uint8_t *vram, const
     }
     if (!hascw)
         memset(cw, 0, sizeof cw);
-    int clip = (p->cgwsel >> 6) & 3, prevent = (p->cgwsel >> 4) & 3;
-    /* by whether the pixel is inside the colour window: clipped to black, math allowed */
-    const uint8_t black_in[2] = {(uint8_t)(clip == 3 || clip == 1), (uint8_t)(clip == 3 || clip == 2)};
-    const uint8_t allow_in[2] = {(uint8_t)(prevent == 0 || prevent == 2), (uint8_t)(prevent == 0 || prevent == 1)};
-    int use_sub = p->cgwsel & 2, sub = p->cgadsub & 0x80, half = p->cgadsub & 0x40;
-    uint8_t mathl = p->cgadsub & 0x3F;
-    const uint8_t *objmath = lb[SNES_L_OBJ].math;
-    uint8_t bright = p->inidisp & 15;
-    uint8_t lut[32];
-    for (int i = 0; i < 32; i++)
-        lut[i] = (uint8_t)(((i << 3) | (i >> 2)) * bright / 15);
-    for (int x = 0; x < 256; x++) {
-        uint16_t c = cgram[mc[x]];
-        int inw = cw[x], black = black_in[inw];
-        if (black)
-            c = 0;
-        int l = ml[x];
-        if (((mathl >> l) & 1) && allow_in[inw] && (l != SNES_L_OBJ || objmath[x] == 2)) {
-            uint16_t other = use_sub && sl[x] != SNES_L_BACK ? cgram[sc[x]] : p->fixed;
-            int h = half && !black && !(use_sub && sl[x] == SNES_L_BACK);
-            c = snes_color_math(c, other, sub, h);
-        }
-        out[3 * x] = lut[c & 31];
-        out[3 * x + 1] = lut[(c >> 5) & 31];
-        out[3 * x + 2] = lut[c >> 10];
-    }
+    /* direct colour (CGWSEL bit 0): BG1's 256-colour pixels in modes 3, 4 and 7 */
+    int direct = (p->cgwsel & 1) && have[0] && (mode == 3 || mode == 4 || mode == 7);
+    if (direct && mode == 7)
+        memset(lb[SNES_L_BG1].math, 0, 256); /* mode 7 has no palette bits */
+    if (direct) /* two copies of the pixel loop: the common one without the test */
+        snes_out_line(p, cgram, mc, ml, sc, sl, cw, lb[SNES_L_OBJ].math, lb[SNES_L_BG1].math, 1, out);
+    else
+        snes_out_line(p, cgram, mc, ml, sc, sl, cw, lb[SNES_L_OBJ].math, NULL, 0, out);
     return flags;
 }
 

@@ -24,18 +24,8 @@ test      = $0013
         .segment "CODE"
         .a8
         .i16
-reset:  sei
-        clc
-        xce                     ; native mode
-        rep     #$30
-        ldx     #$1FFF
-        txs
-        lda     #$0000
-        tcd
-        sep     #$20
-        lda     #$80
-        sta     $2100           ; forced blank
-        stz     $4200
+reset:  snes_reset
+        snes_blank
         stz     nmi_count
         stz     irq_count
         ; the status block: running

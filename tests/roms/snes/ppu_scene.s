@@ -39,19 +39,9 @@ OBJCHR  = $6000
         .segment "CODE"
         .a8
         .i16
-reset:  sei
-        clc
-        xce
-        rep     #$30
-        ldx     #$1FFF
-        txs
-        lda     #$0000
-        tcd
+reset:  snes_reset
         stz     frame
-        sep     #$20
-        lda     #$80
-        sta     $2100
-        stz     $4200
+        snes_blank
 
         ; ---- palettes: 256 colours by DMA ----
         stz     $2121
