@@ -57,7 +57,7 @@ hashes() { # rom video instances [extra...]
 }
 
 log "== 1. native, host and device video: identical hashes ($FR frames, 1/64/1024 instances)"
-for rom in cpu_test ppu_scene bench_scene; do
+for rom in cpu_test ppu_scene bench_scene ppu_direct; do
   ref=$(hashes $rom native 1 --png "$f/$rom-native.png")
   if [ -z "$ref" ]; then fail "$rom native" "no hashes (see stderr.txt)"; continue; fi
   log "$rom native x1: $ref"
