@@ -1,6 +1,6 @@
 /* libretro_core.c: a gpuvet console as a libretro core, for frontends such as RetroArch
  * and Kodi. One source, built once per console by `make libretro` with GV_LR_CONSOLE set
- * to the console's name ("nes", "gb"): gpuvet_<name>_libretro.so. Everything goes through
+ * to the console's name ("nes", "gb", "snes"): gpuvet_<name>_libretro.so. Everything goes through
  * console.h and the batch runner (one instance), so a frame here is the frame `gpuvet run`
  * draws and hashes: video as XRGB8888, audio as stereo int16 at the console's rate, the
  * joypad mapped by button name, serialization through our save states, SRAM through the
@@ -201,7 +201,9 @@ static gv_status batch_open(int keep_state, gv_err *err)
     cfg.opts.model = lr.model[0] ? lr.model : NULL;
     cfg.instances = 1;
     cfg.video = lr.renderer;
-    cfg.audio = lr.renderer;
+    /* a console without a host audio renderer (the SNES for now) sounds natively: every
+     * renderer gives the native samples, so the option changes only how they are made */
+    cfg.audio = lr.renderer == EMU_R_HOST && !lr.con->host_audio ? EMU_R_NATIVE : lr.renderer;
     cfg.threads = lr.renderer == EMU_R_HOST ? 0 : 1;
     uint8_t *state = NULL;
     size_t state_len = 0;
