@@ -68,6 +68,7 @@ static struct {
     const emu_console *con;      /* the console whose hashing rules apply (NULL: peers) */
     char renderer[16];           /* value of the core's renderer option */
     char model[16];              /* value of the core's model option ("": none given) */
+    char mmc3[16];               /* value of the NES core's MMC3 revision option ("": none) */
     int options_changed;
     int declared_renderer;       /* the core declared a renderer option */
     struct {                     /* the options the core declared: key, "Desc; a|b|c" */
@@ -126,6 +127,10 @@ static bool fe_env(unsigned cmd, void *data)
         }
         if (strstr(v->key, "gpuvet_") && strstr(v->key, "_model") && fe.model[0]) {
             v->value = fe.model;
+            return true;
+        }
+        if (!strcmp(v->key, "gpuvet_mmc3_rev") && fe.mmc3[0]) {
+            v->value = fe.mmc3;
             return true;
         }
         /* any other option: its default, as a frontend answers (cores read it unchecked) */
@@ -512,32 +517,74 @@ static void check_switch(core *c, const emu_console *con, const char *rom)
             FRAMES - 100, (unsigned long long)v, (unsigned long long)a, (unsigned long long)gv, (unsigned long long)ga);
 }
 
-/* The Game Boy model option changed while the game runs (dmg, then cgb): the game starts
- * again on the new model, as `gpuvet run --model cgb` from power-on, and states still save. */
-static void check_model_switch(core *c, const emu_console *con, const char *rom)
+/* The options each core declares (key and values, the default first): the renderer on
+ * every console, the Game Boy's model, the NES's MMC3 revision. */
+static void check_options(const emu_console *con)
+{
+    char name[96], want[3][2][96], got[512] = "";
+    int n = 0;
+    snprintf(name, sizeof name, "libretro %s options", con->name);
+    snprintf(want[n][0], sizeof want[0][0], "gpuvet_%s_renderer", con->name);
+    snprintf(want[n++][1], sizeof want[0][1], "native|host");
+    if (!strcmp(con->name, "gb")) {
+        snprintf(want[n][0], sizeof want[0][0], "gpuvet_gb_model");
+        snprintf(want[n++][1], sizeof want[0][1], "auto|dmg|cgb");
+    }
+    if (!strcmp(con->name, "nes")) {
+        snprintf(want[n][0], sizeof want[0][0], "gpuvet_mmc3_rev");
+        snprintf(want[n++][1], sizeof want[0][1], "B|A");
+    }
+    int ok = fe.nopt == n;
+    for (int i = 0; i < fe.nopt; i++) {
+        const char *vals = strstr(fe.opt[i].text, "; ");
+        vals = vals ? vals + 2 : "";
+        size_t k = strlen(got);
+        snprintf(got + k, sizeof got - k, "%s%s = %s (default %s)", i ? ", " : "", fe.opt[i].key, vals, fe.opt[i].def);
+        ok &= i < n && !strcmp(fe.opt[i].key, want[i][0]) && !strcmp(vals, want[i][1]);
+    }
+    t_check(ok, name, "%d declared, %d expected: %s", fe.nopt, n, got);
+}
+
+/* An option that restarts the game, changed while the game runs (50 frames on `from`, then
+ * `to`): the game starts again with it, as `gpuvet run` with opts from power-on, and states
+ * still save. field: the frontend's value of the option (fe.model, fe.mmc3). With
+ * `differs`, the same 100 frames from power-on with `from` must hash otherwise (the option
+ * takes effect on this ROM); without, their figures are shown. */
+static void check_restart_switch(core *c, const emu_console *con, const char *rom, const char *what, char *field,
+                                 const char *from, const char *to, emu_opts opts, int differs)
 {
     char name[96];
-    snprintf(name, sizeof name, "libretro %s model switch", con->name);
+    snprintf(name, sizeof name, "libretro %s %s switch", con->name, what);
+    emu_run_result res;
+    gv_err err;
+    /* 100 frames from power-on on `from`, through the core */
+    snprintf(field, 16, "%s", from);
+    if (!game_start(c, rom, name, NULL, NULL)) {
+        field[0] = 0;
+        return;
+    }
+    run_frames(c, 100);
+    uint64_t v0 = gv_hasher_digest(fe.vh), a0 = gv_hasher_digest(fe.ah);
+    c->unload_game();
     emu_run_opts o = {0};
     o.rom = rom;
     o.frames = 100;
     o.instances = o.threads = 1;
     o.no_battery = 1;
-    o.opts.model = "cgb";
-    emu_run_result res;
-    gv_err err;
+    o.opts = opts;
     if (emu_run(&o, &res, NULL, &err) != GV_OK) {
+        field[0] = 0;
         t_check(0, name, "gpuvet run's engine: %s", err.msg);
         return;
     }
-    snprintf(fe.model, sizeof fe.model, "dmg");
+    snprintf(field, 16, "%s", from);
     if (!game_start(c, rom, name, NULL, NULL)) {
-        fe.model[0] = 0;
+        field[0] = 0;
         emu_run_result_free(&res);
         return;
     }
     run_frames(c, 50);
-    snprintf(fe.model, sizeof fe.model, "cgb");
+    snprintf(field, 16, "%s", to);
     fe.options_changed = 1;
     hash_start();
     run_frames(c, 100);
@@ -546,12 +593,14 @@ static void check_model_switch(core *c, const emu_console *con, const char *rom)
     uint8_t *st = calloc(1, n + 1);
     int saved = n && c->serialize(st, n);
     c->unload_game();
-    fe.model[0] = 0;
-    t_check(v == res.video_hash && a == res.audio_hash && saved, name,
-            "50 frames as dmg, then the option set to cgb: 100 frames video %016llx audio %016llx, gpuvet run --model "
-            "cgb %016llx %016llx; a state of %zu bytes saved after it: %s",
-            (unsigned long long)v, (unsigned long long)a, (unsigned long long)res.video_hash,
-            (unsigned long long)res.audio_hash, n, saved ? "yes" : "no");
+    field[0] = 0;
+    int other = v != v0 || a != a0;
+    t_check(v == res.video_hash && a == res.audio_hash && saved && (other || !differs), name,
+            "50 frames on %s, then the option set to %s: 100 frames video %016llx audio %016llx, gpuvet run with %s "
+            "%016llx %016llx; %s from power-on %016llx %016llx (%s); a state of %zu bytes saved after it: %s",
+            from, to, (unsigned long long)v, (unsigned long long)a, to, (unsigned long long)res.video_hash,
+            (unsigned long long)res.audio_hash, from, (unsigned long long)v0, (unsigned long long)a0,
+            other ? "differs" : "the same frames and samples on this ROM", n, saved ? "yes" : "no");
     free(st);
     emu_run_result_free(&res);
 }
@@ -811,6 +860,7 @@ static void test_console(const emu_console *con, const char *cores)
     fe.con = con;
     fe.rgb = realloc(fe.rgb, (size_t)con->width * con->height * 3);
     check_info(&c, con);
+    check_options(con);
     check_info_file(&c, con, path);
     /* the built-in demo ROM, always there */
     for (const emu_demo_rom *d = emu_demo_roms; d->name; d++) {
@@ -826,7 +876,7 @@ static void test_console(const emu_console *con, const char *cores)
         check_hashes(&c, con, rom, d->name, EMU_R_HOST);
         check_switch(&c, con, rom);
         if (!strcmp(con->name, "gb"))
-            check_model_switch(&c, con, rom);
+            check_restart_switch(&c, con, rom, "model", fe.model, "dmg", "cgb", (emu_opts){.model = "cgb"}, 1);
         check_states(&c, con, rom);
     }
     fe.renderer[0] = 0;
@@ -846,6 +896,11 @@ static void test_console(const emu_console *con, const char *cores)
         char movie[512];
         snprintf(movie, sizeof movie, "%s/tests/emu/input_%s.txt", getenv("GV_ROOT"), con->name);
         check_input(&c, con, rom, movie);
+        /* the MMC3 revision restarts the game with it (whether rev A changes this ROM's
+         * frames is the NES console's business: shown, not required) */
+        snprintf(rom, sizeof rom, "%s/mmc3_irq.nes", dir);
+        if (!strcmp(con->name, "nes"))
+            check_restart_switch(&c, con, rom, "MMC3 revision", fe.mmc3, "B", "A", (emu_opts){.mmc3_rev = "A"}, 0);
         snprintf(rom, sizeof rom, "%s/battery_test.%s", dir, con->name);
         if (!stat(rom, &st))
             check_sram(&c, con, rom);

@@ -35,6 +35,7 @@ enum {
 /* Options that some consoles take (the others refuse what they cannot honour). */
 typedef struct {
     const char *model; /* Game Boy: "dmg" or "cgb" (NULL: from the header) */
+    const char *mmc3_rev; /* NES: "A" or "B" (NULL: B) */
 } emu_opts;
 
 /* The controller state for one frame: a bit per button, in the order of
