@@ -227,7 +227,7 @@ drop7-acceptance: $(BUILD)/tests/test_drop7_rules
 # of the console code (src/core and src/emu, host renderers only: the device renderers do
 # not run inside a frontend), whatever GPU backend the program was built with. Only the
 # retro_* functions are exported. The API's header comes from Debian's retroarch-dev.
-LR_CONSOLES := nes gb
+LR_CONSOLES := nes gb snes
 LR_INC   := /usr/include/libretro-common
 LR_DIR   := build/libretro
 # Hidden symbols without interposition: the calls inside the console code stay direct and

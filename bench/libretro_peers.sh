@@ -6,8 +6,11 @@
 #   NES       gpuvet_nes_libretro.so  against Debian's Nestopia UE (libretro-nestopia)
 #   Game Boy  gpuvet_gb_libretro.so   against Debian's Gambatte and mGBA (libretro-gambatte,
 #             libretro-mgba)
+#   SNES      gpuvet_snes_libretro.so against Debian's bsnes-mercury, balanced profile
+#             (libretro-bsnes-mercury-balanced)
 # and `gpuvet run ROM --frames FRAMES` itself (its record's frames/s), to show what the API
-# costs. Our own ROMs (ppu_scene, apu_test of each console; built by the suite's scripts),
+# costs. Our own ROMs (ppu_scene and apu_test of the NES and the Game Boy, ppu_scene and
+# bench_scene of the SNES, which has no audio test ROM; built by the suite's scripts),
 # one core at a time, alternating, ROUNDS rounds; the median of each is kept. Every run
 # gives two speeds: frames per second of wall time and per second of the process's CPU
 # time (cpu_fps). On a shared machine other work takes the CPU from a run at random, which
@@ -16,7 +19,7 @@
 #
 # Needs: make libretro, make tests (build/<variant>/tests/test_libretro), the ROM toolchains
 # (cc65, sdcc) or prebuilt ROMs, and the Debian cores (apt-get install libretro-nestopia
-# libretro-gambatte libretro-mgba). Writes RESULTS_DIR (default
+# libretro-gambatte libretro-mgba libretro-bsnes-mercury-balanced). Writes RESULTS_DIR (default
 # bench/results/<date>-libretro-peers): machine.txt, raw.tsv (every run), summary.md.
 # FRAMES (default 3000) and ROUNDS (default 5) override. Run it on a quiet machine: the
 # load average before and after is recorded, and a busy machine's figures vary.
@@ -31,13 +34,13 @@ peers=${LIBRETRO_PEERS:-/usr/lib/$(gcc -print-multiarch 2>/dev/null || echo x86_
 FRAMES=${FRAMES:-3000}
 ROUNDS=${ROUNDS:-5}
 out=${1:-bench/results/$(date -u +%Y-%m-%d)-libretro-peers}
-for f in "$GPUVET" "$host" "$cores/gpuvet_nes_libretro.so" "$cores/gpuvet_gb_libretro.so"; do
+for f in "$GPUVET" "$host" "$cores/gpuvet_nes_libretro.so" "$cores/gpuvet_gb_libretro.so" "$cores/gpuvet_snes_libretro.so"; do
   [ -e "$f" ] || { echo "libretro_peers.sh: $f is missing (make, make tests, make libretro)" >&2; exit 2; }
 done
 # A peer that is not installed is left out and named (a machine without Debian's cores, such
 # as a GPU host, still measures what the API costs against `gpuvet run`).
 missing=
-for p in nestopia gambatte mgba; do
+for p in nestopia gambatte mgba bsnes_mercury_balanced; do
   [ -f "$peers/${p}_libretro.so" ] || missing="$missing $p"
 done
 [ -n "$missing" ] && echo "libretro_peers.sh: not installed, left out:$missing (apt-get install libretro-<name>)" >&2
@@ -46,6 +49,8 @@ sh tests/nes/build_roms.sh "$GV_BUILD/roms/nes" >/dev/null 2>&1 || [ -f "$GV_BUI
   { echo "libretro_peers.sh: the NES ROMs did not build (cc65)" >&2; exit 2; }
 PYTHON=${PYTHON:-python3} sh tests/roms/gb/build.sh "$GV_BUILD/roms/gb" >/dev/null 2>&1 || [ -f "$GV_BUILD/roms/gb/apu_test.gb" ] ||
   { echo "libretro_peers.sh: the Game Boy ROMs did not build (sdcc, python3)" >&2; exit 2; }
+PYTHON=${PYTHON:-python3} sh tests/roms/snes/build.sh "$GV_BUILD/roms/snes" >/dev/null 2>&1 || [ -f "$GV_BUILD/roms/snes/bench_scene.sfc" ] ||
+  { echo "libretro_peers.sh: the SNES ROMs did not build (cc65, python3)" >&2; exit 2; }
 mkdir -p "$out" || exit 2
 export OMP_WAIT_POLICY=passive
 # mGBA loads only Game Boy ROMs that carry the boot logo at $0104, which ours leave blank:
@@ -60,8 +65,9 @@ have mgba || mgba=0
   echo "memory: $(free -g 2>/dev/null | awk '/^Mem:/ {print $2 " GiB"}')"
   echo "os: $(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME"), $(uname -r)"
   echo "gpuvet: $("$GPUVET" --version 2>&1 | head -n 1), cores from $cores"
-  for p in nestopia gambatte mgba; do
-    echo "peer: ${p}_libretro.so, Debian package libretro-$p $(dpkg-query -W -f='${Version}' "libretro-$p" 2>/dev/null)"
+  for p in nestopia gambatte mgba bsnes_mercury_balanced; do
+    pkg=libretro-$(echo "$p" | tr _ -)
+    echo "peer: ${p}_libretro.so, Debian package $pkg $(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null)"
   done
   echo "frames: $FRAMES timed per run (after 60 warm-up), rounds: $ROUNDS, one core at a time, alternating"
   echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -90,6 +96,12 @@ while [ $r -le "$ROUNDS" ]; do
     have gambatte && one $r gb $rom "Gambatte" "$host" --bench "$peers/gambatte_libretro.so" "$g" "$FRAMES"
     [ $mgba = 1 ] && one $r gb $rom "mGBA" "$host" --bench "$peers/mgba_libretro.so" "$g" "$FRAMES"
     one $r gb $rom "gpuvet run" runfps "$g"
+  done
+  for rom in ppu_scene bench_scene; do
+    s=$GV_BUILD/roms/snes/$rom.sfc
+    one $r snes $rom "gpuvet core" "$host" --bench "$cores/gpuvet_snes_libretro.so" "$s" "$FRAMES"
+    have bsnes_mercury_balanced && one $r snes $rom "bsnes-mercury" "$host" --bench "$peers/bsnes_mercury_balanced_libretro.so" "$s" "$FRAMES"
+    one $r snes $rom "gpuvet run" runfps "$s"
   done
   r=$((r + 1))
 done
@@ -120,7 +132,7 @@ awk -F'\t' 'NR > 1 && $5 != "failed" { k = $2 "\t" $3 "\t" $4; v[k, ++n[k]] = $5
   echo "libretro API costs (1.00x: nothing)."
   [ -n "$missing" ] && { echo; echo "Not installed here, left out:$missing."; }
   busy=$(awk -v n="$(nproc)" '{ print ($1 > n) ? 1 : 0 }' /proc/loadavg)
-  [ "$busy" = 1 ] && { echo; echo "The machine was busy (load average above its $(nproc) cores): other work competed with every run, so these figures vary more than the ratios suggest."; }
+  [ "$busy" = 1 ] && { echo; echo "The machine was busy (load average above its $(nproc) cores): other work took the CPU from every run at random, so the wall-time figures vary and only the CPU-time columns compare the emulators."; }
   have mgba && [ $mgba = 0 ] && { echo; echo "mGBA (Debian's libretro-mgba) refused our Game Boy ROMs: it loads only ROMs with Nintendo's boot logo at \$0104, which ours leave blank."; }
   echo
   cat "$out/table.md"

@@ -1,11 +1,11 @@
 /* libretro_core.c: a gpuvet console as a libretro core, for frontends such as RetroArch
  * and Kodi. One source, built once per console by `make libretro` with GV_LR_CONSOLE set
- * to the console's name ("nes", "gb"): gpuvet_<name>_libretro.so. Everything goes through
+ * to the console's name ("nes", "gb", "snes"): gpuvet_<name>_libretro.so. Everything goes through
  * console.h and the batch runner (one instance), so a frame here is the frame `gpuvet run`
  * draws and hashes: video as XRGB8888, audio as stereo int16 at the console's rate, the
  * joypad mapped by button name, serialization through our save states, SRAM through the
  * battery memory. Core options: the renderer (native or host; the device renderers do not
- * run inside a frontend) and, for the Game Boy, the model.
+ * run inside a frontend), for the Game Boy the model, for the NES the MMC3 revision.
  *
  * The libretro API is a set of global functions with one game loaded per process, so the
  * core's state is one static struct; nothing here is called from more than one thread.
@@ -28,6 +28,9 @@
 #error "build with -DGV_LR_CONSOLE=\"nes\" (make libretro does)"
 #endif
 
+/* The NES MMC3 revision option's key. */
+#define LR_OPT_MMC3 "gpuvet_mmc3_rev"
+
 /* A serialized state: "GVLR", the state's length (u32 little-endian), the state, zeros. */
 #define LR_STATE_HEAD 8
 #define LR_STATE_SLACK 4096 /* room for a state that grows (a larger mapper state, say) */
@@ -44,6 +47,7 @@ static struct {
     emu_batch *b;
     emu_renderer renderer;
     char model[8];              /* Game Boy model option: "" (from the header), "dmg", "cgb" */
+    char mmc3_rev[2];           /* NES MMC3 revision option: "A" or "B" */
     unsigned joy[32];           /* RETRO_DEVICE_ID_JOYPAD_* of each of the console's buttons */
     int nbuttons;
     uint32_t *xrgb;             /* the last frame, XRGB8888 */
@@ -52,7 +56,7 @@ static struct {
     uint8_t *sram, *sram_seen;  /* battery memory as the frontend sees it; what we last gave */
     size_t sram_len;
     int broken;                 /* a frame failed: the error was logged, the core stops */
-    char opt_renderer[64], opt_model[64]; /* core option keys */
+    char opt_renderer[64], opt_model[64]; /* core option keys (the MMC3's: LR_OPT_MMC3) */
 } lr;
 
 static void lr_log(enum retro_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -138,13 +142,15 @@ RETRO_API void retro_set_environment(retro_environment_t cb)
     const emu_console *con = lr_console();
     snprintf(lr.opt_renderer, sizeof lr.opt_renderer, "gpuvet_%s_renderer", con->name);
     snprintf(lr.opt_model, sizeof lr.opt_model, "gpuvet_%s_model", con->name);
-    /* The model option only where the console has models (the Game Boy's dmg and cgb). */
-    int models = !strcmp(con->name, "gb");
-    struct retro_variable vars[] = {
-        {lr.opt_renderer, "Renderer (the log renderer draws lines on every core); native|host"},
-        {models ? lr.opt_model : NULL, "Model (restarts the game); auto|dmg|cgb"},
-        {NULL, NULL},
-    };
+    /* The renderer on every console; the model where the console has models (the Game
+     * Boy's dmg and cgb), the MMC3 revision on the NES. The first value is the default. */
+    struct retro_variable vars[4] = {{lr.opt_renderer, "Renderer (the log renderer draws lines on every core); native|host"}};
+    int n = 1;
+    if (!strcmp(con->name, "gb"))
+        vars[n++] = (struct retro_variable){lr.opt_model, "Model (restarts the game); auto|dmg|cgb"};
+    if (!strcmp(con->name, "nes"))
+        vars[n++] = (struct retro_variable){LR_OPT_MMC3, "MMC3 revision, A for the early chips (restarts the game); B|A"};
+    vars[n] = (struct retro_variable){NULL, NULL};
     cb(RETRO_ENVIRONMENT_SET_VARIABLES, vars);
     bool no_game = false;
     cb(RETRO_ENVIRONMENT_SET_SUPPORT_NO_GAME, &no_game);
@@ -171,11 +177,12 @@ RETRO_API void retro_deinit(void)
 
 /* ---- options and the machine ------------------------------------------------------------ */
 
-/* Reads the core options into lr.renderer and lr.model; returns 1 when either changed. */
+/* Reads the core options into lr.renderer, lr.model and lr.mmc3_rev; returns 1 when one
+ * changed. */
 static int read_options(void)
 {
     emu_renderer r = EMU_R_NATIVE;
-    char model[8] = "";
+    char model[8] = "", rev[2] = "B";
     struct retro_variable v = {lr.opt_renderer, NULL};
     if (lr.env && lr.env(RETRO_ENVIRONMENT_GET_VARIABLE, &v) && v.value && !strcmp(v.value, "host"))
         r = EMU_R_HOST;
@@ -184,9 +191,15 @@ static int read_options(void)
     if (lr.env && !strcmp(lr.con->name, "gb") && lr.env(RETRO_ENVIRONMENT_GET_VARIABLE, &v) && v.value &&
         (!strcmp(v.value, "dmg") || !strcmp(v.value, "cgb")))
         snprintf(model, sizeof model, "%s", v.value);
-    int changed = r != lr.renderer || strcmp(model, lr.model);
+    v.key = LR_OPT_MMC3;
+    v.value = NULL;
+    if (lr.env && !strcmp(lr.con->name, "nes") && lr.env(RETRO_ENVIRONMENT_GET_VARIABLE, &v) && v.value &&
+        !strcmp(v.value, "A"))
+        rev[0] = 'A';
+    int changed = r != lr.renderer || strcmp(model, lr.model) || strcmp(rev, lr.mmc3_rev);
     lr.renderer = r;
     memcpy(lr.model, model, sizeof model);
+    memcpy(lr.mmc3_rev, rev, sizeof rev);
     return changed;
 }
 
@@ -199,9 +212,12 @@ static gv_status batch_open(int keep_state, gv_err *err)
     cfg.con = lr.con;
     cfg.cart = lr.cart;
     cfg.opts.model = lr.model[0] ? lr.model : NULL;
+    cfg.opts.mmc3_rev = !strcmp(lr.con->name, "nes") ? lr.mmc3_rev : NULL;
     cfg.instances = 1;
     cfg.video = lr.renderer;
-    cfg.audio = lr.renderer;
+    /* a console without a host audio renderer (the SNES for now) sounds natively: every
+     * renderer gives the native samples, so the option changes only how they are made */
+    cfg.audio = lr.renderer == EMU_R_HOST && !lr.con->host_audio ? EMU_R_NATIVE : lr.renderer;
     cfg.threads = lr.renderer == EMU_R_HOST ? 0 : 1;
     uint8_t *state = NULL;
     size_t state_len = 0;
@@ -328,8 +344,9 @@ RETRO_API bool retro_load_game(const struct retro_game_info *game)
     }
     char desc[256];
     con->cart_describe(lr.cart, desc, sizeof desc);
-    lr_log(RETRO_LOG_INFO, "%s: %s; renderer %s%s%s", name, desc, emu_renderer_name(lr.renderer),
-           lr.model[0] ? ", model " : "", lr.model);
+    lr_log(RETRO_LOG_INFO, "%s: %s; renderer %s%s%s%s%s", name, desc, emu_renderer_name(lr.renderer),
+           lr.model[0] ? ", model " : "", lr.model, !strcmp(con->name, "nes") ? ", MMC3 revision " : "",
+           !strcmp(con->name, "nes") ? lr.mmc3_rev : "");
     return true;
 }
 
@@ -359,9 +376,11 @@ RETRO_API void retro_run(void)
     if (!lr.b || lr.broken)
         return;
     if (lr.env && lr.env(RETRO_ENVIRONMENT_GET_VARIABLE_UPDATE, &updated) && updated) {
-        char old_model[8];
+        /* a new renderer carries the machine on; a new model or MMC3 revision restarts it */
+        char old_model[8], old_rev[2];
         memcpy(old_model, lr.model, sizeof old_model);
-        if (read_options() && batch_open(!strcmp(old_model, lr.model), &err) != GV_OK)
+        memcpy(old_rev, lr.mmc3_rev, sizeof old_rev);
+        if (read_options() && batch_open(!strcmp(old_model, lr.model) && !strcmp(old_rev, lr.mmc3_rev), &err) != GV_OK)
             lr_log(RETRO_LOG_WARN, "the new options were not applied: %s", err.msg);
     }
     emu_buttons buttons = 0;

@@ -55,6 +55,8 @@ if sh "$GV_ROOT/tests/nes/build_roms.sh" "$GV_BUILD/roms/nes" >"$T_TMP/nes.log" 
 else skip "retroarch nes" "the NES test ROMs did not build (ca65/ld65 from the Debian package cc65)"; fi
 if PYTHON=$PY sh "$GV_ROOT/tests/roms/gb/build.sh" "$GV_BUILD/roms/gb" >"$T_TMP/gb.log" 2>&1; then roms="$roms gb/ppu_scene.gb"
 else skip "retroarch gb" "the Game Boy test ROMs did not build (sdcc and python3)"; fi
+if PYTHON=$PY sh "$GV_ROOT/tests/roms/snes/build.sh" "$GV_BUILD/roms/snes" >"$T_TMP/snes.log" 2>&1; then roms="$roms snes/ppu_scene.sfc"
+else skip "retroarch snes" "the SNES test ROMs did not build (ca65/ld65 from the Debian package cc65, python3)"; fi
 
 for r in $roms; do
   con=${r%%/*}; rom=$GV_BUILD/roms/$r; name="retroarch $con $(basename "$r")"
