@@ -1023,8 +1023,9 @@ static void alloc_threads(c32 *m)
     for (int t = 0; t < m->threads; t++) {
         c32_thread *tc = &m->th[t];
         tc->t = t;
-        tc->col = falloc(m, m->wino ? nn_wino_scratch(m->chunk_max, (int)C)
-                                    : (size_t)m->chunk_max * P * 9 * (C > NN_IN_PLANES ? C : NN_IN_PLANES));
+        /* the stem's 12 input planes are wider than 8 channels */
+        int cmax = (int)(C > NN_IN_PLANES ? C : NN_IN_PLANES);
+        tc->col = falloc(m, m->wino ? nn_wino_scratch(m->chunk_max, cmax) : (size_t)m->chunk_max * P * 9 * cmax);
         tc->d = gv_xcalloc(4 * W, sizeof(double));
         tc->f = falloc(m, 16 * W);
     }

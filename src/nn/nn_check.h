@@ -34,4 +34,11 @@ typedef struct {
  * results are counted in r->nfail, not errors. GV_ERR_INPUT when nothing was compared. */
 gv_status nn_check_run(const nn_check_opts *o, cJSON *rec, nn_check_result *r, gv_err *err);
 
+/* scale[b->n] = sum_i |w_i r_i| + |b| of the value head's last layer per sample (value =
+ * sum_i w_i r_i + b over its hidden units r_i >= 0): the float64 forward (train or eval
+ * mode) from s on b with that layer's weight and bias replaced by their magnitudes. The
+ * scale a float value is accurate to (nn_rel_l2_scale; docs/NN.md, `check`). */
+gv_status nn_value_scale(const nn_layout *L, const nn_state *s, const nn_batch *b, int train, int threads,
+                         double *scale, gv_err *err);
+
 #endif

@@ -72,3 +72,11 @@ double nn_rel_l2(const double *a, const double *b, size_t n)
     }
     return den > 0 ? sqrt(num / den) : sqrt(num);
 }
+
+double nn_rel_l2_scale(const double *a, const double *b, const double *scale, size_t n)
+{
+    double e = nn_rel_l2(a, b, n), nb = 0, ns = 0;
+    for (size_t i = 0; i < n; i++)
+        nb += b[i] * b[i], ns += scale[i] * scale[i];
+    return ns > nb && nb > 0 && isfinite(e) ? e * sqrt(nb / ns) : e;
+}

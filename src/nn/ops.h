@@ -38,4 +38,9 @@ double nn_loss_f64(const double *logits, const double *value, const int64_t *pol
  * NaN or infinite, so that NaN never passes; ||a|| when ||b|| is 0. */
 double nn_rel_l2(const double *a, const double *b, size_t n);
 
+/* ||a - b|| / max(||b||, ||scale||): the error of values b that are sums, relative to the
+ * scale they are summed at (scale[i] = sum of the magnitudes of b[i]'s terms; see
+ * nn_value_scale). INFINITY as nn_rel_l2 for non-finite values. */
+double nn_rel_l2_scale(const double *a, const double *b, const double *scale, size_t n);
+
 #endif

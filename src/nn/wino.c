@@ -12,6 +12,7 @@
 #include <assert.h>
 #include <cblas.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "nn/nn.h"
@@ -361,10 +362,18 @@ int nn_wino_gemm_has(nn_wino_gemm_kind k)
 nn_wino_gemm_kind nn_wino_gemm_best(void)
 {
     static int best = -1; /* the answer does not change: racing first calls write the same value */
-    if (best < 0)
-        best = nn_wino_gemm_has(NN_WINO_GEMM_AVX512) ? NN_WINO_GEMM_AVX512
-               : nn_wino_gemm_has(NN_WINO_GEMM_AVX2) ? NN_WINO_GEMM_AVX2
-                                                       : NN_WINO_GEMM_PLAIN;
+    if (best < 0) {
+        int b = nn_wino_gemm_has(NN_WINO_GEMM_AVX512) ? NN_WINO_GEMM_AVX512
+                : nn_wino_gemm_has(NN_WINO_GEMM_AVX2) ? NN_WINO_GEMM_AVX2
+                                                        : NN_WINO_GEMM_PLAIN;
+        /* GV_WINO_KERNEL=plain|avx2|avx512: a lesser kernel this CPU runs, to test its path
+         * through the whole network on a machine that has a better one */
+        const char *e = getenv("GV_WINO_KERNEL");
+        for (int k = 0; e && k < NN_WINO_GEMM_N; k++)
+            if (!strcmp(e, gemm_names[k]) && nn_wino_gemm_has(k))
+                b = k;
+        best = b;
+    }
     return (nn_wino_gemm_kind)best;
 }
 

@@ -69,8 +69,9 @@ void nn_wino_unpack_grad(const float *dU, int ci, int co, float *dw);
 /* The kernels of the 16 coordinate products M (T, co) = V (T, ci) U (ci, co) (V and M
  * row-major, U blocked as nn_wino_pack writes it, T a multiple of 16): the plain loops (the reference, and the
  * path of machines without the vector kernels), AVX2+FMA and AVX-512, picked by the CPU's
- * features at run time (nn_wino_gemm_best). nn_wino_conv uses the best one this CPU runs,
- * or OpenBLAS sgemm where that is the plain loop. */
+ * features at run time (nn_wino_gemm_best; GV_WINO_KERNEL=plain|avx2|avx512 picks a lesser
+ * one the CPU runs, for testing). nn_wino_conv uses that one, or OpenBLAS sgemm where that
+ * is the plain loop. */
 typedef enum { NN_WINO_GEMM_PLAIN, NN_WINO_GEMM_AVX2, NN_WINO_GEMM_AVX512, NN_WINO_GEMM_N } nn_wino_gemm_kind;
 const char *nn_wino_gemm_name(nn_wino_gemm_kind k);
 /* Whether this build and CPU run kernel k. */

@@ -3,7 +3,7 @@
  * configurations (channel counts 8..48, 0..2 blocks, odd batch sizes, 1 to 4 threads; one
  * sample on 4 threads runs its convolutions shared among them): training-mode forward
  * (logits, value, loss <= 1e-5; the value relative to the scale sum|w r|+|b| its last layer
- * sums at, see value_scale), every gradient (<= 1e-4), running
+ * sums at, see nn_value_scale), every gradient (<= 1e-4), running
  * stats, the AdamW step recomputed in float64 from the trainer's own moments, and the
  * eval-mode forward. Gradients jump where a ReLU input is zero, and a few inputs lie within
  * rounding of zero, so gradients and moments are compared with float64 on the fp32 run's
@@ -12,6 +12,7 @@
  * on several threads agree bit for bit (a race would not). Everything runs twice: with the
  * 3x3 convolutions by Winograd (the default) and by im2col + sgemm (the plain path). */
 #include "nn_testlib.h"
+#include "nn/nn_check.h"
 #include "nn/ops.h"
 
 #define TOL_FWD 1e-5
@@ -72,54 +73,11 @@ static void run_free(run_out *o)
     nn_state_free(&o->after);
 }
 
-/* Compares fp32 run f with the fp64 run r; returns the number of failed comparisons. */
-/* The scale the value head's output is computed at, per sample: sum_i |w_i r_i| + |b| of
- * its last layer (value = sum_i w_i r_i + b over the 128 hidden units r_i >= 0, after a
- * ReLU), in float64, as the float64 forward with that layer's weight and bias replaced by
- * their magnitudes gives it (train: the training-mode forward from s, else the eval one).
- * A float32 sum is accurate to a few units of rounding of this scale, not of the value
- * itself: a value near 0 (a value head that cancels) has a relative error larger by
- * scale/|value|. */
-static double *value_scale(const nn_layout *L, const nn_state *s, const nn_batch *b, int train)
-{
-    gv_err err = {{0}};
-    nn_trainer_opts opts = {.dtype = NN_FP64, .max_batch = b->n};
-    nn_trainer *t;
-    nn_state a;
-    nn_state_alloc(&a, L);
-    nn_state_copy(&a, s);
-    const char *names[] = {"vf2.weight", "vf2.bias"};
-    for (int k = 0; k < 2; k++) {
-        const nn_tensor *w = nn_layout_find(L, names[k]);
-        for (size_t i = 0; w && i < w->numel; i++)
-            a.params[w->offset + i] = fabs(a.params[w->offset + i]);
-    }
-    double *scale = malloc(sizeof(double) * b->n), *logits = malloc(sizeof(double) * b->n * NN_POLICY), loss;
-    if (nn_trainer_create("cpu", L, &opts, &t, &err) != GV_OK || t->ops->set_batch(t, b, &err) != GV_OK ||
-        t->ops->set_state(t, &a, &err) != GV_OK ||
-        t->ops->forward(t, train, logits, scale, train ? &loss : NULL, &err) != GV_OK) {
-        fprintf(stderr, "value_scale: %s\n", err.msg);
-        exit(1);
-    }
-    nn_trainer_destroy(t);
-    nn_state_free(&a);
-    free(logits);
-    return scale;
-}
-
-/* ||a - b|| / max(||b||, ||scale||): the value's error relative to the scale it is computed at
- * (value_scale); ||scale|| >= ||b|| always, so this is never looser than 1/(scale/|value|)
- * of the plain relative error. */
-static double value_err(const double *a, const double *b, const double *scale, int n)
-{
-    double e = t_rel_l2(a, b, (size_t)n), nb = 0, ns = 0;
-    for (int i = 0; i < n; i++)
-        nb += b[i] * b[i], ns += scale[i] * scale[i];
-    return ns > nb && nb > 0 ? e * sqrt(nb / ns) : e;
-}
-
 /* fp32 run f against fp64 run r (forward, loss, running stats, eval) and fp64 run rg on f's
- * ReLU masks (gradients, moments); returns the number of failed comparisons. */
+ * ReLU masks (gradients, moments); returns the number of failed comparisons. The value
+ * head's output is one sum per sample, compared relative to the scale it is summed at
+ * (nn_value_scale, nn_rel_l2_scale; docs/NN.md): a value near 0 (a value head that cancels)
+ * has a plain relative error larger by scale/|value|. */
 static int compare(const char *what, const nn_layout *L, const nn_state *s0, const nn_batch *b, const run_out *f,
                    const run_out *r, const run_out *rg, int report)
 {
@@ -147,14 +105,20 @@ static int compare(const char *what, const nn_layout *L, const nn_state *s0, con
             t_check(e <= cmp[i].tol, nm, "rel_l2 %.3g (tolerance %g)", e, cmp[i].tol);
         }
     }
-    /* the values, relative to the scale the value head computes them at (value_scale) */
-    double *vs = value_scale(L, s0, b, 1), *evs = value_scale(L, &r->after, b, 0);
+    /* the values, relative to the scale the value head computes them at (nn_value_scale) */
+    double *vs = malloc(sizeof(double) * n), *evs = malloc(sizeof(double) * n);
+    gv_err verr = {{0}};
+    if (nn_value_scale(L, s0, b, 1, 1, vs, &verr) != GV_OK ||
+        nn_value_scale(L, &r->after, b, 0, 1, evs, &verr) != GV_OK) {
+        fprintf(stderr, "nn_value_scale: %s\n", verr.msg);
+        exit(1);
+    }
     struct {
         const char *name;
         const double *a, *b, *scale;
     } vc[] = {{"forward value", f->value, r->value, vs}, {"eval forward value", f->eval_value, r->eval_value, evs}};
     for (size_t i = 0; i < GV_ARRAY_LEN(vc); i++) {
-        double e = value_err(vc[i].a, vc[i].b, vc[i].scale, n), plain = t_rel_l2(vc[i].a, vc[i].b, (size_t)n);
+        double e = nn_rel_l2_scale(vc[i].a, vc[i].b, vc[i].scale, (size_t)n), plain = t_rel_l2(vc[i].a, vc[i].b, (size_t)n);
         double nb = 0, ns = 0;
         for (int k = 0; k < n; k++)
             nb += vc[i].b[k] * vc[i].b[k], ns += vc[i].scale[k] * vc[i].scale[k];
