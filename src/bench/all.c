@@ -37,6 +37,24 @@ static int has_gpu(const all_opts *o)
     return 0;
 }
 
+/* A step whose engine stopped with an error: the step's line says why; its exit code. */
+static int could_not_run(all_step *s, gv_status st, const gv_err *err)
+{
+    ADD(s, "could not run: %s", err->msg);
+    return gv_status_exit(st);
+}
+
+/* What the network steps (check, bench train) sweep, in c's NN_SWEEP_MEMBERS: every device,
+ * fp32 and, with a GPU, bf16; GroupNorm (c: nn_check_opts or nn_bench_opts). */
+#define ALL_NN_SWEEP(c, o)                                                                                       \
+    do {                                                                                                         \
+        (c).devs = (o)->devs, (c).ndev = (o)->ndev;                                                              \
+        (c).dtypes[(c).ndtypes++] = NN_FP32;                                                                     \
+        if (has_gpu(o))                                                                                          \
+            (c).dtypes[(c).ndtypes++] = NN_BF16;                                                                 \
+        (c).norms[(c).nnorms++] = NN_NORM_GROUP;                                                                 \
+    } while (0)
+
 /* ---- the steps: each fills its own record and its line, and returns its exit code --- */
 
 static int step_probe(const all_opts *o, cJSON *rec, all_step *s, gv_err *err)
@@ -75,21 +93,15 @@ static int step_smoke(const all_opts *o, cJSON *rec, all_step *s, gv_err *err)
 static int step_check(const all_opts *o, cJSON *rec, all_step *s, gv_err *err)
 {
     nn_check_opts c = {0};
-    c.devs = o->devs, c.ndev = o->ndev;
-    c.dtypes[c.ndtypes++] = NN_FP32;
-    if (has_gpu(o))
-        c.dtypes[c.ndtypes++] = NN_BF16;
-    c.norms[c.nnorms++] = NN_NORM_GROUP;
+    ALL_NN_SWEEP(c, o);
     c.norms[c.nnorms++] = NN_NORM_BATCH;
     c.channels = 64, c.blocks = 2, c.batch = 16, c.gemm_size = 2048;
     c.seed = 1;
     c.out = o->verbose ? stdout : NULL;
     nn_check_result r;
     gv_status st = nn_check_run(&c, rec, &r, err);
-    if (st != GV_OK) {
-        ADD(s, "could not run: %s", err->msg);
-        return gv_status_exit(st);
-    }
+    if (st != GV_OK)
+        return could_not_run(s, st, err);
     ADD(s, "%d comparisons against float64, %d failed", r.n, r.nfail);
     if (r.nfail) { /* name the first failures: the details are in the record */
         const cJSON *e;
@@ -112,10 +124,8 @@ static int step_soak(const all_opts *o, cJSON *rec, all_step *s, gv_err *err)
     c.out = o->verbose ? stdout : NULL;
     nn_soak_result r;
     gv_status st = nn_soak_run(&c, rec, &r, err);
-    if (st != GV_OK) {
-        ADD(s, "could not run: %s", err->msg);
-        return gv_status_exit(st);
-    }
+    if (st != GV_OK)
+        return could_not_run(s, st, err);
     const cJSON *e;
     cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(rec, "soak_runs"))
         ADD(s, "%s%s %s: loss %.3f -> %.3f (fell %.1fx, needs %.0fx): %s", s->line[0] ? "; " : "", str(e, "device"),
@@ -127,11 +137,7 @@ static int step_soak(const all_opts *o, cJSON *rec, all_step *s, gv_err *err)
 static int step_train(const all_opts *o, cJSON *rec, all_step *s, gv_err *err)
 {
     nn_bench_opts c = {0};
-    c.devs = o->devs, c.ndev = o->ndev;
-    c.dtypes[c.ndtypes++] = NN_FP32;
-    if (has_gpu(o))
-        c.dtypes[c.ndtypes++] = NN_BF16;
-    c.norms[c.nnorms++] = NN_NORM_GROUP;
+    ALL_NN_SWEEP(c, o);
     c.channels[c.nchannels++] = 64;
     c.batches[c.nbatches++] = 256;
     c.batches[c.nbatches++] = 1024;
@@ -141,10 +147,8 @@ static int step_train(const all_opts *o, cJSON *rec, all_step *s, gv_err *err)
     c.tel = o->tel;
     nn_bench_result r;
     gv_status st = nn_bench_train(&c, rec, &r, err);
-    if (st != GV_OK) {
-        ADD(s, "could not run: %s", err->msg);
-        return gv_status_exit(st);
-    }
+    if (st != GV_OK)
+        return could_not_run(s, st, err);
     /* per device and dtype: the largest batch's median */
     const cJSON *e, *best = NULL;
     cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(rec, "bench_train"))
@@ -177,10 +181,8 @@ static int step_matmul(const all_opts *o, cJSON *rec, all_step *s, gv_err *err)
     c.tel = o->tel;
     gemm_bench_result r;
     gv_status st = gemm_bench_run(&c, rec, &r, err);
-    if (st != GV_OK) {
-        ADD(s, "could not run: %s", err->msg);
-        return gv_status_exit(st);
-    }
+    if (st != GV_OK)
+        return could_not_run(s, st, err);
     const cJSON *e;
     cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(rec, "bench_matmul"))
         if (num(e, "n") == 2048)

@@ -30,30 +30,49 @@ int cmd_play(int argc, char **argv);
 int cmd_selfplay(int argc, char **argv);
 int cmd_train(int argc, char **argv);
 
-/* Parses a command's flags; on --help prints help and sets *exit_code = 0; on a bad flag
- * prints the one-line error and sets *exit_code = 2. Returns 1 when the caller should go
- * on, 0 when it should return *exit_code. Sets gv_quiet from a --quiet flag if the spec
- * list contains one bound to `quiet` (may be NULL). */
-int cli_parse(const char *cmdname, const char *usage, const char *description,
-              const args_spec *specs, int nspecs, int argc, char **argv,
-              const char **pos, int max_pos, int *npos, const int *quiet, int *exit_code);
+/* What a command's --help prints, and the words it takes after its flags. */
+typedef struct {
+    const char *name;        /* in its error lines: "gpuvet NAME: ..." ("bench matmul") */
+    const char *usage;       /* "gpuvet check [--devices cpu,cuda] ..." */
+    const char *description; /* what the command does, lines ending in \n but the last */
+    int words;               /* words after the flags: exactly this many (0: none) */
+    const char *what;        /* what the words are, for "give ..." when their count is wrong */
+} cli_help;
 
-/* cli_parse for a command that takes exactly `want` words after its flags (pos has room
- * for them): a missing or extra word prints "gpuvet CMD: give WHAT" and sets *exit_code = 2. */
-int cli_parse_words(const char *cmdname, const char *usage, const char *description,
-                    const args_spec *specs, int nspecs, int argc, char **argv,
-                    const char **pos, int want, const char *what, const int *quiet, int *exit_code);
+#define CLI_MAX_DEV 8
+
+/* cli_parse's answer when the command should go on (any other answer is its exit code). */
+#define CLI_GO (-1)
+
+/* Parses a command's flags against its table specs[0..nspecs): on --help prints the help on
+ * stdout and returns 0; on a bad flag, or words after the flags other than help->words,
+ * prints the one error line "gpuvet NAME: ..." and returns 2; else stores the words in pos
+ * (room for help->words; NULL when none), sets gv_quiet from the --quiet flag bound to
+ * `quiet` (may be NULL) and returns CLI_GO. */
+int cli_parse(const cli_help *help, const args_spec *specs, int nspecs, int argc, char **argv, const char **pos,
+              const int *quiet);
+
+/* cli_parse for a measuring command (its flags hold ARGS_COMMON_SPECS(com)), then its
+ * --devices into devs (CLI_MAX_DEV entries, the count in *ndev): CLI_GO, or the exit code
+ * after the error line. */
+int cli_parse_devices(const cli_help *help, const args_spec *specs, int nspecs, int argc, char **argv,
+                      const args_common *com, dev_id *devs, int *ndev);
 
 /* The one error line of a command, "gpuvet CMD: message"; returns the status's exit code. */
 int cli_fail(const char *cmd, gv_status st, const gv_err *err);
 
-#define CLI_MAX_DEV 8
 /* --devices (NULL: the CPU plus the GPU when one is present) into devs; 0, or the exit
  * code after the error line. */
 int cli_devices(const char *cmd, const char *spec, dev_id *devs, int *n);
 
 /* The telemetry sampler for a measuring command: the host, and the first GPU of devs. */
 gv_telemetry *cli_telemetry(const dev_id *devs, int ndev, double hz);
+
+/* A measuring command's record (gv_record_new), begun with the telemetry sampler of
+ * cli_telemetry running in *tel; the command stops it (gv_telemetry_stop(*tel, rec)) when
+ * its engine returns. */
+cJSON *cli_record_start(const char *cmd, int argc, char **argv, const dev_id *devs, int ndev, double hz,
+                        gv_telemetry **tel);
 
 /* Writes the record to json (when given) with the exit code, frees it, and returns the
  * exit code (3 when the record cannot be written after an otherwise good run). */

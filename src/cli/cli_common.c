@@ -7,40 +7,36 @@
 #include "core/gv.h"
 #include "core/record.h"
 
-int cli_parse(const char *cmdname, const char *usage, const char *description,
-              const args_spec *specs, int nspecs, int argc, char **argv,
-              const char **pos, int max_pos, int *npos, const int *quiet, int *exit_code)
+int cli_parse(const cli_help *help, const args_spec *specs, int nspecs, int argc, char **argv, const char **pos,
+              const int *quiet)
 {
     gv_err err = {{0}};
-    int r = args_parse(specs, nspecs, argc, argv, pos, max_pos, npos, &err);
+    int npos = 0;
+    int r = args_parse(specs, nspecs, argc, argv, pos, help->words, &npos, &err);
     if (r == ARGS_HELP) {
-        args_print_help(stdout, usage, description, specs, nspecs);
-        *exit_code = GV_EXIT_OK;
-        return 0;
+        args_print_help(stdout, help->usage, help->description, specs, nspecs);
+        return GV_EXIT_OK;
     }
     if (r != ARGS_OK) {
-        fprintf(stderr, "gpuvet %s: %s\n", cmdname, err.msg);
-        *exit_code = GV_EXIT_USAGE;
-        return 0;
+        fprintf(stderr, "gpuvet %s: %s\n", help->name, err.msg);
+        return GV_EXIT_USAGE;
+    }
+    if (npos != help->words) {
+        fprintf(stderr, "gpuvet %s: give %s\n", help->name, help->what);
+        return GV_EXIT_USAGE;
     }
     if (quiet && *quiet)
         gv_quiet = 1;
-    return 1;
+    return CLI_GO;
 }
 
-int cli_parse_words(const char *cmdname, const char *usage, const char *description,
-                    const args_spec *specs, int nspecs, int argc, char **argv,
-                    const char **pos, int want, const char *what, const int *quiet, int *exit_code)
+int cli_parse_devices(const cli_help *help, const args_spec *specs, int nspecs, int argc, char **argv,
+                      const args_common *com, dev_id *devs, int *ndev)
 {
-    int npos = 0;
-    if (!cli_parse(cmdname, usage, description, specs, nspecs, argc, argv, pos, want, &npos, quiet, exit_code))
-        return 0;
-    if (npos != want) {
-        fprintf(stderr, "gpuvet %s: give %s\n", cmdname, what);
-        *exit_code = GV_EXIT_USAGE;
-        return 0;
-    }
-    return 1;
+    int code = cli_parse(help, specs, nspecs, argc, argv, NULL, &com->quiet);
+    if (code == CLI_GO && (code = cli_devices(help->name, com->devices, devs, ndev)) == 0)
+        code = CLI_GO;
+    return code;
 }
 
 int cli_fail(const char *cmd, gv_status st, const gv_err *err)
@@ -65,6 +61,13 @@ gv_telemetry *cli_telemetry(const dev_id *devs, int ndev, double hz)
             gpu = devs[i].index;
     gv_telemetry_opts o = {hz, gpu, NULL, NULL};
     return gv_telemetry_start(&o);
+}
+
+cJSON *cli_record_start(const char *cmd, int argc, char **argv, const dev_id *devs, int ndev, double hz,
+                        gv_telemetry **tel)
+{
+    *tel = cli_telemetry(devs, ndev, hz);
+    return gv_record_new(cmd, argc, argv);
 }
 
 int cli_finish(const char *cmd, cJSON *rec, int code, const char *json)

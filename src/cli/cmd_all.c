@@ -12,6 +12,18 @@
 #include "core/record.h"
 #include "report/report.h"
 
+static const cli_help all_help = {
+    "all",
+    "gpuvet all [--devices cpu,cuda] [--out DIR] [--json FILE] [--verbose]",
+    "Probes the machine, brings the GPU up (smoke, when one is present), checks GEMM and the\n"
+    "network against float64 (check), trains briefly (soak), measures training and GEMM\n"
+    "throughput (bench train, bench matmul) and emulation on gpuvet's own NES and Game Boy\n"
+    "ROMs, one line per step; then one combined record with a verdict per workload, rendered\n"
+    "as report.html and report.md. About 90 s on a quiet 2-core CPU. Exit code: the worst of\n"
+    "the steps' (0, 1 wrong results, 2 bad input, 3 environment).",
+    0, NULL,
+};
+
 /* Creates path and its parents (like mkdir -p). */
 static int mkdir_p(const char *path)
 {
@@ -57,15 +69,8 @@ int cmd_all(int argc, char **argv)
         {"--out|-o", ARGS_STR, &out, "DIR", "folder for the records and the report (default runs/all-<UTC time>)", 0, 0, 0, 0, NULL},
         {"--verbose|-v", ARGS_FLAG, &verbose, NULL, "also print every step's own lines (every comparison of check, the probe)", 0, 0, 0, 0, NULL},
     };
-    int code;
-    if (!cli_parse("all", "gpuvet all [--devices cpu,cuda] [--out DIR] [--json FILE] [--verbose]",
-                   "Probes the machine, brings the GPU up (smoke, when one is present), checks GEMM and the\n"
-                   "network against float64 (check), trains briefly (soak), measures training and GEMM\n"
-                   "throughput (bench train, bench matmul) and emulation on gpuvet's own NES and Game Boy\n"
-                   "ROMs, one line per step; then one combined record with a verdict per workload, rendered\n"
-                   "as report.html and report.md. About 90 s on a quiet 2-core CPU. Exit code: the worst of\n"
-                   "the steps' (0, 1 wrong results, 2 bad input, 3 environment).",
-                   specs, (int)GV_ARRAY_LEN(specs), argc, argv, NULL, 0, NULL, &c.quiet, &code))
+    int code = cli_parse(&all_help, specs, GV_ARRAY_LEN(specs), argc, argv, NULL, &c.quiet);
+    if (code != CLI_GO)
         return code;
     char ts[64], *dir;
     if (out) {
@@ -90,8 +95,7 @@ int cmd_all(int argc, char **argv)
         free(dir);
         return code;
     }
-    o.tel = cli_telemetry(devs, o.ndev, hz);
-    cJSON *rec = gv_record_new("all", argc, argv);
+    cJSON *rec = cli_record_start("all", argc, argv, devs, o.ndev, hz, &o.tel);
     int worst;
     gv_status st = all_run(&o, rec, print_step, NULL, &worst, &err);
     gv_telemetry_stop(o.tel, rec);

@@ -11,6 +11,38 @@
 #include "nn/nn_bench.h"
 #include "report/report.h"
 
+static const cli_help bench_train_help = {
+    "bench train",
+    "gpuvet bench train [--devices cpu,cuda] [--channels 64,128] [--batches 256,1024] [options]",
+    "Measures Drop7 training throughput (forward, backward, AdamW) in samples/s on each\n"
+    "device: an untimed warm-up of every configuration, then timed runs in rounds across\n"
+    "them; best, median and min per configuration, the load average before, during and\n"
+    "after. On two CPU cores the defaults take about a minute (a 128-channel step at batch\n"
+    "1024 takes several seconds there).",
+    0, NULL,
+};
+
+static const cli_help bench_infer_help = {
+    "bench infer",
+    "gpuvet bench infer [--devices cpu,cuda] [--channels 128] [--batches 1,2,4,...] [options]",
+    "Measures Drop7 inference as self-play runs it: per call, the positions in, the\n"
+    "eval-mode forward and the logits and value out. Per device and batch size: latency\n"
+    "median and p99 over every timed call, samples/s, memory; then from which batch the\n"
+    "GPU answers sooner than the CPU. Timed runs go in rounds across the configurations.",
+    0, NULL,
+};
+
+static const cli_help bench_matmul_help = {
+    "bench matmul",
+    "gpuvet bench matmul [--devices cpu,cuda] [--sizes 256,...,4096] [--dtype fp32,tf32,bf16]",
+    "Measures square GEMM throughput (GFLOP/s = 2n^3/s) per device, dtype and size: one\n"
+    "untimed run of each configuration, then timed runs of enough back-to-back GEMMs to\n"
+    "last --min-time, in rounds across the configurations, each synchronised. Every result\n"
+    "is spot-checked against long double dot products (a wrong result exits 1). The CPU\n"
+    "runs fp32 only; tf32 and bf16 are skipped there (nothing to measure at all: exit 2).",
+    0, NULL,
+};
+
 static double num(const cJSON *e, const char *k)
 {
     return gv_json_num(e, k);
@@ -77,8 +109,12 @@ static int bench_nn(int argc, char **argv, int infer)
 {
     const char *name = infer ? "bench infer" : "bench train";
     args_common com = {0};
-    args_int_list chans = {0}, batches = {0};
-    args_str_list dtypes = {0}, norms = {0};
+    args_int_list chans = infer ? (args_int_list){1, {128}} : (args_int_list){2, {64, 128}};
+    args_int_list batches = {2, {256, 1024}};
+    if (infer) /* 1, 2, 4, ..., 4096 */
+        for (batches.n = 0; batches.n < 13; batches.n++)
+            batches.v[batches.n] = 1L << batches.n;
+    args_str_list dtypes = {1, {"fp32"}}, norms = {1, {"group"}};
     long blocks = 6, repeats = 3, steps = 0, warmup = 1, threads = 0, seed = 1;
     int tf32 = 0;
     const char *conv = "winograd";
@@ -101,42 +137,15 @@ static int bench_nn(int argc, char **argv, int infer)
         {"--min-time", ARGS_DOUBLE, &min_time, "S", "seconds a timed run of inference calls lasts at least (default 0.2)",
          0, 0, 0.001, 60, NULL},
         {"--seed", ARGS_INT, &seed, "N", "seed of the weights and the batch (default 1)", 0, (1L << 62), 0, 0, NULL},
-        {"--threads", ARGS_INT, &threads, "N", "CPU threads (default: all cores)", 0, 1024, 0, 0, NULL},
+        ARGS_THREADS_SPEC(&threads),
         {"--cpu-conv", ARGS_CHOICE, &conv, "HOW", "the CPU's 3x3 convolutions: winograd (default) or im2col (the plain "
          "path)", 0, 0, 0, 0, "winograd,im2col"},
     };
-    int code;
-    if (!cli_parse(name, infer ? "gpuvet bench infer [--devices cpu,cuda] [--channels 128] [--batches 1,2,4,...] [options]"
-                              : "gpuvet bench train [--devices cpu,cuda] [--channels 64,128] [--batches 256,1024] [options]",
-                   infer ? "Measures Drop7 inference as self-play runs it: per call, the positions in, the\n"
-                           "eval-mode forward and the logits and value out. Per device and batch size: latency\n"
-                           "median and p99 over every timed call, samples/s, memory; then from which batch the\n"
-                           "GPU answers sooner than the CPU. Timed runs go in rounds across the configurations."
-                         : "Measures Drop7 training throughput (forward, backward, AdamW) in samples/s on each\n"
-                           "device: an untimed warm-up of every configuration, then timed runs in rounds across\n"
-                           "them; best, median and min per configuration, the load average before, during and\n"
-                           "after. On two CPU cores the defaults take about a minute (a 128-channel step at batch\n"
-                           "1024 takes several seconds there).",
-                   specs, (int)GV_ARRAY_LEN(specs), argc, argv, NULL, 0, NULL, &com.quiet, &code))
-        return code;
-    if (!chans.n)
-        chans = infer ? (args_int_list){1, {128}} : (args_int_list){2, {64, 128}};
-    if (!batches.n) {
-        if (infer)
-            for (long b = 1; b <= 4096; b *= 2)
-                batches.v[batches.n++] = b;
-        else
-            batches = (args_int_list){2, {256, 1024}};
-    }
-    if (!dtypes.n)
-        dtypes = (args_str_list){1, {"fp32"}};
-    if (!norms.n)
-        norms = (args_str_list){1, {"group"}};
     dev_id devs[CLI_MAX_DEV];
-    nn_bench_opts o = {0};
-    if ((code = cli_devices(name, com.devices, devs, &o.ndev)))
+    nn_bench_opts o = {.devs = devs};
+    int code = cli_parse_devices(infer ? &bench_infer_help : &bench_train_help, specs, GV_ARRAY_LEN(specs), argc, argv, &com, devs, &o.ndev);
+    if (code != CLI_GO)
         return code;
-    o.devs = devs;
     for (int i = 0; i < dtypes.n; i++)
         nn_dtype_parse(dtypes.v[i], &o.dtypes[o.ndtypes++]);
     for (int i = 0; i < norms.n; i++)
@@ -148,8 +157,7 @@ static int bench_nn(int argc, char **argv, int infer)
     o.blocks = (int)blocks, o.repeats = (int)repeats, o.steps = steps, o.warmup = warmup, o.min_time = min_time;
     o.threads = (int)threads, o.tf32 = tf32, o.seed = (uint64_t)seed;
     nn_cpu_conv_parse(conv, &o.cpu_conv);
-    o.tel = cli_telemetry(devs, o.ndev, hz);
-    cJSON *rec = gv_record_new(name, argc, argv);
+    cJSON *rec = cli_record_start(name, argc, argv, devs, o.ndev, hz, &o.tel);
     nn_bench_result r;
     gv_err err = {{0}};
     gv_status st = infer ? nn_bench_infer(&o, rec, &r, &err) : nn_bench_train(&o, rec, &r, &err);
@@ -197,8 +205,8 @@ int cmd_bench_infer(int argc, char **argv)
 int cmd_bench_matmul(int argc, char **argv)
 {
     args_common com = {0};
-    args_int_list sizes = {0};
-    args_str_list dtypes = {0};
+    args_int_list sizes = {5, {256, 512, 1024, 2048, 4096}};
+    args_str_list dtypes = {3, {"fp32", "tf32", "bf16"}};
     long repeats = 5, threads = 0;
     double min_time = 0.1, hz = 0;
     args_spec specs[] = {
@@ -210,24 +218,11 @@ int cmd_bench_matmul(int argc, char **argv)
         {"--min-time", ARGS_DOUBLE, &min_time, "S", "seconds per timed run at least (default 0.1)", 0, 0, 0, 60, NULL},
         {"--threads", ARGS_INT, &threads, "N", "CPU BLAS threads (default: all cores)", 0, 1024, 0, 0, NULL},
     };
-    int code;
-    if (!cli_parse("bench matmul", "gpuvet bench matmul [--devices cpu,cuda] [--sizes 256,...,4096] [--dtype fp32,tf32,bf16]",
-                   "Measures square GEMM throughput (GFLOP/s = 2n^3/s) per device, dtype and size: one\n"
-                   "untimed run of each configuration, then timed runs of enough back-to-back GEMMs to\n"
-                   "last --min-time, in rounds across the configurations, each synchronised. Every result\n"
-                   "is spot-checked against long double dot products (a wrong result exits 1). The CPU\n"
-                   "runs fp32 only; tf32 and bf16 are skipped there (nothing to measure at all: exit 2).",
-                   specs, (int)GV_ARRAY_LEN(specs), argc, argv, NULL, 0, NULL, &com.quiet, &code))
-        return code;
-    if (!sizes.n)
-        sizes = (args_int_list){5, {256, 512, 1024, 2048, 4096}};
-    if (!dtypes.n)
-        dtypes = (args_str_list){3, {"fp32", "tf32", "bf16"}};
     dev_id devs[CLI_MAX_DEV];
-    gemm_bench_opts o = {0};
-    if ((code = cli_devices("bench matmul", com.devices, devs, &o.ndev)))
+    gemm_bench_opts o = {.devs = devs};
+    int code = cli_parse_devices(&bench_matmul_help, specs, GV_ARRAY_LEN(specs), argc, argv, &com, devs, &o.ndev);
+    if (code != CLI_GO)
         return code;
-    o.devs = devs;
     for (int i = 0; i < dtypes.n; i++)
         o.dtypes[o.ndtypes++] = !strcmp(dtypes.v[i], "bf16")   ? DEV_GEMM_BF16
                                 : !strcmp(dtypes.v[i], "tf32") ? DEV_GEMM_TF32
@@ -235,8 +230,7 @@ int cmd_bench_matmul(int argc, char **argv)
     for (int i = 0; i < sizes.n; i++)
         o.sizes[o.nsizes++] = (int)sizes.v[i];
     o.repeats = (int)repeats, o.threads = (int)threads, o.min_time = min_time;
-    o.tel = cli_telemetry(devs, o.ndev, hz);
-    cJSON *rec = gv_record_new("bench matmul", argc, argv);
+    cJSON *rec = cli_record_start("bench matmul", argc, argv, devs, o.ndev, hz, &o.tel);
     gemm_bench_result r;
     gv_err err = {{0}};
     gv_status st = gemm_bench_run(&o, rec, &r, &err);

@@ -13,6 +13,52 @@
 #include "drop7/drop7_bench.h"
 #include "drop7/drop7_train.h"
 
+static const cli_help bench_drop7_help = {
+    "bench drop7",
+    "gpuvet bench drop7 [--devices cpu,cuda] [--batches 1,4,...,65536] [--players random,greedy]",
+    "Measures batched Drop7 games (whole games from fixed seeds, one call per batch) on CPU\n"
+    "threads and on the GPU, one thread per game: games/s and moves/s per device, player\n"
+    "and batch size, then from which batch the GPU is faster. Before any timing, every GPU\n"
+    "batch's game records are compared with the CPU's for the same seeds (a difference\n"
+    "exits 1). The greedy player plays every legal column on a copy to pick its move.",
+    0, NULL,
+};
+
+static const cli_help play_help = {
+    "play",
+    "gpuvet play (--net CKPT | --channels C | --policy greedy|random) [--games N] [--sims S]",
+    "Plays whole Drop7 games and reports the mean score with its 95% confidence interval\n"
+    "(1.96 standard errors), the median, and survival (moves). The network plays its policy\n"
+    "head's best legal column, or with --sims a PUCT search over sampled outcomes of the\n"
+    "random discs (docs/DROP7.md). The greedy and random baselines play the same seeds, and\n"
+    "the verdict says whether the first policy's mean differs from each baseline's with a\n"
+    "95% interval of the difference that excludes 0.",
+    0, NULL,
+};
+
+static const cli_help selfplay_help = {
+    "selfplay",
+    "gpuvet selfplay (--net CKPT | --channels C) --games N [--sims S] --out DATA",
+    "Plays games of the network with the PUCT search (Dirichlet noise on the root, a\n"
+    "temperature for the first moves) and writes every position with the search's visit\n"
+    "distribution and the points the game still made (docs/DROP7.md, the dataset format).\n"
+    "Leaf evaluations of all games side by side go to the network as one batch. The\n"
+    "dataset is rewritten atomically after every chunk of games; --resume continues it.\n"
+    "At the end it says where the time went: search, inference, game.",
+    0, NULL,
+};
+
+static const cli_help train_help = {
+    "train",
+    "gpuvet train --data DATA [DATA...] (--net CKPT | --channels C) [--epochs E] --save CKPT",
+    "Trains the network on self-play datasets (gpuvet selfplay): a shuffled split into\n"
+    "training and validation samples, AdamW with a linear warm-up and a cosine decay,\n"
+    "a checkpoint after every epoch (loads in Drop7Net with strict=True). Each time a\n"
+    "sample is used its policy target is a column drawn from the stored visit\n"
+    "distribution; the validation loss is the exact cross-entropy with it plus the value\n"
+    "MSE. --data takes one or more files (the words after it, up to the next flag).",
+    0, NULL,
+};
 
 /* The verdict of one player: where the GPU's batched games overtake the CPU's. */
 static void bench_verdicts(const cJSON *rec)
@@ -45,7 +91,7 @@ int cmd_bench_drop7(int argc, char **argv)
     const char *name = "bench drop7";
     args_common com = {0};
     args_int_list batches = {0};
-    args_str_list players = {0};
+    args_str_list players = {2, {"random", "greedy"}};
     long repeats = 3, threads = 0, seed = 1;
     const char *mode = "normal";
     double hz = 0, min_time = 0.2;
@@ -58,23 +104,15 @@ int cmd_bench_drop7(int argc, char **argv)
         {"--repeats", ARGS_INT, &repeats, "N", "timed runs of each configuration, in rounds across them (default 3)", 1, 1000, 0, 0, NULL},
         {"--min-time", ARGS_DOUBLE, &min_time, "S", "seconds a timed run (of repeated calls) lasts at least (default 0.2)",
          0, 0, 0.001, 60, NULL},
-        {"--threads", ARGS_INT, &threads, "N", "CPU threads (default: all cores)", 0, 1024, 0, 0, NULL},
+        ARGS_THREADS_SPEC(&threads),
         {"--seed", ARGS_INT, &seed, "N", "game i of a batch plays seed N+i (default 1)", 0, (1L << 62), 0, 0, NULL},
     };
-    int code;
-    if (!cli_parse(name, "gpuvet bench drop7 [--devices cpu,cuda] [--batches 1,4,...,65536] [--players random,greedy]",
-                   "Measures batched Drop7 games (whole games from fixed seeds, one call per batch) on CPU\n"
-                   "threads and on the GPU, one thread per game: games/s and moves/s per device, player\n"
-                   "and batch size, then from which batch the GPU is faster. Before any timing, every GPU\n"
-                   "batch's game records are compared with the CPU's for the same seeds (a difference\n"
-                   "exits 1). The greedy player plays every legal column on a copy to pick its move.",
-                   specs, (int)GV_ARRAY_LEN(specs), argc, argv, NULL, 0, NULL, &com.quiet, &code))
+    int code = cli_parse(&bench_drop7_help, specs, GV_ARRAY_LEN(specs), argc, argv, NULL, &com.quiet);
+    if (code != CLI_GO)
         return code;
     if (!batches.n)
         for (long b = 1; b <= 65536; b *= 4)
             batches.v[batches.n++] = b;
-    if (!players.n)
-        players = (args_str_list){2, {"random", "greedy"}};
     if (batches.n > DROP7_BENCH_MAX) {
         fprintf(stderr, "gpuvet %s: at most %d batch sizes (got %d)\n", name, DROP7_BENCH_MAX, batches.n);
         return GV_EXIT_USAGE;
@@ -90,8 +128,7 @@ int cmd_bench_drop7(int argc, char **argv)
     for (int i = 0; i < batches.n; i++)
         o.batches[o.nbatches++] = (int)batches.v[i];
     o.repeats = (int)repeats, o.min_time = min_time, o.threads = (int)threads, o.seed = (uint64_t)seed;
-    o.tel = cli_telemetry(devs, o.ndev, hz);
-    cJSON *rec = gv_record_new(name, argc, argv);
+    cJSON *rec = cli_record_start(name, argc, argv, devs, o.ndev, hz, &o.tel);
     gv_err err = {{0}};
     gv_status st = drop7_bench_run(&o, rec, &err);
     gv_telemetry_stop(o.tel, rec);
@@ -221,7 +258,7 @@ int cmd_play(int argc, char **argv)
     args_common com = {0};
     game_flags gf = {NULL, "normal", 0, 2, 100, 0, 64, 1, 1};
     const char *policy = NULL;
-    args_str_list base = {0};
+    args_str_list base = {2, {"greedy", "random"}};
     args_spec specs[] = {
         ARGS_COMMON_SPECS(&com),
         GAME_FLAG_SPECS(&gf),
@@ -229,22 +266,13 @@ int cmd_play(int argc, char **argv)
         {"--baselines", ARGS_CHOICE_LIST, &base, "LIST", "baselines played on the same seeds to compare with (default "
          "greedy,random; none: no comparison)", 0, 0, 0, 0, "greedy,random,none"},
     };
-    int code;
-    if (!cli_parse(name, "gpuvet play (--net CKPT | --channels C | --policy greedy|random) [--games N] [--sims S]",
-                   "Plays whole Drop7 games and reports the mean score with its 95% confidence interval\n"
-                   "(1.96 standard errors), the median, and survival (moves). The network plays its policy\n"
-                   "head's best legal column, or with --sims a PUCT search over sampled outcomes of the\n"
-                   "random discs (docs/DROP7.md). The greedy and random baselines play the same seeds, and\n"
-                   "the verdict says whether the first policy's mean differs from each baseline's with a\n"
-                   "95% interval of the difference that excludes 0.",
-                   specs, (int)GV_ARRAY_LEN(specs), argc, argv, NULL, 0, NULL, &com.quiet, &code))
+    int code = cli_parse(&play_help, specs, GV_ARRAY_LEN(specs), argc, argv, NULL, &com.quiet);
+    if (code != CLI_GO)
         return code;
     if (!!gf.net + !!gf.channels + !!policy != 1) {
         fprintf(stderr, "gpuvet %s: give exactly one of --net, --channels or --policy\n", name);
         return GV_EXIT_USAGE;
     }
-    if (!base.n)
-        base = (args_str_list){2, {"greedy", "random"}};
     drop7_agent_opts o = {0};
     drop7_rules_init(&o.rules, strcmp(gf.mode, "hardcore") ? DROP7_MODE_NORMAL : DROP7_MODE_HARDCORE);
     o.ngames = (int)gf.games, o.sims = (int)gf.sims, o.parallel = (int)gf.parallel, o.seed = (uint64_t)gf.seed;
@@ -328,15 +356,8 @@ int cmd_selfplay(int argc, char **argv)
         {"--dirichlet", ARGS_DOUBLE, &alpha, "A", "Dirichlet noise alpha on the root's priors (default 0.3; 0: none)", 0, 0, 0, 100, NULL},
         {"--noise", ARGS_DOUBLE, &eps, "E", "its weight (default 0.25)", 0, 0, 0, 1, NULL},
     };
-    int code;
-    if (!cli_parse(name, "gpuvet selfplay (--net CKPT | --channels C) --games N [--sims S] --out DATA",
-                   "Plays games of the network with the PUCT search (Dirichlet noise on the root, a\n"
-                   "temperature for the first moves) and writes every position with the search's visit\n"
-                   "distribution and the points the game still made (docs/DROP7.md, the dataset format).\n"
-                   "Leaf evaluations of all games side by side go to the network as one batch. The\n"
-                   "dataset is rewritten atomically after every chunk of games; --resume continues it.\n"
-                   "At the end it says where the time went: search, inference, game.",
-                   specs, (int)GV_ARRAY_LEN(specs), argc, argv, NULL, 0, NULL, &com.quiet, &code))
+    int code = cli_parse(&selfplay_help, specs, GV_ARRAY_LEN(specs), argc, argv, NULL, &com.quiet);
+    if (code != CLI_GO)
         return code;
     if (!!gf.net + !!gf.channels != 1 || !out) {
         fprintf(stderr, "gpuvet %s: give --out and exactly one of --net or --channels\n", name);
@@ -444,8 +465,6 @@ int cmd_train(int argc, char **argv)
     const char *net = NULL, *save = NULL, *dtype = "fp32";
     long channels = 0, blocks = 2, epochs = 4, batch = 256, threads = 0, seed = 1;
     double lr = 1e-3, warmup = 0.05, lr_final = 0.1, val = 0.1;
-    const char *data[16];
-    int ndata = 0;
     args_spec specs[] = {
         ARGS_COMMON_SPECS(&com),
         {"--net", ARGS_STR, &net, "CKPT", "start from this checkpoint", 0, 0, 0, 0, NULL},
@@ -460,10 +479,12 @@ int cmd_train(int argc, char **argv)
         {"--val", ARGS_DOUBLE, &val, "F", "share of the samples held out for validation (default 0.1)", 0, 0, 0, 0.9, NULL},
         {"--dtype", ARGS_CHOICE, &dtype, "T", "fp32 (default) or bf16 (GPU)", 0, 0, 0, 0, "fp32,bf16"},
         {"--seed", ARGS_INT, &seed, "N", "the split, shuffles and a fresh network (default 1)", 0, (1L << 62), 0, 0, NULL},
-        {"--threads", ARGS_INT, &threads, "N", "CPU threads (default: all cores)", 0, 1024, 0, 0, NULL},
+        ARGS_THREADS_SPEC(&threads),
     };
     int code;
     /* --data FILE... : the words after --data up to the next flag; the rest go to cli_parse */
+    const char *data[16];
+    int ndata = 0;
     char **rest = gv_xcalloc((size_t)argc + 1, sizeof(char *));
     int nrest = 0;
     for (int i = 0; i < argc; i++) {
@@ -474,16 +495,9 @@ int cmd_train(int argc, char **argv)
         }
         rest[nrest++] = argv[i];
     }
-    int ok = cli_parse(name, "gpuvet train --data DATA [DATA...] (--net CKPT | --channels C) [--epochs E] --save CKPT",
-                       "Trains the network on self-play datasets (gpuvet selfplay): a shuffled split into\n"
-                       "training and validation samples, AdamW with a linear warm-up and a cosine decay,\n"
-                       "a checkpoint after every epoch (loads in Drop7Net with strict=True). Each time a\n"
-                       "sample is used its policy target is a column drawn from the stored visit\n"
-                       "distribution; the validation loss is the exact cross-entropy with it plus the value\n"
-                       "MSE. --data takes one or more files (the words after it, up to the next flag).",
-                       specs, (int)GV_ARRAY_LEN(specs), nrest, rest, NULL, 0, NULL, &com.quiet, &code);
+    code = cli_parse(&train_help, specs, GV_ARRAY_LEN(specs), nrest, rest, NULL, &com.quiet);
     free(rest);
-    if (!ok)
+    if (code != CLI_GO)
         return code;
     if (!ndata || !!net + !!channels != 1) {
         fprintf(stderr, "gpuvet %s: give --data FILE... and exactly one of --net or --channels\n", name);

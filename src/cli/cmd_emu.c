@@ -13,6 +13,23 @@
 #include "emu/common/emu_run.h"
 #include "report/report.h"
 
+static const cli_help run_help = {
+    "run",
+    "gpuvet run [nes|gb|snes] ROM [options]",
+    "Runs a ROM headless (NES .nes, Game Boy / Color .gb .gbc, SNES .sfc .smc; the console comes from the\n"
+    "header, or name it) and prints the hashes of its frames and of its sound.",
+    1, "one ROM file (gpuvet run --help)",
+};
+
+static const cli_help bench_emu_help = {
+    "bench",
+    "gpuvet bench [nes|gb|snes] ROM [--instances LIST] [--video LIST] [--audio LIST] [options]",
+    "Measures emulation throughput (instance-frames per second) per video and audio renderer and\n"
+    "instance count. Every timed run starts from power-on, and every instance's hashes must equal\n"
+    "the native renderers' over the same frames (exit 1 otherwise).",
+    1, "one ROM file (gpuvet bench --help)",
+};
+
 /* Takes a console name off the front of argv (run nes ROM); *console stays NULL when the
  * first word is no console's name. cmd (32 bytes) becomes the command's name for messages
  * and the record: verb, then the console when one was named ("run nes"). */
@@ -85,12 +102,10 @@ int cmd_run(int argc, char **argv)
         ARGS_OUTPUT_SPECS(&json, &quiet),
     };
     const char *pos[1];
-    int code;
-    if (!cli_parse_words(cmd, "gpuvet run [nes|gb|snes] ROM [options]",
-                         "Runs a ROM headless (NES .nes, Game Boy / Color .gb .gbc, SNES .sfc .smc; the console comes from the\n"
-                         "header, or name it) and prints the hashes of its frames and of its sound.",
-                         specs, (int)GV_ARRAY_LEN(specs), argc, argv, pos, 1, "one ROM file (gpuvet run --help)", &quiet,
-                         &code))
+    cli_help help = run_help; /* named as the words said it: run, run nes */
+    help.name = cmd;
+    int code = cli_parse(&help, specs, GV_ARRAY_LEN(specs), argc, argv, pos, &quiet);
+    if (code != CLI_GO)
         return code;
     if (sav && o.battery) {
         fprintf(stderr, "gpuvet %s: give --battery or --sav, not both\n", cmd);
@@ -168,13 +183,10 @@ int cmd_bench_emu(int argc, char **argv)
         ARGS_OUTPUT_SPECS(&json, &quiet),
     };
     const char *pos[1];
-    int code;
-    if (!cli_parse_words(cmd, "gpuvet bench [nes|gb|snes] ROM [--instances LIST] [--video LIST] [--audio LIST] [options]",
-                         "Measures emulation throughput (instance-frames per second) per video and audio renderer and\n"
-                         "instance count. Every timed run starts from power-on, and every instance's hashes must equal\n"
-                         "the native renderers' over the same frames (exit 1 otherwise).",
-                         specs, (int)GV_ARRAY_LEN(specs), argc, argv, pos, 1, "one ROM file (gpuvet bench --help)", &quiet,
-                         &code))
+    cli_help help = bench_emu_help;
+    help.name = cmd;
+    int code = cli_parse(&help, specs, GV_ARRAY_LEN(specs), argc, argv, pos, &quiet);
+    if (code != CLI_GO)
         return code;
     if (frames > 0 && seconds > 0) {
         fprintf(stderr, "gpuvet %s: give --frames or --seconds, not both\n", cmd);

@@ -9,18 +9,46 @@
 #include "nn/nn_check.h"
 #include "nn/nn_soak.h"
 
-/* A --dtype list into nn_dtype values (the choices are validated by the parser). */
-static int dtypes_of(const args_str_list *l, nn_dtype *out)
+static const cli_help check_help = {
+    "check",
+    "gpuvet check [--devices cpu,cuda] [--reference FILE] [options]",
+    "Checks each device's results against the float64 host path: a square float32 GEMM (the\n"
+    "float64 reference is itself verified by long double samples), then the Drop7 network's\n"
+    "training-mode forward, loss, every gradient, one AdamW step and the eval-mode forward,\n"
+    "for GroupNorm and BatchNorm. Gradients are compared on the device's own ReLU masks\n"
+    "(docs/NN.md). Each line prints the metric, the tolerance and PASS/FAIL; the exit code\n"
+    "is 1 when any comparison fails. Inputs are drawn fresh each run.",
+    0, NULL,
+};
+
+static const cli_help soak_help = {
+    "soak",
+    "gpuvet soak [--devices cpu,cuda] [--channels C] [--batch N] [--steps N] [options]",
+    "Trains the Drop7 network on one fixed batch for N AdamW steps on each device. Fails\n"
+    "(exit 1) when a parameter, moment or the loss becomes non-finite, or when the loss does\n"
+    "not fall by --min-drop. Prints the first and last loss; the loss curve goes to --json.\n"
+    "Defaults (channels 64, blocks 2, batch 256, 200 steps) take about half a minute on two\n"
+    "CPU cores.",
+    0, NULL,
+};
+
+/* cli_parse_devices for check and soak, then their --dtype list into dt (its choices are
+ * validated by the parser; the count in *ndt): CLI_GO, or the exit code. */
+static int parse_sweep(const cli_help *help, const args_spec *specs, int nspecs, int argc, char **argv,
+                       const args_common *com, const args_str_list *dtypes, dev_id *devs, int *ndev, nn_dtype *dt,
+                       int *ndt)
 {
-    for (int i = 0; i < l->n; i++)
-        nn_dtype_parse(l->v[i], &out[i]);
-    return l->n;
+    int code = cli_parse_devices(help, specs, nspecs, argc, argv, com, devs, ndev);
+    for (int i = 0; i < dtypes->n; i++)
+        nn_dtype_parse(dtypes->v[i], &dt[i]);
+    *ndt = dtypes->n;
+    return code;
 }
 
 int cmd_check(int argc, char **argv)
 {
     args_common com = {0};
-    args_str_list dtypes = {0}, norms = {0};
+    args_str_list dtypes = {2, {"fp32", "bf16"}}, norms = {2, {"group", "batch"}};
     long channels = 64, blocks = 2, batch = 16, gemm = 4096, threads = 0, seed = -1;
     int tf32 = 0, fault = 0;
     const char *reference = NULL;
@@ -35,29 +63,14 @@ int cmd_check(int argc, char **argv)
         {"--gemm-size", ARGS_INT, &gemm, "N", "size of the square GEMM check, 0 skips it (default 4096)", 0, 16384, 0, 0, NULL},
         {"--seed", ARGS_INT, &seed, "N", "seed of the inputs (default: fresh each run, printed)", 0, (1L << 62), 0, 0, NULL},
         {"--reference", ARGS_STR, &reference, "FILE", "check against a PyTorch reference file (format of ../shared/ref/)", 0, 0, 0, 0, NULL},
-        {"--threads", ARGS_INT, &threads, "N", "CPU threads (default: all cores)", 0, 1024, 0, 0, NULL},
+        ARGS_THREADS_SPEC(&threads),
         {"--inject-fault", ARGS_FLAG, &fault, NULL, "test hook: a kernel skips part of its output, so the check must fail", 0, 0, 0, 0, NULL},
     };
-    int code;
-    if (!cli_parse("check", "gpuvet check [--devices cpu,cuda] [--reference FILE] [options]",
-                   "Checks each device's results against the float64 host path: a square float32 GEMM (the\n"
-                   "float64 reference is itself verified by long double samples), then the Drop7 network's\n"
-                   "training-mode forward, loss, every gradient, one AdamW step and the eval-mode forward,\n"
-                   "for GroupNorm and BatchNorm. Gradients are compared on the device's own ReLU masks\n"
-                   "(docs/NN.md). Each line prints the metric, the tolerance and PASS/FAIL; the exit code\n"
-                   "is 1 when any comparison fails. Inputs are drawn fresh each run.",
-                   specs, (int)GV_ARRAY_LEN(specs), argc, argv, NULL, 0, NULL, &com.quiet, &code))
-        return code;
-    if (!dtypes.n)
-        dtypes = (args_str_list){2, {"fp32", "bf16"}};
-    if (!norms.n)
-        norms = (args_str_list){2, {"group", "batch"}};
     dev_id devs[CLI_MAX_DEV];
-    nn_check_opts o = {0};
-    if ((code = cli_devices("check", com.devices, devs, &o.ndev)))
+    nn_check_opts o = {.devs = devs};
+    int code = parse_sweep(&check_help, specs, GV_ARRAY_LEN(specs), argc, argv, &com, &dtypes, devs, &o.ndev, o.dtypes, &o.ndtypes);
+    if (code != CLI_GO)
         return code;
-    o.devs = devs;
-    o.ndtypes = dtypes_of(&dtypes, o.dtypes);
     for (int i = 0; i < norms.n; i++)
         o.norms[o.nnorms++] = strcmp(norms.v[i], "batch") ? NN_NORM_GROUP : NN_NORM_BATCH;
     o.channels = (int)channels, o.blocks = (int)blocks, o.batch = (int)batch, o.gemm_size = (int)gemm;
@@ -89,7 +102,7 @@ int cmd_check(int argc, char **argv)
 int cmd_soak(int argc, char **argv)
 {
     args_common com = {0};
-    args_str_list dtypes = {0};
+    args_str_list dtypes = {1, {"fp32"}};
     long channels = -1, blocks = -1, batch = 256, steps = 200, threads = 0, seed = 1;
     double min_drop = 10, hz = 0;
     const char *norm = NULL, *init = NULL, *save = NULL;
@@ -106,25 +119,13 @@ int cmd_soak(int argc, char **argv)
         {"--seed", ARGS_INT, &seed, "N", "seed of the weights and the batch (default 1)", 0, (1L << 62), 0, 0, NULL},
         {"--init", ARGS_STR, &init, "FILE", "start from a checkpoint (safetensors, PyTorch state_dict names)", 0, 0, 0, 0, NULL},
         {"--save", ARGS_STR, &save, "FILE", "write the trained state_dict as safetensors (atomically)", 0, 0, 0, 0, NULL},
-        {"--threads", ARGS_INT, &threads, "N", "CPU threads (default: all cores)", 0, 1024, 0, 0, NULL},
+        ARGS_THREADS_SPEC(&threads),
     };
-    int code;
-    if (!cli_parse("soak", "gpuvet soak [--devices cpu,cuda] [--channels C] [--batch N] [--steps N] [options]",
-                   "Trains the Drop7 network on one fixed batch for N AdamW steps on each device. Fails\n"
-                   "(exit 1) when a parameter, moment or the loss becomes non-finite, or when the loss does\n"
-                   "not fall by --min-drop. Prints the first and last loss; the loss curve goes to --json.\n"
-                   "Defaults (channels 64, blocks 2, batch 256, 200 steps) take about half a minute on two\n"
-                   "CPU cores.",
-                   specs, (int)GV_ARRAY_LEN(specs), argc, argv, NULL, 0, NULL, &com.quiet, &code))
-        return code;
-    if (!dtypes.n)
-        dtypes = (args_str_list){1, {"fp32"}};
     dev_id devs[CLI_MAX_DEV];
-    nn_soak_opts o = {0};
-    if ((code = cli_devices("soak", com.devices, devs, &o.ndev)))
+    nn_soak_opts o = {.devs = devs};
+    int code = parse_sweep(&soak_help, specs, GV_ARRAY_LEN(specs), argc, argv, &com, &dtypes, devs, &o.ndev, o.dtypes, &o.ndtypes);
+    if (code != CLI_GO)
         return code;
-    o.devs = devs;
-    o.ndtypes = dtypes_of(&dtypes, o.dtypes);
     o.cfg = (nn_config){channels < 0 ? 64 : (int)channels, blocks < 0 ? 2 : (int)blocks,
                         norm && !strcmp(norm, "batch") ? NN_NORM_BATCH : NN_NORM_GROUP};
     o.cfg_given = (channels >= 0) | (blocks >= 0) << 1 | (norm != NULL) << 2;
@@ -132,8 +133,7 @@ int cmd_soak(int argc, char **argv)
     o.seed = (uint64_t)seed, o.init = init, o.save = save;
     o.out = stdout;
     o.quiet = com.quiet;
-    o.tel = cli_telemetry(devs, o.ndev, hz);
-    cJSON *rec = gv_record_new("soak", argc, argv);
+    cJSON *rec = cli_record_start("soak", argc, argv, devs, o.ndev, hz, &o.tel);
     nn_soak_result r;
     gv_err err = {{0}};
     gv_status st = nn_soak_run(&o, rec, &r, &err);

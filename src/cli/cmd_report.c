@@ -9,6 +9,26 @@
 #include "core/record.h"
 #include "report/report.h"
 
+static const cli_help report_help = {
+    "report",
+    "gpuvet report RUN.json [-o report.html|report.md] [--json FILE|-]",
+    "Renders a run record (written by --json) as a self-contained HTML page with SVG plots\n"
+    "(throughput against batch size, GPU/CPU speedup, telemetry over time) and tables, or as\n"
+    "Markdown for terminals and issue trackers. Verdicts per workload are computed from the\n"
+    "benchmark entries and shown first.",
+    1, "one record file (gpuvet report RUN.json)",
+};
+
+static const cli_help compare_help = {
+    "compare",
+    "gpuvet compare A.json B.json [--json FILE]",
+    "Shows what changed from record A to record B: entries joined on their configuration\n"
+    "(device, dtype, channels, batch, ...), the change of the median, and a mark only where the\n"
+    "change is larger than the measured noise of both runs. Also lists changed software and\n"
+    "machine facts (BLAS, driver, kernel) and checks whose pass/fail changed. Exit 0.",
+    2, "two record files (gpuvet compare A.json B.json)",
+};
+
 static int ends_with(const char *s, const char *suffix)
 {
     size_t n = strlen(s), m = strlen(suffix);
@@ -26,14 +46,8 @@ int cmd_report(int argc, char **argv)
         {"--json", ARGS_STR, &json, "FILE", "write the verdicts as a JSON record to FILE ('-': standard output)", 0, 0, 0, 0, NULL},
     };
     const char *pos[1];
-    int code;
-    if (!cli_parse_words("report", "gpuvet report RUN.json [-o report.html|report.md] [--json FILE|-]",
-                         "Renders a run record (written by --json) as a self-contained HTML page with SVG plots\n"
-                         "(throughput against batch size, GPU/CPU speedup, telemetry over time) and tables, or as\n"
-                         "Markdown for terminals and issue trackers. Verdicts per workload are computed from the\n"
-                         "benchmark entries and shown first.",
-                         specs, GV_ARRAY_LEN(specs), argc, argv, pos, 1, "one record file (gpuvet report RUN.json)",
-                         &quiet, &code))
+    int code = cli_parse(&report_help, specs, GV_ARRAY_LEN(specs), argc, argv, pos, &quiet);
+    if (code != CLI_GO)
         return code;
     gv_err e = {{0}};
     cJSON *rec;
@@ -75,14 +89,8 @@ int cmd_compare(int argc, char **argv)
         {"--quiet|-q", ARGS_FLAG, &quiet, NULL, "print only the count of marked changes", 0, 0, 0, 0, NULL},
     };
     const char *pos[2];
-    int code;
-    if (!cli_parse_words("compare", "gpuvet compare A.json B.json [--json FILE]",
-                         "Shows what changed from record A to record B: entries joined on their configuration\n"
-                         "(device, dtype, channels, batch, ...), the change of the median, and a mark only where the\n"
-                         "change is larger than the measured noise of both runs. Also lists changed software and\n"
-                         "machine facts (BLAS, driver, kernel) and checks whose pass/fail changed. Exit 0.",
-                         specs, GV_ARRAY_LEN(specs), argc, argv, pos, 2, "two record files (gpuvet compare A.json B.json)",
-                         &quiet, &code))
+    int code = cli_parse(&compare_help, specs, GV_ARRAY_LEN(specs), argc, argv, pos, &quiet);
+    if (code != CLI_GO)
         return code;
     gv_err e = {{0}};
     cJSON *a = NULL, *b = NULL;

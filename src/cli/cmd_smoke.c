@@ -12,17 +12,22 @@
 #include "dev/dev.h"
 #include "dev/smoke.h"
 
+static const cli_help smoke_help = {
+    "smoke",
+    "gpuvet smoke [--devices cuda[:N],...] [--json FILE]",
+    "Brings a GPU up in five stages, each on its own line with its time: open the device,\n"
+    "copy [1,2,3] to it, compile a kernel at run time (NVRTC / hipRTC), run it, synchronise\n"
+    "and read back [2,3,4]. On failure a stage prints the runtime's error and a hint.\n"
+    "Default: GPU 0. Exit 0 when every stage passes, 1 otherwise.",
+    0, NULL,
+};
+
 int cmd_smoke(int argc, char **argv)
 {
     args_common c = {0};
     args_spec specs[] = {ARGS_COMMON_SPECS(&c)};
-    int code;
-    if (!cli_parse("smoke", "gpuvet smoke [--devices cuda[:N],...] [--json FILE]",
-                   "Brings a GPU up in five stages, each on its own line with its time: open the device,\n"
-                   "copy [1,2,3] to it, compile a kernel at run time (NVRTC / hipRTC), run it, synchronise\n"
-                   "and read back [2,3,4]. On failure a stage prints the runtime's error and a hint.\n"
-                   "Default: GPU 0. Exit 0 when every stage passes, 1 otherwise.",
-                   specs, (int)GV_ARRAY_LEN(specs), argc, argv, NULL, 0, NULL, &c.quiet, &code))
+    int code = cli_parse(&smoke_help, specs, GV_ARRAY_LEN(specs), argc, argv, NULL, &c.quiet);
+    if (code != CLI_GO)
         return code;
 
     /* Which GPU indices: every GPU entry of --devices, else GPU 0. CPU entries are ignored

@@ -15,6 +15,36 @@
 #include "sys/probe.h"
 #include "sys/telemetry.h"
 
+static const cli_help probe_help = {
+    "probe",
+    "gpuvet probe [--json FILE|-] [--sysroot DIR]",
+    "Describes this machine: CPU (governor, energy preference), memory, kernel, BLAS, each GPU\n"
+    "(architecture, driver and runtime, memory pool), device-node permissions, driver\n"
+    "libraries and environment pitfalls. Fields that do not apply are null with a reason\n"
+    "(schema: docs/PROBE.md). Exit 0 even with warnings; they are listed at the end.",
+    0, NULL,
+};
+
+static const cli_help env_help = {
+    "env",
+    "gpuvet env [--check] [--json FILE|-]",
+    "Prints the environment settings this machine should use as shell lines with a comment\n"
+    "each (BLAS/OpenMP threads, the GPU kernel cache, allocator settings, the library path\n"
+    "when a vendor runtime found first is a broken copy). Use: eval \"$(gpuvet env)\".\n"
+    "--check reports the settings that differ from the current environment (-q: only their\n"
+    "count).",
+    0, NULL,
+};
+
+static const cli_help blas_race_help = {
+    "blas-race",
+    "gpuvet blas-race [--sizes LIST] [--runs N] [--threads N] [--devices cpu|cuda]",
+    "Runs a multithreaded SGEMM many times on fixed random inputs and compares every run with\n"
+    "a float64 reference (rigorous float32 error bound) and with single-threaded runs. Control\n"
+    "arms: the same GEMM on one thread, and gpuvet's own naive GEMM. Exit 1 when a run is wrong.",
+    0, NULL,
+};
+
 /* --sysroot names a folder that exists (else the probe of nothing would look like a machine
  * without anything); 0, or the exit code after the error line. */
 static int sysroot_ok(const char *cmd, const char *root)
@@ -35,13 +65,8 @@ int cmd_probe(int argc, char **argv)
         {"--sysroot", ARGS_STR, &root, "DIR", "read /sys, /proc, /dev, /etc and /opt below DIR (a copy of another machine's)", 0, 0, 0, 0, NULL},
         {"--quiet|-q", ARGS_FLAG, &quiet, NULL, "print only warnings", 0, 0, 0, 0, NULL},
     };
-    int code;
-    if (!cli_parse("probe", "gpuvet probe [--json FILE|-] [--sysroot DIR]",
-                   "Describes this machine: CPU (governor, energy preference), memory, kernel, BLAS, each GPU\n"
-                   "(architecture, driver and runtime, memory pool), device-node permissions, driver\n"
-                   "libraries and environment pitfalls. Fields that do not apply are null with a reason\n"
-                   "(schema: docs/PROBE.md). Exit 0 even with warnings; they are listed at the end.",
-                   specs, GV_ARRAY_LEN(specs), argc, argv, NULL, 0, NULL, &quiet, &code))
+    int code = cli_parse(&probe_help, specs, GV_ARRAY_LEN(specs), argc, argv, NULL, &quiet);
+    if (code != CLI_GO)
         return code;
     if ((code = sysroot_ok("probe", root)))
         return code;
@@ -70,14 +95,8 @@ int cmd_env(int argc, char **argv)
         {"--sysroot", ARGS_STR, &root, "DIR", "probe below DIR instead of / (tests)", 0, 0, 0, 0, NULL},
         ARGS_OUTPUT_SPECS(&json, &quiet),
     };
-    int code;
-    if (!cli_parse("env", "gpuvet env [--check] [--json FILE|-]",
-                   "Prints the environment settings this machine should use as shell lines with a comment\n"
-                   "each (BLAS/OpenMP threads, the GPU kernel cache, allocator settings, the library path\n"
-                   "when a vendor runtime found first is a broken copy). Use: eval \"$(gpuvet env)\".\n"
-                   "--check reports the settings that differ from the current environment (-q: only their\n"
-                   "count).",
-                   specs, GV_ARRAY_LEN(specs), argc, argv, NULL, 0, NULL, &quiet, &code))
+    int code = cli_parse(&env_help, specs, GV_ARRAY_LEN(specs), argc, argv, NULL, &quiet);
+    if (code != CLI_GO)
         return code;
     if ((code = sysroot_ok("env", root)))
         return code;
@@ -126,12 +145,8 @@ int cmd_blas_race(int argc, char **argv)
         {"--devices", ARGS_STR, &device, "DEV", "the one GEMM to test: cpu (default) or the GPU (cuda); the control arm is then the CPU on one thread", 0, 0, 0, 0, NULL},
         ARGS_OUTPUT_SPECS(&json, &quiet),
     };
-    int code;
-    if (!cli_parse("blas-race", "gpuvet blas-race [--sizes LIST] [--runs N] [--threads N] [--devices cpu|cuda]",
-                   "Runs a multithreaded SGEMM many times on fixed random inputs and compares every run with\n"
-                   "a float64 reference (rigorous float32 error bound) and with single-threaded runs. Control\n"
-                   "arms: the same GEMM on one thread, and gpuvet's own naive GEMM. Exit 1 when a run is wrong.",
-                   specs, GV_ARRAY_LEN(specs), argc, argv, NULL, 0, NULL, &quiet, &code))
+    int code = cli_parse(&blas_race_help, specs, GV_ARRAY_LEN(specs), argc, argv, NULL, &quiet);
+    if (code != CLI_GO)
         return code;
     gv_err e = {{0}};
     dev_id devs[CLI_MAX_DEV], cpu = {DEV_CPU, 0, "cpu"};

@@ -6,18 +6,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Does word match spec name "--long|-s"? */
-static int name_matches(const char *spec_name, const char *word, size_t wlen)
+/* The item of a sep-separated list that starts at p: its length, and in *next where the
+ * item after it starts (NULL after the last). */
+static size_t list_item(const char *p, char sep, const char **next)
 {
-    const char *p = spec_name;
-    while (*p) {
-        const char *bar = strchr(p, '|');
-        size_t n = bar ? (size_t)(bar - p) : strlen(p);
-        if (n == wlen && strncmp(p, word, n) == 0)
+    const char *end = strchr(p, sep);
+    *next = end ? end + 1 : NULL;
+    return end ? (size_t)(end - p) : strlen(p);
+}
+
+/* Is w[0..wlen) one of the items of list, separated by sep ("--long|-s" with '|', choices
+ * "fp32,bf16" with ',')? */
+static int list_has(const char *list, char sep, const char *w, size_t wlen)
+{
+    for (const char *p = *list ? list : NULL, *next; p; p = next) {
+        size_t n = list_item(p, sep, &next);
+        if (n == wlen && strncmp(p, w, n) == 0)
             return 1;
-        if (!bar)
-            break;
-        p = bar + 1;
     }
     return 0;
 }
@@ -49,21 +54,6 @@ static int parse_long(const char *s, long *out)
     if (errno || *end)
         return -1;
     *out = v;
-    return 0;
-}
-
-static int word_in_choices(const char *choices, const char *w, size_t wlen)
-{
-    const char *p = choices;
-    while (*p) {
-        const char *comma = strchr(p, ',');
-        size_t n = comma ? (size_t)(comma - p) : strlen(p);
-        if (n == wlen && strncmp(p, w, n) == 0)
-            return 1;
-        if (!comma)
-            break;
-        p = comma + 1;
-    }
     return 0;
 }
 
@@ -104,17 +94,15 @@ static int set_value(const args_spec *s, const char *val, gv_err *err)
         *(const char **)s->dest = val;
         break;
     case ARGS_CHOICE:
-        if (!word_in_choices(s->choices, val, strlen(val)))
+        if (!list_has(s->choices, ',', val, strlen(val)))
             return gv_fail(err, GV_ERR_INPUT, "%s: '%s' is not one of %s", nm, val, s->choices);
         *(const char **)s->dest = val;
         break;
     case ARGS_INT_LIST: {
         args_int_list *l = s->dest;
         l->n = 0;
-        const char *p = val;
-        for (;;) {
-            const char *comma = strchr(p, ',');
-            size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        for (const char *p = val, *next; p; p = next) {
+            size_t n = list_item(p, ',', &next);
             char item[64];
             if (n == 0 || n >= sizeof item)
                 return gv_fail(err, GV_ERR_INPUT, "%s: expected comma-separated whole numbers, got '%s'", nm, val);
@@ -128,31 +116,23 @@ static int set_value(const args_spec *s, const char *val, gv_err *err)
             if (l->n == ARGS_LIST_MAX)
                 return gv_fail(err, GV_ERR_INPUT, "%s: more than %d values", nm, ARGS_LIST_MAX);
             l->v[l->n++] = v;
-            if (!comma)
-                break;
-            p = comma + 1;
         }
         break;
     }
     case ARGS_CHOICE_LIST: {
         args_str_list *l = s->dest;
         l->n = 0;
-        const char *p = val;
-        for (;;) {
-            const char *comma = strchr(p, ',');
-            size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        for (const char *p = val, *next; p; p = next) {
+            size_t n = list_item(p, ',', &next);
             if (n == 0 || n >= sizeof l->v[0])
                 return gv_fail(err, GV_ERR_INPUT, "%s: expected a comma-separated list, got '%s'", nm, val);
-            if (s->choices && !word_in_choices(s->choices, p, n))
+            if (s->choices && !list_has(s->choices, ',', p, n))
                 return gv_fail(err, GV_ERR_INPUT, "%s: '%.*s' is not one of %s", nm, (int)n, p, s->choices);
             if (l->n == ARGS_LIST_MAX)
                 return gv_fail(err, GV_ERR_INPUT, "%s: more than %d values", nm, ARGS_LIST_MAX);
             memcpy(l->v[l->n], p, n);
             l->v[l->n][n] = 0;
             l->n++;
-            if (!comma)
-                break;
-            p = comma + 1;
         }
         break;
     }
@@ -186,7 +166,7 @@ int args_parse(const args_spec *specs, int nspecs, int argc, char **argv,
         size_t wlen = eq ? (size_t)(eq - a) : strlen(a);
         const args_spec *s = NULL;
         for (int k = 0; k < nspecs; k++)
-            if (name_matches(specs[k].name, a, wlen)) {
+            if (list_has(specs[k].name, '|', a, wlen)) {
                 s = &specs[k];
                 break;
             }

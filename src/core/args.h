@@ -73,6 +73,9 @@ typedef struct {
     {"--devices", ARGS_STR, &(c)->devices, "LIST", "devices to use: cpu, cuda, or cpu,cuda (default cpu, plus cuda when present)", 0, 0, 0, 0, NULL}, \
     ARGS_OUTPUT_SPECS(&(c)->json, &(c)->quiet)
 
+/* --threads as every command that runs on CPU threads spells it (t: long *; 0: all cores). */
+#define ARGS_THREADS_SPEC(t) {"--threads", ARGS_INT, (t), "N", "CPU threads (default: all cores)", 0, 1024, 0, 0, NULL}
+
 /* --json and --quiet|-q as every command spells them (json: const char **, quiet: int *). */
 #define ARGS_OUTPUT_SPECS(json, quiet)                                                                                 \
     {"--json", ARGS_STR, (json), "FILE", "write the run's JSON record to FILE (atomically)", 0, 0, 0, 0, NULL}, \

@@ -100,6 +100,17 @@ void *gv_xrealloc_(void *p, size_t n, const char *file, int line)
     return q;
 }
 
+void *gv_grow_(void *p, size_t *cap, size_t need, size_t first, size_t elem, const char *file, int line)
+{
+    if (need <= *cap)
+        return p;
+    size_t c = *cap ? *cap : first;
+    while (c < need)
+        c *= 2;
+    *cap = c;
+    return gv_xrealloc_(p, c * elem, file, line);
+}
+
 char *gv_xstrdup(const char *s)
 {
     size_t n = strlen(s) + 1;

@@ -68,6 +68,11 @@ void *gv_xmalloc_(size_t n, const char *file, int line);
 void *gv_xcalloc_(size_t n, size_t size, const char *file, int line);
 void *gv_xrealloc_(void *p, size_t n, const char *file, int line);
 char *gv_xstrdup(const char *s);
+/* A growable array: returns p with room for need elements of elem bytes, *cap (in elements)
+ * doubled from first (when 0) until it holds them; p itself when it already does. Aborts like
+ * gv_xrealloc. Use: b->p = gv_grow(b->p, &b->cap, b->n + len, 4096). */
+#define gv_grow(p, cap, need, first) gv_grow_((p), (cap), (need), (first), sizeof *(p), __FILE__, __LINE__)
+void *gv_grow_(void *p, size_t *cap, size_t need, size_t first, size_t elem, const char *file, int line);
 /* 64-byte aligned allocation (free with free()); NULL on failure. */
 void *gv_aligned_alloc(size_t n);
 /* Frees every pointer given, in order (NULL ones included): GV_FREE(m->a, m->b, m). C only

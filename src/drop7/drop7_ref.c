@@ -43,24 +43,14 @@ static int drops_of_level(const drop7_rules *r, int level)
     return d;
 }
 
-/* Length of the horizontal run of discs through (y, x). */
-static int run_across(const drop7_pos *p, int y, int x)
+/* Length of the run of discs through (y, x) along the step (dy, dx): (0, 1) the row,
+ * (1, 0) the column. */
+static int run_through(const drop7_pos *p, int y, int x, int dy, int dx)
 {
     int n = 1;
-    for (int i = x - 1; i >= 0 && p->cell[y][i]; i--)
+    for (int i = y - dy, j = x - dx; i >= 0 && j >= 0 && p->cell[i][j]; i -= dy, j -= dx)
         n++;
-    for (int i = x + 1; i < N && p->cell[y][i]; i++)
-        n++;
-    return n;
-}
-
-/* Length of the vertical run of discs through (y, x). */
-static int run_down(const drop7_pos *p, int y, int x)
-{
-    int n = 1;
-    for (int i = y - 1; i >= 0 && p->cell[i][x]; i--)
-        n++;
-    for (int i = y + 1; i < N && p->cell[i][x]; i++)
+    for (int i = y + dy, j = x + dx; i < N && j < N && p->cell[i][j]; i += dy, j += dx)
         n++;
     return n;
 }
@@ -72,7 +62,7 @@ static int mark_exploding(const drop7_pos *p, uint8_t ex[N][N])
     for (int y = 0; y < N; y++)
         for (int x = 0; x < N; x++) {
             int c = p->cell[y][x];
-            ex[y][x] = is_number(c) && (c == run_across(p, y, x) || c == run_down(p, y, x));
+            ex[y][x] = is_number(c) && (c == run_through(p, y, x, 0, 1) || c == run_through(p, y, x, 1, 0));
             n += ex[y][x];
         }
     return n;

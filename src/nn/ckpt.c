@@ -210,10 +210,7 @@ void nn_refdata_free(nn_refdata *r)
 /* Reads the gradients grad.<param> into grads, packed like nn_state.params. */
 static gv_status read_grads(const nn_st_file *f, const nn_layout *L, double *grads, gv_err *err)
 {
-    for (int i = 0; i < L->ntensors; i++) {
-        const nn_tensor *t = &L->t[i];
-        if (t->kind != NN_T_PARAM)
-            continue;
+    NN_FOR_EACH_PARAM(t, L) {
         char name[128];
         snprintf(name, sizeof name, "grad.%s", t->name);
         int64_t shape[4];

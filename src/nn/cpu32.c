@@ -945,12 +945,7 @@ static gv_status c32_forward_op(nn_trainer *t, int train, double *logits, double
     blas_guard g = blas_enter();
     double l = c32_run(m, train, 0);
     blas_leave(g);
-    if (logits)
-        memcpy(logits, m->logits_d, sizeof(double) * (size_t)m->n * NN_POLICY);
-    if (value)
-        memcpy(value, m->value_d, sizeof(double) * (size_t)m->n);
-    if (loss)
-        *loss = l;
+    nn_forward_out(m->n, m->logits_d, m->value_d, l, logits, value, loss);
     return GV_OK;
 }
 
@@ -1128,11 +1123,6 @@ gv_status nn_cpu32_create(const nn_layout *L, const nn_trainer_opts *opts, nn_tr
     m->nparams = L->nparams;
     build_gmap(m);
     alloc_threads(m);
-    nn_trainer *t = gv_xcalloc(1, sizeof *t);
-    t->ops = &c32_ops;
-    t->L = L;
-    t->opts = *opts;
-    t->impl = m;
-    *out = t;
+    *out = nn_trainer_new(&c32_ops, L, opts, m);
     return GV_OK;
 }

@@ -61,6 +61,12 @@ typedef struct {
     size_t offset;         /* element offset into params or buffers; for NN_T_NUM_BATCHES the BN index */
 } nn_tensor;
 
+/* Each parameter tensor t (const nn_tensor *) of the layout L, in named_parameters order:
+ * NN_FOR_EACH_PARAM(t, L) { ... }. */
+#define NN_FOR_EACH_PARAM(t, L)                                                                 \
+    for (const nn_tensor *t = (L)->t; t < (L)->t + (L)->ntensors; t++)                          \
+        if (t->kind == NN_T_PARAM)
+
 /* Every tensor of the state_dict in PyTorch's order (for each module in registration
  * order: weight, bias, then running_mean, running_var, num_batches_tracked). Parameters
  * are packed in named_parameters() order into one flat array; AdamW runs over it whole. */
@@ -179,6 +185,11 @@ typedef struct {
 /* The learning rate t's next step uses: t->opts.lr, or NN_LR when it is 0. */
 double nn_trainer_lr(const nn_trainer *t);
 
+/* A host backend's forward outputs to the caller's (see forward): logits (n*7) and value
+ * (n) copied from the backend's doubles, loss l; each destination may be NULL. */
+void nn_forward_out(int n, const double *logits_src, const double *value_src, double l, double *logits,
+                    double *value, double *loss);
+
 /* t's infer, or its eval-mode forward where it has none. */
 gv_status nn_infer(nn_trainer *t, double *logits, double *value, gv_err *err);
 
@@ -201,6 +212,10 @@ struct nn_trainer {
     nn_trainer_opts opts;
     void *impl;
 };
+
+/* A host backend's trainer around its impl (aborts when out of memory, like gv_xcalloc);
+ * ops->destroy frees it. */
+nn_trainer *nn_trainer_new(const nn_trainer_ops *ops, const nn_layout *L, const nn_trainer_opts *opts, void *impl);
 
 /* Creates a trainer for device ("cpu", "cuda") and opts->dtype. cpu supports fp64 and
  * fp32; the GPU supports fp32 and bf16. Errors: GV_ERR_INPUT for an unsupported

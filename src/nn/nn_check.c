@@ -192,10 +192,7 @@ static tolerances tol_of(nn_dtype dt, int tf32)
 
 static void chk_grads(chk *c, const nn_layout *L, const double *g, const double *ref, double tol)
 {
-    for (int i = 0; i < L->ntensors; i++) {
-        const nn_tensor *t = &L->t[i];
-        if (t->kind != NN_T_PARAM)
-            continue;
+    NN_FOR_EACH_PARAM(t, L) {
         char what[80];
         snprintf(what, sizeof what, "grad %s", t->name);
         chk_rel(c, what, g + t->offset, ref + t->offset, t->numel, tol);

@@ -570,12 +570,7 @@ static gv_status ref_forward_op(nn_trainer *t, int train, double *logits, double
     if (need_batch(m, err) != GV_OK)
         return GV_ERR_INPUT;
     double l = ref_forward(m, train);
-    if (logits)
-        memcpy(logits, m->logits, sizeof(double) * (size_t)m->n * NN_POLICY);
-    if (value)
-        memcpy(value, m->value, sizeof(double) * (size_t)m->n);
-    if (loss)
-        *loss = l;
+    nn_forward_out(m->n, m->logits, m->value, l, logits, value, loss);
     return GV_OK;
 }
 
@@ -712,11 +707,6 @@ gv_status nn_ref_create(const nn_layout *L, const nn_trainer_opts *opts, nn_trai
     m->pc = conv_of(L, "pc"), m->pn = norm_of(L, "pn"), m->pf = linear_of(L, "pf");
     m->vc = conv_of(L, "vc"), m->vn = norm_of(L, "vn");
     m->vf1 = linear_of(L, "vf1"), m->vf2 = linear_of(L, "vf2");
-    nn_trainer *t = gv_xcalloc(1, sizeof *t);
-    t->ops = &ref_ops;
-    t->L = L;
-    t->opts = *opts;
-    t->impl = m;
-    *out = t;
+    *out = nn_trainer_new(&ref_ops, L, opts, m);
     return GV_OK;
 }

@@ -29,6 +29,27 @@ gv_status nn_trainer_create(const char *device, const nn_layout *L, const nn_tra
     return gv_fail(err, GV_ERR_INPUT, "unknown device '%s' (use cpu or cuda)", device);
 }
 
+nn_trainer *nn_trainer_new(const nn_trainer_ops *ops, const nn_layout *L, const nn_trainer_opts *opts, void *impl)
+{
+    nn_trainer *t = gv_xcalloc(1, sizeof *t);
+    t->ops = ops;
+    t->L = L;
+    t->opts = *opts;
+    t->impl = impl;
+    return t;
+}
+
+void nn_forward_out(int n, const double *logits_src, const double *value_src, double l, double *logits,
+                    double *value, double *loss)
+{
+    if (logits)
+        memcpy(logits, logits_src, sizeof(double) * (size_t)n * NN_POLICY);
+    if (value)
+        memcpy(value, value_src, sizeof(double) * (size_t)n);
+    if (loss)
+        *loss = l;
+}
+
 double nn_trainer_lr(const nn_trainer *t)
 {
     return t->opts.lr > 0 ? t->opts.lr : NN_LR;

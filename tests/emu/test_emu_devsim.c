@@ -72,7 +72,8 @@ gv_status emu_gpu_open(int device, const emu_gpu_ops *ops, const void *cart, con
         s->vres = calloc((size_t)n, ops->vres_bytes);
     }
     *out = g;
-    return ops->open(cart, m0, n, video, audio, &g->dev, err);
+    g->dev = calloc(1, ops->dev_bytes);
+    return ops->open(g->dev, cart, m0, n, video, audio, err);
 }
 
 gv_status emu_gpu_staging(emu_gpu *g, int slot, size_t vbytes, size_t abytes, uint8_t **vbuf, uint8_t **abuf,
@@ -155,6 +156,7 @@ void emu_gpu_close(emu_gpu *g)
     if (!g)
         return;
     g->ops->close(g->dev);
+    free(g->dev);
     for (int k = 0; k < 2; k++) {
         sim_slot *s = &g->s[k];
         free(s->v), free(s->a), free(s->voff), free(s->aoff), free(s->dv), free(s->da);
@@ -174,15 +176,14 @@ typedef struct {
     uint8_t *state, *fb;
 } gb_sim;
 
-static gv_status gb_sim_open(const void *cart, const void *m0, int n, int video, int audio, void **dev, gv_err *err)
+static gv_status gb_sim_open(void *dev, const void *cart, const void *m0, int n, int video, int audio, gv_err *err)
 {
-    gb_sim *g = calloc(1, sizeof *g);
+    gb_sim *g = dev;
     g->n = n;
     gb_xxh3_secret(g->secret);
     g->J = gb_cart_lfsr(cart);
     g->state = calloc((size_t)n, GB_STATE_STRIDE);
     g->fb = malloc((size_t)n * GB_FB_BYTES);
-    *dev = g;
     return GV_OK;
 }
 
@@ -238,10 +239,9 @@ static void gb_sim_close(void *dev)
     gb_sim *g = dev;
     free(g->state);
     free(g->fb);
-    free(g);
 }
 
-static const emu_gpu_ops gb_sim_ops = {8, 1, 4, gb_sim_open, gb_sim_launch, gb_sim_frame, gb_sim_close};
+static const emu_gpu_ops gb_sim_ops = {8, 1, 4, sizeof(gb_sim), gb_sim_open, gb_sim_launch, gb_sim_frame, gb_sim_close};
 
 /* ---- the NES's kernels, on the host ------------------------------------------------------- */
 
@@ -252,13 +252,12 @@ typedef struct {
     nes_linestart ls[NES_H];
 } nes_sim;
 
-static gv_status nes_sim_open(const void *cart, const void *m0, int n, int video, int audio, void **dev, gv_err *err)
+static gv_status nes_sim_open(void *dev, const void *cart, const void *m0, int n, int video, int audio, gv_err *err)
 {
-    nes_sim *g = malloc(sizeof *g);
+    nes_sim *g = dev;
     g->cart = cart;
     nes_palette_rgb32(g->pal);
     nes_atab_init(&g->tab);
-    *dev = g;
     return GV_OK;
 }
 
@@ -289,10 +288,10 @@ static gv_status nes_sim_launch(void *dev, const emu_gpu_io *io, gv_err *err)
 
 static void nes_sim_close(void *dev)
 {
-    free(dev);
+    (void)dev; /* nothing beyond the struct, which the pipeline frees */
 }
 
-static const emu_gpu_ops nes_sim_ops = {NES_RGB_BYTES, 0, 8, nes_sim_open, nes_sim_launch, NULL, nes_sim_close};
+static const emu_gpu_ops nes_sim_ops = {NES_RGB_BYTES, 0, 8, sizeof(nes_sim), nes_sim_open, nes_sim_launch, NULL, nes_sim_close};
 
 /* ---- the SNES's kernel, on the host ------------------------------------------------------- */
 

@@ -133,13 +133,11 @@ static gv_status run(void *cx, int k, int timed, double *units, double *seconds,
 gv_status emu_bench(const emu_bench_opts *o, emu_bench_result *r, cJSON *rec, gv_err *err)
 {
     memset(r, 0, sizeof *r);
-    const emu_console *con;
     void *cart;
-    gv_status st = emu_rom_open(o->rom, o->console, &con, &cart, err);
+    gv_status st = emu_rom_open(o->rom, o->console, &r->con, &cart, r->cart, sizeof r->cart, err);
     if (st != GV_OK)
         return st;
-    r->con = con;
-    con->cart_describe(cart, r->cart, sizeof r->cart);
+    const emu_console *con = r->con;
     emu_movie movie = {0};
     if (o->input && (st = emu_movie_load(o->input, con, &movie, err)) != GV_OK) {
         con->cart_free(cart);

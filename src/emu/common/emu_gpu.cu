@@ -45,8 +45,10 @@ extern "C" void emu_gpu_close(emu_gpu *g)
         return;
     if (g->stream)
         (void)cudaStreamSynchronize(g->stream);
-    if (g->dev)
+    if (g->dev) {
         g->ops->close(g->dev);
+        free(g->dev);
+    }
     for (int k = 0; k < 2; k++)
         slot_free(&g->s[k]);
     if (g->stream)
@@ -111,7 +113,9 @@ static gv_status open_in(emu_gpu *g, const void *cart, const void *m0, gv_err *e
         }
         GV_GPU_TRY(cudaEventCreate(&s->done), err);
     }
-    return g->ops->open(cart, m0, g->n, g->video, g->audio, &g->dev, err);
+    if (!(g->dev = calloc(1, g->ops->dev_bytes)))
+        return gv_fail(err, GV_ERR_ENV, "out of memory opening the device renderer");
+    return g->ops->open(g->dev, cart, m0, g->n, g->video, g->audio, err);
 }
 
 extern "C" gv_status emu_gpu_open(int device, const emu_gpu_ops *ops, const void *cart, const void *m0, int n,

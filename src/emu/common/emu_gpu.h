@@ -36,13 +36,16 @@ typedef struct emu_gpu_ops {
     size_t vres_bytes;            /* video result per instance */
     int vres_is_hash;             /* 1: the result is the frame's XXH3-64; 0: the RGB frame */
     size_t ares_unit;             /* bytes per audio unit */
-    /* Allocates the console's resident device state for n instances of cart (m0 is a
-     * machine of that cart, for tables the console keeps there). */
-    gv_status (*open)(const void *cart, const void *m0, int n, int video, int audio, void **dev, gv_err *err);
+    size_t dev_bytes;             /* the console's own struct, allocated zeroed and freed by the pipeline */
+    /* Allocates into dev the console's resident device state for n instances of cart (m0 is
+     * a machine of that cart, for tables the console keeps there). close follows, also after
+     * a failed open. */
+    gv_status (*open)(void *dev, const void *cart, const void *m0, int n, int video, int audio, gv_err *err);
     /* Enqueues the slot's kernels on io->stream; checks the launches. */
     gv_status (*launch)(void *dev, const emu_gpu_io *io, gv_err *err);
     /* Copies instance i's last frame to rgb when vres_is_hash (else NULL). */
     gv_status (*frame)(void *dev, void *stream, int i, uint8_t *rgb, gv_err *err);
+    /* Frees what open allocated (not dev itself). */
     void (*close)(void *dev);
 } emu_gpu_ops;
 

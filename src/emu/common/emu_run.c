@@ -12,7 +12,8 @@
 #define STATE_MAX ((size_t)64 << 20)
 #define BATTERY_MAX ((size_t)1 << 20)
 
-gv_status emu_rom_open(const char *path, const char *console, const emu_console **con, void **cart, gv_err *err)
+gv_status emu_rom_open(const char *path, const char *console, const emu_console **con, void **cart, char *describe,
+                       size_t dlen, gv_err *err)
 {
     *con = NULL;
     *cart = NULL;
@@ -31,6 +32,8 @@ gv_status emu_rom_open(const char *path, const char *console, const emu_console 
     if (st == GV_OK)
         st = (*con)->cart_load(data, len, path, cart, err);
     free(data);
+    if (st == GV_OK)
+        (*con)->cart_describe(*cart, describe, dlen);
     return st;
 }
 
@@ -189,15 +192,22 @@ static gv_status run_frames(const emu_run_opts *o, emu_batch *b, emu_run_result 
     return st;
 }
 
+/* key: the 64-bit hash h in hex, or "none" where nothing was hashed. */
+static void add_hash(cJSON *obj, const char *key, uint64_t h, int none)
+{
+    char hex[17];
+    gv_hash_hex(h, hex);
+    cJSON_AddStringToObject(obj, key, none ? "none" : hex);
+}
+
 static void add_record(const emu_run_opts *o, const emu_run_result *r, cJSON *rec)
 {
-    char key[32], h[17];
+    char key[32];
     snprintf(key, sizeof key, "run_%s", r->con->name);
     cJSON *s = gv_json_add_obj(rec, key);
     cJSON_AddStringToObject(s, "console", r->con->name);
     cJSON_AddStringToObject(s, "rom", o->rom);
-    gv_hash_hex(r->rom_hash, h);
-    cJSON_AddStringToObject(s, "rom_hash", h);
+    add_hash(s, "rom_hash", r->rom_hash, 0);
     cJSON_AddStringToObject(s, "cart", r->cart);
     if (r->model)
         cJSON_AddStringToObject(s, "model", r->model);
@@ -208,10 +218,8 @@ static void add_record(const emu_run_opts *o, const emu_run_result *r, cJSON *re
     gv_json_add_num(s, "seconds", r->seconds);
     gv_json_add_num(s, "cpu_seconds", r->cpu_seconds);
     gv_json_add_num(s, "fps", r->seconds > 0 ? (double)r->frames * o->instances / r->seconds : 0);
-    gv_hash_hex(r->video_hash, h);
-    cJSON_AddStringToObject(s, "video_hash", o->video == EMU_R_NONE ? "none" : h);
-    gv_hash_hex(r->audio_hash, h);
-    cJSON_AddStringToObject(s, "audio_hash", o->audio == EMU_R_NONE ? "none" : h);
+    add_hash(s, "video_hash", r->video_hash, o->video == EMU_R_NONE);
+    add_hash(s, "audio_hash", r->audio_hash, o->audio == EMU_R_NONE);
     cJSON_AddBoolToObject(s, "instances_agree", r->mismatched == 0);
     gv_json_add_num(s, "mismatched_instances", r->mismatched);
     if (r->battery_path)
@@ -219,8 +227,7 @@ static void add_record(const emu_run_opts *o, const emu_run_result *r, cJSON *re
     if (o->input) {
         cJSON *in = gv_json_add_obj(s, "input");
         cJSON_AddStringToObject(in, "movie", o->input);
-        gv_hash_hex(r->movie_hash, h);
-        cJSON_AddStringToObject(in, "movie_hash", h);
+        add_hash(in, "movie_hash", r->movie_hash, 0);
         gv_json_add_num(in, "events", r->movie_events);
     }
     if (o->nreset)
@@ -258,14 +265,12 @@ gv_status emu_run(const emu_run_opts *o, emu_run_result *r, cJSON *rec, gv_err *
         return gv_fail(err, GV_ERR_INPUT, "%s needs an audio renderer (not --audio none)", o->wav ? "--wav" : "--frame-hashes");
     if (o->frame_hashes && o->video == EMU_R_NONE)
         return gv_fail(err, GV_ERR_INPUT, "--frame-hashes needs a video renderer (not --video none)");
-    const emu_console *con;
     void *cart;
-    gv_status st = emu_rom_open(o->rom, o->console, &con, &cart, err);
+    gv_status st = emu_rom_open(o->rom, o->console, &r->con, &cart, r->cart, sizeof r->cart, err);
     if (st != GV_OK)
         return st;
-    r->con = con;
+    const emu_console *con = r->con;
     r->rom_hash = con->cart_hash(cart);
-    con->cart_describe(cart, r->cart, sizeof r->cart);
     if (o->battery && !con->battery_size(cart)) {
         con->cart_free(cart);
         return gv_fail(err, GV_ERR_INPUT, "--battery %s: %s has no battery-backed memory (%s)", o->battery, o->rom,

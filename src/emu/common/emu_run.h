@@ -61,8 +61,10 @@ typedef struct {
 gv_status emu_run(const emu_run_opts *o, emu_run_result *r, cJSON *rec, gv_err *err);
 void emu_run_result_free(emu_run_result *r);
 
-/* Loads a ROM file and picks its console (name given, or from the header and extension).
- * The caller frees the cartridge with (*con)->cart_free. */
-gv_status emu_rom_open(const char *path, const char *console, const emu_console **con, void **cart, gv_err *err);
+/* Loads a ROM file and picks its console (name given, or from the header and extension),
+ * and describes the cartridge in describe[0..dlen). The caller frees the cartridge with
+ * (*con)->cart_free. */
+gv_status emu_rom_open(const char *path, const char *console, const emu_console **con, void **cart, char *describe,
+                       size_t dlen, gv_err *err);
 
 #endif

@@ -15,13 +15,7 @@ typedef struct {
 static void mem_put(png_structp png, png_bytep data, png_size_t len)
 {
     membuf *b = png_get_io_ptr(png);
-    if (b->n + len > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap < b->n + len)
-            cap *= 2;
-        b->p = gv_xrealloc(b->p, cap);
-        b->cap = cap;
-    }
+    b->p = gv_grow(b->p, &b->cap, b->n + len, 4096);
     memcpy(b->p + b->n, data, len);
     b->n += len;
 }
@@ -183,13 +177,7 @@ gv_status gv_wav_read_s16(const char *path, int16_t **s, size_t *n, int *rate, i
 
 void gv_sbuf_append(gv_sbuf *b, const int16_t *s, size_t n)
 {
-    if (b->n + n > b->cap) {
-        size_t cap = b->cap ? b->cap : 65536;
-        while (cap < b->n + n)
-            cap *= 2;
-        b->s = gv_xrealloc(b->s, cap * sizeof *b->s);
-        b->cap = cap;
-    }
+    b->s = gv_grow(b->s, &b->cap, b->n + n, 65536);
     memcpy(b->s + b->n, s, n * sizeof *s);
     b->n += n;
 }

@@ -44,7 +44,6 @@ typedef struct {
  * Truncated images, a wrong header checksum, unknown cartridge types and impossible
  * sizes are GV_ERR_INPUT with a one-line message naming the file. */
 gv_status gb_cart_load(const uint8_t *data, size_t len, const char *name, gb_cart **out, gv_err *err);
-gv_status gb_cart_load_file(const char *path, gb_cart **out, gv_err *err);
 const gb_cart_info *gb_cart_get_info(const gb_cart *c);
 void gb_cart_free(gb_cart *c);
 /* LFSR jump tables for closed-form noise evaluation, shared read-only (gb_audio.h). */

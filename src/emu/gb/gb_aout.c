@@ -78,12 +78,12 @@ typedef struct {
 
 static void plan_mix(const gb_apu_key *k, mix_plan *m)
 {
-    int vl = (((k->nr50 >> 4) & 7) + 1) * 32, vr = ((k->nr50 & 7) + 1) * 32;
+    int vl = (((k->nr5x[0] >> 4) & 7) + 1) * 32, vr = ((k->nr5x[0] & 7) + 1) * 32;
     m->base_l = m->base_r = 0;
     m->nactive = 0;
     for (int ch = 0; ch < 4; ch++) {
-        m->wl[ch] = (k->nr51 & (0x10 << ch)) ? vl : 0;
-        m->wr[ch] = (k->nr51 & (0x01 << ch)) ? vr : 0;
+        m->wl[ch] = (k->nr5x[1] & (0x10 << ch)) ? vl : 0;
+        m->wr[ch] = (k->nr5x[1] & (0x01 << ch)) ? vr : 0;
         if (k->ch[ch].on) { /* on implies a powered DAC */
             m->active[m->nactive++] = ch;
         } else if (k->ch[ch].dac) { /* DAC on, channel off: output 0 -> -15 */

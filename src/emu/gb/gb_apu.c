@@ -343,11 +343,9 @@ void gb_apu_write(gb *g, uint16_t a, uint8_t v)
         k->ch[3].mode = (v >> 3) & 1;
         set_period(ap, 3);
         break;
-    case 0x14:
-        k->nr50 = v;
-        break;
+    case 0x14: /* NR50, NR51: the mixer takes them as written */
     case 0x15:
-        k->nr51 = v;
+        k->nr5x[r - 0x14] = v;
         break;
     case 0x16:
         if (!(v & 0x80) && ap->power) {

@@ -51,7 +51,8 @@ typedef struct {
     uint64_t t; /* dot from which this state holds */
     gb_apu_gen ch[4];
     uint8_t wave[16];
-    uint8_t nr50, nr51, pad[6];
+    uint8_t nr5x[2]; /* NR50, NR51 as written: [0] volumes (left 6-4, right 2-0), [1] panning (left 4+ch, right ch) */
+    uint8_t pad[6];
 } gb_apu_key;
 
 /* One frame of audio: samples k0 .. k0+n-1, keys[0].t <= t_{k0}, keys sorted by t. */
@@ -159,13 +160,13 @@ GB_HD static inline void gb_apu_mix(const gb_apu_key *k, const int *amp, int16_t
     int L = 0, R = 0;
     for (int ch = 0; ch < 4; ch++) {
         int a = k->ch[ch].dac ? 2 * amp[ch] - 15 : 0;
-        if (k->nr51 & (0x10 << ch))
+        if (k->nr5x[1] & (0x10 << ch))
             L += a;
-        if (k->nr51 & (0x01 << ch))
+        if (k->nr5x[1] & (0x01 << ch))
             R += a;
     }
-    *l = (int16_t)(L * (((k->nr50 >> 4) & 7) + 1) * 32);
-    *r = (int16_t)(R * ((k->nr50 & 7) + 1) * 32);
+    *l = (int16_t)(L * (((k->nr5x[0] >> 4) & 7) + 1) * 32);
+    *r = (int16_t)(R * ((k->nr5x[0] & 7) + 1) * 32);
 }
 
 /* The sample at dot t >= k->t, evaluated in closed form from keyframe k. */

@@ -112,19 +112,6 @@ gv_status gb_cart_load(const uint8_t *data, size_t len, const char *name, gb_car
     return GV_OK;
 }
 
-gv_status gb_cart_load_file(const char *path, gb_cart **out, gv_err *err)
-{
-    uint8_t *data;
-    size_t len;
-    *out = NULL;
-    gv_status st = gv_read_file(path, 16u << 20, &data, &len, err);
-    if (st != GV_OK)
-        return st;
-    st = gb_cart_load(data, len, path, out, err);
-    free(data);
-    return st;
-}
-
 const gb_cart_info *gb_cart_get_info(const gb_cart *c)
 {
     return &c->info;

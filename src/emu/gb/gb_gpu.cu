@@ -83,44 +83,28 @@ __global__ void gb_k_audio(const uint8_t *pk, const uint32_t *off, const gb_lfsr
 static void gb_gpu_close(void *dev)
 {
     gb_gpu *g = (gb_gpu *)dev;
-    if (!g)
-        return;
     gpu_free(g->d_secret, g->d_lfsr, g->d_state, g->d_fb);
-    free(g);
 }
 
-static gv_status open_in(gb_gpu *g, const gb_cart *cart, gv_err *err)
+static gv_status gb_gpu_open(void *dev, const void *cart, const void *m0, int n, int video, int audio, gv_err *err)
 {
+    gb_gpu *g = (gb_gpu *)dev;
+    g->n = n;
+    g->video = video;
+    g->audio = audio;
     uint8_t secret[GB_XXH3_SECRET_SIZE];
     gb_xxh3_secret(secret);
     GV_GPU_TRY(cudaMalloc((void **)&g->d_secret, GB_XXH3_SECRET_SIZE), err);
     GV_GPU_TRY(cudaMemcpy(g->d_secret, secret, GB_XXH3_SECRET_SIZE, cudaMemcpyHostToDevice), err);
     GV_GPU_TRY(cudaMalloc((void **)&g->d_lfsr, sizeof(gb_lfsr_jump)), err);
-    GV_GPU_TRY(cudaMemcpy(g->d_lfsr, gb_cart_lfsr(cart), sizeof(gb_lfsr_jump), cudaMemcpyHostToDevice), err);
+    GV_GPU_TRY(cudaMemcpy(g->d_lfsr, gb_cart_lfsr((const gb_cart *)cart), sizeof(gb_lfsr_jump), cudaMemcpyHostToDevice),
+               err);
     if (g->video) {
         GV_GPU_TRY(cudaMalloc((void **)&g->d_state, (size_t)g->n * GB_STATE_STRIDE), err);
         GV_GPU_TRY(cudaMemset(g->d_state, 0, (size_t)g->n * GB_STATE_STRIDE), err);
         GV_GPU_TRY(cudaMalloc((void **)&g->d_fb, (size_t)g->n * GB_FB_BYTES), err);
         GV_GPU_TRY(cudaMemset(g->d_fb, 0xFF, (size_t)g->n * GB_FB_BYTES), err);
     }
-    return GV_OK;
-}
-
-static gv_status gb_gpu_open(const void *cart, const void *m0, int n, int video, int audio, void **out, gv_err *err)
-{
-    *out = NULL;
-    gb_gpu *g = (gb_gpu *)calloc(1, sizeof *g);
-    if (!g)
-        return gv_fail(err, GV_ERR_ENV, "out of memory");
-    g->n = n;
-    g->video = video;
-    g->audio = audio;
-    gv_status st = open_in(g, (const gb_cart *)cart, err);
-    if (st != GV_OK) {
-        gb_gpu_close(g);
-        return st;
-    }
-    *out = g;
     return GV_OK;
 }
 
@@ -150,5 +134,5 @@ static gv_status gb_gpu_frame(void *dev, void *stream, int i, uint8_t *rgb, gv_e
 
 /* Not const: hipcc would emit a const table for the device too, referring to host functions. */
 extern "C" emu_gpu_ops gb_gpu_ops = {
-    8, 1, 2 * sizeof(int16_t), gb_gpu_open, gb_gpu_launch, gb_gpu_frame, gb_gpu_close,
+    8, 1, 2 * sizeof(int16_t), sizeof(gb_gpu), gb_gpu_open, gb_gpu_launch, gb_gpu_frame, gb_gpu_close,
 };

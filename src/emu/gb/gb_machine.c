@@ -151,7 +151,7 @@ static void post_boot(gb *g)
     ap->gen.ch[0].on = 1, ap->gen.ch[0].dac = 1, ap->gen.ch[0].mode = 2;
     ap->gen.ch[0].period = (2048u - 0x7C1) * 4u;
     ap->gen.ch[0].ctr = ap->gen.ch[0].period;
-    ap->gen.nr50 = 0x77, ap->gen.nr51 = 0xF3;
+    ap->gen.nr5x[0] = 0x77, ap->gen.nr5x[1] = 0xF3; /* NR50, NR51 after the boot ROM */
     ap->gen.t = 0; /* the first period and its first keyframe start at dot 0 */
     s->sample_k = gb_sample_first_at(0);
 }

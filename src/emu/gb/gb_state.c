@@ -15,12 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/hash.h"
+#include "emu/common/emu_state.h"
 #include "emu/gb/gb_int.h"
 
 #define STATE_MAGIC "GVGBSTAT"
 #define STATE_VERSION 2u
-#define STATE_HDR 40
+#define STATE_HDR EMU_STATE_HEAD
 #define MAX_KEYS (1u << 20)
 /* Version 1's gb_state: this one without wake_clk (everything else was padding then). */
 #define V1_STATE_BYTES (sizeof(gb_state) - sizeof(uint64_t))
@@ -32,28 +32,6 @@ static size_t state_bytes(uint32_t v)
     return v == 1u ? V1_STATE_BYTES : sizeof(gb_state);
 }
 
-static void put_u32(uint8_t *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static void put_u64(uint8_t *p, uint64_t v)
-{
-    for (int i = 0; i < 8; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint32_t get_u32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-}
-
-static uint64_t get_u64(const uint8_t *p)
-{
-    return (uint64_t)get_u32(p) | ((uint64_t)get_u32(p + 4) << 32);
-}
-
 gv_status gb_state_save(const gb *g, uint8_t **data, size_t *len, gv_err *err)
 {
     *data = NULL;
@@ -62,26 +40,21 @@ gv_status gb_state_save(const gb *g, uint8_t **data, size_t *len, gv_err *err)
         return gv_fail(err, GV_ERR_INPUT, "a save state can only be taken between frames (not after a test-ROM trap)");
     const gb_vec *kv = &g->keys[g->keys_cur];
     size_t n = STATE_HDR + sizeof(gb_state) + g->cram_size + 4 + (size_t)kv->n * sizeof(gb_apu_key);
-    uint8_t *b = calloc(1, n);
+    uint8_t *b = emu_state_new(n - STATE_HDR, STATE_MAGIC, STATE_VERSION, (uint32_t)sizeof(gb_state), g->cram_size,
+                               (uint32_t)(g->s.cgb_hw | (g->s.cgb << 1)), gb_cart_get_info(g->cart)->hash);
     if (!b)
         return gv_fail(err, GV_ERR_ENV, "out of memory for a save state");
-    memcpy(b, STATE_MAGIC, 8);
-    put_u32(b + 8, STATE_VERSION);
-    put_u32(b + 12, (uint32_t)sizeof(gb_state));
-    put_u32(b + 16, g->cram_size);
-    put_u32(b + 20, (uint32_t)(g->s.cgb_hw | (g->s.cgb << 1)));
-    put_u64(b + 24, gb_cart_get_info(g->cart)->hash);
     uint8_t *p = b + STATE_HDR;
     memcpy(p, &g->s, sizeof(gb_state));
     p += sizeof(gb_state);
     if (g->cram_size)
         memcpy(p, g->cram, g->cram_size);
     p += g->cram_size;
-    put_u32(p, kv->n);
+    emu_put32(p, kv->n);
     p += 4;
     if (kv->n)
         memcpy(p, kv->v, (size_t)kv->n * sizeof(gb_apu_key));
-    put_u64(b + 32, gv_hash64(b + STATE_HDR, n - STATE_HDR));
+    emu_state_seal(b, n);
     *data = b;
     *len = n;
     return GV_OK;
@@ -165,21 +138,21 @@ gv_status gb_state_load(gb *g, const uint8_t *data, size_t len, gv_err *err)
 {
     if (len < STATE_HDR || memcmp(data, STATE_MAGIC, 8) != 0)
         return gv_fail(err, GV_ERR_INPUT, "not a gpuvet Game Boy save state (bad magic)");
-    if (get_u32(data + 8) != STATE_VERSION && get_u32(data + 8) != 1u)
-        return gv_fail(err, GV_ERR_INPUT, "save state version %u, this build reads version %u", get_u32(data + 8),
+    if (emu_get32(data + 8) != STATE_VERSION && emu_get32(data + 8) != 1u)
+        return gv_fail(err, GV_ERR_INPUT, "save state version %u, this build reads version %u", emu_get32(data + 8),
                        STATE_VERSION);
-    size_t sb = state_bytes(get_u32(data + 8));
-    if (get_u32(data + 12) != sb || get_u32(data + 16) != g->cram_size)
+    size_t sb = state_bytes(emu_get32(data + 8));
+    if (emu_get32(data + 12) != sb || emu_get32(data + 16) != g->cram_size)
         return gv_fail(err, GV_ERR_INPUT, "save state layout does not match this build and cartridge");
-    if (get_u64(data + 24) != gb_cart_get_info(g->cart)->hash)
+    if (emu_get64(data + 24) != gb_cart_get_info(g->cart)->hash)
         return gv_fail(err, GV_ERR_INPUT, "save state is of another ROM");
     size_t fixed = STATE_HDR + sb + g->cram_size + 4;
     if (len < fixed)
         return gv_fail(err, GV_ERR_INPUT, "save state truncated: %zu bytes, at least %zu expected", len, fixed);
-    uint32_t nkeys = get_u32(data + fixed - 4);
+    uint32_t nkeys = emu_get32(data + fixed - 4);
     if (nkeys < 1 || nkeys > MAX_KEYS || len != fixed + (size_t)nkeys * sizeof(gb_apu_key))
         return gv_fail(err, GV_ERR_INPUT, "save state has a bad size (%zu bytes, %u keyframes)", len, nkeys);
-    if (get_u64(data + 32) != gv_hash64(data + STATE_HDR, len - STATE_HDR))
+    if (!emu_state_sealed(data, len))
         return gv_fail(err, GV_ERR_INPUT, "save state checksum mismatch (the file is corrupt)");
     return gb_state_load_unchecked(g, data, len, err);
 }
@@ -189,12 +162,12 @@ gv_status gb_state_load_unchecked(gb *g, const uint8_t *data, size_t len, gv_err
 {
     if (len < STATE_HDR)
         return gv_fail(err, GV_ERR_INPUT, "save state truncated");
-    int v1 = get_u32(data + 8) == 1u;
-    size_t sb = state_bytes(get_u32(data + 8));
+    int v1 = emu_get32(data + 8) == 1u;
+    size_t sb = state_bytes(emu_get32(data + 8));
     size_t fixed = STATE_HDR + sb + g->cram_size + 4;
     if (len < fixed)
         return gv_fail(err, GV_ERR_INPUT, "save state truncated");
-    uint32_t nkeys = get_u32(data + fixed - 4);
+    uint32_t nkeys = emu_get32(data + fixed - 4);
     if (nkeys < 1 || nkeys > MAX_KEYS || len != fixed + (size_t)nkeys * sizeof(gb_apu_key))
         return gv_fail(err, GV_ERR_INPUT, "save state has a bad size");
     gb_state *s = malloc(sizeof *s);
@@ -213,7 +186,7 @@ gv_status gb_state_load_unchecked(gb *g, const uint8_t *data, size_t len, gv_err
     for (uint32_t i = 0; !why && i < nkeys; i++) {
         gb_apu_key k;
         memcpy(&k, kp + (size_t)i * sizeof k, sizeof k);
-        uint64_t prev = i ? get_u64(kp + (size_t)(i - 1) * sizeof k) : 0;
+        uint64_t prev = i ? emu_get64(kp + (size_t)(i - 1) * sizeof k) : 0;
         if (!key_ok(&k) || k.t > s->clk || (i == 0 && k.t != s->period_start) || (i && k.t <= prev))
             why = "audio keyframe out of range";
     }

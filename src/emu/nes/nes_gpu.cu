@@ -63,14 +63,14 @@ __global__ void nes_k_audio(const uint8_t *logs, const uint32_t *off, int n, con
 static void nes_gpu_close(void *dev)
 {
     nes_gpu *g = (nes_gpu *)dev;
-    if (!g)
-        return;
     gpu_free(g->d_ls, g->d_chr, g->d_pal, g->d_tab);
-    free(g);
 }
 
-static gv_status open_in(nes_gpu *g, const nes_cart *cart, int video, gv_err *err)
+static gv_status nes_gpu_open(void *dev, const void *c, const void *m0, int n, int video, int audio, gv_err *err)
 {
+    nes_gpu *g = (nes_gpu *)dev;
+    const nes_cart *cart = (const nes_cart *)c;
+    g->n = n;
     uint32_t chr_size = cart->chr ? cart->chr_size : 0;
     GV_GPU_TRY(cudaMalloc((void **)&g->d_chr, chr_size ? chr_size : 1), err);
     if (chr_size)
@@ -90,22 +90,6 @@ static gv_status open_in(nes_gpu *g, const nes_cart *cart, int video, gv_err *er
     if (st == GV_OK && video)
         st = GV_GPU(cudaMalloc((void **)&g->d_ls, (size_t)g->n * NES_H * sizeof(nes_linestart)), err);
     return st;
-}
-
-static gv_status nes_gpu_open(const void *cart, const void *m0, int n, int video, int audio, void **out, gv_err *err)
-{
-    *out = NULL;
-    nes_gpu *g = (nes_gpu *)calloc(1, sizeof *g);
-    if (!g)
-        return gv_fail(err, GV_ERR_ENV, "out of memory");
-    g->n = n;
-    gv_status st = open_in(g, (const nes_cart *)cart, video, err);
-    if (st != GV_OK) {
-        nes_gpu_close(g);
-        return st;
-    }
-    *out = g;
-    return GV_OK;
 }
 
 static gv_status nes_gpu_launch(void *dev, const emu_gpu_io *io, gv_err *err)
@@ -133,5 +117,5 @@ static gv_status nes_gpu_launch(void *dev, const emu_gpu_io *io, gv_err *err)
 /* The video result is the frame itself: no frame operation. */
 /* Not const: hipcc would emit a const table for the device too, referring to host functions. */
 extern "C" emu_gpu_ops nes_gpu_ops = {
-    NES_RGB_BYTES, 0, sizeof(uint64_t), nes_gpu_open, nes_gpu_launch, NULL, nes_gpu_close,
+    NES_RGB_BYTES, 0, sizeof(uint64_t), sizeof(nes_gpu), nes_gpu_open, nes_gpu_launch, NULL, nes_gpu_close,
 };

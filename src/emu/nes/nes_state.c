@@ -38,13 +38,7 @@ static void io_raw(st_io *s, void *data, size_t n)
         s->rpos += n;
         return;
     }
-    if (s->n + n > s->cap) {
-        size_t cap = s->cap ? s->cap : 65536;
-        while (cap < s->n + n)
-            cap *= 2;
-        s->p = gv_xrealloc(s->p, cap);
-        s->cap = cap;
-    }
+    s->p = gv_grow(s->p, &s->cap, s->n + n, 65536);
     memcpy(s->p + s->n, data, n);
     s->n += n;
 }

@@ -367,11 +367,12 @@ INLINE void set_nz16(cpu *c, uint16_t v)
     c->psw = (uint8_t)((c->psw & ~(FN | FZ)) | ((v >> 8) & 0x80) | (v ? 0 : FZ));
 }
 
-/* ADDW/SUBW: YA +/- word without carry in; C out of bit 15, H out of bit 11, V signed. */
-INLINE void addw(cpu *c, uint16_t b)
+/* ADDW/SUBW: YA +/- word without carry in; C out of bit 15, H out of bit 11, V signed.
+ * SUBW is YA + ~b + 1, so both are YA + b + cin. */
+INLINE void addw_c(cpu *c, uint16_t b, int cin)
 {
     uint16_t a = (uint16_t)(c->y << 8 | c->a);
-    uint32_t r = (uint32_t)a + b;
+    uint32_t r = (uint32_t)a + b + (uint32_t)cin;
     uint8_t p = c->psw & ~(FV | FH | FC);
     p |= (r > 0xFFFF) ? FC : 0;
     p |= ((a ^ b ^ r) & 0x1000) ? FH : 0;
@@ -381,19 +382,13 @@ INLINE void addw(cpu *c, uint16_t b)
     c->a = (uint8_t)r;
     c->y = (uint8_t)(r >> 8);
 }
+INLINE void addw(cpu *c, uint16_t b)
+{
+    addw_c(c, b, 0);
+}
 INLINE void subw(cpu *c, uint16_t b)
 {
-    uint16_t a = (uint16_t)(c->y << 8 | c->a);
-    uint16_t nb = (uint16_t)~b;
-    uint32_t r = (uint32_t)a + nb + 1;
-    uint8_t p = c->psw & ~(FV | FH | FC);
-    p |= (r > 0xFFFF) ? FC : 0;
-    p |= ((a ^ nb ^ r) & 0x1000) ? FH : 0;
-    p |= (~(a ^ nb) & (a ^ r) & 0x8000) ? FV : 0;
-    c->psw = p;
-    set_nz16(c, (uint16_t)r);
-    c->a = (uint8_t)r;
-    c->y = (uint8_t)(r >> 8);
+    addw_c(c, (uint16_t)~b, 1);
 }
 
 /* DIV YA,X, as documented: a 9-step restoring division of the 17-bit YA by X<<9 that gives

@@ -9,18 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/hash.h"
+#include "emu/common/emu_state.h"
 #include "emu/snes/snes_int.h"
 
 #define STATE_MAGIC "GVSNSTAT"
 #define STATE_VERSION 1u
-#define STATE_HDR 40
+#define STATE_HDR EMU_STATE_HEAD
 #define MAX_AHEAD (16ull * SNES_FRAME_CLOCKS)
 
-static void put32(uint8_t *p, uint32_t v) { for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i)); }
-static void put64(uint8_t *p, uint64_t v) { for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i)); }
-static uint32_t get32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
-static uint64_t get64(const uint8_t *p) { return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32; }
 
 static size_t payload_size(const snes *m)
 {
@@ -30,17 +26,12 @@ static size_t payload_size(const snes *m)
 gv_status snes_state_save(const snes *m, uint8_t **data, size_t *len, gv_err *err)
 {
     size_t n = STATE_HDR + payload_size(m);
-    uint8_t *b = calloc(1, n);
+    uint8_t *b = emu_state_new(n - STATE_HDR, STATE_MAGIC, STATE_VERSION, (uint32_t)sizeof(snes_state),
+                               (uint32_t)m->sram_size, (uint32_t)sizeof(snes_cpu_state), m->ci->hash);
     *data = NULL;
     *len = 0;
     if (!b)
         return gv_fail(err, GV_ERR_ENV, "out of memory for a save state");
-    memcpy(b, STATE_MAGIC, 8);
-    put32(b + 8, STATE_VERSION);
-    put32(b + 12, (uint32_t)sizeof(snes_state));
-    put32(b + 16, (uint32_t)m->sram_size);
-    put32(b + 20, (uint32_t)sizeof(snes_cpu_state));
-    put64(b + 24, m->ci->hash);
     uint8_t *p = b + STATE_HDR;
     memcpy(p, &m->s, sizeof m->s);
     p += sizeof m->s;
@@ -52,7 +43,7 @@ gv_status snes_state_save(const snes *m, uint8_t **data, size_t *len, gv_err *er
     p += SNES_DSP_STATE_BYTES;
     if (m->sram_size)
         memcpy(p, m->sram, m->sram_size);
-    put64(b + 32, gv_hash64(b + STATE_HDR, n - STATE_HDR));
+    emu_state_seal(b, n);
     *data = b;
     *len = n;
     return GV_OK;
@@ -64,17 +55,17 @@ gv_status snes_state_load(snes *m, const uint8_t *d, size_t len, gv_err *err)
         return gv_fail(err, GV_ERR_INPUT, "a %s save state, not a SNES one", d[2] == 'G' ? "Game Boy" : "NES");
     if (len < STATE_HDR || memcmp(d, STATE_MAGIC, 8))
         return gv_fail(err, GV_ERR_INPUT, "not a gpuvet SNES save state (bad magic)");
-    if (get32(d + 8) != STATE_VERSION)
-        return gv_fail(err, GV_ERR_INPUT, "SNES save state version %u; this gpuvet reads version %u", get32(d + 8),
+    if (emu_get32(d + 8) != STATE_VERSION)
+        return gv_fail(err, GV_ERR_INPUT, "SNES save state version %u; this gpuvet reads version %u", emu_get32(d + 8),
                        STATE_VERSION);
-    if (get32(d + 12) != sizeof(snes_state) || get32(d + 20) != sizeof(snes_cpu_state))
+    if (emu_get32(d + 12) != sizeof(snes_state) || emu_get32(d + 20) != sizeof(snes_cpu_state))
         return gv_fail(err, GV_ERR_INPUT, "SNES save state from a build with another layout");
-    if (get32(d + 16) != m->sram_size || get64(d + 24) != m->ci->hash)
+    if (emu_get32(d + 16) != m->sram_size || emu_get64(d + 24) != m->ci->hash)
         return gv_fail(err, GV_ERR_INPUT, "the save state belongs to another cartridge");
     if (len != STATE_HDR + payload_size(m))
         return gv_fail(err, GV_ERR_INPUT, "SNES save state of %zu bytes, expected %zu (truncated?)", len,
                        STATE_HDR + payload_size(m));
-    if (get64(d + 32) != gv_hash64(d + STATE_HDR, len - STATE_HDR))
+    if (!emu_state_sealed(d, len))
         return gv_fail(err, GV_ERR_INPUT, "SNES save state checksum mismatch (corrupt file)");
     const uint8_t *p = d + STATE_HDR;
     snes_state *s = malloc(sizeof *s);
