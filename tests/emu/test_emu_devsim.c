@@ -309,15 +309,17 @@ static int snes_team_short; /* a team got fewer threads than asked: the split wa
 static int snes_mid_frame;  /* frame logs with memory writes between two drawn lines */
 static int snes_blocks;     /* instance frames drawn */
 
-static gv_status snes_sim_open(const void *cart, const void *m0, int n, int video, int audio, void **dev, gv_err *err)
+static gv_status snes_sim_open(void *dev, const void *cart, const void *m0, int n, int video, int audio, gv_err *err)
 {
+    (void)cart, (void)m0, (void)video;
     if (audio) /* as snes_gpu_ops.open */
         return gv_fail(err, GV_ERR_INPUT, "--audio device: the SNES has no device audio renderer (its sound is made in the core)");
-    snes_sim *g = calloc(1, sizeof *g);
+    snes_sim *g = dev;
     gb_xxh3_secret(g->secret);
     g->mem = calloc((size_t)n, SNES_VM_BYTES);
     g->fb = malloc((size_t)n * SNES_FB_BYTES);
-    *dev = g;
+    if (!g->mem || !g->fb)
+        return gv_fail(err, GV_ERR_ENV, "out of memory for the SNES device simulation");
     return GV_OK;
 }
 
@@ -362,14 +364,11 @@ static gv_status snes_sim_frame(void *dev, void *stream, int i, uint8_t *rgb, gv
 static void snes_sim_close(void *dev)
 {
     snes_sim *g = dev;
-    if (!g) /* an open that failed */
-        return;
     free(g->mem);
     free(g->fb);
-    free(g);
 }
 
-static const emu_gpu_ops snes_sim_ops = {8, 1, 4, snes_sim_open, snes_sim_launch, snes_sim_frame, snes_sim_close};
+static const emu_gpu_ops snes_sim_ops = {8, 1, 4, sizeof(snes_sim), snes_sim_open, snes_sim_launch, snes_sim_frame, snes_sim_close};
 
 /* ---- the test ----------------------------------------------------------------------------- */
 

@@ -45,10 +45,7 @@ __global__ void snes_k_video(const uint8_t *pk, const uint32_t *off, uint8_t *me
 static void snes_gpu_close(void *dev)
 {
     snes_gpu *g = (snes_gpu *)dev;
-    if (!g)
-        return;
     gpu_free(g->d_secret, g->d_mem, g->d_fb);
-    free(g);
 }
 
 static gv_status open_in(snes_gpu *g, gv_err *err)
@@ -64,23 +61,14 @@ static gv_status open_in(snes_gpu *g, gv_err *err)
     return GV_OK;
 }
 
-static gv_status snes_gpu_open(const void *cart, const void *m0, int n, int video, int audio, void **out, gv_err *err)
+static gv_status snes_gpu_open(void *dev, const void *cart, const void *m0, int n, int video, int audio, gv_err *err)
 {
     (void)cart, (void)m0;
-    *out = NULL;
     if (audio)
         return gv_fail(err, GV_ERR_INPUT, "--audio device: the SNES has no device audio renderer (its sound is made in the core)");
-    snes_gpu *g = (snes_gpu *)calloc(1, sizeof *g);
-    if (!g)
-        return gv_fail(err, GV_ERR_ENV, "out of memory");
+    snes_gpu *g = (snes_gpu *)dev;
     g->n = n;
-    gv_status st = video ? open_in(g, err) : GV_OK;
-    if (st != GV_OK) {
-        snes_gpu_close(g);
-        return st;
-    }
-    *out = g;
-    return GV_OK;
+    return video ? open_in(g, err) : GV_OK;
 }
 
 static gv_status snes_gpu_launch(void *dev, const emu_gpu_io *io, gv_err *err)
@@ -104,5 +92,5 @@ static gv_status snes_gpu_frame(void *dev, void *stream, int i, uint8_t *rgb, gv
 
 /* Not const: hipcc would emit a const table for the device too, referring to host functions. */
 extern "C" emu_gpu_ops snes_gpu_ops = {
-    8, 1, 2 * sizeof(int16_t), snes_gpu_open, snes_gpu_launch, snes_gpu_frame, snes_gpu_close,
+    8, 1, 2 * sizeof(int16_t), sizeof(snes_gpu), snes_gpu_open, snes_gpu_launch, snes_gpu_frame, snes_gpu_close,
 };
