@@ -155,7 +155,9 @@ static __device__ __forceinline__ int swz(int r, int c)
     return CH == 4 ? c ^ ((r >> 1) & 3) : c ^ (r & 7);
 }
 
-template <int BN, int BK, int S>
+/* SPLIT (compile time): the split-K form writes fp32 partials; the unsplit kernel carries no
+ * trace of it (as a run-time test the split path cost the unsplit kernels speed on the H200). */
+template <int BN, int BK, int S, bool SPLIT>
 __global__ void __launch_bounds__(256) conv_fwd_mma(const uint16_t *__restrict__ X, const uint16_t *__restrict__ W,
                                                     uint16_t *__restrict__ Y, const uint16_t *__restrict__ R, int M,
                                                     int cin, int cout, int fault, float *__restrict__ P, int kps)
@@ -171,7 +173,7 @@ __global__ void __launch_bounds__(256) conv_fwd_mma(const uint16_t *__restrict__
     const int m0 = blockIdx.x * BM, n0 = blockIdx.y * BN;
     const int K = 9 * cin;
     /* K steps [kt0, kt0 + KT): all of them, or split blockIdx.z's kps when P takes partials */
-    const int kt0 = P ? blockIdx.z * kps : 0, KT = P ? min(kps, (K + BK - 1) / BK - kt0) : (K + BK - 1) / BK;
+    const int kt0 = SPLIT ? blockIdx.z * kps : 0, KT = SPLIT ? min(kps, (K + BK - 1) / BK - kt0) : (K + BK - 1) / BK;
 
     /* This thread's A chunks: chunk column kc (the same for every i), rows a_r[i]; the
      * board position packed as y*8+x, or -1000 when the row is past M. */
@@ -250,7 +252,7 @@ __global__ void __launch_bounds__(256) conv_fwd_mma(const uint16_t *__restrict__
                     continue;
                 float v0 = acc[mt][nt][2 * h], v1 = acc[mt][nt][2 * h + 1];
                 size_t o = (size_t)row * cout + col;
-                if (P) { /* a split's partial sums; the reduction adds R and applies the fault hook */
+                if (SPLIT) { /* a split's partial sums; the reduction adds R and applies the fault hook */
                     *(float2 *)(P + (size_t)blockIdx.z * M * cout + o) = make_float2(v0, v1);
                     continue;
                 }
@@ -398,7 +400,10 @@ static gv_status fwd_mma_launch(const conv_args *a, int splits, cudaStream_t st,
     static int raised;
     const size_t smem = (size_t)S * (FWD_BM + BN) * BK * 2;
     if (!raised) {
-        GV_GPU_TRY(cudaFuncSetAttribute(conv_fwd_mma<BN, BK, S>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), err);
+        GV_GPU_TRY(cudaFuncSetAttribute(conv_fwd_mma<BN, BK, S, false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        (int)smem), err);
+        GV_GPU_TRY(cudaFuncSetAttribute(conv_fwd_mma<BN, BK, S, true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        (int)smem), err);
         raised = 1;
     }
     /* every split gets at least one K step */
@@ -406,9 +411,14 @@ static gv_status fwd_mma_launch(const conv_args *a, int splits, cudaStream_t st,
     splits = (KT + kps - 1) / kps;
     float *P = splits > 1 ? a->ws : NULL;
     dim3 grid((a->M + FWD_BM - 1) / FWD_BM, (a->cout + BN - 1) / BN, splits);
-    conv_fwd_mma<BN, BK, S><<<grid, 256, smem, st>>>((const uint16_t *)a->x, (const uint16_t *)a->w,
-                                                     (uint16_t *)a->y, (const uint16_t *)a->res, a->M, a->cin,
-                                                     a->cout, a->fault, P, kps);
+    if (P)
+        conv_fwd_mma<BN, BK, S, true><<<grid, 256, smem, st>>>((const uint16_t *)a->x, (const uint16_t *)a->w,
+                                                               (uint16_t *)a->y, (const uint16_t *)a->res, a->M,
+                                                               a->cin, a->cout, a->fault, P, kps);
+    else
+        conv_fwd_mma<BN, BK, S, false><<<grid, 256, smem, st>>>((const uint16_t *)a->x, (const uint16_t *)a->w,
+                                                                (uint16_t *)a->y, (const uint16_t *)a->res, a->M,
+                                                                a->cin, a->cout, a->fault, P, kps);
     GV_GPU_TRY(cudaGetLastError(), err);
     return splits > 1 ? gpu_conv_splitk_reduce(a, splits, st, err) : GV_OK;
 }
