@@ -56,9 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     h[0x17] = 6;
     h[0x18] = (uint8_t)((data[0] >> 5) & 7);
     h[0x3C] = 0x00, h[0x3D] = 0x80;
-    h[0x1C] = 0xFF, h[0x1D] = 0xFF, h[0x1E] = 0, h[0x1F] = 0;
-    uint16_t s = snes_rom_checksum(rom, n);
-    h[0x1C] = (uint8_t)~s, h[0x1D] = (uint8_t)(~s >> 8), h[0x1E] = (uint8_t)s, h[0x1F] = (uint8_t)(s >> 8);
+    snes_rom_sign(rom, n, at);
     if (snes_cart_load(rom, n, "fuzz", &c, &e) == GV_OK) {
         run_machine(c);
         snes_cart_free(c);

@@ -25,10 +25,7 @@ static uint8_t *make_rom(size_t kib, int map, uint8_t type, uint8_t sram_code, i
     r[at + 0x17] = code;
     r[at + 0x18] = sram_code;
     r[at + 0x3C] = 0x00, r[at + 0x3D] = 0x80;
-    r[at + 0x1C] = 0xFF, r[at + 0x1D] = 0xFF, r[at + 0x1E] = 0, r[at + 0x1F] = 0;
-    uint16_t s = snes_rom_checksum(r, n);
-    r[at + 0x1E] = (uint8_t)s, r[at + 0x1F] = (uint8_t)(s >> 8);
-    r[at + 0x1C] = (uint8_t)~s, r[at + 0x1D] = (uint8_t)(~s >> 8);
+    snes_rom_sign(r, n, at);
     return r;
 }
 
@@ -111,8 +108,7 @@ int main(void)
     refuse("coprocessor", cop, 256 * 1024, "coprocessor");
     uint8_t *big = make_rom(256, SNES_MAP_LOROM, 0x00, 0, 0);
     big[0x7FD7] = 6; /* 64 KiB claimed for a 256 KiB file (checksum pair still valid) */
-    uint16_t s = snes_rom_checksum(big, 256 * 1024);
-    big[0x7FDE] = (uint8_t)s, big[0x7FDF] = (uint8_t)(s >> 8), big[0x7FDC] = (uint8_t)~s, big[0x7FDD] = (uint8_t)(~s >> 8);
+    snes_rom_sign(big, 256 * 1024, 0x7FC0);
     refuse("rom size code", big, 256 * 1024, "ROM size code");
     uint8_t *sr = make_rom(256, SNES_MAP_LOROM, 0x02, 9, 0);
     refuse("sram size code", sr, 256 * 1024, "SRAM size code");

@@ -25,9 +25,7 @@ int main(void)
     h[0x15] = 0x20, h[0x16] = 0x02, h[0x17] = 5, h[0x18] = 1;
     h[0x3C] = 0x00, h[0x3D] = 0x80;
     h[0x2A] = (uint8_t)(sizeof prog - 1), h[0x2B] = 0x80;
-    h[0x1C] = 0xFF, h[0x1D] = 0xFF;
-    uint16_t s = snes_rom_checksum(rom, sizeof rom);
-    h[0x1C] = (uint8_t)~s, h[0x1D] = (uint8_t)(~s >> 8), h[0x1E] = (uint8_t)s, h[0x1F] = (uint8_t)(s >> 8);
+    snes_rom_sign(rom, sizeof rom, 0x7FC0);
     snes_cart *c = NULL;
     gv_err e = {0};
     gv_status lst = snes_cart_load(rom, sizeof rom, "state.sfc", &c, &e);

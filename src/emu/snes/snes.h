@@ -55,6 +55,9 @@ const uint8_t *snes_cart_rom(const snes_cart *c);
 void snes_cart_free(snes_cart *c);
 /* The 16-bit sum the header's checksum must equal (the ROM mirrored up to a power of two). */
 uint16_t snes_rom_checksum(const uint8_t *rom, size_t len);
+/* Writes the checksum and its complement into the header at rom + at ($7FC0 LoROM, $FFC0
+ * HiROM) so that the image passes snes_cart_load's check (for images built by tests). */
+void snes_rom_sign(uint8_t *rom, size_t len, size_t at);
 
 /* What the machine produces besides its timing (flags for snes_new). */
 enum {

@@ -38,6 +38,15 @@ uint16_t snes_rom_checksum(const uint8_t *rom, size_t len)
     return (uint16_t)sum;
 }
 
+void snes_rom_sign(uint8_t *rom, size_t len, size_t at)
+{
+    uint8_t *h = rom + at;
+    /* any valid complement/checksum pair adds $FF + $FF to the sum: sum with one in place */
+    h[0x1C] = 0xFF, h[0x1D] = 0xFF, h[0x1E] = 0, h[0x1F] = 0;
+    uint16_t s = snes_rom_checksum(rom, len);
+    h[0x1C] = (uint8_t)~s, h[0x1D] = (uint8_t)(~s >> 8), h[0x1E] = (uint8_t)s, h[0x1F] = (uint8_t)(s >> 8);
+}
+
 /* How well the header at `at` fits the image: -1 when it is not a valid header there. */
 static int header_score(const uint8_t *d, size_t len, size_t at, int map)
 {
