@@ -15,7 +15,8 @@ PYTHON=${PYTHON:-$("$root/scripts/find-python" || echo python3)}
 NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -1 || true)
 mkdir -p "$out"
 
-# kernels by total time: the CSV of ncu, summed per kernel name, divided by STEPS
+# kernels by total time: the CSV of ncu, summed per kernel name, divided by STEPS (the 4
+# timed steps; set-up kernels such as the weight preparation are counted too)
 summarise() { # csv steps title
   "$PYTHON" - "$1" "$2" "$3" <<'PY'
 import csv, sys, collections
@@ -40,11 +41,11 @@ if [ -n "$NCU" ]; then
   "$NCU" --clock-control none --metrics gpu__time_duration.sum --csv --log-file "$out/ncu_train.csv" \
     "$GPUVET" bench train --devices cuda --channels "$c" --batches "$tb" --dtype bf16 --steps 4 --repeats 1 \
     --warmup 0 -q >"$out/ncu_train.log" 2>&1 || echo "ncu train: exit $?"
-  summarise "$out/ncu_train.csv" 5 "gpuvet bf16 training, $c channels, batch $tb" > "$out/gpuvet_train.txt" || true
+  summarise "$out/ncu_train.csv" 4 "gpuvet bf16 training, $c channels, batch $tb" > "$out/gpuvet_train.txt" || true
   "$NCU" --clock-control none --metrics gpu__time_duration.sum --csv --log-file "$out/ncu_infer.csv" \
     "$GPUVET" bench infer --devices cuda --channels "$c" --batches "$ib" --dtype bf16 --steps 4 --repeats 1 \
-    --min-time 0 -q >"$out/ncu_infer.log" 2>&1 || echo "ncu infer: exit $?"
-  summarise "$out/ncu_infer.csv" 5 "gpuvet bf16 inference, $c channels, batch $ib" > "$out/gpuvet_infer.txt" || true
+    --min-time 0.001 -q >"$out/ncu_infer.log" 2>&1 || echo "ncu infer: exit $?"
+  summarise "$out/ncu_infer.csv" 4 "gpuvet bf16 inference, $c channels, batch $ib" > "$out/gpuvet_infer.txt" || true
   gzip -f "$out"/ncu_*.csv
 else
   echo "no ncu on this machine" > "$out/gpuvet_train.txt"
