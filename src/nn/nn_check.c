@@ -190,12 +190,32 @@ static tolerances tol_of(nn_dtype dt, int tf32)
     return (tolerances){1e-5, 1e-4, 1e-5};
 }
 
-static void chk_grads(chk *c, const nn_layout *L, const double *g, const double *ref, double tol)
+/* The value head's bias gradient is one number, sum_i dL/dv_i = sum_i 2 (v_i - t_i) / n over
+ * the batch: each term carries its own value's error (chk_value), so the sum is accurate to
+ * those errors at the scale sum_i |dL/dv_i|, not at its own size, and where the terms cancel
+ * (values near their targets on average) the plain relative error grows by that ratio (a
+ * 64-channel BatchNorm draw on the H200 in bf16: 1.5e-1 plain). It is compared as
+ * rel_l2_scale with that scale, computed on the float64 path's values. */
+static double value_bias_grad_scale(const double *value, const nn_batch *b)
+{
+    double *g = gv_xmalloc(sizeof(double) * (size_t)b->n), s = 0;
+    double *logits = gv_xcalloc((size_t)b->n * NN_POLICY, sizeof(double));
+    nn_loss_f64(logits, value, b->policy, b->value, b->n, b->n, NULL, g);
+    for (int i = 0; i < b->n; i++)
+        s += fabs(g[i]);
+    free(g), free(logits);
+    return s;
+}
+
+static void chk_grads(chk *c, const nn_layout *L, const double *g, const double *ref, double bias_scale, double tol)
 {
     NN_FOR_EACH_PARAM(t, L) {
         char what[80];
         snprintf(what, sizeof what, "grad %s", t->name);
-        chk_rel(c, what, g + t->offset, ref + t->offset, t->numel, tol);
+        if (!strcmp(t->name, "vf2.bias") && t->numel == 1)
+            chk_add(c, what, "rel_l2_scale", nn_rel_l2_scale(g + t->offset, ref + t->offset, &bias_scale, 1), tol);
+        else
+            chk_rel(c, what, g + t->offset, ref + t->offset, t->numel, tol);
     }
 }
 
@@ -232,6 +252,7 @@ typedef struct {
     int n;
     double *logits, *value, loss, *grads, *eval_logits, *eval_value;
     double *vscale, *eval_vscale; /* the float64 path's: the scale of value and eval_value (nn_value_scale) */
+    double vbias_scale;           /* the float64 path's: the scale of vf2.bias's gradient (chk_grads) */
     nn_state after; /* state after one AdamW step */
 } net_out;
 
@@ -312,7 +333,7 @@ static void chk_net(chk *c, const nn_layout *L, const nn_state *s0, const net_ou
     chk_rel(c, "forward logits (train mode)", o->logits, r->logits, nl, tl.fwd);
     chk_value(c, "forward value (train mode)", o->value, r->value, r->vscale, (size_t)o->n, tl.fwd);
     chk_rel(c, "loss", &o->loss, &r->loss, 1, tl.fwd);
-    chk_grads(c, L, o->grads, rg->grads, tl.grad);
+    chk_grads(c, L, o->grads, rg->grads, r->vbias_scale, tl.grad);
     chk_rel(c, "adamw m after 1 step", o->after.adam_m, rg->after.adam_m, L->nparams, tl.grad);
     chk_rel(c, "adamw v after 1 step", o->after.adam_v, rg->after.adam_v, L->nparams, tl.grad);
     chk_adamw_update(c, s0, &o->after, tl.fwd);
@@ -457,6 +478,8 @@ static gv_status draw_make(net_draw *d, nn_norm norm, const nn_check_opts *a, gv
         s = gv_fail(err, GV_ERR_INTERNAL, "internal error: the float64 path did not report its ReLU masks");
     if (s == GV_OK)
         s = nn_value_scale(&d->L, &d->s0, &d->b, 1, a->threads, d->ref.vscale, err);
+    if (s == GV_OK)
+        d->ref.vbias_scale = value_bias_grad_scale(d->ref.value, &d->b);
     if (s == GV_OK)
         s = nn_value_scale(&d->L, &d->ref.after, &d->b, 0, a->threads, d->ref.eval_vscale, err);
     return s;
@@ -618,13 +641,14 @@ static gv_status check_reference(chk *c, const nn_check_opts *a, gv_progress *pg
         s = nn_value_scale(L, &r.init, &r.batch, 1, a->threads, vs, &err);
     if (s == GV_OK)
         s = nn_value_scale(L, &r.step10, &r.batch, 0, a->threads, evs, &err);
+    double vbias_scale = value_bias_grad_scale(r.value, &r.batch);
     double losses[10];
     fill_nan(losses, 10);
     if (s == GV_OK) {
         chk_rel(c, "forward logits (train mode)", o.logits, r.logits, nl, t64.fwd);
         chk_value(c, "forward value (train mode)", o.value, r.value, vs, (size_t)n, t64.fwd);
         chk_rel(c, "loss", &o.loss, &r.loss, 1, t64.fwd);
-        chk_grads(c, L, o.grads, r.grads, t64.grad);
+        chk_grads(c, L, o.grads, r.grads, vbias_scale, t64.grad);
         chk_rel(c, "eval logits (step10 state)", o.eval_logits, r.eval_logits, nl, t64.fwd);
         chk_value(c, "eval value (step10 state)", o.eval_value, r.eval_value, evs, (size_t)n, t64.fwd);
         s = t->ops->set_state(t, &r.init, &err);
@@ -681,7 +705,7 @@ static gv_status check_reference(chk *c, const nn_check_opts *a, gv_progress *pg
             chk_rel(c, "forward logits (train mode)", o.logits, r.logits, nl, tl.fwd);
             chk_value(c, "forward value (train mode)", o.value, r.value, vs, (size_t)n, tl.fwd);
             chk_rel(c, "loss", &o.loss, &r.loss, 1, tl.fwd);
-            chk_grads(c, L, o.grads, gref, tl.grad);
+            chk_grads(c, L, o.grads, gref, vbias_scale, tl.grad);
             /* after one step from zero moments: m = (1-b1) g and v = (1-b2) g^2 */
             double *mv = gv_xmalloc(sizeof(double) * L->nparams);
             for (size_t i = 0; i < L->nparams; i++)
