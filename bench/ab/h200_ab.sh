@@ -4,6 +4,8 @@
 # thread) and the GPU training samples/s, the two binaries alternating (A, B, A, B, ...) for
 # ROUNDS rounds (default 5), each run after its own warm-up (the harness's). Builds nothing.
 # The Game Boy runs a fixed frame count (GB_FRAMES, default 6000): older builds have no --seconds.
+# The emulator runs are pinned to one CPU (AB_CPU, default the last one; `taskset`, when the machine has
+# it), so that the scheduler does not move the one thread between cores mid-run.
 # Writes OUT/ab.tsv (one line per run) and OUT/ab.md (medians per binary and B/A).
 set -u
 out=${1:?usage: h200_ab.sh OUT A_BIN B_BIN NES_ROMS GB_ROMS}
@@ -29,13 +31,17 @@ def find(o):
             if x is not None: return x
 print(find(r))' "$1" "$2"; }
 
+pin=
+if command -v taskset >/dev/null 2>&1; then pin="taskset -c ${AB_CPU:-$(($(nproc) - 1))}"; fi
+echo "emulator runs pinned with: ${pin:-nothing (no taskset)}" >"$out/pin.txt"
+
 one() { # round binary-name binary case
   r=$1 name=$2 bin=$3 c=$4 j="$out/run.json"
   rm -f "$j"
   case $c in
-    nes_*) rom="$nes/${c#nes_}.nes"; "$bin" bench nes "$rom" --threads 1 --seconds ${EMU_SECONDS:-1} --repeats 3 \
+    nes_*) rom="$nes/${c#nes_}.nes"; $pin "$bin" bench nes "$rom" --threads 1 --seconds ${EMU_SECONDS:-1} --repeats 3 \
              --video native --audio native --instances 1 --json "$j" -q >/dev/null 2>>"$out/stderr.txt"; k=fps_median ;;
-    gb_*)  rom="$gb/${c#gb_}.gb"; "$bin" bench gb "$rom" --threads 1 --frames ${GB_FRAMES:-6000} --repeats 3 \
+    gb_*)  rom="$gb/${c#gb_}.gb"; $pin "$bin" bench gb "$rom" --threads 1 --frames ${GB_FRAMES:-6000} --repeats 3 \
              --video native --audio native --instances 1 --json "$j" -q >/dev/null 2>>"$out/stderr.txt"; k=fps_median ;;
     train_*) set -- $(echo "${c#train_}" | tr _ ' ')
              "$bin" bench train --devices cuda --channels "$1" --batches "$2" --dtype "$3" --repeats 3 \
