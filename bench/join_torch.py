@@ -43,7 +43,8 @@ def main():
     for k in sorted(set(ours) & set(eager), key=lambda k: (k[0], k[1], k[3], k[2])):
         g, e, c = ours[k], eager[k], comp.get(k)
         row = {
-            "device": k[0], "channels": k[1], "batch": k[2], "dtype": k[3],
+            "device": k[0], "channels": k[1], "batch": k[2],
+            "dtype": k[3] + ("+tf32" if e.get("tf32") else ""),
             "gpuvet_median": g["samples_per_s_median"], "gpuvet_best": g["samples_per_s_best"],
             "torch_eager_median": e["samples_per_s_median"],
             "ratio_vs_eager": g["samples_per_s_median"] / e["samples_per_s_median"],
