@@ -48,7 +48,9 @@ struct emu_batch {
     size_t fbytes;            /* one RGB frame */
     inst *in;
     emu_buttons buttons;
-    uint8_t *last;            /* instance 0's last frame (not for a device hash) */
+    uint8_t *last;            /* instance 0's last frame (not for a device hash), when copied */
+    const uint8_t *last_src;  /* where that frame is: its renderer's buffer (unchanged until
+                               * the instance's next frame) or `last` (last_settle) */
     const int16_t *fa;        /* instance 0's samples of the last frame (host path) */
     int nfa;
     int16_t *keep;            /* instance 0's samples (keep_audio) */
@@ -211,15 +213,32 @@ static void hash_u64(gv_hasher *h, uint64_t v)
     gv_hasher_update(h, le, 8);
 }
 
-/* A frame of instance i: into its video hash, and kept when it is instance 0's. */
+static void last_settle(emu_batch *b);
+
+/* A frame of instance i: into its video hash; instance 0's is remembered where it is, not
+ * copied (a frame copy per frame cost the Game Boy 7% of its one-core instructions), except
+ * with a breakpoint armed: a run that stops there stops inside a frame, whose drawing has
+ * begun to overwrite the buffer that the last whole frame is in. */
 static void video_out(emu_batch *b, int i, const uint8_t *rgb)
 {
     if (b->con->hash_of_frame_hashes)
         hash_u64(b->in[i].vh, gv_hash64(rgb, b->fbytes));
     else
         gv_hasher_update(b->in[i].vh, rgb, b->fbytes);
-    if (i == 0)
-        memcpy(b->last, rgb, b->fbytes);
+    if (i == 0) {
+        b->last_src = rgb;
+        if (b->cfg.trap)
+            last_settle(b);
+    }
+}
+
+/* Instance 0's last frame copied into `last`: before anything but the next frame changes the
+ * buffer it is in (power, reset), and for a device slot, which the pipeline reuses. */
+static void last_settle(emu_batch *b)
+{
+    if (b->last_src && b->last_src != b->last)
+        memcpy(b->last, b->last_src, b->fbytes);
+    b->last_src = b->last;
 }
 
 static void keep_audio(emu_batch *b, const int16_t *s, int n)
@@ -319,6 +338,8 @@ static gv_status collect_one(emu_batch *b, int i, int slot, const uint8_t *vres,
             hash_u64(in->vh, h);
         } else {
             video_out(b, i, r);
+            if (i == 0)
+                last_settle(b);
         }
     }
     if (b->adev) {
@@ -567,6 +588,7 @@ gv_status emu_batch_run(emu_batch *b, int frames, int *done, gv_err *err)
 
 void emu_batch_power(emu_batch *b)
 {
+    last_settle(b);
     for (int i = 0; i < b->n; i++) {
         inst *in = &b->in[i];
         b->con->power(in->m);
@@ -581,6 +603,7 @@ void emu_batch_power(emu_batch *b)
 
 void emu_batch_reset(emu_batch *b)
 {
+    last_settle(b);
     for (int i = 0; i < b->n; i++)
         b->con->reset(b->in[i].m);
 }
@@ -629,7 +652,7 @@ const uint8_t *emu_batch_frame_video(const emu_batch *b)
 {
     if (b->cfg.video == EMU_R_NONE || (b->vdev && b->ops->vres_is_hash))
         return NULL;
-    return b->last;
+    return b->last_src ? b->last_src : b->last;
 }
 
 const int16_t *emu_batch_frame_audio(const emu_batch *b, int *n)
