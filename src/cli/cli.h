@@ -65,6 +65,10 @@ int cli_fail(const char *cmd, gv_status st, const gv_err *err);
  * code after the error line. */
 int cli_devices(const char *cmd, const char *spec, dev_id *devs, int *n);
 
+/* The one device of a network command: the last of --devices (NULL: the GPU when there is
+ * one, else the CPU); more than one named is a usage error. 0, or the exit code. */
+int cli_one_device(const char *cmd, const char *spec, dev_id *d);
+
 /* The telemetry sampler for a measuring command: the host, and the first GPU of devs. */
 gv_telemetry *cli_telemetry(const dev_id *devs, int ndev, double hz);
 

@@ -107,3 +107,17 @@ void cli_load_line(const cJSON *rec)
         if (cJSON_IsString(w))
             printf("warning: %s\n", w->valuestring);
 }
+
+int cli_one_device(const char *cmd, const char *spec, dev_id *d)
+{
+    dev_id devs[CLI_MAX_DEV];
+    int n, code;
+    if ((code = cli_devices(cmd, spec, devs, &n)))
+        return code;
+    if (spec && n != 1) {
+        fprintf(stderr, "gpuvet %s: --devices takes one device here (got %d)\n", cmd, n);
+        return GV_EXIT_USAGE;
+    }
+    *d = devs[n - 1];
+    return 0;
+}

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/progress.h"
+#include "core/record.h"
 #include "core/stats.h"
 #include "drop7/drop7_game.h"
 
@@ -425,4 +426,56 @@ void drop7_agent_result_free(drop7_agent_result *r)
 {
     free(r->score), free(r->nmoves), free(r->end), free(r->planes), free(r->policy), free(r->value);
     memset(r, 0, sizeof *r);
+}
+
+cJSON *drop7_play_entry(const char *policy, int sims, const drop7_agent_result *r)
+{
+    double mean, median, ci, mmean, mmed, mci;
+    int64_t *mv = gv_xcalloc((size_t)r->ngames, sizeof *mv);
+    int ends[4] = {0};
+    for (int i = 0; i < r->ngames; i++) {
+        mv[i] = r->nmoves[i];
+        ends[r->end[i] & 3]++;
+    }
+    drop7_score_stats(r->score, r->ngames, &mean, &median, &ci);
+    drop7_score_stats(mv, r->ngames, &mmean, &mmed, &mci);
+    free(mv);
+    cJSON *e = cJSON_CreateObject();
+    cJSON_AddStringToObject(e, "policy", policy);
+    cJSON_AddNumberToObject(e, "sims", sims);
+    cJSON_AddNumberToObject(e, "games", r->ngames);
+    gv_json_add_num(e, "score_mean", mean);
+    gv_json_add_num(e, "score_ci95", ci);
+    gv_json_add_num(e, "score_median", median);
+    gv_json_add_num(e, "moves_mean", mmean);
+    gv_json_add_num(e, "moves_ci95", mci);
+    gv_json_add_num(e, "moves_median", mmed);
+    cJSON_AddNumberToObject(e, "end_full", ends[DROP7_END_FULL]);
+    cJSON_AddNumberToObject(e, "end_overflow", ends[DROP7_END_OVERFLOW]);
+    cJSON_AddNumberToObject(e, "end_cap", ends[DROP7_END_CAP]);
+    gv_json_add_num(e, "seconds", r->t_total);
+    return e;
+}
+
+void drop7_play_verdicts(cJSON *rec)
+{
+    cJSON *arr = cJSON_GetObjectItemCaseSensitive(rec, "play"), *vs = gv_json_add_arr(rec, "play_vs");
+    const cJSON *a = cJSON_GetArrayItem(arr, 0), *b;
+    int first = 1;
+    cJSON_ArrayForEach(b, arr)
+    {
+        if (first) {
+            first = 0;
+            continue;
+        }
+        double d = gv_json_num(a, "score_mean") - gv_json_num(b, "score_mean");
+        double h = sqrt(pow(gv_json_num(a, "score_ci95"), 2) + pow(gv_json_num(b, "score_ci95"), 2));
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "policy", gv_json_str(a, "policy", ""));
+        cJSON_AddStringToObject(e, "baseline", gv_json_str(b, "policy", ""));
+        gv_json_add_num(e, "score_diff", d);
+        gv_json_add_num(e, "score_diff_ci95", h);
+        cJSON_AddStringToObject(e, "verdict", d - h > 0 ? "better" : d + h < 0 ? "worse" : "not distinguishable");
+        cJSON_AddItemToArray(vs, e);
+    }
 }

@@ -23,6 +23,8 @@
 
 #include <stdint.h>
 
+#include <cJSON.h>
+
 #include "drop7/drop7.h"
 #include "drop7/drop7_data.h"
 #include "nn/nn.h"
@@ -71,5 +73,16 @@ void drop7_agent_result_free(drop7_agent_result *r);
 /* Mean, median and the half-width of the 95% confidence interval of the mean (1.96 s /
  * sqrt(n), s the sample standard deviation) of x[0..n). */
 void drop7_score_stats(const int64_t *x, int n, double *mean, double *median, double *ci95);
+
+/* One policy's games as an entry of `play`'s record: policy, sims, games, score_mean,
+ * score_ci95, score_median, moves_mean, moves_ci95, moves_median, end_full, end_overflow,
+ * end_cap, seconds (docs/DROP7.md). */
+cJSON *drop7_play_entry(const char *policy, int sims, const drop7_agent_result *r);
+
+/* The first entry of rec's "play" array against each of the others, into "play_vs": the
+ * difference of the mean scores with the 95% interval of the difference (Welch: 1.96
+ * sqrt(s1^2/n1 + s2^2/n2), from the two intervals) and the verdict "better", "worse" or
+ * "not distinguishable" (the interval includes 0). */
+void drop7_play_verdicts(cJSON *rec);
 
 #endif

@@ -1,0 +1,286 @@
+/* cmd_play.c: the Drop7 game commands of a network: `gpuvet play` (scores with confidence
+ * intervals against the baselines) and `selfplay` (datasets for `train --data`).
+ * Flags in, the engine of src/drop7/drop7_agent.c, the record out as a table and verdicts. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/record.h"
+#include "drop7/drop7_agent.h"
+#include "drop7/drop7_train.h"
+
+static const cli_help play_help = {
+    "play",
+    "gpuvet play (--net CKPT | --channels C | --policy greedy|random) [--games N] [--sims S]",
+    "Plays whole Drop7 games and reports the mean score with its 95% confidence interval\n"
+    "(1.96 standard errors), the median, and survival (moves). The network plays its policy\n"
+    "head's best legal column, or with --sims a PUCT search over sampled outcomes of the\n"
+    "random discs (docs/DROP7.md). The greedy and random baselines play the same seeds, and\n"
+    "the verdict says whether the first policy's mean differs from each baseline's with a\n"
+    "95% interval of the difference that excludes 0.",
+    0, NULL,
+};
+
+static const cli_help selfplay_help = {
+    "selfplay",
+    "gpuvet selfplay (--net CKPT | --channels C) --games N [--sims S] --out DATA",
+    "Plays games of the network with the PUCT search (Dirichlet noise on the root, a\n"
+    "temperature for the first moves) and writes every position with the search's visit\n"
+    "distribution and the points the game still made (docs/DROP7.md, the dataset format).\n"
+    "Leaf evaluations of all games side by side go to the network as one batch. The\n"
+    "dataset is rewritten atomically after every chunk of games; --resume continues it.\n"
+    "At the end it says where the time went: search, inference, game.",
+    0, NULL,
+};
+
+/* The flags play and selfplay share: which network, how many games, how they are played. */
+typedef struct {
+    const char *net, *mode;
+    long channels, blocks, games, sims, parallel, seed, threads;
+} game_flags;
+
+#define GAME_FLAG_SPECS(f)                                                                                        \
+    {"--net", ARGS_STR, &(f)->net, "CKPT", "the network that plays (a checkpoint of gpuvet or Drop7Net's state_dict)", 0, 0, 0, 0, NULL}, \
+    {"--channels", ARGS_INT, &(f)->channels, "C", "a fresh random network of C channels instead of --net", 8, 4096, 0, 0, NULL}, \
+    {"--blocks", ARGS_INT, &(f)->blocks, "N", "its residual blocks (default 2)", 0, 64, 0, 0, NULL},                 \
+    {"--games", ARGS_INT, &(f)->games, "N", "games (default 100)", 1, 10000000, 0, 0, NULL},                          \
+    {"--sims", ARGS_INT, &(f)->sims, "S", "search simulations per move (0: the policy head's best legal column)", 0, 100000, 0, 0, NULL}, \
+    {"--parallel", ARGS_INT, &(f)->parallel, "N", "games side by side: the network's batch (default 64)", 1, 65536, 0, 0, NULL}, \
+    {"--mode", ARGS_CHOICE, &(f)->mode, "MODE", "normal (default) or hardcore", 0, 0, 0, 0, "normal,hardcore"},       \
+    {"--seed", ARGS_INT, &(f)->seed, "N", "game i plays seed N+i; the search's generator derives from it (default 1)", 0, (1L << 62), 0, 0, NULL}, \
+    {"--threads", ARGS_INT, &(f)->threads, "N", "CPU threads of the network (default 1: a search's batches are small; 0: all cores)", 0, 1024, 0, 0, NULL}
+
+/* A policy's games into the record's "play" array, and its table row. */
+static void play_row(cJSON *arr, const char *policy, int sims, const drop7_agent_result *r)
+{
+    cJSON *e = drop7_play_entry(policy, sims, r);
+    cJSON_AddItemToArray(arr, e);
+    printf("%-22s %6d %12.0f %10.0f %12.0f %10.1f %8.1f %8.1f\n", policy, r->ngames, cli_num(e, "score_mean"),
+           cli_num(e, "score_ci95"), cli_num(e, "score_median"), cli_num(e, "moves_mean"), cli_num(e, "moves_ci95"),
+           r->t_total);
+}
+
+/* The verdicts of the record's "play_vs" (drop7_play_verdicts), one line each. */
+static void play_verdict_lines(const cJSON *rec)
+{
+    const cJSON *play = cJSON_GetObjectItemCaseSensitive(rec, "play"), *a = cJSON_GetArrayItem(play, 0), *v;
+    int k = 1;
+    cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(rec, "play_vs"))
+    {
+        const cJSON *b = cJSON_GetArrayItem(play, k++);
+        const char *verdict = cli_str(v, "verdict");
+        printf("verdict: %s scores %.0f +- %.0f on average, %s %.0f +- %.0f: %s (difference %+.0f +- %.0f, 95%% CI%s)\n",
+               cli_str(a, "policy"), cli_num(a, "score_mean"), cli_num(a, "score_ci95"), cli_str(b, "policy"),
+               cli_num(b, "score_mean"), cli_num(b, "score_ci95"), verdict, cli_num(v, "score_diff"),
+               cli_num(v, "score_diff_ci95"), strcmp(verdict, "not distinguishable") ? " excludes 0" : " includes 0");
+    }
+}
+int cmd_play(int argc, char **argv)
+{
+    const char *name = "play";
+    args_common com = {0};
+    game_flags gf = {NULL, "normal", 0, 2, 100, 0, 64, 1, 1};
+    const char *policy = NULL;
+    args_str_list base = {2, {"greedy", "random"}};
+    args_spec specs[] = {
+        ARGS_COMMON_SPECS(&com),
+        GAME_FLAG_SPECS(&gf),
+        {"--policy", ARGS_CHOICE, &policy, "P", "play a baseline alone instead: greedy or random", 0, 0, 0, 0, "greedy,random"},
+        {"--baselines", ARGS_CHOICE_LIST, &base, "LIST", "baselines played on the same seeds to compare with (default "
+         "greedy,random; none: no comparison)", 0, 0, 0, 0, "greedy,random,none"},
+    };
+    int code = cli_parse(&play_help, specs, GV_ARRAY_LEN(specs), argc, argv, NULL, &com.quiet);
+    if (code != CLI_GO)
+        return code;
+    if (!!gf.net + !!gf.channels + !!policy != 1) {
+        fprintf(stderr, "gpuvet %s: give exactly one of --net, --channels or --policy\n", name);
+        return GV_EXIT_USAGE;
+    }
+    drop7_agent_opts o = {0};
+    drop7_rules_init(&o.rules, strcmp(gf.mode, "hardcore") ? DROP7_MODE_NORMAL : DROP7_MODE_HARDCORE);
+    o.ngames = (int)gf.games, o.sims = (int)gf.sims, o.parallel = (int)gf.parallel, o.seed = (uint64_t)gf.seed;
+    o.progress = !com.quiet;
+    drop7_net n = {0};
+    char label[300];
+    gv_err err = {{0}};
+    if (!policy) {
+        dev_id d;
+        if ((code = cli_one_device(name, com.devices, &d)))
+            return code;
+        nn_config fresh = {(int)gf.channels, (int)gf.blocks, NN_NORM_GROUP};
+        gv_status st = drop7_net_open(&d, NN_FP32, gf.net, &fresh, (uint64_t)gf.seed, (int)gf.parallel, (int)gf.threads, &n, &err);
+        if (st != GV_OK)
+            return cli_fail(name, st, &err);
+        o.policy = DROP7_POLICY_NET;
+        o.net = n.t;
+        snprintf(label, sizeof label, "net%s (%d sims, %s)", gf.net ? "" : " random", (int)gf.sims, d.label);
+    } else {
+        o.policy = strcmp(policy, "greedy") ? DROP7_POLICY_RANDOM : DROP7_POLICY_GREEDY;
+        snprintf(label, sizeof label, "%s", policy);
+    }
+    cJSON *rec = gv_record_new(name, argc, argv);
+    cJSON_AddStringToObject(rec, "mode", gf.mode);
+    if (gf.net)
+        cJSON_AddStringToObject(rec, "net", gf.net);
+    cJSON *arr = gv_json_add_arr(rec, "play");
+    printf("play, %s mode, %ld games per policy from seed %ld (game i plays seed %ld+i)\n", gf.mode, gf.games, gf.seed, gf.seed);
+    printf("%-22s %6s %12s %10s %12s %10s %8s %8s\n", "policy", "games", "mean score", "95% CI +-", "median", "moves",
+           "+-", "seconds");
+    drop7_agent_result r;
+    gv_status st = drop7_agent_play(&o, &r, &err);
+    if (st == GV_OK) {
+        play_row(arr, label, (int)gf.sims, &r);
+        drop7_agent_result_free(&r);
+    }
+    for (int i = 0; i < base.n && st == GV_OK; i++) {
+        if (!strcmp(base.v[i], "none") || (policy && !strcmp(base.v[i], policy)))
+            continue;
+        drop7_agent_opts b = o;
+        b.policy = strcmp(base.v[i], "greedy") ? DROP7_POLICY_RANDOM : DROP7_POLICY_GREEDY;
+        b.net = NULL, b.sims = 0;
+        if ((st = drop7_agent_play(&b, &r, &err)) == GV_OK) {
+            play_row(arr, base.v[i], 0, &r);
+            drop7_agent_result_free(&r);
+        }
+    }
+    drop7_net_close(&n);
+    if (st != GV_OK)
+        return cli_finish(name, rec, cli_fail(name, st, &err), com.json);
+    drop7_play_verdicts(rec);
+    play_verdict_lines(rec);
+    return cli_finish(name, rec, GV_EXIT_OK, com.json);
+}
+
+/* Where self-play's time went, one line. */
+static void time_line(const drop7_agent_result *r, double t_write)
+{
+    double t = r->t_total > 0 ? r->t_total : 1;
+    printf("time: %.1f s: search %.1f s (%.0f%%), inference %.1f s (%.0f%%, %ld positions, %.0f/s), game %.1f s "
+           "(%.0f%%), writing %.1f s\n", r->t_total, r->t_search, 100 * r->t_search / t, r->t_infer,
+           100 * r->t_infer / t, r->evals, r->t_infer > 0 ? r->evals / r->t_infer : 0, r->t_game, 100 * r->t_game / t,
+           t_write);
+}
+
+int cmd_selfplay(int argc, char **argv)
+{
+    const char *name = "selfplay";
+    args_common com = {0};
+    game_flags gf = {NULL, "normal", 0, 2, 100, 32, 64, 1, 1};
+    const char *out = NULL;
+    long temp_moves = 20, chunk = 0;
+    int resume = 0;
+    double alpha = 0.3, eps = 0.25;
+    args_spec specs[] = {
+        ARGS_COMMON_SPECS(&com),
+        GAME_FLAG_SPECS(&gf),
+        {"--out|-o", ARGS_STR, &out, "DATA", "the dataset to write (safetensors, rewritten atomically after every chunk)", 0, 0, 0, 0, NULL},
+        {"--resume", ARGS_FLAG, &resume, NULL, "continue the dataset --out after its last complete chunk", 0, 0, 0, 0, NULL},
+        {"--chunk", ARGS_INT, &chunk, "N", "games between writes of the dataset (default: --parallel)", 1, 10000000, 0, 0, NULL},
+        {"--temp-moves", ARGS_INT, &temp_moves, "N", "the first N moves of a game sample a column by visits (default 20)", 0, 100000, 0, 0, NULL},
+        {"--dirichlet", ARGS_DOUBLE, &alpha, "A", "Dirichlet noise alpha on the root's priors (default 0.3; 0: none)", 0, 0, 0, 100, NULL},
+        {"--noise", ARGS_DOUBLE, &eps, "E", "its weight (default 0.25)", 0, 0, 0, 1, NULL},
+    };
+    int code = cli_parse(&selfplay_help, specs, GV_ARRAY_LEN(specs), argc, argv, NULL, &com.quiet);
+    if (code != CLI_GO)
+        return code;
+    if (!!gf.net + !!gf.channels != 1 || !out) {
+        fprintf(stderr, "gpuvet %s: give --out and exactly one of --net or --channels\n", name);
+        return GV_EXIT_USAGE;
+    }
+    if (!chunk)
+        chunk = gf.parallel;
+    dev_id d;
+    if ((code = cli_one_device(name, com.devices, &d)))
+        return code;
+    gv_err err = {{0}};
+    drop7_data all = {0};
+    all.seed = (uint64_t)gf.seed;
+    snprintf(all.mode, sizeof all.mode, "%s", gf.mode);
+    if (resume) {
+        int found = 0;
+        FILE *f = fopen(out, "rb");
+        if (f)
+            found = 1, fclose(f);
+        if (found) {
+            gv_status st = drop7_data_load(out, &all, &err);
+            if (st != GV_OK)
+                return cli_fail(name, st, &err);
+            if (all.seed != (uint64_t)gf.seed || strcmp(all.mode, gf.mode)) {
+                fprintf(stderr, "gpuvet %s: --resume: %s was played from seed %llu in %s mode, not seed %ld in %s mode\n",
+                        name, out, (unsigned long long)all.seed, all.mode, gf.seed, gf.mode);
+                drop7_data_free(&all);
+                return GV_EXIT_USAGE;
+            }
+            printf("resuming %s: %ld games, %ld positions already there\n", out, all.games, all.n);
+        }
+    }
+    nn_config fresh = {(int)gf.channels, (int)gf.blocks, NN_NORM_GROUP};
+    drop7_net n;
+    gv_status st = drop7_net_open(&d, NN_FP32, gf.net, &fresh, (uint64_t)gf.seed, (int)gf.parallel, (int)gf.threads, &n, &err);
+    if (st != GV_OK) {
+        drop7_data_free(&all);
+        return cli_fail(name, st, &err);
+    }
+    cJSON *rec = gv_record_new(name, argc, argv);
+    drop7_agent_opts o = {0};
+    drop7_rules_init(&o.rules, strcmp(gf.mode, "hardcore") ? DROP7_MODE_NORMAL : DROP7_MODE_HARDCORE);
+    o.policy = DROP7_POLICY_NET, o.net = n.t, o.sims = (int)gf.sims, o.parallel = (int)gf.parallel;
+    o.dir_alpha = alpha, o.dir_eps = eps, o.temp_moves = (int)temp_moves, o.record = 1, o.progress = !com.quiet;
+    drop7_agent_result tot = {0};
+    double t_write = 0;
+    int64_t *scores = gv_xcalloc((size_t)gf.games, sizeof *scores);
+    long played = 0;
+    for (long g0 = all.games; g0 < gf.games && st == GV_OK; g0 += chunk) {
+        o.ngames = (int)(gf.games - g0 < chunk ? gf.games - g0 : chunk);
+        o.seed = (uint64_t)gf.seed + (uint64_t)g0;
+        drop7_agent_result r;
+        if ((st = drop7_agent_play(&o, &r, &err)) != GV_OK)
+            break;
+        drop7_data part = {r.n, r.planes, r.policy, r.value, o.ngames, 0, ""};
+        drop7_data_append(&all, &part);
+        for (int i = 0; i < r.ngames; i++)
+            scores[played++] = r.score[i];
+        tot.t_search += r.t_search, tot.t_infer += r.t_infer, tot.t_game += r.t_game, tot.t_total += r.t_total;
+        tot.evals += r.evals, tot.moves += r.moves;
+        drop7_agent_result_free(&r);
+        double t0 = gv_now();
+        st = drop7_data_save(out, &all, (int)gf.sims, gf.net ? gf.net : "random", &err);
+        t_write += gv_now() - t0;
+        if (st == GV_OK && !com.quiet)
+            printf("%ld of %ld games written to %s (%ld positions)\n", all.games, gf.games, out, all.n);
+    }
+    if (st == GV_OK) {
+        double mean = NAN, median = NAN, ci = NAN;
+        if (played)
+            drop7_score_stats(scores, (int)played, &mean, &median, &ci);
+        printf("selfplay: %ld games played here (%ld moves, %d simulations each), mean score %.0f +- %.0f (95%% CI), "
+               "median %.0f; %s holds %ld games, %ld positions\n", played, tot.moves, (int)gf.sims, mean, ci, median, out,
+               all.games, all.n);
+        time_line(&tot, t_write);
+        cJSON *e = gv_json_add_obj(rec, "selfplay");
+        cJSON_AddStringToObject(e, "out", out);
+        cJSON_AddStringToObject(e, "device", d.label);
+        cJSON_AddNumberToObject(e, "games_played", (double)played);
+        cJSON_AddNumberToObject(e, "games_in_file", (double)all.games);
+        cJSON_AddNumberToObject(e, "positions_in_file", (double)all.n);
+        cJSON_AddNumberToObject(e, "sims", (double)gf.sims);
+        cJSON_AddNumberToObject(e, "moves", (double)tot.moves);
+        cJSON_AddNumberToObject(e, "evals", (double)tot.evals);
+        gv_json_add_num(e, "score_mean", mean);
+        gv_json_add_num(e, "score_ci95", ci);
+        gv_json_add_num(e, "seconds_total", tot.t_total);
+        gv_json_add_num(e, "seconds_search", tot.t_search);
+        gv_json_add_num(e, "seconds_inference", tot.t_infer);
+        gv_json_add_num(e, "seconds_game", tot.t_game);
+        gv_json_add_num(e, "seconds_write", t_write);
+    }
+    free(scores);
+    drop7_data_free(&all);
+    drop7_net_close(&n);
+    if (st != GV_OK)
+        return cli_finish(name, rec, cli_fail(name, st, &err), com.json);
+    return cli_finish(name, rec, GV_EXIT_OK, com.json);
+}
+
