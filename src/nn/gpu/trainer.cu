@@ -4,8 +4,9 @@
  *
  * Every buffer is allocated once for opts.max_batch. A training step (zero gradients,
  * forward, loss, backward, AdamW, weight preparation) is captured once per batch size
- * into a graph and replayed, so a step costs one launch. The 3x3 convolutions are this
- * project's implicit-GEMM kernels (conv_mma.cu, conv_simt.cu); the 1x1 convolutions and
+ * into a graph and replayed, so a step costs one launch. The 3x3 convolutions go through
+ * cuDNN when it can be loaded (conv_cudnn.cu; GV_CUDNN below), else through this project's
+ * implicit-GEMM kernels (conv_mma.cu, conv_simt.cu); the 1x1 convolutions and
  * the linear layers of the heads go through the vendor BLAS (dev/gpu_blas.h); norms are
  * fused with ReLU and the residual add (norm.cu). */
 #include <math.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #include "nn/gpu/gpu_nn.h"
+#include "nn/gpu/selftest.h"
 #include "nn/nn.h"
 
 typedef struct {
@@ -38,6 +40,8 @@ typedef struct {
     int C, nb, bn, use_mma, sm_count, maxn;
     cudaStream_t st;
     gpu_blas *blas;
+    gpu_dnn *dnn;        /* cuDNN for the 3x3 convolutions, or NULL: the own kernels */
+    char conv_path[48];  /* which of them: "cudnn 9.10.2", "own mma", "own simt" */
     size_t bytes;        /* device memory this trainer holds */
 
     float *p, *g, *m, *v, *run;
@@ -353,7 +357,7 @@ static gv_status conv(gt *s, const conv_layer *cl, const void *x, const void *w,
     conv_args a = {x, w, y, res, s->n * 49, cin, cout, s->dt, s->o.fault, splitk ? s->wg_ws : NULL, s->wg_ws_elems,
                    s->sm_count, 0};
     prof_begin(s);
-    gv_status r = gpu_conv3x3_fwd(&a, s->use_mma, s->st, err);
+    gv_status r = s->dnn ? gpu_dnn_fwd(s->dnn, &a, s->o.tf32, s->st, err) : gpu_conv3x3_fwd(&a, s->use_mma, s->st, err);
     prof_end(s, w == cl->wd ? P_CONV_DGRAD : P_CONV_FWD);
     return r;
 }
@@ -363,7 +367,7 @@ static gv_status wgrad(gt *s, const conv_layer *cl, const void *dy, const void *
     wgrad_args a = {dy, x, s->g + cl->w, s->wg_ws, s->wg_ws_elems, s->n * 49, cl->cin_pad, cl->cout, cl->cin,
                     s->dt, 0, s->sm_count};
     prof_begin(s);
-    gv_status r = gpu_conv3x3_wgrad(&a, s->use_mma, s->st, err);
+    gv_status r = s->dnn ? gpu_dnn_wgrad(s->dnn, &a, s->o.tf32, s->st, err) : gpu_conv3x3_wgrad(&a, s->use_mma, s->st, err);
     prof_end(s, P_WGRAD);
     return r;
 }
@@ -682,6 +686,31 @@ static gv_status t_gradients(nn_trainer *t, double *grads, double *loss, gv_err 
     return GV_OK;
 }
 
+/* cuDNN's algorithms for the current batch size, chosen before a capture (cudnnFind runs
+ * the convolutions and synchronises, which a capture does not allow), on the trainer's own
+ * buffers (outputs that the captured work overwrites anyway): the stem and the trunk's
+ * convolutions, and with train their weight gradients. The data gradient is a trunk-shaped
+ * forward. */
+static gv_status dnn_prepare(gt *s, int train, gv_err *err)
+{
+    if (!s->dnn)
+        return GV_OK;
+    const int M = s->n * 49, C = s->C, tf = s->o.tf32;
+    conv_args a = {s->xin, s->stem.wf, s->stem_x, NULL, M, 16, C, s->dt, 0, NULL, 0, s->sm_count, 0};
+    GV_TRY(gpu_dnn_plan_fwd(s->dnn, &a, tf, s->st, err));
+    wgrad_args w = {s->gB, s->xin, s->g + s->stem.w, NULL, 0, M, 16, C, NN_IN_PLANES, s->dt, 0, s->sm_count};
+    if (train)
+        GV_TRY(gpu_dnn_plan_wgrad(s->dnn, &w, tf, s->st, err));
+    if (s->nb) {
+        a.x = s->stem_a, a.w = s->c1[0].wf, a.y = s->bx1[0], a.cin = C;
+        GV_TRY(gpu_dnn_plan_fwd(s->dnn, &a, tf, s->st, err));
+        w.x = s->stem_a, w.dw = s->g + s->c1[0].w, w.cin = C, w.cin_real = C;
+        if (train)
+            GV_TRY(gpu_dnn_plan_wgrad(s->dnn, &w, tf, s->st, err));
+    }
+    return GV_OK;
+}
+
 /* Captures the training step (infer 0) or the eval-mode forward alone (infer 1) for the
  * current batch size into s->graph or s->igraph. */
 static gv_status build_graph(gt *s, int infer, gv_err *err)
@@ -691,6 +720,7 @@ static gv_status build_graph(gt *s, int infer, gv_err *err)
         (void)cudaGraphExecDestroy(*ex);
         *ex = NULL;
     }
+    GV_TRY(dnn_prepare(s, !infer, err));
     cudaGraph_t g;
     GV_GPU_TRY(cudaStreamBeginCapture(s->st, cudaStreamCaptureModeThreadLocal), err);
     gv_err e2;
@@ -854,6 +884,7 @@ static void free_all(gt *s)
         (void)cudaGraphExecDestroy(s->graph);
     if (s->igraph)
         (void)cudaGraphExecDestroy(s->igraph);
+    gpu_dnn_close(s->dnn);
     void *ptrs[] = {s->p, s->g, s->m, s->v, s->run, s->step_dev, s->stem.wf, s->pc_wt, s->vc_wt, s->pf_wp, s->vf1_wp,
                     s->vf2_wt, s->xin, s->stem_x, s->stem_a, s->hp_x, s->hp_a, s->hv_x, s->hv_a, s->logits_raw,
                     s->value_raw, s->vh_raw, s->logits, s->value, s->loss, s->vh, s->loss_acc, s->bn_acc, s->dlogits,
@@ -895,10 +926,46 @@ static void t_destroy(nn_trainer *t)
     free(t);
 }
 
+/* cuDNN for the 3x3 convolutions, by GV_CUDNN: unset, when the library loads; 1, required
+ * (an error when it does not load); bf16, for bf16 only (fp32 on the own kernels); 0, never
+ * (the own kernels, for measuring against them). Its workspace is the weight-gradient
+ * workspace of the own kernels (which then go unused), at least GV_CUDNN_WS_MB (16) MiB. */
+static gv_status dnn_open(gt *s, gv_err *err)
+{
+    const char *e = getenv("GV_CUDNN");
+    const int want = !(e && (!strcmp(e, "0") || (!strcmp(e, "bf16") && s->dt != GPU_BF16)));
+    const int need = e && !strcmp(e, "1");
+    snprintf(s->conv_path, sizeof s->conv_path, "own %s", s->use_mma && s->dt == GPU_BF16 ? "mma" : "simt");
+    if (!want)
+        return GV_OK;
+    const char *mb = getenv("GV_CUDNN_WS_MB");
+    size_t ws_min = (size_t)(mb && *mb ? atoi(mb) : 16) << 20;
+    if (sizeof(float) * s->wg_ws_elems < ws_min) {
+        (void)cudaFree(s->wg_ws);
+        s->bytes -= sizeof(float) * s->wg_ws_elems;
+        s->wg_ws = NULL;
+        s->wg_ws_elems = ws_min / sizeof(float);
+        ALLOC(s->wg_ws, sizeof(float) * s->wg_ws_elems, "cuDNN workspace");
+    }
+    char why[320];
+    const size_t max_dw = (size_t)s->C * 9 * (s->C > 16 ? s->C : 16);
+    GV_TRY(gpu_dnn_open(&s->dnn, s->wg_ws, sizeof(float) * s->wg_ws_elems, max_dw, why, sizeof why, err));
+    if (!s->dnn)
+        return need ? gv_fail(err, GV_ERR_ENV, "GV_CUDNN=1 but cuDNN cannot be used: %s", why) : GV_OK;
+    s->bytes += gpu_dnn_bytes(s->dnn);
+    snprintf(s->conv_path, sizeof s->conv_path, "%s", gpu_dnn_name(s->dnn));
+    return GV_OK;
+}
+
 static const nn_trainer_ops ops_fp32 = {"cuda-fp32", t_set_state, t_get_state, t_set_batch, t_forward,
                                         t_gradients, t_step, t_sync, t_peak, t_destroy, t_relu_masks, t_infer};
 static const nn_trainer_ops ops_bf16 = {"cuda-bf16", t_set_state, t_get_state, t_set_batch, t_forward,
                                         t_gradients, t_step, t_sync, t_peak, t_destroy, t_relu_masks, t_infer};
+
+extern "C" const char *nn_gpu_conv_path(const nn_trainer *t)
+{
+    return t && t->impl && (t->ops == &ops_fp32 || t->ops == &ops_bf16) ? T_(t)->conv_path : NULL;
+}
 
 extern "C" gv_status nn_gpu_create(const nn_layout *L, const nn_trainer_opts *opts, nn_trainer **out, gv_err *err)
 {
@@ -940,6 +1007,8 @@ extern "C" gv_status nn_gpu_create(const nn_layout *L, const nn_trainer_opts *op
     if ((rc = gpu_blas_create(&s->blas, s->st, err)) != GV_OK)
         goto fail;
     if ((rc = setup(s, err)) != GV_OK)
+        goto fail;
+    if ((rc = dnn_open(s, err)) != GV_OK)
         goto fail;
     {
         nn_trainer *t = (nn_trainer *)calloc(1, sizeof *t);
