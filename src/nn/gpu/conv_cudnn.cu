@@ -159,15 +159,21 @@ static gv_status plan_descs(dnn_plan *p, cudnnMathType_t math, gv_err *err)
 }
 
 /* Which results of cudnnFind are acceptable: run successfully, fit the workspace, and for
- * true fp32 use FMA units only (no TF32). Deterministic ones are preferred. */
-static int pick(const cudnnStatus_t *status, const size_t *mem, const cudnnDeterminism_t *det,
-                const cudnnMathType_t *math, int n, size_t ws, int fma_only)
+ * true fp32 use no tensor cores (no TF32; the descriptor's FMA math type already asks for
+ * that, and the result may report the default math type for such an algorithm).
+ * Deterministic ones are preferred. */
+template <typename Perf>
+static int pick(dnn_plan *p, const Perf *r, int n, size_t ws, int fma_only, cudnnMathType_t *math)
 {
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < n; i++)
-            if (status[i] == CUDNN_STATUS_SUCCESS && mem[i] <= ws && (!fma_only || math[i] == CUDNN_FMA_MATH) &&
-                (pass || det[i] == CUDNN_DETERMINISTIC))
+            if (r[i].status == CUDNN_STATUS_SUCCESS && r[i].memory <= ws &&
+                (!fma_only ||
+                 (r[i].mathType != CUDNN_TENSOR_OP_MATH && r[i].mathType != CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION)) &&
+                (pass || r[i].determinism == CUDNN_DETERMINISTIC)) {
+                p->algo = (int)r[i].algo, p->ws = r[i].memory, p->ms = r[i].time, *math = r[i].mathType;
                 return i;
+            }
     return -1;
 }
 
@@ -187,6 +193,12 @@ static gv_status plan_get(gpu_dnn *h, int op, int M, int cin, int cout, gpu_dtyp
                           const void *w, void *y, cudaStream_t st, dnn_plan **out, gv_err *err)
 {
     tf32 = tf32 && dt == GPU_F32;
+    if (cin % 8 || cout % 8 || M <= 0 || M % 49)
+        return gv_fail(err, GV_ERR_INPUT, "conv3x3 (cuDNN): %d rows of %d -> %d channels are not whole 7x7 boards of "
+                       "multiples of 8 channels", M, cin, cout);
+    if (op == OP_WGRAD && (size_t)cout * 9 * cin > h->max_dw)
+        return gv_fail(err, GV_ERR_INPUT, "conv3x3 wgrad (cuDNN): a %d x 9 x %d weight gradient exceeds the %zu "
+                       "elements reserved", cout, cin, h->max_dw);
     for (int i = 0; i < DNN_PLANS; i++) {
         dnn_plan *p = &h->plans[i];
         if (p->used && p->op == op && p->M == M && p->cin == cin && p->cout == cout && p->dt == dt && p->tf32 == tf32) {
@@ -219,14 +231,8 @@ static gv_status plan_get(gpu_dnn *h, int op, int M, int cin, int cout, gpu_dtyp
                                                                CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &n, r, h->ws,
                                                                h->ws_bytes),
                       "cudnnFindConvolutionForwardAlgorithmEx", __FILE__, __LINE__, err);
-        cudnnStatus_t rs[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
-        size_t mem[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
-        cudnnDeterminism_t det[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
-        cudnnMathType_t mt[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
-        for (int i = 0; s == GV_OK && i < n; i++)
-            rs[i] = r[i].status, mem[i] = r[i].memory, det[i] = r[i].determinism, mt[i] = r[i].mathType;
-        if (s == GV_OK && (k = pick(rs, mem, det, mt, n, h->ws_bytes, fma_only)) >= 0)
-            p->algo = (int)r[k].algo, p->ws = r[k].memory, p->ms = r[k].time, math = r[k].mathType;
+        if (s == GV_OK)
+            k = pick(p, r, n, h->ws_bytes, fma_only, &math);
     } else if (s == GV_OK) {
         cudnnConvolutionBwdFilterAlgoPerf_t r[CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT];
         /* x: the layer's input, w: the output gradient dy, y: the weight gradient */
@@ -234,24 +240,34 @@ static gv_status plan_get(gpu_dnn *h, int op, int M, int cin, int cout, gpu_dtyp
                                                                       CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT, &n, r,
                                                                       h->ws, h->ws_bytes),
                       "cudnnFindConvolutionBackwardFilterAlgorithmEx", __FILE__, __LINE__, err);
-        cudnnStatus_t rs[CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT];
-        size_t mem[CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT];
-        cudnnDeterminism_t det[CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT];
-        cudnnMathType_t mt[CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT];
-        for (int i = 0; s == GV_OK && i < n; i++)
-            rs[i] = r[i].status, mem[i] = r[i].memory, det[i] = r[i].determinism, mt[i] = r[i].mathType;
-        if (s == GV_OK && (k = pick(rs, mem, det, mt, n, h->ws_bytes, fma_only)) >= 0)
-            p->algo = (int)r[k].algo, p->ws = r[k].memory, p->ms = r[k].time, math = r[k].mathType;
+        if (s == GV_OK)
+            k = pick(p, r, n, h->ws_bytes, fma_only, &math);
     }
     if (s == GV_OK && k < 0)
         s = gv_fail(err, GV_ERR_ENV,
                     "cuDNN: no %s algorithm for the %s %s convolution of %d rows, %d -> %d channels within a "
                     "workspace of %.1f MiB (%d tried)",
                     fma_only ? "FMA (non-TF32)" : "usable", dt_name(dt), what, M, cin, cout, h->ws_bytes / 1048576.0, n);
-    /* run with the math type the chosen algorithm was measured with */
+    /* run with the math type the chosen algorithm was measured with (true fp32: FMA only) */
+    if (fma_only)
+        math = CUDNN_FMA_MATH;
     if (s == GV_OK)
         s = dnn_check(L.cudnnSetConvolutionMathType(p->cd, math), "cudnnSetConvolutionMathType", __FILE__, __LINE__,
                       err);
+    /* one run of the choice as it will run, outside any capture (its first run may set up
+     * more than a kernel launch), checked to the end */
+    const float one = 1.f, zero = 0.f;
+    if (s == GV_OK && op == OP_FWD)
+        s = dnn_check(L.cudnnConvolutionForward(h->h, &one, p->xd, x, p->wd, w, p->cd, (cudnnConvolutionFwdAlgo_t)p->algo,
+                                                h->ws, p->ws, &zero, p->yd, y),
+                      "cudnnConvolutionForward", __FILE__, __LINE__, err);
+    else if (s == GV_OK)
+        s = dnn_check(L.cudnnConvolutionBackwardFilter(h->h, &one, p->xd, x, p->yd, w, p->cd,
+                                                       (cudnnConvolutionBwdFilterAlgo_t)p->algo, h->ws, p->ws, &zero,
+                                                       p->wd, y),
+                      "cudnnConvolutionBackwardFilter", __FILE__, __LINE__, err);
+    if (s == GV_OK)
+        s = GV_GPU(cudaStreamSynchronize(st), err);
     if (s != GV_OK) {
         plan_free(p);
         return s;
@@ -344,24 +360,21 @@ const char *gpu_dnn_name(const gpu_dnn *h)
     return h ? L.name : "";
 }
 
-static gv_status fwd_plan(gpu_dnn *h, const conv_args *a, int tf32, cudaStream_t st, dnn_plan **p, gv_err *err)
-{
-    if (a->cin % 8 || a->cout % 8 || a->M <= 0 || a->M % 49)
-        return gv_fail(err, GV_ERR_INPUT, "conv3x3 (cuDNN): %d rows of %d -> %d channels are not whole 7x7 boards of "
-                       "multiples of 8 channels", a->M, a->cin, a->cout);
-    return plan_get(h, OP_FWD, a->M, a->cin, a->cout, a->dt, tf32, a->x, a->w, a->y, st, p, err);
-}
+#define FWD_PLAN(h, a, tf32, st, p, err)                                                           \
+    plan_get(h, OP_FWD, (a)->M, (a)->cin, (a)->cout, (a)->dt, tf32, (a)->x, (a)->w, (a)->y, st, p, err)
+#define WGRAD_PLAN(h, a, tf32, st, p, err)                                                         \
+    plan_get(h, OP_WGRAD, (a)->M, (a)->cin, (a)->cout, (a)->dt, tf32, (a)->x, (a)->dy, (h)->dw, st, p, err)
 
 gv_status gpu_dnn_plan_fwd(gpu_dnn *h, const conv_args *a, int tf32, cudaStream_t st, gv_err *err)
 {
     dnn_plan *p;
-    return fwd_plan(h, a, tf32, st, &p, err);
+    return FWD_PLAN(h, a, tf32, st, &p, err);
 }
 
 gv_status gpu_dnn_fwd(gpu_dnn *h, const conv_args *a, int tf32, cudaStream_t st, gv_err *err)
 {
     dnn_plan *p;
-    GV_TRY(fwd_plan(h, a, tf32, st, &p, err));
+    GV_TRY(FWD_PLAN(h, a, tf32, st, &p, err));
     const size_t es = a->dt == GPU_BF16 ? 2 : 4;
     const float one = 1.f, zero = 0.f;
     if (a->res)
@@ -381,27 +394,19 @@ gv_status gpu_dnn_fwd(gpu_dnn *h, const conv_args *a, int tf32, cudaStream_t st,
     return GV_OK;
 }
 
-static gv_status wgrad_plan(gpu_dnn *h, const wgrad_args *a, int tf32, cudaStream_t st, dnn_plan **p, gv_err *err)
-{
-    if (a->cin % 8 || a->cout % 8 || a->M <= 0 || a->M % 49 || a->cin_real > a->cin)
-        return gv_fail(err, GV_ERR_INPUT, "conv3x3 wgrad (cuDNN): %d rows of %d -> %d channels are not whole 7x7 "
-                       "boards of multiples of 8 channels", a->M, a->cin, a->cout);
-    if ((size_t)a->cout * 9 * a->cin > h->max_dw)
-        return gv_fail(err, GV_ERR_INPUT, "conv3x3 wgrad (cuDNN): a %d x 9 x %d weight gradient exceeds the %zu "
-                       "elements reserved", a->cout, a->cin, h->max_dw);
-    return plan_get(h, OP_WGRAD, a->M, a->cin, a->cout, a->dt, tf32, a->x, a->dy, h->dw, st, p, err);
-}
-
 gv_status gpu_dnn_plan_wgrad(gpu_dnn *h, const wgrad_args *a, int tf32, cudaStream_t st, gv_err *err)
 {
     dnn_plan *p;
-    return wgrad_plan(h, a, tf32, st, &p, err);
+    if (a->cin_real > a->cin)
+        return gv_fail(err, GV_ERR_INPUT, "conv3x3 wgrad (cuDNN): %d real input channels of %d", a->cin_real, a->cin);
+    return WGRAD_PLAN(h, a, tf32, st, &p, err);
 }
 
 gv_status gpu_dnn_wgrad(gpu_dnn *h, const wgrad_args *a, int tf32, cudaStream_t st, gv_err *err)
 {
     dnn_plan *p;
-    GV_TRY(wgrad_plan(h, a, tf32, st, &p, err));
+    GV_TRY(gpu_dnn_plan_wgrad(h, a, tf32, st, err));
+    GV_TRY(WGRAD_PLAN(h, a, tf32, st, &p, err));
     const float one = 1.f, zero = 0.f;
     DNN_TRY(L.cudnnSetStream(h->h, st), err);
     DNN_TRY(L.cudnnConvolutionBackwardFilter(h->h, &one, p->xd, a->x, p->yd, a->dy, p->cd,
