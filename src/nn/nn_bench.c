@@ -26,7 +26,7 @@ typedef struct {
     nn_state s0;
     nn_batch b;
     nn_trainer *t;
-    char conv[48];         /* a GPU trainer's 3x3 convolution path (nn_gpu_conv_path), kept by teardown */
+    char conv[200];        /* a GPU trainer's 3x3 convolution path (nn_gpu_conv_path), kept by teardown */
 } config;
 
 typedef struct {

@@ -101,6 +101,7 @@ enum { OP_FWD = 0, OP_WGRAD = 1 };
 typedef struct {
     int used, op, M, cin, cout, tf32;
     gpu_dtype dt;
+    unsigned long last;             /* when it was last asked for (the least recent goes first) */
     cudnnTensorDescriptor_t xd, yd; /* (N, cin, 7, 7) and (N, cout, 7, 7), NHWC */
     cudnnFilterDescriptor_t wd;     /* (cout, cin, 3, 3), KRSC */
     cudnnConvolutionDescriptor_t cd;
@@ -118,7 +119,7 @@ struct gpu_dnn {
     void *dw;            /* a weight gradient in the data type, KRSC (max_dw elements, fp32-sized) */
     size_t max_dw;
     dnn_plan plans[DNN_PLANS];
-    int next;            /* the slot the next new plan replaces when all are used */
+    unsigned long clock; /* counts plan requests */
 };
 
 static void plan_free(dnn_plan *p)
@@ -199,12 +200,17 @@ static gv_status plan_get(gpu_dnn *h, int op, int M, int cin, int cout, gpu_dtyp
     if (op == OP_WGRAD && (size_t)cout * 9 * cin > h->max_dw)
         return gv_fail(err, GV_ERR_INPUT, "conv3x3 wgrad (cuDNN): a %d x 9 x %d weight gradient exceeds the %zu "
                        "elements reserved", cout, cin, h->max_dw);
+    dnn_plan *p = &h->plans[0];
+    h->clock++;
     for (int i = 0; i < DNN_PLANS; i++) {
-        dnn_plan *p = &h->plans[i];
-        if (p->used && p->op == op && p->M == M && p->cin == cin && p->cout == cout && p->dt == dt && p->tf32 == tf32) {
-            *out = p;
+        dnn_plan *q = &h->plans[i];
+        if (q->used && q->op == op && q->M == M && q->cin == cin && q->cout == cout && q->dt == dt && q->tf32 == tf32) {
+            q->last = h->clock;
+            *out = q;
             return GV_OK;
         }
+        if (q->last < p->last)
+            p = q; /* unused slots have last 0 */
     }
     const char *what = op == OP_FWD ? "forward" : "weight gradient";
     if (is_capturing(st))
@@ -212,9 +218,8 @@ static gv_status plan_get(gpu_dnn *h, int op, int M, int cin, int cout, gpu_dtyp
                        "cuDNN: no algorithm chosen yet for the %s %s convolution of %d rows, %d -> %d channels, "
                        "and none can be measured during a graph capture",
                        dt_name(dt), what, M, cin, cout);
-    dnn_plan *p = &h->plans[h->next];
-    h->next = (h->next + 1) % DNN_PLANS;
     plan_free(p);
+    p->last = h->clock;
     p->used = 1, p->op = op, p->M = M, p->cin = cin, p->cout = cout, p->dt = dt, p->tf32 = tf32;
     const int fma_only = dt == GPU_F32 && !tf32;
     gv_status s = plan_descs(p, fma_only ? CUDNN_FMA_MATH : CUDNN_TENSOR_OP_MATH, err);
@@ -422,6 +427,31 @@ gv_status gpu_dnn_wgrad(gpu_dnn *h, const wgrad_args *a, int tf32, cudaStream_t 
     return GV_OK;
 }
 
+gv_status gpu_dnn_probe(gpu_dnn *h, int cin, int cout, gpu_dtype dt, int tf32, gv_err *err)
+{
+    const size_t es = dt == GPU_BF16 ? 2 : 4;
+    void *x = NULL, *w = NULL, *y = NULL;
+    gv_status s = GV_GPU(cudaMalloc(&x, es * 49 * cin), err);
+    if (s == GV_OK)
+        s = GV_GPU(cudaMalloc(&w, es * cout * 9 * cin), err);
+    if (s == GV_OK)
+        s = GV_GPU(cudaMalloc(&y, es * 49 * cout), err);
+    if (s == GV_OK)
+        s = GV_GPU(cudaMemset(x, 0, es * 49 * cin), err);
+    if (s == GV_OK)
+        s = GV_GPU(cudaMemset(w, 0, es * cout * 9 * cin), err);
+    if (s == GV_OK)
+        s = GV_GPU(cudaMemset(y, 0, es * 49 * cout), err);
+    conv_args a = {x, w, y, NULL, 49, cin, cout, dt, 0, NULL, 0, 0, 0};
+    if (s == GV_OK)
+        s = gpu_dnn_plan_fwd(h, &a, tf32, 0, err);
+    wgrad_args g = {y, x, NULL, NULL, 0, 49, cin, cout, cin, dt, 0, 0};
+    if (s == GV_OK)
+        s = gpu_dnn_plan_wgrad(h, &g, tf32, 0, err);
+    gpu_free(x, w, y);
+    return s;
+}
+
 #else /* no cuDNN header at build time, or HIP: the own kernels run */
 
 gv_status gpu_dnn_open(gpu_dnn **out, void *ws, size_t ws_bytes, size_t max_dw, char *why, size_t why_len,
@@ -460,5 +490,10 @@ DNN_ABSENT(gpu_dnn_fwd, conv_args)
 DNN_ABSENT(gpu_dnn_plan_wgrad, wgrad_args)
 DNN_ABSENT(gpu_dnn_wgrad, wgrad_args)
 #undef DNN_ABSENT
+
+gv_status gpu_dnn_probe(gpu_dnn *h, int cin, int cout, gpu_dtype dt, int tf32, gv_err *err)
+{
+    return dnn_absent(err);
+}
 
 #endif

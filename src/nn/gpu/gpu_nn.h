@@ -99,6 +99,9 @@ gv_status gpu_dnn_plan_fwd(gpu_dnn *h, const conv_args *a, int tf32, cudaStream_
  * bf16 cuDNN writes the gradient in bf16 before it is added (as PyTorch's bf16 training). */
 gv_status gpu_dnn_wgrad(gpu_dnn *h, const wgrad_args *a, int tf32, cudaStream_t st, gv_err *err);
 gv_status gpu_dnn_plan_wgrad(gpu_dnn *h, const wgrad_args *a, int tf32, cudaStream_t st, gv_err *err);
+/* Whether cuDNN runs a cin -> cout convolution and its weight gradient in dt at all: both
+ * planned for one sample on zeroed scratch buffers (synchronises; an error says why not). */
+gv_status gpu_dnn_probe(gpu_dnn *h, int cin, int cout, gpu_dtype dt, int tf32, gv_err *err);
 
 /* ---- naive reference kernels for the self-test ---------------------------------------- */
 gv_status gpu_conv3x3_fwd_naive(const conv_args *a, cudaStream_t st, gv_err *err);

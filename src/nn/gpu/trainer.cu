@@ -41,7 +41,7 @@ typedef struct {
     cudaStream_t st;
     gpu_blas *blas;
     gpu_dnn *dnn;        /* cuDNN for the 3x3 convolutions, or NULL: the own kernels */
-    char conv_path[48];  /* which of them: "cudnn 9.10.2", "own mma", "own simt" */
+    char conv_path[200]; /* which of them: "cudnn 9.10.2", "own mma", "own simt" (and why not cuDNN) */
     size_t bytes;        /* device memory this trainer holds */
 
     float *p, *g, *m, *v, *run;
@@ -926,8 +926,9 @@ static void t_destroy(nn_trainer *t)
     free(t);
 }
 
-/* cuDNN for the 3x3 convolutions, by GV_CUDNN: unset, when the library loads; 1, required
- * (an error when it does not load); bf16, for bf16 only (fp32 on the own kernels); 0, never
+/* cuDNN for the 3x3 convolutions, by GV_CUDNN: unset, when the library loads and runs these
+ * shapes in this dtype; 1, required (an error when it cannot); bf16, for bf16 only (fp32 on
+ * the own kernels); 0, never
  * (the own kernels, for measuring against them). Its workspace is the weight-gradient
  * workspace of the own kernels (which then go unused), at least GV_CUDNN_WS_MB (16) MiB. */
 static gv_status dnn_open(gt *s, gv_err *err)
@@ -952,6 +953,19 @@ static gv_status dnn_open(gt *s, gv_err *err)
     GV_TRY(gpu_dnn_open(&s->dnn, s->wg_ws, sizeof(float) * s->wg_ws_elems, max_dw, why, sizeof why, err));
     if (!s->dnn)
         return need ? gv_fail(err, GV_ERR_ENV, "GV_CUDNN=1 but cuDNN cannot be used: %s", why) : GV_OK;
+    /* a library that loads but has no algorithm for these shapes in this dtype (say, true
+     * fp32 in NHWC) leaves the convolutions to the own kernels, and the path says so */
+    gv_err pe;
+    if (gpu_dnn_probe(s->dnn, 16, s->C, s->dt, s->o.tf32, &pe) != GV_OK ||
+        gpu_dnn_probe(s->dnn, s->C, s->C, s->dt, s->o.tf32, &pe) != GV_OK) {
+        if (need)
+            return gv_fail(err, GV_ERR_ENV, "GV_CUDNN=1 but cuDNN cannot run these convolutions: %s", pe.msg);
+        size_t l = strlen(s->conv_path);
+        snprintf(s->conv_path + l, sizeof s->conv_path - l, " (%s not used: %.120s)", gpu_dnn_name(s->dnn), pe.msg);
+        gpu_dnn_close(s->dnn);
+        s->dnn = NULL;
+        return GV_OK;
+    }
     s->bytes += gpu_dnn_bytes(s->dnn);
     snprintf(s->conv_path, sizeof s->conv_path, "%s", gpu_dnn_name(s->dnn));
     return GV_OK;
