@@ -32,12 +32,16 @@ say() { echo "$*" | tee -a "$sum"; }
 dnn=$("$PYTHON" -c 'import os, nvidia.cudnn as m; print(os.path.join(list(m.__path__)[0], "lib"))' 2>/dev/null || true)
 [ -n "$dnn" ] && [ -e "$dnn/libcudnn.so.9" ] || dnn=$(ls -d /opt/torch/.venv/lib/python3*/site-packages/nvidia/cudnn/lib 2>/dev/null | head -n 1)
 if [ -n "$dnn" ]; then
-  export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$dnn"
+  # and, after it, the wheel's other CUDA libraries that cuDNN may load (runtime, cuBLAS, NVRTC)
+  extra=$dnn
+  for d in "$(dirname "$(dirname "$dnn")")"/*/lib; do [ "$d" = "$dnn" ] || [ ! -d "$d" ] || extra=$extra:$d; done
+  export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$extra"
 fi
 say "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 say "gpu: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null || echo unknown)"
 say "gpuvet: $("$GPUVET" --version 2>&1) ($(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo 'no git'))"
 say "cudnn dir: ${dnn:-none found (the loader's default path)}; $(ls "$dnn"/libcudnn.so.9* 2>/dev/null | head -n 1)"
+say "LD_LIBRARY_PATH: ${LD_LIBRARY_PATH:-}"
 say "torch: $(timeout 20 "$PYTHON" -c 'import torch; print(torch.__version__, "cuda", torch.version.cuda, "cudnn", torch.backends.cudnn.version())' 2>&1 | tail -n 1)"
 
 # step NAME WANT LIMIT LOG CMD...: runs CMD under timeout (LIMIT seconds, or what is left of
