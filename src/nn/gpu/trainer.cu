@@ -928,9 +928,9 @@ static void t_destroy(nn_trainer *t)
 
 /* cuDNN for the 3x3 convolutions, by GV_CUDNN: unset, when the library loads and runs these
  * shapes in this dtype; 1, required (an error when it cannot); bf16, for bf16 only (fp32 on
- * the own kernels); 0, never
- * (the own kernels, for measuring against them). Its workspace is the weight-gradient
- * workspace of the own kernels (which then go unused), at least GV_CUDNN_WS_MB (16) MiB. */
+ * the own kernels); 0, never (the own kernels, for measuring against them). Its workspace
+ * is the weight-gradient workspace of the own kernels (which then go unused), enlarged to
+ * at least GV_CUDNN_WS_MB (16) MiB. */
 static gv_status dnn_open(gt *s, gv_err *err)
 {
     const char *e = getenv("GV_CUDNN");
