@@ -13,7 +13,7 @@
  *     (cout, cin_real, 3, 3), dropping the stem's padded input channels.
  *
  * The algorithm of each shape is the fastest deterministic one that cudnnFind*Ex measures
- * within the workspace given (found once, on the caller's real buffers; never during a
+ * within the workspace given, among those that sum products directly (no FFT, no Winograd) (found once, on the caller's real buffers; never during a
  * stream capture). The reference beside this path is the naive kernels of selftest.cu. */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -162,13 +162,24 @@ static gv_status plan_descs(dnn_plan *p, cudnnMathType_t math, gv_err *err)
 /* Which results of cudnnFind are acceptable: run successfully, fit the workspace, and for
  * true fp32 use no tensor cores (no TF32; the descriptor's FMA math type already asks for
  * that, and the result may report the default math type for such an algorithm).
+ * Only algorithms that sum the products directly (implicit or explicit GEMM, direct), not
+ * FFT or Winograd transforms, whose rounding would not meet the fp32 check's 1e-5.
  * Deterministic ones are preferred. */
+static int direct_sum(int op, int algo)
+{
+    if (op == OP_FWD)
+        return algo == CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM || algo == CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM ||
+               algo == CUDNN_CONVOLUTION_FWD_ALGO_GEMM || algo == CUDNN_CONVOLUTION_FWD_ALGO_DIRECT;
+    return algo == CUDNN_CONVOLUTION_BWD_FILTER_ALGO_0 || algo == CUDNN_CONVOLUTION_BWD_FILTER_ALGO_1 ||
+           algo == CUDNN_CONVOLUTION_BWD_FILTER_ALGO_3;
+}
+
 template <typename Perf>
 static int pick(dnn_plan *p, const Perf *r, int n, size_t ws, int fma_only, cudnnMathType_t *math)
 {
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < n; i++)
-            if (r[i].status == CUDNN_STATUS_SUCCESS && r[i].memory <= ws &&
+            if (r[i].status == CUDNN_STATUS_SUCCESS && r[i].memory <= ws && direct_sum(p->op, (int)r[i].algo) &&
                 (!fma_only ||
                  (r[i].mathType != CUDNN_TENSOR_OP_MATH && r[i].mathType != CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION)) &&
                 (pass || r[i].determinism == CUDNN_DETERMINISTIC)) {
