@@ -85,8 +85,11 @@ ifeq ($(GPU_KIND),cuda)
     CUDA_ARCH_USED := $(CUDA_ARCH)
   endif
   GPU_DEFS  := -DGV_GPU_CUDA=1 -DGV_HAVE_GPU=1 -DGV_CUDA_ARCH=$(CUDA_ARCH_USED)
+  # cuDNN is loaded at run time (src/nn/gpu/conv_cudnn.cu): only its header is needed here,
+  # and without it the own convolution kernels are all there is.
+  CUDNN_DEFS := $(if $(wildcard $(CUDA_HOME)/include/cudnn.h),-DGV_HAVE_CUDNN=1)
   NVFLAGS   := -O3 -std=c++17 -Isrc -gencode arch=compute_$(CUDA_ARCH_USED),code=[sm_$(CUDA_ARCH_USED),compute_$(CUDA_ARCH_USED)] \
-               -Xcompiler -fPIC,-Wall -lineinfo $(GPU_DEFS) $(if $(WERROR:0=),-Werror all-warnings)
+               -Xcompiler -fPIC,-Wall -lineinfo $(GPU_DEFS) $(CUDNN_DEFS) $(if $(WERROR:0=),-Werror all-warnings)
   LDLIBS    += -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcublasLt -lcublas -lnvrtc -lcudart_static -lrt -lstdc++
   GPU_OBJS  := $(patsubst src/%.cu,$(BUILD)/obj/%.o,$(CU_SRC))
 endif

@@ -8,6 +8,7 @@
 
 #include "bench/harness.h"
 #include "core/record.h"
+#include "nn/gpu/selftest.h"
 
 typedef struct {
     const dev_id *dev;
@@ -25,6 +26,7 @@ typedef struct {
     nn_state s0;
     nn_batch b;
     nn_trainer *t;
+    char conv[200];        /* a GPU trainer's 3x3 convolution path (nn_gpu_conv_path), kept by teardown */
 } config;
 
 typedef struct {
@@ -68,6 +70,8 @@ static void teardown(void *cx, int k)
     config *c = &((ctx_t *)cx)->c[k];
     if (c->t) {
         c->peak = c->t->ops->peak_bytes(c->t);
+        const char *conv = nn_gpu_conv_path(c->t);
+        snprintf(c->conv, sizeof c->conv, "%s", conv ? conv : "");
         nn_trainer_destroy(c->t);
     }
     c->t = NULL;
@@ -244,6 +248,8 @@ static cJSON *entry_new(const nn_bench_opts *o, const config *c)
     cJSON_AddNumberToObject(e, "threads", o->threads > 0 ? o->threads : gv_cpu_count());
     if (c->dev->kind == DEV_CPU)
         cJSON_AddStringToObject(e, "cpu_conv", nn_cpu_conv_name(o->cpu_conv));
+    else if (c->conv[0])
+        cJSON_AddStringToObject(e, "conv", c->conv);
     return e;
 }
 

@@ -74,6 +74,35 @@ gv_status gpu_wgrad_reduce(const wgrad_args *a, int splits, cudaStream_t st, gv_
 gv_status gpu_conv3x3_fwd_simt(const conv_args *a, int splits, cudaStream_t st, gv_err *err);
 gv_status gpu_conv3x3_wgrad_simt(const wgrad_args *a, int rows_per_split, int splits, cudaStream_t st, gv_err *err);
 
+/* ---- the same convolutions through cuDNN (conv_cudnn.cu) ------------------------------ */
+/* NVIDIA's cuDNN 9, loaded at run time (dlopen of GV_CUDNN_LIB, default libcudnn.so.9); in a
+ * build without its header (GV_HAVE_CUDNN unset) or under HIP it is never available. */
+typedef struct gpu_dnn gpu_dnn;
+/* Opens a cuDNN handle that uses ws (ws_bytes, the caller's, kept until gpu_dnn_close) as
+ * its workspace and holds room for one weight gradient of up to max_dw elements. When cuDNN
+ * cannot be used, *out is NULL, why says why, and GV_OK is returned; an error only when
+ * device memory runs out. */
+gv_status gpu_dnn_open(gpu_dnn **out, void *ws, size_t ws_bytes, size_t max_dw, char *why, size_t why_len,
+                       gv_err *err);
+void gpu_dnn_close(gpu_dnn *h);
+/* "cudnn 9.10.2" (the loaded library's version); "" for NULL. */
+const char *gpu_dnn_name(const gpu_dnn *h);
+/* Device memory h holds itself (not counting the caller's workspace). */
+size_t gpu_dnn_bytes(const gpu_dnn *h);
+/* As gpu_conv3x3_fwd (a->ws, splits and sm_count unused; res added before rounding; the
+ * fault hook too); tf32: fp32 data on TF32 tensor cores, else FMA units. The first call of
+ * a shape measures the algorithms on a's buffers (y is overwritten), which cannot happen
+ * during a stream capture: gpu_dnn_plan_fwd does that part alone, before capturing. */
+gv_status gpu_dnn_fwd(gpu_dnn *h, const conv_args *a, int tf32, cudaStream_t st, gv_err *err);
+gv_status gpu_dnn_plan_fwd(gpu_dnn *h, const conv_args *a, int tf32, cudaStream_t st, gv_err *err);
+/* As gpu_conv3x3_wgrad: dw (PyTorch layout, fp32) is added to; a->ws, splits unused. In
+ * bf16 cuDNN writes the gradient in bf16 before it is added (as PyTorch's bf16 training). */
+gv_status gpu_dnn_wgrad(gpu_dnn *h, const wgrad_args *a, int tf32, cudaStream_t st, gv_err *err);
+gv_status gpu_dnn_plan_wgrad(gpu_dnn *h, const wgrad_args *a, int tf32, cudaStream_t st, gv_err *err);
+/* Whether cuDNN runs a cin -> cout convolution and its weight gradient in dt at all: both
+ * planned for one sample on zeroed scratch buffers (synchronises; an error says why not). */
+gv_status gpu_dnn_probe(gpu_dnn *h, int cin, int cout, gpu_dtype dt, int tf32, gv_err *err);
+
 /* ---- naive reference kernels for the self-test ---------------------------------------- */
 gv_status gpu_conv3x3_fwd_naive(const conv_args *a, cudaStream_t st, gv_err *err);
 gv_status gpu_conv3x3_wgrad_naive(const wgrad_args *a, cudaStream_t st, gv_err *err);

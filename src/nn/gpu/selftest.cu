@@ -84,7 +84,22 @@ gv_status gpu_conv3x3_wgrad_naive(const wgrad_args *a, cudaStream_t st, gv_err *
 typedef struct {
     gv_rng rng;
     int fails;
+    gpu_dnn *dnn;       /* cuDNN, when it loaded (the kernels' impl IMPL_CUDNN) */
 } ctx;
+
+/* Which implementation a test runs: the SIMT kernels, the tensor-core kernels, cuDNN. */
+enum { IMPL_SIMT = 0, IMPL_MMA = 1, IMPL_CUDNN = 2 };
+static const char *impl_name[] = {"simt", "tensor-core", "cudnn"};
+
+static gv_status impl_fwd(ctx *c, const conv_args *a, int impl, gv_err *e)
+{
+    return impl == IMPL_CUDNN ? gpu_dnn_fwd(c->dnn, a, 0, 0, e) : gpu_conv3x3_fwd(a, impl == IMPL_MMA, 0, e);
+}
+
+static gv_status impl_wgrad(ctx *c, const wgrad_args *a, int impl, gv_err *e)
+{
+    return impl == IMPL_CUDNN ? gpu_dnn_wgrad(c->dnn, a, 0, 0, e) : gpu_conv3x3_wgrad(a, impl == IMPL_MMA, 0, e);
+}
 
 /* A runtime call that failed (GV_GPU's message names the call, file and line) is a FAIL
  * line and counts as a failure; returns whether the call succeeded. */
@@ -160,7 +175,7 @@ static void report(ctx *c, int ok, const char *what, double err_, double tol, si
 
 /* The forward kernel against the naive one. split: 0 none; -1 split-K as the trainer picks
  * it for sm_count multiprocessors; > 0 that many K splits. */
-static void test_fwd_split(ctx *c, int n, int cin, int cin_real, int cout, gpu_dtype dt, int mma, int with_res,
+static void test_fwd_split(ctx *c, int n, int cin, int cin_real, int cout, gpu_dtype dt, int impl, int with_res,
                            int split, int sm_count)
 {
     gv_err ge;
@@ -179,7 +194,7 @@ static void test_fwd_split(ctx *c, int n, int cin, int cin_real, int cout, gpu_d
     if (split)
         snprintf(how, sizeof how, split < 0 ? " split-K (auto, %d SMs)" : " split-K %d", split < 0 ? sm_count : split);
     snprintf(what, sizeof what, "conv3x3 forward %s %s n=%d cin=%d cout=%d%s%s", dt == GPU_BF16 ? "bf16" : "fp32",
-             mma ? "tensor-core" : "simt", n, cin, cout, with_res ? " +residual" : "", how);
+             impl_name[impl], n, cin, cout, with_res ? " +residual" : "", how);
     if (!x || !w || !y1 || !y2 || (with_res && !r) || (split && !ws)) {
         report(c, 0, what, INFINITY, 0, 0);
         goto out;
@@ -189,7 +204,7 @@ static void test_fwd_split(ctx *c, int n, int cin, int cin_real, int cout, gpu_d
         if (ws) /* NaN partials: a split that wrote nothing would show */
             rt(c, GV_GPU(cudaMemset(ws, 0xff, sizeof(float) * ws_elems), &ge), &ge);
         conv_args a = {x, w, y1, r, M, cin, cout, dt, 0, (float *)ws, ws ? ws_elems : 0, sm_count, split > 0 ? split : 0};
-        gv_status s1 = gpu_conv3x3_fwd(&a, mma, 0, &e);
+        gv_status s1 = impl_fwd(c, &a, impl, &e);
         a.y = y2;
         gv_status s2 = gpu_conv3x3_fwd_naive(&a, 0, &e);
         cudaError_t ce = cudaDeviceSynchronize();
@@ -210,12 +225,12 @@ out:
     gpu_free(x, w, r, y1, y2, ws);
 }
 
-static void test_fwd(ctx *c, int n, int cin, int cin_real, int cout, gpu_dtype dt, int mma, int with_res)
+static void test_fwd(ctx *c, int n, int cin, int cin_real, int cout, gpu_dtype dt, int impl, int with_res)
 {
-    test_fwd_split(c, n, cin, cin_real, cout, dt, mma, with_res, 0, 0);
+    test_fwd_split(c, n, cin, cin_real, cout, dt, impl, with_res, 0, 0);
 }
 
-static void test_wgrad(ctx *c, int n, int cin, int cin_real, int cout, gpu_dtype dt, int mma)
+static void test_wgrad(ctx *c, int n, int cin, int cin_real, int cout, gpu_dtype dt, int impl)
 {
     gv_err ge;
     const int M = n * 49;
@@ -228,7 +243,7 @@ static void test_wgrad(ctx *c, int n, int cin, int cin_real, int cout, gpu_dtype
     gv_err e;
     char what[160];
     snprintf(what, sizeof what, "conv3x3 wgrad %s %s n=%d cin=%d (real %d) cout=%d", dt == GPU_BF16 ? "bf16" : "fp32",
-             mma ? "tensor-core" : "simt", n, cin, cin_real, cout);
+             impl_name[impl], n, cin, cin_real, cout);
     if (!dy || !x || !w1 || !w2) {
         report(c, 0, what, INFINITY, 0, 0);
         goto out;
@@ -242,7 +257,7 @@ static void test_wgrad(ctx *c, int n, int cin, int cin_real, int cout, gpu_dtype
         float *ws = NULL;
         rt(c, GV_GPU(cudaMalloc((void **)&ws, sizeof(float) * wse), &ge), &ge);
         wgrad_args a = {dy, x, w1, ws, wse, M, cin, cout, cin_real, dt, 0, p.multiProcessorCount};
-        gv_status s1 = gpu_conv3x3_wgrad(&a, mma, 0, &e);
+        gv_status s1 = impl_wgrad(c, &a, impl, &e);
         a.dw = w2;
         gv_status s2 = gpu_conv3x3_wgrad_naive(&a, 0, &e);
         cudaError_t ce = cudaDeviceSynchronize();
@@ -254,7 +269,8 @@ static void test_wgrad(ctx *c, int n, int cin, int cin_real, int cout, gpu_dtype
         }
         size_t nf;
         double *h1 = download(c, w1, cnt, GPU_F32), *h2 = download(c, w2, cnt, GPU_F32);
-        double tol = 1e-4;
+        /* cuDNN's bf16 weight gradient is rounded to bf16 before it is added in fp32 */
+        double tol = impl == IMPL_CUDNN && dt == GPU_BF16 ? 1e-2 : 1e-4;
         double d = rel_l2(h1, h2, cnt, &nf);
         report(c, d <= tol, what, d, tol, nf);
         free(h1);
@@ -404,7 +420,7 @@ static double time_kernel(ctx *c, kernel_fn f, void *args, void (*reset)(void *)
 typedef struct {
     conv_args c;
     wgrad_args w;
-    int mma;
+    int impl;
     size_t dw_bytes;
     ctx *cx;
 } bench_args;
@@ -412,13 +428,35 @@ typedef struct {
 static gv_status run_fwd(void *p, cudaStream_t st, gv_err *err)
 {
     bench_args *b = (bench_args *)p;
-    return gpu_conv3x3_fwd(&b->c, b->mma, st, err);
+    return impl_fwd(b->cx, &b->c, b->impl, err);
 }
 
 static gv_status run_wgrad(void *p, cudaStream_t st, gv_err *err)
 {
     bench_args *b = (bench_args *)p;
-    return gpu_conv3x3_wgrad(&b->w, b->mma, st, err);
+    return impl_wgrad(b->cx, &b->w, b->impl, err);
+}
+
+/* cuDNN for the tests (c->dnn, with a 64 MiB workspace in *ws, freed by the caller), unless
+ * GV_CUDNN=0; prints which library or why none. GV_CUDNN=1 makes its absence a failure. */
+#define DNN_TEST_WS ((size_t)64 << 20)
+static void dnn_open_for_tests(ctx *c, void **ws)
+{
+    gv_err ge;
+    const char *env = getenv("GV_CUDNN");
+    char why[320] = "GV_CUDNN=0";
+    c->dnn = NULL;
+    *ws = NULL;
+    if (!(env && !strcmp(env, "0")) && rt(c, GV_GPU(cudaMalloc(ws, DNN_TEST_WS), &ge), &ge))
+        rt(c, gpu_dnn_open(&c->dnn, *ws, DNN_TEST_WS, (size_t)128 * 9 * 128, why, sizeof why, &ge), &ge);
+    if (c->dnn) {
+        printf("# cuDNN: %s\n", gpu_dnn_name(c->dnn));
+    } else if (env && !strcmp(env, "1")) {
+        printf("FAIL gpu cuDNN: GV_CUDNN=1 but it cannot be used: %s\n", why);
+        c->fails++;
+    } else {
+        printf("SKIP gpu cuDNN convolutions: %s\n", why);
+    }
 }
 
 static void reset_dw(void *p)
@@ -434,6 +472,7 @@ extern "C" void nn_gpu_kernel_bench(int device_index, int batch, int C)
     ctx cc, *c = &cc;
     gv_rng_seed(&cc.rng, 1);
     cc.fails = 0;
+    cc.dnn = NULL;
     gv_err ge;
     cudaDeviceProp p;
     if (!rt(c, GV_GPU(cudaSetDevice(device_index), &ge), &ge) ||
@@ -441,10 +480,13 @@ extern "C" void nn_gpu_kernel_bench(int device_index, int batch, int C)
         return;
     const int M = batch * 49;
     const double flops = 2.0 * M * C * 9.0 * C;
-    for (int pass = 0; pass < 3; pass++) {
-        gpu_dtype dt = pass == 0 ? GPU_F32 : GPU_BF16;
-        int mma = pass == 2;
-        if (mma && !(GV_HAVE_MMA_BUILD && p.major >= 8))
+    void *dws;
+    dnn_open_for_tests(c, &dws);
+    /* simt fp32, simt bf16, tensor-core bf16, cuDNN fp32, cuDNN bf16 */
+    for (int pass = 0; pass < 5; pass++) {
+        gpu_dtype dt = pass == 0 || pass == 3 ? GPU_F32 : GPU_BF16;
+        int impl = pass < 2 ? IMPL_SIMT : pass == 2 ? IMPL_MMA : IMPL_CUDNN;
+        if ((impl == IMPL_MMA && !(GV_HAVE_MMA_BUILD && p.major >= 8)) || (impl == IMPL_CUDNN && !c->dnn))
             continue;
         void *x = upload_random(c, (size_t)M, C, C, dt), *w = upload_random(c, (size_t)C, 9 * C, 9 * C, dt);
         void *y = upload_random(c, (size_t)M, C, C, dt);
@@ -457,17 +499,19 @@ extern "C" void nn_gpu_kernel_bench(int device_index, int batch, int C)
         memset(&b, 0, sizeof b);
         b.c = (conv_args){x, w, y, NULL, M, C, C, dt, 0};
         b.w = (wgrad_args){y, x, dw, ws, wse, M, C, C, C, dt, 0, p.multiProcessorCount};
-        b.mma = mma;
+        b.impl = impl;
         b.dw_bytes = sizeof(float) * C * C * 9;
         b.cx = c;
         double tf = time_kernel(c, run_fwd, &b, NULL, &e);
         double tw = time_kernel(c, run_wgrad, &b, reset_dw, &e);
         printf("# kernel bench %s %-11s batch %d C %d: forward %.3f ms (%.1f TFLOP/s), wgrad %.3f ms (%.1f TFLOP/s)\n",
-               dt == GPU_BF16 ? "bf16" : "fp32", mma ? "tensor-core" : "simt", batch, C, tf * 1e3, flops / tf * 1e-12,
+               dt == GPU_BF16 ? "bf16" : "fp32", impl_name[impl], batch, C, tf * 1e3, flops / tf * 1e-12,
                tw * 1e3, flops / tw * 1e-12);
         fflush(stdout);
         gpu_free(x, w, y, dw, ws);
     }
+    gpu_dnn_close(c->dnn);
+    gpu_free(dws);
 }
 
 extern "C" int nn_gpu_selftest(int device_index, unsigned long long seed)
@@ -482,6 +526,7 @@ extern "C" int nn_gpu_selftest(int device_index, unsigned long long seed)
     ctx cc, *c = &cc;
     gv_rng_seed(&cc.rng, seed);
     cc.fails = 0;
+    cc.dnn = NULL;
     gv_err ge;
     cudaDeviceProp p;
     if (!rt(c, GV_GPU(cudaSetDevice(device_index), &ge), &ge) ||
@@ -527,5 +572,33 @@ extern "C" int nn_gpu_selftest(int device_index, unsigned long long seed)
     } else {
         printf("SKIP gpu tensor-core kernels: %s\n", GV_GPU_IS_HIP ? "not built for HIP" : "GPU older than sm_80");
     }
+    /* cuDNN's path (conv_cudnn.cu), fp32 (FMA units) and bf16, on the same shapes: the
+     * forward with and without the residual (the trainer's data gradient is this forward
+     * through flipped weights), the weight gradient with the stem's padded channels, one
+     * and four samples, and more rows */
+    void *dws;
+    dnn_open_for_tests(c, &dws);
+    if (c->dnn) {
+        for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+            int cin = shapes[s][0], real = shapes[s][1], cout = shapes[s][2];
+            for (int k = 0; k < 2; k++) {
+                gpu_dtype dt = k ? GPU_BF16 : GPU_F32;
+                test_fwd(c, 37, cin, real, cout, dt, IMPL_CUDNN, 0);
+                if (cin == cout)
+                    test_fwd(c, 37, cin, real, cout, dt, IMPL_CUDNN, 1);
+                test_wgrad(c, 37, cin, real, cout, dt, IMPL_CUDNN);
+            }
+        }
+        test_fwd(c, 1, 128, 128, 128, GPU_BF16, IMPL_CUDNN, 1);
+        test_fwd(c, 4, 64, 64, 64, GPU_BF16, IMPL_CUDNN, 1);
+        test_fwd(c, 1, 16, 12, 128, GPU_BF16, IMPL_CUDNN, 0);
+        test_wgrad(c, 1, 16, 12, 64, GPU_BF16, IMPL_CUDNN);
+        test_wgrad(c, 700, 128, 128, 128, GPU_BF16, IMPL_CUDNN);
+        test_wgrad(c, 700, 128, 128, 128, GPU_F32, IMPL_CUDNN);
+        test_fwd(c, 700, 128, 128, 128, GPU_BF16, IMPL_CUDNN, 1);
+    }
+    gpu_dnn_close(c->dnn);
+    c->dnn = NULL;
+    gpu_free(dws);
     return cc.fails;
 }

@@ -18,6 +18,10 @@ int nn_gpu_selftest(int device_index, unsigned long long seed);
 /* Prints the time and TFLOP/s of each convolution kernel for (batch, C) (no checks). */
 void nn_gpu_kernel_bench(int device_index, int batch, int C);
 
+/* Which 3x3 convolutions a GPU trainer runs ("cudnn 9.10.2", "own mma", "own simt"; see
+ * GV_CUDNN in trainer.cu); NULL for a trainer of another backend. */
+const char *nn_gpu_conv_path(const struct nn_trainer *t);
+
 /* Runs one training step of a GPU trainer eagerly with per-kind timings and prints them. */
 void nn_gpu_profile(struct nn_trainer *t);
 

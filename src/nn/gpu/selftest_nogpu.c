@@ -22,3 +22,9 @@ void nn_gpu_profile(struct nn_trainer *t)
 {
     (void)t;
 }
+
+const char *nn_gpu_conv_path(const struct nn_trainer *t)
+{
+    (void)t;
+    return NULL;
+}

@@ -4,8 +4,9 @@
  *
  * Every buffer is allocated once for opts.max_batch. A training step (zero gradients,
  * forward, loss, backward, AdamW, weight preparation) is captured once per batch size
- * into a graph and replayed, so a step costs one launch. The 3x3 convolutions are this
- * project's implicit-GEMM kernels (conv_mma.cu, conv_simt.cu); the 1x1 convolutions and
+ * into a graph and replayed, so a step costs one launch. The 3x3 convolutions go through
+ * cuDNN when it can be loaded (conv_cudnn.cu; GV_CUDNN below), else through this project's
+ * implicit-GEMM kernels (conv_mma.cu, conv_simt.cu); the 1x1 convolutions and
  * the linear layers of the heads go through the vendor BLAS (dev/gpu_blas.h); norms are
  * fused with ReLU and the residual add (norm.cu). */
 #include <math.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #include "nn/gpu/gpu_nn.h"
+#include "nn/gpu/selftest.h"
 #include "nn/nn.h"
 
 typedef struct {
@@ -38,6 +40,10 @@ typedef struct {
     int C, nb, bn, use_mma, sm_count, maxn;
     cudaStream_t st;
     gpu_blas *blas;
+    gpu_dnn *dnn;        /* cuDNN for the 3x3 convolutions, or NULL: the own kernels */
+    int dnn_n, dnn_train; /* the batch size dnn_use was measured for (0: none), with the weight gradients */
+    unsigned char dnn_use[4]; /* per DNN_* kind: cuDNN was faster than the own kernels */
+    char conv_path[200]; /* which of them: "cudnn 9.10.2", "own mma", "own simt" (and why not cuDNN) */
     size_t bytes;        /* device memory this trainer holds */
 
     float *p, *g, *m, *v, *run;
@@ -89,6 +95,11 @@ typedef struct {
     double prof_ms[8];
     cudaEvent_t pe0, pe1;
 } gt;
+
+/* The kinds of 3x3 convolution, for choosing between cuDNN and the own kernels (the data
+ * gradient is a trunk-shaped forward). */
+enum { DNN_STEM_FWD, DNN_TRUNK_FWD, DNN_STEM_WGRAD, DNN_TRUNK_WGRAD, DNN_N };
+static const char *dnn_kind[DNN_N] = {"stem forward", "trunk forward", "stem wgrad", "trunk wgrad"};
 
 enum { P_CONV_FWD, P_CONV_DGRAD, P_WGRAD, P_NORM_FWD, P_NORM_BWD, P_GEMM, P_OTHER, P_N };
 static const char *prof_names[P_N] = {"conv forward", "conv dgrad", "conv wgrad", "norm forward",
@@ -339,8 +350,7 @@ static gv_status setup(gt *s, gv_err *err)
 }
 
 /* ---- the network, enqueued on the stream --------------------------------------------------- */
-static gv_status conv(gt *s, const conv_layer *cl, const void *x, const void *w, void *y, const void *res, int cin,
-                      int cout, gv_err *err)
+static conv_args conv_args_of(gt *s, const void *x, const void *w, void *y, const void *res, int cin, int cout)
 {
     /* split-K at small batches through the weight-gradient workspace (the stream runs one
      * kernel at a time, and a weight gradient reduces its partials before the next call);
@@ -352,18 +362,49 @@ static gv_status conv(gt *s, const conv_layer *cl, const void *x, const void *w,
     }
     conv_args a = {x, w, y, res, s->n * 49, cin, cout, s->dt, s->o.fault, splitk ? s->wg_ws : NULL, s->wg_ws_elems,
                    s->sm_count, 0};
+    return a;
+}
+
+static wgrad_args wgrad_args_of(gt *s, const conv_layer *cl, const void *dy, const void *x)
+{
+    wgrad_args a = {dy, x, s->g + cl->w, s->wg_ws, s->wg_ws_elems, s->n * 49, cl->cin_pad, cl->cout, cl->cin,
+                    s->dt, 0, s->sm_count};
+    return a;
+}
+
+/* One convolution by cuDNN (dnn) or by the own kernels. */
+static gv_status fwd_by(gt *s, int dnn, const conv_args *a, gv_err *err)
+{
+    return dnn ? gpu_dnn_fwd(s->dnn, a, s->o.tf32, s->st, err) : gpu_conv3x3_fwd(a, s->use_mma, s->st, err);
+}
+
+static gv_status wgrad_by(gt *s, int dnn, const wgrad_args *a, gv_err *err)
+{
+    return dnn ? gpu_dnn_wgrad(s->dnn, a, s->o.tf32, s->st, err) : gpu_conv3x3_wgrad(a, s->use_mma, s->st, err);
+}
+
+/* Whether cuDNN runs convolution kind k (DNN_*) at the current batch size: as dnn_prepare
+ * measured it, or, for a batch size it has not measured, always. */
+static int dnn_runs(const gt *s, int k)
+{
+    return s->dnn && (s->dnn_n != s->n || s->dnn_use[k]);
+}
+
+static gv_status conv(gt *s, const conv_layer *cl, const void *x, const void *w, void *y, const void *res, int cin,
+                      int cout, gv_err *err)
+{
+    conv_args a = conv_args_of(s, x, w, y, res, cin, cout);
     prof_begin(s);
-    gv_status r = gpu_conv3x3_fwd(&a, s->use_mma, s->st, err);
+    gv_status r = fwd_by(s, dnn_runs(s, cl == &s->stem ? DNN_STEM_FWD : DNN_TRUNK_FWD), &a, err);
     prof_end(s, w == cl->wd ? P_CONV_DGRAD : P_CONV_FWD);
     return r;
 }
 
 static gv_status wgrad(gt *s, const conv_layer *cl, const void *dy, const void *x, gv_err *err)
 {
-    wgrad_args a = {dy, x, s->g + cl->w, s->wg_ws, s->wg_ws_elems, s->n * 49, cl->cin_pad, cl->cout, cl->cin,
-                    s->dt, 0, s->sm_count};
+    wgrad_args a = wgrad_args_of(s, cl, dy, x);
     prof_begin(s);
-    gv_status r = gpu_conv3x3_wgrad(&a, s->use_mma, s->st, err);
+    gv_status r = wgrad_by(s, dnn_runs(s, cl == &s->stem ? DNN_STEM_WGRAD : DNN_TRUNK_WGRAD), &a, err);
     prof_end(s, P_WGRAD);
     return r;
 }
@@ -645,10 +686,13 @@ static gv_status need_batch(gt *s, gv_err *err)
     return s->n > 0 ? GV_OK : gv_fail(err, GV_ERR_INPUT, "no batch set on the GPU trainer");
 }
 
+static gv_status dnn_prepare(gt *s, int train, gv_err *err);
+
 static gv_status t_forward(nn_trainer *t, int train, double *logits, double *value, double *loss, gv_err *err)
 {
     gt *s = T_(t);
     GV_TRY(need_batch(s, err));
+    GV_TRY(dnn_prepare(s, 0, err)); /* before the poison: it writes some outputs */
     GV_TRY(poison_all(s, err));
     /* The bias gradients that the loss kernel accumulates land in g; clear it. */
     GV_GPU_TRY(cudaMemsetAsync(s->g, 0, sizeof(float) * s->L->nparams, s->st), err);
@@ -669,6 +713,7 @@ static gv_status t_gradients(nn_trainer *t, double *grads, double *loss, gv_err 
 {
     gt *s = T_(t);
     GV_TRY(need_batch(s, err));
+    GV_TRY(dnn_prepare(s, 1, err));
     GV_TRY(poison_all(s, err));
     GV_GPU_TRY(cudaMemsetAsync(s->g, 0, sizeof(float) * s->L->nparams, s->st), err);
     GV_TRY(enqueue_forward(s, 1, err));
@@ -682,6 +727,81 @@ static gv_status t_gradients(nn_trainer *t, double *grads, double *loss, gv_err 
     return GV_OK;
 }
 
+/* The time of one run of a convolution (forward a, or weight gradient w), the best of three
+ * after one more, in ms, with events on the stream. */
+static gv_status time_conv(gt *s, int dnn, const conv_args *a, const wgrad_args *w, float *ms, gv_err *err)
+{
+    cudaEvent_t e0 = NULL, e1 = NULL;
+    gv_status r = GV_GPU(cudaEventCreate(&e0), err);
+    if (r == GV_OK)
+        r = GV_GPU(cudaEventCreate(&e1), err);
+    *ms = 1e30f;
+    for (int i = 0; r == GV_OK && i < 4; i++) {
+        float t = 0;
+        r = GV_GPU(cudaEventRecord(e0, s->st), err);
+        if (r == GV_OK)
+            r = a ? fwd_by(s, dnn, a, err) : wgrad_by(s, dnn, w, err);
+        if (r == GV_OK)
+            r = GV_GPU(cudaEventRecord(e1, s->st), err);
+        if (r == GV_OK)
+            r = GV_GPU(cudaEventSynchronize(e1), err);
+        if (r == GV_OK)
+            r = GV_GPU(cudaEventElapsedTime(&t, e0, e1), err);
+        if (r == GV_OK && i > 0 && t < *ms)
+            *ms = t;
+    }
+    if (e0)
+        (void)cudaEventDestroy(e0);
+    if (e1)
+        (void)cudaEventDestroy(e1);
+    return r;
+}
+
+/* For the current batch size, before anything is captured (cudnnFind and the timings
+ * synchronise, which a capture does not allow): cuDNN's algorithm for each kind of
+ * convolution, and whether it beats the own kernels on that shape (the faster of the two
+ * runs it; GV_CUDNN_PICK=0: cuDNN always). With train, the weight gradients too (added to
+ * the forward choices already made for this batch size, which stay as they are). Runs on
+ * the trainer's own buffers: outputs that the work to come overwrites, and weight
+ * gradients added into g, which every step and gradients call clears after this. */
+static gv_status dnn_prepare(gt *s, int train, gv_err *err)
+{
+    if (!s->dnn || (s->dnn_n == s->n && (s->dnn_train || !train)))
+        return GV_OK;
+    const char *e = getenv("GV_CUDNN_PICK");
+    const int measure = !(e && !strcmp(e, "0")), tf = s->o.tf32;
+    const void *in[2] = {s->xin, s->stem_a};
+    void *out[2] = {s->stem_x, s->nb ? s->bx1[0] : NULL};
+    const int fwd_done = s->dnn_n == s->n;
+    if (!fwd_done)
+        memset(s->dnn_use, 1, sizeof s->dnn_use);
+    s->dnn_n = 0;
+    for (int k = 0; k < (s->nb ? 2 : 1); k++) {
+        const conv_layer *cl = k ? &s->c1[0] : &s->stem;
+        conv_args a = conv_args_of(s, in[k], cl->wf, out[k], NULL, cl->cin_pad, cl->cout);
+        wgrad_args w = wgrad_args_of(s, cl, s->gB, in[k]);
+        for (int g = fwd_done; g < 1 + train; g++) {
+            const int kind = (g ? DNN_STEM_WGRAD : DNN_STEM_FWD) + k;
+            float td = 0, to = 0;
+            GV_TRY(g ? gpu_dnn_plan_wgrad(s->dnn, &w, tf, s->st, err) : gpu_dnn_plan_fwd(s->dnn, &a, tf, s->st, err));
+            if (!measure)
+                continue;
+            GV_TRY(time_conv(s, 1, g ? NULL : &a, &w, &td, err));
+            GV_TRY(time_conv(s, 0, g ? NULL : &a, &w, &to, err));
+            s->dnn_use[kind] = td <= to;
+            if (getenv("GV_CUDNN_VERBOSE"))
+                printf("# batch %d %s: cuDNN %.3f ms, own %.3f ms\n", s->n, dnn_kind[kind], td, to);
+        }
+    }
+    s->dnn_n = s->n, s->dnn_train = train;
+    /* the path, for the records: cuDNN, and which kinds the own kernels kept */
+    int l = snprintf(s->conv_path, sizeof s->conv_path, "%s", gpu_dnn_name(s->dnn)), own = 0;
+    for (int k = 0; k < (train ? DNN_N : 2); k++)
+        if (!s->dnn_use[k] && (s->nb || k == DNN_STEM_FWD || k == DNN_STEM_WGRAD) && l < (int)sizeof s->conv_path)
+            l += snprintf(s->conv_path + l, sizeof s->conv_path - l, "%s%s", own++ ? ", " : "; own: ", dnn_kind[k]);
+    return GV_OK;
+}
+
 /* Captures the training step (infer 0) or the eval-mode forward alone (infer 1) for the
  * current batch size into s->graph or s->igraph. */
 static gv_status build_graph(gt *s, int infer, gv_err *err)
@@ -691,6 +811,7 @@ static gv_status build_graph(gt *s, int infer, gv_err *err)
         (void)cudaGraphExecDestroy(*ex);
         *ex = NULL;
     }
+    GV_TRY(dnn_prepare(s, !infer, err));
     cudaGraph_t g;
     GV_GPU_TRY(cudaStreamBeginCapture(s->st, cudaStreamCaptureModeThreadLocal), err);
     gv_err e2;
@@ -766,10 +887,12 @@ extern "C" void nn_gpu_profile(nn_trainer *t)
     }
     memset(s->prof_ms, 0, sizeof s->prof_ms);
     s->prof_bad = 0;
+    gv_status r = dnn_prepare(s, 1, &e); /* (measured already when a graph of this batch size exists) */
     double t0 = gv_now();
     s->prof = 1;
     s->lr = (float)nn_trainer_lr(t);
-    gv_status r = enqueue_step(s, &e);
+    if (r == GV_OK)
+        r = enqueue_step(s, &e);
     if (r == GV_OK)
         r = GV_GPU(cudaStreamSynchronize(s->st), &e);
     if (s->prof_bad && r == GV_OK)
@@ -854,6 +977,7 @@ static void free_all(gt *s)
         (void)cudaGraphExecDestroy(s->graph);
     if (s->igraph)
         (void)cudaGraphExecDestroy(s->igraph);
+    gpu_dnn_close(s->dnn);
     void *ptrs[] = {s->p, s->g, s->m, s->v, s->run, s->step_dev, s->stem.wf, s->pc_wt, s->vc_wt, s->pf_wp, s->vf1_wp,
                     s->vf2_wt, s->xin, s->stem_x, s->stem_a, s->hp_x, s->hp_a, s->hv_x, s->hv_a, s->logits_raw,
                     s->value_raw, s->vh_raw, s->logits, s->value, s->loss, s->vh, s->loss_acc, s->bn_acc, s->dlogits,
@@ -895,10 +1019,60 @@ static void t_destroy(nn_trainer *t)
     free(t);
 }
 
+/* cuDNN for the 3x3 convolutions, by GV_CUDNN: unset, when the library loads and runs these
+ * shapes in this dtype; 1, required (an error when it cannot); bf16, for bf16 only (fp32 on
+ * the own kernels); 0, never (the own kernels, for measuring against them). Its workspace
+ * is the weight-gradient workspace of the own kernels (which then go unused), enlarged to
+ * at least GV_CUDNN_WS_MB (16) MiB. */
+static gv_status dnn_open(gt *s, gv_err *err)
+{
+    const char *e = getenv("GV_CUDNN");
+    const int want = !(e && (!strcmp(e, "0") || (!strcmp(e, "bf16") && s->dt != GPU_BF16)));
+    const int need = e && !strcmp(e, "1");
+    snprintf(s->conv_path, sizeof s->conv_path, "own %s", s->use_mma && s->dt == GPU_BF16 ? "mma" : "simt");
+    if (!want)
+        return GV_OK;
+    const char *mb = getenv("GV_CUDNN_WS_MB");
+    size_t ws_min = (size_t)(mb && *mb ? atoi(mb) : 16) << 20;
+    if (sizeof(float) * s->wg_ws_elems < ws_min) {
+        (void)cudaFree(s->wg_ws);
+        s->bytes -= sizeof(float) * s->wg_ws_elems;
+        s->wg_ws = NULL;
+        s->wg_ws_elems = ws_min / sizeof(float);
+        ALLOC(s->wg_ws, sizeof(float) * s->wg_ws_elems, "cuDNN workspace");
+    }
+    char why[320];
+    const size_t max_dw = (size_t)s->C * 9 * (s->C > 16 ? s->C : 16);
+    GV_TRY(gpu_dnn_open(&s->dnn, s->wg_ws, sizeof(float) * s->wg_ws_elems, max_dw, why, sizeof why, err));
+    if (!s->dnn)
+        return need ? gv_fail(err, GV_ERR_ENV, "GV_CUDNN=1 but cuDNN cannot be used: %s", why) : GV_OK;
+    /* a library that loads but has no algorithm for these shapes in this dtype (say, true
+     * fp32 in NHWC) leaves the convolutions to the own kernels, and the path says so */
+    gv_err pe;
+    if (gpu_dnn_probe(s->dnn, 16, s->C, s->dt, s->o.tf32, &pe) != GV_OK ||
+        gpu_dnn_probe(s->dnn, s->C, s->C, s->dt, s->o.tf32, &pe) != GV_OK) {
+        if (need)
+            return gv_fail(err, GV_ERR_ENV, "GV_CUDNN=1 but cuDNN cannot run these convolutions: %s", pe.msg);
+        size_t l = strlen(s->conv_path);
+        snprintf(s->conv_path + l, sizeof s->conv_path - l, " (%s not used: %.120s)", gpu_dnn_name(s->dnn), pe.msg);
+        gpu_dnn_close(s->dnn);
+        s->dnn = NULL;
+        return GV_OK;
+    }
+    s->bytes += gpu_dnn_bytes(s->dnn);
+    snprintf(s->conv_path, sizeof s->conv_path, "%s", gpu_dnn_name(s->dnn));
+    return GV_OK;
+}
+
 static const nn_trainer_ops ops_fp32 = {"cuda-fp32", t_set_state, t_get_state, t_set_batch, t_forward,
                                         t_gradients, t_step, t_sync, t_peak, t_destroy, t_relu_masks, t_infer};
 static const nn_trainer_ops ops_bf16 = {"cuda-bf16", t_set_state, t_get_state, t_set_batch, t_forward,
                                         t_gradients, t_step, t_sync, t_peak, t_destroy, t_relu_masks, t_infer};
+
+extern "C" const char *nn_gpu_conv_path(const nn_trainer *t)
+{
+    return t && t->impl && (t->ops == &ops_fp32 || t->ops == &ops_bf16) ? T_(t)->conv_path : NULL;
+}
 
 extern "C" gv_status nn_gpu_create(const nn_layout *L, const nn_trainer_opts *opts, nn_trainer **out, gv_err *err)
 {
@@ -940,6 +1114,8 @@ extern "C" gv_status nn_gpu_create(const nn_layout *L, const nn_trainer_opts *op
     if ((rc = gpu_blas_create(&s->blas, s->st, err)) != GV_OK)
         goto fail;
     if ((rc = setup(s, err)) != GV_OK)
+        goto fail;
+    if ((rc = dnn_open(s, err)) != GV_OK)
         goto fail;
     {
         nn_trainer *t = (nn_trainer *)calloc(1, sizeof *t);
