@@ -535,11 +535,23 @@ __global__ void __launch_bounds__(GN_MAX_THREADS) gn_fwd_vec(const T *__restrict
     const bool on = n < N;
     const size_t base = (size_t)n * 49 * C + (size_t)w.u * W, step = (size_t)7 * C;
     const float inv = 1.0f / (49.0f * (C / 8));
-    typename V::raw xr[7];
-    if (on)
+    /* every load first (the residual and the parameters too): more bytes in flight */
+    typename V::raw xr[7], rr[7];
+    float ga[W], be[W];
+    if (on) {
 #pragma unroll
         for (int i = 0; i < 7; i++)
             xr[i] = V::ld(x + base + i * step);
+        if (res)
+#pragma unroll
+            for (int i = 0; i < 7; i++)
+                rr[i] = V::ld(res + base + i * step);
+#pragma unroll
+        for (int e = 0; e < W; e++) {
+            ga[e] = gamma[w.cv * W + e];
+            be[e] = beta[w.cv * W + e];
+        }
+    }
     const float mean = gn_group_sums(on ? gn_moment<T>(xr, 0.f, false) : 0.f, 0.f, w).x * inv;
     const float q = on ? gn_moment<T>(xr, mean, true) : 0.f;
     const float rstd = rsqrtf(gn_group_sums(q, 0.f, w).x * inv + 1e-5f);
@@ -549,17 +561,6 @@ __global__ void __launch_bounds__(GN_MAX_THREADS) gn_fwd_vec(const T *__restrict
         mean_out[n * 8 + w.grp] = mean;
         rstd_out[n * 8 + w.grp] = rstd;
     }
-    float ga[W], be[W];
-#pragma unroll
-    for (int e = 0; e < W; e++) {
-        ga[e] = gamma[w.cv * W + e];
-        be[e] = beta[w.cv * W + e];
-    }
-    typename V::raw rr[7];
-    if (res)
-#pragma unroll
-        for (int i = 0; i < 7; i++)
-            rr[i] = V::ld(res + base + i * step);
 #pragma unroll
     for (int i = 0; i < 7; i++) {
         float v[W], r[W];
