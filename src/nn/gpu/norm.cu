@@ -453,7 +453,7 @@ __global__ void __launch_bounds__(NORM_THREADS) gn_bwd_reg(const T *__restrict__
  * data stay in registers in their stored form (bf16 pairs or floats) between the passes.
  * The backward keeps per-channel dgamma/dbeta sums per thread over the samples it visits
  * (grid-stride), adds them per block in a fixed order into one partial per block, and
- * gn_param_sums adds the partials in block order: no atomics, deterministic. */
+ * gn_param_sums adds the partials in a fixed order: no atomics, deterministic. */
 #define GN_MAX_THREADS 256
 #define GN_MAX_SPB 8
 
@@ -680,20 +680,33 @@ __global__ void __launch_bounds__(GN_MAX_THREADS) gn_bwd_vec(const T *__restrict
     }
 }
 
-/* dgamma[c] += the partials' sum of g*xhat, dbeta[c] += of g, added in block order. */
-__global__ void gn_param_sums(const float *__restrict__ part, int blocks, int C, float *__restrict__ dgamma,
-                              float *__restrict__ dbeta)
+/* dgamma[c] += the partials' sum of g*xhat, dbeta[c] += of g. Block (32, GN_SUM_ROWS): x a
+ * column of the partials (2C: dgamma's, then dbeta's), y a row offset; each thread adds
+ * the rows y, y + GN_SUM_ROWS, ... in order (a few loads in flight, not one chain of
+ * `blocks`), then row offsets are added in order: a fixed order, deterministic. */
+#define GN_SUM_ROWS 32
+__global__ void __launch_bounds__(32 * GN_SUM_ROWS) gn_param_sums(const float *__restrict__ part, int blocks, int C,
+                                                                  float *__restrict__ dgamma,
+                                                                  float *__restrict__ dbeta)
 {
-    const int j = blockIdx.x * blockDim.x + threadIdx.x;
-    if (j >= 2 * C)
-        return;
+    __shared__ double sh[GN_SUM_ROWS][32];
+    const int tx = threadIdx.x, ty = threadIdx.y, j = blockIdx.x * 32 + tx;
     double a = 0;
-    for (int b = 0; b < blocks; b++)
-        a += part[(size_t)b * 2 * C + j];
-    if (j < C)
-        dgamma[j] += (float)a;
-    else
-        dbeta[j - C] += (float)a;
+    if (j < 2 * C)
+#pragma unroll 4
+        for (int b = ty; b < blocks; b += GN_SUM_ROWS)
+            a += part[(size_t)b * 2 * C + j];
+    sh[ty][tx] = a;
+    __syncthreads();
+    if (ty == 0 && j < 2 * C) {
+        double t = 0;
+        for (int k = 0; k < GN_SUM_ROWS; k++)
+            t += sh[k][tx];
+        if (j < C)
+            dgamma[j] += (float)t;
+        else
+            dbeta[j - C] += (float)t;
+    }
 }
 
 /* ---- BatchNorm ------------------------------------------------------------------------ */
@@ -964,7 +977,8 @@ static gv_status norm_bwd_t(const norm_bwd_args *a, cudaStream_t st, gv_err *err
             float *part = (float *)a->acc;
             gn_bwd_vec<T><<<nb, vt, 0, st>>>(x, out, dout, dx, dres, a->gamma, a->mean, a->rstd, part, a->N, a->C);
             GV_GPU_TRY(cudaGetLastError(), err);
-            gn_param_sums<<<(2 * a->C + 127) / 128, 128, 0, st>>>(part, nb, a->C, a->dgamma, a->dbeta);
+            gn_param_sums<<<(2 * a->C + 31) / 32, dim3(32, GN_SUM_ROWS), 0, st>>>(part, nb, a->C, a->dgamma,
+                                                                                 a->dbeta);
             GV_GPU_TRY(cudaGetLastError(), err);
             return GV_OK;
         }
