@@ -5,7 +5,8 @@
 #   1. the kernel self-test with GV_EXPECT_GPU=1: every GroupNorm variant (fp32/bf16 x
 #      residual x ReLU x dres, 64 and 128 channels, batches 1, 3, 37, 257), the coalesced
 #      and the earlier kernels each against the float64 host computation and against each
-#      other, besides the convolution kernels;
+#      other, besides the convolution kernels; test_gpu_train (the trainer end to end: the
+#      training-mode forward repeats bit for bit, captured inference equals eager);
 #   2. gpuvet check --devices cpu,cuda --dtype fp32,bf16 --gemm-size 0 at 64 and 128
 #      channels (GroupNorm and BatchNorm), then --inject-fault, which must fail;
 #   3. gpuvet bench train --devices cuda --channels 64,128 --batches 1024,8192 --dtype bf16
@@ -23,14 +24,15 @@ out=${1:?usage: bench/nn/h200_gn.sh OUT_DIR}
 GPUVET=${GPUVET:-build/cuda/gpuvet}
 case "$GPUVET" in /*) ;; *) GPUVET=$(pwd)/$GPUVET ;; esac
 T=$(dirname "$GPUVET")/tests/test_gpu_kernels
-[ -x "$GPUVET" ] && [ -x "$T" ] ||
-  { echo "h200_gn.sh: no $GPUVET or $T (make GPU=cuda CUDA_ARCH=90 build tests, or set GPUVET)" >&2; exit 2; }
+[ -x "$GPUVET" ] && [ -x "$T" ] && [ -x "$(dirname "$T")/test_gpu_train" ] ||
+  { echo "h200_gn.sh: no $GPUVET or $T or test_gpu_train beside it (make GPU=cuda CUDA_ARCH=90 build tests, or set GPUVET)" >&2; exit 2; }
 mkdir -p "$out" || exit 2
 raw=$(mktemp -d)
 t0=$(date +%s)
-# left: seconds left of the 230 s budget; cap N: N, or what is left when that is less
+# left: seconds left of the 230 s budget; cap N: N, or what is left when that is less (at
+# least 1: `timeout 0` would mean no limit)
 left() { echo $((230 - ($(date +%s) - t0))); }
-cap() { l=$(left); [ "$l" -lt "$1" ] && echo "$l" || echo "$1"; }
+cap() { l=$(left); [ "$l" -lt 1 ] && l=1; [ "$l" -lt "$1" ] && echo "$l" || echo "$1"; }
 # verdict NAME RC WANT_RC PATTERN: PASS when the step exited WANT_RC and its log
 # ($raw/NAME.txt) has no line matching PATTERN
 verdict() {
@@ -56,6 +58,9 @@ train() { # NAME [ENV=VALUE]: bench train into $raw/NAME.txt and .json
   grep -c '^PASS gpu GroupNorm' "$raw/selftest.txt" | sed 's/^/GroupNorm comparisons passed: /'
   grep -E '^(FAIL|SKIP)' "$raw/selftest.txt"
   grep -E '^PASS gpu GroupNorm.* (n=257 C=128 res relu dres|n=1 C=64 relu)' "$raw/selftest.txt"
+  GV_EXPECT_GPU=1 timeout "$(cap 45)" "$(dirname "$T")/test_gpu_train" >"$raw/test_gpu_train.txt" 2>&1
+  verdict test_gpu_train $? 0 '^FAIL\|^SKIP'
+  grep -E '^(FAIL|SKIP)' "$raw/test_gpu_train.txt"
 
   echo "== 2. check cpu,cuda fp32,bf16 at 64 and 128 channels; the fault hook"
   for c in 64 128; do
