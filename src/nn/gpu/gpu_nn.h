@@ -113,6 +113,16 @@ gv_status gpu_conv3x3_wgrad_naive(const wgrad_args *a, cudaStream_t st, gv_err *
 #define GPU_BN_BLOCKS 256
 #define GPU_BN_ROWS 8
 #define GPU_BN_SCRATCH(C) ((size_t)(2 + 2 * GPU_BN_BLOCKS) * (size_t)(C))
+/* GroupNorm's backward adds dgamma/dbeta through at most this many per-block partials,
+ * kept in the same scratch (fixed order, deterministic). */
+#define GPU_GN_PARTS 512
+
+/* Which GroupNorm kernels: AUTO the coalesced ones where the shape allows (gpu_gn_coalesced)
+ * unless the environment sets GV_GN_OLD=1; OLD the earlier warp-per-group kernels (the
+ * self-test's reference and the A/B baseline); NEW the coalesced ones where they apply. */
+enum { GPU_GN_AUTO = 0, GPU_GN_OLD = 1, GPU_GN_NEW = 2 };
+/* Whether the coalesced GroupNorm kernels handle C channels in dt. */
+int gpu_gn_coalesced(int C, gpu_dtype dt);
 
 typedef struct {
     int group;          /* 1 GroupNorm(8), 0 BatchNorm (batch statistics or running) */
@@ -129,6 +139,7 @@ typedef struct {
     double *acc;        /* scratch: GPU_BN_SCRATCH(C) doubles */
     gpu_dtype dt;
     int fault;
+    int impl;           /* GPU_GN_AUTO / OLD / NEW */
 } norm_fwd_args;
 
 gv_status gpu_norm_fwd(const norm_fwd_args *a, cudaStream_t st, gv_err *err);
@@ -143,10 +154,11 @@ typedef struct {
     void *dres;         /* optional (M, C): the masked gradient (w.r.t. the residual input) */
     const float *gamma;
     const float *mean, *rstd;
-    float *dgamma, *dbeta; /* accumulated (atomics); zero before */
-    double *acc;        /* BN scratch: GPU_BN_SCRATCH(C) doubles */
+    float *dgamma, *dbeta; /* added to */
+    double *acc;        /* scratch: GPU_BN_SCRATCH(C) doubles (GN: the per-block partials) */
     int sm_count;
     gpu_dtype dt;
+    int impl;           /* GPU_GN_AUTO / OLD / NEW */
 } norm_bwd_args;
 
 gv_status gpu_norm_bwd(const norm_bwd_args *a, cudaStream_t st, gv_err *err);

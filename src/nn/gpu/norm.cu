@@ -6,6 +6,11 @@
  * that a large mean does not cancel the variance; BatchNorm accumulates in double.
  * GroupNorm: one warp per group of one sample, samples spread over the blocks; each
  * lane handles VEC adjacent channels (2 when a group has an even channel count). */
+#include <stdlib.h>
+#include <string.h>
+
+#include <type_traits>
+
 #include "nn/gpu/gpu_nn.h"
 
 #define NORM_THREADS 256
@@ -222,6 +227,41 @@ __global__ void __launch_bounds__(NORM_THREADS) gn_bwd(const T *__restrict__ x, 
     }
 }
 
+/* 16 bytes of T as raw (W values: 8 bf16 or 4 floats), to and from float. */
+template <typename T>
+struct gn_vec {
+    static constexpr bool bf = sizeof(T) == 2;
+    static constexpr int W = bf ? 8 : 4;
+    typedef typename std::conditional<bf, uint4, float4>::type raw;
+    static __device__ __forceinline__ raw ld(const T *p) { return *(const raw *)p; }
+    static __device__ __forceinline__ void st(T *p, raw v) { *(raw *)p = v; }
+    static __device__ __forceinline__ void unpack(raw r, float v[W])
+    {
+        if constexpr (bf) {
+            const unsigned w[4] = {(unsigned)r.x, (unsigned)r.y, (unsigned)r.z, (unsigned)r.w};
+#pragma unroll
+            for (int i = 0; i < 4; i++) {
+                v[2 * i] = gv_bf16_to_f32((gv_bf16)(w[i] & 0xffff));
+                v[2 * i + 1] = gv_bf16_to_f32((gv_bf16)(w[i] >> 16));
+            }
+        } else {
+            v[0] = r.x, v[1] = r.y, v[2] = r.z, v[3] = r.w;
+        }
+    }
+    static __device__ __forceinline__ raw pack(const float v[W])
+    {
+        if constexpr (bf) {
+            unsigned w[4];
+#pragma unroll
+            for (int i = 0; i < 4; i++)
+                w[i] = (unsigned)gv_f32_to_bf16(v[2 * i]) | ((unsigned)gv_f32_to_bf16(v[2 * i + 1]) << 16);
+            return make_uint4(w[0], w[1], w[2], w[3]);
+        } else {
+            return make_float4(v[0], v[1], v[2], v[3]);
+        }
+    }
+};
+
 /* ---- GroupNorm, register-resident (channels 64 and 128) --------------------------------
  * A group of one sample is 49 positions x cg = C/8 channels (8 or 16 here). Each lane
  * holds 8 adjacent channels of one position per iteration (one 16-byte load in bf16), so
@@ -234,33 +274,20 @@ struct gn_shape {
     static constexpr int ITER = (49 + PPI - 1) / PPI;
 };
 
-static __device__ __forceinline__ void ld8(const float *p, float v[8])
+/* 8 adjacent elements to and from float. */
+template <typename T>
+static __device__ __forceinline__ void ld8(const T *p, float v[8])
 {
-    float4 a = *(const float4 *)p, b = *(const float4 *)(p + 4);
-    v[0] = a.x, v[1] = a.y, v[2] = a.z, v[3] = a.w, v[4] = b.x, v[5] = b.y, v[6] = b.z, v[7] = b.w;
+    gn_vec<T>::unpack(gn_vec<T>::ld(p), v);
+    if (gn_vec<T>::W == 4)
+        gn_vec<T>::unpack(gn_vec<T>::ld(p + 4), v + 4);
 }
-static __device__ __forceinline__ void ld8(const gv_bf16 *p, float v[8])
+template <typename T>
+static __device__ __forceinline__ void st8(T *p, const float v[8])
 {
-    uint4 a = *(const uint4 *)p;
-    unsigned w[4] = {a.x, a.y, a.z, a.w};
-#pragma unroll
-    for (int i = 0; i < 4; i++) {
-        v[2 * i] = gv_bf16_to_f32((gv_bf16)(w[i] & 0xffff));
-        v[2 * i + 1] = gv_bf16_to_f32((gv_bf16)(w[i] >> 16));
-    }
-}
-static __device__ __forceinline__ void st8(float *p, const float v[8])
-{
-    *(float4 *)p = make_float4(v[0], v[1], v[2], v[3]);
-    *(float4 *)(p + 4) = make_float4(v[4], v[5], v[6], v[7]);
-}
-static __device__ __forceinline__ void st8(gv_bf16 *p, const float v[8])
-{
-    unsigned w[4];
-#pragma unroll
-    for (int i = 0; i < 4; i++)
-        w[i] = (unsigned)gv_f32_to_bf16(v[2 * i]) | ((unsigned)gv_f32_to_bf16(v[2 * i + 1]) << 16);
-    *(uint4 *)p = make_uint4(w[0], w[1], w[2], w[3]);
+    gn_vec<T>::st(p, gn_vec<T>::pack(v));
+    if (gn_vec<T>::W == 4)
+        gn_vec<T>::st(p + 4, gn_vec<T>::pack(v + 4));
 }
 
 template <typename T, int LPP>
@@ -413,6 +440,273 @@ __global__ void __launch_bounds__(NORM_THREADS) gn_bwd_reg(const T *__restrict__
             atomicAdd(&dgamma[ch0 + e], accg[e]);
             atomicAdd(&dbeta[ch0 + e], accb[e]);
         }
+}
+
+/* ---- GroupNorm, coalesced (the default where the shape fits) ----------------------------
+ * A sample is 49*C contiguous elements. A unit of U = 7R threads (R = C/W vectors of W
+ * channels per position: 16 bytes, W = 8 in bf16 and 4 in fp32) covers one sample: thread u
+ * holds vector u % R of positions u / R + 7i, i < 7, so that for each i the unit reads
+ * 7 whole positions, contiguous, with 16-byte accesses. A block holds `spb` units (one
+ * sample each). A thread's vector lies in one group (the group's channels are a multiple of
+ * W); the group sums of a sample go through shared memory, added in a fixed order (so a
+ * forward gives the same bits every time, as BatchNorm's comment below explains). The
+ * data stay in registers in their stored form (bf16 pairs or floats) between the passes.
+ * The backward keeps per-channel dgamma/dbeta sums per thread over the samples it visits
+ * (grid-stride), adds them per block in a fixed order into one partial per block, and
+ * gn_param_sums adds the partials in a fixed order: no atomics, deterministic. */
+#define GN_MAX_THREADS 256
+#define GN_MAX_SPB 8
+
+/* Where a thread of a coalesced GroupNorm block works. */
+struct gn_place {
+    int R, U, spb;  /* vectors per position, threads per sample, samples per block */
+    int s, u, cv;   /* the thread's sample in the block, index in its unit, vector in the row */
+    int grp, vpg;   /* its group; vectors per group */
+};
+
+template <typename T>
+static __device__ __forceinline__ gn_place gn_where(int C)
+{
+    gn_place w;
+    w.R = C / gn_vec<T>::W;
+    w.U = 7 * w.R;
+    w.spb = blockDim.x / w.U;
+    w.s = threadIdx.x / w.U;
+    w.u = threadIdx.x - w.s * w.U;
+    w.cv = w.u % w.R;
+    w.vpg = C / 8 / gn_vec<T>::W;
+    w.grp = w.cv / w.vpg;
+    return w;
+}
+
+/* The sums of a and b over the threads of each (sample, group) of the block, in a fixed
+ * order; returns this thread's group's. All threads of the block must call it. */
+static __device__ __forceinline__ float2 gn_group_sums(float a, float b, const gn_place &w)
+{
+    __shared__ float red[2][GN_MAX_THREADS];
+    __shared__ float2 stat[GN_MAX_SPB * 8];
+    red[0][threadIdx.x] = a;
+    red[1][threadIdx.x] = b;
+    __syncthreads();
+    if (threadIdx.x < w.spb * 8) {
+        const int first = (threadIdx.x >> 3) * w.U + (threadIdx.x & 7) * w.vpg;
+        float sa = 0.f, sb = 0.f;
+        for (int pr = 0; pr < 7; pr++)
+            for (int k = 0; k < w.vpg; k++) {
+                sa += red[0][first + pr * w.R + k];
+                sb += red[1][first + pr * w.R + k];
+            }
+        stat[threadIdx.x] = make_float2(sa, sb);
+    }
+    __syncthreads();
+    /* the next call writes red only after this barrier and stat only after its first one,
+     * which every thread reaches after reading stat here */
+    return stat[w.s * 8 + w.grp];
+}
+
+/* The sum of the thread's values minus c, or of their squares when sq. */
+template <typename T>
+static __device__ __forceinline__ float gn_moment(const typename gn_vec<T>::raw xr[7], float c, bool sq)
+{
+    float s = 0.f;
+#pragma unroll
+    for (int i = 0; i < 7; i++) {
+        float v[gn_vec<T>::W];
+        gn_vec<T>::unpack(xr[i], v);
+#pragma unroll
+        for (int e = 0; e < gn_vec<T>::W; e++)
+            s += sq ? (v[e] - c) * (v[e] - c) : v[e] - c;
+    }
+    return s;
+}
+
+template <typename T>
+__global__ void __launch_bounds__(GN_MAX_THREADS) gn_fwd_vec(const T *__restrict__ x, const T *__restrict__ res,
+                                                             T *__restrict__ y, int relu,
+                                                             const float *__restrict__ gamma,
+                                                             const float *__restrict__ beta,
+                                                             float *__restrict__ mean_out,
+                                                             float *__restrict__ rstd_out, int N, int C, int fault)
+{
+    typedef gn_vec<T> V;
+    constexpr int W = V::W;
+    const gn_place w = gn_where<T>(C);
+    const int n = blockIdx.x * w.spb + w.s;
+    const bool on = n < N;
+    const size_t base = (size_t)n * 49 * C + (size_t)w.u * W, step = (size_t)7 * C;
+    const float inv = 1.0f / (49.0f * (C / 8));
+    /* every load first (the residual and the parameters too): more bytes in flight */
+    typename V::raw xr[7], rr[7];
+    float ga[W], be[W];
+    if (on) {
+#pragma unroll
+        for (int i = 0; i < 7; i++)
+            xr[i] = V::ld(x + base + i * step);
+        if (res)
+#pragma unroll
+            for (int i = 0; i < 7; i++)
+                rr[i] = V::ld(res + base + i * step);
+#pragma unroll
+        for (int e = 0; e < W; e++) {
+            ga[e] = gamma[w.cv * W + e];
+            be[e] = beta[w.cv * W + e];
+        }
+    }
+    const float mean = gn_group_sums(on ? gn_moment<T>(xr, 0.f, false) : 0.f, 0.f, w).x * inv;
+    const float q = on ? gn_moment<T>(xr, mean, true) : 0.f;
+    const float rstd = rsqrtf(gn_group_sums(q, 0.f, w).x * inv + 1e-5f);
+    if (!on)
+        return;
+    if (w.u < w.R && w.cv % w.vpg == 0) { /* the first vector of its group at position 0 */
+        mean_out[n * 8 + w.grp] = mean;
+        rstd_out[n * 8 + w.grp] = rstd;
+    }
+#pragma unroll
+    for (int i = 0; i < 7; i++) {
+        float v[W], r[W];
+        V::unpack(xr[i], v);
+        if (res)
+            V::unpack(rr[i], r);
+#pragma unroll
+        for (int e = 0; e < W; e++) {
+            float t = (v[e] - mean) * rstd * ga[e] + be[e];
+            if (res)
+                t += r[e];
+            v[e] = relu ? fmaxf(t, 0.f) : t;
+        }
+        /* test hook: leave one vector per sample unwritten (position 48, channel 0) */
+        if (fault && i == 6 && w.u == 6 * w.R)
+            continue;
+        V::st(y + base + i * step, V::pack(v));
+    }
+}
+
+template <typename T>
+__global__ void __launch_bounds__(GN_MAX_THREADS) gn_bwd_vec(const T *__restrict__ x, const T *__restrict__ out,
+                                                             const T *__restrict__ dout, T *__restrict__ dx,
+                                                             T *__restrict__ dres, const float *__restrict__ gamma,
+                                                             const float *__restrict__ mean_in,
+                                                             const float *__restrict__ rstd_in,
+                                                             float *__restrict__ part, int N, int C)
+{
+    typedef gn_vec<T> V;
+    constexpr int W = V::W;
+    const gn_place w = gn_where<T>(C);
+    const size_t step = (size_t)7 * C;
+    const float inv = 1.0f / (49.0f * (C / 8));
+    float ga[W], accg[W], accb[W];
+#pragma unroll
+    for (int e = 0; e < W; e++) {
+        ga[e] = gamma[w.cv * W + e];
+        accg[e] = accb[e] = 0.f;
+    }
+    for (int n0 = blockIdx.x * w.spb; n0 < N; n0 += gridDim.x * w.spb) {
+        const int n = n0 + w.s;
+        const bool on = n < N;
+        const size_t base = (size_t)n * 49 * C + (size_t)w.u * W;
+        float mean = 0.f, rstd = 0.f, s1 = 0.f, s2 = 0.f;
+        typename V::raw xr[7], gr[7];
+        if (on) {
+            mean = mean_in[n * 8 + w.grp];
+            rstd = rstd_in[n * 8 + w.grp];
+#pragma unroll
+            for (int i = 0; i < 7; i++) {
+                xr[i] = V::ld(x + base + i * step);
+                gr[i] = V::ld(dout + base + i * step);
+                if (out) {
+                    float g[W], o[W];
+                    V::unpack(gr[i], g);
+                    V::unpack(V::ld(out + base + i * step), o);
+#pragma unroll
+                    for (int e = 0; e < W; e++)
+                        g[e] = o[e] > 0.f ? g[e] : 0.f;
+                    gr[i] = V::pack(g); /* exact: g holds stored values or zeros */
+                }
+            }
+#pragma unroll
+            for (int i = 0; i < 7; i++) {
+                float xv[W], g[W];
+                V::unpack(xr[i], xv);
+                V::unpack(gr[i], g);
+#pragma unroll
+                for (int e = 0; e < W; e++) {
+                    const float xh = (xv[e] - mean) * rstd, dy = g[e] * ga[e];
+                    s1 += dy;
+                    s2 += dy * xh;
+                    accg[e] += g[e] * xh;
+                    accb[e] += g[e];
+                }
+            }
+        }
+        const float2 sums = gn_group_sums(s1, s2, w);
+        if (!on)
+            continue;
+        s1 = sums.x * inv;
+        s2 = sums.y * inv;
+#pragma unroll
+        for (int i = 0; i < 7; i++) {
+            float xv[W], g[W], d[W];
+            V::unpack(xr[i], xv);
+            V::unpack(gr[i], g);
+#pragma unroll
+            for (int e = 0; e < W; e++) {
+                const float xh = (xv[e] - mean) * rstd;
+                d[e] = rstd * (g[e] * ga[e] - s1 - xh * s2);
+            }
+            V::st(dx + base + i * step, V::pack(d));
+            if (dres)
+                V::st(dres + base + i * step, gr[i]);
+        }
+    }
+    /* the block's partial per channel: its threads of vector cv added in (sample, row) order */
+    __shared__ float red[2][GN_MAX_THREADS];
+    float *dst = part + (size_t)blockIdx.x * 2 * C;
+#pragma unroll
+    for (int e = 0; e < W; e++) {
+        __syncthreads(); /* the previous channel's (or gn_group_sums') readers are done */
+        red[0][threadIdx.x] = accg[e];
+        red[1][threadIdx.x] = accb[e];
+        __syncthreads();
+        if (threadIdx.x < w.R) {
+            float a = 0.f, b = 0.f;
+            for (int ss = 0; ss < w.spb; ss++)
+                for (int pr = 0; pr < 7; pr++) {
+                    a += red[0][ss * w.U + pr * w.R + threadIdx.x];
+                    b += red[1][ss * w.U + pr * w.R + threadIdx.x];
+                }
+            dst[threadIdx.x * W + e] = a;
+            dst[C + threadIdx.x * W + e] = b;
+        }
+    }
+}
+
+/* dgamma[c] += the partials' sum of g*xhat, dbeta[c] += of g. Block (32, GN_SUM_ROWS): x a
+ * column of the partials (2C: dgamma's, then dbeta's), y a row offset; each thread adds
+ * the rows y, y + GN_SUM_ROWS, ... in order (a few loads in flight, not one chain of
+ * `blocks`), then row offsets are added in order: a fixed order, deterministic. */
+#define GN_SUM_ROWS 32
+__global__ void __launch_bounds__(32 * GN_SUM_ROWS) gn_param_sums(const float *__restrict__ part, int blocks, int C,
+                                                                  float *__restrict__ dgamma,
+                                                                  float *__restrict__ dbeta)
+{
+    __shared__ double sh[GN_SUM_ROWS][32];
+    const int tx = threadIdx.x, ty = threadIdx.y, j = blockIdx.x * 32 + tx;
+    double a = 0;
+    if (j < 2 * C)
+#pragma unroll 4
+        for (int b = ty; b < blocks; b += GN_SUM_ROWS)
+            a += part[(size_t)b * 2 * C + j];
+    sh[ty][tx] = a;
+    __syncthreads();
+    if (ty == 0 && j < 2 * C) {
+        double t = 0;
+        for (int k = 0; k < GN_SUM_ROWS; k++)
+            t += sh[k][tx];
+        if (j < C)
+            dgamma[j] += (float)t;
+        else
+            dbeta[j - C] += (float)t;
+    }
 }
 
 /* ---- BatchNorm ------------------------------------------------------------------------ */
@@ -569,6 +863,41 @@ static int grid_for(size_t total, int sm_count_guess)
     return (int)(b < cap ? (b ? b : 1) : cap);
 }
 
+/* The coalesced GroupNorm kernels unless the caller or GV_GN_OLD=1 (the A/B switch of
+ * bench/nn/h200_gn.sh) asks for the earlier ones. */
+static int gn_use_new(int impl)
+{
+    static int env_old = -1;
+    if (env_old < 0) {
+        const char *e = getenv("GV_GN_OLD");
+        env_old = e && *e && strcmp(e, "0") != 0;
+    }
+    return impl == GPU_GN_NEW || (impl == GPU_GN_AUTO && !env_old);
+}
+
+/* Threads per block of the coalesced GroupNorm kernels for C channels stored as T (units
+ * of 7 * C/W threads, about 128 per block), or 0 where they do not apply: a group's
+ * channels must be whole 16-byte vectors and a unit fit in one block. */
+template <typename T>
+static int gn_vec_threads(int C)
+{
+    const int W = gn_vec<T>::W;
+    if (C <= 0 || C % 8 || (C / 8) % W || 7 * (C / W) > GN_MAX_THREADS)
+        return 0;
+    const int U = 7 * (C / W), spb = U < 128 ? 128 / U : 1;
+    return (spb < GN_MAX_SPB ? spb : GN_MAX_SPB) * U;
+}
+
+int gpu_gn_coalesced(int C, gpu_dtype dt)
+{
+    return (dt == GPU_F32 ? gn_vec_threads<float>(C) : gn_vec_threads<gv_bf16>(C)) > 0;
+}
+
+/* GroupNorm's backward keeps its per-block partials (GPU_GN_PARTS x 2C floats) in the
+ * BatchNorm scratch. */
+static_assert(GPU_GN_PARTS * 2 * sizeof(float) <= (2 + 2 * GPU_BN_BLOCKS) * sizeof(double),
+              "GPU_BN_SCRATCH holds GroupNorm's partials");
+
 template <typename T>
 static gv_status norm_fwd_t(const norm_fwd_args *a, cudaStream_t st, gv_err *err)
 {
@@ -578,6 +907,14 @@ static gv_status norm_fwd_t(const norm_fwd_args *a, cudaStream_t st, gv_err *err
     if (a->group) {
         if (a->C % 8)
             return gv_fail(err, GV_ERR_INPUT, "GroupNorm(8) needs channels divisible by 8 (got %d)", a->C);
+        const int vt = gn_vec_threads<T>(a->C);
+        if (vt && gn_use_new(a->impl)) {
+            const int spb = vt / (7 * (a->C / gn_vec<T>::W));
+            gn_fwd_vec<T><<<(a->N + spb - 1) / spb, vt, 0, st>>>(x, res, y, a->relu, a->gamma, a->beta, a->mean,
+                                                                 a->rstd, a->N, a->C, a->fault);
+            GV_GPU_TRY(cudaGetLastError(), err);
+            return GV_OK;
+        }
         int blocks = a->N < 132 * 16 ? a->N : 132 * 16;
         if (a->C == 128)
             gn_fwd_reg<T, 2><<<blocks, NORM_THREADS, 0, st>>>(x, res, y, a->relu, a->gamma, a->beta, a->mean,
@@ -626,6 +963,25 @@ static gv_status norm_bwd_t(const norm_bwd_args *a, cudaStream_t st, gv_err *err
     const int M = a->N * 49;
     int sms = a->sm_count > 0 ? a->sm_count : 132;
     if (a->group) {
+        const int vt = gn_vec_threads<T>(a->C);
+        if (vt && gn_use_new(a->impl)) {
+            if (!a->acc)
+                return gv_fail(err, GV_ERR_INPUT, "GroupNorm backward needs the scratch for its partial sums");
+            /* one wave of resident blocks (at most GPU_GN_PARTS), each looping over samples */
+            int per_sm = 0;
+            GV_GPU_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, gn_bwd_vec<T>, vt, 0), err);
+            const int spb = vt / (7 * (a->C / gn_vec<T>::W)), wave = sms * (per_sm > 0 ? per_sm : 1);
+            int nb = (a->N + spb - 1) / spb;
+            nb = nb < wave ? nb : wave;
+            nb = nb < GPU_GN_PARTS ? nb : GPU_GN_PARTS;
+            float *part = (float *)a->acc;
+            gn_bwd_vec<T><<<nb, vt, 0, st>>>(x, out, dout, dx, dres, a->gamma, a->mean, a->rstd, part, a->N, a->C);
+            GV_GPU_TRY(cudaGetLastError(), err);
+            gn_param_sums<<<(2 * a->C + 31) / 32, dim3(32, GN_SUM_ROWS), 0, st>>>(part, nb, a->C, a->dgamma,
+                                                                                 a->dbeta);
+            GV_GPU_TRY(cudaGetLastError(), err);
+            return GV_OK;
+        }
         int blocks = a->N < sms * 8 ? a->N : sms * 8;
         size_t sm = sizeof(float) * 2 * a->C;
         if (a->C == 128)

@@ -280,106 +280,189 @@ out:
     gpu_free(dy, x, w1, w2);
 }
 
-/* GroupNorm forward and backward (with ReLU and a residual) against a host float64
- * computation of the same formulas from the same (rounded) inputs. */
-static void test_gn(ctx *c, int n, int C, gpu_dtype dt)
+/* The outputs of one GroupNorm forward+backward, as doubles (dgb: dgamma then dbeta). */
+typedef struct {
+    double *y, *dx, *dres, *dgb;
+} gn_result;
+
+static void gn_result_free(gn_result *r)
 {
-    gv_err ge;
-    const int M = n * 49, cg = C / 8;
-    const size_t cnt = (size_t)M * C, es = dt == GPU_BF16 ? 2 : 4;
-    char what[128];
-    snprintf(what, sizeof what, "GroupNorm forward+backward %s n=%d C=%d", dt == GPU_BF16 ? "bf16" : "fp32", n, C);
-    void *x = upload_random(c, (size_t)M, C, C, dt), *res = upload_random(c, (size_t)M, C, C, dt);
-    void *dout = upload_random(c, (size_t)M, C, C, dt);
+    free(r->y), free(r->dx), free(r->dres), free(r->dgb);
+    memset(r, 0, sizeof *r);
+}
+
+/* GroupNorm forward (residual `res` when not NULL, ReLU when relu) then backward (the mask
+ * from the forward's output when relu, dres when want_dres) with the kernels `impl`, on
+ * outputs poisoned with NaN beforehand; returns 0 after a FAIL line when a call failed. */
+static int gn_run(ctx *c, const char *what, int impl, int n, int C, gpu_dtype dt, const void *x, const void *res,
+                  const void *dout, int relu, int want_dres, const float *gb, gn_result *o)
+{
+    gv_err ge, e;
+    const size_t cnt = (size_t)n * 49 * C, es = dt == GPU_BF16 ? 2 : 4;
     void *y = NULL, *dx = NULL, *dres = NULL;
-    float *gb = NULL, *stats = NULL, *dgb = NULL;
-    rt(c, GV_GPU(cudaMalloc(&y, es * cnt), &ge), &ge);
-    rt(c, GV_GPU(cudaMalloc(&dx, es * cnt), &ge), &ge);
-    rt(c, GV_GPU(cudaMalloc(&dres, es * cnt), &ge), &ge);
-    rt(c, GV_GPU(cudaMalloc((void **)&gb, sizeof(float) * 2 * C), &ge), &ge);
-    rt(c, GV_GPU(cudaMalloc((void **)&stats, sizeof(float) * 16 * n), &ge), &ge);
-    rt(c, GV_GPU(cudaMalloc((void **)&dgb, sizeof(float) * 2 * C), &ge), &ge);
+    float *stats = NULL, *dgb = NULL;
+    double *acc = NULL;
+    memset(o, 0, sizeof *o);
+    int ok = rt(c, GV_GPU(cudaMalloc(&y, es * cnt), &ge), &ge) && rt(c, GV_GPU(cudaMalloc(&dx, es * cnt), &ge), &ge) &&
+             rt(c, GV_GPU(cudaMalloc(&dres, es * cnt), &ge), &ge) &&
+             rt(c, GV_GPU(cudaMalloc((void **)&stats, sizeof(float) * 16 * n), &ge), &ge) &&
+             rt(c, GV_GPU(cudaMalloc((void **)&dgb, sizeof(float) * 2 * C), &ge), &ge) &&
+             rt(c, GV_GPU(cudaMalloc((void **)&acc, sizeof(double) * GPU_BN_SCRATCH(C)), &ge), &ge) &&
+             rt(c, GV_GPU(cudaMemset(dgb, 0, sizeof(float) * 2 * C), &ge), &ge) &&
+             rt(c, GV_GPU(cudaMemset(y, 0xff, es * cnt), &ge), &ge) &&
+             rt(c, GV_GPU(cudaMemset(dx, 0xff, es * cnt), &ge), &ge) &&
+             rt(c, GV_GPU(cudaMemset(dres, 0xff, es * cnt), &ge), &ge) &&
+             rt(c, GV_GPU(cudaMemset(acc, 0xff, sizeof(double) * GPU_BN_SCRATCH(C)), &ge), &ge);
+    if (ok) {
+        norm_fwd_args fa;
+        memset(&fa, 0, sizeof fa);
+        fa.group = 1, fa.N = n, fa.C = C, fa.x = x, fa.res = res, fa.y = y, fa.relu = relu, fa.gamma = gb;
+        fa.beta = gb + C, fa.mean = stats, fa.rstd = stats + 8 * n, fa.train = 1, fa.dt = dt, fa.impl = impl;
+        norm_bwd_args ba;
+        memset(&ba, 0, sizeof ba);
+        ba.group = 1, ba.N = n, ba.C = C, ba.x = x, ba.out = relu ? y : NULL, ba.dout = dout, ba.dx = dx;
+        ba.dres = want_dres ? dres : NULL, ba.gamma = gb, ba.mean = stats, ba.rstd = stats + 8 * n, ba.dgamma = dgb;
+        ba.dbeta = dgb + C, ba.acc = acc, ba.sm_count = 132, ba.dt = dt, ba.impl = impl;
+        gv_status s1 = gpu_norm_fwd(&fa, 0, &e);
+        gv_status s2 = s1 == GV_OK ? gpu_norm_bwd(&ba, 0, &e) : s1;
+        cudaError_t ce = cudaDeviceSynchronize();
+        if (s1 != GV_OK || s2 != GV_OK || ce != cudaSuccess) {
+            printf("FAIL gpu %s: %s\n", what, ce != cudaSuccess ? cudaGetErrorString(ce) : e.msg);
+            c->fails++;
+            ok = 0;
+        }
+    }
+    if (ok) {
+        o->y = download(c, y, cnt, dt);
+        o->dx = download(c, dx, cnt, dt);
+        o->dres = want_dres ? download(c, dres, cnt, dt) : NULL;
+        o->dgb = download(c, dgb, 2 * (size_t)C, GPU_F32);
+    }
+    gpu_free(y, dx, dres, stats, dgb, acc);
+    return ok;
+}
+
+/* The float64 host computation of the same formulas from the same (rounded) inputs; the
+ * ReLU mask comes from the device's own (rounded) output gy, as in training. hr NULL: no
+ * residual. Fills ry, rdx, rdr (the masked gradient) and rdg (dgamma then dbeta). */
+static void gn_reference(const double *hx, const double *hr, const double *hd, const float *hgb, const double *gy,
+                         int relu, int n, int C, double *ry, double *rdx, double *rdr, double *rdg)
+{
+    const int cg = C / 8;
+    memset(rdg, 0, sizeof(double) * 2 * C);
+    for (int s = 0; s < n; s++)
+        for (int g = 0; g < 8; g++) {
+            double sum = 0, sq = 0, k = 49.0 * cg;
+            for (int p = 0; p < 49; p++)
+                for (int j = 0; j < cg; j++)
+                    sum += hx[((size_t)s * 49 + p) * C + g * cg + j];
+            double mu = sum / k;
+            for (int p = 0; p < 49; p++)
+                for (int j = 0; j < cg; j++) {
+                    double d = hx[((size_t)s * 49 + p) * C + g * cg + j] - mu;
+                    sq += d * d;
+                }
+            double rs = 1.0 / sqrt(sq / k + 1e-5), a1 = 0, a2 = 0;
+            for (int p = 0; p < 49; p++)
+                for (int j = 0; j < cg; j++) {
+                    size_t o = ((size_t)s * 49 + p) * C + g * cg + j;
+                    int ch = g * cg + j;
+                    double xh = (hx[o] - mu) * rs, v = xh * hgb[ch] + hgb[C + ch] + (hr ? hr[o] : 0);
+                    ry[o] = relu && !(v > 0) ? 0 : v;
+                    double gg = !relu || gy[o] > 0 ? hd[o] : 0;
+                    rdr[o] = gg;
+                    a1 += gg * hgb[ch];
+                    a2 += gg * hgb[ch] * xh;
+                    rdg[ch] += gg * xh;
+                    rdg[C + ch] += gg;
+                }
+            a1 /= k;
+            a2 /= k;
+            for (int p = 0; p < 49; p++)
+                for (int j = 0; j < cg; j++) {
+                    size_t o = ((size_t)s * 49 + p) * C + g * cg + j;
+                    double xh = (hx[o] - mu) * rs;
+                    rdx[o] = rs * (rdr[o] * hgb[g * cg + j] - a1 - xh * a2);
+                }
+        }
+}
+
+/* rel_l2 of each output of r against ref (dres only when both have it); returns the worst,
+ * the parameter sums counted at a tenth (they add n*49 terms per channel). */
+static double gn_compare(const gn_result *r, const gn_result *ref, size_t cnt, int C, double e[4], size_t *nonfinite)
+{
+    size_t nf[4] = {0, 0, 0, 0};
+    e[0] = rel_l2(r->y, ref->y, cnt, &nf[0]);
+    e[1] = rel_l2(r->dx, ref->dx, cnt, &nf[1]);
+    e[2] = r->dres && ref->dres ? rel_l2(r->dres, ref->dres, cnt, &nf[2]) : 0;
+    e[3] = rel_l2(r->dgb, ref->dgb, 2 * (size_t)C, &nf[3]);
+    *nonfinite = nf[0] + nf[1] + nf[2] + nf[3];
+    return fmax(fmax(e[0], e[1]), fmax(e[2], e[3] / 10));
+}
+
+/* GroupNorm forward and backward (residual, ReLU, dres each on or off) against the host
+ * float64 computation; where the coalesced kernels apply (gpu_gn_coalesced), both they and
+ * the earlier ones run, each against the host, and the new against the old. */
+static void test_gn(ctx *c, int n, int C, gpu_dtype dt, int with_res, int relu, int want_dres)
+{
+    const size_t cnt = (size_t)n * 49 * C;
+    const int both = gpu_gn_coalesced(C, dt);
+    char what[160];
+    snprintf(what, sizeof what, "GroupNorm forward+backward %s n=%d C=%d%s%s%s (%s)", dt == GPU_BF16 ? "bf16" : "fp32",
+             n, C, with_res ? " res" : "", relu ? " relu" : "", want_dres ? " dres" : "",
+             both ? "coalesced and earlier kernels" : "earlier kernels");
+    void *x = upload_random(c, cnt / C, C, C, dt), *res = with_res ? upload_random(c, cnt / C, C, C, dt) : NULL;
+    void *dout = upload_random(c, cnt / C, C, C, dt);
+    float *gb = NULL;
     float *hgb = (float *)malloc(sizeof(float) * 2 * C);
     for (int i = 0; i < 2 * C; i++)
         hgb[i] = (float)(i < C ? 0.5 + gv_rng_uniform(&c->rng) : gv_rng_uniform(&c->rng) - 0.5);
-    rt(c, GV_GPU(cudaMemcpy(gb, hgb, sizeof(float) * 2 * C, cudaMemcpyHostToDevice), &ge), &ge);
-    rt(c, GV_GPU(cudaMemset(dgb, 0, sizeof(float) * 2 * C), &ge), &ge);
-    rt(c, GV_GPU(cudaMemset(y, 0xff, es * cnt), &ge), &ge);
-    rt(c, GV_GPU(cudaMemset(dx, 0xff, es * cnt), &ge), &ge);
-    rt(c, GV_GPU(cudaMemset(dres, 0xff, es * cnt), &ge), &ge);
-    gv_err e;
-    norm_fwd_args fa;
-    memset(&fa, 0, sizeof fa);
-    fa.group = 1, fa.N = n, fa.C = C, fa.x = x, fa.res = res, fa.y = y, fa.relu = 1, fa.gamma = gb, fa.beta = gb + C;
-    fa.mean = stats, fa.rstd = stats + 8 * n, fa.train = 1, fa.dt = dt;
-    norm_bwd_args ba;
-    memset(&ba, 0, sizeof ba);
-    ba.group = 1, ba.N = n, ba.C = C, ba.x = x, ba.out = y, ba.dout = dout, ba.dx = dx, ba.dres = dres, ba.gamma = gb;
-    ba.mean = stats, ba.rstd = stats + 8 * n, ba.dgamma = dgb, ba.dbeta = dgb + C, ba.sm_count = 132, ba.dt = dt;
-    gv_status s1 = gpu_norm_fwd(&fa, 0, &e);
-    gv_status s2 = s1 == GV_OK ? gpu_norm_bwd(&ba, 0, &e) : s1;
-    cudaError_t ce = cudaDeviceSynchronize();
-    if (s1 != GV_OK || s2 != GV_OK || ce != cudaSuccess) {
-        printf("FAIL gpu %s: %s\n", what, ce != cudaSuccess ? cudaGetErrorString(ce) : e.msg);
-        c->fails++;
-    } else {
-        double *hx = download(c, x, cnt, dt), *hr = download(c, res, cnt, dt), *hd = download(c, dout, cnt, dt);
-        double *gy = download(c, y, cnt, dt), *gdx = download(c, dx, cnt, dt), *gdr = download(c, dres, cnt, dt);
-        double *gdg = download(c, dgb, 2 * (size_t)C, GPU_F32);
-        double *ry = (double *)calloc(cnt, sizeof(double)), *rdx = (double *)calloc(cnt, sizeof(double));
-        double *rdr = (double *)calloc(cnt, sizeof(double)), *rdg = (double *)calloc(2 * (size_t)C, sizeof(double));
-        for (int s = 0; s < n; s++)
-            for (int g = 0; g < 8; g++) {
-                double sum = 0, sq = 0, k = 49.0 * cg;
-                for (int p = 0; p < 49; p++)
-                    for (int j = 0; j < cg; j++)
-                        sum += hx[((size_t)s * 49 + p) * C + g * cg + j];
-                double mu = sum / k;
-                for (int p = 0; p < 49; p++)
-                    for (int j = 0; j < cg; j++) {
-                        double d = hx[((size_t)s * 49 + p) * C + g * cg + j] - mu;
-                        sq += d * d;
-                    }
-                double rs = 1.0 / sqrt(sq / k + 1e-5), a1 = 0, a2 = 0;
-                for (int p = 0; p < 49; p++)
-                    for (int j = 0; j < cg; j++) {
-                        size_t o = ((size_t)s * 49 + p) * C + g * cg + j;
-                        int ch = g * cg + j;
-                        double xh = (hx[o] - mu) * rs, v = xh * hgb[ch] + hgb[C + ch] + hr[o];
-                        ry[o] = v > 0 ? v : 0;
-                        /* the mask comes from the device's own (rounded) output, as in training */
-                        double gg = gy[o] > 0 ? hd[o] : 0;
-                        rdr[o] = gg;
-                        a1 += gg * hgb[ch];
-                        a2 += gg * hgb[ch] * xh;
-                        rdg[ch] += gg * xh;
-                        rdg[C + ch] += gg;
-                    }
-                a1 /= k;
-                a2 /= k;
-                for (int p = 0; p < 49; p++)
-                    for (int j = 0; j < cg; j++) {
-                        size_t o = ((size_t)s * 49 + p) * C + g * cg + j;
-                        double xh = (hx[o] - mu) * rs;
-                        rdx[o] = rs * (rdr[o] * hgb[g * cg + j] - a1 - xh * a2);
-                    }
-            }
-        double tol = dt == GPU_BF16 ? 1e-2 : 1e-5;
-        size_t nf1, nf2, nf3, nf4;
-        double d1 = rel_l2(gy, ry, cnt, &nf1), d2 = rel_l2(gdx, rdx, cnt, &nf2);
-        double d3 = rel_l2(gdr, rdr, cnt, &nf3), d4 = rel_l2(gdg, rdg, 2 * (size_t)C, &nf4);
-        double worst = fmax(fmax(d1, d2), fmax(d3, d4 / 10));
-        printf("%s gpu %s: rel_l2 y %.3g, dx %.3g, dres %.3g, dgamma/dbeta %.3g (tolerance %.0e; %.0e for the "
-               "parameter sums)%s\n",
-               worst <= tol ? "PASS" : "FAIL", what, d1, d2, d3, d4, tol, tol * 10,
-               nf1 + nf2 + nf3 + nf4 ? " with non-finite outputs" : "");
+    gv_err ge;
+    gn_result r[2];
+    memset(r, 0, sizeof r);
+    int ok = x && dout && (res || !with_res) &&
+             rt(c, GV_GPU(cudaMalloc((void **)&gb, sizeof(float) * 2 * C), &ge), &ge) &&
+             rt(c, GV_GPU(cudaMemcpy(gb, hgb, sizeof(float) * 2 * C, cudaMemcpyHostToDevice), &ge), &ge);
+    /* r[0]: the earlier kernels; r[1]: the coalesced ones */
+    ok = ok && gn_run(c, what, GPU_GN_OLD, n, C, dt, x, res, dout, relu, want_dres, gb, &r[0]);
+    ok = ok && (!both || gn_run(c, what, GPU_GN_NEW, n, C, dt, x, res, dout, relu, want_dres, gb, &r[1]));
+    if (ok) {
+        double *hx = download(c, x, cnt, dt), *hr = with_res ? download(c, res, cnt, dt) : NULL;
+        double *hd = download(c, dout, cnt, dt);
+        const double tol = dt == GPU_BF16 ? 1e-2 : 1e-5;
+        double e[3][4], worst = 0;
+        size_t nf = 0, k;
+        for (int i = 0; i < 1 + both; i++) {
+            gn_result ref = {(double *)malloc(sizeof(double) * cnt), (double *)malloc(sizeof(double) * cnt),
+                             (double *)malloc(sizeof(double) * cnt), (double *)malloc(sizeof(double) * 2 * C)};
+            gn_reference(hx, hr, hd, hgb, r[i].y, relu, n, C, ref.y, ref.dx, ref.dres, ref.dgb);
+            worst = fmax(worst, gn_compare(&r[i], &ref, cnt, C, e[i], &k));
+            nf += k;
+            gn_result_free(&ref);
+        }
+        if (both) {
+            worst = fmax(worst, gn_compare(&r[1], &r[0], cnt, C, e[2], &k));
+            nf += k;
+        }
+        char line[512];
+        int m = snprintf(line, sizeof line, "earlier vs f64: y %.3g dx %.3g dres %.3g dgamma/dbeta %.3g", e[0][0],
+                         e[0][1], e[0][2], e[0][3]);
+        if (both)
+            snprintf(line + m, sizeof line - m,
+                     "; coalesced vs f64: y %.3g dx %.3g dres %.3g dgamma/dbeta %.3g; coalesced vs earlier: y %.3g "
+                     "dx %.3g dres %.3g dgamma/dbeta %.3g",
+                     e[1][0], e[1][1], e[1][2], e[1][3], e[2][0], e[2][1], e[2][2], e[2][3]);
+        printf("%s gpu %s: rel_l2 %s (tolerance %.0e; %.0e for the parameter sums)%s\n",
+               worst <= tol ? "PASS" : "FAIL", what, line, tol, tol * 10, nf ? " with non-finite outputs" : "");
+        fflush(stdout);
         if (!(worst <= tol))
             c->fails++;
-        free(hx), free(hr), free(hd), free(gy), free(gdx), free(gdr), free(gdg);
-        free(ry), free(rdx), free(rdr), free(rdg);
+        free(hx), free(hr), free(hd);
     }
+    gn_result_free(&r[0]);
+    gn_result_free(&r[1]);
     free(hgb);
-    gpu_free(x, res, dout, y, dx, dres, gb, stats, dgb);
+    gpu_free(x, res, dout, gb);
 }
 
 /* Times one kernel: the median of 9 runs after 2 warm-up runs, with events. */
@@ -514,6 +597,83 @@ extern "C" void nn_gpu_kernel_bench(int device_index, int batch, int C)
     gpu_free(dws);
 }
 
+typedef struct {
+    norm_fwd_args f;
+    norm_bwd_args b;
+} norm_bench_args;
+
+static gv_status run_norm_fwd(void *p, cudaStream_t st, gv_err *err)
+{
+    return gpu_norm_fwd(&((norm_bench_args *)p)->f, st, err);
+}
+
+static gv_status run_norm_bwd(void *p, cudaStream_t st, gv_err *err)
+{
+    return gpu_norm_bwd(&((norm_bench_args *)p)->b, st, err);
+}
+
+/* Prints the time and the memory rate (bytes each kernel must move, divided by its time) of
+ * the GroupNorm kernels, earlier and coalesced, for (batch, C) in fp32 and bf16: the
+ * forward with and without the residual (always the ReLU), the backward with the ReLU mask
+ * with and without dres. */
+extern "C" void nn_gpu_norm_bench(int device_index, int batch, int C)
+{
+    ctx cc, *c = &cc;
+    gv_rng_seed(&cc.rng, 1);
+    cc.fails = 0;
+    gv_err ge;
+    if (!rt(c, GV_GPU(cudaSetDevice(device_index), &ge), &ge))
+        return;
+    int sms = 132;
+    (void)cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device_index);
+    const size_t cnt = (size_t)batch * 49 * C;
+    for (int pass = 0; pass < 2; pass++) {
+        gpu_dtype dt = pass == 0 ? GPU_F32 : GPU_BF16;
+        const size_t es = dt == GPU_BF16 ? 2 : 4, t = es * cnt;
+        void *x = upload_random(c, cnt / C, C, C, dt), *res = upload_random(c, cnt / C, C, C, dt);
+        void *dout = upload_random(c, cnt / C, C, C, dt), *gb = upload_random(c, 1, 2 * C, 2 * C, GPU_F32);
+        void *y = NULL, *dx = NULL, *dres = NULL;
+        float *stats = NULL, *dgb = NULL;
+        double *acc = NULL;
+        int ok = x && res && dout && gb && rt(c, GV_GPU(cudaMalloc(&y, t), &ge), &ge) &&
+                 rt(c, GV_GPU(cudaMalloc(&dx, t), &ge), &ge) && rt(c, GV_GPU(cudaMalloc(&dres, t), &ge), &ge) &&
+                 rt(c, GV_GPU(cudaMalloc((void **)&stats, sizeof(float) * 16 * batch), &ge), &ge) &&
+                 rt(c, GV_GPU(cudaMalloc((void **)&dgb, sizeof(float) * 2 * C), &ge), &ge) &&
+                 rt(c, GV_GPU(cudaMalloc((void **)&acc, sizeof(double) * GPU_BN_SCRATCH(C)), &ge), &ge) &&
+                 rt(c, GV_GPU(cudaMemset(dgb, 0, sizeof(float) * 2 * C), &ge), &ge);
+        for (int impl = GPU_GN_OLD; ok && impl <= GPU_GN_NEW; impl++) {
+            if (impl == GPU_GN_NEW && !gpu_gn_coalesced(C, dt))
+                continue;
+            norm_bench_args b;
+            memset(&b, 0, sizeof b);
+            b.f.group = 1, b.f.N = batch, b.f.C = C, b.f.x = x, b.f.y = y, b.f.relu = 1, b.f.gamma = (float *)gb;
+            b.f.beta = (float *)gb + C, b.f.mean = stats, b.f.rstd = stats + 8 * batch, b.f.train = 1, b.f.dt = dt;
+            b.f.impl = impl;
+            b.b.group = 1, b.b.N = batch, b.b.C = C, b.b.x = x, b.b.out = y, b.b.dout = dout, b.b.dx = dx;
+            b.b.gamma = (float *)gb, b.b.mean = stats, b.b.rstd = stats + 8 * batch, b.b.dgamma = dgb;
+            b.b.dbeta = dgb + C, b.b.acc = acc, b.b.sm_count = sms, b.b.dt = dt, b.b.impl = impl;
+            gv_err e;
+            double tf = time_kernel(c, run_norm_fwd, &b, NULL, &e);
+            b.f.res = res;
+            double tfr = time_kernel(c, run_norm_fwd, &b, NULL, &e);
+            double tb = time_kernel(c, run_norm_bwd, &b, NULL, &e);
+            b.b.dres = dres;
+            double tbr = time_kernel(c, run_norm_bwd, &b, NULL, &e);
+            if (tf < 0 || tfr < 0 || tb < 0 || tbr < 0) {
+                printf("FAIL gpu norm bench: %s\n", e.msg);
+                break;
+            }
+            printf("# norm bench %s %-9s batch %d C %d: forward %.1f us (%.0f GB/s), with residual %.1f us (%.0f GB/s); "
+                   "backward %.1f us (%.0f GB/s), with dres %.1f us (%.0f GB/s)\n",
+                   dt == GPU_BF16 ? "bf16" : "fp32", impl == GPU_GN_OLD ? "earlier" : "coalesced", batch, C, tf * 1e6,
+                   2.0 * t / tf * 1e-9, tfr * 1e6, 3.0 * t / tfr * 1e-9, tb * 1e6, 4.0 * t / tb * 1e-9, tbr * 1e6,
+                   5.0 * t / tbr * 1e-9);
+            fflush(stdout);
+        }
+        gpu_free(x, res, dout, gb, y, dx, dres, stats, dgb, acc);
+    }
+}
+
 extern "C" int nn_gpu_selftest(int device_index, unsigned long long seed)
 {
     int count = 0;
@@ -547,10 +707,17 @@ extern "C" int nn_gpu_selftest(int device_index, unsigned long long seed)
         if (mma_ok)
             test_wgrad(c, 37, cin, real, cout, GPU_BF16, 1);
     }
-    const int gn_channels[] = {128, 64, 32, 96};
-    for (size_t i = 0; i < sizeof gn_channels / sizeof gn_channels[0]; i++) {
-        test_gn(c, 37, gn_channels[i], GPU_F32);
-        test_gn(c, 37, gn_channels[i], GPU_BF16);
+    /* GroupNorm: every variant (residual, ReLU, dres) at the network's widths and odd batch
+     * sizes; the heads' 32 channels and an odd width with everything on */
+    const int gn_channels[] = {128, 64}, gn_batches[] = {1, 3, 37, 257};
+    for (size_t i = 0; i < sizeof gn_channels / sizeof gn_channels[0]; i++)
+        for (size_t j = 0; j < sizeof gn_batches / sizeof gn_batches[0]; j++)
+            for (int v = 0; v < 16; v++)
+                test_gn(c, gn_batches[j], gn_channels[i], v & 8 ? GPU_BF16 : GPU_F32, v & 1, (v >> 1) & 1, (v >> 2) & 1);
+    const int gn_other[] = {32, 96};
+    for (size_t i = 0; i < sizeof gn_other / sizeof gn_other[0]; i++) {
+        test_gn(c, 37, gn_other[i], GPU_F32, 1, 1, 1);
+        test_gn(c, 37, gn_other[i], GPU_BF16, 1, 1, 1);
     }
     /* the forward's split-K at small batches (one sample: one output tile per 128 channels),
      * as the trainer picks it and with forced split counts (uneven K ranges; more splits

@@ -17,6 +17,8 @@ int nn_gpu_selftest(int device_index, unsigned long long seed);
 
 /* Prints the time and TFLOP/s of each convolution kernel for (batch, C) (no checks). */
 void nn_gpu_kernel_bench(int device_index, int batch, int C);
+/* Prints the time and GB/s of the GroupNorm kernels, earlier and coalesced (no checks). */
+void nn_gpu_norm_bench(int device_index, int batch, int C);
 
 /* Which 3x3 convolutions a GPU trainer runs ("cudnn 9.10.2", "own mma", "own simt"; see
  * GV_CUDNN in trainer.cu); NULL for a trainer of another backend. */
