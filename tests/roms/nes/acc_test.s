@@ -27,8 +27,17 @@
 ;     second handler does the same after reading $2002: no third). Runs before check 9;
 ;  11 odd frames with rendering on are one dot shorter: a 16-cycle counting loop runs for
 ;     768 NMIs with the background off, then on; 384 dots = 128 cycles fewer: 8 fewer
-;     counts (5 to 11 accepted: the start and end of each run are a loop pass apart).
-; The PPU stays off throughout (no rendering: A12 moves only with v).
+;     counts (5 to 11 accepted: the start and end of each run are a loop pass apart);
+;  12 the MMC3 IRQ of scanline 0 with rendering on, timed in NOPs run from the NMI: with
+;     $2000 = $08 (sprites at $1000) A12 rises at dot 260 of each line, with $10 (background
+;     at $1000) at dot 4 of the pre-render line and at dot 324 of each line (the next line's
+;     first tiles): latch 1 gives the IRQ at line 0 dot 260 ($08) or 277 dots sooner, at line
+;     261 dot 324 ($10); the windows and their arithmetic are at the NMI handler;
+;  13 OAM DMA length, exactly, with the frame counter as the clock (dma_start): 514 cycles
+;     when $4014 is written on a put cycle, 513 on a get cycle;
+;  14 a DMC DMA in the middle of an OAM DMA makes it 2 cycles longer (dmc_start).
+; Checks 12-14 run after 11 and before 9. The PPU renders only in check 12 (elsewhere A12
+; moves only with v).
 
 .include "common.inc"
 NES2_HEADER 4, 2, 2, 0
@@ -41,6 +50,75 @@ NES2_HEADER 4, 2, 2, 0
 skip:
 .endmacro
 
+; PAD n: exactly n cycles (n >= 2) of NOPs and one 3-cycle BIT zero page when n is odd.
+.macro PAD n
+    .if (n) .mod 2
+    bit z10
+    .repeat ((n) - 3) / 2
+    nop
+    .endrepeat
+    .else
+    .repeat (n) / 2
+    nop
+    .endrepeat
+    .endif
+.endmacro
+
+; WINDOW var, lo, width: Z set when lo <= the 16-bit var < lo + width.
+.macro WINDOW var, lo, width
+    .local out, done
+    sec
+    lda var
+    sbc #<(lo)
+    tax
+    lda var+1
+    sbc #>(lo)
+    bne out                 ; below lo (borrow) or 256 and more above
+    cpx #width
+    bcs out
+    lda #0                  ; Z set: inside
+    beq done
+out:
+    lda #1                  ; Z clear
+done:
+.endmacro
+
+; DIFF va, vb, want: Z set when the 16-bit va - vb equals want.
+.macro DIFF va, vb, want
+    .local done
+    sec
+    lda va
+    sbc vb
+    tax
+    lda va+1
+    sbc vb+1
+    cmp #>(want)
+    bne done
+    cpx #<(want)
+done:
+.endmacro
+
+; DMA_SUM start, pad, target, dest: checks 13 and 14's measure of one variant: nine runs of
+; start (dma_start or dmc_start), PAD pad, LDA #2, STA target, PAD s (s = 2..10),
+; dma_finish; dest = the sum of their poll counts.
+.macro DMA_SUM start, pad, target, dest
+    lda #0
+    sta sum
+    sta sum+1
+    .repeat 9, I
+    jsr start
+    PAD pad
+    lda #2
+    sta target
+    PAD I + 2
+    jsr dma_finish
+    .endrepeat
+    lda sum
+    sta dest
+    lda sum+1
+    sta dest+1
+.endmacro
+
 .segment "ZEROPAGE"
 irqs:     .res 1
 z10:      .res 1    ; $10, loaded with a 3-cycle LDA where LDA # takes 2
@@ -49,6 +127,17 @@ nmis:     .res 1
 nfr:      .res 2    ; NMIs counted by check 11
 cnt:      .res 2
 res:      .res 2
+nmode:    .res 1    ; bit 7: the NMI handler runs check 12's timing instead
+pctl:     .res 1    ; check 12: the PPUCTRL pattern-table bits under test
+sum:      .res 2    ; check 13: the sum of nine poll counts
+n08:      .res 2    ; check 12: NOPs run before the IRQ, $2000 = $08 and $10
+n10:      .res 2
+r_n2:     .res 2    ; check 13: the sums of the four variants
+r_d2:     .res 2
+r_n3:     .res 2
+r_d3:     .res 2
+r_m2:     .res 2    ; check 14: OAM DMA with a DMC DMA inside, put and get cycle
+r_m3:     .res 2
 
 .segment "CODE"
 
@@ -59,6 +148,8 @@ reset:
     RESET_START
     lda #$10
     sta z10
+    lda #0
+    sta nmode
 
     ; 1: LXA #imm with A = 0 and with A = $F0: both give imm
     lda #$00
@@ -255,6 +346,44 @@ dma_after:
     jmp fail11
 :
 
+    ; 12: the MMC3 IRQ of scanline 0 with rendering on, timed from the NMI (see mmc3_time)
+    lda #$08                ; background $0000, sprites $1000
+    jsr mmc3_time
+    stx n08
+    sty n08+1
+    lda #$10                ; background $1000, sprites $0000
+    jsr mmc3_time
+    stx n10
+    sty n10+1
+    WINDOW n08, 1219, 3     ; 1219 to 1221 (the arithmetic at nmi)
+    JNE fail12
+    WINDOW n10, 1173, 3     ; 1173 to 1175
+    JNE fail12
+
+    ; 13: OAM DMA cycles (see dma_start): 514 when $4014 is written on a put cycle, 513 on
+    ; a get cycle; the no-DMA sums one cycle apart check the measure itself
+    jsr dmc_idle
+    sei
+    DMA_SUM dma_start, 2, $0600, r_n2  ; no DMA (a store to RAM), written on a put cycle
+    DMA_SUM dma_start, 2, OAMDMA, r_d2 ; OAM DMA written on a put cycle
+    DMA_SUM dma_start, 3, $0600, r_n3  ; no DMA, one cycle later: a get cycle
+    DMA_SUM dma_start, 3, OAMDMA, r_d3 ; OAM DMA written on a get cycle
+    DIFF r_n2, r_n3, 1
+    JNE fail13
+    DIFF r_n2, r_d2, 514
+    JNE fail13
+    DIFF r_n3, r_d3, 513
+    JNE fail13
+
+    ; 14: a DMC DMA in the middle of an OAM DMA makes it 2 cycles longer (see dmc_start)
+    DMA_SUM dmc_start, 2, OAMDMA, r_m2
+    DMA_SUM dmc_start, 3, OAMDMA, r_m3
+    jsr dmc_idle
+    DIFF r_d2, r_m2, 2
+    JNE fail14
+    DIFF r_d3, r_m3, 2
+    JNE fail14
+
     ; 9: which MMC3 revision: a latch of 0, two counted rises
     sei
     sta $E000
@@ -342,6 +471,58 @@ fail10:
     lda nmis
     jsr print_hex
     FAIL 10
+    jmp hang
+fail12:
+    PRINT "MMC3 IRQ of scanline 0: NOPs before it $"
+    lda n08+1
+    jsr print_hex
+    lda n08
+    jsr print_hex
+    PRINT " ($2000=$08, want 1219-1221), $"
+    lda n10+1
+    jsr print_hex
+    lda n10
+    jsr print_hex
+    PRINT " ($10, want 1173-1175)"
+    FAIL 12
+    jmp hang
+fail13:
+    PRINT "OAM DMA cycles: sums $"
+    lda r_n2+1
+    jsr print_hex
+    lda r_n2
+    jsr print_hex
+    PRINT " $"
+    lda r_d2+1
+    jsr print_hex
+    lda r_d2
+    jsr print_hex
+    PRINT " $"
+    lda r_n3+1
+    jsr print_hex
+    lda r_n3
+    jsr print_hex
+    PRINT " $"
+    lda r_d3+1
+    jsr print_hex
+    lda r_d3
+    jsr print_hex
+    PRINT " (differences want 1, 514, 513)"
+    FAIL 13
+    jmp hang
+fail14:
+    PRINT "DMC DMA during OAM DMA: sums $"
+    lda r_m2+1
+    jsr print_hex
+    lda r_m2
+    jsr print_hex
+    PRINT " $"
+    lda r_m3+1
+    jsr print_hex
+    lda r_m3
+    jsr print_hex
+    PRINT " (want 2 less than check 13's OAM DMA sums)"
+    FAIL 14
     jmp hang
 fail9:
     PRINT "MMC3 with latch 0: IRQs not 1 (rev A) or 2 (rev B)"
@@ -473,6 +654,133 @@ count_frames:
     sta PPUCTRL
     rts
 
+; Check 12: rendering on (background only) with $2000 = A (the pattern tables), IRQ off, a
+; frame rendered; then the NMI (nmode bit 7: the start of nmi) arms the counter with latch 1 and a
+; reload, enables the IRQ and runs the NOP slide with CLI. Returns X/Y = the NOPs of that
+; slide run before the IRQ (irq_ret - slide), irqs = the IRQs taken (1).
+mmc3_time:
+    sta pctl
+    sei
+    sta $E000               ; IRQ off
+    lda #0
+    sta PPUMASK
+    sta PPUCTRL
+    sta irqs
+    jsr wait_vblank
+    lda #$20
+    sta PPUADDR
+    lda #0
+    sta PPUADDR             ; t = v = $2000: scroll 0, fine Y 0 (A12 low in VBlank)
+    lda #$08
+    sta PPUMASK             ; background on: every line fetches sprites too
+    lda #$80
+    sta nmode
+    ora pctl
+    sta PPUCTRL             ; NMI at the next VBlank, after one whole rendered frame
+@wait:
+    jsr slide               ; wait in NOPs: the NMI comes 2 or 3 cycles after it is raised
+    bit nmode
+    bmi @wait
+    sec
+    lda irq_ret
+    sbc #<slide
+    tax
+    lda irq_ret+1
+    sbc #>slide
+    tay
+    lda irqs
+    cmp #1
+    beq :+
+    ldx #$FF                ; no IRQ or more than one: out of every window
+    ldy #$FF
+:   rts
+
+; 1280 NOPs (2560 cycles, more than the 2473 to line 0's IRQ).
+slide:
+    .repeat 1280
+    nop
+    .endrepeat
+    rts
+
+; Check 13: the frame counter as a clock. dma_start syncs to the DMA's get/put cycles (after
+; an OAM DMA the CPU resumes on a get cycle: the DMA's last cycle is a put) and resets the
+; frame counter at a fixed cycle W. The variant then runs (the store written at W + 14 for
+; PAD 2: a put cycle, the DMA halts on the get cycle after it and needs an alignment cycle:
+; 1 + 1 + 256 x 2 = 514 cycles; W + 15 for PAD 3: a get cycle, no alignment: 513), then PAD
+; s, then dma_finish waits a fixed time and polls $4015 bit 6 (the frame IRQ flag, set a
+; fixed time E after W) every 9 cycles, counting the polls. A run's count is
+; 1 + ceil((E' - v - s) / 9) where v is the variant's length in cycles and E' a constant;
+; summed over s = 2..10 (nine consecutive values: sum ceil((x - j) / 9), j = 0..8, is x)
+; it is a constant minus v, exactly: each variant's sum minus another's is the difference
+; of their lengths in cycles. No DMC DMA runs (dmc_idle), IRQs are masked.
+dma_start:
+    lda #$40
+    sta FRAMECTR            ; frame IRQ off
+    bit APUSTATUS           ; and its flag clear
+    lda #2
+    sta OAMDMA              ; the CPU resumes on a get cycle (cycle 0)
+    lda #0                  ; cycles 0-1
+    sta FRAMECTR            ; 2-5, written on cycle 5 (put): W; 4-step, frame IRQ on
+    rts                     ; 6-11; then PAD 2 (12-13), LDA #2 (14-15), STA (16-19)
+
+; Check 14: like dma_start, with one DMC DMA due about 290 cycles into the measured OAM DMA.
+; The DMC (rate $F: 54 cycles a bit, 432 a byte) plays 17 bytes: its reader fetches a byte
+; when the output unit empties the sample buffer, every 432 cycles; $4015 bit 4 clears at
+; the 17th fetch (grid time G), seen by a 9-cycle poll at G + 5..15 (e). A 1-byte restart
+; there (the buffer holds byte 17: no fetch at once) fetches at G + 432, inside the syncing
+; OAM DMA (before W, so it does not count); a second restart after it fetches at G + 864.
+; W comes at G + e + 546 (the OAM DMA of 513 + 2 or 514 + 2 cycles starts at G + e + 18)
+; and the measured OAM DMA halts at W + 15 (PAD 2) or W + 16, so the DMC fetch falls
+; 864 - e - 561 = about 290 cycles into it, far from either end. W is on the put cycle of
+; dma_start's W, so the sums compare with check 13's OAM DMA sums.
+dmc_start:
+    lda #$40
+    sta FRAMECTR
+    bit APUSTATUS
+    lda #$0F
+    sta $4010               ; rate 54, no IRQ, no loop
+    lda #0
+    sta $4012               ; the sample at $C000
+    lda #1
+    sta $4013               ; 17 bytes
+    lda #$10
+    sta APUSTATUS           ; start: the buffer is empty, the first byte comes at once
+:   lda APUSTATUS
+    and #$10
+    bne :-                  ; the 17th fetch: G
+    lda #0
+    sta $4013               ; 1 byte
+    lda #$10
+    sta APUSTATUS           ; restart: fetched when the output unit takes byte 17 (G + 432)
+    lda #2
+    sta OAMDMA              ; G + 432 falls in it; the CPU resumes on a get cycle (cycle 0)
+    lda #$10                ; 0-1
+    sta APUSTATUS           ; 2-5: restart: fetched at G + 864
+    lda #0                  ; 6-7
+    sta FRAMECTR            ; 8-11, written on cycle 11 (put): W
+    rts
+
+dma_finish:
+    ldy #22                 ; about 28300 cycles: polling starts before E
+:   ldx #0
+:   dex
+    bne :-
+    dey
+    bne :--
+    ldx #0
+@poll:
+    inx                     ; 2
+    bit APUSTATUS           ; 4: V = the frame IRQ flag
+    bvc @poll               ; 3
+    .assert >@poll = >*, error, "dma_finish's poll loop must not cross a page (9 cycles)"
+    txa
+    clc
+    adc sum
+    sta sum
+    bcc :+
+    inc sum+1
+:   rts
+
 ; A few instructions for a pending IRQ to be taken.
 settle:
     nop
@@ -498,9 +806,46 @@ irq:
     pla
     rti
 
+; The NMI of check 12 (nmode bit 7 set; BIT nmode, BPL not taken: 5 cycles). The expected NOP
+; counts, from the NESdev wiki ("MMC3", "PPU rendering", "CPU interrupts"):
+; the NMI is raised at line 241 dot 1; the NMI sequence starts after the NOP whose first
+; cycle sees it: 2 or 3 cycles later (B = 2.5 +- 0.5); the first NOP of the slide runs
+; B + 7 (NMI) + 5 (BIT, BPL) + 16 (LDA, STA x3, CLI) + 6 (JSR) = B + 34 = 36.5 cycles
+; after the NMI. With sprites at $1000 ($2000 = $08) A12 rises at dot 260 of every line
+; (the sprite pattern fetches), the first after the NMI at line 261 (pre-render): reload
+; to 1; line 0 dot 260: 0, IRQ. From 241:1 that is (20 x 341 + 341 + 259) dots = 7420 dots
+; = 2473.3 cycles. With the background at $1000 ($2000 = $10) A12 rises at dot 4 of line
+; 261 (its first background pattern fetch; A12 was low through VBlank, v = $2000 with fine
+; Y 0): reload to 1; then at dot 324 (the next line's first tile, after the sprite fetches
+; at $0000 held it low): 0, IRQ: (20 x 341 + 323) dots = 7143 dots = 2381 cycles, 277 dots
+; (92.3 cycles) sooner. The IRQ is taken after the NOP whose first cycle sees it; the
+; return address is the NOP after it, so NOPs run = ceil((IRQ - S) / 2) + 1 with the slide's
+; start S = 36 to 37 and the IRQ within a cycle of the rise (the CPU cycle holding the dot):
+; $08: IRQ 2472.3 to 2474.3: ceil(1217.7 .. 1219.2) + 1 = 1219 to 1221 accepted;
+; $10: IRQ 2380 to 2382: ceil(1171.5 .. 1173) + 1 = 1173 to 1174, 1173 to 1175 accepted
+; (with sprites at $1000, a rise at dot 324, 64 dots later, would give 1230 or 1231, one
+; line later 1276 or 1277; with the background at $1000, not counting the pre-render line's
+; rise at dot 4 would give the IRQ at line 0 dot 324: 1230 or 1231).
+nmi:
+    bit nmode               ; 3
+    bpl nmi_other           ; 2 (not taken): check 12
+    lda #1
+    sta $C000               ; latch 1
+    sta $C001               ; reload at the next counted rise
+    sta $E001               ; IRQ on
+    cli
+    jsr slide
+    sei
+    lda #0
+    sta PPUMASK
+    sta PPUCTRL
+    sta nmode
+    sta $E000
+    rti
+
 ; Check 10. First NMI: bit 7 off and on with the VBlank flag still up (nested NMI). Second:
 ; the same after reading $2002 (no NMI), then NMIs off.
-nmi:
+nmi_other:
     pha
     lda nmis
     cmp #3
