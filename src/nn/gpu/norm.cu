@@ -520,7 +520,9 @@ static __device__ __forceinline__ float gn_moment(const typename gn_vec<T>::raw 
     return s;
 }
 
-template <typename T>
+/* RES: whether res is given (a compile-time choice: without it the kernel needs about half
+ * the registers, so more blocks fit on a multiprocessor). */
+template <typename T, bool RES>
 __global__ void __launch_bounds__(GN_MAX_THREADS) gn_fwd_vec(const T *__restrict__ x, const T *__restrict__ res,
                                                              T *__restrict__ y, int relu,
                                                              const float *__restrict__ gamma,
@@ -542,7 +544,7 @@ __global__ void __launch_bounds__(GN_MAX_THREADS) gn_fwd_vec(const T *__restrict
 #pragma unroll
         for (int i = 0; i < 7; i++)
             xr[i] = V::ld(x + base + i * step);
-        if (res)
+        if (RES)
 #pragma unroll
             for (int i = 0; i < 7; i++)
                 rr[i] = V::ld(res + base + i * step);
@@ -565,12 +567,12 @@ __global__ void __launch_bounds__(GN_MAX_THREADS) gn_fwd_vec(const T *__restrict
     for (int i = 0; i < 7; i++) {
         float v[W], r[W];
         V::unpack(xr[i], v);
-        if (res)
+        if (RES)
             V::unpack(rr[i], r);
 #pragma unroll
         for (int e = 0; e < W; e++) {
             float t = (v[e] - mean) * rstd * ga[e] + be[e];
-            if (res)
+            if (RES)
                 t += r[e];
             v[e] = relu ? fmaxf(t, 0.f) : t;
         }
@@ -910,8 +912,13 @@ static gv_status norm_fwd_t(const norm_fwd_args *a, cudaStream_t st, gv_err *err
         const int vt = gn_vec_threads<T>(a->C);
         if (vt && gn_use_new(a->impl)) {
             const int spb = vt / (7 * (a->C / gn_vec<T>::W));
-            gn_fwd_vec<T><<<(a->N + spb - 1) / spb, vt, 0, st>>>(x, res, y, a->relu, a->gamma, a->beta, a->mean,
-                                                                 a->rstd, a->N, a->C, a->fault);
+            const int nb = (a->N + spb - 1) / spb;
+            if (res)
+                gn_fwd_vec<T, true><<<nb, vt, 0, st>>>(x, res, y, a->relu, a->gamma, a->beta, a->mean, a->rstd, a->N,
+                                                       a->C, a->fault);
+            else
+                gn_fwd_vec<T, false><<<nb, vt, 0, st>>>(x, res, y, a->relu, a->gamma, a->beta, a->mean, a->rstd, a->N,
+                                                        a->C, a->fault);
             GV_GPU_TRY(cudaGetLastError(), err);
             return GV_OK;
         }
