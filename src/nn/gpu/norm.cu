@@ -253,8 +253,15 @@ struct gn_vec {
         if constexpr (bf) {
             unsigned w[4];
 #pragma unroll
-            for (int i = 0; i < 4; i++)
+            for (int i = 0; i < 4; i++) {
+#if !GV_GPU_IS_HIP && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+                /* one instruction for the pair, round to nearest even as gv_f32_to_bf16 (a
+                 * NaN becomes the canonical quiet NaN); a goes to the upper half */
+                asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(w[i]) : "f"(v[2 * i + 1]), "f"(v[2 * i]));
+#else
                 w[i] = (unsigned)gv_f32_to_bf16(v[2 * i]) | ((unsigned)gv_f32_to_bf16(v[2 * i + 1]) << 16);
+#endif
+            }
             return make_uint4(w[0], w[1], w[2], w[3]);
         } else {
             return make_float4(v[0], v[1], v[2], v[3]);
