@@ -4,8 +4,11 @@
  *   backward  g = dy * (y > 0); dres = g; dx = norm backward of g; dgamma, dbeta
  * Statistics are computed in fp32 from two passes (mean, then squared deviations) so
  * that a large mean does not cancel the variance; BatchNorm accumulates in double.
- * GroupNorm: one warp per group of one sample, samples spread over the blocks; each
- * lane handles VEC adjacent channels (2 when a group has an even channel count). */
+ * GroupNorm: the coalesced kernels (gn_fwd_vec, gn_bwd_vec: a block's threads cover whole
+ * samples with 16-byte accesses) where a group's channels are whole 16-byte vectors; the
+ * earlier ones elsewhere and under GV_GN_OLD=1: one warp per group of one sample, samples
+ * spread over the blocks, each lane handling VEC adjacent channels (2 when a group has an
+ * even channel count), or 8 channels in registers at 64 and 128 channels (gn_*_reg). */
 #include <stdlib.h>
 #include <string.h>
 
