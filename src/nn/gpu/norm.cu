@@ -4,8 +4,11 @@
  *   backward  g = dy * (y > 0); dres = g; dx = norm backward of g; dgamma, dbeta
  * Statistics are computed in fp32 from two passes (mean, then squared deviations) so
  * that a large mean does not cancel the variance; BatchNorm accumulates in double.
- * GroupNorm: one warp per group of one sample, samples spread over the blocks; each
- * lane handles VEC adjacent channels (2 when a group has an even channel count). */
+ * GroupNorm: the coalesced kernels (gn_fwd_vec, gn_bwd_vec: a block's threads cover whole
+ * samples with 16-byte accesses) where a group's channels are whole 16-byte vectors; the
+ * earlier ones elsewhere and under GV_GN_OLD=1: one warp per group of one sample, samples
+ * spread over the blocks, each lane handling VEC adjacent channels (2 when a group has an
+ * even channel count), or 8 channels in registers at 64 and 128 channels (gn_*_reg). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -253,8 +256,15 @@ struct gn_vec {
         if constexpr (bf) {
             unsigned w[4];
 #pragma unroll
-            for (int i = 0; i < 4; i++)
+            for (int i = 0; i < 4; i++) {
+#if !GV_GPU_IS_HIP && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+                /* one instruction for the pair, round to nearest even as gv_f32_to_bf16 (a
+                 * NaN becomes the canonical quiet NaN); a goes to the upper half */
+                asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(w[i]) : "f"(v[2 * i + 1]), "f"(v[2 * i]));
+#else
                 w[i] = (unsigned)gv_f32_to_bf16(v[2 * i]) | ((unsigned)gv_f32_to_bf16(v[2 * i + 1]) << 16);
+#endif
+            }
             return make_uint4(w[0], w[1], w[2], w[3]);
         } else {
             return make_float4(v[0], v[1], v[2], v[3]);
@@ -520,7 +530,9 @@ static __device__ __forceinline__ float gn_moment(const typename gn_vec<T>::raw 
     return s;
 }
 
-template <typename T>
+/* RES: whether res is given (a compile-time choice: without it the kernel needs about half
+ * the registers, so more blocks fit on a multiprocessor). */
+template <typename T, bool RES>
 __global__ void __launch_bounds__(GN_MAX_THREADS) gn_fwd_vec(const T *__restrict__ x, const T *__restrict__ res,
                                                              T *__restrict__ y, int relu,
                                                              const float *__restrict__ gamma,
@@ -542,7 +554,7 @@ __global__ void __launch_bounds__(GN_MAX_THREADS) gn_fwd_vec(const T *__restrict
 #pragma unroll
         for (int i = 0; i < 7; i++)
             xr[i] = V::ld(x + base + i * step);
-        if (res)
+        if (RES)
 #pragma unroll
             for (int i = 0; i < 7; i++)
                 rr[i] = V::ld(res + base + i * step);
@@ -565,12 +577,12 @@ __global__ void __launch_bounds__(GN_MAX_THREADS) gn_fwd_vec(const T *__restrict
     for (int i = 0; i < 7; i++) {
         float v[W], r[W];
         V::unpack(xr[i], v);
-        if (res)
+        if (RES)
             V::unpack(rr[i], r);
 #pragma unroll
         for (int e = 0; e < W; e++) {
             float t = (v[e] - mean) * rstd * ga[e] + be[e];
-            if (res)
+            if (RES)
                 t += r[e];
             v[e] = relu ? fmaxf(t, 0.f) : t;
         }
@@ -910,8 +922,13 @@ static gv_status norm_fwd_t(const norm_fwd_args *a, cudaStream_t st, gv_err *err
         const int vt = gn_vec_threads<T>(a->C);
         if (vt && gn_use_new(a->impl)) {
             const int spb = vt / (7 * (a->C / gn_vec<T>::W));
-            gn_fwd_vec<T><<<(a->N + spb - 1) / spb, vt, 0, st>>>(x, res, y, a->relu, a->gamma, a->beta, a->mean,
-                                                                 a->rstd, a->N, a->C, a->fault);
+            const int nb = (a->N + spb - 1) / spb;
+            if (res)
+                gn_fwd_vec<T, true><<<nb, vt, 0, st>>>(x, res, y, a->relu, a->gamma, a->beta, a->mean, a->rstd, a->N,
+                                                       a->C, a->fault);
+            else
+                gn_fwd_vec<T, false><<<nb, vt, 0, st>>>(x, res, y, a->relu, a->gamma, a->beta, a->mean, a->rstd, a->N,
+                                                        a->C, a->fault);
             GV_GPU_TRY(cudaGetLastError(), err);
             return GV_OK;
         }
