@@ -30,11 +30,16 @@ say() { echo "$*" | tee -a "$sum"; }
 
 # cuDNN: the directory of PyTorch's libcudnn.so.9
 dnn=$("$PYTHON" -c 'import os, nvidia.cudnn as m; print(os.path.join(list(m.__path__)[0], "lib"))' 2>/dev/null || true)
-[ -n "$dnn" ] && [ -e "$dnn/libcudnn.so.9" ] || dnn=$(ls -d /opt/torch/.venv/lib/python3*/site-packages/nvidia/cudnn/lib 2>/dev/null | head -n 1)
+[ -n "$dnn" ] && [ -e "$dnn/libcudnn.so.9" ] ||
+  dnn=$("$PYTHON" -c 'import os, torch; print(os.path.join(os.path.dirname(torch.__file__), "lib"))' 2>/dev/null || true)
+[ -n "$dnn" ] && [ -e "$dnn/libcudnn.so.9" ] ||
+  dnn=$(ls -d /opt/torch/.venv/lib/python3*/site-packages/nvidia/cudnn/lib 2>/dev/null | head -n 1)
 if [ -n "$dnn" ]; then
   # and, after it, the wheel's other CUDA libraries that cuDNN may load (runtime, cuBLAS, NVRTC)
   extra=$dnn
-  for d in "$(dirname "$(dirname "$dnn")")"/*/lib; do [ "$d" = "$dnn" ] || [ ! -d "$d" ] || extra=$extra:$d; done
+  case $dnn in */nvidia/cudnn/lib)
+    for d in "$(dirname "$(dirname "$dnn")")"/*/lib; do [ "$d" = "$dnn" ] || [ ! -d "$d" ] || extra=$extra:$d; done ;;
+  esac
   export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$extra"
 fi
 say "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"

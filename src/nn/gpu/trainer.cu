@@ -42,6 +42,8 @@ typedef struct {
     gpu_blas *blas;
     gpu_dnn *dnn;        /* cuDNN for the 3x3 convolutions, or NULL: the own kernels */
     int dnn_n, dnn_train; /* the batch size dnn_use was measured for (0: none), with the weight gradients */
+    int dnn_need;        /* GV_CUDNN=1: cuDNN failing is an error, not a reason to run the own kernels */
+    char dnn_fail[160];  /* cuDNN's last failure on a shape (then the own kernels ran it) */
     unsigned char dnn_use[4]; /* per DNN_* kind: cuDNN was faster than the own kernels */
     char conv_path[200]; /* which of them: "cudnn 9.10.2", "own mma", "own simt" (and why not cuDNN) */
     size_t bytes;        /* device memory this trainer holds */
@@ -783,10 +785,19 @@ static gv_status dnn_prepare(gt *s, int train, gv_err *err)
         for (int g = fwd_done; g < 1 + train; g++) {
             const int kind = (g ? DNN_STEM_WGRAD : DNN_STEM_FWD) + k;
             float td = 0, to = 0;
-            GV_TRY(g ? gpu_dnn_plan_wgrad(s->dnn, &w, tf, s->st, err) : gpu_dnn_plan_fwd(s->dnn, &a, tf, s->st, err));
+            gv_err de;
+            gv_status r = g ? gpu_dnn_plan_wgrad(s->dnn, &w, tf, s->st, &de) : gpu_dnn_plan_fwd(s->dnn, &a, tf, s->st, &de);
+            if (r == GV_OK && measure)
+                r = time_conv(s, 1, g ? NULL : &a, &w, &td, &de);
+            if (r != GV_OK) { /* cuDNN failed on this shape: the own kernels run it (GV_CUDNN=1: an error) */
+                if (s->dnn_need)
+                    return gv_fail(err, r, "%s", de.msg);
+                s->dnn_use[kind] = 0;
+                snprintf(s->dnn_fail, sizeof s->dnn_fail, "%.150s", de.msg);
+                continue;
+            }
             if (!measure)
                 continue;
-            GV_TRY(time_conv(s, 1, g ? NULL : &a, &w, &td, err));
             GV_TRY(time_conv(s, 0, g ? NULL : &a, &w, &to, err));
             s->dnn_use[kind] = td <= to;
             if (getenv("GV_CUDNN_VERBOSE"))
@@ -799,6 +810,8 @@ static gv_status dnn_prepare(gt *s, int train, gv_err *err)
     for (int k = 0; k < (train ? DNN_N : 2); k++)
         if (!s->dnn_use[k] && (s->nb || k == DNN_STEM_FWD || k == DNN_STEM_WGRAD) && l < (int)sizeof s->conv_path)
             l += snprintf(s->conv_path + l, sizeof s->conv_path - l, "%s%s", own++ ? ", " : "; own: ", dnn_kind[k]);
+    if (s->dnn_fail[0] && l < (int)sizeof s->conv_path)
+        snprintf(s->conv_path + l, sizeof s->conv_path - l, " (cuDNN failed: %.100s)", s->dnn_fail);
     return GV_OK;
 }
 
@@ -1028,7 +1041,7 @@ static gv_status dnn_open(gt *s, gv_err *err)
 {
     const char *e = getenv("GV_CUDNN");
     const int want = !(e && (!strcmp(e, "0") || (!strcmp(e, "bf16") && s->dt != GPU_BF16)));
-    const int need = e && !strcmp(e, "1");
+    const int need = s->dnn_need = e && !strcmp(e, "1");
     snprintf(s->conv_path, sizeof s->conv_path, "own %s", s->use_mma && s->dt == GPU_BF16 ? "mma" : "simt");
     if (!want)
         return GV_OK;
