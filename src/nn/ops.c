@@ -1,7 +1,8 @@
-/* ops.c: AdamW, the loss and the relative L2 error shared by the backends (see ops.h). */
+/* ops.c: AdamW, the loss, the relative L2 error and a threaded float64-to-float32 copy shared by the backends (see ops.h). */
 #include "nn/ops.h"
 
 #include <math.h>
+#include <omp.h>
 
 #include "nn/nn.h"
 
@@ -34,6 +35,13 @@ void nn_adamw_f32(float *p, const float *g, float *m, float *v, size_t n, int64_
         v[i] = vi;
         p[i] = pi - step_size * (mi / (sqrtf(vi) / bc2_sqrt + eps));
     }
+}
+
+void nn_f64_to_f32(float *dst, const double *src, size_t n, int threads)
+{
+#pragma omp parallel for schedule(static) num_threads(threads > 0 ? threads : omp_get_max_threads()) if (threads != 1 && n > 65536)
+    for (size_t i = 0; i < n; i++)
+        dst[i] = (float)src[i];
 }
 
 double nn_loss_f64(const double *logits, const double *value, const int64_t *policy, const double *vtarget, int n,

@@ -7,6 +7,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Marks an element-wise kernel to be built for AVX-512, AVX2+FMA and the x86-64 baseline;
  * the loader picks the one this CPU runs (GCC function multiversioning, by the CPU's
  * features as __builtin_cpu_supports reads them). Other compilers and machines (aarch64)
@@ -26,6 +30,10 @@ void nn_adamw_f64(double *p, const double *g, double *m, double *v, size_t n, in
 /* The same in float32 arithmetic, threaded over threads OpenMP threads (0: default). */
 void nn_adamw_f32(float *p, const float *g, float *m, float *v, size_t n, int64_t t, double lr, int threads);
 
+/* dst[i] = (float)src[i] for i < n, on up to `threads` OpenMP threads (0: the default
+ * team) when n is large enough to pay for them. */
+void nn_f64_to_f32(float *dst, const double *src, size_t n, int threads);
+
 /* Cross-entropy of logits (n,7) against targets plus squared error of value (n) against
  * value targets, summed over these n samples and divided by `denom` (the whole batch's size,
  * so that a batch can be done in parts: the loss is the sum of the parts). When
@@ -42,5 +50,9 @@ double nn_rel_l2(const double *a, const double *b, size_t n);
  * scale they are summed at (scale[i] = sum of the magnitudes of b[i]'s terms; see
  * nn_value_scale). INFINITY as nn_rel_l2 for non-finite values. */
 double nn_rel_l2_scale(const double *a, const double *b, const double *scale, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

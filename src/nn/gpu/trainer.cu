@@ -17,6 +17,7 @@
 #include "nn/gpu/gpu_nn.h"
 #include "nn/gpu/selftest.h"
 #include "nn/nn.h"
+#include "nn/ops.h"
 
 typedef struct {
     int w;               /* offset of the weight in the parameter array */
@@ -658,21 +659,27 @@ static gv_status t_set_batch(nn_trainer *t, const nn_batch *b, gv_err *err)
     gt *s = T_(t);
     if (b->n <= 0 || b->n > s->maxn)
         return gv_fail(err, GV_ERR_INPUT, "batch of %d does not fit this trainer (max %d)", b->n, s->maxn);
-    const size_t nx = (size_t)b->n * NN_IN_PLANES * NN_CELLS;
+    for (int i = 0; i < b->n; i++)
+        if (b->policy[i] < 0 || b->policy[i] >= NN_POLICY)
+            return gv_fail(err, GV_ERR_INPUT, "policy target %lld of sample %d is outside 0..6", (long long)b->policy[i],
+                           i);
     /* the staging buffers may still feed the previous batch's copies */
     GV_TRY(sync(s, err));
     float *x = s->hx, *vt = s->hvt;
     int *pt = s->hpt;
-    for (size_t i = 0; i < nx; i++)
-        x[i] = (float)b->x[i];
     for (int i = 0; i < b->n; i++) {
-        if (b->policy[i] < 0 || b->policy[i] >= NN_POLICY)
-            return gv_fail(err, GV_ERR_INPUT, "policy target %lld of sample %d is outside 0..6", (long long)b->policy[i],
-                           i);
         vt[i] = (float)b->value[i];
         pt[i] = (int)b->policy[i];
     }
-    cudaError_t e = cudaMemcpyAsync(s->bx, x, sizeof(float) * nx, cudaMemcpyHostToDevice, s->st);
+    /* The positions in chunks (threaded conversion to float32): each chunk's copy to the
+     * device runs while the next one is converted. */
+    const size_t per = (size_t)NN_IN_PLANES * NN_CELLS, chunk = 512;
+    cudaError_t e = cudaSuccess;
+    for (size_t i0 = 0; i0 < (size_t)b->n && e == cudaSuccess; i0 += chunk) {
+        size_t cn = (size_t)b->n - i0 < chunk ? (size_t)b->n - i0 : chunk;
+        nn_f64_to_f32(x + i0 * per, b->x + i0 * per, cn * per, 0);
+        e = cudaMemcpyAsync(s->bx + i0 * per, x + i0 * per, sizeof(float) * cn * per, cudaMemcpyHostToDevice, s->st);
+    }
     if (e == cudaSuccess)
         e = cudaMemcpyAsync(s->bvt, vt, sizeof(float) * b->n, cudaMemcpyHostToDevice, s->st);
     if (e == cudaSuccess)
