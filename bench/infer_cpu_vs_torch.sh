@@ -70,6 +70,8 @@ def med(xs):
 model = sh("lscpu | sed -n 's/^Model name: *//p'") or platform.processor()
 flags = [f for f in ("avx512f", "avx2", "fma") if f in sh("grep -m1 '^flags' /proc/cpuinfo").split()]
 torchv = next((r.get("torch") for r in rows if r.get("impl", "").startswith("pytorch")), "?")
+def torch_origin(v):  # a local version (+cu130, +cpu) is PyTorch's own wheel; Debian's has none
+    return "PyTorch's wheel" if "+" in v else "Debian python3-torch"
 l3 = sh("lscpu | sed -n 's/^L3 cache: *//p'")
 mem = sh("awk '/MemTotal/ {printf \"%.0f GiB\", $2/1048576}' /proc/meminfo")
 L = ["# Drop7 inference on the CPU: gpuvet float32 against PyTorch eager\n",
@@ -82,7 +84,7 @@ L = ["# Drop7 inference on the CPU: gpuvet float32 against PyTorch eager\n",
      f"{sh('. /etc/os-release && echo $PRETTY_NAME')}, kernel {platform.release()} |",
      f"| gpuvet | {sh(gpuvet + ' --version')} (git {sh('git -C ' + root + ' rev-parse --short HEAD')}), "
      f"3x3 convolutions: {next((r.get('cpu_conv') for r in rows if r.get('impl') == 'gpuvet'), '?')} |",
-     f"| PyTorch | {torchv} (Debian python3-torch, oneDNN convolutions), eager, torch.inference_mode |",
+     f"| PyTorch | {torchv} ({torch_origin(torchv)}, oneDNN convolutions), eager, torch.inference_mode |",
      f"| method | {threads} threads each, {norm} norm, {rows[0]['channels'] if rows else '?'} channels, 6 blocks, fp32; "
      f"per round and batch: calls for at least {min_time} s, {repeats} timed runs; {rounds} rounds alternating which "
      f"side runs first; figures are medians over rounds; host load average {lb} before, {la} after |\n",

@@ -80,6 +80,8 @@ osname = sh(". /etc/os-release && echo $PRETTY_NAME")
 rev = sh("git -C " + root + " rev-parse --short HEAD")
 blas = sh("ldd " + gpuvet + " | grep -o 'libopenblas[^ ]*' | head -n1")
 torchv = next((r.get("torch") for r in rows if r.get("impl", "").startswith("pytorch")), "?")
+def torch_origin(v):  # a local version (+cu130, +cpu) is PyTorch's own wheel; Debian's has none
+    return "PyTorch's wheel" if "+" in v else "Debian python3-torch"
 keys = sorted({(r["channels"], r["batch"]) for r in rows})
 lines = []
 lines.append("# Drop7 training on the CPU: gpuvet float32 against PyTorch\n")
@@ -90,7 +92,7 @@ ncpu = sh("getconf _NPROCESSORS_ONLN")  # nproc would count OMP_NUM_THREADS
 lines.append(f"| CPU | {model}, {ncpu} cores online ({l3} L3) |")
 lines.append(f"| memory, OS | {mem}, {osname}, kernel {platform.release()} |")
 lines.append(f"| gpuvet | {sh(gpuvet + ' --version')} (git {rev}), {blas}, OpenMP; 3x3 convolutions: {conv} |")
-lines.append(f"| PyTorch | {torchv} (Debian python3-torch, oneDNN convolutions) |")
+lines.append(f"| PyTorch | {torchv} ({torch_origin(torchv)}, oneDNN convolutions) |")
 lines.append(f"| method | {threads} threads each, channels x batch as below, {blocks} blocks, GroupNorm, fp32; per run "
              f"warm-up then {repeats} repeats of {steps} steps, median of repeats; {rounds} rounds alternating which "
              f"side runs first; host load average {lb} before, {la} after |\n")

@@ -93,7 +93,11 @@ static void print_infer(const cJSON *rec, long blocks)
     cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(rec, "bench_infer_crossover"))
     {
         double from = num(e, "gpu_faster_from_batch");
-        if (isfinite(from))
+        if (!(num(e, "batches_compared") > 0))
+            printf("verdict: %s %s %.0f-channel %s-norm inference was not compared with the CPU (add cpu to "
+                   "--devices to find the batch from which the GPU answers sooner)\n", str(e, "device"),
+                   str(e, "dtype"), num(e, "channels"), str(e, "norm"));
+        else if (isfinite(from))
             printf("verdict: %s %s %.0f-channel %s-norm inference beats the CPU from batch %.0f on (of %.0f batch sizes "
                    "compared); below it, the CPU answers sooner\n", str(e, "device"), str(e, "dtype"),
                    num(e, "channels"), str(e, "norm"), from, num(e, "batches_compared"));
