@@ -50,14 +50,24 @@ static __device__ __forceinline__ void frag_load(float v[N], const float *row, i
     }
 }
 
-/* The thread's place (tx, ty) in the 16x16 grid of a block's 256 threads: a warp holds 4
- * rows of 8, so that its shared-memory fragment reads of one k touch 64 + 128 bytes (one
- * wavefront each) where 2 rows of 16 touched 32 + 256 (fp32 training 8.5% faster on the H100,
- * 2026-12-05). */
-static __device__ __forceinline__ void thread_xy(int tid, int &tx, int &ty)
+/* The thread's place (grid_x, grid_y) in the 16x16 grid of a block's 256 threads: a warp
+ * holds 4 rows of 8, so that its shared-memory fragment reads of one k touch 64 + 128 bytes
+ * (one wavefront each) where 2 rows of 16 touched 32 + 256 (fp32 training 8.5% faster on the
+ * H100, 2026-12-05). */
+static __device__ __forceinline__ int grid_x(int tid) { return (tid >> 5 & 1) * 8 + (tid & 7); }
+static __device__ __forceinline__ int grid_y(int tid) { return (tid >> 6) * 4 + (tid >> 3 & 3); }
+
+/* The 3x3 taps of output row m (sample m / 49, board position m % 49) that fall inside the
+ * board, bit t for tap t = 3 * (dy + 1) + (dx + 1); none when m is past the M rows. */
+static __device__ __forceinline__ int tap_mask(int m, int M)
 {
-    const int lane = tid & 31, w = tid >> 5;
-    tx = (w & 1) * 8 + (lane & 7), ty = (w >> 1) * 4 + (lane >> 3);
+    const int pos = m - m / 49 * 49, y = pos / 7, x = pos % 7;
+    int mask = 0;
+    for (int t = 0; t < 9; t++) {
+        int iy = y + t / 3 - 1, ix = x + t % 3 - 1;
+        mask |= (m < M && (unsigned)iy < 7u && (unsigned)ix < 7u) << t;
+    }
+    return mask;
 }
 
 /* The column swizzle of a transposed tile [k][col] stored by Q threads per col (Q = 2 or
@@ -129,9 +139,7 @@ __global__ void __launch_bounds__(256, 2) conv_fwd_simt(const T *__restrict__ X,
     constexpr int LA = BM * Q / 256, LB = (BN * Q + 255) / 256;
     __shared__ __align__(16) float As[2][BK][BM];
     __shared__ __align__(16) float Bs[2][BK][BN];
-    const int tid = threadIdx.x;
-    int tx, ty;
-    thread_xy(tid, tx, ty);
+    const int tid = threadIdx.x, tx = grid_x(tid), ty = grid_y(tid);
     const int m0 = blockIdx.x * BM, n0 = blockIdx.y * BN;
     const int K = 9 * cin;
     /* K tiles [kt0, kt0 + KT): all of them, or split blockIdx.z's kps when P takes partials */
@@ -145,15 +153,8 @@ __global__ void __launch_bounds__(256, 2) conv_fwd_simt(const T *__restrict__ X,
 #pragma unroll
     for (int i = 0; i < LA; i++) {
         ar[i] = (tid + i * 256) / Q;
-        int m = m0 + ar[i];
-        int n = m / 49, pos = m - n * 49;
-        int y = pos / 7, x = pos % 7, mask = 0;
-        for (int t = 0; t < 9; t++) {
-            int iy = y + t / 3 - 1, ix = x + t % 3 - 1;
-            mask |= (m < M && (unsigned)iy < 7u && (unsigned)ix < 7u) << t;
-        }
-        amask[i] = mask;
-        abase[i] = m * cin;
+        amask[i] = tap_mask(m0 + ar[i], M);
+        abase[i] = (m0 + ar[i]) * cin;
     }
     int br[LB], bc[LB];
     bool bact[LB], bok[LB];
@@ -257,9 +258,7 @@ __global__ void __launch_bounds__(256, 2) conv_wgrad_simt(const T *__restrict__ 
     constexpr int LA = (BK * AQ + 255) / 256, LB = BK * BQ / 256;
     __shared__ __align__(16) float As[2][BK][BMC];
     __shared__ __align__(16) float Bs[2][BK][BN];
-    const int tid = threadIdx.x;
-    int tx, ty;
-    thread_xy(tid, tx, ty);
+    const int tid = threadIdx.x, tx = grid_x(tid), ty = grid_y(tid);
     const int co0 = blockIdx.x * BMC, k0 = blockIdx.y * BN;
     const int K = 9 * cin;
     const int mb = blockIdx.z * rows_per_split;
