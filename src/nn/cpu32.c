@@ -49,6 +49,23 @@ typedef struct {
     float *h1, *a1, *h2, *out; /* (n*49, C) */
 } c32_block;
 
+/* GV_CPU_PROFILE=1: where the time of the trainer's runs goes, for thread scaling (the GPU
+ * machines' hosts have no perf). Each thread adds the seconds of its calls per phase; the
+ * runs' wall times are kept beside them; the table goes to stderr when the trainer is
+ * destroyed. Off, a phase costs one test of m->prof. */
+enum { PH_CONV, PH_GEMM, PH_NORM, PH_WGRAD, PH_DGRAD, PH_GEMM_BWD, PH_NORM_BWD, PH_UNIT, PH_REDUCE, PH_N };
+static const char *const ph_name[PH_N] = {"3x3 forward (Winograd or im2col)", "1x1/linear forward", "norm forward",
+                                          "3x3 weight gradient",             "3x3 input gradient",  "1x1/linear backward",
+                                          "norm backward",                   "units (whole)",       "gradient sum"};
+enum { PW_PACK, PW_REGION, PW_ADAM, PW_RUN, PW_N };
+#define PROF(m, tc, phase, stmt)                       \
+    do {                                               \
+        double prof_t0_ = (m)->prof ? gv_now() : 0;    \
+        stmt;                                          \
+        if ((m)->prof)                                 \
+            (tc)->ph[phase] += gv_now() - prof_t0_;    \
+    } while (0)
+
 /* What one thread works with. */
 typedef struct {
     int t, s0, ns;   /* thread number, the samples [s0, s0+ns) of the work unit it runs */
@@ -56,6 +73,7 @@ typedef struct {
     float *acc;      /* the unit's gradient accumulators, nparams: GEMM layout for weights (gmap) */
     double *d;       /* norm scratch: 4 slots of W doubles (team sums use fixed slots, see team_sum) */
     float *f;        /* norm scratch: 16*W floats */
+    double ph[PH_N]; /* GV_CPU_PROFILE: seconds per phase */
 } c32_thread;
 
 typedef struct {
@@ -98,6 +116,9 @@ typedef struct {
     /* per thread */
     int chunk_max;         /* samples per chunk at most */
     c32_thread *th;
+    int prof;              /* GV_CPU_PROFILE */
+    double pw[PW_N];       /* its wall seconds: packing, parallel regions, AdamW, whole runs */
+    long prof_runs, prof_steps;
 } c32;
 
 /* ---- allocation ---------------------------------------------------------------------- */
@@ -186,7 +207,7 @@ static void layer_pack(c32 *m, c32_layer *l)
 }
 
 /* out = layer(in) for samples [s0, s0+ns), chunk by chunk. in (n*rows, l->in), out (n*rows, l->out). */
-static void layer_fwd(const c32 *m, const c32_layer *l, const float *in, float *out, const c32_thread *tc)
+static void layer_fwd(const c32 *m, const c32_layer *l, const float *in, float *out, c32_thread *tc)
 {
     int K = l->k * l->k * l->in;
     const float *bias = l->b != NO_BIAS ? m->params + l->b : NULL;
@@ -194,19 +215,22 @@ static void layer_fwd(const c32 *m, const c32_layer *l, const float *in, float *
         int ns = GV_MIN(m->chunk_max, tc->s0 + tc->ns - s0), rows = ns * l->rows;
         const float *a = in + (size_t)s0 * l->rows * l->in;
         float *c = out + (size_t)s0 * l->rows * l->out;
+        double t0 = m->prof ? gv_now() : 0;
         if (l->wu) {
             nn_wino_conv(a, ns, l->in, l->out, l->wu, c, 0, tc->col, m->conv_threads);
-            continue;
+        } else {
+            if (l->k == 3) {
+                im2col3(tc->col, a, ns, l->in);
+                a = tc->col;
+            }
+            if (bias)
+                for (int r = 0; r < rows; r++)
+                    memcpy(c + (size_t)r * l->out, bias, sizeof(float) * l->out);
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, l->out, K, 1.0f, a, K, l->wk, l->out,
+                        bias ? 1.0f : 0.0f, c, l->out);
         }
-        if (l->k == 3) {
-            im2col3(tc->col, a, ns, l->in);
-            a = tc->col;
-        }
-        if (bias)
-            for (int r = 0; r < rows; r++)
-                memcpy(c + (size_t)r * l->out, bias, sizeof(float) * l->out);
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, l->out, K, 1.0f, a, K, l->wk, l->out,
-                    bias ? 1.0f : 0.0f, c, l->out);
+        if (m->prof)
+            tc->ph[l->k == 3 ? PH_CONV : PH_GEMM] += gv_now() - t0;
     }
 }
 
@@ -228,14 +252,16 @@ static void layer_bwd(const c32 *m, const c32_layer *l, const float *in, const f
         const float *a = in + (size_t)s0 * l->rows * l->in;
         const float *g = dout + (size_t)s0 * l->rows * l->out;
         if (l->wu) {
-            nn_wino_wgrad(a, g, ns, l->in, l->out, s0 > tc->s0, tc->col);
+            PROF(m, tc, PH_WGRAD, nn_wino_wgrad(a, g, ns, l->in, l->out, s0 > tc->s0, tc->col));
             if (din) {
                 assert(din_beta == 0.0f || din_beta == 1.0f);
-                nn_wino_conv(g, ns, l->out, l->in, l->wbu, din + (size_t)s0 * l->rows * l->in, din_beta != 0.0f,
-                             tc->col, 1);
+                PROF(m, tc, PH_DGRAD,
+                     nn_wino_conv(g, ns, l->out, l->in, l->wbu, din + (size_t)s0 * l->rows * l->in,
+                                  din_beta != 0.0f, tc->col, 1));
             }
             continue;
         }
+        double t0 = m->prof ? gv_now() : 0;
         if (l->k == 3) {
             im2col3(tc->col, a, ns, l->in);
             a = tc->col;
@@ -255,9 +281,11 @@ static void layer_bwd(const c32 *m, const c32_layer *l, const float *in, const f
             cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, l->in, KB, 1.0f, gc, KB, l->wb, l->in,
                         din_beta, din + (size_t)s0 * l->rows * l->in, l->in);
         }
+        if (m->prof)
+            tc->ph[l->k == 3 ? PH_WGRAD : PH_GEMM_BWD] += gv_now() - t0;
     }
-    if (l->wu && tc->ns > 0)
-        nn_wino_unpack_grad(tc->col, l->in, l->out, dw); /* dU summed over the chunks */
+    if (l->wu && tc->ns > 0) /* dU summed over the chunks */
+        PROF(m, tc, PH_WGRAD, nn_wino_unpack_grad(tc->col, l->in, l->out, dw));
 }
 
 /* ---- norms ------------------------------------------------------------------------------ */
@@ -494,9 +522,9 @@ static void batch_fwd(c32 *m, c32_norm *nm, const float *h, float *y, const floa
 static void norm_fwd(c32 *m, c32_norm *nm, const float *h, float *y, const float *res, int train, c32_thread *tc)
 {
     if (m->kind == NN_NORM_GROUP)
-        group_fwd(m, nm, h, y, res, tc);
+        PROF(m, tc, PH_NORM, group_fwd(m, nm, h, y, res, tc));
     else
-        batch_fwd(m, nm, h, y, res, train, tc);
+        PROF(m, tc, PH_NORM, batch_fwd(m, nm, h, y, res, train, tc));
 }
 
 /* Coefficients of dh = g*A + h*Pc + Q for channels whose statistics are (mean, rstd) over
@@ -515,8 +543,8 @@ static void bwd_coef(float gamma, double mean, double rstd, double s1, double s2
  * thread of the team calls it. dy is the gradient at y = relu(...), h the norm's input.
  * Writes dh; gres (if not NULL) receives dy*(y>0), the gradient of the residual branch (may
  * alias dy). dgamma and dbeta of these samples go to the thread's accumulators. */
-static void norm_bwd(c32 *m, c32_norm *nm, const float *dy, const float *y, const float *h, float *dh, float *gres,
-                     c32_thread *tc)
+static void norm_bwd_run(c32 *m, c32_norm *nm, const float *dy, const float *y, const float *h, float *dh,
+                         float *gres, c32_thread *tc)
 {
     int c = nm->c, cg = c / NN_GROUPS, group = m->kind == NN_NORM_GROUP;
     const float *gamma = m->params + nm->w;
@@ -576,6 +604,12 @@ static void norm_bwd(c32 *m, c32_norm *nm, const float *dy, const float *y, cons
     k_bwd_apply(dh + o, gres ? gres + o : NULL, dy + o, y + o, h + o, co, co + c, co + 2 * c, tc->ns * P, c);
     /* the team sums of the next BatchNorm layer reuse tc->d: wait until all have read this one */
 #pragma omp barrier
+}
+
+static void norm_bwd(c32 *m, c32_norm *nm, const float *dy, const float *y, const float *h, float *dh, float *gres,
+                     c32_thread *tc)
+{
+    PROF(m, tc, PH_NORM_BWD, norm_bwd_run(m, nm, dy, y, h, dh, gres, tc));
 }
 
 /* ---- the network ------------------------------------------------------------------------- */
@@ -670,9 +704,12 @@ static void run_unit(c32 *m, c32_thread *tc, int u, int train, int backward)
 {
     share(m->n, m->units, u, &tc->s0, &tc->ns);
     tc->acc = m->uacc[u];
+    double t0 = m->prof ? gv_now() : 0;
     m->loss_part[u] = thread_forward(m, train, tc);
     if (backward)
         thread_backward(m, tc);
+    if (m->prof)
+        tc->ph[PH_UNIT] += gv_now() - t0;
 }
 
 /* One pass over the batch by the team: forward (train or eval), and with backward the
@@ -681,10 +718,27 @@ static void run_unit(c32 *m, c32_thread *tc, int u, int train, int backward)
  * threads' shares). GroupNorm, and BatchNorm in eval mode, are per sample: the threads take
  * units as they come free, so a thread slowed by another process on its core does less of
  * the work. */
+static double c32_run_team(c32 *m, int train, int backward);
+
 static double c32_run(c32 *m, int train, int backward)
 {
-    if (!m->packed)
+    if (!m->prof)
+        return c32_run_team(m, train, backward);
+    double t0 = gv_now();
+    double loss = c32_run_team(m, train, backward);
+    m->pw[PW_RUN] += gv_now() - t0;
+    m->prof_runs++;
+    return loss;
+}
+
+static double c32_run_team(c32 *m, int train, int backward)
+{
+    if (!m->packed) {
+        double t0 = m->prof ? gv_now() : 0;
         pack_all(m);
+        if (m->prof)
+            m->pw[PW_PACK] += gv_now() - t0;
+    }
     m->packed = 1;
     /* a train-mode BatchNorm needs the whole team (its statistics are the batch's); otherwise
      * no more threads than units (a batch of one runs on the calling thread) */
@@ -712,6 +766,7 @@ static double c32_run(c32 *m, int train, int backward)
         m->conv_threads = 1;
         return m->loss_part[0];
     }
+    double t_region = m->prof ? gv_now() : 0;
 #pragma omp parallel num_threads(T)
     {
         c32_thread *tc = &m->th[omp_get_thread_num()];
@@ -724,15 +779,20 @@ static double c32_run(c32 *m, int train, int backward)
         }
         if (backward) {
 #pragma omp barrier
-#pragma omp for schedule(static)
+            double t0 = m->prof ? gv_now() : 0;
+#pragma omp for schedule(static) nowait
             for (size_t i = 0; i < m->nparams; i++) {
                 float s = 0;
                 for (int u = 0; u < m->units; u++)
                     s += m->uacc[u][i];
                 m->grads[m->gmap[i]] = s;
             }
+            if (m->prof)
+                tc->ph[PH_REDUCE] += gv_now() - t0;
         }
     }
+    if (m->prof)
+        m->pw[PW_REGION] += (gv_now() - t_region) * T; /* thread-seconds the region held */
     double loss = 0;
     for (int u = 0; u < m->units; u++)
         loss += m->loss_part[u];
@@ -973,7 +1033,10 @@ static gv_status c32_step(nn_trainer *t, double *loss, gv_err *err)
     blas_guard g = blas_enter();
     double l = c32_run(m, 1, 1);
     m->step++;
+    double t0 = m->prof ? gv_now() : 0;
     nn_adamw_f32(m->params, m->grads, m->m, m->v, t->L->nparams, m->step, nn_trainer_lr(t), m->threads);
+    if (m->prof)
+        m->pw[PW_ADAM] += gv_now() - t0, m->prof_steps++;
     m->packed = 0;
     blas_leave(g);
     if (loss)
@@ -991,9 +1054,37 @@ static size_t c32_peak_bytes(nn_trainer *t)
     return ((c32 *)t->impl)->bytes;
 }
 
+/* The GV_CPU_PROFILE table: per run, the wall time and each phase's thread-seconds as a share
+ * of the threads' time in the parallel regions (what is left is waiting: barriers, the end of
+ * the last unit). */
+static void prof_print(const c32 *m)
+{
+    long runs = m->prof_runs > 0 ? m->prof_runs : 1;
+    double ph[PH_N] = {0};
+    for (int t = 0; t < m->threads; t++)
+        for (int i = 0; i < PH_N; i++)
+            ph[i] += m->th[t].ph[i];
+    double region = m->pw[PW_REGION] > 0 ? m->pw[PW_REGION] : 1;
+    fprintf(stderr, "gpuvet: cpu-fp32 profile: %d threads, %d channels, batch %d, %ld runs (%ld steps), %d units,"
+                    " %d samples per chunk\n",
+            m->threads, m->C, m->n, m->prof_runs, m->prof_steps, m->units, m->chunk_max);
+    fprintf(stderr, "  %-34s %10.3f ms per run\n", "wall", 1e3 * m->pw[PW_RUN] / runs);
+    fprintf(stderr, "  %-34s %10.3f ms per run\n", "weight packing (wall)", 1e3 * m->pw[PW_PACK] / runs);
+    fprintf(stderr, "  %-34s %10.3f ms per step\n", "AdamW (wall)", 1e3 * m->pw[PW_ADAM] / (m->prof_steps ? m->prof_steps : 1));
+    fprintf(stderr, "  %-34s %10.3f thread-ms per run  (100%%)\n", "parallel regions", 1e3 * region / runs);
+    for (int i = 0; i < PH_N; i++)
+        fprintf(stderr, "  %-34s %10.3f thread-ms per run  %5.1f%%\n", ph_name[i], 1e3 * ph[i] / runs,
+                100 * ph[i] / region);
+    double busy = ph[PH_UNIT] + ph[PH_REDUCE];
+    fprintf(stderr, "  %-34s %10.3f thread-ms per run  %5.1f%%\n", "waiting (regions - units - sum)",
+            1e3 * (region - busy) / runs, 100 * (region - busy) / region);
+}
+
 static void c32_destroy(nn_trainer *t)
 {
     c32 *m = t->impl;
+    if (m->prof)
+        prof_print(m);
     free_batch_arrays(m);
     c32_layer *ls[] = {&m->stem, &m->pc, &m->vc, &m->pf, &m->vf1, &m->vf2};
     for (size_t i = 0; i < GV_ARRAY_LEN(ls); i++)
@@ -1027,6 +1118,9 @@ static void alloc_threads(c32 *m)
     /* work units: the threads' shares for BatchNorm; for GroupNorm enough units for the
      * threads to balance (8, or two per thread), at most 64 */
     m->umax = GV_MIN(64, GV_MAX(8, 2 * m->threads));
+    const char *e = getenv("GV_CPU_UNITS"); /* tuning: work units per thread */
+    if (e && atoi(e) > 0)
+        m->umax = GV_MIN(256, atoi(e) * m->threads);
     m->umax = GV_MAX(m->umax, m->threads);
     m->uacc = gv_xcalloc((size_t)m->umax, sizeof(float *));
     for (int u = 0; u < m->umax; u++)
@@ -1098,10 +1192,14 @@ gv_status nn_cpu32_create(const nn_layout *L, const nn_trainer_opts *opts, nn_tr
     m->threads = opts->threads > 0 ? opts->threads : gv_cpu_count();
     m->conv_threads = 1;
     m->fault = opts->fault;
+    const char *e = getenv("GV_CPU_PROFILE");
+    m->prof = e && *e && strcmp(e, "0") != 0;
     m->wino = opts->cpu_conv == NN_CONV_WINOGRAD;
     /* samples per chunk: a 16-sample im2col block stays in L2 (best measured on Zen 3); for
      * Winograd 4 to 32 measured within 5% of each other, 16 the best */
     m->chunk_max = 16;
+    if ((e = getenv("GV_CPU_CHUNK")) && atoi(e) > 0) /* tuning: samples per chunk */
+        m->chunk_max = GV_MIN(atoi(e), 256);
     m->params = falloc(m, L->nparams), m->grads = falloc(m, L->nparams);
     m->m = falloc(m, L->nparams), m->v = falloc(m, L->nparams);
     m->buffers = falloc(m, L->nbuffers);

@@ -1,7 +1,8 @@
 /* wino.c: Winograd F(2x2,3x3) convolutions of 7x7 boards (see wino.h). The transforms run
  * over channel vectors (NHWC rows), so each of them is a loop over channels that the
- * compiler vectorises at the width NN_HOT picked; the 16 coordinate products are sgemm calls
- * (OpenBLAS picks its own kernel for the CPU). Matrices (Lavin and Gray's F(2x2,3x3)):
+ * compiler vectorises at the width NN_HOT picked; the 16 coordinate products run on the
+ * vector kernels below (forward, input gradient and weight gradient), or OpenBLAS sgemm on
+ * machines without them. Matrices (Lavin and Gray's F(2x2,3x3)):
  *   B^T = [1 0 -1 0; 0 1 1 0; 0 -1 1 0; 0 1 0 -1]   (input patch 4x4 -> 4x4)
  *   G   = [1 0 0; .5 .5 .5; .5 -.5 .5; 0 0 1]        (kernel 3x3 -> 4x4)
  *   A^T = [1 1 1 0; 0 1 -1 -1]                        (4x4 -> outputs 2x2)
@@ -237,23 +238,42 @@ void nn_wino_unpack_grad(const float *dU, int ci, int co, float *dw)
  * layout of nn_wino_pack: column blocks of 32, each (ci, 32) contiguous, zeros past co, so
  * that a kernel streams its block of U in order and the packing is done once per weight
  * update, not on every call (OpenBLAS copies U into its own panels on every call, which at
- * one sample takes as long as the product). Each kernel holds a block of M in registers
- * and runs k from 0 to ci in order, one multiply-add per term, as the plain loop does: they
- * differ from it only in the rounding of fused multiply-adds. */
+ * one sample takes as long as the product). The weight gradient's products
+ * dU (ci, co) += V^T (ci, T) G (T, co) run on the same kernels, reading V transposed and G
+ * row-major in place (OpenBLAS's sgemm with a transposed operand measured half the vector
+ * kernels' rate on these shapes, and that product was 40% of a training step). Each kernel
+ * holds a block of the result in registers and runs k from 0 to K in order, one
+ * multiply-add per term, as the plain loop does: they differ from it only in the rounding
+ * of fused multiply-adds. */
 #define NB NN_WINO_BLOCK
 
-/* Every kernel computes the columns [j0, j1) of M (j0 a multiple of 32, j1 one too or co). */
+/* One coordinate's product: C (rows, columns [j0, j1)) = A B, or += with acc. A (rows, K)
+ * has element (r, k) at a[r*ars + k*aks]; B (K, n) has element (k, j) at
+ * b[(j/32)*bjs + k*bks + j%32]. The convolutions: A = V (ars = ci, aks = 1), B = U blocked
+ * (bjs = 32*ci, bks = 32). The weight gradient: A = V^T (ars = 1, aks = ci), B = G
+ * row-major (bjs = 32, bks = co, co a multiple of 32 so that no load passes a row's end).
+ * The vector kernels take rows in blocks (8 for AVX-512, 4 for AVX2). */
+typedef struct {
+    const float *a;
+    size_t ars, aks;
+    const float *b;
+    size_t bjs, bks;
+    float *c;
+    size_t ldc;
+    int rows, k, acc;
+} wprod;
 
-/* The reference: the plain loops over the same layout. */
-static void gemm_plain(const float *V, int T, int ci, const float *U, int co, float *M, int j0, int j1)
+/* The reference: the plain loops. */
+static void prod_plain(const wprod *p, int j0, int j1)
 {
-    for (int t = 0; t < T; t++)
+    for (int r = 0; r < p->rows; r++)
         for (int j = j0; j < j1; j++) {
-            const float *u = U + (size_t)(j / NB) * ci * NB + j % NB;
-            float s = 0;
-            for (int k = 0; k < ci; k++)
-                s += V[(size_t)t * ci + k] * u[(size_t)k * NB];
-            M[(size_t)t * co + j] = s;
+            const float *u = p->b + (size_t)(j / NB) * p->bjs + j % NB;
+            float *c = p->c + (size_t)r * p->ldc + j;
+            float s = p->acc ? *c : 0;
+            for (int k = 0; k < p->k; k++)
+                s += p->a[(size_t)r * p->ars + (size_t)k * p->aks] * u[(size_t)k * p->bks];
+            *c = s;
         }
 }
 
@@ -262,77 +282,114 @@ static void gemm_plain(const float *V, int T, int ci, const float *U, int co, fl
 #define HAVE_X86_KERNELS 1
 
 /* AVX-512: blocks of 8 rows by 32 columns (16 accumulators of 16 floats; per k, two loads
- * of U and eight broadcasts of V feed 16 fused multiply-adds); stores masked past co. The
- * 32-column block of U (16 KiB at ci = 128) stays in L1 while the row blocks pass over it. */
-__attribute__((target("avx512f"))) static void gemm_avx512(const float *V, int T, int ci, const float *U, int co,
-                                                            float *M, int j0, int j1)
+ * of B and eight broadcasts of A feed 16 fused multiply-adds); loads and stores of C
+ * masked past the last column. A block of 32 columns of U (16 KiB at ci = 128) stays in L1
+ * while the row blocks pass over it. ars and aks are constants where the callers below
+ * inline it, so that each case addresses A as the hand-written loop would. */
+/* One k step of a vector kernel (VEC, LOAD, SET1, FMA: the ISA's vector type, load,
+ * broadcast and fused multiply-add; HALF: the second vector's offset): B's row k as two
+ * vectors u0, u1, then for each row r of the block A's (r, k) times them, added into the
+ * row's accumulators a<r> and b<r>. */
+#define PROD_K(VEC, LOAD, HALF)                                         \
+    const float *uk = ub + (size_t)k * bks, *vk = v + (size_t)k * aks; \
+    VEC u0 = LOAD(uk), u1 = LOAD(uk + (HALF))
+#define PROD_ROW(r, SET1, FMA)                          \
+    do {                                                \
+        __typeof__(u0) x = SET1(vk[(size_t)(r) * ars]); \
+        a##r = FMA(x, u0, a##r);                        \
+        b##r = FMA(x, u1, b##r);                        \
+    } while (0)
+#define PROD_ROWS4(S, F) PROD_ROW(0, S, F); PROD_ROW(1, S, F); PROD_ROW(2, S, F); PROD_ROW(3, S, F)
+#define PROD_ROWS8(S, F) PROD_ROWS4(S, F); PROD_ROW(4, S, F); PROD_ROW(5, S, F); PROD_ROW(6, S, F); PROD_ROW(7, S, F)
+
+/* A row's starting sums: C's values (masked past the last column) when accumulating, else 0. */
+__attribute__((target("avx512f"), always_inline)) static inline __m512 c_start512(int acc, __mmask16 m, const float *c)
 {
+    return acc ? _mm512_maskz_loadu_ps(m, c) : _mm512_setzero_ps();
+}
+
+__attribute__((target("avx512f"), always_inline)) static inline void prod_avx512_at(const wprod *p, int j0, int j1,
+                                                                                     size_t ars, size_t aks)
+{
+    size_t bks = p->bks, ldc = p->ldc;
     for (int j = j0; j < j1; j += NB) {
         int w = j1 - j;
         __mmask16 m0 = w >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << w) - 1);
         __mmask16 m1 = w >= 32 ? (__mmask16)0xffff : w <= 16 ? 0 : (__mmask16)((1u << (w - 16)) - 1);
-        const float *ub = U + (size_t)j * ci;
-        for (int t = 0; t < T; t += 8) {
-            const float *v = V + (size_t)t * ci;
-            __m512 a0 = _mm512_setzero_ps(), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
-            __m512 b0 = a0, b1 = a0, b2 = a0, b3 = a0, b4 = a0, b5 = a0, b6 = a0, b7 = a0;
-            for (int k = 0; k < ci; k++) {
-                __m512 u0 = _mm512_loadu_ps(ub + (size_t)k * NB), u1 = _mm512_loadu_ps(ub + (size_t)k * NB + 16);
-#define F(r)                                                \
-    do {                                                    \
-        __m512 x = _mm512_set1_ps(v[(size_t)(r) * ci + k]); \
-        a##r = _mm512_fmadd_ps(x, u0, a##r);                \
-        b##r = _mm512_fmadd_ps(x, u1, b##r);                \
-    } while (0)
-                F(0); F(1); F(2); F(3); F(4); F(5); F(6); F(7);
-#undef F
+        const float *ub = p->b + (size_t)(j / NB) * p->bjs;
+        for (int t = 0; t < p->rows; t += 8) {
+            const float *v = p->a + (size_t)t * ars;
+            float *m = p->c + (size_t)t * ldc + j;
+            __m512 a0, a1, a2, a3, a4, a5, a6, a7, b0, b1, b2, b3, b4, b5, b6, b7;
+#define CS(r) (a##r = c_start512(p->acc, m0, m + (size_t)(r) * ldc), b##r = c_start512(p->acc, m1, m + (size_t)(r) * ldc + 16))
+            CS(0); CS(1); CS(2); CS(3); CS(4); CS(5); CS(6); CS(7);
+#undef CS
+            for (int k = 0; k < p->k; k++) {
+                PROD_K(__m512, _mm512_loadu_ps, 16);
+                PROD_ROWS8(_mm512_set1_ps, _mm512_fmadd_ps);
             }
-            float *m = M + (size_t)t * co + j;
-#define S(r) (_mm512_mask_storeu_ps(m + (size_t)(r) * co, m0, a##r), _mm512_mask_storeu_ps(m + (size_t)(r) * co + 16, m1, b##r))
+#define S(r) (_mm512_mask_storeu_ps(m + (size_t)(r) * ldc, m0, a##r), _mm512_mask_storeu_ps(m + (size_t)(r) * ldc + 16, m1, b##r))
             S(0); S(1); S(2); S(3); S(4); S(5); S(6); S(7);
 #undef S
         }
     }
 }
 
-/* AVX2 + FMA: each 32-column block as two halves of 16, in blocks of 4 rows (8 accumulators
- * of 8 floats; two loads of U and four broadcasts of V per k for 8 fused multiply-adds);
- * columns past co go through a small buffer. */
-__attribute__((target("avx2,fma"))) static void gemm_avx2(const float *V, int T, int ci, const float *U, int co,
-                                                          float *M, int j0, int j1)
+__attribute__((target("avx512f"))) static void prod_avx512(const wprod *p, int j0, int j1)
 {
+    if (p->aks == 1)
+        prod_avx512_at(p, j0, j1, p->ars, 1);
+    else
+        prod_avx512_at(p, j0, j1, 1, p->aks);
+}
+
+/* AVX2 + FMA: each 32-column block as two halves of 16, in blocks of 4 rows (8 accumulators
+ * of 8 floats; two loads of B and four broadcasts of A per k for 8 fused multiply-adds);
+ * columns past the last go through a small buffer. */
+__attribute__((target("avx2,fma"), always_inline)) static inline void prod_avx2_at(const wprod *p, int j0, int j1,
+                                                                                   size_t ars, size_t aks)
+{
+    size_t bks = p->bks, ldc = p->ldc;
     for (int j = j0; j < j1; j += 16) {
-        const float *ub = U + (size_t)(j / NB) * ci * NB + j % NB;
+        const float *ub = p->b + (size_t)(j / NB) * p->bjs + j % NB;
         int w = GV_MIN(16, j1 - j);
-        for (int t = 0; t < T; t += 4) {
-            const float *v = V + (size_t)t * ci;
+        for (int t = 0; t < p->rows; t += 4) {
+            const float *v = p->a + (size_t)t * ars;
+            float *m = p->c + (size_t)t * ldc + j;
+            float buf[4][16];
             __m256 a0 = _mm256_setzero_ps(), b0 = a0, a1 = a0, b1 = a0, a2 = a0, b2 = a0, a3 = a0, b3 = a0;
-            for (int k = 0; k < ci; k++) {
-                __m256 u0 = _mm256_loadu_ps(ub + (size_t)k * NB), u1 = _mm256_loadu_ps(ub + (size_t)k * NB + 8);
-#define F(r)                                                      \
-    do {                                                          \
-        __m256 x = _mm256_broadcast_ss(v + (size_t)(r) * ci + k); \
-        a##r = _mm256_fmadd_ps(x, u0, a##r);                      \
-        b##r = _mm256_fmadd_ps(x, u1, b##r);                      \
-    } while (0)
-                F(0); F(1); F(2); F(3);
-#undef F
+            if (p->acc) {
+                for (int r = 0; r < 4; r++)
+                    memcpy(buf[r], m + (size_t)r * ldc, sizeof(float) * w);
+#define L(r) (a##r = _mm256_loadu_ps(buf[r]), b##r = _mm256_loadu_ps(buf[r] + 8))
+                L(0); L(1); L(2); L(3);
+#undef L
             }
-            float *m = M + (size_t)t * co + j;
+            for (int k = 0; k < p->k; k++) {
+                PROD_K(__m256, _mm256_loadu_ps, 8);
+                PROD_ROWS4(_mm256_set1_ps, _mm256_fmadd_ps);
+            }
             if (w == 16) {
-#define S(r) (_mm256_storeu_ps(m + (size_t)(r) * co, a##r), _mm256_storeu_ps(m + (size_t)(r) * co + 8, b##r))
+#define S(r) (_mm256_storeu_ps(m + (size_t)(r) * ldc, a##r), _mm256_storeu_ps(m + (size_t)(r) * ldc + 8, b##r))
                 S(0); S(1); S(2); S(3);
 #undef S
             } else {
-                float buf[4][16];
 #define S(r) (_mm256_storeu_ps(buf[r], a##r), _mm256_storeu_ps(buf[r] + 8, b##r))
                 S(0); S(1); S(2); S(3);
 #undef S
                 for (int r = 0; r < 4; r++)
-                    memcpy(m + (size_t)r * co, buf[r], sizeof(float) * w);
+                    memcpy(m + (size_t)r * ldc, buf[r], sizeof(float) * w);
             }
         }
     }
+}
+
+__attribute__((target("avx2,fma"))) static void prod_avx2(const wprod *p, int j0, int j1)
+{
+    if (p->aks == 1)
+        prod_avx2_at(p, j0, j1, p->ars, 1);
+    else
+        prod_avx2_at(p, j0, j1, 1, p->aks);
 }
 #endif
 
@@ -377,27 +434,52 @@ nn_wino_gemm_kind nn_wino_gemm_best(void)
     return (nn_wino_gemm_kind)best;
 }
 
-/* Columns [j0, j1) of M = V U by kernel k. */
-static void gemm_cols(nn_wino_gemm_kind k, const float *V, int T, int ci, const float *U, int co, float *M, int j0,
-                      int j1)
+/* Columns [j0, j1) of p's product by kernel k. */
+static void prod_cols(nn_wino_gemm_kind k, const wprod *p, int j0, int j1)
 {
 #ifdef HAVE_X86_KERNELS
     if (k == NN_WINO_GEMM_AVX512) {
-        gemm_avx512(V, T, ci, U, co, M, j0, j1);
+        prod_avx512(p, j0, j1);
         return;
     }
     if (k == NN_WINO_GEMM_AVX2) {
-        gemm_avx2(V, T, ci, U, co, M, j0, j1);
+        prod_avx2(p, j0, j1);
         return;
     }
 #endif
-    gemm_plain(V, T, ci, U, co, M, j0, j1);
+    prod_plain(p, j0, j1);
+}
+
+/* The product M (T, co) = V (T, ci) U (ci, co blocked) of one coordinate. */
+static wprod prod_conv(const float *V, int T, int ci, const float *U, int co, float *M)
+{
+    return (wprod){V, (size_t)ci, 1, U, (size_t)NB * ci, NB, M, (size_t)co, T, ci, 0};
+}
+
+/* The product dU (ci, co) (+)= V^T (ci, T) G (T, co) of one coordinate. */
+static wprod prod_wgrad(const float *V, int T, int ci, const float *G, int co, float *dU, int accumulate)
+{
+    return (wprod){V, 1, (size_t)ci, G, NB, (size_t)co, dU, (size_t)co, ci, T, accumulate};
 }
 
 void nn_wino_gemm(nn_wino_gemm_kind k, const float *V, int T, int ci, const float *U, int co, float *M)
 {
     assert(T % NN_WINO_TILES == 0 && nn_wino_gemm_has(k));
-    gemm_cols(k, V, T, ci, U, co, M, 0, co);
+    wprod p = prod_conv(V, T, ci, U, co, M);
+    prod_cols(k, &p, 0, co);
+}
+
+int nn_wino_wgrad_fits(nn_wino_gemm_kind k, int ci, int co)
+{
+    return k == NN_WINO_GEMM_PLAIN || (ci % 8 == 0 && co % NB == 0);
+}
+
+void nn_wino_gemm_wgrad(nn_wino_gemm_kind k, const float *V, int T, int ci, const float *G, int co, float *dU,
+                        int accumulate)
+{
+    assert(T % NN_WINO_TILES == 0 && nn_wino_gemm_has(k) && nn_wino_wgrad_fits(k, ci, co));
+    wprod p = prod_wgrad(V, T, ci, G, co, dU, accumulate);
+    prod_cols(k, &p, 0, co);
 }
 
 size_t nn_wino_scratch(int ns, int cmax)
@@ -444,8 +526,8 @@ void nn_wino_conv(const float *x, int ns, int ci, int co, const float *U, float 
 #pragma omp for schedule(static)
         for (int it = 0; it < items; it++) {
             int xi = it / nb, j0 = it % nb * NB;
-            gemm_cols(k, V + (size_t)xi * T * ci, T, ci, U + xi * us, co, M + (size_t)xi * T * co, j0,
-                      GV_MIN(co, j0 + NB));
+            wprod p = prod_conv(V + (size_t)xi * T * ci, T, ci, U + xi * us, co, M + (size_t)xi * T * co);
+            prod_cols(k, &p, j0, GV_MIN(co, j0 + NB));
         }
 #pragma omp for schedule(static)
         for (int t = 0; t < T; t++)
@@ -459,6 +541,17 @@ void nn_wino_wgrad(const float *x, const float *dy, int ns, int ci, int co, int 
     float *dU = scratch, *V = scratch_v(scratch, ci, co), *G = V + (size_t)NN_WINO_XI * T * cm;
     nn_wino_in(x, ns, ci, V);
     nn_wino_gout(dy, ns, co, G);
+    nn_wino_gemm_kind k = nn_wino_gemm_best();
+    if (k != NN_WINO_GEMM_PLAIN && nn_wino_wgrad_fits(k, ci, co)) {
+        for (int xi = 0; xi < NN_WINO_XI; xi++) {
+            wprod p = prod_wgrad(V + (size_t)xi * T * ci, T, ci, G + (size_t)xi * T * co, co,
+                                 dU + (size_t)xi * ci * co, accumulate);
+            prod_cols(k, &p, 0, co);
+        }
+        return;
+    }
+    /* the plain loops' machines, and shapes the vector kernels do not take (the stem's 12
+     * input planes): OpenBLAS */
     for (int xi = 0; xi < NN_WINO_XI; xi++) /* dU[xi] (ci, co) (+)= V[xi]^T (ci, T) G[xi] (T, co) */
         cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, ci, co, T, 1.0f, V + (size_t)xi * T * ci, ci,
                     G + (size_t)xi * T * co, co, accumulate ? 1.0f : 0.0f, dU + (size_t)xi * ci * co, co);

@@ -1,8 +1,9 @@
 /* wino.h: 3x3 convolutions (stride 1, padding 1) of 7x7 boards on the CPU by Winograd's
  * F(2x2,3x3): the board is cut into 4x4 tiles of 2x2 outputs (the last row and column of
  * tiles half outside), each tile's 4x4 input patch is transformed (B^T d B), the 16
- * transformed coordinates are 16 independent matrix products over channels (OpenBLAS sgemm),
- * and each tile's 4x4 products are transformed back (A^T m A). 16 products per 2x2 outputs
+ * transformed coordinates are 16 independent matrix products over channels (own AVX-512 and
+ * AVX2 kernels where the CPU has them, else OpenBLAS sgemm), and each tile's 4x4 products
+ * are transformed back (A^T m A). 16 products per 2x2 outputs
  * instead of 36: 256 products per channel pair and sample instead of 441 (1.72x fewer).
  * The same kernels give the input gradient (the transposed convolution is a convolution
  * with the flipped kernel) and, through the adjoint transforms, the weight gradient.
@@ -79,5 +80,12 @@ int nn_wino_gemm_has(nn_wino_gemm_kind k);
 nn_wino_gemm_kind nn_wino_gemm_best(void);
 /* M = V U by kernel k (which this CPU must run). */
 void nn_wino_gemm(nn_wino_gemm_kind k, const float *V, int T, int ci, const float *U, int co, float *M);
+/* The weight gradient's product of one coordinate, dU (ci, co) = (or += with accumulate)
+ * V^T G, with V (T, ci) and G (T, co) row-major, by kernel k, which takes these shapes where
+ * nn_wino_wgrad_fits says so (the vector kernels: ci a multiple of 8, co of 32);
+ * nn_wino_wgrad uses the best kernel where it fits, else OpenBLAS sgemm. */
+int nn_wino_wgrad_fits(nn_wino_gemm_kind k, int ci, int co);
+void nn_wino_gemm_wgrad(nn_wino_gemm_kind k, const float *V, int T, int ci, const float *G, int co, float *dU,
+                        int accumulate);
 
 #endif

@@ -37,6 +37,19 @@ expect_exit "bench infer with nothing to measure" 2 "$GPUVET" bench infer --devi
 expect_exit "bench train --cpu-conv im2col" 0 "$GPUVET" bench train --devices cpu --channels 8 --blocks 1 --batches 3 --steps 1 --repeats 1 --cpu-conv im2col --json "$T_TMP/c.json"
 grep -q '"cpu_conv":[[:space:]]*"im2col"' "$T_TMP/c.json" && pass "bench train records the convolution path" "cpu_conv im2col" ||
   fail "bench train records the convolution path" "no cpu_conv im2col in the record"
+# GV_CPU_PROFILE: the CPU trainer's table of where its time went, on stderr
+GV_CPU_PROFILE=1 expect_exit "bench train with GV_CPU_PROFILE" 0 "$GPUVET" bench train --devices cpu --channels 8 --blocks 1 --batches 6 --steps 2 --repeats 1 --threads 2 --quiet
+for ph in "wall" "3x3 forward" "3x3 weight gradient" "3x3 input gradient" "norm backward" "units (whole)" "gradient sum" "waiting"; do
+  grep -q "^  $ph" "$T_TMP/err" || missing_ph="${missing_ph:-} '$ph'"
+done
+share=$(awk '/units \(whole\)/ { print $(NF) }' "$T_TMP/err" | tr -d '%')
+if grep -q '^gpuvet: cpu-fp32 profile: 2 threads, 8 channels, batch 6' "$T_TMP/err" && [ -z "${missing_ph:-}" ] &&
+  awk -v s="$share" 'BEGIN { exit !(s > 0 && s <= 100.5) }'; then
+  pass "GV_CPU_PROFILE table" "header and every phase on stderr; the units' share ${share}% of the threads' time"
+else
+  fail "GV_CPU_PROFILE table" "header or phases${missing_ph:-} missing, or the units' share '${share}' not in (0, 100]"
+fi
+
 expect_exit "bench train --cpu-conv bad" 2 "$GPUVET" bench train --devices cpu --cpu-conv fft
 
 expect_exit "bench matmul (small)" 0 "$GPUVET" bench matmul --devices cpu --sizes 64,256 --repeats 2 --min-time 0.01 --json "$T_TMP/m.json"

@@ -183,6 +183,19 @@ static void one(int ns, int ci, int co, uint64_t seed)
     free(y - GUARD), free(dx - GUARD), free(dw - GUARD), free(y3 - GUARD);
 }
 
+/* A vector kernel's result against the plain loops' and float64 (relative L2 1e-6 each),
+ * with the sentinel after it intact. */
+static void check_kernel(const char *name, const float *got, const float *plain, const double *want, size_t n)
+{
+    double ek = err_of(got, want, NULL, n), pk = 0, pn = 0;
+    for (size_t i = 0; i < n; i++)
+        pk += (double)(got[i] - plain[i]) * (got[i] - plain[i]), pn += (double)plain[i] * plain[i];
+    pk = sqrt(pk / pn);
+    t_check(pk <= 1e-6 && ek <= 1e-6 && guards_ok(got, n), name,
+            "rel_l2 %.3g vs plain, %.3g vs float64 (tolerance 1e-6), guards %s", pk, ek,
+            guards_ok(got, n) ? "intact" : "overwritten");
+}
+
 /* Each vector kernel of the coordinate products this CPU runs against the plain loops over
  * the same blocked U (and the plain loops against float64), at T rows (ns samples), with a
  * sentinel after M. The kernels differ from the plain loop only in fused multiply-adds:
@@ -218,16 +231,54 @@ static void kernels(int ns, int ci, int co, uint64_t seed)
             continue;
         }
         nn_wino_gemm(k, V, T, ci, U, co, got);
-        double ek = err_of(got, want, NULL, nm);
-        double pk = 0, pn = 0;
-        for (size_t i = 0; i < nm; i++)
-            pk += (double)(got[i] - plain[i]) * (got[i] - plain[i]), pn += (double)plain[i] * plain[i];
-        pk = sqrt(pk / pn);
-        t_check(pk <= 1e-6 && ek <= 1e-6 && guards_ok(got, nm), name,
-                "rel_l2 %.3g vs plain, %.3g vs float64 (tolerance 1e-6), guards %s", pk, ek,
-                guards_ok(got, nm) ? "intact" : "overwritten");
+        check_kernel(name, got, plain, want, nm);
     }
     free(V), free(Wt), free(U), free(want), free(plain - GUARD), free(got - GUARD);
+}
+
+/* The weight gradient's products dU (ci, co) = V^T G (and dU += V^T G) by each kernel this
+ * CPU runs that takes the shape, against float64 and against the plain loops, with a
+ * sentinel after dU; where a vector kernel does not take the shape, nn_wino_wgrad uses
+ * OpenBLAS (checked by one() above). */
+static void wgrad_kernels(int ns, int ci, int co, uint64_t seed)
+{
+    gv_rng r;
+    gv_rng_seed(&r, seed);
+    int T = ns * NN_WINO_TILES;
+    size_t nu = (size_t)ci * co;
+    float *V = fill(&r, (size_t)T * ci), *G = fill(&r, (size_t)T * co), *base = fill(&r, nu);
+    double *want = malloc(sizeof(double) * nu);
+    float *plain = guarded(nu), *got = guarded(nu);
+    char name[160];
+    for (int acc = 0; acc < 2; acc++) {
+        for (int i = 0; i < ci; i++)
+            for (int j = 0; j < co; j++) {
+                double s = acc ? base[(size_t)i * co + j] : 0;
+                for (int t = 0; t < T; t++)
+                    s += (double)V[(size_t)t * ci + i] * G[(size_t)t * co + j];
+                want[(size_t)i * co + j] = s;
+            }
+        memcpy(plain, base, sizeof(float) * nu);
+        nn_wino_gemm_wgrad(NN_WINO_GEMM_PLAIN, V, T, ci, G, co, plain, acc);
+        double e = err_of(plain, want, NULL, nu);
+        snprintf(name, sizeof name, "wino weight-gradient products plain T=%d ci=%d co=%d%s", T, ci, co,
+                 acc ? " accumulated" : "");
+        t_check(e <= 1e-6 && guards_ok(plain, nu), name, "rel_l2 %.3g vs float64 (tolerance 1e-6)", e);
+        for (int k = NN_WINO_GEMM_PLAIN + 1; k < NN_WINO_GEMM_N; k++) {
+            snprintf(name, sizeof name, "wino weight-gradient products %s T=%d ci=%d co=%d%s", nn_wino_gemm_name(k), T,
+                     ci, co, acc ? " accumulated" : "");
+            if (!nn_wino_gemm_has(k) || !nn_wino_wgrad_fits(k, ci, co)) {
+                printf("note: %s not run (%s)\n", name,
+                       nn_wino_gemm_has(k) ? "the kernel does not take this shape: OpenBLAS does"
+                                           : "this CPU or build lacks the instructions");
+                continue;
+            }
+            memcpy(got, base, sizeof(float) * nu);
+            nn_wino_gemm_wgrad(k, V, T, ci, G, co, got, acc);
+            check_kernel(name, got, plain, want, nu);
+        }
+    }
+    free(V), free(G), free(base), free(want), free(plain - GUARD), free(got - GUARD);
 }
 
 /* The comparison must be able to fail: a kernel with one tap's weights zeroed. */
@@ -263,6 +314,11 @@ int main(void)
     } k[] = {{1, 128, 128}, {4, 128, 128}, {1, 12, 8}, {2, 24, 40}, {3, 64, 72}, {1, 7, 3}};
     for (size_t i = 0; i < GV_ARRAY_LEN(k); i++)
         kernels(k[i].ns, k[i].ci, k[i].co, 2000 + i);
+    struct {
+        int ns, ci, co;
+    } g[] = {{1, 128, 128}, {16, 128, 128}, {2, 64, 32}, {3, 8, 96}, {1, 12, 128}, {2, 24, 40}};
+    for (size_t i = 0; i < GV_ARRAY_LEN(g); i++)
+        wgrad_kernels(g[i].ns, g[i].ci, g[i].co, 3000 + i);
     printf("note: nn_wino_conv uses the %s kernel on this CPU\n", nn_wino_gemm_name(nn_wino_gemm_best()));
     negative();
     return t_done();
