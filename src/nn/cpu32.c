@@ -712,28 +712,15 @@ static void run_unit(c32 *m, c32_thread *tc, int u, int train, int backward)
         tc->ph[PH_UNIT] += gv_now() - t0;
 }
 
+/* Parameters per block of the gradient sum (16 KiB of float sums, in L1). */
+#define SUM_BLOCK 4096
+
 /* One pass over the batch by the team: forward (train or eval), and with backward the
  * gradients summed over the work units into m->grads. Returns the loss. BatchNorm in train
  * mode needs the whole team at every norm, so each thread runs one unit (the units are the
  * threads' shares). GroupNorm, and BatchNorm in eval mode, are per sample: the threads take
  * units as they come free, so a thread slowed by another process on its core does less of
  * the work. */
-/* Parameters per block of the gradient sum (16 KiB of float sums, in L1). */
-#define SUM_BLOCK 4096
-
-static double c32_run_team(c32 *m, int train, int backward);
-
-static double c32_run(c32 *m, int train, int backward)
-{
-    if (!m->prof)
-        return c32_run_team(m, train, backward);
-    double t0 = gv_now();
-    double loss = c32_run_team(m, train, backward);
-    m->pw[PW_RUN] += gv_now() - t0;
-    m->prof_runs++;
-    return loss;
-}
-
 static double c32_run_team(c32 *m, int train, int backward)
 {
     if (!m->packed) {
@@ -810,6 +797,18 @@ static double c32_run_team(c32 *m, int train, int backward)
     double loss = 0;
     for (int u = 0; u < m->units; u++)
         loss += m->loss_part[u];
+    return loss;
+}
+
+/* c32_run_team, timed for GV_CPU_PROFILE. */
+static double c32_run(c32 *m, int train, int backward)
+{
+    if (!m->prof)
+        return c32_run_team(m, train, backward);
+    double t0 = gv_now();
+    double loss = c32_run_team(m, train, backward);
+    m->pw[PW_RUN] += gv_now() - t0;
+    m->prof_runs++;
     return loss;
 }
 

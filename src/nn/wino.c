@@ -543,11 +543,9 @@ void nn_wino_wgrad(const float *x, const float *dy, int ns, int ci, int co, int 
     nn_wino_gout(dy, ns, co, G);
     nn_wino_gemm_kind k = nn_wino_gemm_best();
     if (k != NN_WINO_GEMM_PLAIN && nn_wino_wgrad_fits(k, ci, co)) {
-        for (int xi = 0; xi < NN_WINO_XI; xi++) {
-            wprod p = prod_wgrad(V + (size_t)xi * T * ci, T, ci, G + (size_t)xi * T * co, co,
-                                 dU + (size_t)xi * ci * co, accumulate);
-            prod_cols(k, &p, 0, co);
-        }
+        for (int xi = 0; xi < NN_WINO_XI; xi++)
+            nn_wino_gemm_wgrad(k, V + (size_t)xi * T * ci, T, ci, G + (size_t)xi * T * co, co,
+                               dU + (size_t)xi * ci * co, accumulate);
         return;
     }
     /* the plain loops' machines, and shapes the vector kernels do not take (the stem's 12
