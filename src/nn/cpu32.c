@@ -117,6 +117,7 @@ typedef struct {
     int chunk_max;         /* samples per chunk at most */
     c32_thread *th;
     int prof;              /* GV_CPU_PROFILE */
+    int taper;             /* unit sizes shrink in order (unit_share); GV_CPU_TAPER=0: equal */
     double pw[PW_N];       /* its wall seconds: packing, parallel regions, AdamW, whole runs */
     long prof_runs, prof_steps;
 } c32;
@@ -141,6 +142,26 @@ static void share(int n, int T, int t, int *s0, int *ns)
     int base = n / T, extra = n % T;
     *s0 = t * base + (t < extra ? t : extra);
     *ns = base + (t < extra);
+}
+
+/* Work unit u's samples. Tapered (the default; GV_CPU_TAPER=0 for equal units) for
+ * GroupNorm with at least four samples per unit: the units shrink from 1.5x to 0.5x the
+ * mean size in order, so the units the threads take last, whose lengths decide how long
+ * the others wait, are the short ones. Unit u starts at n F(u/U), F(x) = x (3 - x) / 2,
+ * rounded: F(0) = 0, F(1) = 1, and the last unit's n / (2U) >= 2 samples keep every unit
+ * at least one sample after rounding. */
+static void unit_share(const c32 *m, int u, int *s0, int *ns)
+{
+    int n = m->n, U = m->units;
+    if (!m->taper || m->kind == NN_NORM_BATCH || n < 4 * U) {
+        share(n, U, u, s0, ns);
+        return;
+    }
+    int64_t d = 2 * (int64_t)U * U;
+    int b0 = (int)(((int64_t)n * u * (3 * U - u) + d / 2) / d);
+    int b1 = (int)(((int64_t)n * (u + 1) * (3 * U - u - 1) + d / 2) / d);
+    *s0 = b0;
+    *ns = b1 - b0;
 }
 
 /* ---- layers: im2col + GEMM ------------------------------------------------------------- */
@@ -702,7 +723,7 @@ static void thread_backward(c32 *m, c32_thread *tc)
  * unit's accumulators. */
 static void run_unit(c32 *m, c32_thread *tc, int u, int train, int backward)
 {
-    share(m->n, m->units, u, &tc->s0, &tc->ns);
+    unit_share(m, u, &tc->s0, &tc->ns);
     tc->acc = m->uacc[u];
     double t0 = m->prof ? gv_now() : 0;
     m->loss_part[u] = thread_forward(m, train, tc);
@@ -1210,6 +1231,8 @@ gv_status nn_cpu32_create(const nn_layout *L, const nn_trainer_opts *opts, nn_tr
     m->fault = opts->fault;
     const char *e = getenv("GV_CPU_PROFILE");
     m->prof = e && *e && strcmp(e, "0") != 0;
+    e = getenv("GV_CPU_TAPER"); /* tuning: 0 = equal units */
+    m->taper = !(e && strcmp(e, "0") == 0);
     m->wino = opts->cpu_conv == NN_CONV_WINOGRAD;
     /* samples per chunk: a 16-sample im2col block stays in L2 (best measured on Zen 3); for
      * Winograd 4 to 32 measured within 5% of each other, 16 the best */

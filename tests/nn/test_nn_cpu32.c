@@ -9,7 +9,8 @@
  * rounding of zero, so gradients and moments are compared with float64 on the fp32 run's
  * own ReLU masks (nn_ref_follow_masks), and the masks with float64's own (at most 1e-4 of
  * them may differ). Also that the fault hook makes the comparison fail, and that two runs
- * on several threads agree bit for bit (a race would not). Everything runs twice: with the
+ * on several threads agree bit for bit (a race would not); GroupNorm's work units both
+ * tapered (the default) and equal. Everything runs twice: with the
  * 3x3 convolutions by Winograd (the default) and by im2col + sgemm (the plain path). */
 #include "nn_testlib.h"
 #include "nn/nn_check.h"
@@ -204,7 +205,9 @@ static void one_config(const char *what, const nn_layout *L, const nn_state *s, 
 /* The same call twice on two and three threads must give bit-identical results: the work
  * split and every reduction order are fixed (GroupNorm's units go to whichever thread is
  * free, but are summed in unit order), so a difference means a race. BatchNorm with 16
- * channels (norms of different widths share the team sums), and GroupNorm. */
+ * channels (norms of different widths share the team sums), and GroupNorm; 50 samples are
+ * at least four per unit on both thread counts (8 and 12 units), so GroupNorm's units are
+ * the tapered ones (cpu32.c, unit_share). */
 static void repeatability(nn_norm norm)
 {
     nn_config cfg = {16, 2, norm};
@@ -214,7 +217,7 @@ static void repeatability(nn_norm norm)
     nn_state_alloc(&s, &L);
     nn_state_init_random(&s, 77);
     nn_batch b;
-    nn_batch_alloc(&b, 24);
+    nn_batch_alloc(&b, 50);
     nn_batch_random(&b, 78);
     for (int threads = 2; threads <= 3; threads++) {
         nn_trainer_opts o = {.dtype = NN_FP32, .max_batch = b.n, .threads = threads, .cpu_conv = conv};
@@ -241,7 +244,7 @@ static void repeatability(nn_norm norm)
         }
         same = loss[0] == loss[1] && !memcmp(g[0], g[1], sizeof(double) * L.nparams) &&
                !memcmp(p[0], p[1], sizeof(double) * L.nparams);
-        t_check(same, "repeatability", "%s %s C=16, batch 24, %d threads: loss, %zu gradients and the state after 3 "
+        t_check(same, "repeatability", "%s %s C=16, batch 50, %d threads: loss, %zu gradients and the state after 3 "
                 "steps bit-identical in two runs: %s", nn_cpu_conv_name(conv), nn_norm_name(norm), threads, L.nparams,
                 same ? "yes" : "no");
         for (int k = 0; k < 2; k++)
@@ -306,6 +309,16 @@ static void all_checks(void)
         snprintf(what, sizeof what, "C=%d blocks=%d %s n=%d threads=%d fp32 (%s) vs fp64", cfg.channels, cfg.blocks,
                  nn_norm_name(cfg.norm), b.n, cfgs[i].threads, nn_cpu_conv_name(conv));
         one_config(what, &L, &s, &b, cfgs[i].threads);
+        if (cfgs[i].norm == NN_NORM_GROUP && b.n >= 4 * 8) {
+            /* the GroupNorm batch of at least four samples per unit ran on tapered units
+             * (cpu32.c, unit_share): the same with equal units */
+            setenv("GV_CPU_TAPER", "0", 1);
+            snprintf(what, sizeof what, "C=%d blocks=%d %s n=%d threads=%d fp32 (%s), equal units "
+                     "(GV_CPU_TAPER=0) vs fp64", cfg.channels, cfg.blocks, nn_norm_name(cfg.norm), b.n,
+                     cfgs[i].threads, nn_cpu_conv_name(conv));
+            one_config(what, &L, &s, &b, cfgs[i].threads);
+            unsetenv("GV_CPU_TAPER");
+        }
         if (i == 2 || i == 3) {
             /* the fault hook must make the same comparison fail */
             run_out r, f;
