@@ -19,8 +19,9 @@ typedef struct {
     double loss;           /* of the last untimed step (NaN when none was taken) */
     size_t peak;           /* the trainer's peak memory (device bytes on a GPU, host bytes on the CPU) */
     double *lat;           /* inference: the latency of every timed call (seconds) */
+    double *lat_in;        /* the part of it that set_batch took (the positions in) */
     long nlat, cap_lat;
-    double lat_median, lat_p99, lat_min; /* of lat, kept by teardown */
+    double lat_median, lat_p99, lat_min, in_median; /* of lat and lat_in, kept by teardown */
     double *logits, *value; /* inference outputs (batch*7, batch) */
     nn_layout L;
     nn_state s0;
@@ -79,9 +80,10 @@ static void teardown(void *cx, int k)
         c->lat_median = gv_quantile(c->lat, (int)c->nlat, 0.5);
         c->lat_p99 = gv_quantile(c->lat, (int)c->nlat, 0.99);
         c->lat_min = gv_quantile(c->lat, (int)c->nlat, 0);
+        c->in_median = gv_quantile(c->lat_in, (int)c->nlat, 0.5);
     }
-    free(c->lat), free(c->logits), free(c->value);
-    c->lat = c->logits = c->value = NULL;
+    free(c->lat), free(c->lat_in), free(c->logits), free(c->value);
+    c->lat = c->lat_in = c->logits = c->value = NULL;
     if (c->L.t) {
         nn_batch_free(&c->b);
         nn_state_free(&c->s0);
@@ -117,10 +119,15 @@ static gv_status warm(const nn_bench_opts *o, config *c, gv_err *err)
 }
 
 /* One inference call as self-play makes it: the positions in (set_batch: converted and,
- * on a GPU, copied to the device), the eval-mode forward, logits and value out. */
-static gv_status infer_call(config *c, gv_err *err)
+ * on a GPU, copied to the device), the eval-mode forward, logits and value out. *t_in (when
+ * not NULL) gets the seconds set_batch took: the host's part of the way in (a GPU's copies
+ * run on after it returns, ahead of the forward). */
+static gv_status infer_call(config *c, double *t_in, gv_err *err)
 {
+    double t0 = t_in ? gv_now() : 0;
     gv_status s = c->t->ops->set_batch(c->t, &c->b, err);
+    if (t_in)
+        *t_in = gv_now() - t0;
     return s == GV_OK ? nn_infer(c->t, c->logits, c->value, err) : s;
 }
 
@@ -128,10 +135,10 @@ static gv_status infer_call(config *c, gv_err *err)
  * timed alone to size the timed runs at about min_time seconds; its outputs must be finite. */
 static gv_status infer_warm(const nn_bench_opts *o, config *c, int repeats, gv_err *err)
 {
-    gv_status s = infer_call(c, err);
+    gv_status s = infer_call(c, NULL, err);
     double t0 = gv_now();
     if (s == GV_OK)
-        s = infer_call(c, err);
+        s = infer_call(c, NULL, err);
     double per = gv_now() - t0;
     if (s != GV_OK)
         return s;
@@ -143,6 +150,7 @@ static gv_status infer_warm(const nn_bench_opts *o, config *c, int repeats, gv_e
     c->steps = c->steps < 1 ? 1 : c->steps > 100000 ? 100000 : c->steps;
     c->cap_lat = c->steps * repeats;
     c->lat = gv_xcalloc((size_t)c->cap_lat, sizeof(double));
+    c->lat_in = gv_xcalloc((size_t)c->cap_lat, sizeof(double));
     c->nlat = 0;
     return GV_OK;
 }
@@ -151,10 +159,12 @@ static gv_status infer_run(const nn_bench_opts *o, config *c, double *units, gv_
 {
     gv_status s = GV_OK;
     for (long i = 0; i < c->steps && s == GV_OK; i++) {
-        double t0 = gv_now();
-        s = infer_call(c, err);
-        if (c->nlat < c->cap_lat)
+        double t0 = gv_now(), t_in = 0;
+        s = infer_call(c, &t_in, err);
+        if (c->nlat < c->cap_lat) {
+            c->lat_in[c->nlat] = t_in;
             c->lat[c->nlat++] = gv_now() - t0;
+        }
     }
     *units = (double)c->batch * (double)c->steps;
     return s;
@@ -311,6 +321,7 @@ static gv_status bench_nn(const nn_bench_opts *o, int infer, cJSON *rec, nn_benc
                 gv_json_add_num(e, "latency_ms_median", 1000.0 * c->lat_median);
                 gv_json_add_num(e, "latency_ms_p99", 1000.0 * c->lat_p99);
                 gv_json_add_num(e, "latency_ms_min", 1000.0 * c->lat_min);
+                gv_json_add_num(e, "input_ms_median", 1000.0 * c->in_median);
                 cJSON_AddNumberToObject(e, "latency_samples", (double)c->nlat);
             } else {
                 cJSON_AddNumberToObject(e, "steps", (double)c->steps);

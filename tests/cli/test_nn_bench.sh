@@ -25,11 +25,20 @@ expect_exit "bench infer (small)" 0 "$GPUVET" bench infer --devices cpu --channe
 expect_grep "bench infer table row" '^cpu +fp32 +batch +8 +3 +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ ' "$T_TMP/out"
 tr -d ' \t\n' < "$T_TMP/i.json" > "$T_TMP/i1"
 missing=""
-for k in device channels batch dtype norm cpu_conv calls latency_ms_median latency_ms_p99 latency_ms_min latency_samples samples_per_s_median host_bytes load_before bench_infer_crossover; do
+for k in device channels batch dtype norm cpu_conv calls latency_ms_median latency_ms_p99 latency_ms_min latency_samples input_ms_median samples_per_s_median host_bytes load_before bench_infer_crossover; do
   grep -q "\"$k\":" "$T_TMP/i1" || missing="$missing $k"
 done
 [ -z "$missing" ] && pass "bench infer record keys" "each entry has latency median/p99/min, samples/s and memory" ||
   fail "bench infer record keys" "missing:$missing"
+# the positions' way in is a part of each call: 0 < input median <= call median, per entry
+inok=$(python3 -c 'import json, sys
+es = json.load(open(sys.argv[1]))["bench_infer"]
+bad = [e["batch"] for e in es if not 0 < e["input_ms_median"] <= e["latency_ms_median"]]
+print("ok" if not bad else "batches %s" % bad, " ".join("%.4f/%.4f" % (e["input_ms_median"], e["latency_ms_median"]) for e in es))' "$T_TMP/i.json")
+case $inok in
+  ok*) pass "bench infer input time" "input_ms_median within (0, latency_ms_median] (input/call ms: ${inok#ok })" ;;
+  *) fail "bench infer input time" "input_ms_median outside (0, latency_ms_median]: $inok" ;;
+esac
 rows=$(grep -o '"latency_ms_p99":' "$T_TMP/i1" | wc -l)
 [ "$rows" = 4 ] && pass "bench infer entries" "4 configurations (2 norms x 2 batches)" || fail "bench infer entries" "$rows entries, expected 4"
 expect_exit "bench infer with a bad --min-time" 2 "$GPUVET" bench infer --devices cpu --min-time 0

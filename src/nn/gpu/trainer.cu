@@ -82,6 +82,7 @@ typedef struct {
      * policy targets) and the inference outputs on their way out (logits, then value) */
     float *hx, *hvt, *hout;
     int *hpt;
+    int in_chunk;           /* positions converted and copied per chunk (GV_INPUT_CHUNK; 512) */
 
     prep_desc *descs;
     int ndesc, max_desc_elems;
@@ -334,6 +335,9 @@ static gv_status setup(gt *s, gv_err *err)
         ALLOC(s->wg_ws, sizeof(float) * s->wg_ws_elems, "weight-gradient workspace");
     }
     {
+        /* tuning: samples per chunk of the positions' way in (set_batch) */
+        const char *ic = getenv("GV_INPUT_CHUNK");
+        s->in_chunk = ic && atoi(ic) > 0 ? atoi(ic) : 512;
         cudaError_t e = cudaMallocHost((void **)&s->hx, sizeof(float) * N * NN_IN_PLANES * NN_CELLS);
         if (e == cudaSuccess)
             e = cudaMallocHost((void **)&s->hvt, sizeof(float) * N);
@@ -673,7 +677,7 @@ static gv_status t_set_batch(nn_trainer *t, const nn_batch *b, gv_err *err)
     }
     /* The positions in chunks (threaded conversion to float32): each chunk's copy to the
      * device runs while the next one is converted. */
-    const size_t per = (size_t)NN_IN_PLANES * NN_CELLS, chunk = 512;
+    const size_t per = (size_t)NN_IN_PLANES * NN_CELLS, chunk = (size_t)s->in_chunk;
     cudaError_t e = cudaSuccess;
     for (size_t i0 = 0; i0 < (size_t)b->n && e == cudaSuccess; i0 += chunk) {
         size_t cn = (size_t)b->n - i0 < chunk ? (size_t)b->n - i0 : chunk;
