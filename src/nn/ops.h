@@ -14,8 +14,10 @@ extern "C" {
 /* Marks an element-wise kernel to be built for AVX-512, AVX2+FMA and the x86-64 baseline;
  * the loader picks the one this CPU runs (GCC function multiversioning, by the CPU's
  * features as __builtin_cpu_supports reads them). Other compilers and machines (aarch64)
- * build the portable loop once. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+ * build the portable loop once, and so does a ThreadSanitizer build: the loader runs the
+ * clones' resolvers before the sanitizer's runtime is up, and their instrumented entry
+ * crashed every program that links them (make tsan). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
 #define NN_HOT __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define NN_HOT
