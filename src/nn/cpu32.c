@@ -150,6 +150,12 @@ static void share(int n, int T, int t, int *s0, int *ns)
  * the others wait, are the short ones. Unit u starts at n F(u/U), F(x) = x (3 - x) / 2,
  * rounded: F(0) = 0, F(1) = 1, and the last unit's n / (2U) >= 2 samples keep every unit
  * at least one sample after rounding. */
+static int taper_start(int n, int U, int u)
+{
+    int64_t d = 2 * (int64_t)U * U;
+    return (int)(((int64_t)n * u * (3 * U - u) + d / 2) / d);
+}
+
 static void unit_share(const c32 *m, int u, int *s0, int *ns)
 {
     int n = m->n, U = m->units;
@@ -157,11 +163,8 @@ static void unit_share(const c32 *m, int u, int *s0, int *ns)
         share(n, U, u, s0, ns);
         return;
     }
-    int64_t d = 2 * (int64_t)U * U;
-    int b0 = (int)(((int64_t)n * u * (3 * U - u) + d / 2) / d);
-    int b1 = (int)(((int64_t)n * (u + 1) * (3 * U - u - 1) + d / 2) / d);
-    *s0 = b0;
-    *ns = b1 - b0;
+    *s0 = taper_start(n, U, u);
+    *ns = taper_start(n, U, u + 1) - *s0;
 }
 
 /* ---- layers: im2col + GEMM ------------------------------------------------------------- */

@@ -337,7 +337,8 @@ static gv_status setup(gt *s, gv_err *err)
     {
         /* tuning: samples per chunk of the positions' way in (set_batch) */
         const char *ic = getenv("GV_INPUT_CHUNK");
-        s->in_chunk = ic && atoi(ic) > 0 ? atoi(ic) : 512;
+        const int chunk = ic ? atoi(ic) : 0;
+        s->in_chunk = chunk > 0 ? chunk : 512;
         cudaError_t e = cudaMallocHost((void **)&s->hx, sizeof(float) * N * NN_IN_PLANES * NN_CELLS);
         if (e == cudaSuccess)
             e = cudaMallocHost((void **)&s->hvt, sizeof(float) * N);
