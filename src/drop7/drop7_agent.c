@@ -206,18 +206,11 @@ typedef struct {
 static gv_status evaluate(agent *A, slot *sl, const int *idx, int k, gv_err *err)
 {
     double t0 = gv_now();
-    float planes[DROP7_PLANE_FLOATS];
     int n = A->pad ? A->o->parallel : k;
-    for (int i = 0; i < n; i++) {
-        double *x = A->b.x + (size_t)i * DROP7_PLANE_FLOATS;
-        if (i < k) {
-            drop7_game_encode(&sl[idx[i]].sim, planes);
-            for (int j = 0; j < DROP7_PLANE_FLOATS; j++)
-                x[j] = planes[j];
-        } else if (i == k) {
-            memset(x, 0, sizeof(double) * DROP7_PLANE_FLOATS * (size_t)(n - k));
-        }
-    }
+    for (int i = 0; i < k; i++)
+        drop7_game_encode(&sl[idx[i]].sim, A->b.x32 + (size_t)i * DROP7_PLANE_FLOATS);
+    if (n > k)
+        memset(A->b.x32 + (size_t)k * DROP7_PLANE_FLOATS, 0, sizeof(float) * DROP7_PLANE_FLOATS * (size_t)(n - k));
     A->b.n = n;
     gv_status s = A->o->net->ops->set_batch(A->o->net, &A->b, err);
     if (s == GV_OK)
@@ -344,7 +337,7 @@ gv_status drop7_agent_play(const drop7_agent_opts *o, drop7_agent_result *r, gv_
     int depth_cap = (o->sims > 0 ? o->sims : 1) + 2;
     if (o->policy == DROP7_POLICY_NET) {
         A.pad = strncmp(o->net->ops->name, "cpu", 3) != 0;
-        nn_batch_alloc(&A.b, nslots);
+        nn_batch_alloc_f32(&A.b, nslots);
         A.logits = gv_xcalloc((size_t)nslots * NN_POLICY, sizeof(double));
         A.value = gv_xcalloc((size_t)nslots, sizeof(double));
         if (A.pad && nslots != o->parallel) /* pad to the slots there are */
@@ -415,7 +408,7 @@ gv_status drop7_agent_play(const drop7_agent_opts *o, drop7_agent_result *r, gv_
     for (int i = 0; i < nslots; i++)
         free(sl[i].nodes), free(sl[i].pnode), free(sl[i].pa), free(sl[i].pr);
     free(sl), free(idx), free(A.sm.game), free(A.sm.score_then), free(A.logits), free(A.value);
-    if (A.b.x)
+    if (A.b.x32)
         nn_batch_free(&A.b);
     if (st != GV_OK)
         drop7_agent_result_free(r);

@@ -69,9 +69,8 @@ static void fill(const drop7_data *d, const long *idx, int n, nn_batch *b, gv_rn
 {
     b->n = n;
     for (int i = 0; i < n; i++) {
-        const float *x = d->planes + (size_t)idx[i] * DROP7_PLANE_FLOATS;
-        for (int j = 0; j < DROP7_PLANE_FLOATS; j++)
-            b->x[(size_t)i * DROP7_PLANE_FLOATS + j] = x[j];
+        memcpy(b->x32 + (size_t)i * DROP7_PLANE_FLOATS, d->planes + (size_t)idx[i] * DROP7_PLANE_FLOATS,
+               sizeof(float) * DROP7_PLANE_FLOATS);
         const float *p = d->policy + (size_t)idx[i] * DROP7_N;
         double u = gv_rng_uniform(r);
         int a = -1;
@@ -145,7 +144,7 @@ gv_status drop7_train_run(drop7_net *n, const drop7_data *d, const drop7_train_o
     }
     long *val = idx + ntrain;
     nn_batch b;
-    nn_batch_alloc(&b, batch);
+    nn_batch_alloc_f32(&b, batch);
     cJSON *tr = gv_json_add_obj(rec, "train_drop7");
     cJSON_AddNumberToObject(tr, "samples", (double)d->n);
     cJSON_AddNumberToObject(tr, "train_samples", (double)ntrain);

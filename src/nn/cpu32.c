@@ -1016,11 +1016,13 @@ static gv_status c32_set_batch(nn_trainer *t, const nn_batch *b, gv_err *err)
         alloc_batch_arrays(m, b->n);
     }
     m->n = b->n;
-    /* NCHW float64 -> NHWC float32 */
+    /* NCHW float64 or float32 -> NHWC float32 */
     for (int s = 0; s < b->n; s++)
         for (int c = 0; c < NN_IN_PLANES; c++)
-            for (int p = 0; p < P; p++)
-                m->x[((size_t)s * P + p) * NN_IN_PLANES + c] = (float)b->x[((size_t)s * NN_IN_PLANES + c) * P + p];
+            for (int p = 0; p < P; p++) {
+                size_t k = ((size_t)s * NN_IN_PLANES + c) * P + p;
+                m->x[((size_t)s * P + p) * NN_IN_PLANES + c] = b->x32 ? b->x32[k] : (float)b->x[k];
+            }
     memcpy(m->policy, b->policy, sizeof(int64_t) * (size_t)b->n);
     memcpy(m->vtarget, b->value, sizeof(double) * (size_t)b->n);
     if (m->fault) /* test hook: what the faulty kernel leaves unwritten reads as NaN */

@@ -236,17 +236,30 @@ void nn_state_init_random(nn_state *s, uint64_t seed)
     s->adam_step = 0;
 }
 
-void nn_batch_alloc(nn_batch *b, int n)
+static void batch_alloc(nn_batch *b, int n, int f32)
 {
+    const size_t nx = (size_t)n * NN_IN_PLANES * NN_CELLS;
     b->n = n;
-    b->x = gv_xcalloc((size_t)n * NN_IN_PLANES * NN_CELLS, sizeof(double));
+    b->x = f32 ? NULL : gv_xcalloc(nx, sizeof(double));
+    b->x32 = f32 ? gv_xcalloc(nx, sizeof(float)) : NULL;
     b->policy = gv_xcalloc((size_t)n, sizeof(int64_t));
     b->value = gv_xcalloc((size_t)n, sizeof(double));
+}
+
+void nn_batch_alloc(nn_batch *b, int n)
+{
+    batch_alloc(b, n, 0);
+}
+
+void nn_batch_alloc_f32(nn_batch *b, int n)
+{
+    batch_alloc(b, n, 1);
 }
 
 void nn_batch_free(nn_batch *b)
 {
     free(b->x);
+    free(b->x32);
     free(b->policy);
     free(b->value);
     memset(b, 0, sizeof *b);
@@ -256,9 +269,10 @@ void nn_batch_random(nn_batch *b, uint64_t seed)
 {
     gv_rng r;
     gv_rng_seed(&r, seed);
+    const size_t per = (size_t)NN_IN_PLANES * NN_CELLS;
+    double x[NN_IN_PLANES * NN_CELLS];
     for (int i = 0; i < b->n; i++) {
-        double *x = b->x + (size_t)i * NN_IN_PLANES * NN_CELLS;
-        memset(x, 0, sizeof(double) * NN_IN_PLANES * NN_CELLS);
+        memset(x, 0, sizeof x);
         for (int c = 0; c < NN_CELLS; c++)
             x[(int)gv_rng_below(&r, 10) * NN_CELLS + c] = 1.0;
         double nxt = (double)(1 + gv_rng_below(&r, 7)) / 7.0;
@@ -267,6 +281,11 @@ void nn_batch_random(nn_batch *b, uint64_t seed)
             x[10 * NN_CELLS + c] = nxt;
             x[11 * NN_CELLS + c] = rise;
         }
+        for (size_t k = 0; k < per; k++)
+            if (b->x32)
+                b->x32[(size_t)i * per + k] = (float)x[k];
+            else
+                b->x[(size_t)i * per + k] = x[k];
         b->policy[i] = (int64_t)gv_rng_below(&r, NN_POLICY);
         b->value[i] = gv_rng_normal(&r);
     }

@@ -107,19 +107,29 @@ void nn_state_init_random(nn_state *s, uint64_t seed);
  * write shows up in a comparison. */
 void nn_state_poison(nn_state *s);
 
-/* A batch: inputs and targets on the host in float64 (backends convert). */
+/* A batch: inputs and targets on the host (backends convert). The positions come in
+ * float64 (x: the reference vectors, whose constant planes k/7 are not float32 values) or
+ * in float32 (x32: what the game's encoder and the datasets give, so that self-play and
+ * training hand their planes over without widening them to float64 and back). */
 typedef struct {
     int n;
-    double *x;          /* (n, 12, 7, 7) */
+    double *x;          /* (n, 12, 7, 7) float64, or NULL */
+    float *x32;         /* (n, 12, 7, 7) float32, or NULL; one of x and x32 is set */
     int64_t *policy;    /* (n,) class index in [0, 7) */
     double *value;      /* (n,) */
 } nn_batch;
 
+/* A batch of n zeros with float64 positions (x) or float32 ones (x32). */
 void nn_batch_alloc(nn_batch *b, int n);
+void nn_batch_alloc_f32(nn_batch *b, int n);
 void nn_batch_free(nn_batch *b);
 /* Drop7-like positions (one of 10 cell states per cell, two constant planes, as in
- * random_positions()), random policy targets and standard-normal value targets. */
+ * random_positions(); into x or x32, the same draws either way), random policy targets
+ * and standard-normal value targets. */
 void nn_batch_random(nn_batch *b, uint64_t seed);
+/* Positions first..first+count-1 of b as float32 into dst ((count, 12, 7, 7)): x32 copied
+ * or x converted, on up to threads OpenMP threads (0: all, 1: the caller's alone). */
+void nn_batch_x_f32(const nn_batch *b, size_t first, size_t count, float *dst, int threads);
 
 typedef enum { NN_FP64 = 0, NN_FP32 = 1, NN_BF16 = 2 } nn_dtype;
 const char *nn_dtype_name(nn_dtype d); /* "fp64" "fp32" "bf16" */

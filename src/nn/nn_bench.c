@@ -51,7 +51,11 @@ static gv_status setup(void *cx, int k, gv_err *err)
     nn_layout_init(&c->L, &cfg);
     nn_state_alloc(&c->s0, &c->L);
     nn_state_init_random(&c->s0, o->seed);
-    nn_batch_alloc(&c->b, c->batch);
+    /* Inference takes float32 positions, as self-play's encoder gives them (drop7_agent.c) */
+    if (((ctx_t *)cx)->infer)
+        nn_batch_alloc_f32(&c->b, c->batch);
+    else
+        nn_batch_alloc(&c->b, c->batch);
     nn_batch_random(&c->b, o->seed + 1);
     c->loss = NAN;
     if (((ctx_t *)cx)->infer) {
@@ -118,8 +122,8 @@ static gv_status warm(const nn_bench_opts *o, config *c, gv_err *err)
     return s;
 }
 
-/* One inference call as self-play makes it: the positions in (set_batch: converted and,
- * on a GPU, copied to the device), the eval-mode forward, logits and value out. *t_in (when
+/* One inference call as self-play makes it: the float32 positions in (set_batch: on a GPU
+ * staged and copied to the device), the eval-mode forward, logits and value out. *t_in (when
  * not NULL) gets the seconds set_batch took: the host's part of the way in (a GPU's copies
  * run on after it returns, ahead of the forward). */
 static gv_status infer_call(config *c, double *t_in, gv_err *err)

@@ -1,8 +1,10 @@
-/* ops.c: AdamW, the loss, the relative L2 error and a threaded float64-to-float32 copy shared by the backends (see ops.h). */
+/* ops.c: AdamW, the loss, the relative L2 error (see ops.h) and the batch's positions as
+ * float32 (nn_batch_x_f32, nn.h), shared by the backends. */
 #include "nn/ops.h"
 
 #include <math.h>
 #include <omp.h>
+#include <string.h>
 
 #include "nn/nn.h"
 
@@ -37,11 +39,22 @@ void nn_adamw_f32(float *p, const float *g, float *m, float *v, size_t n, int64_
     }
 }
 
-void nn_f64_to_f32(float *dst, const double *src, size_t n, int threads)
+void nn_batch_x_f32(const nn_batch *b, size_t first, size_t count, float *dst, int threads)
 {
-#pragma omp parallel for schedule(static) num_threads(threads > 0 ? threads : omp_get_max_threads()) if (threads != 1 && n > 65536)
-    for (size_t i = 0; i < n; i++)
-        dst[i] = (float)src[i];
+    const size_t per = (size_t)NN_IN_PLANES * NN_CELLS, n = count * per;
+    const double *x = b->x32 ? NULL : b->x + first * per;
+    const float *x32 = b->x32 ? b->x32 + first * per : NULL;
+    /* In pieces of whole cache lines: a copy is bound by memory, not by the arithmetic. */
+    const size_t piece = 16384, pieces = (n + piece - 1) / piece;
+#pragma omp parallel for schedule(static) num_threads(threads > 0 ? threads : omp_get_max_threads()) if (threads != 1 && pieces > 4)
+    for (size_t k = 0; k < pieces; k++) {
+        size_t i0 = k * piece, i1 = i0 + piece < n ? i0 + piece : n;
+        if (x32)
+            memcpy(dst + i0, x32 + i0, sizeof(float) * (i1 - i0));
+        else
+            for (size_t i = i0; i < i1; i++)
+                dst[i] = (float)x[i];
+    }
 }
 
 double nn_loss_f64(const double *logits, const double *value, const int64_t *policy, const double *vtarget, int n,

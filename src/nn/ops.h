@@ -32,10 +32,6 @@ void nn_adamw_f64(double *p, const double *g, double *m, double *v, size_t n, in
 /* The same in float32 arithmetic, threaded over threads OpenMP threads (0: default). */
 void nn_adamw_f32(float *p, const float *g, float *m, float *v, size_t n, int64_t t, double lr, int threads);
 
-/* dst[i] = (float)src[i] for i < n, on up to `threads` OpenMP threads (0: the default
- * team) when n is large enough to pay for them. */
-void nn_f64_to_f32(float *dst, const double *src, size_t n, int threads);
-
 /* Cross-entropy of logits (n,7) against targets plus squared error of value (n) against
  * value targets, summed over these n samples and divided by `denom` (the whole batch's size,
  * so that a batch can be done in parts: the loss is the sum of the parts). When

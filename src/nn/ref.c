@@ -558,7 +558,12 @@ static gv_status ref_set_batch(nn_trainer *t, const nn_batch *b, gv_err *err)
             return gv_fail(err, GV_ERR_INPUT, "cpu-fp64: policy target %lld of sample %d is not in 0..6",
                            (long long)b->policy[i], i);
     m->n = b->n;
-    memcpy(m->x, b->x, sizeof(double) * (size_t)b->n * NN_IN_PLANES * P);
+    const size_t nx = (size_t)b->n * NN_IN_PLANES * P;
+    if (b->x32)
+        for (size_t i = 0; i < nx; i++)
+            m->x[i] = b->x32[i];
+    else
+        memcpy(m->x, b->x, sizeof(double) * nx);
     memcpy(m->policy, b->policy, sizeof(int64_t) * (size_t)b->n);
     memcpy(m->vtarget, b->value, sizeof(double) * (size_t)b->n);
     return GV_OK;

@@ -4,14 +4,15 @@
  * bf16's tolerance; inference (the captured eval-mode forward) gives exactly the eval
  * forward's logits and value, at two batch sizes, with BatchNorm's running statistics, and
  * again after training steps have changed the weights; the training-mode forward repeats
- * bit for bit. Exact agreement with the float64 host path is `gpuvet check`'s job
+ * bit for bit; float32 positions (nn_batch x32) give the same outputs as float64 ones of the
+ * same values. Exact agreement with the float64 host path is `gpuvet check`'s job
  * (tests/nn). GV_TRAIN_BENCH=1 adds step timings at benchmark sizes (information only). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "nn_testlib.h"
 #include "core/gv.h"
 #include "dev/dev.h"
 #include "nn/gpu/selftest.h"
@@ -237,6 +238,7 @@ static void infer_case(nn_norm norm, nn_dtype dt)
         free(fl), free(fv), free(il), free(iv);
         nn_batch_free(&b);
     }
+    t_positions_case(nn_dtype_name(dt), t, &s, 64, 33);
 out:
     destroy(t);
     nn_state_free(&s);

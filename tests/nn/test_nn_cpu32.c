@@ -10,8 +10,10 @@
  * own ReLU masks (nn_ref_follow_masks), and the masks with float64's own (at most 1e-4 of
  * them may differ). Also that the fault hook makes the comparison fail, and that two runs
  * on several threads agree bit for bit (a race would not); GroupNorm's work units both
- * tapered (the default) and equal. Everything runs twice: with the
- * 3x3 convolutions by Winograd (the default) and by im2col + sgemm (the plain path). */
+ * tapered (the default) and equal. Float32 positions (nn_batch x32) give both trainers
+ * the same results as the float64 ones of the same values, and nn_batch_x_f32 gives the
+ * float32 values of either. Everything runs twice: with the 3x3 convolutions by Winograd
+ * (the default) and by im2col + sgemm (the plain path). */
 #include "nn_testlib.h"
 #include "nn/nn_check.h"
 #include "nn/ops.h"
@@ -257,8 +259,68 @@ static void repeatability(nn_norm norm)
     nn_layout_free(&L);
 }
 
+/* nn_batch_x_f32 (the GPU's staging of the positions) gives the float32 values of either
+ * input: a float64 batch converted and a float32 batch of the same draws copied, on one
+ * thread and on all, from an offset, across more pieces than it threads over. */
+static void positions_f32(void)
+{
+    const int n = 300, first = 7, count = 250;
+    const size_t per = (size_t)NN_IN_PLANES * NN_CELLS, len = (size_t)count * per;
+    nn_batch b64, b32;
+    nn_batch_alloc(&b64, n);
+    nn_batch_random(&b64, 5);
+    nn_batch_alloc_f32(&b32, n);
+    nn_batch_random(&b32, 5);
+    float *want = malloc(sizeof(float) * len), *got = malloc(sizeof(float) * len);
+    for (size_t i = 0; i < len; i++)
+        want[i] = (float)b64.x[first * per + i];
+    int threads[] = {1, 0};
+    for (int k = 0; k < 2; k++)
+        for (int w = 0; w < 2; w++) {
+            memset(got, 0xff, sizeof(float) * len);
+            nn_batch_x_f32(w ? &b32 : &b64, first, count, got, threads[k]);
+            size_t bad = 0;
+            for (size_t i = 0; i < len; i++)
+                bad += memcmp(&got[i], &want[i], sizeof(float)) != 0;
+            t_check(bad == 0, "nn_batch_x_f32", "%s positions %d..%d on %s: %zu of %zu floats differ from "
+                    "(float)x (must be 0)", w ? "float32" : "float64", first, first + count - 1,
+                    threads[k] == 1 ? "1 thread" : "all threads", bad, len);
+        }
+    free(want), free(got);
+    nn_batch_free(&b64);
+    nn_batch_free(&b32);
+}
+
+/* Both backends take float32 positions as the same input as their float64 values. */
+static void positions_checks(void)
+{
+    nn_config cfg = {16, 1, NN_NORM_GROUP};
+    nn_layout L;
+    nn_layout_init(&L, &cfg);
+    nn_state s;
+    nn_state_alloc(&s, &L);
+    nn_state_init_random(&s, 41);
+    nn_dtype dts[] = {NN_FP64, NN_FP32};
+    for (int k = 0; k < 2; k++) {
+        nn_trainer_opts opts = {.dtype = dts[k], .max_batch = 9, .threads = 2, .cpu_conv = conv};
+        nn_trainer *t;
+        gv_err err = {{0}};
+        char what[96];
+        snprintf(what, sizeof what, "cpu-%s (%s) C=16", nn_dtype_name(dts[k]), nn_cpu_conv_name(conv));
+        if (nn_trainer_create("cpu", &L, &opts, &t, &err) != GV_OK) {
+            t_check(0, what, "create: %s", err.msg);
+            continue;
+        }
+        t_positions_case(what, t, &s, 9, 42);
+        nn_trainer_destroy(t);
+    }
+    nn_state_free(&s);
+    nn_layout_free(&L);
+}
+
 static void all_checks(void)
 {
+    positions_checks();
     repeatability(NN_NORM_BATCH);
     repeatability(NN_NORM_GROUP);
     const char *files[] = {"drop7_c32_group_n8.safetensors", "drop7_c32_batch_n8.safetensors"};
@@ -341,6 +403,7 @@ static void all_checks(void)
 
 int main(void)
 {
+    positions_f32();
     nn_cpu_conv convs[] = {NN_CONV_WINOGRAD, NN_CONV_IM2COL};
     for (size_t i = 0; i < GV_ARRAY_LEN(convs); i++) {
         conv = convs[i];

@@ -676,13 +676,13 @@ static gv_status t_set_batch(nn_trainer *t, const nn_batch *b, gv_err *err)
         vt[i] = (float)b->value[i];
         pt[i] = (int)b->policy[i];
     }
-    /* The positions in chunks (threaded conversion to float32): each chunk's copy to the
-     * device runs while the next one is converted. */
+    /* The positions in chunks (threaded, into the pinned staging buffer: float32 copied or
+     * float64 converted): each chunk's copy to the device runs while the next is staged. */
     const size_t per = (size_t)NN_IN_PLANES * NN_CELLS, chunk = (size_t)s->in_chunk;
     cudaError_t e = cudaSuccess;
     for (size_t i0 = 0; i0 < (size_t)b->n && e == cudaSuccess; i0 += chunk) {
         size_t cn = (size_t)b->n - i0 < chunk ? (size_t)b->n - i0 : chunk;
-        nn_f64_to_f32(x + i0 * per, b->x + i0 * per, cn * per, 0);
+        nn_batch_x_f32(b, i0, cn, x + i0 * per, 0);
         e = cudaMemcpyAsync(s->bx + i0 * per, x + i0 * per, sizeof(float) * cn * per, cudaMemcpyHostToDevice, s->st);
     }
     if (e == cudaSuccess)
