@@ -6,12 +6,14 @@
 # a Markdown table (latency median and p99, samples/s, samples per CPU-second, ratios; the
 # machine's description and load) to bench/results/.
 #
+# Both sides take the positions in one form (--positions: cells, gpuvet's default and
+# self-play's, or float32 planes).
 # usage: bench/infer_cpu_vs_torch.sh [--channels 128] [--batches 1,4,16,64,256] [--threads N]
-#        [--norm group] [--min-time 0.3] [--repeats 3] [--rounds 3] [--out FILE]
+#        [--norm group] [--min-time 0.3] [--repeats 3] [--rounds 3] [--positions cells|planes] [--out FILE]
 # environment: GPUVET (default build/cpu/gpuvet), PYTHON (default: scripts/find-python)
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
-channels=128 batches=1,4,16,64,256 threads=$(nproc) norm=group min_time=0.3 repeats=3 rounds=3
+channels=128 batches=1,4,16,64,256 threads=$(nproc) norm=group min_time=0.3 repeats=3 rounds=3 positions=cells
 out="$root/bench/results/$(date -u +%Y-%m-%d)-infer-cpu-vs-torch.md"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -22,8 +24,9 @@ while [ $# -gt 0 ]; do
     --min-time) min_time=$2; shift 2 ;;
     --repeats) repeats=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
+    --positions) positions=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
-    -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "infer_cpu_vs_torch.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -37,14 +40,15 @@ trap 'rm -f "$raw" "$raw.json"' EXIT
 load_before=$(cut -d' ' -f1 /proc/loadavg)
 run_gpuvet() {
   "$GPUVET" bench infer --devices cpu --channels "$channels" --batches "$batches" --norm "$norm" \
-    --min-time "$min_time" --repeats "$repeats" --threads "$threads" --quiet --json "$raw.json" >/dev/null
+    --min-time "$min_time" --repeats "$repeats" --threads "$threads" --positions "$positions" --quiet \
+    --json "$raw.json" >/dev/null
   "$PYTHON" -c 'import json,sys
 for e in json.load(open(sys.argv[1]))["bench_infer"]:
     e["round"] = int(sys.argv[2]); print(json.dumps(e))' "$raw.json" "$1" >> "$raw"
 }
 run_torch() {
   "$PYTHON" "$root/bench/torch/torch_infer.py" --device cpu --channels "$channels" --batches "$batches" \
-    --norm "$norm" --min-time "$min_time" --repeats "$repeats" --threads "$threads" |
+    --norm "$norm" --min-time "$min_time" --repeats "$repeats" --threads "$threads" --positions "$positions" |
     "$PYTHON" -c 'import json,sys
 for l in sys.stdin:
     e = json.loads(l); e["round"] = int(sys.argv[1]); print(json.dumps(e))' "$1" >> "$raw"
@@ -56,8 +60,8 @@ while [ "$r" -le "$rounds" ]; do
   r=$((r + 1))
 done
 load_after=$(cut -d' ' -f1 /proc/loadavg)
-"$PYTHON" - "$raw" "$out" "$threads" "$min_time" "$repeats" "$rounds" "$norm" "$load_before" "$load_after" "$GPUVET" "$root" <<'PY'
-import json, platform, statistics, subprocess, sys
+POSITIONS=$positions "$PYTHON" - "$raw" "$out" "$threads" "$min_time" "$repeats" "$rounds" "$norm" "$load_before" "$load_after" "$GPUVET" "$root" <<'PY'
+import json, os, platform, statistics, subprocess, sys
 raw, out, threads, min_time, repeats, rounds, norm, lb, la, gpuvet, root = sys.argv[1:]
 rows = [json.loads(l) for l in open(raw)]
 def sh(cmd):
@@ -76,7 +80,8 @@ l3 = sh("lscpu | sed -n 's/^L3 cache: *//p'")
 mem = sh("awk '/MemTotal/ {printf \"%.0f GiB\", $2/1048576}' /proc/meminfo")
 L = ["# Drop7 inference on the CPU: gpuvet float32 against PyTorch eager\n",
      f"Written by `bench/infer_cpu_vs_torch.sh` on {sh('date -u +%Y-%m-%dT%H:%M:%SZ')}. One call: the positions "
-     "in (host float tensor / `set_batch`), the eval-mode forward, logits and value out.\n",
+     f"in (as {os.environ['POSITIONS']} on both sides: host tensors / `set_batch`), the eval-mode forward, logits and "
+     "value out.\n",
      "| machine | |", "| --- | --- |",
      f"| CPU | {model}, {sh('getconf _NPROCESSORS_ONLN')} cores online ({l3} L3), "
      f"{' '.join(flags)} |",

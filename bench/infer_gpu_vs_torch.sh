@@ -7,17 +7,20 @@
 # tests/test_gpu_train beside GPUVET: inference checked against the eager forward),
 # gpuvet.json/.txt (with the GPU-vs-CPU crossover), torch_*.jsonl, summary.md (latency
 # medians and ratios per batch). Under 4 minutes on an H200 host with the defaults
-# (torch.compile compiles once per batch size and dtype: 4 compilations).
+# (torch.compile compiles once per batch size and dtype: 4 compilations). Every side takes
+# the positions in one form (--positions: cells, gpuvet's default and self-play's, expanded
+# on the device, PyTorch's inside its compiled or captured forward; or float32 planes).
 #
 # usage: bench/infer_gpu_vs_torch.sh [OUTDIR] [--channels 128] [--batches 1,4,16,64,256,1024,4096]
 #        [--compile-batches 1,4096] [--dtypes fp32,bf16] [--min-time 0.2] [--repeats 3]
+#        [--positions cells|planes]
 # environment: GPUVET (default build/cuda/gpuvet), PYTHON (default: scripts/find-python)
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-}
 case "${1:-}" in -*|"") ;; *) out=$1; shift ;; esac
-[ -n "$out" ] || { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
-channels=128 batches=1,4,16,64,256,1024,4096 cbatches=1,4096 dtypes=fp32,bf16 min_time=0.2 repeats=3
+[ -n "$out" ] || { sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+channels=128 batches=1,4,16,64,256,1024,4096 cbatches=1,4096 dtypes=fp32,bf16 min_time=0.2 repeats=3 positions=cells
 while [ $# -gt 0 ]; do
   case "$1" in
     --channels) channels=$2; shift 2 ;;
@@ -26,6 +29,7 @@ while [ $# -gt 0 ]; do
     --dtypes) dtypes=$2; shift 2 ;;
     --min-time) min_time=$2; shift 2 ;;
     --repeats) repeats=$2; shift 2 ;;
+    --positions) positions=$2; shift 2 ;;
     *) echo "infer_gpu_vs_torch.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -41,6 +45,7 @@ mkdir -p "$out"
   echo "os: $(. /etc/os-release && echo "$PRETTY_NAME"), kernel $(uname -r)"
   echo "torch: $("$PYTHON" -c 'import torch; print(torch.__version__)')"
   echo "gpuvet: $("$GPUVET" --version) ($(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo 'no git'))"
+  echo "positions: $positions (every side's input)"
 } > "$out/machine.txt"
 cat "$out/machine.txt"
 T=torch_infer.py
@@ -52,17 +57,17 @@ if [ -x "$tgt" ]; then
 fi
 echo "== gpuvet bench infer (cuda and cpu)"
 "$GPUVET" bench infer --devices cpu,cuda --channels "$channels" --batches "$batches" --dtype "$dtypes" \
-  --min-time "$min_time" --repeats "$repeats" --json "$out/gpuvet.json" | tee "$out/gpuvet.txt"
+  --min-time "$min_time" --repeats "$repeats" --positions "$positions" --json "$out/gpuvet.json" | tee "$out/gpuvet.txt"
 echo "== PyTorch eager and CUDA graph"
 "$PYTHON" "$root/bench/torch/$T" --device cuda --modes eager,cudagraph --channels "$channels" --batches "$batches" \
-  --dtypes "$dtypes" --min-time "$min_time" --repeats "$repeats" | tee "$out/torch_eager_graph.jsonl"
+  --dtypes "$dtypes" --min-time "$min_time" --repeats "$repeats" --positions "$positions" | tee "$out/torch_eager_graph.jsonl"
 echo "== torch.compile (batches $cbatches)"
 "$PYTHON" "$root/bench/torch/$T" --device cuda --modes compile --channels "$channels" --batches "$cbatches" \
-  --dtypes "$dtypes" --min-time "$min_time" --repeats "$repeats" | tee "$out/torch_compile.jsonl" ||
+  --dtypes "$dtypes" --min-time "$min_time" --repeats "$repeats" --positions "$positions" | tee "$out/torch_compile.jsonl" ||
   echo "torch.compile failed (see above); the summary has no compile column" >&2
 echo "== PyTorch CPU eager (batches 1,64)"
 "$PYTHON" "$root/bench/torch/$T" --device cpu --modes eager --channels "$channels" --batches 1,64 \
-  --min-time "$min_time" --repeats "$repeats" | tee "$out/torch_cpu.jsonl"
+  --min-time "$min_time" --repeats "$repeats" --positions "$positions" | tee "$out/torch_cpu.jsonl"
 "$PYTHON" - "$out" <<'PY' | tee "$out/summary.md"
 import glob, json, os, sys
 out = sys.argv[1]

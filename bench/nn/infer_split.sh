@@ -7,13 +7,13 @@
 # median of set_batch's part of it (input_ms_median: the positions converted, and on a GPU
 # their copies queued) and samples/s; OUT_DIR/*.json and *.out keep each run.
 # usage: sh bench/nn/infer_split.sh OUT_DIR [--devices cuda|cpu] [--threads 16,4,1]
-#        [--chunks 256,1024,4096] [--batches 1024,4096] [--repeats 3]
+#        [--chunks 256,1024,4096] [--batches 1024,4096] [--repeats 3] [--positions planes|cells]
 # environment: GPUVET (default build/cuda/gpuvet), PYTHON (default: scripts/find-python)
 set -u
 [ $# -ge 1 ] || { sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 out=$1; shift
 root=$(cd "$(dirname "$0")/../.." && pwd)
-dev=cuda threads=$(nproc),4,1 chunks=256,1024,4096 batches=1024,4096 repeats=3
+dev=cuda threads=$(nproc),4,1 chunks=256,1024,4096 batches=1024,4096 repeats=3 positions=planes
 while [ $# -gt 0 ]; do
   case "$1" in
     --devices) dev=$2; shift 2 ;;
@@ -21,6 +21,7 @@ while [ $# -gt 0 ]; do
     --chunks) chunks=$2; shift 2 ;;
     --batches) batches=$2; shift 2 ;;
     --repeats) repeats=$2; shift 2 ;;
+    --positions) positions=$2; shift 2 ;;
     *) echo "infer_split.sh: unknown argument '$1' (see the usage in the script)" >&2; exit 2 ;;
   esac
 done
@@ -34,7 +35,7 @@ fails=0
 one() { # NAME ENV...: one bench infer run, its lines appended to split.txt
   name=$1; shift
   if ! env "$@" "$GPUVET" bench infer --devices "$dev" --dtype "$dt" --channels 128 --batches "$batches" \
-      --repeats "$repeats" --quiet --json "$out/$name.json" >"$out/$name.out" 2>&1; then
+      --positions "$positions" --repeats "$repeats" --quiet --json "$out/$name.json" >"$out/$name.out" 2>&1; then
     echo "$name: gpuvet bench infer failed (see $out/$name.out)" | tee -a "$out/split.txt"
     fails=$((fails + 1))
     return

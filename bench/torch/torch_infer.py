@@ -1,8 +1,10 @@
 """PyTorch side of the Drop7 inference benchmark (gpuvet bench infer), for side-by-side runs.
 
-One call is what gpuvet times: the positions in (a host float32 tensor, copied to the
-device), the eval-mode forward under torch.inference_mode, logits and value back on the
-host. Per (mode, dtype, batch): the latency of every timed call (median, p99, min),
+One call is what gpuvet times: the positions in (host tensors, pinned on CUDA, copied to
+the device), the eval-mode forward under torch.inference_mode, logits and value back on the
+host. --positions planes (default): a float32 (n, 12, 7, 7) tensor; cells: gpuvet's compact
+form (n, 49) uint8 plane indices and (n, 2) float32 constants, expanded into the planes on
+the device inside the timed forward (compiled and captured with it). Per (mode, dtype, batch): the latency of every timed call (median, p99, min),
 samples/s over the timed calls and per CPU-second of this process (as gpuvet's harness
 records it), peak device memory; one JSON line each.
 Modes: eager; compile (torch.compile, default mode, one compilation per batch size);
@@ -11,7 +13,7 @@ CUDA only). bf16 runs under autocast, as the training benchmark does.
 
 usage: python3 torch_infer.py --device cpu|cuda [--channels 128] [--batches 1,2,4,...]
        [--modes eager,compile,cudagraph] [--dtypes fp32,bf16] [--min-time 0.2] [--repeats 3]
-       [--threads N] [--norm group|batch]
+       [--threads N] [--norm group|batch] [--positions planes|cells]
 """
 import argparse, importlib, json, os, statistics, sys, time
 
@@ -34,18 +36,36 @@ def quantile(xs, q):
     return s[lo] + (pos - lo) * (s[hi] - s[lo])
 
 
-def make_call(net, dev, mode, dtype, batch, xh):
+def cells_of(x):
+    """Planes (n, 12, 7, 7) as gpuvet's cells form: the plane of 0..9 holding 1 per cell
+    (n, 49) uint8 and the values of planes 10 and 11 (n, 2) float32."""
+    n = x.shape[0]
+    cells = x[:, :10].reshape(n, 10, 49).argmax(1).to(torch.uint8)
+    return cells, x[:, 10:12, 0, 0].float().contiguous()
+
+
+def planes_of(cells, consts):
+    """The inverse on the device: the 12 float32 planes of a cells batch."""
+    n = cells.shape[0]
+    one = torch.nn.functional.one_hot(cells.long(), 10).permute(0, 2, 1).reshape(n, 10, 7, 7).float()
+    return torch.cat([one, consts.view(n, 2, 1, 1).expand(n, 2, 7, 7)], 1)
+
+
+def make_call(net, dev, mode, dtype, hin, to_x):
+    """hin: the host inputs of a call (copied to the device each call); to_x: the device
+    inputs -> the network's (n, 12, 7, 7) input, inside the timed (and compiled or captured)
+    forward."""
     amp = dtype == "bf16"
 
-    def fwd(x):
+    def fwd(*xs):
         with torch.autocast(device_type=dev, dtype=torch.bfloat16, enabled=amp):
-            lo, va = net(x)
+            lo, va = net(to_x(*xs))
         return lo.float(), va.float()
 
     if mode == "eager":
         def call():
             with torch.inference_mode():
-                lo, va = fwd(xh.to(dev))
+                lo, va = fwd(*(h.to(dev) for h in hin))
                 return lo.cpu(), va.cpu()
         return call
     if mode == "compile":
@@ -53,40 +73,48 @@ def make_call(net, dev, mode, dtype, batch, xh):
 
         def call():
             with torch.inference_mode():
-                lo, va = cf(xh.to(dev))
+                lo, va = cf(*(h.to(dev) for h in hin))
                 return lo.cpu(), va.cpu()
         return call
     if mode == "cudagraph":
         if dev != "cuda":
             return None
-        xs = xh.to(dev)
+        xs = [h.to(dev) for h in hin]
         s = torch.cuda.Stream()
         s.wait_stream(torch.cuda.current_stream())
         with torch.cuda.stream(s), torch.inference_mode():
             for _ in range(3):
-                fwd(xs)
+                fwd(*xs)
         torch.cuda.current_stream().wait_stream(s)
         g = torch.cuda.CUDAGraph()
         with torch.cuda.graph(g), torch.inference_mode():
-            lo_s, va_s = fwd(xs)
+            lo_s, va_s = fwd(*xs)
 
         def call():
-            xs.copy_(xh)
+            for d, h in zip(xs, hin):
+                d.copy_(h)
             g.replay()
             return lo_s.cpu(), va_s.cpu()
         return call
     raise SystemExit(f"torch_infer.py: unknown mode {mode}")
 
 
-def run(dev, c, norm, batch, dtype, mode, min_time, repeats):
+def run(dev, c, norm, batch, dtype, mode, min_time, repeats, positions):
     torch.manual_seed(0)
     net = ref.Drop7Net(c, norm=norm).to(dev).eval()
     gen = torch.Generator().manual_seed(1)
     xh = ref.random_positions(batch, gen).float()
+    if positions == "cells":
+        hin = list(cells_of(xh))
+        if not torch.equal(planes_of(*hin), xh):
+            raise SystemExit("torch_infer.py: the cells form does not give back the planes")
+        to_x = planes_of
+    else:
+        hin, to_x = [xh], (lambda x: x)
     if dev == "cuda":
-        xh = xh.pin_memory()
+        hin = [h.pin_memory() for h in hin]
         torch.cuda.reset_peak_memory_stats()
-    call = make_call(net, dev, mode, dtype, batch, xh)
+    call = make_call(net, dev, mode, dtype, hin, to_x)
     if call is None:
         return None
     for _ in range(3):
@@ -112,7 +140,7 @@ def run(dev, c, norm, batch, dtype, mode, min_time, repeats):
             "latency_ms_median": 1000 * statistics.median(lat), "latency_ms_p99": 1000 * quantile(lat, 0.99),
             "latency_ms_min": 1000 * min(lat), "samples_per_s_median": statistics.median(rates),
             "samples_per_s_per_cpu_second_median": statistics.median(cpu_rates),
-            "peak_device_bytes": peak, "threads": torch.get_num_threads()}
+            "peak_device_bytes": peak, "threads": torch.get_num_threads(), "positions": positions}
 
 
 def main():
@@ -126,6 +154,7 @@ def main():
     ap.add_argument("--min-time", type=float, default=0.2)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--threads", type=int, default=0)
+    ap.add_argument("--positions", default="planes", choices=["planes", "cells"])
     a = ap.parse_args()
     if a.threads:
         torch.set_num_threads(a.threads)
@@ -138,7 +167,7 @@ def main():
         for c in map(int, a.channels.split(",")):
             for dt in a.dtypes.split(","):
                 for b in map(int, a.batches.split(",")):
-                    r = run(a.device, c, a.norm, b, dt, mode, a.min_time, a.repeats)
+                    r = run(a.device, c, a.norm, b, dt, mode, a.min_time, a.repeats, a.positions)
                     if r is not None:
                         print(json.dumps(r), flush=True)
 

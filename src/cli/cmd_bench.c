@@ -121,7 +121,7 @@ static int bench_nn(int argc, char **argv, int infer)
     args_str_list dtypes = {1, {"fp32"}}, norms = {1, {"group"}};
     long blocks = 6, repeats = 3, steps = 0, warmup = 1, threads = 0, seed = 1;
     int tf32 = 0;
-    const char *conv = "winograd";
+    const char *conv = "winograd", *positions = "cells";
     double hz = 0, min_time = 0.2;
     args_spec specs[] = {
         ARGS_COMMON_SPECS(&com),
@@ -144,6 +144,9 @@ static int bench_nn(int argc, char **argv, int infer)
         ARGS_THREADS_SPEC(&threads),
         {"--cpu-conv", ARGS_CHOICE, &conv, "HOW", "the CPU's 3x3 convolutions: winograd (default) or im2col (the plain "
          "path)", 0, 0, 0, 0, "winograd,im2col"},
+        {"--positions", ARGS_CHOICE, &positions, "FORM", "how the positions come in (infer only): cells (default: "
+         "57 bytes each, a plane per cell and the two constants, as self-play gives them) or planes (float32, 2352 "
+         "bytes each)", 0, 0, 0, 0, "cells,planes"},
     };
     dev_id devs[CLI_MAX_DEV];
     nn_bench_opts o = {.devs = devs};
@@ -161,6 +164,7 @@ static int bench_nn(int argc, char **argv, int infer)
     o.blocks = (int)blocks, o.repeats = (int)repeats, o.steps = steps, o.warmup = warmup, o.min_time = min_time;
     o.threads = (int)threads, o.tf32 = tf32, o.seed = (uint64_t)seed;
     nn_cpu_conv_parse(conv, &o.cpu_conv);
+    nn_positions_parse(positions, &o.positions);
     cJSON *rec = cli_record_start(name, argc, argv, devs, o.ndev, hz, &o.tel);
     nn_bench_result r;
     gv_err err = {{0}};

@@ -208,9 +208,11 @@ static gv_status evaluate(agent *A, slot *sl, const int *idx, int k, gv_err *err
     double t0 = gv_now();
     int n = A->pad ? A->o->parallel : k;
     for (int i = 0; i < k; i++)
-        drop7_game_encode(&sl[idx[i]].sim, A->b.x32 + (size_t)i * DROP7_PLANE_FLOATS);
-    if (n > k)
-        memset(A->b.x32 + (size_t)k * DROP7_PLANE_FLOATS, 0, sizeof(float) * DROP7_PLANE_FLOATS * (size_t)(n - k));
+        drop7_game_cells(&sl[idx[i]].sim, A->b.cells + (size_t)i * DROP7_CELLS, A->b.consts + 2 * (size_t)i);
+    if (n > k) { /* padding: all-zero planes */
+        memset(A->b.cells + (size_t)k * DROP7_CELLS, NN_NO_PLANE, DROP7_CELLS * (size_t)(n - k));
+        memset(A->b.consts + 2 * (size_t)k, 0, sizeof(float) * 2 * (size_t)(n - k));
+    }
     A->b.n = n;
     gv_status s = A->o->net->ops->set_batch(A->o->net, &A->b, err);
     if (s == GV_OK)
@@ -337,7 +339,7 @@ gv_status drop7_agent_play(const drop7_agent_opts *o, drop7_agent_result *r, gv_
     int depth_cap = (o->sims > 0 ? o->sims : 1) + 2;
     if (o->policy == DROP7_POLICY_NET) {
         A.pad = strncmp(o->net->ops->name, "cpu", 3) != 0;
-        nn_batch_alloc_f32(&A.b, nslots);
+        nn_batch_alloc_as(&A.b, nslots, NN_POS_CELLS); /* the compact form: 57 bytes a position */
         A.logits = gv_xcalloc((size_t)nslots * NN_POLICY, sizeof(double));
         A.value = gv_xcalloc((size_t)nslots, sizeof(double));
         if (A.pad && nslots != o->parallel) /* pad to the slots there are */
@@ -408,7 +410,7 @@ gv_status drop7_agent_play(const drop7_agent_opts *o, drop7_agent_result *r, gv_
     for (int i = 0; i < nslots; i++)
         free(sl[i].nodes), free(sl[i].pnode), free(sl[i].pa), free(sl[i].pr);
     free(sl), free(idx), free(A.sm.game), free(A.sm.score_then), free(A.logits), free(A.value);
-    if (A.b.x32)
+    if (A.b.cells)
         nn_batch_free(&A.b);
     if (st != GV_OK)
         drop7_agent_result_free(r);

@@ -386,19 +386,31 @@ D7_HD void drop7_game_play(const drop7_rules *R, int player, uint64_t seed, int 
     drop7_game_record(&g, seed, h, !g.over, rec);
 }
 
-/* The 12 planes, (12, 7, 7) float32 at c*49 + y*7 + x, y = 0 the top row (drop7.h). */
-D7_HD void drop7_game_encode(const drop7_game *g, float *out)
+/* The network's input in its compact form (nn_batch's cells): per cell [y*7 + x] the plane
+ * (0..9, the cell's code) that holds 1 there, and consts[0..1] the values of the constant
+ * planes 10 (the next disc, /7) and 11 (drops left, /30). */
+D7_HD void drop7_game_cells(const drop7_game *g, uint8_t *cells, float *consts)
 {
-    for (int i = 0; i < DROP7_PLANE_FLOATS; i++)
-        out[i] = 0.0f;
     for (int y = 0; y < DROP7_N; y++)
         for (int x = 0; x < DROP7_N; x++)
-            out[drop7_cell_code(g, drop7_bit(x, y)) * DROP7_CELLS + y * DROP7_N + x] = 1.0f;
-    float nextv = (g->next >= 1 && g->next <= 7) ? (float)g->next / 7.0f : 0.0f;
-    float rise = (float)g->drops_left / 30.0f;
+            cells[y * DROP7_N + x] = (uint8_t)drop7_cell_code(g, drop7_bit(x, y));
+    consts[0] = (g->next >= 1 && g->next <= 7) ? (float)g->next / 7.0f : 0.0f;
+    consts[1] = (float)g->drops_left / 30.0f;
+}
+
+/* The 12 planes, (12, 7, 7) float32 at c*49 + y*7 + x, y = 0 the top row (drop7.h): the
+ * cells above, expanded. */
+D7_HD void drop7_game_encode(const drop7_game *g, float *out)
+{
+    uint8_t cells[DROP7_CELLS];
+    float consts[2];
+    drop7_game_cells(g, cells, consts);
+    for (int i = 0; i < DROP7_PLANE_FLOATS; i++)
+        out[i] = 0.0f;
     for (int i = 0; i < DROP7_CELLS; i++) {
-        out[10 * DROP7_CELLS + i] = nextv;
-        out[11 * DROP7_CELLS + i] = rise;
+        out[cells[i] * DROP7_CELLS + i] = 1.0f;
+        out[10 * DROP7_CELLS + i] = consts[0];
+        out[11 * DROP7_CELLS + i] = consts[1];
     }
 }
 

@@ -144,7 +144,7 @@ gv_status drop7_train_run(drop7_net *n, const drop7_data *d, const drop7_train_o
     }
     long *val = idx + ntrain;
     nn_batch b;
-    nn_batch_alloc_f32(&b, batch);
+    nn_batch_alloc_as(&b, batch, NN_POS_F32);
     cJSON *tr = gv_json_add_obj(rec, "train_drop7");
     cJSON_AddNumberToObject(tr, "samples", (double)d->n);
     cJSON_AddNumberToObject(tr, "train_samples", (double)ntrain);

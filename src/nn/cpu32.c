@@ -1005,24 +1005,20 @@ static gv_status c32_get_state(nn_trainer *t, nn_state *s, gv_err *err)
 static gv_status c32_set_batch(nn_trainer *t, const nn_batch *b, gv_err *err)
 {
     c32 *m = t->impl;
-    if (b->n < 1 || b->n > t->opts.max_batch)
-        return gv_fail(err, GV_ERR_INPUT, "cpu-fp32: batch of %d outside 1..%d (max_batch)", b->n, t->opts.max_batch);
-    for (int i = 0; i < b->n; i++)
-        if (b->policy[i] < 0 || b->policy[i] >= NN_POLICY)
-            return gv_fail(err, GV_ERR_INPUT, "cpu-fp32: policy target %lld of sample %d is not in 0..6",
-                           (long long)b->policy[i], i);
+    GV_TRY(nn_batch_check(b, t->opts.max_batch, "cpu-fp32", err));
     if (b->n > m->cap) {
         free_batch_arrays(m);
         alloc_batch_arrays(m, b->n);
     }
     m->n = b->n;
-    /* NCHW float64 or float32 -> NHWC float32 */
-    for (int s = 0; s < b->n; s++)
+    /* NCHW planes (or cells) -> NHWC float32 */
+    float f[NN_IN_PLANES * P];
+    for (int s = 0; s < b->n; s++) {
+        nn_batch_x_f32(b, (size_t)s, 1, f, 1);
         for (int c = 0; c < NN_IN_PLANES; c++)
-            for (int p = 0; p < P; p++) {
-                size_t k = ((size_t)s * NN_IN_PLANES + c) * P + p;
-                m->x[((size_t)s * P + p) * NN_IN_PLANES + c] = b->x32 ? b->x32[k] : (float)b->x[k];
-            }
+            for (int p = 0; p < P; p++)
+                m->x[((size_t)s * P + p) * NN_IN_PLANES + c] = f[c * P + p];
+    }
     memcpy(m->policy, b->policy, sizeof(int64_t) * (size_t)b->n);
     memcpy(m->vtarget, b->value, sizeof(double) * (size_t)b->n);
     if (m->fault) /* test hook: what the faulty kernel leaves unwritten reads as NaN */

@@ -236,33 +236,54 @@ void nn_state_init_random(nn_state *s, uint64_t seed)
     s->adam_step = 0;
 }
 
-static void batch_alloc(nn_batch *b, int n, int f32)
+void nn_batch_alloc_as(nn_batch *b, int n, nn_positions form)
 {
     const size_t nx = (size_t)n * NN_IN_PLANES * NN_CELLS;
+    memset(b, 0, sizeof *b);
     b->n = n;
-    b->x = f32 ? NULL : gv_xcalloc(nx, sizeof(double));
-    b->x32 = f32 ? gv_xcalloc(nx, sizeof(float)) : NULL;
+    if (form == NN_POS_F64)
+        b->x = gv_xcalloc(nx, sizeof(double));
+    else if (form == NN_POS_F32)
+        b->x32 = gv_xcalloc(nx, sizeof(float));
+    else {
+        b->cells = gv_xcalloc((size_t)n * NN_CELLS, 1);
+        b->consts = gv_xcalloc((size_t)n * 2, sizeof(float));
+    }
     b->policy = gv_xcalloc((size_t)n, sizeof(int64_t));
     b->value = gv_xcalloc((size_t)n, sizeof(double));
 }
 
 void nn_batch_alloc(nn_batch *b, int n)
 {
-    batch_alloc(b, n, 0);
-}
-
-void nn_batch_alloc_f32(nn_batch *b, int n)
-{
-    batch_alloc(b, n, 1);
+    nn_batch_alloc_as(b, n, NN_POS_F64);
 }
 
 void nn_batch_free(nn_batch *b)
 {
     free(b->x);
     free(b->x32);
+    free(b->cells);
+    free(b->consts);
     free(b->policy);
     free(b->value);
     memset(b, 0, sizeof *b);
+}
+
+static const char *const pos_names[] = {"float64", "planes", "cells"};
+
+int nn_positions_parse(const char *s, nn_positions *p)
+{
+    for (int i = NN_POS_F32; i <= NN_POS_CELLS; i++)
+        if (strcmp(s, pos_names[i]) == 0) {
+            *p = (nn_positions)i;
+            return 1;
+        }
+    return 0;
+}
+
+const char *nn_positions_name(nn_positions p)
+{
+    return pos_names[p];
 }
 
 void nn_batch_random(nn_batch *b, uint64_t seed)
@@ -270,25 +291,46 @@ void nn_batch_random(nn_batch *b, uint64_t seed)
     gv_rng r;
     gv_rng_seed(&r, seed);
     const size_t per = (size_t)NN_IN_PLANES * NN_CELLS;
-    double x[NN_IN_PLANES * NN_CELLS];
     for (int i = 0; i < b->n; i++) {
-        memset(x, 0, sizeof x);
+        uint8_t cell[NN_CELLS];
         for (int c = 0; c < NN_CELLS; c++)
-            x[(int)gv_rng_below(&r, 10) * NN_CELLS + c] = 1.0;
+            cell[c] = (uint8_t)gv_rng_below(&r, 10);
         double nxt = (double)(1 + gv_rng_below(&r, 7)) / 7.0;
         double rise = (double)(1 + gv_rng_below(&r, 30)) / 30.0;
-        for (int c = 0; c < NN_CELLS; c++) {
-            x[10 * NN_CELLS + c] = nxt;
-            x[11 * NN_CELLS + c] = rise;
+        if (b->cells) {
+            memcpy(b->cells + (size_t)i * NN_CELLS, cell, NN_CELLS);
+            b->consts[2 * i] = (float)nxt, b->consts[2 * i + 1] = (float)rise;
+        } else {
+            for (size_t k = 0; k < per; k++) {
+                int c = (int)(k % NN_CELLS), plane = (int)(k / NN_CELLS);
+                double v = plane == 10 ? nxt : plane == 11 ? rise : plane == cell[c] ? 1.0 : 0.0;
+                if (b->x32)
+                    b->x32[(size_t)i * per + k] = (float)v;
+                else
+                    b->x[(size_t)i * per + k] = v;
+            }
         }
-        for (size_t k = 0; k < per; k++)
-            if (b->x32)
-                b->x32[(size_t)i * per + k] = (float)x[k];
-            else
-                b->x[(size_t)i * per + k] = x[k];
         b->policy[i] = (int64_t)gv_rng_below(&r, NN_POLICY);
         b->value[i] = gv_rng_normal(&r);
     }
+}
+
+gv_status nn_batch_check(const nn_batch *b, int max_batch, const char *who, gv_err *err)
+{
+    if (b->n < 1 || b->n > max_batch)
+        return gv_fail(err, GV_ERR_INPUT, "%s: batch of %d outside 1..%d (max_batch)", who, b->n, max_batch);
+    if (!b->x + !b->x32 + !b->cells != 2 || (b->cells && !b->consts))
+        return gv_fail(err, GV_ERR_INPUT, "%s: a batch needs exactly one form of positions (x, x32 or cells with "
+                       "consts)", who);
+    for (int i = 0; i < b->n; i++)
+        if (b->policy[i] < 0 || b->policy[i] >= NN_POLICY)
+            return gv_fail(err, GV_ERR_INPUT, "%s: policy target %lld of sample %d is not in 0..6", who,
+                           (long long)b->policy[i], i);
+    for (size_t i = 0; b->cells && i < (size_t)b->n * NN_CELLS; i++)
+        if (b->cells[i] >= 10 && b->cells[i] != NN_NO_PLANE)
+            return gv_fail(err, GV_ERR_INPUT, "%s: cell %zu of sample %zu has plane %d (not 0..9 or %d, none)", who,
+                           i % NN_CELLS, i / NN_CELLS, b->cells[i], NN_NO_PLANE);
+    return GV_OK;
 }
 
 size_t nn_relu_masks_len(const nn_layout *L, int n)

@@ -107,28 +107,45 @@ void nn_state_init_random(nn_state *s, uint64_t seed);
  * write shows up in a comparison. */
 void nn_state_poison(nn_state *s);
 
-/* A batch: inputs and targets on the host (backends convert). The positions come in
- * float64 (x: the reference vectors, whose constant planes k/7 are not float32 values) or
- * in float32 (x32: what the game's encoder and the datasets give, so that self-play and
- * training hand their planes over without widening them to float64 and back). */
+/* A batch: inputs and targets on the host (backends convert). The positions come in one
+ * of three forms, exactly one of them set:
+ *   x      float64 planes: the reference vectors (whose constant planes k/7 are not
+ *          float32 values);
+ *   x32    float32 planes: what the datasets hold (drop7_data.h);
+ *   cells  the positions as the game has them (self-play): per position and cell the one
+ *          plane of 0..9 that holds 1 there (NN_NO_PLANE: none), and in consts the values
+ *          of planes 10 and 11 (constant over the board); 57 bytes where the planes take
+ *          2352, expanded by the backend (a GPU's on the device).
+ * The three are one input: positions of the same values give the same results. */
+#define NN_NO_PLANE 255
 typedef struct {
     int n;
     double *x;          /* (n, 12, 7, 7) float64, or NULL */
-    float *x32;         /* (n, 12, 7, 7) float32, or NULL; one of x and x32 is set */
+    float *x32;         /* (n, 12, 7, 7) float32, or NULL */
+    uint8_t *cells;     /* (n, 49) plane index per cell (y * 7 + x), or NULL */
+    float *consts;      /* (n, 2) planes 10 and 11, with cells */
     int64_t *policy;    /* (n,) class index in [0, 7) */
     double *value;      /* (n,) */
 } nn_batch;
 
-/* A batch of n zeros with float64 positions (x) or float32 ones (x32). */
+/* A batch of n zeros with positions as float64 planes (x), float32 planes (x32) or cells. */
+typedef enum { NN_POS_F64 = 0, NN_POS_F32 = 1, NN_POS_CELLS = 2 } nn_positions;
 void nn_batch_alloc(nn_batch *b, int n);
-void nn_batch_alloc_f32(nn_batch *b, int n);
+void nn_batch_alloc_as(nn_batch *b, int n, nn_positions form);
 void nn_batch_free(nn_batch *b);
+/* "planes" (x32) / "cells" -> *p; 0 for anything else. */
+int nn_positions_parse(const char *s, nn_positions *p);
+const char *nn_positions_name(nn_positions p); /* "float64" "planes" "cells" */
 /* Drop7-like positions (one of 10 cell states per cell, two constant planes, as in
- * random_positions(); into x or x32, the same draws either way), random policy targets
- * and standard-normal value targets. */
+ * random_positions(); in b's form, the same draws in each), random policy targets and
+ * standard-normal value targets. */
 void nn_batch_random(nn_batch *b, uint64_t seed);
-/* Positions first..first+count-1 of b as float32 into dst ((count, 12, 7, 7)): x32 copied
- * or x converted, on up to threads OpenMP threads (0: all, 1: the caller's alone). */
+/* Checks a batch for a trainer of max_batch samples: 1 <= n <= max_batch, policy targets in
+ * 0..6, cell codes 0..9 or NN_NO_PLANE. who names the trainer in the message. */
+gv_status nn_batch_check(const nn_batch *b, int max_batch, const char *who, gv_err *err);
+/* Positions first..first+count-1 of b as float32 planes into dst ((count, 12, 7, 7)): x32
+ * copied, x converted or cells expanded, on up to threads OpenMP threads (0: all, 1: the
+ * caller's alone). */
 void nn_batch_x_f32(const nn_batch *b, size_t first, size_t count, float *dst, int threads);
 
 typedef enum { NN_FP64 = 0, NN_FP32 = 1, NN_BF16 = 2 } nn_dtype;

@@ -51,11 +51,8 @@ static gv_status setup(void *cx, int k, gv_err *err)
     nn_layout_init(&c->L, &cfg);
     nn_state_alloc(&c->s0, &c->L);
     nn_state_init_random(&c->s0, o->seed);
-    /* Inference takes float32 positions, as self-play's encoder gives them (drop7_agent.c) */
-    if (((ctx_t *)cx)->infer)
-        nn_batch_alloc_f32(&c->b, c->batch);
-    else
-        nn_batch_alloc(&c->b, c->batch);
+    /* inference: positions in the form asked for (cells: self-play's, drop7_agent.c) */
+    nn_batch_alloc_as(&c->b, c->batch, ((ctx_t *)cx)->infer ? o->positions : NN_POS_F64);
     nn_batch_random(&c->b, o->seed + 1);
     c->loss = NAN;
     if (((ctx_t *)cx)->infer) {
@@ -122,8 +119,8 @@ static gv_status warm(const nn_bench_opts *o, config *c, gv_err *err)
     return s;
 }
 
-/* One inference call as self-play makes it: the float32 positions in (set_batch: on a GPU
- * staged and copied to the device), the eval-mode forward, logits and value out. *t_in (when
+/* One inference call as self-play makes it: the positions in (set_batch: on a GPU staged
+ * and copied to the device, cells expanded there), the eval-mode forward, logits and value out. *t_in (when
  * not NULL) gets the seconds set_batch took: the host's part of the way in (a GPU's copies
  * run on after it returns, ahead of the forward). */
 static gv_status infer_call(config *c, double *t_in, gv_err *err)
@@ -321,6 +318,7 @@ static gv_status bench_nn(const nn_bench_opts *o, int infer, cJSON *rec, nn_benc
             cJSON *e = entry_new(o, c);
             if (infer) {
                 cJSON_AddNumberToObject(e, "calls", (double)c->steps);
+                cJSON_AddStringToObject(e, "positions", nn_positions_name(o->positions));
                 bench_entry_add(&p, &out, k, e);
                 gv_json_add_num(e, "latency_ms_median", 1000.0 * c->lat_median);
                 gv_json_add_num(e, "latency_ms_p99", 1000.0 * c->lat_p99);

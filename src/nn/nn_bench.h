@@ -30,6 +30,7 @@ typedef struct {
     long warmup;           /* untimed steps before the first timed run (0 allowed) */
     int threads, tf32;
     nn_cpu_conv cpu_conv;  /* the float32 CPU trainer's 3x3 convolutions */
+    nn_positions positions; /* infer: how the positions come in (NN_POS_CELLS or NN_POS_F32) */
     uint64_t seed;
     gv_telemetry *tel;
 } nn_bench_opts;

@@ -39,21 +39,36 @@ void nn_adamw_f32(float *p, const float *g, float *m, float *v, size_t n, int64_
     }
 }
 
+/* Position i of a cells batch as its 12 planes. */
+static void expand_cells(const nn_batch *b, size_t i, float *out)
+{
+    const uint8_t *cell = b->cells + i * NN_CELLS;
+    for (int p = 0; p < 10; p++)
+        for (int c = 0; c < NN_CELLS; c++)
+            out[p * NN_CELLS + c] = cell[c] == p ? 1.0f : 0.0f;
+    for (int c = 0; c < NN_CELLS; c++) {
+        out[10 * NN_CELLS + c] = b->consts[2 * i];
+        out[11 * NN_CELLS + c] = b->consts[2 * i + 1];
+    }
+}
+
 void nn_batch_x_f32(const nn_batch *b, size_t first, size_t count, float *dst, int threads)
 {
-    const size_t per = (size_t)NN_IN_PLANES * NN_CELLS, n = count * per;
-    const double *x = b->x32 ? NULL : b->x + first * per;
-    const float *x32 = b->x32 ? b->x32 + first * per : NULL;
-    /* In pieces of whole cache lines: a copy is bound by memory, not by the arithmetic. */
-    const size_t piece = 16384, pieces = (n + piece - 1) / piece;
+    const size_t per = (size_t)NN_IN_PLANES * NN_CELLS;
+    /* In pieces of 28 positions (64 KiB of planes): the work is bound by memory. */
+    const size_t piece = 28, pieces = (count + piece - 1) / piece;
 #pragma omp parallel for schedule(static) num_threads(threads > 0 ? threads : omp_get_max_threads()) if (threads != 1 && pieces > 4)
     for (size_t k = 0; k < pieces; k++) {
-        size_t i0 = k * piece, i1 = i0 + piece < n ? i0 + piece : n;
-        if (x32)
-            memcpy(dst + i0, x32 + i0, sizeof(float) * (i1 - i0));
+        size_t i0 = first + k * piece, i1 = i0 + piece < first + count ? i0 + piece : first + count;
+        float *out = dst + (i0 - first) * per;
+        if (b->x32)
+            memcpy(out, b->x32 + i0 * per, sizeof(float) * (i1 - i0) * per);
+        else if (b->x)
+            for (size_t j = i0 * per; j < i1 * per; j++)
+                *out++ = (float)b->x[j];
         else
-            for (size_t i = i0; i < i1; i++)
-                dst[i] = (float)x[i];
+            for (size_t i = i0; i < i1; i++, out += per)
+                expand_cells(b, i, out);
     }
 }
 

@@ -547,23 +547,23 @@ static gv_status ref_get_state(nn_trainer *t, nn_state *s, gv_err *err)
 static gv_status ref_set_batch(nn_trainer *t, const nn_batch *b, gv_err *err)
 {
     ref_impl *m = impl_of(t);
-    if (b->n < 1 || b->n > t->opts.max_batch)
-        return gv_fail(err, GV_ERR_INPUT, "cpu-fp64: batch of %d outside 1..%d (max_batch)", b->n, t->opts.max_batch);
+    GV_TRY(nn_batch_check(b, t->opts.max_batch, "cpu-fp64", err));
     if (b->n > m->cap) {
         ref_free_acts(m);
         ref_alloc_acts(m, b->n);
     }
-    for (int i = 0; i < b->n; i++)
-        if (b->policy[i] < 0 || b->policy[i] >= NN_POLICY)
-            return gv_fail(err, GV_ERR_INPUT, "cpu-fp64: policy target %lld of sample %d is not in 0..6",
-                           (long long)b->policy[i], i);
     m->n = b->n;
-    const size_t nx = (size_t)b->n * NN_IN_PLANES * P;
-    if (b->x32)
-        for (size_t i = 0; i < nx; i++)
-            m->x[i] = b->x32[i];
-    else
-        memcpy(m->x, b->x, sizeof(double) * nx);
+    const size_t per = (size_t)NN_IN_PLANES * P;
+    if (b->x) {
+        memcpy(m->x, b->x, sizeof(double) * b->n * per);
+    } else { /* float32 planes or cells: their float32 values, widened */
+        float f[NN_IN_PLANES * P];
+        for (int i = 0; i < b->n; i++) {
+            nn_batch_x_f32(b, (size_t)i, 1, f, 1);
+            for (size_t k = 0; k < per; k++)
+                m->x[i * per + k] = f[k];
+        }
+    }
     memcpy(m->policy, b->policy, sizeof(int64_t) * (size_t)b->n);
     memcpy(m->vtarget, b->value, sizeof(double) * (size_t)b->n);
     return GV_OK;

@@ -25,7 +25,7 @@ expect_exit "bench infer (small)" 0 "$GPUVET" bench infer --devices cpu --channe
 expect_grep "bench infer table row" '^cpu +fp32 +batch +8 +3 +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ ' "$T_TMP/out"
 tr -d ' \t\n' < "$T_TMP/i.json" > "$T_TMP/i1"
 missing=""
-for k in device channels batch dtype norm cpu_conv calls latency_ms_median latency_ms_p99 latency_ms_min latency_samples input_ms_median samples_per_s_median host_bytes load_before bench_infer_crossover; do
+for k in device channels batch dtype norm cpu_conv positions calls latency_ms_median latency_ms_p99 latency_ms_min latency_samples input_ms_median samples_per_s_median host_bytes load_before bench_infer_crossover; do
   grep -q "\"$k\":" "$T_TMP/i1" || missing="$missing $k"
 done
 [ -z "$missing" ] && pass "bench infer record keys" "each entry has latency median/p99/min, samples/s and memory" ||
@@ -42,6 +42,15 @@ esac
 rows=$(grep -o '"latency_ms_p99":' "$T_TMP/i1" | wc -l)
 [ "$rows" = 4 ] && pass "bench infer entries" "4 configurations (2 norms x 2 batches)" || fail "bench infer entries" "$rows entries, expected 4"
 expect_exit "bench infer with a bad --min-time" 2 "$GPUVET" bench infer --devices cpu --min-time 0
+# the positions' form: cells by default (self-play's), planes on request, recorded per entry
+forms=$(python3 -c 'import json, sys; print(sorted({e["positions"] for e in json.load(open(sys.argv[1]))["bench_infer"]}))' "$T_TMP/i.json")
+[ "$forms" = "['cells']" ] && pass "bench infer positions default" "every entry has positions: cells" ||
+  fail "bench infer positions default" "positions of the entries: $forms (want ['cells'])"
+expect_exit "bench infer --positions planes" 0 "$GPUVET" bench infer --devices cpu --channels 8 --blocks 1 --batches 2 --min-time 0.01 --repeats 1 --positions planes --json "$T_TMP/ip.json"
+forms=$(python3 -c 'import json, sys; print(sorted({e["positions"] for e in json.load(open(sys.argv[1]))["bench_infer"]}))' "$T_TMP/ip.json")
+[ "$forms" = "['planes']" ] && pass "bench infer --positions planes recorded" "positions: planes" ||
+  fail "bench infer --positions planes recorded" "positions of the entries: $forms (want ['planes'])"
+expect_exit "bench infer --positions with a bad form" 2 "$GPUVET" bench infer --devices cpu --positions float64
 expect_exit "bench infer with nothing to measure" 2 "$GPUVET" bench infer --devices cpu --dtype bf16 --channels 8 --blocks 0 --batches 2
 expect_exit "bench train --cpu-conv im2col" 0 "$GPUVET" bench train --devices cpu --channels 8 --blocks 1 --batches 3 --steps 1 --repeats 1 --cpu-conv im2col --json "$T_TMP/c.json"
 grep -q '"cpu_conv":[[:space:]]*"im2col"' "$T_TMP/c.json" && pass "bench train records the convolution path" "cpu_conv im2col" ||

@@ -89,42 +89,46 @@ static void t_check_grads(const char *what, const nn_layout *L, const double *g,
         t_check(1, what, "all %d gradients within rel_l2 %g (worst %.3g, %s)", count, tol, worst, wname);
 }
 
-/* The two ways positions come in (nn_batch x float64, x32 float32) must be one input: on
- * the same values (float32 ones, widened for x), t's eval forward and its loss must come
- * out bit for bit the same. t must take batches of n. */
+/* The three forms positions come in (nn_batch x float64, x32 float32, cells) must be one
+ * input: on the same values (float32 ones, widened for x), t's eval forward and its loss
+ * must come out bit for bit the same. t must take batches of n. */
 __attribute__((unused))
 static void t_positions_case(const char *what, nn_trainer *t, const nn_state *s, int n, uint64_t seed)
 {
-    nn_batch b32, b64;
-    nn_batch_alloc_f32(&b32, n);
-    nn_batch_random(&b32, seed);
-    nn_batch_alloc(&b64, n);
-    nn_batch_random(&b64, seed); /* the same draws: the targets */
+    nn_batch b[3];
+    const nn_positions forms[3] = {NN_POS_F64, NN_POS_F32, NN_POS_CELLS};
+    for (int k = 0; k < 3; k++) {
+        nn_batch_alloc_as(&b[k], n, forms[k]);
+        nn_batch_random(&b[k], seed); /* the same draws in each form */
+    }
     for (size_t i = 0; i < (size_t)n * NN_IN_PLANES * NN_CELLS; i++)
-        b64.x[i] = b32.x32[i];
-    double *l[2], *v[2], loss[2] = {NAN, NAN};
+        b[0].x[i] = b[1].x32[i];
+    double *l[3], *v[3], loss[3] = {NAN, NAN, NAN};
     gv_err err = {{0}};
     int ok = t->ops->set_state(t, s, &err) == GV_OK;
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 3; k++) {
         l[k] = malloc(sizeof(double) * (size_t)n * NN_POLICY), v[k] = malloc(sizeof(double) * (size_t)n);
         t_poison(l[k], (size_t)n * NN_POLICY), t_poison(v[k], (size_t)n);
-        ok = ok && t->ops->set_batch(t, k ? &b32 : &b64, &err) == GV_OK &&
+        ok = ok && t->ops->set_batch(t, &b[k], &err) == GV_OK &&
              t->ops->forward(t, 0, l[k], v[k], &loss[k], &err) == GV_OK;
     }
-    char name[256];
-    snprintf(name, sizeof name, "%s: positions in float32 (x32) vs float64 (x), n=%d", what, n);
-    if (!ok) {
-        t_check(0, name, "trainer call failed: %s", err.msg);
-    } else {
-        int same = memcmp(l[0], l[1], sizeof(double) * (size_t)n * NN_POLICY) == 0 &&
-                   memcmp(v[0], v[1], sizeof(double) * (size_t)n) == 0 && memcmp(&loss[0], &loss[1], sizeof(double)) == 0;
+    for (int k = 1; k < 3; k++) {
+        char name[256];
+        snprintf(name, sizeof name, "%s: positions as %s vs float64 planes (x), n=%d", what,
+                 k == 1 ? "float32 planes (x32)" : "cells", n);
+        if (!ok) {
+            t_check(0, name, "trainer call failed: %s", err.msg);
+            continue;
+        }
+        int same = memcmp(l[0], l[k], sizeof(double) * (size_t)n * NN_POLICY) == 0 &&
+                   memcmp(v[0], v[k], sizeof(double) * (size_t)n) == 0 && memcmp(&loss[0], &loss[k], sizeof(double)) == 0;
         t_check(same, name, "eval logits rel_l2 %.3g, value %.3g, loss %.17g vs %.17g (must be identical)",
-                t_rel_l2(l[1], l[0], (size_t)n * NN_POLICY), t_rel_l2(v[1], v[0], (size_t)n), loss[1], loss[0]);
+                t_rel_l2(l[k], l[0], (size_t)n * NN_POLICY), t_rel_l2(v[k], v[0], (size_t)n), loss[k], loss[0]);
     }
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < 3; k++) {
         free(l[k]), free(v[k]);
-    nn_batch_free(&b32);
-    nn_batch_free(&b64);
+        nn_batch_free(&b[k]);
+    }
 }
 
 #endif

@@ -4,8 +4,8 @@
  * bf16's tolerance; inference (the captured eval-mode forward) gives exactly the eval
  * forward's logits and value, at two batch sizes, with BatchNorm's running statistics, and
  * again after training steps have changed the weights; the training-mode forward repeats
- * bit for bit; float32 positions (nn_batch x32) give the same outputs as float64 ones of the
- * same values. Exact agreement with the float64 host path is `gpuvet check`'s job
+ * bit for bit; positions as float32 planes or as cells (expanded on the device) give the
+ * same outputs as float64 planes of the same values. Exact agreement with the float64 host path is `gpuvet check`'s job
  * (tests/nn). GV_TRAIN_BENCH=1 adds step timings at benchmark sizes (information only). */
 #include <math.h>
 #include <stdio.h>

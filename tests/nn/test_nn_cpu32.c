@@ -10,9 +10,9 @@
  * own ReLU masks (nn_ref_follow_masks), and the masks with float64's own (at most 1e-4 of
  * them may differ). Also that the fault hook makes the comparison fail, and that two runs
  * on several threads agree bit for bit (a race would not); GroupNorm's work units both
- * tapered (the default) and equal. Float32 positions (nn_batch x32) give both trainers
- * the same results as the float64 ones of the same values, and nn_batch_x_f32 gives the
- * float32 values of either. Everything runs twice: with the 3x3 convolutions by Winograd
+ * tapered (the default) and equal. Positions as float32 planes or as cells give both
+ * trainers the same results as float64 planes of the same values, and nn_batch_x_f32
+ * gives the float32 values of each form. Everything runs twice: with the 3x3 convolutions by Winograd
  * (the default) and by im2col + sgemm (the plain path). */
 #include "nn_testlib.h"
 #include "nn/nn_check.h"
@@ -259,39 +259,48 @@ static void repeatability(nn_norm norm)
     nn_layout_free(&L);
 }
 
-/* nn_batch_x_f32 (the GPU's staging of the positions) gives the float32 values of either
- * input: a float64 batch converted and a float32 batch of the same draws copied, on one
- * thread and on all, from an offset, across more pieces than it threads over. */
+/* nn_batch_x_f32 (the GPU's staging of the positions) gives the float32 values of every
+ * form: float64 planes converted, float32 planes copied and cells expanded (the same
+ * draws), on one thread and on all, from an offset, across more pieces than it threads
+ * over; and nn_batch_check refuses a cell code outside 0..9 and NN_NO_PLANE. */
 static void positions_f32(void)
 {
     const int n = 300, first = 7, count = 250;
     const size_t per = (size_t)NN_IN_PLANES * NN_CELLS, len = (size_t)count * per;
-    nn_batch b64, b32;
-    nn_batch_alloc(&b64, n);
-    nn_batch_random(&b64, 5);
-    nn_batch_alloc_f32(&b32, n);
-    nn_batch_random(&b32, 5);
+    nn_batch b[3];
+    for (int f = 0; f < 3; f++) {
+        nn_batch_alloc_as(&b[f], n, (nn_positions)f);
+        nn_batch_random(&b[f], 5);
+    }
     float *want = malloc(sizeof(float) * len), *got = malloc(sizeof(float) * len);
     for (size_t i = 0; i < len; i++)
-        want[i] = (float)b64.x[first * per + i];
+        want[i] = (float)b[NN_POS_F64].x[first * per + i];
     int threads[] = {1, 0};
     for (int k = 0; k < 2; k++)
-        for (int w = 0; w < 2; w++) {
+        for (int f = 0; f < 3; f++) {
             memset(got, 0xff, sizeof(float) * len);
-            nn_batch_x_f32(w ? &b32 : &b64, first, count, got, threads[k]);
+            nn_batch_x_f32(&b[f], first, count, got, threads[k]);
             size_t bad = 0;
             for (size_t i = 0; i < len; i++)
                 bad += memcmp(&got[i], &want[i], sizeof(float)) != 0;
             t_check(bad == 0, "nn_batch_x_f32", "%s positions %d..%d on %s: %zu of %zu floats differ from "
-                    "(float)x (must be 0)", w ? "float32" : "float64", first, first + count - 1,
-                    threads[k] == 1 ? "1 thread" : "all threads", bad, len);
+                    "(float)x (must be 0)", f == NN_POS_F64 ? "float64" : f == NN_POS_F32 ? "float32" : "cells", first,
+                    first + count - 1, threads[k] == 1 ? "1 thread" : "all threads", bad, len);
         }
+    gv_err err = {{0}};
+    b[NN_POS_CELLS].cells[3 * NN_CELLS + 5] = NN_NO_PLANE;
+    int ok = nn_batch_check(&b[NN_POS_CELLS], n, "test", &err) == GV_OK;
+    b[NN_POS_CELLS].cells[3 * NN_CELLS + 5] = 10;
+    int refused = nn_batch_check(&b[NN_POS_CELLS], n, "test", &err) == GV_ERR_INPUT;
+    t_check(ok && refused && strstr(err.msg, "cell 5 of sample 3 has plane 10"), "nn_batch_check cells",
+            "code %d accepted: %s; code 10 refused: %s (\"%s\")", NN_NO_PLANE, ok ? "yes" : "no",
+            refused ? "yes" : "no", err.msg);
     free(want), free(got);
-    nn_batch_free(&b64);
-    nn_batch_free(&b32);
+    for (int f = 0; f < 3; f++)
+        nn_batch_free(&b[f]);
 }
 
-/* Both backends take float32 positions as the same input as their float64 values. */
+/* Both backends take every form of positions as one input. */
 static void positions_checks(void)
 {
     nn_config cfg = {16, 1, NN_NORM_GROUP};

@@ -57,6 +57,27 @@ gv_status gpu_pack_input(const float *x, void *out, int N, gpu_dtype dt, cudaStr
     return GV_OK;
 }
 
+/* A cells batch ((N, 2) consts, then (N, 49) plane indices: nn_batch) as (N, 12, 7, 7)
+ * float32 planes, the same values nn_batch_x_f32 gives on the host. */
+__global__ void expand_cells(const float *__restrict__ consts, const unsigned char *__restrict__ cells,
+                             float *__restrict__ x, int N)
+{
+    size_t total = (size_t)N * 588;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += (size_t)gridDim.x * blockDim.x) {
+        int n = (int)(i / 588), k = (int)(i % 588), p = k / 49, c = k % 49;
+        x[i] = p < 10 ? (cells[(size_t)n * 49 + c] == p ? 1.f : 0.f) : consts[2 * (size_t)n + (p - 10)];
+    }
+}
+
+gv_status gpu_expand_cells(const void *cells, float *x, int N, cudaStream_t st, gv_err *err)
+{
+    const float *consts = (const float *)cells;
+    expand_cells<<<gpu_blocks((size_t)N * 588, 256), 256, 0, st>>>(
+        consts, (const unsigned char *)(consts + 2 * (size_t)N), x, N);
+    GV_GPU_TRY(cudaGetLastError(), err);
+    return GV_OK;
+}
+
 /* ---- loss ----------------------------------------------------------------------------- */
 template <typename T>
 __global__ void __launch_bounds__(256) loss_kernel(const float *__restrict__ lraw, const float *__restrict__ vraw,

@@ -166,6 +166,9 @@ gv_status gpu_norm_bwd(const norm_bwd_args *a, cudaStream_t st, gv_err *err);
 /* ---- elementwise, loss, optimiser ---------------------------------------------------- */
 /* x (N,12,7,7) fp32 NCHW -> (M, 16) NHWC with channels 12..15 zero. */
 gv_status gpu_pack_input(const float *x, void *out, int N, gpu_dtype dt, cudaStream_t st, gv_err *err);
+/* A cells batch on the device ((N, 2) float consts, then (N, 49) plane indices, as
+ * nn_batch's cells and consts) -> x (N,12,7,7) fp32 planes. */
+gv_status gpu_expand_cells(const void *cells, float *x, int N, cudaStream_t st, gv_err *err);
 
 /* Softmax cross-entropy + MSE. Inputs: raw logits (N,7) and raw value (N) fp32 without
  * bias; adds the biases, writes logits/value (fp32), loss terms summed into loss_acc

@@ -77,6 +77,7 @@ typedef struct {
     /* batch */
     float *bx, *bvt;
     int *bpt;
+    void *bcells;           /* a cells batch on its way in: (n, 2) consts, then (n, 49) cells */
     int n;
     /* pinned host staging, allocated once: the batch on its way in (x, value targets,
      * policy targets) and the inference outputs on their way out (logits, then value) */
@@ -352,6 +353,7 @@ static gv_status setup(gt *s, gv_err *err)
         }
     }
     ALLOC(s->bx, sizeof(float) * N * NN_IN_PLANES * NN_CELLS, "batch");
+    ALLOC(s->bcells, (sizeof(float) * 2 + NN_CELLS) * N, "batch");
     ALLOC(s->bvt, sizeof(float) * N, "batch");
     ALLOC(s->bpt, sizeof(int) * N, "batch");
     return GV_OK;
@@ -662,12 +664,7 @@ static gv_status t_get_state(nn_trainer *t, nn_state *st, gv_err *err)
 static gv_status t_set_batch(nn_trainer *t, const nn_batch *b, gv_err *err)
 {
     gt *s = T_(t);
-    if (b->n <= 0 || b->n > s->maxn)
-        return gv_fail(err, GV_ERR_INPUT, "batch of %d does not fit this trainer (max %d)", b->n, s->maxn);
-    for (int i = 0; i < b->n; i++)
-        if (b->policy[i] < 0 || b->policy[i] >= NN_POLICY)
-            return gv_fail(err, GV_ERR_INPUT, "policy target %lld of sample %d is outside 0..6", (long long)b->policy[i],
-                           i);
+    GV_TRY(nn_batch_check(b, s->maxn, t->ops->name, err));
     /* the staging buffers may still feed the previous batch's copies */
     GV_TRY(sync(s, err));
     float *x = s->hx, *vt = s->hvt;
@@ -676,11 +673,20 @@ static gv_status t_set_batch(nn_trainer *t, const nn_batch *b, gv_err *err)
         vt[i] = (float)b->value[i];
         pt[i] = (int)b->policy[i];
     }
-    /* The positions in chunks (threaded, into the pinned staging buffer: float32 copied or
-     * float64 converted): each chunk's copy to the device runs while the next is staged. */
     const size_t per = (size_t)NN_IN_PLANES * NN_CELLS, chunk = (size_t)s->in_chunk;
     cudaError_t e = cudaSuccess;
-    for (size_t i0 = 0; i0 < (size_t)b->n && e == cudaSuccess; i0 += chunk) {
+    if (b->cells) {
+        /* 57 bytes a position through the staging buffer, expanded into planes on the device */
+        const size_t nc = sizeof(float) * 2 * (size_t)b->n, len = nc + (size_t)NN_CELLS * b->n;
+        memcpy(x, b->consts, nc);
+        memcpy((uint8_t *)x + nc, b->cells, (size_t)NN_CELLS * b->n);
+        e = cudaMemcpyAsync(s->bcells, x, len, cudaMemcpyHostToDevice, s->st);
+        if (e == cudaSuccess)
+            GV_TRY(gpu_expand_cells(s->bcells, s->bx, b->n, s->st, err));
+    }
+    /* Planes in chunks (threaded, into the pinned staging buffer: float32 copied or float64
+     * converted): each chunk's copy to the device runs while the next is staged. */
+    for (size_t i0 = 0; !b->cells && i0 < (size_t)b->n && e == cudaSuccess; i0 += chunk) {
         size_t cn = (size_t)b->n - i0 < chunk ? (size_t)b->n - i0 : chunk;
         nn_batch_x_f32(b, i0, cn, x + i0 * per, 0);
         e = cudaMemcpyAsync(s->bx + i0 * per, x + i0 * per, sizeof(float) * cn * per, cudaMemcpyHostToDevice, s->st);
@@ -1007,7 +1013,7 @@ static void free_all(gt *s)
                     s->vf2_wt, s->xin, s->stem_x, s->stem_a, s->hp_x, s->hp_a, s->hv_x, s->hv_a, s->logits_raw,
                     s->value_raw, s->vh_raw, s->logits, s->value, s->loss, s->vh, s->loss_acc, s->bn_acc, s->dlogits,
                     s->dvalue, s->dvh, s->dhp_a, s->dhv_a, s->dhp_x, s->dhv_x, s->gA, s->gB, s->gC, s->gD, s->gtmp, s->wg_ws,
-                    s->bx, s->bvt, s->bpt, s->descs, s->sn.mean, s->sn.rstd, s->pn.mean, s->pn.rstd, s->vn.mean,
+                    s->bx, s->bcells, s->bvt, s->bpt, s->descs, s->sn.mean, s->sn.rstd, s->pn.mean, s->pn.rstd, s->vn.mean,
                     s->vn.rstd};
     for (size_t i = 0; i < GV_ARRAY_LEN(ptrs); i++)
         if (ptrs[i])
