@@ -90,8 +90,9 @@ static void t_check_grads(const char *what, const nn_layout *L, const double *g,
 }
 
 /* The three forms positions come in (nn_batch x float64, x32 float32, cells) must be one
- * input: on the same values (float32 ones, widened for x), t's eval forward and its loss
- * must come out bit for bit the same. t must take batches of n. */
+ * input: on the same values (float32 ones, widened for x; the last position empty, as
+ * self-play's padding), t's eval forward and its loss must come out bit for bit the same.
+ * t must take batches of n. */
 __attribute__((unused))
 static void t_positions_case(const char *what, nn_trainer *t, const nn_state *s, int n, uint64_t seed)
 {
@@ -101,7 +102,12 @@ static void t_positions_case(const char *what, nn_trainer *t, const nn_state *s,
         nn_batch_alloc_as(&b[k], n, forms[k]);
         nn_batch_random(&b[k], seed); /* the same draws in each form */
     }
-    for (size_t i = 0; i < (size_t)n * NN_IN_PLANES * NN_CELLS; i++)
+    /* the last position empty, as self-play pads a batch: no plane set, constants 0 */
+    const size_t per = (size_t)NN_IN_PLANES * NN_CELLS, last = (size_t)n - 1;
+    memset(b[2].cells + last * NN_CELLS, NN_NO_PLANE, NN_CELLS);
+    b[2].consts[2 * last] = b[2].consts[2 * last + 1] = 0;
+    memset(b[1].x32 + last * per, 0, sizeof(float) * per);
+    for (size_t i = 0; i < (size_t)n * per; i++)
         b[0].x[i] = b[1].x32[i];
     double *l[3], *v[3], loss[3] = {NAN, NAN, NAN};
     gv_err err = {{0}};
@@ -114,7 +120,7 @@ static void t_positions_case(const char *what, nn_trainer *t, const nn_state *s,
     }
     for (int k = 1; k < 3; k++) {
         char name[256];
-        snprintf(name, sizeof name, "%s: positions as %s vs float64 planes (x), n=%d", what,
+        snprintf(name, sizeof name, "%s: positions as %s vs float64 planes (x), n=%d, one empty", what,
                  k == 1 ? "float32 planes (x32)" : "cells", n);
         if (!ok) {
             t_check(0, name, "trainer call failed: %s", err.msg);
