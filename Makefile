@@ -82,9 +82,11 @@ ifeq ($(GPU_KIND),cuda)
     CUDA_ARCH_USED := 80
     $(info note: no NVIDIA GPU visible; building CUDA code for sm_80 with PTX (set CUDA_ARCH=90 for an H100/H200))
   else
-    CUDA_ARCH_USED := $(CUDA_ARCH)
+    # Hopper (9.0) builds for sm_90a, the target that has wgmma (src/nn/gpu/conv_mma.cu); its
+    # code runs on sm_90 devices only, which is what CUDA_ARCH names.
+    CUDA_ARCH_USED := $(if $(filter 90,$(CUDA_ARCH)),90a,$(CUDA_ARCH))
   endif
-  GPU_DEFS  := -DGV_GPU_CUDA=1 -DGV_HAVE_GPU=1 -DGV_CUDA_ARCH=$(CUDA_ARCH_USED)
+  GPU_DEFS  := -DGV_GPU_CUDA=1 -DGV_HAVE_GPU=1 -DGV_CUDA_ARCH=$(subst a,,$(CUDA_ARCH_USED))
   # cuDNN is loaded at run time (src/nn/gpu/conv_cudnn.cu): only its header is needed here,
   # and without it the own convolution kernels are all there is.
   CUDNN_DEFS := $(if $(wildcard $(CUDA_HOME)/include/cudnn.h),-DGV_HAVE_CUDNN=1)

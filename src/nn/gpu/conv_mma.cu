@@ -36,6 +36,15 @@ static __device__ __forceinline__ void cp_async16(unsigned dst, const void *src,
 #endif
 }
 
+/* Makes this thread's generic-proxy writes to shared memory (cp.async included) visible to
+ * the async proxy (the reads of wgmma). */
+static __device__ __forceinline__ void fence_proxy_async()
+{
+#if MMA_BODY && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#endif
+}
+
 static __device__ __forceinline__ void cp_async_commit()
 {
 #if MMA_BODY && defined(__CUDA_ARCH__)
@@ -110,21 +119,27 @@ static __device__ __forceinline__ void b_frag_pair(unsigned b0[2], unsigned b1[2
 
 /* The S-stage cp.async pipeline over KT K steps: load_stage(stage, kt) issues step kt's
  * copies into stage; compute(stage) multiplies the stage whose copies have landed while
- * the next S-1 steps are in flight. Every thread of the CTA calls it. */
-template <int S, typename Load, typename Compute>
+ * the next D steps are in flight (D = S-1: the stage refilled at step kt is the one step
+ * kt-1 read, so compute must be done reading when it returns; D = S-2 leaves compute one
+ * step more, for tensor-core work still running when it returns). Every thread of the CTA
+ * calls it. ASYNC_READ: the tensor cores read the stages through the async proxy (wgmma),
+ * so each thread's landed copies are made visible to it before the barrier. */
+template <int S, bool ASYNC_READ = false, int D = S - 1, typename Load, typename Compute>
 static __device__ __forceinline__ void cp_async_pipeline(int KT, Load &load_stage, Compute &compute)
 {
 #pragma unroll
-    for (int st = 0; st < S - 1; st++) {
+    for (int st = 0; st < D; st++) {
         if (st < KT)
             load_stage(st, st);
         cp_async_commit();
     }
     for (int kt = 0; kt < KT; kt++) {
-        cp_async_wait<S - 2>();
+        cp_async_wait<D - 1>();
+        if (ASYNC_READ)
+            fence_proxy_async();
         __syncthreads();
         {
-            int nk = kt + S - 1;
+            int nk = kt + D;
             if (nk < KT)
                 load_stage(nk % S, nk);
             cp_async_commit();
@@ -140,12 +155,13 @@ static __device__ __forceinline__ unsigned pack_bf16x2(float lo, float hi)
 }
 
 /* ---- forward / dgrad ------------------------------------------------------------------
- * CTA tile 128 rows x BN output channels, K step 32 (one or more taps' channel slices;
- * each 16-byte chunk of 8 channels lies within one tap because cin % 8 == 0), 4-stage
- * cp.async pipeline. 8 warps: 2 along rows (64 each) x 4 along channels (BN/4 each).
- * Shared-memory rows are 64 bytes (32 bf16); chunk c of row r is stored at chunk
- * c ^ ((r >> 1) & 3), which makes both the cp.async stores and the ldmatrix reads
- * bank-conflict free. */
+ * CTA tile BM rows x BN output channels, K step BK (one or more taps' channel slices; each
+ * 16-byte chunk of 8 channels lies within one tap because cin % 8 == 0), an S-stage cp.async
+ * pipeline, 256 threads. Shared-memory rows are BK/8 chunks of 16 bytes; chunk c of row r
+ * is stored at chunk swz(r, c), which makes both the cp.async stores and the ldmatrix reads
+ * bank-conflict free. With BK = 64 (rows of 128 bytes) that is exactly the 128-byte swizzle
+ * of the Hopper tensor cores' shared-memory operands, so the wgmma kernel reads the same
+ * tiles the gather writes. */
 #define FWD_BM 128
 
 /* Shared-memory position (in 16-byte chunks) of chunk c of row r for rows of CH chunks. */
@@ -155,42 +171,37 @@ static __device__ __forceinline__ int swz(int r, int c)
     return CH == 4 ? c ^ ((r >> 1) & 3) : c ^ (r & 7);
 }
 
-/* SPLIT (compile time): the split-K form writes fp32 partials; the unsplit kernel carries no
- * trace of it (as a run-time test the split path cost the unsplit kernels speed on the H200). */
-template <int BN, int BK, int S, bool SPLIT>
-__global__ void __launch_bounds__(256) conv_fwd_mma(const uint16_t *__restrict__ X, const uint16_t *__restrict__ W,
-                                                    uint16_t *__restrict__ Y, const uint16_t *__restrict__ R, int M,
-                                                    int cin, int cout, int fault, float *__restrict__ P, int kps)
-{
-#if MMA_BODY && defined(__CUDA_ARCH__)
-    constexpr int BM = FWD_BM, CH = BK / 8;
-    constexpr int LA = BM * CH / 256, LB = BN * CH / 256;
-    constexpr int WN = BN / 4, NT = WN / 8;
-    extern __shared__ __align__(128) uint16_t smem[];
-    uint16_t *sA = smem;                /* [S][BM][BK] */
-    uint16_t *sB = smem + S * BM * BK;  /* [S][BN][BK] */
-    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, wm = warp >> 2, wn = warp & 3; /* 2 x 4 warps */
-    const int m0 = blockIdx.x * BM, n0 = blockIdx.y * BN;
-    const int K = 9 * cin;
-    /* K steps [kt0, kt0 + KT): all of them, or split blockIdx.z's kps when P takes partials */
-    const int kt0 = SPLIT ? blockIdx.z * kps : 0, KT = SPLIT ? min(kps, (K + BK - 1) / BK - kt0) : (K + BK - 1) / BK;
+/* The gather of one K step of the forward's operands into shared memory: A (BM rows of the
+ * shifted input, zero outside the board and past M) and B (BN weight rows). Each thread
+ * owns one chunk column kc and LA rows of A, LB rows of B. */
+template <int BM, int BN, int BK>
+struct fwd_gather {
+    static constexpr int CH = BK / 8, LA = BM * CH / 256, LB = BN * CH / 256;
+    int kc, a_yx[LA], a_base[LA];
+    const uint16_t *X, *W;
+    int K, cin, cout, n0;
 
-    /* This thread's A chunks: chunk column kc (the same for every i), rows a_r[i]; the
-     * board position packed as y*8+x, or -1000 when the row is past M. */
-    const int kc = tid % CH;
-    int a_r[LA], a_yx[LA], a_base[LA];
+    __device__ __forceinline__ fwd_gather(const uint16_t *X_, const uint16_t *W_, int m0, int n0_, int M, int cin_,
+                                          int cout_)
+        : X(X_), W(W_), K(9 * cin_), cin(cin_), cout(cout_), n0(n0_)
+    {
+        kc = threadIdx.x % CH;
+        /* board position packed as y*8+x, or -1000 when the row is past M */
 #pragma unroll
-    for (int i = 0; i < LA; i++) {
-        a_r[i] = (tid + i * 256) / CH;
-        int m = m0 + a_r[i];
-        int n = m / 49, pos = m - n * 49;
-        int y = pos / 7;
-        a_yx[i] = m < M ? y * 8 + (pos - y * 7) : -1000;
-        a_base[i] = n * 49 * cin;
+        for (int i = 0; i < LA; i++) {
+            int m = m0 + row(i);
+            int n = m / 49, pos = m - n * 49;
+            int y = pos / 7;
+            a_yx[i] = m < M ? y * 8 + (pos - y * 7) : -1000;
+            a_base[i] = n * 49 * cin;
+        }
     }
+    static __device__ __forceinline__ int row(int i) { return (threadIdx.x + i * 256) / CH; }
 
-    auto load_stage = [&](int stage, int kt) {
-        const int k = (kt0 + kt) * BK + kc * 8;
+    /* K step kt (absolute) into tiles sA (BM x BK) and sB (BN x BK). */
+    __device__ __forceinline__ void load(uint16_t *sA, uint16_t *sB, int kt) const
+    {
+        const int k = kt * BK + kc * 8;
         const bool kok = k < K;
         const int t = kok ? k / cin : 0, ci = k - t * cin;
         const int ty = t / 3;
@@ -200,18 +211,73 @@ __global__ void __launch_bounds__(256) conv_fwd_mma(const uint16_t *__restrict__
             int iy = (a_yx[i] >> 3) + dy, ix = (a_yx[i] & 7) + dx;
             bool ok = kok && a_yx[i] >= 0 && (unsigned)iy < 7u && (unsigned)ix < 7u;
             const uint16_t *src = ok ? X + a_base[i] + (iy * 7 + ix) * cin + ci : X;
-            int r = a_r[i];
-            cp_async16(smem_u32(sA + (stage * BM + r) * BK + (swz<CH>(r, kc) << 3)), src, ok);
+            int r = row(i);
+            cp_async16(smem_u32(sA + r * BK + (swz<CH>(r, kc) << 3)), src, ok);
         }
 #pragma unroll
         for (int i = 0; i < LB; i++) {
-            int r = (tid + i * 256) / CH;
+            int r = row(i);
             int co = n0 + r;
             bool ok = co < cout && kok;
             const uint16_t *src = ok ? W + (size_t)co * K + k : W;
-            cp_async16(smem_u32(sB + (stage * BN + r) * BK + (swz<CH>(r, kc) << 3)), src, ok);
+            cp_async16(smem_u32(sB + r * BK + (swz<CH>(r, kc) << 3)), src, ok);
         }
-    };
+    }
+};
+
+/* The forward's epilogue for outputs (row, col) and (row, col + 1): a split's fp32 partial
+ * sums (the reduction adds R and applies the fault hook), or Y = bf16(v + R). */
+template <bool SPLIT>
+static __device__ __forceinline__ void fwd_store(int row, int col, float v0, float v1, uint16_t *__restrict__ Y,
+                                                 const uint16_t *__restrict__ R, int M, int cout, int fault,
+                                                 float *__restrict__ P)
+{
+    if (row >= M || col >= cout)
+        return;
+    size_t o = (size_t)row * cout + col;
+    if (SPLIT) {
+        *(float2 *)(P + (size_t)blockIdx.z * M * cout + o) = make_float2(v0, v1);
+        return;
+    }
+    if (fault && col == 0 && row % 97 == 0)
+        return; /* test hook: leave these outputs unwritten */
+    if (R) {
+        unsigned rr = *(const unsigned *)(R + o);
+        v0 += gv_bf16_to_f32((gv_bf16)(rr & 0xffff));
+        v1 += gv_bf16_to_f32((gv_bf16)(rr >> 16));
+    }
+    *(unsigned *)(Y + o) = pack_bf16x2(v0, v1);
+}
+
+/* The K steps [kt0, kt0 + KT) of a CTA: all of them, or split blockIdx.z's kps when SPLIT. */
+template <int BK, bool SPLIT>
+static __device__ __forceinline__ void fwd_k_range(int cin, int kps, int &kt0, int &KT)
+{
+    const int all = (9 * cin + BK - 1) / BK;
+    kt0 = SPLIT ? blockIdx.z * kps : 0;
+    KT = SPLIT ? min(kps, all - kt0) : all;
+}
+
+/* mma.sync form: 8 warps, 2 along rows (64 each) x 4 along channels (BN/4 each).
+ * SPLIT (compile time): the split-K form writes fp32 partials; the unsplit kernel carries no
+ * trace of it (as a run-time test the split path cost the unsplit kernels speed on the H200). */
+template <int BN, int BK, int S, bool SPLIT>
+__global__ void __launch_bounds__(256) conv_fwd_mma(const uint16_t *__restrict__ X, const uint16_t *__restrict__ W,
+                                                    uint16_t *__restrict__ Y, const uint16_t *__restrict__ R, int M,
+                                                    int cin, int cout, int fault, float *__restrict__ P, int kps)
+{
+#if MMA_BODY && defined(__CUDA_ARCH__)
+    constexpr int BM = FWD_BM, CH = BK / 8;
+    constexpr int WN = BN / 4, NT = WN / 8;
+    extern __shared__ __align__(128) uint16_t smem[];
+    uint16_t *sA = smem;                /* [S][BM][BK] */
+    uint16_t *sB = smem + S * BM * BK;  /* [S][BN][BK] */
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, wm = warp >> 2, wn = warp & 3; /* 2 x 4 warps */
+    const int m0 = blockIdx.x * BM, n0 = blockIdx.y * BN;
+    int kt0, KT;
+    fwd_k_range<BK, SPLIT>(cin, kps, kt0, KT);
+    const fwd_gather<BM, BN, BK> g(X, W, m0, n0, M, cin, cout);
+    auto load_stage = [&](int stage, int kt) { g.load(sA + stage * BM * BK, sB + stage * BN * BK, kt0 + kt); };
 
     float acc[4][NT][4];
     acc_zero<4, NT>(acc);
@@ -245,46 +311,252 @@ __global__ void __launch_bounds__(256) conv_fwd_mma(const uint16_t *__restrict__
 #pragma unroll
         for (int nt = 0; nt < NT; nt++)
 #pragma unroll
-            for (int h = 0; h < 2; h++) {
-                int row = m0 + wm * 64 + mt * 16 + (lane >> 2) + h * 8;
-                int col = n0 + wn * WN + nt * 8 + (lane & 3) * 2;
-                if (row >= M || col >= cout)
-                    continue;
-                float v0 = acc[mt][nt][2 * h], v1 = acc[mt][nt][2 * h + 1];
-                size_t o = (size_t)row * cout + col;
-                if (SPLIT) { /* a split's partial sums; the reduction adds R and applies the fault hook */
-                    *(float2 *)(P + (size_t)blockIdx.z * M * cout + o) = make_float2(v0, v1);
-                    continue;
-                }
-                if (fault && col == 0 && row % 97 == 0)
-                    continue; /* test hook: leave these outputs unwritten */
-                if (R) {
-                    unsigned rr = *(const unsigned *)(R + o);
-                    v0 += gv_bf16_to_f32((gv_bf16)(rr & 0xffff));
-                    v1 += gv_bf16_to_f32((gv_bf16)(rr >> 16));
-                }
-                *(unsigned *)(Y + o) = pack_bf16x2(v0, v1);
-            }
+            for (int h = 0; h < 2; h++)
+                fwd_store<SPLIT>(m0 + wm * 64 + mt * 16 + (lane >> 2) + h * 8, n0 + wn * WN + nt * 8 + (lane & 3) * 2,
+                                 acc[mt][nt][2 * h], acc[mt][nt][2 * h + 1], Y, R, M, cout, fault, P);
+#endif
+}
+
+/* ---- the Hopper form (wgmma, sm_90a) ---------------------------------------------------
+ * The same gather and pipeline with BK = 64; the multiplication is wgmma.mma_async, one
+ * warpgroup (128 threads) per BM/2 rows, both operands read by the tensor cores from the
+ * swizzled shared-memory tiles through matrix descriptors, fp32 accumulators in registers
+ * (BN/2 per thread per 64 rows). The operands are gathered by cp.async rather than TMA: a
+ * tile of rows m = n*49 + y*7 + x shifted by a tap is not a box of the (N, 7, 7, C) tensor
+ * unless a tile holds whole boards (49 rows; wgmma tiles are multiples of 64), and the
+ * zero fill at the board's edge is what the cp.async source size gives. */
+#if GV_HAVE_MMA_BUILD && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define WGMMA_BODY 1
+#else
+#define WGMMA_BODY 0
+#endif
+
+#if WGMMA_BODY
+/* A shared-memory matrix descriptor for a K-major tile of 128-byte rows in the 128-byte
+ * swizzle, 8-row groups 1024 bytes apart (the tile's base 1024-byte aligned; addr may be
+ * advanced by 32 bytes per k16 step within the row). */
+static __device__ __forceinline__ uint64_t wgmma_desc(unsigned addr)
+{
+    return (uint64_t)((addr & 0x3ffff) >> 4) | ((uint64_t)1 << 16) | ((uint64_t)(1024 >> 4) << 32) |
+           ((uint64_t)1 << 62);
+}
+
+static __device__ __forceinline__ void wgmma_fence()
+{
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+}
+
+static __device__ __forceinline__ void wgmma_commit()
+{
+    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+}
+
+/* Waits until at most N wgmma groups of this warpgroup are still running. */
+template <int N>
+static __device__ __forceinline__ void wgmma_wait()
+{
+    asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
+}
+
+/* Keeps the compiler from moving uses of the n accumulators d across this point (they are
+ * written asynchronously between a wgmma and the wait for it). */
+template <int n>
+static __device__ __forceinline__ void wgmma_pin(float *d)
+{
+#pragma unroll
+    for (int i = 0; i < n; i++)
+        asm volatile("" : "+f"(d[i])::"memory");
+}
+#endif
+
+/* wgmma_op<N>::run<TA, TB>(d, da, db): d (64 x N fp32, N/2 per thread) += A (64 x 16, by
+ * descriptor da) x B (16 x N, by descriptor db), bf16; TA/TB 1: the operand is MN-major. */
+template <int N>
+struct wgmma_op;
+template <> struct wgmma_op<64> {
+    template <int TA, int TB>
+    static __device__ __forceinline__ void run(float *d, uint64_t da, uint64_t db)
+    {
+#if WGMMA_BODY
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, "
+                     "%10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, "
+                     "%29, %30, %31}, %32, %33, p, 1, 1, %34, %35;\n}\n"
+                     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+                       "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]),
+                       "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]),
+                       "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]),
+                       "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+                     : "l"(da), "l"(db), "n"(TA), "n"(TB));
+#endif
+    }
+};
+template <> struct wgmma_op<128> {
+    template <int TA, int TB>
+    static __device__ __forceinline__ void run(float *d, uint64_t da, uint64_t db)
+    {
+#if WGMMA_BODY
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, "
+                     "%10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, "
+                     "%29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+                     "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, %64, %65, p, 1, "
+                     "1, %66, %67;\n}\n"
+                     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+                       "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]),
+                       "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]),
+                       "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]),
+                       "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+                       "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]),
+                       "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]),
+                       "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]),
+                       "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+                     : "l"(da), "l"(db), "n"(TA), "n"(TB));
+#endif
+    }
+};
+
+/* Tiles of 128 rows (one m64 per warpgroup). Pipelines: S = 3, D = 2 (96 KiB: two CTAs a
+ * multiprocessor, each step's wgmma waited for before the next barrier) or S = 4, D = 2
+ * (128 KiB, one CTA: a step's wgmma still runs while the next step's copies are issued and
+ * waited for). */
+template <int BN, int S, int D, bool SPLIT>
+__global__ void __launch_bounds__(256) conv_fwd_wgmma(const uint16_t *__restrict__ X, const uint16_t *__restrict__ W,
+                                                      uint16_t *__restrict__ Y, const uint16_t *__restrict__ R, int M,
+                                                      int cin, int cout, int fault, float *__restrict__ P, int kps)
+{
+#if WGMMA_BODY
+    constexpr int BM = FWD_BM, BK = 64, NA = BN / 2;
+    extern __shared__ __align__(128) uint16_t smem[];
+    /* the tiles start at the next 1024-byte boundary (the launch adds 1024 bytes for it) */
+    uint16_t *sA = smem + ((1024u - (smem_u32(smem) & 1023u)) & 1023u) / 2; /* [S][BM][BK] */
+    uint16_t *sB = sA + S * BM * BK;                                         /* [S][BN][BK] */
+    const int tid = threadIdx.x, lane = tid & 31, wg = tid >> 7, warp = (tid >> 5) & 3;
+    const int m0 = blockIdx.x * BM, n0 = blockIdx.y * BN;
+    int kt0, KT;
+    fwd_k_range<BK, SPLIT>(cin, kps, kt0, KT);
+    const fwd_gather<BM, BN, BK> g(X, W, m0, n0, M, cin, cout);
+    auto load_stage = [&](int stage, int kt) { g.load(sA + stage * BM * BK, sB + stage * BN * BK, kt0 + kt); };
+
+    float acc[NA];
+#pragma unroll
+    for (int i = 0; i < NA; i++)
+        acc[i] = 0.f;
+    auto compute = [&](int stage) {
+        const unsigned tA = smem_u32(sA + (stage * BM + wg * (BM / 2)) * BK), tB = smem_u32(sB + stage * BN * BK);
+        wgmma_pin<NA>(acc);
+        wgmma_fence();
+#pragma unroll
+        for (int kk = 0; kk < BK / 16; kk++)
+            wgmma_op<BN>::template run<0, 0>(acc, wgmma_desc(tA + kk * 32), wgmma_desc(tB + kk * 32));
+        wgmma_commit();
+        /* the stage refilled after the next barrier is the one read D - S + 2 steps back */
+        wgmma_wait<S - 1 - D>();
+    };
+    cp_async_pipeline<S, true, D>(KT, load_stage, compute);
+    wgmma_wait<0>();
+    wgmma_pin<NA>(acc);
+
+    /* accumulator i of a thread: n8 tile i/4, row +8 for (i/2)&1, column +1 for i&1 */
+#pragma unroll
+    for (int j = 0; j < BN / 8; j++)
+#pragma unroll
+        for (int h = 0; h < 2; h++)
+            fwd_store<SPLIT>(m0 + wg * 64 + warp * 16 + (lane >> 2) + h * 8, n0 + j * 8 + (lane & 3) * 2,
+                             acc[j * 4 + 2 * h], acc[j * 4 + 2 * h + 1], Y, R, M, cout, fault, P);
 #endif
 }
 
 /* ---- wgrad ----------------------------------------------------------------------------
  * CTA tile BMC output channels x 128 columns of k = t*cin + ci, reducing over a range of
- * rows (split-K over the batch), 32 rows per stage, 3 stages. Both operands are stored in
- * shared memory as they lie in global memory (rows m; channels contiguous) and read with
- * ldmatrix.trans. Rows are BMC/8 or 16 chunks of 16 bytes; chunk c of row r is stored at
- * c ^ (r & 7). Each split stores its partial sums; gpu_wgrad_reduce adds them up. */
+ * rows (split-K over the batch), BK rows per stage. Both operands are stored in shared
+ * memory as they lie in global memory (rows m; channels contiguous). Each split stores its
+ * partial sums; gpu_wgrad_reduce adds them up. */
 #define WG_BK 32
 #define WG_BN 128
 #define WG_STAGES 3
 
+/* The gather of BK rows of both operands into shared memory: A (BK rows of dY, BMC channels
+ * from co0) and B (BK rows of the input shifted by the taps of columns k0 .. k0+BN).
+ * Layout (W chunks of 16 bytes a row): plain, chunk c of row r at r*W + (c ^ (r & 7)), read
+ * by ldmatrix.trans; BLOCKED, in blocks of 8 chunks (64 channels, 128 bytes) of all BK rows,
+ * chunk c of row r at block c/8, row r, chunk (c % 8) ^ (r & 7): the 128-byte swizzle of
+ * the Hopper tensor cores' MN-major operands, read by wgmma. */
+template <int BMC, int BN, int BK, bool BLOCKED>
+struct wgrad_gather {
+    static constexpr int ACH = BMC / 8, BCH = BN / 8, LA = BK * ACH / 256, LB = BK * BCH / 256;
+    const uint16_t *DY, *X;
+    int cin, cout, co0, me;
+    /* this thread's chunk columns are fixed: its A channels, its B tap and channel */
+    int a_c, b_c, b_dy, b_dx, b_ci;
+    bool b_kok;
+
+    __device__ __forceinline__ wgrad_gather(const uint16_t *DY_, const uint16_t *X_, int co0_, int k0, int me_, int cin_,
+                                            int cout_)
+        : DY(DY_), X(X_), cin(cin_), cout(cout_), co0(co0_), me(me_)
+    {
+        a_c = threadIdx.x % ACH;
+        b_c = threadIdx.x % BCH;
+        int k = k0 + b_c * 8;
+        b_kok = k < 9 * cin;
+        int t = b_kok ? k / cin : 0;
+        b_ci = k - t * cin;
+        b_dy = t / 3 - 1;
+        b_dx = t % 3 - 1;
+    }
+
+    /* Element offset of chunk c of row r in a tile of W chunks a row. */
+    template <int W>
+    static __device__ __forceinline__ int at(int r, int c)
+    {
+        return BLOCKED ? ((c >> 3) * BK + r) * 64 + (((c & 7) ^ (r & 7)) << 3) : r * W * 8 + ((c ^ (r & 7)) << 3);
+    }
+
+    /* Rows mrow0 .. mrow0+BK into sA (BK x BMC) and sB (BK x BN). */
+    __device__ __forceinline__ void load(uint16_t *sA, uint16_t *sB, int mrow0) const
+    {
+#pragma unroll
+        for (int i = 0; i < LA; i++) {
+            int r = (threadIdx.x + i * 256) / ACH;
+            int m = mrow0 + r, co = co0 + a_c * 8;
+            bool ok = m < me && co < cout;
+            const uint16_t *src = ok ? DY + (size_t)m * cout + co : DY;
+            cp_async16(smem_u32(sA + at<ACH>(r, a_c)), src, ok);
+        }
+#pragma unroll
+        for (int i = 0; i < LB; i++) {
+            int r = (threadIdx.x + i * 256) / BCH;
+            int m = mrow0 + r;
+            bool ok = m < me && b_kok;
+            const uint16_t *src = X;
+            if (ok) {
+                int n = m / 49, pos = m - n * 49;
+                int y = pos / 7, x = pos - y * 7;
+                int iy = y + b_dy, ix = x + b_dx;
+                ok = (unsigned)iy < 7u && (unsigned)ix < 7u;
+                if (ok)
+                    src = X + ((size_t)n * 49 + iy * 7 + ix) * cin + b_ci;
+            }
+            cp_async16(smem_u32(sB + at<BCH>(r, b_c)), src, ok);
+        }
+    }
+};
+
+/* The rows [mb, me) of split blockIdx.z; false when the split has none. */
+static __device__ __forceinline__ bool wgrad_rows(int M, int rows_per_split, int &mb, int &me)
+{
+    mb = blockIdx.z * rows_per_split;
+    me = min(M, mb + rows_per_split);
+    return mb < me;
+}
+
+/* mma.sync form: 32 rows per stage, 3 stages, 8 warps (2 along channels x 4 along k). */
 template <int BMC>
 __global__ void __launch_bounds__(256) conv_wgrad_mma(const uint16_t *__restrict__ DY, const uint16_t *__restrict__ X,
                                                       float *__restrict__ WS, int M, int cin, int cout, int rows_per_split)
 {
 #if MMA_BODY && defined(__CUDA_ARCH__)
     constexpr int BK = WG_BK, BN = WG_BN, S = WG_STAGES;
-    constexpr int ACH = BMC / 8, BCH = BN / 8; /* chunks per row */
     constexpr int WM = BMC / 2, MT = WM / 16, NT = 4;
     extern __shared__ __align__(128) uint16_t smem[];
     uint16_t *sA = smem;                 /* [S][BK][BMC] */
@@ -292,56 +564,12 @@ __global__ void __launch_bounds__(256) conv_wgrad_mma(const uint16_t *__restrict
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, wm = warp >> 2, wn = warp & 3; /* 2 x 4 warps */
     const int co0 = blockIdx.x * BMC, k0 = blockIdx.y * BN;
     const int K = 9 * cin;
-    const int mb = blockIdx.z * rows_per_split;
-    const int me = min(M, mb + rows_per_split);
-    if (mb >= me)
+    int mb, me;
+    if (!wgrad_rows(M, rows_per_split, mb, me))
         return;
     const int KT = (me - mb + BK - 1) / BK;
-
-    /* B chunks: this thread's chunk column is fixed, so its tap and channel are too. */
-    int b_r[2], b_c[2], b_dy[2], b_dx[2], b_ci[2];
-    bool b_kok[2];
-#pragma unroll
-    for (int i = 0; i < 2; i++) {
-        int c = tid + i * 256;
-        b_r[i] = c / BCH;
-        b_c[i] = c % BCH;
-        int k = k0 + b_c[i] * 8;
-        b_kok[i] = k < K;
-        int t = b_kok[i] ? k / cin : 0;
-        b_ci[i] = k - t * cin;
-        b_dy[i] = t / 3 - 1;
-        b_dx[i] = t % 3 - 1;
-    }
-
-    auto load_stage = [&](int stage, int kt) {
-        const int mrow0 = mb + kt * BK;
-#pragma unroll
-        for (int i = 0; i < (BK * ACH) / 256; i++) {
-            int c = tid + i * 256;
-            int r = c / ACH, cc = c % ACH;
-            int m = mrow0 + r, co = co0 + cc * 8;
-            bool ok = m < me && co < cout;
-            const uint16_t *src = ok ? DY + (size_t)m * cout + co : DY;
-            cp_async16(smem_u32(sA + (stage * BK + r) * BMC + ((cc ^ (r & 7)) << 3)), src, ok);
-        }
-#pragma unroll
-        for (int i = 0; i < 2; i++) {
-            int r = b_r[i];
-            int m = mrow0 + r;
-            bool ok = m < me && b_kok[i];
-            const uint16_t *src = X;
-            if (ok) {
-                int n = m / 49, pos = m - n * 49;
-                int y = pos / 7, x = pos - y * 7;
-                int iy = y + b_dy[i], ix = x + b_dx[i];
-                ok = (unsigned)iy < 7u && (unsigned)ix < 7u;
-                if (ok)
-                    src = X + ((size_t)n * 49 + iy * 7 + ix) * cin + b_ci[i];
-            }
-            cp_async16(smem_u32(sB + (stage * BK + r) * BN + ((b_c[i] ^ (r & 7)) << 3)), src, ok);
-        }
-    };
+    const wgrad_gather<BMC, BN, BK, false> g(DY, X, co0, k0, me, cin, cout);
+    auto load_stage = [&](int stage, int kt) { g.load(sA + stage * BK * BMC, sB + stage * BK * BN, mb + kt * BK); };
 
     float acc[MT][NT][4];
     acc_zero<MT, NT>(acc);
@@ -389,38 +617,128 @@ __global__ void __launch_bounds__(256) conv_wgrad_mma(const uint16_t *__restrict
 #endif
 }
 
+/* Hopper form: 64 rows per stage, S stages, wgmma with both operands MN-major (BLOCKED
+ * tiles). BMC 128: warpgroup w takes channels w*64 .. +64 and all 128 columns (m64n128);
+ * BMC 64: all 64 channels and columns w*64 .. +64 (m64n64). */
+#define WGW_BK 64
+
+#if WGMMA_BODY
+/* A descriptor for an MN-major tile in the 128-byte swizzle: 64-element blocks `block`
+ * bytes apart along M or N, 8-row groups along K 1024 bytes apart. */
+static __device__ __forceinline__ uint64_t wgmma_desc_mn(unsigned addr, unsigned block)
+{
+    return (uint64_t)((addr & 0x3ffff) >> 4) | ((uint64_t)(block >> 4) << 16) | ((uint64_t)(1024 >> 4) << 32) |
+           ((uint64_t)1 << 62);
+}
+#endif
+
+template <int BMC, int S, int D>
+__global__ void __launch_bounds__(256) conv_wgrad_wgmma(const uint16_t *__restrict__ DY, const uint16_t *__restrict__ X,
+                                                        float *__restrict__ WS, int M, int cin, int cout,
+                                                        int rows_per_split)
+{
+#if WGMMA_BODY
+    constexpr int BK = WGW_BK, BN = WG_BN, WN = BMC == 128 ? 128 : 64, NA = WN / 2;
+    constexpr unsigned BLOCK = BK * 128; /* bytes of one 64-channel block of a stage */
+    extern __shared__ __align__(128) uint16_t smem[];
+    uint16_t *sA = smem + ((1024u - (smem_u32(smem) & 1023u)) & 1023u) / 2; /* [S][BMC/64][BK][64] */
+    uint16_t *sB = sA + S * BK * BMC;                                        /* [S][BN/64][BK][64] */
+    const int tid = threadIdx.x, lane = tid & 31, wg = tid >> 7, warp = (tid >> 5) & 3;
+    const int co0 = blockIdx.x * BMC, k0 = blockIdx.y * BN;
+    const int K = 9 * cin;
+    int mb, me;
+    if (!wgrad_rows(M, rows_per_split, mb, me))
+        return;
+    const int KT = (me - mb + BK - 1) / BK;
+    const wgrad_gather<BMC, BN, BK, true> g(DY, X, co0, k0, me, cin, cout);
+    auto load_stage = [&](int stage, int kt) { g.load(sA + stage * BK * BMC, sB + stage * BK * BN, mb + kt * BK); };
+    /* this warpgroup's channel and column offsets in the tile */
+    const int wco = BMC == 128 ? wg * 64 : 0, wk = BMC == 128 ? 0 : wg * 64;
+
+    float acc[NA];
+#pragma unroll
+    for (int i = 0; i < NA; i++)
+        acc[i] = 0.f;
+    auto compute = [&](int stage) {
+        const unsigned tA = smem_u32(sA + stage * BK * BMC) + (wco / 64) * BLOCK;
+        const unsigned tB = smem_u32(sB + stage * BK * BN) + (wk / 64) * BLOCK;
+        wgmma_pin<NA>(acc);
+        wgmma_fence();
+#pragma unroll
+        for (int kk = 0; kk < BK / 16; kk++)
+            wgmma_op<WN>::template run<1, 1>(acc, wgmma_desc_mn(tA + kk * 2048, BLOCK),
+                                             wgmma_desc_mn(tB + kk * 2048, BLOCK));
+        wgmma_commit();
+        wgmma_wait<S - 1 - D>();
+    };
+    cp_async_pipeline<S, true, D>(KT, load_stage, compute);
+    wgmma_wait<0>();
+    wgmma_pin<NA>(acc);
+
+    /* This split's partial sums, in the kernel layout (cout, 9*cin); accumulator i: n8 tile
+     * i/4, row +8 for (i/2)&1, column +1 for i&1. */
+    float *P = WS + (size_t)blockIdx.z * cout * K;
+#pragma unroll
+    for (int j = 0; j < WN / 8; j++)
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            int co = co0 + wco + warp * 16 + (lane >> 2) + h * 8;
+            int k = k0 + wk + j * 8 + (lane & 3) * 2;
+            if (co < cout && k < K)
+                *(float2 *)(P + (size_t)co * K + k) = make_float2(acc[j * 4 + 2 * h], acc[j * 4 + 2 * h + 1]);
+        }
+#endif
+}
+
 #endif /* GV_HAVE_MMA_BUILD */
 
 #if GV_HAVE_MMA_BUILD
-/* Launches one configuration, raising its shared-memory limit the first time (before any
- * graph capture can include it). */
-template <int BN, int BK, int S>
-static gv_status fwd_mma_launch(const conv_args *a, int splits, cudaStream_t st, gv_err *err)
+typedef void (*fwd_kernel)(const uint16_t *, const uint16_t *, uint16_t *, const uint16_t *, int, int, int, int,
+                           float *, int);
+
+/* Launches one forward configuration (its unsplit and split-K kernels, BM x BN tiles, K step
+ * BK, smem bytes of shared memory), raising the kernels' shared-memory limit the first time
+ * (*raised; before any graph capture can include it). */
+static gv_status fwd_launch(fwd_kernel unsplit, fwd_kernel split, int *raised, int BM, int BN, int BK, size_t smem,
+                            const conv_args *a, int splits, cudaStream_t st, gv_err *err)
 {
-    static int raised;
-    const size_t smem = (size_t)S * (FWD_BM + BN) * BK * 2;
-    if (!raised) {
-        GV_GPU_TRY(cudaFuncSetAttribute(conv_fwd_mma<BN, BK, S, false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        (int)smem), err);
-        GV_GPU_TRY(cudaFuncSetAttribute(conv_fwd_mma<BN, BK, S, true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        (int)smem), err);
-        raised = 1;
+    if (!*raised) {
+        GV_GPU_TRY(cudaFuncSetAttribute((const void *)unsplit, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem),
+                   err);
+        GV_GPU_TRY(cudaFuncSetAttribute((const void *)split, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem),
+                   err);
+        *raised = 1;
     }
     /* every split gets at least one K step */
     int KT = (9 * a->cin + BK - 1) / BK, kps = (KT + splits - 1) / splits;
     splits = (KT + kps - 1) / kps;
     float *P = splits > 1 ? a->ws : NULL;
-    dim3 grid((a->M + FWD_BM - 1) / FWD_BM, (a->cout + BN - 1) / BN, splits);
-    if (P)
-        conv_fwd_mma<BN, BK, S, true><<<grid, 256, smem, st>>>((const uint16_t *)a->x, (const uint16_t *)a->w,
-                                                               (uint16_t *)a->y, (const uint16_t *)a->res, a->M,
-                                                               a->cin, a->cout, a->fault, P, kps);
-    else
-        conv_fwd_mma<BN, BK, S, false><<<grid, 256, smem, st>>>((const uint16_t *)a->x, (const uint16_t *)a->w,
-                                                                (uint16_t *)a->y, (const uint16_t *)a->res, a->M,
-                                                                a->cin, a->cout, a->fault, P, kps);
+    dim3 grid((a->M + BM - 1) / BM, (a->cout + BN - 1) / BN, splits);
+    (P ? split : unsplit)<<<grid, 256, smem, st>>>((const uint16_t *)a->x, (const uint16_t *)a->w, (uint16_t *)a->y,
+                                                   (const uint16_t *)a->res, a->M, a->cin, a->cout, a->fault, P, kps);
     GV_GPU_TRY(cudaGetLastError(), err);
     return splits > 1 ? gpu_conv_splitk_reduce(a, splits, st, err) : GV_OK;
+}
+
+template <int BN, int BK, int S>
+static gv_status fwd_mma_launch(const conv_args *a, int splits, cudaStream_t st, gv_err *err)
+{
+    static int raised;
+    return fwd_launch(conv_fwd_mma<BN, BK, S, false>, conv_fwd_mma<BN, BK, S, true>, &raised, FWD_BM, BN, BK,
+                      (size_t)S * (FWD_BM + BN) * BK * 2, a, splits, st, err);
+}
+
+template <int BN, int S, int D>
+static gv_status fwd_wgmma_launch(const conv_args *a, int splits, cudaStream_t st, gv_err *err)
+{
+    static int raised;
+    return fwd_launch(conv_fwd_wgmma<BN, S, D, false>, conv_fwd_wgmma<BN, S, D, true>, &raised, FWD_BM, BN, 64,
+                      (size_t)S * (FWD_BM + BN) * 64 * 2 + 1024, a, splits, st, err);
+}
+
+__global__ void wgmma_probe(int *built)
+{
+    *built = WGMMA_BODY;
 }
 #endif
 
@@ -438,6 +756,78 @@ gv_status gpu_conv3x3_fwd_mma(const conv_args *a, int splits, cudaStream_t st, g
     return bk == 32 ? fwd_mma_launch<64, 32, 4>(a, splits, st, err) : fwd_mma_launch<64, 64, 3>(a, splits, st, err);
 #else
     return gv_fail(err, GV_ERR_ENV, "the bf16 tensor-core convolution is not built for this GPU backend");
+#endif
+}
+
+int gpu_conv_wgmma_built(int device)
+{
+#if GV_HAVE_MMA_BUILD
+    cudaDeviceProp p;
+    if (cudaGetDeviceProperties(&p, device) != cudaSuccess || p.major != 9) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    int *d = NULL, h = 0;
+    if (cudaMalloc((void **)&d, sizeof h) == cudaSuccess) {
+        wgmma_probe<<<1, 1>>>(d);
+        if (cudaMemcpy(&h, d, sizeof h, cudaMemcpyDeviceToHost) != cudaSuccess)
+            h = 0;
+        (void)cudaFree(d);
+    }
+    (void)cudaGetLastError();
+    return h;
+#else
+    (void)device;
+    return 0;
+#endif
+}
+
+gv_status gpu_conv3x3_fwd_wgmma(const conv_args *a, int async, int splits, cudaStream_t st, gv_err *err)
+{
+#if GV_HAVE_MMA_BUILD
+    if (a->cout >= 128)
+        return async ? fwd_wgmma_launch<128, 4, 2>(a, splits, st, err) : fwd_wgmma_launch<128, 3, 2>(a, splits, st, err);
+    return async ? fwd_wgmma_launch<64, 4, 2>(a, splits, st, err) : fwd_wgmma_launch<64, 3, 2>(a, splits, st, err);
+#else
+    (void)async, (void)splits, (void)st;
+    return gv_fail(err, GV_ERR_ENV, "the Hopper (wgmma) convolution is not built for this GPU backend (cin %d)", a->cin);
+#endif
+}
+
+#if GV_HAVE_MMA_BUILD
+template <int BMC, int S, int D>
+static gv_status wgrad_wgmma_launch(const wgrad_args *a, int rows_per_split, int splits, cudaStream_t st, gv_err *err)
+{
+    static int raised;
+    const size_t smem = (size_t)S * WGW_BK * (BMC + WG_BN) * 2 + 1024;
+    if (!raised) {
+        GV_GPU_TRY(cudaFuncSetAttribute(conv_wgrad_wgmma<BMC, S, D>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        (int)smem),
+                   err);
+        raised = 1;
+    }
+    dim3 grid((a->cout + BMC - 1) / BMC, (9 * a->cin + WG_BN - 1) / WG_BN, splits);
+    conv_wgrad_wgmma<BMC, S, D><<<grid, 256, smem, st>>>((const uint16_t *)a->dy, (const uint16_t *)a->x, a->ws, a->M,
+                                                      a->cin, a->cout, rows_per_split);
+    GV_GPU_TRY(cudaGetLastError(), err);
+    return gpu_wgrad_reduce(a, splits, st, err);
+}
+#endif
+
+gv_status gpu_conv3x3_wgrad_wgmma(const wgrad_args *a, int async, int rows_per_split, int splits, cudaStream_t st,
+                                  gv_err *err)
+{
+#if GV_HAVE_MMA_BUILD
+    /* stages of 64 rows: 3 (97 KiB, two CTAs a multiprocessor) or 4 with a wgmma in flight */
+    if (a->cout >= 128)
+        return async ? wgrad_wgmma_launch<128, 4, 2>(a, rows_per_split, splits, st, err)
+                     : wgrad_wgmma_launch<128, 3, 2>(a, rows_per_split, splits, st, err);
+    return async ? wgrad_wgmma_launch<64, 4, 2>(a, rows_per_split, splits, st, err)
+                 : wgrad_wgmma_launch<64, 3, 2>(a, rows_per_split, splits, st, err);
+#else
+    (void)async, (void)rows_per_split, (void)splits, (void)st;
+    return gv_fail(err, GV_ERR_ENV, "the Hopper (wgmma) weight gradient is not built for this GPU backend (cin %d)",
+                   a->cin);
 #endif
 }
 

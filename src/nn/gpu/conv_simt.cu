@@ -511,17 +511,19 @@ static int fwd_splits(const conv_args *a)
     return s < 1 ? 1 : s;
 }
 
-gv_status gpu_conv3x3_fwd(const conv_args *a, int use_mma, cudaStream_t st, gv_err *err)
+gv_status gpu_conv3x3_fwd(const conv_args *a, int impl, cudaStream_t st, gv_err *err)
 {
     if (a->cin % 8 || a->cout % 8 || a->M <= 0)
         return gv_fail(err, GV_ERR_INPUT, "conv3x3: channels must be multiples of 8 (cin %d, cout %d)", a->cin, a->cout);
     int splits = fwd_splits(a);
-    if (use_mma && a->dt == GPU_BF16)
+    if (impl >= GPU_CONV_WGMMA && a->dt == GPU_BF16)
+        return gpu_conv3x3_fwd_wgmma(a, impl == GPU_CONV_WGMMA_ASYNC, splits, st, err);
+    if (impl == GPU_CONV_MMA && a->dt == GPU_BF16)
         return gpu_conv3x3_fwd_mma(a, splits, st, err);
     return gpu_conv3x3_fwd_simt(a, splits, st, err);
 }
 
-gv_status gpu_conv3x3_wgrad(const wgrad_args *a, int use_mma, cudaStream_t st, gv_err *err)
+gv_status gpu_conv3x3_wgrad(const wgrad_args *a, int impl, cudaStream_t st, gv_err *err)
 {
     if (a->cin % 8 || a->cout % 8 || a->M <= 0)
         return gv_fail(err, GV_ERR_INPUT, "conv3x3 wgrad: channels must be multiples of 8 (cin %d, cout %d)", a->cin,
@@ -546,9 +548,12 @@ gv_status gpu_conv3x3_wgrad(const wgrad_args *a, int use_mma, cudaStream_t st, g
     if ((size_t)splits > a->ws_elems / per_split)
         splits = (int)(a->ws_elems / per_split);
     int rows = (a->M + splits - 1) / splits;
-    rows = (rows + 31) / 32 * 32; /* whole tiles of 32 (tensor cores) or 8/16 rows (SIMT) */
+    /* whole tiles of 64 (wgmma), 32 (mma.sync) or 8/16 rows (SIMT) */
+    rows = impl >= GPU_CONV_WGMMA && a->dt == GPU_BF16 ? (rows + 63) / 64 * 64 : (rows + 31) / 32 * 32;
     splits = (a->M + rows - 1) / rows;
-    if (use_mma && a->dt == GPU_BF16)
+    if (impl >= GPU_CONV_WGMMA && a->dt == GPU_BF16)
+        return gpu_conv3x3_wgrad_wgmma(a, impl == GPU_CONV_WGMMA_ASYNC, rows, splits, st, err);
+    if (impl == GPU_CONV_MMA && a->dt == GPU_BF16)
         return gpu_conv3x3_wgrad_mma(a, rows, splits, st, err);
     return gpu_conv3x3_wgrad_simt(a, rows, splits, st, err);
 }

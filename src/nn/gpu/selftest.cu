@@ -87,18 +87,20 @@ typedef struct {
     gpu_dnn *dnn;       /* cuDNN, when it loaded (the kernels' impl IMPL_CUDNN) */
 } ctx;
 
-/* Which implementation a test runs: the SIMT kernels, the tensor-core kernels, cuDNN. */
-enum { IMPL_SIMT = 0, IMPL_MMA = 1, IMPL_CUDNN = 2 };
-static const char *impl_name[] = {"simt", "tensor-core", "cudnn"};
+/* Which implementation a test runs: the own kernels (the launchers' GPU_CONV_* with the same
+ * values: SIMT, mma.sync, wgmma with 128- and 256-row tiles) or cuDNN. */
+enum { IMPL_SIMT = GPU_CONV_SIMT, IMPL_MMA = GPU_CONV_MMA, IMPL_WGMMA = GPU_CONV_WGMMA,
+       IMPL_WGMMA_ASYNC = GPU_CONV_WGMMA_ASYNC, IMPL_CUDNN };
+static const char *impl_name[] = {"simt", "tensor-core", "wgmma", "wgmma-async", "cudnn"};
 
 static gv_status impl_fwd(ctx *c, const conv_args *a, int impl, gv_err *e)
 {
-    return impl == IMPL_CUDNN ? gpu_dnn_fwd(c->dnn, a, 0, 0, e) : gpu_conv3x3_fwd(a, impl == IMPL_MMA, 0, e);
+    return impl == IMPL_CUDNN ? gpu_dnn_fwd(c->dnn, a, 0, 0, e) : gpu_conv3x3_fwd(a, impl, 0, e);
 }
 
 static gv_status impl_wgrad(ctx *c, const wgrad_args *a, int impl, gv_err *e)
 {
-    return impl == IMPL_CUDNN ? gpu_dnn_wgrad(c->dnn, a, 0, 0, e) : gpu_conv3x3_wgrad(a, impl == IMPL_MMA, 0, e);
+    return impl == IMPL_CUDNN ? gpu_dnn_wgrad(c->dnn, a, 0, 0, e) : gpu_conv3x3_wgrad(a, impl, 0, e);
 }
 
 /* A runtime call that failed (GV_GPU's message names the call, file and line) is a FAIL
@@ -520,6 +522,21 @@ static gv_status run_wgrad(void *p, cudaStream_t st, gv_err *err)
     return impl_wgrad(b->cx, &b->w, b->impl, err);
 }
 
+typedef struct {
+    gpu_blas *blas;
+    int M, C;
+    const void *A, *B;
+    void *Y;
+} blas_bench_args;
+
+static gv_status run_blas(void *p, cudaStream_t st, gv_err *err)
+{
+    blas_bench_args *g = (blas_bench_args *)p;
+    (void)st;
+    return gpu_blas_gemm(g->blas, 0, 0, g->M, g->C, 9 * g->C, 1.f, g->A, 9 * g->C, g->B, g->C, 0.f, g->Y, g->C, GPU_BF16,
+                         GPU_BF16, 0, err);
+}
+
 /* cuDNN for the tests (c->dnn, with a 64 MiB workspace in *ws, freed by the caller), unless
  * GV_CUDNN=0; prints which library or why none. GV_CUDNN=1 makes its absence a failure. */
 #define DNN_TEST_WS ((size_t)64 << 20)
@@ -565,11 +582,19 @@ extern "C" void nn_gpu_kernel_bench(int device_index, int batch, int C)
     const double flops = 2.0 * M * C * 9.0 * C;
     void *dws;
     dnn_open_for_tests(c, &dws);
-    /* simt fp32, simt bf16, tensor-core bf16, cuDNN fp32, cuDNN bf16 */
-    for (int pass = 0; pass < 5; pass++) {
-        gpu_dtype dt = pass == 0 || pass == 3 ? GPU_F32 : GPU_BF16;
-        int impl = pass < 2 ? IMPL_SIMT : pass == 2 ? IMPL_MMA : IMPL_CUDNN;
-        if ((impl == IMPL_MMA && !(GV_HAVE_MMA_BUILD && p.major >= 8)) || (impl == IMPL_CUDNN && !c->dnn))
+    const int wgmma_ok = GV_HAVE_MMA_BUILD && gpu_conv_wgmma_built(device_index);
+    /* simt fp32, simt bf16, tensor-core bf16, wgmma bf16 (both pipelines), cuDNN fp32, cuDNN
+     * bf16 */
+    const struct {
+        gpu_dtype dt;
+        int impl;
+    } passes[] = {{GPU_F32, IMPL_SIMT},   {GPU_BF16, IMPL_SIMT},       {GPU_BF16, IMPL_MMA}, {GPU_BF16, IMPL_WGMMA},
+                  {GPU_BF16, IMPL_WGMMA_ASYNC}, {GPU_F32, IMPL_CUDNN}, {GPU_BF16, IMPL_CUDNN}};
+    for (size_t pass = 0; pass < sizeof passes / sizeof passes[0]; pass++) {
+        gpu_dtype dt = passes[pass].dt;
+        int impl = passes[pass].impl;
+        if ((impl == IMPL_MMA && !(GV_HAVE_MMA_BUILD && p.major >= 8)) || (impl >= IMPL_WGMMA && impl <= IMPL_WGMMA_ASYNC && !wgmma_ok) ||
+            (impl == IMPL_CUDNN && !c->dnn))
             continue;
         void *x = upload_random(c, (size_t)M, C, C, dt), *w = upload_random(c, (size_t)C, 9 * C, 9 * C, dt);
         void *y = upload_random(c, (size_t)M, C, C, dt);
@@ -586,12 +611,33 @@ extern "C" void nn_gpu_kernel_bench(int device_index, int batch, int C)
         b.dw_bytes = sizeof(float) * C * C * 9;
         b.cx = c;
         double tf = time_kernel(c, run_fwd, &b, NULL, &e);
+        char wline[64];
         double tw = time_kernel(c, run_wgrad, &b, reset_dw, &e);
-        printf("# kernel bench %s %-11s batch %d C %d: forward %.3f ms (%.1f TFLOP/s), wgrad %.3f ms (%.1f TFLOP/s)\n",
-               dt == GPU_BF16 ? "bf16" : "fp32", impl_name[impl], batch, C, tf * 1e3, flops / tf * 1e-12,
-               tw * 1e3, flops / tw * 1e-12);
+        snprintf(wline, sizeof wline, "wgrad %.3f ms (%.1f TFLOP/s)", tw * 1e3, flops / tw * 1e-12);
+        printf("# kernel bench %s %-11s batch %d C %d: forward %.3f ms (%.1f TFLOP/s), %s\n",
+               dt == GPU_BF16 ? "bf16" : "fp32", impl_name[impl], batch, C, tf * 1e3, flops / tf * 1e-12, wline);
         fflush(stdout);
         gpu_free(x, w, y, dw, ws);
+    }
+    /* cuBLAS on the same GEMM shape (M x C = (M x 9C) (9C x C), bf16 in and out, fp32
+     * accumulation) with the operands already in place: what a plain GEMM of these sizes
+     * reaches on this device, without the convolution's gather */
+    gpu_blas *blas = NULL;
+    if (rt(c, gpu_blas_create(&blas, NULL, &ge), &ge)) {
+        void *A = upload_random(c, (size_t)M, 9 * C, 9 * C, GPU_BF16), *B = upload_random(c, (size_t)9 * C, C, C, GPU_BF16);
+        void *Y = upload_random(c, (size_t)M, C, C, GPU_BF16);
+        blas_bench_args g = {blas, M, C, A, B, Y};
+        gv_err e;
+        double tg = A && B && Y ? time_kernel(c, run_blas, &g, NULL, &e) : -1;
+        char ver[64] = "";
+        gpu_blas_version(blas, ver, sizeof ver);
+        if (tg > 0)
+            printf("# kernel bench bf16 %-11s batch %d C %d: GEMM %d x %d x %d %.3f ms (%.1f TFLOP/s)\n", ver, batch, C,
+                   M, C, 9 * C, tg * 1e3, flops / tg * 1e-12);
+        else
+            printf("FAIL gpu kernel bench: cuBLAS GEMM: %s\n", tg < 0 && A && B && Y ? e.msg : "no memory");
+        gpu_free(A, B, Y);
+        gpu_blas_destroy(blas);
     }
     gpu_dnn_close(c->dnn);
     gpu_free(dws);
@@ -693,7 +739,12 @@ extern "C" int nn_gpu_selftest(int device_index, unsigned long long seed)
         !rt(c, GV_GPU(cudaGetDeviceProperties(&p, device_index), &ge), &ge))
         return cc.fails;
     int mma_ok = GV_HAVE_MMA_BUILD && p.major >= 8;
+    int wgmma_ok = mma_ok && gpu_conv_wgmma_built(device_index);
     printf("# gpu kernel self-test on %s, seed %llu\n", p.name, seed);
+    if (!wgmma_ok)
+        printf("SKIP gpu wgmma kernels: %s\n", GV_GPU_IS_HIP ? "not built for HIP"
+                                               : p.major != 9 ? "not an sm_90 GPU"
+                                                              : "this build holds no sm_90a code (CUDA_ARCH=90a)");
     /* shapes: the stem (12 channels padded to 16), full blocks at 128 and 64 channels, a
      * narrow 32-channel layer; 37 samples (1813 rows) so that no tile is full */
     const int shapes[][3] = {{16, 12, 128}, {128, 128, 128}, {64, 64, 64}, {32, 32, 32}, {128, 128, 64}};
@@ -703,9 +754,13 @@ extern "C" int nn_gpu_selftest(int device_index, unsigned long long seed)
         test_fwd(c, 37, cin, real, cout, GPU_BF16, 0, 0);
         if (mma_ok)
             test_fwd(c, 37, cin, real, cout, GPU_BF16, 1, s == 1);
+        for (int impl = IMPL_WGMMA; wgmma_ok && impl <= IMPL_WGMMA_ASYNC; impl++)
+            test_fwd(c, 37, cin, real, cout, GPU_BF16, impl, s == 1 || s == 2);
         test_wgrad(c, 37, cin, real, cout, GPU_F32, 0);
         if (mma_ok)
             test_wgrad(c, 37, cin, real, cout, GPU_BF16, 1);
+        for (int impl = IMPL_WGMMA; wgmma_ok && impl <= IMPL_WGMMA_ASYNC; impl++)
+            test_wgrad(c, 37, cin, real, cout, GPU_BF16, impl);
     }
     /* GroupNorm: every variant (residual, ReLU, dres) at the network's widths and odd batch
      * sizes; the heads' 32 channels and an odd width with everything on */
@@ -730,12 +785,22 @@ extern "C" int nn_gpu_selftest(int device_index, unsigned long long seed)
         test_fwd_split(c, n, cin, real, cout, GPU_BF16, 0, cin == cout, sp, sm);
         if (mma_ok)
             test_fwd_split(c, n, cin, real, cout, GPU_BF16, 1, cin == cout, sp, sm);
+        for (int impl = IMPL_WGMMA; wgmma_ok && impl <= IMPL_WGMMA_ASYNC; impl++)
+            test_fwd_split(c, n, cin, real, cout, GPU_BF16, impl, cin == cout, sp, sm);
     }
     /* more rows than one split, for the split-K reduction */
     test_wgrad(c, 700, 128, 128, 128, GPU_F32, 0);
     if (mma_ok) {
         test_wgrad(c, 700, 128, 128, 128, GPU_BF16, 1);
         test_fwd(c, 700, 128, 128, 128, GPU_BF16, 1, 1);
+        for (int impl = IMPL_WGMMA; wgmma_ok && impl <= IMPL_WGMMA_ASYNC; impl++) {
+            test_fwd(c, 700, 128, 128, 128, GPU_BF16, impl, 1);
+            test_fwd(c, 700, 64, 64, 64, GPU_BF16, impl, 0);
+        }
+        for (int impl = IMPL_WGMMA; wgmma_ok && impl <= IMPL_WGMMA_ASYNC; impl++) {
+            test_wgrad(c, 700, 128, 128, 128, GPU_BF16, impl);
+            test_wgrad(c, 700, 64, 64, 64, GPU_BF16, impl);
+        }
     } else {
         printf("SKIP gpu tensor-core kernels: %s\n", GV_GPU_IS_HIP ? "not built for HIP" : "GPU older than sm_80");
     }

@@ -38,7 +38,7 @@ typedef struct {
     nn_trainer_opts o;
     gpu_dtype dt;
     size_t es;           /* bytes per activation element */
-    int C, nb, bn, use_mma, sm_count, maxn;
+    int C, nb, bn, conv_impl, sm_count, maxn; /* conv_impl: GPU_CONV_* of the own kernels */
     cudaStream_t st;
     gpu_blas *blas;
     gpu_dnn *dnn;        /* cuDNN for the 3x3 convolutions, or NULL: the own kernels */
@@ -382,15 +382,35 @@ static wgrad_args wgrad_args_of(gt *s, const conv_layer *cl, const void *dy, con
     return a;
 }
 
+/* The own kernels for the device: wgmma on an sm_90 device when the binary holds them, unless
+ * GV_WGMMA says otherwise (0: mma.sync; async: the WGMMA_ASYNC pipeline); mma.sync on sm_80+;
+ * SIMT. */
+static int own_conv_impl(const cudaDeviceProp *p, int device)
+{
+    if (!GV_HAVE_MMA_BUILD || p->major < 8)
+        return GPU_CONV_SIMT;
+    const char *e = getenv("GV_WGMMA");
+    if ((e && !strcmp(e, "0")) || !gpu_conv_wgmma_built(device))
+        return GPU_CONV_MMA;
+    return e && !strcmp(e, "async") ? GPU_CONV_WGMMA_ASYNC : GPU_CONV_WGMMA;
+}
+
+/* The own kernels' name for the records: "simt", "mma", "wgmma", "wgmma async". */
+static const char *own_name(const gt *s)
+{
+    static const char *name[] = {"simt", "mma", "wgmma", "wgmma async"};
+    return name[s->dt == GPU_BF16 ? s->conv_impl : GPU_CONV_SIMT];
+}
+
 /* One convolution by cuDNN (dnn) or by the own kernels. */
 static gv_status fwd_by(gt *s, int dnn, const conv_args *a, gv_err *err)
 {
-    return dnn ? gpu_dnn_fwd(s->dnn, a, s->o.tf32, s->st, err) : gpu_conv3x3_fwd(a, s->use_mma, s->st, err);
+    return dnn ? gpu_dnn_fwd(s->dnn, a, s->o.tf32, s->st, err) : gpu_conv3x3_fwd(a, s->conv_impl, s->st, err);
 }
 
 static gv_status wgrad_by(gt *s, int dnn, const wgrad_args *a, gv_err *err)
 {
-    return dnn ? gpu_dnn_wgrad(s->dnn, a, s->o.tf32, s->st, err) : gpu_conv3x3_wgrad(a, s->use_mma, s->st, err);
+    return dnn ? gpu_dnn_wgrad(s->dnn, a, s->o.tf32, s->st, err) : gpu_conv3x3_wgrad(a, s->conv_impl, s->st, err);
 }
 
 /* Whether cuDNN runs convolution kind k (DNN_*) at the current batch size: as dnn_prepare
@@ -826,8 +846,11 @@ static gv_status dnn_prepare(gt *s, int train, gv_err *err)
     /* the path, for the records: cuDNN, and which kinds the own kernels kept */
     int l = snprintf(s->conv_path, sizeof s->conv_path, "%s", gpu_dnn_name(s->dnn)), own = 0;
     for (int k = 0; k < (train ? DNN_N : 2); k++)
-        if (!s->dnn_use[k] && (s->nb || k == DNN_STEM_FWD || k == DNN_STEM_WGRAD) && l < (int)sizeof s->conv_path)
-            l += snprintf(s->conv_path + l, sizeof s->conv_path - l, "%s%s", own++ ? ", " : "; own: ", dnn_kind[k]);
+        if (!s->dnn_use[k] && (s->nb || k == DNN_STEM_FWD || k == DNN_STEM_WGRAD) && l < (int)sizeof s->conv_path) {
+            l += snprintf(s->conv_path + l, sizeof s->conv_path - l, "%s%s%s%s", own ? ", " : "; own ",
+                          own ? "" : own_name(s), own ? "" : ": ", dnn_kind[k]);
+            own++;
+        }
     if (s->dnn_fail[0] && l < (int)sizeof s->conv_path)
         snprintf(s->conv_path + l, sizeof s->conv_path - l, " (cuDNN failed: %.100s)", s->dnn_fail);
     return GV_OK;
@@ -1060,7 +1083,7 @@ static gv_status dnn_open(gt *s, gv_err *err)
     const char *e = getenv("GV_CUDNN");
     const int want = !(e && (!strcmp(e, "0") || (!strcmp(e, "bf16") && s->dt != GPU_BF16)));
     const int need = s->dnn_need = e && !strcmp(e, "1");
-    snprintf(s->conv_path, sizeof s->conv_path, "own %s", s->use_mma && s->dt == GPU_BF16 ? "mma" : "simt");
+    snprintf(s->conv_path, sizeof s->conv_path, "own %s", own_name(s));
     if (!want)
         return GV_OK;
     const char *mb = getenv("GV_CUDNN_WS_MB");
@@ -1134,7 +1157,7 @@ extern "C" gv_status nn_gpu_create(const nn_layout *L, const nn_trainer_opts *op
     cudaDeviceProp p;
     if (cudaGetDeviceProperties(&p, opts->device_index) == cudaSuccess) {
         s->sm_count = p.multiProcessorCount;
-        s->use_mma = GV_HAVE_MMA_BUILD && p.major >= 8;
+        s->conv_impl = own_conv_impl(&p, opts->device_index);
     }
     gv_status rc;
     e = cudaStreamCreateWithFlags(&s->st, cudaStreamNonBlocking);
