@@ -43,11 +43,10 @@ typedef struct {
 } conv_args;
 
 /* The own convolution kernels, as `impl` of the launchers: SIMT (fp32 arithmetic on fp32 or
- * bf16 storage, every GPU); MMA (bf16 mma.sync, NVIDIA sm_80+); WGMMA and WGMMA_ASYNC (bf16
- * wgmma, a build for sm_90a on an sm_90 device: see gpu_conv_wgmma_built; 3 stages and two
- * CTAs a multiprocessor, or 4 stages, one CTA and a wgmma kept running across the barrier).
- * Tensor-core forms apply to bf16; fp32 runs SIMT. */
-enum { GPU_CONV_SIMT = 0, GPU_CONV_MMA = 1, GPU_CONV_WGMMA = 2, GPU_CONV_WGMMA_ASYNC = 3 };
+ * bf16 storage, every GPU); MMA (bf16 mma.sync, NVIDIA sm_80+); WGMMA (bf16 wgmma, a build
+ * for sm_90a on an sm_90 device: see gpu_conv_wgmma_built). Tensor-core forms apply to bf16;
+ * fp32 runs SIMT. */
+enum { GPU_CONV_SIMT = 0, GPU_CONV_MMA = 1, GPU_CONV_WGMMA = 2 };
 
 gv_status gpu_conv3x3_fwd(const conv_args *a, int impl, cudaStream_t st, gv_err *err);
 
@@ -72,16 +71,14 @@ gv_status gpu_conv3x3_wgrad(const wgrad_args *a, int impl, cudaStream_t st, gv_e
 /* The kernels with `splits` K splits (1: none; else a->ws holds splits x M x cout floats);
  * each launches the reduction (gpu_conv_splitk_reduce) itself. */
 gv_status gpu_conv3x3_fwd_mma(const conv_args *a, int splits, cudaStream_t st, gv_err *err);
-/* async: the WGMMA_ASYNC pipeline, else WGMMA's. */
-gv_status gpu_conv3x3_fwd_wgmma(const conv_args *a, int async, int splits, cudaStream_t st, gv_err *err);
+gv_status gpu_conv3x3_fwd_wgmma(const conv_args *a, int splits, cudaStream_t st, gv_err *err);
 /* Whether device (sm_90) runs the wgmma kernels: the binary holds sm_90a code for them (a
  * one-thread probe kernel reports it; synchronises). 0 on any other device or backend. */
 int gpu_conv_wgmma_built(int device);
 /* Y (M, cout) = sum over the splits' partials in a->ws + res, in a->dt. */
 gv_status gpu_conv_splitk_reduce(const conv_args *a, int splits, cudaStream_t st, gv_err *err);
 gv_status gpu_conv3x3_wgrad_mma(const wgrad_args *a, int rows_per_split, int splits, cudaStream_t st, gv_err *err);
-gv_status gpu_conv3x3_wgrad_wgmma(const wgrad_args *a, int async, int rows_per_split, int splits, cudaStream_t st,
-                                  gv_err *err);
+gv_status gpu_conv3x3_wgrad_wgmma(const wgrad_args *a, int rows_per_split, int splits, cudaStream_t st, gv_err *err);
 /* Adds the splits' partial sums in ws into dw (PyTorch layout). */
 gv_status gpu_wgrad_reduce(const wgrad_args *a, int splits, cudaStream_t st, gv_err *err);
 gv_status gpu_conv3x3_fwd_simt(const conv_args *a, int splits, cudaStream_t st, gv_err *err);

@@ -89,9 +89,8 @@ typedef struct {
 
 /* Which implementation a test runs: the own kernels (the launchers' GPU_CONV_* with the same
  * values: SIMT, mma.sync, wgmma with 128- and 256-row tiles) or cuDNN. */
-enum { IMPL_SIMT = GPU_CONV_SIMT, IMPL_MMA = GPU_CONV_MMA, IMPL_WGMMA = GPU_CONV_WGMMA,
-       IMPL_WGMMA_ASYNC = GPU_CONV_WGMMA_ASYNC, IMPL_CUDNN };
-static const char *impl_name[] = {"simt", "tensor-core", "wgmma", "wgmma-async", "cudnn"};
+enum { IMPL_SIMT = GPU_CONV_SIMT, IMPL_MMA = GPU_CONV_MMA, IMPL_WGMMA = GPU_CONV_WGMMA, IMPL_CUDNN };
+static const char *impl_name[] = {"simt", "tensor-core", "wgmma", "cudnn"};
 
 static gv_status impl_fwd(ctx *c, const conv_args *a, int impl, gv_err *e)
 {
@@ -583,17 +582,16 @@ extern "C" void nn_gpu_kernel_bench(int device_index, int batch, int C)
     void *dws;
     dnn_open_for_tests(c, &dws);
     const int wgmma_ok = GV_HAVE_MMA_BUILD && gpu_conv_wgmma_built(device_index);
-    /* simt fp32, simt bf16, tensor-core bf16, wgmma bf16 (both pipelines), cuDNN fp32, cuDNN
-     * bf16 */
+    /* simt fp32, simt bf16, tensor-core bf16, wgmma bf16, cuDNN fp32, cuDNN bf16 */
     const struct {
         gpu_dtype dt;
         int impl;
-    } passes[] = {{GPU_F32, IMPL_SIMT},   {GPU_BF16, IMPL_SIMT},       {GPU_BF16, IMPL_MMA}, {GPU_BF16, IMPL_WGMMA},
-                  {GPU_BF16, IMPL_WGMMA_ASYNC}, {GPU_F32, IMPL_CUDNN}, {GPU_BF16, IMPL_CUDNN}};
+    } passes[] = {{GPU_F32, IMPL_SIMT},   {GPU_BF16, IMPL_SIMT},  {GPU_BF16, IMPL_MMA},
+                  {GPU_BF16, IMPL_WGMMA}, {GPU_F32, IMPL_CUDNN}, {GPU_BF16, IMPL_CUDNN}};
     for (size_t pass = 0; pass < sizeof passes / sizeof passes[0]; pass++) {
         gpu_dtype dt = passes[pass].dt;
         int impl = passes[pass].impl;
-        if ((impl == IMPL_MMA && !(GV_HAVE_MMA_BUILD && p.major >= 8)) || (impl >= IMPL_WGMMA && impl <= IMPL_WGMMA_ASYNC && !wgmma_ok) ||
+        if ((impl == IMPL_MMA && !(GV_HAVE_MMA_BUILD && p.major >= 8)) || (impl == IMPL_WGMMA && !wgmma_ok) ||
             (impl == IMPL_CUDNN && !c->dnn))
             continue;
         void *x = upload_random(c, (size_t)M, C, C, dt), *w = upload_random(c, (size_t)C, 9 * C, 9 * C, dt);
@@ -754,13 +752,13 @@ extern "C" int nn_gpu_selftest(int device_index, unsigned long long seed)
         test_fwd(c, 37, cin, real, cout, GPU_BF16, 0, 0);
         if (mma_ok)
             test_fwd(c, 37, cin, real, cout, GPU_BF16, 1, s == 1);
-        for (int impl = IMPL_WGMMA; wgmma_ok && impl <= IMPL_WGMMA_ASYNC; impl++)
-            test_fwd(c, 37, cin, real, cout, GPU_BF16, impl, s == 1 || s == 2);
+        if (wgmma_ok)
+            test_fwd(c, 37, cin, real, cout, GPU_BF16, IMPL_WGMMA, s == 1 || s == 2);
         test_wgrad(c, 37, cin, real, cout, GPU_F32, 0);
         if (mma_ok)
             test_wgrad(c, 37, cin, real, cout, GPU_BF16, 1);
-        for (int impl = IMPL_WGMMA; wgmma_ok && impl <= IMPL_WGMMA_ASYNC; impl++)
-            test_wgrad(c, 37, cin, real, cout, GPU_BF16, impl);
+        if (wgmma_ok)
+            test_wgrad(c, 37, cin, real, cout, GPU_BF16, IMPL_WGMMA);
     }
     /* GroupNorm: every variant (residual, ReLU, dres) at the network's widths and odd batch
      * sizes; the heads' 32 channels and an odd width with everything on */
@@ -785,21 +783,19 @@ extern "C" int nn_gpu_selftest(int device_index, unsigned long long seed)
         test_fwd_split(c, n, cin, real, cout, GPU_BF16, 0, cin == cout, sp, sm);
         if (mma_ok)
             test_fwd_split(c, n, cin, real, cout, GPU_BF16, 1, cin == cout, sp, sm);
-        for (int impl = IMPL_WGMMA; wgmma_ok && impl <= IMPL_WGMMA_ASYNC; impl++)
-            test_fwd_split(c, n, cin, real, cout, GPU_BF16, impl, cin == cout, sp, sm);
+        if (wgmma_ok)
+            test_fwd_split(c, n, cin, real, cout, GPU_BF16, IMPL_WGMMA, cin == cout, sp, sm);
     }
     /* more rows than one split, for the split-K reduction */
     test_wgrad(c, 700, 128, 128, 128, GPU_F32, 0);
     if (mma_ok) {
         test_wgrad(c, 700, 128, 128, 128, GPU_BF16, 1);
         test_fwd(c, 700, 128, 128, 128, GPU_BF16, 1, 1);
-        for (int impl = IMPL_WGMMA; wgmma_ok && impl <= IMPL_WGMMA_ASYNC; impl++) {
-            test_fwd(c, 700, 128, 128, 128, GPU_BF16, impl, 1);
-            test_fwd(c, 700, 64, 64, 64, GPU_BF16, impl, 0);
-        }
-        for (int impl = IMPL_WGMMA; wgmma_ok && impl <= IMPL_WGMMA_ASYNC; impl++) {
-            test_wgrad(c, 700, 128, 128, 128, GPU_BF16, impl);
-            test_wgrad(c, 700, 64, 64, 64, GPU_BF16, impl);
+        if (wgmma_ok) {
+            test_fwd(c, 700, 128, 128, 128, GPU_BF16, IMPL_WGMMA, 1);
+            test_fwd(c, 700, 64, 64, 64, GPU_BF16, IMPL_WGMMA, 0);
+            test_wgrad(c, 700, 128, 128, 128, GPU_BF16, IMPL_WGMMA);
+            test_wgrad(c, 700, 64, 64, 64, GPU_BF16, IMPL_WGMMA);
         }
     } else {
         printf("SKIP gpu tensor-core kernels: %s\n", GV_GPU_IS_HIP ? "not built for HIP" : "GPU older than sm_80");

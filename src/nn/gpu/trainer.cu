@@ -383,22 +383,19 @@ static wgrad_args wgrad_args_of(gt *s, const conv_layer *cl, const void *dy, con
 }
 
 /* The own kernels for the device: wgmma on an sm_90 device when the binary holds them, unless
- * GV_WGMMA says otherwise (0: mma.sync; async: the WGMMA_ASYNC pipeline); mma.sync on sm_80+;
- * SIMT. */
+ * GV_WGMMA=0 (mma.sync, for measuring against it); mma.sync on sm_80+; SIMT. */
 static int own_conv_impl(const cudaDeviceProp *p, int device)
 {
     if (!GV_HAVE_MMA_BUILD || p->major < 8)
         return GPU_CONV_SIMT;
     const char *e = getenv("GV_WGMMA");
-    if ((e && !strcmp(e, "0")) || !gpu_conv_wgmma_built(device))
-        return GPU_CONV_MMA;
-    return e && !strcmp(e, "async") ? GPU_CONV_WGMMA_ASYNC : GPU_CONV_WGMMA;
+    return (e && !strcmp(e, "0")) || !gpu_conv_wgmma_built(device) ? GPU_CONV_MMA : GPU_CONV_WGMMA;
 }
 
-/* The own kernels' name for the records: "simt", "mma", "wgmma", "wgmma async". */
+/* The own kernels' name for the records: "simt", "mma", "wgmma". */
 static const char *own_name(const gt *s)
 {
-    static const char *name[] = {"simt", "mma", "wgmma", "wgmma async"};
+    static const char *name[] = {"simt", "mma", "wgmma"};
     return name[s->dt == GPU_BF16 ? s->conv_impl : GPU_CONV_SIMT];
 }
 
