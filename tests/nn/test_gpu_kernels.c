@@ -17,8 +17,8 @@ int main(void)
         nn_gpu_kernel_bench(0, 8192, 128);
         nn_gpu_kernel_bench(0, 256, 128);
     }
-    /* GV_NORM_BENCH=1: the GroupNorm kernels, earlier and coalesced, at 64 and 128 channels
-     * and batches 8192 and 1024 (information only). */
+    /* GV_NORM_BENCH=1: the GroupNorm kernels, earlier, coalesced and coalesced with the ReLU
+     * bit mask, at 64 and 128 channels and batches 8192 and 1024 (information only). */
     if (fails >= 0 && getenv("GV_NORM_BENCH")) {
         const int shapes[][2] = {{8192, 128}, {8192, 64}, {1024, 128}, {1024, 64}};
         for (int i = 0; i < 4; i++)

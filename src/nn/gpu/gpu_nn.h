@@ -150,6 +150,9 @@ typedef struct {
     gpu_dtype dt;
     int fault;
     int impl;           /* GPU_GN_AUTO / OLD / NEW */
+    uint8_t *bits;      /* optional: the ReLU mask as bits (gpu_norm_relu_bits), one byte per
+                         * 16 bytes of y, bit e of byte i set when element i*W + e of y > 0
+                         * (W = 16 / element size); the backward reads it instead of y */
 } norm_fwd_args;
 
 gv_status gpu_norm_fwd(const norm_fwd_args *a, cudaStream_t st, gv_err *err);
@@ -169,7 +172,13 @@ typedef struct {
     int sm_count;
     gpu_dtype dt;
     int impl;           /* GPU_GN_AUTO / OLD / NEW */
+    const uint8_t *bits; /* optional, instead of out: the forward's ReLU bit mask */
 } norm_bwd_args;
+
+/* Whether the norm kernels for these arguments (group, C, dt, impl) write and read the ReLU
+ * mask as bits: the coalesced GroupNorm kernels do. Reading 1/16 of y's bytes instead of y
+ * is what the backward saves; the forward writes those bytes besides y. */
+int gpu_norm_relu_bits(int group, int C, gpu_dtype dt, int impl);
 
 gv_status gpu_norm_bwd(const norm_bwd_args *a, cudaStream_t st, gv_err *err);
 

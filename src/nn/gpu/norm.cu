@@ -530,6 +530,25 @@ static __device__ __forceinline__ float gn_moment(const typename gn_vec<T>::raw 
     return s;
 }
 
+/* The ReLU mask of one stored vector: bit e set when element e > 0 (for bf16 on the bits:
+ * h > 0 exactly when 0 < h <= 0x7f80, +inf included, NaNs and the sign bit not). */
+template <typename T>
+static __device__ __forceinline__ unsigned gn_vec_bits(const typename gn_vec<T>::raw &r)
+{
+    unsigned m = 0;
+    if constexpr (gn_vec<T>::bf) {
+        const unsigned w[4] = {(unsigned)r.x, (unsigned)r.y, (unsigned)r.z, (unsigned)r.w};
+#pragma unroll
+        for (int i = 0; i < 4; i++) {
+            m |= ((w[i] & 0xffffu) - 1u < 0x7f80u ? 1u : 0u) << (2 * i);
+            m |= ((w[i] >> 16) - 1u < 0x7f80u ? 1u : 0u) << (2 * i + 1);
+        }
+    } else {
+        m = (r.x > 0.f ? 1u : 0u) | (r.y > 0.f ? 2u : 0u) | (r.z > 0.f ? 4u : 0u) | (r.w > 0.f ? 8u : 0u);
+    }
+    return m;
+}
+
 /* RES: whether res is given (a compile-time choice: without it the kernel needs about half
  * the registers, so more blocks fit on a multiprocessor). */
 template <typename T, bool RES>
@@ -538,7 +557,8 @@ __global__ void __launch_bounds__(GN_MAX_THREADS) gn_fwd_vec(const T *__restrict
                                                              const float *__restrict__ gamma,
                                                              const float *__restrict__ beta,
                                                              float *__restrict__ mean_out,
-                                                             float *__restrict__ rstd_out, int N, int C, int fault)
+                                                             float *__restrict__ rstd_out, int N, int C, int fault,
+                                                             uint8_t *__restrict__ bits)
 {
     typedef gn_vec<T> V;
     constexpr int W = V::W;
@@ -589,7 +609,10 @@ __global__ void __launch_bounds__(GN_MAX_THREADS) gn_fwd_vec(const T *__restrict
         /* test hook: leave one vector per sample unwritten (position 48, channel 0) */
         if (fault && i == 6 && w.u == 6 * w.R)
             continue;
-        V::st(y + base + i * step, V::pack(v));
+        const typename V::raw packed = V::pack(v);
+        V::st(y + base + i * step, packed);
+        if (bits) /* from the stored values, as the backward would read them from y */
+            bits[(base + i * step) / W] = gn_vec_bits<T>(packed);
     }
 }
 
@@ -599,7 +622,8 @@ __global__ void __launch_bounds__(GN_MAX_THREADS) gn_bwd_vec(const T *__restrict
                                                              T *__restrict__ dres, const float *__restrict__ gamma,
                                                              const float *__restrict__ mean_in,
                                                              const float *__restrict__ rstd_in,
-                                                             float *__restrict__ part, int N, int C)
+                                                             float *__restrict__ part, int N, int C,
+                                                             const uint8_t *__restrict__ bits)
 {
     typedef gn_vec<T> V;
     constexpr int W = V::W;
@@ -621,20 +645,23 @@ __global__ void __launch_bounds__(GN_MAX_THREADS) gn_bwd_vec(const T *__restrict
         if (on) {
             mean = mean_in[n * 8 + w.grp];
             rstd = rstd_in[n * 8 + w.grp];
+            unsigned mb[7];
 #pragma unroll
             for (int i = 0; i < 7; i++) {
                 xr[i] = V::ld(x + base + i * step);
                 gr[i] = V::ld(dout + base + i * step);
-                if (out) {
-                    float g[W], o[W];
+                mb[i] = bits ? bits[(base + i * step) / W] : out ? gn_vec_bits<T>(V::ld(out + base + i * step)) : ~0u;
+            }
+            if (bits || out)
+#pragma unroll
+                for (int i = 0; i < 7; i++) {
+                    float g[W];
                     V::unpack(gr[i], g);
-                    V::unpack(V::ld(out + base + i * step), o);
 #pragma unroll
                     for (int e = 0; e < W; e++)
-                        g[e] = o[e] > 0.f ? g[e] : 0.f;
+                        g[e] = (mb[i] >> e) & 1u ? g[e] : 0.f;
                     gr[i] = V::pack(g); /* exact: g holds stored values or zeros */
                 }
-            }
 #pragma unroll
             for (int i = 0; i < 7; i++) {
                 float xv[W], g[W];
@@ -905,6 +932,11 @@ int gpu_gn_coalesced(int C, gpu_dtype dt)
     return (dt == GPU_F32 ? gn_vec_threads<float>(C) : gn_vec_threads<gv_bf16>(C)) > 0;
 }
 
+int gpu_norm_relu_bits(int group, int C, gpu_dtype dt, int impl)
+{
+    return group && gpu_gn_coalesced(C, dt) && gn_use_new(impl);
+}
+
 /* GroupNorm's backward keeps its per-block partials (GPU_GN_PARTS x 2C floats) in the
  * BatchNorm scratch. */
 static_assert(GPU_GN_PARTS * 2 * sizeof(float) <= (2 + 2 * GPU_BN_BLOCKS) * sizeof(double),
@@ -916,6 +948,8 @@ static gv_status norm_fwd_t(const norm_fwd_args *a, cudaStream_t st, gv_err *err
     const T *x = (const T *)a->x, *res = (const T *)a->res;
     T *y = (T *)a->y;
     const int M = a->N * 49;
+    if (a->bits && !(a->relu && gpu_norm_relu_bits(a->group, a->C, a->dt, a->impl)))
+        return gv_fail(err, GV_ERR_INPUT, "a ReLU bit mask needs a ReLU and the coalesced GroupNorm kernels (C %d)", a->C);
     if (a->group) {
         if (a->C % 8)
             return gv_fail(err, GV_ERR_INPUT, "GroupNorm(8) needs channels divisible by 8 (got %d)", a->C);
@@ -925,10 +959,10 @@ static gv_status norm_fwd_t(const norm_fwd_args *a, cudaStream_t st, gv_err *err
             const int nb = (a->N + spb - 1) / spb;
             if (res)
                 gn_fwd_vec<T, true><<<nb, vt, 0, st>>>(x, res, y, a->relu, a->gamma, a->beta, a->mean, a->rstd, a->N,
-                                                       a->C, a->fault);
+                                                       a->C, a->fault, a->bits);
             else
                 gn_fwd_vec<T, false><<<nb, vt, 0, st>>>(x, res, y, a->relu, a->gamma, a->beta, a->mean, a->rstd, a->N,
-                                                        a->C, a->fault);
+                                                        a->C, a->fault, a->bits);
             GV_GPU_TRY(cudaGetLastError(), err);
             return GV_OK;
         }
@@ -979,6 +1013,9 @@ static gv_status norm_bwd_t(const norm_bwd_args *a, cudaStream_t st, gv_err *err
     T *dx = (T *)a->dx, *dres = (T *)a->dres;
     const int M = a->N * 49;
     int sms = a->sm_count > 0 ? a->sm_count : 132;
+    if (a->bits && (out || !gpu_norm_relu_bits(a->group, a->C, a->dt, a->impl)))
+        return gv_fail(err, GV_ERR_INPUT, "a ReLU bit mask needs the coalesced GroupNorm kernels and no output (C %d)",
+                       a->C);
     if (a->group) {
         const int vt = gn_vec_threads<T>(a->C);
         if (vt && gn_use_new(a->impl)) {
@@ -992,7 +1029,8 @@ static gv_status norm_bwd_t(const norm_bwd_args *a, cudaStream_t st, gv_err *err
             nb = nb < wave ? nb : wave;
             nb = nb < GPU_GN_PARTS ? nb : GPU_GN_PARTS;
             float *part = (float *)a->acc;
-            gn_bwd_vec<T><<<nb, vt, 0, st>>>(x, out, dout, dx, dres, a->gamma, a->mean, a->rstd, part, a->N, a->C);
+            gn_bwd_vec<T><<<nb, vt, 0, st>>>(x, out, dout, dx, dres, a->gamma, a->mean, a->rstd, part, a->N, a->C,
+                                             a->bits);
             GV_GPU_TRY(cudaGetLastError(), err);
             gn_param_sums<<<(2 * a->C + 31) / 32, dim3(32, GN_SUM_ROWS), 0, st>>>(part, nb, a->C, a->dgamma,
                                                                                  a->dbeta);

@@ -281,9 +281,11 @@ out:
     gpu_free(dy, x, w1, w2);
 }
 
-/* The outputs of one GroupNorm forward+backward, as doubles (dgb: dgamma then dbeta). */
+/* The outputs of one GroupNorm forward+backward, as doubles (dgb: dgamma then dbeta); with
+ * the ReLU bit mask, bits_bad counts its bytes that differ from y > 0. */
 typedef struct {
     double *y, *dx, *dres, *dgb;
+    size_t bits_bad;
 } gn_result;
 
 static void gn_result_free(gn_result *r)
@@ -293,14 +295,16 @@ static void gn_result_free(gn_result *r)
 }
 
 /* GroupNorm forward (residual `res` when not NULL, ReLU when relu) then backward (the mask
- * from the forward's output when relu, dres when want_dres) with the kernels `impl`, on
- * outputs poisoned with NaN beforehand; returns 0 after a FAIL line when a call failed. */
+ * from the forward's output when relu, or from its bit mask when bits; dres when want_dres)
+ * with the kernels `impl`, on outputs poisoned with NaN beforehand (the bit mask with a
+ * pattern); returns 0 after a FAIL line when a call failed. */
 static int gn_run(ctx *c, const char *what, int impl, int n, int C, gpu_dtype dt, const void *x, const void *res,
-                  const void *dout, int relu, int want_dres, const float *gb, gn_result *o)
+                  const void *dout, int relu, int want_dres, int bits, const float *gb, gn_result *o)
 {
     gv_err ge, e;
-    const size_t cnt = (size_t)n * 49 * C, es = dt == GPU_BF16 ? 2 : 4;
+    const size_t cnt = (size_t)n * 49 * C, es = dt == GPU_BF16 ? 2 : 4, nbits = cnt * es / 16;
     void *y = NULL, *dx = NULL, *dres = NULL;
+    uint8_t *mb = NULL;
     float *stats = NULL, *dgb = NULL;
     double *acc = NULL;
     memset(o, 0, sizeof *o);
@@ -313,15 +317,19 @@ static int gn_run(ctx *c, const char *what, int impl, int n, int C, gpu_dtype dt
              rt(c, GV_GPU(cudaMemset(y, 0xff, es * cnt), &ge), &ge) &&
              rt(c, GV_GPU(cudaMemset(dx, 0xff, es * cnt), &ge), &ge) &&
              rt(c, GV_GPU(cudaMemset(dres, 0xff, es * cnt), &ge), &ge) &&
-             rt(c, GV_GPU(cudaMemset(acc, 0xff, sizeof(double) * GPU_BN_SCRATCH(C)), &ge), &ge);
+             rt(c, GV_GPU(cudaMemset(acc, 0xff, sizeof(double) * GPU_BN_SCRATCH(C)), &ge), &ge) &&
+             (!bits || (rt(c, GV_GPU(cudaMalloc((void **)&mb, nbits), &ge), &ge) &&
+                        rt(c, GV_GPU(cudaMemset(mb, 0x5a, nbits), &ge), &ge)));
     if (ok) {
         norm_fwd_args fa;
         memset(&fa, 0, sizeof fa);
         fa.group = 1, fa.N = n, fa.C = C, fa.x = x, fa.res = res, fa.y = y, fa.relu = relu, fa.gamma = gb;
         fa.beta = gb + C, fa.mean = stats, fa.rstd = stats + 8 * n, fa.train = 1, fa.dt = dt, fa.impl = impl;
+        fa.bits = mb;
         norm_bwd_args ba;
         memset(&ba, 0, sizeof ba);
-        ba.group = 1, ba.N = n, ba.C = C, ba.x = x, ba.out = relu ? y : NULL, ba.dout = dout, ba.dx = dx;
+        ba.group = 1, ba.N = n, ba.C = C, ba.x = x, ba.out = relu && !bits ? y : NULL, ba.dout = dout, ba.dx = dx;
+        ba.bits = mb;
         ba.dres = want_dres ? dres : NULL, ba.gamma = gb, ba.mean = stats, ba.rstd = stats + 8 * n, ba.dgamma = dgb;
         ba.dbeta = dgb + C, ba.acc = acc, ba.sm_count = 132, ba.dt = dt, ba.impl = impl;
         gv_status s1 = gpu_norm_fwd(&fa, 0, &e);
@@ -338,8 +346,21 @@ static int gn_run(ctx *c, const char *what, int impl, int n, int C, gpu_dtype dt
         o->dx = download(c, dx, cnt, dt);
         o->dres = want_dres ? download(c, dres, cnt, dt) : NULL;
         o->dgb = download(c, dgb, 2 * (size_t)C, GPU_F32);
+        uint8_t *hb = bits ? (uint8_t *)malloc(nbits) : NULL;
+        if (bits && hb && rt(c, GV_GPU(cudaMemcpy(hb, mb, nbits, cudaMemcpyDeviceToHost), &ge), &ge) && o->y) {
+            const int W = (int)(16 / es);
+            for (size_t i = 0; i < nbits; i++) {
+                unsigned want = 0;
+                for (int k = 0; k < W; k++)
+                    want |= (o->y[i * W + k] > 0 ? 1u : 0u) << k;
+                o->bits_bad += hb[i] != want;
+            }
+        } else if (bits) {
+            o->bits_bad = nbits; /* could not be read: counts as all wrong */
+        }
+        free(hb);
     }
-    gpu_free(y, dx, dres, stats, dgb, acc);
+    gpu_free(y, dx, dres, stats, dgb, acc, mb);
     return ok;
 }
 
@@ -408,10 +429,12 @@ static void test_gn(ctx *c, int n, int C, gpu_dtype dt, int with_res, int relu, 
 {
     const size_t cnt = (size_t)n * 49 * C;
     const int both = gpu_gn_coalesced(C, dt);
+    const int with_bits = both && relu; /* r[2]: the coalesced kernels with the ReLU bit mask */
     char what[160];
     snprintf(what, sizeof what, "GroupNorm forward+backward %s n=%d C=%d%s%s%s (%s)", dt == GPU_BF16 ? "bf16" : "fp32",
              n, C, with_res ? " res" : "", relu ? " relu" : "", want_dres ? " dres" : "",
-             both ? "coalesced and earlier kernels" : "earlier kernels");
+             with_bits ? "coalesced and earlier kernels, bit mask" : both ? "coalesced and earlier kernels"
+                                                                        : "earlier kernels");
     void *x = upload_random(c, cnt / C, C, C, dt), *res = with_res ? upload_random(c, cnt / C, C, C, dt) : NULL;
     void *dout = upload_random(c, cnt / C, C, C, dt);
     float *gb = NULL;
@@ -419,14 +442,15 @@ static void test_gn(ctx *c, int n, int C, gpu_dtype dt, int with_res, int relu, 
     for (int i = 0; i < 2 * C; i++)
         hgb[i] = (float)(i < C ? 0.5 + gv_rng_uniform(&c->rng) : gv_rng_uniform(&c->rng) - 0.5);
     gv_err ge;
-    gn_result r[2];
+    gn_result r[3];
     memset(r, 0, sizeof r);
     int ok = x && dout && (res || !with_res) &&
              rt(c, GV_GPU(cudaMalloc((void **)&gb, sizeof(float) * 2 * C), &ge), &ge) &&
              rt(c, GV_GPU(cudaMemcpy(gb, hgb, sizeof(float) * 2 * C, cudaMemcpyHostToDevice), &ge), &ge);
     /* r[0]: the earlier kernels; r[1]: the coalesced ones */
-    ok = ok && gn_run(c, what, GPU_GN_OLD, n, C, dt, x, res, dout, relu, want_dres, gb, &r[0]);
-    ok = ok && (!both || gn_run(c, what, GPU_GN_NEW, n, C, dt, x, res, dout, relu, want_dres, gb, &r[1]));
+    ok = ok && gn_run(c, what, GPU_GN_OLD, n, C, dt, x, res, dout, relu, want_dres, 0, gb, &r[0]);
+    ok = ok && (!both || gn_run(c, what, GPU_GN_NEW, n, C, dt, x, res, dout, relu, want_dres, 0, gb, &r[1]));
+    ok = ok && (!with_bits || gn_run(c, what, GPU_GN_NEW, n, C, dt, x, res, dout, relu, want_dres, 1, gb, &r[2]));
     if (ok) {
         double *hx = download(c, x, cnt, dt), *hr = with_res ? download(c, res, cnt, dt) : NULL;
         double *hd = download(c, dout, cnt, dt);
@@ -445,7 +469,19 @@ static void test_gn(ctx *c, int n, int C, gpu_dtype dt, int with_res, int relu, 
             worst = fmax(worst, gn_compare(&r[1], &r[0], cnt, C, e[2], &k));
             nf += k;
         }
-        char line[512];
+        /* the bit mask must change nothing: every output equal to the output mask's */
+        double bits_diff = 0;
+        if (with_bits) {
+            const double *pa[4] = {r[2].y, r[2].dx, r[2].dres, r[2].dgb}, *pb[4] = {r[1].y, r[1].dx, r[1].dres, r[1].dgb};
+            const size_t len[4] = {cnt, cnt, want_dres ? cnt : 0, 2 * (size_t)C};
+            for (int j = 0; j < 4; j++)
+                for (size_t i = 0; i < len[j]; i++) {
+                    const double d = fabs(pa[j][i] - pb[j][i]);
+                    bits_diff = d == d ? fmax(bits_diff, d) : INFINITY;
+                }
+        }
+        const int bits_ok = !with_bits || (bits_diff == 0 && r[2].bits_bad == 0);
+        char line[768];
         int m = snprintf(line, sizeof line, "earlier vs f64: y %.3g dx %.3g dres %.3g dgamma/dbeta %.3g", e[0][0],
                          e[0][1], e[0][2], e[0][3]);
         if (both)
@@ -453,15 +489,20 @@ static void test_gn(ctx *c, int n, int C, gpu_dtype dt, int with_res, int relu, 
                      "; coalesced vs f64: y %.3g dx %.3g dres %.3g dgamma/dbeta %.3g; coalesced vs earlier: y %.3g "
                      "dx %.3g dres %.3g dgamma/dbeta %.3g",
                      e[1][0], e[1][1], e[1][2], e[1][3], e[2][0], e[2][1], e[2][2], e[2][3]);
+        if (with_bits)
+            snprintf(line + strlen(line), sizeof line - strlen(line),
+                     "; with the ReLU bit mask: max |diff| %.3g from the output mask's, %zu mask bytes wrong",
+                     bits_diff, r[2].bits_bad);
         printf("%s gpu %s: rel_l2 %s (tolerance %.0e; %.0e for the parameter sums)%s\n",
-               worst <= tol ? "PASS" : "FAIL", what, line, tol, tol * 10, nf ? " with non-finite outputs" : "");
+               worst <= tol && bits_ok ? "PASS" : "FAIL", what, line, tol, tol * 10,
+               nf ? " with non-finite outputs" : "");
         fflush(stdout);
-        if (!(worst <= tol))
+        if (!(worst <= tol && bits_ok))
             c->fails++;
         free(hx), free(hr), free(hd);
     }
-    gn_result_free(&r[0]);
-    gn_result_free(&r[1]);
+    for (int i = 0; i < 3; i++)
+        gn_result_free(&r[i]);
     free(hgb);
     gpu_free(x, res, dout, gb);
 }
@@ -657,9 +698,9 @@ static gv_status run_norm_bwd(void *p, cudaStream_t st, gv_err *err)
 }
 
 /* Prints the time and the memory rate (bytes each kernel must move, divided by its time) of
- * the GroupNorm kernels, earlier and coalesced, for (batch, C) in fp32 and bf16: the
- * forward with and without the residual (always the ReLU), the backward with the ReLU mask
- * with and without dres. */
+ * the GroupNorm kernels, earlier, coalesced and coalesced with the ReLU bit mask, for
+ * (batch, C) in fp32 and bf16: the forward with and without the residual (always the ReLU),
+ * the backward with the ReLU mask with and without dres. */
 extern "C" void nn_gpu_norm_bench(int device_index, int batch, int C)
 {
     ctx cc, *c = &cc;
@@ -677,16 +718,19 @@ extern "C" void nn_gpu_norm_bench(int device_index, int batch, int C)
         void *x = upload_random(c, cnt / C, C, C, dt), *res = upload_random(c, cnt / C, C, C, dt);
         void *dout = upload_random(c, cnt / C, C, C, dt), *gb = upload_random(c, 1, 2 * C, 2 * C, GPU_F32);
         void *y = NULL, *dx = NULL, *dres = NULL;
+        uint8_t *mb = NULL;
         float *stats = NULL, *dgb = NULL;
         double *acc = NULL;
         int ok = x && res && dout && gb && rt(c, GV_GPU(cudaMalloc(&y, t), &ge), &ge) &&
+                 rt(c, GV_GPU(cudaMalloc((void **)&mb, t / 16), &ge), &ge) &&
                  rt(c, GV_GPU(cudaMalloc(&dx, t), &ge), &ge) && rt(c, GV_GPU(cudaMalloc(&dres, t), &ge), &ge) &&
                  rt(c, GV_GPU(cudaMalloc((void **)&stats, sizeof(float) * 16 * batch), &ge), &ge) &&
                  rt(c, GV_GPU(cudaMalloc((void **)&dgb, sizeof(float) * 2 * C), &ge), &ge) &&
                  rt(c, GV_GPU(cudaMalloc((void **)&acc, sizeof(double) * GPU_BN_SCRATCH(C)), &ge), &ge) &&
                  rt(c, GV_GPU(cudaMemset(dgb, 0, sizeof(float) * 2 * C), &ge), &ge);
-        for (int impl = GPU_GN_OLD; ok && impl <= GPU_GN_NEW; impl++) {
-            if (impl == GPU_GN_NEW && !gpu_gn_coalesced(C, dt))
+        for (int v = 0; ok && v < 3; v++) { /* earlier, coalesced, coalesced with the bit mask */
+            const int impl = v ? GPU_GN_NEW : GPU_GN_OLD, bits = v == 2;
+            if (v && !gpu_gn_coalesced(C, dt))
                 continue;
             norm_bench_args b;
             memset(&b, 0, sizeof b);
@@ -696,6 +740,9 @@ extern "C" void nn_gpu_norm_bench(int device_index, int batch, int C)
             b.b.group = 1, b.b.N = batch, b.b.C = C, b.b.x = x, b.b.out = y, b.b.dout = dout, b.b.dx = dx;
             b.b.gamma = (float *)gb, b.b.mean = stats, b.b.rstd = stats + 8 * batch, b.b.dgamma = dgb;
             b.b.dbeta = dgb + C, b.b.acc = acc, b.b.sm_count = sms, b.b.dt = dt, b.b.impl = impl;
+            if (bits)
+                b.f.bits = mb, b.b.bits = mb, b.b.out = NULL;
+            const double m = bits ? t / 16.0 : 0, o = bits ? 0 : (double)t; /* the mask's bytes, y's */
             gv_err e;
             double tf = time_kernel(c, run_norm_fwd, &b, NULL, &e);
             b.f.res = res;
@@ -707,14 +754,14 @@ extern "C" void nn_gpu_norm_bench(int device_index, int batch, int C)
                 printf("FAIL gpu norm bench: %s\n", e.msg);
                 break;
             }
-            printf("# norm bench %s %-9s batch %d C %d: forward %.1f us (%.0f GB/s), with residual %.1f us (%.0f GB/s); "
+            printf("# norm bench %s %-14s batch %d C %d: forward %.1f us (%.0f GB/s), with residual %.1f us (%.0f GB/s); "
                    "backward %.1f us (%.0f GB/s), with dres %.1f us (%.0f GB/s)\n",
-                   dt == GPU_BF16 ? "bf16" : "fp32", impl == GPU_GN_OLD ? "earlier" : "coalesced", batch, C, tf * 1e6,
-                   2.0 * t / tf * 1e-9, tfr * 1e6, 3.0 * t / tfr * 1e-9, tb * 1e6, 4.0 * t / tb * 1e-9, tbr * 1e6,
-                   5.0 * t / tbr * 1e-9);
+                   dt == GPU_BF16 ? "bf16" : "fp32", v == 0 ? "earlier" : v == 1 ? "coalesced" : "coalesced+bits", batch,
+                   C, tf * 1e6, (2.0 * t + m) / tf * 1e-9, tfr * 1e6, (3.0 * t + m) / tfr * 1e-9, tb * 1e6,
+                   (3.0 * t + o + m) / tb * 1e-9, tbr * 1e6, (4.0 * t + o + m) / tbr * 1e-9);
             fflush(stdout);
         }
-        gpu_free(x, res, dout, gb, y, dx, dres, stats, dgb, acc);
+        gpu_free(x, res, dout, gb, y, dx, dres, stats, dgb, acc, mb);
     }
 }
 

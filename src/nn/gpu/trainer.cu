@@ -31,6 +31,8 @@ typedef struct {
     int rm, rv;          /* running stat offsets in the buffer array (BatchNorm) */
     int C;
     float *mean, *rstd;  /* saved statistics: GN (N*8), BN (C) */
+    uint8_t *bits;       /* the forward's ReLU mask as bits (gpu_norm_relu_bits), or NULL: the
+                          * backward reads the output instead */
 } norm_layer;
 
 typedef struct {
@@ -174,11 +176,29 @@ static void norm_offsets(const nn_layout *L, norm_layer *nl, const char *name, i
     nl->C = C;
 }
 
+/* Whether the norms keep their ReLU masks as bits, where the kernels can: with
+ * GV_RELU_BITS=1. Off by default until a GPU run has compared the two in training (the
+ * kernels themselves are in the self-test); without it the backward reads the forward's
+ * output. */
+static int relu_bits(const gt *s, int C)
+{
+    const char *e = getenv("GV_RELU_BITS");
+    return e && !strcmp(e, "1") && gpu_norm_relu_bits(!s->bn, C, s->dt, GPU_GN_AUTO);
+}
+
+static size_t bits_bytes(const gt *s, const norm_layer *nl, size_t n)
+{
+    return n * 49 * nl->C * s->es / 16;
+}
+
 static gv_status alloc_norm(gt *s, norm_layer *nl, gv_err *err)
 {
     size_t n = s->bn ? (size_t)nl->C : (size_t)s->maxn * 8;
     ALLOC(nl->mean, sizeof(float) * n, "norm statistics");
     ALLOC(nl->rstd, sizeof(float) * n, "norm statistics");
+    nl->bits = NULL;
+    if (relu_bits(s, nl->C))
+        ALLOC(nl->bits, bits_bytes(s, nl, (size_t)s->maxn), "ReLU masks");
     return GV_OK;
 }
 
@@ -441,6 +461,7 @@ static gv_status norm_f(gt *s, norm_layer *nl, const void *x, const void *res, v
     /* group, N, C, x, res, y, relu, gamma, beta, mean, rstd, train, run_mean, run_var, acc, dt, fault */
     norm_fwd_args a = {!s->bn, s->n, nl->C, x, res, y, 1, s->p + nl->gamma, s->p + nl->beta, nl->mean, nl->rstd, train,
                        s->bn ? s->run + nl->rm : NULL, s->bn ? s->run + nl->rv : NULL, s->bn_acc, s->dt, 0};
+    a.bits = train ? nl->bits : NULL; /* only a training forward has a backward */
     prof_begin(s);
     gv_status r = gpu_norm_fwd(&a, s->st, err);
     prof_end(s, P_NORM_FWD);
@@ -451,8 +472,9 @@ static gv_status norm_b(gt *s, norm_layer *nl, const void *x, const void *out, c
                         void *dres, gv_err *err)
 {
     /* group, N, C, x, out, dout, dx, dres, gamma, mean, rstd, dgamma, dbeta, acc, sm_count, dt */
-    norm_bwd_args a = {!s->bn, s->n, nl->C, x, out, dout, dx, dres, s->p + nl->gamma, nl->mean, nl->rstd,
-                       s->g + nl->gamma, s->g + nl->beta, s->bn_acc, s->sm_count, s->dt};
+    norm_bwd_args a = {!s->bn, s->n, nl->C, x, nl->bits ? NULL : out, dout, dx, dres, s->p + nl->gamma, nl->mean,
+                       nl->rstd, s->g + nl->gamma, s->g + nl->beta, s->bn_acc, s->sm_count, s->dt};
+    a.bits = nl->bits;
     prof_begin(s);
     gv_status r = gpu_norm_bwd(&a, s->st, err);
     prof_end(s, P_NORM_BWD);
@@ -580,7 +602,15 @@ static gv_status poison_all(gt *s, gv_err *err)
     void *big[] = {s->stem_x, s->stem_a, s->gA, s->gB, s->gC, s->gD};
     for (size_t i = 0; i < GV_ARRAY_LEN(big); i++)
         GV_TRY(gpu_poison(big[i], es * M * C, s->st, err));
+    norm_layer *lone[] = {&s->sn, &s->pn, &s->vn}; /* the stem's and the heads' norms */
+    for (size_t i = 0; i < GV_ARRAY_LEN(lone); i++)
+        if (lone[i]->bits)
+            GV_TRY(gpu_poison(lone[i]->bits, bits_bytes(s, lone[i], n), s->st, err));
     for (int b = 0; b < s->nb; b++) {
+        if (s->n1[b].bits)
+            GV_TRY(gpu_poison(s->n1[b].bits, bits_bytes(s, &s->n1[b], n), s->st, err));
+        if (s->n2[b].bits)
+            GV_TRY(gpu_poison(s->n2[b].bits, bits_bytes(s, &s->n2[b], n), s->st, err));
         GV_TRY(gpu_poison(s->bx1[b], es * M * C, s->st, err));
         GV_TRY(gpu_poison(s->ba1[b], es * M * C, s->st, err));
         GV_TRY(gpu_poison(s->bx2[b], es * M * C, s->st, err));
@@ -1034,7 +1064,7 @@ static void free_all(gt *s)
                     s->value_raw, s->vh_raw, s->logits, s->value, s->loss, s->vh, s->loss_acc, s->bn_acc, s->dlogits,
                     s->dvalue, s->dvh, s->dhp_a, s->dhv_a, s->dhp_x, s->dhv_x, s->gA, s->gB, s->gC, s->gD, s->gtmp, s->wg_ws,
                     s->bx, s->bcells, s->bvt, s->bpt, s->descs, s->sn.mean, s->sn.rstd, s->pn.mean, s->pn.rstd, s->vn.mean,
-                    s->vn.rstd};
+                    s->vn.rstd, s->sn.bits, s->pn.bits, s->vn.bits};
     for (size_t i = 0; i < GV_ARRAY_LEN(ptrs); i++)
         if (ptrs[i])
             (void)cudaFree(ptrs[i]);
@@ -1042,7 +1072,8 @@ static void free_all(gt *s)
     for (int b = 0; b < s->nb; b++) {
         void *bp[] = {s->c1 ? s->c1[b].wf : NULL, s->c1 ? s->c1[b].wd : NULL, s->c2 ? s->c2[b].wf : NULL,
                       s->c2 ? s->c2[b].wd : NULL, s->n1 ? s->n1[b].mean : NULL, s->n1 ? s->n1[b].rstd : NULL,
-                      s->n2 ? s->n2[b].mean : NULL, s->n2 ? s->n2[b].rstd : NULL, s->bx1 ? s->bx1[b] : NULL,
+                      s->n2 ? s->n2[b].mean : NULL, s->n2 ? s->n2[b].rstd : NULL, s->n1 ? s->n1[b].bits : NULL,
+                      s->n2 ? s->n2[b].bits : NULL, s->bx1 ? s->bx1[b] : NULL,
                       s->ba1 ? s->ba1[b] : NULL, s->bx2 ? s->bx2[b] : NULL, s->bout ? s->bout[b] : NULL};
         for (size_t i = 0; i < GV_ARRAY_LEN(bp); i++)
             if (bp[i])
