@@ -176,14 +176,13 @@ static void norm_offsets(const nn_layout *L, norm_layer *nl, const char *name, i
     nl->C = C;
 }
 
-/* Whether the norms keep their ReLU masks as bits, where the kernels can: with
- * GV_RELU_BITS=1. Off by default until a GPU run has compared the two in training (the
- * kernels themselves are in the self-test); without it the backward reads the forward's
- * output. */
+/* Whether the norms keep their ReLU masks as bits: where the kernels can, unless
+ * GV_RELU_BITS=0 (the backward then reads the forward's output, for measuring against it;
+ * H100, 128 channels, bf16: the bits train 1.08x faster at batch 8192, 1.04x at 1024). */
 static int relu_bits(const gt *s, int C)
 {
     const char *e = getenv("GV_RELU_BITS");
-    return e && !strcmp(e, "1") && gpu_norm_relu_bits(!s->bn, C, s->dt, GPU_GN_AUTO);
+    return !(e && !strcmp(e, "0")) && gpu_norm_relu_bits(!s->bn, C, s->dt, GPU_GN_AUTO);
 }
 
 static size_t bits_bytes(const gt *s, const norm_layer *nl, size_t n)

@@ -2,7 +2,7 @@
 # device call: the GroupNorm ReLU mask kept as bits (norm.cu, gpu_norm_relu_bits). The kernel
 # self-test (the bit-mask runs must equal the output-mask runs exactly) with the GroupNorm
 # bench (earlier, coalesced, coalesced+bits); test_gpu_train; bf16 training at 128 channels
-# with the bits (GV_RELU_BITS=1) and without (GV_RELU_BITS=0), two rounds in opposite orders; the
+# with the bits (GV_RELU_BITS=1, now the default) and without (GV_RELU_BITS=0), two rounds in opposite orders; the
 # step profile both ways; then (unless `quick`) issue 15's GPU targets on the same binary,
 # with the bits.
 # Results under $OUT/r, packed as a.tgz.
