@@ -196,7 +196,9 @@ int cmd_train(int argc, char **argv)
     nn_dtype_parse(dtype, &dt);
     nn_config fresh = {(int)channels, (int)blocks, NN_NORM_GROUP};
     drop7_net n;
-    gv_status st = drop7_net_open(&d, dt, net, &fresh, (uint64_t)seed, (int)batch, (int)threads, &n, &err);
+    gv_status st = drop7_net_open(&d, net, &fresh, (uint64_t)seed,
+                                  (nn_trainer_opts){.dtype = dt, .max_batch = (int)batch, .threads = (int)threads},
+                                  &n, &err);
     if (st != GV_OK) {
         drop7_data_free(&all);
         return cli_fail(name, st, &err);

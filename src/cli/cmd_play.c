@@ -52,6 +52,14 @@ typedef struct {
     {"--seed", ARGS_INT, &(f)->seed, "N", "game i plays seed N+i; the search's generator derives from it (default 1)", 0, (1L << 62), 0, 0, NULL}, \
     {"--threads", ARGS_INT, &(f)->threads, "N", "CPU threads of the network (default 1: a search's batches are small; 0: all cores)", 0, 1024, 0, 0, NULL}
 
+/* The network's trainer for play and selfplay: float32, the games side by side as its
+ * batch, inference alone. */
+static nn_trainer_opts play_opts(const game_flags *f)
+{
+    return (nn_trainer_opts){.dtype = NN_FP32, .max_batch = (int)f->parallel, .threads = (int)f->threads,
+                             .infer_only = 1};
+}
+
 /* A policy's games into the record's "play" array, and its table row. */
 static void play_row(cJSON *arr, const char *policy, int sims, const drop7_agent_result *r)
 {
@@ -110,7 +118,7 @@ int cmd_play(int argc, char **argv)
         if ((code = cli_one_device(name, com.devices, &d)))
             return code;
         nn_config fresh = {(int)gf.channels, (int)gf.blocks, NN_NORM_GROUP};
-        gv_status st = drop7_net_open(&d, NN_FP32, gf.net, &fresh, (uint64_t)gf.seed, (int)gf.parallel, (int)gf.threads, &n, &err);
+        gv_status st = drop7_net_open(&d, gf.net, &fresh, (uint64_t)gf.seed, play_opts(&gf), &n, &err);
         if (st != GV_OK)
             return cli_fail(name, st, &err);
         o.policy = DROP7_POLICY_NET;
@@ -218,7 +226,7 @@ int cmd_selfplay(int argc, char **argv)
     }
     nn_config fresh = {(int)gf.channels, (int)gf.blocks, NN_NORM_GROUP};
     drop7_net n;
-    gv_status st = drop7_net_open(&d, NN_FP32, gf.net, &fresh, (uint64_t)gf.seed, (int)gf.parallel, (int)gf.threads, &n, &err);
+    gv_status st = drop7_net_open(&d, gf.net, &fresh, (uint64_t)gf.seed, play_opts(&gf), &n, &err);
     if (st != GV_OK) {
         drop7_data_free(&all);
         return cli_fail(name, st, &err);

@@ -13,8 +13,8 @@
 #include "drop7/drop7.h"
 #include "nn/ckpt.h"
 
-gv_status drop7_net_open(const dev_id *d, nn_dtype dt, const char *ckpt, const nn_config *fresh, uint64_t seed,
-                         int max_batch, int threads, drop7_net *n, gv_err *err)
+gv_status drop7_net_open(const dev_id *d, const char *ckpt, const nn_config *fresh, uint64_t seed,
+                         nn_trainer_opts o, drop7_net *n, gv_err *err)
 {
     memset(n, 0, sizeof *n);
     nn_config cfg = fresh ? *fresh : (nn_config){0};
@@ -34,7 +34,7 @@ gv_status drop7_net_open(const dev_id *d, nn_dtype dt, const char *ckpt, const n
         nn_st_free(&f);
     }
     if (s == GV_OK)
-        s = nn_trainer_open(d, &n->L, dt, max_batch, threads, 0, 0, NN_CONV_WINOGRAD, &n->t, err);
+        s = nn_trainer_open(d, &n->L, o, &n->t, err);
     if (s == GV_OK)
         s = n->t->ops->set_state(n->t, &n->s, err);
     if (s != GV_OK)

@@ -27,8 +27,8 @@ typedef struct {
 /* Opens the network on device d for batches up to max_batch: from checkpoint ckpt (its
  * shape from the file; a wrong or corrupt file is GV_ERR_INPUT naming it), or, when ckpt is
  * NULL, fresh from fresh and seed (PyTorch's initialisation). */
-gv_status drop7_net_open(const dev_id *d, nn_dtype dt, const char *ckpt, const nn_config *fresh, uint64_t seed,
-                         int max_batch, int threads, drop7_net *n, gv_err *err);
+gv_status drop7_net_open(const dev_id *d, const char *ckpt, const nn_config *fresh, uint64_t seed,
+                         nn_trainer_opts o, drop7_net *n, gv_err *err);
 void drop7_net_close(drop7_net *n);
 
 typedef struct {

@@ -162,6 +162,12 @@ typedef struct {
     int cpu_conv;       /* 3x3 convolutions of the float32 CPU trainer (nn_cpu_conv) */
     double lr;          /* AdamW learning rate of the next step (0: NN_LR); a caller may change
                            t->opts.lr between steps (a schedule); read by nn_trainer_lr */
+    int infer_only;     /* the caller runs eval-mode forwards and infer alone (self-play, bench
+                           infer): the GPU trainer then holds no activation gradients, ReLU masks
+                           or data-gradient weights, and one block's activations for all blocks
+                           (a fifth of the memory at 6 blocks), and refuses train-mode forwards,
+                           gradients, step and relu_masks (GV_ERR_INPUT). The CPU trainers size
+                           their buffers by the batch and ignore it. */
 } nn_trainer_opts;
 
 /* How the float32 CPU trainer computes 3x3 convolutions: Winograd F(2x2,3x3) (wino.h, the
@@ -257,9 +263,9 @@ int nn_dtype_parse(const char *s, nn_dtype *d);
 struct dev_id;
 /* Does device d train in dtype dt? (fp64 and fp32 on the CPU, fp32 and bf16 on a GPU.) */
 int nn_dtype_on(const struct dev_id *d, nn_dtype dt);
-/* nn_trainer_create on device d (dev/dev.h) with the common options. */
-gv_status nn_trainer_open(const struct dev_id *d, const nn_layout *L, nn_dtype dt, int max_batch, int threads,
-                          int tf32, int fault, nn_cpu_conv conv, nn_trainer **t, gv_err *err);
+/* nn_trainer_create on device d (dev/dev.h) with options o (o.device_index is d's). */
+gv_status nn_trainer_open(const struct dev_id *d, const nn_layout *L, nn_trainer_opts o, nn_trainer **t,
+                          gv_err *err);
 
 /* Backend constructors used by nn_trainer_create. */
 gv_status nn_ref_create(const nn_layout *L, const nn_trainer_opts *opts, nn_trainer **out, gv_err *err);

@@ -59,7 +59,11 @@ static gv_status setup(void *cx, int k, gv_err *err)
         c->logits = gv_xcalloc((size_t)c->batch * NN_POLICY, sizeof(double));
         c->value = gv_xcalloc((size_t)c->batch, sizeof(double));
     }
-    gv_status s = nn_trainer_open(c->dev, &c->L, c->dt, c->batch, o->threads, o->tf32, 0, o->cpu_conv, &c->t, err);
+    gv_status s = nn_trainer_open(c->dev, &c->L,
+                                  (nn_trainer_opts){.dtype = c->dt, .tf32 = o->tf32, .max_batch = c->batch,
+                                                    .threads = o->threads, .cpu_conv = o->cpu_conv,
+                                                    .infer_only = ((ctx_t *)cx)->infer},
+                                  &c->t, err);
     if (s == GV_OK)
         s = c->t->ops->set_state(c->t, &c->s0, err);
     if (s == GV_OK)

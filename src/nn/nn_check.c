@@ -141,6 +141,20 @@ static void chk_value(chk *c, const char *what, const double *a, const double *b
         chk_add(c, what, "rel_l2_scale", nn_rel_l2_scale(a, b, scale, n), tol);
 }
 
+/* The float64 reference trainer on the CPU, for a batch of up to n. */
+static gv_status ref_open(const nn_layout *L, int n, int threads, nn_trainer **t, gv_err *err)
+{
+    return nn_trainer_open(&(dev_id){DEV_CPU, 0, "cpu"}, L, (nn_trainer_opts){.dtype = NN_FP64, .max_batch = n,
+                                                                             .threads = threads}, t, err);
+}
+
+/* A checked device's trainer options: dtype dt, batch n, and the check's threads, TF32
+ * and injected fault. */
+static nn_trainer_opts check_opts(const nn_check_opts *a, nn_dtype dt, int n)
+{
+    return (nn_trainer_opts){.dtype = dt, .tf32 = a->tf32, .max_batch = n, .threads = a->threads, .fault = a->fault};
+}
+
 gv_status nn_value_scale(const nn_layout *L, const nn_state *s, const nn_batch *b, int train, int threads,
                          double *scale, gv_err *err)
 {
@@ -155,8 +169,7 @@ gv_status nn_value_scale(const nn_layout *L, const nn_state *s, const nn_batch *
     }
     double *logits = gv_xmalloc(sizeof(double) * (size_t)b->n * NN_POLICY), loss;
     nn_trainer *t;
-    gv_status st = nn_trainer_open(&(dev_id){DEV_CPU, 0, "cpu"}, L, NN_FP64, b->n, threads, 0, 0, NN_CONV_WINOGRAD,
-                                   &t, err);
+    gv_status st = ref_open(L, b->n, threads, &t, err);
     if (st == GV_OK) {
         st = t->ops->set_batch(t, b, err);
         if (st == GV_OK)
@@ -468,8 +481,7 @@ static gv_status draw_make(net_draw *d, nn_norm norm, const nn_check_opts *a, gv
     d->masks = gv_xmalloc(nn_relu_masks_len(&d->L, d->b.n));
     nn_trainer *t;
     int got = 0;
-    gv_status s = nn_trainer_open(&(dev_id){DEV_CPU, 0, "cpu"}, &d->L, NN_FP64, d->b.n, a->threads, 0, 0,
-                                  NN_CONV_WINOGRAD, &t, err);
+    gv_status s = ref_open(&d->L, d->b.n, a->threads, &t, err);
     if (s == GV_OK) {
         s = net_run(t, &d->s0, &d->b, NULL, &d->ref, d->masks, &got, err);
         nn_trainer_destroy(t);
@@ -503,8 +515,7 @@ static gv_status masked_ref(const nn_layout *L, const nn_state *s0, const nn_bat
                             const uint8_t *masks, net_out *rg, gv_err *err)
 {
     nn_trainer *t;
-    gv_status s = nn_trainer_open(&(dev_id){DEV_CPU, 0, "cpu"}, L, NN_FP64, b->n, a->threads, 0, 0, NN_CONV_WINOGRAD,
-                                  &t, err);
+    gv_status s = ref_open(L, b->n, a->threads, &t, err);
     if (s != GV_OK)
         return s;
     s = nn_ref_follow_masks(t, masks, b->n, err);
@@ -547,7 +558,7 @@ static gv_status draw_device(chk *c, const net_draw *d, const dev_id *dev, nn_dt
     uint8_t *masks = gv_xmalloc(mlen);
     net_out_alloc(&o, &d->L, d->b.n);
     net_out_alloc(&rg, &d->L, d->b.n);
-    gv_status s = nn_trainer_open(dev, &d->L, dt, d->b.n, a->threads, a->tf32, a->fault, NN_CONV_WINOGRAD, &t, err);
+    gv_status s = nn_trainer_open(dev, &d->L, check_opts(a, dt, d->b.n), &t, err);
     if (s == GV_OK) {
         s = net_run(t, &d->s0, &d->b, &d->ref.after, &o, masks, &got, err);
         nn_trainer_destroy(t);
@@ -630,7 +641,7 @@ static gv_status check_reference(chk *c, const nn_check_opts *a, gv_progress *pg
     net_out rg;
     net_out_alloc(&rg, L, n);
     int rgot = 0;
-    s = nn_trainer_open(&(dev_id){DEV_CPU, 0, "cpu"}, L, NN_FP64, n, a->threads, 0, 0, NN_CONV_WINOGRAD, &t, &err);
+    s = ref_open(L, n, a->threads, &t, &err);
     if (s == GV_OK)
         s = net_run(t, &r.init, &r.batch, &r.step10, &o, rmasks, &rgot, &err);
     if (s == GV_OK && !rgot)
@@ -685,7 +696,7 @@ static gv_status check_reference(chk *c, const nn_check_opts *a, gv_progress *pg
             gv_progress_update(pg, "check: %s %s against %s", c->device, c->dtype, path);
             tolerances tl = tol_of(dt, a->tf32 && devs[d].kind == DEV_GPU);
             int got = 0;
-            s = nn_trainer_open(&devs[d], L, dt, n, a->threads, a->tf32, a->fault, NN_CONV_WINOGRAD, &t, &err);
+            s = nn_trainer_open(&devs[d], L, check_opts(a, dt, n), &t, &err);
             if (s == GV_OK) {
                 s = net_run(t, &r.init, &r.batch, &r.step10, &o, dmasks, &got, &err);
                 nn_trainer_destroy(t);

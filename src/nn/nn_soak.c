@@ -42,7 +42,7 @@ static gv_status soak_one(const dev_id *d, nn_dtype dt, const nn_layout *L, cons
     gv_err err = {{0}};
     nn_trainer *t;
     *pass_out = 0;
-    gv_status s = nn_trainer_open(d, L, dt, a->batch, a->threads, 0, 0, NN_CONV_WINOGRAD, &t, errp);
+    gv_status s = nn_trainer_open(d, L, (nn_trainer_opts){.dtype = dt, .max_batch = a->batch, .threads = a->threads}, &t, errp);
     if (s != GV_OK)
         return s;
     nn_batch b;

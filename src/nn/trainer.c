@@ -100,10 +100,8 @@ int nn_cpu_conv_parse(const char *s, nn_cpu_conv *c)
     return 0;
 }
 
-gv_status nn_trainer_open(const dev_id *d, const nn_layout *L, nn_dtype dt, int max_batch, int threads, int tf32,
-                          int fault, nn_cpu_conv conv, nn_trainer **t, gv_err *err)
+gv_status nn_trainer_open(const dev_id *d, const nn_layout *L, nn_trainer_opts o, nn_trainer **t, gv_err *err)
 {
-    nn_trainer_opts o = {.dtype = dt, .tf32 = tf32, .max_batch = max_batch, .threads = threads,
-                         .device_index = d->index, .fault = fault, .cpu_conv = conv};
+    o.device_index = d->index;
     return nn_trainer_create(d->label, L, &o, t, err);
 }

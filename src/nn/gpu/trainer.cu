@@ -8,7 +8,11 @@
  * cuDNN when it can be loaded (conv_cudnn.cu; GV_CUDNN below), else through this project's
  * implicit-GEMM kernels (conv_mma.cu, conv_simt.cu); the 1x1 convolutions and
  * the linear layers of the heads go through the vendor BLAS (dev/gpu_blas.h); norms are
- * fused with ReLU and the residual add (norm.cu). */
+ * fused with ReLU and the residual add (norm.cu).
+ *
+ * A trainer opened for inference alone (nn_trainer_opts.infer_only) allocates no activation
+ * gradients, ReLU masks or data-gradient weights, and its blocks share four activation
+ * buffers (the eval forward keeps nothing for a backward); it refuses the training calls. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +54,8 @@ typedef struct {
     unsigned char dnn_use[4]; /* per DNN_* kind: cuDNN was faster than the own kernels */
     char conv_path[200]; /* which of them: "cudnn 9.10.2", "own mma", "own simt" (and why not cuDNN) */
     size_t bytes;        /* device memory this trainer holds */
+    int io;              /* opened for inference only (opts.infer_only) */
+    void *pool[4];       /* io: the activations of every block (see share_activations) */
 
     float *p, *g, *m, *v, *run;
     int *step_dev;
@@ -182,7 +188,7 @@ static void norm_offsets(const nn_layout *L, norm_layer *nl, const char *name, i
 static int relu_bits(const gt *s, int C)
 {
     const char *e = getenv("GV_RELU_BITS");
-    return !(e && !strcmp(e, "0")) && gpu_norm_relu_bits(!s->bn, C, s->dt, GPU_GN_AUTO);
+    return !s->io && !(e && !strcmp(e, "0")) && gpu_norm_relu_bits(!s->bn, C, s->dt, GPU_GN_AUTO);
 }
 
 static size_t bits_bytes(const gt *s, const norm_layer *nl, size_t n)
@@ -226,6 +232,22 @@ static void add_desc(prep_desc *d, int *n, int *maxe, int kind, int src, int cou
         *maxe = e;
 }
 
+/* Inference alone: every block's activations in four buffers. A block reads its input
+ * (the previous block's output) until its last norm, which writes the output beside it, so
+ * the outputs alternate between two buffers and the rest is one block's scratch:
+ * convolutions into pool[0], the first norm into pool[1], block b's output into
+ * pool[2 + (b & 1)]; the stem's output is pool[3], block 0's input. */
+static void share_activations(gt *s)
+{
+    s->stem_x = s->pool[0];
+    s->stem_a = s->pool[3];
+    for (int b = 0; b < s->nb; b++) {
+        s->bx1[b] = s->bx2[b] = s->pool[0];
+        s->ba1[b] = s->pool[1];
+        s->bout[b] = s->pool[2 + (b & 1)];
+    }
+}
+
 static gv_status setup(gt *s, gv_err *err)
 {
     const nn_layout *L = s->L;
@@ -260,10 +282,10 @@ static gv_status setup(gt *s, gv_err *err)
     for (int b = 0; b < nb; b++) {
         char name[64];
         snprintf(name, sizeof name, "blocks.%d.c1", b);
-        if ((st = alloc_conv(s, &s->c1[b], name, C, C, C, 1, err)) != GV_OK)
+        if ((st = alloc_conv(s, &s->c1[b], name, C, C, C, !s->io, err)) != GV_OK)
             return st;
         snprintf(name, sizeof name, "blocks.%d.c2", b);
-        if ((st = alloc_conv(s, &s->c2[b], name, C, C, C, 1, err)) != GV_OK)
+        if ((st = alloc_conv(s, &s->c2[b], name, C, C, C, !s->io, err)) != GV_OK)
             return st;
         snprintf(name, sizeof name, "blocks.%d.n1", b);
         norm_offsets(L, &s->n1[b], name, C);
@@ -298,7 +320,8 @@ static gv_status setup(gt *s, gv_err *err)
         conv_layer *cl[2] = {&s->c1[b], &s->c2[b]};
         for (int k = 0; k < 2; k++) {
             add_desc(d, &nd, &maxe, PREP_CONV_FWD, cl[k]->w, C, C, C, cl[k]->wf);
-            add_desc(d, &nd, &maxe, PREP_CONV_DGRAD, cl[k]->w, C, C, C, cl[k]->wd);
+            if (cl[k]->wd)
+                add_desc(d, &nd, &maxe, PREP_CONV_DGRAD, cl[k]->w, C, C, C, cl[k]->wd);
         }
     }
     add_desc(d, &nd, &maxe, PREP_PLAIN, s->pc_w, NN_HEAD_CH * C, 1, 1, s->pc_wt);
@@ -313,13 +336,19 @@ static gv_status setup(gt *s, gv_err *err)
 
     /* activations */
     ALLOC(s->xin, es * M * 16, "activations");
-    ALLOC(s->stem_x, es * M * C, "activations");
-    ALLOC(s->stem_a, es * M * C, "activations");
-    for (int b = 0; b < nb; b++) {
-        ALLOC(s->bx1[b], es * M * C, "activations");
-        ALLOC(s->ba1[b], es * M * C, "activations");
-        ALLOC(s->bx2[b], es * M * C, "activations");
-        ALLOC(s->bout[b], es * M * C, "activations");
+    if (s->io) {
+        for (int k = 0; k < 4; k++)
+            ALLOC(s->pool[k], es * M * C, "activations");
+        share_activations(s);
+    } else {
+        ALLOC(s->stem_x, es * M * C, "activations");
+        ALLOC(s->stem_a, es * M * C, "activations");
+        for (int b = 0; b < nb; b++) {
+            ALLOC(s->bx1[b], es * M * C, "activations");
+            ALLOC(s->ba1[b], es * M * C, "activations");
+            ALLOC(s->bx2[b], es * M * C, "activations");
+            ALLOC(s->bout[b], es * M * C, "activations");
+        }
     }
     ALLOC(s->hp_x, es * M * NN_HEAD_CH, "activations");
     ALLOC(s->hp_a, es * M * NN_HEAD_CH, "activations");
@@ -335,18 +364,21 @@ static gv_status setup(gt *s, gv_err *err)
     ALLOC(s->vh, es * N * NN_VALUE_HIDDEN, "head outputs");
     ALLOC(s->loss_acc, sizeof(double) * 2, "loss");
     ALLOC(s->bn_acc, sizeof(double) * GPU_BN_SCRATCH(C > NN_HEAD_CH ? C : NN_HEAD_CH), "BatchNorm sums");
+    /* the loss kernel writes the outputs' gradients in eval mode too */
     ALLOC(s->dlogits, es * N * NN_POLICY, "gradients");
     ALLOC(s->dvalue, es * N, "gradients");
-    ALLOC(s->dvh, es * N * NN_VALUE_HIDDEN, "gradients");
-    ALLOC(s->dhp_a, es * M * NN_HEAD_CH, "gradients");
-    ALLOC(s->dhv_a, es * M * NN_HEAD_CH, "gradients");
-    ALLOC(s->dhp_x, es * M * NN_HEAD_CH, "gradients");
-    ALLOC(s->dhv_x, es * M * NN_HEAD_CH, "gradients");
-    ALLOC(s->gA, es * M * C, "gradients");
-    ALLOC(s->gB, es * M * C, "gradients");
-    ALLOC(s->gC, es * M * C, "gradients");
-    ALLOC(s->gD, es * M * C, "gradients");
-    ALLOC(s->gtmp, sizeof(float) * NN_VALUE_HIDDEN * 1568, "gradients");
+    if (!s->io) {
+        ALLOC(s->dvh, es * N * NN_VALUE_HIDDEN, "gradients");
+        ALLOC(s->dhp_a, es * M * NN_HEAD_CH, "gradients");
+        ALLOC(s->dhv_a, es * M * NN_HEAD_CH, "gradients");
+        ALLOC(s->dhp_x, es * M * NN_HEAD_CH, "gradients");
+        ALLOC(s->dhv_x, es * M * NN_HEAD_CH, "gradients");
+        ALLOC(s->gA, es * M * C, "gradients");
+        ALLOC(s->gB, es * M * C, "gradients");
+        ALLOC(s->gC, es * M * C, "gradients");
+        ALLOC(s->gD, es * M * C, "gradients");
+        ALLOC(s->gtmp, sizeof(float) * NN_VALUE_HIDDEN * 1568, "gradients");
+    }
     /* Room for up to 64 split-K partials of the largest convolution, at most 64 MiB
      * (fewer splits are used when it is smaller). */
     {
@@ -593,6 +625,11 @@ static gv_status enqueue_step(gt *s, gv_err *err)
     return GV_OK;
 }
 
+static gv_status poison(gt *s, void *p, size_t bytes, gv_err *err)
+{
+    return p ? gpu_poison(p, bytes, s->st, err) : GV_OK; /* (a buffer an inference trainer lacks) */
+}
+
 /* Poisons every activation and activation-gradient buffer for the current batch, so that an
  * element a kernel fails to write is NaN and cannot pass a comparison. */
 static gv_status poison_all(gt *s, gv_err *err)
@@ -600,35 +637,35 @@ static gv_status poison_all(gt *s, gv_err *err)
     const size_t M = (size_t)s->n * 49, C = (size_t)s->C, es = s->es, n = (size_t)s->n;
     void *big[] = {s->stem_x, s->stem_a, s->gA, s->gB, s->gC, s->gD};
     for (size_t i = 0; i < GV_ARRAY_LEN(big); i++)
-        GV_TRY(gpu_poison(big[i], es * M * C, s->st, err));
+        GV_TRY(poison(s, big[i], es * M * C, err));
     norm_layer *lone[] = {&s->sn, &s->pn, &s->vn}; /* the stem's and the heads' norms */
     for (size_t i = 0; i < GV_ARRAY_LEN(lone); i++)
         if (lone[i]->bits)
-            GV_TRY(gpu_poison(lone[i]->bits, bits_bytes(s, lone[i], n), s->st, err));
+            GV_TRY(poison(s, lone[i]->bits, bits_bytes(s, lone[i], n), err));
     for (int b = 0; b < s->nb; b++) {
         if (s->n1[b].bits)
-            GV_TRY(gpu_poison(s->n1[b].bits, bits_bytes(s, &s->n1[b], n), s->st, err));
+            GV_TRY(poison(s, s->n1[b].bits, bits_bytes(s, &s->n1[b], n), err));
         if (s->n2[b].bits)
-            GV_TRY(gpu_poison(s->n2[b].bits, bits_bytes(s, &s->n2[b], n), s->st, err));
-        GV_TRY(gpu_poison(s->bx1[b], es * M * C, s->st, err));
-        GV_TRY(gpu_poison(s->ba1[b], es * M * C, s->st, err));
-        GV_TRY(gpu_poison(s->bx2[b], es * M * C, s->st, err));
-        GV_TRY(gpu_poison(s->bout[b], es * M * C, s->st, err));
+            GV_TRY(poison(s, s->n2[b].bits, bits_bytes(s, &s->n2[b], n), err));
+        GV_TRY(poison(s, s->bx1[b], es * M * C, err));
+        GV_TRY(poison(s, s->ba1[b], es * M * C, err));
+        GV_TRY(poison(s, s->bx2[b], es * M * C, err));
+        GV_TRY(poison(s, s->bout[b], es * M * C, err));
     }
     void *head[] = {s->hp_x, s->hp_a, s->hv_x, s->hv_a, s->dhp_a, s->dhv_a, s->dhp_x, s->dhv_x};
     for (size_t i = 0; i < GV_ARRAY_LEN(head); i++)
-        GV_TRY(gpu_poison(head[i], es * M * NN_HEAD_CH, s->st, err));
-    GV_TRY(gpu_poison(s->xin, es * M * 16, s->st, err));
-    GV_TRY(gpu_poison(s->logits_raw, sizeof(float) * n * NN_POLICY, s->st, err));
-    GV_TRY(gpu_poison(s->logits, sizeof(float) * n * NN_POLICY, s->st, err));
-    GV_TRY(gpu_poison(s->value_raw, sizeof(float) * n, s->st, err));
-    GV_TRY(gpu_poison(s->value, sizeof(float) * n, s->st, err));
-    GV_TRY(gpu_poison(s->vh_raw, sizeof(float) * n * NN_VALUE_HIDDEN, s->st, err));
-    GV_TRY(gpu_poison(s->vh, es * n * NN_VALUE_HIDDEN, s->st, err));
-    GV_TRY(gpu_poison(s->dvh, es * n * NN_VALUE_HIDDEN, s->st, err));
-    GV_TRY(gpu_poison(s->dlogits, es * n * NN_POLICY, s->st, err));
-    GV_TRY(gpu_poison(s->dvalue, es * n, s->st, err));
-    GV_TRY(gpu_poison(s->loss, sizeof(float), s->st, err));
+        GV_TRY(poison(s, head[i], es * M * NN_HEAD_CH, err));
+    GV_TRY(poison(s, s->xin, es * M * 16, err));
+    GV_TRY(poison(s, s->logits_raw, sizeof(float) * n * NN_POLICY, err));
+    GV_TRY(poison(s, s->logits, sizeof(float) * n * NN_POLICY, err));
+    GV_TRY(poison(s, s->value_raw, sizeof(float) * n, err));
+    GV_TRY(poison(s, s->value, sizeof(float) * n, err));
+    GV_TRY(poison(s, s->vh_raw, sizeof(float) * n * NN_VALUE_HIDDEN, err));
+    GV_TRY(poison(s, s->vh, es * n * NN_VALUE_HIDDEN, err));
+    GV_TRY(poison(s, s->dvh, es * n * NN_VALUE_HIDDEN, err));
+    GV_TRY(poison(s, s->dlogits, es * n * NN_POLICY, err));
+    GV_TRY(poison(s, s->dvalue, es * n, err));
+    GV_TRY(poison(s, s->loss, sizeof(float), err));
     return GV_OK;
 }
 
@@ -752,12 +789,22 @@ static gv_status need_batch(gt *s, gv_err *err)
     return s->n > 0 ? GV_OK : gv_fail(err, GV_ERR_INPUT, "no batch set on the GPU trainer");
 }
 
+/* The training calls (what: their name) need a trainer not opened for inference alone, and
+ * a batch. */
+static gv_status need_training(gt *s, const char *what, gv_err *err)
+{
+    if (s->io)
+        return gv_fail(err, GV_ERR_INPUT, "%s: this GPU trainer was opened for inference only (infer_only); open "
+                       "one without it to train", what);
+    return need_batch(s, err);
+}
+
 static gv_status dnn_prepare(gt *s, int train, gv_err *err);
 
 static gv_status t_forward(nn_trainer *t, int train, double *logits, double *value, double *loss, gv_err *err)
 {
     gt *s = T_(t);
-    GV_TRY(need_batch(s, err));
+    GV_TRY(train ? need_training(s, "a train-mode forward", err) : need_batch(s, err));
     GV_TRY(dnn_prepare(s, 0, err)); /* before the poison: it writes some outputs */
     GV_TRY(poison_all(s, err));
     /* The bias gradients that the loss kernel accumulates land in g; clear it. */
@@ -778,7 +825,7 @@ static gv_status t_forward(nn_trainer *t, int train, double *logits, double *val
 static gv_status t_gradients(nn_trainer *t, double *grads, double *loss, gv_err *err)
 {
     gt *s = T_(t);
-    GV_TRY(need_batch(s, err));
+    GV_TRY(need_training(s, "gradients", err));
     GV_TRY(dnn_prepare(s, 1, err));
     GV_TRY(poison_all(s, err));
     GV_GPU_TRY(cudaMemsetAsync(s->g, 0, sizeof(float) * s->L->nparams, s->st), err);
@@ -935,7 +982,7 @@ static gv_status t_infer(nn_trainer *t, double *logits, double *value, gv_err *e
 static gv_status t_step(nn_trainer *t, double *loss, gv_err *err)
 {
     gt *s = T_(t);
-    GV_TRY(need_batch(s, err));
+    GV_TRY(need_training(s, "a training step", err));
     /* the learning rate is an argument of the captured AdamW kernel: a new rate (a
      * schedule) captures the step again */
     s->lr = (float)nn_trainer_lr(t);
@@ -958,8 +1005,10 @@ extern "C" void nn_gpu_profile(nn_trainer *t)
 {
     gt *s = T_(t);
     gv_err e;
-    if (s->n <= 0)
+    if (need_training(s, "profile", &e) != GV_OK) {
+        printf("# profile: %s\n", e.msg);
         return;
+    }
     if (GV_GPU(cudaEventCreate(&s->pe0), &e) != GV_OK || GV_GPU(cudaEventCreate(&s->pe1), &e) != GV_OK ||
         GV_GPU(cudaStreamSynchronize(s->st), &e) != GV_OK) {
         printf("# profile: %s\n", e.msg);
@@ -1023,7 +1072,7 @@ static gv_status mask_of(gt *s, const void *act, int C, int rows_per_sample, uin
 static gv_status t_relu_masks(nn_trainer *t, uint8_t *masks, gv_err *err)
 {
     gt *s = T_(t);
-    GV_TRY(need_batch(s, err));
+    GV_TRY(need_training(s, "ReLU masks", err));
     uint8_t *m = masks;
     GV_TRY(mask_of(s, s->stem_a, s->C, 49, &m, err));
     for (int b = 0; b < s->nb; b++) {
@@ -1058,12 +1107,17 @@ static void free_all(gt *s)
     if (s->igraph)
         (void)cudaGraphExecDestroy(s->igraph);
     gpu_dnn_close(s->dnn);
+    if (s->io) { /* the activations are the pool's, freed once below */
+        s->stem_x = s->stem_a = NULL;
+        for (int b = 0; b < s->nb && s->bx1 && s->ba1 && s->bx2 && s->bout; b++)
+            s->bx1[b] = s->ba1[b] = s->bx2[b] = s->bout[b] = NULL;
+    }
     void *ptrs[] = {s->p, s->g, s->m, s->v, s->run, s->step_dev, s->stem.wf, s->pc_wt, s->vc_wt, s->pf_wp, s->vf1_wp,
                     s->vf2_wt, s->xin, s->stem_x, s->stem_a, s->hp_x, s->hp_a, s->hv_x, s->hv_a, s->logits_raw,
                     s->value_raw, s->vh_raw, s->logits, s->value, s->loss, s->vh, s->loss_acc, s->bn_acc, s->dlogits,
                     s->dvalue, s->dvh, s->dhp_a, s->dhv_a, s->dhp_x, s->dhv_x, s->gA, s->gB, s->gC, s->gD, s->gtmp, s->wg_ws,
                     s->bx, s->bcells, s->bvt, s->bpt, s->descs, s->sn.mean, s->sn.rstd, s->pn.mean, s->pn.rstd, s->vn.mean,
-                    s->vn.rstd, s->sn.bits, s->pn.bits, s->vn.bits};
+                    s->vn.rstd, s->sn.bits, s->pn.bits, s->vn.bits, s->pool[0], s->pool[1], s->pool[2], s->pool[3]};
     for (size_t i = 0; i < GV_ARRAY_LEN(ptrs); i++)
         if (ptrs[i])
             (void)cudaFree(ptrs[i]);
@@ -1181,6 +1235,7 @@ extern "C" gv_status nn_gpu_create(const nn_layout *L, const nn_trainer_opts *op
     s->nb = L->cfg.blocks;
     s->bn = L->cfg.norm == NN_NORM_BATCH;
     s->maxn = opts->max_batch;
+    s->io = opts->infer_only != 0;
     cudaDeviceProp p;
     if (cudaGetDeviceProperties(&p, opts->device_index) == cudaSuccess) {
         s->sm_count = p.multiProcessorCount;
