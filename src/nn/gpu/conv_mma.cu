@@ -320,10 +320,10 @@ __global__ void __launch_bounds__(256) conv_fwd_mma(const uint16_t *__restrict__
  * The same gather and pipeline with BK = 64; the multiplication is wgmma.mma_async, one
  * warpgroup (128 threads) per BM/2 rows, both operands read by the tensor cores from the
  * swizzled shared-memory tiles through matrix descriptors, fp32 accumulators in registers
- * (BN/2 per thread per 64 rows). The operands are gathered by cp.async rather than TMA: a
- * tile of rows m = n*49 + y*7 + x shifted by a tap is not a box of the (N, 7, 7, C) tensor
- * unless a tile holds whole boards (49 rows; wgmma tiles are multiples of 64), and the
- * zero fill at the board's edge is what the cp.async source size gives. */
+ * (BN/2 per thread per 64 rows). The operands are gathered by cp.async (the zero fill at
+ * the board's edge is what the cp.async source size gives). A tile of rows
+ * m = n*49 + y*7 + x shifted by a tap is not a box of the (N, 7, 7, C) tensor, so TMA's
+ * tiled mode cannot load it; its im2col mode could (see docs/NN.md, the Hopper kernels). */
 #if GV_HAVE_MMA_BUILD && defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define WGMMA_BODY 1
 #else
