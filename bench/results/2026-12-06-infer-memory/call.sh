@@ -14,7 +14,8 @@ grep "infer_only" "$R/test_gpu_train.txt" | cut -c1-300; tail -1 "$R/test_gpu_tr
 if grep -q "^FAIL" "$R/test_gpu_train.txt"; then grep "^FAIL" "$R/test_gpu_train.txt" | head; st end; exit 0; fi
 export GV_CUDNN=1
 st infer
-sh bench/infer_gpu_vs_torch.sh "$R/infer" --batches 1,64,1024,4096 --compile-batches 1,4096 --dtypes bf16 --repeats 3 >"$R/infer.log" 2>&1
+ib=1,64,1024,4096; [ "${1:-}" = quick ] && ib=1,4096
+sh bench/infer_gpu_vs_torch.sh "$R/infer" --batches $ib --compile-batches 1,4096 --dtypes bf16 --repeats 3 >"$R/infer.log" 2>&1
 echo "infer rc=$?"; grep -E "^\||^peak" "$R/infer/summary.md" | head -30
 [ "${1:-}" = quick ] && { st end; exit 0; }
 export GV_RELU_BITS=1
