@@ -87,6 +87,9 @@ typedef struct {
     int conv_threads;      /* threads each Winograd forward shares its work among (1, or all of them
                             * when an eval forward of fewer samples than threads runs as one unit) */
     int packed;            /* the layers' packed weights match params (cleared when params change) */
+    int io;                /* opened for inference only (opts.infer_only): no gradients, and the
+                            * blocks' activations in pool (share_activations) */
+    float *pool[4];
     nn_norm kind;
     size_t bytes;
     size_t *gmap;          /* accumulator index -> parameter index (weights are permuted) */
@@ -904,11 +907,34 @@ static void norm_stats_free(c32_norm *nm)
     nm->mean = nm->rstd = NULL;
 }
 
-static void free_batch_arrays(c32 *m)
+/* Inference alone: every block's activations in four arrays, as the GPU trainer keeps them
+ * (trainer.cu, share_activations): a sample's block reads its input until its last norm, so
+ * the block outputs alternate between pool[2] and pool[3] and the rest is one block's
+ * scratch; the stem writes pool[0] and pool[3]. Each thread touches its own samples' rows
+ * only, so the sharing holds for any split of the batch. */
+static void share_activations(c32 *m)
 {
+    m->h0 = m->pool[0], m->a0 = m->pool[3];
     for (int i = 0; i < m->nblocks; i++) {
         c32_block *b = &m->blocks[i];
-        free(b->h1), free(b->a1), free(b->h2), free(b->out);
+        b->h1 = b->h2 = m->pool[0];
+        b->a1 = m->pool[1];
+        b->out = m->pool[2 + (i & 1)];
+    }
+}
+
+static void free_batch_arrays(c32 *m)
+{
+    if (m->io) { /* the activations are the pool's */
+        for (int k = 0; k < 4; k++)
+            free(m->pool[k]), m->pool[k] = NULL;
+        m->h0 = m->a0 = NULL;
+    }
+    for (int i = 0; i < m->nblocks; i++) {
+        c32_block *b = &m->blocks[i];
+        if (!m->io)
+            free(b->h1), free(b->a1), free(b->h2), free(b->out);
+        b->h1 = b->a1 = b->h2 = b->out = NULL;
         norm_stats_free(&b->n1), norm_stats_free(&b->n2);
     }
     norm_stats_free(&m->sn), norm_stats_free(&m->pn), norm_stats_free(&m->vn);
@@ -925,19 +951,29 @@ static void alloc_batch_arrays(c32 *m, int n)
     size_t M = (size_t)n * P, C = (size_t)m->C, H = NN_HEAD_CH;
     for (int i = 0; i < m->nblocks; i++) {
         c32_block *b = &m->blocks[i];
-        b->h1 = falloc(m, M * C), b->a1 = falloc(m, M * C), b->h2 = falloc(m, M * C), b->out = falloc(m, M * C);
+        if (!m->io)
+            b->h1 = falloc(m, M * C), b->a1 = falloc(m, M * C), b->h2 = falloc(m, M * C), b->out = falloc(m, M * C);
         norm_stats_alloc(m, &b->n1, n), norm_stats_alloc(m, &b->n2, n);
     }
     norm_stats_alloc(m, &m->sn, n), norm_stats_alloc(m, &m->pn, n), norm_stats_alloc(m, &m->vn, n);
     m->x = falloc(m, M * NN_IN_PLANES);
-    m->h0 = falloc(m, M * C), m->a0 = falloc(m, M * C);
+    if (m->io) {
+        for (int k = 0; k < 4; k++)
+            m->pool[k] = falloc(m, M * C);
+        share_activations(m);
+    } else {
+        m->h0 = falloc(m, M * C), m->a0 = falloc(m, M * C);
+    }
     m->hp = falloc(m, M * H), m->ap = falloc(m, M * H), m->hv = falloc(m, M * H), m->av = falloc(m, M * H);
     m->logits = falloc(m, (size_t)n * NN_POLICY), m->r = falloc(m, (size_t)n * NN_VALUE_HIDDEN);
     m->value = falloc(m, (size_t)n);
-    m->D = falloc(m, M * C), m->T1 = falloc(m, M * C), m->T2 = falloc(m, M * C);
-    m->G1 = falloc(m, M * H), m->G2 = falloc(m, M * H);
+    /* the forward writes the loss's gradients at the outputs, in eval mode too */
     m->dlogits = falloc(m, (size_t)n * NN_POLICY), m->dvalue = falloc(m, (size_t)n);
-    m->dr = falloc(m, (size_t)n * NN_VALUE_HIDDEN);
+    if (!m->io) {
+        m->D = falloc(m, M * C), m->T1 = falloc(m, M * C), m->T2 = falloc(m, M * C);
+        m->G1 = falloc(m, M * H), m->G2 = falloc(m, M * H);
+        m->dr = falloc(m, (size_t)n * NN_VALUE_HIDDEN);
+    }
     m->policy = gv_xcalloc((size_t)n, sizeof(int64_t));
     m->vtarget = gv_xcalloc((size_t)n, sizeof(double));
     m->logits_d = gv_xcalloc((size_t)n * NN_POLICY, sizeof(double));
@@ -1032,11 +1068,18 @@ static gv_status need_batch(c32 *m, gv_err *err)
     return m->n > 0 ? GV_OK : gv_fail(err, GV_ERR_INPUT, "cpu-fp32: no batch set (call set_batch first)");
 }
 
+/* The training calls (what: their name) need a trainer not opened for inference alone, and
+ * a batch. */
+static gv_status need_training(nn_trainer *t, const char *what, gv_err *err)
+{
+    c32 *m = t->impl;
+    return m->io ? nn_refuse_training(t->ops->name, what, err) : need_batch(m, err);
+}
+
 static gv_status c32_forward_op(nn_trainer *t, int train, double *logits, double *value, double *loss, gv_err *err)
 {
     c32 *m = t->impl;
-    if (need_batch(m, err) != GV_OK)
-        return GV_ERR_INPUT;
+    GV_TRY(train ? need_training(t, "a train-mode forward", err) : need_batch(m, err));
     blas_guard g = blas_enter();
     double l = c32_run(m, train, 0);
     blas_leave(g);
@@ -1047,8 +1090,7 @@ static gv_status c32_forward_op(nn_trainer *t, int train, double *logits, double
 static gv_status c32_gradients(nn_trainer *t, double *grads, double *loss, gv_err *err)
 {
     c32 *m = t->impl;
-    if (need_batch(m, err) != GV_OK)
-        return GV_ERR_INPUT;
+    GV_TRY(need_training(t, "gradients", err));
     blas_guard g = blas_enter();
     double l = c32_run(m, 1, 1);
     blas_leave(g);
@@ -1063,8 +1105,7 @@ static gv_status c32_gradients(nn_trainer *t, double *grads, double *loss, gv_er
 static gv_status c32_step(nn_trainer *t, double *loss, gv_err *err)
 {
     c32 *m = t->impl;
-    if (need_batch(m, err) != GV_OK)
-        return GV_ERR_INPUT;
+    GV_TRY(need_training(t, "a training step", err));
     blas_guard g = blas_enter();
     double l = c32_run(m, 1, 1);
     m->step++;
@@ -1161,7 +1202,7 @@ static void alloc_threads(c32 *m)
         m->umax = GV_MIN(256, atoi(e) * m->threads);
     m->umax = GV_MAX(m->umax, m->threads);
     m->uacc = gv_xcalloc((size_t)m->umax, sizeof(float *));
-    for (int u = 0; u < m->umax; u++)
+    for (int u = 0; m->io == 0 && u < m->umax; u++) /* (no backward: no accumulators) */
         m->uacc[u] = falloc(m, m->nparams);
     m->loss_part = gv_xcalloc((size_t)m->umax, sizeof(double));
 }
@@ -1199,8 +1240,7 @@ static uint8_t *put_masks(uint8_t *p, const float *y, int n, int c)
 static gv_status c32_relu_masks(nn_trainer *t, uint8_t *masks, gv_err *err)
 {
     c32 *m = t->impl;
-    if (need_batch(m, err) != GV_OK)
-        return GV_ERR_INPUT;
+    GV_TRY(need_training(t, "ReLU masks", err));
     uint8_t *p = put_masks(masks, m->a0, m->n, m->C);
     for (int i = 0; i < m->nblocks; i++) {
         p = put_masks(p, m->blocks[i].a1, m->n, m->C);
@@ -1240,7 +1280,8 @@ gv_status nn_cpu32_create(const nn_layout *L, const nn_trainer_opts *opts, nn_tr
     m->chunk_max = 16;
     if ((e = getenv("GV_CPU_CHUNK")) && atoi(e) > 0) /* tuning: samples per chunk */
         m->chunk_max = GV_MIN(atoi(e), 256);
-    m->params = falloc(m, L->nparams), m->grads = falloc(m, L->nparams);
+    m->io = opts->infer_only != 0;
+    m->params = falloc(m, L->nparams), m->grads = m->io ? NULL : falloc(m, L->nparams);
     m->m = falloc(m, L->nparams), m->v = falloc(m, L->nparams);
     m->buffers = falloc(m, L->nbuffers);
     m->num_batches = gv_xcalloc((size_t)L->nbn + 1, sizeof(int64_t));

@@ -163,11 +163,11 @@ typedef struct {
     double lr;          /* AdamW learning rate of the next step (0: NN_LR); a caller may change
                            t->opts.lr between steps (a schedule); read by nn_trainer_lr */
     int infer_only;     /* the caller runs eval-mode forwards and infer alone (self-play, bench
-                           infer): the GPU trainer then holds no activation gradients, ReLU masks
-                           or data-gradient weights, and one block's activations for all blocks
-                           (a fifth of the memory at 6 blocks), and refuses train-mode forwards,
-                           gradients, step and relu_masks (GV_ERR_INPUT). The CPU trainers size
-                           their buffers by the batch and ignore it. */
+                           infer): the float32 CPU trainer and the GPU trainer then hold no
+                           gradients of activations or parameters (nor the GPU's ReLU masks and
+                           data-gradient weights), and one block's activations for all blocks,
+                           and refuse train-mode forwards, gradients, step and relu_masks
+                           (GV_ERR_INPUT, nn_refuse_training). The float64 reference ignores it. */
 } nn_trainer_opts;
 
 /* How the float32 CPU trainer computes 3x3 convolutions: Winograd F(2x2,3x3) (wino.h, the
@@ -222,6 +222,10 @@ double nn_trainer_lr(const nn_trainer *t);
  * (n) copied from the backend's doubles, loss l; each destination may be NULL. */
 void nn_forward_out(int n, const double *logits_src, const double *value_src, double l, double *logits,
                     double *value, double *loss);
+
+/* The error of a training call (what: "a training step", ...) on a trainer of backend
+ * (its ops->name) opened with infer_only: GV_ERR_INPUT. */
+gv_status nn_refuse_training(const char *backend, const char *what, gv_err *err);
 
 /* t's infer, or its eval-mode forward where it has none. */
 gv_status nn_infer(nn_trainer *t, double *logits, double *value, gv_err *err);

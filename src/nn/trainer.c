@@ -55,6 +55,12 @@ double nn_trainer_lr(const nn_trainer *t)
     return t->opts.lr > 0 ? t->opts.lr : NN_LR;
 }
 
+gv_status nn_refuse_training(const char *backend, const char *what, gv_err *err)
+{
+    return gv_fail(err, GV_ERR_INPUT, "%s: %s: this trainer was opened for inference only (infer_only); open one "
+                   "without it to train", backend, what);
+}
+
 gv_status nn_infer(nn_trainer *t, double *logits, double *value, gv_err *err)
 {
     if (t->ops->infer)

@@ -137,4 +137,70 @@ static void t_positions_case(const char *what, nn_trainer *t, const nn_state *s,
     }
 }
 
+/* A trainer opened for inference only (ti) against a full one (t) of the same backend,
+ * both from state *s: on a batch of n drawn from seed (after `steps` training steps of t
+ * on it, whose state *s and ti then take), ti's infer and eval forward must give t's eval
+ * forward bit for bit: logits, value and loss. */
+__attribute__((unused))
+static void t_infer_only_same(const char *what, nn_trainer *t, nn_trainer *ti, nn_state *s, int n, uint64_t seed,
+                              int steps)
+{
+    const size_t nl = (size_t)n * NN_POLICY, nv = (size_t)n;
+    nn_batch b;
+    nn_batch_alloc(&b, n);
+    nn_batch_random(&b, seed);
+    double *out[6], loss[2] = {NAN, NAN}; /* logits, value: t's eval forward, ti's infer, ti's eval forward */
+    for (int j = 0; j < 6; j++) {
+        out[j] = malloc(sizeof(double) * (j % 2 ? nv : nl));
+        t_poison(out[j], j % 2 ? nv : nl);
+    }
+    gv_err e = {{0}};
+    int ok = t->ops->set_batch(t, &b, &e) == GV_OK && ti->ops->set_batch(ti, &b, &e) == GV_OK;
+    for (int k = 0; ok && k < steps; k++)
+        ok = t->ops->step(t, NULL, &e) == GV_OK;
+    ok = ok && (!steps || (t->ops->get_state(t, s, &e) == GV_OK && ti->ops->set_state(ti, s, &e) == GV_OK)) &&
+         t->ops->forward(t, 0, out[0], out[1], &loss[0], &e) == GV_OK && nn_infer(ti, out[2], out[3], &e) == GV_OK &&
+         ti->ops->forward(ti, 0, out[4], out[5], &loss[1], &e) == GV_OK;
+    char name[256];
+    snprintf(name, sizeof name, "%s: inference-only trainer, n=%d%s", what, n, steps ? ", after training" : "");
+    if (!ok) {
+        t_check(0, name, "trainer call failed: %s", e.msg);
+    } else {
+        int same = !memcmp(&loss[0], &loss[1], sizeof(double));
+        for (int j = 2; j < 6; j++)
+            same &= !memcmp(out[j], out[j % 2], sizeof(double) * (j % 2 ? nv : nl));
+        t_check(same, name, "vs the full trainer's eval forward: infer logits rel_l2 %.3g, value %.3g; eval forward "
+                "logits %.3g, value %.3g, loss %.17g vs %.17g (must be identical)", t_rel_l2(out[2], out[0], nl),
+                t_rel_l2(out[3], out[1], nv), t_rel_l2(out[4], out[0], nl), t_rel_l2(out[5], out[1], nv), loss[1],
+                loss[0]);
+    }
+    for (int j = 0; j < 6; j++)
+        free(out[j]);
+    nn_batch_free(&b);
+}
+
+/* An inference-only trainer ti (after a batch was set) refuses each training call with
+ * GV_ERR_INPUT saying why, and holds less memory than the full trainer t. */
+__attribute__((unused))
+static void t_infer_only_limits(const char *what, nn_trainer *t, nn_trainer *ti)
+{
+    gv_err r[4] = {{{0}}};
+    uint8_t *masks = malloc(nn_relu_masks_len(ti->L, ti->opts.max_batch));
+    double *g = malloc(sizeof(double) * ti->L->nparams);
+    gv_status st[4] = {ti->ops->step(ti, NULL, &r[0]), ti->ops->gradients(ti, g, NULL, &r[1]),
+                       ti->ops->forward(ti, 1, NULL, NULL, NULL, &r[2]), ti->ops->relu_masks(ti, masks, &r[3])};
+    int refused = 1;
+    for (int j = 0; j < 4; j++)
+        refused &= st[j] == GV_ERR_INPUT && strstr(r[j].msg, "inference only") != NULL;
+    char name[256];
+    snprintf(name, sizeof name, "%s: inference-only trainer refuses training", what);
+    t_check(refused, name, "step %d, gradients %d, train forward %d, relu_masks %d (each must be %d): \"%s\"", st[0],
+            st[1], st[2], st[3], GV_ERR_INPUT, r[0].msg);
+    free(masks), free(g);
+    size_t full = t->ops->peak_bytes(t), held = ti->ops->peak_bytes(ti);
+    snprintf(name, sizeof name, "%s: inference-only trainer memory", what);
+    t_check(held < full, name, "%.2f MiB vs the full trainer's %.2f MiB (must be less)", held / 1048576.0,
+            full / 1048576.0);
+}
+
 #endif

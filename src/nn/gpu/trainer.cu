@@ -791,12 +791,11 @@ static gv_status need_batch(gt *s, gv_err *err)
 
 /* The training calls (what: their name) need a trainer not opened for inference alone, and
  * a batch. */
-static gv_status need_training(gt *s, const char *what, gv_err *err)
+static gv_status need_training(nn_trainer *t, const char *what, gv_err *err)
 {
-    if (s->io)
-        return gv_fail(err, GV_ERR_INPUT, "%s: this GPU trainer was opened for inference only (infer_only); open "
-                       "one without it to train", what);
-    return need_batch(s, err);
+    if (T_(t)->io)
+        return nn_refuse_training(t->ops->name, what, err);
+    return need_batch(T_(t), err);
 }
 
 static gv_status dnn_prepare(gt *s, int train, gv_err *err);
@@ -804,7 +803,7 @@ static gv_status dnn_prepare(gt *s, int train, gv_err *err);
 static gv_status t_forward(nn_trainer *t, int train, double *logits, double *value, double *loss, gv_err *err)
 {
     gt *s = T_(t);
-    GV_TRY(train ? need_training(s, "a train-mode forward", err) : need_batch(s, err));
+    GV_TRY(train ? need_training(t, "a train-mode forward", err) : need_batch(s, err));
     GV_TRY(dnn_prepare(s, 0, err)); /* before the poison: it writes some outputs */
     GV_TRY(poison_all(s, err));
     /* The bias gradients that the loss kernel accumulates land in g; clear it. */
@@ -825,7 +824,7 @@ static gv_status t_forward(nn_trainer *t, int train, double *logits, double *val
 static gv_status t_gradients(nn_trainer *t, double *grads, double *loss, gv_err *err)
 {
     gt *s = T_(t);
-    GV_TRY(need_training(s, "gradients", err));
+    GV_TRY(need_training(t, "gradients", err));
     GV_TRY(dnn_prepare(s, 1, err));
     GV_TRY(poison_all(s, err));
     GV_GPU_TRY(cudaMemsetAsync(s->g, 0, sizeof(float) * s->L->nparams, s->st), err);
@@ -982,7 +981,7 @@ static gv_status t_infer(nn_trainer *t, double *logits, double *value, gv_err *e
 static gv_status t_step(nn_trainer *t, double *loss, gv_err *err)
 {
     gt *s = T_(t);
-    GV_TRY(need_training(s, "a training step", err));
+    GV_TRY(need_training(t, "a training step", err));
     /* the learning rate is an argument of the captured AdamW kernel: a new rate (a
      * schedule) captures the step again */
     s->lr = (float)nn_trainer_lr(t);
@@ -1005,7 +1004,7 @@ extern "C" void nn_gpu_profile(nn_trainer *t)
 {
     gt *s = T_(t);
     gv_err e;
-    if (need_training(s, "profile", &e) != GV_OK) {
+    if (need_training(t, "profile", &e) != GV_OK) {
         printf("# profile: %s\n", e.msg);
         return;
     }
@@ -1072,7 +1071,7 @@ static gv_status mask_of(gt *s, const void *act, int C, int rows_per_sample, uin
 static gv_status t_relu_masks(nn_trainer *t, uint8_t *masks, gv_err *err)
 {
     gt *s = T_(t);
-    GV_TRY(need_training(s, "ReLU masks", err));
+    GV_TRY(need_training(t, "ReLU masks", err));
     uint8_t *m = masks;
     GV_TRY(mask_of(s, s->stem_a, s->C, 49, &m, err));
     for (int b = 0; b < s->nb; b++) {
