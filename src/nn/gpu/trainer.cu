@@ -627,7 +627,8 @@ static gv_status enqueue_step(gt *s, gv_err *err)
 
 static gv_status poison(gt *s, void *p, size_t bytes, gv_err *err)
 {
-    return p ? gpu_poison(p, bytes, s->st, err) : GV_OK; /* (a buffer an inference trainer lacks) */
+    return p ? gpu_poison(p, bytes, s->st, err) : GV_OK; /* (a buffer this trainer lacks: no bit masks, or
+                                                            * inference alone) */
 }
 
 /* Poisons every activation and activation-gradient buffer for the current batch, so that an
@@ -640,13 +641,10 @@ static gv_status poison_all(gt *s, gv_err *err)
         GV_TRY(poison(s, big[i], es * M * C, err));
     norm_layer *lone[] = {&s->sn, &s->pn, &s->vn}; /* the stem's and the heads' norms */
     for (size_t i = 0; i < GV_ARRAY_LEN(lone); i++)
-        if (lone[i]->bits)
-            GV_TRY(poison(s, lone[i]->bits, bits_bytes(s, lone[i], n), err));
+        GV_TRY(poison(s, lone[i]->bits, bits_bytes(s, lone[i], n), err));
     for (int b = 0; b < s->nb; b++) {
-        if (s->n1[b].bits)
-            GV_TRY(poison(s, s->n1[b].bits, bits_bytes(s, &s->n1[b], n), err));
-        if (s->n2[b].bits)
-            GV_TRY(poison(s, s->n2[b].bits, bits_bytes(s, &s->n2[b], n), err));
+        GV_TRY(poison(s, s->n1[b].bits, bits_bytes(s, &s->n1[b], n), err));
+        GV_TRY(poison(s, s->n2[b].bits, bits_bytes(s, &s->n2[b], n), err));
         GV_TRY(poison(s, s->bx1[b], es * M * C, err));
         GV_TRY(poison(s, s->ba1[b], es * M * C, err));
         GV_TRY(poison(s, s->bx2[b], es * M * C, err));
