@@ -323,6 +323,8 @@ static gv_status bench_nn(const nn_bench_opts *o, int infer, cJSON *rec, nn_benc
             if (infer) {
                 cJSON_AddNumberToObject(e, "calls", (double)c->steps);
                 cJSON_AddStringToObject(e, "positions", nn_positions_name(o->positions));
+                /* the trainer held no training buffers: the memory is inference's (setup) */
+                cJSON_AddBoolToObject(e, "inference_only", 1);
                 bench_entry_add(&p, &out, k, e);
                 gv_json_add_num(e, "latency_ms_median", 1000.0 * c->lat_median);
                 gv_json_add_num(e, "latency_ms_p99", 1000.0 * c->lat_p99);

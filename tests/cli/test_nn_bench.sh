@@ -25,7 +25,7 @@ expect_exit "bench infer (small)" 0 "$GPUVET" bench infer --devices cpu --channe
 expect_grep "bench infer table row" '^cpu +fp32 +batch +8 +3 +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ ' "$T_TMP/out"
 tr -d ' \t\n' < "$T_TMP/i.json" > "$T_TMP/i1"
 missing=""
-for k in device channels batch dtype norm cpu_conv positions calls latency_ms_median latency_ms_p99 latency_ms_min latency_samples input_ms_median samples_per_s_median host_bytes load_before bench_infer_crossover; do
+for k in device channels batch dtype norm cpu_conv positions inference_only calls latency_ms_median latency_ms_p99 latency_ms_min latency_samples input_ms_median samples_per_s_median host_bytes load_before bench_infer_crossover; do
   grep -q "\"$k\":" "$T_TMP/i1" || missing="$missing $k"
 done
 [ -z "$missing" ] && pass "bench infer record keys" "each entry has latency median/p99/min, samples/s and memory" ||
