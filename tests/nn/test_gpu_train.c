@@ -6,8 +6,9 @@
  * again after training steps have changed the weights; the training-mode forward repeats
  * bit for bit; positions as float32 planes or as cells (expanded on the device) give the
  * same outputs as float64 planes of the same values; a trainer opened for inference only
- * gives the full trainer's eval outputs bit for bit in less memory and refuses to train. Exact agreement with the float64 host path is `gpuvet check`'s job
- * (tests/nn). GV_TRAIN_BENCH=1 adds step timings at benchmark sizes (information only). */
+ * gives the full trainer's eval outputs bit for bit in less memory and refuses to train.
+ * Exact agreement with the float64 host path is `gpuvet check`'s job (tests/nn).
+ * GV_TRAIN_BENCH=1 adds step timings at benchmark sizes (information only). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
