@@ -203,4 +203,29 @@ static void t_infer_only_limits(const char *what, nn_trainer *t, nn_trainer *ti)
             full / 1048576.0);
 }
 
+/* The whole comparison on device (nn_trainer_create's name) with options o: a full trainer
+ * and one opened for inference only, both from state *s; t_infer_only_same at batch n
+ * (seed), 1 (seed + 1) and n after two training steps (seed + 2), then t_infer_only_limits.
+ * o.max_batch must be at least n. */
+__attribute__((unused))
+static void t_infer_only_case(const char *what, const char *device, const nn_layout *L, nn_trainer_opts o,
+                              nn_state *s, int n, uint64_t seed)
+{
+    nn_trainer *t = NULL, *ti = NULL;
+    gv_err e = {{0}};
+    nn_trainer_opts oi = o;
+    o.infer_only = 0, oi.infer_only = 1;
+    if (nn_trainer_create(device, L, &o, &t, &e) != GV_OK || nn_trainer_create(device, L, &oi, &ti, &e) != GV_OK ||
+        t->ops->set_state(t, s, &e) != GV_OK || ti->ops->set_state(ti, s, &e) != GV_OK) {
+        t_check(0, what, "setup failed: %s", e.msg);
+    } else {
+        t_infer_only_same(what, t, ti, s, n, seed, 0);
+        t_infer_only_same(what, t, ti, s, 1, seed + 1, 0);
+        t_infer_only_same(what, t, ti, s, n, seed + 2, 2);
+        t_infer_only_limits(what, t, ti);
+    }
+    nn_trainer_destroy(t);
+    nn_trainer_destroy(ti);
+}
+
 #endif

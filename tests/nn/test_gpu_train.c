@@ -26,15 +26,10 @@ static void destroy(nn_trainer *t)
         t->ops->destroy(t);
 }
 
-static int make_opts(const nn_layout *L, nn_dtype dt, int maxb, int infer_only, nn_trainer **t, gv_err *e)
-{
-    nn_trainer_opts o = {.dtype = dt, .max_batch = maxb, .infer_only = infer_only};
-    return nn_gpu_create(L, &o, t, e);
-}
-
 static int make(const nn_layout *L, nn_dtype dt, int maxb, nn_trainer **t, gv_err *e)
 {
-    return make_opts(L, dt, maxb, 0, t, e);
+    nn_trainer_opts o = {.dtype = dt, .max_batch = maxb};
+    return nn_gpu_create(L, &o, t, e);
 }
 
 static void train_case(nn_norm norm, nn_dtype dt)
@@ -267,21 +262,9 @@ static void infer_only_case(nn_norm norm, nn_dtype dt)
     const char *cudnn = getenv("GV_CUDNN");
     char *keep = cudnn ? strdup(cudnn) : NULL;
     setenv("GV_CUDNN", "0", 1);
-    nn_trainer *t = NULL, *ti = NULL;
-    gv_err e;
     char what[96];
     snprintf(what, sizeof what, "gpu %s %s c32 b3", nn_dtype_name(dt), nn_norm_name(norm));
-    if (make(&L, dt, 64, &t, &e) != GV_OK || make_opts(&L, dt, 64, 1, &ti, &e) != GV_OK ||
-        t->ops->set_state(t, &s, &e) != GV_OK || ti->ops->set_state(ti, &s, &e) != GV_OK) {
-        t_check(0, what, "setup failed: %s", e.msg);
-    } else {
-        t_infer_only_same(what, t, ti, &s, 64, 50, 0);
-        t_infer_only_same(what, t, ti, &s, 1, 51, 0);
-        t_infer_only_same(what, t, ti, &s, 64, 52, 2);
-        t_infer_only_limits(what, t, ti);
-    }
-    destroy(t);
-    destroy(ti);
+    t_infer_only_case(what, "cuda", &L, (nn_trainer_opts){.dtype = dt, .max_batch = 64}, &s, 64, 50);
     if (keep)
         setenv("GV_CUDNN", keep, 1);
     else

@@ -424,24 +424,11 @@ static void infer_only(nn_norm norm)
     nn_state_alloc(&s, &L);
     for (int threads = 1; threads <= 4; threads += 3) {
         nn_state_init_random(&s, 90);
-        nn_trainer *t = NULL, *ti = NULL;
-        gv_err e = {{0}};
         char what[96];
         snprintf(what, sizeof what, "cpu-fp32 %s %s C=16 blocks=3, %d thread%s", nn_cpu_conv_name(conv),
                  nn_norm_name(norm), threads, threads > 1 ? "s" : "");
         nn_trainer_opts o = {.dtype = NN_FP32, .max_batch = 37, .threads = threads, .cpu_conv = conv};
-        if (nn_trainer_create("cpu", &L, &o, &t, &e) != GV_OK || (o.infer_only = 1, 0) ||
-            nn_trainer_create("cpu", &L, &o, &ti, &e) != GV_OK || t->ops->set_state(t, &s, &e) != GV_OK ||
-            ti->ops->set_state(ti, &s, &e) != GV_OK) {
-            t_check(0, what, "setup failed: %s", e.msg);
-        } else {
-            t_infer_only_same(what, t, ti, &s, 1, 91, 0);
-            t_infer_only_same(what, t, ti, &s, 37, 92, 0);
-            t_infer_only_same(what, t, ti, &s, 37, 93, 2);
-            t_infer_only_limits(what, t, ti);
-        }
-        nn_trainer_destroy(t);
-        nn_trainer_destroy(ti);
+        t_infer_only_case(what, "cpu", &L, o, &s, 37, 91);
     }
     nn_state_free(&s);
     nn_layout_free(&L);
