@@ -15,6 +15,7 @@ int main(void)
     /* GV_KERNEL_BENCH=1 adds kernel timings at training sizes (information only). */
     if (fails >= 0 && getenv("GV_KERNEL_BENCH")) {
         nn_gpu_kernel_bench(0, 8192, 128);
+        nn_gpu_kernel_bench(0, 8192, 64);
         nn_gpu_kernel_bench(0, 256, 128);
     }
     /* GV_NORM_BENCH=1: the GroupNorm kernels, earlier, coalesced and coalesced with the ReLU

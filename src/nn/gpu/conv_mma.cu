@@ -14,6 +14,11 @@
 
 #include "nn/gpu/gpu_nn.h"
 
+#if GV_HAVE_MMA_BUILD
+#include <cuda.h> /* CUtensorMap and its encoding's types (the functions come from the driver at run time) */
+#include <cudaTypedefs.h>
+#endif
+
 #if GV_HAVE_MMA_BUILD && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800)
 #define MMA_BODY 1
 #else
@@ -323,7 +328,7 @@ __global__ void __launch_bounds__(256) conv_fwd_mma(const uint16_t *__restrict__
  * (BN/2 per thread per 64 rows). The operands are gathered by cp.async (the zero fill at
  * the board's edge is what the cp.async source size gives). A tile of rows
  * m = n*49 + y*7 + x shifted by a tap is not a box of the (N, 7, 7, C) tensor, so TMA's
- * tiled mode cannot load it; its im2col mode could (see docs/NN.md, the Hopper kernels). */
+ * tiled mode cannot load it; its im2col mode can (conv_fwd_wgmma_tma below, for cin % 64 == 0). */
 #if GV_HAVE_MMA_BUILD && defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define WGMMA_BODY 1
 #else
@@ -415,6 +420,39 @@ template <> struct wgmma_op<128> {
     }
 };
 
+#if WGMMA_BODY
+/* One 64-deep K step of a warpgroup's 64 x BN tile, waited for (its stage is refilled after
+ * the next barrier): acc += A (64 rows at tA) x B (BN rows at tB), both K-major, swizzled. */
+template <int BN>
+static __device__ __forceinline__ void wgmma_fwd_step(float *acc, unsigned tA, unsigned tB)
+{
+    wgmma_pin<BN / 2>(acc);
+    wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < 4; kk++)
+        wgmma_op<BN>::template run<0, 0>(acc, wgmma_desc(tA + kk * 32), wgmma_desc(tB + kk * 32));
+    wgmma_commit();
+    wgmma_wait<0>();
+    wgmma_pin<BN / 2>(acc);
+}
+
+/* The forward's epilogue of a CTA's 128 x BN tile at (m0, n0) from each warpgroup's
+ * accumulators: accumulator i of a thread is n8 tile i/4, row +8 for (i/2)&1, column +1 for i&1. */
+template <int BN, bool SPLIT>
+static __device__ __forceinline__ void wgmma_fwd_store(const float *acc, int m0, int n0, uint16_t *__restrict__ Y,
+                                                       const uint16_t *__restrict__ R, int M, int cout, int fault,
+                                                       float *__restrict__ P)
+{
+    const int lane = threadIdx.x & 31, wg = threadIdx.x >> 7, warp = (threadIdx.x >> 5) & 3;
+#pragma unroll
+    for (int j = 0; j < BN / 8; j++)
+#pragma unroll
+        for (int h = 0; h < 2; h++)
+            fwd_store<SPLIT>(m0 + wg * 64 + warp * 16 + (lane >> 2) + h * 8, n0 + j * 8 + (lane & 3) * 2,
+                             acc[j * 4 + 2 * h], acc[j * 4 + 2 * h + 1], Y, R, M, cout, fault, P);
+}
+#endif
+
 /* Tiles of 128 rows (one m64 per warpgroup), 3 stages (97 KiB with the alignment: two CTAs
  * a multiprocessor, at most 128 registers a thread), each step's wgmma waited for before
  * the next barrier. Measured on an H100 against 4 stages, one CTA and a wgmma group kept
@@ -430,7 +468,7 @@ __global__ void __launch_bounds__(256, 2) conv_fwd_wgmma(const uint16_t *__restr
     /* the tiles start at the next 1024-byte boundary (the launch adds 1024 bytes for it) */
     uint16_t *sA = smem + ((1024u - (smem_u32(smem) & 1023u)) & 1023u) / 2; /* [S][BM][BK] */
     uint16_t *sB = sA + S * BM * BK;                                         /* [S][BN][BK] */
-    const int tid = threadIdx.x, lane = tid & 31, wg = tid >> 7, warp = (tid >> 5) & 3;
+    const int wg = threadIdx.x >> 7;
     const int m0 = blockIdx.x * BM, n0 = blockIdx.y * BN;
     int kt0, KT;
     fwd_k_range<BK, SPLIT>(cin, kps, kt0, KT);
@@ -442,26 +480,124 @@ __global__ void __launch_bounds__(256, 2) conv_fwd_wgmma(const uint16_t *__restr
     for (int i = 0; i < NA; i++)
         acc[i] = 0.f;
     auto compute = [&](int stage) {
-        const unsigned tA = smem_u32(sA + (stage * BM + wg * (BM / 2)) * BK), tB = smem_u32(sB + stage * BN * BK);
-        wgmma_pin<NA>(acc);
-        wgmma_fence();
-#pragma unroll
-        for (int kk = 0; kk < BK / 16; kk++)
-            wgmma_op<BN>::template run<0, 0>(acc, wgmma_desc(tA + kk * 32), wgmma_desc(tB + kk * 32));
-        wgmma_commit();
-        /* the stage is refilled after the next barrier: its reads must be done */
-        wgmma_wait<0>();
-        wgmma_pin<NA>(acc);
+        wgmma_fwd_step<BN>(acc, smem_u32(sA + (stage * BM + wg * (BM / 2)) * BK), smem_u32(sB + stage * BN * BK));
     };
     cp_async_pipeline<S, true>(KT, load_stage, compute);
+    wgmma_fwd_store<BN, SPLIT>(acc, m0, n0, Y, R, M, cout, fault, P);
+#endif
+}
 
-    /* accumulator i of a thread: n8 tile i/4, row +8 for (i/2)&1, column +1 for i&1 */
+/* ---- the Hopper form with TMA loads (sm_90a) ------------------------------------------
+ * The forward above with both operands loaded by the tensor memory accelerator instead of
+ * cp.async: A in TMA's im2col mode, B (the weights) as tiles. One thread issues a stage's
+ * two loads, whose completion an mbarrier counts in bytes; the 256 threads compute nothing
+ * for the addresses, and there is no zero fill to arrange.
+ *
+ * The im2col tensor map views X as (N, 7, 7, cin) with a bounding box of base pixels
+ * [-1, 5] in y and x (lower corner -1, upper corner -1: the box ends one short of the
+ * board) and 128 pixels of 64 channels per load. A load starts at the base pixel of the
+ * tile's first row, (x0 - 1, y0 - 1) of image n0, and adds the tap (kx, ky) as the
+ * im2col offsets: pixel (x - 1 + kx, y - 1 + ky) for each of the 128 rows, stepping
+ * through the box in x, then y, then the image, as the rows m = n*49 + y*7 + x do;
+ * what lies off the board or past the last image is zero. A K step of 64 channels must lie
+ * within one tap, so this form needs cin % 64 == 0 (the trunk; the stem runs the cp.async
+ * form). The 128-byte swizzle TMA applies is the layout wgmma_desc reads. */
+#if WGMMA_BODY
+static __device__ __forceinline__ void mbar_init(unsigned bar, unsigned count)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(count) : "memory");
+}
+
+/* One arrival that also expects `bytes` more bytes of asynchronous copies to land. */
+static __device__ __forceinline__ void mbar_expect(unsigned bar, unsigned bytes)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar), "r"(bytes) : "memory");
+}
+
+/* Waits until the barrier's phase `parity` has completed. */
+static __device__ __forceinline__ void mbar_wait(unsigned bar, unsigned parity)
+{
+    unsigned done;
+    do {
+        asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
+                     : "=r"(done)
+                     : "r"(bar), "r"(parity)
+                     : "memory");
+    } while (!done);
+}
+
+/* A (pixels x channels) im2col load of the 4-d map at (c, w, h, n) with tap offsets (ow, oh). */
+static __device__ __forceinline__ void tma_im2col4(unsigned dst, const CUtensorMap *map, int c, int w, int h, int n,
+                                                   unsigned short ow, unsigned short oh, unsigned bar)
+{
+    asm volatile("cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%0], [%1, {%2, "
+                 "%3, %4, %5}], [%6], {%7, %8};\n" ::"r"(dst),
+                 "l"((unsigned long long)map), "r"(c), "r"(w), "r"(h), "r"(n), "r"(bar), "h"(ow), "h"(oh)
+                 : "memory");
+}
+
+/* A tile load of the 2-d map at (x, y). */
+static __device__ __forceinline__ void tma_tile2(unsigned dst, const CUtensorMap *map, int x, int y, unsigned bar)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, "
+                 "%3}], [%4];\n" ::"r"(dst),
+                 "l"((unsigned long long)map), "r"(x), "r"(y), "r"(bar)
+                 : "memory");
+}
+#endif
+
+template <int BN, int S, bool SPLIT>
+__global__ void __launch_bounds__(256, 2)
+    conv_fwd_wgmma_tma(const __grid_constant__ CUtensorMap mapX, const __grid_constant__ CUtensorMap mapW,
+                       uint16_t *__restrict__ Y, const uint16_t *__restrict__ R, int M, int cin, int cout, int fault,
+                       float *__restrict__ P, int kps)
+{
+#if WGMMA_BODY
+    constexpr int BM = FWD_BM, BK = 64, NA = BN / 2;
+    constexpr unsigned STAGE_BYTES = (BM + BN) * BK * 2;
+    extern __shared__ __align__(128) uint16_t smem[];
+    __shared__ __align__(8) unsigned long long full[S]; /* stage s's loads have landed */
+    uint16_t *sA = smem + ((1024u - (smem_u32(smem) & 1023u)) & 1023u) / 2; /* [S][BM][BK] */
+    uint16_t *sB = sA + S * BM * BK;                                         /* [S][BN][BK] */
+    const int tid = threadIdx.x, wg = tid >> 7;
+    const int m0 = blockIdx.x * BM, n0 = blockIdx.y * BN;
+    const int img = m0 / 49, pos = m0 - img * 49, y0 = pos / 7, x0 = pos - y0 * 7;
+    int kt0, KT;
+    fwd_k_range<BK, SPLIT>(cin, kps, kt0, KT);
+    if (tid == 0) {
+        for (int s = 0; s < S; s++)
+            mbar_init(smem_u32(&full[s]), 1);
+        /* the barriers' initialisation, visible to the TMA unit */
+        asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+    }
+    __syncthreads();
+    /* thread 0: K step kt (relative) into stage */
+    auto issue = [&](int stage, int kt) {
+        const int k = (kt0 + kt) * BK, t = k / cin, ci = k - t * cin, ty = t / 3;
+        const unsigned bar = smem_u32(&full[stage]);
+        mbar_expect(bar, STAGE_BYTES);
+        tma_im2col4(smem_u32(sA + stage * BM * BK), &mapX, ci, x0 - 1, y0 - 1, img, (unsigned short)(t - ty * 3),
+                    (unsigned short)ty, bar);
+        tma_tile2(smem_u32(sB + stage * BN * BK), &mapW, k, n0, bar);
+    };
+
+    float acc[NA];
 #pragma unroll
-    for (int j = 0; j < BN / 8; j++)
-#pragma unroll
-        for (int h = 0; h < 2; h++)
-            fwd_store<SPLIT>(m0 + wg * 64 + warp * 16 + (lane >> 2) + h * 8, n0 + j * 8 + (lane & 3) * 2,
-                             acc[j * 4 + 2 * h], acc[j * 4 + 2 * h + 1], Y, R, M, cout, fault, P);
+    for (int i = 0; i < NA; i++)
+        acc[i] = 0.f;
+    if (tid == 0)
+        for (int st = 0; st < S - 1 && st < KT; st++)
+            issue(st, st);
+    for (int kt = 0; kt < KT; kt++) {
+        /* everyone is done with step kt-1, whose stage is refilled now */
+        __syncthreads();
+        if (tid == 0 && kt + S - 1 < KT)
+            issue((kt + S - 1) % S, kt + S - 1);
+        const int stage = kt % S;
+        mbar_wait(smem_u32(&full[stage]), (unsigned)(kt / S) & 1u);
+        wgmma_fwd_step<BN>(acc, smem_u32(sA + (stage * BM + wg * (BM / 2)) * BK), smem_u32(sB + stage * BN * BK));
+    }
+    wgmma_fwd_store<BN, SPLIT>(acc, m0, n0, Y, R, M, cout, fault, P);
 #endif
 }
 
@@ -693,11 +829,21 @@ __global__ void __launch_bounds__(256, 2) conv_wgrad_wgmma(const uint16_t *__res
 typedef void (*fwd_kernel)(const uint16_t *, const uint16_t *, uint16_t *, const uint16_t *, int, int, int, int,
                            float *, int);
 
-/* Launches one forward configuration (its unsplit and split-K kernels, BM x BN tiles, K step
- * BK, smem bytes of shared memory), raising the kernels' shared-memory limit the first time
- * (*raised; before any graph capture can include it). */
-static gv_status fwd_launch(fwd_kernel unsplit, fwd_kernel split, int *raised, int BM, int BN, int BK, size_t smem,
-                            const conv_args *a, int splits, cudaStream_t st, gv_err *err)
+/* The grid of a forward launch asked for `splits` K splits of BK-deep steps: every split
+ * gets at least one K step (*kps of them), *P the partial sums' workspace (NULL unsplit). */
+static dim3 fwd_grid(const conv_args *a, int BM, int BN, int BK, int *splits, int *kps, float **P)
+{
+    int KT = (9 * a->cin + BK - 1) / BK;
+    *kps = (KT + *splits - 1) / *splits;
+    *splits = (KT + *kps - 1) / *kps;
+    *P = *splits > 1 ? a->ws : NULL;
+    return dim3((a->M + BM - 1) / BM, (a->cout + BN - 1) / BN, *splits);
+}
+
+/* Raises the shared-memory limit of a configuration's unsplit and split-K kernels the first
+ * time (*raised; before any graph capture can include it). */
+template <typename K>
+static gv_status raise_smem(K unsplit, K split, int *raised, size_t smem, gv_err *err)
 {
     if (!*raised) {
         GV_GPU_TRY(cudaFuncSetAttribute((const void *)unsplit, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem),
@@ -706,11 +852,20 @@ static gv_status fwd_launch(fwd_kernel unsplit, fwd_kernel split, int *raised, i
                    err);
         *raised = 1;
     }
-    /* every split gets at least one K step */
-    int KT = (9 * a->cin + BK - 1) / BK, kps = (KT + splits - 1) / splits;
-    splits = (KT + kps - 1) / kps;
-    float *P = splits > 1 ? a->ws : NULL;
-    dim3 grid((a->M + BM - 1) / BM, (a->cout + BN - 1) / BN, splits);
+    return GV_OK;
+}
+
+/* Launches one forward configuration (its unsplit and split-K kernels, BM x BN tiles, K step
+ * BK, smem bytes of shared memory), then the split-K reduction when split. */
+static gv_status fwd_launch(fwd_kernel unsplit, fwd_kernel split, int *raised, int BM, int BN, int BK, size_t smem,
+                            const conv_args *a, int splits, cudaStream_t st, gv_err *err)
+{
+    gv_status s = raise_smem(unsplit, split, raised, smem, err);
+    if (s != GV_OK)
+        return s;
+    int kps;
+    float *P;
+    dim3 grid = fwd_grid(a, BM, BN, BK, &splits, &kps, &P);
     (P ? split : unsplit)<<<grid, 256, smem, st>>>((const uint16_t *)a->x, (const uint16_t *)a->w, (uint16_t *)a->y,
                                                    (const uint16_t *)a->res, a->M, a->cin, a->cout, a->fault, P, kps);
     GV_GPU_TRY(cudaGetLastError(), err);
@@ -731,6 +886,73 @@ static gv_status fwd_wgmma_launch(const conv_args *a, int splits, cudaStream_t s
     static int raised;
     return fwd_launch(conv_fwd_wgmma<BN, S, false>, conv_fwd_wgmma<BN, S, true>, &raised, FWD_BM, BN, 64,
                       (size_t)S * (FWD_BM + BN) * 64 * 2 + 1024, a, splits, st, err);
+}
+
+/* cuTensorMapEncodeIm2col and cuTensorMapEncodeTiled, looked up in the driver once through
+ * the runtime (so the binary does not link libcuda); 0 when the driver lacks them. */
+static PFN_cuTensorMapEncodeIm2col_v12000 enc_im2col;
+static PFN_cuTensorMapEncodeTiled_v12000 enc_tiled;
+
+static int tma_encoders(void)
+{
+    static int state; /* 0: not looked up, 1: found, -1: missing */
+    if (!state) {
+        void *f1 = NULL, *f2 = NULL;
+        cudaDriverEntryPointQueryResult q1 = cudaDriverEntryPointSymbolNotFound, q2 = q1;
+        int ok = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeIm2col", &f1, 12000, cudaEnableDefault, &q1) ==
+                     cudaSuccess &&
+                 cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f2, 12000, cudaEnableDefault, &q2) ==
+                     cudaSuccess &&
+                 q1 == cudaDriverEntryPointSuccess && q2 == cudaDriverEntryPointSuccess && f1 && f2;
+        (void)cudaGetLastError();
+        enc_im2col = (PFN_cuTensorMapEncodeIm2col_v12000)f1;
+        enc_tiled = (PFN_cuTensorMapEncodeTiled_v12000)f2;
+        state = ok ? 1 : -1;
+    }
+    return state > 0;
+}
+
+/* The two tensor maps of a forward (see conv_fwd_wgmma_tma): X as (N, 7, 7, cin) in im2col
+ * mode, 128 pixels of 64 channels a load; W as (cout, 9*cin) in 64 x BN tiles. */
+static gv_status tma_maps(const conv_args *a, int BN, CUtensorMap *mx, CUtensorMap *mw, gv_err *err)
+{
+    const cuuint64_t cin = (cuuint64_t)a->cin;
+    const cuuint64_t dx[4] = {cin, 7, 7, (cuuint64_t)(a->M / 49)}, sx[3] = {cin * 2, 7 * cin * 2, 49 * cin * 2};
+    const cuuint64_t dw[2] = {9 * cin, (cuuint64_t)a->cout}, sw[1] = {9 * cin * 2};
+    const int lower[2] = {-1, -1}, upper[2] = {-1, -1};
+    const cuuint32_t ex[4] = {1, 1, 1, 1}, ew[2] = {1, 1}, box[2] = {64, (cuuint32_t)BN};
+    CUresult r = enc_im2col(mx, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 4, (void *)a->x, dx, sx, lower, upper, 64, FWD_BM, ex,
+                            CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                            CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (r != CUDA_SUCCESS)
+        return gv_fail(err, GV_ERR_ENV, "conv3x3 (TMA): cuTensorMapEncodeIm2col failed (CUresult %d; M %d, cin %d)",
+                       (int)r, a->M, a->cin);
+    r = enc_tiled(mw, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, (void *)a->w, dw, sw, box, ew, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                  CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (r != CUDA_SUCCESS)
+        return gv_fail(err, GV_ERR_ENV, "conv3x3 (TMA): cuTensorMapEncodeTiled failed (CUresult %d; cin %d, cout %d)",
+                       (int)r, a->cin, a->cout);
+    return GV_OK;
+}
+
+template <int BN, int S>
+static gv_status fwd_tma_launch(const conv_args *a, int splits, cudaStream_t st, gv_err *err)
+{
+    static int raised;
+    const size_t smem = (size_t)S * (FWD_BM + BN) * 64 * 2 + 1024;
+    gv_status s = raise_smem(conv_fwd_wgmma_tma<BN, S, false>, conv_fwd_wgmma_tma<BN, S, true>, &raised, smem, err);
+    CUtensorMap mx, mw;
+    if (s == GV_OK)
+        s = tma_maps(a, BN, &mx, &mw, err);
+    if (s != GV_OK)
+        return s;
+    int kps;
+    float *P;
+    dim3 grid = fwd_grid(a, FWD_BM, BN, 64, &splits, &kps, &P);
+    (P ? conv_fwd_wgmma_tma<BN, S, true> : conv_fwd_wgmma_tma<BN, S, false>)<<<grid, 256, smem, st>>>(
+        mx, mw, (uint16_t *)a->y, (const uint16_t *)a->res, a->M, a->cin, a->cout, a->fault, P, kps);
+    GV_GPU_TRY(cudaGetLastError(), err);
+    return splits > 1 ? gpu_conv_splitk_reduce(a, splits, st, err) : GV_OK;
 }
 
 __global__ void wgmma_probe(int *built)
@@ -786,6 +1008,33 @@ gv_status gpu_conv3x3_fwd_wgmma(const conv_args *a, int splits, cudaStream_t st,
 #else
     (void)splits, (void)st;
     return gv_fail(err, GV_ERR_ENV, "the Hopper (wgmma) convolution is not built for this GPU backend (cin %d)", a->cin);
+#endif
+}
+
+int gpu_conv_tma_applies(const conv_args *a)
+{
+#if GV_HAVE_MMA_BUILD
+    return a->dt == GPU_BF16 && a->cin % 64 == 0 && a->M % 49 == 0 && !((uintptr_t)a->x & 15) &&
+           !((uintptr_t)a->w & 15) && tma_encoders();
+#else
+    (void)a;
+    return 0;
+#endif
+}
+
+gv_status gpu_conv3x3_fwd_wgmma_tma(const conv_args *a, int splits, cudaStream_t st, gv_err *err)
+{
+#if GV_HAVE_MMA_BUILD
+    if (!gpu_conv_tma_applies(a))
+        return gv_fail(err, GV_ERR_INPUT,
+                       "conv3x3 (TMA): needs bf16, cin a multiple of 64, whole boards, 16-byte aligned operands and "
+                       "a driver with cuTensorMapEncodeIm2col (cin %d, M %d)",
+                       a->cin, a->M);
+    return a->cout >= 128 ? fwd_tma_launch<128, 3>(a, splits, st, err) : fwd_tma_launch<64, 3>(a, splits, st, err);
+#else
+    (void)splits, (void)st;
+    return gv_fail(err, GV_ERR_ENV, "the Hopper (wgmma, TMA) convolution is not built for this GPU backend (cin %d)",
+                   a->cin);
 #endif
 }
 

@@ -516,7 +516,9 @@ gv_status gpu_conv3x3_fwd(const conv_args *a, int impl, cudaStream_t st, gv_err 
     if (a->cin % 8 || a->cout % 8 || a->M <= 0)
         return gv_fail(err, GV_ERR_INPUT, "conv3x3: channels must be multiples of 8 (cin %d, cout %d)", a->cin, a->cout);
     int splits = fwd_splits(a);
-    if (impl == GPU_CONV_WGMMA && a->dt == GPU_BF16)
+    if (impl == GPU_CONV_WGMMA_TMA && gpu_conv_tma_applies(a))
+        return gpu_conv3x3_fwd_wgmma_tma(a, splits, st, err);
+    if (impl >= GPU_CONV_WGMMA && a->dt == GPU_BF16)
         return gpu_conv3x3_fwd_wgmma(a, splits, st, err);
     if (impl == GPU_CONV_MMA && a->dt == GPU_BF16)
         return gpu_conv3x3_fwd_mma(a, splits, st, err);
@@ -549,9 +551,10 @@ gv_status gpu_conv3x3_wgrad(const wgrad_args *a, int impl, cudaStream_t st, gv_e
         splits = (int)(a->ws_elems / per_split);
     int rows = (a->M + splits - 1) / splits;
     /* whole tiles of 64 (wgmma), 32 (mma.sync) or 8/16 rows (SIMT) */
-    rows = impl == GPU_CONV_WGMMA && a->dt == GPU_BF16 ? (rows + 63) / 64 * 64 : (rows + 31) / 32 * 32;
+    const int wgmma = impl >= GPU_CONV_WGMMA && a->dt == GPU_BF16;
+    rows = wgmma ? (rows + 63) / 64 * 64 : (rows + 31) / 32 * 32;
     splits = (a->M + rows - 1) / rows;
-    if (impl == GPU_CONV_WGMMA && a->dt == GPU_BF16)
+    if (wgmma)
         return gpu_conv3x3_wgrad_wgmma(a, rows, splits, st, err);
     if (impl == GPU_CONV_MMA && a->dt == GPU_BF16)
         return gpu_conv3x3_wgrad_mma(a, rows, splits, st, err);

@@ -44,9 +44,10 @@ typedef struct {
 
 /* The own convolution kernels, as `impl` of the launchers: SIMT (fp32 arithmetic on fp32 or
  * bf16 storage, every GPU); MMA (bf16 mma.sync, NVIDIA sm_80+); WGMMA (bf16 wgmma, a build
- * for sm_90a on an sm_90 device: see gpu_conv_wgmma_built). Tensor-core forms apply to bf16;
- * fp32 runs SIMT. */
-enum { GPU_CONV_SIMT = 0, GPU_CONV_MMA = 1, GPU_CONV_WGMMA = 2 };
+ * for sm_90a on an sm_90 device: see gpu_conv_wgmma_built); WGMMA_TMA (WGMMA whose forward
+ * loads its operands by TMA where gpu_conv_tma_applies, else WGMMA's cp.async form; the
+ * weight gradient is WGMMA's). Tensor-core forms apply to bf16; fp32 runs SIMT. */
+enum { GPU_CONV_SIMT = 0, GPU_CONV_MMA = 1, GPU_CONV_WGMMA = 2, GPU_CONV_WGMMA_TMA = 3 };
 
 gv_status gpu_conv3x3_fwd(const conv_args *a, int impl, cudaStream_t st, gv_err *err);
 
@@ -75,6 +76,11 @@ gv_status gpu_conv3x3_fwd_wgmma(const conv_args *a, int splits, cudaStream_t st,
 /* Whether device (sm_90) runs the wgmma kernels: the binary holds sm_90a code for them (a
  * one-thread probe kernel reports it; synchronises). 0 on any other device or backend. */
 int gpu_conv_wgmma_built(int device);
+/* The forward with TMA loads (sm_90a): whether it applies to a (bf16, cin a multiple of 64,
+ * M whole boards, 16-byte aligned x and w, a driver that encodes tensor maps); the kernel
+ * fails with GV_ERR_INPUT where it does not. */
+int gpu_conv_tma_applies(const conv_args *a);
+gv_status gpu_conv3x3_fwd_wgmma_tma(const conv_args *a, int splits, cudaStream_t st, gv_err *err);
 /* Y (M, cout) = sum over the splits' partials in a->ws + res, in a->dt. */
 gv_status gpu_conv_splitk_reduce(const conv_args *a, int splits, cudaStream_t st, gv_err *err);
 gv_status gpu_conv3x3_wgrad_mma(const wgrad_args *a, int rows_per_split, int splits, cudaStream_t st, gv_err *err);

@@ -88,12 +88,18 @@ typedef struct {
 } ctx;
 
 /* Which implementation a test runs: the own kernels (the launchers' GPU_CONV_* with the same
- * values: SIMT, mma.sync, wgmma with 128- and 256-row tiles) or cuDNN. */
-enum { IMPL_SIMT = GPU_CONV_SIMT, IMPL_MMA = GPU_CONV_MMA, IMPL_WGMMA = GPU_CONV_WGMMA, IMPL_CUDNN };
-static const char *impl_name[] = {"simt", "tensor-core", "wgmma", "cudnn"};
+ * values: SIMT, mma.sync, wgmma, wgmma with TMA loads) or cuDNN. */
+enum { IMPL_SIMT = GPU_CONV_SIMT, IMPL_MMA = GPU_CONV_MMA, IMPL_WGMMA = GPU_CONV_WGMMA, IMPL_TMA = GPU_CONV_WGMMA_TMA,
+       IMPL_CUDNN };
+static const char *impl_name[] = {"simt", "tensor-core", "wgmma", "wgmma-tma", "cudnn"};
 
+/* IMPL_TMA where the TMA form does not apply is an error here (the launcher would run the
+ * cp.async form instead, and the test would not be testing what it names). */
 static gv_status impl_fwd(ctx *c, const conv_args *a, int impl, gv_err *e)
 {
+    if (impl == IMPL_TMA && !gpu_conv_tma_applies(a))
+        return gv_fail(e, GV_ERR_ENV, "the TMA forward does not apply to cin %d, M %d (or the driver lacks it)", a->cin,
+                       a->M);
     return impl == IMPL_CUDNN ? gpu_dnn_fwd(c->dnn, a, 0, 0, e) : gpu_conv3x3_fwd(a, impl, 0, e);
 }
 
@@ -623,16 +629,17 @@ extern "C" void nn_gpu_kernel_bench(int device_index, int batch, int C)
     void *dws;
     dnn_open_for_tests(c, &dws);
     const int wgmma_ok = GV_HAVE_MMA_BUILD && gpu_conv_wgmma_built(device_index);
-    /* simt fp32, simt bf16, tensor-core bf16, wgmma bf16, cuDNN fp32, cuDNN bf16 */
+    /* simt fp32, simt bf16, tensor-core bf16, wgmma bf16 (cp.async, TMA), cuDNN fp32, cuDNN bf16 */
     const struct {
         gpu_dtype dt;
         int impl;
-    } passes[] = {{GPU_F32, IMPL_SIMT},   {GPU_BF16, IMPL_SIMT},  {GPU_BF16, IMPL_MMA},
-                  {GPU_BF16, IMPL_WGMMA}, {GPU_F32, IMPL_CUDNN}, {GPU_BF16, IMPL_CUDNN}};
+    } passes[] = {{GPU_F32, IMPL_SIMT},   {GPU_BF16, IMPL_SIMT}, {GPU_BF16, IMPL_MMA},  {GPU_BF16, IMPL_WGMMA},
+                  {GPU_BF16, IMPL_TMA},   {GPU_F32, IMPL_CUDNN}, {GPU_BF16, IMPL_CUDNN}};
     for (size_t pass = 0; pass < sizeof passes / sizeof passes[0]; pass++) {
         gpu_dtype dt = passes[pass].dt;
         int impl = passes[pass].impl;
-        if ((impl == IMPL_MMA && !(GV_HAVE_MMA_BUILD && p.major >= 8)) || (impl == IMPL_WGMMA && !wgmma_ok) ||
+        if ((impl == IMPL_MMA && !(GV_HAVE_MMA_BUILD && p.major >= 8)) ||
+            ((impl == IMPL_WGMMA || impl == IMPL_TMA) && !wgmma_ok) ||
             (impl == IMPL_CUDNN && !c->dnn))
             continue;
         void *x = upload_random(c, (size_t)M, C, C, dt), *w = upload_random(c, (size_t)C, 9 * C, 9 * C, dt);
@@ -801,6 +808,8 @@ extern "C" int nn_gpu_selftest(int device_index, unsigned long long seed)
             test_fwd(c, 37, cin, real, cout, GPU_BF16, 1, s == 1);
         if (wgmma_ok)
             test_fwd(c, 37, cin, real, cout, GPU_BF16, IMPL_WGMMA, s == 1 || s == 2);
+        if (wgmma_ok && cin % 64 == 0)
+            test_fwd(c, 37, cin, real, cout, GPU_BF16, IMPL_TMA, s == 1 || s == 2);
         test_wgrad(c, 37, cin, real, cout, GPU_F32, 0);
         if (mma_ok)
             test_wgrad(c, 37, cin, real, cout, GPU_BF16, 1);
@@ -832,6 +841,8 @@ extern "C" int nn_gpu_selftest(int device_index, unsigned long long seed)
             test_fwd_split(c, n, cin, real, cout, GPU_BF16, 1, cin == cout, sp, sm);
         if (wgmma_ok)
             test_fwd_split(c, n, cin, real, cout, GPU_BF16, IMPL_WGMMA, cin == cout, sp, sm);
+        if (wgmma_ok && cin % 64 == 0)
+            test_fwd_split(c, n, cin, real, cout, GPU_BF16, IMPL_TMA, cin == cout, sp, sm);
     }
     /* more rows than one split, for the split-K reduction */
     test_wgrad(c, 700, 128, 128, 128, GPU_F32, 0);
@@ -841,6 +852,9 @@ extern "C" int nn_gpu_selftest(int device_index, unsigned long long seed)
         if (wgmma_ok) {
             test_fwd(c, 700, 128, 128, 128, GPU_BF16, IMPL_WGMMA, 1);
             test_fwd(c, 700, 64, 64, 64, GPU_BF16, IMPL_WGMMA, 0);
+            test_fwd(c, 700, 128, 128, 128, GPU_BF16, IMPL_TMA, 1);
+            test_fwd(c, 700, 64, 64, 64, GPU_BF16, IMPL_TMA, 0);
+            test_fwd(c, 700, 64, 64, 128, GPU_BF16, IMPL_TMA, 0);
             test_wgrad(c, 700, 128, 128, 128, GPU_BF16, IMPL_WGMMA);
             test_wgrad(c, 700, 64, 64, 64, GPU_BF16, IMPL_WGMMA);
         }

@@ -434,19 +434,23 @@ static wgrad_args wgrad_args_of(gt *s, const conv_layer *cl, const void *dy, con
 }
 
 /* The own kernels for the device: wgmma on an sm_90 device when the binary holds them, unless
- * GV_WGMMA=0 (mma.sync, for measuring against it); mma.sync on sm_80+; SIMT. */
+ * GV_WGMMA=0 (mma.sync, for measuring against it), with the forward's operands loaded by TMA
+ * unless GV_TMA=0 (the cp.async gather; bench/results/2026-12-06-tma: on an H100 TMA trains
+ * 3-9% faster on the own kernels); mma.sync on sm_80+; SIMT. */
 static int own_conv_impl(const cudaDeviceProp *p, int device)
 {
     if (!GV_HAVE_MMA_BUILD || p->major < 8)
         return GPU_CONV_SIMT;
-    const char *e = getenv("GV_WGMMA");
-    return (e && !strcmp(e, "0")) || !gpu_conv_wgmma_built(device) ? GPU_CONV_MMA : GPU_CONV_WGMMA;
+    const char *e = getenv("GV_WGMMA"), *t = getenv("GV_TMA");
+    if ((e && !strcmp(e, "0")) || !gpu_conv_wgmma_built(device))
+        return GPU_CONV_MMA;
+    return t && !strcmp(t, "0") ? GPU_CONV_WGMMA : GPU_CONV_WGMMA_TMA;
 }
 
-/* The own kernels' name for the records: "simt", "mma", "wgmma". */
+/* The own kernels' name for the records: "simt", "mma", "wgmma", "wgmma-tma". */
 static const char *own_name(const gt *s)
 {
-    static const char *name[] = {"simt", "mma", "wgmma"};
+    static const char *name[] = {"simt", "mma", "wgmma", "wgmma-tma"};
     return name[s->dt == GPU_BF16 ? s->conv_impl : GPU_CONV_SIMT];
 }
 
