@@ -421,6 +421,21 @@ template <> struct wgmma_op<128> {
 };
 
 #if WGMMA_BODY
+/* The first 1024-byte boundary in the dynamic shared memory smem (the swizzled tiles' base;
+ * the launches add 1024 bytes for it). */
+static __device__ __forceinline__ uint16_t *tiles1024(uint16_t *smem)
+{
+    return smem + ((1024u - (smem_u32(smem) & 1023u)) & 1023u) / 2;
+}
+
+template <int N>
+static __device__ __forceinline__ void acc_clear(float *acc)
+{
+#pragma unroll
+    for (int i = 0; i < N; i++)
+        acc[i] = 0.f;
+}
+
 /* One 64-deep K step of a warpgroup's 64 x BN tile, waited for (its stage is refilled after
  * the next barrier): acc += A (64 rows at tA) x B (BN rows at tB), both K-major, swizzled. */
 template <int BN>
@@ -465,8 +480,7 @@ __global__ void __launch_bounds__(256, 2) conv_fwd_wgmma(const uint16_t *__restr
 #if WGMMA_BODY
     constexpr int BM = FWD_BM, BK = 64, NA = BN / 2;
     extern __shared__ __align__(128) uint16_t smem[];
-    /* the tiles start at the next 1024-byte boundary (the launch adds 1024 bytes for it) */
-    uint16_t *sA = smem + ((1024u - (smem_u32(smem) & 1023u)) & 1023u) / 2; /* [S][BM][BK] */
+    uint16_t *sA = tiles1024(smem); /* [S][BM][BK] */
     uint16_t *sB = sA + S * BM * BK;                                         /* [S][BN][BK] */
     const int wg = threadIdx.x >> 7;
     const int m0 = blockIdx.x * BM, n0 = blockIdx.y * BN;
@@ -476,9 +490,7 @@ __global__ void __launch_bounds__(256, 2) conv_fwd_wgmma(const uint16_t *__restr
     auto load_stage = [&](int stage, int kt) { g.load(sA + stage * BM * BK, sB + stage * BN * BK, kt0 + kt); };
 
     float acc[NA];
-#pragma unroll
-    for (int i = 0; i < NA; i++)
-        acc[i] = 0.f;
+    acc_clear<NA>(acc);
     auto compute = [&](int stage) {
         wgmma_fwd_step<BN>(acc, smem_u32(sA + (stage * BM + wg * (BM / 2)) * BK), smem_u32(sB + stage * BN * BK));
     };
@@ -544,6 +556,33 @@ static __device__ __forceinline__ void tma_tile2(unsigned dst, const CUtensorMap
                  "l"((unsigned long long)map), "r"(x), "r"(y), "r"(bar)
                  : "memory");
 }
+
+/* The S-stage TMA pipeline over KT K steps, the counterpart of cp_async_pipeline: full[s]
+ * (S mbarriers in shared memory) completes when stage s has landed; issue(stage, kt), called
+ * by thread 0 alone, arms full[stage] with the bytes it loads and issues step kt's copies;
+ * compute(stage) multiplies the stage and is done reading it when it returns. A stage is
+ * refilled after the barrier that follows the step that read it. */
+template <int S, typename Issue, typename Compute>
+static __device__ __forceinline__ void tma_pipeline(int KT, unsigned long long *full, Issue &issue, Compute &compute)
+{
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < S; s++)
+            mbar_init(smem_u32(&full[s]), 1);
+        /* the barriers' initialisation, visible to the TMA unit */
+        asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+        for (int st = 0; st < S - 1 && st < KT; st++)
+            issue(st, st);
+    }
+    for (int kt = 0; kt < KT; kt++) {
+        /* everyone is done with step kt-1 (and, at kt = 0, sees the initialised barriers) */
+        __syncthreads();
+        if (threadIdx.x == 0 && kt + S - 1 < KT)
+            issue((kt + S - 1) % S, kt + S - 1);
+        const int stage = kt % S;
+        mbar_wait(smem_u32(&full[stage]), (unsigned)(kt / S) & 1u);
+        compute(stage);
+    }
+}
 #endif
 
 template <int BN, int S, bool SPLIT>
@@ -557,21 +596,14 @@ __global__ void __launch_bounds__(256, 2)
     constexpr unsigned STAGE_BYTES = (BM + BN) * BK * 2;
     extern __shared__ __align__(128) uint16_t smem[];
     __shared__ __align__(8) unsigned long long full[S]; /* stage s's loads have landed */
-    uint16_t *sA = smem + ((1024u - (smem_u32(smem) & 1023u)) & 1023u) / 2; /* [S][BM][BK] */
+    uint16_t *sA = tiles1024(smem); /* [S][BM][BK] */
     uint16_t *sB = sA + S * BM * BK;                                         /* [S][BN][BK] */
-    const int tid = threadIdx.x, wg = tid >> 7;
+    const int wg = threadIdx.x >> 7;
     const int m0 = blockIdx.x * BM, n0 = blockIdx.y * BN;
     const int img = m0 / 49, pos = m0 - img * 49, y0 = pos / 7, x0 = pos - y0 * 7;
     int kt0, KT;
     fwd_k_range<BK, SPLIT>(cin, kps, kt0, KT);
-    if (tid == 0) {
-        for (int s = 0; s < S; s++)
-            mbar_init(smem_u32(&full[s]), 1);
-        /* the barriers' initialisation, visible to the TMA unit */
-        asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
-    }
-    __syncthreads();
-    /* thread 0: K step kt (relative) into stage */
+    /* K step kt (relative) into stage */
     auto issue = [&](int stage, int kt) {
         const int k = (kt0 + kt) * BK, t = k / cin, ci = k - t * cin, ty = t / 3;
         const unsigned bar = smem_u32(&full[stage]);
@@ -580,23 +612,12 @@ __global__ void __launch_bounds__(256, 2)
                     (unsigned short)ty, bar);
         tma_tile2(smem_u32(sB + stage * BN * BK), &mapW, k, n0, bar);
     };
-
     float acc[NA];
-#pragma unroll
-    for (int i = 0; i < NA; i++)
-        acc[i] = 0.f;
-    if (tid == 0)
-        for (int st = 0; st < S - 1 && st < KT; st++)
-            issue(st, st);
-    for (int kt = 0; kt < KT; kt++) {
-        /* everyone is done with step kt-1, whose stage is refilled now */
-        __syncthreads();
-        if (tid == 0 && kt + S - 1 < KT)
-            issue((kt + S - 1) % S, kt + S - 1);
-        const int stage = kt % S;
-        mbar_wait(smem_u32(&full[stage]), (unsigned)(kt / S) & 1u);
+    acc_clear<NA>(acc);
+    auto compute = [&](int stage) {
         wgmma_fwd_step<BN>(acc, smem_u32(sA + (stage * BM + wg * (BM / 2)) * BK), smem_u32(sB + stage * BN * BK));
-    }
+    };
+    tma_pipeline<S>(KT, full, issue, compute);
     wgmma_fwd_store<BN, SPLIT>(acc, m0, n0, Y, R, M, cout, fault, P);
 #endif
 }
@@ -766,51 +787,37 @@ static __device__ __forceinline__ uint64_t wgmma_desc_mn(unsigned addr, unsigned
 }
 #endif
 
-template <int BMC, int S>
-__global__ void __launch_bounds__(256, 2) conv_wgrad_wgmma(const uint16_t *__restrict__ DY, const uint16_t *__restrict__ X,
-                                                        float *__restrict__ WS, int M, int cin, int cout,
-                                                        int rows_per_split)
-{
 #if WGMMA_BODY
-    constexpr int BK = WGW_BK, BN = WG_BN, WN = BMC == 128 ? 128 : 64, NA = WN / 2;
-    constexpr unsigned BLOCK = BK * 128; /* bytes of one 64-channel block of a stage */
-    extern __shared__ __align__(128) uint16_t smem[];
-    uint16_t *sA = smem + ((1024u - (smem_u32(smem) & 1023u)) & 1023u) / 2; /* [S][BMC/64][BK][64] */
-    uint16_t *sB = sA + S * BK * BMC;                                        /* [S][BN/64][BK][64] */
-    const int tid = threadIdx.x, lane = tid & 31, wg = tid >> 7, warp = (tid >> 5) & 3;
-    const int co0 = blockIdx.x * BMC, k0 = blockIdx.y * BN;
-    const int K = 9 * cin;
-    int mb, me;
-    if (!wgrad_rows(M, rows_per_split, mb, me))
-        return;
-    const int KT = (me - mb + BK - 1) / BK;
-    const wgrad_gather<BMC, BN, BK, true> g(DY, X, co0, k0, me, cin, cout);
-    auto load_stage = [&](int stage, int kt) { g.load(sA + stage * BK * BMC, sB + stage * BK * BN, mb + kt * BK); };
-    /* this warpgroup's channel and column offsets in the tile */
+/* One 64-row step of the weight gradient's BMC x 128 tile, waited for: warpgroup w takes
+ * channels w*64 .. +64 and all 128 columns (BMC 128, m64n128) or all 64 channels and
+ * columns w*64 .. +64 (BMC 64, m64n64); tA, tB: the stage's BLOCKED tiles. */
+template <int BMC>
+static __device__ __forceinline__ void wgmma_wgrad_step(float *acc, unsigned tA, unsigned tB)
+{
+    constexpr int WN = BMC == 128 ? 128 : 64;
+    constexpr unsigned BLOCK = WGW_BK * 128; /* bytes of one 64-channel block of a stage */
+    const int wg = threadIdx.x >> 7;
+    tA += (BMC == 128 ? wg : 0) * BLOCK;
+    tB += (BMC == 128 ? 0 : wg) * BLOCK;
+    wgmma_pin<WN / 2>(acc);
+    wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < WGW_BK / 16; kk++)
+        wgmma_op<WN>::template run<1, 1>(acc, wgmma_desc_mn(tA + kk * 2048, BLOCK), wgmma_desc_mn(tB + kk * 2048, BLOCK));
+    wgmma_commit();
+    wgmma_wait<0>();
+    wgmma_pin<WN / 2>(acc);
+}
+
+/* A split's partial sums P (cout, K) of the tile at (co0, k0), from the warpgroups'
+ * accumulators (accumulator i: n8 tile i/4, row +8 for (i/2)&1, column +1 for i&1). */
+template <int BMC>
+static __device__ __forceinline__ void wgmma_wgrad_store(const float *acc, int co0, int k0, float *__restrict__ P,
+                                                         int cout, int K)
+{
+    constexpr int WN = BMC == 128 ? 128 : 64;
+    const int lane = threadIdx.x & 31, wg = threadIdx.x >> 7, warp = (threadIdx.x >> 5) & 3;
     const int wco = BMC == 128 ? wg * 64 : 0, wk = BMC == 128 ? 0 : wg * 64;
-
-    float acc[NA];
-#pragma unroll
-    for (int i = 0; i < NA; i++)
-        acc[i] = 0.f;
-    auto compute = [&](int stage) {
-        const unsigned tA = smem_u32(sA + stage * BK * BMC) + (wco / 64) * BLOCK;
-        const unsigned tB = smem_u32(sB + stage * BK * BN) + (wk / 64) * BLOCK;
-        wgmma_pin<NA>(acc);
-        wgmma_fence();
-#pragma unroll
-        for (int kk = 0; kk < BK / 16; kk++)
-            wgmma_op<WN>::template run<1, 1>(acc, wgmma_desc_mn(tA + kk * 2048, BLOCK),
-                                             wgmma_desc_mn(tB + kk * 2048, BLOCK));
-        wgmma_commit();
-        wgmma_wait<0>();
-        wgmma_pin<NA>(acc);
-    };
-    cp_async_pipeline<S, true>(KT, load_stage, compute);
-
-    /* This split's partial sums, in the kernel layout (cout, 9*cin); accumulator i: n8 tile
-     * i/4, row +8 for (i/2)&1, column +1 for i&1. */
-    float *P = WS + (size_t)blockIdx.z * cout * K;
 #pragma unroll
     for (int j = 0; j < WN / 8; j++)
 #pragma unroll
@@ -820,6 +827,83 @@ __global__ void __launch_bounds__(256, 2) conv_wgrad_wgmma(const uint16_t *__res
             if (co < cout && k < K)
                 *(float2 *)(P + (size_t)co * K + k) = make_float2(acc[j * 4 + 2 * h], acc[j * 4 + 2 * h + 1]);
         }
+}
+#endif
+
+template <int BMC, int S>
+__global__ void __launch_bounds__(256, 2) conv_wgrad_wgmma(const uint16_t *__restrict__ DY, const uint16_t *__restrict__ X,
+                                                        float *__restrict__ WS, int M, int cin, int cout,
+                                                        int rows_per_split)
+{
+#if WGMMA_BODY
+    constexpr int BK = WGW_BK, BN = WG_BN, NA = (BMC == 128 ? 128 : 64) / 2;
+    extern __shared__ __align__(128) uint16_t smem[];
+    uint16_t *sA = tiles1024(smem); /* [S][BMC/64][BK][64] */
+    uint16_t *sB = sA + S * BK * BMC;                                        /* [S][BN/64][BK][64] */
+    const int co0 = blockIdx.x * BMC, k0 = blockIdx.y * BN;
+    const int K = 9 * cin;
+    int mb, me;
+    if (!wgrad_rows(M, rows_per_split, mb, me))
+        return;
+    const int KT = (me - mb + BK - 1) / BK;
+    const wgrad_gather<BMC, BN, BK, true> g(DY, X, co0, k0, me, cin, cout);
+    auto load_stage = [&](int stage, int kt) { g.load(sA + stage * BK * BMC, sB + stage * BK * BN, mb + kt * BK); };
+    float acc[NA];
+    acc_clear<NA>(acc);
+    auto compute = [&](int stage) {
+        wgmma_wgrad_step<BMC>(acc, smem_u32(sA + stage * BK * BMC), smem_u32(sB + stage * BK * BN));
+    };
+    cp_async_pipeline<S, true>(KT, load_stage, compute);
+    wgmma_wgrad_store<BMC>(acc, co0, k0, WS + (size_t)blockIdx.z * cout * K, cout, K);
+#endif
+}
+
+/* The weight gradient with TMA loads (cin and cout multiples of 64): per 64-row stage, the
+ * dY rows as BMC/64 tiles of 64 rows x 64 channels (a tiled map) and the shifted input as
+ * BN/64 im2col loads of 64 pixels x 64 channels, one per 64 columns of k (each within one
+ * tap), from the base pixel of the stage's first row with the tap as the offsets (see
+ * conv_fwd_wgmma_tma). Each load lands as one BLOCKED block of the cp.async form. Columns
+ * past K (9*cin not a multiple of 128) are not loaded: only their own outputs would read
+ * them, and those are not stored. Split row ranges are multiples of 64, so a stage never
+ * crosses into the next split; rows past M are zero (dY is out of bounds there). */
+template <int BMC, int S>
+__global__ void __launch_bounds__(256, 2)
+    conv_wgrad_wgmma_tma(const __grid_constant__ CUtensorMap mapDY, const __grid_constant__ CUtensorMap mapX,
+                         float *__restrict__ WS, int M, int cin, int cout, int rows_per_split)
+{
+#if WGMMA_BODY
+    constexpr int BK = WGW_BK, BN = WG_BN, NA = (BMC == 128 ? 128 : 64) / 2;
+    extern __shared__ __align__(128) uint16_t smem[];
+    __shared__ __align__(8) unsigned long long full[S];
+    uint16_t *sA = tiles1024(smem); /* [S][BMC/64][BK][64] */
+    uint16_t *sB = sA + S * BK * BMC;                                        /* [S][BN/64][BK][64] */
+    const int co0 = blockIdx.x * BMC, k0 = blockIdx.y * BN;
+    const int K = 9 * cin;
+    int mb, me;
+    if (!wgrad_rows(M, rows_per_split, mb, me))
+        return;
+    const int KT = (me - mb + BK - 1) / BK;
+    const int nb = min(BN, K - k0) / 64; /* the B blocks inside K */
+    auto issue = [&](int stage, int kt) {
+        const int m = mb + kt * BK, n = m / 49, pos = m - n * 49, y = pos / 7, x = pos - y * 7;
+        const unsigned bar = smem_u32(&full[stage]);
+        mbar_expect(bar, (unsigned)(BMC + nb * 64) * BK * 2);
+#pragma unroll
+        for (int b = 0; b < BMC / 64; b++)
+            tma_tile2(smem_u32(sA + (stage * BMC / 64 + b) * BK * 64), &mapDY, co0 + b * 64, m, bar);
+        for (int b = 0; b < nb; b++) {
+            const int k = k0 + b * 64, t = k / cin, ci = k - t * cin, ty = t / 3;
+            tma_im2col4(smem_u32(sB + (stage * BN / 64 + b) * BK * 64), &mapX, ci, x - 1, y - 1, n,
+                        (unsigned short)(t - ty * 3), (unsigned short)ty, bar);
+        }
+    };
+    float acc[NA];
+    acc_clear<NA>(acc);
+    auto compute = [&](int stage) {
+        wgmma_wgrad_step<BMC>(acc, smem_u32(sA + stage * BK * BMC), smem_u32(sB + stage * BK * BN));
+    };
+    tma_pipeline<S>(KT, full, issue, compute);
+    wgmma_wgrad_store<BMC>(acc, co0, k0, WS + (size_t)blockIdx.z * cout * K, cout, K);
 #endif
 }
 
@@ -912,26 +996,35 @@ static int tma_encoders(void)
     return state > 0;
 }
 
-/* The two tensor maps of a forward (see conv_fwd_wgmma_tma): X as (N, 7, 7, cin) in im2col
- * mode, 128 pixels of 64 channels a load; W as (cout, 9*cin) in 64 x BN tiles. */
-static gv_status tma_maps(const conv_args *a, int BN, CUtensorMap *mx, CUtensorMap *mw, gv_err *err)
+/* An im2col tensor map of the activations x (M/49, 7, 7, cin) in bf16: `pixels` rows of 64
+ * channels a load, the bounding box one short of the board on each side (see
+ * conv_fwd_wgmma_tma), the 128-byte swizzle. */
+static gv_status tma_im2col_map(CUtensorMap *map, const void *x, int M, int cin, int pixels, gv_err *err)
 {
-    const cuuint64_t cin = (cuuint64_t)a->cin;
-    const cuuint64_t dx[4] = {cin, 7, 7, (cuuint64_t)(a->M / 49)}, sx[3] = {cin * 2, 7 * cin * 2, 49 * cin * 2};
-    const cuuint64_t dw[2] = {9 * cin, (cuuint64_t)a->cout}, sw[1] = {9 * cin * 2};
+    const cuuint64_t c = (cuuint64_t)cin, dim[4] = {c, 7, 7, (cuuint64_t)(M / 49)}, stride[3] = {c * 2, 7 * c * 2, 49 * c * 2};
     const int lower[2] = {-1, -1}, upper[2] = {-1, -1};
-    const cuuint32_t ex[4] = {1, 1, 1, 1}, ew[2] = {1, 1}, box[2] = {64, (cuuint32_t)BN};
-    CUresult r = enc_im2col(mx, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 4, (void *)a->x, dx, sx, lower, upper, 64, FWD_BM, ex,
-                            CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+    const cuuint32_t es[4] = {1, 1, 1, 1};
+    CUresult r = enc_im2col(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 4, (void *)x, dim, stride, lower, upper, 64,
+                            (cuuint32_t)pixels, es, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
                             CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (r != CUDA_SUCCESS)
         return gv_fail(err, GV_ERR_ENV, "conv3x3 (TMA): cuTensorMapEncodeIm2col failed (CUresult %d; M %d, cin %d)",
-                       (int)r, a->M, a->cin);
-    r = enc_tiled(mw, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, (void *)a->w, dw, sw, box, ew, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                  CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+                       (int)r, M, cin);
+    return GV_OK;
+}
+
+/* A tiled tensor map of the row-major bf16 matrix p (rows x cols): boxes of 64 columns x
+ * box_rows rows, the 128-byte swizzle. */
+static gv_status tma_tile_map(CUtensorMap *map, const void *p, int rows, int cols, int box_rows, gv_err *err)
+{
+    const cuuint64_t dim[2] = {(cuuint64_t)cols, (cuuint64_t)rows}, stride[1] = {(cuuint64_t)cols * 2};
+    const cuuint32_t box[2] = {64, (cuuint32_t)box_rows}, es[2] = {1, 1};
+    CUresult r = enc_tiled(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, (void *)p, dim, stride, box, es,
+                           CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                           CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (r != CUDA_SUCCESS)
-        return gv_fail(err, GV_ERR_ENV, "conv3x3 (TMA): cuTensorMapEncodeTiled failed (CUresult %d; cin %d, cout %d)",
-                       (int)r, a->cin, a->cout);
+        return gv_fail(err, GV_ERR_ENV, "conv3x3 (TMA): cuTensorMapEncodeTiled failed (CUresult %d; %d x %d)", (int)r,
+                       rows, cols);
     return GV_OK;
 }
 
@@ -943,7 +1036,9 @@ static gv_status fwd_tma_launch(const conv_args *a, int splits, cudaStream_t st,
     gv_status s = raise_smem(conv_fwd_wgmma_tma<BN, S, false>, conv_fwd_wgmma_tma<BN, S, true>, &raised, smem, err);
     CUtensorMap mx, mw;
     if (s == GV_OK)
-        s = tma_maps(a, BN, &mx, &mw, err);
+        s = tma_im2col_map(&mx, a->x, a->M, a->cin, FWD_BM, err);
+    if (s == GV_OK)
+        s = tma_tile_map(&mw, a->w, a->cout, 9 * a->cin, BN, err);
     if (s != GV_OK)
         return s;
     int kps;
@@ -1056,6 +1151,61 @@ static gv_status wgrad_wgmma_launch(const wgrad_args *a, int rows_per_split, int
     return gpu_wgrad_reduce(a, splits, st, err);
 }
 #endif
+
+#if GV_HAVE_MMA_BUILD
+template <int BMC, int S>
+static gv_status wgrad_tma_launch(const wgrad_args *a, int rows_per_split, int splits, cudaStream_t st, gv_err *err)
+{
+    static int raised;
+    const size_t smem = (size_t)S * WGW_BK * (BMC + WG_BN) * 2 + 1024;
+    if (!raised) {
+        GV_GPU_TRY(
+            cudaFuncSetAttribute(conv_wgrad_wgmma_tma<BMC, S>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem),
+            err);
+        raised = 1;
+    }
+    CUtensorMap mdy, mx;
+    gv_status s = tma_tile_map(&mdy, a->dy, a->M, a->cout, WGW_BK, err);
+    if (s == GV_OK)
+        s = tma_im2col_map(&mx, a->x, a->M, a->cin, WGW_BK, err);
+    if (s != GV_OK)
+        return s;
+    dim3 grid((a->cout + BMC - 1) / BMC, (9 * a->cin + WG_BN - 1) / WG_BN, splits);
+    conv_wgrad_wgmma_tma<BMC, S><<<grid, 256, smem, st>>>(mdy, mx, a->ws, a->M, a->cin, a->cout, rows_per_split);
+    GV_GPU_TRY(cudaGetLastError(), err);
+    return gpu_wgrad_reduce(a, splits, st, err);
+}
+#endif
+
+int gpu_conv_wgrad_tma_applies(const wgrad_args *a, int rows_per_split)
+{
+#if GV_HAVE_MMA_BUILD
+    return a->dt == GPU_BF16 && a->cin % 64 == 0 && a->cout % 64 == 0 && a->M % 49 == 0 && rows_per_split % 64 == 0 &&
+           !((uintptr_t)a->x & 15) && !((uintptr_t)a->dy & 15) && tma_encoders();
+#else
+    (void)a, (void)rows_per_split;
+    return 0;
+#endif
+}
+
+gv_status gpu_conv3x3_wgrad_wgmma_tma(const wgrad_args *a, int rows_per_split, int splits, cudaStream_t st, gv_err *err)
+{
+#if GV_HAVE_MMA_BUILD
+    if (!gpu_conv_wgrad_tma_applies(a, rows_per_split))
+        return gv_fail(err, GV_ERR_INPUT,
+                       "conv3x3 wgrad (TMA): needs bf16, cin and cout multiples of 64, whole boards, splits of whole "
+                       "64-row steps, 16-byte aligned operands and a driver with cuTensorMapEncodeIm2col (cin %d, cout "
+                       "%d, M %d)",
+                       a->cin, a->cout, a->M);
+    /* 3 stages of 64 rows, as the cp.async form */
+    return a->cout >= 128 ? wgrad_tma_launch<128, 3>(a, rows_per_split, splits, st, err)
+                          : wgrad_tma_launch<64, 3>(a, rows_per_split, splits, st, err);
+#else
+    (void)rows_per_split, (void)splits, (void)st;
+    return gv_fail(err, GV_ERR_ENV, "the Hopper (wgmma, TMA) weight gradient is not built for this GPU backend (cin %d)",
+                   a->cin);
+#endif
+}
 
 gv_status gpu_conv3x3_wgrad_wgmma(const wgrad_args *a, int rows_per_split, int splits, cudaStream_t st, gv_err *err)
 {

@@ -554,6 +554,8 @@ gv_status gpu_conv3x3_wgrad(const wgrad_args *a, int impl, cudaStream_t st, gv_e
     const int wgmma = impl >= GPU_CONV_WGMMA && a->dt == GPU_BF16;
     rows = wgmma ? (rows + 63) / 64 * 64 : (rows + 31) / 32 * 32;
     splits = (a->M + rows - 1) / rows;
+    if (impl == GPU_CONV_WGMMA_TMA && gpu_conv_wgrad_tma_applies(a, rows))
+        return gpu_conv3x3_wgrad_wgmma_tma(a, rows, splits, st, err);
     if (wgmma)
         return gpu_conv3x3_wgrad_wgmma(a, rows, splits, st, err);
     if (impl == GPU_CONV_MMA && a->dt == GPU_BF16)

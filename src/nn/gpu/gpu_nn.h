@@ -44,9 +44,9 @@ typedef struct {
 
 /* The own convolution kernels, as `impl` of the launchers: SIMT (fp32 arithmetic on fp32 or
  * bf16 storage, every GPU); MMA (bf16 mma.sync, NVIDIA sm_80+); WGMMA (bf16 wgmma, a build
- * for sm_90a on an sm_90 device: see gpu_conv_wgmma_built); WGMMA_TMA (WGMMA whose forward
- * loads its operands by TMA where gpu_conv_tma_applies, else WGMMA's cp.async form; the
- * weight gradient is WGMMA's). Tensor-core forms apply to bf16; fp32 runs SIMT. */
+ * for sm_90a on an sm_90 device: see gpu_conv_wgmma_built); WGMMA_TMA (WGMMA whose kernels
+ * load their operands by TMA where gpu_conv_tma_applies / gpu_conv_wgrad_tma_applies, else
+ * WGMMA's cp.async forms). Tensor-core forms apply to bf16; fp32 runs SIMT. */
 enum { GPU_CONV_SIMT = 0, GPU_CONV_MMA = 1, GPU_CONV_WGMMA = 2, GPU_CONV_WGMMA_TMA = 3 };
 
 gv_status gpu_conv3x3_fwd(const conv_args *a, int impl, cudaStream_t st, gv_err *err);
@@ -85,6 +85,12 @@ gv_status gpu_conv3x3_fwd_wgmma_tma(const conv_args *a, int splits, cudaStream_t
 gv_status gpu_conv_splitk_reduce(const conv_args *a, int splits, cudaStream_t st, gv_err *err);
 gv_status gpu_conv3x3_wgrad_mma(const wgrad_args *a, int rows_per_split, int splits, cudaStream_t st, gv_err *err);
 gv_status gpu_conv3x3_wgrad_wgmma(const wgrad_args *a, int rows_per_split, int splits, cudaStream_t st, gv_err *err);
+/* The weight gradient with TMA loads (sm_90a): whether it applies (bf16, cin and cout
+ * multiples of 64, M whole boards, rows_per_split a multiple of 64, 16-byte aligned x and
+ * dy, a driver that encodes tensor maps); the kernel fails with GV_ERR_INPUT where not. */
+int gpu_conv_wgrad_tma_applies(const wgrad_args *a, int rows_per_split);
+gv_status gpu_conv3x3_wgrad_wgmma_tma(const wgrad_args *a, int rows_per_split, int splits, cudaStream_t st,
+                                      gv_err *err);
 /* Adds the splits' partial sums in ws into dw (PyTorch layout). */
 gv_status gpu_wgrad_reduce(const wgrad_args *a, int splits, cudaStream_t st, gv_err *err);
 gv_status gpu_conv3x3_fwd_simt(const conv_args *a, int splits, cudaStream_t st, gv_err *err);

@@ -434,9 +434,10 @@ static wgrad_args wgrad_args_of(gt *s, const conv_layer *cl, const void *dy, con
 }
 
 /* The own kernels for the device: wgmma on an sm_90 device when the binary holds them, unless
- * GV_WGMMA=0 (mma.sync, for measuring against it), with the forward's operands loaded by TMA
- * unless GV_TMA=0 (the cp.async gather; bench/results/2026-12-06-tma: on an H100 TMA trains
- * 3-9% faster on the own kernels); mma.sync on sm_80+; SIMT. */
+ * GV_WGMMA=0 (mma.sync, for measuring against it), with the operands of the trunk's
+ * convolutions loaded by TMA unless GV_TMA=0 (the cp.async gathers; on an H100 TMA trains
+ * 1.06x-1.32x faster on the own kernels: bench/results/2026-12-06-h100-tma-wgrad);
+ * mma.sync on sm_80+; SIMT. */
 static int own_conv_impl(const cudaDeviceProp *p, int device)
 {
     if (!GV_HAVE_MMA_BUILD || p->major < 8)
