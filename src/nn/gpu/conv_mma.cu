@@ -977,17 +977,25 @@ static gv_status fwd_wgmma_launch(const conv_args *a, int splits, cudaStream_t s
 static PFN_cuTensorMapEncodeIm2col_v12000 enc_im2col;
 static PFN_cuTensorMapEncodeTiled_v12000 enc_tiled;
 
+/* The driver's function `name` in its CUDA 12.0 form (the runtime's lookup by version, from
+ * CUDA 12.5; before it, the unversioned lookup, which gives that form too). */
+static int driver_fn(const char *name, void **fn)
+{
+    cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
+#if CUDART_VERSION >= 12050
+    cudaError_t e = cudaGetDriverEntryPointByVersion(name, fn, 12000, cudaEnableDefault, &q);
+#else
+    cudaError_t e = cudaGetDriverEntryPoint(name, fn, cudaEnableDefault, &q);
+#endif
+    return e == cudaSuccess && q == cudaDriverEntryPointSuccess && *fn;
+}
+
 static int tma_encoders(void)
 {
     static int state; /* 0: not looked up, 1: found, -1: missing */
     if (!state) {
         void *f1 = NULL, *f2 = NULL;
-        cudaDriverEntryPointQueryResult q1 = cudaDriverEntryPointSymbolNotFound, q2 = q1;
-        int ok = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeIm2col", &f1, 12000, cudaEnableDefault, &q1) ==
-                     cudaSuccess &&
-                 cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f2, 12000, cudaEnableDefault, &q2) ==
-                     cudaSuccess &&
-                 q1 == cudaDriverEntryPointSuccess && q2 == cudaDriverEntryPointSuccess && f1 && f2;
+        int ok = driver_fn("cuTensorMapEncodeIm2col", &f1) && driver_fn("cuTensorMapEncodeTiled", &f2);
         (void)cudaGetLastError();
         enc_im2col = (PFN_cuTensorMapEncodeIm2col_v12000)f1;
         enc_tiled = (PFN_cuTensorMapEncodeTiled_v12000)f2;
