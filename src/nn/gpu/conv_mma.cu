@@ -924,19 +924,22 @@ static dim3 fwd_grid(const conv_args *a, int BM, int BN, int BK, int *splits, in
     return dim3((a->M + BM - 1) / BM, (a->cout + BN - 1) / BN, *splits);
 }
 
-/* Raises the shared-memory limit of a configuration's unsplit and split-K kernels the first
- * time (*raised; before any graph capture can include it). */
-template <typename K>
-static gv_status raise_smem(K unsplit, K split, int *raised, size_t smem, gv_err *err)
+/* Raises the shared-memory limit of a configuration's kernels (a forward's unsplit and
+ * split-K kernels, a weight gradient's one) to smem bytes the first time (*raised; before
+ * any graph capture can include it). */
+template <typename... K>
+static gv_status raise_smem(int *raised, size_t smem, gv_err *err, K... kernels)
 {
+    gv_status s = GV_OK;
     if (!*raised) {
-        GV_GPU_TRY(cudaFuncSetAttribute((const void *)unsplit, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem),
-                   err);
-        GV_GPU_TRY(cudaFuncSetAttribute((const void *)split, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem),
-                   err);
-        *raised = 1;
+        ((s = s == GV_OK ? GV_GPU(cudaFuncSetAttribute((const void *)kernels,
+                                                       cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem),
+                                  err)
+                         : s),
+         ...);
+        *raised = s == GV_OK;
     }
-    return GV_OK;
+    return s;
 }
 
 /* Launches one forward configuration (its unsplit and split-K kernels, BM x BN tiles, K step
@@ -944,7 +947,7 @@ static gv_status raise_smem(K unsplit, K split, int *raised, size_t smem, gv_err
 static gv_status fwd_launch(fwd_kernel unsplit, fwd_kernel split, int *raised, int BM, int BN, int BK, size_t smem,
                             const conv_args *a, int splits, cudaStream_t st, gv_err *err)
 {
-    gv_status s = raise_smem(unsplit, split, raised, smem, err);
+    gv_status s = raise_smem(raised, smem, err, unsplit, split);
     if (s != GV_OK)
         return s;
     int kps;
@@ -1041,7 +1044,7 @@ static gv_status fwd_tma_launch(const conv_args *a, int splits, cudaStream_t st,
 {
     static int raised;
     const size_t smem = (size_t)S * (FWD_BM + BN) * 64 * 2 + 1024;
-    gv_status s = raise_smem(conv_fwd_wgmma_tma<BN, S, false>, conv_fwd_wgmma_tma<BN, S, true>, &raised, smem, err);
+    gv_status s = raise_smem(&raised, smem, err, conv_fwd_wgmma_tma<BN, S, false>, conv_fwd_wgmma_tma<BN, S, true>);
     CUtensorMap mx, mw;
     if (s == GV_OK)
         s = tma_im2col_map(&mx, a->x, a->M, a->cin, FWD_BM, err);
@@ -1147,33 +1150,23 @@ static gv_status wgrad_wgmma_launch(const wgrad_args *a, int rows_per_split, int
 {
     static int raised;
     const size_t smem = (size_t)S * WGW_BK * (BMC + WG_BN) * 2 + 1024;
-    if (!raised) {
-        GV_GPU_TRY(cudaFuncSetAttribute(conv_wgrad_wgmma<BMC, S>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem),
-                   err);
-        raised = 1;
-    }
+    GV_TRY(raise_smem(&raised, smem, err, conv_wgrad_wgmma<BMC, S>));
     dim3 grid((a->cout + BMC - 1) / BMC, (9 * a->cin + WG_BN - 1) / WG_BN, splits);
     conv_wgrad_wgmma<BMC, S><<<grid, 256, smem, st>>>((const uint16_t *)a->dy, (const uint16_t *)a->x, a->ws, a->M,
                                                       a->cin, a->cout, rows_per_split);
     GV_GPU_TRY(cudaGetLastError(), err);
     return gpu_wgrad_reduce(a, splits, st, err);
 }
-#endif
 
-#if GV_HAVE_MMA_BUILD
 template <int BMC, int S>
 static gv_status wgrad_tma_launch(const wgrad_args *a, int rows_per_split, int splits, cudaStream_t st, gv_err *err)
 {
     static int raised;
     const size_t smem = (size_t)S * WGW_BK * (BMC + WG_BN) * 2 + 1024;
-    if (!raised) {
-        GV_GPU_TRY(
-            cudaFuncSetAttribute(conv_wgrad_wgmma_tma<BMC, S>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem),
-            err);
-        raised = 1;
-    }
     CUtensorMap mdy, mx;
-    gv_status s = tma_tile_map(&mdy, a->dy, a->M, a->cout, WGW_BK, err);
+    gv_status s = raise_smem(&raised, smem, err, conv_wgrad_wgmma_tma<BMC, S>);
+    if (s == GV_OK)
+        s = tma_tile_map(&mdy, a->dy, a->M, a->cout, WGW_BK, err);
     if (s == GV_OK)
         s = tma_im2col_map(&mx, a->x, a->M, a->cin, WGW_BK, err);
     if (s != GV_OK)
