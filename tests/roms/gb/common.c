@@ -87,21 +87,3 @@ void lcd_off(void)
         rLCDC = rLCDC & 0x7F;
     }
 }
-
-void oam_inc_de(void) __naked
-{
-    __asm
-        ld de, #0xFE00
-    1$:
-        ldh a, (0x41)
-        and a, #3
-        jr nz, 1$
-    2$:
-        ldh a, (0x41)
-        and a, #3
-        cp a, #2
-        jr nz, 2$
-        inc de
-        ret
-    __endasm;
-}

@@ -81,8 +81,5 @@ void report(uint8_t ok);
 void wait_vblank(void);
 /* Turns the LCD off safely (waits for VBlank first). */
 void lcd_off(void);
-/* Waits for mode 0, then for mode 2 of the next line, then INC DE with DE = $FE00 (the
- * increment's M-cycle falls on rows 5-15 of that line's OAM scan: the OAM corruption bug). */
-void oam_inc_de(void);
 
 #endif

@@ -63,6 +63,24 @@ static void test_regs(void)
         rBCPD = 0x00; /* would turn BG palette 0 black in CGB mode: lost here */
 }
 
+static void oam_inc_de(void) __naked
+{
+    __asm
+        ld de, #0xFE00
+    1$:
+        ldh a, (0x41)
+        and a, #3
+        jr nz, 1$
+    2$:
+        ldh a, (0x41)
+        and a, #3
+        cp a, #2
+        jr nz, 2$
+        inc de
+        ret
+    __endasm;
+}
+
 static void test_hardware(void)
 {
     lcd_off();

@@ -92,8 +92,27 @@ static void test_lcd_on(void)
 
 static uint8_t oam0[160], oam1[160], expect[160];
 
-/* oam_inc_de (common.c), and the same with LD A,(HL+) and HL = $FE00: a read and an
- * increment in one M-cycle. */
+/* Waits for mode 0, then for mode 2 of the next line, then INC DE with DE = $FE00 (the
+ * increment's M-cycle falls on rows 5-15 of that line's OAM scan). */
+static void oam_inc_de(void) __naked
+{
+    __asm
+        ld de, #0xFE00
+    1$:
+        ldh a, (0x41)
+        and a, #3
+        jr nz, 1$
+    2$:
+        ldh a, (0x41)
+        and a, #3
+        cp a, #2
+        jr nz, 2$
+        inc de
+        ret
+    __endasm;
+}
+
+/* The same with LD A,(HL+) and HL = $FE00: a read and an increment in one M-cycle. */
 static void oam_ld_hli(void) __naked
 {
     __asm
