@@ -33,6 +33,12 @@ rm -rf "$tmp"
 for l in libcjson.so.1 libxxhash.so.0; do
   cp -L "/usr/lib/x86_64-linux-gnu/$l" .dist/lib/
 done
-if [ -d ../shared/ref ]; then cp ../shared/ref/*.safetensors ../shared/ref/*.py .dist/ref/; fi
+# the PyTorch reference vectors: from $GV_REF_DIR when set, else written by
+# bench/torch/make_reference.py (needs a python3 with torch here)
+. tests/cli/nn_ref.sh
+for f in drop7_c32_group_n8.safetensors drop7_c32_batch_n8.safetensors; do
+  if p=$(GV_ROOT=$PWD GV_BUILD=$PWD/$b PYTHON=$(scripts/find-python || true) nn_ref_file "$f"); then cp "$p" .dist/ref/
+  else echo "device-pack: .dist/ref/$f left out: $p" >&2; fi
+done
 if [ -n "${BASE_BIN:-}" ]; then mkdir -p .dist/base && cp "$BASE_BIN" .dist/base/gpuvet && strip .dist/base/gpuvet; fi
 du -sh .dist

@@ -10,8 +10,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 : "${GV_BUILD:?set GV_BUILD to the build folder (make test does)}"
 : "${GPUVET:?set GPUVET to the gpuvet binary (make test does)}"
 export GPUVET GV_BUILD GV_ROOT="$root" PYTHON="${PYTHON:-}"
-# The reference vectors: ../shared/ref beside the checkout when present (see tests/README.md).
-if [ -z "${GV_REF_DIR:-}" ] && [ -d "$root/../shared/ref" ]; then GV_REF_DIR=$(cd "$root/../shared/ref" && pwd); fi
+# GV_REF_DIR: a folder of PyTorch reference vectors, when given; else the tests generate
+# them with bench/torch/make_reference.py (tests/cli/nn_ref.sh, tests/nn/nn_testlib.h).
 export GV_REF_DIR="${GV_REF_DIR:-}"
 pattern=${1:-${TESTS:-}}
 tmp=$(mktemp -d)

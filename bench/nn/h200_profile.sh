@@ -55,8 +55,6 @@ fi
 import sys, os, torch
 root, c, tb, ib, out = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
 sys.path.insert(0, os.path.join(root, "bench", "torch"))
-ref_dir = os.environ.get("GV_REF_DIR", os.path.join(root, "..", "shared", "ref"))
-sys.path.insert(0, ref_dir)
 import drop7_reference as ref
 from torch.profiler import profile, ProfilerActivity
 dev = "cuda"

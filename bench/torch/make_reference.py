@@ -1,4 +1,4 @@
-"""Writes a Drop7 reference file in the format of ../shared/ref/ with PyTorch in float64.
+"""Writes a Drop7 reference file (docs/NN.md, "Reference files") with PyTorch in float64.
 
 The file holds the batch (input, policy_target, value_target), the initial state_dict,
 the training-mode forward (out.logits, out.value, out.loss), every gradient (grad.<name>),

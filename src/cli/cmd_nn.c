@@ -62,7 +62,7 @@ int cmd_check(int argc, char **argv)
         {"--batch", ARGS_INT, &batch, "N", "batch size of the network check (default 16)", 1, 65536, 0, 0, NULL},
         {"--gemm-size", ARGS_INT, &gemm, "N", "size of the square GEMM check, 0 skips it (default 4096)", 0, 16384, 0, 0, NULL},
         {"--seed", ARGS_INT, &seed, "N", "seed of the inputs (default: fresh each run, printed)", 0, (1L << 62), 0, 0, NULL},
-        {"--reference", ARGS_STR, &reference, "FILE", "check against a PyTorch reference file (format of ../shared/ref/)", 0, 0, 0, 0, NULL},
+        {"--reference", ARGS_STR, &reference, "FILE", "check against a PyTorch reference file (written by bench/torch/make_reference.py)", 0, 0, 0, 0, NULL},
         ARGS_THREADS_SPEC(&threads),
         {"--inject-fault", ARGS_FLAG, &fault, NULL, "test hook: a kernel skips part of its output, so the check must fail", 0, 0, 0, 0, NULL},
     };

@@ -1,6 +1,6 @@
 /* ckpt.h: the network's state as safetensors files with PyTorch state_dict names:
  * checkpoints that gpuvet writes and Drop7Net loads with load_state_dict(strict=True), and
- * the reference files written by PyTorch (../shared/ref/, bench/torch/make_reference.py):
+ * the reference files written by PyTorch (bench/torch/make_reference.py, docs/NN.md):
  * initial state, batch, forward outputs, gradients, state after 1 and 10 AdamW steps,
  * losses and the eval-mode forward. Every error names the file and the tensor. */
 #ifndef GV_NN_CKPT_H

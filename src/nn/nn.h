@@ -3,7 +3,7 @@
  * state that backends exchange (always float64), a batch, and the trainer interface that
  * the float64 reference, the float32 CPU path and the GPU paths all implement.
  *
- * The network (../shared/ref/drop7_reference.py):
+ * The network (bench/torch/drop7_reference.py):
  *   input (N,12,7,7) -> stem conv3x3 12->C, norm, ReLU
  *   blocks: x -> relu(x + norm(conv3x3(relu(norm(conv3x3(x))))))
  *   policy: conv1x1 C->32, norm(32), ReLU, flatten(1568), Linear(1568,7)

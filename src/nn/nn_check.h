@@ -2,9 +2,10 @@
  * float64 host path: a square float32 GEMM (its float64 reference verified by long
  * double samples), then the Drop7 network's training-mode forward, loss, every gradient,
  * one AdamW step and the eval-mode forward, for each norm; or, with a reference file, the
- * same against a PyTorch dump (../shared/ref/). Gradients are compared on the device's own
- * ReLU masks (docs/NN.md). Adds to the record "seed", "check" (one entry per comparison:
- * device, dtype, norm, what, metric, value, tolerance, pass) and "check_summary". */
+ * same against a PyTorch dump (bench/torch/make_reference.py). Gradients are compared on
+ * the device's own ReLU masks (docs/NN.md). Adds to the record "seed", "check" (one entry
+ * per comparison: device, dtype, norm, what, metric, value, tolerance, pass) and
+ * "check_summary". */
 #ifndef GV_NN_NN_CHECK_H
 #define GV_NN_NN_CHECK_H
 

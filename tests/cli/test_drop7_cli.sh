@@ -52,7 +52,7 @@ expect_grep "play table row" '^greedy +20 +[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9
 expect_exit "play needs one policy" 2 "$GPUVET" play --policy greedy --channels 8
 
 if [ -n "${PYTHON:-}" ] && "$PYTHON" -c 'import torch' 2>/dev/null; then
-  if "$PYTHON" - "$T_TMP/n.st" "$GV_REF_DIR" >"$T_TMP/py" 2>&1 <<'PY'
+  if "$PYTHON" - "$T_TMP/n.st" "$GV_ROOT/bench/torch" >"$T_TMP/py" 2>&1 <<'PY'
 import sys, json, struct, torch
 sys.path.insert(0, sys.argv[2])
 from drop7_reference import Drop7Net

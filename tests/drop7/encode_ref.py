@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """encode_ref.py: an independent reference of the Drop7 input encoding, written from the
-docstring of ../shared/ref/drop7_reference.py, for tests/drop7/test_drop7_encode.c.
+docstring of bench/torch/drop7_reference.py, for tests/drop7/test_drop7_encode.c.
 
     input (N, 12, 7, 7) planes: 0 empty, 1..7 disc value 1..7, 8 solid cover,
     9 cracked cover, 10 next-disc value / 7 (constant plane),

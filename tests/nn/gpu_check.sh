@@ -17,7 +17,9 @@ fail() { echo "FAIL $1: $2"; fails=$((fails + 1)); }
 skip() { echo "SKIP $1: $2"; }
 [ -x "$bin" ] || { echo "FAIL build: $bin is missing (run make GPU=cuda first)"; exit 1; }
 py=$(scripts/find-python 2>/dev/null || command -v python3 || true)
-refdir=${GV_REF_DIR:-$root/../shared/ref}
+# the PyTorch reference files: from $GV_REF_DIR, else generated with bench/torch/make_reference.py
+export GV_ROOT="$root" GV_BUILD="${GV_BUILD:-$root/build/cuda}" PYTHON="${PYTHON:-$py}"
+. "$root/tests/cli/nn_ref.sh"
 
 # run NAME WANT_EXIT OUTFILE CMD...: runs a command, checks its exit code, keeps its output.
 run() {
@@ -54,10 +56,10 @@ if [ -n "$py" ] && [ -s "$out/check.json" ]; then
                    *) fail "GPU reports its ReLU masks" "no 'relu masks' comparison for cuda: $masks" ;; esac
 fi
 for f in drop7_c32_group_n8.safetensors drop7_c32_batch_n8.safetensors; do
-  if [ -r "$refdir/$f" ]; then
-    run "check --reference $f on cuda" 0 "$out/ref_$f.txt" "$bin" check --devices cpu,cuda --dtype fp32,bf16 --reference "$refdir/$f"
+  if ref=$(nn_ref_file "$f"); then
+    run "check --reference $f on cuda" 0 "$out/ref_$f.txt" "$bin" check --devices cpu,cuda --dtype fp32,bf16 --reference "$ref"
   else
-    skip "check --reference $f" "no $refdir/$f (set GV_REF_DIR)"
+    skip "check --reference $f" "$ref"
   fi
 done
 

@@ -138,7 +138,9 @@ fi
 run_case "battery on a cartridge without one" 2 "$G" run "$gb" --battery "$W/nobat.sav" --frames 2 || fails=$((fails + 1))
 [ -e "$W/nobat.sav" ] && { lost=$((lost + 1)); echo "FAIL robust battery on a cartridge without one: $W/nobat.sav was written"; }
 # a reference file whose values are not finite is bad input (exit 2), not a wrong CPU result
-ref=${GV_REF_DIR:-$GV_ROOT/../shared/ref}/drop7_c32_group_n8.safetensors
+# (the file from $GV_REF_DIR, else generated with bench/torch/make_reference.py)
+. "$GV_ROOT/tests/cli/nn_ref.sh"
+ref=$(nn_ref_file drop7_c32_group_n8.safetensors) || ref=
 for v in nan 1e308; do
   python3 - "$ref" "$W/poison_$v.safetensors" "$v" <<'PY' 2>/dev/null
 import json, struct, sys
