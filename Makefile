@@ -3,6 +3,8 @@
 #   make                 build build/<variant>/gpuvet (variant: cpu, cuda, hip; -asan/-tsan with SAN=)
 #   make run             install missing packages, build, run `gpuvet all`
 #   make test            install missing packages, build, run the whole test suite
+#                        (both print one line per stage; the compiler's output goes to
+#                        build/logs/build-<variant>.log, apt's to build/logs/bootstrap.log)
 #   make asan            the test suite under AddressSanitizer + UBSan
 #   make GPU=cuda        build the CUDA backend (GPU=auto, the default, picks CUDA when nvcc exists)
 #   make GPU=hip         build the HIP backend (AMD), HIP_ARCH=gfxNNNN overrides rocminfo
@@ -12,7 +14,8 @@
 #   make libretro        the consoles as libretro cores: build/libretro/gpuvet_<console>_libretro.so + .info
 #
 # Variables: GPU=auto|cpu|cuda|hip, CUDA_ARCH=90 (else detected with nvidia-smi),
-# HIP_ARCH=gfx1030 (else detected with rocminfo), WERROR=1 (CI), SAN=address|thread (1 = address), CC, NVCC, HIPCC.
+# HIP_ARCH=gfx1030 (else detected with rocminfo), WERROR=1 (CI), SAN=address|thread (1 = address), CC, NVCC, HIPCC,
+# V=1 (every command and all output). make, make run and make test use every core unless -j is given.
 
 GPU       ?= auto
 SAN       ?=
@@ -132,7 +135,12 @@ LIB      := $(BUILD)/libgpuvet.a
 BIN      := $(BUILD)/gpuvet
 
 .PHONY: all build run test asan tsan bootstrap bootstrap-test tests clean hip-check fuzz-nes fuzz-gb fuzz-snes fuzz help deps-check arm64-check arm64-objs drop7-acceptance libretro lr-deps-check
-all: build
+# A plain make builds with one job per core unless -j was given (on the command line or in
+# MAKEFLAGS); $(jobs) is empty then and the sub-make shares the caller's job slots.
+NPROC := $(shell nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+jobs   = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
+all:
+	@$(MAKE) --no-print-directory $(jobs) build
 build: deps-check $(BIN) gpuvet
 
 # Before compiling anything: the compiler and the libraries found with pkg-config, or one
@@ -147,7 +155,7 @@ deps-check:
 	  echo "      Run 'make run' (it installs what is missing as root) or scripts/bootstrap.sh build"; exit 2; }
 
 help:
-	@sed -n '2,15p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,18p' Makefile | sed 's/^# \{0,1\}//'
 
 # ./gpuvet always points at the last default build, so the README's commands work from the top.
 gpuvet: $(BIN)
@@ -199,17 +207,32 @@ tests: $(TEST_BIN)
 
 # ---- the two commands of the README --------------------------------------------------
 bootstrap:
-	@scripts/bootstrap.sh build
+	@V='$(V)' scripts/bootstrap.sh build
 
 bootstrap-test:
-	@scripts/bootstrap.sh test
+	@V='$(V)' scripts/bootstrap.sh test
+
+# make run and make test build in stages of one line each ("building ... done in N s"), the
+# compiler's output in $(BUILD_LOG); a failed stage names it and shows its first errors
+# (scripts/make-stage.sh). V=1 shows everything instead.
+BUILD_LOG := build/logs/build-$(notdir $(BUILD)).log
+stage      = @V='$(V)' scripts/make-stage.sh $(BUILD_LOG)
+jobs_shown = $(or $(filter -j%,$(MAKEFLAGS)),-j$(NPROC))
+new_log    = @mkdir -p $(dir $(BUILD_LOG)) && : >$(BUILD_LOG)
+gpuvet_stage = "building gpuvet ($(VARIANT) build, $(words $(LIB_OBJS) $(CLI_OBJS)) files, $(jobs_shown))"
 
 run: bootstrap
-	@$(MAKE) --no-print-directory build
+	$(new_log)
+	$(stage) $(gpuvet_stage) $(MAKE) --no-print-directory $(jobs) build
 	./gpuvet all $(RUN_ARGS)
 
 test: bootstrap-test
-	@$(MAKE) --no-print-directory build tests libretro
+	$(new_log)
+	$(stage) $(gpuvet_stage) $(MAKE) --no-print-directory $(jobs) build
+	$(stage) "building the test programs ($(words $(TEST_BIN)) programs, $(jobs_shown))" \
+	  $(MAKE) --no-print-directory $(jobs) tests
+	$(stage) "building the libretro cores ($(LR_CONSOLES), $(words $(LR_OBJS)) files, $(jobs_shown))" \
+	  $(MAKE) --no-print-directory $(jobs) libretro
 	@GPUVET=$(abspath $(BIN)) GV_BUILD=$(abspath $(BUILD)) GV_LIBRETRO=$(abspath $(LR_DIR)) GV_LIBRETRO_CONSOLES="$(LR_CONSOLES)" PYTHON="$$(scripts/find-python)" tests/run.sh $(TESTS)
 
 asan:

@@ -2,8 +2,11 @@
 # Installs the Debian packages gpuvet needs, when they are missing.
 #   scripts/bootstrap.sh build   what building and running gpuvet needs
 #   scripts/bootstrap.sh test    that, plus what the test suite needs (ROM assemblers, PyTorch)
-# As root it runs apt-get; otherwise it prints the exact command to run and exits 1.
+# As root it runs apt-get and prints one line per stage; apt's own output goes to
+# build/logs/bootstrap.log (V=1: to the terminal instead). Otherwise it prints the exact
+# command to run and exits 1. Prints nothing when every package is installed.
 set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
 mode=${1:-build}
 build_pkgs="gcc make pkg-config libopenblas-dev libcjson-dev libxxhash-dev libpng-dev zlib1g-dev"
 test_pkgs="cc65 sdcc python3 python3-torch python3-numpy chromium retroarch-dev retroarch"
@@ -42,8 +45,36 @@ if [ "$(id -u)" != 0 ]; then
   fi
   exit 1
 fi
-echo "bootstrap: installing$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -q >&2 || { echo "bootstrap: apt-get update failed; check the network or the apt sources" >&2; exit 1; }
+log=$root/build/logs/bootstrap.log
+n=$(echo $missing | wc -w)
+if [ -z "${V:-}" ]; then
+  mkdir -p "$(dirname "$log")" && : >"$log" || { echo "bootstrap: cannot write $log" >&2; exit 1; }
+  echo "bootstrap: $n Debian package$( [ "$n" = 1 ] || echo s) to install; apt-get's output goes to ${log#"$root"/}"
+fi
+# apt_stage WHAT CMD...: runs CMD with its output in the log (V=1: on the terminal), in one
+# line "bootstrap: WHAT ... done in N s" (with how many packages apt installed); on failure
+# the log's last lines, and exit 1.
+apt_stage() {
+  what=$1; shift
+  t0=$(date +%s)
+  if [ -n "${V:-}" ]; then
+    echo "bootstrap: $what"
+    "$@" >&2 && return 0
+    echo "bootstrap: '$*' failed; check the network or the apt sources" >&2; exit 1
+  fi
+  printf 'bootstrap: %s ... ' "$what"
+  echo "== $*" >>"$log"
+  if "$@" >>"$log" 2>&1; then
+    deps=$(sed -n 's/.* \([0-9][0-9]*\) newly installed.*/\1/p' "$log" | tail -n 1)
+    echo "done in $(( $(date +%s) - t0 )) s${deps:+ ($deps packages with their dependencies)}"
+    return 0
+  fi
+  echo "failed after $(( $(date +%s) - t0 )) s"
+  echo "bootstrap: '$*' failed; check the network or the apt sources. The last lines of $log:" >&2
+  tail -n 15 "$log" | sed 's/^/    /' >&2
+  exit 1
+}
+apt_stage "apt-get update" apt-get update -q
 # shellcheck disable=SC2086
-apt-get install -y -q --no-install-recommends $missing >&2 || { echo "bootstrap: '$cmd' failed" >&2; exit 1; }
+apt_stage "installing$missing" apt-get install -y -q --no-install-recommends $missing
