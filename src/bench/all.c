@@ -240,6 +240,8 @@ static int step_emulation(const all_opts *o, cJSON *rec, all_step *s, gv_err *er
         ADD(s, "%s%s: %.0f fps for 1 game, %.0f for %d native, %.0f %s (%.2fx)%s", s->line[0] ? "; " : "", d->name,
             nat1, natn, b.instances[1], alt, gpu ? "device" : "host", natn > 0 ? alt / natn : NAN,
             r.mismatched ? ", renderers DISAGREE" : ", renderers agree");
+        if (!gpu && GV_MAX(natn, alt) < nat1) /* the CPU-only verdict names the cause from the record */
+            ADD(s, ", %d games below 1 game's rate (%.2fx; the verdict says why)", b.instances[1], GV_MAX(natn, alt) / nat1);
         if (r.mismatched)
             code = GV_EXIT_FAIL;
     }

@@ -74,7 +74,7 @@ static void mem_and_speedup(const cJSON *e, char *mem, size_t mlen, char *spd, s
         snprintf(spd, slen, "%.2fx", num(e, "speedup_vs_cpu"));
 }
 
-/* The table of bench infer's entries, then the crossover per GPU series. */
+/* The table of bench infer's entries (the verdicts, per GPU series, come from the report). */
 static void print_infer(const cJSON *rec, long blocks)
 {
     printf("bench infer, blocks %ld: one call = positions in, eval-mode forward, logits and value out "
@@ -89,22 +89,6 @@ static void print_infer(const cJSON *rec, long blocks)
         printf("%-6s %-5s %-5s %8.0f %7.0f %7.0f %11.3f %11.3f %12.1f %10s %8s\n", str(e, "device"), str(e, "dtype"),
                str(e, "norm"), num(e, "channels"), num(e, "batch"), num(e, "latency_samples"),
                num(e, "latency_ms_median"), num(e, "latency_ms_p99"), num(e, "samples_per_s_median"), mem, spd);
-    }
-    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(rec, "bench_infer_crossover"))
-    {
-        double from = num(e, "gpu_faster_from_batch");
-        if (!(num(e, "batches_compared") > 0))
-            printf("verdict: %s %s %.0f-channel %s-norm inference was not compared with the CPU (add cpu to "
-                   "--devices to find the batch from which the GPU answers sooner)\n", str(e, "device"),
-                   str(e, "dtype"), num(e, "channels"), str(e, "norm"));
-        else if (isfinite(from))
-            printf("verdict: %s %s %.0f-channel %s-norm inference beats the CPU from batch %.0f on (of %.0f batch sizes "
-                   "compared); below it, the CPU answers sooner\n", str(e, "device"), str(e, "dtype"),
-                   num(e, "channels"), str(e, "norm"), from, num(e, "batches_compared"));
-        else
-            printf("verdict: %s %s %.0f-channel %s-norm inference does not beat the CPU at the largest batches "
-                   "measured (%.0f batch sizes compared)\n", str(e, "device"), str(e, "dtype"), num(e, "channels"),
-                   str(e, "norm"), num(e, "batches_compared"));
     }
 }
 
@@ -193,10 +177,8 @@ static int bench_nn(int argc, char **argv, int infer)
         printf("(%d device/dtype pair%s skipped: the CPU %s fp32, a GPU fp32 and bf16)\n", r.skipped,
                r.skipped > 1 ? "s" : "", infer ? "runs" : "trains");
     cli_load_line(rec);
-    if (!infer) {
-        report_add_verdicts(rec);
-        report_print_verdicts(rec, stdout);
-    }
+    report_add_verdicts(rec);
+    report_print_verdicts(rec, stdout);
     return cli_finish(name, rec, GV_EXIT_OK, com.json);
 }
 

@@ -11,6 +11,7 @@
 #include "core/record.h"
 #include "drop7/drop7_bench.h"
 #include "drop7/drop7_train.h"
+#include "report/report.h"
 
 static const cli_help bench_drop7_help = {
     "bench drop7",
@@ -34,32 +35,6 @@ static const cli_help train_help = {
     "MSE. --data takes one or more files (the words after it, up to the next flag).",
     0, NULL,
 };
-
-/* The verdict of one player: where the GPU's batched games overtake the CPU's. */
-static void bench_verdicts(const cJSON *rec)
-{
-    const cJSON *c;
-    int any = 0;
-    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(rec, "bench_drop7_crossover"))
-    {
-        any = 1;
-        double from = cli_num(c, "gpu_faster_from_batch"), best = NAN, best_b = NAN;
-        const cJSON *e;
-        cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(rec, "bench_drop7"))
-            if (!strcmp(cli_str(e, "device"), cli_str(c, "device")) && !strcmp(cli_str(e, "player"), cli_str(c, "player")) &&
-                isfinite(cli_num(e, "speedup_vs_cpu")) && !(cli_num(e, "speedup_vs_cpu") <= best))
-                best = cli_num(e, "speedup_vs_cpu"), best_b = cli_num(e, "batch");
-        if (isfinite(from))
-            printf("verdict: play %s Drop7 games on %s from batch %.0f on (up to %.2fx the CPU, at batch %.0f); "
-                   "below it the CPU is faster\n", cli_str(c, "player"), cli_str(c, "device"), from, best, best_b);
-        else
-            printf("verdict: keep %s Drop7 games on the CPU: %s is not faster at the largest batches measured "
-                   "(best %.2fx, %.0f batch sizes compared)\n", cli_str(c, "player"), cli_str(c, "device"), best,
-                   cli_num(c, "batches_compared"));
-    }
-    if (!any)
-        printf("verdict: no GPU was measured: the CPU alone plays the figures above\n");
-}
 
 int cmd_bench_drop7(int argc, char **argv)
 {
@@ -126,7 +101,8 @@ int cmd_bench_drop7(int argc, char **argv)
     cli_load_line(rec);
     if (st == GV_ERR_WRONG)
         return cli_finish(name, rec, cli_fail(name, st, &err), com.json);
-    bench_verdicts(rec);
+    report_add_verdicts(rec);
+    report_print_verdicts(rec, stdout);
     return cli_finish(name, rec, GV_EXIT_OK, com.json);
 }
 

@@ -10,6 +10,7 @@
 #include "core/record.h"
 #include "drop7/drop7_agent.h"
 #include "drop7/drop7_train.h"
+#include "report/report.h"
 
 static const cli_help play_help = {
     "play",
@@ -70,21 +71,6 @@ static void play_row(cJSON *arr, const char *policy, int sims, const drop7_agent
            r->t_total);
 }
 
-/* The verdicts of the record's "play_vs" (drop7_play_verdicts), one line each. */
-static void play_verdict_lines(const cJSON *rec)
-{
-    const cJSON *play = cJSON_GetObjectItemCaseSensitive(rec, "play"), *a = cJSON_GetArrayItem(play, 0), *v;
-    int k = 1;
-    cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(rec, "play_vs"))
-    {
-        const cJSON *b = cJSON_GetArrayItem(play, k++);
-        const char *verdict = cli_str(v, "verdict");
-        printf("verdict: %s scores %.0f +- %.0f on average, %s %.0f +- %.0f: %s (difference %+.0f +- %.0f, 95%% CI%s)\n",
-               cli_str(a, "policy"), cli_num(a, "score_mean"), cli_num(a, "score_ci95"), cli_str(b, "policy"),
-               cli_num(b, "score_mean"), cli_num(b, "score_ci95"), verdict, cli_num(v, "score_diff"),
-               cli_num(v, "score_diff_ci95"), strcmp(verdict, "not distinguishable") ? " excludes 0" : " includes 0");
-    }
-}
 int cmd_play(int argc, char **argv)
 {
     const char *name = "play";
@@ -157,7 +143,8 @@ int cmd_play(int argc, char **argv)
     if (st != GV_OK)
         return cli_finish(name, rec, cli_fail(name, st, &err), com.json);
     drop7_play_verdicts(rec);
-    play_verdict_lines(rec);
+    report_add_verdicts(rec);
+    report_print_verdicts(rec, stdout);
     return cli_finish(name, rec, GV_EXIT_OK, com.json);
 }
 

@@ -1,5 +1,6 @@
 /* rep_int.h: helpers shared by the report's files: field access with defaults, the noise
- * of a measurement, and the inline SVG line plot. Not part of the report's interface. */
+ * of a measurement, the verdict list, tables and the inline SVG plot. Not part of the
+ * report's interface. */
 #ifndef GV_REPORT_REP_INT_H
 #define GV_REPORT_REP_INT_H
 
@@ -23,6 +24,14 @@ double rep_value(const cJSON *entry, const char *kind);
 const cJSON *rep_cpu_match(const cJSON *arr, const cJSON *gpu_entry, const char *kind);
 /* The GPU entry's median over that CPU entry's median (NAN when there is none). */
 double rep_speedup(const cJSON *arr, const cJSON *gpu_entry, const char *kind);
+
+/* ---- verdicts ----------------------------------------------------------------------------- */
+
+/* Appends the sentence s to the verdict array v unless it is already there. */
+void rep_add_sentence(cJSON *v, const char *s);
+/* The sentences of the Drop7 records (verdict_drop7.c): bench_infer, bench_drop7, play,
+ * selfplay and train_drop7, each from the record's own keys; appended to out. */
+void rep_verdicts_drop7(const cJSON *rec, cJSON *out);
 
 /* ---- tables shared by the HTML and Markdown views --------------------------------------- */
 

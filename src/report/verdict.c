@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/harness.h"
 #include "core/gv.h"
 #include "emu/common/console.h"
 #include "report/rep_int.h"
@@ -119,8 +120,7 @@ static int is_cpu(const cJSON *e)
     return d && !strcmp(d, "cpu");
 }
 
-/* Appends s to the verdict array unless it is already there. */
-static void add_sentence(cJSON *v, const char *s)
+void rep_add_sentence(cJSON *v, const char *s)
 {
     const cJSON *it;
     cJSON_ArrayForEach(it, v)
@@ -214,7 +214,7 @@ static void verdicts_gpu_vs_cpu(const cJSON *arr, const char *kind, cJSON *out)
             snprintf(s, sizeof s, "%s: no CPU measurement of the same configuration to compare with", workload);
         else
             sentence(workload, train ? "batch %s" : "size %s", train ? "batch" : "size", pts, np, s, sizeof s);
-        add_sentence(out, s);
+        rep_add_sentence(out, s);
         free(pts);
     }
     free(done);
@@ -238,7 +238,7 @@ static void verdicts_emu(const cJSON *arr, const char *console, cJSON *out)
                      "hashes differ from the native renderers'", rep_str(g, "video") ? rep_str(g, "video") : "?",
                      rep_str(g, "audio") ? rep_str(g, "audio") : "?", console,
                      strrchr(rom, '/') ? strrchr(rom, '/') + 1 : rom, rep_num(g, "instances"));
-            add_sentence(out, s);
+            rep_add_sentence(out, s);
         }
     }
     cJSON_ArrayForEach(g, arr) {
@@ -289,7 +289,7 @@ static void verdicts_emu(const cJSON *arr, const char *console, cJSON *out)
             snprintf(s, sizeof s, "%s: no CPU renderer measured at the same instance counts to compare with", workload);
         else
             sentence(workload, "%s instances", "instance count", pts, np, s, sizeof s);
-        add_sentence(out, s);
+        rep_add_sentence(out, s);
         free(pts);
     }
     free(done);
@@ -334,6 +334,53 @@ static int cpu_best(const cJSON *arr, const char *xkey, const char *ykey, double
     return *x >= 0;
 }
 
+/* When several games at once (many) made fewer instance-frames/s than one game (one), says
+ * so into buf ("" otherwise), with the causes the record shows: a busy machine (the load
+ * average against the usable cores), a renderer slower than the native one at that
+ * instance count, or else what a frame cost per CPU-second in each. */
+static void below_one_game(const cJSON *rec, const cJSON *one, const cJSON *many, char *buf, size_t len)
+{
+    double f1 = rep_num(one, "fps_median"), fn = rep_num(many, "fps_median"), n = rep_num(many, "instances");
+    buf[0] = 0;
+    if (!(fn < f1))
+        return;
+    double threads = rep_num(many, "threads"), cores = rep_num(rep_path(rec, "load"), "cores");
+    if (!(cores > 0))
+        cores = rep_num(rep_path(rec, "host"), "cpus");
+    if (!(threads > 0))
+        threads = cores;
+    double bound = threads > 0 ? GV_MIN(n, threads) : n;
+    int k = snprintf(buf, len, "; together they ran at %.2fx the one game's rate, where %.0f threads could reach %.0fx: ", fn / f1, bound, bound);
+    int causes = 0;
+    double before = rep_num(many, "load_before"), during = rep_num(many, "load_max");
+    if (cores > 0 && (bench_load_busy(before, (int)cores, 0) || bench_load_busy(during, (int)cores, 1)) && k > 0 && (size_t)k < len) {
+        k += snprintf(buf + k, len - (size_t)k, "the machine was busy (load average %.1f before and up to %.1f during, on %.0f "
+                      "usable cores), and a batch waits at every frame for its slowest thread, so other work on the cores "
+                      "slows it more than one game", before, during, cores);
+        causes++;
+    }
+    const char *video = rep_str(many, "video");
+    char key[48];
+    snprintf(key, sizeof key, "%s_over_native", video ? video : "?");
+    double r = rep_num(many, key);
+    if (video && strcmp(video, "native") && r < 1 && k > 0 && (size_t)k < len) {
+        k += snprintf(buf + k, len - (size_t)k, "%sthe %s renderer ran at %.2fx the native renderer's rate at %.0f instances",
+                      causes ? "; and " : "", video, r, n);
+        causes++;
+    }
+    double c1 = rep_num(one, "fps_per_cpu_second_median"), cn = rep_num(many, "fps_per_cpu_second_median");
+    if (!causes && k > 0 && (size_t)k < len) {
+        if (cn < c1)
+            snprintf(buf + k, len - (size_t)k, "the load (%.1f on %.0f cores) and the renderer do not explain it, but per "
+                     "CPU-second the batch made %.0f instance-frames against %.0f for one game: a frame cost more CPU time "
+                     "in the batch (threads waiting for each other at every frame, or caches shared by more games)",
+                     during, cores, cn, c1);
+        else
+            snprintf(buf + k, len - (size_t)k, "the record shows no cause (load %.1f on %.0f cores, the %s renderer); "
+                     "measure again with gpuvet bench", during, cores, video ? video : "?");
+    }
+}
+
 static void verdicts_cpu_only(const cJSON *rec, cJSON *out)
 {
     const cJSON *tr = cJSON_GetObjectItemCaseSensitive(rec, "bench_train"), *mm = cJSON_GetObjectItemCaseSensitive(rec, "bench_matmul"), *e;
@@ -358,34 +405,37 @@ static void verdicts_cpu_only(const cJSON *rec, cJSON *out)
         const cJSON *f = tr->child;
         snprintf(s, sizeof s, "no GPU was measured (%s): training on the CPU reaches %.0f samples/s (%.0f channels, "
                  "batch %.0f); to see whether a GPU is worth it, %s", why, y, rep_num(f, "channels"), x, next);
-        add_sentence(out, s);
+        rep_add_sentence(out, s);
     }
     if (cpu_best(mm, "n", "gflops_median", &y, &x)) {
         snprintf(s, sizeof s, "no GPU was measured: GEMM on the CPU reaches %.0f GFLOP/s (fp32, size %.0f)", y, x);
-        add_sentence(out, s);
+        rep_add_sentence(out, s);
     }
     for (int i = 0; emu_consoles[i]; i++) {
         char key[32];
         snprintf(key, sizeof key, "bench_%s", emu_consoles[i]->name);
-        double one = NAN, many = NAN, n = 0;
-        const char *how = "native";
+        const cJSON *one = NULL, *many = NULL;
         cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(rec, key)) {
             const char *v = rep_str(e, "video");
-            if (rep_num(e, "instances") == 1 && v && !strcmp(v, "native"))
-                one = rep_num(e, "fps_median");
-            if (rep_num(e, "instances") > n || (rep_num(e, "instances") == n && rep_num(e, "fps_median") > many)) {
-                n = rep_num(e, "instances");
-                many = rep_num(e, "fps_median");
-                how = v ? v : "?";
-            }
+            double n = rep_num(e, "instances"), nm = rep_num(many, "instances");
+            if (n == 1 && v && !strcmp(v, "native"))
+                one = e;
+            if (!many || n > nm || (n == nm && rep_num(e, "fps_median") > rep_num(many, "fps_median")))
+                many = e;
         }
-        if (isfinite(one)) {
-            int k = snprintf(s, sizeof s, "no GPU was measured: %s emulation on the CPU runs %.0f frames/s for one game (%.0fx real time)",
-                             emu_consoles[i]->title, one, one / 60.0);
-            if (n > 1 && k > 0 && (size_t)k < sizeof s)
-                snprintf(s + k, sizeof s - (size_t)k, " and %.0f instance-frames/s for %.0f games at once (%s renderer)", many, n, how);
-            add_sentence(out, s);
+        if (!one)
+            continue;
+        double f1 = rep_num(one, "fps_median"), n = rep_num(many, "instances");
+        int k = snprintf(s, sizeof s, "no GPU was measured: %s emulation on the CPU runs %.0f frames/s for one game (%.0fx real time)",
+                         emu_consoles[i]->title, f1, f1 / 60.0);
+        if (n > 1 && k > 0 && (size_t)k < sizeof s) {
+            const char *how = rep_str(many, "video") ? rep_str(many, "video") : "?";
+            k += snprintf(s + k, sizeof s - (size_t)k, " and %.0f instance-frames/s for %.0f games at once (%s renderer)",
+                          rep_num(many, "fps_median"), n, how);
+            if (k > 0 && (size_t)k < sizeof s)
+                below_one_game(rec, one, many, s + k, sizeof s - (size_t)k);
         }
+        rep_add_sentence(out, s);
     }
 }
 
@@ -408,6 +458,7 @@ cJSON *report_add_verdicts(cJSON *rec)
             verdicts_emu(a, emu_consoles[i]->title, v);
     }
     verdicts_cpu_only(rec, v);
+    rep_verdicts_drop7(rec, v);
     return v;
 }
 

@@ -49,6 +49,8 @@ expect_exit "play --net (small)" 0 "$GPUVET" play --net "$T_TMP/n.st" --games 4 
 expect_grep "play compares with greedy" '^verdict: net \(2 sims, cpu\) scores [0-9]+ \+- [0-9]+ on average, greedy [0-9]+ \+- [0-9]+: ' "$T_TMP/out"
 expect_exit "play a baseline alone" 0 "$GPUVET" play --policy greedy --games 20 --baselines random
 expect_grep "play table row" '^greedy +20 +[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+' "$T_TMP/out"
+# the same seeds every time: greedy scores below random, which the verdict calls expected
+expect_grep "play: greedy below random is expected" '^verdict: greedy scores [0-9]+ \+- [0-9]+ on average, random [0-9]+ \+- [0-9]+: worse .*; as expected of a one-move lookahead in normal-mode Drop7' "$T_TMP/out"
 expect_exit "play needs one policy" 2 "$GPUVET" play --policy greedy --channels 8
 
 if [ -n "${PYTHON:-}" ] && "$PYTHON" -c 'import torch' 2>/dev/null; then
