@@ -35,18 +35,22 @@ void rep_verdicts_drop7(const cJSON *rec, cJSON *out);
 
 /* ---- tables shared by the HTML and Markdown views --------------------------------------- */
 
-typedef enum { COL_STR, COL_INT, COL_NUM, COL_PCT, COL_BOOL, COL_GIB, COL_X } rep_col_kind;
+/* COL_BYTES: a byte count shown in MiB or GiB. */
+typedef enum { COL_STR, COL_INT, COL_NUM, COL_PCT, COL_BOOL, COL_GIB, COL_X, COL_BYTES } rep_col_kind;
 typedef struct {
     const char *head;
     const char *key;   /* a key of the entry, "a.b" for nested ones, "@sig.median" for the
-                          entry's telemetry phase, "=speedup" for the computed GPU/CPU ratio */
+                          entry's telemetry phase, "=speedup" for the computed GPU/CPU ratio,
+                          "=memory" for peak_device_bytes else host_bytes, "=a/b" for the
+                          entry's key a over its key b */
     rep_col_kind kind;
     double scale;      /* multiplies numbers (0 means 1) */
 } rep_col;
 
-/* Appends a table of arr's entries (HTML when html, else Markdown); columns that are empty
- * in every row are left out. rec gives the telemetry phases; kind names the bench kind for
- * "=speedup" ("train", "matmul") or NULL. */
+/* Appends a table of arr's entries (HTML when html, else Markdown); arr may also be one
+ * object, the table's one row. Columns that are empty in every row are left out. rec gives
+ * the telemetry phases; kind names the bench kind for "=speedup" ("train", "matmul") or
+ * NULL. */
 void rep_table(rep_buf *b, int html, const cJSON *arr, const rep_col *cols, int ncols, const cJSON *rec, const char *kind);
 
 /* Walks a dotted path ("telemetry.phases") from o; NULL when a step is missing. */
@@ -68,6 +72,7 @@ typedef struct {
     char name[96];
     int n;
     double *x, *y;   /* NAN y breaks the line */
+    double *err;     /* NULL, or per point the half-width of a whisker around y */
 } rep_series;
 
 typedef struct {
@@ -77,9 +82,14 @@ typedef struct {
     const double *bands;     /* shaded x ranges [t0, t1] pairs (telemetry phases) */
     const char *const *band_labels;
     int nbands;
+    const char *const *cats; /* ncats > 0: x is a category, point x = k + 1 is named cats[k];
+                                points are drawn without lines between them */
+    int ncats;
 } rep_plot;
 
 void rep_series_add(rep_series *s, double x, double y);
+/* The same with a whisker of half-width e; a series uses either this or rep_series_add. */
+void rep_series_add_err(rep_series *s, double x, double y, double e);
 void rep_series_free(rep_series *s, int n);
 /* Appends an <svg> element (width 600 x 320) to b. Series with no finite points are left out. */
 void rep_svg_plot(rep_buf *b, const rep_plot *p, const rep_series *s, int ns);

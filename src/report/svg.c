@@ -1,6 +1,7 @@
-/* svg.c: inline SVG line plots for the HTML report: linear or logarithmic axes with ticks,
- * a legend, an optional reference line and shaded bands (telemetry phases). Plain SVG 1.1
- * drawn in the page; nothing is loaded from anywhere. */
+/* svg.c: inline SVG plots for the HTML report: lines over linear or logarithmic axes with
+ * ticks, or points over named categories, with optional whiskers, a legend, a reference
+ * line and shaded bands (telemetry phases). Plain SVG 1.1 drawn in the page; nothing is
+ * loaded from anywhere. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,12 +22,20 @@ void rep_series_add(rep_series *s, double x, double y)
     s->n++;
 }
 
+void rep_series_add_err(rep_series *s, double x, double y, double e)
+{
+    rep_series_add(s, x, y);
+    s->err = gv_xrealloc(s->err, sizeof(double) * (size_t)s->n);
+    s->err[s->n - 1] = e;
+}
+
 void rep_series_free(rep_series *s, int n)
 {
     for (int i = 0; i < n; i++) {
         free(s[i].x);
         free(s[i].y);
-        s[i].x = s[i].y = NULL;
+        free(s[i].err);
+        s[i].x = s[i].y = s[i].err = NULL;
         s[i].n = 0;
     }
 }
@@ -109,15 +118,33 @@ static void axis_setup(axis *a, double mn, double mx, int is_log, int from_zero,
         a->ticks[a->nt++] = fabs(v) < step * 1e-9 ? 0 : v;
 }
 
+/* The half-width of point k's whisker (0: none). */
+static double whisker(const rep_series *s, int k)
+{
+    return s->err && isfinite(s->err[k]) && s->err[k] > 0 ? s->err[k] : 0;
+}
+
+/* The x axis of a category plot: the categories at 1..n, half a step of margin each side. */
+static void axis_categories(axis *a, int n)
+{
+    a->log = 0;
+    a->lo = 0.5;
+    a->hi = n + 0.5;
+    for (a->nt = 0; a->nt < n && a->nt < 40; a->nt++)
+        a->ticks[a->nt] = a->nt + 1;
+}
+
 void rep_svg_plot(rep_buf *b, const rep_plot *p, const rep_series *s, int ns)
 {
     double xmn = INFINITY, xmx = -INFINITY, ymn = INFINITY, ymx = -INFINITY;
-    axis ax = {.log = p->logx}, ay = {.log = p->logy};
+    int cats = p->ncats > 0;
+    axis ax = {.log = p->logx && !cats}, ay = {.log = p->logy};
     for (int i = 0; i < ns; i++)
         for (int k = 0; k < s[i].n; k++)
             if (usable(&ax, s[i].x[k]) && usable(&ay, s[i].y[k])) {
+                double w = whisker(&s[i], k), lo = s[i].y[k] - w;
                 xmn = GV_MIN(xmn, s[i].x[k]), xmx = GV_MAX(xmx, s[i].x[k]);
-                ymn = GV_MIN(ymn, s[i].y[k]), ymx = GV_MAX(ymx, s[i].y[k]);
+                ymn = GV_MIN(ymn, usable(&ay, lo) ? lo : s[i].y[k]), ymx = GV_MAX(ymx, s[i].y[k] + w);
             }
     for (int i = 0; i < p->nbands; i++)
         if (usable(&ax, p->bands[2 * i]) && usable(&ax, p->bands[2 * i + 1]))
@@ -135,7 +162,10 @@ void rep_svg_plot(rep_buf *b, const rep_plot *p, const rep_series *s, int ns)
         rb_printf(b, "<text x=\"%d\" y=\"%d\" class=\"note\">no data to plot</text></svg>\n", ML + 20, H / 2);
         return;
     }
-    axis_setup(&ax, xmn, xmx, p->logx, 0, 1);
+    if (cats)
+        axis_categories(&ax, p->ncats);
+    else
+        axis_setup(&ax, xmn, xmx, p->logx, 0, 1);
     axis_setup(&ay, ymn, ymx, p->logy, 1, 0);
     int pw = W - ML - MR, ph = H - MT - MB;
 #define PX(v) (ML + (to_axis(&ax, (v)) - ax.lo) / (ax.hi - ax.lo) * pw)
@@ -152,7 +182,9 @@ void rep_svg_plot(rep_buf *b, const rep_plot *p, const rep_series *s, int ns)
         double x = PX(ax.ticks[i]);
         fmt_tick(ax.ticks[i], lab, sizeof lab);
         rb_printf(b, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" class=\"grid\"/>"
-                     "<text x=\"%.1f\" y=\"%d\" class=\"tx\">%s</text>\n", x, MT, x, MT + ph, x, MT + ph + 15, lab);
+                     "<text x=\"%.1f\" y=\"%d\" class=\"tx\">", x, MT, x, MT + ph, x, MT + ph + 15);
+        rb_html(b, cats ? p->cats[i] : lab);
+        rb_puts(b, "</text>\n");
     }
     for (int i = 0; i < ay.nt; i++) {
         double y = PY(ay.ticks[i]);
@@ -162,7 +194,7 @@ void rep_svg_plot(rep_buf *b, const rep_plot *p, const rep_series *s, int ns)
     }
     rb_printf(b, "<text x=\"%d\" y=\"%d\" class=\"al\">", ML + pw / 2, H - 8);
     rb_html(b, p->xlabel);
-    rb_printf(b, "%s</text>\n<text transform=\"translate(14,%d) rotate(-90)\" class=\"al\">", p->logx ? " (log scale)" : "", MT + ph / 2);
+    rb_printf(b, "%s</text>\n<text transform=\"translate(14,%d) rotate(-90)\" class=\"al\">", ax.log ? " (log scale)" : "", MT + ph / 2);
     rb_html(b, p->ylabel);
     rb_printf(b, "%s</text>\n", p->logy ? " (log)" : "");
     if (usable(&ay, p->hline))
@@ -171,7 +203,7 @@ void rep_svg_plot(rep_buf *b, const rep_plot *p, const rep_series *s, int ns)
     for (int i = 0; i < ns; i++) {
         const char *col = palette[i % GV_ARRAY_LEN(palette)];
         int any = 0, pen = 0;
-        for (int k = 0; k < s[i].n; k++) {
+        for (int k = 0; k < s[i].n && !cats; k++) {
             if (!usable(&ax, s[i].x[k]) || !usable(&ay, s[i].y[k])) {
                 if (pen)
                     rb_puts(b, "\"/>\n");
@@ -185,13 +217,33 @@ void rep_svg_plot(rep_buf *b, const rep_plot *p, const rep_series *s, int ns)
         }
         if (pen)
             rb_puts(b, "\"/>\n");
+        for (int k = 0; k < s[i].n && cats; k++)
+            any |= usable(&ax, s[i].x[k]) && usable(&ay, s[i].y[k]);
         if (!any)
             continue;
+        for (int k = 0; k < s[i].n; k++) { /* whiskers: y - e to y + e, capped */
+            double w = whisker(&s[i], k), x = PX(s[i].x[k]);
+            if (!w || !usable(&ax, s[i].x[k]) || !usable(&ay, s[i].y[k] - w))
+                continue;
+            double y0 = PY(s[i].y[k] - w), y1 = PY(s[i].y[k] + w);
+            rb_printf(b, "<path d=\"M%.1f %.1fV%.1fM%.1f %.1fh10M%.1f %.1fh10\" stroke=\"%s\" fill=\"none\"/>\n", x, y0, y1,
+                      x - 5, y0, x - 5, y1, col);
+        }
         if (s[i].n <= 64) /* markers only where points are few enough to read */
             for (int k = 0; k < s[i].n; k++)
-                if (usable(&ax, s[i].x[k]) && usable(&ay, s[i].y[k]))
-                    rb_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>%g, %.4g</title></circle>\n",
-                              PX(s[i].x[k]), PY(s[i].y[k]), col, s[i].x[k], s[i].y[k]);
+                if (usable(&ax, s[i].x[k]) && usable(&ay, s[i].y[k])) {
+                    int c = (int)s[i].x[k] - 1;
+                    rb_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%d\" fill=\"%s\"><title>", PX(s[i].x[k]),
+                              PY(s[i].y[k]), cats ? 5 : 3, col);
+                    if (cats && c >= 0 && c < p->ncats)
+                        rb_html(b, p->cats[c]);
+                    else
+                        rb_printf(b, "%g", s[i].x[k]);
+                    rb_printf(b, ", %.4g", s[i].y[k]);
+                    if (whisker(&s[i], k))
+                        rb_printf(b, " ± %.4g", whisker(&s[i], k));
+                    rb_puts(b, "</title></circle>\n");
+                }
         int ly = MT + 8 + shown * 17;
         rb_printf(b, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"3\"/><text x=\"%d\" y=\"%d\" class=\"lg\">",
                   W - MR + 12, ly, W - MR + 30, ly, col, W - MR + 35, ly + 4);

@@ -45,6 +45,43 @@ static const rep_col race_cols[] = {
     {"err/bound", "worst_bound_ratio", COL_NUM, 0}, {"1-thread wrong", "single_wrong_runs", COL_INT, 0},
     {"reference ok", "reference_gemm_ok", COL_BOOL, 0},
 };
+static const rep_col infer_cols[] = {
+    {"device", "device", COL_STR, 0}, {"dtype", "dtype", COL_STR, 0}, {"norm", "norm", COL_STR, 0},
+    {"channels", "channels", COL_INT, 0}, {"blocks", "blocks", COL_INT, 0}, {"batch", "batch", COL_INT, 0},
+    {"threads", "threads", COL_INT, 0}, {"latency ms median", "latency_ms_median", COL_NUM, 0},
+    {"p99 ms", "latency_ms_p99", COL_NUM, 0}, {"samples/s median", "samples_per_s_median", COL_NUM, 0},
+    {"memory", "=memory", COL_BYTES, 0}, {"GPU/CPU", "speedup_vs_cpu", COL_X, 0},
+    {"GPU W", "@gpu_power_w.median", COL_NUM, 0}, {"load", "load_before", COL_NUM, 0},
+};
+static const rep_col drop7_cols[] = {
+    {"device", "device", COL_STR, 0}, {"player", "player", COL_STR, 0}, {"mode", "mode", COL_STR, 0},
+    {"batch", "batch", COL_INT, 0}, {"threads", "threads", COL_INT, 0}, {"games/s best", "games_per_s_best", COL_NUM, 0},
+    {"games/s median", "games_per_s_median", COL_NUM, 0}, {"moves/s median", "moves_per_s_median", COL_NUM, 0},
+    {"GPU/CPU", "speedup_vs_cpu", COL_X, 0}, {"records = CPU", "records_match_cpu", COL_BOOL, 0},
+    {"load", "load_before", COL_NUM, 0},
+};
+static const rep_col play_cols[] = {
+    {"policy", "policy", COL_STR, 0}, {"sims", "sims", COL_INT, 0}, {"games", "games", COL_INT, 0},
+    {"mean score", "score_mean", COL_NUM, 0}, {"95% CI ±", "score_ci95", COL_NUM, 0}, {"median", "score_median", COL_NUM, 0},
+    {"moves mean", "moves_mean", COL_NUM, 0}, {"moves ±", "moves_ci95", COL_NUM, 0}, {"seconds", "seconds", COL_NUM, 0},
+};
+static const rep_col play_vs_cols[] = {
+    {"policy", "policy", COL_STR, 0}, {"baseline", "baseline", COL_STR, 0}, {"score difference", "score_diff", COL_NUM, 0},
+    {"95% CI ±", "score_diff_ci95", COL_NUM, 0}, {"verdict", "verdict", COL_STR, 0},
+};
+static const rep_col selfplay_cols[] = {
+    {"device", "device", COL_STR, 0}, {"games", "games_played", COL_INT, 0}, {"sims", "sims", COL_INT, 0},
+    {"moves", "moves", COL_INT, 0}, {"positions evaluated", "evals", COL_INT, 0}, {"mean score", "score_mean", COL_NUM, 0},
+    {"95% CI ±", "score_ci95", COL_NUM, 0}, {"seconds", "seconds_total", COL_NUM, 0},
+    {"search", "=seconds_search/seconds_total", COL_PCT, 0}, {"inference", "=seconds_inference/seconds_total", COL_PCT, 0},
+    {"game", "=seconds_game/seconds_total", COL_PCT, 0}, {"positions/s", "=evals/seconds_inference", COL_NUM, 0},
+    {"writing s", "seconds_write", COL_NUM, 0},
+};
+static const rep_col epoch_cols[] = {
+    {"epoch", "epoch", COL_INT, 0}, {"lr", "lr", COL_NUM, 0}, {"train loss", "train_loss", COL_NUM, 0},
+    {"validation policy CE", "val_policy_ce", COL_NUM, 0}, {"validation value MSE", "val_value_mse", COL_NUM, 0},
+    {"validation loss", "val_loss", COL_NUM, 0}, {"seconds", "seconds", COL_NUM, 0},
+};
 static const rep_col phase_cols[] = {
     {"phase", "label", COL_STR, 0}, {"samples", "samples", COL_INT, 0}, {"s", "=duration", COL_NUM, 0},
     {"GPU MHz", "gpu_sm_mhz.median", COL_NUM, 0}, {"GPU W min", "gpu_power_w.min", COL_NUM, 0},
@@ -60,12 +97,21 @@ static const rep_col phase_cols[] = {
  * console's benchmark shows up without a change here. */
 int rep_sections(const rep_section **out)
 {
-    static rep_section list[16];
+    static rep_section list[24];
     static char titles[8][64], keys[8][32];
     static int n;
     if (!n) {
         list[n++] = (rep_section){"Training throughput (bench train)", "bench_train", train_cols, GV_ARRAY_LEN(train_cols), "train"};
         list[n++] = (rep_section){"GEMM throughput (bench matmul)", "bench_matmul", matmul_cols, GV_ARRAY_LEN(matmul_cols), "matmul"};
+        list[n++] = (rep_section){"Inference latency and throughput (bench infer)", "bench_infer", infer_cols,
+                                  GV_ARRAY_LEN(infer_cols), NULL};
+        list[n++] = (rep_section){"Drop7 games (bench drop7)", "bench_drop7", drop7_cols, GV_ARRAY_LEN(drop7_cols), NULL};
+        list[n++] = (rep_section){"Drop7 scores per policy (play)", "play", play_cols, GV_ARRAY_LEN(play_cols), NULL};
+        list[n++] = (rep_section){"The first policy against each baseline (play)", "play_vs", play_vs_cols,
+                                  GV_ARRAY_LEN(play_vs_cols), NULL};
+        list[n++] = (rep_section){"Self-play (selfplay)", "selfplay", selfplay_cols, GV_ARRAY_LEN(selfplay_cols), NULL};
+        list[n++] = (rep_section){"Training on self-play data (train --data)", "train_drop7.epochs", epoch_cols,
+                                  GV_ARRAY_LEN(epoch_cols), NULL};
         list[n++] = (rep_section){"Telemetry: clocks, power and temperature during the run", "telemetry.phases", phase_cols,
                                   GV_ARRAY_LEN(phase_cols), NULL};
         for (int i = 0; emu_consoles[i] && i < 8; i++) {
@@ -111,10 +157,20 @@ static int cell(const cJSON *arr, const cJSON *e, const rep_col *c, const cJSON 
     const cJSON *v;
     double num = NAN;
     if (c->key[0] == '=') {
-        if (!strcmp(c->key, "=speedup") && kind)
+        const char *slash = strchr(c->key, '/');
+        if (!strcmp(c->key, "=speedup") && kind) {
             num = rep_speedup(arr, e, kind);
-        else if (!strcmp(c->key, "=duration"))
+        } else if (!strcmp(c->key, "=duration")) {
             num = rep_num(e, "t1") - rep_num(e, "t0");
+        } else if (!strcmp(c->key, "=memory")) {
+            num = rep_num(e, "peak_device_bytes");
+            if (!isfinite(num))
+                num = rep_num(e, "host_bytes");
+        } else if (slash) { /* "=a/b" */
+            char a[64];
+            snprintf(a, sizeof a, "%.*s", (int)(slash - c->key - 1), c->key + 1);
+            num = rep_num(e, a) / rep_num(e, slash + 1);
+        }
         v = NULL;
     } else if (c->key[0] == '@') {
         v = rep_path(phase_of(rec, e), c->key + 1);
@@ -147,10 +203,27 @@ static int cell(const cJSON *arr, const cJSON *e, const rep_col *c, const cJSON 
     case COL_INT: snprintf(buf, len, "%.0f", num); break;
     case COL_PCT: snprintf(buf, len, "%.1f%%", 100 * num); break;
     case COL_GIB: snprintf(buf, len, "%.1f GiB", num / (1u << 30)); break;
+    case COL_BYTES:
+        if (num >= 1u << 30)
+            snprintf(buf, len, "%.2f GiB", num / (1u << 30));
+        else
+            snprintf(buf, len, "%.1f MiB", num / (1u << 20));
+        break;
     case COL_X: snprintf(buf, len, num >= 1 ? "%.2fx" : "%.2gx", num); break;
     default: snprintf(buf, len, fabs(num) >= 1e3 ? "%.0f" : "%.4g", num); break;
     }
     return 1;
+}
+
+/* The rows of a table: an array's entries, or an object as its one row. */
+static const cJSON *row_first(const cJSON *t)
+{
+    return cJSON_IsObject(t) ? t : t ? t->child : NULL;
+}
+
+static const cJSON *row_next(const cJSON *t, const cJSON *e)
+{
+    return cJSON_IsObject(t) ? NULL : e->next;
 }
 
 void rep_table(rep_buf *b, int html, const cJSON *arr, const rep_col *cols, int ncols, const cJSON *rec, const char *kind)
@@ -159,7 +232,7 @@ void rep_table(rep_buf *b, int html, const cJSON *arr, const rep_col *cols, int 
     int *show = gv_xcalloc((size_t)ncols, sizeof(int));
     const cJSON *e;
     for (int c = 0; c < ncols; c++)
-        cJSON_ArrayForEach(e, arr)
+        for (e = row_first(arr); e; e = row_next(arr, e))
             show[c] |= cell(arr, e, &cols[c], rec, kind, buf, sizeof buf);
     rb_puts(b, html ? "<table>\n<tr>" : "|");
     for (int c = 0; c < ncols; c++) {
@@ -182,7 +255,7 @@ void rep_table(rep_buf *b, int html, const cJSON *arr, const rep_col *cols, int 
                 rb_puts(b, cols[c].kind == COL_STR || cols[c].kind == COL_BOOL ? " --- |" : " ---: |");
         rb_puts(b, "\n");
     }
-    cJSON_ArrayForEach(e, arr) {
+    for (e = row_first(arr); e; e = row_next(arr, e)) {
         rb_puts(b, html ? "<tr>" : "|");
         for (int c = 0; c < ncols; c++) {
             if (!show[c])

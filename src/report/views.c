@@ -29,7 +29,14 @@ static void label_emu(const cJSON *e, char *b, size_t n)
 {
     snprintf(b, n, "%s renderer", rep_str(e, "video") ? rep_str(e, "video") : "?");
 }
+static void label_drop7(const cJSON *e, char *b, size_t n)
+{
+    snprintf(b, n, "%s %s", rep_str(e, "device") ? rep_str(e, "device") : "?", rep_str(e, "player") ? rep_str(e, "player") : "?");
+}
 static double x_batch(const cJSON *arr, const cJSON *e) { return rep_num(e, "batch"); }
+static double y_latency(const cJSON *arr, const cJSON *e) { return rep_num(e, "latency_ms_median"); }
+static double y_infer(const cJSON *arr, const cJSON *e) { return rep_num(e, "samples_per_s_median"); }
+static double y_games(const cJSON *arr, const cJSON *e) { return rep_num(e, "games_per_s_median"); }
 static double x_size(const cJSON *arr, const cJSON *e) { return cbrt(rep_num(e, "m") * rep_num(e, "n") * rep_num(e, "k")); }
 static double x_instances(const cJSON *arr, const cJSON *e) { return rep_num(e, "instances"); }
 static double y_train(const cJSON *arr, const cJSON *e) { return rep_value(e, "train"); }
@@ -79,9 +86,69 @@ static void plot_entries(rep_buf *b, const cJSON *arr, label_fn lf, value_fn xf,
     int ns = build_series(arr, lf, xf, yf, s, MAX_SERIES);
     if (ns == 0)
         return;
-    rep_plot p = {title, xl, yl, 1, logy, hline, NULL, NULL, 0};
+    rep_plot p = {title, xl, yl, 1, logy, hline, NULL, NULL, 0, NULL, 0};
     rep_svg_plot(b, &p, s, ns);
     rep_series_free(s, ns);
+}
+
+/* One point per category with its whisker (err[k], NAN: none), named series. */
+static void plot_categories(rep_buf *b, const char *title, const char *ylabel, const char *series, const char *const *cats,
+                            const double *y, const double *err, int n)
+{
+    rep_series s = {0};
+    snprintf(s.name, sizeof s.name, "%s", series);
+    for (int k = 0; k < n; k++)
+        rep_series_add_err(&s, k + 1, y[k], err ? err[k] : NAN);
+    rep_plot p = {title, "", ylabel, 0, 0, NAN, NULL, NULL, 0, cats, n};
+    rep_svg_plot(b, &p, &s, 1);
+    rep_series_free(&s, 1);
+}
+
+/* play: each policy's mean score with its 95% interval. */
+static void plot_play(rep_buf *b, const cJSON *play)
+{
+    enum { MAX_POLICIES = 16 };
+    const char *names[MAX_POLICIES];
+    double y[MAX_POLICIES], err[MAX_POLICIES];
+    int n = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, play) {
+        if (n == MAX_POLICIES)
+            break;
+        names[n] = rep_str(e, "policy") ? rep_str(e, "policy") : "?";
+        y[n] = rep_num(e, "score_mean");
+        err[n++] = rep_num(e, "score_ci95");
+    }
+    plot_categories(b, "Mean score per policy (bars: 95% interval)", "points per game", "mean score", names, y, err, n);
+}
+
+/* selfplay: the shares of the time of its parts. */
+static void plot_selfplay(rep_buf *b, const cJSON *sp)
+{
+    static const char *const names[] = {"search", "inference", "game", "writing"};
+    static const char *const keys[] = {"seconds_search", "seconds_inference", "seconds_game", "seconds_write"};
+    double y[4], t = rep_num(sp, "seconds_total");
+    for (int k = 0; k < 4; k++)
+        y[k] = 100 * rep_num(sp, keys[k]) / t;
+    plot_categories(b, "Self-play: where the time went", "% of the play time", "share", names, y, NULL, 4);
+}
+
+/* train --data: the losses per epoch. */
+static void plot_epochs(rep_buf *b, const cJSON *epochs)
+{
+    static const char *const keys[] = {"train_loss", "val_loss", "val_policy_ce", "val_value_mse"};
+    static const char *const names[] = {"train loss", "validation loss", "validation policy CE", "validation value MSE"};
+    rep_series s[4];
+    memset(s, 0, sizeof s);
+    for (int k = 0; k < 4; k++) {
+        snprintf(s[k].name, sizeof s[k].name, "%s", names[k]);
+        const cJSON *e;
+        cJSON_ArrayForEach(e, epochs)
+            rep_series_add(&s[k], rep_num(e, "epoch"), rep_num(e, keys[k]));
+    }
+    rep_plot p = {"Losses per epoch", "epoch", "loss", 0, 0, NAN, NULL, NULL, 0, NULL, 0};
+    rep_svg_plot(b, &p, s, 4);
+    rep_series_free(s, 4);
 }
 
 /* Telemetry over time: one plot per group of signals that has data, phases shaded. */
@@ -147,7 +214,7 @@ static void plot_telemetry(rep_buf *b, const cJSON *tel)
             ns++;
         }
         if (any) {
-            rep_plot p = {groups[g].title, "seconds since start (shaded: measured phases)", groups[g].ylabel, 0, 0, NAN, bands, labels, nb};
+            rep_plot p = {groups[g].title, "seconds since start (shaded: measured phases)", groups[g].ylabel, 0, 0, NAN, bands, labels, nb, NULL, 0};
             rep_svg_plot(b, &p, s, ns);
         }
         rep_series_free(s, ns);
@@ -220,7 +287,7 @@ static void verdicts(rep_buf *b, const cJSON *rec, int html)
     const cJSON *v = cJSON_GetObjectItem(rec, "verdict"), *it;
     rb_puts(b, html ? "<h2>Verdict</h2>\n<ul class=\"verdict\">\n" : "## Verdict\n\n");
     if (!cJSON_GetArraySize(v))
-        rb_puts(b, html ? "<li>no verdict: the record has no GPU/CPU pair to compare</li>\n" : "- no verdict: the record has no GPU/CPU pair to compare\n");
+        rb_puts(b, html ? "<li>no verdict: the record holds no figures that gpuvet judges</li>\n" : "- no verdict: the record holds no figures that gpuvet judges\n");
     cJSON_ArrayForEach(it, v) {
         if (!cJSON_IsString(it))
             continue;
@@ -252,7 +319,7 @@ static void soak(rep_buf *b, const cJSON *rec, int html)
     const cJSON *v;
     cJSON_ArrayForEach(v, cJSON_GetObjectItem(s, "curve"))
         rep_series_add(&c, i++, cJSON_IsNumber(v) ? v->valuedouble : NAN);
-    rep_plot p = {"Soak: loss per step", "step", "loss", 0, 0, NAN, NULL, NULL, 0};
+    rep_plot p = {"Soak: loss per step", "step", "loss", 0, 0, NAN, NULL, NULL, 0, NULL, 0};
     if (c.n)
         rep_svg_plot(b, &p, &c, 1);
     rep_series_free(&c, 1);
@@ -265,7 +332,7 @@ static void sections(rep_buf *b, const cJSON *rec, int html)
     for (int i = 0; i < nsec; i++) {
         const rep_section *sec = &secs[i];
         const cJSON *arr = rep_path(rec, sec->key);
-        if (!cJSON_IsArray(arr) || !cJSON_GetArraySize(arr))
+        if (!cJSON_IsObject(arr) && !(cJSON_IsArray(arr) && cJSON_GetArraySize(arr)))
             continue;
         if (html) {
             rb_puts(b, "<h2>");
@@ -278,6 +345,19 @@ static void sections(rep_buf *b, const cJSON *rec, int html)
             } else if (!strcmp(sec->key, "bench_matmul")) {
                 plot_entries(b, arr, label_matmul, x_size, y_matmul, "GEMM throughput", "size (cube root of m n k)", "GFLOP/s (median)", 1, NAN);
                 plot_entries(b, arr, label_matmul, x_size, y_matmul_speedup, "GEMM: GPU over CPU fp32", "size", "speedup", 1, 1.0);
+            } else if (!strcmp(sec->key, "bench_infer")) {
+                plot_entries(b, arr, label_train, x_batch, y_latency, "Inference latency per call", "batch size",
+                             "ms (median)", 1, NAN);
+                plot_entries(b, arr, label_train, x_batch, y_infer, "Inference throughput", "batch size", "samples/s (median)", 1, NAN);
+            } else if (!strcmp(sec->key, "bench_drop7")) {
+                plot_entries(b, arr, label_drop7, x_batch, y_games, "Drop7 games per second", "games per call (batch)",
+                             "games/s (median)", 1, NAN);
+            } else if (!strcmp(sec->key, "play")) {
+                plot_play(b, arr);
+            } else if (!strcmp(sec->key, "selfplay")) {
+                plot_selfplay(b, arr);
+            } else if (!strcmp(sec->key, "train_drop7.epochs")) {
+                plot_epochs(b, arr);
             } else if (sec->kind && !strcmp(sec->kind, "emu")) {
                 plot_entries(b, arr, label_emu, x_instances, y_emu, sec->title, "instances", "instance-frames/s (median)", 1, NAN);
             } else if (!strcmp(sec->key, "telemetry.phases")) {
@@ -296,8 +376,11 @@ static void sections(rep_buf *b, const cJSON *rec, int html)
         const cJSON *tel = cJSON_GetObjectItem(rec, "telemetry");
         const char *gpu = rep_str(src, "gpu"), *cpu = rep_str(src, "cpu_package");
         const char *gw = rep_str(src, "gpu_why"), *cw = rep_str(src, "cpu_package_why");
-        int n = snprintf(line, sizeof line, "telemetry sampled at %.3g Hz (the sampler achieved %.3g, not counting the "
-                         "samples at phase edges); ", rep_num(tel, "hz"), rep_num(tel, "achieved_hz"));
+        double hz = rep_num(tel, "achieved_hz");
+        int n = isfinite(hz) ? snprintf(line, sizeof line, "telemetry sampled at %.3g Hz (the sampler achieved %.3g, not "
+                                        "counting the samples at phase edges); ", rep_num(tel, "hz"), hz)
+                             : snprintf(line, sizeof line, "telemetry sampled at %.3g Hz (the run was too short to tell "
+                                        "the rate the sampler achieved); ", rep_num(tel, "hz"));
         n += snprintf(line + n, sizeof line - (size_t)n, gpu ? "GPU from %s" : "no GPU sampled%s%s", gpu ? gpu : (gw ? ": " : ""),
                       gpu ? "" : (gw ? gw : ""));
         snprintf(line + n, sizeof line - (size_t)n, cpu ? "; CPU package power from %s" : "; no CPU package power%s%s",
