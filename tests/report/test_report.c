@@ -132,6 +132,156 @@ static void test_noise(void)
     cJSON_Delete(r);
 }
 
+/* Checks that the verdicts of the record written as JSON text include want, word for word. */
+static void expect_verdict(const char *name, const char *json, const char *want)
+{
+    cJSON *r = cJSON_Parse(json);
+    if (!r) {
+        t_check(0, name, "the hand-made record does not parse");
+        return;
+    }
+    cJSON *v = report_add_verdicts(r);
+    if (!t_check(has_verdict(v, want), name, "%s", want))
+        print_verdicts(v);
+    cJSON_Delete(r);
+}
+
+/* Several games at once below one game: the emulation sentence says so and names the
+ * cause the record shows (a busy machine; a slower renderer), and says nothing when the
+ * batch is faster. Figures: 4676 fps for one game, 336 for 8 at once (0.07x). */
+static void test_emu_scaling(void)
+{
+#define EMU_REC(cpus, many) "{\"host\":{\"cpus\":" cpus "},\"bench_nes\":[{\"rom\":\"a.nes\",\"video\":\"native\",\"audio\":\"native\"," \
+    "\"instances\":1,\"fps_median\":4676,\"fps_best\":4700,\"threads\":2,\"load_before\":0.2,\"load_max\":0.5}," many "]}"
+    expect_verdict("verdict: emulation, 8 games below one on a busy machine",
+                   EMU_REC("2", "{\"rom\":\"a.nes\",\"video\":\"native\",\"audio\":\"native\",\"instances\":8,\"fps_median\":336,"
+                                "\"fps_best\":350,\"threads\":2,\"load_before\":3.9,\"load_max\":4.6}"),
+                   "no GPU was measured: NES emulation on the CPU runs 4676 frames/s for one game (78x real time) and 336 "
+                   "instance-frames/s for 8 games at once (native renderer); together they ran at 0.07x the one game's rate, "
+                   "where 2 threads could reach 2x: the machine was busy (load average 3.9 before and up to 4.6 during, on 2 "
+                   "usable cores), and a batch waits at every frame for its slowest thread, so other work on the cores slows "
+                   "it more than one game");
+    expect_verdict("verdict: emulation, 8 games below one with a slower renderer",
+                   EMU_REC("2", "{\"rom\":\"a.nes\",\"video\":\"host\",\"audio\":\"native\",\"instances\":8,\"fps_median\":2000,"
+                                "\"threads\":2,\"load_before\":0.2,\"load_max\":1.5,\"host_over_native\":0.5}"),
+                   "no GPU was measured: NES emulation on the CPU runs 4676 frames/s for one game (78x real time) and 2000 "
+                   "instance-frames/s for 8 games at once (host renderer); together they ran at 0.43x the one game's rate, "
+                   "where 2 threads could reach 2x: the host renderer ran at 0.50x the native renderer's rate at 8 instances");
+    expect_verdict("verdict: emulation, 8 games above one need no comment",
+                   EMU_REC("2", "{\"rom\":\"a.nes\",\"video\":\"native\",\"audio\":\"native\",\"instances\":8,\"fps_median\":9000,"
+                                "\"threads\":2,\"load_before\":3.9,\"load_max\":4.6}"),
+                   "no GPU was measured: NES emulation on the CPU runs 4676 frames/s for one game (78x real time) and 9000 "
+                   "instance-frames/s for 8 games at once (native renderer)");
+#undef EMU_REC
+}
+
+/* play: greedy against random says what a one-move lookahead is expected to do in normal
+ * mode (the figures: 200 games from seed 1), nothing of it in hardcore mode; a network
+ * against both baselines says whether it beats both. */
+static void test_play_wording(void)
+{
+#define PLAY_REC(mode, first, vs) "{\"mode\":\"" mode "\",\"play\":[" first "," \
+    "{\"policy\":\"greedy\",\"games\":200,\"score_mean\":16030,\"score_ci95\":2247,\"moves_mean\":82.4}," \
+    "{\"policy\":\"random\",\"games\":200,\"score_mean\":19852,\"score_ci95\":1580,\"moves_mean\":92.1}],\"play_vs\":[" vs "]}"
+#define GREEDY_VS_RANDOM(v) "{\"policy\":\"greedy\",\"baseline\":\"random\",\"score_diff\":-3822,\"score_diff_ci95\":2747,\"verdict\":\"" v "\"}"
+    static const char greedy_first[] = "{\"policy\":\"greedy\",\"games\":200,\"score_mean\":16030,\"score_ci95\":2247,\"moves_mean\":82.4}";
+    /* greedy first: the play array starts with it, then the same baseline rows */
+    char buf[2048];
+    snprintf(buf, sizeof buf, "{\"mode\":\"normal\",\"play\":[%s,"
+             "{\"policy\":\"random\",\"games\":200,\"score_mean\":19852,\"score_ci95\":1580,\"moves_mean\":92.1}],"
+             "\"play_vs\":[" GREEDY_VS_RANDOM("worse") "]}", greedy_first);
+    expect_verdict("verdict: greedy below random is expected (normal mode)", buf,
+                   "greedy scores 16030 +- 2247 on average, random 19852 +- 1580: worse (difference -3822 +- 2747, 95% CI "
+                   "excludes 0); as expected of a one-move lookahead in normal-mode Drop7: greedy takes the most points now, "
+                   "which fills the board sooner (its games last 82.4 moves on average, random's 92.1)");
+    snprintf(buf, sizeof buf, "{\"mode\":\"normal\",\"play\":["
+             "{\"policy\":\"random\",\"games\":200,\"score_mean\":19852,\"score_ci95\":1580,\"moves_mean\":92.1},%s],"
+             "\"play_vs\":[{\"policy\":\"random\",\"baseline\":\"greedy\",\"score_diff\":1000,\"score_diff_ci95\":2747,"
+             "\"verdict\":\"not distinguishable\"}]}", greedy_first);
+    expect_verdict("verdict: random against greedy, not told apart", buf,
+                   "random scores 19852 +- 1580 on average, greedy 16030 +- 2247: not distinguishable (difference +1000 +- "
+                   "2747, 95% CI includes 0); a one-move lookahead (greedy) usually scores below random play in normal-mode "
+                   "Drop7, since taking the most points now fills the board sooner: these 200 games per policy do not tell "
+                   "them apart");
+    snprintf(buf, sizeof buf, "{\"mode\":\"hardcore\",\"play\":[%s,"
+             "{\"policy\":\"random\",\"games\":200,\"score_mean\":19852,\"score_ci95\":1580,\"moves_mean\":92.1}],"
+             "\"play_vs\":[" GREEDY_VS_RANDOM("worse") "]}", greedy_first);
+    expect_verdict("verdict: no normal-mode note in hardcore mode", buf,
+                   "greedy scores 16030 +- 2247 on average, random 19852 +- 1580: worse (difference -3822 +- 2747, 95% CI "
+                   "excludes 0)");
+    static const char net[] = "{\"policy\":\"net (16 sims, cpu)\",\"games\":200,\"score_mean\":21000,\"score_ci95\":1500}";
+    snprintf(buf, sizeof buf, PLAY_REC("normal", "%s",
+             "{\"policy\":\"net (16 sims, cpu)\",\"baseline\":\"greedy\",\"score_diff\":4970,\"score_diff_ci95\":2700,\"verdict\":\"better\"},"
+             "{\"policy\":\"net (16 sims, cpu)\",\"baseline\":\"random\",\"score_diff\":1148,\"score_diff_ci95\":2180,\"verdict\":\"not distinguishable\"}"),
+             net);
+    expect_verdict("verdict: a network that beats greedy only", buf,
+                   "net (16 sims, cpu) does not beat both baselines: better than greedy; not distinguishable from random "
+                   "(greedy is the weaker baseline here, 16030 against random's 19852, so beating it alone says little)");
+    snprintf(buf, sizeof buf, PLAY_REC("normal", "%s",
+             "{\"policy\":\"net (16 sims, cpu)\",\"baseline\":\"greedy\",\"score_diff\":4970,\"score_diff_ci95\":2700,\"verdict\":\"better\"},"
+             "{\"policy\":\"net (16 sims, cpu)\",\"baseline\":\"random\",\"score_diff\":3148,\"score_diff_ci95\":2180,\"verdict\":\"better\"}"),
+             net);
+    expect_verdict("verdict: a network that beats both baselines", buf, "net (16 sims, cpu) beats both baselines (greedy and random)");
+    expect_verdict("verdict: a network against one baseline", buf,
+                   "net (16 sims, cpu) scores 21000 +- 1500 on average, random 19852 +- 1580: better (difference +3148 +- "
+                   "2180, 95% CI excludes 0)");
+#undef GREEDY_VS_RANDOM
+#undef PLAY_REC
+}
+
+/* The GPU sentences of bench infer and bench drop7 (from their crossover entries), a GPU
+ * whose game records differ, self-play's time shares and train --data's losses. */
+static void test_drop7_records(void)
+{
+    expect_verdict("verdict: bench infer crossover",
+                   "{\"bench_infer\":[{\"device\":\"cuda\",\"dtype\":\"fp32\",\"norm\":\"group\",\"channels\":128,\"batch\":1,"
+                   "\"speedup_vs_cpu\":0.3},{\"device\":\"cuda\",\"dtype\":\"fp32\",\"norm\":\"group\",\"channels\":128,"
+                   "\"batch\":64,\"speedup_vs_cpu\":2.5}],\"bench_infer_crossover\":[{\"device\":\"cuda\",\"dtype\":\"fp32\","
+                   "\"norm\":\"group\",\"channels\":128,\"batches_compared\":2,\"gpu_faster_from_batch\":64}]}",
+                   "cuda fp32 128-channel group-norm inference beats the CPU from batch 64 on (of 2 batch sizes compared); "
+                   "below it, the CPU answers sooner");
+    static const char d7[] =
+        "{\"bench_drop7\":[{\"device\":\"cuda\",\"player\":\"random\",\"batch\":1,\"speedup_vs_cpu\":0.01,\"records_match_cpu\":true},"
+        "{\"device\":\"cuda\",\"player\":\"random\",\"batch\":4096,\"speedup_vs_cpu\":5,\"records_match_cpu\":true},"
+        "{\"device\":\"cuda\",\"player\":\"greedy\",\"batch\":64,\"speedup_vs_cpu\":0.5,\"records_match_cpu\":false}],"
+        "\"bench_drop7_crossover\":[{\"device\":\"cuda\",\"player\":\"random\",\"batches_compared\":2,\"gpu_faster_from_batch\":4096},"
+        "{\"device\":\"cuda\",\"player\":\"greedy\",\"batches_compared\":1,\"gpu_faster_from_batch\":null}]}";
+    expect_verdict("verdict: bench drop7 crossover", d7,
+                   "play random Drop7 games on cuda from batch 4096 on (up to 5.00x the CPU, at batch 4096); below it the CPU is faster");
+    expect_verdict("verdict: bench drop7, records that differ", d7,
+                   "do not use cuda for greedy Drop7 games: at batch 64 its game records differ from the CPU's for the same seeds");
+    expect_verdict("verdict: bench drop7, a GPU not faster", d7,
+                   "keep greedy Drop7 games on the CPU: cuda is not faster at the largest batches measured (best 0.50x, 1 batch "
+                   "size compared)");
+    static const char sp[] =
+        "{\"selfplay\":{\"out\":\"d.st\",\"device\":\"cuda\",\"games_played\":64,\"games_in_file\":64,\"positions_in_file\":5800,"
+        "\"sims\":32,\"moves\":5800,\"evals\":180000,\"score_mean\":20500,\"score_ci95\":2100,\"seconds_total\":10,"
+        "\"seconds_search\":6,\"seconds_inference\":3,\"seconds_game\":1,\"seconds_write\":0.2}}";
+    expect_verdict("verdict: selfplay where the time went", sp,
+                   "self-play on cuda: 64 games of 32 simulations per move, mean score 20500 +- 2100 (95% CI); of its 10 s, "
+                   "inference took 30% (180000 positions, 60000/s), the search 60%, the game 10%: the search dominates: the "
+                   "tree walk on the CPU, not the network, limits self-play, so a faster network device would change little");
+    expect_verdict("verdict: train --data, the validation loss rising at the end",
+                   "{\"train_drop7\":{\"samples\":556,\"val_samples\":55,\"epochs\":["
+                   "{\"epoch\":1,\"train_loss\":2.25,\"val_loss\":2.154,\"val_policy_ce\":1.945,\"val_value_mse\":0.2083},"
+                   "{\"epoch\":2,\"train_loss\":1.806,\"val_loss\":1.961,\"val_policy_ce\":1.878,\"val_value_mse\":0.0828},"
+                   "{\"epoch\":3,\"train_loss\":1.654,\"val_loss\":1.986,\"val_policy_ce\":1.93,\"val_value_mse\":0.05619}]}}",
+                   "training on 556 positions (55 held out) for 3 epochs: validation loss 2.154 after epoch 1, 1.986 after the "
+                   "last (policy cross-entropy 1.93, value MSE 0.05619); it was lowest after epoch 2 (1.961) and rose since "
+                   "while the training loss fell, a sign of overfitting these positions (more self-play games, or fewer epochs)");
+    cJSON *r = cJSON_Parse(sp);
+    char *md = report_markdown(r), *html = report_html(r);
+    t_check(strstr(md, "| device | games | sims | moves | positions evaluated | mean score | 95% CI ± | seconds | search | "
+                       "inference | game | positions/s | writing s |") && strstr(md, "| cuda | 64 | 32 | 5800 | 180000 | 20500 | "
+                       "2100 | 10 | 60.0% | 30.0% | 10.0% | 60000 | 0.2 |"),
+            "markdown: the selfplay object as a one-row table", "header and row found");
+    t_check(count(html, "<svg") == 1 && strstr(html, "Self-play: where the time went") && strstr(html, ">inference</text>"),
+            "html: the selfplay time shares as a category plot", "%d <svg>", count(html, "<svg"));
+    free(md);
+    free(html);
+    cJSON_Delete(r);
+}
+
 static void test_compare(const cJSON *a, const cJSON *b)
 {
     int marked = -1;
@@ -176,6 +326,9 @@ int main(void)
     test_compare(a, b);
     test_synthetic(a);
     test_noise();
+    test_emu_scaling();
+    test_play_wording();
+    test_drop7_records();
     cJSON_Delete(a);
     cJSON_Delete(b);
     return t_done();
