@@ -1,8 +1,10 @@
 #!/bin/sh
 # The test runner of `make test`. Runs every test program built into $GV_BUILD/tests/ and
 # every shell test tests/**/test_*.sh, shows their output, counts the PASS/FAIL/SKIP lines
-# they print and ends with the line "N passed, N failed". A program that exits non-zero
-# without a FAIL line, or prints no result at all, counts as one failure.
+# they print, lists the programs that failed with the first FAIL line of each, and ends
+# with the line "N passed, N failed". A program that exits non-zero without a FAIL line,
+# or prints no result at all, counts as one failure. The tests run with a home of their own
+# (HOME, XDG_*), removed at the end: what they start (RetroArch, Chromium) writes there.
 # Environment: GPUVET (the binary), GV_BUILD (its build folder), PYTHON (a python3 with
 # torch, or empty); TESTS=pattern runs only the tests whose name contains pattern.
 set -u
@@ -17,6 +19,12 @@ pattern=${1:-${TESTS:-}}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 pass=0 fail=0 skip=0
+: >"$tmp/failed"
+# python3 still finds the packages installed in the user's own site (pip --user)
+[ -z "${HOME:-}" ] || export PYTHONUSERBASE="${PYTHONUSERBASE:-$HOME/.local}"
+export HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config" XDG_CACHE_HOME="$tmp/home/.cache" \
+  XDG_DATA_HOME="$tmp/home/.local/share" XDG_STATE_HOME="$tmp/home/.local/state"
+mkdir -p "$XDG_CONFIG_HOME" "$XDG_CACHE_HOME" "$XDG_DATA_HOME" "$XDG_STATE_HOME"
 
 run_one() { # name, command...
   name=$1; shift
@@ -27,15 +35,19 @@ run_one() { # name, command...
   rc=$?
   cat "$tmp/out"
   p=$(grep -c '^PASS ' "$tmp/out"); f=$(grep -c '^FAIL ' "$tmp/out"); s=$(grep -c '^SKIP ' "$tmp/out")
+  first=$(grep -m 1 '^FAIL ' "$tmp/out")
   if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
-    echo "FAIL $name: exited with status $rc without a FAIL line; its stderr:"
-    tail -n 20 "$tmp/err" | sed 's/^/    /'
+    first="FAIL $name: exited with status $rc without a FAIL line"
+    echo "$first"
     f=1
   elif [ "$p" = 0 ] && [ "$f" = 0 ] && [ "$s" = 0 ]; then
-    echo "FAIL $name: printed no PASS/FAIL/SKIP line"
+    first="FAIL $name: printed no PASS/FAIL/SKIP line"
+    echo "$first"
     f=1
-  elif [ "$f" != 0 ]; then
-    echo "   (stderr of $name, last lines)"; tail -n 10 "$tmp/err" | sed 's/^/    /'
+  fi
+  if [ "$f" != 0 ]; then
+    if [ -s "$tmp/err" ]; then echo "   (stderr of $name, last lines)"; tail -n 20 "$tmp/err" | sed 's/^/    /'; fi
+    printf '  %s (%s failed): %.300s\n' "$name" "$f" "$first" >>"$tmp/failed"
   fi
   echo "   $name: $p passed, $f failed, $s skipped in $(( $(date +%s) - start ))s"
   pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
@@ -50,5 +62,10 @@ for t in $(find "$root/tests" -name 'test_*.sh' | sort); do
 done
 
 echo "$skip skipped (each SKIP line above says why)"
+if [ -s "$tmp/failed" ]; then
+  n=$(grep -c '' "$tmp/failed")
+  echo "$n test program$( [ "$n" = 1 ] || echo s) failed (the first FAIL line of each; all of them are above):"
+  cat "$tmp/failed"
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
