@@ -117,6 +117,37 @@ static const char *st_entry(const cJSON *e, size_t data_len, const uint8_t *data
     return NULL;
 }
 
+static int cmp_data(const void *a, const void *b)
+{
+    const nn_st_tensor *x = *(const nn_st_tensor *const *)a, *y = *(const nn_st_tensor *const *)b;
+    return (x->data > y->data) - (x->data < y->data);
+}
+
+/* The format's rule: the data bytes are exactly the tensors', back to back, with no hole,
+ * no overlap and nothing after the last one (a file with more is damaged or not what its
+ * header says). */
+static gv_status st_covered(const nn_st_file *f, const uint8_t *data, size_t data_len, gv_err *err)
+{
+    nn_st_tensor **by = gv_xmalloc(sizeof(nn_st_tensor *) * (size_t)(f->n ? f->n : 1));
+    for (int i = 0; i < f->n; i++)
+        by[i] = &f->t[i];
+    qsort(by, (size_t)f->n, sizeof *by, cmp_data);
+    size_t at = 0;
+    gv_status st = GV_OK;
+    for (int i = 0; i < f->n && st == GV_OK; i++) {
+        size_t b = (size_t)(by[i]->data - data);
+        if (b != at)
+            st = gv_fail(err, GV_ERR_INPUT, "%s: tensor '%.80s' starts at data byte %zu, where %zu was expected (%s)",
+                         f->path, by[i]->name, b, at, b > at ? "a hole between tensors" : "tensors overlap");
+        at = b + by[i]->nbytes;
+    }
+    if (st == GV_OK && at != data_len)
+        st = gv_fail(err, GV_ERR_INPUT, "%s: %zu bytes after the last tensor's data (the file holds more than its "
+                     "header describes: damaged, or two files joined?)", f->path, data_len - at);
+    free(by);
+    return st;
+}
+
 gv_status nn_st_parse(nn_st_file *f, const char *label, const uint8_t *buf, size_t len, gv_err *err)
 {
     memset(f, 0, sizeof *f);
@@ -192,6 +223,8 @@ gv_status nn_st_parse(nn_st_file *f, const char *label, const uint8_t *buf, size
                 st = gv_fail(err, GV_ERR_INPUT, "%s: tensor '%.80s' appears twice in the header", label, sorted[i]->name);
         free(sorted);
     }
+    if (st == GV_OK)
+        st = st_covered(f, data, data_len, err);
     if (st != GV_OK)
         nn_st_free(f);
     return st;

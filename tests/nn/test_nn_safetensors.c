@@ -137,6 +137,14 @@ static void bad_files(void)
     expect_bad("duplicate name",
                "{\"w\": {\"dtype\": \"F64\", \"shape\": [2], \"data_offsets\": [0, 16]}, \"w\": {\"dtype\": \"F64\", "
                "\"shape\": [2], \"data_offsets\": [0, 16]}}", 16, NULL, "twice");
+    /* the data bytes are exactly the tensors', back to back */
+    expect_bad("bytes after the last tensor", "{\"w\": {\"dtype\": \"F64\", \"shape\": [2], \"data_offsets\": [0, 16]}}",
+               24, NULL, "8 bytes after the last tensor");
+    expect_bad("a hole before a tensor", "{\"w\": {\"dtype\": \"F64\", \"shape\": [2], \"data_offsets\": [8, 24]}}",
+               24, NULL, "a hole between tensors");
+    expect_bad("overlapping tensors",
+               "{\"w\": {\"dtype\": \"F64\", \"shape\": [2], \"data_offsets\": [0, 16]}, \"v\": {\"dtype\": \"F64\", "
+               "\"shape\": [2], \"data_offsets\": [8, 24]}}", 24, NULL, "tensors overlap");
     expect_bad("metadata not strings", "{\"__metadata__\": {\"a\": 1}}", 0, NULL, "__metadata__");
     expect_bad("missing tensor", "{\"w\": {\"dtype\": \"F64\", \"shape\": [2], \"data_offsets\": [0, 16]}}", 16, "x",
                "'x' is missing");
