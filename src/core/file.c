@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -27,38 +28,74 @@ struct gv_afile {
 
 #define TMP_TAG ".gvtmp."
 
-/* The file a path names after following symbolic links (the link's target when the target
- * does not exist yet); a copy of path when it is no link. NULL on a loop or bad link. */
-static char *resolve_target(const char *path)
+/* Following a symbolic link that another user planted in a shared folder is how a program
+ * run by root (or by anyone) is made to overwrite a file it never named. The kernel refuses
+ * such a follow when fs.protected_symlinks is set; gpuvet applies the same rule itself, on
+ * every link of the path, so that it holds on machines where the setting is off: a link in
+ * a sticky, world-writable folder is followed only when it belongs to the user running
+ * gpuvet or to the folder's owner. Only the links' owners and folders are looked at here;
+ * where a link leads is left to the kernel. */
+static gv_status check_links(const char *path, gv_err *err)
 {
-    char *cur = gv_xstrdup(path);
-    for (int depth = 0; depth < 40; depth++) {
-        struct stat st;
-        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
-            return cur;
-        char buf[PATH_MAX];
-        ssize_t n = readlink(cur, buf, sizeof buf - 1);
-        if (n < 0) {
-            free(cur);
-            return NULL;
+    size_t n = strlen(path);
+    char *pre = gv_xmalloc(n + 1);
+    gv_status s = GV_OK;
+    for (size_t i = 1; i <= n && s == GV_OK; i++) {
+        if (i < n && path[i] != '/')
+            continue;
+        memcpy(pre, path, i);
+        pre[i] = 0;
+        struct stat ls, ds;
+        if (lstat(pre, &ls) != 0 || !S_ISLNK(ls.st_mode))
+            continue;
+        /* the folder holding this link: the prefix up to its last slash */
+        char *slash = strrchr(pre, '/');
+        const char *dir = ".";
+        if (slash == pre)
+            dir = "/";
+        else if (slash)
+            *slash = 0, dir = pre;
+        if (stat(dir, &ds) != 0)
+            continue;
+        uid_t me = geteuid();
+        if ((ds.st_mode & S_ISVTX) && (ds.st_mode & S_IWOTH) && ls.st_uid != me && ls.st_uid != ds.st_uid) {
+            if (slash && slash != pre)
+                *slash = '/';
+            s = gv_fail(err, GV_ERR_INPUT, "cannot write '%s': '%s' is a symbolic link in a shared folder that another "
+                        "user (uid %u) owns; gpuvet does not follow such links: give the real path", path, pre,
+                        (unsigned)ls.st_uid);
         }
-        buf[n] = 0;
-        char *next;
-        const char *slash = strrchr(cur, '/');
-        if (buf[0] == '/' || !slash) {
-            next = gv_xstrdup(buf);
-        } else { /* relative to the link's folder */
-            size_t dl = (size_t)(slash - cur) + 1;
-            next = gv_xmalloc(dl + (size_t)n + 1);
-            memcpy(next, cur, dl);
-            memcpy(next + dl, buf, (size_t)n + 1);
-        }
-        free(cur);
-        cur = next;
     }
-    free(cur);
-    errno = ELOOP;
-    return NULL;
+    free(pre);
+    return s;
+}
+
+/* The file that path names, as the kernel resolves it (every link followed under the
+ * kernel's own rules), as an absolute path; a link to a file that does not exist yet gets
+ * that file created, empty, through the link. NULL with errno set when it cannot be opened. */
+static char *kernel_target(const char *path)
+{
+    int fd = open(path, O_PATH | O_CLOEXEC);
+    if (fd < 0 && errno == ENOENT) {
+        int c = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0666);
+        if (c < 0)
+            return NULL;
+        close(c);
+        fd = open(path, O_PATH | O_CLOEXEC);
+    }
+    if (fd < 0)
+        return NULL;
+    char proc[64], buf[PATH_MAX];
+    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+    ssize_t n = readlink(proc, buf, sizeof buf - 1);
+    int e = errno;
+    close(fd);
+    if (n <= 0 || buf[0] != '/') {
+        errno = n < 0 ? e : ENOENT;
+        return NULL;
+    }
+    buf[n] = 0;
+    return gv_xstrdup(buf);
 }
 
 /* Removes temporaries of target that writers no longer running left behind. */
@@ -115,9 +152,10 @@ gv_status gv_afile_open(const char *path, gv_afile **out, gv_err *err)
 {
     static atomic_uint counter;
     *out = NULL;
+    GV_TRY(check_links(path, err));
     /* A pipe, terminal or device (e.g. /dev/stdout) cannot be replaced by a rename, and
      * there is no old file to lose: write into it directly. */
-    struct stat pst;
+    struct stat pst, lst;
     if (stat(path, &pst) == 0 && !S_ISREG(pst.st_mode) && !S_ISDIR(pst.st_mode)) {
         int fd = open(path, O_WRONLY | O_CLOEXEC);
         if (fd < 0)
@@ -128,10 +166,16 @@ gv_status gv_afile_open(const char *path, gv_afile **out, gv_err *err)
         *out = f;
         return GV_OK;
     }
-    char *target = resolve_target(path);
-    if (!target)
-        return gv_fail(err, GV_ERR_INPUT, "cannot write '%s': the symbolic link cannot be followed: %s", path,
-                       strerror(errno));
+    /* A symbolic link is written through: its target (as the kernel resolves it) is
+     * replaced and the link stays. */
+    char *target;
+    if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+        if (!(target = kernel_target(path)))
+            return gv_fail(err, GV_ERR_INPUT, "cannot write '%s': the symbolic link cannot be followed: %s", path,
+                           strerror(errno));
+    } else {
+        target = gv_xstrdup(path);
+    }
     struct stat st;
     if (stat(target, &st) == 0 && S_ISDIR(st.st_mode)) {
         free(target);
@@ -254,7 +298,9 @@ gv_status gv_read_file_if_exists(const char *path, size_t max_len, uint8_t **dat
     *data = NULL;
     *len = 0;
     *found = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* Opened without blocking, so that a named pipe or a device is refused here instead of
+     * waiting for a writer that may never come; a regular file ignores the flag. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
         if (errno == ENOENT)
             return GV_OK;
@@ -262,9 +308,17 @@ gv_status gv_read_file_if_exists(const char *path, size_t max_len, uint8_t **dat
     }
     *found = 1;
     struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (fstat(fd, &st) != 0) {
+        gv_status s = gv_fail(err, GV_ERR_ENV, "cannot read '%s': %s", path, strerror(errno));
         close(fd);
-        return gv_fail(err, GV_ERR_INPUT, "'%s' is not a regular file", path);
+        return s;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return gv_fail(err, GV_ERR_INPUT, "cannot read '%s': it is %s, not a regular file", path,
+                       S_ISDIR(st.st_mode) ? "a folder" : S_ISFIFO(st.st_mode) ? "a named pipe"
+                       : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : S_ISSOCK(st.st_mode) ? "a socket"
+                       : "something else");
     }
     if ((uint64_t)st.st_size > max_len) {
         close(fd);
@@ -304,4 +358,73 @@ gv_status gv_read_file(const char *path, size_t max_len, uint8_t **data, size_t 
     if (s == GV_OK && !found)
         return gv_fail(err, GV_ERR_INPUT, "cannot open '%s': %s", path, strerror(ENOENT));
     return s;
+}
+
+/* ---- advisory locks on outputs ------------------------------------------------------------ */
+
+struct gv_lock {
+    char *path; /* PATH.lock */
+    int fd;
+};
+
+gv_status gv_lock_output(const char *path, gv_lock **out, gv_err *err)
+{
+    *out = NULL;
+    GV_TRY(check_links(path, err));
+    size_t n = strlen(path) + 8;
+    char *lp = gv_xmalloc(n);
+    snprintf(lp, n, "%s.lock", path);
+    /* The lock file is removed by its holder when it is done; a process that opened it just
+     * before may then lock the removed file: it checks that the file it locked is still the
+     * one at the path, and starts over when it is not. */
+    for (int tries = 0; tries < 100; tries++) {
+        int fd = open(lp, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd < 0) {
+            gv_status s = gv_fail(err, errno == ELOOP ? GV_ERR_INPUT : GV_ERR_ENV,
+                                  "cannot lock '%s' for writing: cannot open '%s': %s", path, lp,
+                                  errno == ELOOP ? "it is a symbolic link" : strerror(errno));
+            free(lp);
+            return s;
+        }
+        if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+            int e = errno;
+            char who[32] = "";
+            ssize_t r = pread(fd, who, sizeof who - 1, 0);
+            who[r > 0 ? r : 0] = 0;
+            who[strcspn(who, "\n")] = 0;
+            close(fd);
+            gv_status s = e == EWOULDBLOCK
+                ? gv_fail(err, GV_ERR_ENV, "'%s' is being written by another gpuvet (process %s holds %s): wait for it "
+                          "to finish, or write to another file", path, who[0] ? who : "?", lp)
+                : gv_fail(err, GV_ERR_ENV, "cannot lock '%s' for writing (%s): %s", path, lp, strerror(e));
+            free(lp);
+            return s;
+        }
+        struct stat a, b;
+        if (fstat(fd, &a) == 0 && stat(lp, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+            char pid[32];
+            int len = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+            if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, (size_t)len, 0) != len) {
+                /* the holder's number is only for the other process's message */
+            }
+            gv_lock *l = gv_xcalloc(1, sizeof *l);
+            l->path = lp;
+            l->fd = fd;
+            *out = l;
+            return GV_OK;
+        }
+        close(fd);
+    }
+    free(lp);
+    return gv_fail(err, GV_ERR_ENV, "cannot lock '%s' for writing: its lock file keeps being replaced", path);
+}
+
+void gv_unlock_output(gv_lock *l)
+{
+    if (!l)
+        return;
+    unlink(l->path); /* while still held: see gv_lock_output */
+    close(l->fd);
+    free(l->path);
+    free(l);
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysinfo.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -159,6 +160,24 @@ int gv_cpu_count(void)
     }
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (int)n : 1;
+}
+
+uint64_t gv_host_mem_bytes(void)
+{
+    struct sysinfo si;
+    if (sysinfo(&si) != 0)
+        return 0;
+    return ((uint64_t)si.totalram + (uint64_t)si.totalswap) * (uint64_t)si.mem_unit;
+}
+
+const char *gv_fmt_bytes(double bytes, char *buf, size_t len)
+{
+    static const char *const unit[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    int u = 0;
+    while (bytes >= 1024 && u < 5)
+        bytes /= 1024, u++;
+    snprintf(buf, len, u == 0 || bytes >= 100 ? "%.0f %s" : "%.1f %s", bytes, unit[u]);
+    return buf;
 }
 
 void gv_free_list(void *const *p, size_t n)

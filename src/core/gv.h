@@ -92,9 +92,11 @@ void gv_utc_iso(char *buf, size_t len);
 /* Writes len bytes to path atomically: a temporary file beside the target is written,
  * flushed and renamed over it, so a reader sees the old file or the new one, never a
  * partial one. On failure (full disk, I/O error) the temporary is removed and path is
- * untouched. A path that is a symbolic link is written through: its target is replaced
- * and the link stays. An existing file keeps its permission bits; a new one gets 0666
- * under the umask. Temporaries are named PATH.gvtmp.PID.N; those a killed writer left
+ * untouched. A path that is a symbolic link is written through: its target (as the kernel
+ * resolves it) is replaced and the link stays; a link in a sticky, world-writable folder
+ * that belongs neither to the user nor to the folder's owner is refused (GV_ERR_INPUT), as
+ * the kernel's fs.protected_symlinks rule refuses it. An existing file keeps its permission
+ * bits; a new one gets 0666 under the umask. Temporaries are named PATH.gvtmp.PID.N; those a killed writer left
  * behind (PID no longer running) are removed by the next write to the same path. */
 gv_status gv_write_file_atomic(const char *path, const void *data, size_t len, gv_err *err);
 
@@ -115,8 +117,22 @@ gv_status gv_read_file(const char *path, size_t max_len, uint8_t **data, size_t 
 gv_status gv_read_file_if_exists(const char *path, size_t max_len, uint8_t **data, size_t *len, int *found,
                                  gv_err *err);
 
+/* An advisory lock on an output that a long run rewrites again and again (a self-play
+ * dataset, a checkpoint per epoch, a battery file), so that two runs never write one file
+ * at once and lose each other's work: PATH.lock beside it, held with flock(2) until
+ * gv_unlock_output (or the process's end) and then removed. Another process holding it is
+ * GV_ERR_ENV naming the file and that process. NULL-safe unlock. */
+typedef struct gv_lock gv_lock;
+gv_status gv_lock_output(const char *path, gv_lock **out, gv_err *err);
+void gv_unlock_output(gv_lock *l);
+
 /* Number of online CPU cores the process may run on. */
 int gv_cpu_count(void);
+/* The machine's memory and swap together, in bytes (0 when unknown): the most that a
+ * process could ever hold. */
+uint64_t gv_host_mem_bytes(void);
+/* A byte count for a message: "512 MiB", "23.5 GiB", "2.1 TiB" (buf: 32 bytes). */
+const char *gv_fmt_bytes(double bytes, char *buf, size_t len);
 
 /* GV_SANITIZED: 1 in an AddressSanitizer or ThreadSanitizer build, with GCC (which defines
  * __SANITIZE_*__) or Clang (which answers __has_feature instead). The emulator cores compile

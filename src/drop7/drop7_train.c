@@ -27,6 +27,11 @@ gv_status drop7_net_open(const dev_id *d, const char *ckpt, const nn_config *fre
         return s;
     }
     nn_layout_init(&n->L, &cfg);
+    if ((s = nn_fits(d, &n->L, &o, err)) != GV_OK) {
+        nn_st_free(&f);
+        nn_layout_free(&n->L);
+        return s;
+    }
     nn_state_alloc(&n->s, &n->L);
     nn_state_init_random(&n->s, seed);
     if (ckpt) {

@@ -267,6 +267,12 @@ int nn_dtype_parse(const char *s, nn_dtype *d);
 struct dev_id;
 /* Does device d train in dtype dt? (fp64 and fp32 on the CPU, fp32 and bf16 on a GPU.) */
 int nn_dtype_on(const struct dev_id *d, nn_dtype dt);
+/* Whether a network of layout L with trainer options o can fit device d at all, before
+ * anything is allocated: a lower bound of the bytes its host state and trainer hold,
+ * against the machine's memory and swap (and the GPU's memory on a GPU). GV_ERR_ENV with
+ * the figures when not; nn_trainer_open checks it, and engines call it before they make
+ * the host state (nn_state_alloc) of a network they are about to open. */
+gv_status nn_fits(const struct dev_id *d, const nn_layout *L, const nn_trainer_opts *o, gv_err *err);
 /* nn_trainer_create on device d (dev/dev.h) with options o (o.device_index is d's). */
 gv_status nn_trainer_open(const struct dev_id *d, const nn_layout *L, nn_trainer_opts o, nn_trainer **t,
                           gv_err *err);

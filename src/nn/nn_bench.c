@@ -48,7 +48,14 @@ static gv_status setup(void *cx, int k, gv_err *err)
     const nn_bench_opts *o = ((ctx_t *)cx)->o;
     config *c = &((ctx_t *)cx)->c[k];
     nn_config cfg = {c->channels, o->blocks, c->norm};
+    nn_trainer_opts to = {.dtype = c->dt, .tf32 = o->tf32, .max_batch = c->batch, .threads = o->threads,
+                          .cpu_conv = o->cpu_conv, .infer_only = ((ctx_t *)cx)->infer};
     nn_layout_init(&c->L, &cfg);
+    gv_status s = nn_fits(c->dev, &c->L, &to, err);
+    if (s != GV_OK) {
+        nn_layout_free(&c->L);
+        return s;
+    }
     nn_state_alloc(&c->s0, &c->L);
     nn_state_init_random(&c->s0, o->seed);
     /* inference: positions in the form asked for (cells: self-play's, drop7_agent.c) */
@@ -59,11 +66,7 @@ static gv_status setup(void *cx, int k, gv_err *err)
         c->logits = gv_xcalloc((size_t)c->batch * NN_POLICY, sizeof(double));
         c->value = gv_xcalloc((size_t)c->batch, sizeof(double));
     }
-    gv_status s = nn_trainer_open(c->dev, &c->L,
-                                  (nn_trainer_opts){.dtype = c->dt, .tf32 = o->tf32, .max_batch = c->batch,
-                                                    .threads = o->threads, .cpu_conv = o->cpu_conv,
-                                                    .infer_only = ((ctx_t *)cx)->infer},
-                                  &c->t, err);
+    s = nn_trainer_open(c->dev, &c->L, to, &c->t, err);
     if (s == GV_OK)
         s = c->t->ops->set_state(c->t, &c->s0, err);
     if (s == GV_OK)

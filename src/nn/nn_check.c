@@ -472,6 +472,13 @@ static gv_status draw_make(net_draw *d, nn_norm norm, const nn_check_opts *a, gv
 {
     nn_config cfg = {a->channels, a->blocks, norm};
     nn_layout_init(&d->L, &cfg);
+    /* the float64 host path holds the most of any device checked */
+    gv_status s = nn_fits(&(dev_id){DEV_CPU, 0, "cpu"}, &d->L, &(nn_trainer_opts){.dtype = NN_FP64, .max_batch = a->batch},
+                          err);
+    if (s != GV_OK) {
+        nn_layout_free(&d->L);
+        return s;
+    }
     nn_state_alloc(&d->s0, &d->L);
     nn_state_init_random(&d->s0, a->seed);
     perturb_state(&d->s0, a->seed + 7);
@@ -481,7 +488,7 @@ static gv_status draw_make(net_draw *d, nn_norm norm, const nn_check_opts *a, gv
     d->masks = gv_xmalloc(nn_relu_masks_len(&d->L, d->b.n));
     nn_trainer *t;
     int got = 0;
-    gv_status s = ref_open(&d->L, d->b.n, a->threads, &t, err);
+    s = ref_open(&d->L, d->b.n, a->threads, &t, err);
     if (s == GV_OK) {
         s = net_run(t, &d->s0, &d->b, NULL, &d->ref, d->masks, &got, err);
         nn_trainer_destroy(t);

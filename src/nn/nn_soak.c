@@ -159,6 +159,15 @@ gv_status nn_soak_run(const nn_soak_opts *o, cJSON *rec, nn_soak_result *r, gv_e
     }
     nn_layout L;
     nn_layout_init(&L, &cfg);
+    for (int d = 0; d < o->ndev && s == GV_OK; d++)
+        for (int k = 0; k < o->ndtypes && s == GV_OK; k++)
+            if (nn_dtype_on(&o->devs[d], o->dtypes[k]))
+                s = nn_fits(&o->devs[d], &L, &(nn_trainer_opts){.dtype = o->dtypes[k], .max_batch = o->batch}, err);
+    if (s != GV_OK) {
+        nn_st_free(&f);
+        nn_layout_free(&L);
+        return s;
+    }
     nn_state s0;
     nn_state_alloc(&s0, &L);
     nn_state_init_random(&s0, o->seed);

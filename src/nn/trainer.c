@@ -1,5 +1,6 @@
 /* trainer.c: picks the backend behind the trainer interface of nn.h: the float64
  * reference and the float32 path on the CPU, the GPU trainer on "cuda"/"hip"/"gpu". */
+#include <stdio.h>
 #include <string.h>
 
 #include "dev/dev.h"
@@ -109,5 +110,47 @@ int nn_cpu_conv_parse(const char *s, nn_cpu_conv *c)
 gv_status nn_trainer_open(const dev_id *d, const nn_layout *L, nn_trainer_opts o, nn_trainer **t, gv_err *err)
 {
     o.device_index = d->index;
+    GV_TRY(nn_fits(d, L, &o, err));
     return nn_trainer_create(d->label, L, &o, t, err);
+}
+
+/* A lower bound of what a trainer and its host state hold, from the shapes alone: the host
+ * state (nn_state: parameters and AdamW's two moments in float64), the trainer's parameters
+ * (with gradients and moments unless inference only) and one batch's activations (four
+ * arrays of (batch, C, 7, 7) per block and two for the stem when training, four shared
+ * arrays for inference). The trainers hold more than this (scratch, workspaces, heads). */
+static void min_bytes(const nn_layout *L, const nn_trainer_opts *o, double *host, double *params, double *acts)
+{
+    double e = o->dtype == NN_FP64 ? 8 : o->dtype == NN_BF16 ? 2 : 4, pe = o->dtype == NN_FP64 ? 8 : 4;
+    double M = (double)o->max_batch * NN_CELLS, C = L->cfg.channels;
+    *host = 24.0 * (double)L->nparams;
+    *params = pe * (double)L->nparams * (o->infer_only ? 1 : 4);
+    *acts = e * M * C * (o->infer_only ? 4 : 4.0 * L->cfg.blocks + 2);
+}
+
+gv_status nn_fits(const dev_id *d, const nn_layout *L, const nn_trainer_opts *o, gv_err *err)
+{
+    double host, params, acts;
+    min_bytes(L, o, &host, &params, &acts);
+    int cpu = d->kind == DEV_CPU;
+    double have_host = (double)gv_host_mem_bytes(), need_host = cpu ? host + params + acts : host;
+    char a[32], b[32], c[32], h[32];
+    if (have_host > 0 && need_host > have_host)
+        return gv_fail(err, GV_ERR_ENV, "a %d-channel, %d-block network at batch %d needs at least %s of memory "
+                       "(parameters and optimiser state %s, activations %s); this machine has %s of memory and swap: "
+                       "use fewer channels or blocks, or a smaller batch", L->cfg.channels, L->cfg.blocks, o->max_batch,
+                       gv_fmt_bytes(need_host, a, sizeof a), gv_fmt_bytes(cpu ? host + params : host, b, sizeof b),
+                       gv_fmt_bytes(cpu ? acts : 0, c, sizeof c), gv_fmt_bytes(have_host, h, sizeof h));
+    if (cpu)
+        return GV_OK;
+    dev_gpu_info gi;
+    gv_err e2;
+    double have_dev = dev_gpu_query(d->index, &gi, &e2) == GV_OK ? (double)gi.mem_total : 0;
+    if (have_dev > 0 && params + acts > have_dev)
+        return gv_fail(err, GV_ERR_ENV, "a %d-channel, %d-block network at batch %d needs at least %s on %s "
+                       "(parameters and optimiser state %s, activations %s); it has %s: use fewer channels or blocks, "
+                       "or a smaller batch", L->cfg.channels, L->cfg.blocks, o->max_batch,
+                       gv_fmt_bytes(params + acts, a, sizeof a), d->label, gv_fmt_bytes(params, b, sizeof b),
+                       gv_fmt_bytes(acts, c, sizeof c), gv_fmt_bytes(have_dev, h, sizeof h));
+    return GV_OK;
 }
