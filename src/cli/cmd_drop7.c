@@ -157,22 +157,15 @@ int cmd_train(int argc, char **argv)
     if ((code = cli_one_device(name, com.devices, &d)))
         return code;
     gv_err err = {{0}};
-    drop7_data all = {0};
-    for (int i = 0; i < ndata; i++) {
-        drop7_data part;
-        gv_status st = drop7_data_load(data[i], &part, &err);
-        if (st != GV_OK) {
-            drop7_data_free(&all);
-            return cli_fail(name, st, &err);
-        }
-        drop7_data_append(&all, &part);
-        drop7_data_free(&part);
-    }
+    drop7_data all;
+    gv_status st = drop7_data_load_many(data, ndata, &all, &err);
+    if (st != GV_OK)
+        return cli_fail(name, st, &err);
     nn_dtype dt;
     nn_dtype_parse(dtype, &dt);
     nn_config fresh = {(int)channels, (int)blocks, NN_NORM_GROUP};
     drop7_net n;
-    gv_status st = drop7_net_open(&d, net, &fresh, (uint64_t)seed,
+    st = drop7_net_open(&d, net, &fresh, (uint64_t)seed,
                                   (nn_trainer_opts){.dtype = dt, .max_batch = (int)batch, .threads = (int)threads},
                                   &n, &err);
     if (st != GV_OK) {

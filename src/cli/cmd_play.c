@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "core/record.h"
 #include "drop7/drop7_agent.h"
+#include "drop7/drop7_selfplay.h"
 #include "drop7/drop7_train.h"
 #include "report/report.h"
 
@@ -148,14 +149,15 @@ int cmd_play(int argc, char **argv)
     return cli_finish(name, rec, GV_EXIT_OK, com.json);
 }
 
-/* Where self-play's time went, one line. */
-static void time_line(const drop7_agent_result *r, double t_write)
+/* Where self-play's time went, one line, from the record's "selfplay" object. */
+static void time_line(const cJSON *e)
 {
-    double t = r->t_total > 0 ? r->t_total : 1;
-    printf("time: %.1f s: search %.1f s (%.0f%%), inference %.1f s (%.0f%%, %ld positions, %.0f/s), game %.1f s "
-           "(%.0f%%), writing %.1f s\n", r->t_total, r->t_search, 100 * r->t_search / t, r->t_infer,
-           100 * r->t_infer / t, r->evals, r->t_infer > 0 ? r->evals / r->t_infer : 0, r->t_game, 100 * r->t_game / t,
-           t_write);
+    double t = cli_num(e, "seconds_total") > 0 ? cli_num(e, "seconds_total") : 1, inf = cli_num(e, "seconds_inference");
+    printf("time: %.1f s: search %.1f s (%.0f%%), inference %.1f s (%.0f%%, %.0f positions, %.0f/s), game %.1f s "
+           "(%.0f%%), writing %.1f s\n", cli_num(e, "seconds_total"), cli_num(e, "seconds_search"),
+           100 * cli_num(e, "seconds_search") / t, inf, 100 * inf / t, cli_num(e, "evals"),
+           inf > 0 ? cli_num(e, "evals") / inf : 0, cli_num(e, "seconds_game"), 100 * cli_num(e, "seconds_game") / t,
+           cli_num(e, "seconds_write"));
 }
 
 int cmd_selfplay(int argc, char **argv)
@@ -165,13 +167,15 @@ int cmd_selfplay(int argc, char **argv)
     game_flags gf = {NULL, "normal", 0, 2, 100, 32, 64, 1, 1};
     const char *out = NULL;
     long temp_moves = 20, chunk = 0;
-    int resume = 0;
+    int resume = 0, force = 0;
     double alpha = 0.3, eps = 0.25;
     args_spec specs[] = {
         ARGS_COMMON_SPECS(&com),
         GAME_FLAG_SPECS(&gf),
         {"--out|-o", ARGS_STR, &out, "DATA", "the dataset to write (safetensors, rewritten atomically after every chunk)", 0, 0, 0, 0, NULL},
-        {"--resume", ARGS_FLAG, &resume, NULL, "continue the dataset --out after its last complete chunk", 0, 0, 0, 0, NULL},
+        {"--resume", ARGS_FLAG, &resume, NULL, "continue the dataset --out after its last complete chunk (the same "
+         "player: seed, mode, network, --sims, --temp-moves, noise)", 0, 0, 0, 0, NULL},
+        {"--force", ARGS_FLAG, &force, NULL, "replace a dataset that --out already holds", 0, 0, 0, 0, NULL},
         {"--chunk", ARGS_INT, &chunk, "N", "games between writes of the dataset (default: --parallel)", 1, 10000000, 0, 0, NULL},
         {"--temp-moves", ARGS_INT, &temp_moves, "N", "the first N moves of a game sample a column by visits (default 20)", 0, 100000, 0, 0, NULL},
         {"--dirichlet", ARGS_DOUBLE, &alpha, "A", "Dirichlet noise alpha on the root's priors (default 0.3; 0: none)", 0, 0, 0, 100, NULL},
@@ -184,98 +188,40 @@ int cmd_selfplay(int argc, char **argv)
         fprintf(stderr, "gpuvet %s: give --out and exactly one of --net or --channels\n", name);
         return GV_EXIT_USAGE;
     }
-    if (!chunk)
-        chunk = gf.parallel;
+    if (resume && force) {
+        fprintf(stderr, "gpuvet %s: give --resume (continue %s) or --force (replace it), not both\n", name, out);
+        return GV_EXIT_USAGE;
+    }
     dev_id d;
     if ((code = cli_one_device(name, com.devices, &d)))
         return code;
     gv_err err = {{0}};
-    drop7_data all = {0};
-    all.seed = (uint64_t)gf.seed;
-    snprintf(all.mode, sizeof all.mode, "%s", gf.mode);
-    if (resume) {
-        int found = 0;
-        FILE *f = fopen(out, "rb");
-        if (f)
-            found = 1, fclose(f);
-        if (found) {
-            gv_status st = drop7_data_load(out, &all, &err);
-            if (st != GV_OK)
-                return cli_fail(name, st, &err);
-            if (all.seed != (uint64_t)gf.seed || strcmp(all.mode, gf.mode)) {
-                fprintf(stderr, "gpuvet %s: --resume: %s was played from seed %llu in %s mode, not seed %ld in %s mode\n",
-                        name, out, (unsigned long long)all.seed, all.mode, gf.seed, gf.mode);
-                drop7_data_free(&all);
-                return GV_EXIT_USAGE;
-            }
-            printf("resuming %s: %ld games, %ld positions already there\n", out, all.games, all.n);
-        }
-    }
     nn_config fresh = {(int)gf.channels, (int)gf.blocks, NN_NORM_GROUP};
     drop7_net n;
     gv_status st = drop7_net_open(&d, gf.net, &fresh, (uint64_t)gf.seed, play_opts(&gf), &n, &err);
-    if (st != GV_OK) {
-        drop7_data_free(&all);
+    if (st != GV_OK)
         return cli_fail(name, st, &err);
-    }
     cJSON *rec = gv_record_new(name, argc, argv);
-    drop7_agent_opts o = {0};
-    drop7_rules_init(&o.rules, strcmp(gf.mode, "hardcore") ? DROP7_MODE_NORMAL : DROP7_MODE_HARDCORE);
-    o.policy = DROP7_POLICY_NET, o.net = n.t, o.sims = (int)gf.sims, o.parallel = (int)gf.parallel;
-    o.dir_alpha = alpha, o.dir_eps = eps, o.temp_moves = (int)temp_moves, o.record = 1, o.progress = !com.quiet;
-    drop7_agent_result tot = {0};
-    double t_write = 0;
-    int64_t *scores = gv_xcalloc((size_t)gf.games, sizeof *scores);
-    long played = 0;
-    for (long g0 = all.games; g0 < gf.games && st == GV_OK; g0 += chunk) {
-        o.ngames = (int)(gf.games - g0 < chunk ? gf.games - g0 : chunk);
-        o.seed = (uint64_t)gf.seed + (uint64_t)g0;
-        drop7_agent_result r;
-        if ((st = drop7_agent_play(&o, &r, &err)) != GV_OK)
-            break;
-        drop7_data part = {r.n, r.planes, r.policy, r.value, o.ngames, 0, ""};
-        drop7_data_append(&all, &part);
-        for (int i = 0; i < r.ngames; i++)
-            scores[played++] = r.score[i];
-        tot.t_search += r.t_search, tot.t_infer += r.t_infer, tot.t_game += r.t_game, tot.t_total += r.t_total;
-        tot.evals += r.evals, tot.moves += r.moves;
-        drop7_agent_result_free(&r);
-        double t0 = gv_now();
-        st = drop7_data_save(out, &all, (int)gf.sims, gf.net ? gf.net : "random", &err);
-        t_write += gv_now() - t0;
-        if (st == GV_OK && !com.quiet)
-            printf("%ld of %ld games written to %s (%ld positions)\n", all.games, gf.games, out, all.n);
-    }
-    if (st == GV_OK) {
-        double mean = NAN, median = NAN, ci = NAN;
-        if (played)
-            drop7_score_stats(scores, (int)played, &mean, &median, &ci);
-        printf("selfplay: %ld games played here (%ld moves, %d simulations each), mean score %.0f +- %.0f (95%% CI), "
-               "median %.0f; %s holds %ld games, %ld positions\n", played, tot.moves, (int)gf.sims, mean, ci, median, out,
-               all.games, all.n);
-        time_line(&tot, t_write);
-        cJSON *e = gv_json_add_obj(rec, "selfplay");
-        cJSON_AddStringToObject(e, "out", out);
-        cJSON_AddStringToObject(e, "device", d.label);
-        cJSON_AddNumberToObject(e, "games_played", (double)played);
-        cJSON_AddNumberToObject(e, "games_in_file", (double)all.games);
-        cJSON_AddNumberToObject(e, "positions_in_file", (double)all.n);
-        cJSON_AddNumberToObject(e, "sims", (double)gf.sims);
-        cJSON_AddNumberToObject(e, "moves", (double)tot.moves);
-        cJSON_AddNumberToObject(e, "evals", (double)tot.evals);
-        gv_json_add_num(e, "score_mean", mean);
-        gv_json_add_num(e, "score_ci95", ci);
-        gv_json_add_num(e, "seconds_total", tot.t_total);
-        gv_json_add_num(e, "seconds_search", tot.t_search);
-        gv_json_add_num(e, "seconds_inference", tot.t_infer);
-        gv_json_add_num(e, "seconds_game", tot.t_game);
-        gv_json_add_num(e, "seconds_write", t_write);
-    }
-    free(scores);
-    drop7_data_free(&all);
+    drop7_selfplay_opts o = {.net = &n, .net_name = gf.net, .mode = gf.mode, .device = d.label, .games = gf.games,
+                             .chunk = chunk ? chunk : gf.parallel, .out = out, .resume = resume, .force = force};
+    drop7_rules_init(&o.play.rules, strcmp(gf.mode, "hardcore") ? DROP7_MODE_NORMAL : DROP7_MODE_HARDCORE);
+    o.play.policy = DROP7_POLICY_NET, o.play.net = n.t, o.play.sims = (int)gf.sims, o.play.parallel = (int)gf.parallel;
+    o.play.seed = (uint64_t)gf.seed, o.play.dir_alpha = alpha, o.play.dir_eps = eps, o.play.temp_moves = (int)temp_moves;
+    o.play.progress = !com.quiet;
+    st = drop7_selfplay_run(&o, rec, &err);
     drop7_net_close(&n);
     if (st != GV_OK)
         return cli_finish(name, rec, cli_fail(name, st, &err), com.json);
+    const cJSON *e = cJSON_GetObjectItemCaseSensitive(rec, "selfplay");
+    if (!(cli_num(e, "games_played") > 0)) {
+        printf("selfplay: no games played here; %s holds %.0f games, %.0f positions\n", out,
+               cli_num(e, "games_in_file"), cli_num(e, "positions_in_file"));
+        return cli_finish(name, rec, GV_EXIT_OK, com.json);
+    }
+    printf("selfplay: %.0f games played here (%.0f moves, %.0f simulations each), mean score %.0f +- %.0f (95%% CI), "
+           "median %.0f; %s holds %.0f games, %.0f positions\n", cli_num(e, "games_played"), cli_num(e, "moves"),
+           cli_num(e, "sims"), cli_num(e, "score_mean"), cli_num(e, "score_ci95"), cli_num(e, "score_median"), out,
+           cli_num(e, "games_in_file"), cli_num(e, "positions_in_file"));
+    time_line(e);
     return cli_finish(name, rec, GV_EXIT_OK, com.json);
 }
-

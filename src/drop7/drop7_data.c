@@ -1,6 +1,7 @@
 /* drop7_data.c: self-play datasets as safetensors files (see drop7_data.h). */
 #include "drop7/drop7_data.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +46,67 @@ static gv_status check_planes(const nn_st_file *f, const double *x, long n, gv_e
     return GV_OK;
 }
 
+/* Metadata field key as a whole number in [lo, hi] into *v (written as plain decimal
+ * digits, a '-' allowed before them); absent: *v stays as it is. */
+static gv_status meta_int(const nn_st_file *f, const char *key, long long lo, long long hi, long long *v, gv_err *err)
+{
+    const char *s = nn_st_meta(f, key);
+    if (!s)
+        return GV_OK;
+    const char *p = s + (s[0] == '-');
+    int digits = *p != 0;
+    for (const char *q = p; *q; q++)
+        digits &= *q >= '0' && *q <= '9';
+    errno = 0;
+    long long x = digits ? strtoll(s, NULL, 10) : 0;
+    if (!digits || errno || x < lo || x > hi)
+        return gv_fail(err, GV_ERR_INPUT, "%s: __metadata__ %s is \"%.40s\", not a whole number from %lld to %lld",
+                       f->path, key, s, lo, hi);
+    *v = x;
+    return GV_OK;
+}
+
+/* Metadata field key as a finite number in [lo, hi] into *v; absent: *v stays. */
+static gv_status meta_num(const nn_st_file *f, const char *key, double lo, double hi, double *v, gv_err *err)
+{
+    const char *s = nn_st_meta(f, key);
+    if (!s)
+        return GV_OK;
+    char *end;
+    double x = strtod(s, &end);
+    if (end == s || *end || s[0] == ' ' || !(x >= lo && x <= hi))
+        return gv_fail(err, GV_ERR_INPUT, "%s: __metadata__ %s is \"%.40s\", not a number from %g to %g", f->path,
+                       key, s, lo, hi);
+    *v = x;
+    return GV_OK;
+}
+
+/* The metadata fields a dataset may carry, each checked (see drop7_data.h). n: samples. */
+static gv_status read_meta(const nn_st_file *f, long n, drop7_data *d, gv_err *err)
+{
+    long long games = 0, seed = 0, sims = -1, temp = -1;
+    GV_TRY(meta_int(f, "games", 1, n, &games, err));
+    GV_TRY(meta_int(f, "seed", 0, 1LL << 62, &seed, err));
+    GV_TRY(meta_int(f, "sims", 0, 100000, &sims, err));
+    GV_TRY(meta_int(f, "temp_moves", 0, 100000, &temp, err));
+    d->dirichlet = d->noise = NAN;
+    GV_TRY(meta_num(f, "dirichlet", 0, 100, &d->dirichlet, err));
+    GV_TRY(meta_num(f, "noise", 0, 1, &d->noise, err));
+    const char *m = nn_st_meta(f, "mode"), *net = nn_st_meta(f, "net"), *id = nn_st_meta(f, "net_id");
+    if (m && strcmp(m, "normal") && strcmp(m, "hardcore"))
+        return gv_fail(err, GV_ERR_INPUT, "%s: __metadata__ mode is \"%.40s\", not normal or hardcore", f->path, m);
+    if (net && strlen(net) >= sizeof d->net)
+        return gv_fail(err, GV_ERR_INPUT, "%s: __metadata__ net is %zu characters long (at most %zu)", f->path,
+                       strlen(net), sizeof d->net - 1);
+    if (id && (strlen(id) != 16 || strspn(id, "0123456789abcdef") != 16))
+        return gv_fail(err, GV_ERR_INPUT, "%s: __metadata__ net_id is \"%.40s\", not 16 hexadecimal digits", f->path, id);
+    d->games = (long)games, d->seed = (uint64_t)seed, d->sims = (long)sims, d->temp_moves = (long)temp;
+    snprintf(d->mode, sizeof d->mode, "%s", m ? m : "");
+    snprintf(d->net, sizeof d->net, "%s", net ? net : "");
+    snprintf(d->net_id, sizeof d->net_id, "%s", id ? id : "");
+    return GV_OK;
+}
+
 gv_status drop7_data_read(const nn_st_file *f, drop7_data *d, gv_err *err)
 {
     memset(d, 0, sizeof *d);
@@ -71,6 +133,8 @@ gv_status drop7_data_read(const nn_st_file *f, drop7_data *d, gv_err *err)
     long n = (long)pt->shape[0];
     if (n < 1)
         return bad(err, f, "the dataset holds no samples");
+    drop7_data meta = {0};
+    GV_TRY(read_meta(f, n, &meta, err));
     int64_t sp[4] = {n, DROP7_PLANES, DROP7_N, DROP7_N}, spol[2] = {n, DROP7_N}, sv[1] = {n};
     GV_TRY(nn_st_expect(f, "policy", 2, spol, err));
     GV_TRY(nn_st_expect(f, "value", 1, sv, err));
@@ -104,6 +168,7 @@ gv_status drop7_data_read(const nn_st_file *f, drop7_data *d, gv_err *err)
                         val[i], DROP7_DATA_MAX_VALUE);
     }
     if (s == GV_OK) {
+        *d = meta;
         d->n = n;
         d->planes = gv_xmalloc(sizeof(float) * DROP7_PLANE_FLOATS * (size_t)n);
         d->policy = gv_xmalloc(sizeof(float) * DROP7_N * (size_t)n);
@@ -114,10 +179,6 @@ gv_status drop7_data_read(const nn_st_file *f, drop7_data *d, gv_err *err)
             d->policy[i] = (float)pol[i];
         for (long i = 0; i < n; i++)
             d->value[i] = (float)val[i];
-        const char *g = nn_st_meta(f, "games"), *sd = nn_st_meta(f, "seed"), *m = nn_st_meta(f, "mode");
-        d->games = g ? strtol(g, NULL, 10) : 0;
-        d->seed = sd ? strtoull(sd, NULL, 10) : 0;
-        snprintf(d->mode, sizeof d->mode, "%s", m ? m : "");
     }
     free(x), free(pol), free(val);
     return s;
@@ -134,6 +195,43 @@ gv_status drop7_data_load(const char *path, drop7_data *d, gv_err *err)
     return s;
 }
 
+gv_status drop7_data_load_if_exists(const char *path, drop7_data *d, int *found, gv_err *err)
+{
+    memset(d, 0, sizeof *d);
+    uint8_t *buf;
+    size_t len;
+    GV_TRY(gv_read_file_if_exists(path, (size_t)8 << 30, &buf, &len, found, err));
+    if (!*found)
+        return GV_OK;
+    nn_st_file f;
+    gv_status s = nn_st_parse(&f, path, buf, len, err);
+    if (s == GV_OK)
+        s = drop7_data_read(&f, d, err);
+    nn_st_free(&f);
+    free(buf);
+    return s;
+}
+
+gv_status drop7_data_load_many(const char *const *paths, int n, drop7_data *d, gv_err *err)
+{
+    memset(d, 0, sizeof *d);
+    for (int i = 0; i < n; i++) {
+        drop7_data part;
+        gv_status s = drop7_data_load(paths[i], &part, err);
+        if (s != GV_OK) {
+            drop7_data_free(d);
+            return s;
+        }
+        if (i == 0) {
+            *d = part;
+            continue;
+        }
+        drop7_data_append(d, &part);
+        drop7_data_free(&part);
+    }
+    return GV_OK;
+}
+
 void drop7_data_append(drop7_data *dst, const drop7_data *src)
 {
     size_t n = (size_t)(dst->n + src->n);
@@ -147,7 +245,7 @@ void drop7_data_append(drop7_data *dst, const drop7_data *src)
     dst->games += src->games;
 }
 
-gv_status drop7_data_save(const char *path, const drop7_data *d, int sims, const char *net, gv_err *err)
+gv_status drop7_data_save(const char *path, const drop7_data *d, gv_err *err)
 {
     if (d->n < 1)
         return gv_fail(err, GV_ERR_INPUT, "%s: no samples to write", path);
@@ -162,12 +260,22 @@ gv_status drop7_data_save(const char *path, const drop7_data *d, int sims, const
     nn_st_writer_meta(w, "seed", buf);
     if (d->mode[0])
         nn_st_writer_meta(w, "mode", d->mode);
-    if (sims >= 0) {
-        snprintf(buf, sizeof buf, "%d", sims);
-        nn_st_writer_meta(w, "sims", buf);
-    }
-    if (net)
-        nn_st_writer_meta(w, "net", net);
+    const struct { const char *key; long v; } ints[] = {{"sims", d->sims}, {"temp_moves", d->temp_moves}};
+    for (size_t i = 0; i < GV_ARRAY_LEN(ints); i++)
+        if (ints[i].v >= 0) {
+            snprintf(buf, sizeof buf, "%ld", ints[i].v);
+            nn_st_writer_meta(w, ints[i].key, buf);
+        }
+    const struct { const char *key; double v; } nums[] = {{"dirichlet", d->dirichlet}, {"noise", d->noise}};
+    for (size_t i = 0; i < GV_ARRAY_LEN(nums); i++)
+        if (isfinite(nums[i].v)) {
+            snprintf(buf, sizeof buf, "%.17g", nums[i].v);
+            nn_st_writer_meta(w, nums[i].key, buf);
+        }
+    if (d->net[0])
+        nn_st_writer_meta(w, "net", d->net);
+    if (d->net_id[0])
+        nn_st_writer_meta(w, "net_id", d->net_id);
     size_t n = (size_t)d->n, most = n * DROP7_PLANE_FLOATS;
     double *tmp = gv_xmalloc(sizeof(double) * most);
     int64_t sp[4] = {d->n, DROP7_PLANES, DROP7_N, DROP7_N}, spol[2] = {d->n, DROP7_N}, sv[1] = {d->n};

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hash.h"
 #include "core/progress.h"
 #include "core/record.h"
 #include "core/rng.h"
@@ -56,6 +57,17 @@ void drop7_net_close(drop7_net *n)
         nn_layout_free(&n->L);
     }
     memset(n, 0, sizeof *n);
+}
+
+void drop7_net_id(const drop7_net *n, char id[17])
+{
+    gv_hasher *h = gv_hasher_new();
+    int32_t shape[3] = {n->L.cfg.channels, n->L.cfg.blocks, (int32_t)n->L.cfg.norm};
+    gv_hasher_update(h, shape, sizeof shape);
+    gv_hasher_update(h, n->s.params, sizeof(double) * n->L.nparams);
+    gv_hasher_update(h, n->s.buffers, sizeof(double) * n->L.nbuffers);
+    gv_hash_hex(gv_hasher_digest(h), id);
+    gv_hasher_free(h);
 }
 
 /* The learning rate of step k of total: linear warm-up, then cosine down to lr * lr_final. */
@@ -138,6 +150,9 @@ gv_status drop7_train_run(drop7_net *n, const drop7_data *d, const drop7_train_o
     if (batch > n->t->opts.max_batch)
         return gv_fail(err, GV_ERR_INTERNAL, "train: batch %d above the trainer's %d", batch, n->t->opts.max_batch);
     long per_epoch = ntrain / batch, total = per_epoch * o->epochs;
+    gv_lock *lock = NULL; /* the checkpoint is rewritten every epoch: one run at a time */
+    if (o->save)
+        GV_TRY(gv_lock_output(o->save, &lock, err));
     gv_rng r;
     gv_rng_seed(&r, o->seed);
     long *idx = gv_xmalloc(sizeof(long) * (size_t)d->n);
@@ -214,5 +229,6 @@ gv_status drop7_train_run(drop7_net *n, const drop7_data *d, const drop7_train_o
         gv_progress_done(&pg);
     nn_batch_free(&b);
     free(idx);
+    gv_unlock_output(lock);
     return s;
 }

@@ -30,6 +30,9 @@ typedef struct {
 gv_status drop7_net_open(const dev_id *d, const char *ckpt, const nn_config *fresh, uint64_t seed,
                          nn_trainer_opts o, drop7_net *n, gv_err *err);
 void drop7_net_close(drop7_net *n);
+/* A name of n's network that does not depend on where it came from: 16 hexadecimal digits
+ * (and a NUL) of a hash of its shape, parameters and buffers. */
+void drop7_net_id(const drop7_net *n, char id[17]);
 
 typedef struct {
     int epochs;            /* passes over the training samples */

@@ -1,0 +1,148 @@
+/* drop7_selfplay.c: `gpuvet selfplay`'s engine (see drop7_selfplay.h): the lock, the
+ * existing dataset (refused, replaced or continued), the chunk loop, the writes, the record. */
+#include "drop7/drop7_selfplay.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/record.h"
+
+/* The dataset's player fields for this run. */
+static void player_fields(const drop7_selfplay_opts *o, drop7_data *d)
+{
+    d->seed = o->play.seed;
+    snprintf(d->mode, sizeof d->mode, "%s", o->mode);
+    d->sims = o->play.sims;
+    d->temp_moves = o->play.temp_moves;
+    d->dirichlet = o->play.dir_alpha;
+    d->noise = o->play.dir_eps;
+    snprintf(d->net, sizeof d->net, "%s", o->net_name ? o->net_name : "random");
+    drop7_net_id(o->net, d->net_id);
+}
+
+/* Whether the existing dataset d was made by the player of this run; the first setting
+ * that differs is named. Fields the file does not carry (older files) are not compared. */
+static gv_status same_player(const drop7_selfplay_opts *o, const drop7_data *d, const drop7_data *me, gv_err *err)
+{
+    char had[300] = "", want[300] = "";
+    const char *what = NULL;
+    if (d->games < 1)
+        return gv_fail(err, GV_ERR_INPUT, "--resume: '%s' holds no game count (__metadata__ games): it was not written "
+                       "by gpuvet selfplay; write to another --out, or --force to replace it", o->out);
+    if (d->seed != me->seed) {
+        what = "--seed";
+        snprintf(had, sizeof had, "%llu", (unsigned long long)d->seed), snprintf(want, sizeof want, "%llu", (unsigned long long)me->seed);
+    } else if (strcmp(d->mode, me->mode)) {
+        what = "--mode";
+        snprintf(had, sizeof had, "%s", d->mode[0] ? d->mode : "(none)"), snprintf(want, sizeof want, "%s", me->mode);
+    } else if (d->net_id[0] ? strcmp(d->net_id, me->net_id) != 0 : d->net[0] && strcmp(d->net, me->net)) {
+        what = "the network";
+        snprintf(had, sizeof had, "%s (%s)", d->net, d->net_id[0] ? d->net_id : "no id");
+        snprintf(want, sizeof want, "%s (%s)", me->net, me->net_id);
+    } else if (d->sims >= 0 && d->sims != me->sims) {
+        what = "--sims";
+        snprintf(had, sizeof had, "%ld", d->sims), snprintf(want, sizeof want, "%ld", me->sims);
+    } else if (d->temp_moves >= 0 && d->temp_moves != me->temp_moves) {
+        what = "--temp-moves";
+        snprintf(had, sizeof had, "%ld", d->temp_moves), snprintf(want, sizeof want, "%ld", me->temp_moves);
+    } else if (isfinite(d->dirichlet) && d->dirichlet != me->dirichlet) {
+        what = "--dirichlet";
+        snprintf(had, sizeof had, "%g", d->dirichlet), snprintf(want, sizeof want, "%g", me->dirichlet);
+    } else if (isfinite(d->noise) && d->noise != me->noise) {
+        what = "--noise";
+        snprintf(had, sizeof had, "%g", d->noise), snprintf(want, sizeof want, "%g", me->noise);
+    }
+    if (what)
+        return gv_fail(err, GV_ERR_INPUT, "--resume: '%s' was played with %s %s, this run has %s: a dataset holds one "
+                       "player's positions (write to another --out, or --force to replace it)", o->out, what, had, want);
+    return GV_OK;
+}
+
+/* The summary object of the record. */
+static void record(const drop7_selfplay_opts *o, const drop7_data *all, long played, const int64_t *scores,
+                   const drop7_agent_result *tot, double t_write, cJSON *rec)
+{
+    double mean = NAN, median = NAN, ci = NAN;
+    if (played)
+        drop7_score_stats(scores, (int)played, &mean, &median, &ci);
+    cJSON *e = gv_json_add_obj(rec, "selfplay");
+    cJSON_AddStringToObject(e, "out", o->out);
+    cJSON_AddStringToObject(e, "device", o->device ? o->device : "?");
+    cJSON_AddStringToObject(e, "mode", o->mode);
+    cJSON_AddNumberToObject(e, "games_played", (double)played);
+    cJSON_AddNumberToObject(e, "games_in_file", (double)all->games);
+    cJSON_AddNumberToObject(e, "positions_in_file", (double)all->n);
+    cJSON_AddNumberToObject(e, "sims", o->play.sims);
+    cJSON_AddNumberToObject(e, "parallel", o->play.parallel);
+    cJSON_AddNumberToObject(e, "moves", (double)tot->moves);
+    cJSON_AddNumberToObject(e, "evals", (double)tot->evals);
+    gv_json_add_num(e, "score_mean", mean);
+    gv_json_add_num(e, "score_ci95", ci);
+    gv_json_add_num(e, "score_median", median);
+    gv_json_add_num(e, "seconds_total", tot->t_total);
+    gv_json_add_num(e, "seconds_search", tot->t_search);
+    gv_json_add_num(e, "seconds_inference", tot->t_infer);
+    gv_json_add_num(e, "seconds_game", tot->t_game);
+    gv_json_add_num(e, "seconds_write", t_write);
+}
+
+gv_status drop7_selfplay_run(const drop7_selfplay_opts *o, cJSON *rec, gv_err *err)
+{
+    if (o->resume && o->force)
+        return gv_fail(err, GV_ERR_INPUT, "give --resume (continue '%s') or --force (replace it), not both", o->out);
+    if (o->games < 1 || o->chunk < 1)
+        return gv_fail(err, GV_ERR_INPUT, "games and chunk must be at least 1 (got %ld and %ld)", o->games, o->chunk);
+    gv_lock *lock;
+    GV_TRY(gv_lock_output(o->out, &lock, err));
+    drop7_data all, me = {0};
+    player_fields(o, &me);
+    int found = 0;
+    gv_status st = drop7_data_load_if_exists(o->out, &all, &found, err);
+    if (st == GV_OK && found && !o->resume && !o->force)
+        st = gv_fail(err, GV_ERR_INPUT, "'%s' already holds a dataset (%ld games, %ld positions): --resume continues "
+                     "it, --force replaces it", o->out, all.games, all.n);
+    if (st == GV_OK && found && o->resume)
+        st = same_player(o, &all, &me, err);
+    if (st == GV_OK && found && o->resume)
+        gv_info("resuming %s: %ld games, %ld positions already there\n", o->out, all.games, all.n);
+    if (st != GV_OK || !found || !o->resume) { /* start from no games */
+        drop7_data_free(&all);
+        all = me;
+    }
+    long start = all.games, todo = o->games > start ? o->games - start : 0;
+    if (st == GV_OK && !todo)
+        gv_info("%s already holds %ld games (--games %ld): nothing to play\n", o->out, start, o->games);
+    drop7_agent_opts p = o->play;
+    p.record = 1;
+    drop7_agent_result tot = {0};
+    double t_write = 0;
+    int64_t *scores = gv_xcalloc((size_t)(todo ? todo : 1), sizeof *scores);
+    long played = 0;
+    for (long g0 = start; g0 < o->games && st == GV_OK; g0 += o->chunk) {
+        p.ngames = (int)(o->games - g0 < o->chunk ? o->games - g0 : o->chunk);
+        p.seed = o->play.seed + (uint64_t)g0;
+        drop7_agent_result r;
+        if ((st = drop7_agent_play(&p, &r, err)) != GV_OK)
+            break;
+        drop7_data part = {.n = r.n, .planes = r.planes, .policy = r.policy, .value = r.value, .games = p.ngames};
+        drop7_data_append(&all, &part);
+        for (int i = 0; i < r.ngames; i++)
+            scores[played++] = r.score[i];
+        tot.t_search += r.t_search, tot.t_infer += r.t_infer, tot.t_game += r.t_game, tot.t_total += r.t_total;
+        tot.evals += r.evals, tot.moves += r.moves;
+        drop7_agent_result_free(&r);
+        double t0 = gv_now();
+        st = drop7_data_save(o->out, &all, err);
+        t_write += gv_now() - t0;
+        if (st == GV_OK)
+            gv_info("%ld of %ld games written to %s (%ld positions)\n", all.games, o->games, o->out, all.n);
+    }
+    if (st == GV_OK)
+        record(o, &all, played, scores, &tot, t_write, rec);
+    free(scores);
+    drop7_data_free(&all);
+    gv_unlock_output(lock);
+    return st;
+}
