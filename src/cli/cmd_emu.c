@@ -117,6 +117,12 @@ int cmd_run(int argc, char **argv)
     }
     if (renderer_of(cmd, "--video", video, &o.video) || renderer_of(cmd, "--audio", audio, &o.audio))
         return GV_EXIT_USAGE;
+    for (int i = 1; i < resets.n; i++)
+        if (resets.v[i] <= resets.v[i - 1]) {
+            fprintf(stderr, "gpuvet %s: --reset-at: give the frames in increasing order (%ld comes after %ld)\n", cmd,
+                    resets.v[i], resets.v[i - 1]);
+            return GV_EXIT_USAGE;
+        }
     o.rom = pos[0];
     o.battery = o.battery ? o.battery : sav;
     o.frames = frames;

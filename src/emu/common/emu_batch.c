@@ -161,6 +161,10 @@ gv_status emu_batch_new(const emu_batch_cfg *cfg, emu_batch **out, gv_err *err)
     if (cfg->audio == EMU_R_HOST && !cfg->con->host_audio)
         return gv_fail(err, GV_ERR_INPUT, "--audio host: the %s has no host audio renderer (its sound is made in the core: --audio native)",
                        cfg->con->title);
+    /* a console property, refused before any device is looked for (in any build) */
+    if (cfg->audio == EMU_R_DEVICE && !cfg->con->audio_collect)
+        return gv_fail(err, GV_ERR_INPUT, "--audio device: the %s has no device audio renderer (its sound is made in the "
+                       "core: --audio native)", cfg->con->title);
     emu_batch *b = calloc(1, sizeof *b);
     if (!b)
         return gv_fail(err, GV_ERR_ENV, "out of memory");

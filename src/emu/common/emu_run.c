@@ -279,6 +279,7 @@ gv_status emu_run(const emu_run_opts *o, emu_run_result *r, cJSON *rec, gv_err *
     uint8_t *state = NULL, *bat = NULL;
     size_t state_len = 0, bat_len = 0;
     char *batp = NULL;
+    gv_lock *batlock = NULL;
     emu_batch *b = NULL;
     textout trace = {0}, fh = {0};
     emu_movie movie = {0};
@@ -291,6 +292,9 @@ gv_status emu_run(const emu_run_opts *o, emu_run_result *r, cJSON *rec, gv_err *
          * run before it could overwrite the save. */
         int found;
         batp = battery_path(o->rom, o->battery);
+        /* held from the read to the write: two runs of one save never lose each other's game */
+        if ((st = gv_lock_output(batp, &batlock, err)) != GV_OK)
+            goto out;
         if ((st = gv_read_file_if_exists(batp, BATTERY_MAX, &bat, &bat_len, &found, err)) != GV_OK)
             goto out;
         r->battery_loaded = found;
@@ -402,6 +406,7 @@ out:;
     emu_movie_free(&movie);
     free(state);
     free(bat);
+    gv_unlock_output(batlock);
     if (st != GV_OK) {
         free(batp);
         r->battery_path = NULL;

@@ -42,9 +42,16 @@ gv_status emu_movie_parse(const char *text, size_t len, const char *name, const 
         if (!isdigit((unsigned char)*s))
             goto bad_frame;
         uint64_t f = 0;
+        const char *digits = s;
         while (s < e && isdigit((unsigned char)*s)) {
-            if (f > (UINT64_MAX - 9) / 10)
-                goto bad_frame;
+            if (f > (EMU_MOVIE_MAX_FRAME - (uint64_t)(*s - '0')) / 10) {
+                while (s < e && isdigit((unsigned char)*s))
+                    s++;
+                emu_movie_free(m);
+                return gv_fail(err, GV_ERR_INPUT, "%s:%ld: frame %.*s is beyond the last frame a run can reach (%llu)",
+                               name, line, (int)(s - digits > 40 ? 40 : s - digits), digits,
+                               (unsigned long long)EMU_MOVIE_MAX_FRAME);
+            }
             f = f * 10 + (uint64_t)(*s++ - '0');
         }
         while (s < e && (*s == ' ' || *s == '\t'))
@@ -59,11 +66,23 @@ gv_status emu_movie_parse(const char *text, size_t len, const char *name, const 
             return GV_ERR_INPUT;
         }
         emu_buttons b = 0;
+        int joined = 0; /* a '+' was read: a button name must follow it */
         while (s < e) {
-            while (s < e && (isspace((unsigned char)*s) || *s == '+'))
-                s++;
-            if (s == e || *s == '#')
+            while (s < e && (isspace((unsigned char)*s) || *s == '+')) {
+                if (*s == '+' && (joined || !b)) {
+                    emu_movie_free(m);
+                    return gv_fail(err, GV_ERR_INPUT, "%s:%ld: '+' joins two button names (e.g. '120: A+B')", name, line);
+                }
+                joined |= *s++ == '+';
+            }
+            if (s == e || *s == '#') {
+                if (joined) {
+                    emu_movie_free(m);
+                    return gv_fail(err, GV_ERR_INPUT, "%s:%ld: '+' joins two button names (e.g. '120: A+B')", name, line);
+                }
                 break;
+            }
+            joined = 0;
             const char *w = s;
             while (s < e && !isspace((unsigned char)*s) && *s != '+' && *s != '#')
                 s++;

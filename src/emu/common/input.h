@@ -33,6 +33,9 @@ typedef struct {
 } emu_movie;
 
 #define EMU_MOVIE_MAX_EVENTS 10000000
+/* The largest frame number an event may name: frame counters are compared as signed 64-bit
+ * counts in places, and no run gets near it (2^63 - 1). */
+#define EMU_MOVIE_MAX_FRAME ((uint64_t)INT64_MAX)
 
 /* Parses text (len bytes) for console con; name labels errors. */
 gv_status emu_movie_parse(const char *text, size_t len, const char *name, const emu_console *con, emu_movie *m,
