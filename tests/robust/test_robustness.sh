@@ -4,11 +4,12 @@
 # crash (death by a signal, or exit codes above 4); an output is written atomically: a kill,
 # a full disk or another writer leaves the old file or a complete new one, never a partial
 # one, and the temporaries a killed writer leaves are removed by the next write. Ends with
-# "N cases, N crashes, N files lost" (both must be 0).
+# "N cases, N crashes, N hangs, N files lost" (the last three must be 0). Every invocation runs
+# under a time limit: one that blocks (on a named pipe, a lock) counts as a hang.
 . "$GV_ROOT/tests/lib.sh"
 export OMP_WAIT_POLICY=passive
 G=$GPUVET
-cases=0 crashes=0 lost=0
+cases=0 crashes=0 hangs=0 lost=0
 W=$T_TMP/w
 mkdir -p "$W"
 
@@ -17,8 +18,13 @@ mkdir -p "$W"
 run_case() {
   name=$1; want=$2; shift 2
   cases=$((cases + 1))
-  "$@" >"$T_TMP/o" 2>"$T_TMP/e" </dev/null
+  timeout -k 5 "${CASE_LIMIT:-120}" "$@" >"$T_TMP/o" 2>"$T_TMP/e" </dev/null
   rc=$?
+  if [ $rc = 124 ] || [ $rc = 137 ]; then
+    hangs=$((hangs + 1))
+    echo "FAIL robust $name: did not finish within ${CASE_LIMIT:-120} s (a hang)"
+    return 1
+  fi
   if [ $rc -gt 4 ]; then
     crashes=$((crashes + 1))
     echo "FAIL robust $name: crashed (exit $rc): $(head -n 2 "$T_TMP/e" | tr '\n' ' ')"
@@ -202,21 +208,24 @@ kill_rounds "soak --save" "$W/k.safetensors" is_ckpt "$G" soak --channels 8 --bl
 # ---- 4. a full disk (the file size limit: writes fail with EFBIG) ----------------------
 n0=$cases
 fails=0
-full() { sh -c "trap '' XFSZ; ulimit -f 1; exec \"\$@\"" sh "$@"; }
+# full CMD...: CMD under a one-block file size limit (a script, so that run_case's time
+# limit can run it)
+full=$T_TMP/full
+printf '#!/bin/sh\ntrap "" XFSZ\nulimit -f 1\nexec "$@"\n' >"$full" && chmod +x "$full"
 for out in "run $gb --frames 200 --png $W/f.png" "run $gb --frames 30 --trace $W/f.trace" \
            "report $GV_ROOT/tests/fixtures/records/synthetic.json -o $W/f.html" "probe --json $W/f.json"; do
   set -- $out
   path=$(eval "echo \${$#}")
   printf 'OLD\n' >"$path"
   # shellcheck disable=SC2086
-  run_case "full disk: $out" 3 full "$G" $out || fails=$((fails + 1))
+  run_case "full disk: $out" 3 "$full" "$G" $out || fails=$((fails + 1))
   [ "$(cat "$path")" = OLD ] || { lost=$((lost + 1)); echo "FAIL robust full disk: $path was not kept"; }
   [ "$(ls "$path".gvtmp.* 2>/dev/null | wc -l)" = 0 ] || { lost=$((lost + 1)); echo "FAIL robust full disk: a temporary of $path is left"; }
 done
 # all stops at its first failed write (one line, exit 3), and an --out longer than 399
 # characters is used whole (the old code cut it and wrote under the cut path)
 long=$W/$(python3 -c "print('/'.join(['d' * 60] * 7))")
-run_case "full disk: all --out (${#long} characters)" 3 full "$G" all --devices cpu --out "$long" || fails=$((fails + 1))
+run_case "full disk: all --out (${#long} characters)" 3 "$full" "$G" all --devices cpu --out "$long" || fails=$((fails + 1))
 if [ -d "$long" ] && [ "$(ls "$(dirname "$long")" | wc -l)" = 1 ]; then :; else
   fails=$((fails + 1)); echo "FAIL robust all --out: $long was not made, or a cut path beside it: $(ls "$(dirname "$long")" | tr '\n' ' ')"
 fi
@@ -322,6 +331,164 @@ if [ -s "$W/long.json" ]; then
   fi
 fi
 
-echo "robustness: $cases cases, $crashes crashes, $lost files lost"
-if [ $crashes = 0 ] && [ $lost = 0 ]; then pass "robustness summary" "$cases cases, 0 crashes, 0 files lost"
-else fail "robustness summary" "$cases cases, $crashes crashes, $lost files lost"; fi
+# ---- 9. the Drop7 and emulation surfaces: hangs, lost files, concurrent runs, links --------
+n0=$cases
+fails=0
+# unchanged NAME PATH SUM: the file at PATH still has checksum SUM (else a lost file)
+unchanged() {
+  [ "$(cksum <"$2" 2>/dev/null)" = "$3" ] || { lost=$((lost + 1)); fails=$((fails + 1)); echo "FAIL robust $1: $2 was changed"; }
+}
+# a named pipe given for every input: refused at once (one line, exit 2), never waited on
+for f in fifo.gb fifo.state fifo.txt fifo.sav fifo.st fifo.json fifo.safetensors; do mkfifo "$W/$f"; done
+CASE_LIMIT=20
+run_case "fifo: run ROM" 2 "$G" run "$W/fifo.gb" || fails=$((fails + 1))
+run_case "fifo: run --load-state" 2 "$G" run "$gb" --load-state "$W/fifo.state" || fails=$((fails + 1))
+run_case "fifo: run --input" 2 "$G" run "$gb" --input "$W/fifo.txt" || fails=$((fails + 1))
+[ -s "$W/bat.gb" ] && { run_case "fifo: run --battery" 2 "$G" run "$W/bat.gb" --battery "$W/fifo.sav" --frames 2 || fails=$((fails + 1)); }
+run_case "fifo: bench ROM" 2 "$G" bench "$W/fifo.gb" --frames 1 --repeats 1 || fails=$((fails + 1))
+run_case "fifo: train --data" 2 "$G" train --data "$W/fifo.st" --channels 8 --blocks 1 --epochs 1 || fails=$((fails + 1))
+run_case "fifo: play --net" 2 "$G" play --net "$W/fifo.safetensors" --games 2 || fails=$((fails + 1))
+run_case "fifo: selfplay --resume --out" 2 "$G" selfplay --channels 8 --blocks 1 --games 2 --sims 2 --resume --out "$W/fifo.st" || fails=$((fails + 1))
+run_case "fifo: soak --init" 2 "$G" soak --init "$W/fifo.safetensors" || fails=$((fails + 1))
+run_case "fifo: check --reference" 2 "$G" check --reference "$W/fifo.safetensors" || fails=$((fails + 1))
+run_case "fifo: report" 2 "$G" report "$W/fifo.json" -o "$W/fifo_r.html" || fails=$((fails + 1))
+run_case "fifo: compare" 2 "$G" compare "$W/fifo.json" "$W/fifo.json" || fails=$((fails + 1))
+CASE_LIMIT=120
+
+# self-play datasets: metadata that lies, resumes that must not mix players or lose files
+sp="selfplay --channels 8 --blocks 1 --sims 2 --parallel 2"
+# shellcheck disable=SC2086
+"$G" $sp --games 4 --out "$W/d.st" -q >/dev/null 2>&1
+# meta_edit IN OUT KEY VALUE: a copy of dataset IN whose __metadata__ KEY is VALUE
+meta_edit() {
+  python3 - "$@" <<'PY'
+import json, struct, sys
+b = open(sys.argv[1], "rb").read()
+n = struct.unpack("<Q", b[:8])[0]
+h = json.loads(b[8:8 + n])
+h["__metadata__"][sys.argv[3]] = sys.argv[4]
+t = json.dumps(h).encode()
+t += b" " * (-len(t) % 8)
+open(sys.argv[2], "wb").write(struct.pack("<Q", len(t)) + t + b[8 + n:])
+PY
+}
+if [ -s "$W/d.st" ]; then
+  for kv in "games -1000" "games abc" "games 99999999" "games 0" "seed -5" "seed 1e3" "mode weird" "sims -1" "net_id xyz"; do
+    set -- $kv
+    meta_edit "$W/d.st" "$W/m.st" "$1" "$2" 2>/dev/null || continue
+    sum=$(cksum <"$W/m.st")
+    # shellcheck disable=SC2086
+    run_case "dataset metadata $1=$2 (selfplay --resume)" 2 "$G" $sp --games 8 --resume --out "$W/m.st" || fails=$((fails + 1))
+    unchanged "dataset metadata $1=$2" "$W/m.st" "$sum"
+    run_case "dataset metadata $1=$2 (train --data)" 2 "$G" train --data "$W/m.st" --channels 8 --blocks 1 --epochs 1 || fails=$((fails + 1))
+  done
+  # trailing bytes after the tensors
+  { cat "$W/d.st"; printf 'GARBAGE!'; } >"$W/tail.st"
+  run_case "dataset with trailing bytes (train --data)" 2 "$G" train --data "$W/tail.st" --channels 8 --blocks 1 --epochs 1 || fails=$((fails + 1))
+  # an existing dataset is neither replaced without --force nor resumed by another player
+  cp "$W/d.st" "$W/e.st"
+  sum=$(cksum <"$W/e.st")
+  # shellcheck disable=SC2086
+  run_case "selfplay onto an existing dataset" 2 "$G" $sp --games 4 --out "$W/e.st" || fails=$((fails + 1))
+  unchanged "selfplay onto an existing dataset" "$W/e.st" "$sum"
+  for other in "--sims 3" "--channels 16" "--seed 9" "--temp-moves 5" "--noise 0.5" "--mode hardcore"; do
+    # shellcheck disable=SC2086
+    run_case "selfplay --resume with $other" 2 "$G" $sp --games 8 --resume --out "$W/e.st" $other || fails=$((fails + 1))
+    unchanged "selfplay --resume with $other" "$W/e.st" "$sum"
+  done
+  # shellcheck disable=SC2086
+  run_case "selfplay --resume --force" 2 "$G" $sp --games 8 --resume --force --out "$W/e.st" || fails=$((fails + 1))
+  # shellcheck disable=SC2086
+  run_case "selfplay --force replaces" 0 "$G" $sp --games 2 --force --out "$W/e.st" -q || fails=$((fails + 1))
+  # a dataset that exists but cannot be read is an error, never "no dataset yet"
+  mkdir -p "$W/dirset.st"
+  # shellcheck disable=SC2086
+  run_case "selfplay --resume on a folder" 2 "$G" $sp --games 4 --resume --out "$W/dirset.st" || fails=$((fails + 1))
+  [ -d "$W/dirset.st" ] || { lost=$((lost + 1)); fails=$((fails + 1)); echo "FAIL robust selfplay --resume on a folder: it was replaced"; }
+  ln -sfn loop.st "$W/loop.st"
+  # shellcheck disable=SC2086
+  run_case "selfplay --resume on a link loop" 2 "$G" $sp --games 4 --resume --out "$W/loop.st" || fails=$((fails + 1))
+  [ -L "$W/loop.st" ] || { lost=$((lost + 1)); fails=$((fails + 1)); echo "FAIL robust selfplay --resume on a link loop: the link was replaced"; }
+  # unreadable by the user who runs it (mode 600, another owner): as root, gpuvet runs as
+  # nobody in a folder nobody may write, on root's file
+  if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
+    mkdir -p "$W/nob" && chown nobody "$W/nob" && chmod 755 "$T_TMP" "$W" "$W/nob"
+    cp "$W/d.st" "$W/nob/root.st" && chmod 600 "$W/nob/root.st"
+    sum=$(cksum <"$W/nob/root.st")
+    # shellcheck disable=SC2086
+    run_case "selfplay --resume on another user's mode-600 dataset" 2 \
+      setpriv --reuid=nobody --regid=nogroup --clear-groups "$G" $sp --games 8 --resume --out "$W/nob/root.st" || fails=$((fails + 1))
+    unchanged "selfplay --resume on another user's mode-600 dataset" "$W/nob/root.st" "$sum"
+  elif [ "$(id -u)" != 0 ]; then
+    cp "$W/d.st" "$W/own.st" && chmod 000 "$W/own.st"
+    sum=$(cksum <"$W/d.st")
+    # shellcheck disable=SC2086
+    run_case "selfplay --resume on an unreadable dataset" 2 "$G" $sp --games 8 --resume --out "$W/own.st" || fails=$((fails + 1))
+    chmod 600 "$W/own.st"
+    unchanged "selfplay --resume on an unreadable dataset" "$W/own.st" "$sum"
+  fi
+  # two writers of one dataset: the second is refused (exit 3, one line) while the first
+  # runs, and the first's games are all in the file at the end
+  # shellcheck disable=SC2086
+  "$G" $sp --games 40 --chunk 2 --out "$W/two.st" -q >"$T_TMP/first" 2>&1 &
+  first=$!
+  i=0
+  while [ ! -e "$W/two.st.lock" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+  # shellcheck disable=SC2086
+  run_case "a second selfplay on the same --out" 3 "$G" $sp --games 40 --force --out "$W/two.st" || fails=$((fails + 1))
+  wait $first
+  rc=$?
+  cases=$((cases + 1))
+  n=$("$G" train --data "$W/two.st" --channels 8 --blocks 1 --epochs 1 --batch 8 2>/dev/null | sed -n 's/^train: [0-9]* positions from 1 file (\([0-9]*\) games).*/\1/p')
+  if [ $rc != 0 ] || [ "$n" != 40 ]; then
+    lost=$((lost + 1)); fails=$((fails + 1))
+    echo "FAIL robust two selfplays on one --out: the first exited $rc, the file holds '${n}' games of its 40"
+  fi
+  [ -e "$W/two.st.lock" ] && { fails=$((fails + 1)); echo "FAIL robust two selfplays on one --out: the lock file was left"; }
+fi
+
+# a symbolic link planted by another user in a sticky, world-writable folder is not
+# followed: root's own mode-600 file behind it is kept
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+  mkdir -p "$W/sticky" && chmod 1777 "$W/sticky"
+  printf 'SECRET\n' >"$W/secret" && chmod 600 "$W/secret"
+  sum=$(cksum <"$W/secret")
+  ln -sfn "$W/secret" "$W/sticky/out.png" && chown -h nobody "$W/sticky/out.png"
+  run_case "output through another user's link in a sticky folder" 2 "$G" run "$gb" --frames 2 --png "$W/sticky/out.png" || fails=$((fails + 1))
+  unchanged "output through another user's link in a sticky folder" "$W/secret" "$sum"
+  [ "$(stat -c %a "$W/secret")" = 600 ] || { fails=$((fails + 1)); echo "FAIL robust sticky link: the target's mode changed"; }
+  # the user's own link there is written through
+  ln -sfn "$W/mine.png" "$W/sticky/mine.png"
+  run_case "output through the user's own link in a sticky folder" 0 "$G" run "$gb" --frames 2 --png "$W/sticky/mine.png" -q || fails=$((fails + 1))
+  [ -L "$W/sticky/mine.png" ] && is_png "$W/mine.png" || { fails=$((fails + 1)); echo "FAIL robust own link in a sticky folder: not written through"; }
+else
+  skip "robust sticky link" "needs root and a user 'nobody' to plant a link owned by another user"
+fi
+
+# requests far beyond the machine: said before anything is allocated (exit 3, one line)
+for c in "play --channels 4096 --blocks 64 --parallel 65536 --games 1" \
+         "selfplay --channels 4096 --blocks 64 --parallel 65536 --games 1 --out $W/big.st" \
+         "bench train --channels 4096 --blocks 64 --batches 65536" "bench infer --channels 4096 --blocks 64 --batches 65536" \
+         "soak --channels 4096 --blocks 64 --batch 65536" "check --channels 4096 --blocks 64 --batch 65536"; do
+  run_case "oversize: $c" 3 sh -c "$vlimit '$G' $c" || fails=$((fails + 1))
+done
+[ -e "$W/big.st" ] && { fails=$((fails + 1)); echo "FAIL robust oversize selfplay: it wrote $W/big.st"; }
+
+# emulation flags and movies
+snes=
+if PYTHON=python3 sh "$GV_ROOT/tests/roms/snes/build.sh" "$GV_BUILD/roms/snes" >/dev/null 2>&1; then snes=$GV_BUILD/roms/snes/ppu_scene.sfc; fi
+[ -n "$snes" ] && { run_case "SNES --audio device" 2 "$G" run "$snes" --frames 2 --audio device || fails=$((fails + 1)); }
+printf '18446744073709551615: A\n' >"$W/far.txt"
+printf '1: +\n' >"$W/plus.txt"
+printf '1: A+\n' >"$W/plus2.txt"
+run_case "movie frame 2^64-1" 2 "$G" run "$gb" --input "$W/far.txt" || fails=$((fails + 1))
+grep -q "beyond the last frame" "$T_TMP/e" || { fails=$((fails + 1)); echo "FAIL robust movie frame 2^64-1: $(cat "$T_TMP/e")"; }
+run_case "movie '1: +'" 2 "$G" run "$gb" --input "$W/plus.txt" || fails=$((fails + 1))
+run_case "movie '1: A+'" 2 "$G" run "$gb" --input "$W/plus2.txt" || fails=$((fails + 1))
+run_case "--reset-at 5,3" 2 "$G" run "$gb" --reset-at 5,3 --frames 10 || fails=$((fails + 1))
+[ $fails = 0 ] && pass "robust new surfaces" "$((cases - n0)) invocations: named pipes for 12 inputs, lying dataset metadata, trailing bytes, resumes of another player, unreadable datasets, two writers of one dataset, a planted link in a sticky folder, oversize networks, SNES device audio, bad movies and reset lists: each refused as documented, no file lost" ||
+  fail "robust new surfaces" "$fails of $((cases - n0)) broke the rule (lines above)"
+
+echo "robustness: $cases cases, $crashes crashes, $hangs hangs, $lost files lost"
+if [ $crashes = 0 ] && [ $hangs = 0 ] && [ $lost = 0 ]; then pass "robustness summary" "$cases cases, 0 crashes, 0 hangs, 0 files lost"
+else fail "robustness summary" "$cases cases, $crashes crashes, $hangs hangs, $lost files lost"; fi
