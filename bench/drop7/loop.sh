@@ -42,7 +42,7 @@ while [ "$g" -lt "$GENS" ]; do
   if [ -z "$net" ]; then src="--channels $CHANNELS --blocks $BLOCKS"; else src="--net $net"; fi
   # shellcheck disable=SC2086
   run "$out/selfplay_$g.txt" $G selfplay $src --games "$GAMES" --sims "$SIMS" --parallel "$PARALLEL" \
-    --seed $((SEED + 100000 * g)) --out "$out/data_$g.st" $common -q --json "$out/selfplay_$g.json"
+    --seed $((SEED + 100000 * g)) --out "$out/data_$g.st" --force $common -q --json "$out/selfplay_$g.json"
   data=""
   k=$((g - WINDOW + 1)); [ "$k" -lt 0 ] && k=0
   while [ "$k" -le "$g" ]; do data="$data $out/data_$k.st"; k=$((k + 1)); done
