@@ -181,5 +181,7 @@ int cmd_train(int argc, char **argv)
     drop7_data_free(&all);
     if (st != GV_OK)
         return cli_finish(name, rec, cli_fail(name, st, &err), com.json);
+    report_add_verdicts(rec);
+    report_print_verdicts(rec, stdout);
     return cli_finish(name, rec, GV_EXIT_OK, com.json);
 }

@@ -213,15 +213,14 @@ int cmd_selfplay(int argc, char **argv)
     if (st != GV_OK)
         return cli_finish(name, rec, cli_fail(name, st, &err), com.json);
     const cJSON *e = cJSON_GetObjectItemCaseSensitive(rec, "selfplay");
-    if (!(cli_num(e, "games_played") > 0)) {
-        printf("selfplay: no games played here; %s holds %.0f games, %.0f positions\n", out,
+    if (cli_num(e, "games_played") > 0) {
+        printf("selfplay: %.0f games played here (%.0f moves, %.0f simulations each), mean score %.0f +- %.0f (95%% CI), "
+               "median %.0f; %s holds %.0f games, %.0f positions\n", cli_num(e, "games_played"), cli_num(e, "moves"),
+               cli_num(e, "sims"), cli_num(e, "score_mean"), cli_num(e, "score_ci95"), cli_num(e, "score_median"), out,
                cli_num(e, "games_in_file"), cli_num(e, "positions_in_file"));
-        return cli_finish(name, rec, GV_EXIT_OK, com.json);
+        time_line(e);
     }
-    printf("selfplay: %.0f games played here (%.0f moves, %.0f simulations each), mean score %.0f +- %.0f (95%% CI), "
-           "median %.0f; %s holds %.0f games, %.0f positions\n", cli_num(e, "games_played"), cli_num(e, "moves"),
-           cli_num(e, "sims"), cli_num(e, "score_mean"), cli_num(e, "score_ci95"), cli_num(e, "score_median"), out,
-           cli_num(e, "games_in_file"), cli_num(e, "positions_in_file"));
-    time_line(e);
+    report_add_verdicts(rec);
+    report_print_verdicts(rec, stdout);
     return cli_finish(name, rec, GV_EXIT_OK, com.json);
 }
