@@ -6,7 +6,8 @@
 # or prints no result at all, counts as one failure. The tests run with a home of their own
 # (HOME, XDG_*), removed at the end: what they start (RetroArch, Chromium) writes there.
 # Environment: GPUVET (the binary), GV_BUILD (its build folder), PYTHON (a python3 with
-# torch, or empty); TESTS=pattern runs only the tests whose name contains pattern.
+# torch, or empty); TESTS=pattern runs only the tests whose name contains pattern; the other
+# variables the tests read are in tests/README.md.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 : "${GV_BUILD:?set GV_BUILD to the build folder (make test does)}"
