@@ -1,6 +1,6 @@
 /* all.c: the engine of `gpuvet all` (see all.h). Sizes are chosen for about 90 s on a quiet
  * 2-core CPU; on a GPU the benchmarks add bf16 and the larger batches where it pays. */
-#include "bench/all.h"
+#include "app/all.h"
 
 #include <math.h>
 #include <stdio.h>
