@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/gemm_bench.h"
 #include "core/record.h"
-#include "dev/gemm_bench.h"
 #include "dev/smoke.h"
 #include "emu/common/demo_roms.h"
 #include "emu/common/emu_bench.h"
