@@ -11,7 +11,7 @@
 #include "core/record.h"
 #include "dev/smoke.h"
 #include "emu/common/demo_roms.h"
-#include "emu/common/emu_bench.h"
+#include "emu/emu_bench.h"
 #include "nn/nn_bench.h"
 #include "nn/nn_check.h"
 #include "nn/nn_soak.h"
