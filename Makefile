@@ -332,7 +332,7 @@ fuzz: fuzz-nes fuzz-gb fuzz-snes fuzz-safetensors fuzz-drop7_data
 
 # A target may link fewer sources (FUZZ_LIB_C_<name>): the dataset loader needs no emulator,
 # and the emulator cores take many minutes to compile with the sanitizers.
-FUZZ_LIB_C_drop7_data := $(filter-out src/emu/% src/bench/all.c src/report/%,$(FUZZ_LIB_C))
+FUZZ_LIB_C_drop7_data := $(filter-out src/emu/% src/app/% src/report/%,$(FUZZ_LIB_C))
 fuzz-%: fuzz/fuzz_%.c
 	@mkdir -p build/fuzz fuzz/corpus-$*
 	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 -Isrc -fsanitize=fuzzer,address,undefined $(PKG_CFLAGS) -fopenmp \

@@ -1,4 +1,4 @@
-/* cmd_all.c: `gpuvet all`: flags, the engine all_run (src/bench/all.c: every step in-process,
+/* cmd_all.c: `gpuvet all`: flags, the engine all_run (src/app/all.c: every step in-process,
  * one line each), then the verdicts and the report (report.html, report.md, all.json). */
 #include <errno.h>
 #include <stdio.h>
@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "bench/all.h"
+#include "app/all.h"
 #include "cli/cli.h"
 #include "core/record.h"
 #include "report/report.h"

@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bench/gemm_bench.h"
 #include "cli/cli.h"
 #include "core/record.h"
-#include "dev/gemm_bench.h"
 #include "nn/nn_bench.h"
 #include "report/report.h"
 

@@ -9,8 +9,9 @@
 #include "cli/cli.h"
 #include "core/hash.h"
 #include "core/record.h"
-#include "emu/common/emu_bench.h"
-#include "emu/common/emu_run.h"
+#include "emu/emu_bench.h"
+#include "emu/emu_run.h"
+#include "emu/registry.h"
 #include "report/report.h"
 
 static const cli_help run_help = {

@@ -19,6 +19,7 @@
 #include <strings.h>
 
 #include "emu/common/emu_batch.h"
+#include "emu/registry.h"
 
 #ifdef __SSSE3__
 #include <tmmintrin.h>

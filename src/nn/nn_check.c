@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/gemm_bench.h"
 #include "core/progress.h"
 #include "core/record.h"
 #include "core/rng.h"
-#include "dev/gemm_bench.h"
 #include "nn/ckpt.h"
 #include "nn/ops.h"
 

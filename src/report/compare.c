@@ -7,7 +7,7 @@
 
 #include "core/gv.h"
 #include "core/record.h"
-#include "emu/common/console.h"
+#include "emu/registry.h"
 #include "report/rep_int.h"
 #include "report/report.h"
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "core/gv.h"
-#include "emu/common/console.h"
+#include "emu/registry.h"
 #include "report/rep_int.h"
 
 static const rep_col train_cols[] = {

@@ -9,7 +9,7 @@
 
 #include "bench/harness.h"
 #include "core/gv.h"
-#include "emu/common/console.h"
+#include "emu/registry.h"
 #include "report/rep_int.h"
 #include "report/report.h"
 

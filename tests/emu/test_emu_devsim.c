@@ -16,11 +16,11 @@
 #include <omp.h>
 
 #include "check.h"
+#include "dev/xxh3_hd.h"
 #include "emu/common/emu_batch.h"
 #include "emu/gb/gb.h"
 #include "emu/gb/gb_audio.h"
 #include "emu/gb/gb_video.h"
-#include "emu/gb/gb_xxh3.h"
 #include "emu/nes/nes_gpu.h"
 #include "emu/nes/nes_int.h"
 #include "emu/snes/snes_int.h"
@@ -171,7 +171,7 @@ void emu_gpu_close(emu_gpu *g)
 
 typedef struct {
     int n;
-    uint8_t secret[GB_XXH3_SECRET_SIZE];
+    uint8_t secret[DEV_XXH3_SECRET_SIZE];
     const gb_lfsr_jump *J;
     uint8_t *state, *fb;
 } gb_sim;
@@ -180,7 +180,7 @@ static gv_status gb_sim_open(void *dev, const void *cart, const void *m0, int n,
 {
     gb_sim *g = dev;
     g->n = n;
-    gb_xxh3_secret(g->secret);
+    dev_xxh3_secret(g->secret);
     g->J = gb_cart_lfsr(cart);
     g->state = calloc((size_t)n, GB_STATE_STRIDE);
     g->fb = malloc((size_t)n * GB_FB_BYTES);
@@ -205,8 +205,8 @@ static void gb_sim_video_block(gb_sim *g, const emu_gpu_io *io, int i)
     memcpy(st + GB_VRAM_BYTES, pal, GB_PAL_BYTES);
     uint64_t acc[8];
     for (int l = 0; l < 8; l++)
-        acc[l] = gb_xxh3_lane(out, GB_FB_BYTES, g->secret, l);
-    uint64_t hash = gb_xxh3_merge(acc, GB_FB_BYTES, g->secret);
+        acc[l] = dev_xxh3_lane(out, GB_FB_BYTES, g->secret, l);
+    uint64_t hash = dev_xxh3_merge(acc, GB_FB_BYTES, g->secret);
     memcpy(io->vres + (size_t)i * 8, &hash, 8); /* the device is little-endian, like this host */
 }
 
@@ -301,7 +301,7 @@ static const emu_gpu_ops nes_sim_ops = {NES_RGB_BYTES, 0, 8, sizeof(nes_sim), ne
 #define SNES_SIM_THREADS 8
 
 typedef struct {
-    uint8_t secret[GB_XXH3_SECRET_SIZE];
+    uint8_t secret[DEV_XXH3_SECRET_SIZE];
     uint8_t *mem, *fb;
 } snes_sim;
 
@@ -315,7 +315,7 @@ static gv_status snes_sim_open(void *dev, const void *cart, const void *m0, int 
     if (audio) /* as snes_gpu_ops.open */
         return gv_fail(err, GV_ERR_INPUT, "--audio device: the SNES has no device audio renderer (its sound is made in the core)");
     snes_sim *g = dev;
-    gb_xxh3_secret(g->secret);
+    dev_xxh3_secret(g->secret);
     g->mem = calloc((size_t)n, SNES_VM_BYTES);
     g->fb = malloc((size_t)n * SNES_FB_BYTES);
     if (!g->mem || !g->fb)
@@ -348,8 +348,8 @@ static gv_status snes_sim_launch(void *dev, const emu_gpu_io *io, gv_err *err)
         }
         uint64_t acc[8];
         for (int l = 0; l < 8; l++)
-            acc[l] = gb_xxh3_lane(out, SNES_FB_BYTES, g->secret, l);
-        uint64_t hash = gb_xxh3_merge(acc, SNES_FB_BYTES, g->secret);
+            acc[l] = dev_xxh3_lane(out, SNES_FB_BYTES, g->secret, l);
+        uint64_t hash = dev_xxh3_merge(acc, SNES_FB_BYTES, g->secret);
         memcpy(io->vres + (size_t)i * 8, &hash, 8);
     }
     return GV_OK;

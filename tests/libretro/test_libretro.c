@@ -31,8 +31,9 @@
 #include "check.h"
 #include "core/hash.h"
 #include "emu/common/demo_roms.h"
-#include "emu/common/emu_run.h"
 #include "emu/common/input.h"
+#include "emu/emu_run.h"
+#include "emu/registry.h"
 
 #ifdef HAVE_LIBRETRO_H
 

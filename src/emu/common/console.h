@@ -1,7 +1,7 @@
 /* console.h: the one interface every emulated console implements (nes_console.c,
- * gb_console.c, ...). Everything above src/emu/<console>/ (the batch runner, the device
+ * gb_console.c, ...). Everything outside src/emu/<console>/ (the batch runner, the device
  * pipeline, the run and bench engines, the commands) works through this table of
- * operations and never names a console.
+ * operations and never names a console; the list of consoles is emu/registry.h.
  *
  * A console has three layers, each a group of operations below:
  *   cartridge  a validated ROM image, read-only once loaded, shared by every machine;
@@ -161,16 +161,5 @@ typedef struct emu_console {
     .host_video_free = host_video_free, .host_video = host_video, .host_audio = host_audio, \
     .pack_sizes = pack_sizes, .pack = pack, .audio_units = audio_units, \
     .audio_collect = audio_collect
-
-/* The consoles gpuvet emulates, NULL-terminated. */
-extern const emu_console *const emu_consoles[];
-const emu_console *emu_console_find(const char *name);
-
-/* Picks the console of a ROM image: by header, then by the file name's extension.
- * NULL when neither decides; err then says what was seen and what to do. */
-const emu_console *emu_console_detect(const uint8_t *data, size_t len, const char *path, gv_err *err);
-
-/* Names of every console for messages: "nes, gb". */
-const char *emu_console_names(void);
 
 #endif

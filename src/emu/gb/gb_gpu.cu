@@ -11,13 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dev/xxh3_hd.h"
 extern "C" {
 #include "emu/gb/gb.h"
 }
 #include "emu/gb/gb_audio.h"
 #include "emu/gb/gb_gpu.h"
 #include "emu/gb/gb_video.h"
-#include "emu/gb/gb_xxh3.h"
 
 #define GB_STATE_STRIDE (GB_VRAM_BYTES + GB_PAL_BYTES)
 #define VIDEO_THREADS 160
@@ -57,10 +57,10 @@ __global__ void gb_k_video(const uint8_t *pk, const uint32_t *off, uint8_t *stat
     for (int k = tid; k < GB_PAL_BYTES / 4; k += nthr)
         st[GB_VRAM_BYTES / 4 + k] = ((const uint32_t *)pal)[k];
     if (tid < 8)
-        acc[tid] = gb_xxh3_lane(out, GB_FB_BYTES, secret, tid);
+        acc[tid] = dev_xxh3_lane(out, GB_FB_BYTES, secret, tid);
     __syncthreads();
     if (tid == 0)
-        hash[i] = gb_xxh3_merge(acc, GB_FB_BYTES, secret);
+        hash[i] = dev_xxh3_merge(acc, GB_FB_BYTES, secret);
 }
 
 __global__ void gb_k_audio(const uint8_t *pk, const uint32_t *off, const gb_lfsr_jump *J, int16_t *out, int stride)
@@ -92,10 +92,10 @@ static gv_status gb_gpu_open(void *dev, const void *cart, const void *m0, int n,
     g->n = n;
     g->video = video;
     g->audio = audio;
-    uint8_t secret[GB_XXH3_SECRET_SIZE];
-    gb_xxh3_secret(secret);
-    GV_GPU_TRY(cudaMalloc((void **)&g->d_secret, GB_XXH3_SECRET_SIZE), err);
-    GV_GPU_TRY(cudaMemcpy(g->d_secret, secret, GB_XXH3_SECRET_SIZE, cudaMemcpyHostToDevice), err);
+    uint8_t secret[DEV_XXH3_SECRET_SIZE];
+    dev_xxh3_secret(secret);
+    GV_GPU_TRY(cudaMalloc((void **)&g->d_secret, DEV_XXH3_SECRET_SIZE), err);
+    GV_GPU_TRY(cudaMemcpy(g->d_secret, secret, DEV_XXH3_SECRET_SIZE, cudaMemcpyHostToDevice), err);
     GV_GPU_TRY(cudaMalloc((void **)&g->d_lfsr, sizeof(gb_lfsr_jump)), err);
     GV_GPU_TRY(cudaMemcpy(g->d_lfsr, gb_cart_lfsr((const gb_cart *)cart), sizeof(gb_lfsr_jump), cudaMemcpyHostToDevice),
                err);

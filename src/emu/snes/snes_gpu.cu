@@ -4,14 +4,14 @@
  * lines between two stamps of the frame's packed log in parallel from the instance's
  * resident video memories (global memory, kept from frame to frame; a log's snapshot
  * replaces them), thread 0 applies each segment of memory writes between barriers; then 8
- * threads hash the frame (XXH3 lanes, gb_xxh3.h), so 8 bytes per frame come back. Every
+ * threads hash the frame (XXH3 lanes, dev/xxh3_hd.h), so 8 bytes per frame come back. Every
  * runtime call is checked, and the last error after every launch. */
 #include "dev/gpu_util.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/gb/gb_xxh3.h"
+#include "dev/xxh3_hd.h"
 #include "emu/snes/snes_gpu.h"
 #include "emu/snes/snes_video.h"
 
@@ -36,10 +36,10 @@ __global__ void snes_k_video(const uint8_t *pk, const uint32_t *off, uint8_t *me
     snes_render_frame(&v, mem + (size_t)i * MEM_STRIDE, out, tid, nthr);
     __syncthreads();
     if (tid < 8)
-        acc[tid] = gb_xxh3_lane(out, SNES_FB_BYTES, secret, tid);
+        acc[tid] = dev_xxh3_lane(out, SNES_FB_BYTES, secret, tid);
     __syncthreads();
     if (tid == 0)
-        hash[i] = gb_xxh3_merge(acc, SNES_FB_BYTES, secret);
+        hash[i] = dev_xxh3_merge(acc, SNES_FB_BYTES, secret);
 }
 
 static void snes_gpu_close(void *dev)
@@ -50,10 +50,10 @@ static void snes_gpu_close(void *dev)
 
 static gv_status open_in(snes_gpu *g, gv_err *err)
 {
-    uint8_t secret[GB_XXH3_SECRET_SIZE];
-    gb_xxh3_secret(secret);
-    GV_GPU_TRY(cudaMalloc((void **)&g->d_secret, GB_XXH3_SECRET_SIZE), err);
-    GV_GPU_TRY(cudaMemcpy(g->d_secret, secret, GB_XXH3_SECRET_SIZE, cudaMemcpyHostToDevice), err);
+    uint8_t secret[DEV_XXH3_SECRET_SIZE];
+    dev_xxh3_secret(secret);
+    GV_GPU_TRY(cudaMalloc((void **)&g->d_secret, DEV_XXH3_SECRET_SIZE), err);
+    GV_GPU_TRY(cudaMemcpy(g->d_secret, secret, DEV_XXH3_SECRET_SIZE, cudaMemcpyHostToDevice), err);
     GV_GPU_TRY(cudaMalloc((void **)&g->d_mem, (size_t)g->n * MEM_STRIDE), err);
     GV_GPU_TRY(cudaMemset(g->d_mem, 0, (size_t)g->n * MEM_STRIDE), err);
     GV_GPU_TRY(cudaMalloc((void **)&g->d_fb, (size_t)g->n * SNES_FB_BYTES), err);

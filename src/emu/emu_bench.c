@@ -1,5 +1,5 @@
 /* emu_bench.c: the emulation benchmark engine (see emu_bench.h). */
-#include "emu/common/emu_bench.h"
+#include "emu/emu_bench.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +8,7 @@
 #include "bench/harness.h"
 #include "core/hash.h"
 #include "core/record.h"
-#include "emu/common/emu_run.h"
+#include "emu/emu_run.h"
 
 typedef struct {
     uint64_t v, a;

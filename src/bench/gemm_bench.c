@@ -1,5 +1,5 @@
 /* gemm_bench.c: the GEMM benchmark engine and the GEMM spot check (see gemm_bench.h). */
-#include "dev/gemm_bench.h"
+#include "bench/gemm_bench.h"
 
 #include <math.h>
 #include <stdio.h>

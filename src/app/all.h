@@ -5,8 +5,8 @@
  * record. Each step's own record is written atomically beside it (DIR/STEP.json); the first
  * write that fails stops the run (a full disk is one line, not six). Verdicts and the
  * report are views of the record (report.h). */
-#ifndef GV_BENCH_ALL_H
-#define GV_BENCH_ALL_H
+#ifndef GV_APP_ALL_H
+#define GV_APP_ALL_H
 
 #include <cJSON.h>
 

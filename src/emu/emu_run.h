@@ -2,8 +2,8 @@
  * batch runner; outputs (PNG, WAV, save state, battery, trace, per-frame hashes) written
  * atomically; the test-ROM verdict (testrom.h); a record section "run_<console>". The
  * caller (the command, `gpuvet all`, tests) renders the result. */
-#ifndef GV_EMU_COMMON_EMU_RUN_H
-#define GV_EMU_COMMON_EMU_RUN_H
+#ifndef GV_EMU_EMU_RUN_H
+#define GV_EMU_EMU_RUN_H
 
 #include <cJSON.h>
 

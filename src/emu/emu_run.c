@@ -1,5 +1,5 @@
 /* emu_run.c: the engine of `gpuvet run` (see emu_run.h). */
-#include "emu/common/emu_run.h"
+#include "emu/emu_run.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +7,7 @@
 #include "core/hash.h"
 #include "core/record.h"
 #include "emu/common/media.h"
+#include "emu/registry.h"
 
 #define ROM_MAX ((size_t)64 << 20)
 #define STATE_MAX ((size_t)64 << 20)

@@ -3,8 +3,8 @@
  * spot-checked against long double dot products; and that spot check itself, which
  * `check` also uses on the host's float64 GEMM (so that a wrong BLAS cannot vouch for
  * itself). Adds "bench_matmul" entries to the record (docs/RECORD.md). */
-#ifndef GV_DEV_GEMM_BENCH_H
-#define GV_DEV_GEMM_BENCH_H
+#ifndef GV_BENCH_GEMM_BENCH_H
+#define GV_BENCH_GEMM_BENCH_H
 
 #include <cJSON.h>
 

@@ -1,10 +1,11 @@
-/* console.c: the list of consoles and the choice of a console for a ROM file (by header,
- * then by extension). */
+/* registry.c: the list of consoles, the one place that names every console, and the choice
+ * of a console for a ROM file (by header, then by extension). */
+#include "emu/registry.h"
+
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
-#include "emu/common/console.h"
 #include "emu/gb/gb.h"
 #include "emu/nes/nes.h"
 #include "emu/snes/snes.h"

@@ -4,8 +4,8 @@
  * and every instance's hashes after it must equal those of the native renderers run for
  * the same number of frames (a reference kept beside the benchmark); a difference is a
  * wrong result. Adds "bench_<console>" entries to the record (docs/RECORD.md). */
-#ifndef GV_EMU_COMMON_EMU_BENCH_H
-#define GV_EMU_COMMON_EMU_BENCH_H
+#ifndef GV_EMU_EMU_BENCH_H
+#define GV_EMU_EMU_BENCH_H
 
 #include <cJSON.h>
 

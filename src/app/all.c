@@ -1,17 +1,17 @@
 /* all.c: the engine of `gpuvet all` (see all.h). Sizes are chosen for about 90 s on a quiet
  * 2-core CPU; on a GPU the benchmarks add bf16 and the larger batches where it pays. */
-#include "bench/all.h"
+#include "app/all.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/gemm_bench.h"
 #include "core/record.h"
-#include "dev/gemm_bench.h"
 #include "dev/smoke.h"
 #include "emu/common/demo_roms.h"
-#include "emu/common/emu_bench.h"
+#include "emu/emu_bench.h"
 #include "nn/nn_bench.h"
 #include "nn/nn_check.h"
 #include "nn/nn_soak.h"
