@@ -24,7 +24,7 @@ typedef struct {
 struct emu_gpu {
     const emu_gpu_ops *ops;
     void *dev;                      /* the console's resident state */
-    dev_id dev;
+    dev_id id;                      /* the GPU */
     int n, video, audio;
     char name[256];
     cudaStream_t stream;
@@ -83,14 +83,14 @@ static gv_status open_in(emu_gpu *g, const void *cart, const void *m0, gv_err *e
         return gv_fail(err, GV_ERR_ENV, "no GPU for the device renderer: %s",
                        e != cudaSuccess ? cudaGetErrorString(e) : "the runtime sees no device");
     }
-    if (g->dev.kind != DEV_GPU)
+    if (g->id.kind != DEV_GPU)
         return gv_fail(err, GV_ERR_INPUT, "the device renderers run on a GPU, not on the CPU (name one: --devices cuda)");
-    if (g->dev.index < 0 || g->dev.index >= count)
+    if (g->id.index < 0 || g->id.index >= count)
         return gv_fail(err, GV_ERR_ENV, "GPU %d does not exist (the runtime sees %d; --devices takes cuda:0 to cuda:%d)",
-                       g->dev.index, count, count - 1);
+                       g->id.index, count, count - 1);
     cudaDeviceProp prop;
-    GV_GPU_TRY(cudaSetDevice(g->dev.index), err);
-    GV_GPU_TRY(cudaGetDeviceProperties(&prop, g->dev.index), err);
+    GV_GPU_TRY(cudaSetDevice(g->id.index), err);
+    GV_GPU_TRY(cudaGetDeviceProperties(&prop, g->id.index), err);
     snprintf(g->name, sizeof g->name, "%s", prop.name);
     GV_GPU_TRY(cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking), err);
     const size_t n = (size_t)g->n;
@@ -123,7 +123,7 @@ extern "C" gv_status emu_gpu_open(const dev_id *dev, const emu_gpu_ops *ops, con
     if (!g)
         return gv_fail(err, GV_ERR_ENV, "out of memory opening the device renderer");
     g->ops = ops;
-    g->dev = *dev;
+    g->id = *dev;
     g->n = n;
     g->video = video;
     g->audio = audio;

@@ -52,7 +52,7 @@ typedef struct emu_gpu_ops {
 
 typedef struct emu_gpu emu_gpu;
 
-/* Opens GPU dev (dev/dev.h; the GPUs there are is dev_gpu_count's question) for n
+/* Opens GPU dev (dev/dev.h, whose dev_gpu_count says how many there are) for n
  * instances, with video and/or audio on the device. GV_ERR_ENV with the reason when there
  * is no backend, no such device, or no memory; GV_ERR_INPUT when dev is the CPU. */
 gv_status emu_gpu_open(const dev_id *dev, const emu_gpu_ops *ops, const void *cart, const void *m0, int n, int video,
