@@ -80,7 +80,7 @@ static gv_status open_in(emu_gpu *g, const void *cart, const void *m0, gv_err *e
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count == 0) {
         (void)cudaGetLastError();
-        return gv_fail(err, GV_ERR_ENV, "no GPU for the device renderer: %s",
+        return gv_fail(err, GV_ERR_ENV, "no GPU for the device renderer: %s; run 'gpuvet smoke' for details",
                        e != cudaSuccess ? cudaGetErrorString(e) : "the runtime sees no device");
     }
     if (g->id.kind != DEV_GPU)
