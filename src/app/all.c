@@ -213,7 +213,7 @@ static int step_emulation(const all_opts *o, cJSON *rec, all_step *s, gv_err *er
         b.tel = o->tel;
         for (int i = 0; i < o->ndev; i++)
             if (o->devs[i].kind == DEV_GPU) {
-                b.gpu = o->devs[i].index;
+                b.dev = o->devs[i];
                 break;
             }
         emu_bench_result r;

@@ -45,6 +45,69 @@ static void console_word(int *argc, char ***argv, const char *verb, char cmd[32]
     snprintf(cmd, 32, "%s%s%s", verb, *console ? " " : "", *console ? *console : "");
 }
 
+/* --devices and --gpu as the emulation commands spell them (spec: const char **, gpu: long *). */
+#define EMU_DEVICE_SPECS(spec, gpu)                                                                                     \
+    {"--devices", ARGS_STR, (spec), "LIST", "the GPU of the device renderers: cuda or cuda:N (the CPU may be listed too; default: GPU 0 when present)", 0, 0, 0, 0, NULL}, \
+    {"--gpu", ARGS_INT, (gpu), "N", "the older spelling of --devices cuda:N", 0, 63, 0, 0, NULL}
+
+/* The GPU of an emulation command's device renderers into *d: from --devices (spec; one GPU
+ * at most, the CPU may be listed too) or --gpu N (gpu >= 0, the older spelling of --devices
+ * cuda:N; given both, they must name the same GPU). Given neither, GPU 0 when the runtime
+ * sees one, asked only when the renderers need it: `device` (the device renderer asked for,
+ * as its flag says it: "--video device"; NULL for none) or `by_default` (bench picks its
+ * renderers by what there is). *d is the CPU when no GPU is named or found; a device renderer
+ * then fails in the engine (exit 3, as without these flags). Returns 0, or the exit code
+ * after the one error line: 2 for a bad list, two GPUs, --gpu against --devices, or a device
+ * renderer with no GPU in --devices; 3 for a GPU that this build or the runtime lacks. */
+static int emu_device(const char *cmd, const char *spec, long gpu, const char *device, int by_default, dev_id *d)
+{
+    *d = DEV_ID_CPU;
+    dev_id devs[CLI_MAX_DEV];
+    int n = 0, ngpu = 0;
+    gv_err err = {{0}};
+    gv_status st;
+    char what[48] = "";
+    if (!spec && gpu < 0) {
+        if ((device || by_default) && dev_parse_list(NULL, devs, CLI_MAX_DEV, &n, &err) == GV_OK)
+            for (int i = 0; i < n; i++)
+                if (devs[i].kind == DEV_GPU && d->kind != DEV_GPU)
+                    *d = devs[i];
+        return 0;
+    }
+    if (spec) {
+        if ((st = dev_parse_names(spec, devs, CLI_MAX_DEV, &n, &err)) != GV_OK)
+            return cli_fail(cmd, st, &err);
+        for (int i = 0; i < n; i++)
+            if (devs[i].kind == DEV_GPU && ngpu++ == 0)
+                *d = devs[i];
+        if (ngpu > 1) {
+            fprintf(stderr, "gpuvet %s: --devices %s: emulation runs on one GPU; name one (cuda or cuda:N)\n", cmd, spec);
+            return GV_EXIT_USAGE;
+        }
+        snprintf(what, sizeof what, "--devices %s", d->label);
+    }
+    if (gpu >= 0) {
+        if (spec && (d->kind != DEV_GPU || d->index != gpu)) {
+            fprintf(stderr, "gpuvet %s: --gpu %ld and --devices %s name different devices; give one (--gpu N is --devices cuda:N)\n",
+                    cmd, gpu, spec);
+            return GV_EXIT_USAGE;
+        }
+        char alias[16];
+        snprintf(alias, sizeof alias, "gpu:%ld", gpu);
+        if ((st = dev_parse_names(alias, d, 1, &n, &err)) != GV_OK)
+            return cli_fail(cmd, st, &err);
+        snprintf(what, sizeof what, "--gpu %ld", gpu);
+    }
+    if (device && d->kind != DEV_GPU) {
+        fprintf(stderr, "gpuvet %s: %s runs on a GPU, and --devices %s names none; name one (--devices cuda)\n", cmd,
+                device, spec);
+        return GV_EXIT_USAGE;
+    }
+    if ((st = dev_check(d, what, &err)) != GV_OK)
+        return cli_fail(cmd, st, &err);
+    return 0;
+}
+
 static int renderer_of(const char *cmd, const char *flag, const char *s, emu_renderer *r)
 {
     if (emu_renderer_parse(s, r) == 0)
@@ -74,8 +137,8 @@ int cmd_run(int argc, char **argv)
     char cmd[32];
     emu_run_opts o = {0};
     console_word(&argc, &argv, "run", cmd, &o.console);
-    long frames = 0, instances = 1, threads = 0, gpu = 0;
-    const char *video = "native", *audio = "native", *json = NULL, *sav = NULL;
+    long frames = 0, instances = 1, threads = 0, gpu = -1;
+    const char *video = "native", *audio = "native", *json = NULL, *sav = NULL, *devices = NULL;
     int quiet = 0;
     args_int_list resets = {0};
     const args_spec specs[] = {
@@ -86,7 +149,7 @@ int cmd_run(int argc, char **argv)
         {"--audio", ARGS_CHOICE, &audio, "R", "audio renderer: native (default), host, device, none", 0, 0, 0, 0, "native,host,device,none"},
         {"--instances", ARGS_INT, &instances, "N", "identical instances run together; all must agree (default 1)", 1, 65535, 0, 0, NULL},
         {"--threads", ARGS_INT, &threads, "N", "host threads (default: every core)", 1, 4096, 0, 0, NULL},
-        {"--gpu", ARGS_INT, &gpu, "N", "GPU index for the device renderers (default 0)", 0, 64, 0, 0, NULL},
+        EMU_DEVICE_SPECS(&devices, &gpu),
         {"--png", ARGS_STR, &o.png, "FILE", "write the last frame as a PNG", 0, 0, 0, 0, NULL},
         {"--wav", ARGS_STR, &o.wav, "FILE", "write the sound as a 16-bit WAV (48 kHz; mono NES, stereo Game Boy and SNES)", 0, 0, 0, 0, NULL},
         {"--save-state", ARGS_STR, &o.save_state, "FILE", "save the machine after the run", 0, 0, 0, 0, NULL},
@@ -118,6 +181,9 @@ int cmd_run(int argc, char **argv)
     }
     if (renderer_of(cmd, "--video", video, &o.video) || renderer_of(cmd, "--audio", audio, &o.audio))
         return GV_EXIT_USAGE;
+    const char *on_device = o.video == EMU_R_DEVICE ? "--video device" : o.audio == EMU_R_DEVICE ? "--audio device" : NULL;
+    if ((code = emu_device(cmd, devices, gpu, on_device, 0, &o.dev)))
+        return code;
     for (int i = 1; i < resets.n; i++)
         if (resets.v[i] <= resets.v[i - 1]) {
             fprintf(stderr, "gpuvet %s: --reset-at: give the frames in increasing order (%ld comes after %ld)\n", cmd,
@@ -129,7 +195,6 @@ int cmd_run(int argc, char **argv)
     o.frames = frames;
     o.instances = (int)instances;
     o.threads = (int)threads;
-    o.gpu = (int)gpu;
     o.reset_at = resets.v;
     o.nreset = resets.n;
     cJSON *rec = gv_record_new(cmd, argc, argv);
@@ -167,11 +232,11 @@ int cmd_bench_emu(int argc, char **argv)
     char cmd[32];
     emu_bench_opts o = {0};
     console_word(&argc, &argv, "bench", cmd, &o.console);
-    long frames = 0, repeats = 5, warmup = 1, threads = 0, gpu = 0;
+    long frames = 0, repeats = 5, warmup = 1, threads = 0, gpu = -1;
     double seconds = 0, hz = 0;
     args_str_list vl = {0}, al = {0};
     args_int_list il = {0};
-    const char *json = NULL;
+    const char *json = NULL, *devices = NULL;
     int quiet = 0;
     const args_spec specs[] = {
         {"--frames", ARGS_INT, &frames, "F", "frames per instance in each run (default: enough for about --seconds)", 1, 10000000, 0, 0, NULL},
@@ -182,7 +247,7 @@ int cmd_bench_emu(int argc, char **argv)
         {"--audio", ARGS_CHOICE_LIST, &al, "LIST", "audio renderers (default native)", 0, 0, 0, 0, "native,host,device,none"},
         {"--instances", ARGS_INT_LIST, &il, "LIST", "instance counts, e.g. 1,16,64,256,1024 (default 1)", 1, 65535, 0, 0, NULL},
         {"--threads", ARGS_INT, &threads, "N", "host threads (default: every core)", 1, 4096, 0, 0, NULL},
-        {"--gpu", ARGS_INT, &gpu, "N", "GPU index for the device renderers (default 0)", 0, 64, 0, 0, NULL},
+        EMU_DEVICE_SPECS(&devices, &gpu),
         {"--model", ARGS_CHOICE, &o.opts.model, "M", "Game Boy: dmg or cgb (default from the header)", 0, 0, 0, 0, "dmg,cgb"},
         {"--mmc3-rev", ARGS_CHOICE, &o.opts.mmc3_rev, "R", "NES MMC3 chip revision: A or B (default B)", 0, 0, 0, 0, "A,B"},
         {"--input", ARGS_STR, &o.input, "FILE", "controller input movie, the same for every run (docs/EMU.md)", 0, 0, 0, 0, NULL},
@@ -199,9 +264,18 @@ int cmd_bench_emu(int argc, char **argv)
         fprintf(stderr, "gpuvet %s: give --frames or --seconds, not both\n", cmd);
         return GV_EXIT_USAGE;
     }
+    const char *asked = NULL; /* a device renderer asked for, as its flag says it */
+    for (int i = 0; i < vl.n && !asked; i++)
+        if (!strcmp(vl.v[i], "device"))
+            asked = "--video device";
+    for (int i = 0; i < al.n && !asked; i++)
+        if (!strcmp(al.v[i], "device"))
+            asked = "--audio device";
+    if ((code = emu_device(cmd, devices, gpu, asked, !vl.n, &o.dev)))
+        return code;
     if (!vl.n) {
         snprintf(vl.v[vl.n++], sizeof vl.v[0], "native");
-        snprintf(vl.v[vl.n++], sizeof vl.v[0], "%s", emu_gpu_count() > 0 ? "device" : "host");
+        snprintf(vl.v[vl.n++], sizeof vl.v[0], "%s", o.dev.kind == DEV_GPU ? "device" : "host");
         o.device_default = 1;
     }
     if (!al.n)
@@ -224,13 +298,12 @@ int cmd_bench_emu(int argc, char **argv)
     o.repeats = (int)repeats;
     o.warmup = (int)warmup;
     o.threads = (int)threads;
-    o.gpu = (int)gpu;
     int on_device = 0;
     for (int i = 0; i < o.nvideo; i++)
         on_device |= o.video[i] == EMU_R_DEVICE;
     for (int i = 0; i < o.naudio; i++)
         on_device |= o.audio[i] == EMU_R_DEVICE;
-    gv_telemetry_opts to = {hz, on_device ? (int)gpu : -1, NULL, NULL};
+    gv_telemetry_opts to = {hz, on_device && o.dev.kind == DEV_GPU ? o.dev.index : -1, NULL, NULL};
     o.tel = gv_telemetry_start(&to);
     cJSON *rec = gv_record_new(cmd, argc, argv);
     emu_bench_result r;

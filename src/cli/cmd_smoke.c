@@ -3,8 +3,6 @@
  * message and a hint. Exit 1 when a stage fails on a device that opened; 3 when there is no
  * GPU backend or the device cannot be opened (with the reason on stderr). */
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <math.h>
 
 #include "cli/cli.h"
@@ -32,24 +30,19 @@ int cmd_smoke(int argc, char **argv)
 
     /* Which GPU indices: every GPU entry of --devices, else GPU 0. CPU entries are ignored
      * (there is nothing to bring up), and a GPU that the runtime does not list is still
-     * tried, so that its failure is reported stage by stage. */
-    int idx[16], nidx = 0;
+     * tried (the list's spelling alone is checked), so that its failure is reported stage
+     * by stage. */
+    int idx[CLI_MAX_DEV], nidx = 0;
     if (c.devices) {
-        const char *p = c.devices;
-        while (*p && nidx < 16) {
-            size_t len = strcspn(p, ",");
-            if (!(len == 3 && !strncmp(p, "cpu", 3))) {
-                if (strncmp(p, "cuda", 4) && strncmp(p, "hip", 3) && strncmp(p, "gpu", 3)) {
-                    fprintf(stderr, "gpuvet smoke: --devices: unknown device '%.*s' (use cuda, cuda:1, ...)\n", (int)len, p);
-                    return GV_EXIT_USAGE;
-                }
-                const char *colon = memchr(p, ':', len);
-                idx[nidx++] = colon ? atoi(colon + 1) : 0;
-            }
-            p += len;
-            if (*p == ',')
-                p++;
-        }
+        dev_id devs[CLI_MAX_DEV];
+        int n = 0;
+        gv_err err = {{0}};
+        gv_status st = dev_parse_names(c.devices, devs, CLI_MAX_DEV, &n, &err);
+        if (st != GV_OK)
+            return cli_fail("smoke", st, &err);
+        for (int i = 0; i < n; i++)
+            if (devs[i].kind == DEV_GPU)
+                idx[nidx++] = devs[i].index;
     }
     if (nidx == 0)
         idx[nidx++] = 0;

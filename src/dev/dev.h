@@ -32,10 +32,23 @@ const char *dev_gpu_backend(void);
  * returns 0 and fills err (if not NULL) with its message. */
 int dev_gpu_count(gv_err *err);
 
+/* The CPU as a device (a compound literal: &DEV_ID_CPU is a const dev_id *). */
+#define DEV_ID_CPU ((const dev_id){DEV_CPU, 0, "cpu"})
+
 /* Parses "cpu", "cuda", "cpu,cuda", "cuda:1". spec NULL means the default: cpu, plus the
  * GPU when one is present. Asking for a GPU in a CPU-only build, or one that the runtime
- * cannot see, is GV_ERR_ENV with a message that says what to do. */
+ * cannot see, is GV_ERR_ENV with a message that says what to do (dev_check). */
 gv_status dev_parse_list(const char *spec, dev_id *out, int max, int *n, gv_err *err);
+
+/* dev_parse_list's spelling alone (spec not NULL): unknown names, bad indexes and devices
+ * listed twice are GV_ERR_INPUT; nothing asks the runtime, so a GPU named in a CPU-only
+ * build is returned like any other (its label then spells the name as given). */
+gv_status dev_parse_names(const char *spec, dev_id *out, int max, int *n, gv_err *err);
+
+/* Whether device d can be used: the CPU always; a GPU when this binary has a GPU backend
+ * and the runtime sees d->index. GV_ERR_ENV otherwise, the message beginning with what
+ * (how the user named it: "--devices cuda:1", "--gpu 1") and saying what to do. */
+gv_status dev_check(const dev_id *d, const char *what, gv_err *err);
 
 typedef struct {
     char vendor[16];          /* "NVIDIA", "AMD" */

@@ -18,19 +18,10 @@ static int gpu_name_ok(const char *s, size_t n)
     return (n == 4 && !strncmp(s, "cuda", 4)) || (n == 3 && !strncmp(s, "hip", 3)) || (n == 3 && !strncmp(s, "gpu", 3));
 }
 
-gv_status dev_parse_list(const char *spec, dev_id *out, int max, int *n, gv_err *err)
+gv_status dev_parse_names(const char *spec, dev_id *out, int max, int *n, gv_err *err)
 {
     *n = 0;
     const char *backend = dev_gpu_backend();
-    if (!spec) {
-        out[(*n)++] = (dev_id){DEV_CPU, 0, "cpu"};
-        if (backend && dev_gpu_count(NULL) > 0 && *n < max) {
-            dev_id g = {DEV_GPU, 0, ""};
-            snprintf(g.label, sizeof g.label, "%s", backend);
-            out[(*n)++] = g;
-        }
-        return GV_OK;
-    }
     const char *p = spec;
     for (;;) {
         const char *comma = strchr(p, ',');
@@ -50,21 +41,15 @@ gv_status dev_parse_list(const char *spec, dev_id *out, int max, int *n, gv_err 
                 if (end != p + len || idx < 0 || idx > 63 || colon + 1 == end)
                     return gv_fail(err, GV_ERR_INPUT, "--devices: bad GPU index in '%.*s'", (int)len, p);
             }
-            if (!backend)
-                return gv_fail(err, GV_ERR_ENV,
-                               "--devices %.*s: this gpuvet was built without a GPU backend; rebuild with "
-                               "'make GPU=cuda' (NVIDIA) or 'make GPU=hip' (AMD)", (int)len, p);
-            gv_err e2 = {{0}};
-            int count = dev_gpu_count(&e2);
-            if (count <= idx)
-                return gv_fail(err, GV_ERR_ENV, "--devices %.*s: no such GPU (%d visible%s%s); run 'gpuvet smoke' for details",
-                               (int)len, p, count, e2.msg[0] ? ": " : "", e2.msg);
             d.kind = DEV_GPU;
             d.index = (int)idx;
+            /* the backend's name ("gpu:1" is "cuda:1"), or the name as given without one */
+            int blen = backend ? (int)strlen(backend) : (int)base;
+            const char *b = backend ? backend : p;
             if (idx)
-                snprintf(d.label, sizeof d.label, "%s:%ld", backend, idx);
+                snprintf(d.label, sizeof d.label, "%.*s:%ld", blen, b, idx);
             else
-                snprintf(d.label, sizeof d.label, "%s", backend);
+                snprintf(d.label, sizeof d.label, "%.*s", blen, b);
         } else {
             return gv_fail(err, GV_ERR_INPUT, "--devices: unknown device '%.*s' (use cpu, cuda or cpu,cuda)", (int)len, p);
         }
@@ -75,6 +60,44 @@ gv_status dev_parse_list(const char *spec, dev_id *out, int max, int *n, gv_err 
         if (!comma)
             break;
         p = comma + 1;
+    }
+    return GV_OK;
+}
+
+gv_status dev_check(const dev_id *d, const char *what, gv_err *err)
+{
+    if (d->kind != DEV_GPU)
+        return GV_OK;
+    if (!dev_gpu_backend())
+        return gv_fail(err, GV_ERR_ENV,
+                       "%s: this gpuvet was built without a GPU backend; rebuild with 'make GPU=cuda' (NVIDIA) or "
+                       "'make GPU=hip' (AMD)", what);
+    gv_err e2 = {{0}};
+    int count = dev_gpu_count(&e2);
+    if (count <= d->index)
+        return gv_fail(err, GV_ERR_ENV, "%s: no such GPU (%d visible%s%s); run 'gpuvet smoke' for details", what, count,
+                       e2.msg[0] ? ": " : "", e2.msg);
+    return GV_OK;
+}
+
+gv_status dev_parse_list(const char *spec, dev_id *out, int max, int *n, gv_err *err)
+{
+    *n = 0;
+    const char *backend = dev_gpu_backend();
+    if (!spec) {
+        out[(*n)++] = DEV_ID_CPU;
+        if (backend && dev_gpu_count(NULL) > 0 && *n < max) {
+            dev_id g = {DEV_GPU, 0, ""};
+            snprintf(g.label, sizeof g.label, "%s", backend);
+            out[(*n)++] = g;
+        }
+        return GV_OK;
+    }
+    GV_TRY(dev_parse_names(spec, out, max, n, err));
+    for (int i = 0; i < *n; i++) {
+        char what[32];
+        snprintf(what, sizeof what, "--devices %s", out[i].label);
+        GV_TRY(dev_check(&out[i], what, err));
     }
     return GV_OK;
 }

@@ -338,7 +338,7 @@ gv_status drop7_agent_play(const drop7_agent_opts *o, drop7_agent_result *r, gv_
     int *idx = gv_xcalloc((size_t)nslots, sizeof *idx);
     int depth_cap = (o->sims > 0 ? o->sims : 1) + 2;
     if (o->policy == DROP7_POLICY_NET) {
-        A.pad = strncmp(o->net->ops->name, "cpu", 3) != 0;
+        A.pad = o->net->dev.kind != DEV_CPU;
         nn_batch_alloc_as(&A.b, nslots, NN_POS_CELLS); /* the compact form: 57 bytes a position */
         A.logits = gv_xcalloc((size_t)nslots * NN_POLICY, sizeof(double));
         A.value = gv_xcalloc((size_t)nslots, sizeof(double));

@@ -77,7 +77,7 @@ static gv_status setup(void *cx, int k, gv_err *err)
     cfg.video = c->video;
     cfg.audio = c->audio;
     cfg.threads = x->o->threads;
-    cfg.gpu = x->o->gpu;
+    cfg.dev = x->o->dev;
     cfg.movie = x->movie;
     c->runs = cJSON_CreateArray();
     return emu_batch_new(&cfg, &c->b, err);

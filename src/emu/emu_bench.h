@@ -24,7 +24,8 @@ typedef struct {
     int ninstances;
     long frames;               /* per run; 0: sized from the warm-up to take about `seconds` */
     double seconds;
-    int repeats, warmup, threads, gpu;
+    int repeats, warmup, threads;
+    dev_id dev;                /* the GPU of the device renderers (dev/dev.h) */
     int device_default;        /* the device video renderer was chosen by default: a console
                                 * without device renderers is measured on the host renderer */
     const char *input;         /* controller input movie, or NULL */

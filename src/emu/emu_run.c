@@ -313,7 +313,7 @@ gv_status emu_run(const emu_run_opts *o, emu_run_result *r, cJSON *rec, gv_err *
     cfg.video = o->video;
     cfg.audio = o->audio;
     cfg.threads = o->threads;
-    cfg.gpu = o->gpu;
+    cfg.dev = o->dev;
     cfg.keep_audio = o->wav || o->frame_hashes;
     cfg.verify = o->verify;
     cfg.trap = o->test_rom;

@@ -15,7 +15,8 @@ typedef struct {
     const char *console;        /* a console's name, or NULL to pick it from the file */
     emu_opts opts;
     long frames;                /* frames to run; 0: 60, or with test_rom the limit below */
-    int instances, threads, gpu;
+    int instances, threads;
+    dev_id dev;                 /* the GPU of the device renderers (dev/dev.h) */
     emu_renderer video, audio;
     const char *png, *wav;      /* the last frame, the whole sound */
     const char *save_state, *load_state;

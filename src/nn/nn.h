@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "core/gv.h"
+#include "dev/dev.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -156,7 +157,6 @@ typedef struct {
     int tf32;           /* allow TF32 matrix units for fp32 (GPU only; off = true fp32) */
     int max_batch;      /* largest batch set_batch will be given */
     int threads;        /* CPU threads (0: all cores) */
-    int device_index;   /* GPU index */
     int fault;          /* test hook: nonzero makes one kernel skip part of its output write,
                            so that `check` must fail (see gpuvet check --inject-fault) */
     int cpu_conv;       /* 3x3 convolutions of the float32 CPU trainer (nn_cpu_conv) */
@@ -247,6 +247,7 @@ struct nn_trainer {
     const nn_trainer_ops *ops;
     const nn_layout *L;
     nn_trainer_opts opts;
+    dev_id dev;         /* the device it runs on (a zeroed one is the CPU) */
     void *impl;
 };
 
@@ -254,10 +255,10 @@ struct nn_trainer {
  * ops->destroy frees it. */
 nn_trainer *nn_trainer_new(const nn_trainer_ops *ops, const nn_layout *L, const nn_trainer_opts *opts, void *impl);
 
-/* Creates a trainer for device ("cpu", "cuda") and opts->dtype. cpu supports fp64 and
- * fp32; the GPU supports fp32 and bf16. Errors: GV_ERR_INPUT for an unsupported
- * combination, GV_ERR_ENV when the device cannot be opened. */
-gv_status nn_trainer_create(const char *device, const nn_layout *L, const nn_trainer_opts *opts,
+/* Creates a trainer on device dev (dev/dev.h: the CPU, or a GPU by its index) for
+ * opts->dtype. The CPU supports fp64 and fp32; a GPU supports fp32 and bf16. Errors:
+ * GV_ERR_INPUT for an unsupported combination, GV_ERR_ENV when the device cannot be opened. */
+gv_status nn_trainer_create(const dev_id *dev, const nn_layout *L, const nn_trainer_opts *opts,
                             nn_trainer **out, gv_err *err);
 void nn_trainer_destroy(nn_trainer *t);
 
@@ -273,14 +274,15 @@ int nn_dtype_on(const struct dev_id *d, nn_dtype dt);
  * the figures when not; nn_trainer_open checks it, and engines call it before they make
  * the host state (nn_state_alloc) of a network they are about to open. */
 gv_status nn_fits(const struct dev_id *d, const nn_layout *L, const nn_trainer_opts *o, gv_err *err);
-/* nn_trainer_create on device d (dev/dev.h) with options o (o.device_index is d's). */
+/* nn_fits, then nn_trainer_create on device d with options o. */
 gv_status nn_trainer_open(const struct dev_id *d, const nn_layout *L, nn_trainer_opts o, nn_trainer **t,
                           gv_err *err);
 
 /* Backend constructors used by nn_trainer_create. */
 gv_status nn_ref_create(const nn_layout *L, const nn_trainer_opts *opts, nn_trainer **out, gv_err *err);
 gv_status nn_cpu32_create(const nn_layout *L, const nn_trainer_opts *opts, nn_trainer **out, gv_err *err);
-gv_status nn_gpu_create(const nn_layout *L, const nn_trainer_opts *opts, nn_trainer **out, gv_err *err);
+gv_status nn_gpu_create(const dev_id *dev, const nn_layout *L, const nn_trainer_opts *opts, nn_trainer **out,
+                        gv_err *err);
 
 /* AdamW hyperparameters (PyTorch defaults of the reference). */
 #define NN_LR 1e-3

@@ -1,12 +1,12 @@
-/* trainer.c: picks the backend behind the trainer interface of nn.h: the float64
- * reference and the float32 path on the CPU, the GPU trainer on "cuda"/"hip"/"gpu". */
+/* trainer.c: picks the backend behind the trainer interface of nn.h by the device's kind:
+ * the float64 reference and the float32 path on the CPU, the GPU trainer on a GPU. */
 #include <stdio.h>
 #include <string.h>
 
 #include "dev/dev.h"
 #include "nn/nn.h"
 
-gv_status nn_trainer_create(const char *device, const nn_layout *L, const nn_trainer_opts *opts,
+gv_status nn_trainer_create(const dev_id *dev, const nn_layout *L, const nn_trainer_opts *opts,
                             nn_trainer **out, gv_err *err)
 {
     *out = NULL;
@@ -15,19 +15,21 @@ gv_status nn_trainer_create(const char *device, const nn_layout *L, const nn_tra
         return s;
     if (opts->max_batch < 1)
         return gv_fail(err, GV_ERR_INPUT, "max_batch must be at least 1 (got %d)", opts->max_batch);
-    if (!strcmp(device, "cpu")) {
+    if (dev->kind == DEV_CPU) {
         if (opts->dtype == NN_FP64)
-            return nn_ref_create(L, opts, out, err);
-        if (opts->dtype == NN_FP32)
-            return nn_cpu32_create(L, opts, out, err);
-        return gv_fail(err, GV_ERR_INPUT, "the CPU trains in fp64 or fp32, not %s", nn_dtype_name(opts->dtype));
-    }
-    if (!strncmp(device, "cuda", 4) || !strncmp(device, "hip", 3) || !strncmp(device, "gpu", 3)) {
+            s = nn_ref_create(L, opts, out, err);
+        else if (opts->dtype == NN_FP32)
+            s = nn_cpu32_create(L, opts, out, err);
+        else
+            return gv_fail(err, GV_ERR_INPUT, "the CPU trains in fp64 or fp32, not %s", nn_dtype_name(opts->dtype));
+    } else {
         if (opts->dtype == NN_FP64)
             return gv_fail(err, GV_ERR_INPUT, "the GPU trains in fp32 or bf16, not fp64");
-        return nn_gpu_create(L, opts, out, err);
+        s = nn_gpu_create(dev, L, opts, out, err);
     }
-    return gv_fail(err, GV_ERR_INPUT, "unknown device '%s' (use cpu or cuda)", device);
+    if (s == GV_OK)
+        (*out)->dev = *dev;
+    return s;
 }
 
 nn_trainer *nn_trainer_new(const nn_trainer_ops *ops, const nn_layout *L, const nn_trainer_opts *opts, void *impl)
@@ -109,9 +111,8 @@ int nn_cpu_conv_parse(const char *s, nn_cpu_conv *c)
 
 gv_status nn_trainer_open(const dev_id *d, const nn_layout *L, nn_trainer_opts o, nn_trainer **t, gv_err *err)
 {
-    o.device_index = d->index;
     GV_TRY(nn_fits(d, L, &o, err));
-    return nn_trainer_create(d->label, L, &o, t, err);
+    return nn_trainer_create(d, L, &o, t, err);
 }
 
 /* A lower bound of what a trainer and its host state hold, from the shapes alone: the host

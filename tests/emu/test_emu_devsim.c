@@ -50,13 +50,8 @@ struct emu_gpu {
 
 static int sim_submits, sim_overlapped;
 
-int emu_gpu_count(void)
-{
-    return 1;
-}
-
-gv_status emu_gpu_open(int device, const emu_gpu_ops *ops, const void *cart, const void *m0, int n, int video,
-                       int audio, emu_gpu **out, gv_err *err)
+gv_status emu_gpu_open(const dev_id *dev, const emu_gpu_ops *ops, const void *cart, const void *m0, int n,
+                       int video, int audio, emu_gpu **out, gv_err *err)
 {
     emu_gpu *g = calloc(1, sizeof *g);
     g->ops = ops;

@@ -203,12 +203,12 @@ static void t_infer_only_limits(const char *what, nn_trainer *t, nn_trainer *ti)
             full / 1048576.0);
 }
 
-/* The whole comparison on device (nn_trainer_create's name) with options o: a full trainer
+/* The whole comparison on device (dev/dev.h) with options o: a full trainer
  * and one opened for inference only, both from state *s; t_infer_only_same at batch n
  * (seed), 1 (seed + 1) and n after two training steps (seed + 2), then t_infer_only_limits.
  * o.max_batch must be at least n. */
 __attribute__((unused))
-static void t_infer_only_case(const char *what, const char *device, const nn_layout *L, nn_trainer_opts o,
+static void t_infer_only_case(const char *what, const dev_id *device, const nn_layout *L, nn_trainer_opts o,
                               nn_state *s, int n, uint64_t seed)
 {
     nn_trainer *t = NULL, *ti = NULL;

@@ -20,6 +20,9 @@
 #include "nn/gpu/selftest.h"
 #include "nn/nn.h"
 
+/* The GPU these tests run on. */
+static const dev_id gpu0 = {DEV_GPU, 0, "gpu"};
+
 static void destroy(nn_trainer *t)
 {
     if (t)
@@ -29,7 +32,7 @@ static void destroy(nn_trainer *t)
 static int make(const nn_layout *L, nn_dtype dt, int maxb, nn_trainer **t, gv_err *e)
 {
     nn_trainer_opts o = {.dtype = dt, .max_batch = maxb};
-    return nn_gpu_create(L, &o, t, e);
+    return nn_gpu_create(&gpu0, L, &o, t, e);
 }
 
 static void train_case(nn_norm norm, nn_dtype dt)
@@ -264,7 +267,7 @@ static void infer_only_case(nn_norm norm, nn_dtype dt)
     setenv("GV_CUDNN", "0", 1);
     char what[96];
     snprintf(what, sizeof what, "gpu %s %s c32 b3", nn_dtype_name(dt), nn_norm_name(norm));
-    t_infer_only_case(what, "cuda", &L, (nn_trainer_opts){.dtype = dt, .max_batch = 64}, &s, 64, 50);
+    t_infer_only_case(what, &gpu0, &L, (nn_trainer_opts){.dtype = dt, .max_batch = 64}, &s, 64, 50);
     if (keep)
         setenv("GV_CUDNN", keep, 1);
     else

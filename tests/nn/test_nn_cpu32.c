@@ -42,7 +42,7 @@ static int run(const char *dtype_name, nn_dtype dt, int threads, int fault, cons
     gv_err err = {{0}};
     nn_trainer_opts opts = {.dtype = dt, .max_batch = b->n, .threads = threads, .fault = fault, .cpu_conv = conv};
     nn_trainer *t;
-    if (nn_trainer_create("cpu", L, &opts, &t, &err) != GV_OK) {
+    if (nn_trainer_create(&DEV_ID_CPU, L, &opts, &t, &err) != GV_OK) {
         t_check(0, dtype_name, "create: %s", err.msg);
         return 0;
     }
@@ -225,7 +225,7 @@ static void repeatability(nn_norm norm)
         nn_trainer_opts o = {.dtype = NN_FP32, .max_batch = b.n, .threads = threads, .cpu_conv = conv};
         nn_trainer *t;
         gv_err err = {{0}};
-        if (nn_trainer_create("cpu", &L, &o, &t, &err) != GV_OK) {
+        if (nn_trainer_create(&DEV_ID_CPU, &L, &o, &t, &err) != GV_OK) {
             t_check(0, "repeatability", "%s", err.msg);
             break;
         }
@@ -316,7 +316,7 @@ static void positions_checks(void)
         gv_err err = {{0}};
         char what[96];
         snprintf(what, sizeof what, "cpu-%s (%s) C=16", nn_dtype_name(dts[k]), nn_cpu_conv_name(conv));
-        if (nn_trainer_create("cpu", &L, &opts, &t, &err) != GV_OK) {
+        if (nn_trainer_create(&DEV_ID_CPU, &L, &opts, &t, &err) != GV_OK) {
             t_check(0, what, "create: %s", err.msg);
             continue;
         }
@@ -428,7 +428,7 @@ static void infer_only(nn_norm norm)
         snprintf(what, sizeof what, "cpu-fp32 %s %s C=16 blocks=3, %d thread%s", nn_cpu_conv_name(conv),
                  nn_norm_name(norm), threads, threads > 1 ? "s" : "");
         nn_trainer_opts o = {.dtype = NN_FP32, .max_batch = 37, .threads = threads, .cpu_conv = conv};
-        t_infer_only_case(what, "cpu", &L, o, &s, 37, 91);
+        t_infer_only_case(what, &DEV_ID_CPU, &L, o, &s, 37, 91);
     }
     nn_state_free(&s);
     nn_layout_free(&L);

@@ -45,7 +45,7 @@ int main(void)
         nn_state_alloc(&s, &L), nn_state_alloc(&got, &L);
         double *want = calloc(L.nparams, sizeof(double));
         nn_state_init_random(&s, 11);
-        if (nn_trainer_create("cpu", &L, &o, &t, &err) != GV_OK || t->ops->set_state(t, &s, &err) != GV_OK ||
+        if (nn_trainer_create(&DEV_ID_CPU, &L, &o, &t, &err) != GV_OK || t->ops->set_state(t, &s, &err) != GV_OK ||
             t->ops->set_batch(t, &b, &err) != GV_OK) {
             t_check(0, kinds[k].name, "create: %s", err.msg);
             continue;

@@ -28,7 +28,7 @@ int main(void)
     size_t len = nn_relu_masks_len(&L, 6), np = L.nparams;
     uint8_t *mk = malloc(len);
     double *g0 = calloc(np, sizeof(double)), *g1 = calloc(np, sizeof(double)), *g2 = calloc(np, sizeof(double));
-    if (nn_trainer_create("cpu", &L, &o, &t, &e) || t->ops->set_state(t, &s, &e) || t->ops->set_batch(t, &b, &e) ||
+    if (nn_trainer_create(&DEV_ID_CPU, &L, &o, &t, &e) || t->ops->set_state(t, &s, &e) || t->ops->set_batch(t, &b, &e) ||
         t->ops->gradients(t, g0, NULL, &e) || t->ops->relu_masks(t, mk, &e)) {
         t_check(0, "masks: setup", "%s", e.msg);
         return t_done();
@@ -57,7 +57,7 @@ int main(void)
     t_check(!memcmp(g0, g1, np * sizeof(double)), "masks: cleared", "ordinary ReLUs again give the same gradients");
     nn_trainer *c32 = NULL;
     o.dtype = NN_FP32;
-    if (nn_trainer_create("cpu", &L, &o, &c32, &e) == GV_OK) {
+    if (nn_trainer_create(&DEV_ID_CPU, &L, &o, &c32, &e) == GV_OK) {
         st = nn_ref_follow_masks(c32, mk, 6, &e);
         t_check(st == GV_ERR_INTERNAL, "masks: only the float64 reference follows masks (a programmer error)", "%s", e.msg);
         nn_trainer_destroy(c32);

@@ -39,7 +39,7 @@ static void run_file(const char *name)
     int n = r.batch.n;
     nn_trainer_opts o = {.dtype = NN_FP64, .max_batch = n};
     nn_trainer *t;
-    if (nn_trainer_create("cpu", &r.L, &o, &t, &err) != GV_OK) {
+    if (nn_trainer_create(&DEV_ID_CPU, &r.L, &o, &t, &err) != GV_OK) {
         t_check(0, name, "creating the fp64 trainer: %s", err.msg);
         nn_refdata_free(&r);
         return;

@@ -192,7 +192,7 @@ gv_status emu_batch_new(const emu_batch_cfg *cfg, emu_batch **out, gv_err *err)
         goto fail;
     if (b->vdev || b->adev) {
         b->ops = cfg->gpu_ops ? cfg->gpu_ops : b->con->gpu;
-        if ((st = emu_gpu_open(cfg->gpu, b->ops, cfg->cart, b->in[0].m, b->n, b->vdev, b->adev, &b->gpu, err)) != GV_OK)
+        if ((st = emu_gpu_open(&cfg->dev, b->ops, cfg->cart, b->in[0].m, b->n, b->vdev, b->adev, &b->gpu, err)) != GV_OK)
             goto fail;
     }
     *out = b;

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dev/dev.h"
 #include "emu/common/console.h"
 #include "emu/common/input.h"
 
@@ -29,7 +30,7 @@ typedef struct {
     int instances;
     emu_renderer video, audio;
     int threads;               /* host threads (0: every core the process may use) */
-    int gpu;                   /* device index for the device renderers */
+    dev_id dev;                /* the GPU of the device renderers (dev/dev.h) */
     int keep_audio;            /* keep instance 0's whole sample stream (emu_batch_audio) */
     int verify;                /* with video native: also draw every frame from its log on the
                                   host and fail (GV_ERR_WRONG) on the first pixel that differs */

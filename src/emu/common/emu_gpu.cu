@@ -24,7 +24,8 @@ typedef struct {
 struct emu_gpu {
     const emu_gpu_ops *ops;
     void *dev;                      /* the console's resident state */
-    int device, n, video, audio;
+    dev_id id;                      /* the GPU */
+    int n, video, audio;
     char name[256];
     cudaStream_t stream;
     slot_t s[2];
@@ -56,16 +57,6 @@ extern "C" void emu_gpu_close(emu_gpu *g)
     free(g);
 }
 
-extern "C" int emu_gpu_count(void)
-{
-    int count = 0;
-    if (cudaGetDeviceCount(&count) != cudaSuccess) {
-        (void)cudaGetLastError(); /* clear the sticky "no device" error */
-        return 0;
-    }
-    return count;
-}
-
 /* Grows a pinned host buffer and its device twin to at least need bytes (contents lost;
  * the slot's previous work has been waited for). */
 static gv_status grow(uint8_t **h, uint8_t **d, size_t *cap, size_t need, gv_err *err)
@@ -89,15 +80,17 @@ static gv_status open_in(emu_gpu *g, const void *cart, const void *m0, gv_err *e
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count == 0) {
         (void)cudaGetLastError();
-        return gv_fail(err, GV_ERR_ENV, "no GPU for the device renderer: %s",
+        return gv_fail(err, GV_ERR_ENV, "no GPU for the device renderer: %s; run 'gpuvet smoke' for details",
                        e != cudaSuccess ? cudaGetErrorString(e) : "the runtime sees no device");
     }
-    if (g->device < 0 || g->device >= count)
-        return gv_fail(err, GV_ERR_ENV, "GPU %d does not exist (the runtime sees %d; --gpu takes 0 to %d)", g->device,
-                       count, count - 1);
+    if (g->id.kind != DEV_GPU)
+        return gv_fail(err, GV_ERR_INPUT, "the device renderers run on a GPU, not on the CPU (name one: --devices cuda)");
+    if (g->id.index < 0 || g->id.index >= count)
+        return gv_fail(err, GV_ERR_ENV, "GPU %d does not exist (the runtime sees %d; --devices takes cuda:0 to cuda:%d)",
+                       g->id.index, count, count - 1);
     cudaDeviceProp prop;
-    GV_GPU_TRY(cudaSetDevice(g->device), err);
-    GV_GPU_TRY(cudaGetDeviceProperties(&prop, g->device), err);
+    GV_GPU_TRY(cudaSetDevice(g->id.index), err);
+    GV_GPU_TRY(cudaGetDeviceProperties(&prop, g->id.index), err);
     snprintf(g->name, sizeof g->name, "%s", prop.name);
     GV_GPU_TRY(cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking), err);
     const size_t n = (size_t)g->n;
@@ -118,7 +111,7 @@ static gv_status open_in(emu_gpu *g, const void *cart, const void *m0, gv_err *e
     return g->ops->open(g->dev, cart, m0, g->n, g->video, g->audio, err);
 }
 
-extern "C" gv_status emu_gpu_open(int device, const emu_gpu_ops *ops, const void *cart, const void *m0, int n,
+extern "C" gv_status emu_gpu_open(const dev_id *dev, const emu_gpu_ops *ops, const void *cart, const void *m0, int n,
                                   int video, int audio, emu_gpu **out, gv_err *err)
 {
     *out = NULL;
@@ -130,7 +123,7 @@ extern "C" gv_status emu_gpu_open(int device, const emu_gpu_ops *ops, const void
     if (!g)
         return gv_fail(err, GV_ERR_ENV, "out of memory opening the device renderer");
     g->ops = ops;
-    g->device = device;
+    g->id = *dev;
     g->n = n;
     g->video = video;
     g->audio = audio;

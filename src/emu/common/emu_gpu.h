@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "core/gv.h"
+#include "dev/dev.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -51,12 +52,10 @@ typedef struct emu_gpu_ops {
 
 typedef struct emu_gpu emu_gpu;
 
-/* GPUs the device renderers can use (0 without a GPU backend or device). */
-int emu_gpu_count(void);
-
-/* Opens GPU `device` for n instances, with video and/or audio on the device.
- * GV_ERR_ENV with the reason when there is no backend, no such device, or no memory. */
-gv_status emu_gpu_open(int device, const emu_gpu_ops *ops, const void *cart, const void *m0, int n, int video,
+/* Opens GPU dev (dev/dev.h, whose dev_gpu_count says how many there are) for n
+ * instances, with video and/or audio on the device. GV_ERR_ENV with the reason when there
+ * is no backend, no such device, or no memory; GV_ERR_INPUT when dev is the CPU. */
+gv_status emu_gpu_open(const dev_id *dev, const emu_gpu_ops *ops, const void *cart, const void *m0, int n, int video,
                        int audio, emu_gpu **out, gv_err *err);
 /* Pinned staging of slot (0 or 1) grown to vbytes and abytes; voff/aoff hold n offsets.
  * The caller has collected the slot's previous results. Buffers may move when they grow. */

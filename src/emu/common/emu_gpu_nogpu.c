@@ -6,12 +6,7 @@
     "this gpuvet was built without a GPU backend: --video/--audio device need 'make GPU=cuda' or "        \
     "'make GPU=hip' (docs/BUILD.md)"
 
-int emu_gpu_count(void)
-{
-    return 0;
-}
-
-gv_status emu_gpu_open(int device, const emu_gpu_ops *ops, const void *cart, const void *m0, int n, int video,
+gv_status emu_gpu_open(const dev_id *dev, const emu_gpu_ops *ops, const void *cart, const void *m0, int n, int video,
                        int audio, emu_gpu **out, gv_err *err)
 {
     *out = NULL;

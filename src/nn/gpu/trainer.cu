@@ -1216,7 +1216,8 @@ extern "C" const char *nn_gpu_conv_path(const nn_trainer *t)
     return t && t->impl && (t->ops == &ops_fp32 || t->ops == &ops_bf16) ? T_(t)->conv_path : NULL;
 }
 
-extern "C" gv_status nn_gpu_create(const nn_layout *L, const nn_trainer_opts *opts, nn_trainer **out, gv_err *err)
+extern "C" gv_status nn_gpu_create(const dev_id *dev, const nn_layout *L, const nn_trainer_opts *opts,
+                                   nn_trainer **out, gv_err *err)
 {
     *out = NULL;
     if (opts->dtype != NN_FP32 && opts->dtype != NN_BF16)
@@ -1225,12 +1226,12 @@ extern "C" gv_status nn_gpu_create(const nn_layout *L, const nn_trainer_opts *op
         return gv_fail(err, GV_ERR_INPUT, "max_batch must be positive");
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
-    if (e != cudaSuccess || opts->device_index >= count) {
+    if (e != cudaSuccess || dev->index >= count) {
         (void)cudaGetLastError();
-        return gv_fail(err, GV_ERR_ENV, "GPU %d is not available (%s); run 'gpuvet smoke'", opts->device_index,
+        return gv_fail(err, GV_ERR_ENV, "GPU %d is not available (%s); run 'gpuvet smoke'", dev->index,
                        e != cudaSuccess ? cudaGetErrorString(e) : "not enough GPUs");
     }
-    GV_GPU_TRY(cudaSetDevice(opts->device_index), err);
+    GV_GPU_TRY(cudaSetDevice(dev->index), err);
     gt *s = (gt *)calloc(1, sizeof *s);
     if (!s)
         return gv_fail(err, GV_ERR_ENV, "out of host memory");
@@ -1244,9 +1245,9 @@ extern "C" gv_status nn_gpu_create(const nn_layout *L, const nn_trainer_opts *op
     s->maxn = opts->max_batch;
     s->io = opts->infer_only != 0;
     cudaDeviceProp p;
-    if (cudaGetDeviceProperties(&p, opts->device_index) == cudaSuccess) {
+    if (cudaGetDeviceProperties(&p, dev->index) == cudaSuccess) {
         s->sm_count = p.multiProcessorCount;
-        s->conv_impl = own_conv_impl(&p, opts->device_index);
+        s->conv_impl = own_conv_impl(&p, dev->index);
     }
     gv_status rc;
     e = cudaStreamCreateWithFlags(&s->st, cudaStreamNonBlocking);
@@ -1269,6 +1270,7 @@ extern "C" gv_status nn_gpu_create(const nn_layout *L, const nn_trainer_opts *op
         t->ops = s->dt == GPU_BF16 ? &ops_bf16 : &ops_fp32;
         t->L = L;
         t->opts = *opts;
+        t->dev = *dev;
         t->impl = s;
         *out = t;
     }
