@@ -13,6 +13,7 @@
 #include "core/record.h"
 #include "core/rng.h"
 #include "dev/dev.h"
+#include "sys/telemetry.h"
 
 gv_status blas_race_dev_gemm(void *ctx, int threads, int M, int N, int K, const float *A, const float *B,
                              float *C, gv_err *err)
@@ -177,4 +178,74 @@ cJSON *blas_race_json(const blas_race_opts *o, const blas_race_result *r)
     gv_json_add_num(e, "reference_worst_bound_ratio", r->ref_worst_bound_ratio);
     gv_json_add_num(e, "seconds", r->seconds);
     return e;
+}
+
+/* The sweep's one sentence: what its counts mean for the user, naming the library. */
+static void sweep_verdict(const dev_blas_info *bi, const dev_id *dev, int wrong, int single_wrong, int ref_bad, char *v,
+                          size_t len)
+{
+    if (ref_bad)
+        snprintf(v, len, "gpuvet's own reference GEMM failed the error bound: the detector is miscalibrated (report this "
+                 "as a gpuvet bug)");
+    else if (wrong && !single_wrong)
+        snprintf(v, len, "WRONG RESULTS: %d multithreaded runs of %s %s were wrong while the single-threaded runs were "
+                 "right. Set OPENBLAS_NUM_THREADS=1 (or OMP_NUM_THREADS=1) until you upgrade %s past %s; if it persists, "
+                 "force another kernel with OPENBLAS_CORETYPE (this one uses %s)", wrong, bi->name, bi->version, bi->name,
+                 bi->version, bi->core);
+    else if (wrong)
+        snprintf(v, len, "WRONG RESULTS: %d multithreaded and %d single-threaded runs were wrong: the GEMM is broken "
+                 "regardless of threads; try OPENBLAS_CORETYPE=Haswell (this one uses %s) or another %s version than %s",
+                 wrong, single_wrong, bi->core, bi->name, bi->version);
+    else
+        snprintf(v, len, "no wrong results: every run of %s %s on %s was within the float32 error bound", bi->name,
+                 bi->version, dev->label);
+}
+
+gv_status blas_race_sweep(const dev_id *dev, const long *sizes, int nsizes, int runs, int threads, uint64_t seed,
+                          gv_telemetry *tel, cJSON *rec, int *wrong, gv_err *err)
+{
+    dev_blas_info bi;
+    dev_blas_query(&bi);
+    dev_id cpu = DEV_ID_CPU;
+    cJSON *arr = gv_json_add_arr(rec, "blas_race");
+    int bad = 0, single_wrong = 0, ref_bad = 0;
+    *wrong = 0;
+    gv_info("blas-race: %s %s (core %s) on %s, %d threads, %d runs per size\n", bi.name, bi.version, bi.core, dev->label,
+            threads, runs);
+    gv_info("%-16s %6s %7s %9s %12s %11s %10s %9s %8s\n", "size", "runs", "wrong", "worst-frac", "worst-err",
+            "err/bound", "!=1thread", "1t-wrong", "ref-ok");
+    for (int i = 0; i < nsizes; i++) {
+        int n = (int)sizes[i];
+        blas_race_opts o = {n, n, n, runs, threads, seed + (uint64_t)i, blas_race_dev_gemm, (void *)dev,
+                            dev->kind == DEV_GPU ? blas_race_dev_gemm : NULL, &cpu};
+        blas_race_result r;
+        char sz[32], label[64];
+        snprintf(sz, sizeof sz, "%dx%dx%d", n, n, n);
+        snprintf(label, sizeof label, "blas-race %s %s", dev->label, sz);
+        gv_telemetry_phase_begin(tel, label);
+        gv_status st = blas_race_run(&o, &r, err);
+        gv_telemetry_phase_end(tel, (double)r.runs);
+        if (st != GV_OK)
+            return st;
+        gv_info("%-16s %6d %7d %9.2g %12.3g %11.3g %10d %9d %8s\n", sz, r.runs, r.wrong_runs, r.worst_wrong_fraction,
+                r.worst_abs_err, r.worst_bound_ratio, r.differs_from_single_runs, r.single_wrong_runs,
+                r.ref_wrong ? "NO" : "yes");
+        bad += r.wrong_runs;
+        single_wrong += r.single_wrong_runs;
+        ref_bad += r.ref_wrong;
+        cJSON *entry = blas_race_json(&o, &r);
+        cJSON_AddStringToObject(entry, "telemetry_phase", label);
+        cJSON_AddItemToArray(arr, entry);
+        if (tel && !gv_quiet) {
+            char line[256];
+            gv_telemetry_last_phase_line(tel, line, sizeof line);
+            gv_info("%-16s telemetry: %s\n", "", line);
+        }
+    }
+    char v[1024];
+    sweep_verdict(&bi, dev, bad, single_wrong, ref_bad, v, sizeof v);
+    cJSON_AddItemToArray(gv_json_add_arr(rec, "verdict"), cJSON_CreateString(v));
+    printf("%s\n", v);
+    *wrong = bad + ref_bad;
+    return GV_OK;
 }

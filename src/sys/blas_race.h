@@ -56,4 +56,14 @@ gv_status blas_race_run(const blas_race_opts *o, blas_race_result *r, gv_err *er
 /* One JSON object with the options and the result (an entry of the record's "blas_race"). */
 cJSON *blas_race_json(const blas_race_opts *o, const blas_race_result *r);
 
+struct dev_id;
+struct gv_telemetry;
+/* `gpuvet blas-race`: blas_race_run on each square size of sizes[0..nsizes) on device dev
+ * (the control arm then the CPU on one thread), each a telemetry phase of tel (may be NULL);
+ * a table row per size through gv_info; the record's "blas_race" entries and its verdict
+ * (one sentence in rec.verdict, also printed). *wrong: wrong runs of the arm under test or
+ * of gpuvet's own reference GEMM (0 when every run was right). */
+gv_status blas_race_sweep(const struct dev_id *dev, const long *sizes, int nsizes, int runs, int threads, uint64_t seed,
+                          struct gv_telemetry *tel, cJSON *rec, int *wrong, gv_err *err);
+
 #endif
