@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nn/nn.h"
+#include "nn/nn_backend.h"
 #include "nn/ops.h"
 #include "nn/wino.h"
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nn/nn.h"
+#include "nn/nn_backend.h"
 #include "nn/ops.h"
 
 #define P NN_CELLS /* positions on the 7x7 board */

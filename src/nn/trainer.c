@@ -1,12 +1,12 @@
 /* trainer.c: the trainer functions of nn.h: nn_trainer_create picks the backend (the float64
  * reference and the float32 path on the CPU, the GPU trainer on "cuda"/"hip"/"gpu"), and
- * the thin nn_trainer_<verb> wrappers call through its table (nn_trainer_ops), standing in
+ * the thin nn_trainer_<verb> wrappers call through its table (nn_backend.h), standing in
  * where a backend leaves an optional entry out. */
 #include <stdio.h>
 #include <string.h>
 
 #include "dev/dev.h"
-#include "nn/nn.h"
+#include "nn/nn_backend.h"
 
 gv_status nn_trainer_create(const char *device, const nn_layout *L, const nn_trainer_opts *opts,
                             nn_trainer **out, gv_err *err)

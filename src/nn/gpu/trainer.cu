@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "nn/gpu/gpu_nn.h"
-#include "nn/nn.h"
+#include "nn/nn_backend.h"
 #include "nn/ops.h"
 
 typedef struct {
