@@ -9,6 +9,7 @@
 #include "core/progress.h"
 #include "core/record.h"
 #include "core/stats.h"
+#include "dev/dev.h"
 #include "drop7/drop7_game.h"
 
 typedef struct {
@@ -214,9 +215,9 @@ static gv_status evaluate(agent *A, slot *sl, const int *idx, int k, gv_err *err
         memset(A->b.consts + 2 * (size_t)k, 0, sizeof(float) * 2 * (size_t)(n - k));
     }
     A->b.n = n;
-    gv_status s = A->o->net->ops->set_batch(A->o->net, &A->b, err);
+    gv_status s = nn_trainer_set_batch(A->o->net, &A->b, err);
     if (s == GV_OK)
-        s = nn_infer(A->o->net, A->logits, A->value, err);
+        s = nn_trainer_infer(A->o->net, A->logits, A->value, err);
     A->r->evals += k;
     A->r->t_infer += gv_now() - t0;
     return s;
@@ -338,7 +339,7 @@ gv_status drop7_agent_play(const drop7_agent_opts *o, drop7_agent_result *r, gv_
     int *idx = gv_xcalloc((size_t)nslots, sizeof *idx);
     int depth_cap = (o->sims > 0 ? o->sims : 1) + 2;
     if (o->policy == DROP7_POLICY_NET) {
-        A.pad = o->net->dev.kind != DEV_CPU;
+        A.pad = nn_trainer_device(o->net)->kind != DEV_CPU;
         nn_batch_alloc_as(&A.b, nslots, NN_POS_CELLS); /* the compact form: 57 bytes a position */
         A.logits = gv_xcalloc((size_t)nslots * NN_POLICY, sizeof(double));
         A.value = gv_xcalloc((size_t)nslots, sizeof(double));

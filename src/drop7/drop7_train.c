@@ -42,7 +42,7 @@ gv_status drop7_net_open(const dev_id *d, const char *ckpt, const nn_config *fre
     if (s == GV_OK)
         s = nn_trainer_open(d, &n->L, o, &n->t, err);
     if (s == GV_OK)
-        s = n->t->ops->set_state(n->t, &n->s, err);
+        s = nn_trainer_set_state(n->t, &n->s, err);
     if (s != GV_OK)
         drop7_net_close(n);
     return s;
@@ -116,9 +116,9 @@ static gv_status validate(drop7_net *n, const drop7_data *d, const long *idx, lo
     for (long i = 0; i < nval && s == GV_OK; i += batch) {
         int k = (int)(nval - i < batch ? nval - i : batch);
         fill(d, idx + i, k, b, &r);
-        s = n->t->ops->set_batch(n->t, b, err);
+        s = nn_trainer_set_batch(n->t, b, err);
         if (s == GV_OK)
-            s = n->t->ops->forward(n->t, 0, logits, value, NULL, err);
+            s = nn_trainer_forward(n->t, 0, logits, value, NULL, err);
         for (int j = 0; j < k && s == GV_OK; j++) {
             const double *l = logits + (size_t)j * NN_POLICY;
             double mx = l[0], z = 0;
@@ -147,8 +147,9 @@ gv_status drop7_train_run(drop7_net *n, const drop7_data *d, const drop7_train_o
     if (ntrain < 1)
         return gv_fail(err, GV_ERR_INPUT, "train: %ld samples leave none for training after the validation split", d->n);
     int batch = (int)(ntrain < o->batch ? ntrain : o->batch);
-    if (batch > n->t->opts.max_batch)
-        return gv_fail(err, GV_ERR_INTERNAL, "train: batch %d above the trainer's %d", batch, n->t->opts.max_batch);
+    if (batch > nn_trainer_max_batch(n->t))
+        return gv_fail(err, GV_ERR_INTERNAL, "train: batch %d above the trainer's %d", batch,
+                       nn_trainer_max_batch(n->t));
     long per_epoch = ntrain / batch, total = per_epoch * o->epochs;
     gv_lock *lock = NULL; /* the checkpoint is rewritten every epoch: one run at a time */
     if (o->save)
@@ -188,11 +189,11 @@ gv_status drop7_train_run(drop7_net *n, const drop7_data *d, const drop7_train_o
         for (long st = 0; st < per_epoch && s == GV_OK; st++, k++) {
             fill(d, idx + st * batch, batch, &b, &r);
             lr = lr_at(o, k, total);
-            n->t->opts.lr = lr;
+            nn_trainer_set_lr(n->t, lr);
             double loss = NAN;
-            s = n->t->ops->set_batch(n->t, &b, err);
+            s = nn_trainer_set_batch(n->t, &b, err);
             if (s == GV_OK)
-                s = n->t->ops->step(n->t, &loss, err);
+                s = nn_trainer_step(n->t, &loss, err);
             if (s == GV_OK && !isfinite(loss))
                 s = gv_fail(err, GV_ERR_WRONG, "train: the loss is not finite at step %ld (epoch %d)", k + 1, e);
             sum += loss;
@@ -203,7 +204,7 @@ gv_status drop7_train_run(drop7_net *n, const drop7_data *d, const drop7_train_o
         if (s == GV_OK && nval)
             s = validate(n, d, val, nval, batch, &b, &ce, &mse, err);
         if (s == GV_OK && o->save) {
-            s = n->t->ops->get_state(n->t, &n->s, err);
+            s = nn_trainer_get_state(n->t, &n->s, err);
             if (s == GV_OK)
                 s = nn_ckpt_save(o->save, &n->s, NN_ST_F32, err);
         }

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nn/nn.h"
+#include "nn/nn_backend.h"
 #include "nn/ops.h"
 #include "nn/wino.h"
 
@@ -1257,6 +1257,8 @@ static const nn_trainer_ops c32_ops = {
     "cpu-fp32", c32_set_state, c32_get_state, c32_set_batch, c32_forward_op, c32_gradients, c32_step,
     c32_sync, c32_peak_bytes, c32_destroy, c32_relu_masks,
     NULL, /* infer: the eval-mode forward is the fast path (weights packed once, one thread at batch 1) */
+    NULL, /* conv_path: no GPU convolutions to name (opts.cpu_conv says which CPU ones) */
+    NULL, /* profile: the GPU trainer's alone */
 };
 
 gv_status nn_cpu32_create(const nn_layout *L, const nn_trainer_opts *opts, nn_trainer **out, gv_err *err)

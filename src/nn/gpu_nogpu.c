@@ -1,5 +1,5 @@
 /* gpu_nogpu.c: the GPU trainer's constructor in a build without a GPU backend. */
-#include "nn/nn.h"
+#include "nn/nn_backend.h"
 
 gv_status nn_gpu_create(const dev_id *dev, const nn_layout *L, const nn_trainer_opts *opts, nn_trainer **out,
                         gv_err *err)

@@ -1,7 +1,8 @@
-/* nn.h: the Drop7 policy/value network as every backend sees it: its configuration, the
+/* nn.h: the Drop7 policy/value network as its users see it: its configuration, the
  * layout of its parameters and buffers (PyTorch state_dict names and order), the host
- * state that backends exchange (always float64), a batch, and the trainer interface that
- * the float64 reference, the float32 CPU path and the GPU paths all implement.
+ * state that backends exchange (always float64), a batch, and the trainer: an opaque handle
+ * and its functions, which the float64 reference, the float32 CPU path and the GPU paths
+ * all implement (their side of it is nn_backend.h).
  *
  * The network (bench/torch/drop7_reference.py):
  *   input (N,12,7,7) -> stem conv3x3 12->C, norm, ReLU
@@ -18,7 +19,6 @@
 #include <stdint.h>
 
 #include "core/gv.h"
-#include "dev/dev.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -161,13 +161,13 @@ typedef struct {
                            so that `check` must fail (see gpuvet check --inject-fault) */
     int cpu_conv;       /* 3x3 convolutions of the float32 CPU trainer (nn_cpu_conv) */
     double lr;          /* AdamW learning rate of the next step (0: NN_LR); a caller may change
-                           t->opts.lr between steps (a schedule); read by nn_trainer_lr */
+                           it between steps (a schedule) with nn_trainer_set_lr */
     int infer_only;     /* the caller runs eval-mode forwards and infer alone (self-play, bench
                            infer): the float32 CPU trainer and the GPU trainer then hold no
                            gradients of activations or parameters (nor the GPU's ReLU masks and
                            data-gradient weights), and one block's activations for all blocks,
                            and refuse train-mode forwards, gradients, step and relu_masks
-                           (GV_ERR_INPUT, nn_refuse_training). The float64 reference ignores it. */
+                           (GV_ERR_INPUT). The float64 reference ignores it. */
 } nn_trainer_opts;
 
 /* How the float32 CPU trainer computes 3x3 convolutions: Winograd F(2x2,3x3) (wino.h, the
@@ -177,90 +177,87 @@ typedef enum { NN_CONV_WINOGRAD = 0, NN_CONV_IM2COL = 1 } nn_cpu_conv;
 int nn_cpu_conv_parse(const char *s, nn_cpu_conv *c);
 const char *nn_cpu_conv_name(nn_cpu_conv c);
 
+/* A trainer: one network's parameters, optimiser state and batch resident in a backend
+ * (the float64 reference, the float32 CPU path or the GPU), opaque to its users (the
+ * backends' side is nn_backend.h). Every call returning gv_status returns GV_OK or an error
+ * with err filled. */
 typedef struct nn_trainer nn_trainer;
 
-/* The trainer interface. Every call returns GV_OK or an error with err filled.
- * State and batch are resident in the backend between calls. */
-typedef struct {
-    const char *name;  /* "cpu-fp64", "cpu-fp32", "cuda-fp32", "cuda-bf16" */
-    gv_status (*set_state)(nn_trainer *t, const nn_state *s, gv_err *err);
-    gv_status (*get_state)(nn_trainer *t, nn_state *s, gv_err *err);
-    gv_status (*set_batch)(nn_trainer *t, const nn_batch *b, gv_err *err);
-    /* Forward on the resident batch. train=1: batch statistics for BatchNorm and running
-     * stats updated (as PyTorch's train mode); train=0: eval mode. logits (n*7), value (n)
-     * and loss (scalar) are written to host doubles; any of them may be NULL. */
-    gv_status (*forward)(nn_trainer *t, int train, double *logits, double *value, double *loss, gv_err *err);
-    /* Forward (train mode, updating running stats) and backward: the gradient of the loss
-     * with respect to every parameter into grads (L->nparams, named_parameters order). */
-    gv_status (*gradients)(nn_trainer *t, double *grads, double *loss, gv_err *err);
-    /* One training step: forward (train mode), backward, AdamW. When loss is not NULL the
-     * step's loss (before the update) is returned, which may synchronise. */
-    gv_status (*step)(nn_trainer *t, double *loss, gv_err *err);
-    /* Waits for queued work (a no-op on the CPU). */
-    gv_status (*sync)(nn_trainer *t, gv_err *err);
-    /* Peak memory held by the backend for this trainer, in bytes (0 if unknown). */
-    size_t (*peak_bytes)(nn_trainer *t);
-    void (*destroy)(nn_trainer *t);
-    /* The ReLU masks of the last train-mode forward, or NULL where a backend does not
-     * provide them: one byte per ReLU output, 1 where the ReLU passed its input. Layout
-     * in nn_relu_masks_len's comment. Used to compare bf16 gradients with float64 ones on
-     * the same linear piece of the network (see nn_ref_follow_masks). */
-    gv_status (*relu_masks)(nn_trainer *t, uint8_t *masks, gv_err *err);
-    /* Inference, the self-play case: the eval-mode forward of the resident batch, logits
-     * (n*7) and value (n) to host doubles (either may be NULL), nothing else computed for
-     * the caller and no state changed. The same numbers as forward(t, 0, ...), by the
-     * backend's fastest path (the GPU replays a captured graph per batch size). NULL where
-     * forward is already the fastest (the CPU's skips re-packing unchanged weights and runs
-     * a batch of one on one thread): call nn_infer, which picks. */
-    gv_status (*infer)(nn_trainer *t, double *logits, double *value, gv_err *err);
-} nn_trainer_ops;
+struct dev_id;
+/* Creates a trainer on device dev (dev/dev.h: the CPU, or a GPU by its index) for
+ * opts->dtype. The CPU supports fp64 and fp32; a GPU supports fp32 and bf16. Errors:
+ * GV_ERR_INPUT for an unsupported combination, GV_ERR_ENV when the device cannot be opened. */
+gv_status nn_trainer_create(const struct dev_id *dev, const nn_layout *L, const nn_trainer_opts *opts,
+                            nn_trainer **out, gv_err *err);
+/* Frees t and everything it holds (NULL: nothing). */
+void nn_trainer_destroy(nn_trainer *t);
 
-/* The learning rate t's next step uses: t->opts.lr, or NN_LR when it is 0. */
-double nn_trainer_lr(const nn_trainer *t);
+/* The backend: "cpu-fp64", "cpu-fp32", "cuda-fp32", "cuda-bf16". */
+const char *nn_trainer_name(const nn_trainer *t);
+/* The layout t was created with (the caller's, not copied). */
+const nn_layout *nn_trainer_layout(const nn_trainer *t);
+/* The device t runs on (as given to nn_trainer_create). */
+const struct dev_id *nn_trainer_device(const nn_trainer *t);
+/* The largest batch t takes (opts.max_batch). */
+int nn_trainer_max_batch(const nn_trainer *t);
+/* Sets the AdamW learning rate of the next steps (0: NN_LR); a schedule calls it between
+ * steps. */
+void nn_trainer_set_lr(nn_trainer *t, double lr);
 
-/* A host backend's forward outputs to the caller's (see forward): logits (n*7) and value
- * (n) copied from the backend's doubles, loss l; each destination may be NULL. */
-void nn_forward_out(int n, const double *logits_src, const double *value_src, double l, double *logits,
-                    double *value, double *loss);
+/* Copies host state s (parameters, buffers, AdamW moments and step) into t. */
+gv_status nn_trainer_set_state(nn_trainer *t, const nn_state *s, gv_err *err);
+/* Copies t's state into host state s (of t's layout). */
+gv_status nn_trainer_get_state(nn_trainer *t, nn_state *s, gv_err *err);
+/* Makes b (checked as nn_batch_check does) the resident batch of the calls below. */
+gv_status nn_trainer_set_batch(nn_trainer *t, const nn_batch *b, gv_err *err);
+/* Forward on the resident batch. train=1: batch statistics for BatchNorm and running
+ * stats updated (as PyTorch's train mode); train=0: eval mode. logits (n*7), value (n)
+ * and loss (scalar) are written to host doubles; any of them may be NULL. */
+gv_status nn_trainer_forward(nn_trainer *t, int train, double *logits, double *value, double *loss, gv_err *err);
+/* Forward (train mode, updating running stats) and backward: the gradient of the loss
+ * with respect to every parameter into grads (L->nparams, named_parameters order). */
+gv_status nn_trainer_gradients(nn_trainer *t, double *grads, double *loss, gv_err *err);
+/* One training step: forward (train mode), backward, AdamW. When loss is not NULL the
+ * step's loss (before the update) is returned, which may synchronise. */
+gv_status nn_trainer_step(nn_trainer *t, double *loss, gv_err *err);
+/* Waits for queued work (a no-op on the CPU). */
+gv_status nn_trainer_sync(nn_trainer *t, gv_err *err);
+/* Inference, the self-play case: the eval-mode forward of the resident batch, logits
+ * (n*7) and value (n) to host doubles (either may be NULL), nothing else computed for
+ * the caller and no state changed. The same numbers as nn_trainer_forward(t, 0, ...), by
+ * the backend's fastest path (the GPU replays a captured graph per batch size). */
+gv_status nn_trainer_infer(nn_trainer *t, double *logits, double *value, gv_err *err);
+/* Peak memory held by the backend for this trainer, in bytes (0 if unknown). */
+size_t nn_trainer_peak_bytes(nn_trainer *t);
 
-/* The error of a training call (what: "a training step", ...) on a trainer of backend
- * (its ops->name) opened with infer_only: GV_ERR_INPUT. */
-gv_status nn_refuse_training(const char *backend, const char *what, gv_err *err);
+/* Whether t's backend provides its ReLU masks (all three do). */
+int nn_trainer_has_relu_masks(const nn_trainer *t);
+/* The ReLU masks of the last train-mode forward: one byte per ReLU output, 1 where the
+ * ReLU passed its input. Layout in nn_relu_masks_len's comment. Used to compare bf16
+ * gradients with float64 ones on the same linear piece of the network (see
+ * nn_ref_follow_masks). GV_ERR_INPUT where the backend does not provide them. */
+gv_status nn_trainer_relu_masks(nn_trainer *t, uint8_t *masks, gv_err *err);
 
-/* t's infer, or its eval-mode forward where it has none. */
-gv_status nn_infer(nn_trainer *t, double *logits, double *value, gv_err *err);
+/* Which 3x3 convolutions a GPU trainer runs ("cudnn 9.10.2", "own mma", "own simt"; see
+ * GV_CUDNN in gpu/trainer.cu); NULL for a trainer of another backend. */
+const char *nn_trainer_conv_path(const nn_trainer *t);
+/* Runs one training step eagerly with per-kind timings and prints them (the GPU trainer;
+ * another backend prints a line saying it has none). The state advances by one step. */
+void nn_trainer_profile(nn_trainer *t);
 
 /* Bytes of the ReLU masks for a batch of n, in this order, each in PyTorch's NCHW layout:
  * stem (n,C,49); for each block its first ReLU (n,C,49) and its output (n,C,49); the
  * policy head (n,32,49); the value head (n,32,49); the value hidden layer (n,128). */
 size_t nn_relu_masks_len(const nn_layout *L, int n);
 
-/* Makes the float64 reference trainer (from nn_ref_create) apply these masks instead of
- * deciding its ReLUs itself (NULL: back to ordinary ReLUs). A ReLU network is piecewise
- * linear; with the masks of a bf16 run, the reference differentiates the same linear piece,
- * so the remaining difference is the bf16 arithmetic alone. About 1% of pre-activations
- * change sign under bf16 rounding, which by itself moves every gradient by 10-20%. The
- * masks are copied; n must match the batch later given to the trainer. */
+/* Makes the float64 reference trainer (cpu, fp64) apply these masks instead of deciding
+ * its ReLUs itself (NULL: back to ordinary ReLUs); GV_ERR_INPUT for a trainer of another
+ * backend. A ReLU network is piecewise linear; with the masks of a bf16 run, the reference
+ * differentiates the same linear piece, so the remaining difference is the bf16 arithmetic
+ * alone. About 1% of pre-activations change sign under bf16 rounding, which by itself
+ * moves every gradient by 10-20%. The masks are copied; n must match the batch later given
+ * to the trainer. */
 gv_status nn_ref_follow_masks(nn_trainer *ref, const uint8_t *masks, int n, gv_err *err);
-
-struct nn_trainer {
-    const nn_trainer_ops *ops;
-    const nn_layout *L;
-    nn_trainer_opts opts;
-    dev_id dev;         /* the device it runs on (a zeroed one is the CPU) */
-    void *impl;
-};
-
-/* A host backend's trainer around its impl (aborts when out of memory, like gv_xcalloc);
- * ops->destroy frees it. */
-nn_trainer *nn_trainer_new(const nn_trainer_ops *ops, const nn_layout *L, const nn_trainer_opts *opts, void *impl);
-
-/* Creates a trainer on device dev (dev/dev.h: the CPU, or a GPU by its index) for
- * opts->dtype. The CPU supports fp64 and fp32; a GPU supports fp32 and bf16. Errors:
- * GV_ERR_INPUT for an unsupported combination, GV_ERR_ENV when the device cannot be opened. */
-gv_status nn_trainer_create(const dev_id *dev, const nn_layout *L, const nn_trainer_opts *opts,
-                            nn_trainer **out, gv_err *err);
-void nn_trainer_destroy(nn_trainer *t);
 
 /* "fp64", "fp32", "bf16" -> *d; 0 for anything else. */
 int nn_dtype_parse(const char *s, nn_dtype *d);
@@ -277,12 +274,6 @@ gv_status nn_fits(const struct dev_id *d, const nn_layout *L, const nn_trainer_o
 /* nn_fits, then nn_trainer_create on device d with options o. */
 gv_status nn_trainer_open(const struct dev_id *d, const nn_layout *L, nn_trainer_opts o, nn_trainer **t,
                           gv_err *err);
-
-/* Backend constructors used by nn_trainer_create. */
-gv_status nn_ref_create(const nn_layout *L, const nn_trainer_opts *opts, nn_trainer **out, gv_err *err);
-gv_status nn_cpu32_create(const nn_layout *L, const nn_trainer_opts *opts, nn_trainer **out, gv_err *err);
-gv_status nn_gpu_create(const dev_id *dev, const nn_layout *L, const nn_trainer_opts *opts, nn_trainer **out,
-                        gv_err *err);
 
 /* AdamW hyperparameters (PyTorch defaults of the reference). */
 #define NN_LR 1e-3

@@ -8,7 +8,6 @@
 
 #include "bench/harness.h"
 #include "core/record.h"
-#include "nn/gpu/selftest.h"
 
 typedef struct {
     const dev_id *dev;
@@ -27,7 +26,7 @@ typedef struct {
     nn_state s0;
     nn_batch b;
     nn_trainer *t;
-    char conv[200];        /* a GPU trainer's 3x3 convolution path (nn_gpu_conv_path), kept by teardown */
+    char conv[200];        /* a GPU trainer's 3x3 convolution path (nn_trainer_conv_path), kept by teardown */
 } config;
 
 typedef struct {
@@ -68,9 +67,9 @@ static gv_status setup(void *cx, int k, gv_err *err)
     }
     s = nn_trainer_open(c->dev, &c->L, to, &c->t, err);
     if (s == GV_OK)
-        s = c->t->ops->set_state(c->t, &c->s0, err);
+        s = nn_trainer_set_state(c->t, &c->s0, err);
     if (s == GV_OK)
-        s = c->t->ops->set_batch(c->t, &c->b, err);
+        s = nn_trainer_set_batch(c->t, &c->b, err);
     return s;
 }
 
@@ -78,8 +77,8 @@ static void teardown(void *cx, int k)
 {
     config *c = &((ctx_t *)cx)->c[k];
     if (c->t) {
-        c->peak = c->t->ops->peak_bytes(c->t);
-        const char *conv = nn_gpu_conv_path(c->t);
+        c->peak = nn_trainer_peak_bytes(c->t);
+        const char *conv = nn_trainer_conv_path(c->t);
         snprintf(c->conv, sizeof c->conv, "%s", conv ? conv : "");
         nn_trainer_destroy(c->t);
     }
@@ -107,18 +106,18 @@ static gv_status warm(const nn_bench_opts *o, config *c, gv_err *err)
     nn_trainer *t = c->t;
     gv_status s = GV_OK;
     for (long i = 0; i < o->warmup && s == GV_OK; i++)
-        s = t->ops->step(t, &c->loss, err);
+        s = nn_trainer_step(t, &c->loss, err);
     if (s == GV_OK)
-        s = t->ops->sync(t, err);
+        s = nn_trainer_sync(t, err);
     if (s == GV_OK && o->warmup > 0 && !isfinite(c->loss))
         return gv_fail(err, GV_ERR_WRONG, "%s %s: the warm-up loss is not finite (%g)", c->dev->label,
                        nn_dtype_name(c->dt), c->loss);
     c->steps = o->steps;
     if (s == GV_OK && c->steps <= 0) {
         double t0 = gv_now();
-        s = t->ops->step(t, NULL, err);
+        s = nn_trainer_step(t, NULL, err);
         if (s == GV_OK)
-            s = t->ops->sync(t, err);
+            s = nn_trainer_sync(t, err);
         double per = gv_now() - t0;
         long n = per > 0 ? (long)ceil(0.5 / per) : 1;
         c->steps = n < 1 ? 1 : n > 1000 ? 1000 : n;
@@ -133,10 +132,10 @@ static gv_status warm(const nn_bench_opts *o, config *c, gv_err *err)
 static gv_status infer_call(config *c, double *t_in, gv_err *err)
 {
     double t0 = t_in ? gv_now() : 0;
-    gv_status s = c->t->ops->set_batch(c->t, &c->b, err);
+    gv_status s = nn_trainer_set_batch(c->t, &c->b, err);
     if (t_in)
         *t_in = gv_now() - t0;
-    return s == GV_OK ? nn_infer(c->t, c->logits, c->value, err) : s;
+    return s == GV_OK ? nn_trainer_infer(c->t, c->logits, c->value, err) : s;
 }
 
 /* The inference warm-up: one call (weights packed, the GPU's graph captured), then one more
@@ -188,9 +187,9 @@ static gv_status run(void *cx, int k, int timed, double *units, double *seconds,
         return warm(o, c, err);
     gv_status s = GV_OK;
     for (long i = 0; i < c->steps && s == GV_OK; i++)
-        s = c->t->ops->step(c->t, NULL, err);
+        s = nn_trainer_step(c->t, NULL, err);
     if (s == GV_OK)
-        s = c->t->ops->sync(c->t, err); /* the clock is read after the device is done */
+        s = nn_trainer_sync(c->t, err); /* the clock is read after the device is done */
     *units = (double)c->batch * (double)c->steps;
     return s;
 }

@@ -4,7 +4,7 @@
  * speedup over the CPU fp32 entry of the same shape; the record gets "cpu" (the BLAS).
  *   train: training throughput (forward, backward, AdamW) in samples/s ("bench_train").
  *   infer: the self-play case ("bench_infer"): one call is the positions in (set_batch),
- *          the eval-mode forward (nn_infer) and logits and value out; per configuration the
+ *          the eval-mode forward (nn_trainer_infer) and logits and value out; per configuration the
  *          latency of every timed call (median, p99, min), samples/s, memory held; and per
  *          GPU series the batch from which the GPU is faster ("bench_infer_crossover"). */
 #ifndef GV_NN_NN_BENCH_H

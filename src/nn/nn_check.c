@@ -171,11 +171,11 @@ gv_status nn_value_scale(const nn_layout *L, const nn_state *s, const nn_batch *
     nn_trainer *t;
     gv_status st = ref_open(L, b->n, threads, &t, err);
     if (st == GV_OK) {
-        st = t->ops->set_batch(t, b, err);
+        st = nn_trainer_set_batch(t, b, err);
         if (st == GV_OK)
-            st = t->ops->set_state(t, &a, err);
+            st = nn_trainer_set_state(t, &a, err);
         if (st == GV_OK)
-            st = t->ops->forward(t, train, logits, scale, train ? &loss : NULL, err);
+            st = nn_trainer_forward(t, train, logits, scale, train ? &loss : NULL, err);
         nn_trainer_destroy(t);
     }
     free(logits);
@@ -298,40 +298,40 @@ static void net_out_free(net_out *o)
 static gv_status net_run(nn_trainer *t, const nn_state *s0, const nn_batch *b, const nn_state *eval_state,
                          net_out *o, uint8_t *masks, int *got_masks, gv_err *err)
 {
-    const nn_layout *L = t->L;
+    const nn_layout *L = nn_trainer_layout(t);
     size_t nl = (size_t)b->n * NN_POLICY;
-    gv_status s = t->ops->set_batch(t, b, err);
+    gv_status s = nn_trainer_set_batch(t, b, err);
     if (s == GV_OK)
-        s = t->ops->set_state(t, s0, err);
+        s = nn_trainer_set_state(t, s0, err);
     fill_nan(o->logits, nl), fill_nan(o->value, (size_t)b->n), o->loss = NAN;
     if (s == GV_OK)
-        s = t->ops->forward(t, 1, o->logits, o->value, &o->loss, err);
+        s = nn_trainer_forward(t, 1, o->logits, o->value, &o->loss, err);
     if (s == GV_OK)
-        s = t->ops->set_state(t, s0, err);
+        s = nn_trainer_set_state(t, s0, err);
     fill_nan(o->grads, L->nparams);
     if (s == GV_OK)
-        s = t->ops->gradients(t, o->grads, NULL, err);
+        s = nn_trainer_gradients(t, o->grads, NULL, err);
     if (got_masks)
         *got_masks = 0;
-    if (s == GV_OK && masks && t->ops->relu_masks) {
+    if (s == GV_OK && masks && nn_trainer_has_relu_masks(t)) {
         memset(masks, 2, nn_relu_masks_len(L, b->n)); /* neither 0 nor 1: unwritten bytes show */
-        s = t->ops->relu_masks(t, masks, err);
+        s = nn_trainer_relu_masks(t, masks, err);
         *got_masks = s == GV_OK;
     }
     if (s == GV_OK)
-        s = t->ops->set_state(t, s0, err);
+        s = nn_trainer_set_state(t, s0, err);
     if (s == GV_OK)
-        s = t->ops->step(t, NULL, err);
+        s = nn_trainer_step(t, NULL, err);
     nn_state_poison(&o->after);
     if (s == GV_OK)
-        s = t->ops->get_state(t, &o->after, err);
+        s = nn_trainer_get_state(t, &o->after, err);
     if (s == GV_OK && eval_state)
-        s = t->ops->set_state(t, eval_state, err);
+        s = nn_trainer_set_state(t, eval_state, err);
     fill_nan(o->eval_logits, nl), fill_nan(o->eval_value, (size_t)b->n);
     if (s == GV_OK)
-        s = t->ops->forward(t, 0, o->eval_logits, o->eval_value, NULL, err);
+        s = nn_trainer_forward(t, 0, o->eval_logits, o->eval_value, NULL, err);
     if (s == GV_OK)
-        s = t->ops->sync(t, err);
+        s = nn_trainer_sync(t, err);
     return s;
 }
 
@@ -527,17 +527,17 @@ static gv_status masked_ref(const nn_layout *L, const nn_state *s0, const nn_bat
         return s;
     s = nn_ref_follow_masks(t, masks, b->n, err);
     if (s == GV_OK)
-        s = t->ops->set_batch(t, b, err);
+        s = nn_trainer_set_batch(t, b, err);
     if (s == GV_OK)
-        s = t->ops->set_state(t, s0, err);
+        s = nn_trainer_set_state(t, s0, err);
     if (s == GV_OK)
-        s = t->ops->gradients(t, rg->grads, NULL, err);
+        s = nn_trainer_gradients(t, rg->grads, NULL, err);
     if (s == GV_OK)
-        s = t->ops->set_state(t, s0, err);
+        s = nn_trainer_set_state(t, s0, err);
     if (s == GV_OK)
-        s = t->ops->step(t, NULL, err);
+        s = nn_trainer_step(t, NULL, err);
     if (s == GV_OK)
-        s = t->ops->get_state(t, &rg->after, err);
+        s = nn_trainer_get_state(t, &rg->after, err);
     nn_trainer_destroy(t);
     return s;
 }
@@ -669,13 +669,13 @@ static gv_status check_reference(chk *c, const nn_check_opts *a, gv_progress *pg
         chk_grads(c, L, o.grads, r.grads, vbias_scale, t64.grad);
         chk_rel(c, "eval logits (step10 state)", o.eval_logits, r.eval_logits, nl, t64.fwd);
         chk_value(c, "eval value (step10 state)", o.eval_value, r.eval_value, evs, (size_t)n, t64.fwd);
-        s = t->ops->set_state(t, &r.init, &err);
+        s = nn_trainer_set_state(t, &r.init, &err);
         for (int k = 0; k < 10 && s == GV_OK; k++) {
-            s = t->ops->step(t, &losses[k], &err);
+            s = nn_trainer_step(t, &losses[k], &err);
             if (s == GV_OK && (k == 0 || k == 9)) {
                 const nn_state *want = k ? &r.step10 : &r.step1;
                 nn_state_poison(&st);
-                s = t->ops->get_state(t, &st, &err);
+                s = nn_trainer_get_state(t, &st, &err);
                 chk_rel(c, k ? "params after 10 steps" : "params after 1 step", st.params, want->params,
                         L->nparams, t64.fwd);
                 chk_rel(c, k ? "bn running stats after 10 steps" : "bn running stats after 1 step", st.buffers,

@@ -53,9 +53,9 @@ static gv_status soak_one(const dev_id *d, nn_dtype dt, const nn_layout *L, cons
     double *curve = gv_xmalloc(sizeof(double) * (size_t)a->steps);
     for (long i = 0; i < a->steps; i++)
         curve[i] = NAN;
-    s = t->ops->set_state(t, s0, &err);
+    s = nn_trainer_set_state(t, s0, &err);
     if (s == GV_OK)
-        s = t->ops->set_batch(t, &b, &err);
+        s = nn_trainer_set_batch(t, &b, &err);
     gv_progress pg;
     gv_progress_init(&pg);
     int finite = 1;
@@ -63,14 +63,14 @@ static gv_status soak_one(const dev_id *d, nn_dtype dt, const nn_layout *L, cons
     char bad_what[160] = "the loss";
     double t0 = gv_now();
     for (long i = 0; i < a->steps && s == GV_OK; i++) {
-        s = t->ops->step(t, &curve[i], &err);
+        s = nn_trainer_step(t, &curve[i], &err);
         if (s == GV_OK && !isfinite(curve[i])) {
             finite = 0, bad_step = i;
             break;
         }
         if (s == GV_OK && ((i + 1) % 50 == 0 || i + 1 == a->steps)) {
             nn_state_poison(&st);
-            s = t->ops->get_state(t, &st, &err);
+            s = nn_trainer_get_state(t, &st, &err);
             if (s == GV_OK && state_nonfinite(&st, bad_what, sizeof bad_what)) {
                 finite = 0, bad_step = i;
                 break;
@@ -115,7 +115,7 @@ static gv_status soak_one(const dev_id *d, nn_dtype dt, const nn_layout *L, cons
         cJSON_AddItemToObject(e, "curve", gv_json_doubles(curve, (int)a->steps));
         *pass_out = pass;
         if (a->save && finite) {
-            s = t->ops->get_state(t, &st, errp);
+            s = nn_trainer_get_state(t, &st, errp);
             if (s == GV_OK)
                 s = nn_ckpt_save(a->save, &st, dt == NN_FP64 ? NN_ST_F64 : NN_ST_F32, errp);
             if (s == GV_OK && a->out && !a->quiet)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nn/nn.h"
+#include "nn/nn_backend.h"
 #include "nn/ops.h"
 
 #define P NN_CELLS /* positions on the 7x7 board */
@@ -652,7 +652,10 @@ static gv_status ref_relu_masks(nn_trainer *t, uint8_t *masks, gv_err *err)
 
 static const nn_trainer_ops ref_ops = {
     "cpu-fp64", ref_set_state, ref_get_state, ref_set_batch, ref_forward_op, ref_gradients, ref_step,
-    ref_sync, ref_peak_bytes, ref_destroy, ref_relu_masks, NULL, /* infer: nn_infer runs the eval-mode forward */
+    ref_sync, ref_peak_bytes, ref_destroy, ref_relu_masks,
+    NULL, /* infer: nn_trainer_infer runs the eval-mode forward */
+    NULL, /* conv_path: no GPU convolutions to name */
+    NULL, /* profile: the GPU trainer's alone */
 };
 
 gv_status nn_ref_follow_masks(nn_trainer *t, const uint8_t *masks, int n, gv_err *err)

@@ -1,10 +1,13 @@
-/* trainer.c: picks the backend behind the trainer interface of nn.h by the device's kind:
- * the float64 reference and the float32 path on the CPU, the GPU trainer on a GPU. */
+/* trainer.c: the trainer functions of nn.h: nn_trainer_create picks the backend by the
+ * device's kind (the float64 reference and the float32 path on the CPU, the GPU trainer on a
+ * GPU), and
+ * the thin nn_trainer_<verb> wrappers call through its table (nn_backend.h), standing in
+ * where a backend leaves an optional entry out. */
 #include <stdio.h>
 #include <string.h>
 
 #include "dev/dev.h"
-#include "nn/nn.h"
+#include "nn/nn_backend.h"
 
 gv_status nn_trainer_create(const dev_id *dev, const nn_layout *L, const nn_trainer_opts *opts,
                             nn_trainer **out, gv_err *err)
@@ -64,17 +67,110 @@ gv_status nn_refuse_training(const char *backend, const char *what, gv_err *err)
                    "without it to train", backend, what);
 }
 
-gv_status nn_infer(nn_trainer *t, double *logits, double *value, gv_err *err)
+void nn_trainer_destroy(nn_trainer *t)
+{
+    if (t)
+        t->ops->destroy(t);
+}
+
+/* The accessors: what the handle holds. */
+const char *nn_trainer_name(const nn_trainer *t)
+{
+    return t->ops->name;
+}
+
+const nn_layout *nn_trainer_layout(const nn_trainer *t)
+{
+    return t->L;
+}
+
+const dev_id *nn_trainer_device(const nn_trainer *t)
+{
+    return &t->dev;
+}
+
+int nn_trainer_max_batch(const nn_trainer *t)
+{
+    return t->opts.max_batch;
+}
+
+void nn_trainer_set_lr(nn_trainer *t, double lr)
+{
+    t->opts.lr = lr;
+}
+
+/* The calls every backend implements: straight through its table. */
+gv_status nn_trainer_set_state(nn_trainer *t, const nn_state *s, gv_err *err)
+{
+    return t->ops->set_state(t, s, err);
+}
+
+gv_status nn_trainer_get_state(nn_trainer *t, nn_state *s, gv_err *err)
+{
+    return t->ops->get_state(t, s, err);
+}
+
+gv_status nn_trainer_set_batch(nn_trainer *t, const nn_batch *b, gv_err *err)
+{
+    return t->ops->set_batch(t, b, err);
+}
+
+gv_status nn_trainer_forward(nn_trainer *t, int train, double *logits, double *value, double *loss, gv_err *err)
+{
+    return t->ops->forward(t, train, logits, value, loss, err);
+}
+
+gv_status nn_trainer_gradients(nn_trainer *t, double *grads, double *loss, gv_err *err)
+{
+    return t->ops->gradients(t, grads, loss, err);
+}
+
+gv_status nn_trainer_step(nn_trainer *t, double *loss, gv_err *err)
+{
+    return t->ops->step(t, loss, err);
+}
+
+gv_status nn_trainer_sync(nn_trainer *t, gv_err *err)
+{
+    return t->ops->sync(t, err);
+}
+
+size_t nn_trainer_peak_bytes(nn_trainer *t)
+{
+    return t->ops->peak_bytes(t);
+}
+
+/* The optional calls: the backend's entry, or what stands in for it. */
+gv_status nn_trainer_infer(nn_trainer *t, double *logits, double *value, gv_err *err)
 {
     if (t->ops->infer)
         return t->ops->infer(t, logits, value, err);
     return t->ops->forward(t, 0, logits, value, NULL, err);
 }
 
-void nn_trainer_destroy(nn_trainer *t)
+int nn_trainer_has_relu_masks(const nn_trainer *t)
 {
-    if (t)
-        t->ops->destroy(t);
+    return t->ops->relu_masks != NULL;
+}
+
+gv_status nn_trainer_relu_masks(nn_trainer *t, uint8_t *masks, gv_err *err)
+{
+    if (!t->ops->relu_masks)
+        return gv_fail(err, GV_ERR_INPUT, "%s: this backend does not report its ReLU masks", t->ops->name);
+    return t->ops->relu_masks(t, masks, err);
+}
+
+const char *nn_trainer_conv_path(const nn_trainer *t)
+{
+    return t && t->ops->conv_path ? t->ops->conv_path(t) : NULL;
+}
+
+void nn_trainer_profile(nn_trainer *t)
+{
+    if (t->ops->profile)
+        t->ops->profile(t);
+    else
+        printf("# profile: %s: no per-kind profile (only the GPU trainer has one)\n", t->ops->name);
 }
 
 int nn_dtype_parse(const char *s, nn_dtype *d)

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "dev/dev.h"
 #include "nn/ckpt.h"
 #include "nn/nn.h"
 
@@ -111,12 +112,12 @@ static void t_positions_case(const char *what, nn_trainer *t, const nn_state *s,
         b[0].x[i] = b[1].x32[i];
     double *l[3], *v[3], loss[3] = {NAN, NAN, NAN};
     gv_err err = {{0}};
-    int ok = t->ops->set_state(t, s, &err) == GV_OK;
+    int ok = nn_trainer_set_state(t, s, &err) == GV_OK;
     for (int k = 0; k < 3; k++) {
         l[k] = malloc(sizeof(double) * (size_t)n * NN_POLICY), v[k] = malloc(sizeof(double) * (size_t)n);
         t_poison(l[k], (size_t)n * NN_POLICY), t_poison(v[k], (size_t)n);
-        ok = ok && t->ops->set_batch(t, &b[k], &err) == GV_OK &&
-             t->ops->forward(t, 0, l[k], v[k], &loss[k], &err) == GV_OK;
+        ok = ok && nn_trainer_set_batch(t, &b[k], &err) == GV_OK &&
+             nn_trainer_forward(t, 0, l[k], v[k], &loss[k], &err) == GV_OK;
     }
     for (int k = 1; k < 3; k++) {
         char name[256];
@@ -155,12 +156,13 @@ static void t_infer_only_same(const char *what, nn_trainer *t, nn_trainer *ti, n
         t_poison(out[j], j % 2 ? nv : nl);
     }
     gv_err e = {{0}};
-    int ok = t->ops->set_batch(t, &b, &e) == GV_OK && ti->ops->set_batch(ti, &b, &e) == GV_OK;
+    int ok = nn_trainer_set_batch(t, &b, &e) == GV_OK && nn_trainer_set_batch(ti, &b, &e) == GV_OK;
     for (int k = 0; ok && k < steps; k++)
-        ok = t->ops->step(t, NULL, &e) == GV_OK;
-    ok = ok && (!steps || (t->ops->get_state(t, s, &e) == GV_OK && ti->ops->set_state(ti, s, &e) == GV_OK)) &&
-         t->ops->forward(t, 0, out[0], out[1], &loss[0], &e) == GV_OK && nn_infer(ti, out[2], out[3], &e) == GV_OK &&
-         ti->ops->forward(ti, 0, out[4], out[5], &loss[1], &e) == GV_OK;
+        ok = nn_trainer_step(t, NULL, &e) == GV_OK;
+    ok = ok && (!steps || (nn_trainer_get_state(t, s, &e) == GV_OK && nn_trainer_set_state(ti, s, &e) == GV_OK)) &&
+         nn_trainer_forward(t, 0, out[0], out[1], &loss[0], &e) == GV_OK &&
+         nn_trainer_infer(ti, out[2], out[3], &e) == GV_OK &&
+         nn_trainer_forward(ti, 0, out[4], out[5], &loss[1], &e) == GV_OK;
     char name[256];
     snprintf(name, sizeof name, "%s: inference-only trainer, n=%d%s", what, n, steps ? ", after training" : "");
     if (!ok) {
@@ -185,10 +187,10 @@ __attribute__((unused))
 static void t_infer_only_limits(const char *what, nn_trainer *t, nn_trainer *ti)
 {
     gv_err r[4] = {{{0}}};
-    uint8_t *masks = malloc(nn_relu_masks_len(ti->L, ti->opts.max_batch));
-    double *g = malloc(sizeof(double) * ti->L->nparams);
-    gv_status st[4] = {ti->ops->step(ti, NULL, &r[0]), ti->ops->gradients(ti, g, NULL, &r[1]),
-                       ti->ops->forward(ti, 1, NULL, NULL, NULL, &r[2]), ti->ops->relu_masks(ti, masks, &r[3])};
+    uint8_t *masks = malloc(nn_relu_masks_len(nn_trainer_layout(ti), nn_trainer_max_batch(ti)));
+    double *g = malloc(sizeof(double) * nn_trainer_layout(ti)->nparams);
+    gv_status st[4] = {nn_trainer_step(ti, NULL, &r[0]), nn_trainer_gradients(ti, g, NULL, &r[1]),
+                       nn_trainer_forward(ti, 1, NULL, NULL, NULL, &r[2]), nn_trainer_relu_masks(ti, masks, &r[3])};
     int refused = 1;
     for (int j = 0; j < 4; j++)
         refused &= st[j] == GV_ERR_INPUT && strstr(r[j].msg, "inference only") != NULL;
@@ -197,7 +199,7 @@ static void t_infer_only_limits(const char *what, nn_trainer *t, nn_trainer *ti)
     t_check(refused, name, "step %d, gradients %d, train forward %d, relu_masks %d (each must be %d): \"%s\"", st[0],
             st[1], st[2], st[3], GV_ERR_INPUT, r[0].msg);
     free(masks), free(g);
-    size_t full = t->ops->peak_bytes(t), held = ti->ops->peak_bytes(ti);
+    size_t full = nn_trainer_peak_bytes(t), held = nn_trainer_peak_bytes(ti);
     snprintf(name, sizeof name, "%s: inference-only trainer memory", what);
     t_check(held < full, name, "%.2f MiB vs the full trainer's %.2f MiB (must be less)", held / 1048576.0,
             full / 1048576.0);
@@ -216,7 +218,7 @@ static void t_infer_only_case(const char *what, const dev_id *device, const nn_l
     nn_trainer_opts oi = o;
     o.infer_only = 0, oi.infer_only = 1;
     if (nn_trainer_create(device, L, &o, &t, &e) != GV_OK || nn_trainer_create(device, L, &oi, &ti, &e) != GV_OK ||
-        t->ops->set_state(t, s, &e) != GV_OK || ti->ops->set_state(ti, s, &e) != GV_OK) {
+        nn_trainer_set_state(t, s, &e) != GV_OK || nn_trainer_set_state(ti, s, &e) != GV_OK) {
         t_check(0, what, "setup failed: %s", e.msg);
     } else {
         t_infer_only_same(what, t, ti, s, n, seed, 0);

@@ -17,22 +17,16 @@
 #include "nn_testlib.h"
 #include "core/gv.h"
 #include "dev/dev.h"
-#include "nn/gpu/selftest.h"
 #include "nn/nn.h"
 
 /* The GPU these tests run on. */
 static const dev_id gpu0 = {DEV_GPU, 0, "gpu"};
 
-static void destroy(nn_trainer *t)
-{
-    if (t)
-        t->ops->destroy(t);
-}
-
+/* The GPU trainer (GPU 0) for L in dtype dt, for batches of up to maxb. */
 static int make(const nn_layout *L, nn_dtype dt, int maxb, nn_trainer **t, gv_err *e)
 {
     nn_trainer_opts o = {.dtype = dt, .max_batch = maxb};
-    return nn_gpu_create(&gpu0, L, &o, t, e);
+    return nn_trainer_create(&gpu0, L, &o, t, e);
 }
 
 static void train_case(nn_norm norm, nn_dtype dt)
@@ -50,8 +44,8 @@ static void train_case(nn_norm norm, nn_dtype dt)
     nn_batch_random(&b, 8);
     nn_trainer *t = NULL;
     gv_err e;
-    if (make(&L, dt, 64, &t, &e) != GV_OK || t->ops->set_state(t, &s, &e) != GV_OK ||
-        t->ops->set_batch(t, &b, &e) != GV_OK) {
+    if (make(&L, dt, 64, &t, &e) != GV_OK || nn_trainer_set_state(t, &s, &e) != GV_OK ||
+        nn_trainer_set_batch(t, &b, &e) != GV_OK) {
         t_check(0, name, "setup failed: %s", e.msg);
         goto out;
     }
@@ -59,7 +53,7 @@ static void train_case(nn_norm norm, nn_dtype dt)
     int finite = 1;
     for (int i = 0; i < 150; i++) {
         double loss;
-        if (t->ops->step(t, &loss, &e) != GV_OK) {
+        if (nn_trainer_step(t, &loss, &e) != GV_OK) {
             t_check(0, name, "step %d failed: %s", i, e.msg);
             goto out;
         }
@@ -68,7 +62,7 @@ static void train_case(nn_norm norm, nn_dtype dt)
             first = loss;
         last = loss;
     }
-    if (t->ops->get_state(t, &s, &e) != GV_OK) {
+    if (nn_trainer_get_state(t, &s, &e) != GV_OK) {
         t_check(0, name, "get_state failed: %s", e.msg);
         goto out;
     }
@@ -77,7 +71,7 @@ static void train_case(nn_norm norm, nn_dtype dt)
     t_check(finite && last < first / 3, name, "loss %.4f -> %.4f after 150 steps (must fall 3x), all finite %d, adam step %lld",
             first, last, finite, (long long)s.adam_step);
 out:
-    destroy(t);
+    nn_trainer_destroy(t);
     nn_batch_free(&b);
     nn_state_free(&s);
     nn_layout_free(&L);
@@ -97,16 +91,16 @@ static void agree_case(void)
     double *l32 = calloc(700, sizeof(double)), *l16 = calloc(700, sizeof(double));
     nn_trainer *t32 = NULL, *t16 = NULL;
     gv_err e;
-    if (make(&L, NN_FP32, 100, &t32, &e) || make(&L, NN_BF16, 100, &t16, &e) || t32->ops->set_state(t32, &s, &e) ||
-        t16->ops->set_state(t16, &s, &e) || t32->ops->set_batch(t32, &b, &e) || t16->ops->set_batch(t16, &b, &e) ||
-        t32->ops->forward(t32, 1, l32, NULL, NULL, &e) || t16->ops->forward(t16, 1, l16, NULL, NULL, &e)) {
+    if (make(&L, NN_FP32, 100, &t32, &e) || make(&L, NN_BF16, 100, &t16, &e) || nn_trainer_set_state(t32, &s, &e) ||
+        nn_trainer_set_state(t16, &s, &e) || nn_trainer_set_batch(t32, &b, &e) || nn_trainer_set_batch(t16, &b, &e) ||
+        nn_trainer_forward(t32, 1, l32, NULL, NULL, &e) || nn_trainer_forward(t16, 1, l16, NULL, NULL, &e)) {
         t_check(0, "gpu fp32 vs bf16 logits", "failed: %s", e.msg);
     } else {
         double d = t_rel_l2(l16, l32, 700);
         t_check(d <= 2e-2, "gpu fp32 vs bf16 logits", "rel_l2 %.3g (tolerance 2e-2)", d);
     }
-    destroy(t32);
-    destroy(t16);
+    nn_trainer_destroy(t32);
+    nn_trainer_destroy(t16);
     free(l32);
     free(l16);
     nn_batch_free(&b);
@@ -127,29 +121,29 @@ static void bench(int C, int batch, nn_dtype dt)
     nn_batch_random(&b, 4);
     nn_trainer *t = NULL;
     gv_err e;
-    if (make(&L, dt, batch, &t, &e) || t->ops->set_state(t, &s, &e) || t->ops->set_batch(t, &b, &e)) {
+    if (make(&L, dt, batch, &t, &e) || nn_trainer_set_state(t, &s, &e) || nn_trainer_set_batch(t, &b, &e)) {
         printf("# bench c%d b%d %s: %s\n", C, batch, nn_dtype_name(dt), e.msg);
         goto out;
     }
     for (int i = 0; i < 5; i++)
-        t->ops->step(t, NULL, &e);
-    t->ops->sync(t, &e);
+        nn_trainer_step(t, NULL, &e);
+    nn_trainer_sync(t, &e);
     double best = 1e30;
     for (int r = 0; r < 5; r++) {
         double t0 = gv_now();
         for (int i = 0; i < 20; i++)
-            t->ops->step(t, NULL, &e);
-        t->ops->sync(t, &e);
+            nn_trainer_step(t, NULL, &e);
+        nn_trainer_sync(t, &e);
         double dt_ = (gv_now() - t0) / 20;
         best = dt_ < best ? dt_ : best;
     }
     double loss;
-    t->ops->step(t, &loss, &e);
-    nn_gpu_profile(t);
+    nn_trainer_step(t, &loss, &e);
+    nn_trainer_profile(t);
     printf("# bench c%d b%d %s: best step %.3f ms, %.0f samples/s, %.2f GiB held, loss %.4f\n", C, batch,
-           nn_dtype_name(dt), best * 1e3, batch / best, t->ops->peak_bytes(t) / 1073741824.0, loss);
+           nn_dtype_name(dt), best * 1e3, batch / best, nn_trainer_peak_bytes(t) / 1073741824.0, loss);
 out:
-    destroy(t);
+    nn_trainer_destroy(t);
     nn_batch_free(&b);
     nn_state_free(&s);
     nn_layout_free(&L);
@@ -178,26 +172,26 @@ static void repeat_case(nn_norm norm, nn_dtype dt)
              nn_norm_name(norm), n);
     nn_trainer *t = NULL;
     gv_err e;
-    int ok = make(&L, dt, n, &t, &e) == GV_OK && t->ops->set_batch(t, &b, &e) == GV_OK &&
-             t->ops->set_state(t, &s, &e) == GV_OK && t->ops->forward(t, 1, l0, v0, NULL, &e) == GV_OK;
+    int ok = make(&L, dt, n, &t, &e) == GV_OK && nn_trainer_set_batch(t, &b, &e) == GV_OK &&
+             nn_trainer_set_state(t, &s, &e) == GV_OK && nn_trainer_forward(t, 1, l0, v0, NULL, &e) == GV_OK;
     int differ = 0;
     for (int r = 1; ok && r < 5; r++) {
-        ok = t->ops->set_state(t, &s, &e) == GV_OK && t->ops->forward(t, 1, l1, v1, NULL, &e) == GV_OK;
+        ok = nn_trainer_set_state(t, &s, &e) == GV_OK && nn_trainer_forward(t, 1, l1, v1, NULL, &e) == GV_OK;
         differ += ok && (memcmp(l0, l1, sizeof(double) * n * 7) || memcmp(v0, v1, sizeof(double) * n));
     }
     if (!ok)
         t_check(0, name, "failed: %s", e.msg);
     else
         t_check(differ == 0, name, "%d of 4 repeats differ from the first in a logit or value bit (must be 0)", differ);
-    destroy(t);
+    nn_trainer_destroy(t);
     free(l0), free(l1), free(v0), free(v1);
     nn_batch_free(&b);
     nn_state_free(&s);
     nn_layout_free(&L);
 }
 
-/* nn_infer (a replayed graph) against forward(t, 0) on the same state and batch: bit-identical
- * outputs expected (the same kernels on the same inputs). */
+/* nn_trainer_infer (a replayed graph) against nn_trainer_forward(t, 0) on the same state and
+ * batch: bit-identical outputs expected (the same kernels on the same inputs). */
 static void infer_case(nn_norm norm, nn_dtype dt)
 {
     nn_config cfg = {32, 2, norm};
@@ -209,7 +203,7 @@ static void infer_case(nn_norm norm, nn_dtype dt)
     nn_trainer *t = NULL;
     gv_err e;
     char name[128];
-    if (make(&L, dt, 64, &t, &e) != GV_OK || t->ops->set_state(t, &s, &e) != GV_OK) {
+    if (make(&L, dt, 64, &t, &e) != GV_OK || nn_trainer_set_state(t, &s, &e) != GV_OK) {
         t_check(0, "gpu infer", "setup failed: %s", e.msg);
         goto out;
     }
@@ -226,9 +220,9 @@ static void infer_case(nn_norm norm, nn_dtype dt)
         for (int i = 0; i < n; i++)
             iv[i] = NAN;
         /* k == 2: two training steps first (new weights, new running stats), on the same batch size */
-        int ok = t->ops->set_batch(t, &b, &e) == GV_OK &&
-                 (k < 2 || (t->ops->step(t, NULL, &e) == GV_OK && t->ops->step(t, NULL, &e) == GV_OK)) &&
-                 nn_infer(t, il, iv, &e) == GV_OK && t->ops->forward(t, 0, fl, fv, NULL, &e) == GV_OK;
+        int ok = nn_trainer_set_batch(t, &b, &e) == GV_OK &&
+                 (k < 2 || (nn_trainer_step(t, NULL, &e) == GV_OK && nn_trainer_step(t, NULL, &e) == GV_OK)) &&
+                 nn_trainer_infer(t, il, iv, &e) == GV_OK && nn_trainer_forward(t, 0, fl, fv, NULL, &e) == GV_OK;
         snprintf(name, sizeof name, "gpu infer %s %s c32 n%d%s", nn_dtype_name(dt), nn_norm_name(norm), n,
                  k == 2 ? " after 2 steps" : "");
         if (!ok) {
@@ -243,7 +237,7 @@ static void infer_case(nn_norm norm, nn_dtype dt)
     }
     t_positions_case(nn_dtype_name(dt), t, &s, 64, 33);
 out:
-    destroy(t);
+    nn_trainer_destroy(t);
     nn_state_free(&s);
     nn_layout_free(&L);
 }

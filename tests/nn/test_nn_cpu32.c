@@ -55,15 +55,16 @@ static int run(const char *dtype_name, nn_dtype dt, int threads, int fault, cons
     o->loss = NAN;
     o->masks = calloc(nn_relu_masks_len(L, n), 1);
     nn_state_alloc(&o->after, L);
-    int ok = (!follow || nn_ref_follow_masks(t, follow, n, &err) == GV_OK) && t->ops->set_batch(t, b, &err) == GV_OK &&
-             t->ops->set_state(t, s, &err) == GV_OK &&
-             t->ops->forward(t, 1, o->logits, o->value, &o->loss, &err) == GV_OK &&
-             t->ops->set_state(t, s, &err) == GV_OK && t->ops->gradients(t, o->grads, NULL, &err) == GV_OK &&
-             t->ops->relu_masks && t->ops->relu_masks(t, o->masks, &err) == GV_OK &&
-             t->ops->set_state(t, s, &err) == GV_OK && t->ops->step(t, NULL, &err) == GV_OK &&
-             t->ops->get_state(t, &o->after, &err) == GV_OK &&
-             (!eval_state || t->ops->set_state(t, eval_state, &err) == GV_OK) &&
-             t->ops->forward(t, 0, o->eval_logits, o->eval_value, NULL, &err) == GV_OK;
+    int ok = (!follow || nn_ref_follow_masks(t, follow, n, &err) == GV_OK) &&
+             nn_trainer_set_batch(t, b, &err) == GV_OK &&
+             nn_trainer_set_state(t, s, &err) == GV_OK &&
+             nn_trainer_forward(t, 1, o->logits, o->value, &o->loss, &err) == GV_OK &&
+             nn_trainer_set_state(t, s, &err) == GV_OK && nn_trainer_gradients(t, o->grads, NULL, &err) == GV_OK &&
+             nn_trainer_relu_masks(t, o->masks, &err) == GV_OK &&
+             nn_trainer_set_state(t, s, &err) == GV_OK && nn_trainer_step(t, NULL, &err) == GV_OK &&
+             nn_trainer_get_state(t, &o->after, &err) == GV_OK &&
+             (!eval_state || nn_trainer_set_state(t, eval_state, &err) == GV_OK) &&
+             nn_trainer_forward(t, 0, o->eval_logits, o->eval_value, NULL, &err) == GV_OK;
     if (!ok)
         t_check(0, dtype_name, "trainer call failed: %s", err.msg);
     nn_trainer_destroy(t);
@@ -232,16 +233,16 @@ static void repeatability(nn_norm norm)
         double *g[2], loss[2], *p[2];
         nn_state after;
         nn_state_alloc(&after, &L);
-        t->ops->set_batch(t, &b, &err);
+        nn_trainer_set_batch(t, &b, &err);
         int same = 1;
         for (int k = 0; k < 2; k++) {
             g[k] = malloc(sizeof(double) * L.nparams), p[k] = malloc(sizeof(double) * L.nparams);
-            t->ops->set_state(t, &s, &err);
-            t->ops->gradients(t, g[k], &loss[k], &err);
-            t->ops->set_state(t, &s, &err);
+            nn_trainer_set_state(t, &s, &err);
+            nn_trainer_gradients(t, g[k], &loss[k], &err);
+            nn_trainer_set_state(t, &s, &err);
             for (int i = 0; i < 3; i++)
-                t->ops->step(t, NULL, &err);
-            t->ops->get_state(t, &after, &err);
+                nn_trainer_step(t, NULL, &err);
+            nn_trainer_get_state(t, &after, &err);
             memcpy(p[k], after.params, sizeof(double) * L.nparams);
         }
         same = loss[0] == loss[1] && !memcmp(g[0], g[1], sizeof(double) * L.nparams) &&

@@ -10,9 +10,9 @@
 /* One step of trainer t (state s0 set) at rate lr; its state after it into out. */
 static int step_at(nn_trainer *t, double lr, nn_state *out, gv_err *err)
 {
-    t->opts.lr = lr;
+    nn_trainer_set_lr(t, lr);
     double loss;
-    return t->ops->step(t, &loss, err) == GV_OK && t->ops->get_state(t, out, err) == GV_OK;
+    return nn_trainer_step(t, &loss, err) == GV_OK && nn_trainer_get_state(t, out, err) == GV_OK;
 }
 
 /* The parameters AdamW at rate lr gives from s with the moments the step produced (got's):
@@ -45,8 +45,8 @@ int main(void)
         nn_state_alloc(&s, &L), nn_state_alloc(&got, &L);
         double *want = calloc(L.nparams, sizeof(double));
         nn_state_init_random(&s, 11);
-        if (nn_trainer_create(&DEV_ID_CPU, &L, &o, &t, &err) != GV_OK || t->ops->set_state(t, &s, &err) != GV_OK ||
-            t->ops->set_batch(t, &b, &err) != GV_OK) {
+        if (nn_trainer_create(&DEV_ID_CPU, &L, &o, &t, &err) != GV_OK || nn_trainer_set_state(t, &s, &err) != GV_OK ||
+            nn_trainer_set_batch(t, &b, &err) != GV_OK) {
             t_check(0, kinds[k].name, "create: %s", err.msg);
             continue;
         }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "dev/dev.h"
 #include "nn/nn.h"
 
 int main(void)
@@ -28,8 +29,8 @@ int main(void)
     size_t len = nn_relu_masks_len(&L, 6), np = L.nparams;
     uint8_t *mk = malloc(len);
     double *g0 = calloc(np, sizeof(double)), *g1 = calloc(np, sizeof(double)), *g2 = calloc(np, sizeof(double));
-    if (nn_trainer_create(&DEV_ID_CPU, &L, &o, &t, &e) || t->ops->set_state(t, &s, &e) || t->ops->set_batch(t, &b, &e) ||
-        t->ops->gradients(t, g0, NULL, &e) || t->ops->relu_masks(t, mk, &e)) {
+    if (nn_trainer_create(&DEV_ID_CPU, &L, &o, &t, &e) || nn_trainer_set_state(t, &s, &e) ||
+        nn_trainer_set_batch(t, &b, &e) || nn_trainer_gradients(t, g0, NULL, &e) || nn_trainer_relu_masks(t, mk, &e)) {
         t_check(0, "masks: setup", "%s", e.msg);
         return t_done();
     }
@@ -38,22 +39,22 @@ int main(void)
         ones += mk[i];
     t_check(ones > len / 4 && ones < 3 * len / 4, "masks: own masks are mixed", "%zu of %zu ReLU outputs positive",
             ones, len);
-    t->ops->set_state(t, &s, &e);
+    nn_trainer_set_state(t, &s, &e);
     gv_status st = nn_ref_follow_masks(t, mk, 6, &e);
-    st = st ? st : t->ops->gradients(t, g1, NULL, &e);
+    st = st ? st : nn_trainer_gradients(t, g1, NULL, &e);
     t_check(st == GV_OK && !memcmp(g0, g1, np * sizeof(double)), "masks: following its own masks",
             "gradients identical: %d", st == GV_OK && !memcmp(g0, g1, np * sizeof(double)));
     /* flip every 50th mask byte: the network is now another linear piece */
     for (size_t i = 0; i < len; i += 50)
         mk[i] ^= 1;
-    t->ops->set_state(t, &s, &e);
+    nn_trainer_set_state(t, &s, &e);
     st = nn_ref_follow_masks(t, mk, 6, &e);
-    st = st ? st : t->ops->gradients(t, g2, NULL, &e);
+    st = st ? st : nn_trainer_gradients(t, g2, NULL, &e);
     double d = t_rel_l2(g2, g0, np);
     t_check(st == GV_OK && d > 1e-3, "masks: flipped masks change the gradient", "rel_l2 %.3g (must exceed 1e-3)", d);
     nn_ref_follow_masks(t, NULL, 0, &e);
-    t->ops->set_state(t, &s, &e);
-    t->ops->gradients(t, g1, NULL, &e);
+    nn_trainer_set_state(t, &s, &e);
+    nn_trainer_gradients(t, g1, NULL, &e);
     t_check(!memcmp(g0, g1, np * sizeof(double)), "masks: cleared", "ordinary ReLUs again give the same gradients");
     nn_trainer *c32 = NULL;
     o.dtype = NN_FP32;

@@ -50,11 +50,11 @@ static void run_file(const char *name)
     double *grads = malloc(sizeof(double) * r.L.nparams), loss = NAN;
     nn_state st;
     nn_state_alloc(&st, &r.L);
-    t->ops->set_batch(t, &r.batch, &err);
+    nn_trainer_set_batch(t, &r.batch, &err);
 
-    t->ops->set_state(t, &r.init, &err);
+    nn_trainer_set_state(t, &r.init, &err);
     t_poison(logits, (size_t)n * NN_POLICY), t_poison(value, n);
-    t->ops->forward(t, 1, logits, value, &loss, &err);
+    nn_trainer_forward(t, 1, logits, value, &loss, &err);
     double e = t_rel_l2(logits, r.logits, (size_t)n * NN_POLICY);
     char nm[320];
     snprintf(nm, sizeof nm, "%s forward logits", what);
@@ -66,18 +66,18 @@ static void run_file(const char *name)
     snprintf(nm, sizeof nm, "%s loss", what);
     t_check(e <= TOL, nm, "%.15g vs PyTorch %.15g, rel %.3g (tolerance %g)", loss, r.loss, e, TOL);
 
-    t->ops->set_state(t, &r.init, &err);
+    nn_trainer_set_state(t, &r.init, &err);
     t_poison(grads, r.L.nparams);
-    t->ops->gradients(t, grads, NULL, &err);
+    nn_trainer_gradients(t, grads, NULL, &err);
     t_check_grads(what, &r.L, grads, r.grads, TOL, 1);
 
-    t->ops->set_state(t, &r.init, &err);
+    nn_trainer_set_state(t, &r.init, &err);
     double losses[10];
     t_poison(losses, 10);
     for (int k = 0; k < 10; k++) {
-        t->ops->step(t, &losses[k], &err);
+        nn_trainer_step(t, &losses[k], &err);
         if (k == 0 || k == 9) {
-            t->ops->get_state(t, &st, &err);
+            nn_trainer_get_state(t, &st, &err);
             snprintf(nm, sizeof nm, "%s after %d AdamW step%s", what, k + 1, k ? "s" : "");
             check_state(nm, &st, k ? &r.step10 : &r.step1);
         }
@@ -87,7 +87,7 @@ static void run_file(const char *name)
     t_check(e <= TOL, nm, "10 losses %.4f .. %.4f, rel_l2 %.3g (tolerance %g)", losses[0], losses[9], e, TOL);
 
     t_poison(logits, (size_t)n * NN_POLICY), t_poison(value, n);
-    t->ops->forward(t, 0, logits, value, NULL, &err);
+    nn_trainer_forward(t, 0, logits, value, NULL, &err);
     e = t_rel_l2(logits, r.eval_logits, (size_t)n * NN_POLICY);
     snprintf(nm, sizeof nm, "%s eval logits", what);
     t_check(e <= TOL, nm, "rel_l2 %.3g (tolerance %g)", e, TOL);

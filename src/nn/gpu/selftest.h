@@ -9,8 +9,6 @@
 extern "C" {
 #endif
 
-struct nn_trainer;
-
 /* Returns the number of failed comparisons, or -1 when no GPU could be used (a SKIP line
  * saying why has been printed). */
 int nn_gpu_selftest(int device_index, unsigned long long seed);
@@ -19,13 +17,6 @@ int nn_gpu_selftest(int device_index, unsigned long long seed);
 void nn_gpu_kernel_bench(int device_index, int batch, int C);
 /* Prints the time and GB/s of the GroupNorm kernels, earlier and coalesced (no checks). */
 void nn_gpu_norm_bench(int device_index, int batch, int C);
-
-/* Which 3x3 convolutions a GPU trainer runs ("cudnn 9.10.2", "own mma", "own simt"; see
- * GV_CUDNN in trainer.cu); NULL for a trainer of another backend. */
-const char *nn_gpu_conv_path(const struct nn_trainer *t);
-
-/* Runs one training step of a GPU trainer eagerly with per-kind timings and prints them. */
-void nn_gpu_profile(struct nn_trainer *t);
 
 #ifdef __cplusplus
 }

@@ -24,13 +24,3 @@ void nn_gpu_norm_bench(int device_index, int batch, int C)
     (void)batch;
     (void)C;
 }
-void nn_gpu_profile(struct nn_trainer *t)
-{
-    (void)t;
-}
-
-const char *nn_gpu_conv_path(const struct nn_trainer *t)
-{
-    (void)t;
-    return NULL;
-}

@@ -19,8 +19,7 @@
 #include <string.h>
 
 #include "nn/gpu/gpu_nn.h"
-#include "nn/gpu/selftest.h"
-#include "nn/nn.h"
+#include "nn/nn_backend.h"
 #include "nn/ops.h"
 
 typedef struct {
@@ -103,7 +102,7 @@ typedef struct {
     cudaGraphExec_t igraph; /* the eval-mode forward alone (t_infer), for igraph_n samples */
     int igraph_n;
 
-    /* profiling of one eager step (nn_gpu_profile): time per kind of work */
+    /* profiling of one eager step (nn_trainer_profile): time per kind of work */
     int prof, prof_bad; /* profiling on; an event call failed */
     double prof_ms[8];
     cudaEvent_t pe0, pe1;
@@ -1007,8 +1006,9 @@ static gv_status t_step(nn_trainer *t, double *loss, gv_err *err)
 }
 
 /* Runs one training step eagerly, timing each kind of work with events (synchronising
- * after each), and prints the breakdown; the state advances by one step. */
-extern "C" void nn_gpu_profile(nn_trainer *t)
+ * after each), and prints the breakdown; the state advances by one step (the profile entry,
+ * nn_trainer_profile). */
+static void t_profile(nn_trainer *t)
 {
     gt *s = T_(t);
     gv_err e;
@@ -1206,15 +1206,18 @@ static gv_status dnn_open(gt *s, gv_err *err)
     return GV_OK;
 }
 
-static const nn_trainer_ops ops_fp32 = {"cuda-fp32", t_set_state, t_get_state, t_set_batch, t_forward,
-                                        t_gradients, t_step, t_sync, t_peak, t_destroy, t_relu_masks, t_infer};
-static const nn_trainer_ops ops_bf16 = {"cuda-bf16", t_set_state, t_get_state, t_set_batch, t_forward,
-                                        t_gradients, t_step, t_sync, t_peak, t_destroy, t_relu_masks, t_infer};
-
-extern "C" const char *nn_gpu_conv_path(const nn_trainer *t)
+/* Which 3x3 convolutions t runs, as dnn_open named them (the conv_path entry). */
+static const char *t_conv_path(const nn_trainer *t)
 {
-    return t && t->impl && (t->ops == &ops_fp32 || t->ops == &ops_bf16) ? T_(t)->conv_path : NULL;
+    return T_(t)->conv_path;
 }
+
+static const nn_trainer_ops ops_fp32 = {"cuda-fp32", t_set_state, t_get_state, t_set_batch, t_forward,
+                                        t_gradients, t_step, t_sync, t_peak, t_destroy, t_relu_masks, t_infer,
+                                        t_conv_path, t_profile};
+static const nn_trainer_ops ops_bf16 = {"cuda-bf16", t_set_state, t_get_state, t_set_batch, t_forward,
+                                        t_gradients, t_step, t_sync, t_peak, t_destroy, t_relu_masks, t_infer,
+                                        t_conv_path, t_profile};
 
 extern "C" gv_status nn_gpu_create(const dev_id *dev, const nn_layout *L, const nn_trainer_opts *opts,
                                    nn_trainer **out, gv_err *err)
@@ -1270,7 +1273,6 @@ extern "C" gv_status nn_gpu_create(const dev_id *dev, const nn_layout *L, const 
         t->ops = s->dt == GPU_BF16 ? &ops_bf16 : &ops_fp32;
         t->L = L;
         t->opts = *opts;
-        t->dev = *dev;
         t->impl = s;
         *out = t;
     }
