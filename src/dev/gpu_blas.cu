@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "dev/gpu_blas.h"
-#include "dev/gpu_util.h"
+#include "dev/gpu_common.h"
 
 #if GV_GPU_IS_HIP
 #include <hipblas/hipblas.h>

@@ -1,5 +1,5 @@
 /* gb_xxh3.h: XXH3-64 (seed 0, default secret) for inputs longer than 240 bytes, written
- * for host and device (GB_HD) so the device can hash its framebuffers and return 8 bytes
+ * for host and device (GV_HD) so the device can hash its framebuffers and return 8 bytes
  * per frame instead of 69120. The result equals gv_hash64() on the same bytes; the test
  * suite checks this on the host. The 192-byte default secret is passed in (the host
  * takes it from libxxhash's header, see gb_xxh3_secret()).
@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "emu/gb/gb_video.h" /* GB_HD */
+#include "dev/gpu_common.h" /* GV_HD */
 
 #define GB_XXH3_SECRET_SIZE 192
 #define GB_XXH_P32_1 0x9E3779B1u
@@ -31,7 +31,7 @@ extern "C"
 #endif
 void gb_xxh3_secret(uint8_t out[GB_XXH3_SECRET_SIZE]);
 
-GB_HD static inline uint64_t gb_xxh_rd64(const uint8_t *p)
+GV_HD static inline uint64_t gb_xxh_rd64(const uint8_t *p)
 {
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
     if (((uintptr_t)p & 7) == 0)
@@ -43,7 +43,7 @@ GB_HD static inline uint64_t gb_xxh_rd64(const uint8_t *p)
     return v;
 }
 
-GB_HD static inline uint64_t gb_xxh3_acc_init(int i)
+GV_HD static inline uint64_t gb_xxh3_acc_init(int i)
 {
     switch (i) {
     case 0: return GB_XXH_P32_3;
@@ -59,7 +59,7 @@ GB_HD static inline uint64_t gb_xxh3_acc_init(int i)
 
 /* One stripe's contribution to lane i: the lane receives its neighbour's (i^1) input
  * word plus the 32x32 product of its own input word keyed by the secret. */
-GB_HD static inline uint64_t gb_xxh3_stripe_lane(uint64_t acc, const uint8_t *in, const uint8_t *sec, int i)
+GV_HD static inline uint64_t gb_xxh3_stripe_lane(uint64_t acc, const uint8_t *in, const uint8_t *sec, int i)
 {
     uint64_t v = gb_xxh_rd64(in + 8 * i);
     uint64_t k = v ^ gb_xxh_rd64(sec + 8 * i);
@@ -69,7 +69,7 @@ GB_HD static inline uint64_t gb_xxh3_stripe_lane(uint64_t acc, const uint8_t *in
 }
 
 /* Lane i of the long-input loop over len (> 240) bytes. */
-GB_HD static inline uint64_t gb_xxh3_lane(const uint8_t *in, size_t len, const uint8_t *sec, int i)
+GV_HD static inline uint64_t gb_xxh3_lane(const uint8_t *in, size_t len, const uint8_t *sec, int i)
 {
     const size_t stripes_per_block = (GB_XXH3_SECRET_SIZE - 64) / 8;
     const size_t block = 64 * stripes_per_block;
@@ -90,7 +90,7 @@ GB_HD static inline uint64_t gb_xxh3_lane(const uint8_t *in, size_t len, const u
     return acc;
 }
 
-GB_HD static inline uint64_t gb_xxh_mul128_fold64(uint64_t a, uint64_t b)
+GV_HD static inline uint64_t gb_xxh_mul128_fold64(uint64_t a, uint64_t b)
 {
 #if defined(__CUDA_ARCH__)
     return (a * b) ^ __umul64hi(a, b);
@@ -102,7 +102,7 @@ GB_HD static inline uint64_t gb_xxh_mul128_fold64(uint64_t a, uint64_t b)
 #endif
 }
 
-GB_HD static inline uint64_t gb_xxh3_merge(const uint64_t acc[8], size_t len, const uint8_t *sec)
+GV_HD static inline uint64_t gb_xxh3_merge(const uint64_t acc[8], size_t len, const uint8_t *sec)
 {
     uint64_t r = (uint64_t)len * GB_XXH_P64_1;
     for (int i = 0; i < 4; i++)
@@ -115,7 +115,7 @@ GB_HD static inline uint64_t gb_xxh3_merge(const uint64_t acc[8], size_t len, co
 }
 
 /* XXH3-64 of len > 240 bytes, sequentially. */
-GB_HD static inline uint64_t gb_xxh3_long(const uint8_t *in, size_t len, const uint8_t *sec)
+GV_HD static inline uint64_t gb_xxh3_long(const uint8_t *in, size_t len, const uint8_t *sec)
 {
     uint64_t acc[8];
     for (int i = 0; i < 8; i++)

@@ -9,18 +9,10 @@ static __device__ __forceinline__ float ld1(const gv_bf16 *p) { return gv_bf16_t
 static __device__ __forceinline__ void st1(float *p, float v) { *p = v; }
 static __device__ __forceinline__ void st1(gv_bf16 *p, float v) { *p = gv_f32_to_bf16(v); }
 
-static __device__ __forceinline__ float warp_sum(float v)
-{
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1)
-        v += gv_shfl_xor(v, o);
-    return v;
-}
-
 /* Sum of v over a block of 256 threads, in thread 0 (others get garbage). */
 static __device__ float block_sum256(float v, float *scratch /* [8] */)
 {
-    v = warp_sum(v);
+    v = gv_warp_sum(v);
     int w = threadIdx.x >> 5, l = threadIdx.x & 31;
     __syncthreads();
     if (l == 0)

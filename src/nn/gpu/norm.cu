@@ -18,14 +18,6 @@
 
 #define NORM_THREADS 256
 
-static __device__ __forceinline__ float warp_sum(float v)
-{
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1)
-        v += gv_shfl_xor(v, o);
-    return v;
-}
-
 /* VEC adjacent elements to and from float. */
 template <int VEC>
 static __device__ __forceinline__ void ldv(const float *p, float v[VEC])
@@ -101,7 +93,7 @@ __global__ void __launch_bounds__(NORM_THREADS) gn_fwd(const T *__restrict__ x, 
             for (int e = 0; e < VEC; e++)
                 s += v[e];
         });
-        const float mean = warp_sum(s) * inv;
+        const float mean = gv_warp_sum(s) * inv;
         float q = 0.f;
         group_vectors<VEC>(lane, nvec, per_pos, base, C, [&](size_t o, int, int) {
             float v[VEC];
@@ -110,7 +102,7 @@ __global__ void __launch_bounds__(NORM_THREADS) gn_fwd(const T *__restrict__ x, 
             for (int e = 0; e < VEC; e++)
                 q += (v[e] - mean) * (v[e] - mean);
         });
-        const float rstd = rsqrtf(warp_sum(q) * inv + 1e-5f);
+        const float rstd = rsqrtf(gv_warp_sum(q) * inv + 1e-5f);
         if (lane == 0) {
             mean_out[n * 8 + warp] = mean;
             rstd_out[n * 8 + warp] = rstd;
@@ -199,8 +191,8 @@ __global__ void __launch_bounds__(NORM_THREADS) gn_bwd(const T *__restrict__ x, 
                 }
             }
         });
-        s1 = warp_sum(s1) * inv;
-        s2 = warp_sum(s2) * inv;
+        s1 = gv_warp_sum(s1) * inv;
+        s2 = gv_warp_sum(s2) * inv;
         group_vectors<VEC>(lane, nvec, per_pos, base, C, [&](size_t o, int, int c) {
             float xv[VEC], g[VEC], d[VEC];
             ld_masked<T, VEC>(x, dout, out, o, xv, g);
@@ -333,7 +325,7 @@ __global__ void __launch_bounds__(NORM_THREADS) gn_fwd_reg(const T *__restrict__
                     s += v[it][e];
             }
         }
-        const float mean = warp_sum(s) * inv;
+        const float mean = gv_warp_sum(s) * inv;
         float q = 0.f;
 #pragma unroll
         for (int it = 0; it < ITER; it++)
@@ -341,7 +333,7 @@ __global__ void __launch_bounds__(NORM_THREADS) gn_fwd_reg(const T *__restrict__
 #pragma unroll
                 for (int e = 0; e < 8; e++)
                     q += (v[it][e] - mean) * (v[it][e] - mean);
-        const float rstd = rsqrtf(warp_sum(q) * inv + 1e-5f);
+        const float rstd = rsqrtf(gv_warp_sum(q) * inv + 1e-5f);
         if (lane == 0) {
             mean_out[n * 8 + warp] = mean;
             rstd_out[n * 8 + warp] = rstd;
@@ -417,8 +409,8 @@ __global__ void __launch_bounds__(NORM_THREADS) gn_bwd_reg(const T *__restrict__
                 accb[e] += g[it][e];
             }
         }
-        s1 = warp_sum(s1) * inv;
-        s2 = warp_sum(s2) * inv;
+        s1 = gv_warp_sum(s1) * inv;
+        s2 = gv_warp_sum(s2) * inv;
 #pragma unroll
         for (int it = 0; it < ITER; it++) {
             int p = it * PPI + pin;
