@@ -7,8 +7,8 @@
  * barrier between a renderer's phases, in whichever compiler pass sees them.
  *
  * Under nvcc or hipcc only (device code, C++): the CUDA->HIP mapping (gpu_vendor.h), the one
- * GPU error path (GV_GPU, GV_GPU_TRY), frees for cleanup paths, launch sizes and the warp
- * sum. */
+ * GPU error path (GV_GPU, GV_GPU_TRY, GV_GPU_NAMED: runtime, vendor BLAS and cuDNN calls),
+ * frees for cleanup paths, launch sizes and the warp sum. */
 #ifndef GV_DEV_GPU_COMMON_H
 #define GV_DEV_GPU_COMMON_H
 
@@ -62,19 +62,31 @@
 #include "core/gv.h"
 #include "dev/gpu_vendor.h"
 
-/* The one GPU error path. GV_GPU(call, err) runs a runtime call and evaluates to GV_OK, or
- * to GV_ERR_ENV with err (may be NULL) filled with the call's text, the runtime's error and
- * the file and line; GV_GPU_TRY(call, err) returns that status from the calling function.
- * After a kernel launch, GV_GPU_TRY(cudaGetLastError(), err) reports a bad configuration or
- * a missing kernel image. */
+/* The one GPU error path. GV_GPU(call, err) runs a call of the GPU runtime, the vendor BLAS
+ * or cuDNN and evaluates to GV_OK, or to GV_ERR_ENV with err (may be NULL) filled with
+ * "LIB: CALL failed: WHY (NAME, FILE:LINE)"; GV_GPU_TRY(call, err) returns that status from
+ * the calling function; GV_GPU_NAMED(call, what, err) says `what` instead of the call's text
+ * (a short name, or the call's sizes). After a kernel launch, GV_GPU_TRY(cudaGetLastError(),
+ * err) reports a bad configuration or a missing kernel image.
+ *
+ * The status type picks the library: gv_gpu_check has one overload per type, each turning a
+ * failure into gv_gpu_fail's message: cudaError_t here, the BLAS status in gpu_blas.cu and
+ * cudnnStatus_t in conv_cudnn.cu (which loads cuDNN at run time), beside the headers that
+ * declare those types. */
+static inline gv_status gv_gpu_fail(gv_err *err, const char *lib, const char *call, const char *why, const char *name,
+                                    const char *file, int line)
+{
+    return gv_fail(err, GV_ERR_ENV, "%s: %s failed: %s (%s%s%s:%d)", lib, call, why, name ? name : "", name ? ", " : "",
+                   file, line);
+}
 static inline gv_status gv_gpu_check(cudaError_t e, const char *call, const char *file, int line, gv_err *err)
 {
     if (e == cudaSuccess)
         return GV_OK;
-    return gv_fail(err, GV_ERR_ENV, "GPU: %s failed: %s (%s, %s:%d)", call, cudaGetErrorString(e), cudaGetErrorName(e),
-                   file, line);
+    return gv_gpu_fail(err, "GPU", call, cudaGetErrorString(e), cudaGetErrorName(e), file, line);
 }
-#define GV_GPU(call, err) gv_gpu_check((call), #call, __FILE__, __LINE__, (err))
+#define GV_GPU_NAMED(call, what, err) gv_gpu_check((call), (what), __FILE__, __LINE__, (err))
+#define GV_GPU(call, err) GV_GPU_NAMED(call, #call, err)
 #define GV_GPU_TRY(call, err)                                                                      \
     do {                                                                                           \
         gv_status s_ = GV_GPU(call, err);                                                          \
