@@ -142,7 +142,7 @@ static const char *dt_name(gpu_dtype dt)
 static gv_status plan_descs(dnn_plan *p, cudnnMathType_t math, gv_err *err)
 {
     const cudnnDataType_t t = p->dt == GPU_BF16 ? CUDNN_DATA_BFLOAT16 : CUDNN_DATA_FLOAT;
-    const int n = p->M / 49;
+    const int n = p->M / NN_CELLS;
     GV_GPU_TRY(L.cudnnCreateTensorDescriptor(&p->xd), err);
     GV_GPU_TRY(L.cudnnCreateTensorDescriptor(&p->yd), err);
     GV_GPU_TRY(L.cudnnCreateFilterDescriptor(&p->wd), err);
@@ -202,7 +202,7 @@ static gv_status plan_get(gpu_dnn *h, int op, int M, int cin, int cout, gpu_dtyp
                           const void *w, void *y, cudaStream_t st, dnn_plan **out, gv_err *err)
 {
     tf32 = tf32 && dt == GPU_F32;
-    if (cin % 8 || cout % 8 || M <= 0 || M % 49)
+    if (cin % 8 || cout % 8 || M <= 0 || M % NN_CELLS)
         return gv_fail(err, GV_ERR_INPUT, "conv3x3 (cuDNN): %d rows of %d -> %d channels are not whole 7x7 boards of "
                        "multiples of 8 channels", M, cin, cout);
     if (op == OP_WGRAD && (size_t)cout * 9 * cin > h->max_dw)
@@ -439,21 +439,21 @@ gv_status gpu_dnn_probe(gpu_dnn *h, int cin, int cout, gpu_dtype dt, int tf32, g
 {
     const size_t es = dt == GPU_BF16 ? 2 : 4;
     void *x = NULL, *w = NULL, *y = NULL;
-    gv_status s = GV_GPU(cudaMalloc(&x, es * 49 * cin), err);
+    gv_status s = GV_GPU(cudaMalloc(&x, es * NN_CELLS * cin), err);
     if (s == GV_OK)
         s = GV_GPU(cudaMalloc(&w, es * cout * 9 * cin), err);
     if (s == GV_OK)
-        s = GV_GPU(cudaMalloc(&y, es * 49 * cout), err);
+        s = GV_GPU(cudaMalloc(&y, es * NN_CELLS * cout), err);
     if (s == GV_OK)
-        s = GV_GPU(cudaMemset(x, 0, es * 49 * cin), err);
+        s = GV_GPU(cudaMemset(x, 0, es * NN_CELLS * cin), err);
     if (s == GV_OK)
         s = GV_GPU(cudaMemset(w, 0, es * cout * 9 * cin), err);
     if (s == GV_OK)
-        s = GV_GPU(cudaMemset(y, 0, es * 49 * cout), err);
-    conv_args a = {x, w, y, NULL, 49, cin, cout, dt, 0, NULL, 0, 0, 0};
+        s = GV_GPU(cudaMemset(y, 0, es * NN_CELLS * cout), err);
+    conv_args a = {x, w, y, NULL, NN_CELLS, cin, cout, dt, 0, NULL, 0, 0, 0};
     if (s == GV_OK)
         s = gpu_dnn_plan_fwd(h, &a, tf32, 0, err);
-    wgrad_args g = {y, x, NULL, NULL, 0, 49, cin, cout, cin, dt, 0, 0};
+    wgrad_args g = {y, x, NULL, NULL, 0, NN_CELLS, cin, cout, cin, dt, 0, 0};
     if (s == GV_OK)
         s = gpu_dnn_plan_wgrad(h, &g, tf32, 0, err);
     gpu_free(x, w, y);
