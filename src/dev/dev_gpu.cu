@@ -7,7 +7,7 @@
 
 #include "dev/dev.h"
 #include "dev/gpu_blas.h"
-#include "dev/gpu_util.h"
+#include "dev/gpu_common.h"
 
 extern "C" const char *dev_gpu_backend(void)
 {

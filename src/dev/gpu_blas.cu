@@ -5,13 +5,14 @@
 #include <stdlib.h>
 
 #include "dev/gpu_blas.h"
-#include "dev/gpu_util.h"
+#include "dev/gpu_common.h"
 
 #if GV_GPU_IS_HIP
 #include <hipblas/hipblas.h>
 #define cublasHandle_t hipblasHandle_t
 #define cublasStatus_t hipblasStatus_t
 #define CUBLAS_STATUS_SUCCESS HIPBLAS_STATUS_SUCCESS
+#define cublasGetStatusString hipblasStatusToString
 #define cublasCreate hipblasCreate
 #define cublasDestroy hipblasDestroy
 #define cublasSetStream hipblasSetStream
@@ -33,6 +34,14 @@
 #define BLAS_NAME "cuBLAS"
 #endif
 
+/* The BLAS status on the one GPU error path (GV_GPU, gpu_common.h). */
+static gv_status gv_gpu_check(cublasStatus_t s, const char *call, const char *file, int line, gv_err *err)
+{
+    if (s == CUBLAS_STATUS_SUCCESS)
+        return GV_OK;
+    return gv_gpu_fail(err, BLAS_NAME, call, cublasGetStatusString(s), NULL, file, line);
+}
+
 struct gpu_blas {
     cublasHandle_t h;
     void *workspace;
@@ -46,20 +55,18 @@ gv_status gpu_blas_create(gpu_blas **out, void *stream, gv_err *err)
     gpu_blas *b = (gpu_blas *)calloc(1, sizeof *b);
     if (!b)
         return gv_fail(err, GV_ERR_ENV, "out of memory creating a BLAS handle");
-    cublasStatus_t s = cublasCreate(&b->h);
-    if (s != CUBLAS_STATUS_SUCCESS) {
+    gv_status s = GV_GPU(cublasCreate(&b->h), err);
+    if (s != GV_OK) {
         free(b);
-        return gv_fail(err, GV_ERR_ENV, "%s: cannot create a handle (status %d); is the GPU usable? try 'gpuvet smoke'",
-                       BLAS_NAME, (int)s);
+        return s;
     }
-    cublasSetStream(b->h, (cudaStream_t)stream);
     /* A fixed workspace keeps the library from allocating inside graph capture. */
-    if (cudaMalloc(&b->workspace, WORKSPACE_BYTES) != cudaSuccess) {
-        cublasDestroy(b->h);
-        free(b);
-        return gv_fail(err, GV_ERR_ENV, "%s: cannot allocate its %u MiB workspace", BLAS_NAME, WORKSPACE_BYTES >> 20);
+    if ((s = GV_GPU(cublasSetStream(b->h, (cudaStream_t)stream), err)) != GV_OK ||
+        (s = GV_GPU(cudaMalloc(&b->workspace, WORKSPACE_BYTES), err)) != GV_OK ||
+        (s = GV_GPU(cublasSetWorkspace(b->h, b->workspace, WORKSPACE_BYTES), err)) != GV_OK) {
+        gpu_blas_destroy(b);
+        return s;
     }
-    cublasSetWorkspace(b->h, b->workspace, WORKSPACE_BYTES);
     *out = b;
     return GV_OK;
 }
@@ -84,10 +91,11 @@ gv_status gpu_blas_gemm(gpu_blas *b, int ta, int tb, int M, int N, int K, float 
     cublasComputeType_t ct = (tf32 && ab == GPU_F32) ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
     cublasStatus_t s = cublasGemmEx(b->h, tb ? CUBLAS_OP_T : CUBLAS_OP_N, ta ? CUBLAS_OP_T : CUBLAS_OP_N, N, M, K,
                                     &alpha, B, tab, ldb, A, tab, lda, &beta, C, tc, ldc, ct, CUBLAS_GEMM_DEFAULT);
-    if (s != CUBLAS_STATUS_SUCCESS)
-        return gv_fail(err, GV_ERR_ENV, "%s GEMM %dx%dx%d (%s) failed with status %d", BLAS_NAME, M, N, K,
-                       ab == GPU_BF16 ? "bf16" : "fp32", (int)s);
-    return GV_OK;
+    if (s == CUBLAS_STATUS_SUCCESS)
+        return GV_OK;
+    char what[80]; /* the sizes, not the call's text */
+    snprintf(what, sizeof what, "GEMM %dx%dx%d (%s)", M, N, K, ab == GPU_BF16 ? "bf16" : "fp32");
+    return GV_GPU_NAMED(s, what, err);
 }
 
 void gpu_blas_version(gpu_blas *b, char *buf, int len)

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/gv.h"
-#include "dev/gpu_vendor.h"
+#include "dev/gpu_common.h"
 #include "dev/smoke.h"
 
 #if GV_GPU_IS_HIP

@@ -1,5 +1,5 @@
 /* xxh3_hd.h: XXH3-64 (seed 0, default secret) for inputs longer than 240 bytes, written
- * for host and device (DEV_XXH3_HD) so a device can hash a framebuffer and return 8 bytes
+ * for host and device (GV_HD) so a device can hash a framebuffer and return 8 bytes
  * per frame instead of the frame (69120 bytes for the Game Boy's). The result equals
  * gv_hash64() on the same bytes; the test suite checks this on the host. The 192-byte
  * default secret is passed in (the host takes it from libxxhash's header, see
@@ -8,17 +8,13 @@
  * The accumulator has 8 independent 64-bit lanes, so a lane-parallel form (one thread
  * per lane) is provided too: dev_xxh3_lane() runs lane i over the whole input and
  * dev_xxh3_merge() combines the 8 lanes. */
-#ifndef GV_DEV_XXH3_HD_H
-#define GV_DEV_XXH3_HD_H
+#ifndef GV_GV_HD_H
+#define GV_GV_HD_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#if defined(__CUDACC__) || defined(__HIPCC__)
-#define DEV_XXH3_HD __host__ __device__
-#else
-#define DEV_XXH3_HD
-#endif
+#include "dev/gpu_common.h" /* GV_HD */
 
 #define DEV_XXH3_SECRET_SIZE 192
 #define DEV_XXH_P32_1 0x9E3779B1u
@@ -36,7 +32,7 @@ extern "C"
 #endif
 void dev_xxh3_secret(uint8_t out[DEV_XXH3_SECRET_SIZE]);
 
-DEV_XXH3_HD static inline uint64_t dev_xxh_rd64(const uint8_t *p)
+GV_HD static inline uint64_t dev_xxh_rd64(const uint8_t *p)
 {
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
     if (((uintptr_t)p & 7) == 0)
@@ -48,7 +44,7 @@ DEV_XXH3_HD static inline uint64_t dev_xxh_rd64(const uint8_t *p)
     return v;
 }
 
-DEV_XXH3_HD static inline uint64_t dev_xxh3_acc_init(int i)
+GV_HD static inline uint64_t dev_xxh3_acc_init(int i)
 {
     switch (i) {
     case 0: return DEV_XXH_P32_3;
@@ -64,7 +60,7 @@ DEV_XXH3_HD static inline uint64_t dev_xxh3_acc_init(int i)
 
 /* One stripe's contribution to lane i: the lane receives its neighbour's (i^1) input
  * word plus the 32x32 product of its own input word keyed by the secret. */
-DEV_XXH3_HD static inline uint64_t dev_xxh3_stripe_lane(uint64_t acc, const uint8_t *in, const uint8_t *sec, int i)
+GV_HD static inline uint64_t dev_xxh3_stripe_lane(uint64_t acc, const uint8_t *in, const uint8_t *sec, int i)
 {
     uint64_t v = dev_xxh_rd64(in + 8 * i);
     uint64_t k = v ^ dev_xxh_rd64(sec + 8 * i);
@@ -74,7 +70,7 @@ DEV_XXH3_HD static inline uint64_t dev_xxh3_stripe_lane(uint64_t acc, const uint
 }
 
 /* Lane i of the long-input loop over len (> 240) bytes. */
-DEV_XXH3_HD static inline uint64_t dev_xxh3_lane(const uint8_t *in, size_t len, const uint8_t *sec, int i)
+GV_HD static inline uint64_t dev_xxh3_lane(const uint8_t *in, size_t len, const uint8_t *sec, int i)
 {
     const size_t stripes_per_block = (DEV_XXH3_SECRET_SIZE - 64) / 8;
     const size_t block = 64 * stripes_per_block;
@@ -95,7 +91,7 @@ DEV_XXH3_HD static inline uint64_t dev_xxh3_lane(const uint8_t *in, size_t len, 
     return acc;
 }
 
-DEV_XXH3_HD static inline uint64_t dev_xxh_mul128_fold64(uint64_t a, uint64_t b)
+GV_HD static inline uint64_t dev_xxh_mul128_fold64(uint64_t a, uint64_t b)
 {
 #if defined(__CUDA_ARCH__)
     return (a * b) ^ __umul64hi(a, b);
@@ -107,7 +103,7 @@ DEV_XXH3_HD static inline uint64_t dev_xxh_mul128_fold64(uint64_t a, uint64_t b)
 #endif
 }
 
-DEV_XXH3_HD static inline uint64_t dev_xxh3_merge(const uint64_t acc[8], size_t len, const uint8_t *sec)
+GV_HD static inline uint64_t dev_xxh3_merge(const uint64_t acc[8], size_t len, const uint8_t *sec)
 {
     uint64_t r = (uint64_t)len * DEV_XXH_P64_1;
     for (int i = 0; i < 4; i++)
@@ -120,7 +116,7 @@ DEV_XXH3_HD static inline uint64_t dev_xxh3_merge(const uint64_t acc[8], size_t 
 }
 
 /* XXH3-64 of len > 240 bytes, sequentially. */
-DEV_XXH3_HD static inline uint64_t dev_xxh3_long(const uint8_t *in, size_t len, const uint8_t *sec)
+GV_HD static inline uint64_t dev_xxh3_long(const uint8_t *in, size_t len, const uint8_t *sec)
 {
     uint64_t acc[8];
     for (int i = 0; i < 8; i++)

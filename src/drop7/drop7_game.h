@@ -1,6 +1,6 @@
 /* drop7_game.h: the fast Drop7 game, written once and compiled for the host (drop7_game.c,
  * drop7_sim.c, drop7_encode.c) and for the device (drop7_gpu.cu): static inline functions,
- * __host__ __device__ under nvcc or hipcc (D7_HD). The rules are those of the plain
+ * __host__ __device__ under nvcc or hipcc (GV_INLINE). The rules are those of the plain
  * reference drop7_ref.c (docs/DROP7.md); the tests compare the two on millions of moves.
  *
  * The board is bitboards in one 64-bit word each: bit x*8 + r is the cell in column x,
@@ -21,29 +21,13 @@
 #include <stdint.h>
 
 #include "core/rng.h"
+#include "dev/gpu_common.h" /* GV_INLINE, GV_UNROLL8 */
 #include "drop7/drop7.h"
-
-#if defined(__CUDACC__) || defined(__HIPCC__)
-#define D7_HD static __host__ __device__ __forceinline__
-#else
-#define D7_HD static inline
-#endif
 
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 #define D7_POPCNT(x) __popcll(x)
 #else
 #define D7_POPCNT(x) __builtin_popcountll(x)
-#endif
-
-/* unrolls the 7 run lengths, in whichever compiler pass sees it (none in nvcc's host pass) */
-#if defined(__CUDACC__) && !defined(__CUDA_ARCH__) && !defined(__clang__)
-#define D7_UNROLL
-#elif defined(__clang__) || defined(__CUDA_ARCH__)
-#define D7_UNROLL _Pragma("unroll")
-#elif defined(__GNUC__)
-#define D7_UNROLL _Pragma("GCC unroll 8")
-#else
-#define D7_UNROLL
 #endif
 
 #define D7_BOARD 0x007f7f7f7f7f7f7full  /* the 49 cells */
@@ -64,20 +48,20 @@ typedef struct drop7_game {
 
 /* ---- the generator (core/rng.h's steps, seeded and drawn as core/rng.c does) ---------- */
 
-D7_HD void drop7_rng_seed(uint64_t *s, uint64_t seed)
+GV_INLINE void drop7_rng_seed(uint64_t *s, uint64_t seed)
 {
     uint64_t x = seed;
     for (int i = 0; i < 4; i++)
         s[i] = gv_splitmix64(&x);
 }
 
-D7_HD uint64_t drop7_rng_u64(uint64_t *s)
+GV_INLINE uint64_t drop7_rng_u64(uint64_t *s)
 {
     return gv_xoshiro256ss(s);
 }
 
 /* uniform in [0, n), n > 0, no modulo bias: gv_rng_below */
-D7_HD uint64_t drop7_rng_below(uint64_t *s, uint64_t n)
+GV_INLINE uint64_t drop7_rng_below(uint64_t *s, uint64_t n)
 {
     uint64_t lim = (0 - n) % n;
     for (;;) {
@@ -88,14 +72,14 @@ D7_HD uint64_t drop7_rng_below(uint64_t *s, uint64_t n)
 }
 
 /* A code 1..9 with probability w[c] / sum(w[1..9]) (the sum is > 0: drop7_rules_check). */
-D7_HD int drop7_draw_code(uint64_t *s, const uint16_t *w)
+GV_INLINE int drop7_draw_code(uint64_t *s, const uint16_t *w)
 {
     uint32_t total = 0;
-    D7_UNROLL
+    GV_UNROLL8
     for (int c = 1; c < DROP7_CODES; c++)
         total += w[c];
     uint32_t r = (uint32_t)drop7_rng_below(s, total);
-    D7_UNROLL
+    GV_UNROLL8
     for (int c = 1; c < DROP7_CODES; c++) {
         if (r < w[c])
             return c;
@@ -106,42 +90,42 @@ D7_HD int drop7_draw_code(uint64_t *s, const uint16_t *w)
 
 /* ---- cells ----------------------------------------------------------------------------- */
 
-D7_HD int32_t drop7_drops_of_level(const drop7_rules *R, int32_t level)
+GV_INLINE int32_t drop7_drops_of_level(const drop7_rules *R, int32_t level)
 {
     int32_t d = R->drops_first - R->drops_step * (level - 1);
     return d > R->drops_min ? d : R->drops_min;
 }
 
-D7_HD uint64_t drop7_bit(int x, int y)
+GV_INLINE uint64_t drop7_bit(int x, int y)
 {
     return 1ull << (x * 8 + (DROP7_N - 1 - y));
 }
 
-D7_HD void drop7_set_cells(drop7_game *g, uint64_t b, int code)
+GV_INLINE void drop7_set_cells(drop7_game *g, uint64_t b, int code)
 {
     g->occ |= b;
-    D7_UNROLL
+    GV_UNROLL8
     for (int i = 0; i < 4; i++)
         g->p[i] |= b & (0 - (uint64_t)((code >> i) & 1));
 }
 
-D7_HD void drop7_clear_cells(drop7_game *g, uint64_t m)
+GV_INLINE void drop7_clear_cells(drop7_game *g, uint64_t m)
 {
     g->occ &= ~m;
-    D7_UNROLL
+    GV_UNROLL8
     for (int i = 0; i < 4; i++)
         g->p[i] &= ~m;
 }
 
 /* Code of the cell at bit b (0 when empty). */
-D7_HD int drop7_cell_code(const drop7_game *g, uint64_t b)
+GV_INLINE int drop7_cell_code(const drop7_game *g, uint64_t b)
 {
     return (int)(((g->p[0] & b) != 0) | (((g->p[1] & b) != 0) << 1) | (((g->p[2] & b) != 0) << 2) |
                  (((g->p[3] & b) != 0) << 3));
 }
 
 /* Bit x set when column x has room (none once the game is over). */
-D7_HD int drop7_legal(const drop7_game *g)
+GV_INLINE int drop7_legal(const drop7_game *g)
 {
     if (g->over)
         return 0;
@@ -155,14 +139,14 @@ D7_HD int drop7_legal(const drop7_game *g)
 
 /* The numbered discs that explode now: value v and a horizontal or vertical run of
  * exactly v discs (covered discs count in runs). */
-D7_HD uint64_t drop7_exploding(const drop7_game *g)
+GV_INLINE uint64_t drop7_exploding(const drop7_game *g)
 {
     const uint64_t occ = g->occ, p0 = g->p[0], p1 = g->p[1], p2 = g->p[2];
     const uint64_t num = occ & ~g->p[3];
     const uint64_t top = occ & ~(occ >> 1);   /* each column's top disc */
     uint64_t ge = occ & ~(occ << 8);          /* left ends of horizontal runs of length >= L */
     uint64_t X = 0;
-    D7_UNROLL
+    GV_UNROLL8
     for (int L = 1; L <= DROP7_N; L++) {
         uint64_t longer = ge & (occ >> (8 * L)); /* runs of length >= L + 1 */
         uint64_t exact = ge ^ longer;
@@ -178,7 +162,7 @@ D7_HD uint64_t drop7_exploding(const drop7_game *g)
 }
 
 /* Packs every column down to the bottom, keeping the order of its discs. */
-D7_HD void drop7_gravity(drop7_game *g)
+GV_INLINE void drop7_gravity(drop7_game *g)
 {
     for (;;) {
         uint64_t h = ~g->occ & D7_BOARD; /* holes, then every cell with a hole at or below it */
@@ -189,7 +173,7 @@ D7_HD void drop7_gravity(drop7_game *g)
         if (!mv)
             return;
         g->occ = (g->occ & ~mv) | (mv >> 1);
-        D7_UNROLL
+        GV_UNROLL8
         for (int i = 0; i < 4; i++)
             g->p[i] = (g->p[i] & ~mv) | ((g->p[i] & mv) >> 1);
     }
@@ -198,7 +182,7 @@ D7_HD void drop7_gravity(drop7_game *g)
 /* Explodes, hits, reveals and drops until nothing explodes; step0 is the chain step count
  * to continue from (0 for a fresh chain). Scores every step and the board clear.
  * Returns the number of steps that exploded discs. */
-D7_HD int drop7_resolve(const drop7_rules *R, drop7_game *g, int step0)
+GV_INLINE int drop7_resolve(const drop7_rules *R, drop7_game *g, int step0)
 {
     int step = step0, steps = 0;
     for (;;) {
@@ -245,7 +229,7 @@ D7_HD int drop7_resolve(const drop7_rules *R, drop7_game *g, int step0)
 /* A new game from seed: start_discs random discs (an attempt draws a column, then a code;
  * it is dropped unless the column is full or the disc would make something explode; at
  * most 4 * start_discs attempts), then the first next disc. */
-D7_HD void drop7_game_new(const drop7_rules *R, drop7_game *g, uint64_t seed)
+GV_INLINE void drop7_game_new(const drop7_rules *R, drop7_game *g, uint64_t seed)
 {
     g->occ = 0;
     for (int i = 0; i < 4; i++)
@@ -279,7 +263,7 @@ D7_HD void drop7_game_new(const drop7_rules *R, drop7_game *g, uint64_t seed)
  * drop a row of solid discs rises (the game ends instead when a disc is in the top row)
  * with the level bonus and its own chain; the game ends when no column has room; else
  * the next disc is drawn. Returns the drop's chain length. */
-D7_HD int drop7_step(const drop7_rules *R, drop7_game *g, int x)
+GV_INLINE int drop7_step(const drop7_rules *R, drop7_game *g, int x)
 {
     uint64_t col = (g->occ >> (8 * x)) & 0x7f;
     drop7_set_cells(g, 1ull << (8 * x + D7_POPCNT(col)), g->next);
@@ -312,7 +296,7 @@ D7_HD int drop7_step(const drop7_rules *R, drop7_game *g, int x)
 /* ---- players ------------------------------------------------------------------------- */
 
 /* A uniform legal column, from the player's own generator prng. */
-D7_HD int drop7_pick_random(const drop7_game *g, uint64_t *prng)
+GV_INLINE int drop7_pick_random(const drop7_game *g, uint64_t *prng)
 {
     int m = drop7_legal(g);
     int k = (int)drop7_rng_below(prng, (uint64_t)D7_POPCNT((uint64_t)m));
@@ -326,7 +310,7 @@ D7_HD int drop7_pick_random(const drop7_game *g, uint64_t *prng)
 }
 
 /* The legal column whose whole move gains the most points, the lowest on ties. */
-D7_HD int drop7_pick_greedy(const drop7_rules *R, const drop7_game *g)
+GV_INLINE int drop7_pick_greedy(const drop7_rules *R, const drop7_game *g)
 {
     int m = drop7_legal(g), best = -1;
     int64_t best_gain = 0;
@@ -346,8 +330,8 @@ D7_HD int drop7_pick_greedy(const drop7_rules *R, const drop7_game *g)
 
 /* ---- records and encoding ------------------------------------------------------------ */
 
-D7_HD void drop7_game_record(const drop7_game *g, uint64_t seed, uint64_t moves_hash, int capped,
-                             drop7_record *rec)
+GV_INLINE void drop7_game_record(const drop7_game *g, uint64_t seed, uint64_t moves_hash, int capped,
+                                 drop7_record *rec)
 {
     rec->seed = seed;
     rec->moves_hash = moves_hash;
@@ -368,8 +352,8 @@ D7_HD void drop7_game_record(const drop7_game *g, uint64_t seed, uint64_t moves_
 
 /* One whole game: player DROP7_PLAYER_RANDOM or _GREEDY, at most max_moves moves; moves
  * (room for max_moves, or NULL) gets the columns. */
-D7_HD void drop7_game_play(const drop7_rules *R, int player, uint64_t seed, int max_moves, drop7_record *rec,
-                           uint8_t *moves)
+GV_INLINE void drop7_game_play(const drop7_rules *R, int player, uint64_t seed, int max_moves, drop7_record *rec,
+                               uint8_t *moves)
 {
     drop7_game g;
     uint64_t prng[4];
@@ -389,7 +373,7 @@ D7_HD void drop7_game_play(const drop7_rules *R, int player, uint64_t seed, int 
 /* The network's input in its compact form (nn_batch's cells): per cell [y*7 + x] the plane
  * (0..9, the cell's code) that holds 1 there, and consts[0..1] the values of the constant
  * planes 10 (the next disc, /7) and 11 (drops left, /30). */
-D7_HD void drop7_game_cells(const drop7_game *g, uint8_t *cells, float *consts)
+GV_INLINE void drop7_game_cells(const drop7_game *g, uint8_t *cells, float *consts)
 {
     for (int y = 0; y < DROP7_N; y++)
         for (int x = 0; x < DROP7_N; x++)
@@ -400,7 +384,7 @@ D7_HD void drop7_game_cells(const drop7_game *g, uint8_t *cells, float *consts)
 
 /* The 12 planes, (12, 7, 7) float32 at c*49 + y*7 + x, y = 0 the top row (drop7.h): the
  * cells above, expanded. */
-D7_HD void drop7_game_encode(const drop7_game *g, float *out)
+GV_INLINE void drop7_game_encode(const drop7_game *g, float *out)
 {
     uint8_t cells[DROP7_CELLS];
     float consts[2];
@@ -416,7 +400,7 @@ D7_HD void drop7_game_encode(const drop7_game *g, float *out)
 
 /* ---- plain positions (host) ---------------------------------------------------------- */
 
-D7_HD void drop7_game_load(const drop7_pos *p, drop7_game *g)
+GV_INLINE void drop7_game_load(const drop7_pos *p, drop7_game *g)
 {
     g->occ = 0;
     for (int i = 0; i < 4; i++)
@@ -440,7 +424,7 @@ D7_HD void drop7_game_load(const drop7_pos *p, drop7_game *g)
     g->pad_[0] = g->pad_[1] = 0;
 }
 
-D7_HD void drop7_game_store(const drop7_game *g, drop7_pos *p)
+GV_INLINE void drop7_game_store(const drop7_game *g, drop7_pos *p)
 {
     for (int y = 0; y < DROP7_N; y++)
         for (int x = 0; x < DROP7_N; x++)

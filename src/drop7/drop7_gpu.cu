@@ -5,7 +5,7 @@
  * so a warp runs as long as its longest game; that costs less than keeping games in
  * step. Every runtime call is checked, with file and line in the message, and so is
  * every launch. */
-#include "dev/gpu_util.h"
+#include "dev/gpu_common.h"
 
 #include <stdio.h>
 #include <stdlib.h>

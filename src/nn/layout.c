@@ -128,10 +128,10 @@ void nn_layout_init(nn_layout *L, const nn_config *cfg)
     }
     add_conv(&b, "pc", NN_HEAD_CH, C, 1);
     add_norm(&b, "pn", NN_HEAD_CH);
-    add_linear(&b, "pf", NN_POLICY, NN_HEAD_CH * NN_CELLS);
+    add_linear(&b, "pf", NN_POLICY, NN_HEAD_FLAT);
     add_conv(&b, "vc", NN_HEAD_CH, C, 1);
     add_norm(&b, "vn", NN_HEAD_CH);
-    add_linear(&b, "vf1", NN_VALUE_HIDDEN, NN_HEAD_CH * NN_CELLS);
+    add_linear(&b, "vf1", NN_VALUE_HIDDEN, NN_HEAD_FLAT);
     add_linear(&b, "vf2", 1, NN_VALUE_HIDDEN);
 }
 

@@ -28,6 +28,7 @@ extern "C" {
 #define NN_CELLS 49
 #define NN_IN_PLANES 12
 #define NN_HEAD_CH 32
+#define NN_HEAD_FLAT (NN_HEAD_CH * NN_CELLS) /* a head's flattened output, the input of its Linear */
 #define NN_POLICY 7
 #define NN_VALUE_HIDDEN 128
 #define NN_GROUPS 8

@@ -2,7 +2,7 @@
  * slots, each with pinned host buffers and their device twins for the packed logs, the
  * offsets and the results, and an event that marks the slot's work done. The console's
  * kernels run between the copies in and the copies out (emu_gpu_ops.launch). */
-#include "dev/gpu_util.h"
+#include "dev/gpu_common.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* gb_audio.h: the audio side of the frame log and the closed-form channel evaluation
  * shared by the core (to advance generators at events), the block synthesisers on host
- * and device (GB_HD), and the tests.
+ * and device (GV_HD), and the tests.
  *
  * Output stream: 48000 Hz, int16 stereo. Sample k is taken at dot t_k = floor(k * 4194304
  * / 48000) = floor(k * 32768 / 375) of the 4194304 Hz clock counted from power-on (the
@@ -16,19 +16,19 @@
 
 #include <stdint.h>
 
+#include "dev/gpu_common.h" /* GV_HD */
 #include "emu/common/emu_search.h"
-#include "emu/gb/gb_video.h" /* GB_HD */
 
 #define GB_AUDIO_RATE 48000
 #define GB_CLOCK_HZ 4194304
 #define GB_LFSR_POW 32
 
 /* Dot time of output sample k, and the first sample taken at or after dot t. */
-GB_HD static inline uint64_t gb_sample_time(uint64_t k)
+GV_HD static inline uint64_t gb_sample_time(uint64_t k)
 {
     return k * 32768u / 375u;
 }
-GB_HD static inline uint64_t gb_sample_first_at(uint64_t t)
+GV_HD static inline uint64_t gb_sample_first_at(uint64_t t)
 {
     return (t * 375u + 32767u) / 32768u;
 }
@@ -78,7 +78,7 @@ typedef struct {
 } gb_lfsr_jump;
 
 /* Square duty waveforms (12.5, 25, 50, 75 %), bit p = output at step p. */
-GB_HD static inline int gb_duty_bit(int duty, int pos)
+GV_HD static inline int gb_duty_bit(int duty, int pos)
 {
     const uint8_t pat = (uint8_t)(duty == 0 ? 0x80 : duty == 1 ? 0x81 : duty == 2 ? 0xE1 : 0x7E);
     return (pat >> pos) & 1;
@@ -86,7 +86,7 @@ GB_HD static inline int gb_duty_bit(int duty, int pos)
 
 /* One LFSR step: bits 0 and 1 are XORed, the register shifts right and the result enters
  * bit 14 (and bit 6 in 7-bit mode). The channel outputs its volume when bit 0 is 0. */
-GB_HD static inline uint16_t gb_lfsr_step(uint16_t s, int w7)
+GV_HD static inline uint16_t gb_lfsr_step(uint16_t s, int w7)
 {
     unsigned fb = (s ^ (s >> 1)) & 1u;
     unsigned r = (s >> 1) | (fb << 14);
@@ -95,7 +95,7 @@ GB_HD static inline uint16_t gb_lfsr_step(uint16_t s, int w7)
     return (uint16_t)r;
 }
 
-GB_HD static inline uint16_t gb_lfsr_jump_apply(const gb_lfsr_jump *J, uint16_t s, int w7, uint32_t n)
+GV_HD static inline uint16_t gb_lfsr_jump_apply(const gb_lfsr_jump *J, uint16_t s, int w7, uint32_t n)
 {
     const int w = w7 ? 1 : 0;
     for (int i = 0; n && i < GB_LFSR_POW; i++, n >>= 1)
@@ -105,7 +105,7 @@ GB_HD static inline uint16_t gb_lfsr_jump_apply(const gb_lfsr_jump *J, uint16_t 
 }
 
 /* Number of waveform steps the generator takes in the dt dots after its keyframe. */
-GB_HD static inline uint32_t gb_gen_steps(const gb_apu_gen *c, uint64_t dt)
+GV_HD static inline uint32_t gb_gen_steps(const gb_apu_gen *c, uint64_t dt)
 {
     if (!c->on || !c->period || dt < c->ctr)
         return 0;
@@ -113,7 +113,7 @@ GB_HD static inline uint32_t gb_gen_steps(const gb_apu_gen *c, uint64_t dt)
 }
 
 /* Sample p (0-31) of wave RAM: the high nibble of byte p/2 first. */
-GB_HD static inline int gb_wave_nibble(const uint8_t *wave, int p)
+GV_HD static inline int gb_wave_nibble(const uint8_t *wave, int p)
 {
     return (wave[p >> 1] >> ((p & 1) ? 0 : 4)) & 15;
 }
@@ -122,7 +122,7 @@ GB_HD static inline int gb_wave_nibble(const uint8_t *wave, int p)
  * wave channel reads the sample at its new position into its buffer at each step (wave
  * RAM cannot change between two keyframes, so the last read is the one that counts);
  * until its first step after a trigger it keeps playing the sample read before. */
-GB_HD static inline void gb_gen_advance(gb_apu_gen *c, int ch, uint64_t dt, const gb_lfsr_jump *J,
+GV_HD static inline void gb_gen_advance(gb_apu_gen *c, int ch, uint64_t dt, const gb_lfsr_jump *J,
                                         const uint8_t *wave)
 {
     if (!c->on || !c->period)
@@ -143,7 +143,7 @@ GB_HD static inline void gb_gen_advance(gb_apu_gen *c, int ch, uint64_t dt, cons
 }
 
 /* Digital amplitude 0..15 of a channel whose generator is in state c (already advanced). */
-GB_HD static inline int gb_gen_amp(const gb_apu_gen *c, int ch)
+GV_HD static inline int gb_gen_amp(const gb_apu_gen *c, int ch)
 {
     if (!c->on)
         return 0;
@@ -155,7 +155,7 @@ GB_HD static inline int gb_gen_amp(const gb_apu_gen *c, int ch)
 }
 
 /* Mixes four channel amplitudes into one stereo sample before the high-pass filter. */
-GB_HD static inline void gb_apu_mix(const gb_apu_key *k, const int *amp, int16_t *l, int16_t *r)
+GV_HD static inline void gb_apu_mix(const gb_apu_key *k, const int *amp, int16_t *l, int16_t *r)
 {
     int L = 0, R = 0;
     for (int ch = 0; ch < 4; ch++) {
@@ -170,7 +170,7 @@ GB_HD static inline void gb_apu_mix(const gb_apu_key *k, const int *amp, int16_t
 }
 
 /* The sample at dot t >= k->t, evaluated in closed form from keyframe k. */
-GB_HD static inline void gb_apu_sample(const gb_apu_key *k, uint64_t t, const gb_lfsr_jump *J,
+GV_HD static inline void gb_apu_sample(const gb_apu_key *k, uint64_t t, const gb_lfsr_jump *J,
                                        int16_t *l, int16_t *r)
 {
     int amp[4];
@@ -183,7 +183,7 @@ GB_HD static inline void gb_apu_sample(const gb_apu_key *k, uint64_t t, const gb
 }
 
 /* Index of the last key with keys[i].t <= t (keys[0].t <= t assumed). */
-GB_HD static inline uint32_t gb_key_find(const gb_apu_key *keys, uint32_t nkeys, uint64_t t)
+GV_HD static inline uint32_t gb_key_find(const gb_apu_key *keys, uint32_t nkeys, uint64_t t)
 {
     uint32_t j;
     EMU_FIND_LAST_LE(j, keys, nkeys, t, t);

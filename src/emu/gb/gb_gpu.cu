@@ -6,7 +6,7 @@
  * Audio: one thread per output sample, closed form from the last keyframe before it
  * (gb_apu_sample); the pre-filter samples come back and the high-pass filter runs on the
  * host. Every runtime call is checked, and the last error after every launch. */
-#include "dev/gpu_util.h"
+#include "dev/gpu_common.h"
 
 #include <stdlib.h>
 #include <string.h>

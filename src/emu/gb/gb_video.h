@@ -1,5 +1,5 @@
 /* gb_video.h: the frame log the core emits and the per-line renderer that turns it into
- * pixels. Written once for C and CUDA/HIP (GB_HD marks functions for both), so the host
+ * pixels. Written once for C and CUDA/HIP (GV_HD marks functions for both), so the host
  * renderer and the device renderer run the same code; the core's native renderer is a
  * separate per-dot implementation of the same rules, checked against this one by hash.
  *
@@ -13,21 +13,7 @@
 
 #include <stdint.h>
 
-#if defined(__CUDACC__) || defined(__HIPCC__)
-#define GB_HD __host__ __device__
-#else
-#define GB_HD
-#endif
-/* A barrier between the phases of gb_render_packed: the block's threads on the device,
- * the OpenMP team on the host (only when nthr > 1, so a single thread may call it from
- * inside any parallel loop). */
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-#define GB_BARRIER(nthr) __syncthreads()
-#elif defined(_OPENMP)
-#define GB_BARRIER(nthr) do { if ((nthr) > 1) { _Pragma("omp barrier") } } while (0)
-#else
-#define GB_BARRIER(nthr) ((void)0)
-#endif
+#include "dev/gpu_common.h" /* GV_HD, GV_BARRIER */
 
 #define GB_W 160
 #define GB_H 144
@@ -94,19 +80,19 @@ typedef struct {
 /* ---- colours ------------------------------------------------------------------------ */
 
 /* DMG shades 0-3 as RGB888 grey levels: white, light grey, dark grey, black. */
-GB_HD static inline uint8_t gb_dmg_grey(int shade)
+GV_HD static inline uint8_t gb_dmg_grey(int shade)
 {
     return (uint8_t)(0xFF - 0x55 * shade);
 }
 
 /* CGB 5-bit channel to 8 bits: (c << 3) | (c >> 2), so 0 -> 0 and 31 -> 255. */
-GB_HD static inline uint8_t gb_cgb_c8(unsigned c)
+GV_HD static inline uint8_t gb_cgb_c8(unsigned c)
 {
     return (uint8_t)((c << 3) | (c >> 2));
 }
 
 /* Writes colour `ci` of CGB palette `p` (0-7 BG, 8-15 OBJ) from palette RAM as RGB888. */
-GB_HD static inline void gb_cgb_rgb(const uint8_t *pal, int p, int ci, uint8_t *out)
+GV_HD static inline void gb_cgb_rgb(const uint8_t *pal, int p, int ci, uint8_t *out)
 {
     unsigned c = (unsigned)pal[p * 8 + ci * 2] | ((unsigned)pal[p * 8 + ci * 2 + 1] << 8);
     out[0] = gb_cgb_c8(c & 31);
@@ -121,7 +107,7 @@ typedef struct {
     uint8_t lcdc, scy, scx, wx, bgp, obp0, obp1;
 } gb_lregs;
 
-GB_HD static inline void gb_lregs_set(gb_lregs *r, uint8_t reg, uint8_t val)
+GV_HD static inline void gb_lregs_set(gb_lregs *r, uint8_t reg, uint8_t val)
 {
     switch (reg) {
     case 0x40: r->lcdc = val; break;
@@ -136,7 +122,7 @@ GB_HD static inline void gb_lregs_set(gb_lregs *r, uint8_t reg, uint8_t val)
 }
 
 /* Colour index (bits 0-1) of pixel `bit` (0 = leftmost) of a tile row. */
-GB_HD static inline int gb_tile_px(uint8_t lo, uint8_t hi, int bit)
+GV_HD static inline int gb_tile_px(uint8_t lo, uint8_t hi, int bit)
 {
     return ((lo >> (7 - bit)) & 1) | (((hi >> (7 - bit)) & 1) << 1);
 }
@@ -144,7 +130,7 @@ GB_HD static inline int gb_tile_px(uint8_t lo, uint8_t hi, int bit)
 /* Objects of line y, sparsely: only the selected objects' 8-pixel spans are visited,
  * lowest priority first so that the highest-priority opaque pixel is the one left.
  * oci[x] gets the colour index (0 = no object), oattr[x] the attribute byte. */
-GB_HD static inline void gb_render_objs(const gb_line *ln, const uint8_t *vram, int cgb, int y,
+GV_HD static inline void gb_render_objs(const gb_line *ln, const uint8_t *vram, int cgb, int y,
                                         uint8_t *oci, uint8_t *oattr)
 {
     int h = (ln->lcdc & 4) ? 16 : 8;
@@ -174,7 +160,7 @@ GB_HD static inline void gb_render_objs(const gb_line *ln, const uint8_t *vram, 
 
 /* Final RGB of one pixel from the BG and object layers under registers r; cgb is the
  * frame's GB_LOG_* mode. */
-GB_HD static inline void gb_compose_px(const gb_lregs *r, const uint8_t *pal, int cgb, int bci,
+GV_HD static inline void gb_compose_px(const gb_lregs *r, const uint8_t *pal, int cgb, int bci,
                                        uint8_t battr, int oci, uint8_t oattr, uint8_t *out)
 {
     if (!(r->lcdc & 0x80)) {
@@ -212,7 +198,7 @@ GB_HD static inline void gb_compose_px(const gb_lregs *r, const uint8_t *pal, in
 
 /* Pixels [x, xe) of line y with registers r (constant over the span): BG or window
  * walked tile by tile, composed with the object layer. */
-GB_HD static inline void gb_render_span(const gb_line *ln, const gb_lregs *r, const uint8_t *vram,
+GV_HD static inline void gb_render_span(const gb_line *ln, const gb_lregs *r, const uint8_t *vram,
                                         const uint8_t *pal, int cgb, int y, int x, int xe, const uint8_t *oci,
                                         const uint8_t *oattr, uint8_t *rgb)
 {
@@ -246,7 +232,7 @@ GB_HD static inline void gb_render_span(const gb_line *ln, const gb_lregs *r, co
 
 /* Renders line y of a frame into rgb (GB_W * 3 bytes). ln is the line's record, rw its
  * mode-3 register writes (ln->nreg of them), vram/pal the memory state for this line. */
-GB_HD static inline void gb_render_line(const gb_line *ln, const gb_regw *rw, const uint8_t *vram,
+GV_HD static inline void gb_render_line(const gb_line *ln, const gb_regw *rw, const uint8_t *vram,
                                         const uint8_t *pal, int cgb, int y, uint8_t *rgb)
 {
     if (!(ln->flags & GB_LINE_DRAWN)) {
@@ -272,7 +258,7 @@ GB_HD static inline void gb_render_line(const gb_line *ln, const gb_regw *rw, co
 }
 
 /* Applies one logged memory write to a renderer's VRAM / palette RAM state. */
-GB_HD static inline void gb_memw_apply(const gb_memw *w, uint8_t *vram, uint8_t *pal)
+GV_HD static inline void gb_memw_apply(const gb_memw *w, uint8_t *vram, uint8_t *pal)
 {
     if (w->addr < GB_VRAM_BYTES)
         vram[w->addr] = w->val;
@@ -296,7 +282,7 @@ typedef struct {
  * log's snapshot when it has one) and are brought forward by the log's writes; fb gets
  * the RGB888 frame. Called by nthr threads at once (thread tid): lines of a segment are
  * split among them, memory writes are applied by thread 0 between segments. */
-GB_HD static inline void gb_render_packed(const uint8_t *pk, uint8_t *vram, uint8_t *pal, uint8_t *fb, int tid,
+GV_HD static inline void gb_render_packed(const uint8_t *pk, uint8_t *vram, uint8_t *pal, uint8_t *fb, int tid,
                                           int nthr)
 {
     const gb_packed_hdr *h = (const gb_packed_hdr *)pk;
@@ -311,7 +297,7 @@ GB_HD static inline void gb_render_packed(const uint8_t *pk, uint8_t *vram, uint
         for (int k = tid; k < GB_PAL_BYTES / 4; k += nthr)
             ((uint32_t *)pal)[k] = src[GB_VRAM_BYTES / 4 + k];
     }
-    GB_BARRIER(nthr);
+    GV_BARRIER(nthr);
     uint32_t i = 0;
     int y = 0;
     while (y < GB_H) {
@@ -321,17 +307,17 @@ GB_HD static inline void gb_render_packed(const uint8_t *pk, uint8_t *vram, uint
         if (tid == 0)
             for (uint32_t k = i0; k < i; k++)
                 gb_memw_apply(&mem[k], vram, pal);
-        GB_BARRIER(nthr);
+        GV_BARRIER(nthr);
         int end = (i < nmem && mem[i].line < GB_H) ? mem[i].line : GB_H;
         for (int ly = y + tid; ly < end; ly += nthr)
             gb_render_line(&lines[ly], reg + lines[ly].reg_first, vram, pal, h->cgb, ly, fb + ly * GB_W * 3);
-        GB_BARRIER(nthr);
+        GV_BARRIER(nthr);
         y = end;
     }
     if (tid == 0)
         for (; i < nmem; i++)
             gb_memw_apply(&mem[i], vram, pal);
-    GB_BARRIER(nthr);
+    GV_BARRIER(nthr);
 }
 
 #endif

@@ -8,8 +8,8 @@
 
 #include <stdint.h>
 
+#include "dev/gpu_common.h" /* GV_INLINE */
 #include "emu/common/emu_search.h"
-#include "emu/nes/nes_video.h" /* NES_HD */
 
 /* Output sample rate and its clock: sample n ends at CPU cycle floor(n * 13125 / 352), which
  * is n * 1789772.72... / 48000 (the NTSC CPU clock is 236.25 MHz / 11 / 12). */
@@ -17,13 +17,13 @@
 #define NES_SAMPLE_NUM 13125u
 #define NES_SAMPLE_DEN 352u
 
-NES_HD uint64_t nes_sample_end(uint64_t n)
+GV_INLINE uint64_t nes_sample_end(uint64_t n)
 {
     return n * NES_SAMPLE_NUM / NES_SAMPLE_DEN;
 }
 
 /* Index of the first sample whose end cycle is >= c. */
-NES_HD uint64_t nes_sample_at_or_after(uint64_t c)
+GV_INLINE uint64_t nes_sample_at_or_after(uint64_t c)
 {
     return (c * NES_SAMPLE_DEN + NES_SAMPLE_NUM - 1) / NES_SAMPLE_NUM;
 }
@@ -58,26 +58,26 @@ typedef struct {
 } nes_atab;
 
 /* Pulse duty waveforms 12.5%, 25%, 50%, 25% negated, as bit 7-pos of a byte. */
-NES_HD int nes_pulse_bit(int duty, int pos)
+GV_INLINE int nes_pulse_bit(int duty, int pos)
 {
     return (int)((0x9F786040u >> (duty * 8)) >> (7 - pos)) & 1;
 }
 
 /* Triangle output: 15, 14, ..., 0, 0, 1, ..., 15. */
-NES_HD int nes_tri_out(int pos)
+GV_INLINE int nes_tri_out(int pos)
 {
     return pos < 16 ? 15 - pos : pos - 16;
 }
 
 /* One step of the noise shift register: feedback = bit 0 xor bit 1 (or bit 6). */
-NES_HD uint16_t nes_lfsr_step(uint16_t s, int mode)
+GV_INLINE uint16_t nes_lfsr_step(uint16_t s, int mode)
 {
     int fb = (s ^ (s >> (mode ? 6 : 1))) & 1;
     return (uint16_t)((s >> 1) | (fb << 14));
 }
 
 /* k steps of the noise register at once through the precomputed matrix powers. */
-NES_HD uint16_t nes_lfsr_jump(const nes_atab *tab, uint16_t s, uint32_t k, int mode)
+GV_INLINE uint16_t nes_lfsr_jump(const nes_atab *tab, uint16_t s, uint32_t k, int mode)
 {
     while (k) {
         uint32_t part = k & ((1u << NES_JUMP_BITS) - 1);
@@ -99,7 +99,7 @@ NES_HD uint16_t nes_lfsr_jump(const nes_atab *tab, uint16_t s, uint32_t k, int m
 
 /* One DMC output-unit clock: with the silence flag clear the next bit moves the level by +-2
  * when it stays inside 0..127; the shift register moves either way. */
-NES_HD void nes_dmc_clock(nes_osc *o)
+GV_INLINE void nes_dmc_clock(nes_osc *o)
 {
     if (!o->dsilent) {
         if (o->dshift & 1) {
@@ -114,7 +114,7 @@ NES_HD void nes_dmc_clock(nes_osc *o)
 
 /* k DMC clocks at once: after eight clocks the register is empty and each further clock
  * (a 0 bit) lowers the level by 2 while it is at least 2. */
-NES_HD void nes_dmc_clocks(nes_osc *o, uint32_t k)
+GV_INLINE void nes_dmc_clocks(nes_osc *o, uint32_t k)
 {
     uint32_t i = 0;
     for (; i < k && i < 8; i++)
@@ -126,7 +126,7 @@ NES_HD void nes_dmc_clocks(nes_osc *o, uint32_t k)
 }
 
 /* Applies the `k` steps of channel c. */
-NES_HD void nes_osc_steps(const nes_atab *tab, nes_osc *o, int c, uint32_t k)
+GV_INLINE void nes_osc_steps(const nes_atab *tab, nes_osc *o, int c, uint32_t k)
 {
     switch (c) {
     case 0:
@@ -152,14 +152,14 @@ NES_HD void nes_osc_steps(const nes_atab *tab, nes_osc *o, int c, uint32_t k)
 }
 
 /* Channels whose steps change the output (the others hold a constant output): bit c. */
-NES_HD int nes_osc_live(const nes_osc *o)
+GV_INLINE int nes_osc_live(const nes_osc *o)
 {
     return (o->vol[0] ? 1 : 0) | (o->vol[1] ? 2 : 0) | (o->tri_run ? 4 : 0) | (o->nvol ? 8 : 0) |
            (!o->dsilent ? 16 : 0);
 }
 
 /* Applies every step of the channels in `which` due at or before cycle t (closed form). */
-NES_HD void nes_osc_advance_some(const nes_atab *tab, nes_osc *o, uint32_t t, int which)
+GV_INLINE void nes_osc_advance_some(const nes_atab *tab, nes_osc *o, uint32_t t, int which)
 {
     for (int c = 0; c < 5; c++) {
         if (!((which >> c) & 1) || o->next[c] > t)
@@ -171,13 +171,13 @@ NES_HD void nes_osc_advance_some(const nes_atab *tab, nes_osc *o, uint32_t t, in
 }
 
 /* Applies every step due at or before cycle t, on every channel. */
-NES_HD void nes_osc_advance(const nes_atab *tab, nes_osc *o, uint32_t t)
+GV_INLINE void nes_osc_advance(const nes_atab *tab, nes_osc *o, uint32_t t)
 {
     nes_osc_advance_some(tab, o, t, 31);
 }
 
 /* Mixer output for the current state (non-linear, via the tables). */
-NES_HD uint32_t nes_osc_mix(const nes_atab *tab, const nes_osc *o)
+GV_INLINE uint32_t nes_osc_mix(const nes_atab *tab, const nes_osc *o)
 {
     int p = (nes_pulse_bit(o->duty[0], o->pos[0]) ? o->vol[0] : 0) +
             (nes_pulse_bit(o->duty[1], o->pos[1]) ? o->vol[1] : 0);
@@ -189,7 +189,7 @@ NES_HD uint32_t nes_osc_mix(const nes_atab *tab, const nes_osc *o)
  * walked, step by step; the others keep a constant output and are left where they are.
  * Precondition: the live channels' steps due at or before a are applied; on return those
  * due at or before b are. */
-NES_HD uint64_t nes_osc_integrate(const nes_atab *tab, nes_osc *o, uint32_t a, uint32_t b)
+GV_INLINE uint64_t nes_osc_integrate(const nes_atab *tab, nes_osc *o, uint32_t a, uint32_t b)
 {
     int live[5], nl = 0, mask = nes_osc_live(o);
     for (int c = 0; c < 5; c++)
@@ -222,8 +222,8 @@ NES_HD uint64_t nes_osc_integrate(const nes_atab *tab, nes_osc *o, uint32_t a, u
 
 /* Sum over [a, b) of the frame whose spans are span[0..n) (span[0].t0 == 0, increasing t0),
  * each valid until the next one starts. Used by the block renderers for one piece. */
-NES_HD uint64_t nes_spans_integrate(const nes_atab *tab, const nes_osc *span, uint32_t n,
-                                    uint32_t a, uint32_t b)
+GV_INLINE uint64_t nes_spans_integrate(const nes_atab *tab, const nes_osc *span, uint32_t n,
+                                       uint32_t a, uint32_t b)
 {
     uint32_t lo; /* the last span starting at or before a */
     EMU_FIND_LAST_LE(lo, span, n, t0, a);

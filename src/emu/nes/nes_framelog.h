@@ -42,12 +42,12 @@ typedef struct {
 
 /* Packed form (for copying to a device): head, CHR-RAM, events, spans, each part starting
  * at a multiple of 16 bytes. */
-NES_HD uint32_t nes_log_align(uint32_t n)
+GV_INLINE uint32_t nes_log_align(uint32_t n)
 {
     return (n + 15u) & ~15u;
 }
 
-NES_HD uint32_t nes_log_packed_size(const nes_loghead *h)
+GV_INLINE uint32_t nes_log_packed_size(const nes_loghead *h)
 {
     return nes_log_align((uint32_t)sizeof(nes_loghead)) + nes_log_align(h->chr_ram_size) +
            nes_log_align(h->nev * (uint32_t)sizeof(nes_vev)) +
@@ -55,7 +55,7 @@ NES_HD uint32_t nes_log_packed_size(const nes_loghead *h)
 }
 
 /* The view of a packed log at p (16-byte aligned). */
-NES_HD nes_logview nes_log_unpack(const uint8_t *p)
+GV_INLINE nes_logview nes_log_unpack(const uint8_t *p)
 {
     nes_logview v;
     v.h = (const nes_loghead *)p;
@@ -78,7 +78,7 @@ typedef struct {
 
 /* Walks the frame's register changes once and fills ls[0..240): the sequential part of a
  * log renderer, O(lines + events). */
-NES_HD void nes_log_prepass(const nes_logview *lv, nes_linestart *ls)
+GV_INLINE void nes_log_prepass(const nes_logview *lv, nes_linestart *ls)
 {
     nes_pregs r = lv->h->regs;
     uint32_t ei = 0, nev = lv->h->nev;
@@ -128,9 +128,9 @@ NES_HD void nes_log_prepass(const nes_logview *lv, nes_linestart *ls)
  * rules of ppu_rules.h: starts from the registers at (L - 1, 257), applies the events up to
  * (L, 257) at their dots. p is caller scratch (per thread). rgb is the 512-entry colour
  * table (nes_palette_rgb32). */
-NES_HD void nes_log_draw_line(const nes_logview *lv, const nes_linestart *ls, int L,
-                              const uint8_t *chr_rom, const uint32_t *rgb, uint8_t *out_rgb,
-                              nes_pline *p)
+GV_INLINE void nes_log_draw_line(const nes_logview *lv, const nes_linestart *ls, int L,
+                                 const uint8_t *chr_rom, const uint32_t *rgb, uint8_t *out_rgb,
+                                 nes_pline *p)
 {
     const nes_loghead *h = lv->h;
     p->r = ls[L].regs;
@@ -177,7 +177,7 @@ NES_HD void nes_log_draw_line(const nes_logview *lv, const nes_linestart *ls, in
 
 /* The frame's first sample index (the first whose end lies after the frame start) and the
  * number of pieces: one per sample ending inside the frame plus the tail after the last. */
-NES_HD void nes_log_pieces(const nes_loghead *h, uint64_t *n0, uint32_t *npieces)
+GV_INLINE void nes_log_pieces(const nes_loghead *h, uint64_t *n0, uint32_t *npieces)
 {
     uint64_t first = nes_sample_at_or_after(h->a_c0 + 1);
     uint64_t after = nes_sample_at_or_after(h->a_c0 + h->a_len + 1);
@@ -186,8 +186,8 @@ NES_HD void nes_log_pieces(const nes_loghead *h, uint64_t *n0, uint32_t *npieces
 }
 
 /* Sum of the mixer output over piece k of the frame. */
-NES_HD uint64_t nes_log_piece(const nes_atab *tab, const nes_logview *lv, uint64_t n0,
-                              uint32_t npieces, uint32_t k)
+GV_INLINE uint64_t nes_log_piece(const nes_atab *tab, const nes_logview *lv, uint64_t n0,
+                                 uint32_t npieces, uint32_t k)
 {
     const nes_loghead *h = lv->h;
     uint64_t a = k == 0 ? h->a_c0 : nes_sample_end(n0 + k - 1);

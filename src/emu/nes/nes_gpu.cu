@@ -6,7 +6,7 @@
  * and piece) sums the mixer output with the same sound rules (nes_audio.h). The RGB frames
  * and the piece sums come back; the host hashes them and runs the recurrent filters.
  * Every runtime call and launch is checked. */
-#include "dev/gpu_util.h"
+#include "dev/gpu_common.h"
 
 extern "C" {
 #include "emu/nes/nes.h"

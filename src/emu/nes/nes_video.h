@@ -8,26 +8,7 @@
 
 #include <stdint.h>
 
-#if defined(__CUDACC__) || defined(__HIPCC__)
-/* inlined into the kernels, so their scratch stays in registers and local memory */
-#define NES_HD static __host__ __device__ __forceinline__
-#define NES_HOT NES_HD
-#else
-#define NES_HD static inline
-/* the per-dot hot path: always inlined into the span loop */
-#define NES_HOT static inline __attribute__((always_inline))
-#endif
-/* unrolls the 8 pixels of a fetch group, in whichever compiler pass sees it (none in
- * nvcc's host pass, where neither spelling passes both its front end and gcc) */
-#if defined(__CUDACC__) && !defined(__CUDA_ARCH__) && !defined(__clang__)
-#define NES_UNROLL
-#elif defined(__clang__) || defined(__CUDA_ARCH__)
-#define NES_UNROLL _Pragma("unroll")
-#elif defined(__GNUC__)
-#define NES_UNROLL _Pragma("GCC unroll 8")
-#else
-#define NES_UNROLL
-#endif
+#include "dev/gpu_common.h" /* GV_INLINE, GV_ALWAYS_INLINE (the per-dot hot path), GV_UNROLL8 */
 
 /* Frame geometry: 262 lines of 341 dots; 240 visible lines of 256 pixels. */
 enum { NES_W = 256, NES_H = 240, NES_DOTS = 341, NES_LINES = 262, NES_PRE = 261 };
@@ -97,19 +78,19 @@ typedef struct {
 } nes_pline;
 
 /* Frame position of (line, dot) for ordering: the pre-render line comes first. */
-NES_HD uint32_t nes_pos(int line, int dot)
+GV_INLINE uint32_t nes_pos(int line, int dot)
 {
     return (uint32_t)((line == NES_PRE ? 0 : line + 1) * NES_DOTS + dot);
 }
 
 /* Palette index as stored: $3F10/$3F14/$3F18/$3F1C are mirrors of $3F00/$3F04/$3F08/$3F0C. */
-NES_HD int nes_pal_index(int a)
+GV_INLINE int nes_pal_index(int a)
 {
     a &= 0x1F;
     return (a & 0x13) == 0x10 ? a & 0x0F : a;
 }
 
-NES_HD int nes_rendering(const nes_pregs *r)
+GV_INLINE int nes_rendering(const nes_pregs *r)
 {
     return (r->mask & (NES_MASK_BG | NES_MASK_SPR)) != 0;
 }
@@ -117,7 +98,7 @@ NES_HD int nes_rendering(const nes_pregs *r)
 /* ---- the scroll counters (loopy v): the only rules for how v moves while rendering ---- */
 
 /* Coarse X increment, wrapping into the horizontal nametable bit. */
-NES_HD void nes_v_inc_x(nes_pregs *r)
+GV_INLINE void nes_v_inc_x(nes_pregs *r)
 {
     if ((r->v & 0x001F) == 31)
         r->v = (uint16_t)((r->v & ~0x001F) ^ 0x0400);
@@ -127,7 +108,7 @@ NES_HD void nes_v_inc_x(nes_pregs *r)
 
 /* Fine Y increment, carrying into coarse Y; row 29 wraps into the vertical nametable bit,
  * rows 30-31 (attribute rows) wrap to 0 without switching. */
-NES_HD void nes_v_inc_y(nes_pregs *r)
+GV_INLINE void nes_v_inc_y(nes_pregs *r)
 {
     if ((r->v & 0x7000) != 0x7000) {
         r->v += 0x1000;
@@ -146,12 +127,12 @@ NES_HD void nes_v_inc_y(nes_pregs *r)
     r->v = (uint16_t)((r->v & ~0x03E0) | (y << 5));
 }
 
-NES_HD void nes_v_copy_x(nes_pregs *r)
+GV_INLINE void nes_v_copy_x(nes_pregs *r)
 {
     r->v = (uint16_t)((r->v & ~0x041F) | (r->t & 0x041F));
 }
 
-NES_HD void nes_v_copy_y(nes_pregs *r)
+GV_INLINE void nes_v_copy_y(nes_pregs *r)
 {
     r->v = (uint16_t)((r->v & ~0x7BE0) | (r->t & 0x7BE0));
 }
@@ -159,7 +140,7 @@ NES_HD void nes_v_copy_y(nes_pregs *r)
 /* Moves v through dots [d0, d1) of `line` with rendering state fixed (the timing side, no
  * fetches): coarse X at dots 8..256 step 8 and 328, 336; fine Y at 256; horizontal copy at
  * 257; vertical copy at 280-304 of the pre-render line. Lines 240-260 leave v alone. */
-NES_HD void nes_v_span(nes_pregs *r, int line, int d0, int d1)
+GV_INLINE void nes_v_span(nes_pregs *r, int line, int d0, int d1)
 {
     if (d0 >= d1 || !nes_rendering(r) || (line >= NES_H && line != NES_PRE))
         return;
@@ -183,7 +164,7 @@ NES_HD void nes_v_span(nes_pregs *r, int line, int d0, int d1)
 
 /* The value a byte had at the current point of a logged frame: the image value, overridden
  * by the last write of `kind` to `addr` among events [0, ev_lim). */
-NES_HD uint8_t nes_overlay(const nes_pmem *m, int kind, uint32_t addr, uint8_t v)
+GV_INLINE uint8_t nes_overlay(const nes_pmem *m, int kind, uint32_t addr, uint8_t v)
 {
     for (uint32_t i = 0; i < m->ev_lim; i++)
         if (m->ev[i].kind == kind && m->ev[i].a == addr)
@@ -192,7 +173,7 @@ NES_HD uint8_t nes_overlay(const nes_pmem *m, int kind, uint32_t addr, uint8_t v
 }
 
 /* Pattern byte at PPU address a ($0000-$1FFF) through the current bank mapping. */
-NES_HD uint8_t nes_chr_rd(const nes_pmem *m, const nes_pregs *r, int a)
+GV_INLINE uint8_t nes_chr_rd(const nes_pmem *m, const nes_pregs *r, int a)
 {
     uint32_t w = r->chr_map[(a >> 10) & 7];
     uint32_t off = (w & ~NES_CHR_RAM) + (uint32_t)(a & 0x3FF);
@@ -203,14 +184,14 @@ NES_HD uint8_t nes_chr_rd(const nes_pmem *m, const nes_pregs *r, int a)
 }
 
 /* Nametable byte at PPU address a ($2000-$3EFF) through the current mirroring. */
-NES_HD uint8_t nes_nt_rd(const nes_pmem *m, const nes_pregs *r, int a)
+GV_INLINE uint8_t nes_nt_rd(const nes_pmem *m, const nes_pregs *r, int a)
 {
     uint32_t off = r->nt_map[(a >> 10) & 3] + (uint32_t)(a & 0x3FF);
     uint8_t v = m->nt[off];
     return m->ev ? nes_overlay(m, NES_EV_NT, off, v) : v;
 }
 
-NES_HD uint8_t nes_oam_rd(const nes_pmem *m, int i)
+GV_INLINE uint8_t nes_oam_rd(const nes_pmem *m, int i)
 {
     uint8_t v = m->oam[i];
     return m->ev ? nes_overlay(m, NES_EV_OAM, (uint32_t)i, v) : v;
@@ -220,7 +201,7 @@ NES_HD uint8_t nes_oam_rd(const nes_pmem *m, int i)
 
 /* Component k of a fetch group (0: nametable at dot +1, 1: attribute at +3, 2: pattern low
  * at +5, 3: pattern high at +7) into slot s. With rendering off the component reads as 0. */
-NES_HD void nes_bg_fetch(nes_pline *p, const nes_pmem *m, int k, int s)
+GV_INLINE void nes_bg_fetch(nes_pline *p, const nes_pmem *m, int k, int s)
 {
     const nes_pregs *r = &p->r;
     if (!nes_rendering(r)) {
@@ -255,8 +236,8 @@ NES_HD void nes_bg_fetch(nes_pline *p, const nes_pmem *m, int k, int s)
 /* The two pattern bytes of `row` (0..h-1 from the top, before flipping) of a sprite with
  * OAM tile byte `tile` and attribute byte `attr`. Horizontal flip is applied (bit 7 of the
  * returned planes is the leftmost pixel). */
-NES_HD void nes_sprite_row(const nes_pmem *m, const nes_pregs *r, int tile, int attr, int row,
-                           uint8_t *lo, uint8_t *hi)
+GV_INLINE void nes_sprite_row(const nes_pmem *m, const nes_pregs *r, int tile, int attr, int row,
+                              uint8_t *lo, uint8_t *hi)
 {
     int a;
     if (r->ctrl & NES_CTRL_SPR16) {
@@ -285,7 +266,7 @@ NES_HD void nes_sprite_row(const nes_pmem *m, const nes_pregs *r, int tile, int 
  * 65-320 of line n-1; here at once at dot 257). The first eight sprites in OAM order whose
  * rows cover the line are drawn; a lower OAM index wins where two overlap. OAM Y is the top
  * row minus one, so no sprite shows on line 0. */
-NES_HD void nes_sprite_setup(nes_pline *p, const nes_pmem *m, int n)
+GV_INLINE void nes_sprite_setup(nes_pline *p, const nes_pmem *m, int n)
 {
     if (p->spr_on)
         for (int i = 0; i < NES_W; i++)
@@ -319,7 +300,7 @@ NES_HD void nes_sprite_setup(nes_pline *p, const nes_pmem *m, int n)
 /* ---- pixels ------------------------------------------------------------------------- */
 
 /* Writes the RGB of colour index c at pixel x. */
-NES_HD void nes_put(nes_pline *p, int x, uint16_t c)
+GV_INLINE void nes_put(nes_pline *p, int x, uint16_t c)
 {
     uint32_t v = p->rgb[c & 0x1FF];
     p->out[3 * x] = (uint8_t)v;
@@ -330,7 +311,7 @@ NES_HD void nes_put(nes_pline *p, int x, uint16_t c)
 /* Colour index of pixel x (0-255) from the fetched slots, the sprite line, the mask and the
  * palette as they are now. With rendering off the PPU shows the backdrop, or the palette
  * entry v points at when v is inside $3F00-$3FFF. */
-NES_HD uint16_t nes_pixel(const nes_pline *p, int x)
+GV_INLINE uint16_t nes_pixel(const nes_pline *p, int x)
 {
     const nes_pregs *r = &p->r;
     int ci = 0;
@@ -358,7 +339,7 @@ NES_HD uint16_t nes_pixel(const nes_pline *p, int x)
 }
 
 /* All four fetches of a group into slot s (the registers fixed through the group). */
-NES_HOT void nes_bg_group(nes_pline *p, const nes_pmem *m, int s)
+GV_ALWAYS_INLINE void nes_bg_group(nes_pline *p, const nes_pmem *m, int s)
 {
     const nes_pregs *r = &p->r;
     if (!nes_rendering(r)) {
@@ -378,7 +359,7 @@ NES_HOT void nes_bg_group(nes_pline *p, const nes_pmem *m, int s)
 /* Pixels 8j..8j+7 (the group drawn during dots 8j+1..8j+8) with the registers fixed: the
  * same colours as nes_pixel, computed from the two slots' 16-pixel window at once, and
  * written as RGB (four pixels make three 32-bit words). */
-NES_HOT void nes_group_pixels(nes_pline *p, int j)
+GV_ALWAYS_INLINE void nes_group_pixels(nes_pline *p, int j)
 {
     const nes_pregs *r = &p->r;
     int x0 = 8 * j;
@@ -400,7 +381,7 @@ NES_HOT void nes_group_pixels(nes_pline *p, int j)
     uint8_t gm = (mask & NES_MASK_GREY) ? 0x30 : 0x3F;
     const uint8_t *spr = (p->spr_on && (mask & NES_MASK_SPR)) ? p->spr + x0 : (const uint8_t *)0;
     uint32_t c[8];
-    NES_UNROLL
+    GV_UNROLL8
     for (int k = 0; k < 8; k++) {
         int px = (int)(((wl >> (7 - k)) & 1) | (((wh >> (7 - k)) & 1) << 1));
         int ci = px ? ((k < split ? at0 : at1) | px) : 0;
@@ -428,7 +409,7 @@ NES_HOT void nes_group_pixels(nes_pline *p, int j)
  * background fetches at their dots, pixels at dots 1-256 of visible lines, v moved exactly
  * as nes_v_span moves it, and at dot 257 the sprite setup for the next line. Callers split
  * spans at every logged change, so a change lands between two dots as on the hardware. */
-NES_HD void nes_line_span(nes_pline *p, const nes_pmem *m, int line, int d0, int d1)
+GV_INLINE void nes_line_span(nes_pline *p, const nes_pmem *m, int line, int d0, int d1)
 {
     if (line >= NES_H && line != NES_PRE)
         return;
@@ -500,7 +481,7 @@ NES_HD void nes_line_span(nes_pline *p, const nes_pmem *m, int line, int d0, int
 
 /* Applies one logged change to the drawing state (memory writes are read through the
  * overlay; only palette writes change the local copy). */
-NES_HD void nes_apply_event(nes_pline *p, const nes_vev *e)
+GV_INLINE void nes_apply_event(nes_pline *p, const nes_vev *e)
 {
     switch (e->kind) {
     case NES_EV_REGS:

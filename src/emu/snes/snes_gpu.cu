@@ -6,7 +6,7 @@
  * replaces them), thread 0 applies each segment of memory writes between barriers; then 8
  * threads hash the frame (XXH3 lanes, dev/xxh3_hd.h), so 8 bytes per frame come back. Every
  * runtime call is checked, and the last error after every launch. */
-#include "dev/gpu_util.h"
+#include "dev/gpu_common.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -15,26 +15,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#if defined(__CUDACC__) || defined(__HIPCC__)
-#define SNES_HD static __host__ __device__ inline
-#else
-#define SNES_HD static inline
-#endif
-/* Always inlined (a function called with a constant flag, once per value). */
-#if defined(__CUDACC__) || defined(__HIPCC__)
-#define SNES_HDI static __host__ __device__ __forceinline__
-#else
-#define SNES_HDI static inline __attribute__((always_inline))
-#endif
-/* A barrier between the phases of snes_render_frame: the block's threads on the device,
- * the OpenMP team on the host (only when nthr > 1). */
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-#define SNES_BARRIER(nthr) __syncthreads()
-#elif defined(_OPENMP)
-#define SNES_BARRIER(nthr) do { if ((nthr) > 1) { _Pragma("omp barrier") } } while (0)
-#else
-#define SNES_BARRIER(nthr) ((void)0)
-#endif
+#include "dev/gpu_common.h" /* GV_HD, GV_ALWAYS_INLINE, GV_BARRIER */
 
 #define SNES_VW 256
 #define SNES_VH 224 /* picture lines 0-223: screen lines 1-224 */
@@ -112,7 +93,7 @@ static const uint64_t snes_spread_tab[256] = {SNES_S64(0), SNES_S64(64), SNES_S6
 #define SNES_SPREAD_B(b) SNES_SPREAD(b)
 #endif
 
-SNES_HD uint64_t snes_bswap64(uint64_t v)
+GV_HD static inline uint64_t snes_bswap64(uint64_t v)
 {
     v = (v >> 32) | (v << 32);
     v = ((v & 0xFFFF0000FFFF0000ull) >> 16) | ((v & 0x0000FFFF0000FFFFull) << 16);
@@ -122,7 +103,7 @@ SNES_HD uint64_t snes_bswap64(uint64_t v)
 /* z of each layer and priority in each mode (higher is in front; 0 = not shown). Index:
  * [mode][layer*4 + priority] (BG priorities 0-1, sprites 0-3). Mode 1 with BG3 priority
  * set uses row 8. From the PPU's priority lists (e.g. mode 1: S3 1H 2H S2 1L 2L S1 3H S0 3L). */
-SNES_HD const uint8_t *snes_ztab(int row)
+GV_HD static inline const uint8_t *snes_ztab(int row)
 {
     static const uint8_t ztab_host[9][20] = {
         /* BG1     BG2     BG3     BG4     OBJ */
@@ -140,7 +121,7 @@ SNES_HD const uint8_t *snes_ztab(int row)
 }
 
 /* Bits per pixel of BG1-BG4 in modes 0-7 (0: no such layer). */
-SNES_HD int snes_bpp(int mode, int bg)
+GV_HD static inline int snes_bpp(int mode, int bg)
 {
     static const uint8_t bpp_tab[8][4] = {
         {2, 2, 2, 2}, {4, 4, 2, 0}, {4, 4, 0, 0}, {8, 4, 0, 0}, {8, 2, 0, 0}, {4, 2, 0, 0}, {4, 0, 0, 0}, {8, 0, 0, 0},
@@ -149,7 +130,7 @@ SNES_HD int snes_bpp(int mode, int bg)
 }
 
 /* Eight pixels of a tile row (bpp planes at word address a) in bytes, leftmost first. */
-SNES_HD uint64_t snes_tile_row(const uint8_t *vram, uint32_t a, int bpp)
+GV_HD static inline uint64_t snes_tile_row(const uint8_t *vram, uint32_t a, int bpp)
 {
     const uint8_t *w = vram + ((a & 0x7FFF) << 1);
     uint64_t v = SNES_SPREAD_B(w[0]) | SNES_SPREAD_B(w[1]) << 1;
@@ -166,7 +147,8 @@ SNES_HD uint64_t snes_tile_row(const uint8_t *vram, uint32_t a, int bpp)
 }
 
 /* One background of modes 0-6 on screen line `line` into lb. */
-SNES_HD void snes_draw_bg(const snes_vregs *p, const uint8_t *vram, int bg, int mode, int line, snes_layer_buf *lb)
+GV_HD static inline void snes_draw_bg(const snes_vregs *p, const uint8_t *vram, int bg, int mode, int line,
+                                      snes_layer_buf *lb)
 {
     int bpp = snes_bpp(mode, bg);
     int big = (p->bgmode >> (4 + bg)) & 1, tsh = big ? 4 : 3, tmask = big ? 15 : 7;
@@ -226,14 +208,15 @@ SNES_HD void snes_draw_bg(const snes_vregs *p, const uint8_t *vram, int bg, int 
 
 /* Direct colour: a 256-colour pixel (BBGGGRRR) and its tile's palette bits (bgr) as
  * BGR555: R = RRRr0, G = GGGg0, B = BBb00. */
-SNES_HD uint16_t snes_direct_color(uint8_t c, uint8_t pal)
+GV_HD static inline uint16_t snes_direct_color(uint8_t c, uint8_t pal)
 {
     return (uint16_t)((c & 7) << 2 | (pal & 1) << 1 | ((c >> 3) & 7) << 7 | (pal & 2) << 5 | (c >> 6) << 13 |
                       (pal & 4) << 10);
 }
 
 /* Mode 7's BG1 (and BG2 with EXTBG) on screen line `line`. */
-SNES_HD void snes_draw_m7(const snes_vregs *p, const uint8_t *vram, int line, snes_layer_buf *b1, snes_layer_buf *b2)
+GV_HD static inline void snes_draw_m7(const snes_vregs *p, const uint8_t *vram, int line, snes_layer_buf *b1,
+                                      snes_layer_buf *b2)
 {
     int mos = (p->mosaic & 1) ? (p->mosaic >> 4) + 1 : 1;
     int y = mos > 1 ? line - (line - 1) % mos : line;
@@ -281,7 +264,7 @@ typedef struct {
     int w, h, x, row;
 } snes_obj_geom;
 
-SNES_HD snes_obj_geom snes_obj_at(const snes_vregs *p, const uint8_t *oam, int i, int line)
+GV_HD static inline snes_obj_geom snes_obj_at(const snes_vregs *p, const uint8_t *oam, int i, int line)
 {
     static const uint8_t sw[8][2] = {{8, 16}, {8, 32}, {8, 64}, {16, 32}, {16, 64}, {32, 64}, {16, 32}, {16, 32}};
     static const uint8_t sh[8][2] = {{8, 16}, {8, 32}, {8, 64}, {16, 32}, {16, 64}, {32, 64}, {32, 64}, {32, 32}};
@@ -296,8 +279,8 @@ SNES_HD snes_obj_geom snes_obj_at(const snes_vregs *p, const uint8_t *oam, int i
 
 /* Sprites on screen line `line` into lb (pri = OBJ priority + 1; lb NULL: only the
  * evaluation). Returns the STAT77 range-over ($40) and time-over ($80) flags it raises. */
-SNES_HD uint8_t snes_draw_obj(const snes_vregs *p, const uint8_t *oam, const uint8_t *vram, int line,
-                              snes_layer_buf *lb)
+GV_HD static inline uint8_t snes_draw_obj(const snes_vregs *p, const uint8_t *oam, const uint8_t *vram, int line,
+                                          snes_layer_buf *lb)
 {
     static const uint8_t tallest[8] = {16, 32, 64, 32, 64, 64, 64, 32};
     uint32_t base = (uint32_t)(p->obsel & 7) << 13, gap = (uint32_t)(((p->obsel >> 3) & 3) + 1) << 12;
@@ -372,7 +355,7 @@ SNES_HD uint8_t snes_draw_obj(const snes_vregs *p, const uint8_t *oam, const uin
 }
 
 /* The two windows on one line: w1[x], w2[x] = 1 inside window 1, 2. */
-SNES_HD void snes_window_base(const snes_vregs *p, uint8_t *w1, uint8_t *w2)
+GV_HD static inline void snes_window_base(const snes_vregs *p, uint8_t *w1, uint8_t *w2)
 {
     memset(w1, 0, 256);
     memset(w2, 0, 256);
@@ -384,7 +367,7 @@ SNES_HD void snes_window_base(const snes_vregs *p, uint8_t *w1, uint8_t *w2)
 
 /* The window mask of a layer (wsel nibble, 2-bit logic) into w[256] (1 = masked) from the
  * two windows; 0 when the layer has no window enabled (w untouched). */
-SNES_HD int snes_window_mask(uint8_t sel, uint8_t logic, const uint8_t *w1, const uint8_t *w2, uint8_t *w)
+GV_HD static inline int snes_window_mask(uint8_t sel, uint8_t logic, const uint8_t *w1, const uint8_t *w2, uint8_t *w)
 {
     int e1 = sel & 2, e2 = sel & 8;
     if (!e1 && !e2)
@@ -409,8 +392,8 @@ SNES_HD int snes_window_mask(uint8_t sel, uint8_t logic, const uint8_t *w1, cons
 
 /* Merges a layer's pixels into a screen (colour, z, layer) where its z is higher and the
  * window (or NULL) does not mask it. */
-SNES_HD void snes_merge(const uint8_t *col, const uint8_t *pri, const uint8_t *zl, const uint8_t *win, int l,
-                        uint8_t *sc, uint8_t *sz, uint8_t *sl)
+GV_HD static inline void snes_merge(const uint8_t *col, const uint8_t *pri, const uint8_t *zl, const uint8_t *win,
+                                    int l, uint8_t *sc, uint8_t *sz, uint8_t *sl)
 {
     for (int x = 0; x < 256; x++) {
         uint8_t pr = pri[x];
@@ -423,7 +406,7 @@ SNES_HD void snes_merge(const uint8_t *col, const uint8_t *pri, const uint8_t *z
 }
 
 /* A BGR555 colour plus or minus another, halved when asked. */
-SNES_HD uint16_t snes_color_math(uint16_t a, uint16_t b, int sub, int half)
+GV_HD static inline uint16_t snes_color_math(uint16_t a, uint16_t b, int sub, int half)
 {
     int r = a & 31, g = (a >> 5) & 31, bl = a >> 10;
     int r2 = b & 31, g2 = (b >> 5) & 31, b2 = b >> 10;
@@ -445,9 +428,9 @@ SNES_HD uint16_t snes_color_math(uint16_t a, uint16_t b, int sub, int half)
  * window cw, the sprites' math flags: colour math, clipping, brightness, into out (RGB).
  * direct: BG1's pixels are direct colour with the palette bits dpal (a constant at each
  * call, so the loop without it has no test). */
-SNES_HDI void snes_out_line(const snes_vregs *p, const uint16_t *cgram, const uint8_t *mc, const uint8_t *ml,
-                            const uint8_t *sc, const uint8_t *sl, const uint8_t *cw, const uint8_t *objmath,
-                            const uint8_t *dpal, int direct, uint8_t *out)
+GV_ALWAYS_INLINE void snes_out_line(const snes_vregs *p, const uint16_t *cgram, const uint8_t *mc, const uint8_t *ml,
+                                    const uint8_t *sc, const uint8_t *sl, const uint8_t *cw, const uint8_t *objmath,
+                                    const uint8_t *dpal, int direct, uint8_t *out)
 {
     int clip = (p->cgwsel >> 6) & 3, prevent = (p->cgwsel >> 4) & 3;
     /* by whether the pixel is inside the colour window: clipped to black, math allowed */
@@ -481,8 +464,8 @@ SNES_HDI void snes_out_line(const snes_vregs *p, const uint16_t *cgram, const ui
 /* Draws picture line y (0-223: screen line y + 1) into out (256 RGB pixels) with the
  * registers p and the memories given. Returns the STAT77 sprite flags the line raises
  * (sprites are evaluated even when the screen is blanked). */
-SNES_HD uint8_t snes_render_line(const snes_vregs *p, const uint8_t *vram, const uint16_t *cgram,
-                                 const uint8_t *oam, int y, uint8_t *out)
+GV_HD static inline uint8_t snes_render_line(const snes_vregs *p, const uint8_t *vram, const uint16_t *cgram,
+                                             const uint8_t *oam, int y, uint8_t *out)
 {
     int line = y + 1;
     snes_layer_buf lb[5];
@@ -582,7 +565,7 @@ typedef struct {
     const uint8_t *snap;       /* the memories at the frame's start (a snes_vmem), or NULL */
 } snes_vview;
 
-SNES_HD snes_vview snes_vview_packed(const uint8_t *pk)
+GV_HD static inline snes_vview snes_vview_packed(const uint8_t *pk)
 {
     const snes_vpacked *h = (const snes_vpacked *)pk;
     snes_vview v;
@@ -600,13 +583,13 @@ SNES_HD snes_vview snes_vview_packed(const uint8_t *pk)
  * log carries a snapshot), leaving mem as at the frame's end. Called by nthr threads (tid
  * 0..nthr-1) together: the lines between two stamps are shared out, thread 0 applies each
  * segment of writes between barriers. */
-SNES_HD void snes_render_frame(const snes_vview *v, uint8_t *mem, uint8_t *fb, int tid, int nthr)
+GV_HD static inline void snes_render_frame(const snes_vview *v, uint8_t *mem, uint8_t *fb, int tid, int nthr)
 {
     if (v->snap) {
         const uint32_t *s = (const uint32_t *)v->snap;
         for (int k = tid; k < SNES_VM_BYTES / 4; k += nthr)
             ((uint32_t *)mem)[k] = s[k];
-        SNES_BARRIER(nthr);
+        GV_BARRIER(nthr);
     }
     const uint16_t *cgram = (const uint16_t *)(mem + SNES_VM_CGRAM);
     int cur = 0;
@@ -622,14 +605,14 @@ SNES_HD void snes_render_frame(const snes_vview *v, uint8_t *mem, uint8_t *fb, i
         }
         if (k == v->nsegs)
             break;
-        SNES_BARRIER(nthr);
+        GV_BARRIER(nthr);
         if (tid == 0) {
             uint32_t end = k + 1 < v->nsegs ? v->segs[k + 1].first : v->nwrites;
             for (uint32_t j = v->segs[k].first; j < end; j++)
                 if ((v->wr[j] & 0x1FFFF) < SNES_VM_BYTES)
                     mem[v->wr[j] & 0x1FFFF] = (uint8_t)(v->wr[j] >> 17);
         }
-        SNES_BARRIER(nthr);
+        GV_BARRIER(nthr);
     }
 }
 

@@ -78,22 +78,18 @@ static void dnn_load(void)
         snprintf(L.why, sizeof L.why, "%s is %s, this gpuvet was built for cuDNN %d", lib, L.name, CUDNN_MAJOR);
 }
 
-static gv_status dnn_check(cudnnStatus_t s, const char *call, const char *file, int line, gv_err *err)
+/* cuDNN's status on the one GPU error path (GV_GPU, gpu_common.h), with the library's own
+ * account of the last error where it gives one. */
+static gv_status gv_gpu_check(cudnnStatus_t s, const char *call, const char *file, int line, gv_err *err)
 {
     if (s == CUDNN_STATUS_SUCCESS)
         return GV_OK;
-    char more[256] = "";
+    char why[320], more[256] = "";
     if (L.last_error)
         L.last_error(more, sizeof more);
-    return gv_fail(err, GV_ERR_ENV, "cuDNN: %s failed: %s%s%.200s (%s:%d)", call, L.cudnnGetErrorString(s),
-                   more[0] ? ": " : "", more, file, line);
+    snprintf(why, sizeof why, "%s%s%.200s", L.cudnnGetErrorString(s), more[0] ? ": " : "", more);
+    return gv_gpu_fail(err, "cuDNN", call, why, NULL, file, line);
 }
-#define DNN_TRY(call, err)                                                                         \
-    do {                                                                                           \
-        gv_status s_ = dnn_check((call), #call, __FILE__, __LINE__, (err));                        \
-        if (s_ != GV_OK)                                                                           \
-            return s_;                                                                             \
-    } while (0)
 
 /* ---- plans: descriptors and algorithm per shape --------------------------------------- */
 enum { OP_FWD = 0, OP_WGRAD = 1 };
@@ -146,16 +142,17 @@ static const char *dt_name(gpu_dtype dt)
 static gv_status plan_descs(dnn_plan *p, cudnnMathType_t math, gv_err *err)
 {
     const cudnnDataType_t t = p->dt == GPU_BF16 ? CUDNN_DATA_BFLOAT16 : CUDNN_DATA_FLOAT;
-    const int n = p->M / 49;
-    DNN_TRY(L.cudnnCreateTensorDescriptor(&p->xd), err);
-    DNN_TRY(L.cudnnCreateTensorDescriptor(&p->yd), err);
-    DNN_TRY(L.cudnnCreateFilterDescriptor(&p->wd), err);
-    DNN_TRY(L.cudnnCreateConvolutionDescriptor(&p->cd), err);
-    DNN_TRY(L.cudnnSetTensor4dDescriptor(p->xd, CUDNN_TENSOR_NHWC, t, n, p->cin, 7, 7), err);
-    DNN_TRY(L.cudnnSetTensor4dDescriptor(p->yd, CUDNN_TENSOR_NHWC, t, n, p->cout, 7, 7), err);
-    DNN_TRY(L.cudnnSetFilter4dDescriptor(p->wd, t, CUDNN_TENSOR_NHWC, p->cout, p->cin, 3, 3), err);
-    DNN_TRY(L.cudnnSetConvolution2dDescriptor(p->cd, 1, 1, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT), err);
-    DNN_TRY(L.cudnnSetConvolutionMathType(p->cd, math), err);
+    const int n = p->M / NN_CELLS;
+    GV_GPU_TRY(L.cudnnCreateTensorDescriptor(&p->xd), err);
+    GV_GPU_TRY(L.cudnnCreateTensorDescriptor(&p->yd), err);
+    GV_GPU_TRY(L.cudnnCreateFilterDescriptor(&p->wd), err);
+    GV_GPU_TRY(L.cudnnCreateConvolutionDescriptor(&p->cd), err);
+    GV_GPU_TRY(L.cudnnSetTensor4dDescriptor(p->xd, CUDNN_TENSOR_NHWC, t, n, p->cin, 7, 7), err);
+    GV_GPU_TRY(L.cudnnSetTensor4dDescriptor(p->yd, CUDNN_TENSOR_NHWC, t, n, p->cout, 7, 7), err);
+    GV_GPU_TRY(L.cudnnSetFilter4dDescriptor(p->wd, t, CUDNN_TENSOR_NHWC, p->cout, p->cin, 3, 3), err);
+    GV_GPU_TRY(L.cudnnSetConvolution2dDescriptor(p->cd, 1, 1, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT),
+               err);
+    GV_GPU_TRY(L.cudnnSetConvolutionMathType(p->cd, math), err);
     return GV_OK;
 }
 
@@ -205,7 +202,7 @@ static gv_status plan_get(gpu_dnn *h, int op, int M, int cin, int cout, gpu_dtyp
                           const void *w, void *y, cudaStream_t st, dnn_plan **out, gv_err *err)
 {
     tf32 = tf32 && dt == GPU_F32;
-    if (cin % 8 || cout % 8 || M <= 0 || M % 49)
+    if (cin % 8 || cout % 8 || M <= 0 || M % NN_CELLS)
         return gv_fail(err, GV_ERR_INPUT, "conv3x3 (cuDNN): %d rows of %d -> %d channels are not whole 7x7 boards of "
                        "multiples of 8 channels", M, cin, cout);
     if (op == OP_WGRAD && (size_t)cout * 9 * cin > h->max_dw)
@@ -238,24 +235,24 @@ static gv_status plan_get(gpu_dnn *h, int op, int M, int cin, int cout, gpu_dtyp
         plan_free(p);
         return s;
     }
-    s = dnn_check(L.cudnnSetStream(h->h, st), "cudnnSetStream", __FILE__, __LINE__, err);
+    s = GV_GPU_NAMED(L.cudnnSetStream(h->h, st), "cudnnSetStream", err);
     int n = 0, k = -1;
     cudnnMathType_t math = CUDNN_DEFAULT_MATH;
     if (s == GV_OK && op == OP_FWD) {
         cudnnConvolutionFwdAlgoPerf_t r[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
-        s = dnn_check(L.cudnnFindConvolutionForwardAlgorithmEx(h->h, p->xd, x, p->wd, w, p->cd, p->yd, y,
-                                                               CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &n, r, h->ws,
-                                                               h->ws_bytes),
-                      "cudnnFindConvolutionForwardAlgorithmEx", __FILE__, __LINE__, err);
+        s = GV_GPU_NAMED(L.cudnnFindConvolutionForwardAlgorithmEx(h->h, p->xd, x, p->wd, w, p->cd, p->yd, y,
+                                                                  CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &n, r, h->ws,
+                                                                  h->ws_bytes),
+                         "cudnnFindConvolutionForwardAlgorithmEx", err);
         if (s == GV_OK)
             k = pick(p, r, n, h->ws_bytes, fma_only, &math);
     } else if (s == GV_OK) {
         cudnnConvolutionBwdFilterAlgoPerf_t r[CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT];
         /* x: the layer's input, w: the output gradient dy, y: the weight gradient */
-        s = dnn_check(L.cudnnFindConvolutionBackwardFilterAlgorithmEx(h->h, p->xd, x, p->yd, w, p->cd, p->wd, y,
-                                                                      CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT, &n, r,
-                                                                      h->ws, h->ws_bytes),
-                      "cudnnFindConvolutionBackwardFilterAlgorithmEx", __FILE__, __LINE__, err);
+        s = GV_GPU_NAMED(L.cudnnFindConvolutionBackwardFilterAlgorithmEx(h->h, p->xd, x, p->yd, w, p->cd, p->wd, y,
+                                                                         CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT, &n,
+                                                                         r, h->ws, h->ws_bytes),
+                         "cudnnFindConvolutionBackwardFilterAlgorithmEx", err);
         if (s == GV_OK)
             k = pick(p, r, n, h->ws_bytes, fma_only, &math);
     }
@@ -268,20 +265,19 @@ static gv_status plan_get(gpu_dnn *h, int op, int M, int cin, int cout, gpu_dtyp
     if (fma_only)
         math = CUDNN_FMA_MATH;
     if (s == GV_OK)
-        s = dnn_check(L.cudnnSetConvolutionMathType(p->cd, math), "cudnnSetConvolutionMathType", __FILE__, __LINE__,
-                      err);
+        s = GV_GPU_NAMED(L.cudnnSetConvolutionMathType(p->cd, math), "cudnnSetConvolutionMathType", err);
     /* one run of the choice as it will run, outside any capture (its first run may set up
      * more than a kernel launch), checked to the end */
     const float one = 1.f, zero = 0.f;
     if (s == GV_OK && op == OP_FWD)
-        s = dnn_check(L.cudnnConvolutionForward(h->h, &one, p->xd, x, p->wd, w, p->cd, (cudnnConvolutionFwdAlgo_t)p->algo,
-                                                h->ws, p->ws, &zero, p->yd, y),
-                      "cudnnConvolutionForward", __FILE__, __LINE__, err);
+        s = GV_GPU_NAMED(L.cudnnConvolutionForward(h->h, &one, p->xd, x, p->wd, w, p->cd,
+                                                   (cudnnConvolutionFwdAlgo_t)p->algo, h->ws, p->ws, &zero, p->yd, y),
+                         "cudnnConvolutionForward", err);
     else if (s == GV_OK)
-        s = dnn_check(L.cudnnConvolutionBackwardFilter(h->h, &one, p->xd, x, p->yd, w, p->cd,
-                                                       (cudnnConvolutionBwdFilterAlgo_t)p->algo, h->ws, p->ws, &zero,
-                                                       p->wd, y),
-                      "cudnnConvolutionBackwardFilter", __FILE__, __LINE__, err);
+        s = GV_GPU_NAMED(L.cudnnConvolutionBackwardFilter(h->h, &one, p->xd, x, p->yd, w, p->cd,
+                                                          (cudnnConvolutionBwdFilterAlgo_t)p->algo, h->ws, p->ws, &zero,
+                                                          p->wd, y),
+                         "cudnnConvolutionBackwardFilter", err);
     if (s == GV_OK)
         s = GV_GPU(cudaStreamSynchronize(st), err);
     if (s != GV_OK) {
@@ -395,10 +391,11 @@ gv_status gpu_dnn_fwd(gpu_dnn *h, const conv_args *a, int tf32, cudaStream_t st,
     const float one = 1.f, zero = 0.f;
     if (a->res)
         GV_GPU_TRY(cudaMemcpyAsync(a->y, a->res, es * a->M * a->cout, cudaMemcpyDeviceToDevice, st), err);
-    DNN_TRY(L.cudnnSetStream(h->h, st), err);
-    DNN_TRY(L.cudnnConvolutionForward(h->h, &one, p->xd, a->x, p->wd, a->w, p->cd, (cudnnConvolutionFwdAlgo_t)p->algo,
-                                      h->ws, p->ws, a->res ? &one : &zero, p->yd, a->y),
-            err);
+    GV_GPU_TRY(L.cudnnSetStream(h->h, st), err);
+    GV_GPU_TRY(L.cudnnConvolutionForward(h->h, &one, p->xd, a->x, p->wd, a->w, p->cd,
+                                         (cudnnConvolutionFwdAlgo_t)p->algo, h->ws, p->ws, a->res ? &one : &zero, p->yd,
+                                         a->y),
+               err);
     if (a->fault) {
         unsigned g = gpu_blocks((size_t)(a->M + 96) / 97, 128);
         if (a->dt == GPU_BF16)
@@ -424,11 +421,11 @@ gv_status gpu_dnn_wgrad(gpu_dnn *h, const wgrad_args *a, int tf32, cudaStream_t 
     GV_TRY(gpu_dnn_plan_wgrad(h, a, tf32, st, err));
     GV_TRY(WGRAD_PLAN(h, a, tf32, st, &p, err));
     const float one = 1.f, zero = 0.f;
-    DNN_TRY(L.cudnnSetStream(h->h, st), err);
-    DNN_TRY(L.cudnnConvolutionBackwardFilter(h->h, &one, p->xd, a->x, p->yd, a->dy, p->cd,
-                                             (cudnnConvolutionBwdFilterAlgo_t)p->algo, h->ws, p->ws, &zero, p->wd,
-                                             h->dw),
-            err);
+    GV_GPU_TRY(L.cudnnSetStream(h->h, st), err);
+    GV_GPU_TRY(L.cudnnConvolutionBackwardFilter(h->h, &one, p->xd, a->x, p->yd, a->dy, p->cd,
+                                                (cudnnConvolutionBwdFilterAlgo_t)p->algo, h->ws, p->ws, &zero, p->wd,
+                                                h->dw),
+               err);
     unsigned g = gpu_blocks((size_t)a->cout * a->cin_real * 9, 256);
     if (a->dt == GPU_BF16)
         dnn_dw_add<gv_bf16><<<g, 256, 0, st>>>((const gv_bf16 *)h->dw, a->dw, a->cout, a->cin, a->cin_real);
@@ -442,21 +439,21 @@ gv_status gpu_dnn_probe(gpu_dnn *h, int cin, int cout, gpu_dtype dt, int tf32, g
 {
     const size_t es = dt == GPU_BF16 ? 2 : 4;
     void *x = NULL, *w = NULL, *y = NULL;
-    gv_status s = GV_GPU(cudaMalloc(&x, es * 49 * cin), err);
+    gv_status s = GV_GPU(cudaMalloc(&x, es * NN_CELLS * cin), err);
     if (s == GV_OK)
         s = GV_GPU(cudaMalloc(&w, es * cout * 9 * cin), err);
     if (s == GV_OK)
-        s = GV_GPU(cudaMalloc(&y, es * 49 * cout), err);
+        s = GV_GPU(cudaMalloc(&y, es * NN_CELLS * cout), err);
     if (s == GV_OK)
-        s = GV_GPU(cudaMemset(x, 0, es * 49 * cin), err);
+        s = GV_GPU(cudaMemset(x, 0, es * NN_CELLS * cin), err);
     if (s == GV_OK)
         s = GV_GPU(cudaMemset(w, 0, es * cout * 9 * cin), err);
     if (s == GV_OK)
-        s = GV_GPU(cudaMemset(y, 0, es * 49 * cout), err);
-    conv_args a = {x, w, y, NULL, 49, cin, cout, dt, 0, NULL, 0, 0, 0};
+        s = GV_GPU(cudaMemset(y, 0, es * NN_CELLS * cout), err);
+    conv_args a = {x, w, y, NULL, NN_CELLS, cin, cout, dt, 0, NULL, 0, 0, 0};
     if (s == GV_OK)
         s = gpu_dnn_plan_fwd(h, &a, tf32, 0, err);
-    wgrad_args g = {y, x, NULL, NULL, 0, 49, cin, cout, cin, dt, 0, 0};
+    wgrad_args g = {y, x, NULL, NULL, 0, NN_CELLS, cin, cout, cin, dt, 0, 0};
     if (s == GV_OK)
         s = gpu_dnn_plan_wgrad(h, &g, tf32, 0, err);
     gpu_free(x, w, y);

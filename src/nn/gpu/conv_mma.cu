@@ -194,10 +194,10 @@ struct fwd_gather {
 #pragma unroll
         for (int i = 0; i < LA; i++) {
             int m = m0 + row(i);
-            int n = m / 49, pos = m - n * 49;
+            int n = m / NN_CELLS, pos = m - n * NN_CELLS;
             int y = pos / 7;
             a_yx[i] = m < M ? y * 8 + (pos - y * 7) : -1000;
-            a_base[i] = n * 49 * cin;
+            a_base[i] = n * NN_CELLS * cin;
         }
     }
     static __device__ __forceinline__ int row(int i) { return (threadIdx.x + i * 256) / CH; }
@@ -600,7 +600,7 @@ __global__ void __launch_bounds__(256, 2)
     uint16_t *sB = sA + S * BM * BK;                                         /* [S][BN][BK] */
     const int wg = threadIdx.x >> 7;
     const int m0 = blockIdx.x * BM, n0 = blockIdx.y * BN;
-    const int img = m0 / 49, pos = m0 - img * 49, y0 = pos / 7, x0 = pos - y0 * 7;
+    const int img = m0 / NN_CELLS, pos = m0 - img * NN_CELLS, y0 = pos / 7, x0 = pos - y0 * 7;
     int kt0, KT;
     fwd_k_range<BK, SPLIT>(cin, kps, kt0, KT);
     /* K step kt (relative) into stage */
@@ -685,12 +685,12 @@ struct wgrad_gather {
             bool ok = m < me && b_kok;
             const uint16_t *src = X;
             if (ok) {
-                int n = m / 49, pos = m - n * 49;
+                int n = m / NN_CELLS, pos = m - n * NN_CELLS;
                 int y = pos / 7, x = pos - y * 7;
                 int iy = y + b_dy, ix = x + b_dx;
                 ok = (unsigned)iy < 7u && (unsigned)ix < 7u;
                 if (ok)
-                    src = X + ((size_t)n * 49 + iy * 7 + ix) * cin + b_ci;
+                    src = X + ((size_t)n * NN_CELLS + iy * 7 + ix) * cin + b_ci;
             }
             cp_async16(smem_u32(sB + at<BCH>(r, b_c)), src, ok);
         }
@@ -885,7 +885,7 @@ __global__ void __launch_bounds__(256, 2)
     const int KT = (me - mb + BK - 1) / BK;
     const int nb = min(BN, K - k0) / 64; /* the B blocks inside K */
     auto issue = [&](int stage, int kt) {
-        const int m = mb + kt * BK, n = m / 49, pos = m - n * 49, y = pos / 7, x = pos - y * 7;
+        const int m = mb + kt * BK, n = m / NN_CELLS, pos = m - n * NN_CELLS, y = pos / 7, x = pos - y * 7;
         const unsigned bar = smem_u32(&full[stage]);
         mbar_expect(bar, (unsigned)(BMC + nb * 64) * BK * 2);
 #pragma unroll
@@ -1012,7 +1012,8 @@ static int tma_encoders(void)
  * conv_fwd_wgmma_tma), the 128-byte swizzle. */
 static gv_status tma_im2col_map(CUtensorMap *map, const void *x, int M, int cin, int pixels, gv_err *err)
 {
-    const cuuint64_t c = (cuuint64_t)cin, dim[4] = {c, 7, 7, (cuuint64_t)(M / 49)}, stride[3] = {c * 2, 7 * c * 2, 49 * c * 2};
+    const cuuint64_t c = (cuuint64_t)cin, dim[4] = {c, 7, 7, (cuuint64_t)(M / NN_CELLS)},
+                     stride[3] = {c * 2, 7 * c * 2, NN_CELLS * c * 2};
     const int lower[2] = {-1, -1}, upper[2] = {-1, -1};
     const cuuint32_t es[4] = {1, 1, 1, 1};
     CUresult r = enc_im2col(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 4, (void *)x, dim, stride, lower, upper, 64,
@@ -1120,7 +1121,7 @@ gv_status gpu_conv3x3_fwd_wgmma(const conv_args *a, int splits, cudaStream_t st,
 int gpu_conv_tma_applies(const conv_args *a)
 {
 #if GV_HAVE_MMA_BUILD
-    return a->dt == GPU_BF16 && a->cin % 64 == 0 && a->M % 49 == 0 && !((uintptr_t)a->x & 15) &&
+    return a->dt == GPU_BF16 && a->cin % 64 == 0 && a->M % NN_CELLS == 0 && !((uintptr_t)a->x & 15) &&
            !((uintptr_t)a->w & 15) && tma_encoders();
 #else
     (void)a;
@@ -1181,8 +1182,8 @@ static gv_status wgrad_tma_launch(const wgrad_args *a, int rows_per_split, int s
 int gpu_conv_wgrad_tma_applies(const wgrad_args *a, int rows_per_split)
 {
 #if GV_HAVE_MMA_BUILD
-    return a->dt == GPU_BF16 && a->cin % 64 == 0 && a->cout % 64 == 0 && a->M % 49 == 0 && rows_per_split % 64 == 0 &&
-           !((uintptr_t)a->x & 15) && !((uintptr_t)a->dy & 15) && tma_encoders();
+    return a->dt == GPU_BF16 && a->cin % 64 == 0 && a->cout % 64 == 0 && a->M % NN_CELLS == 0 &&
+           rows_per_split % 64 == 0 && !((uintptr_t)a->x & 15) && !((uintptr_t)a->dy & 15) && tma_encoders();
 #else
     (void)a, (void)rows_per_split;
     return 0;

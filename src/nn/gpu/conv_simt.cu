@@ -61,7 +61,7 @@ static __device__ __forceinline__ int grid_y(int tid) { return (tid >> 6) * 4 + 
  * board, bit t for tap t = 3 * (dy + 1) + (dx + 1); none when m is past the M rows. */
 static __device__ __forceinline__ int tap_mask(int m, int M)
 {
-    const int pos = m - m / 49 * 49, y = pos / 7, x = pos % 7;
+    const int pos = m - m / NN_CELLS * NN_CELLS, y = pos / 7, x = pos % 7;
     int mask = 0;
     for (int t = 0; t < 9; t++) {
         int iy = y + t / 3 - 1, ix = x + t % 3 - 1;
@@ -290,11 +290,11 @@ __global__ void __launch_bounds__(256, 2) conv_wgrad_simt(const T *__restrict__ 
             int m = mb + kt * BK + r;
             bool ok = m < me && bkok;
             if (ok) {
-                int n = m / 49, pos = m - n * 49, y = pos / 7, x = pos - y * 7;
+                int n = m / NN_CELLS, pos = m - n * NN_CELLS, y = pos / 7, x = pos - y * 7;
                 int iy = y + bdy, ix = x + bdx;
                 ok = (unsigned)iy < 7u && (unsigned)ix < 7u;
                 if (ok)
-                    load4(X + ((size_t)n * 49 + iy * 7 + ix) * cin + bci, rb[i]);
+                    load4(X + ((size_t)n * NN_CELLS + iy * 7 + ix) * cin + bci, rb[i]);
             }
             if (!ok)
                 rb[i][0] = rb[i][1] = rb[i][2] = rb[i][3] = 0.f;

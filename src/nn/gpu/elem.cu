@@ -9,18 +9,10 @@ static __device__ __forceinline__ float ld1(const gv_bf16 *p) { return gv_bf16_t
 static __device__ __forceinline__ void st1(float *p, float v) { *p = v; }
 static __device__ __forceinline__ void st1(gv_bf16 *p, float v) { *p = gv_f32_to_bf16(v); }
 
-static __device__ __forceinline__ float warp_sum(float v)
-{
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1)
-        v += gv_shfl_xor(v, o);
-    return v;
-}
-
 /* Sum of v over a block of 256 threads, in thread 0 (others get garbage). */
 static __device__ float block_sum256(float v, float *scratch /* [8] */)
 {
-    v = warp_sum(v);
+    v = gv_warp_sum(v);
     int w = threadIdx.x >> 5, l = threadIdx.x & 31;
     __syncthreads();
     if (l == 0)
@@ -37,18 +29,18 @@ static __device__ float block_sum256(float v, float *scratch /* [8] */)
 template <typename T>
 __global__ void pack_input(const float *__restrict__ x, T *__restrict__ out, int N)
 {
-    size_t total = (size_t)N * 49 * 16;
+    size_t total = (size_t)N * NN_CELLS * 16;
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += (size_t)gridDim.x * blockDim.x) {
         int c = (int)(i & 15);
         size_t row = i >> 4;
-        int n = (int)(row / 49), p = (int)(row % 49);
-        st1(out + i, c < 12 ? x[(size_t)n * 588 + c * 49 + p] : 0.f);
+        int n = (int)(row / NN_CELLS), p = (int)(row % NN_CELLS);
+        st1(out + i, c < NN_IN_PLANES ? x[(size_t)n * (NN_IN_PLANES * NN_CELLS) + c * NN_CELLS + p] : 0.f);
     }
 }
 
 gv_status gpu_pack_input(const float *x, void *out, int N, gpu_dtype dt, cudaStream_t st, gv_err *err)
 {
-    unsigned g = gpu_blocks((size_t)N * 49 * 16, 256);
+    unsigned g = gpu_blocks((size_t)N * NN_CELLS * 16, 256);
     if (dt == GPU_F32)
         pack_input<float><<<g, 256, 0, st>>>(x, (float *)out, N);
     else
@@ -62,17 +54,18 @@ gv_status gpu_pack_input(const float *x, void *out, int N, gpu_dtype dt, cudaStr
 __global__ void expand_cells(const float *__restrict__ consts, const unsigned char *__restrict__ cells,
                              float *__restrict__ x, int N)
 {
-    size_t total = (size_t)N * 588;
+    size_t total = (size_t)N * (NN_IN_PLANES * NN_CELLS);
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += (size_t)gridDim.x * blockDim.x) {
-        int n = (int)(i / 588), k = (int)(i % 588), p = k / 49, c = k % 49;
-        x[i] = p < 10 ? (cells[(size_t)n * 49 + c] == p ? 1.f : 0.f) : consts[2 * (size_t)n + (p - 10)];
+        int n = (int)(i / (NN_IN_PLANES * NN_CELLS)), k = (int)(i % (NN_IN_PLANES * NN_CELLS));
+        int p = k / NN_CELLS, c = k % NN_CELLS;
+        x[i] = p < 10 ? (cells[(size_t)n * NN_CELLS + c] == p ? 1.f : 0.f) : consts[2 * (size_t)n + (p - 10)];
     }
 }
 
 gv_status gpu_expand_cells(const void *cells, float *x, int N, cudaStream_t st, gv_err *err)
 {
     const float *consts = (const float *)cells;
-    expand_cells<<<gpu_blocks((size_t)N * 588, 256), 256, 0, st>>>(
+    expand_cells<<<gpu_blocks((size_t)N * (NN_IN_PLANES * NN_CELLS), 256), 256, 0, st>>>(
         consts, (const unsigned char *)(consts + 2 * (size_t)N), x, N);
     GV_GPU_TRY(cudaGetLastError(), err);
     return GV_OK;
@@ -222,7 +215,7 @@ __global__ void prep_weights(const float *__restrict__ p, const prep_desc *__res
     switch (d.kind) {
     case PREP_CONV_FWD: total = (size_t)d.cout * 9 * d.cin_pad; break;
     case PREP_CONV_DGRAD: total = (size_t)d.cin * 9 * d.cout; break;
-    case PREP_HEAD_LINEAR: total = (size_t)d.cout * 1568; break;
+    case PREP_HEAD_LINEAR: total = (size_t)d.cout * NN_HEAD_FLAT; break;
     default: total = (size_t)d.cout; break;
     }
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += (size_t)gridDim.x * blockDim.x) {
@@ -239,9 +232,9 @@ __global__ void prep_weights(const float *__restrict__ p, const prep_desc *__res
             v = p[d.src + ((size_t)co * d.cin + ci) * 9 + (8 - t)];
         } else if (d.kind == PREP_HEAD_LINEAR) {
             /* dst[o][pos*32 + c] = W[o][c*49 + pos] */
-            int k = (int)(i % 1568), o = (int)(i / 1568);
-            int pos = k / 32, c = k % 32;
-            v = p[d.src + (size_t)o * 1568 + c * 49 + pos];
+            int k = (int)(i % NN_HEAD_FLAT), o = (int)(i / NN_HEAD_FLAT);
+            int pos = k / NN_HEAD_CH, c = k % NN_HEAD_CH;
+            v = p[d.src + (size_t)o * NN_HEAD_FLAT + c * NN_CELLS + pos];
         } else {
             v = p[d.src + i];
         }
@@ -266,17 +259,17 @@ gv_status gpu_prep_weights(const float *params, const prep_desc *descs, int n, i
 
 __global__ void head_grad_unpermute(const float *__restrict__ g, float *__restrict__ out, int rows)
 {
-    size_t total = (size_t)rows * 1568;
+    size_t total = (size_t)rows * NN_HEAD_FLAT;
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += (size_t)gridDim.x * blockDim.x) {
-        int k = (int)(i % 1568), o = (int)(i / 1568);
-        int c = k / 49, pos = k % 49;
-        out[i] = g[(size_t)o * 1568 + pos * 32 + c];
+        int k = (int)(i % NN_HEAD_FLAT), o = (int)(i / NN_HEAD_FLAT);
+        int c = k / NN_CELLS, pos = k % NN_CELLS;
+        out[i] = g[(size_t)o * NN_HEAD_FLAT + pos * NN_HEAD_CH + c];
     }
 }
 
 gv_status gpu_head_grad_unpermute(const float *g_nhwc, float *g_torch, int out, cudaStream_t st, gv_err *err)
 {
-    head_grad_unpermute<<<gpu_blocks((size_t)out * 1568, 256), 256, 0, st>>>(g_nhwc, g_torch, out);
+    head_grad_unpermute<<<gpu_blocks((size_t)out * NN_HEAD_FLAT, 256), 256, 0, st>>>(g_nhwc, g_torch, out);
     GV_GPU_TRY(cudaGetLastError(), err);
     return GV_OK;
 }

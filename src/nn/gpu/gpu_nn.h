@@ -13,7 +13,8 @@
 
 #include "core/gv.h"
 #include "dev/gpu_blas.h"
-#include "dev/gpu_util.h"
+#include "dev/gpu_common.h"
+#include "nn/nn.h" /* the board: NN_CELLS rows per sample, NN_HEAD_FLAT */
 
 /* bf16 tensor-core kernels exist for NVIDIA sm_80 and newer; everything else runs the
  * SIMT kernels (fp32 arithmetic on fp32 or bf16 storage). */

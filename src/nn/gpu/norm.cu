@@ -18,14 +18,6 @@
 
 #define NORM_THREADS 256
 
-static __device__ __forceinline__ float warp_sum(float v)
-{
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1)
-        v += gv_shfl_xor(v, o);
-    return v;
-}
-
 /* VEC adjacent elements to and from float. */
 template <int VEC>
 static __device__ __forceinline__ void ldv(const float *p, float v[VEC])
@@ -89,10 +81,10 @@ __global__ void __launch_bounds__(NORM_THREADS) gn_fwd(const T *__restrict__ x, 
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const int cg = C / 8;            /* channels per group */
     const int per_pos = cg / VEC;    /* vectors per position */
-    const int nvec = 49 * per_pos;   /* vectors per group */
-    const float inv = 1.0f / (49.0f * cg);
+    const int nvec = NN_CELLS * per_pos; /* vectors per group */
+    const float inv = 1.0f / ((float)NN_CELLS * cg);
     for (int n = blockIdx.x; n < N; n += gridDim.x) {
-        const size_t base = (size_t)n * 49 * C + warp * cg;
+        const size_t base = (size_t)n * NN_CELLS * C + warp * cg;
         float s = 0.f;
         group_vectors<VEC>(lane, nvec, per_pos, base, C, [&](size_t o, int, int) {
             float v[VEC];
@@ -101,7 +93,7 @@ __global__ void __launch_bounds__(NORM_THREADS) gn_fwd(const T *__restrict__ x, 
             for (int e = 0; e < VEC; e++)
                 s += v[e];
         });
-        const float mean = warp_sum(s) * inv;
+        const float mean = gv_warp_sum(s) * inv;
         float q = 0.f;
         group_vectors<VEC>(lane, nvec, per_pos, base, C, [&](size_t o, int, int) {
             float v[VEC];
@@ -110,7 +102,7 @@ __global__ void __launch_bounds__(NORM_THREADS) gn_fwd(const T *__restrict__ x, 
             for (int e = 0; e < VEC; e++)
                 q += (v[e] - mean) * (v[e] - mean);
         });
-        const float rstd = rsqrtf(warp_sum(q) * inv + 1e-5f);
+        const float rstd = rsqrtf(gv_warp_sum(q) * inv + 1e-5f);
         if (lane == 0) {
             mean_out[n * 8 + warp] = mean;
             rstd_out[n * 8 + warp] = rstd;
@@ -164,8 +156,8 @@ __global__ void __launch_bounds__(NORM_THREADS) gn_bwd(const T *__restrict__ x, 
 {
     extern __shared__ float sacc[]; /* [2][C] */
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-    const int cg = C / 8, per_pos = cg / VEC, nvec = 49 * per_pos;
-    const float inv = 1.0f / (49.0f * cg);
+    const int cg = C / 8, per_pos = cg / VEC, nvec = NN_CELLS * per_pos;
+    const float inv = 1.0f / ((float)NN_CELLS * cg);
     /* When a group's row of vectors divides 32, each lane always sees the same channels and
      * keeps their dgamma/dbeta sums in registers; otherwise it adds to shared memory. */
     const bool fixed = 32 % per_pos == 0;
@@ -177,7 +169,7 @@ __global__ void __launch_bounds__(NORM_THREADS) gn_bwd(const T *__restrict__ x, 
         sacc[i] = 0.f;
     __syncthreads();
     for (int n = blockIdx.x; n < N; n += gridDim.x) {
-        const size_t base = (size_t)n * 49 * C + warp * cg;
+        const size_t base = (size_t)n * NN_CELLS * C + warp * cg;
         const float mean = mean_in[n * 8 + warp], rstd = rstd_in[n * 8 + warp];
         float s1 = 0.f, s2 = 0.f;
         group_vectors<VEC>(lane, nvec, per_pos, base, C, [&](size_t o, int, int c) {
@@ -199,8 +191,8 @@ __global__ void __launch_bounds__(NORM_THREADS) gn_bwd(const T *__restrict__ x, 
                 }
             }
         });
-        s1 = warp_sum(s1) * inv;
-        s2 = warp_sum(s2) * inv;
+        s1 = gv_warp_sum(s1) * inv;
+        s2 = gv_warp_sum(s2) * inv;
         group_vectors<VEC>(lane, nvec, per_pos, base, C, [&](size_t o, int, int c) {
             float xv[VEC], g[VEC], d[VEC];
             ld_masked<T, VEC>(x, dout, out, o, xv, g);
@@ -281,7 +273,7 @@ struct gn_vec {
 template <int LPP>
 struct gn_shape {
     static constexpr int PPI = 32 / LPP;                 /* positions per iteration */
-    static constexpr int ITER = (49 + PPI - 1) / PPI;
+    static constexpr int ITER = (NN_CELLS + PPI - 1) / PPI;
 };
 
 /* 8 adjacent elements to and from float. */
@@ -312,7 +304,7 @@ __global__ void __launch_bounds__(NORM_THREADS) gn_fwd_reg(const T *__restrict__
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const int cg = C / 8, pin = lane / LPP, c8 = (lane % LPP) * 8;
     const int ch0 = warp * cg + c8;
-    const float inv = 1.0f / (49.0f * cg);
+    const float inv = 1.0f / ((float)NN_CELLS * cg);
     float ga[8], be[8];
 #pragma unroll
     for (int e = 0; e < 8; e++) {
@@ -320,28 +312,28 @@ __global__ void __launch_bounds__(NORM_THREADS) gn_fwd_reg(const T *__restrict__
         be[e] = beta[ch0 + e];
     }
     for (int n = blockIdx.x; n < N; n += gridDim.x) {
-        const size_t base = (size_t)n * 49 * C + ch0;
+        const size_t base = (size_t)n * NN_CELLS * C + ch0;
         float v[ITER][8];
         float s = 0.f;
 #pragma unroll
         for (int it = 0; it < ITER; it++) {
             int p = it * PPI + pin;
-            if (p < 49) {
+            if (p < NN_CELLS) {
                 ld8(x + base + (size_t)p * C, v[it]);
 #pragma unroll
                 for (int e = 0; e < 8; e++)
                     s += v[it][e];
             }
         }
-        const float mean = warp_sum(s) * inv;
+        const float mean = gv_warp_sum(s) * inv;
         float q = 0.f;
 #pragma unroll
         for (int it = 0; it < ITER; it++)
-            if (it * PPI + pin < 49)
+            if (it * PPI + pin < NN_CELLS)
 #pragma unroll
                 for (int e = 0; e < 8; e++)
                     q += (v[it][e] - mean) * (v[it][e] - mean);
-        const float rstd = rsqrtf(warp_sum(q) * inv + 1e-5f);
+        const float rstd = rsqrtf(gv_warp_sum(q) * inv + 1e-5f);
         if (lane == 0) {
             mean_out[n * 8 + warp] = mean;
             rstd_out[n * 8 + warp] = rstd;
@@ -349,7 +341,7 @@ __global__ void __launch_bounds__(NORM_THREADS) gn_fwd_reg(const T *__restrict__
 #pragma unroll
         for (int it = 0; it < ITER; it++) {
             int p = it * PPI + pin;
-            if (p >= 49)
+            if (p >= NN_CELLS)
                 continue;
             size_t o = base + (size_t)p * C;
             float r[8];
@@ -382,7 +374,7 @@ __global__ void __launch_bounds__(NORM_THREADS) gn_bwd_reg(const T *__restrict__
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const int cg = C / 8, pin = lane / LPP, c8 = (lane % LPP) * 8;
     const int ch0 = warp * cg + c8;
-    const float inv = 1.0f / (49.0f * cg);
+    const float inv = 1.0f / ((float)NN_CELLS * cg);
     float ga[8], accg[8], accb[8];
 #pragma unroll
     for (int e = 0; e < 8; e++) {
@@ -390,14 +382,14 @@ __global__ void __launch_bounds__(NORM_THREADS) gn_bwd_reg(const T *__restrict__
         accg[e] = accb[e] = 0.f;
     }
     for (int n = blockIdx.x; n < N; n += gridDim.x) {
-        const size_t base = (size_t)n * 49 * C + ch0;
+        const size_t base = (size_t)n * NN_CELLS * C + ch0;
         const float mean = mean_in[n * 8 + warp], rstd = rstd_in[n * 8 + warp];
         float xh[ITER][8], g[ITER][8];
         float s1 = 0.f, s2 = 0.f;
 #pragma unroll
         for (int it = 0; it < ITER; it++) {
             int p = it * PPI + pin;
-            if (p >= 49)
+            if (p >= NN_CELLS)
                 continue;
             size_t o = base + (size_t)p * C;
             float ov[8];
@@ -417,12 +409,12 @@ __global__ void __launch_bounds__(NORM_THREADS) gn_bwd_reg(const T *__restrict__
                 accb[e] += g[it][e];
             }
         }
-        s1 = warp_sum(s1) * inv;
-        s2 = warp_sum(s2) * inv;
+        s1 = gv_warp_sum(s1) * inv;
+        s2 = gv_warp_sum(s2) * inv;
 #pragma unroll
         for (int it = 0; it < ITER; it++) {
             int p = it * PPI + pin;
-            if (p >= 49)
+            if (p >= NN_CELLS)
                 continue;
             size_t o = base + (size_t)p * C;
             float d[8];
@@ -565,8 +557,8 @@ __global__ void __launch_bounds__(GN_MAX_THREADS) gn_fwd_vec(const T *__restrict
     const gn_place w = gn_where<T>(C);
     const int n = blockIdx.x * w.spb + w.s;
     const bool on = n < N;
-    const size_t base = (size_t)n * 49 * C + (size_t)w.u * W, step = (size_t)7 * C;
-    const float inv = 1.0f / (49.0f * (C / 8));
+    const size_t base = (size_t)n * NN_CELLS * C + (size_t)w.u * W, step = (size_t)7 * C;
+    const float inv = 1.0f / ((float)NN_CELLS * (C / 8));
     /* every load first (the residual and the parameters too): more bytes in flight */
     typename V::raw xr[7], rr[7];
     float ga[W], be[W];
@@ -629,7 +621,7 @@ __global__ void __launch_bounds__(GN_MAX_THREADS) gn_bwd_vec(const T *__restrict
     constexpr int W = V::W;
     const gn_place w = gn_where<T>(C);
     const size_t step = (size_t)7 * C;
-    const float inv = 1.0f / (49.0f * (C / 8));
+    const float inv = 1.0f / ((float)NN_CELLS * (C / 8));
     float ga[W], accg[W], accb[W];
 #pragma unroll
     for (int e = 0; e < W; e++) {
@@ -639,7 +631,7 @@ __global__ void __launch_bounds__(GN_MAX_THREADS) gn_bwd_vec(const T *__restrict
     for (int n0 = blockIdx.x * w.spb; n0 < N; n0 += gridDim.x * w.spb) {
         const int n = n0 + w.s;
         const bool on = n < N;
-        const size_t base = (size_t)n * 49 * C + (size_t)w.u * W;
+        const size_t base = (size_t)n * NN_CELLS * C + (size_t)w.u * W;
         float mean = 0.f, rstd = 0.f, s1 = 0.f, s2 = 0.f;
         typename V::raw xr[7], gr[7];
         if (on) {
@@ -947,7 +939,7 @@ static gv_status norm_fwd_t(const norm_fwd_args *a, cudaStream_t st, gv_err *err
 {
     const T *x = (const T *)a->x, *res = (const T *)a->res;
     T *y = (T *)a->y;
-    const int M = a->N * 49;
+    const int M = a->N * NN_CELLS;
     if (a->bits && !(a->relu && gpu_norm_relu_bits(a->group, a->C, a->dt, a->impl)))
         return gv_fail(err, GV_ERR_INPUT, "a ReLU bit mask needs a ReLU and the coalesced GroupNorm kernels (C %d)", a->C);
     if (a->group) {
@@ -1011,7 +1003,7 @@ static gv_status norm_bwd_t(const norm_bwd_args *a, cudaStream_t st, gv_err *err
 {
     const T *x = (const T *)a->x, *out = (const T *)a->out, *dout = (const T *)a->dout;
     T *dx = (T *)a->dx, *dres = (T *)a->dres;
-    const int M = a->N * 49;
+    const int M = a->N * NN_CELLS;
     int sms = a->sm_count > 0 ? a->sm_count : 132;
     if (a->bits && (out || !gpu_norm_relu_bits(a->group, a->C, a->dt, a->impl)))
         return gv_fail(err, GV_ERR_INPUT, "a ReLU bit mask needs the coalesced GroupNorm kernels and no output (C %d)",

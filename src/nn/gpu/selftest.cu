@@ -22,14 +22,15 @@ __global__ void conv_fwd_naive(const T *X, const T *W, T *Y, const T *R, int M, 
     if (i >= (size_t)M * cout)
         return;
     int m = (int)(i / cout), co = (int)(i % cout);
-    int n = m / 49, pos = m % 49, y = pos / 7, x = pos % 7;
+    int n = m / NN_CELLS, pos = m % NN_CELLS, y = pos / 7, x = pos % 7;
     double acc = 0;
     for (int t = 0; t < 9; t++) {
         int iy = y + t / 3 - 1, ix = x + t % 3 - 1;
         if (iy < 0 || iy >= 7 || ix < 0 || ix >= 7)
             continue;
         for (int ci = 0; ci < cin; ci++)
-            acc += ldd(X + ((size_t)n * 49 + iy * 7 + ix) * cin + ci) * ldd(W + (size_t)co * 9 * cin + t * cin + ci);
+            acc += ldd(X + ((size_t)n * NN_CELLS + iy * 7 + ix) * cin + ci) *
+                   ldd(W + (size_t)co * 9 * cin + t * cin + ci);
     }
     if (R)
         acc += ldd(R + i);
@@ -45,11 +46,11 @@ __global__ void conv_wgrad_naive(const T *DY, const T *X, float *DW, int M, int 
     int t = (int)(i % 9), ci = (int)((i / 9) % cin_real), co = (int)(i / 9 / cin_real);
     double acc = 0;
     for (int m = 0; m < M; m++) {
-        int n = m / 49, pos = m % 49, y = pos / 7, x = pos % 7;
+        int n = m / NN_CELLS, pos = m % NN_CELLS, y = pos / 7, x = pos % 7;
         int iy = y + t / 3 - 1, ix = x + t % 3 - 1;
         if (iy < 0 || iy >= 7 || ix < 0 || ix >= 7)
             continue;
-        acc += ldd(DY + (size_t)m * cout + co) * ldd(X + ((size_t)n * 49 + iy * 7 + ix) * cin + ci);
+        acc += ldd(DY + (size_t)m * cout + co) * ldd(X + ((size_t)n * NN_CELLS + iy * 7 + ix) * cin + ci);
     }
     DW[i] += (float)acc;
 }
@@ -190,7 +191,7 @@ static void test_fwd_split(ctx *c, int n, int cin, int cin_real, int cout, gpu_d
                            int split, int sm_count)
 {
     gv_err ge;
-    const int M = n * 49;
+    const int M = n * NN_CELLS;
     const size_t es = dt == GPU_BF16 ? 2 : 4, ws_elems = (size_t)32 * M * cout;
     void *x = upload_random(c, (size_t)M, cin, cin_real, dt);
     void *w = upload_random(c, (size_t)cout, 9 * cin, 9 * cin, dt);
@@ -244,7 +245,7 @@ static void test_fwd(ctx *c, int n, int cin, int cin_real, int cout, gpu_dtype d
 static void test_wgrad(ctx *c, int n, int cin, int cin_real, int cout, gpu_dtype dt, int impl)
 {
     gv_err ge;
-    const int M = n * 49;
+    const int M = n * NN_CELLS;
     void *dy = upload_random(c, (size_t)M, cout, cout, dt);
     void *x = upload_random(c, (size_t)M, cin, cin_real, dt);
     float *w1 = NULL, *w2 = NULL;
@@ -312,7 +313,7 @@ static int gn_run(ctx *c, const char *what, int impl, int n, int C, gpu_dtype dt
                   const void *dout, int relu, int want_dres, int bits, const float *gb, gn_result *o)
 {
     gv_err ge, e;
-    const size_t cnt = (size_t)n * 49 * C, es = dt == GPU_BF16 ? 2 : 4, nbits = cnt * es / 16;
+    const size_t cnt = (size_t)n * NN_CELLS * C, es = dt == GPU_BF16 ? 2 : 4, nbits = cnt * es / 16;
     void *y = NULL, *dx = NULL, *dres = NULL;
     uint8_t *mb = NULL;
     float *stats = NULL, *dgb = NULL;
@@ -384,20 +385,20 @@ static void gn_reference(const double *hx, const double *hr, const double *hd, c
     memset(rdg, 0, sizeof(double) * 2 * C);
     for (int s = 0; s < n; s++)
         for (int g = 0; g < 8; g++) {
-            double sum = 0, sq = 0, k = 49.0 * cg;
-            for (int p = 0; p < 49; p++)
+            double sum = 0, sq = 0, k = (double)NN_CELLS * cg;
+            for (int p = 0; p < NN_CELLS; p++)
                 for (int j = 0; j < cg; j++)
-                    sum += hx[((size_t)s * 49 + p) * C + g * cg + j];
+                    sum += hx[((size_t)s * NN_CELLS + p) * C + g * cg + j];
             double mu = sum / k;
-            for (int p = 0; p < 49; p++)
+            for (int p = 0; p < NN_CELLS; p++)
                 for (int j = 0; j < cg; j++) {
-                    double d = hx[((size_t)s * 49 + p) * C + g * cg + j] - mu;
+                    double d = hx[((size_t)s * NN_CELLS + p) * C + g * cg + j] - mu;
                     sq += d * d;
                 }
             double rs = 1.0 / sqrt(sq / k + 1e-5), a1 = 0, a2 = 0;
-            for (int p = 0; p < 49; p++)
+            for (int p = 0; p < NN_CELLS; p++)
                 for (int j = 0; j < cg; j++) {
-                    size_t o = ((size_t)s * 49 + p) * C + g * cg + j;
+                    size_t o = ((size_t)s * NN_CELLS + p) * C + g * cg + j;
                     int ch = g * cg + j;
                     double xh = (hx[o] - mu) * rs, v = xh * hgb[ch] + hgb[C + ch] + (hr ? hr[o] : 0);
                     ry[o] = relu && !(v > 0) ? 0 : v;
@@ -410,9 +411,9 @@ static void gn_reference(const double *hx, const double *hr, const double *hd, c
                 }
             a1 /= k;
             a2 /= k;
-            for (int p = 0; p < 49; p++)
+            for (int p = 0; p < NN_CELLS; p++)
                 for (int j = 0; j < cg; j++) {
-                    size_t o = ((size_t)s * 49 + p) * C + g * cg + j;
+                    size_t o = ((size_t)s * NN_CELLS + p) * C + g * cg + j;
                     double xh = (hx[o] - mu) * rs;
                     rdx[o] = rs * (rdr[o] * hgb[g * cg + j] - a1 - xh * a2);
                 }
@@ -437,7 +438,7 @@ static double gn_compare(const gn_result *r, const gn_result *ref, size_t cnt, i
  * the earlier ones run, each against the host, and the new against the old. */
 static void test_gn(ctx *c, int n, int C, gpu_dtype dt, int with_res, int relu, int want_dres)
 {
-    const size_t cnt = (size_t)n * 49 * C;
+    const size_t cnt = (size_t)n * NN_CELLS * C;
     const int both = gpu_gn_coalesced(C, dt);
     const int with_bits = both && relu; /* r[2]: the coalesced kernels with the ReLU bit mask */
     char what[160];
@@ -648,7 +649,7 @@ extern "C" void nn_gpu_kernel_bench(int device_index, int batch, int C)
     if (!rt(c, GV_GPU(cudaSetDevice(device_index), &ge), &ge) ||
         !rt(c, GV_GPU(cudaGetDeviceProperties(&p, device_index), &ge), &ge))
         return;
-    const int M = batch * 49;
+    const int M = batch * NN_CELLS;
     const double flops = 2.0 * M * C * 9.0 * C;
     void *dws;
     dnn_open_for_tests(c, &dws);
@@ -742,7 +743,7 @@ extern "C" void nn_gpu_norm_bench(int device_index, int batch, int C)
         return;
     int sms = 132;
     (void)cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device_index);
-    const size_t cnt = (size_t)batch * 49 * C;
+    const size_t cnt = (size_t)batch * NN_CELLS * C;
     for (int pass = 0; pass < 2; pass++) {
         gpu_dtype dt = pass == 0 ? GPU_F32 : GPU_BF16;
         const size_t es = dt == GPU_BF16 ? 2 : 4, t = es * cnt;

@@ -192,7 +192,7 @@ static int relu_bits(const gt *s, int C)
 
 static size_t bits_bytes(const gt *s, const norm_layer *nl, size_t n)
 {
-    return n * 49 * nl->C * s->es / 16;
+    return n * NN_CELLS * nl->C * s->es / 16;
 }
 
 static gv_status alloc_norm(gt *s, norm_layer *nl, gv_err *err)
@@ -226,7 +226,7 @@ static void add_desc(prep_desc *d, int *n, int *maxe, int kind, int src, int cou
     d[(*n)++] = x;
     int e = kind == PREP_CONV_FWD ? cout * 9 * cin_pad
           : kind == PREP_CONV_DGRAD ? cin * 9 * cout
-          : kind == PREP_HEAD_LINEAR ? cout * 1568 : cout;
+          : kind == PREP_HEAD_LINEAR ? cout * NN_HEAD_FLAT : cout;
     if (e > *maxe)
         *maxe = e;
 }
@@ -251,7 +251,7 @@ static gv_status setup(gt *s, gv_err *err)
 {
     const nn_layout *L = s->L;
     const int C = s->C, nb = s->nb;
-    const size_t M = (size_t)s->maxn * 49, es = s->es;
+    const size_t M = (size_t)s->maxn * NN_CELLS, es = s->es;
 
     ALLOC(s->p, sizeof(float) * L->nparams, "parameters");
     ALLOC(s->g, sizeof(float) * L->nparams, "gradients");
@@ -307,8 +307,8 @@ static gv_status setup(gt *s, gv_err *err)
     s->vf2_b = off_of(L, "vf2.bias");
     ALLOC(s->pc_wt, es * NN_HEAD_CH * C, "head weights");
     ALLOC(s->vc_wt, es * NN_HEAD_CH * C, "head weights");
-    ALLOC(s->pf_wp, es * NN_POLICY * 1568, "head weights");
-    ALLOC(s->vf1_wp, es * NN_VALUE_HIDDEN * 1568, "head weights");
+    ALLOC(s->pf_wp, es * NN_POLICY * NN_HEAD_FLAT, "head weights");
+    ALLOC(s->vf1_wp, es * NN_VALUE_HIDDEN * NN_HEAD_FLAT, "head weights");
     ALLOC(s->vf2_wt, es * NN_VALUE_HIDDEN, "head weights");
 
     /* weight preparation table */
@@ -325,8 +325,8 @@ static gv_status setup(gt *s, gv_err *err)
     }
     add_desc(d, &nd, &maxe, PREP_PLAIN, s->pc_w, NN_HEAD_CH * C, 1, 1, s->pc_wt);
     add_desc(d, &nd, &maxe, PREP_PLAIN, s->vc_w, NN_HEAD_CH * C, 1, 1, s->vc_wt);
-    add_desc(d, &nd, &maxe, PREP_HEAD_LINEAR, s->pf_w, NN_POLICY, 1568, 1568, s->pf_wp);
-    add_desc(d, &nd, &maxe, PREP_HEAD_LINEAR, s->vf1_w, NN_VALUE_HIDDEN, 1568, 1568, s->vf1_wp);
+    add_desc(d, &nd, &maxe, PREP_HEAD_LINEAR, s->pf_w, NN_POLICY, NN_HEAD_FLAT, NN_HEAD_FLAT, s->pf_wp);
+    add_desc(d, &nd, &maxe, PREP_HEAD_LINEAR, s->vf1_w, NN_VALUE_HIDDEN, NN_HEAD_FLAT, NN_HEAD_FLAT, s->vf1_wp);
     add_desc(d, &nd, &maxe, PREP_PLAIN, s->vf2_w, NN_VALUE_HIDDEN, 1, 1, s->vf2_wt);
     ALLOC(s->descs, sizeof(prep_desc) * nd, "weight table");
     GV_GPU_TRY(cudaMemcpy(s->descs, d, sizeof(prep_desc) * nd, cudaMemcpyHostToDevice), err);
@@ -376,7 +376,7 @@ static gv_status setup(gt *s, gv_err *err)
         ALLOC(s->gB, es * M * C, "gradients");
         ALLOC(s->gC, es * M * C, "gradients");
         ALLOC(s->gD, es * M * C, "gradients");
-        ALLOC(s->gtmp, sizeof(float) * NN_VALUE_HIDDEN * 1568, "gradients");
+        ALLOC(s->gtmp, sizeof(float) * NN_VALUE_HIDDEN * NN_HEAD_FLAT, "gradients");
     }
     /* Room for up to 64 split-K partials of the largest convolution, at most 64 MiB
      * (fewer splits are used when it is smaller). */
@@ -420,14 +420,14 @@ static conv_args conv_args_of(gt *s, const void *x, const void *w, void *y, cons
         const char *e = getenv("GV_CONV_SPLITK");
         splitk = !(e && e[0] == '0');
     }
-    conv_args a = {x, w, y, res, s->n * 49, cin, cout, s->dt, s->o.fault, splitk ? s->wg_ws : NULL, s->wg_ws_elems,
-                   s->sm_count, 0};
+    conv_args a = {x, w, y, res, s->n * NN_CELLS, cin, cout, s->dt, s->o.fault, splitk ? s->wg_ws : NULL,
+                   s->wg_ws_elems, s->sm_count, 0};
     return a;
 }
 
 static wgrad_args wgrad_args_of(gt *s, const conv_layer *cl, const void *dy, const void *x)
 {
-    wgrad_args a = {dy, x, s->g + cl->w, s->wg_ws, s->wg_ws_elems, s->n * 49, cl->cin_pad, cl->cout, cl->cin,
+    wgrad_args a = {dy, x, s->g + cl->w, s->wg_ws, s->wg_ws_elems, s->n * NN_CELLS, cl->cin_pad, cl->cout, cl->cin,
                     s->dt, 0, s->sm_count};
     return a;
 }
@@ -533,7 +533,7 @@ static const void *trunk_out(gt *s)
 
 static gv_status enqueue_forward(gt *s, int train, gv_err *err)
 {
-    const int C = s->C, n = s->n, M = n * 49;
+    const int C = s->C, n = s->n, M = n * NN_CELLS, F = NN_HEAD_FLAT; /* F: a head's flattened size */
     const gpu_dtype dt = s->dt;
     /* The injected fault (a test hook) skips writes in the first block's first convolution. */
     GV_TRY(gpu_pack_input(s->bx, s->xin, n, dt, s->st, err));
@@ -550,13 +550,12 @@ static gv_status enqueue_forward(gt *s, int train, gv_err *err)
     /* policy head: 1x1 conv (M,C)x(C,32), norm, ReLU, linear (n,1568)x(1568,7) */
     GV_TRY(gemm(s, 0, 1, M, NN_HEAD_CH, C, 1.f, cur, C, s->pc_wt, C, 0.f, s->hp_x, NN_HEAD_CH, dt, err));
     GV_TRY(norm_f(s, &s->pn, s->hp_x, NULL, s->hp_a, train, err));
-    GV_TRY(gemm(s, 0, 1, n, NN_POLICY, 1568, 1.f, s->hp_a, 1568, s->pf_wp, 1568, 0.f, s->logits_raw, NN_POLICY, GPU_F32,
-             err));
+    GV_TRY(gemm(s, 0, 1, n, NN_POLICY, F, 1.f, s->hp_a, F, s->pf_wp, F, 0.f, s->logits_raw, NN_POLICY, GPU_F32, err));
     /* value head: 1x1 conv, norm, ReLU, linear 1568->128, ReLU, linear 128->1 */
     GV_TRY(gemm(s, 0, 1, M, NN_HEAD_CH, C, 1.f, cur, C, s->vc_wt, C, 0.f, s->hv_x, NN_HEAD_CH, dt, err));
     GV_TRY(norm_f(s, &s->vn, s->hv_x, NULL, s->hv_a, train, err));
-    GV_TRY(gemm(s, 0, 1, n, NN_VALUE_HIDDEN, 1568, 1.f, s->hv_a, 1568, s->vf1_wp, 1568, 0.f, s->vh_raw, NN_VALUE_HIDDEN,
-             GPU_F32, err));
+    GV_TRY(gemm(s, 0, 1, n, NN_VALUE_HIDDEN, F, 1.f, s->hv_a, F, s->vf1_wp, F, 0.f, s->vh_raw, NN_VALUE_HIDDEN, GPU_F32,
+                err));
     GV_TRY(gpu_bias_relu(s->vh_raw, s->p + s->vf1_b, s->vh, n, NN_VALUE_HIDDEN, dt, s->st, err));
     GV_TRY(gemm(s, 0, 1, n, 1, NN_VALUE_HIDDEN, 1.f, s->vh, NN_VALUE_HIDDEN, s->vf2_wt, NN_VALUE_HIDDEN, 0.f,
              s->value_raw, 1, GPU_F32, err));
@@ -572,7 +571,7 @@ static gv_status enqueue_forward(gt *s, int train, gv_err *err)
  * (the loss kernel adds the output biases' gradients). */
 static gv_status enqueue_backward(gt *s, gv_err *err)
 {
-    const int C = s->C, n = s->n, M = n * 49;
+    const int C = s->C, n = s->n, M = n * NN_CELLS, F = NN_HEAD_FLAT; /* F: a head's flattened size */
     const gpu_dtype dt = s->dt;
     const void *trunk = trunk_out(s);
     /* value head */
@@ -580,17 +579,15 @@ static gv_status enqueue_backward(gt *s, gv_err *err)
              NN_VALUE_HIDDEN, GPU_F32, err));
     GV_TRY(gpu_value_hidden_bwd(s->dvalue, s->p + s->vf2_w, s->vh, s->dvh, s->g + s->vf1_b, n, NN_VALUE_HIDDEN, dt,
                              s->st, err));
-    GV_TRY(gemm(s, 1, 0, NN_VALUE_HIDDEN, 1568, n, 1.f, s->dvh, NN_VALUE_HIDDEN, s->hv_a, 1568, 0.f, s->gtmp, 1568,
-             GPU_F32, err));
+    GV_TRY(gemm(s, 1, 0, NN_VALUE_HIDDEN, F, n, 1.f, s->dvh, NN_VALUE_HIDDEN, s->hv_a, F, 0.f, s->gtmp, F, GPU_F32,
+                err));
     GV_TRY(gpu_head_grad_unpermute(s->gtmp, s->g + s->vf1_w, NN_VALUE_HIDDEN, s->st, err));
-    GV_TRY(gemm(s, 0, 0, n, 1568, NN_VALUE_HIDDEN, 1.f, s->dvh, NN_VALUE_HIDDEN, s->vf1_wp, 1568, 0.f, s->dhv_a, 1568,
-             dt, err));
+    GV_TRY(gemm(s, 0, 0, n, F, NN_VALUE_HIDDEN, 1.f, s->dvh, NN_VALUE_HIDDEN, s->vf1_wp, F, 0.f, s->dhv_a, F, dt, err));
     GV_TRY(norm_b(s, &s->vn, s->hv_x, s->hv_a, s->dhv_a, s->dhv_x, NULL, err));
     /* policy head */
-    GV_TRY(gemm(s, 1, 0, NN_POLICY, 1568, n, 1.f, s->dlogits, NN_POLICY, s->hp_a, 1568, 0.f, s->gtmp, 1568, GPU_F32,
-             err));
+    GV_TRY(gemm(s, 1, 0, NN_POLICY, F, n, 1.f, s->dlogits, NN_POLICY, s->hp_a, F, 0.f, s->gtmp, F, GPU_F32, err));
     GV_TRY(gpu_head_grad_unpermute(s->gtmp, s->g + s->pf_w, NN_POLICY, s->st, err));
-    GV_TRY(gemm(s, 0, 0, n, 1568, NN_POLICY, 1.f, s->dlogits, NN_POLICY, s->pf_wp, 1568, 0.f, s->dhp_a, 1568, dt, err));
+    GV_TRY(gemm(s, 0, 0, n, F, NN_POLICY, 1.f, s->dlogits, NN_POLICY, s->pf_wp, F, 0.f, s->dhp_a, F, dt, err));
     GV_TRY(norm_b(s, &s->pn, s->hp_x, s->hp_a, s->dhp_a, s->dhp_x, NULL, err));
     /* 1x1 convolutions: weight gradients and the trunk's output gradient (both heads) */
     GV_TRY(gemm(s, 1, 0, NN_HEAD_CH, C, M, 1.f, s->dhp_x, NN_HEAD_CH, trunk, C, 0.f, s->g + s->pc_w, C, GPU_F32, err));
@@ -639,7 +636,7 @@ static gv_status poison(gt *s, void *p, size_t bytes, gv_err *err)
  * element a kernel fails to write is NaN and cannot pass a comparison. */
 static gv_status poison_all(gt *s, gv_err *err)
 {
-    const size_t M = (size_t)s->n * 49, C = (size_t)s->C, es = s->es, n = (size_t)s->n;
+    const size_t M = (size_t)s->n * NN_CELLS, C = (size_t)s->C, es = s->es, n = (size_t)s->n;
     void *big[] = {s->stem_x, s->stem_a, s->gA, s->gB, s->gC, s->gD};
     for (size_t i = 0; i < GV_ARRAY_LEN(big); i++)
         GV_TRY(poison(s, big[i], es * M * C, err));
@@ -1081,13 +1078,13 @@ static gv_status t_relu_masks(nn_trainer *t, uint8_t *masks, gv_err *err)
     gt *s = T_(t);
     GV_TRY(need_training(t, "ReLU masks", err));
     uint8_t *m = masks;
-    GV_TRY(mask_of(s, s->stem_a, s->C, 49, &m, err));
+    GV_TRY(mask_of(s, s->stem_a, s->C, NN_CELLS, &m, err));
     for (int b = 0; b < s->nb; b++) {
-        GV_TRY(mask_of(s, s->ba1[b], s->C, 49, &m, err));
-        GV_TRY(mask_of(s, s->bout[b], s->C, 49, &m, err));
+        GV_TRY(mask_of(s, s->ba1[b], s->C, NN_CELLS, &m, err));
+        GV_TRY(mask_of(s, s->bout[b], s->C, NN_CELLS, &m, err));
     }
-    GV_TRY(mask_of(s, s->hp_a, NN_HEAD_CH, 49, &m, err));
-    GV_TRY(mask_of(s, s->hv_a, NN_HEAD_CH, 49, &m, err));
+    GV_TRY(mask_of(s, s->hp_a, NN_HEAD_CH, NN_CELLS, &m, err));
+    GV_TRY(mask_of(s, s->hv_a, NN_HEAD_CH, NN_CELLS, &m, err));
     /* the value hidden layer is (n, 128): one "position" per sample */
     GV_TRY(mask_of(s, s->vh, NN_VALUE_HIDDEN, 1, &m, err));
     return GV_OK;
