@@ -1,6 +1,7 @@
 # The Game Boy workload end to end with gpuvet's own test ROMs (tests/roms/gb, built here
 # with SDCC): test-ROM verdicts in DMG and CGB modes (quirks_test: the documented hardware
-# quirks; compat_test: a DMG cartridge, on the CGB in DMG compatibility mode), the PPU
+# quirks; compat_test: a DMG cartridge, on the CGB in DMG compatibility mode), the
+# verdicts of the serial-bytes form of the LD B,B protocol (proto_pass, proto_fail), the PPU
 # scene and the compatibility picture against the pictures scene.py and compat.py compute
 # independently, the APU ROM's WAV against apu_spec.py's description, identical hashes
 # across renderers and instance counts (device when a GPU is usable), bad input,
@@ -45,6 +46,19 @@ for rom in cpu_test apu_test battery_test quirks_test compat_test; do
       fail "gb $rom $m" "exit $rc: $(grep -E '^(serial|test ROM)' "$T_TMP/out" | tr '\n' ' ')"
     fi
   done
+done
+
+# the protocol of older mooneye builds: the verdict only in the six serial bytes before LD B,B
+for v in "proto_pass 0 passed" "proto_fail 1 failed"; do
+  set -- $v
+  "$G" run gb "$R/$1.gb" --test-rom --no-battery >"$T_TMP/out" 2>&1
+  rc=$?
+  line=$(grep '^test ROM:' "$T_TMP/out")
+  if [ $rc = "$2" ] && [ "$line" = "test ROM: $3 (LD B,B signature: serial bytes)" ]; then
+    pass "gb --test-rom $1" "exit $rc, $line"
+  else
+    fail "gb --test-rom $1" "exit $rc (want $2), '$line' (want $3 from the serial bytes)"
+  fi
 done
 
 # ---- the PPU scene and the APU sequence against their independent descriptions -------

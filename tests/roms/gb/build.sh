@@ -57,3 +57,11 @@ link quirks_test quirks_test.rel
 cc_ "$src/compat_test.c" -o compat_test.rel
 link compat_test compat_test.rel
 "$PY" "$src/gbfix.py" compat_test.gb --title COMPAT --cgb 0x00
+
+# the test-ROM protocol of older mooneye builds: the verdict only in the serial bytes
+cc_ "$src/proto_test.c" -o proto_fail.rel
+cc_ "$src/proto_test.c" -DPASS=1 -o proto_pass.rel
+link proto_fail proto_fail.rel
+"$PY" "$src/gbfix.py" proto_fail.gb --title PROTOFAIL
+link proto_pass proto_pass.rel
+"$PY" "$src/gbfix.py" proto_pass.gb --title PROTOPASS
