@@ -87,8 +87,8 @@ static void test_header(void)
     t_check(gb_cart_load(r, 32768, "sum.gb", &c, &e) == GV_ERR_INPUT && strstr(e.msg, "checksum"),
             "gb header checksum", "%s", e.msg);
     free(r);
-    r = make_rom(32, 0x05, 0, 0, NULL, 0); /* MBC2: not supported */
-    t_check(gb_cart_load(r, 32768, "mbc2.gb", &c, &e) == GV_ERR_INPUT && strstr(e.msg, "$05"),
+    r = make_rom(32, 0x20, 0, 0, NULL, 0); /* MBC6: not supported */
+    t_check(gb_cart_load(r, 32768, "mbc6.gb", &c, &e) == GV_ERR_INPUT && strstr(e.msg, "$20"),
             "gb header unknown MBC", "%s", e.msg);
     free(r);
     r = make_rom(64, 0x01, 0, 0, NULL, 0);

@@ -58,6 +58,13 @@ cc_ "$src/compat_test.c" -o compat_test.rel
 link compat_test compat_test.rel
 "$PY" "$src/gbfix.py" compat_test.gb --title COMPAT --cgb 0x00
 
+# two cartridge wirings: MBC2 (256 KiB, its 512 x 4-bit RAM) and MBC1M (1 MiB multi-game)
+cc_ "$src/mbc_test.c" -o mbc_test.rel
+link mbc2_test mbc_test.rel
+"$PY" "$src/gbfix.py" mbc2_test.gb --title MBC2 --cgb 0x80 --type 0x06 --romsize 256 --bank-tags
+link mbc1m_test mbc_test.rel
+"$PY" "$src/gbfix.py" mbc1m_test.gb --title MBC1M --cgb 0x80 --type 0x01 --romsize 1024 --logo --multicart --bank-tags
+
 # the test-ROM protocol of older mooneye builds: the verdict only in the serial bytes
 cc_ "$src/proto_test.c" -o proto_fail.rel
 cc_ "$src/proto_test.c" -DPASS=1 -o proto_pass.rel
