@@ -267,10 +267,10 @@ run_shootout() {
       echo "peer: ${p}_libretro.so, Debian package libretro-$p $(dpkg-query -W -f='${Version}' "libretro-$p" 2>/dev/null || echo 'not installed')"
     done
     rev=$(git -C "$sodir" rev-parse --short HEAD 2>/dev/null || echo "${ACC_SHOOTOUT_REV:-not a git checkout}")
-    echo "shootout: $sodir, commit $rev"
+    echo "shootout: gbdev/GBEmulatorShootout at commit $rev (read from a copy named $(basename "$sodir"))"
   } >"$res/machine.txt"
   tab=$(printf '\t')
-  while IFS=$tab read -r suite name key rom model frames feat; do
+  while IFS=$tab read -r _suite _name key rom model frames _feat; do
     for e in $emus; do so_shot "$e" "$rom" "$model" "$frames" "$shots/$e/$key"; done
   done <"$tmp/tests"
   # shellcheck disable=SC2086
@@ -295,12 +295,14 @@ Shootout skips it, and a ROM an emulator refuses is a failure. Gambatte and mGBA
 Debian's libretro cores ($peers_text), run here through the tree's headless frontend.
 SameBoy's and DocBoy's columns are the counts of the Shootout's published results page
 (gbdev.io/GBEmulatorShootout), not measured here; the Shootout's repository (its README)
-publishes no counts to check them against. Every test's verdict for each emulator: \`$rel/results.tsv\`; the
-machine: \`$rel/machine.txt\`.
+publishes no counts to check them against. Every test's verdict for each emulator:
+\`$rel/results.tsv\`; the machine: \`$rel/machine.txt\`.
 
 EOF
     printf '| suite | tests listed |'
-    for e in $emus; do printf ' %s |' "$e"; done
+    for e in $emus; do
+      case $e in gambatte) printf ' Gambatte (Debian) |' ;; mgba) printf ' mGBA (Debian) |' ;; *) printf ' %s |' "$e" ;; esac
+    done
     echo " SameBoy (published) | DocBoy (published) |"
     printf '| --- | ---: |'
     for e in $emus; do printf ' ---: |'; done
@@ -318,9 +320,7 @@ EOF
   } >"$tmp/section"
   cp "$tmp/section" "$res/summary.md" || exit 3
   if [ -n "$out" ]; then page_put shootout "$tmp/section"; else cat "$tmp/section"; fi
-  awk -F'\t' '$1 == "total"' "$tmp/counts" | while IFS=$tab read -r s e p n; do
-    echo "$e: $p of $n passed" >&2
-  done
+  awk -F'\t' '$1 == "total" { print $2 ": " $3 " of " $4 " passed" }' "$tmp/counts" >&2
   exit 0
 }
 [ -z "$sodir" ] || run_shootout
@@ -425,7 +425,10 @@ run_console() {
 }
 
 {
-  echo "# Emulation accuracy: blargg's test ROMs"
+  echo "# Emulation accuracy"
+  echo
+  echo "Game Boy against other emulators: the last section, the GB Emulator Shootout's suites"
+  echo "(\`bench/accuracy.sh --shootout\`). First, blargg's test ROMs by their own verdicts."
   echo
   echo "Written by \`bench/accuracy.sh\` ($(date -u +%Y-%m-%d), gpuvet $(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo '?'))."
   echo "Each ROM runs through \`gpuvet run ROM --test-rom\`; the result is the ROM's own verdict,"
