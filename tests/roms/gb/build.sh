@@ -77,6 +77,11 @@ for v in "boot_test --title BOOT --cgb 0x00" "boot_map_test --title C --cgb 0x00
   "$PY" "$src/gbfix.py" "$name.gb" --logo "$@"
 done
 
+# starting an HBlank DMA with the LCD off or in mode 0 (CGB)
+cc_ "$src/hdma_test.c" -o hdma_test.rel
+link hdma_test hdma_test.rel
+"$PY" "$src/gbfix.py" hdma_test.gb --title HDMA --cgb 0x80
+
 # the test-ROM protocol of older mooneye builds: the verdict only in the serial bytes
 cc_ "$src/proto_test.c" -o proto_fail.rel
 cc_ "$src/proto_test.c" -DPASS=1 -o proto_pass.rel
