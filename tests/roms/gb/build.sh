@@ -82,6 +82,11 @@ cc_ "$src/hdma_test.c" -o hdma_test.rel
 link hdma_test hdma_test.rel
 "$PY" "$src/gbfix.py" hdma_test.gb --title HDMA --cgb 0x80
 
+# the serial shift clock's phase: the system counter's bit 8
+cc_ "$src/serial_test.c" -o serial_test.rel
+link serial_test serial_test.rel
+"$PY" "$src/gbfix.py" serial_test.gb --title SERIAL --cgb 0x80
+
 # the test-ROM protocol of older mooneye builds: the verdict only in the serial bytes
 cc_ "$src/proto_test.c" -o proto_fail.rel
 cc_ "$src/proto_test.c" -DPASS=1 -o proto_pass.rel
