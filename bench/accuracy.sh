@@ -169,6 +169,7 @@ page_put() {
       [ -s "$tmp/keep" ] && { echo; cat "$tmp/keep"; }
     else
       cat "$tmp/keep"
+      [ ! -s "$tmp/keep" ] || [ -z "$(tail -n 1 "$tmp/keep")" ] || echo
       echo "$SO_MARK"
       cat "$2"
     fi
