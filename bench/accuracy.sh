@@ -4,11 +4,18 @@
 # suite, ROM, model (with the options a ROM needs, rom_flags below), the result, the ROM's
 # own message and the protocol that gave it (status block at $6000/$A000, serial output,
 # the LD B,B signature, or the screen).
+# accuracy.sh --shootout DIR [--results DIR] [--out FILE] [GPUVET]: the Game Boy suites of
+# the GB Emulator Shootout judged its way (the screenshot after each test's run time
+# against the picture the suite ships), for gpuvet and Debian's Gambatte and mGBA cores
+# side by side (run_shootout below).
 #
 # DIR is a copy of the suites fetched by whoever runs this, nothing of it committed here:
-# --nes the christopherpow/nes-test-roms collection, --gb the retrio/gb-test-roms one.
-# --out FILE writes the page (docs/ACCURACY.md) instead of standard output. GPUVET
-# defaults to ./gpuvet of this tree.
+# --nes the christopherpow/nes-test-roms collection, --gb the retrio/gb-test-roms one,
+# --shootout a checkout of gbdev/GBEmulatorShootout (testroms/ with its acid, blargg,
+# mooneye, samesuite and mealybug-tearoom-tests folders and their .py test lists).
+# --out FILE writes the page (docs/ACCURACY.md) instead of standard output: each mode
+# rewrites its own part of it (the Shootout's section is the one after $SO_MARK) and keeps
+# the other's. GPUVET defaults to ./gpuvet of this tree.
 #
 # ROMs that report only on the screen (blargg's NES suites of 2005, Game Boy halt_bug and
 # interrupt_time) get no verdict from `--test-rom`, rightly. For those the script reads
@@ -26,20 +33,26 @@ set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 nesdir=
 gbdir=
+sodir=
+resdir=
 out=
 G=$here/gpuvet
+SO_MARK="<!-- bench/accuracy.sh --shootout writes from here to the end -->"
 while [ $# -gt 0 ]; do
   case $1 in
   --nes) nesdir=${2:-}; shift 2 || exit 2 ;;
   --gb) gbdir=${2:-}; shift 2 || exit 2 ;;
+  --shootout) sodir=${2:-}; shift 2 || exit 2 ;;
+  --results) resdir=${2:-}; shift 2 || exit 2 ;;
   --out) out=${2:-}; shift 2 || exit 2 ;;
   -*) echo "accuracy.sh: unknown option '$1'" >&2; exit 2 ;;
   *) G=$1; shift ;;
   esac
 done
-usage="usage: accuracy.sh [--nes DIR] [--gb DIR] [--out FILE] [GPUVET]"
-if [ -z "$nesdir$gbdir" ]; then echo "$usage (at least one suite folder)" >&2; exit 2; fi
-for d in "$nesdir" "$gbdir"; do
+usage="usage: accuracy.sh [--nes DIR] [--gb DIR] [--out FILE] [GPUVET] | --shootout DIR [--results DIR] [--out FILE] [GPUVET]"
+if [ -z "$nesdir$gbdir$sodir" ]; then echo "$usage (at least one suite folder)" >&2; exit 2; fi
+if [ -n "$sodir" ] && [ -n "$nesdir$gbdir" ]; then echo "$usage (--shootout is a mode of its own)" >&2; exit 2; fi
+for d in "$nesdir" "$gbdir" "$sodir"; do
   if [ -n "$d" ] && [ ! -d "$d" ]; then echo "accuracy.sh: $d is not a folder" >&2; exit 2; fi
 done
 if [ ! -x "$G" ]; then
@@ -142,6 +155,176 @@ one_line() {
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
+
+# page_put MODE PAGE: writes the file PAGE into $out as MODE's part of it (blargg: the part
+# before the line $SO_MARK; shootout: that line and what follows), keeping the other part.
+page_put() {
+  : >"$tmp/keep"
+  if [ -f "$out" ]; then
+    awk -v m="$SO_MARK" -v want="$1" '$0 == m { after = 1 } (want == "blargg") == (after == 1) { print }' "$out" >"$tmp/keep"
+  fi
+  {
+    if [ "$1" = blargg ]; then
+      cat "$2"
+      [ -s "$tmp/keep" ] && { echo; cat "$tmp/keep"; }
+    else
+      cat "$tmp/keep"
+      [ ! -s "$tmp/keep" ] || [ -z "$(tail -n 1 "$tmp/keep")" ] || echo
+      echo "$SO_MARK"
+      cat "$2"
+    fi
+  } >"$out.tmp" && mv "$out.tmp" "$out" || { echo "accuracy.sh: cannot write $out" >&2; exit 3; }
+}
+
+# ---- the GB Emulator Shootout's way ------------------------------------------------------
+# Each test of the Shootout's lists (bench/gb_shootout.py reads them from its .py files)
+# runs on each emulator on its model for its run time plus the 5 s the Shootout's runner
+# waits beyond it, in frames of 70224 dots (1.5 s: 389 frames); the last frame, as a PNG,
+# is judged against the suite's picture by gb_shootout.py (8-bit luma, no pixel more than
+# 50 apart; no picture: "INFO", a pass in the Shootout's tally). The emulators: gpuvet (`gpuvet run gb ROM --model M --frames N
+# --png`), and Debian's Gambatte and mGBA libretro cores through the tree's headless
+# frontend (build/<variant>/tests/test_libretro --screenshot, core options for the model;
+# apt-get install libretro-gambatte libretro-mgba), each left out with a message when
+# absent. A test an emulator cannot run is skipped with the reason and not counted, as
+# the Shootout does: the Super Game Boy on gpuvet and Gambatte, and on Gambatte a DMG
+# cartridge as a CGB (this core's hardware option offers Auto, GB and GBA: Auto picks the
+# CGB only for cartridges marked for it). Writes RESULTS (--results; default
+# bench/results/<date>-gb-accuracy): machine.txt, results.tsv (every test, every
+# emulator's verdict) and summary.md, the counts per suite beside the published ones,
+# which --out also puts into the page. ACC_SHOTS=DIR keeps the screenshots there;
+# ACC_PEERS (default "gambatte mgba") names the peers to run, "" none; ACC_SHOOTOUT_REV
+# names the Shootout's commit where DIR is a copy, not a checkout.
+
+# published NAME: the counts per suite (acid blargg mooneye samesuite mealybug total) of an
+# emulator on the Shootout's published results page, gbdev.io/GBEmulatorShootout ("-": not
+# known here; DocBoy's per suite only for mealybug).
+published() {
+  case $1 in
+  SameBoy) echo "5 51 95 66 15 232" ;;
+  DocBoy) echo "- - - - 24 237" ;;
+  esac
+}
+
+# so_shot EMULATOR ROM MODEL FRAMES BASE: the emulator's last frame as BASE.png; else
+# BASE.skip, why the test cannot run there (not counted), or BASE.error, the emulator's last
+# words when it refused the ROM or drew nothing (a failure).
+so_shot() {
+  e=$1 rom=$2 model=$3 frames=$4 base=$5
+  if [ "$rom" = - ]; then
+    echo "the ROM is not in the Shootout copy (a large file it lacks)" >"$base.skip"
+    return
+  fi
+  case $e:$model in
+  gpuvet:SGB | gambatte:SGB)
+    echo "no Super Game Boy" >"$base.skip"
+    return ;;
+  gambatte:CGB)
+    if [ "$(od -An -tu1 -j323 -N1 "$rom" | tr -d ' ')" -lt 128 ]; then
+      echo "the core runs a DMG cartridge only as a DMG" >"$base.skip"
+      return
+    fi ;;
+  esac
+  case $e:$model in
+  gpuvet:*) "$G" run gb "$rom" --model "$(echo "$model" | tr A-Z a-z)" --frames "$frames" --png "$base.png" \
+    --audio none --no-battery -q ;;
+  gambatte:*) "$host" --screenshot "$peers/gambatte_libretro.so" "$rom" "$frames" "$base.png" \
+    "gambatte_gb_hwmode=$([ "$model" = DMG ] && echo GB || echo Auto)" gambatte_gbc_color_correction=disabled ;;
+  mgba:*) "$host" --screenshot "$peers/mgba_libretro.so" "$rom" "$frames" "$base.png" \
+    "mgba_gb_model=$(case $model in DMG) echo Game Boy ;; CGB) echo Game Boy Color ;; *) echo Super Game Boy ;; esac)" \
+    mgba_sgb_borders=OFF ;;
+  esac >"$tmp/log" 2>&1
+  if [ ! -s "$base.png" ]; then # refused or stopped: a failure, as a blank window would be
+    tail -n 1 "$tmp/log" >"$base.error"
+    rm -f "$base.png"
+  fi
+}
+
+run_shootout() {
+  [ -n "$PY" ] || { echo "accuracy.sh: --shootout needs python3" >&2; exit 2; }
+  gbuild=${GV_BUILD:-$(dirname "$(readlink -f "$G")")}
+  host=$gbuild/tests/test_libretro
+  peers=${LIBRETRO_PEERS:-/usr/lib/$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)/libretro}
+  res=${resdir:-$here/bench/results/$(date -u +%Y-%m-%d)-gb-accuracy}
+  emus=gpuvet
+  for p in ${ACC_PEERS-gambatte mgba}; do
+    if [ ! -x "$host" ]; then
+      echo "accuracy.sh: $host is missing (make tests): $p left out" >&2
+    elif [ ! -f "$peers/${p}_libretro.so" ]; then
+      echo "accuracy.sh: $peers/${p}_libretro.so is missing (apt-get install libretro-$p): left out" >&2
+    else
+      emus="$emus $p"
+    fi
+  done
+  "$PY" "$here/bench/gb_shootout.py" list "$sodir" >"$tmp/tests" || exit 2
+  shots=${ACC_SHOTS:-$tmp/shots}
+  for e in $emus; do mkdir -p "$shots/$e" || exit 2; done
+  mkdir -p "$res" || exit 2
+  {
+    echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    echo "cpu: $(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1), $(nproc) usable cores"
+    echo "os: $(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME"), $(uname -r)"
+    echo "gpuvet: $("$G" --version 2>&1 | head -n 1), commit $(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo '?')"
+    for p in gambatte mgba; do
+      echo "peer: ${p}_libretro.so, Debian package libretro-$p $(dpkg-query -W -f='${Version}' "libretro-$p" 2>/dev/null || echo 'not installed')"
+    done
+    rev=$(git -C "$sodir" rev-parse --short HEAD 2>/dev/null || echo "${ACC_SHOOTOUT_REV:-not a git checkout}")
+    echo "shootout: gbdev/GBEmulatorShootout at commit $rev (read from a copy named $(basename "$sodir"))"
+  } >"$res/machine.txt"
+  tab=$(printf '\t')
+  while IFS=$tab read -r _suite _name key rom model frames _feat; do
+    for e in $emus; do so_shot "$e" "$rom" "$model" "$frames" "$shots/$e/$key"; done
+  done <"$tmp/tests"
+  # shellcheck disable=SC2086
+  "$PY" "$here/bench/gb_shootout.py" judge "$sodir" "$shots" "$res" $emus >"$tmp/counts" || exit 2
+  when="$(date -u +%Y-%m-%d), gpuvet $(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo '?')"
+  rel=${res#"$here"/}
+  {
+    echo
+    echo "## Game Boy: the GB Emulator Shootout's suites"
+    echo
+    peers_text=$(sed -n 's/^peer: [a-z]*_libretro.so, Debian package //p' "$res/machine.txt" | paste -sd ';' | sed 's/;/; /g')
+    cat <<EOF
+Written by \`bench/accuracy.sh --shootout\` ($when). The five suites of the GB
+Emulator Shootout (gbdev/GBEmulatorShootout: acid, blargg, mooneye, samesuite,
+mealybug-tearoom-tests) judged its way: each test runs on its model (DMG, CGB) for its run
+time plus the 5 s the Shootout's runner waits beyond it (in frames of the machine), and
+its last frame passes when its 8-bit luma is nowhere more than 50 from the picture the
+suite ships; a test without a picture counts as passed, as in the Shootout's tally. Cells
+are passed / run: a test an emulator cannot run (the Super Game Boy; on Gambatte a DMG
+cartridge as a CGB; a ROM missing from the copy of the suites) is skipped, as the
+Shootout skips it, and a ROM an emulator refuses is a failure. Gambatte and mGBA are
+Debian's libretro cores ($peers_text), run here through the tree's headless frontend.
+SameBoy's and DocBoy's columns are the counts of the Shootout's published results page
+(gbdev.io/GBEmulatorShootout), not measured here; the Shootout's repository (its README)
+publishes no counts to check them against. Every test's verdict for each emulator:
+\`$rel/results.tsv\`; the machine: \`$rel/machine.txt\`.
+
+EOF
+    printf '| suite | tests listed |'
+    for e in $emus; do
+      case $e in gambatte) printf ' Gambatte (Debian) |' ;; mgba) printf ' mGBA (Debian) |' ;; *) printf ' %s |' "$e" ;; esac
+    done
+    echo " SameBoy (published) | DocBoy (published) |"
+    printf '| --- | ---: |'
+    for e in $emus; do printf ' ---: |'; done
+    echo " ---: | ---: |"
+    i=1
+    for suite in acid blargg mooneye samesuite mealybug total; do
+      listed=$(awk -F'\t' -v s="$suite" 's == "total" || $1 == s' "$tmp/tests" | wc -l)
+      printf '| %s | %d |' "$suite" "$listed"
+      for e in $emus; do
+        awk -F'\t' -v s="$suite" -v e="$e" '$1 == s && $2 == e { printf " %d / %d |", $3, $4 }' "$tmp/counts"
+      done
+      echo " $(published SameBoy | cut -d' ' -f$i) | $(published DocBoy | cut -d' ' -f$i) |"
+      i=$((i + 1))
+    done
+  } >"$tmp/section"
+  cp "$tmp/section" "$res/summary.md" || exit 3
+  if [ -n "$out" ]; then page_put shootout "$tmp/section"; else cat "$tmp/section"; fi
+  awk -F'\t' '$1 == "total" { print $2 ": " $3 " of " $4 " passed" }' "$tmp/counts" >&2
+  exit 0
+}
+[ -z "$sodir" ] || run_shootout
 npass=0
 nfail=0
 nlim=0
@@ -243,7 +426,10 @@ run_console() {
 }
 
 {
-  echo "# Emulation accuracy: blargg's test ROMs"
+  echo "# Emulation accuracy"
+  echo
+  echo "Game Boy against other emulators: the last section, the GB Emulator Shootout's suites"
+  echo "(\`bench/accuracy.sh --shootout\`). First, blargg's test ROMs by their own verdicts."
   echo
   echo "Written by \`bench/accuracy.sh\` ($(date -u +%Y-%m-%d), gpuvet $(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo '?'))."
   echo "Each ROM runs through \`gpuvet run ROM --test-rom\`; the result is the ROM's own verdict,"
@@ -268,7 +454,7 @@ run_console() {
   [ "$nfail" -eq 0 ] && echo 0 >"$tmp/rc" || echo 1 >"$tmp/rc"
 } >"$tmp/page"
 if [ -n "$out" ]; then
-  cp "$tmp/page" "$out.tmp" && mv "$out.tmp" "$out" || { echo "accuracy.sh: cannot write $out" >&2; exit 3; }
+  page_put blargg "$tmp/page"
 else
   cat "$tmp/page"
 fi

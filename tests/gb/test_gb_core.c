@@ -29,8 +29,10 @@ static uint32_t rnd(void)
     return (uint32_t)(rs >> 16);
 }
 
-/* A ROM of `kib` KiB with the given header fields, `code` at $0150, each 16 KiB bank
- * tagged with its number in its last two bytes, and a valid header checksum. */
+/* A ROM of `kib` KiB with the given header fields, `code` at $0150 (NULL: JR to itself, so
+ * the CPU waits there instead of running on into VRAM, which holds the boot ROM's logo),
+ * each 16 KiB bank tagged with its number in its last two bytes, and a valid header
+ * checksum. */
 static uint8_t *make_rom(size_t kib, uint8_t type, uint8_t ram_code, uint8_t cgb, const uint8_t *code, size_t ncode)
 {
     size_t n = kib * 1024;
@@ -50,6 +52,8 @@ static uint8_t *make_rom(size_t kib, uint8_t type, uint8_t ram_code, uint8_t cgb
     r[0x14D] = x;
     if (code)
         memcpy(r + 0x150, code, ncode);
+    else
+        r[0x150] = 0x18, r[0x151] = 0xFE;
     for (size_t b = 1; b < n / 0x4000; b++) {
         r[b * 0x4000 + 0x3FFE] = (uint8_t)b;
         r[b * 0x4000 + 0x3FFF] = (uint8_t)(b >> 8);
@@ -87,8 +91,8 @@ static void test_header(void)
     t_check(gb_cart_load(r, 32768, "sum.gb", &c, &e) == GV_ERR_INPUT && strstr(e.msg, "checksum"),
             "gb header checksum", "%s", e.msg);
     free(r);
-    r = make_rom(32, 0x05, 0, 0, NULL, 0); /* MBC2: not supported */
-    t_check(gb_cart_load(r, 32768, "mbc2.gb", &c, &e) == GV_ERR_INPUT && strstr(e.msg, "$05"),
+    r = make_rom(32, 0x20, 0, 0, NULL, 0); /* MBC6: not supported */
+    t_check(gb_cart_load(r, 32768, "mbc6.gb", &c, &e) == GV_ERR_INPUT && strstr(e.msg, "$20"),
             "gb header unknown MBC", "%s", e.msg);
     free(r);
     r = make_rom(64, 0x01, 0, 0, NULL, 0);

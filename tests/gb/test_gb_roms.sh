@@ -1,10 +1,14 @@
 # The Game Boy workload end to end with gpuvet's own test ROMs (tests/roms/gb, built here
 # with SDCC): test-ROM verdicts in DMG and CGB modes (quirks_test: the documented hardware
-# quirks; compat_test: a DMG cartridge, on the CGB in DMG compatibility mode), the PPU
-# scene and the compatibility picture against the pictures scene.py and compat.py compute
-# independently, the APU ROM's WAV against apu_spec.py's description, identical hashes
-# across renderers and instance counts (device when a GPU is usable), bad input,
-# save-state round trips, the trace layout and battery RAM.
+# quirks; compat_test: a DMG cartridge, on the CGB in DMG compatibility mode; mbc2_test,
+# mbc1m_test: MBC2 and the MBC1M wiring; boot_test, boot_map_test, boot_cgb_test: VRAM as
+# the boot ROM leaves it; hdma_test: an HBlank DMA started with the LCD off or in mode 0;
+# serial_test: the serial clock's phase), the verdicts of the serial-bytes form of the
+# LD B,B protocol (proto_pass, proto_fail), the PPU scene and the compatibility picture
+# against the pictures scene.py and compat.py compute independently, the APU ROM's WAV
+# against apu_spec.py's description, identical hashes across renderers and instance counts
+# (device when a GPU is usable), bad input, save-state round trips, the trace layout and
+# battery RAM.
 . "$GV_ROOT/tests/lib.sh"
 export OMP_WAIT_POLICY=passive # a shared CI core must not spin in OpenMP barriers
 G=$GPUVET
@@ -32,7 +36,8 @@ else
 fi
 
 # ---- test-ROM verdicts ---------------------------------------------------------------
-for rom in cpu_test apu_test battery_test quirks_test compat_test; do
+for rom in cpu_test apu_test battery_test quirks_test compat_test mbc2_test mbc1m_test boot_test boot_map_test \
+  boot_cgb_test hdma_test serial_test; do
   for m in dmg cgb; do
     "$G" run gb "$R/$rom.gb" --model $m --test-rom --no-battery >"$T_TMP/out" 2>&1
     rc=$?
@@ -45,6 +50,19 @@ for rom in cpu_test apu_test battery_test quirks_test compat_test; do
       fail "gb $rom $m" "exit $rc: $(grep -E '^(serial|test ROM)' "$T_TMP/out" | tr '\n' ' ')"
     fi
   done
+done
+
+# the protocol of older mooneye builds: the verdict only in the six serial bytes before LD B,B
+for v in "proto_pass 0 passed" "proto_fail 1 failed"; do
+  set -- $v
+  "$G" run gb "$R/$1.gb" --test-rom --no-battery >"$T_TMP/out" 2>&1
+  rc=$?
+  line=$(grep '^test ROM:' "$T_TMP/out")
+  if [ $rc = "$2" ] && [ "$line" = "test ROM: $3 (LD B,B signature: serial bytes)" ]; then
+    pass "gb --test-rom $1" "exit $rc, $line"
+  else
+    fail "gb --test-rom $1" "exit $rc (want $2), '$line' (want $3 from the serial bytes)"
+  fi
 done
 
 # ---- the PPU scene and the APU sequence against their independent descriptions -------
@@ -105,9 +123,9 @@ expect_exit "gb refuses --mmc3-rev (a NES chip)" 2 "$G" run gb "$R/cpu_test.gb" 
 cp "$R/cpu_test.gb" "$T_TMP/sum.gb"
 printf '\125' | dd of="$T_TMP/sum.gb" bs=1 seek=$((0x14D)) conv=notrunc 2>/dev/null
 expect_exit "gb bad header checksum" 2 "$G" run gb "$T_TMP/sum.gb"
-cp "$R/cpu_test.gb" "$T_TMP/mbc2.gb"
-"$PY" "$S/gbfix.py" "$T_TMP/mbc2.gb" --title MBC2 --type 0x05
-expect_exit "gb unknown MBC" 2 "$G" run gb "$T_TMP/mbc2.gb"
+cp "$R/cpu_test.gb" "$T_TMP/mbc6.gb"
+"$PY" "$S/gbfix.py" "$T_TMP/mbc6.gb" --title MBC6 --type 0x20
+expect_exit "gb unknown MBC" 2 "$G" run gb "$T_TMP/mbc6.gb"
 # a DMG-only cartridge on the CGB runs in DMG compatibility mode, from the registers of
 # Pan Docs' "CGB (DMG mode)" column (not a Nintendo licensee: B 0, HL $007C)
 cp "$R/cpu_test.gb" "$T_TMP/dmgonly.gb"

@@ -12,9 +12,13 @@
  *     across a reload when the frontend hands the saved memory back;
  *   - a file that is not a ROM is refused without a crash.
  *
- * With arguments it is the host of bench/libretro_peers.sh, for any core (ours or Debian's):
+ * With arguments it runs any core (ours or Debian's) for the benchmarks:
  *   test_libretro --bench CORE.so ROM FRAMES   prints "fps F cpu_fps C frames N seconds S
- *   cpu_seconds T" (C: frames per second of this process's CPU time, for a busy machine)
+ *   cpu_seconds T" (C: frames per second of this process's CPU time, for a busy machine);
+ *   the host of bench/libretro_peers.sh
+ *   test_libretro --screenshot CORE.so ROM FRAMES PNG [KEY=VALUE ...]   runs FRAMES frames
+ *   (retro_run calls) with the core options given (the others at their defaults) and writes
+ *   the last frame drawn as an RGB PNG; the peers' side of bench/accuracy.sh --shootout
  *
  * Environment: GV_LIBRETRO (the cores' folder; default GV_ROOT/build/libretro), GV_BUILD
  * (where the ROMs are built), GV_ROOT, PYTHON (for the Game Boy ROMs). */
@@ -32,6 +36,7 @@
 #include "core/hash.h"
 #include "emu/common/demo_roms.h"
 #include "emu/common/input.h"
+#include "emu/common/media.h"
 #include "emu/emu_run.h"
 #include "emu/registry.h"
 
@@ -87,6 +92,10 @@ static struct {
     uint64_t frame;              /* retro_run calls since the game was loaded */
     int errors;                  /* messages the core logged at the error level */
     char sysdir[256];
+    char *const *set;            /* "key=value" options given on the command line, or NULL */
+    int nset;
+    uint8_t *shot;               /* the last frame drawn, RGB888 (screenshot mode), or NULL */
+    unsigned shot_w, shot_h;
 } fe;
 
 static void fe_log(enum retro_log_level level, const char *fmt, ...)
@@ -134,6 +143,13 @@ static bool fe_env(unsigned cmd, void *data)
             v->value = fe.mmc3;
             return true;
         }
+        for (int i = 0; i < fe.nset; i++) {
+            size_t k = strcspn(fe.set[i], "=");
+            if (strlen(v->key) == k && !strncmp(v->key, fe.set[i], k) && fe.set[i][k]) {
+                v->value = fe.set[i] + k + 1;
+                return true;
+            }
+        }
         /* any other option: its default, as a frontend answers (cores read it unchecked) */
         for (int i = 0; i < fe.nopt; i++)
             if (!strcmp(v->key, fe.opt[i].key)) {
@@ -147,9 +163,13 @@ static bool fe_env(unsigned cmd, void *data)
         *(bool *)data = fe.options_changed;
         fe.options_changed = 0;
         return true;
-    case RETRO_ENVIRONMENT_SET_PIXEL_FORMAT:
-        fe.fmt = *(const enum retro_pixel_format *)data;
-        return fe.fmt == RETRO_PIXEL_FORMAT_XRGB8888 || fe.fmt == RETRO_PIXEL_FORMAT_RGB565;
+    case RETRO_ENVIRONMENT_SET_PIXEL_FORMAT: {
+        enum retro_pixel_format f = *(const enum retro_pixel_format *)data;
+        if (f != RETRO_PIXEL_FORMAT_XRGB8888 && f != RETRO_PIXEL_FORMAT_RGB565)
+            return false;
+        fe.fmt = f;
+        return true;
+    }
     case RETRO_ENVIRONMENT_GET_LOG_INTERFACE:
         ((struct retro_log_callback *)data)->log = fe_log;
         return true;
@@ -174,6 +194,33 @@ static void hash_u64(gv_hasher *h, uint64_t v)
     gv_hasher_update(h, le, 8);
 }
 
+/* Screenshot mode: the frame as RGB888 in fe.shot, from any of the three pixel formats
+ * (5- and 6-bit channels widened by repeating their high bits). */
+static void shot_take(const void *data, unsigned w, unsigned h, size_t pitch)
+{
+    uint8_t *p = realloc(fe.shot, (size_t)w * h * 3);
+    if (!p)
+        return;
+    fe.shot = p;
+    fe.shot_w = w;
+    fe.shot_h = h;
+    for (unsigned y = 0; y < h; y++) {
+        const uint8_t *row = (const uint8_t *)data + y * pitch;
+        for (unsigned x = 0; x < w; x++, p += 3) {
+            if (fe.fmt == RETRO_PIXEL_FORMAT_XRGB8888) {
+                uint32_t c = ((const uint32_t *)row)[x];
+                p[0] = (uint8_t)(c >> 16), p[1] = (uint8_t)(c >> 8), p[2] = (uint8_t)c;
+            } else if (fe.fmt == RETRO_PIXEL_FORMAT_RGB565) {
+                unsigned c = ((const uint16_t *)row)[x], r = c >> 11, g = (c >> 5) & 63, b = c & 31;
+                p[0] = (uint8_t)(r << 3 | r >> 2), p[1] = (uint8_t)(g << 2 | g >> 4), p[2] = (uint8_t)(b << 3 | b >> 2);
+            } else { /* 0RGB1555, the format of a core that sets none */
+                unsigned c = ((const uint16_t *)row)[x], r = (c >> 10) & 31, g = (c >> 5) & 31, b = c & 31;
+                p[0] = (uint8_t)(r << 3 | r >> 2), p[1] = (uint8_t)(g << 3 | g >> 2), p[2] = (uint8_t)(b << 3 | b >> 2);
+            }
+        }
+    }
+}
+
 /* A frame: back to the console's RGB888 and into the video hash by the console's rule. */
 static void fe_video(const void *data, unsigned w, unsigned h, size_t pitch)
 {
@@ -182,6 +229,8 @@ static void fe_video(const void *data, unsigned w, unsigned h, size_t pitch)
         return;
     }
     fe.video_frames++;
+    if (fe.set)
+        shot_take(data, w, h, pitch);
     if (!fe.con || fe.fmt != RETRO_PIXEL_FORMAT_XRGB8888 || (int)w != fe.con->width || (int)h != fe.con->height)
         return;
     for (unsigned y = 0; y < h; y++) {
@@ -933,6 +982,101 @@ static int bench(const char *so, const char *rom, long frames)
     return 0;
 }
 
+/* ---- screenshot mode ------------------------------------------------------------------------ */
+
+/* set: the KEY=VALUE options (n of them). Exit status 0, or 2 when the core or the ROM is
+ * refused, no frame was drawn or the PNG cannot be written (the reason on stderr). */
+static int screenshot(const char *so, const char *rom, long frames, const char *png, char *const *set, int n)
+{
+    static char *const none[1] = {NULL};
+    core c;
+    fe.con = NULL;
+    fe.set = n ? set : none; /* non-NULL: keep the frames */
+    fe.nset = n;
+    if (!core_open(&c, so))
+        return 2;
+    int rc = 2;
+    if (!game_load(&c, rom)) {
+        fprintf(stderr, "test_libretro --screenshot: %s refused %s\n", so, rom);
+        goto done;
+    }
+    /* every option given must be one the core declared, with one of its values */
+    for (int i = 0; i < n; i++) {
+        size_t k = strcspn(set[i], "=");
+        const char *text = NULL;
+        for (int j = 0; j < fe.nopt; j++)
+            if (strlen(fe.opt[j].key) == k && !strncmp(fe.opt[j].key, set[i], k))
+                text = fe.opt[j].text;
+        const char *vals = text ? strstr(text, "; ") : NULL, *v = set[i] + k + (set[i][k] != 0);
+        int found = 0;
+        for (const char *p = vals ? vals + 2 : ""; *p; p += strcspn(p, "|"), p += *p == '|')
+            found |= strcspn(p, "|") == strlen(v) && !strncmp(p, v, strlen(v));
+        if (!found) {
+            fprintf(stderr, "test_libretro --screenshot: %s does not take %s; its options:\n", so, set[i]);
+            for (int j = 0; j < fe.nopt; j++)
+                fprintf(stderr, "  %s: %s\n", fe.opt[j].key, fe.opt[j].text);
+            c.unload_game();
+            goto done;
+        }
+    }
+    run_frames(&c, (int)frames);
+    gv_err err;
+    if (!fe.shot)
+        fprintf(stderr, "test_libretro --screenshot: %s drew no frame in %ld\n", so, frames);
+    else if (gv_png_write_rgb(png, fe.shot, (int)fe.shot_w, (int)fe.shot_h, &err) != GV_OK)
+        fprintf(stderr, "test_libretro --screenshot: %s\n", err.msg);
+    else
+        rc = 0;
+    c.unload_game();
+done:
+    core_close(&c);
+    free(fe.shot);
+    fe.shot = NULL;
+    return rc;
+}
+
+/* Screenshot mode on our own core against `gpuvet run --png`: the same picture after the
+ * same frames, on the model given as a core option (the Game Boy's demo ROM on the CGB). */
+static void check_screenshot(const emu_console *con, const char *so)
+{
+    const emu_demo_rom *d = emu_demo_roms;
+    while (d->name && strcmp(d->console, con->name))
+        d++;
+    if (!d->name || strcmp(con->name, "gb"))
+        return;
+    char rom[600], got[600], want[600], opt[64];
+    snprintf(rom, sizeof rom, "%s/%s", fe.sysdir, d->name);
+    snprintf(got, sizeof got, "%s/shot_core.png", fe.sysdir);
+    snprintf(want, sizeof want, "%s/shot_run.png", fe.sysdir);
+    snprintf(opt, sizeof opt, "gpuvet_%s_model=cgb", con->name);
+    char *set[1] = {opt};
+    int rc = screenshot(so, rom, 90, got, set, 1);
+    fe.set = NULL;
+    fe.nset = 0;
+    emu_run_opts o = {0};
+    o.rom = rom;
+    o.opts.model = "cgb";
+    o.frames = 90;
+    o.instances = o.threads = 1;
+    o.video = EMU_R_NATIVE;
+    o.audio = EMU_R_NONE;
+    o.no_battery = 1;
+    o.png = want;
+    emu_run_result res;
+    gv_err err;
+    uint8_t *a = NULL, *b = NULL;
+    int aw = 0, ah = 0, bw = 0, bh = 0, ok = 0;
+    if (rc == 0 && emu_run(&o, &res, NULL, &err) == GV_OK) {
+        emu_run_result_free(&res);
+        ok = gv_png_read_rgb(got, &a, &aw, &ah, &err) == GV_OK && gv_png_read_rgb(want, &b, &bw, &bh, &err) == GV_OK &&
+             aw == bw && ah == bh && !memcmp(a, b, (size_t)aw * ah * 3);
+    }
+    t_check(ok, "libretro gb screenshot mode", "--screenshot %s 90 frames with %s: exit %d, %dx%d; gpuvet run --model cgb "
+            "--frames 90 --png: %dx%d, %s", d->name, opt, rc, aw, ah, bw, bh, ok ? "the same pixels" : "different");
+    free(a);
+    free(b);
+}
+
 int main(int argc, char **argv)
 {
     snprintf(fe.sysdir, sizeof fe.sysdir, "/tmp/gv_libretro.XXXXXX");
@@ -943,6 +1087,12 @@ int main(int argc, char **argv)
     int rc;
     if (argc == 5 && !strcmp(argv[1], "--bench")) {
         rc = bench(argv[2], argv[3], atol(argv[4]));
+    } else if (argc >= 6 && !strcmp(argv[1], "--screenshot")) {
+        rc = screenshot(argv[2], argv[3], atol(argv[4]), argv[5], argv + 6, argc - 6);
+    } else if (argc > 1) {
+        fprintf(stderr, "usage: test_libretro [--bench CORE.so ROM FRAMES | --screenshot CORE.so ROM FRAMES PNG "
+                        "[KEY=VALUE ...]]\n");
+        rc = 2;
     } else {
         const char *cores = getenv("GV_LIBRETRO");
         char def[512];
@@ -950,8 +1100,14 @@ int main(int argc, char **argv)
             snprintf(def, sizeof def, "%s/build/libretro", getenv("GV_ROOT") ? getenv("GV_ROOT") : ".");
             cores = def;
         }
-        for (int i = 0; emu_consoles[i]; i++)
+        for (int i = 0; emu_consoles[i]; i++) {
             test_console(emu_consoles[i], cores);
+            char so[600];
+            struct stat st;
+            snprintf(so, sizeof so, "%s/gpuvet_%s_libretro.so", cores, emu_consoles[i]->name);
+            if (!stat(so, &st))
+                check_screenshot(emu_consoles[i], so);
+        }
         rc = t_done();
     }
     char cmd[300];

@@ -4,8 +4,11 @@
  *                 byte at +0 ($80 running, $81 reset wanted, else the result: 0 passed),
  *                 NUL-terminated text at +4;
  *   serial        the text shifted out of the serial port says "Passed" or "Failed";
- *   breakpoint    the opcode LD B,B executed with B,C,D,E,H,L = 3,5,8,13,21,34 (passed) or
- *                 all $42 (failed); LD B,B with any other values is only an instruction.
+ *   breakpoint    mooneye's: the opcode LD B,B executed with B,C,D,E,H,L = 3,5,8,13,21,34
+ *                 (passed) or all $42 (failed), or else with the last six bytes sent over
+ *                 the serial port equal to either (the ROM sends them before the LD B,B;
+ *                 older builds of the suite load the $42s into the registers only there);
+ *                 LD B,B with neither is only an instruction.
  * A ROM that reports only on screen gets no verdict, and the reason says so. */
 #ifndef GV_EMU_COMMON_TESTROM_H
 #define GV_EMU_COMMON_TESTROM_H
@@ -28,7 +31,8 @@ typedef enum {
 
 typedef struct {
     int verdict;            /* EMU_TEST_* */
-    const char *protocol;   /* "status block at $6000", "serial output", "LD B,B signature", or NULL */
+    const char *protocol;   /* "status block at $6000", "serial output", "LD B,B signature: registers"
+                               (or ": serial bytes"), or NULL */
     int status;             /* the status byte, or -1 when no block was seen */
     char message[512];      /* the ROM's own text (block or serial), printable, one line */
     int resets;             /* resets done on the ROM's request */

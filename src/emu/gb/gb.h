@@ -26,16 +26,17 @@ extern const emu_console gb_console;
 
 typedef enum { GB_MODEL_DMG = 0, GB_MODEL_CGB = 1 } gb_model;
 
-enum { GB_MBC_NONE = 0, GB_MBC1 = 1, GB_MBC3 = 3, GB_MBC5 = 5 };
+enum { GB_MBC_NONE = 0, GB_MBC1 = 1, GB_MBC2 = 2, GB_MBC3 = 3, GB_MBC5 = 5 };
 
 typedef struct {
     char title[17];          /* printable header title, NUL-terminated */
     uint8_t cgb_flag;        /* header $0143: $80 CGB-enhanced, $C0 CGB only */
     uint8_t type;            /* header $0147 */
     int mbc;                 /* GB_MBC_* */
+    int multicart;           /* MBC1 wired as an MBC1M multi-game cartridge */
     int has_ram, has_battery, has_rtc;
     size_t rom_size;         /* bytes, from header $0148 */
-    size_t ram_size;         /* bytes of cartridge RAM, from header $0149 */
+    size_t ram_size;         /* bytes of cartridge RAM, from header $0149 (MBC2: its 512 built in) */
     uint8_t header_checksum; /* header $014D, verified on load */
     uint64_t hash;           /* XXH3-64 of the ROM image */
 } gb_cart_info;

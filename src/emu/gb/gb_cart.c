@@ -1,5 +1,6 @@
 /* gb_cart.c: cartridges. Parses and validates the header ($0100-$014F), maps ROM and RAM
- * banks for MBC1, MBC3 (with its real-time clock) and MBC5, and loads/saves battery RAM
+ * banks for MBC1 (and its MBC1M multi-game wiring), MBC2 (with its 512 x 4 bits of RAM),
+ * MBC3 (with its real-time clock) and MBC5, and loads/saves battery RAM
  * atomically. The RTC counts emulated time (one second per 4194304 dots), so runs are
  * reproducible; battery files carry the usual 48-byte clock footer. */
 #include <stdlib.h>
@@ -34,6 +35,8 @@ static int cart_type(uint8_t t, gb_cart_info *ci)
     case 0x01: ci->mbc = GB_MBC1; return 0;
     case 0x02: ci->mbc = GB_MBC1; ci->has_ram = 1; return 0;
     case 0x03: ci->mbc = GB_MBC1; ci->has_ram = ci->has_battery = 1; return 0;
+    case 0x05: ci->mbc = GB_MBC2; ci->has_ram = 1; return 0;
+    case 0x06: ci->mbc = GB_MBC2; ci->has_ram = ci->has_battery = 1; return 0;
     case 0x0F: ci->mbc = GB_MBC3; ci->has_battery = ci->has_rtc = 1; return 0;
     case 0x10: ci->mbc = GB_MBC3; ci->has_ram = ci->has_battery = ci->has_rtc = 1; return 0;
     case 0x11: ci->mbc = GB_MBC3; return 0;
@@ -70,7 +73,7 @@ gv_status gb_cart_load(const uint8_t *data, size_t len, const char *name, gb_car
         return gv_fail(err, GV_ERR_INPUT, "%s: bad header checksum: $014D holds $%02X, the header sums to $%02X",
                        name, ci.header_checksum, want);
     if (cart_type(ci.type, &ci) != 0)
-        return gv_fail(err, GV_ERR_INPUT, "%s: unsupported cartridge type $%02X (supported: ROM only, MBC1, MBC3, MBC5)",
+        return gv_fail(err, GV_ERR_INPUT, "%s: unsupported cartridge type $%02X (supported: ROM only, MBC1, MBC2, MBC3, MBC5)",
                        name, ci.type);
     uint8_t rs = data[0x148];
     if (rs > 8)
@@ -81,6 +84,8 @@ gv_status gb_cart_load(const uint8_t *data, size_t len, const char *name, gb_car
     if (ra > 5)
         return gv_fail(err, GV_ERR_INPUT, "%s: invalid RAM size code $%02X at $0149", name, ra);
     ci.ram_size = ci.has_ram ? ram_sizes[ra] : 0;
+    if (ci.mbc == GB_MBC2)
+        ci.ram_size = 512; /* built into the MBC2; the header says none */
     if (ci.has_ram && ci.ram_size == 0)
         ci.has_ram = 0;
     if (ci.mbc == GB_MBC_NONE && rs != 0)
@@ -93,9 +98,19 @@ gv_status gb_cart_load(const uint8_t *data, size_t len, const char *name, gb_car
         return gv_fail(err, GV_ERR_INPUT, "%s: MBC1 cannot address %zu KiB of RAM", name, ci.ram_size / 1024);
     if (ci.mbc == GB_MBC1 && rs > 6)
         return gv_fail(err, GV_ERR_INPUT, "%s: MBC1 cannot address %zu KiB of ROM", name, ci.rom_size / 1024);
+    if (ci.mbc == GB_MBC2 && rs > 3)
+        return gv_fail(err, GV_ERR_INPUT, "%s: MBC2 cannot address %zu KiB of ROM", name, ci.rom_size / 1024);
     if (len < ci.rom_size)
         return gv_fail(err, GV_ERR_INPUT, "%s: truncated ROM: %zu bytes, the header declares %zu", name, len,
                        ci.rom_size);
+    /* An MBC1M multi-game cartridge (1 MiB, four 256 KiB games) has no header flag of its
+     * own; each game carries a header, so bank $10 repeats the logo at $0104 (Pan Docs).
+     * A logo of 48 equal bytes (blank, or erased flash) proves nothing. */
+    int logo_blank = 1;
+    for (int i = 1; i < 48; i++)
+        logo_blank &= data[0x104 + i] == data[0x104];
+    ci.multicart = ci.mbc == GB_MBC1 && ci.rom_size == 0x100000 && !logo_blank &&
+                   !memcmp(data + 0x40104, data + 0x104, 48);
     ci.hash = gv_hash64(data, len);
     gb_cart *c = malloc(sizeof *c);
     uint8_t *rom = malloc(ci.rom_size);
@@ -175,13 +190,20 @@ void gb_cart_map(gb *g)
     gb_state *s = &g->s;
     switch (gb_cart_mbc(g->cart)) {
     case GB_MBC1: {
-        uint32_t lo = s->rom_bank & 0x1F;
+        /* the 5-bit register reads 0 as 1; the 2-bit one supplies bits 5-6 (MBC1M: bits 4-5,
+         * with the 5-bit register's top bit unconnected) */
+        int m = g->cart->info.multicart;
+        uint32_t lo = s->rom_bank & 0x1F, hi = (uint32_t)s->mbc1_bank2 << (m ? 4 : 5);
         if (lo == 0)
             lo = 1;
-        map_rom(g, 0, s->mbc1_mode ? (uint32_t)s->mbc1_bank2 << 5 : 0);
-        map_rom(g, 4, ((uint32_t)s->mbc1_bank2 << 5) | lo);
+        map_rom(g, 0, s->mbc1_mode ? hi : 0);
+        map_rom(g, 4, hi | (m ? lo & 0x0F : lo));
         break;
     }
+    case GB_MBC2:
+        map_rom(g, 0, 0);
+        map_rom(g, 4, (s->rom_bank & 0x0F) ? (s->rom_bank & 0x0F) : 1);
+        break;
     case GB_MBC3:
         map_rom(g, 0, 0);
         map_rom(g, 4, s->rom_bank ? s->rom_bank : 1);
@@ -208,7 +230,16 @@ void gb_mbc_write(gb *g, uint16_t a, uint8_t v)
 {
     gb_state *s = &g->s;
     int mbc = gb_cart_mbc(g->cart);
-    if (a < 0x2000) {
+    if (mbc == GB_MBC2) {
+        /* one register range, $0000-$3FFF: address bit 8 clear is the RAM enable, set the
+         * 4-bit ROM bank; $4000-$7FFF do nothing */
+        if (a < 0x4000) {
+            if (a & 0x100)
+                s->rom_bank = v & 0x0F;
+            else
+                s->ram_en = (v & 0x0F) == 0x0A;
+        }
+    } else if (a < 0x2000) {
         if (mbc != GB_MBC_NONE) {
             if (mbc == GB_MBC3 && s->ram_bank >= 8)
                 gb_rtc_update(g);
@@ -305,6 +336,9 @@ uint8_t gb_cram_read(gb *g, uint16_t a)
     }
     if (!g->cram_size)
         return 0xFF;
+    if (gb_cart_mbc(g->cart) == GB_MBC2) /* 4-bit cells at the address's low 9 bits; the
+                                            upper nibble is not driven and reads 1s */
+        return (uint8_t)(0xF0 | g->cram[a & 0x1FF]);
     int b = cram_bank(g);
     if (b < 0)
         b = 0;
@@ -328,6 +362,10 @@ void gb_cram_write(gb *g, uint16_t a, uint8_t v)
     }
     if (!g->cram_size)
         return;
+    if (gb_cart_mbc(g->cart) == GB_MBC2) {
+        g->cram[a & 0x1FF] = v & 0x0F;
+        return;
+    }
     int b = cram_bank(g);
     if (b < 0)
         b = 0;

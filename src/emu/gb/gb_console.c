@@ -36,7 +36,11 @@ static void cart_free(void *c) { gb_cart_free(c); }
 
 static const char *mbc_name(int mbc)
 {
-    return mbc == GB_MBC1 ? "MBC1" : mbc == GB_MBC3 ? "MBC3" : mbc == GB_MBC5 ? "MBC5" : "no MBC";
+    return mbc == GB_MBC1   ? "MBC1"
+           : mbc == GB_MBC2 ? "MBC2"
+           : mbc == GB_MBC3 ? "MBC3"
+           : mbc == GB_MBC5 ? "MBC5"
+                            : "no MBC";
 }
 
 static void cart_describe(const void *cart, char *buf, size_t len)

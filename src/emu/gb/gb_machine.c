@@ -80,10 +80,57 @@ void gb_period_end(gb *g, uint64_t t)
 static const uint16_t compat_bg[4] = {0x7FFF, 0x1BEF, 0x6180, 0x0000};
 static const uint16_t compat_obj[4] = {0x7FFF, 0x421F, 0x1CF2, 0x0000};
 
+/* The ® the DMG boot ROM draws after the logo (tile 25): 8 rows, leftmost pixel first,
+ * '#' colour 1. */
+static const char *const boot_reg_mark[8] = {
+    "..####..", ".#....#.", "#.###..#", "#.#..#.#", "#.###..#", "#.#..#.#", ".#....#.", "..####..",
+};
+
+/* One nibble of the header's logo, each bit doubled into two pixels (bit 3 leftmost). */
+static uint8_t boot_logo_widen(unsigned n)
+{
+    uint8_t r = 0;
+    for (int i = 3; i >= 0; i--)
+        r = (uint8_t)(r << 2 | ((n >> i) & 1) * 3);
+    return r;
+}
+
+/* VRAM as the boot ROM leaves it (Pan Docs, "Power Up Sequence"): every boot ROM unpacks
+ * the logo of the cartridge header ($0104-$0133, 48 bytes) into tiles 1-24 ($8010-$818F):
+ * each byte gives four rows of a tile, its high nibble the first two and its low nibble
+ * the next two, every pixel doubled in width, colour 1 (the second bit plane stays 0), so
+ * two header bytes make one tile. The DMG's adds its ® as tile 25 and the logo's tile
+ * map: tiles 1-12 at $9904-$990F, 25 at $9910, 13-24 at $9924-$992F. The CGB's writes
+ * that map only in DMG compatibility mode when the title checksum it leaves in B is $43
+ * or $58 (where it also leaves HL = $991A); what else its animation draws is not
+ * reproduced (bank 0 only).
+ * The rest of VRAM is zero. */
+static void boot_vram(gb *g, int dmg_map)
+{
+    uint8_t *v = g->s.vram;
+    for (int i = 0; i < 48; i++) {
+        uint8_t b = g->rom[0x104 + i];
+        uint8_t *t = v + 0x10 + 8 * i;
+        t[0] = t[2] = boot_logo_widen(b >> 4);
+        t[4] = t[6] = boot_logo_widen(b & 15);
+    }
+    if (!dmg_map)
+        return;
+    if (!g->s.cgb_hw)
+        for (int r = 0; r < 8; r++)
+            for (int x = 0; x < 8; x++)
+                v[0x190 + 2 * r] |= (uint8_t)((boot_reg_mark[r][x] == '#') << (7 - x));
+    for (int i = 0; i < 12; i++) {
+        v[0x1904 + i] = (uint8_t)(1 + i);
+        v[0x1924 + i] = (uint8_t)(13 + i);
+    }
+    v[0x1910] = 25;
+}
+
 /* Registers as the boot ROM leaves them at PC=$0100 (Pan Docs, "Power Up Sequence"). The
  * PPU is on line 153 (LY already reads 0, mode 1) 400 dots in; DIV is $AB on DMG, and
- * $1E on CGB, where the documentation gives no value. WRAM, HRAM, VRAM and OAM are
- * zero; CGB palettes white. A DMG cartridge on the CGB runs in DMG compatibility mode:
+ * $1E on CGB, where the documentation gives no value. WRAM, HRAM and OAM are zero, VRAM
+ * holds the logo (boot_vram); CGB palettes white. A DMG cartridge on the CGB runs in DMG compatibility mode:
  * the registers of the "CGB (DMG mode)" column (B is the title checksum when the
  * licensee is Nintendo, HL $991A when that is $43 or $58, else $007C), OPRI 1 (objects
  * ordered by X), BG palette 0 and OBJ palettes 0-1 loaded with the compatibility
@@ -100,8 +147,10 @@ static void post_boot(gb *g)
         int nintendo = rom[0x14B] == 0x33 ? (rom[0x144] == '0' && rom[0x145] == '1') : rom[0x14B] == 0x01;
         s->a = 0x11, s->f = 0x80, s->b = nintendo ? sum : 0x00, s->c = 0x00;
         s->d = 0x00, s->e = 0x08;
-        s->h = (s->b == 0x43 || s->b == 0x58) ? 0x99 : 0x00;
-        s->l = (s->b == 0x43 || s->b == 0x58) ? 0x1A : 0x7C;
+        int logo_map = s->b == 0x43 || s->b == 0x58;
+        s->h = logo_map ? 0x99 : 0x00;
+        s->l = logo_map ? 0x1A : 0x7C;
+        boot_vram(g, logo_map);
         s->div_base = 0x1EA0;
         s->dma_reg = 0x00;
         s->obp0 = s->obp1 = 0x00;
@@ -123,6 +172,7 @@ static void post_boot(gb *g)
         s->obp0 = s->obp1 = 0x00;
         for (int i = 0; i < GB_PAL_BYTES; i += 2)
             s->pal[i] = 0xFF, s->pal[i + 1] = 0x7F;
+        boot_vram(g, 0);
     } else {
         s->a = 0x01;
         s->f = (uint8_t)(0x80 | (ci->header_checksum ? 0x30 : 0));
@@ -130,6 +180,7 @@ static void post_boot(gb *g)
         s->div_base = 0xABCC;
         s->dma_reg = 0xFF;
         s->obp0 = s->obp1 = 0xFF;
+        boot_vram(g, 1);
     }
     s->sp = 0xFFFE, s->pc = 0x0100;
     s->iflag = 0x01, s->lcdc = 0x91, s->stat = 0x00, s->bgp = 0xFC;

@@ -705,13 +705,23 @@ void gb_hdma_write(gb *g, uint16_t a, uint8_t v)
     case 0x54: s->hdma_dst = (uint16_t)((s->hdma_dst & 0x1F00) | (v & 0xF0)); return;
     default: break;
     }
-    if (s->hdma_active && !(v & 0x80)) { /* stops an HBlank DMA; the length stays readable */
+    s->hdma_len = v & 0x7F;
+    if (s->hdma_active && !(v & 0x80)) { /* stops an HBlank DMA; FF55 then reads $80 | the
+                                          * length bits written (SameSuite's hdma_mode0) */
         s->hdma_active = 0;
         return;
     }
-    s->hdma_len = v & 0x7F;
     if (v & 0x80) {
+        /* HBlank DMA: a block at each mode 0 of lines 0-143. Started during one (which Pan
+         * Docs warns against) or with the LCD off, its first block is copied at once, the
+         * CPU waiting for it; the rest follow at the next HBlanks (SameSuite's hdma_mode0
+         * and hdma_lcd_off measure this). */
         s->hdma_active = 1;
+        if (!(s->lcdc & 0x80) || (s->mode == 0 && s->ly < GB_H)) {
+            if (hdma_copy(g))
+                s->hdma_active = 0;
+            s->clk += 32;
+        }
         return;
     }
     /* General DMA: all blocks at once, the CPU waits 32 dots per block. Started while the

@@ -170,14 +170,17 @@ void gb_serial_write(gb *g, uint8_t v)
     }
     /* Internal clock: the byte in SB goes out (captured), 8 bits at 8192 Hz (262144 Hz
      * with the CGB fast bit), twice as fast in double speed. Nothing is connected, so
-     * 0xFF comes in. */
+     * 0xFF comes in. The shift clock is a bit of the system counter, bit 8 (bit 3 for
+     * the fast clock): a bit goes out at each of its falling edges, so the byte is done
+     * at the eighth edge after the start, whatever the phase of the write. (A DIV write
+     * during the transfer does not move its end here.) */
     if (g->nserial == g->capserial) {
         g->capserial = g->capserial ? g->capserial * 2 : 256;
         g->serial = gv_xrealloc(g->serial, g->capserial);
     }
     g->serial[g->nserial++] = s->sb;
-    uint64_t bit = (s->cgb && (v & 2)) ? 16 : 512;
-    gb_sched(g, GB_EV_SERIAL, s->clk + ((8 * bit) >> s->double_speed));
+    uint64_t per = (s->cgb && (v & 2)) ? 16 : 512, c = gb_sysclk(g, s->clk);
+    gb_sched(g, GB_EV_SERIAL, gb_sysclk_time(g, (c / per + 8) * per));
 }
 
 void gb_serial_event(gb *g, uint64_t t)

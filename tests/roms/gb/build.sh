@@ -57,3 +57,40 @@ link quirks_test quirks_test.rel
 cc_ "$src/compat_test.c" -o compat_test.rel
 link compat_test compat_test.rel
 "$PY" "$src/gbfix.py" compat_test.gb --title COMPAT --cgb 0x00
+
+# two cartridge wirings: MBC2 (256 KiB, its 512 x 4-bit RAM) and MBC1M (1 MiB multi-game)
+cc_ "$src/mbc_test.c" -o mbc_test.rel
+link mbc2_test mbc_test.rel
+"$PY" "$src/gbfix.py" mbc2_test.gb --title MBC2 --cgb 0x80 --type 0x06 --romsize 256 --bank-tags
+link mbc1m_test mbc_test.rel
+"$PY" "$src/gbfix.py" mbc1m_test.gb --title MBC1M --cgb 0x80 --type 0x01 --romsize 1024 --logo --multicart --bank-tags
+
+# VRAM after the boot ROM: a DMG cartridge, one whose title checksum is $43 (licensee $01,
+# title "C"), and a CGB cartridge, each with a logo pattern of its own
+cc_ "$src/boot_test.c" -o boot_test.rel
+for v in "boot_test --title BOOT --cgb 0x00" "boot_map_test --title C --cgb 0x00 --licensee 0x01" \
+  "boot_cgb_test --title BOOTCGB --cgb 0x80"; do
+  set -- $v
+  name=$1
+  shift
+  link "$name" boot_test.rel
+  "$PY" "$src/gbfix.py" "$name.gb" --logo "$@"
+done
+
+# starting an HBlank DMA with the LCD off or in mode 0 (CGB)
+cc_ "$src/hdma_test.c" -o hdma_test.rel
+link hdma_test hdma_test.rel
+"$PY" "$src/gbfix.py" hdma_test.gb --title HDMA --cgb 0x80
+
+# the serial shift clock's phase: the system counter's bit 8
+cc_ "$src/serial_test.c" -o serial_test.rel
+link serial_test serial_test.rel
+"$PY" "$src/gbfix.py" serial_test.gb --title SERIAL --cgb 0x80
+
+# the test-ROM protocol of older mooneye builds: the verdict only in the serial bytes
+cc_ "$src/proto_test.c" -o proto_fail.rel
+cc_ "$src/proto_test.c" -DPASS=1 -o proto_pass.rel
+link proto_fail proto_fail.rel
+"$PY" "$src/gbfix.py" proto_fail.gb --title PROTOFAIL
+link proto_pass proto_pass.rel
+"$PY" "$src/gbfix.py" proto_pass.gb --title PROTOPASS

@@ -1,4 +1,4 @@
-/* common.c: serial output and the pass/fail report shared by the test ROMs. */
+/* common.c: serial output, counted checks and the pass/fail report shared by the test ROMs. */
 #include "common.h"
 
 void ser_putc(char c)
@@ -72,6 +72,39 @@ void report(uint8_t ok)
         nop
         jr 1$
     __endasm;
+}
+
+static uint16_t nfail, nchecks;
+
+uint16_t check_failures(void)
+{
+    return nfail;
+}
+
+void check(uint8_t ok, const char *what, uint8_t got, uint8_t want)
+{
+    nchecks++;
+    if (ok)
+        return;
+    if (nfail++ >= CHECK_SHOWN)
+        return;
+    ser_puts("FAIL ");
+    ser_puts(what);
+    ser_puts(" got ");
+    ser_hex8(got);
+    ser_puts(" want ");
+    ser_hex8(want);
+    ser_putc('\n');
+}
+
+void report_checks(void)
+{
+    ser_puts("checks ");
+    ser_hex16(nchecks);
+    ser_puts(" failures ");
+    ser_hex16(nfail);
+    ser_putc('\n');
+    report(nfail == 0);
 }
 
 void wait_vblank(void)

@@ -1,7 +1,7 @@
 /* common.h: what gpuvet's own Game Boy test ROMs share: register addresses, the
- * interrupt hooks of crt0.s, serial output and the pass/fail report (serial text plus
- * the register signature B,C,D,E,H,L = 3,5,8,13,21,34 after LD B,B; $42 in each on
- * failure). Built with SDCC's sm83 port. */
+ * interrupt hooks of crt0.s, serial output, counted checks and the pass/fail report
+ * (serial text plus the register signature B,C,D,E,H,L = 3,5,8,13,21,34 after LD B,B;
+ * $42 in each on failure). Built with SDCC's sm83 port. */
 #ifndef GB_TEST_COMMON_H
 #define GB_TEST_COMMON_H
 
@@ -77,6 +77,13 @@ void ser_hex8(uint8_t v);
 void ser_hex16(uint16_t v);
 /* Prints "Passed"/"Failed", sets the register signature, executes LD B,B and stops. */
 void report(uint8_t ok);
+/* Counts a check; a failed one prints "FAIL what got GG want WW" (the first CHECK_SHOWN
+ * failures). */
+#define CHECK_SHOWN 16
+void check(uint8_t ok, const char *what, uint8_t got, uint8_t want);
+uint16_t check_failures(void); /* failed checks so far */
+/* Prints "checks NNNN failures NNNN" and reports: passed when no check failed. */
+void report_checks(void);
 /* Waits for the start of VBlank (LY = 144) by polling. */
 void wait_vblank(void);
 /* Turns the LCD off safely (waits for VBlank first). */

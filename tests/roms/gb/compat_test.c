@@ -14,23 +14,6 @@
  * the DMG's greys or, on the CGB, the compatibility palettes. */
 #include "common.h"
 
-static uint16_t nfail, nchecks;
-
-static void check(uint8_t ok, const char *what, uint8_t got, uint8_t want)
-{
-    nchecks++;
-    if (ok)
-        return;
-    nfail++;
-    ser_puts("FAIL ");
-    ser_puts(what);
-    ser_puts(" got ");
-    ser_hex8(got);
-    ser_puts(" want ");
-    ser_hex8(want);
-    ser_putc('\n');
-}
-
 static const uint8_t cgb_regs[] = {0x4D, 0x4F, 0x55, 0x68, 0x69, 0x6A, 0x6B, 0x6C, 0x70, 0x76};
 
 static void test_regs(void)
@@ -142,10 +125,5 @@ void main(void)
     test_regs();
     test_hardware();
     picture();
-    ser_puts("checks ");
-    ser_hex16(nchecks);
-    ser_puts(" failures ");
-    ser_hex16(nfail);
-    ser_putc('\n');
-    report(nfail == 0);
+    report_checks();
 }

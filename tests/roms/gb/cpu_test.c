@@ -14,29 +14,17 @@
 uint8_t in_a, in_b, in_f, in_h, in_l, out_a, out_f, out_h, out_l, t_result;
 uint8_t scratch[48];
 
-static uint16_t nfail, nchecks;
-static uint8_t shown;
-
-static void check(uint8_t ok, const char *what, uint8_t x, uint8_t y, uint8_t got, uint8_t want)
+/* A check of an operation on the operands x and y (named on the line before its FAIL). */
+static void check_op(uint8_t ok, const char *what, uint8_t x, uint8_t y, uint8_t got, uint8_t want)
 {
-    nchecks++;
-    if (ok)
-        return;
-    nfail++;
-    if (shown >= 16)
-        return;
-    shown++;
-    ser_puts("FAIL ");
-    ser_puts(what);
-    ser_putc(' ');
-    ser_hex8(x);
-    ser_putc(' ');
-    ser_hex8(y);
-    ser_puts(" got ");
-    ser_hex8(got);
-    ser_puts(" want ");
-    ser_hex8(want);
-    ser_putc('\n');
+    if (!ok && check_failures() < CHECK_SHOWN) {
+        ser_puts("operands ");
+        ser_hex8(x);
+        ser_putc(' ');
+        ser_hex8(y);
+        ser_putc('\n');
+    }
+    check(ok, what, got, want);
 }
 
 static void test_alu(void)
@@ -50,8 +38,8 @@ static void test_alu(void)
                     in_b = bin_values[bi];
                     in_f = f_in[fi];
                     bin_fn[op]();
-                    check(out_a == bin_expect[k], bin_names[op], in_a, in_b, out_a, bin_expect[k]);
-                    check(out_f == bin_expect[k + 1], bin_names[op], in_a, in_b, out_f, bin_expect[k + 1]);
+                    check_op(out_a == bin_expect[k], bin_names[op], in_a, in_b, out_a, bin_expect[k]);
+                    check_op(out_f == bin_expect[k + 1], bin_names[op], in_a, in_b, out_f, bin_expect[k + 1]);
                 }
     k = 0;
     for (uint8_t u = 0; u < NU; u++)
@@ -60,8 +48,8 @@ static void test_alu(void)
                 in_a = un_values[ai];
                 in_f = f_in[fi];
                 un_fn[u]();
-                check(out_a == un_expect[k], un_names[u], in_a, in_f, out_a, un_expect[k]);
-                check(out_f == un_expect[k + 1], un_names[u], in_a, in_f, out_f, un_expect[k + 1]);
+                check_op(out_a == un_expect[k], un_names[u], in_a, in_f, out_a, un_expect[k]);
+                check_op(out_f == un_expect[k + 1], un_names[u], in_a, in_f, out_f, un_expect[k + 1]);
             }
     k = 0;
     for (uint8_t f = 0; f < 8; f++) {
@@ -70,8 +58,8 @@ static void test_alu(void)
             in_a = a;
             in_f = (uint8_t)(f << 4);
             t_daa();
-            check(out_a == daa_expect[k], "daa", in_a, in_f, out_a, daa_expect[k]);
-            check(out_f == daa_expect[k + 1], "daa", in_a, in_f, out_f, daa_expect[k + 1]);
+            check_op(out_a == daa_expect[k], "daa", in_a, in_f, out_a, daa_expect[k]);
+            check_op(out_f == daa_expect[k + 1], "daa", in_a, in_f, out_f, daa_expect[k + 1]);
             k += 2;
         } while (++a != 0);
     }
@@ -85,9 +73,9 @@ static void test_alu(void)
                 in_b = (uint8_t)w16_values[di];
                 in_f = f_in[fi];
                 t_addhl();
-                check(out_h == addhl_expect[k] && out_l == addhl_expect[k + 1], "add hl,de", in_h, in_a, out_h,
+                check_op(out_h == addhl_expect[k] && out_l == addhl_expect[k + 1], "add hl,de", in_h, in_a, out_h,
                       addhl_expect[k]);
-                check(out_f == addhl_expect[k + 2], "add hl,de f", in_h, in_a, out_f, addhl_expect[k + 2]);
+                check_op(out_f == addhl_expect[k + 2], "add hl,de f", in_h, in_a, out_f, addhl_expect[k + 2]);
             }
     k = 0;
     for (uint8_t si = 0; si < 8; si++)
@@ -96,13 +84,13 @@ static void test_alu(void)
             in_l = (uint8_t)sp_values[si];
             in_f = 0xF0;
             addsp_fn[ei]();
-            check(out_h == spe_expect[k] && out_l == spe_expect[k + 1], "add sp,e", in_l, e_values[ei], out_l,
+            check_op(out_h == spe_expect[k] && out_l == spe_expect[k + 1], "add sp,e", in_l, e_values[ei], out_l,
                   spe_expect[k + 1]);
-            check(out_f == spe_expect[k + 2], "add sp,e f", in_l, e_values[ei], out_f, spe_expect[k + 2]);
+            check_op(out_f == spe_expect[k + 2], "add sp,e f", in_l, e_values[ei], out_f, spe_expect[k + 2]);
             ldhl_fn[ei]();
-            check(out_h == spe_expect[k] && out_l == spe_expect[k + 1], "ld hl,sp+e", in_l, e_values[ei], out_l,
+            check_op(out_h == spe_expect[k] && out_l == spe_expect[k + 1], "ld hl,sp+e", in_l, e_values[ei], out_l,
                   spe_expect[k + 1]);
-            check(out_f == spe_expect[k + 2], "ld hl,sp+e f", in_l, e_values[ei], out_f, spe_expect[k + 2]);
+            check_op(out_f == spe_expect[k + 2], "ld hl,sp+e f", in_l, e_values[ei], out_f, spe_expect[k + 2]);
         }
 }
 
@@ -117,7 +105,7 @@ static void test_timing(const char *tag)
     for (uint8_t i = 0; i < NT; i++) {
         t_fn[i]();
         uint8_t c = (uint8_t)((uint8_t)(t_result - base + 4) >> 3);
-        check(c == t_cycles[i], t_names[i], tag[0], t_result, c, t_cycles[i]);
+        check_op(c == t_cycles[i], t_names[i], tag[0], t_result, c, t_cycles[i]);
     }
     rTAC = 0;
 }
@@ -222,30 +210,30 @@ static void test_irq(void)
     rIE = 0x04;
     ei_halt();
     rTAC = 0;
-    check(nirq == 1, "timer irq count", 0, 0, nirq, 1);
-    check(irq_val >= 0x80 && irq_val < 0xA0, "tma reload", 0, 0, irq_val, 0x80);
+    check_op(nirq == 1, "timer irq count", 0, 0, nirq, 1);
+    check_op(irq_val >= 0x80 && irq_val < 0xA0, "tma reload", 0, 0, irq_val, 0x80);
     /* HALT bug: IME=0 with an interrupt pending: the byte after HALT runs twice */
     rIE = 0x04;
     rIF = 0x04;
     halt_bug_seq();
-    check(out_a == 2, "halt bug", 0, 0, out_a, 2);
+    check_op(out_a == 2, "halt bug", 0, 0, out_a, 2);
     /* EI takes effect after the next instruction */
     nirq = 0;
     rIF = 0x04;
     ei_di_seq();
-    check(nirq == 0, "ei;di", 0, 0, nirq, 0);
+    check_op(nirq == 0, "ei;di", 0, 0, nirq, 0);
     ei_nop_di_seq();
-    check(nirq == 1, "ei;nop;di", 0, 0, nirq, 1);
+    check_op(nirq == 1, "ei;nop;di", 0, 0, nirq, 1);
     /* priority: VBlank before timer */
     nirq = 0;
     rIE = 0x05;
     rIF = 0x05;
     ei_nop_di_seq();
-    check(nirq == 2 && irq_log[0] == 1 && irq_log[1] == 4, "irq priority", irq_log[0], irq_log[1], nirq, 2);
+    check_op(nirq == 2 && irq_log[0] == 1 && irq_log[1] == 4, "irq priority", irq_log[0], irq_log[1], nirq, 2);
     /* DIV */
     div_seq();
-    check(out_a == 0, "div 61", 0, 0, out_a, 0);
-    check(out_f == 1, "div 69", 0, 0, out_f, 1);
+    check_op(out_a == 0, "div 61", 0, 0, out_a, 0);
+    check_op(out_f == 1, "div 69", 0, 0, out_f, 1);
     /* TIMA at 4096 Hz (falling edges of counter bit 9, every 4 DIV counts): 16 increments
      * while DIV goes 0 -> $40. Enabled right after the DIV reset, while bit 9 is low. */
     rDIV = 0;
@@ -255,7 +243,7 @@ static void test_irq(void)
         ;
     uint8_t t = rTIMA;
     rTAC = 0;
-    check(t == 16, "tima 4096", 0, 0, t, 16);
+    check_op(t == 16, "tima 4096", 0, 0, t, 16);
     /* LYC=LY STAT interrupt */
     nirq = 0;
     rIF = 0;
@@ -265,7 +253,7 @@ static void test_irq(void)
     rIE = 0x02;
     ei_halt();
     rSTAT = 0;
-    check(nirq == 1 && irq_val == 100, "lyc irq", 0, 0, irq_val, 100);
+    check_op(nirq == 1 && irq_val == 100, "lyc irq", 0, 0, irq_val, 100);
     rIE = 0;
     rIF = 0;
 }
@@ -290,7 +278,7 @@ static void test_dma(void)
         if (OAM[i] != (uint8_t)(i * 3 + 1))
             bad++;
     rLCDC = 0x91;
-    check(bad == 0, "oam dma", 0, 0, bad, 0);
+    check_op(bad == 0, "oam dma", 0, 0, bad, 0);
 }
 
 /* ---- CGB ------------------------------------------------------------------------------ */
@@ -326,7 +314,7 @@ static void test_cgb(void)
     if (*d != 0x11)
         bad++;
     rSVBK = 1;
-    check(bad == 0, "wram banks", 0, 0, bad, 0);
+    check_op(bad == 0, "wram banks", 0, 0, bad, 0);
     /* VRAM banks, palette RAM, general DMA (LCD off) */
     lcd_off();
     rVBK = 1;
@@ -336,7 +324,7 @@ static void test_cgb(void)
     rVBK = 1;
     uint8_t v1 = VRAM[0];
     rVBK = 0;
-    check(v1 == 0xA5 && VRAM[0] == 0x5A, "vram banks", v1, VRAM[0], v1, 0xA5);
+    check_op(v1 == 0xA5 && VRAM[0] == 0x5A, "vram banks", v1, VRAM[0], v1, 0xA5);
     rBCPS = 0x88; /* auto-increment from byte 8 */
     for (uint8_t i = 0; i < 8; i++)
         rBCPD = (uint8_t)(0x10 + i);
@@ -346,7 +334,7 @@ static void test_cgb(void)
         if (rBCPD != (uint8_t)(0x10 + i))
             bad++;
     }
-    check(bad == 0, "palette ram", 0, 0, bad, 0);
+    check_op(bad == 0, "palette ram", 0, 0, bad, 0);
     volatile uint8_t *src = (volatile uint8_t *)0xC200;
     for (uint8_t i = 0; i < 64; i++)
         src[i] = (uint8_t)(0xC0 ^ i);
@@ -359,7 +347,7 @@ static void test_cgb(void)
     for (uint8_t i = 0; i < 32; i++)
         if (VRAM[0x800 + i] != (uint8_t)(0xC0 ^ i))
             bad++;
-    check(bad == 0 && REG(0xFF55) == 0xFF, "general dma", bad, REG(0xFF55), bad, 0);
+    check_op(bad == 0 && REG(0xFF55) == 0xFF, "general dma", bad, REG(0xFF55), bad, 0);
     /* HBlank DMA: 3 blocks, one per line, LCD on */
     rLCDC = 0x91;
     REG(0xFF51) = 0xC2;
@@ -375,12 +363,12 @@ static void test_cgb(void)
     for (uint8_t i = 0; i < 48; i++)
         if (VRAM[0xA00 + i] != (uint8_t)(0xC0 ^ i))
             bad++;
-    check(bad == 0, "hblank dma", 0, 0, bad, 0);
+    check_op(bad == 0, "hblank dma", 0, 0, bad, 0);
     rLCDC = 0x91;
     /* double speed: DIV advances twice as fast against the LCD's lines */
     rIE = 0;
     speed_switch();
-    check(rKEY1 == 0xFE, "key1 after switch", 0, 0, rKEY1, 0xFE);
+    check_op(rKEY1 == 0xFE, "key1 after switch", 0, 0, rKEY1, 0xFE);
     wait_vblank();
     while (rLY != 10)
         ;
@@ -388,10 +376,10 @@ static void test_cgb(void)
     while (rLY != 42) /* 32 lines = 14592 dots: DIV counts 57 at single, 114 at double speed */
         ;
     uint8_t dv = rDIV;
-    check(dv >= 112 && dv <= 115, "div at double speed", 0, 0, dv, 114);
+    check_op(dv >= 112 && dv <= 115, "div at double speed", 0, 0, dv, 114);
     test_timing("D");
     speed_switch();
-    check(rKEY1 == 0x7E, "key1 back", 0, 0, rKEY1, 0x7E);
+    check_op(rKEY1 == 0x7E, "key1 back", 0, 0, rKEY1, 0x7E);
 }
 
 void main(void)
@@ -404,10 +392,5 @@ void main(void)
     test_dma();
     if (IS_CGB())
         test_cgb();
-    ser_puts("checks ");
-    ser_hex16(nchecks);
-    ser_puts(" failures ");
-    ser_hex16(nfail);
-    ser_putc('\n');
-    report(nfail == 0);
+    report_checks();
 }

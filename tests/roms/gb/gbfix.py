@@ -2,12 +2,17 @@
 """gbfix.py: sets the header fields of a Game Boy ROM image and fixes its checksums.
 
 usage: gbfix.py ROM [--title T] [--cgb 0x80] [--type 0x00] [--romsize N] [--ramsize N]
-                    [--bank-tags]
+                    [--licensee N] [--logo] [--multicart] [--bank-tags]
 
 The header checksum at $014D is x = 0; x = x - byte - 1 over $0134-$014C; the global
 checksum at $014E-$014F is the big-endian sum of every byte except those two. --romsize
 pads the image to N KiB (power of two, >= 32); --bank-tags writes each 16 KiB bank's number
-into its last two bytes (for MBC tests)."""
+into its last two bytes (for MBC tests). --licensee sets the old licensee code ($014B;
+else it stays as makebin left it).
+--logo fills the logo area $0104-$0133 with a pattern of our own (no emulator checks the
+logo; the boot ROM unpacks whatever is there into VRAM). --multicart copies bank 0 into
+banks $10, $20 and $30, as each game of a 1 MiB MBC1M multi-game cartridge starts with
+its own header."""
 import argparse
 import sys
 
@@ -20,6 +25,9 @@ def main():
     ap.add_argument("--type", type=lambda s: int(s, 0), default=0)
     ap.add_argument("--romsize", type=int, default=0, help="KiB")
     ap.add_argument("--ramsize", type=lambda s: int(s, 0), default=0, help="header code")
+    ap.add_argument("--licensee", type=lambda s: int(s, 0), default=None)
+    ap.add_argument("--logo", action="store_true")
+    ap.add_argument("--multicart", action="store_true")
     ap.add_argument("--bank-tags", action="store_true")
     a = ap.parse_args()
     rom = bytearray(open(a.rom, "rb").read())
@@ -36,7 +44,14 @@ def main():
     rom[0x147] = a.type
     rom[0x148] = code
     rom[0x149] = a.ramsize
+    if a.licensee is not None:
+        rom[0x14B] = a.licensee
     rom[0x14C] = 0
+    if a.logo:  # 48 bytes, no two neighbours alike
+        rom[0x104:0x134] = bytes((i * 0x35 + 0x1B) & 0xFF for i in range(48))
+    if a.multicart:
+        for g in range(1, 4):
+            rom[g * 0x40000:g * 0x40000 + 0x4000] = rom[0:0x4000]
     if a.bank_tags:
         for b in range(1, n // 16384):
             rom[b * 16384 + 16382] = b & 0xFF

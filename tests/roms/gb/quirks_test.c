@@ -28,23 +28,6 @@
 #include "common.h"
 
 uint8_t out_a;
-static uint16_t nfail, nchecks;
-
-static void check(uint8_t ok, const char *what, uint8_t got, uint8_t want)
-{
-    nchecks++;
-    if (ok)
-        return;
-    nfail++;
-    ser_puts("FAIL ");
-    ser_puts(what);
-    ser_puts(" got ");
-    ser_hex8(got);
-    ser_puts(" want ");
-    ser_hex8(want);
-    ser_putc('\n');
-}
-
 /* ---- LCD on --------------------------------------------------------------------------- */
 
 /* LCDC := $81, then 109 (or 110) NOPs, then LDH A,(LY), whose read comes 112 (113)
@@ -504,10 +487,5 @@ void main(void)
     test_timer();
     test_stat_write();
     rLCDC = 0x91;
-    ser_puts("checks ");
-    ser_hex16(nchecks);
-    ser_puts(" failures ");
-    ser_hex16(nfail);
-    ser_putc('\n');
-    report(nfail == 0);
+    report_checks();
 }

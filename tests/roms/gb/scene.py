@@ -239,43 +239,70 @@ def render(model):
 
 
 def read_png(path):
-    """Decodes an 8-bit RGB, non-interlaced PNG (all five filter types)."""
+    """Decodes a non-interlaced PNG of any colour type and depth (grey, RGB, palette, grey
+    with alpha, RGBA; 1 to 16 bits; all five filter types) into (w, h, 8-bit RGB bytes):
+    grey g becomes (g, g, g) scaled to 8 bits, a palette index its entry, alpha is dropped,
+    16-bit samples keep their high byte."""
     data = open(path, "rb").read()
     if data[:8] != b"\x89PNG\r\n\x1a\n":
         raise ValueError("not a PNG")
-    pos, idat, w = 8, b"", 0
+    pos, idat, w, plte = 8, b"", 0, b""
     while pos < len(data):
         n, kind = struct.unpack(">I4s", data[pos:pos + 8])
         body = data[pos + 8:pos + 8 + n]
         if kind == b"IHDR":
             w, h, depth, ctype, _, _, inter = struct.unpack(">IIBBBBB", body)
-            if depth != 8 or ctype != 2 or inter:
-                raise ValueError("expected 8-bit RGB, non-interlaced")
+            if inter or ctype not in (0, 2, 3, 4, 6):
+                raise ValueError("interlaced or unknown colour type %d" % ctype)
+        elif kind == b"PLTE":
+            plte = body
         elif kind == b"IDAT":
             idat += body
         pos += 12 + n
+    chans = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}[ctype]
+    bits = chans * depth                     # bits per pixel
+    bpp = max(1, bits // 8)                  # the filters' byte distance
+    stride = (w * bits + 7) // 8
     raw = zlib.decompress(idat)
-    stride, out, prev = w * 3, bytearray(), bytearray(w * 3)
+    out, prev = bytearray(), bytearray(stride)
     for y in range(h):
         f = raw[y * (stride + 1)]
         line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for i in range(stride):
-            a = line[i - 3] if i >= 3 else 0
-            b = prev[i]
-            c = prev[i - 3] if i >= 3 else 0
-            if f == 1:
-                line[i] = (line[i] + a) & 255
-            elif f == 2:
-                line[i] = (line[i] + b) & 255
-            elif f == 3:
-                line[i] = (line[i] + (a + b) // 2) & 255
-            elif f == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                pr = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
-                line[i] = (line[i] + pr) & 255
-        out += line
+        if f:
+            for i in range(stride):
+                a = line[i - bpp] if i >= bpp else 0
+                b = prev[i]
+                c = prev[i - bpp] if i >= bpp else 0
+                if f == 1:
+                    line[i] = (line[i] + a) & 255
+                elif f == 2:
+                    line[i] = (line[i] + b) & 255
+                elif f == 3:
+                    line[i] = (line[i] + (a + b) // 2) & 255
+                elif f == 4:
+                    p = a + b - c
+                    pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                    pr = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+                    line[i] = (line[i] + pr) & 255
         prev = line
+        if ctype == 2 and depth == 8:
+            out += line
+            continue
+        if depth < 8:  # samples packed from the high bits
+            per = 8 // depth
+            s = [(line[x // per] >> (8 - depth * (x % per + 1))) & ((1 << depth) - 1) for x in range(w)]
+        else:  # one byte, or the high byte of two, per sample
+            step = depth // 8
+            s = line[::step]
+        for x in range(w):
+            if ctype == 3:
+                out += plte[3 * s[x]:3 * s[x] + 3]
+            elif ctype in (0, 4):
+                g = s[x * chans]
+                g = g * 255 // ((1 << depth) - 1) if depth < 8 else g
+                out += bytes((g, g, g))
+            else:
+                out += bytes(s[x * chans:x * chans + 3])
     return w, h, bytes(out)
 
 
