@@ -123,7 +123,7 @@ void nes_ppu_a12(nes *m, int level, uint64_t t)
     if (!level)
         p->a12_low = t;
     else if (t - p->a12_low >= A12_LOW_DOTS)
-        nes_mapper_a12_edge(m, t);
+        nes_board_a12(m, t);
 }
 
 /* A12 of the sprite pattern fetches of slot k on this line. */
@@ -307,7 +307,7 @@ static int line_len(const nes_ppu *p)
 static int next_stop(const nes *m, int line, int dot, int len)
 {
     int c[4], n = 0;
-    int mmc3 = nes_mapper_counts_a12(m) && (m->ppu.pl.r.ctrl & NES_CTRL_SPR16);
+    int mmc3 = nes_board_counts_a12(m) && (m->ppu.pl.r.ctrl & NES_CTRL_SPR16);
     if (line < NES_H) {
         c[n++] = 65;
         if (mmc3)
@@ -366,7 +366,7 @@ static void at_position(nes *m)
             plan_overflow(m, line);
         else if (dot == 321 && line < NES_H - 1)
             plan_hit(m, line);
-        else if (dot == 257 && nes_mapper_counts_a12(m))
+        else if (dot == 257 && nes_board_counts_a12(m))
             plan_spr_a12(p, line);
         return;
     }
@@ -392,7 +392,7 @@ static void at_position(nes *m)
         } else if (dot == 1) {
             p->status &= 0x1F;
             p->hit_clk = p->ovf_clk = NES_NEVER;
-        } else if (dot == 257 && nes_mapper_counts_a12(m)) {
+        } else if (dot == 257 && nes_board_counts_a12(m)) {
             plan_spr_a12(p, -1);
         } else if (dot == 339) {
             decide_skip(p);
@@ -414,7 +414,7 @@ static void run_span(nes *m, int d0, int d1)
     } else {
         nes_v_span(&p->pl.r, line, d0, d1);
     }
-    if (nes_mapper_counts_a12(m) && nes_rendering(&p->pl.r))
+    if (nes_board_counts_a12(m) && nes_rendering(&p->pl.r))
         a12_walk(m, d0, d1, p->clk - (uint64_t)d0, 0, &p->a12, &p->a12_low);
 }
 
@@ -508,7 +508,7 @@ uint64_t nes_ppu_next_event(nes *m)
     uint64_t fe = time_of(p, NES_H, 0);
     if (fe < t)
         t = fe;
-    if (nes_mapper_counts_a12(m) && m->map.m3_irq_on) {
+    if (nes_board_counts_a12(m) && m->a12_irq) {
         uint64_t e = next_a12_edge(m);
         if (e < t)
             t = e;
@@ -541,7 +541,7 @@ static void vram_access_done(nes *m)
 {
     nes_ppu *p = &m->ppu;
     vram_step(p);
-    if (nes_mapper_counts_a12(m) && !rendering_now(p))
+    if (nes_board_counts_a12(m) && !rendering_now(p))
         nes_ppu_a12(m, (p->pl.r.v >> 12) & 1, p->clk);
     log_regs(m);
 }
@@ -731,7 +731,7 @@ void nes_ppu_write(nes *m, int reg, uint8_t v)
         } else {
             r->t = (uint16_t)((r->t & 0xFF00) | v);
             r->v = r->t;
-            if (nes_mapper_counts_a12(m) && !rendering_now(p))
+            if (nes_board_counts_a12(m) && !rendering_now(p))
                 nes_ppu_a12(m, (r->v >> 12) & 1, p->clk);
         }
         p->w ^= 1;
