@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
 #include "emu/nes/nes_int.h"
+#include "nes_test.h"
 
 /* An image: header + PRG (8 KiB banks numbered) + CHR (1 KiB banks numbered, +0x80). */
 static uint8_t *image(int mapper, int prg16, int chr8, int flags6, size_t *len)
@@ -557,6 +557,99 @@ static void discrete_boards(void)
     board_close(&b);
 }
 
+/* The CPU-cycle counters: when the board asks to be woken, and the IRQ it raises then. */
+static void cycle_irqs(void)
+{
+    board b;
+    nes *m = board_open2(&b, 21, 1, 8, 8, 0, 0x07, 0x00); /* VRC4a: registers at +0, +2, +4, +6 */
+    if (m) {
+        wr(m, 0xF000, 0x0D);
+        wr(m, 0xF002, 0x0F); /* latch $FD: 3 prescaler clocks to the overflow */
+        wr(m, 0xF004, 0x02); /* E, scanline mode: the counter reloads, the prescaler restarts at 341 */
+        uint64_t c0 = m->cyc, t1 = m->board_ev;
+        m->cyc = t1; /* the machine reaches the event */
+        nes_events(m);
+        int ok = t1 == c0 + 341 && (m->irq_src & NES_IRQ_MAPPER) && m->irq_at == t1 && m->board_ev == t1 + 341;
+        t_check(ok, "VRC IRQ scanline mode", "latch $FD: IRQ %llu cycles after the control write (341: 114 + 114 + 113), "
+                "then every %llu", (unsigned long long)(t1 - c0), (unsigned long long)(m->board_ev - t1));
+        wr(m, 0xF006, 0); /* acknowledge: A (0) moves to E */
+        ok = !(m->irq_src & NES_IRQ_MAPPER) && m->board_ev == NES_NEVER;
+        wr(m, 0xF000, 0x00);
+        wr(m, 0xF002, 0x08); /* latch $80 */
+        wr(m, 0xF004, 0x06); /* E, cycle mode */
+        ok &= m->board_ev == m->cyc + 128;
+        t_check(ok, "VRC IRQ cycle mode", "acknowledge with A clear stops it; latch $80 in cycle mode: %llu cycles (128)",
+                (unsigned long long)(m->board_ev - m->cyc));
+    }
+    board_close(&b);
+    m = board_open2(&b, 22, 0, 8, 8, 0, 0x00, 0x00); /* VRC2a without PRG-RAM: the $6000 bit */
+    if (m) {
+        wr(m, 0x6000, 0x03);
+        int ok = wram_at(m, 0x6000) == (0x5A & 0xFE) + 1;
+        wr(m, 0x6FFF, 0x00);
+        ok &= wram_at(m, 0x6000) == (0x5A & 0xFE) && wram_at(m, 0x7000) == 0x5A;
+        t_check(ok, "VRC2 without PRG-RAM", "$6000-$6FFF keep bit 0 of the last write, the other bits open bus");
+    }
+    board_close(&b);
+    m = board_open2(&b, 69, 0, 8, 8, 0, 0x07, 0x00); /* FME-7 */
+    if (m) {
+        wr(m, 0x8000, 0x0E);
+        wr(m, 0xA000, 1000 & 0xFF);
+        wr(m, 0x8000, 0x0F);
+        wr(m, 0xA000, 1000 >> 8);
+        wr(m, 0x8000, 0x0D);
+        wr(m, 0xA000, 0x81);
+        uint64_t c0 = m->cyc, t1 = m->board_ev;
+        m->cyc = t1;
+        nes_events(m);
+        int ok = t1 == c0 + 1001 && (m->irq_src & NES_IRQ_MAPPER) && m->board_ev == t1 + 65536;
+        t_check(ok, "FME-7 IRQ", "counter 1000: the wrap to $FFFF %llu cycles after enabling (1001), then every 65536",
+                (unsigned long long)(t1 - c0));
+    }
+    board_close(&b);
+}
+
+/* A CHR page as a nametable (the interface's NES_MAP_CHR, for boards such as Namco 163 and
+ * Sunsoft-4): reads come from CHR, writes reach CHR-RAM and the frame log. */
+static void chr_nametables(void)
+{
+    board b;
+    nes *m = board_open(&b, 2, 2, 0, 0); /* UxROM, 8 KiB CHR-RAM */
+    if (!m)
+        goto out;
+    nes_pregs *r = &m->ppu.pl.r;
+    m->chr_ram[3 * 1024 + 5] = 0x77;
+    r->nt_map[1] = (uint16_t)(NES_NT_CHR | NES_NT_CHR_RAM | 3); /* $2400: CHR-RAM page 3 */
+    int ok = nes_nt_rd(&m->ppu.mem, r, 0x2405) == 0x77;
+    m->cyc += 100;
+    nes_ppu_write(m, 6, 0x24);
+    nes_ppu_write(m, 6, 0x06);
+    nes_ppu_write(m, 7, 0x99); /* $2406 */
+    ok &= m->chr_ram[3 * 1024 + 6] == 0x99 && m->ppu.nt[0x406] == 0 && m->ppu.nt[6] == 0;
+    t_check(ok, "CHR pages as nametables", "nt_map NES_NT_CHR: $2405 reads CHR-RAM page 3, a $2007 write lands there");
+out:
+    board_close(&b);
+}
+
+/* NROM-368 runs code and reads data at $4800-$7FFF: its test ROM's result byte. */
+static void nrom368_rom(void)
+{
+    const char *rom = nes_rom("nrom368");
+    if (!rom)
+        return;
+    board b;
+    size_t len;
+    uint8_t *d = nes_slurp(rom, &len);
+    nes *m = d ? board_open_image(&b, d, len) : NULL;
+    if (m) {
+        for (int f = 0; f < 10; f++)
+            nes_run_frame(m);
+        t_check(m->ram[0x10] == 0xA5, "NROM-368 test ROM", "result $%02X ($A5: data at $4800 and $7FFF, code at $5000, "
+                "open bus at $4700)", m->ram[0x10]);
+        board_close(&b);
+    }
+}
+
 int main(void)
 {
     headers();
@@ -570,5 +663,8 @@ int main(void)
     mmc1_variants();
     mmc3_relatives();
     discrete_boards();
+    cycle_irqs();
+    chr_nametables();
+    nrom368_rom();
     return t_done();
 }

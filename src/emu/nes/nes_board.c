@@ -14,14 +14,19 @@ extern const nes_board nes_board_nrom, nes_board_nrom368, nes_board_uxrom, nes_b
 extern const nes_board nes_board_sxrom, nes_board_snrom, nes_board_sorom, nes_board_surom, nes_board_sxrom_32k,
     nes_board_serom;
 extern const nes_board nes_board_mmc3, nes_board_mmc6, nes_board_txsrom, nes_board_tqrom, nes_board_namco108;
+extern const nes_board nes_board_mmc2, nes_board_mmc4;
+extern const nes_board nes_board_vrc4_21, nes_board_vrc2_22, nes_board_vrc24_23, nes_board_vrc24_25;
+extern const nes_board nes_board_fme7;
 
 /* In match order: a board with a match function before the catch-all of its number. */
 const nes_board *const nes_boards[] = {
     &nes_board_nrom368, &nes_board_nrom,
     &nes_board_serom, &nes_board_sxrom_32k, &nes_board_surom, &nes_board_sorom, &nes_board_snrom, &nes_board_sxrom,
     &nes_board_uxrom, &nes_board_cnrom, &nes_board_mmc6, &nes_board_mmc3, &nes_board_axrom,
-    &nes_board_colordreams, &nes_board_cprom, &nes_board_nina001, &nes_board_bnrom, &nes_board_gxrom,
-    &nes_board_camerica, &nes_board_txsrom, &nes_board_tqrom, &nes_board_namco108,
+    &nes_board_mmc2, &nes_board_mmc4, &nes_board_colordreams, &nes_board_cprom,
+    &nes_board_vrc4_21, &nes_board_vrc2_22, &nes_board_vrc24_23, &nes_board_vrc24_25,
+    &nes_board_nina001, &nes_board_bnrom, &nes_board_gxrom, &nes_board_fme7, &nes_board_camerica,
+    &nes_board_txsrom, &nes_board_tqrom, &nes_board_namco108,
     NULL,
 };
 

@@ -19,7 +19,7 @@ enum { SX_PLAIN, SX_SNROM, SX_SOROM, SX_SUROM, SX_SXROM, SX_SEROM };
 
 static int chr_ram_8k(const nes_cart *c)
 {
-    return !c->chr && c->chr_ram_size == 8192;
+    return !c->chr_size && c->chr_ram_size == 8192;
 }
 
 static int match_serom(const nes_cart *c)

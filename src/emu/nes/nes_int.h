@@ -74,6 +74,7 @@ typedef struct {
     uint8_t fc_pending;       /* the value written to $4017 */
     /* audible state, in cycles relative to frame_c0 */
     nes_osc osc;
+    nes_xosc xosc;            /* the cartridge's sound chip (kind NES_XA_NONE: none) */
     uint64_t frame_c0;        /* absolute cycle where this frame's audio starts */
     uint64_t audio_t;         /* absolute cycle the audio has been produced (or advanced) to */
 } nes_apu;
@@ -142,6 +143,8 @@ struct nes {
     uint32_t lev_cap;
     nes_osc *lspan;
     uint32_t lspan_cap;
+    nes_xosc *lxspan;
+    uint32_t lxspan_cap;
 
     emu_line_fn trace;     /* one line per instruction (nes_trace.c), or NULL */
     void *trace_ctx;
@@ -278,6 +281,15 @@ void nes_apu_frame_end(nes *m);
 void nes_apu_frame_begin(nes *m);
 /* Recomputes derived audible state after a state load. */
 void nes_apu_refresh(nes *m);
+/* The board's sound chip (m->apu.xosc, rules in nes_xaudio.h): a register write is
+ * bracketed by nes_xaudio_begin (the sound brought up to now) and nes_xaudio_end (the new
+ * state logged as a span). nes_xaudio_now: the frame-relative cycle of the write. */
+void nes_xaudio_begin(nes *m);
+void nes_xaudio_end(nes *m);
+static inline uint32_t nes_xaudio_now(const nes *m)
+{
+    return (uint32_t)(m->cyc - m->apu.frame_c0);
+}
 
 /* ---- sample output (audio.c) -------------------------------------------------------- */
 

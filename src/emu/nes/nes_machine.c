@@ -32,9 +32,11 @@ gv_status nes_new(const nes_cart *cart, const nes_opts *o, nes **out, gv_err *er
     m->lev = malloc(m->lev_cap * sizeof *m->lev);
     m->lspan_cap = 256;
     m->lspan = malloc(m->lspan_cap * sizeof *m->lspan);
+    m->lxspan_cap = 64;
+    m->lxspan = malloc(m->lxspan_cap * sizeof *m->lxspan);
     if (o->video_native)
         m->fb = calloc((size_t)NES_W * NES_H * 3, 1);
-    if (!m->bs || !m->prg_ram || !m->chr_ram || !m->tab || !m->abuf || !m->lh || !m->lchr || !m->lev || !m->lspan ||
+    if (!m->bs || !m->prg_ram || !m->chr_ram || !m->tab || !m->abuf || !m->lh || !m->lchr || !m->lev || !m->lspan || !m->lxspan ||
         (o->video_native && !m->fb)) {
         nes_free(m);
         return gv_fail(err, GV_ERR_ENV, "out of memory creating a NES machine");
@@ -50,7 +52,7 @@ void nes_free(nes *m)
 {
     if (!m)
         return;
-    GV_FREE(m->bs, m->prg_ram, m->chr_ram, m->tab, m->abuf, m->lh, m->lchr, m->lev, m->lspan, m->fb, m);
+    GV_FREE(m->bs, m->prg_ram, m->chr_ram, m->tab, m->abuf, m->lh, m->lchr, m->lev, m->lspan, m->lxspan, m->fb, m);
 }
 
 void nes_power(nes *m)
@@ -76,7 +78,7 @@ void nes_power(nes *m)
     nes_apu_power(m);
     memset(&m->aout, 0, sizeof m->aout);
     m->aout.n = 1; /* sample 0 ends at cycle 0; sample 1 is the first with cycles */
-    m->lh->nev = m->lh->nmem = m->lh->nspan = 0;
+    m->lh->nev = m->lh->nmem = m->lh->nspan = m->lh->nxspan = 0;
     nes_ppu_begin_log(m);
     nes_cpu_power(m);
 }
@@ -252,6 +254,7 @@ nes_logview nes_log_view(const nes *m)
     v.chr_ram = m->lchr;
     v.ev = m->lev;
     v.span = m->lspan;
+    v.xspan = m->lxspan;
     return v;
 }
 
