@@ -631,21 +631,35 @@ out:
     board_close(&b);
 }
 
-/* NROM-368 runs code and reads data at $4800-$7FFF: its test ROM's result byte. */
-static void nrom368_rom(void)
+/* The test ROMs without a status block: NROM-368 (code and data at $4800-$7FFF) and the
+ * latch boards whose register fills $6000-$7FFF; each leaves its result in CPU RAM. */
+static void ram_result_roms(void)
 {
-    const char *rom = nes_rom("nrom368");
-    if (!rom)
-        return;
-    board b;
-    size_t len;
-    uint8_t *d = nes_slurp(rom, &len);
-    nes *m = d ? board_open_image(&b, d, len) : NULL;
-    if (m) {
+    static const struct {
+        const char *rom, *what;
+        uint16_t at;
+    } roms[] = {
+        {"nrom368", "data at $4800 and $7FFF, code at $5000, open bus at $4700", 0x10},
+        {"j87", "Jaleco J87: CHR banks with the bits swapped", 0x200},
+        {"jf11", "Jaleco JF-11/14: PRG and CHR banks", 0x200},
+        {"jf13", "Jaleco JF-13: PRG and CHR banks ($6000-$6FFF)", 0x200},
+        {"sunsoft1", "Sunsoft-1: 4 KiB CHR banks, $1000 with bit 2 set", 0x200},
+    };
+    for (size_t i = 0; i < sizeof roms / sizeof roms[0]; i++) {
+        const char *rom = nes_rom(roms[i].rom);
+        if (!rom)
+            continue;
+        board b;
+        size_t len;
+        uint8_t *d = nes_slurp(rom, &len);
+        nes *m = d ? board_open_image(&b, d, len) : NULL;
+        if (!m)
+            continue;
         for (int f = 0; f < 10; f++)
             nes_run_frame(m);
-        t_check(m->ram[0x10] == 0xA5, "NROM-368 test ROM", "result $%02X ($A5: data at $4800 and $7FFF, code at $5000, "
-                "open bus at $4700)", m->ram[0x10]);
+        uint8_t r = m->ram[roms[i].at];
+        t_check(r == 0xA5, roms[i].rom, "test ROM result $%02X at $%04X ($A5: passed, else the failed check): %s", r,
+                roms[i].at, roms[i].what);
         board_close(&b);
     }
 }
@@ -665,6 +679,6 @@ int main(void)
     discrete_boards();
     cycle_irqs();
     chr_nametables();
-    nrom368_rom();
+    ram_result_roms();
     return t_done();
 }

@@ -39,6 +39,7 @@ void nes_atab_init(nes_atab *t)
     /* the Sunsoft 5B (nes_5b.h): its level table, and its 17-bit noise register's matrix
      * powers the same way */
     nes_5b_levels(t->x5b_level);
+    t->xvrc6_step = (t->pulse[15] + 7) / 15; /* the VRC6 (nes_vrc6.h) */
     for (int j = 0; j < 17; j++)
         t->x5b_jump[0][j] = nes_5b_lfsr_step(1u << j);
     for (int i = 1; i < NES_JUMP_BITS; i++)

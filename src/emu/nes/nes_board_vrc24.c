@@ -1,27 +1,20 @@
 /* nes_board_vrc24.c: Konami's VRC2 and VRC4 (mappers 21, 22, 23, 25), from the NESdev
- * wiki's "VRC2 and VRC4", "VRC IRQ" and "NES 2.0 submappers". The chips decode A15-A12 and
+ * wiki's "VRC2 and VRC4" and "NES 2.0 submappers". The chips decode A15-A12 and
  * two low address lines that each board wires differently (the submapper says which; an
  * iNES 1.0 image of 21, 23 or 25 gets both wirings of its number ORed, as the wiki
  * suggests). Registers: two 8 KiB PRG banks ($8000, $A000; the VRC4 can swap $8000 with
  * the fixed second-last bank at $C000), mirroring, eight 1 KiB CHR banks written a nibble
- * at a time ($B000-$E003), and on the VRC4 the VRC IRQ ($F000-$F003): an 8-bit counter
- * clocked every CPU cycle (cycle mode) or by a prescaler that divides the cycles by 113 2/3
- * (subtract 3 per cycle, add 341 when it reaches 0 or below: scanline mode); at $FF it is
- * reloaded from the latch and raises the IRQ. The counter runs in closed form between
- * register writes; the machine wakes the board at the overflow's cycle
- * (nes_board_schedule). The VRC2a (22) drops the low bit of its CHR banks; a VRC2 without
+ * at a time ($B000-$E003), and on the VRC4 the VRC IRQ ($F000-$F003, nes_vrc_irq.h). The
+ * VRC2a (22) drops the low bit of its CHR banks; a VRC2 without
  * PRG-RAM answers at $6000-$6FFF with a one-bit latch (its microwire port). */
-#include "emu/nes/nes_int.h"
+#include "emu/nes/nes_vrc_irq.h"
 
 typedef struct {
     uint8_t kind;     /* the wiring (kinds[] below), from the cart at power */
     uint8_t prg[2], swap, mirror;
     uint16_t chr[8];
-    uint8_t wire_latch;           /* VRC2: the $6000 bit without PRG-RAM */
-    uint8_t irq_latch, irq_ctrl;  /* control: bit 0 A (enable after ack), 1 E (enable), 2 M (cycle mode) */
-    uint8_t counter;
-    int16_t presc;    /* prescaler, 1..341 */
-    uint64_t at;      /* the counter and prescaler are as at the end of this CPU cycle */
+    uint8_t wire_latch; /* VRC2: the $6000 bit without PRG-RAM */
+    nes_vrc_irq irq;
 } vrc;
 
 /* A board's wiring: chip, CHR shift, and the CPU address lines that drive the chip's A0 and
@@ -73,60 +66,14 @@ static void vrc_power(nes *m)
 {
     vrc *p = NES_BS(m, vrc);
     p->kind = (uint8_t)kind_of(m->cart);
-    p->presc = 341;
-    p->at = m->cyc;
-}
-
-/* ---- the VRC IRQ ----------------------------------------------------------------------- */
-
-/* Brings the counter from the end of cycle p->at to the end of cycle t; an overflow on the
- * way reloads it from the latch and raises the IRQ (the board's event lands exactly on
- * the first, so t is its cycle). */
-static void irq_catch_up(nes *m, uint64_t t)
-{
-    vrc *p = NES_BS(m, vrc);
-    if (t <= p->at)
-        return;
-    uint64_t n = t - p->at, clocks;
-    p->at = t;
-    if (!(p->irq_ctrl & 2)) /* E clear: the counter holds */
-        return;
-    if (p->irq_ctrl & 4) {
-        clocks = n;
-    } else {
-        int64_t q = (int64_t)p->presc - 3 * (int64_t)n;
-        clocks = q > 0 ? 0 : (uint64_t)((341 - q) / 341);
-        p->presc = (int16_t)(q + 341 * (int64_t)clocks);
-    }
-    uint64_t first = 256u - p->counter;
-    if (clocks < first) {
-        p->counter = (uint8_t)(p->counter + clocks);
-        return;
-    }
-    p->counter = (uint8_t)(p->irq_latch + (clocks - first) % (256u - p->irq_latch));
-    nes_irq_set(m, NES_IRQ_MAPPER, t);
-}
-
-/* Asks to be woken at the cycle of the next overflow. */
-static void irq_schedule(nes *m)
-{
-    const vrc *p = NES_BS(m, vrc);
-    if (!kinds[p->kind].vrc4 || !(p->irq_ctrl & 2)) {
-        nes_board_schedule(m, NES_NEVER);
-        return;
-    }
-    uint64_t k = 256u - p->counter, n;
-    if (p->irq_ctrl & 4)
-        n = k;
-    else /* the k-th prescaler wrap: 3n >= presc + 341 (k - 1) */
-        n = ((uint64_t)p->presc + 341 * (k - 1) + 2) / 3;
-    nes_board_schedule(m, p->at + n);
+    nes_vrc_irq_power(&p->irq, m);
 }
 
 static void vrc_event(nes *m)
 {
-    irq_catch_up(m, m->cyc);
-    irq_schedule(m);
+    vrc *p = NES_BS(m, vrc);
+    nes_vrc_irq_catch_up(&p->irq, m, m->cyc);
+    nes_vrc_irq_schedule(&p->irq, m);
 }
 
 /* ---- registers ------------------------------------------------------------------------- */
@@ -146,25 +93,8 @@ static void vrc_write(nes *m, uint16_t a, uint8_t v)
             p->swap = (v >> 1) & 1; /* (bit 0, the PRG-RAM control, is not modelled) */
         break;
     case 0xF:
-        if (!k->vrc4)
-            return;
-        irq_catch_up(m, m->cyc);
-        switch (r) {
-        case 0: p->irq_latch = (uint8_t)((p->irq_latch & 0xF0) | (v & 0x0F)); break;
-        case 1: p->irq_latch = (uint8_t)((p->irq_latch & 0x0F) | (v << 4)); break;
-        case 2: /* control: acknowledge, prescaler reset; with E the counter reloads */
-            p->irq_ctrl = v & 7;
-            p->presc = 341;
-            if (v & 2)
-                p->counter = p->irq_latch;
-            nes_irq_clear(m, NES_IRQ_MAPPER);
-            break;
-        default: /* acknowledge: A moves to E */
-            p->irq_ctrl = (uint8_t)((p->irq_ctrl & ~2) | ((p->irq_ctrl & 1) << 1));
-            nes_irq_clear(m, NES_IRQ_MAPPER);
-            break;
-        }
-        irq_schedule(m);
+        if (k->vrc4)
+            nes_vrc_irq_write(&p->irq, m, r, v);
         return;
     default: { /* $B000-$E003: CHR banks, a nibble at a time */
         int bank = ((a >> 12) - 0xB) * 2 + (r >> 1);
@@ -219,20 +149,14 @@ static void vrc_state(nes_st *s, nes *m)
     NES_ST(s, p->mirror);
     NES_ST_ARR(s, p->chr);
     NES_ST(s, p->wire_latch);
-    NES_ST(s, p->irq_latch);
-    NES_ST(s, p->irq_ctrl);
-    NES_ST(s, p->counter);
-    NES_ST(s, p->presc);
-    NES_ST(s, p->at);
-    irq_schedule(m); /* (on a load: the next overflow of the loaded counter) */
+    nes_vrc_irq_state(s, &p->irq);
+    if (kinds[p->kind].vrc4) /* (on a load: the next overflow of the loaded counter) */
+        nes_vrc_irq_schedule(&p->irq, m);
 }
 
 static const char *vrc_state_check(const nes *m)
 {
-    const vrc *p = NES_BS(m, vrc);
-    if (p->presc < 1 || p->presc > 341 || p->irq_ctrl > 7)
-        return "VRC IRQ state out of range";
-    return p->at > m->cyc || m->cyc - p->at > 40000 ? "VRC IRQ time out of range" : NULL;
+    return nes_vrc_irq_check(&NES_BS(m, vrc)->irq, m);
 }
 
 #define VRC_BOARD(id, num, nm)                                                                        \

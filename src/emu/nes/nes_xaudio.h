@@ -5,7 +5,7 @@
  * native path sums it sample by sample in the core, the block renderers (host threads and
  * the device) from the frame log's second span array, and the sums add to the APU's before
  * the output filters, so every path gives the same samples. A chip is a kind below, its
- * rules header (nes_5b.h) and a case in each switch; its board owns the registers and
+ * rules header (nes_5b.h, nes_vrc6.h) and a case in each switch; its board owns the registers and
  * calls nes_xaudio_begin / nes_xaudio_end around a write (nes_int.h). */
 #ifndef GV_EMU_NES_XAUDIO_H
 #define GV_EMU_NES_XAUDIO_H
@@ -14,8 +14,9 @@
 
 #include "emu/nes/nes_5b.h"
 #include "emu/nes/nes_audio.h"
+#include "emu/nes/nes_vrc6.h"
 
-enum { NES_XA_NONE = 0, NES_XA_5B = 1 };
+enum { NES_XA_NONE = 0, NES_XA_5B = 1, NES_XA_VRC6 = 2 };
 
 /* A chip's audible state from cycle t0 (frame-relative) on. 128 bytes, plain data. */
 typedef struct {
@@ -23,6 +24,7 @@ typedef struct {
     uint32_t kind; /* NES_XA_* */
     union {
         nes_5b_osc s5b;
+        nes_vrc6_osc vrc6;
         uint32_t raw[30];
     } u;
 } nes_xosc;
@@ -42,6 +44,12 @@ GV_INLINE void nes_xosc_power(nes_xosc *o, int kind)
             c->next[u] = c->per[u];
         c->lfsr = 1;
         c->env_hold = 1; /* level 0 until register 13 is written */
+    } else if (kind == NES_XA_VRC6) {
+        static const uint8_t zero[10] = {0};
+        nes_vrc6_osc *c = &o->u.vrc6;
+        nes_vrc6_regs(c, zero);
+        for (int u = 0; u < 3; u++)
+            c->next[u] = c->per[u];
     }
 }
 
@@ -50,6 +58,7 @@ GV_INLINE void nes_xosc_advance(const nes_atab *tab, nes_xosc *o, uint32_t t)
 {
     switch (o->kind) {
     case NES_XA_5B: nes_5b_advance_some(tab, &o->u.s5b, t, 31); break;
+    case NES_XA_VRC6: nes_vrc6_advance_some(&o->u.vrc6, t, 7); break;
     default: break;
     }
 }
@@ -59,6 +68,7 @@ GV_INLINE uint64_t nes_xosc_integrate(const nes_atab *tab, nes_xosc *o, uint32_t
 {
     switch (o->kind) {
     case NES_XA_5B: return nes_5b_integrate(tab, &o->u.s5b, a, b);
+    case NES_XA_VRC6: return nes_vrc6_integrate(tab, &o->u.vrc6, a, b);
     default: return 0;
     }
 }
@@ -70,6 +80,10 @@ GV_INLINE void nes_xosc_rebase(nes_xosc *o, uint32_t len)
     case NES_XA_5B:
         for (int u = 0; u < 5; u++)
             o->u.s5b.next[u] -= len;
+        break;
+    case NES_XA_VRC6:
+        for (int c = 0; c < 3; c++)
+            o->u.vrc6.next[c] -= len;
         break;
     default: break;
     }
