@@ -9,8 +9,8 @@
  * at a 5-bit level: 2 v + 1 for register volume v (0 silent), or the envelope's. Levels
  * are logarithmic, 1.5 dB a step; the three channels add. Integers only, so every path
  * gives the same sums. Plain C, __host__ __device__ under nvcc/hipcc. */
-#ifndef GV_EMU_NES_5B_H
-#define GV_EMU_NES_5B_H
+#ifndef GV_EMU_NES_NES_5B_H
+#define GV_EMU_NES_NES_5B_H
 
 #include <stdint.h>
 

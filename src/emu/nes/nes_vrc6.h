@@ -10,8 +10,8 @@
  * is the APU pulse table's entry 15 over 15 (the VRC6's inverted polarity is not kept: the
  * output filters make it inaudible). Integers only. Plain C, __host__ __device__ under
  * nvcc/hipcc. */
-#ifndef GV_EMU_NES_VRC6_H
-#define GV_EMU_NES_VRC6_H
+#ifndef GV_EMU_NES_NES_VRC6_H
+#define GV_EMU_NES_NES_VRC6_H
 
 #include <stdint.h>
 

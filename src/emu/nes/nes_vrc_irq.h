@@ -6,8 +6,8 @@
  * writing it resets the prescaler and, with E, reloads the counter; acknowledging moves A to
  * E. The counter runs in closed form between register writes; the machine wakes the board
  * at the overflow's cycle (nes_board_schedule). */
-#ifndef GV_EMU_NES_VRC_IRQ_H
-#define GV_EMU_NES_VRC_IRQ_H
+#ifndef GV_EMU_NES_NES_VRC_IRQ_H
+#define GV_EMU_NES_NES_VRC_IRQ_H
 
 #include "emu/nes/nes_int.h"
 

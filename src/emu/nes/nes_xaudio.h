@@ -7,8 +7,8 @@
  * the output filters, so every path gives the same samples. A chip is a kind below, its
  * rules header (nes_5b.h, nes_vrc6.h) and a case in each switch; its board owns the registers and
  * calls nes_xaudio_begin / nes_xaudio_end around a write (nes_int.h). */
-#ifndef GV_EMU_NES_XAUDIO_H
-#define GV_EMU_NES_XAUDIO_H
+#ifndef GV_EMU_NES_NES_XAUDIO_H
+#define GV_EMU_NES_NES_XAUDIO_H
 
 #include <stdint.h>
 
