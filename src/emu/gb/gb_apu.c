@@ -126,16 +126,35 @@ static int len_off_step(const gb_apu_state *a)
     return a->fs_step & 1;
 }
 
-/* Trigger (NRx4 bit 7). len_extra: the length counter is enabled and the next sequencer
- * step does not clock it, so an expired counter reloads one short of its maximum. */
-static void trigger(gb_apu_state *a, int ch, int len_extra)
+/* Dots from t to the APU's next 1 MHz tick (0 when one falls at t). The ticks come every
+ * 4 dots from the APU's power-on, whatever the CPU's speed; the square channels' period
+ * dividers count them. */
+static uint32_t tick_wait(const gb_apu_state *a, uint64_t t)
+{
+    return (uint32_t)((a->phase - t) & 3u);
+}
+
+/* Trigger (NRx4 bit 7) at dot t. len_extra: the length counter is enabled and the next
+ * sequencer step does not clock it, so an expired counter reloads one short of its
+ * maximum. */
+static void trigger(gb_apu_state *a, int ch, int len_extra, uint64_t t)
 {
     gb_apu_gen *c = &a->gen.ch[ch];
+    int was_on = c->on;
     c->on = c->dac;
     if (a->len[ch] == 0)
         a->len[ch] = (uint16_t)((ch == 2 ? 256 : 64) - (len_extra ? 1 : 0));
     c->period = chan_period(a, ch);
     c->ctr = c->period ? c->period : 1;
+    if (ch < 2) {
+        /* The divider restarts from the period at the next 1 MHz tick and the duty
+         * position goes on from where it stopped. The first step comes two ticks more
+         * than a period after that tick, one when the channel was playing; a channel
+         * that was not playing outputs 0 until then, a playing one its latched bit. */
+        c->ctr = tick_wait(a, t) + c->period + (was_on ? 4u : 8u);
+        if (!was_on)
+            c->buf = 0;
+    }
     if (ch != 2) {
         c->vol = a->reg[nrx2[ch]] >> 4;
         /* just before an envelope step the timer starts one longer */
@@ -335,7 +354,7 @@ void gb_apu_write(gb *g, uint16_t a, uint8_t v)
         if (v & 0x80) {
             if (ch == 2 && !s->cgb_hw)
                 wave_trigger_corrupt(g);
-            trigger(ap, ch, extra);
+            trigger(ap, ch, extra, s->clk);
         }
         break;
     }
@@ -369,7 +388,9 @@ void gb_apu_write(gb *g, uint16_t a, uint8_t v)
              * sample buffer start from 0 */
             ap->power = 1;
             ap->fs_step = 0;
+            ap->phase = (uint8_t)(s->clk & 3);
             k->ch[0].pos = k->ch[1].pos = 0;
+            k->ch[0].buf = k->ch[1].buf = 0;
             k->ch[2].buf = 0;
         }
         ap->reg[0x16] = v & 0x80;

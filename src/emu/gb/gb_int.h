@@ -41,7 +41,8 @@ typedef struct {
     uint8_t sweep_neg;   /* a sweep calculation in subtract mode was made since the trigger */
     uint8_t env_run;     /* bit ch: channel ch's envelope still updates its volume */
     uint8_t wave_fresh;  /* channel 3 was triggered and has not read a sample since */
-    uint8_t pad[5];
+    uint8_t phase;       /* dot of the last power-on, mod 4: the APU's 1 MHz ticks fall on these dots */
+    uint8_t pad[4];
     gb_apu_key gen;      /* generator state as of gen.t */
 } gb_apu_state;
 

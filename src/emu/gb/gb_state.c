@@ -62,7 +62,7 @@ gv_status gb_state_save(const gb *g, uint8_t **data, size_t *len, gv_err *err)
 
 static int gen_ok(const gb_apu_gen *c, int ch)
 {
-    if (c->on > 1 || c->dac > 1 || c->mode > 3 || (c->period && !c->ctr) || c->buf > 15 || (ch != 2 && c->buf))
+    if (c->on > 1 || c->dac > 1 || c->mode > 3 || (c->period && !c->ctr) || c->buf > (ch == 2 ? 15 : ch == 3 ? 0 : 1))
         return 0;
     if (ch == 2)
         return c->pos < 32 && c->vol <= 3;
@@ -122,7 +122,7 @@ static const char *state_check(const gb_state *s, const gb_state *m)
             return "object index out of range";
     const gb_apu_state *a = &s->apu;
     if (a->fs_step > 7 || a->power > 1 || a->sweep_shadow > 2047 || a->freq[0] > 2047 || a->freq[1] > 2047 ||
-        a->freq[2] > 2047 || a->sweep_neg > 1 || a->env_run > 15 || a->wave_fresh > 1)
+        a->freq[2] > 2047 || a->sweep_neg > 1 || a->env_run > 15 || a->wave_fresh > 1 || a->phase > 3)
         return "APU register out of range";
     for (int ch = 0; ch < 4; ch++)
         if (a->len[ch] > 256)

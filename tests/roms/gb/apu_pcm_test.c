@@ -1,0 +1,196 @@
+/* apu_pcm_test.c: gpuvet's test ROM for the APU channels at the M-cycle (DMG and CGB).
+ * Each case power-cycles the APU, sets a channel up, then runs a timed sequence (a
+ * write, n1 NOPs, a second write, n2 NOPs, a read) and compares the read with what the
+ * documented rules give for that M-cycle. The channels' digital outputs are read through
+ * PCM12/PCM34 (CGB mode only); what the DMG can see (NR52) is checked on both models.
+ *
+ * The rules (SameSuite's apu tests and their comments, Pan Docs "Audio Details"), in
+ * single speed, where one M-cycle is one tick of the APU's 1 MHz clock:
+ *  - square channels: a trigger restarts the period divider; the first duty step comes
+ *    period + 2 ticks after the trigger's M-cycle (period + 1 when the channel was
+ *    playing), then one every period. Until its first step a channel that was not
+ *    playing outputs 0. The position is never reset by a trigger: the first step plays
+ *    the position after the one it stopped at (stopping a channel freezes it). The duty
+ *    bit is latched at each step with the duty of that moment. */
+#include "common.h"
+
+/* ---- the timed sequence ------------------------------------------------------------------ */
+
+/* Inputs of run_timed: the first write ($FF00 + w1_reg := w1_val, M-cycle W), n1 NOPs, the
+ * second write ($FF00 + w2_reg := w2_val at W + 7 + n1), n2 NOPs, the read of $FF00 + rd_reg
+ * at W + 7 + n1 + 6 + n2 into out_v. n1, n2 <= 64. w2_reg $80 (HRAM) when no second write
+ * is wanted. */
+uint8_t w1_reg, w1_val, n1, w2_reg, w2_val, n2, rd_reg, out_v;
+
+#define T_W2(n1) (7u + (n1))             /* M-cycles from the first write to the second */
+#define T_RD(n1, n2) (13u + (n1) + (n2)) /* ... and to the read */
+
+/* The NOP counts are reached by returning into two NOP slides at 64 - n: the addresses
+ * are pushed first (read-side slide, then the write-side one), so both jumps are RETs of
+ * 4 M-cycles whatever n is. */
+void run_timed(void) __naked
+{
+    __asm
+        ld hl, #9$
+        push hl
+        ld hl, #2$
+        ld a, (_n2)
+        call 8$
+        push hl
+        ld hl, #1$
+        ld a, (_n1)
+        call 8$
+        push hl
+        ld a, (_rd_reg)
+        ld e, a
+        ld d, #0xFF
+        ld a, (_w2_reg)
+        ld c, a
+        ld a, (_w2_val)
+        ld b, a
+        ld a, (_w1_reg)
+        ld l, a
+        ld h, #0xFF
+        ld a, (_w1_val)
+        ld (hl), a
+        ret
+        .rept 64
+        nop
+        .endm
+    1$:
+        ld a, b
+        ldh (c), a
+        ret
+        .rept 64
+        nop
+        .endm
+    2$:
+        ld a, (de)
+        ld (_out_v), a
+        ret
+    9$:
+        ret
+    8$: ; HL -= A
+        ld e, a
+        ld a, l
+        sub a, e
+        ld l, a
+        ld a, h
+        sbc a, #0
+        ld h, a
+        ret
+    __endasm;
+}
+
+static void apu_restart(void)
+{
+    rNR52 = 0;
+    rNR52 = 0x80;
+    rNR51 = 0;
+}
+
+/* Runs the timed sequence with the channel set up by the caller. */
+static uint8_t timed(uint8_t r1, uint8_t v1, uint8_t a, uint8_t r2, uint8_t v2, uint8_t b, uint8_t rd)
+{
+    w1_reg = r1, w1_val = v1, n1 = a, w2_reg = r2, w2_val = v2, n2 = b, rd_reg = rd;
+    run_timed();
+    return out_v;
+}
+
+/* ---- square channels -------------------------------------------------------------------- */
+
+static uint8_t duty_bit(uint8_t duty, uint8_t pos)
+{
+    static const uint8_t pat[4] = {0x80, 0x81, 0xE1, 0x7E};
+    return (uint8_t)((pat[duty] >> (pos & 7)) & 1);
+}
+
+/* Steps of a square channel triggered at tick 0 and seen at tick r: the first comes
+ * period + first ticks after the trigger, then one every period. */
+static uint8_t sq_steps(uint8_t period, uint8_t first, uint8_t r)
+{
+    if (r < period + first)
+        return 0;
+    return (uint8_t)(1 + (r - period - first) / period);
+}
+
+/* Channel ch (0, 1): NRx1 duty, NRx2 $F0 (volume 15, DAC on), the period in ticks. */
+static void sq_setup(uint8_t ch, uint8_t duty, uint8_t period)
+{
+    uint8_t b = ch ? 0x15 : 0x10;
+    REG(0xFF01 + b) = (uint8_t)(duty << 6);
+    REG(0xFF02 + b) = 0xF0;
+    REG(0xFF03 + b) = (uint8_t)(0 - period);
+}
+
+/* Channel ch's nibble of PCM12 (ch 0, 1) or PCM34 (ch 2, 3). */
+static uint8_t nib(uint8_t ch, uint8_t pcm)
+{
+    return (ch & 1) ? (uint8_t)(pcm >> 4) : (uint8_t)(pcm & 15);
+}
+
+static void test_square(uint8_t ch)
+{
+    uint8_t nr = ch ? 0x19 : 0x14, nr1 = ch ? 0x16 : 0x11, nr2 = ch ? 0x17 : 0x12;
+    /* trigger delay: 16 ticks a step, 75 % duty (steps 1-6 high), read from tick 13 on */
+    for (uint8_t n = 0; n < 24; n++) {
+        apu_restart();
+        sq_setup(ch, 3, 16);
+        uint8_t v = nib(ch, timed(nr, 0x87, n, 0x80, 0, 0, 0x76));
+        uint8_t k = sq_steps(16, 2, (uint8_t)T_RD(n, 0));
+        uint8_t want = k && duty_bit(3, k) ? 15 : 0;
+        check(v == want, ch ? "ch2 trigger delay" : "ch1 trigger delay", v, want);
+    }
+    /* retrigger while playing: one tick shorter, the position goes on; 3 ticks a step,
+     * 50 % duty (steps 5-7 and 0 high) */
+    for (uint8_t a = 0; a < 24; a += 3) {
+        for (uint8_t b = 0; b < 30; b += 5) {
+            apu_restart();
+            sq_setup(ch, 2, 3);
+            uint8_t v = nib(ch, timed(nr, 0x87, a, nr, 0x87, b, 0x76));
+            uint8_t p = sq_steps(3, 2, (uint8_t)T_W2(a));
+            uint8_t k = sq_steps(3, 1, (uint8_t)(T_RD(a, b) - T_W2(a)));
+            uint8_t want = (p + k) && duty_bit(2, (uint8_t)(p + k)) ? 15 : 0;
+            check(v == want, ch ? "ch2 retrigger keeps the position" : "ch1 retrigger keeps the position", v, want);
+        }
+    }
+    /* stopped (DAC off) at W + 7 + a: the position freezes; a trigger later goes on from it */
+    for (uint8_t a = 0; a < 40; a += 3) {
+        apu_restart();
+        sq_setup(ch, 2, 3);
+        timed(nr, 0x87, a, nr2, 0x00, 0, 0x76);
+        uint8_t p = sq_steps(3, 2, (uint8_t)T_W2(a));
+        REG(0xFF00 + nr2) = 0xF0;
+        uint8_t v = nib(ch, timed(nr, 0x87, 0, 0x80, 0, 0, 0x76));
+        uint8_t k = sq_steps(3, 2, (uint8_t)T_RD(0, 0));
+        uint8_t want = duty_bit(2, (uint8_t)(p + k)) ? 15 : 0;
+        check(v == want, ch ? "ch2 stop keeps the position" : "ch1 stop keeps the position", v, want);
+    }
+    /* duty written at W + 7 + a: the step latches the duty of its moment; 4 ticks a step,
+     * 12.5 % then 75 % */
+    for (uint8_t a = 0; a < 40; a += 2) {
+        apu_restart();
+        sq_setup(ch, 0, 4);
+        uint8_t v = nib(ch, timed(nr, 0x87, a, nr1, 0xC0, 2, 0x76));
+        uint8_t w2 = (uint8_t)T_W2(a), r = (uint8_t)T_RD(a, 2);
+        uint8_t k = sq_steps(4, 2, r);
+        /* the step of the bit seen: at tick 6 + 4 (k - 1); a step in the write's own M-cycle
+         * comes before it */
+        uint8_t duty = k && (uint8_t)(6 + 4 * (k - 1)) > w2 ? 3 : 0;
+        uint8_t want = k && duty_bit(duty, k) ? 15 : 0;
+        check(v == want, ch ? "ch2 duty latched at the step" : "ch1 duty latched at the step", v, want);
+    }
+    apu_restart();
+}
+
+void main(void)
+{
+    ser_puts(IS_CGB() ? "apu_pcm_test CGB\n" : "apu_pcm_test DMG\n");
+    rIE = 0;
+    if (IS_CGB()) {
+        test_square(0);
+        test_square(1);
+    }
+    rNR52 = 0;
+    report_checks();
+}
