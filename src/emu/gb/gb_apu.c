@@ -12,7 +12,8 @@
  * length then loads max - 1); the envelope timer one longer when triggered just before an
  * envelope step; leaving sweep subtract mode after a subtract calculation disables
  * channel 1; NRx2 writes while a channel plays change its volume ("zombie" mode, the
- * CGB-02/04 rule on both models); power off clears every register but wave RAM (and, on
+ * CGB-E's rules on both models) and enabling an envelope steps it once more at the next
+ * odd sequencer step; power off clears every register but wave RAM (and, on
  * the DMG, the length counters, which NRx1 writes still load while the APU is off);
  * power on restarts the sequencer at step 0, the duty positions and the wave sample
  * buffer. The wave channel starts its first period GB_WAVE_TRIGGER_DELAY dots late,
@@ -103,6 +104,44 @@ void gb_apu_reset(gb *g)
     a->gen.t = g->s.clk;
     for (int ch = 0; ch < 4; ch++)
         a->gen.ch[ch].ctr = 1;
+}
+
+/* NRx2 written while its channel plays ("zombie" mode), as SameSuite's channel_1/2
+ * volume and nrx2_glitch tests measure it on the CGB-E: returns the new volume from the
+ * old one, the old and new NRx2 and whether the envelope still runs (has not stopped at a
+ * bound). Turning the direction to increase makes it 15 - volume when the old period was
+ * 0 and the envelope ran, else 14 - volume; to decrease, 16 - volume. Without such an
+ * inversion to increase, the envelope steps once (in the new direction) when its period
+ * goes from 0 to another, or stays 0 in increase mode, while it runs. 4 bits kept. */
+static uint8_t zombie_volume(uint8_t vol, uint8_t old, uint8_t v, int running)
+{
+    int up = (v & 8) != 0, w = vol;
+    int step = running && (((v & 7) && !(old & 7)) || ((old & 15) == 8 && (v & 15) == 8));
+    if ((old ^ v) & 8) {
+        if (up) {
+            w = (!(old & 7) && running) ? 15 - w : 14 - w;
+            step = 0;
+        } else {
+            w = 16 - w;
+        }
+    }
+    if (step)
+        w += up ? 1 : -1;
+    return (uint8_t)(w & 15);
+}
+
+/* One envelope step of channel ch (0, 1, 3) in the direction of its NRx2; at a bound it
+ * stops (env_run: the zombie rules see it). */
+static void env_step(gb_apu_state *ap, int ch)
+{
+    uint8_t r = ap->reg[nrx2[ch]];
+    gb_apu_gen *c = &ap->gen.ch[ch];
+    if ((r & 8) && c->vol < 15)
+        c->vol++;
+    else if (!(r & 8) && c->vol > 0)
+        c->vol--;
+    else
+        ap->env_run &= (uint8_t)~(1 << ch);
 }
 
 /* Sweep frequency calculation; disables channel 1 on overflow past 2047. */
@@ -307,18 +346,16 @@ void gb_apu_write(gb *g, uint16_t a, uint8_t v)
     case 0x02: case 0x07: case 0x11: {
         int ch = r == 0x02 ? 0 : r == 0x07 ? 1 : 3;
         gb_apu_gen *c = &k->ch[ch];
+        int running = (ap->env_run >> ch) & 1;
         if (c->on) {
-            /* "Zombie" mode: a write while the channel plays moves its volume: +1 when
-             * the old envelope period was 0 and the envelope still runs, else +2 when it
-             * was decreasing; 16 - volume when the direction changes; 4 bits kept. */
-            int vol = c->vol;
-            if (!(old & 7) && ((ap->env_run >> ch) & 1))
-                vol += 1;
-            else if (!(old & 8))
-                vol += 2;
-            if ((old ^ v) & 8)
-                vol = 16 - vol;
-            c->vol = (uint8_t)(vol & 15);
+            c->vol = zombie_volume(c->vol, old, v, running);
+            /* Enabling the envelope (period 0 to another) restarts its timer and makes
+             * it step once more at the next odd sequencer step. */
+            if (!(old & 7) && (v & 7)) {
+                ap->env_timer[ch] = v & 7;
+                if (running)
+                    ap->env_kick |= (uint8_t)(1 << ch);
+            }
         }
         c->dac = (v & 0xF8) != 0;
         if (!c->dac)
@@ -430,6 +467,12 @@ static void fs_step(gb *g, uint64_t t)
             }
         }
     }
+    if ((step & 1) && ap->env_kick) {
+        for (int ch = 0; ch < 4; ch++)
+            if (((ap->env_kick >> ch) & 1) && ((ap->env_run >> ch) & 1))
+                env_step(ap, ch);
+        ap->env_kick = 0;
+    }
     if (step == 7) {
         for (int ch = 0; ch < 4; ch++) {
             if (ch == 2)
@@ -438,13 +481,7 @@ static void fs_step(gb *g, uint64_t t)
             if (!(r & 7) || !ap->env_timer[ch] || --ap->env_timer[ch])
                 continue;
             ap->env_timer[ch] = r & 7;
-            gb_apu_gen *c = &ap->gen.ch[ch];
-            if ((r & 8) && c->vol < 15)
-                c->vol++;
-            else if (!(r & 8) && c->vol > 0)
-                c->vol--;
-            else
-                ap->env_run &= (uint8_t)~(1 << ch); /* at its bound: the envelope stops */
+            env_step(ap, ch);
         }
     }
     ap->fs_step = (uint8_t)((step + 1) & 7);

@@ -42,7 +42,8 @@ typedef struct {
     uint8_t env_run;     /* bit ch: channel ch's envelope still updates its volume */
     uint8_t wave_fresh;  /* channel 3 was triggered and has not read a sample since */
     uint8_t phase;       /* dot of the last power-on, mod 4: the APU's 1 MHz ticks fall on these dots */
-    uint8_t pad[4];
+    uint8_t env_kick;    /* bit ch: channel ch's envelope was enabled; it steps at the next odd sequencer step */
+    uint8_t pad[3];
     gb_apu_key gen;      /* generator state as of gen.t */
 } gb_apu_state;
 

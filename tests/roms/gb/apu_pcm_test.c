@@ -11,7 +11,11 @@
  *    playing), then one every period. Until its first step a channel that was not
  *    playing outputs 0. The position is never reset by a trigger: the first step plays
  *    the position after the one it stopped at (stopping a channel freezes it). The duty
- *    bit is latched at each step with the duty of that moment. */
+ *    bit is latched at each step with the duty of that moment;
+ *  - envelopes: NRx2 written while the channel plays moves the volume by the CGB-E's
+ *    "zombie" rules (SameSuite channel_1_volume); enabling the envelope (period 0 to
+ *    another) also makes it step at the next odd sequencer step (the second after a DIV
+ *    reset), besides its regular steps at step 7 (channel_1_nrx2_speed_change). */
 #include "common.h"
 
 /* ---- the timed sequence ------------------------------------------------------------------ */
@@ -183,6 +187,91 @@ static void test_square(uint8_t ch)
     apu_restart();
 }
 
+/* ---- envelopes ----------------------------------------------------------------------------- */
+
+/* DIV reset twice (a reset while DIV's bit 4 is set is a sequencer step itself): the next
+ * step comes 8192 dots (32 DIV counts) later. */
+static void div_sync(void)
+{
+    rDIV = 0;
+    rDIV = 0;
+}
+
+/* Waits until DIV has counted to at least d since div_sync (d < $100). */
+static void div_wait(uint8_t d)
+{
+    while (rDIV < d)
+        ;
+}
+
+/* Channel ch (0, 1) triggered with NRx2 = nrx2, period 1024 ticks, 75 % duty, the APU
+ * powered on just after a DIV reset; returns at DIV 17, after its first step (1026 ticks,
+ * 4104 dots), from which PCM12 shows its volume for 1024 ticks. */
+static void sq_hold(uint8_t ch, uint8_t nrx2)
+{
+    uint8_t b = ch ? 0x15 : 0x10;
+    div_sync();
+    apu_restart(); /* the sequencer's next step, 0, comes at DIV $20 */
+    REG(0xFF01 + b) = 0xC0;
+    REG(0xFF02 + b) = nrx2;
+    REG(0xFF03 + b) = 0x00;
+    REG(0xFF04 + b) = 0x84;
+    div_wait(17); /* 4352 dots: the first step was played */
+}
+
+/* The zombie rules of the CGB-E (SameSuite channel_1/2_volume): the new volume after an
+ * NRx2 write while the channel plays with volume vol, its envelope running. */
+static uint8_t zombie_want(uint8_t vol, uint8_t old, uint8_t v)
+{
+    uint8_t oup = old & 8, nup = v & 8, op = old & 7, np = v & 7;
+    if (oup && !nup) /* to decrease: 16 - volume, one step down when enabled from 0 */
+        return (uint8_t)((16 - vol - (!op && np ? 1 : 0)) & 15);
+    if (!oup && nup) /* to increase: 15 - volume from period 0, else 14 - volume */
+        return (uint8_t)((op ? 14 - vol : 15 - vol) & 15);
+    if (nup) /* increase: one step up when the old period was 0 */
+        return (uint8_t)((vol + (op ? 0 : 1)) & 15);
+    return (uint8_t)((vol - (!op && np ? 1 : 0)) & 15); /* decrease: one down when enabled */
+}
+
+static void test_envelope(uint8_t ch)
+{
+    static const uint8_t modes[4] = {0x00, 0x01, 0x08, 0x09}; /* decrease/increase, period 0/1 */
+    uint8_t nr2 = ch ? 0x17 : 0x12;
+    for (uint8_t vol = 1; vol < 16; vol += 7) {
+        for (uint8_t i = 0; i < 4; i++) {
+            for (uint8_t j = 0; j < 4; j++) {
+                uint8_t old = (uint8_t)(vol << 4 | modes[i]), v = (uint8_t)(0xF0 | modes[j]);
+                sq_hold(ch, old);
+                REG(0xFF00 + nr2) = v;
+                uint8_t got = nib(ch, REG(0xFF76));
+                check(got == zombie_want(vol, old, v), ch ? "ch2 zombie volume" : "ch1 zombie volume", got,
+                      zombie_want(vol, old, v));
+            }
+        }
+    }
+    /* enabling the envelope (increase, period 0 to 1, volume 0): +1 at once, one more step at
+     * the second sequencer step (the next odd one), then one at step 7 (the 8th) */
+    sq_hold(ch, 0x08);
+    REG(0xFF00 + nr2) = 0x09;
+    uint8_t v0 = nib(ch, REG(0xFF76));
+    div_wait(0x24);
+    uint8_t v1 = nib(ch, REG(0xFF76));
+    div_wait(0x44);
+    uint8_t v2 = nib(ch, REG(0xFF76));
+    div_wait(0xE4);
+    uint8_t v7 = nib(ch, REG(0xFF76));
+    while (rDIV >= 0xE4)
+        ;
+    div_wait(17); /* (the duty position is high at each of these reads) */
+    uint8_t v8 = nib(ch, REG(0xFF76));
+    check(v0 == 1, ch ? "ch2 envelope enabled: +1 at once" : "ch1 envelope enabled: +1 at once", v0, 1);
+    check(v1 == 1, ch ? "ch2 envelope enabled: no step at step 0" : "ch1 envelope enabled: no step at step 0", v1, 1);
+    check(v2 == 2, ch ? "ch2 envelope enabled: a step at step 1" : "ch1 envelope enabled: a step at step 1", v2, 2);
+    check(v7 == 2, ch ? "ch2 envelope enabled: none until step 7" : "ch1 envelope enabled: none until step 7", v7, 2);
+    check(v8 == 3, ch ? "ch2 envelope enabled: step 7" : "ch1 envelope enabled: step 7", v8, 3);
+    apu_restart();
+}
+
 void main(void)
 {
     ser_puts(IS_CGB() ? "apu_pcm_test CGB\n" : "apu_pcm_test DMG\n");
@@ -190,6 +279,8 @@ void main(void)
     if (IS_CGB()) {
         test_square(0);
         test_square(1);
+        test_envelope(0);
+        test_envelope(1);
     }
     rNR52 = 0;
     report_checks();
