@@ -11,7 +11,7 @@
  * next sequencer step does not clock lengths (and a trigger that reloads an expired
  * length then loads max - 1); the envelope timer one longer when triggered just before an
  * envelope step; leaving sweep subtract mode after a subtract calculation disables
- * channel 1; NRx2 writes while a channel plays change its volume ("zombie" mode, the
+ * channel 1; the sweep's overflow checks take effect some ticks late (sweep_arm); NRx2 writes while a channel plays change its volume ("zombie" mode, the
  * CGB-E's rules on both models) and enabling an envelope steps it once more at the next
  * odd sequencer step; power off clears every register but wave RAM (and, on
  * the DMG, the length counters, which NRx1 writes still load while the APU is off);
@@ -63,8 +63,8 @@ static void set_period(gb_apu_state *a, int ch)
         c->ctr = c->period ? c->period : 1;
 }
 
-/* Brings the generators to dot t. */
-static void gen_sync(gb *g, uint64_t t)
+/* Brings the generators to dot t (>= their time). */
+static void gen_advance(gb *g, uint64_t t)
 {
     gb_apu_key *k = &g->s.apu.gen;
     if (t <= k->t)
@@ -73,7 +73,26 @@ static void gen_sync(gb *g, uint64_t t)
         g->s.apu.wave_fresh = 0;
     for (int ch = 0; ch < 4; ch++)
         gb_gen_advance(&k->ch[ch], ch, t - k->t, g->lfsr, k->wave);
+    if (g->s.apu.sweep_due)
+        g->s.apu.sweep_due = (uint8_t)(g->s.apu.sweep_due - (t - k->t));
     k->t = t;
+}
+
+static void emit_key(gb *g);
+static void sweep_check(gb_apu_state *a);
+
+/* Brings the generators to dot t, making the sweep's overflow check on the way when it
+ * falls due (it can turn channel 1 off: a keyframe at its dot). */
+static void gen_sync(gb *g, uint64_t t)
+{
+    gb_apu_state *a = &g->s.apu;
+    if (a->sweep_due && t >= a->gen.t + a->sweep_due) {
+        gen_advance(g, a->gen.t + a->sweep_due);
+        a->sweep_due = 0;
+        sweep_check(a);
+        emit_key(g);
+    }
+    gen_advance(g, t);
 }
 
 /* Appends the current generator state as a keyframe (replacing one at the same dot). */
@@ -144,19 +163,37 @@ static void env_step(gb_apu_state *ap, int ch)
         ap->env_run &= (uint8_t)~(1 << ch);
 }
 
-/* Sweep frequency calculation; disables channel 1 on overflow past 2047. */
+/* Sweep frequency calculation from the shadow frequency and NR10: the new frequency,
+ * which may exceed 2047 (an overflow). A calculation in subtract mode is remembered. */
 static int sweep_calc(gb_apu_state *a)
 {
     uint8_t r = a->reg[0x00];
     int d = a->sweep_shadow >> (r & 7);
-    int nf = (r & 8) ? a->sweep_shadow - d : a->sweep_shadow + d;
     if (r & 8)
         a->sweep_neg = 1;
-    if (nf > 2047) {
+    return (r & 8) ? a->sweep_shadow - d : a->sweep_shadow + d;
+}
+
+/* The sweep's overflow checks take effect late, as SameSuite's channel_1_sweep and
+ * channel_1_sweep_restart measure: the calculation runs one 1 MHz tick per bit of the
+ * shift plus one (8 ticks, 32 dots, at shift 7), from the sweep clock or from the tick
+ * after a trigger, and decides with NR10 as it is then (an NR10 write with shift 0
+ * cancels it). Schedules the check d dots after the generators' time. */
+static void sweep_arm(gb_apu_state *a, uint32_t d)
+{
+    a->sweep_due = (uint8_t)d;
+}
+
+static uint32_t sweep_delay(const gb_apu_state *a)
+{
+    return 4u * ((a->reg[0x00] & 7u) + 1u);
+}
+
+/* The pending overflow check: channel 1 stops when the next frequency exceeds 2047. */
+static void sweep_check(gb_apu_state *a)
+{
+    if (sweep_calc(a) > 2047)
         a->gen.ch[0].on = 0;
-        return -1;
-    }
-    return nf;
 }
 
 /* The next frame-sequencer step does not clock the length counters (steps 1, 3, 5, 7). */
@@ -214,8 +251,11 @@ static void trigger(gb_apu_state *a, int ch, int len_extra, uint64_t t)
         a->sweep_timer = ((r >> 4) & 7) ? ((r >> 4) & 7) : 8;
         a->sweep_en = ((r >> 4) & 7) || (r & 7);
         a->sweep_neg = 0;
-        if (r & 7)
+        sweep_arm(a, 0);
+        if (r & 7) {
             sweep_calc(a);
+            sweep_arm(a, tick_wait(a, t) + 4u + sweep_delay(a));
+        }
     }
 }
 
@@ -276,6 +316,8 @@ uint8_t gb_apu_read(gb *g, uint16_t a)
     unsigned r = a - 0xFF10u;
     if (a == 0xFF76 || a == 0xFF77) {
         /* CGB PCM12/PCM34: the channels' digital outputs now. */
+        if (ap->sweep_due)
+            gen_sync(g, s->clk);
         gb_apu_key k = ap->gen;
         int amp[4];
         for (int ch = 0; ch < 4; ch++) {
@@ -290,6 +332,8 @@ uint8_t gb_apu_read(gb *g, uint16_t a)
         return i < 0 ? 0xFF : ap->gen.wave[i];
     }
     if (r == 0x16) {
+        if (ap->sweep_due)
+            gen_sync(g, s->clk);
         uint8_t v = (uint8_t)(0x70 | (ap->power << 7));
         for (int ch = 0; ch < 4; ch++)
             if (ap->gen.ch[ch].on)
@@ -329,9 +373,12 @@ void gb_apu_write(gb *g, uint16_t a, uint8_t v)
     gb_apu_key *k = &ap->gen;
     switch (r) {
     case 0x00:
-        /* leaving subtract mode after a subtract calculation disables channel 1 */
+        /* leaving subtract mode after a subtract calculation disables channel 1; a
+         * shift of 0 cancels a pending overflow check */
         if (ap->sweep_neg && (old & 8) && !(v & 8))
             k->ch[0].on = 0;
+        if (!(v & 7))
+            sweep_arm(ap, 0);
         break;
     case 0x01: case 0x06: case 0x10: {
         int ch = r == 0x01 ? 0 : r == 0x06 ? 1 : 3;
@@ -392,6 +439,10 @@ void gb_apu_write(gb *g, uint16_t a, uint8_t v)
             if (ch == 2 && !s->cgb_hw)
                 wave_trigger_corrupt(g);
             trigger(ap, ch, extra, s->clk);
+            /* The trigger reloads the sweep timer 3 ticks after the write: a sweep clock
+             * before that does not count it (SameSuite's channel_1_sweep_restart_2). */
+            if (ch == 0 && (ap->fs_step == 2 || ap->fs_step == 6) && s->ev[GB_EV_FS] - s->clk < 12)
+                ap->sweep_skip = 1;
         }
         break;
     }
@@ -444,26 +495,40 @@ static void fs_step(gb *g, uint64_t t)
     gb_apu_state *ap = &g->s.apu;
     if (!ap->power)
         return;
+    /* channel 1 steps at this very dot (its divider reloads now) */
+    const gb_apu_gen *c0 = &ap->gen.ch[0];
+    uint64_t dt = t - ap->gen.t;
+    int c0_now = c0->on && c0->period && dt && dt >= c0->ctr && (dt - c0->ctr) % c0->period == 0;
     gen_sync(g, t);
     gb_apu_key before = ap->gen;
     int step = ap->fs_step;
+    int skip = ap->sweep_skip;
+    ap->sweep_skip = 0;
     if (!(step & 1)) {
         for (int ch = 0; ch < 4; ch++)
             if ((ap->reg[nrx4[ch]] & 0x40) && ap->len[ch] > 0 && --ap->len[ch] == 0)
                 ap->gen.ch[ch].on = 0;
     }
-    if ((step == 2 || step == 6) && ap->sweep_timer > 0 && --ap->sweep_timer == 0) {
+    if ((step == 2 || step == 6) && !skip && ap->sweep_timer > 0 && --ap->sweep_timer == 0) {
         uint8_t r = ap->reg[0x00];
         ap->sweep_timer = ((r >> 4) & 7) ? ((r >> 4) & 7) : 8;
         if (ap->sweep_en && ((r >> 4) & 7)) {
             int nf = sweep_calc(ap);
-            if (nf >= 0 && (r & 7)) {
+            if (nf > 2047) {
+                sweep_arm(ap, sweep_delay(ap));
+            } else if (r & 7) {
+                /* the new frequency is written back at once (a divider reloading at
+                 * this dot takes it); the next one is only checked for overflow */
+                uint32_t oldp = ap->gen.ch[0].period;
                 ap->sweep_shadow = (uint16_t)nf;
                 ap->freq[0] = (uint16_t)nf;
                 ap->reg[0x03] = (uint8_t)nf;
                 ap->reg[0x04] = (uint8_t)((ap->reg[0x04] & 0xF8) | (nf >> 8));
                 set_period(ap, 0);
+                if (c0_now && ap->gen.ch[0].ctr == oldp)
+                    ap->gen.ch[0].ctr = ap->gen.ch[0].period;
                 sweep_calc(ap);
+                sweep_arm(ap, sweep_delay(ap));
             }
         }
     }
@@ -509,6 +574,8 @@ void gb_apu_div_reset(gb *g, uint64_t old)
  * log; the new period starts with the state at t followed by any later keys. */
 void gb_apu_period_switch(gb *g, uint64_t t)
 {
+    if (g->s.apu.sweep_due)
+        gen_sync(g, t); /* a sweep check due by t is part of this period */
     gb_vec *old = &g->keys[g->keys_cur];
     gb_vec *nw = &g->keys[g->keys_cur ^ 1];
     gb_apu_key *k = old->v;

@@ -15,23 +15,45 @@
  *  - envelopes: NRx2 written while the channel plays moves the volume by the CGB-E's
  *    "zombie" rules (SameSuite channel_1_volume); enabling the envelope (period 0 to
  *    another) also makes it step at the next odd sequencer step (the second after a DIV
- *    reset), besides its regular steps at step 7 (channel_1_nrx2_speed_change). */
+ *    reset), besides its regular steps at step 7 (channel_1_nrx2_speed_change);
+ *  - the sweep (channel_1_sweep, channel_1_sweep_restart, channel_1_sweep_restart_2):
+ *    its overflow checks stop the channel late, one 1 MHz tick per bit of the shift
+ *    plus one after the sweep clock, or after the tick that follows a trigger, deciding
+ *    with NR10 as it is then (shift 0 cancels); a sweep clock less than 3 ticks after a
+ *    trigger is not counted. Seen through NR52 on both models. */
 #include "common.h"
 
 /* ---- the timed sequence ------------------------------------------------------------------ */
 
 /* Inputs of run_timed: the first write ($FF00 + w1_reg := w1_val, M-cycle W), n1 NOPs, the
  * second write ($FF00 + w2_reg := w2_val at W + 7 + n1), n2 NOPs, the read of $FF00 + rd_reg
- * at W + 7 + n1 + 6 + n2 into out_v. n1, n2 <= 64. w2_reg $80 (HRAM) when no second write
- * is wanted. */
-uint8_t w1_reg, w1_val, n1, w2_reg, w2_val, n2, rd_reg, out_v;
+ * at W + 7 + n1 + 6 + n2 into out_v. n1 <= 2112 (a sequencer step is 2048 M-cycles),
+ * n2 <= 64. w2_reg $80 (HRAM) when no second write is wanted. run_wr: the first write,
+ * n2 NOPs and the read at W + 3 + n2. */
+uint8_t w1_reg, w1_val, w2_reg, w2_val, n2, rd_reg, out_v;
+uint16_t n1;
 
 #define T_W2(n1) (7u + (n1))             /* M-cycles from the first write to the second */
 #define T_RD(n1, n2) (13u + (n1) + (n2)) /* ... and to the read */
+#define T_WR(n) (3u + (n))               /* run_wr: from the write to the read */
 
-/* The NOP counts are reached by returning into two NOP slides at 64 - n: the addresses
- * are pushed first (read-side slide, then the write-side one), so both jumps are RETs of
- * 4 M-cycles whatever n is. */
+/* HL -= DE. */
+void hl_sub_de(void) __naked
+{
+    __asm
+        ld a, l
+        sub a, e
+        ld l, a
+        ld a, h
+        sbc a, d
+        ld h, a
+        ret
+    __endasm;
+}
+
+/* The NOP counts are reached by returning into two NOP slides at their end - n: the
+ * addresses are pushed first (read-side slide, then the write-side one), so both jumps
+ * are RETs of 4 M-cycles whatever n is. */
 void run_timed(void) __naked
 {
     __asm
@@ -39,11 +61,16 @@ void run_timed(void) __naked
         push hl
         ld hl, #2$
         ld a, (_n2)
-        call 8$
+        ld e, a
+        ld d, #0
+        call _hl_sub_de
         push hl
         ld hl, #1$
         ld a, (_n1)
-        call 8$
+        ld e, a
+        ld a, (_n1 + 1)
+        ld d, a
+        call _hl_sub_de
         push hl
         ld a, (_rd_reg)
         ld e, a
@@ -58,7 +85,7 @@ void run_timed(void) __naked
         ld a, (_w1_val)
         ld (hl), a
         ret
-        .rept 64
+        .rept 2112
         nop
         .endm
     1$:
@@ -74,14 +101,32 @@ void run_timed(void) __naked
         ret
     9$:
         ret
-    8$: ; HL -= A
+    __endasm;
+}
+
+/* The write, then a JP (HL) of one M-cycle into the slide. */
+void run_wr(void) __naked
+{
+    __asm
+        ld hl, #1$
+        ld a, (_n2)
         ld e, a
-        ld a, l
-        sub a, e
-        ld l, a
-        ld a, h
-        sbc a, #0
-        ld h, a
+        ld d, #0
+        call _hl_sub_de
+        ld a, (_rd_reg)
+        ld e, a
+        ld d, #0xFF
+        ld a, (_w1_reg)
+        ld c, a
+        ld a, (_w1_val)
+        ldh (c), a
+        jp (hl)
+        .rept 64
+        nop
+        .endm
+    1$:
+        ld a, (de)
+        ld (_out_v), a
         ret
     __endasm;
 }
@@ -94,10 +139,18 @@ static void apu_restart(void)
 }
 
 /* Runs the timed sequence with the channel set up by the caller. */
-static uint8_t timed(uint8_t r1, uint8_t v1, uint8_t a, uint8_t r2, uint8_t v2, uint8_t b, uint8_t rd)
+static uint8_t timed(uint8_t r1, uint8_t v1, uint16_t a, uint8_t r2, uint8_t v2, uint8_t b, uint8_t rd)
 {
     w1_reg = r1, w1_val = v1, n1 = a, w2_reg = r2, w2_val = v2, n2 = b, rd_reg = rd;
     run_timed();
+    return out_v;
+}
+
+/* One write, b NOPs, one read. */
+static uint8_t wr(uint8_t r1, uint8_t v1, uint8_t b, uint8_t rd)
+{
+    w1_reg = r1, w1_val = v1, n2 = b, rd_reg = rd;
+    run_wr();
     return out_v;
 }
 
@@ -272,6 +325,74 @@ static void test_envelope(uint8_t ch)
     apu_restart();
 }
 
+/* ---- the sweep ---------------------------------------------------------------------------- */
+
+/* Channel 1 set up (NR10 nr10, 50 % duty, volume 15, frequency $700 | lo), triggered
+ * or not, the APU powered on just after a DIV reset; returns once the sequencer's steps 0
+ * and 1 have passed and DIV's bit 4 is clear, so that a DIV reset made now (no step of
+ * its own) puts step 2, a sweep clock, 2048 M-cycles after it. */
+static void sweep_setup(uint8_t nr10, uint8_t lo, uint8_t trig)
+{
+    div_sync();
+    apu_restart();
+    rNR10 = nr10;
+    rNR11 = 0x80;
+    rNR12 = 0xF0;
+    rNR13 = lo;
+    rNR14 = trig ? 0x87 : 0x07;
+    div_wait(0x40);
+}
+
+#define ON1(x) ((uint8_t)((x) & 1))
+
+/* Channel 1 at $7FF (once NR14 is written) with shift 7, whose next frequency overflows. */
+static void sweep_overflowing(void)
+{
+    div_sync();
+    apu_restart();
+    rNR10 = 0x07;
+    rNR11 = 0x80;
+    rNR12 = 0xF0;
+    rNR13 = 0xFF;
+}
+
+static void test_sweep(void)
+{
+    /* a trigger's overflow check (shift 7: $7FF + $F) stops the channel 9 ticks after the
+     * write: the tick after it, then one per bit of the shift plus one */
+    for (uint8_t n = 0; n < 10; n++) {
+        sweep_overflowing();
+        uint8_t on = ON1(wr(0x14, 0x87, n, 0x26));
+        check(on == (T_WR(n) < 9 ? 1 : 0), "sweep check 9 ticks after a trigger", on, T_WR(n) < 9 ? 1 : 0);
+    }
+    /* an NR10 write before then decides with its shift; shift 0 cancels the check */
+    for (uint8_t v = 0; v < 2; v++) {
+        sweep_overflowing();
+        uint8_t on = ON1(timed(0x14, 0x87, 0, 0x10, v, 0, 0x26));
+        check(on == (v ? 0 : 1), v ? "sweep check with the shift of an NR10 write" : "sweep check cancelled by shift 0", on,
+              v ? 0 : 1);
+    }
+    /* a sweep clock writes $7F0 + $F back and checks $7FF + $F 8 ticks later (shift 7) */
+    for (uint8_t m = 4; m < 12; m++) {
+        sweep_setup(0x17, 0xF0, 1);
+        uint8_t on = ON1(timed(0x04, 0, (uint16_t)(2035u + m), 0x80, 0, 0, 0x26));
+        check(on == (m < 8 ? 1 : 0), "sweep check 8 ticks after the sweep clock", on, m < 8 ? 1 : 0);
+    }
+    /* an overflow of the sweep clock's own calculation (shift 0: $7FF + $7FF) a tick later */
+    for (uint8_t m = 0; m < 2; m++) {
+        sweep_setup(0x10, 0xFF, 1);
+        uint8_t on = ON1(timed(0x04, 0, (uint16_t)(2035u + m), 0x80, 0, 0, 0x26));
+        check(on == (m < 1 ? 1 : 0), "sweep overflow a tick after the sweep clock", on, m < 1 ? 1 : 0);
+    }
+    /* a trigger 2 ticks or less before the sweep clock: the clock does not count */
+    for (uint8_t j = 1; j < 6; j++) {
+        sweep_setup(0x10, 0xFF, 0);
+        uint8_t on = ON1(timed(0x04, 0, (uint16_t)(2041u - j), 0x14, 0x87, 4, 0x26));
+        check(on == (j < 3 ? 1 : 0), "sweep clock just after a trigger", on, j < 3 ? 1 : 0);
+    }
+    apu_restart();
+}
+
 void main(void)
 {
     ser_puts(IS_CGB() ? "apu_pcm_test CGB\n" : "apu_pcm_test DMG\n");
@@ -282,6 +403,7 @@ void main(void)
         test_envelope(0);
         test_envelope(1);
     }
+    test_sweep();
     rNR52 = 0;
     report_checks();
 }
