@@ -11,16 +11,21 @@
  * next sequencer step does not clock lengths (and a trigger that reloads an expired
  * length then loads max - 1); the envelope timer one longer when triggered just before an
  * envelope step; leaving sweep subtract mode after a subtract calculation disables
- * channel 1; the sweep's overflow checks take effect some ticks late (sweep_arm); NRx2 writes while a channel plays change its volume ("zombie" mode, the
- * CGB-E's rules on both models) and enabling an envelope steps it once more at the next
- * odd sequencer step; power off clears every register but wave RAM (and, on
- * the DMG, the length counters, which NRx1 writes still load while the APU is off);
- * power on restarts the sequencer at step 0, the duty positions and the wave sample
- * buffer. The wave channel starts its first period GB_WAVE_TRIGGER_DELAY dots late,
- * reads sample 1 first and keeps playing its buffer until then; while it plays, wave RAM
- * is the byte it reads (CGB) or reachable only at the dot at which it reads a byte, $FF
- * and ignored otherwise (DMG); a DMG trigger as it reads a byte corrupts the first bytes
- * of wave RAM. */
+ * channel 1; power off clears every register but wave RAM (and, on the DMG, the length
+ * counters, which NRx1 writes still load while the APU is off); power on restarts the
+ * sequencer at step 0, the duty positions and the wave sample buffer. The wave channel
+ * starts its first period GB_WAVE_TRIGGER_DELAY dots late, reads sample 1 first and keeps
+ * playing its buffer until then; while it plays, wave RAM is the byte it reads (CGB) or
+ * reachable only at the dot at which it reads a byte, $FF and ignored otherwise (DMG); a
+ * DMG trigger as it reads a byte corrupts the first bytes of wave RAM.
+ *
+ * At the cycle, as SameSuite's apu tests measure through PCM12/PCM34 and NR52: the square
+ * channels step on the APU's 1 MHz ticks (tick_wait: every 4 dots from its power-on) and
+ * latch their duty bit at each step, with trigger delays of their own (trigger); the
+ * sweep's overflow checks take effect some ticks late (sweep_arm); NRx2 writes while a
+ * channel plays change its volume ("zombie" mode, the CGB-E's rules on both models) and
+ * enabling an envelope steps it once more at the next odd sequencer step; powered on
+ * while DIV's sequencer bit is set, the sequencer lets that bit's next fall pass. */
 #include <string.h>
 
 #include "emu/gb/gb_int.h"
@@ -196,10 +201,11 @@ static void sweep_check(gb_apu_state *a)
         a->gen.ch[0].on = 0;
 }
 
-/* The next frame-sequencer step does not clock the length counters (steps 1, 3, 5, 7). */
+/* The next frame-sequencer step does not clock the length counters (steps 1, 3, 5, 7,
+ * or the fall of DIV's bit that a power-on with the bit set lets pass). */
 static int len_off_step(const gb_apu_state *a)
 {
-    return a->fs_step & 1;
+    return (a->fs_step & 1) || a->fs_skip;
 }
 
 /* Dots from t to the APU's next 1 MHz tick (0 when one falls at t). The ticks come every
@@ -476,6 +482,9 @@ void gb_apu_write(gb *g, uint16_t a, uint8_t v)
              * sample buffer start from 0 */
             ap->power = 1;
             ap->fs_step = 0;
+            /* powered on while the sequencer's bit of DIV is set, the sequencer does not
+             * step at that bit's coming fall (SameSuite's div_write_trigger_10) */
+            ap->fs_skip = (uint8_t)((gb_sysclk(g, s->clk) >> (12 + s->double_speed)) & 1);
             ap->phase = (uint8_t)(s->clk & 3);
             k->ch[0].pos = k->ch[1].pos = 0;
             k->ch[0].buf = k->ch[1].buf = 0;
@@ -495,6 +504,10 @@ static void fs_step(gb *g, uint64_t t)
     gb_apu_state *ap = &g->s.apu;
     if (!ap->power)
         return;
+    if (ap->fs_skip) {
+        ap->fs_skip = 0;
+        return;
+    }
     /* channel 1 steps at this very dot (its divider reloads now) */
     const gb_apu_gen *c0 = &ap->gen.ch[0];
     uint64_t dt = t - ap->gen.t;

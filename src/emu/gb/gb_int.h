@@ -45,7 +45,7 @@ typedef struct {
     uint8_t env_kick;    /* bit ch: channel ch's envelope was enabled; it steps at the next odd sequencer step */
     uint8_t sweep_due;   /* dots from gen.t to the sweep's pending overflow check (0: none) */
     uint8_t sweep_skip;  /* a trigger came less than 3 ticks before the next sweep clock: it is not counted */
-    uint8_t pad[1];
+    uint8_t fs_skip;     /* powered on with DIV's sequencer bit set: its next falling edge is no step */
     gb_apu_key gen;      /* generator state as of gen.t */
 } gb_apu_state;
 

@@ -123,7 +123,7 @@ static const char *state_check(const gb_state *s, const gb_state *m)
     const gb_apu_state *a = &s->apu;
     if (a->fs_step > 7 || a->power > 1 || a->sweep_shadow > 2047 || a->freq[0] > 2047 || a->freq[1] > 2047 ||
         a->freq[2] > 2047 || a->sweep_neg > 1 || a->env_run > 15 || a->wave_fresh > 1 || a->phase > 3 ||
-        (a->env_kick & ~0x0Bu) || a->sweep_due > 40 || a->sweep_skip > 1)
+        (a->env_kick & ~0x0Bu) || a->sweep_due > 40 || a->sweep_skip > 1 || a->fs_skip > 1)
         return "APU register out of range";
     for (int ch = 0; ch < 4; ch++)
         if (a->len[ch] > 256)

@@ -20,7 +20,9 @@
  *    its overflow checks stop the channel late, one 1 MHz tick per bit of the shift
  *    plus one after the sweep clock, or after the tick that follows a trigger, deciding
  *    with NR10 as it is then (shift 0 cancels); a sweep clock less than 3 ticks after a
- *    trigger is not counted. Seen through NR52 on both models. */
+ *    trigger is not counted. Seen through NR52 on both models;
+ *  - the frame sequencer: powered on while DIV's bit 4 is set, it does not step at that
+ *    bit's next fall (div_write_trigger_10; NR52, both models). */
 #include "common.h"
 
 /* ---- the timed sequence ------------------------------------------------------------------ */
@@ -393,6 +395,44 @@ static void test_sweep(void)
     apu_restart();
 }
 
+/* ---- the frame sequencer ------------------------------------------------------------------ */
+
+/* Waits for DIV's bit 4 (the sequencer's bit) to be set, counting from a DIV reset. */
+static void div_bit4(void)
+{
+    div_sync();
+    div_wait(0x10);
+}
+
+/* The APU powered on while DIV's bit 4 is set: the sequencer does not step at that bit's
+ * next fall, and as that fall clocks no length counter, a trigger enabling the length
+ * clocks it once more (SameSuite div_write_trigger_10). Channel 1, length 1 + k, is
+ * triggered with its length enabled, then e sequencer steps are forced by DIV writes made
+ * while the bit is set (each such write is a fall of it). */
+static void test_power_on_bit4(void)
+{
+    for (uint8_t k = 0; k < 3; k++) {
+        for (uint8_t e = 0; e < 7; e++) {
+            div_bit4();
+            apu_restart();
+            rNR11 = (uint8_t)(0xBF - k);
+            rNR12 = 0xF0;
+            rNR13 = 0xFF;
+            rNR14 = 0xC1;
+            for (uint8_t i = 0; i < e; i++)
+                div_bit4();
+            uint8_t on = rNR52 & 1;
+            /* the trigger's extra clock: 1 + k - 1, and 0 reloads 63 */
+            uint8_t len = k ? k : 63, want = 1;
+            for (uint8_t i = 1; i < e; i++) /* the first fall is no step; then steps 0, 1, ... */
+                if (!((i - 1) & 1) && --len == 0)
+                    want = 0;
+            check(on == want, "power on with DIV bit 4 set: the first fall is no step", on, want);
+        }
+    }
+    apu_restart();
+}
+
 void main(void)
 {
     ser_puts(IS_CGB() ? "apu_pcm_test CGB\n" : "apu_pcm_test DMG\n");
@@ -404,6 +444,7 @@ void main(void)
         test_envelope(1);
     }
     test_sweep();
+    test_power_on_bit4();
     rNR52 = 0;
     report_checks();
 }
