@@ -25,7 +25,10 @@
  * sweep's overflow checks take effect some ticks late (sweep_arm); NRx2 writes while a
  * channel plays change its volume ("zombie" mode, the CGB-E's rules on both models) and
  * enabling an envelope steps it once more at the next odd sequencer step; powered on
- * while DIV's sequencer bit is set, the sequencer lets that bit's next fall pass. */
+ * while DIV's sequencer bit is set, the sequencer lets that bit's next fall pass; the
+ * noise channel's LFSR steps at the pulses of its divider (a 512 kHz clock counted by the
+ * divisor, or the 1 MHz tick) that its shift counter selects, so its first step after a
+ * trigger or an NR43 write depends on where these clocks stand (nz_schedule). */
 #include <string.h>
 
 #include "emu/gb/gb_int.h"
@@ -69,11 +72,15 @@ static void set_period(gb_apu_state *a, int ch)
 }
 
 /* Brings the generators to dot t (>= their time). */
+static void nz_advance(gb_apu_state *a, uint64_t dt);
+
 static void gen_advance(gb *g, uint64_t t)
 {
     gb_apu_key *k = &g->s.apu.gen;
     if (t <= k->t)
         return;
+    if (k->ch[3].on)
+        nz_advance(&g->s.apu, t - k->t);
     if (gb_gen_steps(&k->ch[2], t - k->t))
         g->s.apu.wave_fresh = 0;
     for (int ch = 0; ch < 4; ch++)
@@ -216,6 +223,82 @@ static uint32_t tick_wait(const gb_apu_state *a, uint64_t t)
     return (uint32_t)((a->phase - t) & 3u);
 }
 
+/* ---- the noise channel's clocks ---------------------------------------------------------
+ * As SameSuite's channel_4 tests measure through PCM34 (delay, align, frequency_alignment,
+ * equivalent_frequencies, lfsr_restart): with a divisor code r of 1-7 a divider counts the
+ * edges of a 512 kHz clock (every 8 dots, 1 dot after the APU's power-on's dot mod 8) and
+ * pulses every r edges; with code 0 it pulses at every 1 MHz tick (3 dots after the
+ * power-on's, mod 4), twice the rate of code 1. A shift counter counts the pulses and the
+ * LFSR steps when its bit s (NR43's shift) goes from 0 to 1, so every 2^(s+1) pulses. A
+ * trigger reloads the divider with r (its first pulse comes r + 1 edges later) and the
+ * channel counts pulses from GB_NOISE_START dots after it; neither a trigger nor an NR43
+ * write resets the shift counter (power-on does), so the first step after a retrigger
+ * depends on where it stood. The keyframe's nz_* fields hold this state as of its t. */
+#define GB_NOISE_START 10u
+
+/* Dots from t to the first later dot that is ph mod m (m a power of two): 1..m. */
+static uint32_t next_at(uint64_t t, uint32_t ph, uint32_t m)
+{
+    return ((ph - (uint32_t)t - 1u) & (m - 1u)) + 1u;
+}
+
+/* The noise divider's pulse period in dots. */
+static uint32_t nz_pulse_period(unsigned r)
+{
+    return r ? 8u * r : 4u;
+}
+
+/* Dots from the generators' time to the divider's next pulse. */
+static uint32_t nz_first_pulse(const gb_apu_state *a)
+{
+    unsigned r = a->reg[0x12] & 7u;
+    if (!r)
+        return next_at(a->gen.t, a->phase + 3u, 4);
+    return next_at(a->gen.t, a->phase + 1u, 8) + 8u * a->gen.nz_div;
+}
+
+/* Counts the pulses of the dt dots after the generators' time (channel 4 playing). */
+static void nz_advance(gb_apu_state *a, uint64_t dt)
+{
+    gb_apu_key *k = &a->gen;
+    unsigned r = a->reg[0x12] & 7u;
+    uint64_t p = nz_first_pulse(a), d = nz_pulse_period(r);
+    uint64_t n = dt >= p ? 1 + (dt - p) / d : 0, counted = n;
+    if (n && p < k->nz_wait) {
+        uint64_t early = (k->nz_wait - p + d - 1) / d; /* pulses before the channel counts */
+        counted = n > early ? n - early : 0;
+    }
+    k->nz_count = (uint16_t)((k->nz_count + counted) & 0x3FFFu);
+    if (r) {
+        uint64_t e1 = next_at(k->t, a->phase + 1u, 8);
+        uint64_t edges = dt >= e1 ? 1 + (dt - e1) / 8 : 0;
+        if (!n)
+            k->nz_div = (uint8_t)(k->nz_div - edges);
+        else
+            k->nz_div = (uint8_t)(r - 1 - (edges - k->nz_div - 1 - (n - 1) * r));
+    }
+    k->nz_wait = (uint8_t)(dt >= k->nz_wait ? 0 : k->nz_wait - dt);
+}
+
+/* Sets channel 4's period and the dots to its next LFSR step from its clocks' state at
+ * the generators' time (after a trigger or an NR43 write). Shifts 14 and 15 stop it. */
+static void nz_schedule(gb_apu_state *a)
+{
+    gb_apu_gen *c = &a->gen.ch[3];
+    unsigned r = a->reg[0x12] & 7u, sh = a->reg[0x12] >> 4;
+    if (sh >= 14) {
+        c->period = 0;
+        c->ctr = 1;
+        return;
+    }
+    uint32_t d = nz_pulse_period(r), p = nz_first_pulse(a), w = a->gen.nz_wait;
+    if (p < w)
+        p += (w - p + d - 1) / d * d; /* the first pulse counted */
+    uint32_t m = 2u << sh, left = ((1u << sh) - a->gen.nz_count) & (m - 1u);
+    c->period = d * m;
+    c->ctr = p + ((left ? left : m) - 1u) * d;
+}
+
 /* Trigger (NRx4 bit 7) at dot t. len_extra: the length counter is enabled and the next
  * sequencer step does not clock it, so an expired counter reloads one short of its
  * maximum. */
@@ -249,8 +332,13 @@ static void trigger(gb_apu_state *a, int ch, int len_extra, uint64_t t)
         c->ctr += GB_WAVE_TRIGGER_DELAY;
         a->wave_fresh = 1;
     }
-    if (ch == 3)
+    if (ch == 3) {
+        unsigned r = a->reg[0x12] & 7u;
         c->lfsr = 0x7FFF;
+        a->gen.nz_div = (uint8_t)(r ? r : 1);
+        a->gen.nz_wait = GB_NOISE_START;
+        nz_schedule(a);
+    }
     if (ch == 0) {
         uint8_t r = a->reg[0x00];
         a->sweep_shadow = a->freq[0];
@@ -453,8 +541,10 @@ void gb_apu_write(gb *g, uint16_t a, uint8_t v)
         break;
     }
     case 0x12:
+        /* the divider and the shift counter go on: the next step is where they lead
+         * with the new divisor and shift */
         k->ch[3].mode = (v >> 3) & 1;
-        set_period(ap, 3);
+        nz_schedule(ap);
         break;
     case 0x14: /* NR50, NR51: the mixer takes them as written */
     case 0x15:
@@ -485,7 +575,7 @@ void gb_apu_write(gb *g, uint16_t a, uint8_t v)
             /* powered on while the sequencer's bit of DIV is set, the sequencer does not
              * step at that bit's coming fall (SameSuite's div_write_trigger_10) */
             ap->fs_skip = (uint8_t)((gb_sysclk(g, s->clk) >> (12 + s->double_speed)) & 1);
-            ap->phase = (uint8_t)(s->clk & 3);
+            ap->phase = (uint8_t)(s->clk & 7);
             k->ch[0].pos = k->ch[1].pos = 0;
             k->ch[0].buf = k->ch[1].buf = 0;
             k->ch[2].buf = 0;

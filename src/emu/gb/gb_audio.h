@@ -53,7 +53,12 @@ typedef struct {
     gb_apu_gen ch[4];
     uint8_t wave[16];
     uint8_t nr5x[2]; /* NR50, NR51 as written: [0] volumes (left 6-4, right 2-0), [1] panning (left 4+ch, right ch) */
-    uint8_t pad[6];
+    /* The noise channel's clocks, kept by the core (gb_apu.c) to time its LFSR steps after
+     * triggers and NR43 writes; the synthesisers follow ch[3].ctr and period instead. */
+    uint16_t nz_count; /* the shift counter: divider pulses counted since power-on, 14 bits */
+    uint8_t nz_div;    /* the divider's count: edges left before its next pulse (0-7) */
+    uint8_t nz_wait;   /* dots from t before a triggered channel counts pulses (0-10) */
+    uint8_t pad[2];
 } gb_apu_key;
 
 /* One frame of audio: samples k0 .. k0+n-1, keys[0].t <= t_{k0}, keys sorted by t. */

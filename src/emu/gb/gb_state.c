@@ -7,6 +7,9 @@
  * and the APU its sweep/envelope/wave flags, and the machine its CGB-hardware flag (all
  * formerly padding), and added wake_clk after tima_ref; version 1 states load with the buffer set to the sample at the
  * channel's position (what version 1 played) and the hardware flag from the CGB flag.
+ * The keyframes' noise clocks (gb_apu_key.nz_*) were padding until version 2 had them:
+ * states saved before read them as 0, a power-on's state (the first noise step may then
+ * come a few pulses off).
  * States are taken between frame periods (after gb_run_frame returned 0), where the
  * video side of the period is empty; loading validates every field the machine uses
  * as an index or a time, so a crafted state cannot make it read out of bounds or spin.
@@ -74,7 +77,7 @@ static int key_ok(const gb_apu_key *k)
     for (int ch = 0; ch < 4; ch++)
         if (!gen_ok(&k->ch[ch], ch))
             return 0;
-    return 1;
+    return k->nz_count < 0x4000u && k->nz_div <= 7 && k->nz_wait <= 10;
 }
 
 /* Returns NULL when s is usable, else what is wrong. */
@@ -122,7 +125,7 @@ static const char *state_check(const gb_state *s, const gb_state *m)
             return "object index out of range";
     const gb_apu_state *a = &s->apu;
     if (a->fs_step > 7 || a->power > 1 || a->sweep_shadow > 2047 || a->freq[0] > 2047 || a->freq[1] > 2047 ||
-        a->freq[2] > 2047 || a->sweep_neg > 1 || a->env_run > 15 || a->wave_fresh > 1 || a->phase > 3 ||
+        a->freq[2] > 2047 || a->sweep_neg > 1 || a->env_run > 15 || a->wave_fresh > 1 || a->phase > 7 ||
         (a->env_kick & ~0x0Bu) || a->sweep_due > 40 || a->sweep_skip > 1 || a->fs_skip > 1)
         return "APU register out of range";
     for (int ch = 0; ch < 4; ch++)

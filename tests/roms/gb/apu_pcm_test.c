@@ -22,7 +22,10 @@
  *    with NR10 as it is then (shift 0 cancels); a sweep clock less than 3 ticks after a
  *    trigger is not counted. Seen through NR52 on both models;
  *  - the frame sequencer: powered on while DIV's bit 4 is set, it does not step at that
- *    bit's next fall (div_write_trigger_10; NR52, both models). */
+ *    bit's next fall (div_write_trigger_10; NR52, both models);
+ *  - the noise channel (channel_4_delay, align, frequency_alignment, lfsr_restart,
+ *    lfsr_7_15): its divider, its pulse count and the first LFSR steps after a trigger, a
+ *    retrigger and a width switch (rules at test_noise). */
 #include "common.h"
 
 /* ---- the timed sequence ------------------------------------------------------------------ */
@@ -85,6 +88,85 @@ void run_timed(void) __naked
         ld l, a
         ld h, #0xFF
         ld a, (_w1_val)
+        ld (hl), a
+        ret
+        .rept 2112
+        nop
+        .endm
+    1$:
+        ld a, b
+        ldh (c), a
+        ret
+        .rept 64
+        nop
+        .endm
+    2$:
+        ld a, (de)
+        ld (_out_v), a
+        ret
+    9$:
+        ret
+    __endasm;
+}
+
+/* run_timed with channel 4 set up from a power-on inside it: the APU is powered off and
+ * on (M-cycle P), NR42 := $F0 (P + 5), NR43 := nz43 (P + 12), and the first write comes at
+ * P + 18, or P + 19 when nz_odd is set; then as run_timed. */
+uint8_t nz43, nz_odd;
+
+void run_nz(void) __naked
+{
+    __asm
+        ld hl, #9$
+        push hl
+        ld hl, #2$
+        ld a, (_n2)
+        ld e, a
+        ld d, #0
+        call _hl_sub_de
+        push hl
+        ld hl, #1$
+        ld a, (_n1)
+        ld e, a
+        ld a, (_n1 + 1)
+        ld d, a
+        call _hl_sub_de
+        push hl
+        ld a, (_rd_reg)
+        ld e, a
+        ld d, #0xFF
+        ld a, (_w2_reg)
+        ld c, a
+        ld a, (_w2_val)
+        ld b, a
+        ld a, (_w1_reg)
+        ld l, a
+        ld h, #0xFF
+        ld a, (_nz_odd)
+        or a, a
+        jr nz, 5$
+        xor a, a
+        ldh (0x26), a
+        ld a, #0x80
+        ldh (0x26), a
+        ld a, #0xF0
+        ldh (0x21), a
+        ld a, (_nz43)
+        ldh (0x22), a
+        ld a, (_w1_val)
+        ld (hl), a
+        ret
+    5$:
+        xor a, a
+        ldh (0x26), a
+        ld a, #0x80
+        ldh (0x26), a
+        ld a, #0xF0
+        ldh (0x21), a
+        ld a, (_nz43)
+        ldh (0x22), a
+        ld a, (_w1_val)
+        nop
         ld (hl), a
         ret
         .rept 2112
@@ -395,6 +477,110 @@ static void test_sweep(void)
     apu_restart();
 }
 
+/* ---- the noise channel ---------------------------------------------------------------------- */
+
+/* The rules (SameSuite's channel_4 tests), in dots from the APU's power-on: with divisor
+ * code r of 1-7 a divider counts the edges of a 512 kHz clock (dots 1 mod 8) and pulses
+ * every r edges; a trigger reloads it, so its first pulse is the (r + 1)th edge after the
+ * trigger; code 0 pulses at every 1 MHz tick (dots 3 mod 4). The channel counts the pulses
+ * from 10 dots after the trigger; the LFSR steps when the count's bit s (the shift) goes
+ * from 0 to 1. The count is reset only by the power-on, not by a trigger. The LFSR: 15 bits
+ * set by a trigger, each step shifts right with bit 0 XOR bit 1 entering bit 14 (and bit 6
+ * in 7-bit mode); the channel outputs its volume while bit 0 is 0. */
+
+/* Pulses the channel counts from its trigger at dot t (a multiple of 4) to dot e. */
+static uint16_t nz_pulses(uint8_t r, uint16_t t, uint16_t e)
+{
+    uint16_t p, d = r ? (uint16_t)(8u * r) : 4u;
+    if (r) {
+        p = (uint16_t)(((t + 7u) & ~7u) + 1u + d); /* the (r + 1)th edge after t (t is even) */
+    } else {
+        p = (uint16_t)(t + 3u);
+    }
+    while (p < t + 10u)
+        p += d;
+    return e < p ? 0 : (uint16_t)(1u + (e - p) / d);
+}
+
+/* LFSR steps among the counts c0 + 1 .. c0 + n at shift s. */
+static uint16_t nz_steps(uint8_t s, uint16_t c0, uint16_t n)
+{
+    uint16_t h = (uint16_t)(1u << s);
+    return (uint16_t)((c0 + n + h) / (2u * h) - (c0 + h) / (2u * h));
+}
+
+static uint16_t lfsr_run(uint16_t l, uint8_t w7, uint16_t n)
+{
+    while (n--) {
+        uint16_t fb = (l ^ (l >> 1)) & 1u;
+        l = (uint16_t)((l >> 1) | (fb << 14));
+        if (w7)
+            l = (uint16_t)((l & ~0x40u) | (fb << 6));
+    }
+    return l;
+}
+
+static uint8_t nz_out(uint16_t l)
+{
+    return (l & 1) ? 0 : 15;
+}
+
+/* run_nz: the trigger (or first write) and the read, in dots from the power-on. */
+#define NZ_T(odd) ((uint16_t)(4u * (18u + (odd))))
+#define NZ_W2(odd, n1) ((uint16_t)(NZ_T(odd) + 4u * T_W2(n1)))
+#define NZ_RD(odd, n1, n2) ((uint16_t)(NZ_T(odd) + 4u * T_RD(n1, n2)))
+
+static uint8_t nz_timed(uint8_t v43, uint8_t odd, uint16_t a, uint8_t r2, uint8_t v2, uint8_t b)
+{
+    nz43 = v43, nz_odd = odd;
+    w1_reg = 0x23, w1_val = 0x80, n1 = a, w2_reg = r2, w2_val = v2, n2 = b, rd_reg = 0x77;
+    run_nz();
+    return (uint8_t)(out_v >> 4);
+}
+
+static void test_noise(void)
+{
+    /* the first steps after a trigger, both alignments to the 512 kHz clock: 7-bit mode
+     * outputs the volume from the 7th step on */
+    static const uint8_t codes[8] = {0x08, 0x18, 0x28, 0x09, 0x0A, 0x29, 0x0B, 0x1A};
+    for (uint8_t i = 0; i < 8; i++) {
+        uint8_t v43 = codes[i], r = v43 & 7, s = v43 >> 4;
+        uint16_t per = (uint16_t)((r ? 16u * r : 8u) << s);
+        /* reads around the 7th step: about per / 2 + 6 periods after the trigger */
+        uint16_t m = (uint16_t)((per / 2u + 6u * per) / 4u), n = m > 17u ? (uint16_t)(m - 17u) : 0;
+        for (uint8_t odd = 0; odd < 2; odd++) {
+            for (uint8_t b = 0; b < 8; b++) {
+                uint8_t v = nz_timed(v43, odd, n, 0x80, 0, b);
+                uint16_t k = nz_steps(s, 0, nz_pulses(r, NZ_T(odd), NZ_RD(odd, n, b)));
+                uint8_t want = nz_out(lfsr_run(0x7FFF, 1, k));
+                check(v == want, "ch4 first steps after a trigger", v, want);
+            }
+        }
+    }
+    /* a retrigger restarts the LFSR and the divider but not the pulse count: code $08
+     * (a step every 2 pulses), retriggered after a pulses counted */
+    for (uint8_t a = 0; a < 12; a++) {
+        for (uint8_t b = 0; b < 40; b += 3) {
+            uint8_t v = nz_timed(0x08, 0, a, 0x23, 0x80, b);
+            uint16_t t2 = NZ_W2(0, a), c = nz_pulses(0, NZ_T(0), t2);
+            uint16_t k = nz_steps(0, c, nz_pulses(0, t2, NZ_RD(0, a, b)));
+            uint8_t want = nz_out(lfsr_run(0x7FFF, 1, k));
+            check(v == want, "ch4 retrigger keeps the pulse count", v, want);
+        }
+    }
+    /* the width switched from 7 to 15 bits while playing: the LFSR goes on */
+    for (uint8_t b = 0; b < 64; b += 3) {
+        uint8_t v = nz_timed(0x08, 0, 64, 0x22, 0x00, b);
+        uint16_t t2 = NZ_W2(0, 64);
+        uint16_t k1 = nz_steps(0, 0, nz_pulses(0, NZ_T(0), t2));
+        uint16_t k = nz_steps(0, 0, nz_pulses(0, NZ_T(0), NZ_RD(0, 64, b)));
+        uint8_t want = nz_out(lfsr_run(lfsr_run(0x7FFF, 1, k1), 0, (uint16_t)(k - k1)));
+        check(v == want, "ch4 width switch keeps the LFSR", v, want);
+    }
+    rNR52 = 0;
+    apu_restart();
+}
+
 /* ---- the frame sequencer ------------------------------------------------------------------ */
 
 /* Waits for DIV's bit 4 (the sequencer's bit) to be set, counting from a DIV reset. */
@@ -442,6 +628,7 @@ void main(void)
         test_square(1);
         test_envelope(0);
         test_envelope(1);
+        test_noise();
     }
     test_sweep();
     test_power_on_bit4();
