@@ -233,7 +233,8 @@ static uint32_t tick_wait(const gb_apu_state *a, uint64_t t)
  * trigger reloads the divider with r (its first pulse comes r + 1 edges later) and the
  * channel counts pulses from GB_NOISE_START dots after it; neither a trigger nor an NR43
  * write resets the shift counter (power-on does), so the first step after a retrigger
- * depends on where it stood. The keyframe's nz_* fields hold this state as of its t. */
+ * depends on where it stood; an NR43 write may reach the divider's reload
+ * (nz_divisor_write). The keyframe's nz_* fields hold this state as of its t. */
 #define GB_NOISE_START 10u
 
 /* Dots from t to the first later dot that is ph mod m (m a power of two): 1..m. */
@@ -278,6 +279,27 @@ static void nz_advance(gb_apu_state *a, uint64_t dt)
             k->nz_div = (uint8_t)(r - 1 - (edges - k->nz_div - 1 - (n - 1) * r));
     }
     k->nz_wait = (uint8_t)(dt >= k->nz_wait ? 0 : k->nz_wait - dt);
+}
+
+/* NR43 written (old value old) at the generators' time while channel 4 plays. The
+ * divider reloads its count 4 dots after each pulse with the divisor of that moment, so a
+ * write between a pulse and its reload sets the count by the new divisor: after a pulse
+ * of code 0 (one falls every 4 dots, so one always does) the new r counts from the next
+ * 1 MHz tick; after a pulse of r 1-7 3 dots or less before, from that pulse's edge. As
+ * SameSuite's channel_4_freq_change measures. */
+static void nz_divisor_write(gb_apu_state *a, uint8_t old)
+{
+    gb_apu_key *k = &a->gen;
+    unsigned ro = old & 7u, rn = a->reg[0x12] & 7u;
+    if (!rn)
+        return;
+    if (!ro) {
+        /* the reload at the next tick: an edge before it does not count */
+        int edge_first = next_at(k->t, a->phase + 1u, 8) <= next_at(k->t, a->phase + 3u, 4);
+        k->nz_div = (uint8_t)(edge_first ? rn : rn - 1);
+    } else if (k->nz_div == ro - 1 && 8u - next_at(k->t, a->phase + 1u, 8) < 4u) {
+        k->nz_div = (uint8_t)(rn - 1); /* the last edge pulsed, its reload is to come */
+    }
 }
 
 /* Sets channel 4's period and the dots to its next LFSR step from its clocks' state at
@@ -544,6 +566,8 @@ void gb_apu_write(gb *g, uint16_t a, uint8_t v)
         /* the divider and the shift counter go on: the next step is where they lead
          * with the new divisor and shift */
         k->ch[3].mode = (v >> 3) & 1;
+        if (k->ch[3].on)
+            nz_divisor_write(ap, old);
         nz_schedule(ap);
         break;
     case 0x14: /* NR50, NR51: the mixer takes them as written */

@@ -24,8 +24,8 @@
  *  - the frame sequencer: powered on while DIV's bit 4 is set, it does not step at that
  *    bit's next fall (div_write_trigger_10; NR52, both models);
  *  - the noise channel (channel_4_delay, align, frequency_alignment, lfsr_restart,
- *    lfsr_7_15): its divider, its pulse count and the first LFSR steps after a trigger, a
- *    retrigger and a width switch (rules at test_noise). */
+ *    lfsr_7_15, freq_change): its divider, its pulse count and the first LFSR steps after
+ *    a trigger, a retrigger, a width switch and a divisor change (rules at test_noise). */
 #include "common.h"
 
 /* ---- the timed sequence ------------------------------------------------------------------ */
@@ -55,6 +55,11 @@ void hl_sub_de(void) __naked
         ret
     __endasm;
 }
+
+/* nz_mode 1 or 2: the first write is preceded by channel 4's set-up from a power-on:
+ * the APU powered off and on (M-cycle P), NR42 := $F0 (P + 5), NR43 := nz43 (P + 12), and
+ * the first write at P + 21 (mode 1) or P + 20 (mode 2). 0: none. */
+uint8_t nz_mode, nz43;
 
 /* The NOP counts are reached by returning into two NOP slides at their end - n: the
  * addresses are pushed first (read-side slide, then the write-side one), so both jumps
@@ -87,65 +92,11 @@ void run_timed(void) __naked
         ld a, (_w1_reg)
         ld l, a
         ld h, #0xFF
-        ld a, (_w1_val)
-        ld (hl), a
-        ret
-        .rept 2112
-        nop
-        .endm
-    1$:
-        ld a, b
-        ldh (c), a
-        ret
-        .rept 64
-        nop
-        .endm
-    2$:
-        ld a, (de)
-        ld (_out_v), a
-        ret
-    9$:
-        ret
-    __endasm;
-}
-
-/* run_timed with channel 4 set up from a power-on inside it: the APU is powered off and
- * on (M-cycle P), NR42 := $F0 (P + 5), NR43 := nz43 (P + 12), and the first write comes at
- * P + 18, or P + 19 when nz_odd is set; then as run_timed. */
-uint8_t nz43, nz_odd;
-
-void run_nz(void) __naked
-{
-    __asm
-        ld hl, #9$
-        push hl
-        ld hl, #2$
-        ld a, (_n2)
-        ld e, a
-        ld d, #0
-        call _hl_sub_de
-        push hl
-        ld hl, #1$
-        ld a, (_n1)
-        ld e, a
-        ld a, (_n1 + 1)
-        ld d, a
-        call _hl_sub_de
-        push hl
-        ld a, (_rd_reg)
-        ld e, a
-        ld d, #0xFF
-        ld a, (_w2_reg)
-        ld c, a
-        ld a, (_w2_val)
-        ld b, a
-        ld a, (_w1_reg)
-        ld l, a
-        ld h, #0xFF
-        ld a, (_nz_odd)
+        ld a, (_nz_mode)
         or a, a
-        jr nz, 5$
-        xor a, a
+        jr z, 6$
+        dec a
+        ld a, #0
         ldh (0x26), a
         ld a, #0x80
         ldh (0x26), a
@@ -153,20 +104,9 @@ void run_nz(void) __naked
         ldh (0x21), a
         ld a, (_nz43)
         ldh (0x22), a
+        jr z, 6$ ; taken (mode 1): one M-cycle more
+    6$:
         ld a, (_w1_val)
-        ld (hl), a
-        ret
-    5$:
-        xor a, a
-        ldh (0x26), a
-        ld a, #0x80
-        ldh (0x26), a
-        ld a, #0xF0
-        ldh (0x21), a
-        ld a, (_nz43)
-        ldh (0x22), a
-        ld a, (_w1_val)
-        nop
         ld (hl), a
         ret
         .rept 2112
@@ -225,7 +165,7 @@ static void apu_restart(void)
 /* Runs the timed sequence with the channel set up by the caller. */
 static uint8_t timed(uint8_t r1, uint8_t v1, uint16_t a, uint8_t r2, uint8_t v2, uint8_t b, uint8_t rd)
 {
-    w1_reg = r1, w1_val = v1, n1 = a, w2_reg = r2, w2_val = v2, n2 = b, rd_reg = rd;
+    w1_reg = r1, w1_val = v1, n1 = a, w2_reg = r2, w2_val = v2, n2 = b, rd_reg = rd, nz_mode = 0;
     run_timed();
     return out_v;
 }
@@ -525,17 +465,50 @@ static uint8_t nz_out(uint16_t l)
     return (l & 1) ? 0 : 15;
 }
 
-/* run_nz: the trigger (or first write) and the read, in dots from the power-on. */
-#define NZ_T(odd) ((uint16_t)(4u * (18u + (odd))))
+/* run_timed after channel 4's set-up (nz_mode 2 - odd): the first write, the second and
+ * the read, in dots from the power-on. */
+#define NZ_T(odd) ((uint16_t)(4u * (20u + (odd))))
 #define NZ_W2(odd, n1) ((uint16_t)(NZ_T(odd) + 4u * T_W2(n1)))
 #define NZ_RD(odd, n1, n2) ((uint16_t)(NZ_T(odd) + 4u * T_RD(n1, n2)))
 
 static uint8_t nz_timed(uint8_t v43, uint8_t odd, uint16_t a, uint8_t r2, uint8_t v2, uint8_t b)
 {
-    nz43 = v43, nz_odd = odd;
+    nz43 = v43;
     w1_reg = 0x23, w1_val = 0x80, n1 = a, w2_reg = r2, w2_val = v2, n2 = b, rd_reg = 0x77;
-    run_nz();
+    nz_mode = (uint8_t)(2 - odd);
+    run_timed();
     return (uint8_t)(out_v >> 4);
+}
+
+/* The divisor and shift written while playing (NR43 v43 to w43 at dot t2): the counts go
+ * on, but the divider reloads its count 4 dots after each pulse with the divisor of that
+ * moment. Played dot by dot from the trigger at t to the read at e; the LFSR in 7-bit
+ * mode (both values have bit 3 set). */
+static uint8_t nz_switch(uint8_t v43, uint8_t w43, uint16_t t, uint16_t t2, uint16_t e)
+{
+    uint8_t r = v43 & 7, s = v43 >> 4, cnt = (uint8_t)(r + 1);
+    uint16_t c = 0, l = 0x7FFF, reload = 0;
+    for (uint16_t d = (uint16_t)(t + 1u); d <= e; d++) {
+        uint8_t pulse = 0;
+        if (d == t2)
+            r = w43 & 7, s = w43 >> 4;
+        if (d == reload)
+            cnt = r;
+        if (!r) {
+            if ((d & 3) == 3)
+                pulse = 1, reload = (uint16_t)(d + 4u);
+        } else if ((d & 7) == 1) {
+            cnt = (uint8_t)((cnt - 1) & 7);
+            if (!cnt)
+                pulse = 1, reload = (uint16_t)(d + 4u);
+        }
+        if (pulse && d >= t + 10u) {
+            c++;
+            if ((c & (2u << s) - 1u) == 1u << s)
+                l = lfsr_run(l, 1, 1);
+        }
+    }
+    return nz_out(l);
 }
 
 static void test_noise(void)
@@ -576,6 +549,18 @@ static void test_noise(void)
         uint16_t k = nz_steps(0, 0, nz_pulses(0, NZ_T(0), NZ_RD(0, 64, b)));
         uint8_t want = nz_out(lfsr_run(lfsr_run(0x7FFF, 1, k1), 0, (uint16_t)(k - k1)));
         check(v == want, "ch4 width switch keeps the LFSR", v, want);
+    }
+    /* the divisor changed at four M-cycles in a row: codes $18 and $09 to $1A (as in
+     * SameSuite's channel_4_freq_change) */
+    static const uint8_t from[2] = {0x18, 0x09};
+    for (uint8_t i = 0; i < 2; i++) {
+        for (uint8_t a = 0; a < 4; a++) {
+            for (uint8_t b = 0; b < 32; b++) {
+                uint8_t v = nz_timed(from[i], 0, (uint16_t)(112u + a), 0x22, 0x1A, b);
+                uint8_t want = nz_switch(from[i], 0x1A, NZ_T(0), NZ_W2(0, 112u + a), NZ_RD(0, 112u + a, b));
+                check(v == want, "ch4 divisor written while playing", v, want);
+            }
+        }
     }
     rNR52 = 0;
     apu_restart();
