@@ -103,7 +103,8 @@ static __attribute__((noinline)) void oam_idu_slow(gb *g, uint64_t t)
     uint64_t now = g->s.clk;
     g->s.clk = t;
     gb_sync(g);
-    gb_oam_bug(g, GB_OAM_WRITE);
+    if (!gb_dma_oam_busy(g, t)) /* an OAM DMA's copying keeps the CPU off OAM's bus */
+        gb_oam_bug(g, GB_OAM_WRITE);
     g->s.clk = now;
 }
 

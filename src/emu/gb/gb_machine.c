@@ -45,11 +45,15 @@ static void event_fire(gb *g)
     int e = g->next_ev;
     uint64_t t = s->ev[e];
     switch (e) {
-    case GB_EV_PPU: gb_ppu_event(g, t); break;
+    case GB_EV_PPU:
+        if (s->ev[GB_EV_DMA] != GB_NEVER) /* the PPU may read OAM: the DMA's bytes before t */
+            gb_dma_catchup(g, t);
+        gb_ppu_event(g, t);
+        break;
     case GB_EV_TIMER: gb_timer_event(g, t); break;
     case GB_EV_FS: gb_apu_fs_event(g, t); break;
     case GB_EV_SERIAL: gb_serial_event(g, t); break;
-    case GB_EV_DMA: gb_sched(g, GB_EV_DMA, GB_NEVER); break;
+    case GB_EV_DMA: gb_dma_event(g, t); break;
     default:
         gb_sched(g, GB_EV_FRAME, GB_NEVER);
         gb_period_end(g, t);

@@ -82,6 +82,11 @@ cc_ "$src/hdma_test.c" -o hdma_test.rel
 link hdma_test hdma_test.rel
 "$PY" "$src/gbfix.py" hdma_test.gb --title HDMA --cgb 0x80
 
+# the OAM DMA at the M-cycle: its start and end, a restart, its bus conflicts
+cc_ "$src/dma_test.c" -o dma_test.rel
+link dma_test dma_test.rel
+"$PY" "$src/gbfix.py" dma_test.gb --title DMATEST --cgb 0x80
+
 # the serial shift clock's phase: the system counter's bit 8
 cc_ "$src/serial_test.c" -o serial_test.rel
 link serial_test serial_test.rel
