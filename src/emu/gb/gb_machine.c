@@ -44,6 +44,7 @@ static void event_fire(gb *g)
     gb_state *s = &g->s;
     int e = g->next_ev;
     uint64_t t = s->ev[e];
+    uint8_t if0 = s->iflag;
     switch (e) {
     case GB_EV_PPU:
         if (s->ev[GB_EV_DMA] != GB_NEVER) /* the PPU may read OAM: the DMA's bytes before t */
@@ -58,6 +59,13 @@ static void event_fire(gb *g)
         gb_sched(g, GB_EV_FRAME, GB_NEVER);
         gb_period_end(g, t);
         break;
+    }
+    uint8_t raised = e == GB_EV_PPU ? s->iflag & (uint8_t)~if0 : 0;
+    if (raised) { /* VBlank or STAT: the CPU's interrupt check looks at when (gb_cpu.c, irq_seen) */
+        if ((uint32_t)t - s->irq_new_t >= g->md)
+            s->irq_new = 0; /* earlier ones are seen by now */
+        s->irq_new |= raised;
+        s->irq_new_t = (uint32_t)t;
     }
 }
 

@@ -87,6 +87,11 @@ cc_ "$src/dma_test.c" -o dma_test.rel
 link dma_test dma_test.rel
 "$PY" "$src/gbfix.py" dma_test.gb --title DMATEST --cgb 0x80
 
+# the CPU's timing against the other units: when it sees an interrupt request
+cc_ "$src/timing_test.c" -o timing_test.rel
+link timing_test timing_test.rel
+"$PY" "$src/gbfix.py" timing_test.gb --title TIMING --cgb 0x80
+
 # the serial shift clock's phase: the system counter's bit 8
 cc_ "$src/serial_test.c" -o serial_test.rel
 link serial_test serial_test.rel
