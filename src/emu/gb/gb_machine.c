@@ -140,8 +140,11 @@ static void boot_vram(gb *g, int dmg_map)
 }
 
 /* Registers as the boot ROM leaves them at PC=$0100 (Pan Docs, "Power Up Sequence"). The
- * PPU is on line 153 (LY already reads 0, mode 1) 400 dots in; DIV is $AB on DMG, and
- * $1E on CGB, where the documentation gives no value. WRAM, HRAM and OAM are zero, VRAM
+ * PPU is on line 153 (LY already reads 0, mode 1) 400 dots in. The system counter is $ABCC
+ * on the DMG (DIV $AB, 52 dots before it steps); on the CGB the boot ROM's duration depends
+ * on the header (Pan Docs): for a DMG cartridge it is $2678 (DIV $26), the value and phase
+ * mooneye's boot_div-cgbABCDE measures (a header of another licensee than Nintendo), and
+ * for a CGB cartridge $1EA0 (DIV $1E), where nothing documents one. WRAM, HRAM and OAM are zero, VRAM
  * holds the logo (boot_vram); CGB palettes white. A DMG cartridge on the CGB runs in DMG compatibility mode:
  * the registers of the "CGB (DMG mode)" column (B is the title checksum when the
  * licensee is Nintendo, HL $991A when that is $43 or $58, else $007C), OPRI 1 (objects
@@ -163,7 +166,7 @@ static void post_boot(gb *g)
         s->h = logo_map ? 0x99 : 0x00;
         s->l = logo_map ? 0x1A : 0x7C;
         boot_vram(g, logo_map);
-        s->div_base = 0x1EA0;
+        s->div_base = 0x2678;
         s->dma_reg = 0x00;
         s->obp0 = s->obp1 = 0x00;
         s->opri = 1;

@@ -65,8 +65,9 @@ link mbc2_test mbc_test.rel
 link mbc1m_test mbc_test.rel
 "$PY" "$src/gbfix.py" mbc1m_test.gb --title MBC1M --cgb 0x80 --type 0x01 --romsize 1024 --logo --multicart --bank-tags
 
-# VRAM after the boot ROM: a DMG cartridge, one whose title checksum is $43 (licensee $01,
-# title "C"), and a CGB cartridge, each with a logo pattern of its own
+# VRAM and DIV after the boot ROM: a DMG cartridge, one whose title checksum is $43
+# (licensee $01, title "C"), and a CGB cartridge, each with a logo pattern of its own; the
+# JP at $0101 goes to the DIV reads at $01B0 first
 cc_ "$src/boot_test.c" -o boot_test.rel
 for v in "boot_test --title BOOT --cgb 0x00" "boot_map_test --title C --cgb 0x00 --licensee 0x01" \
   "boot_cgb_test --title BOOTCGB --cgb 0x80"; do
@@ -74,7 +75,7 @@ for v in "boot_test --title BOOT --cgb 0x00" "boot_map_test --title C --cgb 0x00
   name=$1
   shift
   link "$name" boot_test.rel
-  "$PY" "$src/gbfix.py" "$name.gb" --logo "$@"
+  "$PY" "$src/gbfix.py" "$name.gb" --logo --entry 0x01B0 "$@"
 done
 
 # starting an HBlank DMA with the LCD off or in mode 0 (CGB)

@@ -2,7 +2,7 @@
 """gbfix.py: sets the header fields of a Game Boy ROM image and fixes its checksums.
 
 usage: gbfix.py ROM [--title T] [--cgb 0x80] [--type 0x00] [--romsize N] [--ramsize N]
-                    [--licensee N] [--logo] [--multicart] [--bank-tags]
+                    [--licensee N] [--logo] [--multicart] [--bank-tags] [--entry ADDR]
 
 The header checksum at $014D is x = 0; x = x - byte - 1 over $0134-$014C; the global
 checksum at $014E-$014F is the big-endian sum of every byte except those two. --romsize
@@ -12,7 +12,8 @@ else it stays as makebin left it).
 --logo fills the logo area $0104-$0133 with a pattern of our own (no emulator checks the
 logo; the boot ROM unpacks whatever is there into VRAM). --multicart copies bank 0 into
 banks $10, $20 and $30, as each game of a 1 MiB MBC1M multi-game cartridge starts with
-its own header."""
+its own header. --entry makes the JP at $0101 go to ADDR instead of crt0's start (for
+code that must run at a known M-cycle after the boot ROM hands over)."""
 import argparse
 import sys
 
@@ -29,6 +30,7 @@ def main():
     ap.add_argument("--logo", action="store_true")
     ap.add_argument("--multicart", action="store_true")
     ap.add_argument("--bank-tags", action="store_true")
+    ap.add_argument("--entry", type=lambda s: int(s, 0), default=None)
     a = ap.parse_args()
     rom = bytearray(open(a.rom, "rb").read())
     size = max(len(rom), 32768, a.romsize * 1024)
@@ -49,6 +51,8 @@ def main():
     rom[0x14C] = 0
     if a.logo:  # 48 bytes, no two neighbours alike
         rom[0x104:0x134] = bytes((i * 0x35 + 0x1B) & 0xFF for i in range(48))
+    if a.entry is not None:
+        rom[0x101:0x104] = bytes((0xC3, a.entry & 0xFF, a.entry >> 8))
     if a.multicart:
         for g in range(1, 4):
             rom[g * 0x40000:g * 0x40000 + 0x4000] = rom[0:0x4000]
