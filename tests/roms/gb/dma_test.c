@@ -4,7 +4,8 @@
  *    measure the same): after a write to $FF46 in M-cycle W, byte i is copied in M-cycle
  *    W + 2 + i; OAM reads $FF in W + 161 and the copied byte in W + 162; a write during a
  *    transfer starts a new one with the same delays, so OAM is locked until 162 M-cycles
- *    after the second write, and then holds the second source;
+ *    after the second write, and then holds the second source; on the CGB in double
+ *    speed too (Pan Docs, "FF4D - KEY1": the OAM DMA runs twice as fast), in M-cycles;
  *  - bus conflicts: while a transfer copies, a read on the bus of its source returns the
  *    byte it copies in that M-cycle and a write there is lost; OAM reads $FF. The external
  *    bus carries cartridge ROM and, on the DMG, work RAM; the CGB has a bus of its own for
@@ -156,6 +157,20 @@ static void end_case(void (*fn)(void), uint8_t second, const char *what)
     check_oam(second, "OAM after the transfer");
 }
 
+/* STOP with KEY1 bit 0 set: the CGB's speed switch (IE is 0: STOP is two bytes). */
+static void speed_switch(void) __naked
+{
+    __asm
+        ld a, #0x30
+        ldh (0x00), a
+        ld a, #1
+        ldh (0x4d), a
+        stop
+        nop
+        ret
+    __endasm;
+}
+
 /* One stub case: page, the address read during the transfer and the one written. Checks
  * the reads in W+2 and W+5 against r0 and r3, the read after the transfer against after,
  * and the written byte against written (0x5A when the write reached it). */
@@ -192,6 +207,13 @@ void main(void)
     /* timing */
     end_case(end_read, 0, "one transfer");
     end_case(restart_read, 1, "a restarted transfer");
+    if (cgb) { /* in double speed the DMA copies a byte per (faster) M-cycle too */
+        rIE = 0;
+        speed_switch();
+        end_case(end_read, 0, "one transfer, double speed");
+        end_case(restart_read, 1, "a restarted transfer, double speed");
+        speed_switch();
+    }
 
     /* bus conflicts */
     uint8_t rom = *ROM_READ, rom0 = *(const volatile uint8_t *)0x0100, rom3 = *(const volatile uint8_t *)0x0103;
