@@ -157,19 +157,7 @@ static void end_case(void (*fn)(void), uint8_t second, const char *what)
     check_oam(second, "OAM after the transfer");
 }
 
-/* STOP with KEY1 bit 0 set: the CGB's speed switch (IE is 0: STOP is two bytes). */
-static void speed_switch(void) __naked
-{
-    __asm
-        ld a, #0x30
-        ldh (0x00), a
-        ld a, #1
-        ldh (0x4d), a
-        stop
-        nop
-        ret
-    __endasm;
-}
+#include "speed.h"
 
 /* One stub case: page, the address read during the transfer and the one written. Checks
  * the reads in W+2 and W+5 against r0 and r3, the read after the transfer against after,
