@@ -118,8 +118,6 @@ struct gb {
     uint32_t cram_size;
     const uint8_t *rmap[16];   /* the CPU's pages: NULL where an access needs gb_read_slow */
     uint8_t *wmap[16];
-    const uint8_t *bus_rmap[16]; /* the memory's pages, also while an OAM DMA keeps the CPU's NULL */
-    uint8_t *bus_wmap[16];
     uint32_t md;            /* dots per M-cycle */
     uint64_t next_event;    /* s.ev[next_ev], the earliest (gb_sched keeps both) */
     int next_ev;
@@ -161,6 +159,8 @@ struct gb {
     /* serial output */
     uint8_t *serial;
     size_t nserial, capserial;
+    const uint8_t *bus_rmap[16]; /* the memory's pages, also while an OAM DMA keeps the CPU's NULL */
+    uint8_t *bus_wmap[16];
 };
 
 /* The frame log's mode (gb_frame_log.cgb): GB_LOG_DMG, GB_LOG_CGB or GB_LOG_COMPAT. */

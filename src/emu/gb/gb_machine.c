@@ -39,18 +39,31 @@ void gb_sched(gb *g, int ev, uint64_t t)
     }
 }
 
+/* A PPU event at dot t. The CPU's interrupt check looks at when it raised a VBlank or STAT
+ * request (gb_cpu.c, irq_seen). */
+static void ppu_event(gb *g, uint64_t t)
+{
+    gb_state *s = &g->s;
+    uint8_t if0 = s->iflag;
+    if (s->ev[GB_EV_DMA] != GB_NEVER) /* the PPU may read OAM: the DMA's bytes before t */
+        gb_dma_catchup(g, t);
+    gb_ppu_event(g, t);
+    uint8_t raised = s->iflag & (uint8_t)~if0;
+    if (__builtin_expect(raised != 0, 0)) {
+        if ((uint32_t)t - s->irq_new_t >= g->md)
+            s->irq_new = 0; /* earlier ones are seen by now */
+        s->irq_new |= raised;
+        s->irq_new_t = (uint32_t)t;
+    }
+}
+
 static void event_fire(gb *g)
 {
     gb_state *s = &g->s;
     int e = g->next_ev;
     uint64_t t = s->ev[e];
-    uint8_t if0 = s->iflag;
     switch (e) {
-    case GB_EV_PPU:
-        if (s->ev[GB_EV_DMA] != GB_NEVER) /* the PPU may read OAM: the DMA's bytes before t */
-            gb_dma_catchup(g, t);
-        gb_ppu_event(g, t);
-        break;
+    case GB_EV_PPU: ppu_event(g, t); break;
     case GB_EV_TIMER: gb_timer_event(g, t); break;
     case GB_EV_FS: gb_apu_fs_event(g, t); break;
     case GB_EV_SERIAL: gb_serial_event(g, t); break;
@@ -59,13 +72,6 @@ static void event_fire(gb *g)
         gb_sched(g, GB_EV_FRAME, GB_NEVER);
         gb_period_end(g, t);
         break;
-    }
-    uint8_t raised = e == GB_EV_PPU ? s->iflag & (uint8_t)~if0 : 0;
-    if (raised) { /* VBlank or STAT: the CPU's interrupt check looks at when (gb_cpu.c, irq_seen) */
-        if ((uint32_t)t - s->irq_new_t >= g->md)
-            s->irq_new = 0; /* earlier ones are seen by now */
-        s->irq_new |= raised;
-        s->irq_new_t = (uint32_t)t;
     }
 }
 
