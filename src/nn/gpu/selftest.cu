@@ -9,6 +9,7 @@
 #include "core/rng.h"
 #include "nn/gpu/gpu_nn.h"
 #include "nn/gpu/selftest.h"
+#include "nn/gpu/selftest_ref.h"
 
 static __device__ __forceinline__ double ldd(const float *p) { return *p; }
 static __device__ __forceinline__ double ldd(const gv_bf16 *p) { return gv_bf16_to_f32(*p); }
@@ -375,49 +376,22 @@ static int gn_run(ctx *c, const char *what, int impl, int n, int C, gpu_dtype dt
     return ok;
 }
 
-/* The float64 host computation of the same formulas from the same (rounded) inputs; the
- * ReLU mask comes from the device's own (rounded) output gy, as in training. hr NULL: no
- * residual. Fills ry, rdx, rdr (the masked gradient) and rdg (dgamma then dbeta). */
+/* The float64 host computation of the same formulas from the same (rounded) inputs
+ * (selftest_ref.h); the ReLU mask comes from the device's own (rounded) output gy, as in
+ * training. hr NULL: no residual. Fills ry, rdx, rdr (the masked gradient) and rdg (dgamma
+ * then dbeta). */
 static void gn_reference(const double *hx, const double *hr, const double *hd, const float *hgb, const double *gy,
                          int relu, int n, int C, double *ry, double *rdx, double *rdr, double *rdg)
 {
-    const int cg = C / 8;
+    const nn_kref_norm k = {1, 1, relu, n, C};
+    double *gb = (double *)malloc(sizeof(double) * 2 * C), *st = (double *)malloc(sizeof(double) * 16 * n);
+    for (int i = 0; i < 2 * C; i++)
+        gb[i] = hgb[i];
     memset(rdg, 0, sizeof(double) * 2 * C);
-    for (int s = 0; s < n; s++)
-        for (int g = 0; g < 8; g++) {
-            double sum = 0, sq = 0, k = (double)NN_CELLS * cg;
-            for (int p = 0; p < NN_CELLS; p++)
-                for (int j = 0; j < cg; j++)
-                    sum += hx[((size_t)s * NN_CELLS + p) * C + g * cg + j];
-            double mu = sum / k;
-            for (int p = 0; p < NN_CELLS; p++)
-                for (int j = 0; j < cg; j++) {
-                    double d = hx[((size_t)s * NN_CELLS + p) * C + g * cg + j] - mu;
-                    sq += d * d;
-                }
-            double rs = 1.0 / sqrt(sq / k + 1e-5), a1 = 0, a2 = 0;
-            for (int p = 0; p < NN_CELLS; p++)
-                for (int j = 0; j < cg; j++) {
-                    size_t o = ((size_t)s * NN_CELLS + p) * C + g * cg + j;
-                    int ch = g * cg + j;
-                    double xh = (hx[o] - mu) * rs, v = xh * hgb[ch] + hgb[C + ch] + (hr ? hr[o] : 0);
-                    ry[o] = relu && !(v > 0) ? 0 : v;
-                    double gg = !relu || gy[o] > 0 ? hd[o] : 0;
-                    rdr[o] = gg;
-                    a1 += gg * hgb[ch];
-                    a2 += gg * hgb[ch] * xh;
-                    rdg[ch] += gg * xh;
-                    rdg[C + ch] += gg;
-                }
-            a1 /= k;
-            a2 /= k;
-            for (int p = 0; p < NN_CELLS; p++)
-                for (int j = 0; j < cg; j++) {
-                    size_t o = ((size_t)s * NN_CELLS + p) * C + g * cg + j;
-                    double xh = (hx[o] - mu) * rs;
-                    rdx[o] = rs * (rdr[o] * hgb[g * cg + j] - a1 - xh * a2);
-                }
-        }
+    nn_kref_norm_forward(&k, hx, hr, gb, gb + C, NULL, NULL, st, st + 8 * n, ry);
+    nn_kref_norm_backward(&k, hx, relu ? gy : NULL, hd, gb, st, st + 8 * n, rdx, rdr, rdg, rdg + C);
+    free(gb);
+    free(st);
 }
 
 /* rel_l2 of each output of r against ref (dres only when both have it); returns the worst,
