@@ -1,4 +1,4 @@
-/* cpu.c: the 2A03's 6502 core (no decimal mode). Every bus cycle an instruction makes is a
+/* nes_cpu.c: the 2A03's 6502 core (no decimal mode). Every bus cycle an instruction makes is a
  * nes_read/nes_write, dummy reads and writes included, so cycle counts (page-cross and
  * branch penalties) and the side effects of dummy accesses come out of the access pattern
  * itself. Interrupts are polled at the end of each instruction using the state of the

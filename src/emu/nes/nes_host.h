@@ -1,4 +1,4 @@
-/* render_host.h: the host renderer over frame logs (render_host.c). */
+/* nes_host.h: the host renderer over frame logs (nes_host.c). */
 #ifndef GV_EMU_NES_RENDER_HOST_H
 #define GV_EMU_NES_RENDER_HOST_H
 
