@@ -6,6 +6,8 @@ breaks one, then exits 0 (the shell test counts the lines). The rules:
 
   headers    every .c, .h and .cu file under src/, tests/ and fuzz/ opens with a comment whose
              first word is its own name: "/* nes_video.h: ...".
+  guards     every header under src/ is guarded by its own path: src/emu/nes/nes_video.h by
+             #ifndef GV_EMU_NES_NES_VIDEO_H and #define GV_EMU_NES_NES_VIDEO_H.
   doc paths  every path written in README.md, tests/README.md and docs/*.md (src/..., tests/...,
              bench/..., scripts/..., docs/..., fuzz/..., or a folder of src/ such as
              emu/common/console.h) is a file or folder of the tree, and every bare source name
@@ -185,6 +187,17 @@ def check_headers(tree):
     return fails, "%d source files under src/, tests/ and fuzz/ open with a comment that starts with their own name" % len(files)
 
 
+def check_guards(tree):
+    fails, files = [], [p for p in sources(tree) if p.startswith("src/") and p.endswith(".h")]
+    for p in files:
+        want = "GV_" + re.sub(r"[/.]", "_", p[len("src/"):]).upper()
+        m = re.search(r"^#\s*ifndef\s+(\w+)\s*\n#\s*define\s+(\w+)", read(os.path.join(tree.root, p)), re.M)
+        if not m or m.group(1) != want or m.group(2) != want:
+            got = "%s / %s" % (m.group(1), m.group(2)) if m else "no #ifndef X / #define X"
+            fails.append("%s is guarded by %s, not %s" % (p, got, want))
+    return fails, "%d headers under src/ are guarded by their own path (GV_<PATH>_H)" % len(files)
+
+
 def docs(tree):
     return ["README.md", "tests/README.md"] + sorted(p for p in tree.files if re.fullmatch(r"docs/[^/]+\.md", p))
 
@@ -320,7 +333,7 @@ def main():
     root = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", ".."))
     gpuvet = sys.argv[2] if len(sys.argv) > 2 and sys.argv[2] else None
     tree = Tree(root)
-    for name, check in (("headers", check_headers), ("doc paths", check_doc_paths), ("comments", check_comments),
+    for name, check in (("headers", check_headers), ("guards", check_guards), ("doc paths", check_doc_paths), ("comments", check_comments),
                         ("readme", lambda t: check_readme(t, gpuvet))):
         fails, what = check(tree)
         for f in fails:
