@@ -11,8 +11,8 @@
  * (0 when the DAC is off), NR51 routes channels to left/right, NR50 scales by vol+1,
  * and the sum is scaled by 32 (at most +-15360); the high-pass filter then runs on the
  * host in Q16 fixed point. */
-#ifndef GV_EMU_GB_GB_APU_SYNTH_H
-#define GV_EMU_GB_GB_APU_SYNTH_H
+#ifndef GV_EMU_GB_GB_AUDIO_H
+#define GV_EMU_GB_GB_AUDIO_H
 
 #include <stdint.h>
 

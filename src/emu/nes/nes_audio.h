@@ -3,8 +3,8 @@
  * over the frame's spans). The audible state of the five channels between two changes is a
  * nes_osc; its output is summed over CPU cycles exactly, in integers, so every path gives
  * the same sample stream. Recurrent filters are not here: they run on the host (nes_aout.c). */
-#ifndef GV_EMU_NES_AUDIO_RULES_H
-#define GV_EMU_NES_AUDIO_RULES_H
+#ifndef GV_EMU_NES_NES_AUDIO_H
+#define GV_EMU_NES_NES_AUDIO_H
 
 #include <stdint.h>
 

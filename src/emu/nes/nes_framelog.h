@@ -3,8 +3,8 @@
  * pre-render line), the changes after it stamped with (line, dot), and the audible spans of
  * the frame's CPU cycles. A frame log is self-contained apart from CHR-ROM, which is the
  * same for every frame and instance and is passed beside it. */
-#ifndef GV_EMU_NES_FRAMELOG_H
-#define GV_EMU_NES_FRAMELOG_H
+#ifndef GV_EMU_NES_NES_FRAMELOG_H
+#define GV_EMU_NES_NES_FRAMELOG_H
 
 #include <stdint.h>
 

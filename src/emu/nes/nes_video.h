@@ -3,8 +3,8 @@
  * frame log) and the device one (CUDA/HIP over the frame log). Plain C, static inline; when
  * compiled by nvcc or hipcc the functions are __host__ __device__. Nothing here touches
  * timing-side state (flags, NMI, IRQ): that lives in nes_ppu.c. */
-#ifndef GV_EMU_NES_PPU_RULES_H
-#define GV_EMU_NES_PPU_RULES_H
+#ifndef GV_EMU_NES_NES_VIDEO_H
+#define GV_EMU_NES_NES_VIDEO_H
 
 #include <stdint.h>
 
