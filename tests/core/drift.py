@@ -8,6 +8,8 @@ breaks one, then exits 0 (the shell test counts the lines). The rules:
              first word is its own name: "/* nes_video.h: ...".
   guards     every header under src/ is guarded by its own path: src/emu/nes/nes_video.h by
              #ifndef GV_EMU_NES_NES_VIDEO_H and #define GV_EMU_NES_NES_VIDEO_H.
+  qualifiers the host/device and inlining macros (a #define of a name ending in _HD or INLINE)
+             are defined in one place, src/core/hd.h (docs/BUILD.md "Device code").
   doc paths  every path written in README.md, tests/README.md and docs/*.md (src/..., tests/...,
              bench/..., scripts/..., docs/..., fuzz/..., or a folder of src/ such as
              emu/common/console.h) is a file or folder of the tree, and every bare source name
@@ -198,6 +200,20 @@ def check_guards(tree):
     return fails, "%d headers under src/ are guarded by their own path (GV_<PATH>_H)" % len(files)
 
 
+def check_qualifiers(tree):
+    fails, n = [], 0
+    for p in sources(tree):
+        if not p.startswith("src/"):
+            continue
+        for i, line in enumerate(read(os.path.join(tree.root, p)).split("\n"), 1):
+            m = re.match(r"\s*#\s*define\s+(\w*(?:_HD|INLINE))\b", line)
+            if m:
+                n += 1
+                if p != "src/core/hd.h":
+                    fails.append("%s:%d defines %s: the host/device and inlining macros live in src/core/hd.h" % (p, i, m.group(1)))
+    return fails, "the %d definitions of host/device and inlining macros are all in src/core/hd.h" % n
+
+
 def docs(tree):
     return ["README.md", "tests/README.md"] + sorted(p for p in tree.files if re.fullmatch(r"docs/[^/]+\.md", p))
 
@@ -333,7 +349,7 @@ def main():
     root = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", ".."))
     gpuvet = sys.argv[2] if len(sys.argv) > 2 and sys.argv[2] else None
     tree = Tree(root)
-    for name, check in (("headers", check_headers), ("guards", check_guards), ("doc paths", check_doc_paths), ("comments", check_comments),
+    for name, check in (("headers", check_headers), ("guards", check_guards), ("qualifiers", check_qualifiers), ("doc paths", check_doc_paths), ("comments", check_comments),
                         ("readme", lambda t: check_readme(t, gpuvet))):
         fails, what = check(tree)
         for f in fails:

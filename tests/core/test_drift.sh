@@ -19,7 +19,8 @@ p=$tmp/plant
 mkdir -p "$p/src/core" "$p/src/emu/toy" "$p/docs" "$p/scripts" "$p/tests/core" "$p/tests/extra"
 printf '/tests/data/\n' >"$p/.gitignore"
 printf '/* a.h: fine; see b.c, core/a.h and src/emu/toy/. */\n#ifndef GV_CORE_A_H\n#define GV_CORE_A_H\n#include <stdio.h>\n#endif\n' >"$p/src/core/a.h"
-printf '/* c.h: a guard of another name */\n#ifndef GV_CORE_OLD_H\n#define GV_CORE_OLD_H\n#endif\n' >"$p/src/core/c.h"
+printf '/* c.h: a guard of another name */\n#ifndef GV_CORE_OLD_H\n#define GV_CORE_OLD_H\n#define MY_INLINE static inline\n#endif\n' >"$p/src/core/c.h"
+printf '/* hd.h: the qualifiers */\n#ifndef GV_CORE_HD_H\n#define GV_CORE_HD_H\n#define GV_HD\n#define GV_INLINE static inline\n#endif\n' >"$p/src/core/hd.h"
 printf '/* old.c: named\n * after core/gone.h; <stdio.h>, "x.y.c", ggml-backend.h, every `.cu` file */\n' >"$p/src/core/b.c"
 printf '/* toy_console.c: a console */\n' >"$p/src/emu/toy/toy_console.c"
 printf '/* toy_gpu.cu: its device renderer */\n' >"$p/src/emu/toy/toy_gpu.cu"
@@ -42,7 +43,7 @@ cat >"$p/README.md" <<'EOF'
 ## The tree
 
 ```
-src/core/        the core (a.h, b.c, c.h)
+src/core/        the core (a.h, b.c, c.h, hd.h)
 src/emu/         the consoles
 src/emu/toy/     the toy: toy_console.c
 docs/            A
@@ -55,6 +56,7 @@ grep '^FAIL' "$tmp/planted" | grep -v -E 'places? above$' >"$tmp/got"
 cat >"$tmp/want" <<'EOF'
 FAIL drift headers: src/core/b.c:1 opens with "old.c:", not "/* b.c: ..."
 FAIL drift guards: src/core/c.h is guarded by GV_CORE_OLD_H / GV_CORE_OLD_H, not GV_CORE_C_H
+FAIL drift qualifiers: src/core/c.h:4 defines MY_INLINE: the host/device and inlining macros live in src/core/hd.h
 FAIL drift doc paths: docs/A.md:3 names src/core/missing.c, which is no file or folder of the tree
 FAIL drift doc paths: docs/A.md:4 names gone.py, which is the name of no file of the tree
 FAIL drift comments: src/core/b.c:2: a comment names core/gone.h, which is no file or folder of the tree
@@ -65,7 +67,7 @@ FAIL drift readme: README.md's table of commands has no row for `gpuvet bench ma
 FAIL drift readme: README.md's table of commands shows `gpuvet gone FILE`, which `gpuvet --help` does not list
 EOF
 if cmp -s "$tmp/want" "$tmp/got"; then
-  echo "PASS drift rules: a planted tree gives exactly the $(grep -c '' "$tmp/want") planted FAIL lines (a header with an old name, a guard with an old name, a missing path and name in a doc, a missing path in a comment, a console's device renderer, a doc and a tests/ folder the maps leave out, a command missing from the table and one gone from gpuvet) and accepts its system header, quoted name, other project's file, globs, placeholders, suffixes and git-ignored path"
+  echo "PASS drift rules: a planted tree gives exactly the $(grep -c '' "$tmp/want") planted FAIL lines (a header with an old name, a guard with an old name, an inlining macro outside core/hd.h, a missing path and name in a doc, a missing path in a comment, a console's device renderer, a doc and a tests/ folder the maps leave out, a command missing from the table and one gone from gpuvet) and accepts its system header, quoted name, other project's file, globs, placeholders, suffixes and git-ignored path"
 else
   echo "FAIL drift rules: the planted tree gave other FAIL lines than expected; expected: $(tr '\n' '|' <"$tmp/want") got: $(tr '\n' '|' <"$tmp/got")"
 fi
