@@ -4,6 +4,7 @@
 #ifndef GV_EMU_NES_NES_INT_H
 #define GV_EMU_NES_NES_INT_H
 
+#include "core/hd.h"
 #include "emu/nes/nes.h"
 #include "emu/nes/nes_framelog.h"
 #include "emu/nes/nes_video.h"
@@ -179,28 +180,17 @@ void nes_irq_clear(nes *m, int src);
 void nes_dma(nes *m, uint16_t a);
 
 /* The bus: every CPU cycle is one of these (always inlined into the CPU, except in
- * sanitizer builds, where forcing it multiplies the compile time many times over). */
-#if defined(__SANITIZE_ADDRESS__)
-#define NES_NO_FORCED_INLINE 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define NES_NO_FORCED_INLINE 1
-#endif
-#endif
-#ifdef NES_NO_FORCED_INLINE
-#define NES_BUS static inline
-#else
-#define NES_BUS static inline __attribute__((always_inline))
-#endif
+ * sanitizer builds, where forcing it multiplies the compile time many times over:
+ * GV_HOT_INLINE). */
 
-NES_BUS void nes_tick(nes *m)
+GV_HOT_INLINE void nes_tick(nes *m)
 {
     if (__builtin_expect(++m->cyc >= m->next_ev, 0))
         nes_events(m);
 }
 
 /* One read access in the current cycle (no tick): the CPU's, or a halted cycle's repeat. */
-NES_BUS uint8_t nes_access(nes *m, uint16_t a)
+GV_HOT_INLINE uint8_t nes_access(nes *m, uint16_t a)
 {
     uint8_t v;
     if (a < 0x2000)
@@ -215,7 +205,7 @@ NES_BUS uint8_t nes_access(nes *m, uint16_t a)
 
 /* A read cycle. A pending DMA keeps next_ev at or before the cycle it may halt (see
  * nes_events), so the common path stays one compare. */
-NES_BUS uint8_t nes_read(nes *m, uint16_t a)
+GV_HOT_INLINE uint8_t nes_read(nes *m, uint16_t a)
 {
     if (__builtin_expect(++m->cyc >= m->next_ev, 0)) {
         nes_events(m);
@@ -225,7 +215,7 @@ NES_BUS uint8_t nes_read(nes *m, uint16_t a)
     return nes_access(m, a);
 }
 
-NES_BUS void nes_write(nes *m, uint16_t a, uint8_t v)
+GV_HOT_INLINE void nes_write(nes *m, uint16_t a, uint8_t v)
 {
     nes_tick(m);
     m->bus = v;
