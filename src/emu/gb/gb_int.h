@@ -251,7 +251,7 @@ void gb_apu_fs_schedule(gb *g);
 void gb_apu_div_reset(gb *g, uint64_t old_sysclk);
 void gb_apu_period_switch(gb *g, uint64_t t);
 
-/* ---- audio synthesis (gb_audio.c) ----------------------------------------------------- */
+/* ---- audio synthesis (gb_aout.c) ------------------------------------------------------ */
 void gb_lfsr_jump_init(gb_lfsr_jump *J);
 
 /* ---- save states (gb_state.c): the part of loading after the header checks ---------- */
