@@ -56,6 +56,7 @@ static struct {
     size_t state_size;          /* what retro_serialize_size answers for this game */
     uint8_t *sram, *sram_seen;  /* battery memory as the frontend sees it; what we last gave */
     size_t sram_len;
+    int sram_valid;             /* sram holds the machine's battery memory (after the first sync) */
     int broken;                 /* a frame failed: the error was logged, the core stops */
     char opt_renderer[64], opt_model[64]; /* core option keys (the MMC3's: LR_OPT_MMC3) */
 } lr;
@@ -227,7 +228,9 @@ static gv_status batch_open(int keep_state, gv_err *err)
         return st;
     cfg.state = state;
     cfg.state_len = state_len;
-    if (lr.sram_len && !keep_state) {
+    /* a new game starts from the cartridge's own blank memory (an EEPROM reads $FF), which
+     * the first sync hands to the frontend; a restart keeps what the frontend holds */
+    if (lr.sram_len && lr.sram_valid && !keep_state) {
         cfg.battery = lr.sram;
         cfg.battery_len = lr.sram_len;
         cfg.battery_name = "the frontend's save RAM";
@@ -270,6 +273,7 @@ static gv_status sram_sync(gv_err *err)
     if (n == lr.sram_len) {
         memcpy(lr.sram, d, n);
         memcpy(lr.sram_seen, d, n);
+        lr.sram_valid = 1;
     }
     free(d);
     return GV_OK;
@@ -290,6 +294,7 @@ static void game_free(void)
     lr.stereo = NULL;
     lr.sram = lr.sram_seen = NULL;
     lr.sram_len = 0;
+    lr.sram_valid = 0;
     lr.broken = 0;
 }
 
