@@ -3,9 +3,11 @@
  * to the console's name ("nes", "gb", "snes"): gpuvet_<name>_libretro.so. Everything goes through
  * console.h and the batch runner (one instance), so a frame here is the frame `gpuvet run`
  * draws and hashes: video as XRGB8888, audio as stereo int16 at the console's rate, the
- * joypad mapped by button name, serialization through our save states, SRAM through the
- * battery memory. Core options: the renderer (native or host; the device renderers do not
- * run inside a frontend), for the Game Boy the model, for the NES the MMC3 revision.
+ * joypad mapped by button name (a console's analog axes from the left stick),
+ * serialization through our save states, SRAM through the battery memory (a cartridge
+ * clock's footer included: the frontend's save file is gpuvet's battery file). Core
+ * options: the renderer (native or host; the device renderers do not run inside a
+ * frontend), for the Game Boy the model, for the NES the MMC3 revision.
  *
  * The libretro API is a set of global functions with one game loaded per process, so the
  * core's state is one static struct; nothing here is called from more than one thread.
@@ -396,6 +398,14 @@ RETRO_API void retro_run(void)
         if (lr.joy[i] != ~0u && lr.input(0, RETRO_DEVICE_JOYPAD, 0, lr.joy[i]))
             buttons |= (emu_buttons)1 << i;
     emu_batch_set_input(lr.b, buttons);
+    if (con->axes && lr.input) {
+        /* a console's first two axes from the left analog stick (the Game Boy's TiltX and
+         * TiltY: the MBC7's accelerometer; right and down positive, as the stick reports) */
+        int16_t ax[EMU_MAX_AXES] = {0};
+        ax[0] = lr.input(0, RETRO_DEVICE_ANALOG, RETRO_DEVICE_INDEX_ANALOG_LEFT, RETRO_DEVICE_ID_ANALOG_X);
+        ax[1] = lr.input(0, RETRO_DEVICE_ANALOG, RETRO_DEVICE_INDEX_ANALOG_LEFT, RETRO_DEVICE_ID_ANALOG_Y);
+        emu_batch_set_axes(lr.b, ax);
+    }
     int done, n = 0;
     gv_status st = sram_sync(&err);
     if (st == GV_OK)
