@@ -433,6 +433,18 @@ static const uint8_t busy_prog[] = {
     0x18, 0xE9,
 };
 
+/* An OAM DMA from $8000 started in mode 0 of line 143, so that it runs across the end of the
+ * frame period (LY 144); the byte at $8000 counts frames. */
+static const uint8_t dma_prog[] = {
+    0x21, 0x00, 0x80,                   /* ld hl,$8000 */
+    0xF0, 0x44, 0xFE, 0x8F, 0x20, 0xFA, /* loop: wait for LY = 143 */
+    0xF0, 0x41, 0xE6, 0x03, 0x20, 0xFA, /* wait for mode 0 */
+    0x34,                               /* inc (hl) */
+    0x3E, 0x80, 0xE0, 0x46,             /* OAM DMA from $8000 */
+    0xF0, 0x44, 0xFE, 0x90, 0x20, 0xFA, /* wait for LY = 144 */
+    0x18, 0xE7,                         /* jr loop */
+};
+
 static uint64_t frame_sig(gb *g)
 {
     int n;
@@ -504,6 +516,39 @@ static void test_state(void)
         free(s3);
         gb_free(a1);
         gb_free(v);
+    }
+    /* a state taken while an OAM DMA runs: the rest of the transfer after the load */
+    {
+        uint8_t *rd = make_rom(32, 0x00, 0, 0, dma_prog, sizeof dma_prog);
+        gb_cart *cd = load(rd, 32);
+        gb *d1, *d2;
+        gb_new(cd, GB_MODEL_DMG, outs, &d1, &e);
+        gb_new(cd, GB_MODEL_DMG, outs, &d2, &e);
+        for (int i = 0; i < 5; i++)
+            gb_run_frame(d1);
+        uint8_t *s3, *s4, *s5;
+        size_t n3, n4, n5;
+        gb_state_save(d1, &s3, &n3, &e);
+        const gb_state *ds = (const gb_state *)(s3 + 40);
+        int mid = ds->ev[GB_EV_DMA] != GB_NEVER && ds->dma_done < 160;
+        st = gb_state_load(d2, s3, n3, &e);
+        for (int i = 0; i < 3; i++) {
+            gb_run_frame(d1);
+            gb_run_frame(d2);
+        }
+        gb_state_save(d1, &s4, &n4, &e);
+        gb_state_save(d2, &s5, &n5, &e);
+        const gb_state *e1 = (const gb_state *)(s4 + 40);
+        t_check(mid && st == GV_OK && n4 == n5 && !memcmp(s4, s5, n4) && e1->oam[0] == 8,
+                "gb state during an OAM DMA", "saved with %u of 160 bytes copied; 3 frames later both machines' states "
+                "identical, OAM[0] = %u (frames counted at $8000: 8)", ds->dma_done, e1->oam[0]);
+        free(s3);
+        free(s4);
+        free(s5);
+        gb_free(d1);
+        gb_free(d2);
+        gb_cart_free(cd);
+        free(rd);
     }
     /* a CGB in DMG compatibility mode is its own model for states */
     {

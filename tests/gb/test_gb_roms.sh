@@ -3,11 +3,12 @@
 # quirks; compat_test: a DMG cartridge, on the CGB in DMG compatibility mode; mbc2_test,
 # mbc1m_test: MBC2 and the MBC1M wiring; boot_test, boot_map_test, boot_cgb_test: VRAM as
 # the boot ROM leaves it; hdma_test: an HBlank DMA started with the LCD off or in mode 0;
-# serial_test: the serial clock's phase; rtc_test, mbc7_test, huc1_test, huc3_test,
-# mmm01_test, mmm01m_test: the MBC3's clock, the MBC7, HuC1, HuC3, MMM01), the boards'
-# battery files (written, read back and written again byte for byte, their layouts, wrong
-# sizes refused) and their state in save states, the verdicts of the serial-bytes form of the
-# LD B,B protocol (proto_pass, proto_fail), the PPU scene and the compatibility picture
+# serial_test: the serial clock's phase; dma_test: the OAM DMA's timing and bus conflicts;
+# timing_test: when the CPU sees an interrupt request; rtc_test, mbc7_test, huc1_test,
+# huc3_test, mmm01_test, mmm01m_test: the MBC3's clock, the MBC7, HuC1, HuC3, MMM01), the
+# boards' battery files (written, read back and written again byte for byte, their layouts,
+# wrong sizes refused) and their state in save states, the verdicts of the serial-bytes form
+# of the LD B,B protocol (proto_pass, proto_fail), the PPU scene and the compatibility picture
 # against the pictures scene.py and compat.py compute independently, the APU ROM's WAV
 # against apu_spec.py's description, identical hashes across renderers and instance counts
 # (device when a GPU is usable), bad input, save-state round trips, the trace layout and
@@ -42,7 +43,8 @@ fi
 # movie: the input a ROM needs (mbc7_test tilts the cartridge)
 movie() { [ "$1" = mbc7_test ] && echo "--input $GV_ROOT/tests/emu/input_mbc7.txt"; }
 for rom in cpu_test apu_test battery_test quirks_test compat_test mbc2_test mbc1m_test boot_test boot_map_test \
-  boot_cgb_test hdma_test serial_test rtc_test mbc7_test huc1_test huc3_test mmm01_test mmm01m_test; do
+  boot_cgb_test hdma_test serial_test dma_test timing_test rtc_test mbc7_test huc1_test huc3_test mmm01_test \
+  mmm01m_test; do
   for m in dmg cgb; do
     "$G" run gb "$R/$rom.gb" --model $m --test-rom --no-battery $(movie $rom) >"$T_TMP/out" 2>&1
     rc=$?

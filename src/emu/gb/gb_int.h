@@ -81,7 +81,7 @@ typedef struct {
     uint8_t cgb;        /* CGB mode: the CGB's registers, attributes, palettes, banks and speeds */
     uint8_t buttons;    /* held (input): A B Select Start Right Left Up Down; 0 in older states */
     uint8_t cgb_hw;     /* CGB hardware: 1 in CGB mode and in DMG compatibility mode (cgb 0) */
-    uint8_t pad0[4];
+    uint32_t irq_new_t; /* the dot (low 32 bits) at which the PPU last raised IF bits: irq_new */
     /* clocks */
     uint64_t clk;       /* dots since power-on */
     uint64_t div_base;  /* 64-bit system counter (DIV is bits 8-15) at dot div_clk */
@@ -99,7 +99,13 @@ typedef struct {
     uint16_t hdma_src, hdma_dst;
     uint8_t io_misc[4]; /* $FF72-$FF75 */
     uint8_t gdma_pending; /* a general DMA started in mode 3 runs when mode 0 begins */
-    uint8_t pad_gdma[7];
+    /* OAM DMA (gb_mem.c): the transfer from page dma_reg ends at ev[GB_EV_DMA] and copies
+     * byte i in the M-cycle 160 - i before it; dma_done of its bytes are in OAM. A transfer
+     * that a restart interrupted reads on until the new one starts: its page and the index
+     * of its byte in the restart's M-cycle, plus 1 (0: none). */
+    uint8_t dma_done, dma_old_page, dma_old_idx;
+    uint8_t irq_new;    /* the IF bits the PPU raised at irq_new_t (the DMG sees them an M-cycle later) */
+    uint8_t pad_gdma[3];
     /* cartridge */
     uint16_t rom_bank;  /* MBC1: low 5 bits; MBC3: 7-8 bits; MBC5: 9 bits */
     uint8_t ram_bank, ram_en, mbc1_bank2, mbc1_mode;
@@ -139,7 +145,7 @@ struct gb {
     uint32_t rom_mask;      /* number of 16 KiB banks - 1 */
     uint8_t *cram;
     uint32_t cram_size;
-    const uint8_t *rmap[16];
+    const uint8_t *rmap[16];   /* the CPU's pages: NULL where an access needs gb_read_slow */
     uint8_t *wmap[16];
     uint32_t md;            /* dots per M-cycle */
     uint64_t next_event;    /* s.ev[next_ev], the earliest (gb_sched keeps both) */
@@ -182,6 +188,8 @@ struct gb {
     /* serial output */
     uint8_t *serial;
     size_t nserial, capserial;
+    const uint8_t *bus_rmap[16]; /* the memory's pages, also while an OAM DMA keeps the CPU's NULL */
+    uint8_t *bus_wmap[16];
 };
 
 /* The frame log's mode (gb_frame_log.cgb): GB_LOG_DMG, GB_LOG_CGB or GB_LOG_COMPAT. */
@@ -195,6 +203,10 @@ uint8_t gb_read_slow(gb *g, uint16_t a);
 void gb_write_slow(gb *g, uint16_t a, uint8_t v);
 void gb_map_update(gb *g);      /* recompute rmap/wmap from the state */
 void gb_map_vram(gb *g);        /* VRAM page pointers for the current mode and bank */
+void gb_oam_dma(gb *g, uint8_t v);          /* a write to $FF46 at s.clk */
+void gb_dma_event(gb *g, uint64_t t);       /* the OAM DMA ends at dot t */
+void gb_dma_catchup(gb *g, uint64_t t);     /* OAM as the DMA has written it before dot t */
+int gb_dma_oam_busy(const gb *g, uint64_t t); /* the DMA holds OAM's bus in the M-cycle at t */
 static inline void gb_oam_changed(gb *g) { g->oam_rows_h = 0; }
 
 static inline uint8_t gb_rd(gb *g, uint16_t a)
@@ -297,7 +309,6 @@ void gb_ppu_period_begin(gb *g);
 void gb_pal_rgb_refresh(gb *g); /* after the palette RAM changed wholesale */
 void gb_native_init(gb *g);     /* the native renderer's tables */
 void gb_hdma_write(gb *g, uint16_t a, uint8_t v);
-void gb_oam_dma(gb *g, uint8_t v);
 /* The DMG's OAM corruption bug (Pan Docs, "OAM Corruption Bug"): an access to $FE00-$FEFF
  * at dot s.clk, or a 16-bit increment or decrement of a register holding such an address
  * (GB_OAM_WRITE), while the PPU scans OAM, corrupts the row it reads. kind: GB_OAM_READ,

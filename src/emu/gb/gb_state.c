@@ -107,6 +107,9 @@ static const char *state_check(const gb_state *s, const gb_state *m)
         return "HALT time-out out of range";
     if (s->clk > (1ull << 62))
         return "clock out of range";
+    if (s->dma_done > 160 || s->dma_old_idx > 160 ||
+        (s->ev[GB_EV_DMA] != GB_NEVER && s->ev[GB_EV_DMA] > s->clk + 162u * 4))
+        return "OAM DMA out of range";
     if (!(s->lcdc & 0x80) && s->ev[GB_EV_FRAME] == GB_NEVER)
         return "LCD off without a frame deadline";
     if ((s->lcdc & 0x80) && (s->ev[GB_EV_PPU] == GB_NEVER || s->line_clk > s->clk + GB_DOTS_LINE ||

@@ -90,8 +90,9 @@ for v in mmm01_test mmm01m_test; do
   "$PY" "$src/gbfix.py" $v.gb --title MMM01 --cgb 0x80 --type 0x0D --romsize 8192 --ramsize 0x04 --mmm01
 done
 
-# VRAM after the boot ROM: a DMG cartridge, one whose title checksum is $43 (licensee $01,
-# title "C"), and a CGB cartridge, each with a logo pattern of its own
+# VRAM and DIV after the boot ROM: a DMG cartridge, one whose title checksum is $43
+# (licensee $01, title "C"), and a CGB cartridge, each with a logo pattern of its own; the
+# JP at $0101 goes to the DIV reads at $01B0 first
 cc_ "$src/boot_test.c" -o boot_test.rel
 for v in "boot_test --title BOOT --cgb 0x00" "boot_map_test --title C --cgb 0x00 --licensee 0x01" \
   "boot_cgb_test --title BOOTCGB --cgb 0x80"; do
@@ -99,13 +100,23 @@ for v in "boot_test --title BOOT --cgb 0x00" "boot_map_test --title C --cgb 0x00
   name=$1
   shift
   link "$name" boot_test.rel
-  "$PY" "$src/gbfix.py" "$name.gb" --logo "$@"
+  "$PY" "$src/gbfix.py" "$name.gb" --logo --entry 0x01B0 "$@"
 done
 
 # starting an HBlank DMA with the LCD off or in mode 0 (CGB)
 cc_ "$src/hdma_test.c" -o hdma_test.rel
 link hdma_test hdma_test.rel
 "$PY" "$src/gbfix.py" hdma_test.gb --title HDMA --cgb 0x80
+
+# the OAM DMA at the M-cycle: its start and end, a restart, its bus conflicts
+cc_ "$src/dma_test.c" -o dma_test.rel
+link dma_test dma_test.rel
+"$PY" "$src/gbfix.py" dma_test.gb --title DMATEST --cgb 0x80
+
+# the CPU's timing against the other units: when it sees an interrupt request
+cc_ "$src/timing_test.c" -o timing_test.rel
+link timing_test timing_test.rel
+"$PY" "$src/gbfix.py" timing_test.gb --title TIMING --cgb 0x80
 
 # the serial shift clock's phase: the system counter's bit 8
 cc_ "$src/serial_test.c" -o serial_test.rel

@@ -3,6 +3,7 @@
 
 usage: gbfix.py ROM [--title T] [--cgb 0x80] [--type 0x00] [--romsize N] [--ramsize N]
                     [--licensee N] [--logo] [--multicart] [--bank-tags] [--tag-bank0] [--mmm01]
+                    [--entry ADDR]
 
 The header checksum at $014D is x = 0; x = x - byte - 1 over $0134-$014C; the global
 checksum at $014E-$014F is the big-endian sum of every byte except those two. --romsize
@@ -15,7 +16,9 @@ banks $10, $20 and $30, as each game of a 1 MiB MBC1M multi-game cartridge start
 its own header. --tag-bank0 tags bank 0 as well. --mmm01 lays the image out as an MMM01
 cartridge: bank 0 (the program) copied into every 16 KiB bank, every bank tagged (bank 0
 too), the header fields and checksum written into the menu's header, in the last 32 KiB
-(where the MMM01 starts), and a first game's header (MBC1, 128 KiB) at $0100."""
+(where the MMM01 starts), and a first game's header (MBC1, 128 KiB) at $0100. --entry
+makes the JP at $0101 go to ADDR instead of crt0's start (for code that must run at a
+known M-cycle after the boot ROM hands over)."""
 import argparse
 import sys
 
@@ -57,6 +60,7 @@ def main():
     ap.add_argument("--bank-tags", action="store_true")
     ap.add_argument("--tag-bank0", action="store_true")
     ap.add_argument("--mmm01", action="store_true")
+    ap.add_argument("--entry", type=lambda s: int(s, 0), default=None)
     a = ap.parse_args()
     rom = bytearray(open(a.rom, "rb").read())
     size = max(len(rom), 32768, a.romsize * 1024)
@@ -74,6 +78,8 @@ def main():
         header(rom, 0, "GAME1", a.cgb, 0x01, 2, 0, a.licensee)
     if a.logo:  # 48 bytes, no two neighbours alike
         rom[0x104:0x134] = bytes((i * 0x35 + 0x1B) & 0xFF for i in range(48))
+    if a.entry is not None:
+        rom[0x101:0x104] = bytes((0xC3, a.entry & 0xFF, a.entry >> 8))
     if a.multicart:
         for g in range(1, 4):
             rom[g * 0x40000:g * 0x40000 + 0x4000] = rom[0:0x4000]
