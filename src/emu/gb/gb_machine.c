@@ -39,17 +39,35 @@ void gb_sched(gb *g, int ev, uint64_t t)
     }
 }
 
+/* A PPU event at dot t. The CPU's interrupt check looks at when it raised a VBlank or STAT
+ * request (gb_cpu.c, irq_seen). */
+static void ppu_event(gb *g, uint64_t t)
+{
+    gb_state *s = &g->s;
+    uint8_t if0 = s->iflag;
+    if (s->ev[GB_EV_DMA] != GB_NEVER) /* the PPU may read OAM: the DMA's bytes before t */
+        gb_dma_catchup(g, t);
+    gb_ppu_event(g, t);
+    uint8_t raised = s->iflag & (uint8_t)~if0;
+    if (__builtin_expect(raised != 0, 0)) {
+        if ((uint32_t)t - s->irq_new_t >= g->md)
+            s->irq_new = 0; /* earlier ones are seen by now */
+        s->irq_new |= raised;
+        s->irq_new_t = (uint32_t)t;
+    }
+}
+
 static void event_fire(gb *g)
 {
     gb_state *s = &g->s;
     int e = g->next_ev;
     uint64_t t = s->ev[e];
     switch (e) {
-    case GB_EV_PPU: gb_ppu_event(g, t); break;
+    case GB_EV_PPU: ppu_event(g, t); break;
     case GB_EV_TIMER: gb_timer_event(g, t); break;
     case GB_EV_FS: gb_apu_fs_event(g, t); break;
     case GB_EV_SERIAL: gb_serial_event(g, t); break;
-    case GB_EV_DMA: gb_sched(g, GB_EV_DMA, GB_NEVER); break;
+    case GB_EV_DMA: gb_dma_event(g, t); break;
     default:
         gb_sched(g, GB_EV_FRAME, GB_NEVER);
         gb_period_end(g, t);
@@ -128,8 +146,11 @@ static void boot_vram(gb *g, int dmg_map)
 }
 
 /* Registers as the boot ROM leaves them at PC=$0100 (Pan Docs, "Power Up Sequence"). The
- * PPU is on line 153 (LY already reads 0, mode 1) 400 dots in; DIV is $AB on DMG, and
- * $1E on CGB, where the documentation gives no value. WRAM, HRAM and OAM are zero, VRAM
+ * PPU is on line 153 (LY already reads 0, mode 1) 400 dots in. The system counter is $ABCC
+ * on the DMG (DIV $AB, 52 dots before it steps); on the CGB the boot ROM's duration depends
+ * on the header (Pan Docs): for a DMG cartridge it is $2678 (DIV $26), the value and phase
+ * mooneye's boot_div-cgbABCDE measures (a header of another licensee than Nintendo), and
+ * for a CGB cartridge $1EA0 (DIV $1E), where nothing documents one. WRAM, HRAM and OAM are zero, VRAM
  * holds the logo (boot_vram); CGB palettes white. A DMG cartridge on the CGB runs in DMG compatibility mode:
  * the registers of the "CGB (DMG mode)" column (B is the title checksum when the
  * licensee is Nintendo, HL $991A when that is $43 or $58, else $007C), OPRI 1 (objects
@@ -151,7 +172,7 @@ static void post_boot(gb *g)
         s->h = logo_map ? 0x99 : 0x00;
         s->l = logo_map ? 0x1A : 0x7C;
         boot_vram(g, logo_map);
-        s->div_base = 0x1EA0;
+        s->div_base = 0x2678;
         s->dma_reg = 0x00;
         s->obp0 = s->obp1 = 0x00;
         s->opri = 1;
@@ -222,6 +243,7 @@ gv_status gb_new(const gb_cart *cart, gb_model model, unsigned outputs, gb **out
     g->outputs = outputs;
     if (g->cram_size && !(g->cram = calloc(1, g->cram_size)))
         goto oom;
+    gb_cart_ram_init(g);
     if (outputs & GB_OUT_VIDEO_NATIVE) {
         for (int i = 0; i < 2; i++) {
             if (!(g->fb[i] = malloc(GB_FB_BYTES + 4))) /* + 4: the renderer stores 4 bytes per pixel */
@@ -254,14 +276,15 @@ void gb_free(gb *g)
 
 void gb_power(gb *g)
 {
-    /* Everything that evolves goes back to its state at creation; buffers are kept. */
+    /* Everything that evolves goes back to its state at creation, but for what the
+     * cartridge's battery keeps (gb_cart_power); buffers are kept. */
     int cgb = g->s.cgb, cgb_hw = g->s.cgb_hw;
+    gb_cart_kept kept;
+    gb_cart_keep(g, &kept);
     memset(&g->s, 0, sizeof g->s);
     gb_state *s = &g->s;
     s->cgb = (uint8_t)cgb;
     s->cgb_hw = (uint8_t)cgb_hw;
-    if (g->cram_size)
-        memset(g->cram, 0, g->cram_size);
     for (int i = 0; i < 2; i++) {
         if (g->fb[i])
             memset(g->fb[i], 0xFF, GB_FB_BYTES);
@@ -279,6 +302,7 @@ void gb_power(gb *g)
     g->nserial = 0;
     g->md = 4;
     post_boot(g);
+    gb_cart_power(g, &kept);
     gb_map_update(g);
     gb_pal_rgb_refresh(g);
     gb_native_init(g);

@@ -591,23 +591,6 @@ void gb_ppu_period_begin(gb *g)
         gb_sched(g, GB_EV_FRAME, s->period_start + GB_DOTS_FRAME);
 }
 
-/* ---- DMA ------------------------------------------------------------------------------ */
-
-/* OAM DMA: 160 bytes from $XX00 into OAM. The copy is made at once; OAM stays locked to
- * the CPU for the transfer's 160 M-cycles (plus one of setup). */
-void gb_oam_dma(gb *g, uint8_t v)
-{
-    gb_state *s = &g->s;
-    s->dma_reg = v;
-    uint16_t src = (uint16_t)(v << 8);
-    if (src >= 0xE000)
-        src = (uint16_t)(src - 0x2000);
-    for (int i = 0; i < 0xA0; i++)
-        s->oam[i] = gb_rd(g, (uint16_t)(src + i));
-    gb_oam_changed(g);
-    gb_sched(g, GB_EV_DMA, s->clk + 161u * g->md);
-}
-
 /* ---- the OAM corruption bug (DMG) ------------------------------------------------------- */
 
 /* OAM as 20 rows of four 16-bit words (little-endian pairs of bytes). */

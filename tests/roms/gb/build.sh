@@ -38,6 +38,11 @@ cc_ "$src/apu_test.c" -o apu_test.rel
 link apu_test apu_test.rel
 "$PY" "$src/gbfix.py" apu_test.gb --title APUTEST --cgb 0x80
 
+# the APU channels at the M-cycle (PCM12/PCM34 on the CGB, NR52 on both)
+cc_ "$src/apu_pcm_test.c" -o apu_pcm_test.rel
+link apu_pcm_test apu_pcm_test.rel
+"$PY" "$src/gbfix.py" apu_pcm_test.gb --title APUPCM --cgb 0x80
+
 # cartridge banking and battery RAM (MBC5+RAM+BATTERY, 1 MiB ROM, 32 KiB RAM)
 cc_ "$src/battery_test.c" -o battery_test.rel
 link battery_test battery_test.rel
@@ -65,8 +70,34 @@ link mbc2_test mbc_test.rel
 link mbc1m_test mbc_test.rel
 "$PY" "$src/gbfix.py" mbc1m_test.gb --title MBC1M --cgb 0x80 --type 0x01 --romsize 1024 --logo --multicart --bank-tags
 
-# VRAM after the boot ROM: a DMG cartridge, one whose title checksum is $43 (licensee $01,
-# title "C"), and a CGB cartridge, each with a logo pattern of its own
+# the MBC3's clock (MBC3+TIMER+RAM+BATTERY, 32 KiB RAM)
+cc_ "$src/rtc_test.c" -o rtc_test.rel
+link rtc_test rtc_test.rel
+"$PY" "$src/gbfix.py" rtc_test.gb --title RTC --cgb 0x80 --type 0x10 --romsize 64 --ramsize 0x03
+
+# the MBC7: accelerometer (needs tests/emu/input_mbc7.txt) and EEPROM, 128 KiB
+cc_ "$src/mbc7_test.c" -o mbc7_test.rel
+link mbc7_test mbc7_test.rel
+"$PY" "$src/gbfix.py" mbc7_test.gb --title MBC7 --cgb 0x80 --type 0x22 --romsize 128 --tag-bank0
+
+# Hudson's boards: HuC1 (1 MiB, 32 KiB RAM) and HuC3 (128 KiB, 32 KiB RAM, its clock)
+cc_ "$src/huc_test.c" -o huc_test.rel
+link huc1_test huc_test.rel
+"$PY" "$src/gbfix.py" huc1_test.gb --title HUC1 --cgb 0x80 --type 0xFF --romsize 1024 --ramsize 0x03 --bank-tags
+link huc3_test huc_test.rel
+"$PY" "$src/gbfix.py" huc3_test.gb --title HUC3 --cgb 0x80 --type 0xFE --romsize 128 --ramsize 0x03 --tag-bank0
+
+# the MMM01 multi-game mapper, 8 MiB and 128 KiB RAM: a game set up plainly, and multiplexed
+cc_ "$src/mmm01_test.c" -o mmm01_test.rel
+cc_ "$src/mmm01_test.c" -DMUX=1 -o mmm01m_test.rel
+for v in mmm01_test mmm01m_test; do
+  link $v $v.rel
+  "$PY" "$src/gbfix.py" $v.gb --title MMM01 --cgb 0x80 --type 0x0D --romsize 8192 --ramsize 0x04 --mmm01
+done
+
+# VRAM and DIV after the boot ROM: a DMG cartridge, one whose title checksum is $43
+# (licensee $01, title "C"), and a CGB cartridge, each with a logo pattern of its own; the
+# JP at $0101 goes to the DIV reads at $01B0 first
 cc_ "$src/boot_test.c" -o boot_test.rel
 for v in "boot_test --title BOOT --cgb 0x00" "boot_map_test --title C --cgb 0x00 --licensee 0x01" \
   "boot_cgb_test --title BOOTCGB --cgb 0x80"; do
@@ -74,13 +105,23 @@ for v in "boot_test --title BOOT --cgb 0x00" "boot_map_test --title C --cgb 0x00
   name=$1
   shift
   link "$name" boot_test.rel
-  "$PY" "$src/gbfix.py" "$name.gb" --logo "$@"
+  "$PY" "$src/gbfix.py" "$name.gb" --logo --entry 0x01B0 "$@"
 done
 
 # starting an HBlank DMA with the LCD off or in mode 0 (CGB)
 cc_ "$src/hdma_test.c" -o hdma_test.rel
 link hdma_test hdma_test.rel
 "$PY" "$src/gbfix.py" hdma_test.gb --title HDMA --cgb 0x80
+
+# the OAM DMA at the M-cycle: its start and end, a restart, its bus conflicts
+cc_ "$src/dma_test.c" -o dma_test.rel
+link dma_test dma_test.rel
+"$PY" "$src/gbfix.py" dma_test.gb --title DMATEST --cgb 0x80
+
+# the CPU's timing against the other units: when it sees an interrupt request
+cc_ "$src/timing_test.c" -o timing_test.rel
+link timing_test timing_test.rel
+"$PY" "$src/gbfix.py" timing_test.gb --title TIMING --cgb 0x80
 
 # the serial shift clock's phase: the system counter's bit 8
 cc_ "$src/serial_test.c" -o serial_test.rel

@@ -283,18 +283,7 @@ static void test_dma(void)
 
 /* ---- CGB ------------------------------------------------------------------------------ */
 
-static void speed_switch(void) __naked
-{
-    __asm
-        ld a, #0x30
-        ldh (0x00), a
-        ld a, #1
-        ldh (0x4d), a
-        stop
-        nop
-        ret
-    __endasm;
-}
+#include "speed.h"
 
 static void test_cgb(void)
 {
