@@ -3,7 +3,8 @@
 # quirks; compat_test: a DMG cartridge, on the CGB in DMG compatibility mode; mbc2_test,
 # mbc1m_test: MBC2 and the MBC1M wiring; boot_test, boot_map_test, boot_cgb_test: VRAM as
 # the boot ROM leaves it; hdma_test: an HBlank DMA started with the LCD off or in mode 0;
-# serial_test: the serial clock's phase), the verdicts of the serial-bytes form of the
+# serial_test: the serial clock's phase; stat_test: the PPU's mode and STAT timing as the
+# CPU sees it), the verdicts of the serial-bytes form of the
 # LD B,B protocol (proto_pass, proto_fail), the PPU scene and the compatibility picture
 # against the pictures scene.py and compat.py compute independently, the APU ROM's WAV
 # against apu_spec.py's description, identical hashes across renderers and instance counts
@@ -37,7 +38,7 @@ fi
 
 # ---- test-ROM verdicts ---------------------------------------------------------------
 for rom in cpu_test apu_test battery_test quirks_test compat_test mbc2_test mbc1m_test boot_test boot_map_test \
-  boot_cgb_test hdma_test serial_test; do
+  boot_cgb_test hdma_test serial_test stat_test; do
   for m in dmg cgb; do
     "$G" run gb "$R/$rom.gb" --model $m --test-rom --no-battery >"$T_TMP/out" 2>&1
     rc=$?

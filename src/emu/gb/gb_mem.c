@@ -9,7 +9,8 @@
 void gb_map_vram(gb *g)
 {
     gb_state *s = &g->s;
-    int locked = (s->lcdc & 0x80) && s->mode == 3;
+    /* off the fast path while the PPU may lock it (from mode 2: gb_ppu_vram_locked) */
+    int locked = (s->lcdc & 0x80) && (s->mode >= 2 || s->lcdon_line);
     uint8_t *p = s->vram + (s->vbk & 1) * 0x2000;
     for (int i = 0; i < 2; i++) {
         g->rmap[8 + i] = locked ? NULL : p + i * 0x1000;
@@ -34,12 +35,9 @@ void gb_map_update(gb *g)
         g->wmap[i] = NULL; /* MBC registers */
 }
 
-static int oam_locked(const gb *g)
+static int oam_locked(const gb *g, int write)
 {
-    const gb_state *s = &g->s;
-    if (s->ev[GB_EV_DMA] != GB_NEVER)
-        return 1;
-    return (s->lcdc & 0x80) && (s->mode == 2 || s->mode == 3);
+    return g->s.ev[GB_EV_DMA] != GB_NEVER || gb_ppu_oam_locked(g, write);
 }
 
 static uint8_t io_read(gb *g, uint16_t a)
@@ -129,7 +127,7 @@ uint8_t gb_read_slow(gb *g, uint16_t a)
         return g->rmap[a >> 12][a & 0xFFF];
     if (a < 0xA000) {
         gb_sync(g);
-        if ((s->lcdc & 0x80) && s->mode == 3)
+        if (gb_ppu_vram_locked(g, 0))
             return 0xFF;
         return s->vram[(s->vbk & 1) * 0x2000 + (a - 0x8000)];
     }
@@ -144,7 +142,7 @@ uint8_t gb_read_slow(gb *g, uint16_t a)
         gb_oam_bug(g, g->oam_idu ? GB_OAM_READ_IDU : GB_OAM_READ);
         if (a >= 0xFEA0)
             return 0xFF;
-        return oam_locked(g) ? 0xFF : s->oam[a - 0xFE00];
+        return oam_locked(g, 0) ? 0xFF : s->oam[a - 0xFE00];
     }
     if (a >= 0xFF80)
         return a == 0xFFFF ? s->ie : s->hram[a - 0xFF80];
@@ -161,7 +159,7 @@ void gb_write_slow(gb *g, uint16_t a, uint8_t v)
     }
     if (a < 0xA000) {
         gb_sync(g);
-        if ((s->lcdc & 0x80) && s->mode == 3)
+        if (gb_ppu_vram_locked(g, 1))
             return;
         uint16_t off = (uint16_t)((s->vbk & 1) * 0x2000 + (a - 0x8000));
         s->vram[off] = v;
@@ -179,7 +177,7 @@ void gb_write_slow(gb *g, uint16_t a, uint8_t v)
     if (a < 0xFF00) {
         gb_sync(g);
         gb_oam_bug(g, GB_OAM_WRITE); /* the DMG's OAM bug: a write in mode 2 */
-        if (a < 0xFEA0 && !oam_locked(g))
+        if (a < 0xFEA0 && !oam_locked(g, 1))
             s->oam[a - 0xFE00] = v, gb_oam_changed(g);
         return;
     }

@@ -1,14 +1,20 @@
 /* gb_ppu.c: the PPU's timing side, the frame log and the native per-dot renderer.
  *
- * Timing (per line of 456 dots): mode 2 (OAM scan) dots 0-79; mode 3 from dot 80 for
- * 172 + SCX%8 + 6 if the window shows + 6..11 per object (Pan Docs' OBJ penalty
- * algorithm) dots; mode 0 to the end. Lines 144-153 are mode 1; VBlank is requested at
- * line 144. On line 153, LY reads 153 for 4 dots, then 0. The STAT interrupt fires on a
- * rising edge of (LYC=LY and bit 6) or (mode 0/1/2 and bit 3/4/5); entering line 144
- * also raises the mode-2 condition. The OAM scan (taken at the start of mode 3) selects
- * the first 10 objects of OAM covering the line; they are drawn by X then OAM index on
- * DMG (and CGB with OPRI bit 0), by OAM index on CGB. The window shows on a line when
- * LCDC.5 is set, WY equalled LY at the start of some line of this frame, and WX <= 166;
+ * Timing (per line of 456 dots, as the CPU sees it on the DMG; mooneye's ppu tests measure
+ * every step): LY changes at dot 0 and the OAM scan begins (OAM locked to reads); STAT
+ * shows mode 0 and a clear LY=LYC flag for 4 dots, then mode 2 and the comparison, when
+ * the mode-2 and LY=LYC interrupts come; OAM writes pass again at dot 80 and VRAM reads
+ * are refused from there; mode 3 from dot 84 for 172 + SCX%8 + 6 if the window shows +
+ * 6..11 per object (Pan Docs' OBJ penalty algorithm) dots, of which STAT shows the last 3
+ * as mode 0 already (the mode-0 interrupt comes at the end); mode 0 to the end. Lines
+ * 144-153 are mode 1 from dot 4 of line 144, when VBlank is requested (with the mode-2
+ * STAT source too). On line 153, LY reads 153 for 4 dots, then 0. The STAT interrupt
+ * fires on a rising edge of (LYC=LY and bit 6) or (mode 0/1/2 and bit 3/4/5); the flag
+ * keeps its value while the LCD is off. The first line after the LCD is switched on has
+ * no OAM scan: STAT shows mode 0 until mode 3. The OAM scan (taken at the start of mode
+ * 3) selects the first 10 objects of OAM covering the line; they are drawn by X then OAM
+ * index on DMG (and CGB with OPRI bit 0), by OAM index on CGB. The window shows on a line
+ * when LCDC.5 is set, WY equalled LY at dot 4 of some line of this frame, and WX <= 166;
  * its line counter advances only on such lines.
  *
  * The native renderer draws pixels as the dots pass: register writes in mode 3 first
@@ -18,16 +24,46 @@
 
 #include "emu/gb/gb_int.h"
 
-static void stat_update(gb *g)
+/* The last 4 dots of a line, before the next line's GB_PPU_LINE event: LY has changed
+ * already (the CPU sees it), the rest of the line's start has not. */
+static inline int line_pending(const gb_state *s)
+{
+    return s->ppu_ev == GB_PPU_LINE && s->clk + 4 >= s->ev[GB_EV_PPU];
+}
+
+/* LY as the CPU reads it: 153 reads 0 from its dot 4 (ly_reg), and the next line's LY
+ * shows from its dot 0. */
+static inline uint8_t ly_seen(const gb_state *s)
+{
+    if ((s->lcdc & 0x80) && line_pending(s))
+        return s->ly >= 152 ? (uint8_t)(s->ly == 152 ? 153 : 0) : (uint8_t)(s->ly + 1);
+    return s->ly_reg;
+}
+
+/* STAT's LY=LYC flag: clear in the 4 dots after LY changes (until the comparison at dot
+ * 4), kept while the LCD is off. */
+static inline int lyc_flag(const gb_state *s)
+{
+    if ((s->lcdc & 0x80) && line_pending(s) && s->ly != 153)
+        return 0;
+    return s->lyc_eq;
+}
+
+/* Mode 3's last 3 dots: STAT shows mode 0 and OAM and VRAM are free already. */
+static inline int mode3_ending(const gb_state *s)
+{
+    return s->mode == 3 && s->ppu_ev == GB_PPU_MODE0 && s->clk + 3 >= s->ev[GB_EV_PPU];
+}
+
+/* The STAT interrupt line: the OR of the selected sources (Pan Docs, "STAT blocking"); a
+ * rising edge requests the interrupt. The mode sources see the mode of the PPU's events
+ * (no mode with the LCD off); the LY=LYC source is STAT's flag. */
+static inline void stat_update(gb *g)
 {
     gb_state *s = &g->s;
-    if (!(s->lcdc & 0x80)) {
-        s->stat_line = 0;
-        return;
-    }
-    int eq = s->ly_reg == s->lyc;
-    int line = ((s->stat & 0x40) && eq) || ((s->stat & 0x20) && s->mode == 2) ||
-               ((s->stat & 0x10) && s->mode == 1) || ((s->stat & 0x08) && s->mode == 0);
+    int mode = (s->lcdc & 0x80) ? s->mode : 4;
+    int line = ((s->stat & 0x40) && lyc_flag(s)) || ((s->stat & 0x20) && mode == 2) ||
+               ((s->stat & 0x10) && mode == 1) || ((s->stat & 0x08) && mode == 0);
     if (line && !s->stat_line)
         s->iflag |= 2;
     s->stat_line = (uint8_t)line;
@@ -44,41 +80,77 @@ static gb_frame_log *cur_log(gb *g)
     return &g->log[g->log_cur];
 }
 
-/* Enters line s.ly at dot t. */
+/* Line s.ly began at dot t; this is its dot 4. LY changed at dot 0 (ly_seen), when the
+ * OAM scan began (OAM locked to reads: gb_ppu_oam_locked); STAT showed mode 0 and a clear
+ * LY=LYC flag until now, when it shows the line's mode and the comparison and the mode-2,
+ * VBlank and LY=LYC interrupts come (mooneye's lcdon_timing, intr_2_*, intr_1_2 and
+ * stat_lyc_onoff measure these). Line 0 leaves VBlank here; on line 153 LY reads 0 from
+ * here and the comparison with 0 follows 4 dots later. */
 static void line_begin(gb *g, uint64_t t)
 {
     gb_state *s = &g->s;
     s->line_clk = t;
-    s->ly_reg = s->ly;
-    if (s->ly == 0) {
-        s->wy_trig = 0;
-        s->win_counter = 0;
-    }
+    s->ly_reg = s->ly == 153 ? 0 : s->ly;
+    s->lyc_eq = (s->ly == 153 ? 153 : s->ly) == s->lyc;
     if (s->ly < GB_H) {
+        if (s->ly == 0) {
+            s->wy_trig = 0;
+            s->win_counter = 0;
+        }
         s->mode = 2;
+        gb_map_vram(g);
         if (s->wy == s->ly)
             s->wy_trig = 1;
-        ppu_next(g, GB_PPU_MODE3, t + 80);
-    } else if (s->ly == GB_H) {
-        if ((s->stat & 0x20) && !s->stat_line)
-            s->iflag |= 2;
-        s->mode = 1;
-        s->iflag |= 1;
-        gb_period_end(g, t);
-        ppu_next(g, GB_PPU_LINE, t + GB_DOTS_LINE);
-    } else if (s->ly == 153) {
-        ppu_next(g, GB_PPU_LY153, t + 4);
+        ppu_next(g, GB_PPU_MODE3, t + 84);
     } else {
-        ppu_next(g, GB_PPU_LINE, t + GB_DOTS_LINE);
+        if (s->ly == GB_H) {
+            gb_period_end(g, t); /* the frame period ends as LY reaches 144 */
+            if ((s->stat & 0x20) && !s->stat_line)
+                s->iflag |= 2;
+            s->mode = 1;
+            s->iflag |= 1;
+        }
+        if (s->ly == 153)
+            ppu_next(g, GB_PPU_LY0, t + 8);
+        else
+            ppu_next(g, GB_PPU_LINE, t + GB_DOTS_LINE + 4);
     }
-    /* VRAM stays mapped: a line begins after mode 0 or 1, or with the LCD just on. */
     stat_update(g);
 }
 
+/* The CPU's access to OAM: refused to reads from the scan's start (dot 0) to mode 0, to
+ * writes while the scan reads it (dots 4-79) and in mode 3 (mooneye's lcdon_timing and
+ * lcdon_write_timing). */
+int gb_ppu_oam_locked(const gb *g, int write)
+{
+    const gb_state *s = &g->s;
+    if (!(s->lcdc & 0x80))
+        return 0;
+    if (s->mode < 2) /* the next line's scan from its dot 0 */
+        return !write && line_pending(s) && s->ly < GB_H - 1;
+    if (mode3_ending(s))
+        return 0;
+    if (s->mode == 3 || !write)
+        return 1;
+    return s->clk - s->line_clk < 80;
+}
+
+/* The CPU's access to VRAM: refused in mode 3, and to reads from dot 80 of mode 2. */
+int gb_ppu_vram_locked(const gb *g, int write)
+{
+    const gb_state *s = &g->s;
+    if (!(s->lcdc & 0x80) || s->mode < 2 || mode3_ending(s))
+        return 0;
+    if (s->mode == 3)
+        return 1;
+    return !write && s->clk - s->line_clk >= 80;
+}
+
 /* Mode 3 length penalty of the selected objects (Pan Docs, "OBJ penalty algorithm"):
- * objects in X order; an object at X=0 costs 11 dots; otherwise, the first object in a
- * BG/window tile waits for that tile's fetch (pixels right of its leftmost pixel, minus
- * 2), and every object costs 6 dots for its own fetch. Objects at X >= 168 cost nothing. */
+ * objects in X order; the first object in a BG/window tile waits for that tile's fetch
+ * (pixels right of its leftmost pixel, minus 2; objects at X=0 count as one tile of their
+ * own, at its left edge: mooneye's intr_2_mode0_timing_sprites), and every object costs 6
+ * dots for its own fetch. Objects at X >= 168 cost nothing. */
 static int obj_penalty(const gb_state *s)
 {
     uint8_t ord[GB_LINE_OBJS];
@@ -98,12 +170,11 @@ static int obj_penalty(const gb_state *s)
         int x = s->oam[ord[i] * 4 + 1];
         if (x >= 168)
             continue;
-        if (x == 0) {
-            pen += 11;
-            continue;
-        }
         int px = x - 8, tile, in;
-        if (s->line_win && px >= s->wx - 7) {
+        if (x == 0) { /* fetched before the first tile, as if at a tile's left edge */
+            tile = 63;
+            in = 0;
+        } else if (s->line_win && px >= s->wx - 7) {
             int c = px - (s->wx - 7);
             tile = 32 + (c >> 3);
             in = c & 7;
@@ -206,6 +277,7 @@ static void mode3_begin(gb *g, uint64_t t)
 {
     gb_state *s = &g->s;
     s->mode = 3;
+    s->lcdon_line = 0;
     oam_scan(g);
     s->line_win = (s->lcdc & 0x20) && s->wy_trig && s->wx <= 166;
     if (s->line_win)
@@ -215,7 +287,7 @@ static void mode3_begin(gb *g, uint64_t t)
     if (len > 289)
         len = 289;
     s->mode3_len = (uint16_t)len;
-    ppu_next(g, GB_PPU_MODE0, s->line_clk + 80 + (uint64_t)len);
+    ppu_next(g, GB_PPU_MODE0, s->line_clk + 84 + (uint64_t)len);
     s->lines_drawn = (uint8_t)(s->ly + 1);
     for (int k = 0; k < s->nobj; k++)
         memcpy(&g->nat_obj[k], s->oam + s->obj_idx[k] * 4, 4);
@@ -392,13 +464,15 @@ static void midline_write(gb *g, uint8_t reg, uint8_t v)
 static void hdma_block(gb *g, uint64_t t);
 static int gdma_run(gb *g);
 
+/* Mode 3 ends (STAT has shown mode 0 for 3 dots: mode3_ending; mooneye's
+ * intr_2_mode0_timing_sprites reads STAT, hblank_ly_scx_timing takes the interrupt). */
 static void mode0_begin(gb *g, uint64_t t)
 {
     gb_state *s = &g->s;
     native_draw(g, GB_W);
     s->mode = 0;
     gb_map_vram(g);
-    ppu_next(g, GB_PPU_LINE, s->line_clk + GB_DOTS_LINE);
+    ppu_next(g, GB_PPU_LINE, s->line_clk + GB_DOTS_LINE + 4);
     if (s->gdma_pending) { /* the CPU already waits for it (gb_hdma_write) */
         s->gdma_pending = 0;
         uint64_t c = s->clk;
@@ -416,18 +490,18 @@ void gb_ppu_event(gb *g, uint64_t t)
     switch (s->ppu_ev) {
     case GB_PPU_LINE:
         s->ly = s->ly >= 153 ? 0 : (uint8_t)(s->ly + 1);
-        line_begin(g, t);
-        break;
-    case GB_PPU_LY153:
-        s->ly_reg = 0;
-        stat_update(g);
-        ppu_next(g, GB_PPU_LINE, s->line_clk + GB_DOTS_LINE);
+        line_begin(g, t - 4);
         break;
     case GB_PPU_MODE3:
         mode3_begin(g, t);
         break;
-    default:
+    case GB_PPU_MODE0:
         mode0_begin(g, t);
+        break;
+    default: /* GB_PPU_LY0 */
+        s->lyc_eq = s->lyc == 0;
+        stat_update(g);
+        ppu_next(g, GB_PPU_LINE, s->line_clk + GB_DOTS_LINE + 4);
         break;
     }
 }
@@ -440,12 +514,12 @@ uint8_t gb_ppu_read(gb *g, uint16_t a)
     switch (a & 0xFF) {
     case 0x40: return s->lcdc;
     case 0x41: {
-        int on = s->lcdc & 0x80;
-        return (uint8_t)(0x80 | (s->stat & 0x78) | ((s->ly_reg == s->lyc) << 2) | (on ? s->mode : 0));
+        int mode = !(s->lcdc & 0x80) || mode3_ending(s) ? 0 : s->mode;
+        return (uint8_t)(0x80 | (s->stat & 0x78) | (lyc_flag(s) << 2) | mode);
     }
     case 0x42: return s->scy;
     case 0x43: return s->scx;
-    case 0x44: return s->ly_reg;
+    case 0x44: return ly_seen(s);
     case 0x45: return s->lyc;
     case 0x46: return s->dma_reg;
     case 0x47: return s->bgp;
@@ -471,6 +545,7 @@ static void lcd_off(gb *g)
     native_draw(g, GB_W); /* the rest of a line being drawn is white */
     s->ly = s->ly_reg = 0;
     s->mode = 0;
+    s->lcdon_line = 0;
     gb_sched(g, GB_EV_PPU, GB_NEVER);
     uint64_t dl = s->period_start + GB_DOTS_FRAME;
     gb_sched(g, GB_EV_FRAME, dl > s->clk ? dl : s->clk);
@@ -487,8 +562,19 @@ static void lcd_on(gb *g)
         gb_period_end(g, s->clk);
     s->ly = 0;
     /* The first line starts as if it had begun one M-cycle before the write: LY reaches 1
-     * 452 dots after it (blargg's oam_bug 1-lcd_sync measures this on the DMG). */
-    line_begin(g, s->clk - 4);
+     * 452 dots after it (blargg's oam_bug 1-lcd_sync measures this on the DMG). It has no
+     * OAM scan: STAT shows mode 0 until mode 3 (mooneye's lcdon_timing). The comparison
+     * starts again at once. */
+    s->line_clk = s->clk - 4;
+    s->ly_reg = 0;
+    s->wy_trig = s->wy == 0;
+    s->win_counter = 0;
+    s->mode = 0;
+    s->lcdon_line = 1;
+    s->lyc_eq = s->lyc == 0;
+    gb_map_vram(g);
+    ppu_next(g, GB_PPU_MODE3, s->line_clk + 84);
+    stat_update(g);
 }
 
 void gb_ppu_write(gb *g, uint16_t a, uint8_t v)
@@ -520,7 +606,12 @@ void gb_ppu_write(gb *g, uint16_t a, uint8_t v)
         return;
     case 0x42: midline_write(g, r, v); s->scy = v; return;
     case 0x43: midline_write(g, r, v); s->scx = v; return;
-    case 0x45: s->lyc = v; stat_update(g); return;
+    case 0x45:
+        s->lyc = v;
+        if (s->lcdc & 0x80) /* the comparison runs while the LCD is on */
+            s->lyc_eq = s->ly_reg == s->lyc;
+        stat_update(g);
+        return;
     case 0x46: gb_oam_dma(g, v); return;
     case 0x47: midline_write(g, r, v); s->bgp = v; return;
     case 0x48: midline_write(g, r, v); s->obp0 = v; return;

@@ -114,8 +114,8 @@ static const char *state_check(const gb_state *s, const gb_state *m)
         return "timer reference out of range";
     if (s->rtc_clk > s->clk || s->rtc_sub >= GB_CLOCK_HZ)
         return "RTC out of range";
-    if (s->ly > 153 || s->ly_reg > 153 || s->ppu_ev > 3 || s->mode > 3 || s->nobj > GB_LINE_OBJS ||
-        s->vbk > 1 || s->svbk > 7 || s->mbc1_bank2 > 3 || s->fine > 7 || s->stat_line > 1 || s->line_win > 1)
+    if (s->ly > 153 || s->ly_reg > 153 || s->ppu_ev >= GB_PPU_NEV || s->mode > 3 || s->lyc_eq > 1 ||
+        s->lcdon_line > 1 || s->nobj > GB_LINE_OBJS || s->vbk > 1 || s->svbk > 7 || s->mbc1_bank2 > 3 || s->fine > 7 || s->stat_line > 1 || s->line_win > 1)
         return "PPU or bank register out of range";
     for (int i = 0; i < s->nobj; i++)
         if (s->obj_idx[i] >= 40)

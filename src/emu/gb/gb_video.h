@@ -22,9 +22,10 @@
 #define GB_VRAM_BYTES 0x4000 /* two 8 KiB banks (DMG uses bank 0 only) */
 #define GB_PAL_BYTES 128     /* CGB palette RAM: 64 bytes BG, then 64 bytes OBJ */
 /* Pixel timing model: pixel x of a line is output at dot GB_PIXEL_DOT0 + (SCX & 7) + x,
- * where SCX is its value when mode 3 began (12 dots of initial fetches, then the fine
- * scroll discard). A register write during mode 3 takes effect from that pixel on. */
-#define GB_PIXEL_DOT0 92
+ * where SCX is its value when mode 3 began (mode 3 begins at dot 84; 12 dots of initial
+ * fetches, then the fine scroll discard). A register write during mode 3 takes effect
+ * from that pixel on. */
+#define GB_PIXEL_DOT0 96
 
 typedef struct {
     uint8_t y, x, tile, attr; /* OAM bytes 0-3 */

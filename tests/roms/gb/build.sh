@@ -82,6 +82,11 @@ cc_ "$src/hdma_test.c" -o hdma_test.rel
 link hdma_test hdma_test.rel
 "$PY" "$src/gbfix.py" hdma_test.gb --title HDMA --cgb 0x80
 
+# the PPU's mode and STAT timing as the CPU sees it (LCD on, the mode-2 interrupt, locks)
+cc_ "$src/stat_test.c" -o stat_test.rel
+link stat_test stat_test.rel
+"$PY" "$src/gbfix.py" stat_test.gb --title STATTEST --cgb 0x80
+
 # the serial shift clock's phase: the system counter's bit 8
 cc_ "$src/serial_test.c" -o serial_test.rel
 link serial_test serial_test.rel
