@@ -23,6 +23,7 @@
 #define GB_DOTS_LINE 456
 #define GB_DOTS_FRAME 70224
 #define GB_NEVER UINT64_MAX
+#define GB_M3_WRITES 160 /* register writes one mode 3 can hold (289 dots, 2 per M-cycle) */
 
 enum { GB_EV_PPU, GB_EV_TIMER, GB_EV_FS, GB_EV_SERIAL, GB_EV_DMA, GB_EV_FRAME, GB_EV_N };
 
@@ -134,7 +135,12 @@ struct gb {
     /* native video: the frame being drawn and the last complete one */
     uint8_t *fb[2];
     int fb_cur;
-    int nat_x;              /* next pixel the native renderer will draw on this line */
+    /* the line in mode 3: its record and its register writes so far (mode 3 runs dot by
+     * dot, gb_mode3, for its length and the native picture once a write came) */
+    gb_line m3_line;
+    gb_regw m3_w[GB_M3_WRITES];
+    int m3_nw;
+    uint64_t m3_close;      /* writes until this dot (mode 0's first 3) still colour the line */
     gb_obj nat_obj[GB_LINE_OBJS];
     int nat_h;              /* object height (8/16) of the line being drawn */
     uint8_t nat_lo[GB_LINE_OBJS], nat_hi[GB_LINE_OBJS]; /* the objects' rows on this line */

@@ -271,7 +271,8 @@ void gb_power(gb *g)
     g->trap_hit = 0;
     g->cpu_brk = 0;
     g->fb_cur = g->log_cur = g->keys_cur = 0;
-    g->nat_x = 0;
+    g->m3_nw = 0;
+    g->m3_close = 0;
     g->oam_rows_h = 0;
     g->want_snapshot = 0;
     memset(&g->alog, 0, sizeof g->alog);

@@ -17,9 +17,9 @@
  * when LCDC.5 is set, WY equalled LY at dot 4 of some line of this frame, and WX <= 166;
  * its line counter advances only on such lines.
  *
- * The native renderer draws pixels as the dots pass: register writes in mode 3 first
- * complete the pixels before the write's pixel (GB_PIXEL_DOT0 model), the rest of the
- * line is drawn when mode 0 begins. */
+ * The native renderer draws a line when its mode 3 ends: span by span when no register
+ * changed during mode 3, else with the log renderer's dot-by-dot run (gb_mode3 in
+ * gb_video.h), which also gives mode 3's length once a write could change it. */
 #include <string.h>
 
 #include "emu/gb/gb_int.h"
@@ -146,54 +146,6 @@ int gb_ppu_vram_locked(const gb *g, int write)
     return !write && s->clk - s->line_clk >= 80;
 }
 
-/* Mode 3 length penalty of the selected objects (Pan Docs, "OBJ penalty algorithm"):
- * objects in X order; the first object in a BG/window tile waits for that tile's fetch
- * (pixels right of its leftmost pixel, minus 2; objects at X=0 count as one tile of their
- * own, at its left edge: mooneye's intr_2_mode0_timing_sprites), and every object costs 6
- * dots for its own fetch. Objects at X >= 168 cost nothing. */
-static int obj_penalty(const gb_state *s)
-{
-    uint8_t ord[GB_LINE_OBJS];
-    int n = s->nobj;
-    memcpy(ord, s->obj_idx, (size_t)n);
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && (s->oam[ord[j] * 4 + 1] < s->oam[ord[j - 1] * 4 + 1] ||
-                                  (s->oam[ord[j] * 4 + 1] == s->oam[ord[j - 1] * 4 + 1] && ord[j] < ord[j - 1]));
-             j--) {
-            uint8_t t = ord[j];
-            ord[j] = ord[j - 1];
-            ord[j - 1] = t;
-        }
-    uint64_t seen = 0;
-    int pen = 0;
-    for (int i = 0; i < n; i++) {
-        int x = s->oam[ord[i] * 4 + 1];
-        if (x >= 168)
-            continue;
-        int px = x - 8, tile, in;
-        if (x == 0) { /* fetched before the first tile, as if at a tile's left edge */
-            tile = 63;
-            in = 0;
-        } else if (s->line_win && px >= s->wx - 7) {
-            int c = px - (s->wx - 7);
-            tile = 32 + (c >> 3);
-            in = c & 7;
-        } else {
-            int c = (px + s->scx) & 255;
-            tile = c >> 3;
-            in = c & 7;
-        }
-        if (!((seen >> tile) & 1)) {
-            seen |= 1ull << tile;
-            int w = 7 - in - 2;
-            if (w > 0)
-                pen += w;
-        }
-        pen += 6;
-    }
-    return pen;
-}
-
 /* OAM scan for line s.ly: the first 10 objects (in OAM order) whose rows cover the line,
  * then ordered by drawing priority. */
 /* Object i covers line ly when its row ly + 16 - y is in [0, h): ly in [y - 16, y - 16 + h). */
@@ -277,42 +229,40 @@ static void mode3_begin(gb *g, uint64_t t)
 {
     gb_state *s = &g->s;
     s->mode = 3;
-    s->lcdon_line = 0;
     oam_scan(g);
     s->line_win = (s->lcdc & 0x20) && s->wy_trig && s->wx <= 166;
+    s->line_win_line = s->win_counter;
     if (s->line_win)
-        s->line_win_line = s->win_counter++;
+        s->win_counter++;
     s->fine = s->scx & 7;
-    int len = 172 + s->fine + (s->line_win ? 6 : 0) + ((s->lcdc & 2) ? obj_penalty(s) : 0);
-    if (len > 289)
-        len = 289;
-    s->mode3_len = (uint16_t)len;
-    ppu_next(g, GB_PPU_MODE0, s->line_clk + 84 + (uint64_t)len);
     s->lines_drawn = (uint8_t)(s->ly + 1);
     for (int k = 0; k < s->nobj; k++)
         memcpy(&g->nat_obj[k], s->oam + s->obj_idx[k] * 4, 4);
     g->nat_h = (s->lcdc & 4) ? 16 : 8; /* object height as of the OAM scan */
     if (g->outputs & GB_OUT_VIDEO_NATIVE)
         native_line_objs(g);
-    if (g->outputs & GB_OUT_VIDEO_LOG) {
-        gb_line *ln = &cur_log(g)->line[s->ly];
-        ln->lcdc = s->lcdc;
-        ln->scy = s->scy;
-        ln->scx = s->scx;
-        ln->wx = s->wx;
-        ln->bgp = s->bgp;
-        ln->obp0 = s->obp0;
-        ln->obp1 = s->obp1;
-        ln->flags = (uint8_t)(GB_LINE_DRAWN | (s->line_win ? GB_LINE_WINDOW : 0));
-        ln->win_line = s->line_win_line;
-        ln->nobj = s->nobj;
-        ln->nreg = 0;
-        ln->pad = 0;
-        ln->reg_first = g->regw[g->log_cur].n;
-        memset(ln->obj, 0, sizeof ln->obj);
-        memcpy(ln->obj, g->nat_obj, (size_t)s->nobj * sizeof(gb_obj));
-    }
-    g->nat_x = 0;
+    gb_line *ln = &g->m3_line;
+    ln->lcdc = s->lcdc;
+    ln->scy = s->scy;
+    ln->scx = s->scx;
+    ln->wx = s->wx;
+    ln->bgp = s->bgp;
+    ln->obp0 = s->obp0;
+    ln->obp1 = s->obp1;
+    ln->flags = (uint8_t)(GB_LINE_DRAWN | (s->line_win ? GB_LINE_WINDOW : 0) | (s->wy_trig ? GB_LINE_WY : 0));
+    ln->win_line = s->line_win_line;
+    ln->nobj = s->nobj;
+    ln->nreg = 0;
+    ln->pad = 0;
+    ln->reg_first = g->regw[g->log_cur].n;
+    memset(ln->obj, 0, sizeof ln->obj);
+    memcpy(ln->obj, g->nat_obj, (size_t)s->nobj * sizeof(gb_obj));
+    g->m3_nw = 0;
+    if (g->outputs & GB_OUT_VIDEO_LOG)
+        cur_log(g)->line[s->ly] = *ln;
+    const int end = gb_mode3_end(ln, gb_log_mode(s));
+    s->mode3_len = (uint16_t)(end - GB_M3_DOT);
+    ppu_next(g, GB_PPU_MODE0, s->line_clk + (uint64_t)end);
     gb_map_vram(g);
     stat_update(g);
 }
@@ -344,18 +294,18 @@ static inline unsigned cover_bits(const gb *g, int x, int n)
     return (unsigned)w & ((1u << n) - 1);
 }
 
-/* Draws pixels nat_x .. xe-1 of the current line with the registers as they are now
- * (they cannot change inside one call). The BG or window is walked tile by tile; each
+/* Draws the current line with the registers as they are now (no write changed them in
+ * mode 3). The BG or window is walked tile by tile; each
  * pixel inside the objects' span takes the first opaque pixel of the selected objects
  * in priority order. */
-static void native_draw(gb *g, int xe)
+static void native_draw(gb *g)
 {
     gb_state *s = &g->s;
-    if (!(g->outputs & GB_OUT_VIDEO_NATIVE) || g->nat_x >= xe)
+    if (!(g->outputs & GB_OUT_VIDEO_NATIVE))
         return;
-    int x = g->nat_x;
-    uint8_t *px = g->fb[g->fb_cur] + (s->ly * GB_W + x) * 3;
-    g->nat_x = xe;
+    int x = 0;
+    const int xe = GB_W;
+    uint8_t *px = g->fb[g->fb_cur] + s->ly * GB_W * 3;
     const unsigned lcdc = s->lcdc;
     if (!(lcdc & 0x80)) {
         memset(px, 0xFF, (size_t)(xe - x) * 3);
@@ -441,24 +391,59 @@ static void native_draw(gb *g, int xe)
     }
 }
 
-/* A register that shapes the picture is written during mode 3: the native renderer
- * finishes the pixels before it, the log records it with its pixel. */
+/* A register that shapes the picture is written during mode 3, or in mode 0's first 3 dots
+ * while the last pixels still take their colours (GB_M3_LAG): the write is kept with its
+ * dot for the line (and the log). One that can change mode 3's length (LCDC's object and
+ * window bits, WX, SCX before its low bits are taken) runs mode 3 again with the writes so
+ * far, and mode 0 moves to where it ends now; one after mode 3 draws the line again. */
+static void native_line_end(gb *g);
+
 static void midline_write(gb *g, uint8_t reg, uint8_t v)
 {
     gb_state *s = &g->s;
-    if (!((s->lcdc & 0x80) && s->mode == 3))
+    if (!(s->lcdc & 0x80) || g->m3_nw >= GB_M3_WRITES)
         return;
-    long x = (long)(s->clk - s->line_clk) - GB_PIXEL_DOT0 - s->fine;
-    x = x < 0 ? 0 : x > GB_W ? GB_W : x;
-    native_draw(g, (int)x);
+    const int m3 = s->mode == 3;
+    if (!m3 && !(s->mode == 0 && s->clk < g->m3_close))
+        return;
+    const uint64_t d = s->clk - s->line_clk;
+    gb_regw *w = &g->m3_w[g->m3_nw++];
+    w->t = (uint16_t)d;
+    w->reg = reg;
+    w->val = v;
     if (g->outputs & GB_OUT_VIDEO_LOG) {
-        gb_regw *w = gb_vec_push(&g->regw[g->log_cur], sizeof *w);
-        w->x = (uint8_t)x;
-        w->reg = reg;
-        w->val = v;
-        w->pad = 0;
+        *(gb_regw *)gb_vec_push(&g->regw[g->log_cur], sizeof *w) = *w;
         cur_log(g)->line[s->ly].nreg++;
     }
+    if (!m3) {
+        native_line_end(g);
+        return;
+    }
+    int timing = reg == 0x4B || (reg == 0x40 && ((v ^ s->lcdc) & 0x22)) || (reg == 0x43 && d <= GB_M3_FETCH);
+    if (timing && (v & 0x80 || reg != 0x40)) {
+        g->m3_line.nreg = (uint8_t)g->m3_nw;
+        uint64_t end = s->line_clk + (uint64_t)gb_mode3(&g->m3_line, g->m3_w, g->m3_nw, s->vram, s->pal,
+                                                        gb_log_mode(s), s->ly, 0, 0);
+        ppu_next(g, GB_PPU_MODE0, end > s->clk ? end : s->clk);
+    }
+}
+
+/* The native picture of the line in mode 3 once it ends (or the LCD goes off): drawn as the
+ * dots passed (native_draw) when no register changed, else by running mode 3 dot by dot;
+ * the window line counter then advances by the times the window began. */
+static void native_line_end(gb *g)
+{
+    gb_state *s = &g->s;
+    if (!g->m3_nw) {
+        native_draw(g);
+        return;
+    }
+    g->m3_line.nreg = (uint8_t)g->m3_nw;
+    int wins = 0;
+    uint8_t *row = (g->outputs & GB_OUT_VIDEO_NATIVE) ? g->fb[g->fb_cur] + s->ly * GB_W * 3 : 0;
+    gb_mode3(&g->m3_line, g->m3_w, g->m3_nw, s->vram, s->pal, gb_log_mode(s), s->ly, row, &wins);
+    if (s->mode == 3)
+        s->win_counter = (uint8_t)(g->m3_line.win_line + wins);
 }
 
 static void hdma_block(gb *g, uint64_t t);
@@ -469,10 +454,14 @@ static int gdma_run(gb *g);
 static void mode0_begin(gb *g, uint64_t t)
 {
     gb_state *s = &g->s;
-    native_draw(g, GB_W);
+    native_line_end(g);
     s->mode = 0;
+    g->m3_close = t + GB_M3_LAG;
+    /* line 0 out of VBlank runs 4 dots early (line_begin): the next line is on time */
+    uint64_t next = s->line_clk + GB_DOTS_LINE + 4 + (s->ly == 0 && !s->lcdon_line ? 4 : 0);
+    s->lcdon_line = 0;
     gb_map_vram(g);
-    ppu_next(g, GB_PPU_LINE, s->line_clk + GB_DOTS_LINE + 4);
+    ppu_next(g, GB_PPU_LINE, next);
     if (s->gdma_pending) { /* the CPU already waits for it (gb_hdma_write) */
         s->gdma_pending = 0;
         uint64_t c = s->clk;
@@ -490,7 +479,7 @@ void gb_ppu_event(gb *g, uint64_t t)
     switch (s->ppu_ev) {
     case GB_PPU_LINE:
         s->ly = s->ly >= 153 ? 0 : (uint8_t)(s->ly + 1);
-        line_begin(g, t - 4);
+        line_begin(g, t - (s->ly ? 4 : 8));
         break;
     case GB_PPU_MODE3:
         mode3_begin(g, t);
@@ -542,7 +531,8 @@ uint8_t gb_ppu_read(gb *g, uint16_t a)
 static void lcd_off(gb *g)
 {
     gb_state *s = &g->s;
-    native_draw(g, GB_W); /* the rest of a line being drawn is white */
+    if (s->mode == 3)
+        native_line_end(g); /* the rest of a line being drawn is white */
     s->ly = s->ly_reg = 0;
     s->mode = 0;
     s->lcdon_line = 0;
@@ -571,6 +561,7 @@ static void lcd_on(gb *g)
     s->win_counter = 0;
     s->mode = 0;
     s->lcdon_line = 1;
+    g->m3_close = 0;
     s->lyc_eq = s->lyc == 0;
     gb_map_vram(g);
     ppu_next(g, GB_PPU_MODE3, s->line_clk + 84);
@@ -729,8 +720,11 @@ void gb_oam_bug(gb *g, int kind)
     if (s->cgb_hw || !(s->lcdc & 0x80) || s->mode != 2 || s->ly >= GB_H)
         return;
     /* mode 2 reads one row per M-cycle, row 0 (objects 0 and 1) first; row 0 is immune */
-    uint64_t d = s->clk - s->line_clk;
-    int r = (int)(d >> 2);
+    /* line 0 out of VBlank: its dots count from 4 dots before the scan (line_begin) */
+    const uint64_t d = s->clk - s->line_clk, d0 = s->ly == 0 ? 4 : 0;
+    if (d < d0)
+        return;
+    int r = (int)((d - d0) >> 2);
     if (r < 1 || r >= 20)
         return;
     uint8_t *oam = s->oam;

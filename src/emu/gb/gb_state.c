@@ -220,6 +220,8 @@ gv_status gb_state_load_unchecked(gb *g, const uint8_t *data, size_t len, gv_err
     gb_sched_all(g);
     /* The video side of the period starts over: empty log with a snapshot, white frame. */
     g->memw[g->log_cur].n = g->regw[g->log_cur].n = 0;
+    g->m3_nw = 0; /* no mode 3 in progress (the state was taken between frames) */
+    g->m3_close = 0;
     gb_frame_log *lg = &g->log[g->log_cur];
     memset(lg->line, 0, sizeof lg->line);
     lg->cgb = gb_log_mode(&g->s);
