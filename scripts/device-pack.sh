@@ -16,7 +16,7 @@ rm -rf .dist
 mkdir -p .dist/build/cuda/tests .dist/lib .dist/ref .dist/roms/gb .dist/roms/nes .dist/roms/snes
 cp "$b"/gpuvet .dist/build/cuda/
 # the test programs that the GPU scripts run (tests/sys/gpu_check.sh, the kernel self-tests)
-for t in test_gpu_kernels test_gpu_train test_drop7_gpu test_emu_devsim test_probe_schema test_telemetry test_sysfs test_blas_race test_report; do
+for t in test_gpu_kernels test_gpu_refs test_gpu_train test_drop7_gpu test_emu_devsim test_dev test_harness test_probe_schema test_telemetry test_sysfs test_blas_race test_report; do
   cp "$b/tests/$t" .dist/build/cuda/tests/
 done
 strip .dist/build/cuda/gpuvet .dist/build/cuda/tests/*

@@ -17,16 +17,6 @@
 #include "nn/nn_soak.h"
 #include "sys/probe.h"
 
-static double num(const cJSON *e, const char *k)
-{
-    return gv_json_num(e, k);
-}
-
-static const char *str(const cJSON *e, const char *k)
-{
-    return gv_json_str(e, k, "");
-}
-
 #define ADD(s, ...) snprintf((s)->line + strlen((s)->line), sizeof (s)->line - strlen((s)->line), __VA_ARGS__)
 
 static int has_gpu(const all_opts *o)
@@ -108,7 +98,8 @@ static int step_check(const all_opts *o, cJSON *rec, all_step *s, gv_err *err)
         int shown = 0;
         cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(rec, "check"))
             if (!cJSON_IsTrue(cJSON_GetObjectItem(e, "pass")) && shown++ < 2)
-                ADD(s, "%s %s %s %s", shown == 1 ? ": " : "; ", str(e, "device"), str(e, "dtype"), str(e, "what"));
+                ADD(s, "%s %s %s %s", shown == 1 ? ": " : "; ", gv_json_str(e, "device", ""),
+                    gv_json_str(e, "dtype", ""), gv_json_str(e, "what", ""));
     }
     return r.nfail ? GV_EXIT_FAIL : GV_EXIT_OK;
 }
@@ -128,8 +119,9 @@ static int step_soak(const all_opts *o, cJSON *rec, all_step *s, gv_err *err)
         return could_not_run(s, st, err);
     const cJSON *e;
     cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(rec, "soak_runs"))
-        ADD(s, "%s%s %s: loss %.3f -> %.3f (fell %.1fx, needs %.0fx): %s", s->line[0] ? "; " : "", str(e, "device"),
-            str(e, "dtype"), num(e, "loss_first"), num(e, "loss_last"), num(e, "loss_ratio"), num(e, "min_drop"),
+        ADD(s, "%s%s %s: loss %.3f -> %.3f (fell %.1fx, needs %.0fx): %s", s->line[0] ? "; " : "",
+            gv_json_str(e, "device", ""), gv_json_str(e, "dtype", ""), gv_json_num(e, "loss_first"),
+            gv_json_num(e, "loss_last"), gv_json_num(e, "loss_ratio"), gv_json_num(e, "min_drop"),
             cJSON_IsTrue(cJSON_GetObjectItem(e, "pass")) ? "passed" : "FAILED");
     return r.failed ? GV_EXIT_FAIL : GV_EXIT_OK;
 }
@@ -155,12 +147,14 @@ static int step_train(const all_opts *o, cJSON *rec, all_step *s, gv_err *err)
     {
         const cJSON *n = e->next;
         best = e;
-        if (n && !strcmp(str(n, "device"), str(e, "device")) && !strcmp(str(n, "dtype"), str(e, "dtype")))
+        if (n && !strcmp(gv_json_str(n, "device", ""), gv_json_str(e, "device", "")) &&
+            !strcmp(gv_json_str(n, "dtype", ""), gv_json_str(e, "dtype", "")))
             continue;
-        ADD(s, "%s%s %s %.0f samples/s (64 channels, batch %.0f)", s->line[0] ? "; " : "", str(best, "device"),
-            str(best, "dtype"), num(best, "samples_per_s_median"), num(best, "batch"));
-        if (isfinite(num(best, "speedup_vs_cpu")))
-            ADD(s, ", %.1fx the CPU", num(best, "speedup_vs_cpu"));
+        ADD(s, "%s%s %s %.0f samples/s (64 channels, batch %.0f)", s->line[0] ? "; " : "",
+            gv_json_str(best, "device", ""), gv_json_str(best, "dtype", ""), gv_json_num(best, "samples_per_s_median"),
+            gv_json_num(best, "batch"));
+        if (isfinite(gv_json_num(best, "speedup_vs_cpu")))
+            ADD(s, ", %.1fx the CPU", gv_json_num(best, "speedup_vs_cpu"));
     }
     return GV_EXIT_OK;
 }
@@ -185,9 +179,10 @@ static int step_matmul(const all_opts *o, cJSON *rec, all_step *s, gv_err *err)
         return could_not_run(s, st, err);
     const cJSON *e;
     cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(rec, "bench_matmul"))
-        if (num(e, "n") == 2048)
-            ADD(s, "%s%s %s %.0f GFLOP/s (2048)%s", s->line[0] ? "; " : "", str(e, "device"), str(e, "dtype"),
-                num(e, "gflops_median"), cJSON_IsTrue(cJSON_GetObjectItem(e, "spot_check_pass")) ? "" : " WRONG");
+        if (gv_json_num(e, "n") == 2048)
+            ADD(s, "%s%s %s %.0f GFLOP/s (2048)%s", s->line[0] ? "; " : "", gv_json_str(e, "device", ""),
+                gv_json_str(e, "dtype", ""), gv_json_num(e, "gflops_median"),
+                cJSON_IsTrue(cJSON_GetObjectItem(e, "spot_check_pass")) ? "" : " WRONG");
     return r.wrong ? GV_EXIT_FAIL : GV_EXIT_OK;
 }
 
@@ -229,13 +224,13 @@ static int step_emulation(const all_opts *o, cJSON *rec, all_step *s, gv_err *er
         const cJSON *e;
         cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(rec, key))
         {
-            if (strcmp(str(e, "rom"), path))
+            if (strcmp(gv_json_str(e, "rom", ""), path))
                 continue;
-            int one = num(e, "instances") == 1;
-            if (!strcmp(str(e, "video"), "native"))
-                *(one ? &nat1 : &natn) = num(e, "fps_median");
+            int one = gv_json_num(e, "instances") == 1;
+            if (!strcmp(gv_json_str(e, "video", ""), "native"))
+                *(one ? &nat1 : &natn) = gv_json_num(e, "fps_median");
             else if (!one)
-                alt = num(e, "fps_median");
+                alt = gv_json_num(e, "fps_median");
         }
         ADD(s, "%s%s: %.0f fps for 1 game, %.0f for %d native, %.0f %s (%.2fx)%s", s->line[0] ? "; " : "", d->name,
             nat1, natn, b.instances[1], alt, gpu ? "device" : "host", natn > 0 ? alt / natn : NAN,
@@ -280,10 +275,10 @@ static void take_warnings(cJSON *all, const cJSON *sub, const char *step, busy_a
     const cJSON *load = cJSON_GetObjectItemCaseSensitive(sub, "load");
     int busy = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(load, "busy"));
     if (busy) {
-        double b = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(load, "before")), m = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(load, "max"));
+        double b = gv_json_num(load, "before"), m = gv_json_num(load, "max");
         acc->before = acc->steps ? GV_MIN(acc->before, b) : b;
         acc->max = GV_MAX(acc->max, m);
-        acc->cores = (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(load, "cores"));
+        acc->cores = (int)gv_json_num(load, "cores");
         size_t n = strlen(acc->names);
         snprintf(acc->names + n, sizeof acc->names - n, "%s%s", acc->steps ? ", " : "", step);
         acc->steps++;

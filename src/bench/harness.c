@@ -153,7 +153,7 @@ static int same_series(const cJSON *a, const cJSON *b, const char *const *keys, 
 
 static int on_cpu(const cJSON *e)
 {
-    const char *d = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "device"));
+    const char *d = gv_json_str(e, "device", NULL);
     return d && !strcmp(d, "cpu");
 }
 
@@ -168,8 +168,8 @@ void bench_speedups(cJSON *arr, const char *rate, const char *const *twin_keys, 
         cJSON_ArrayForEach(o, arr)
             if (!twin && on_cpu(o) && same_series(o, e, twin_keys, nkeys))
                 twin = o;
-        double g = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(e, rate));
-        double c = twin ? cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(twin, rate)) : NAN;
+        double g = gv_json_num(e, rate);
+        double c = twin ? gv_json_num(twin, rate) : NAN;
         cJSON_DeleteItemFromObjectCaseSensitive(e, "speedup_vs_cpu");
         gv_json_add_num(e, "speedup_vs_cpu", c > 0 ? g / c : NAN);
     }
@@ -198,8 +198,8 @@ void bench_crossover(const cJSON *arr, cJSON *out, const char *const *series_key
             {
                 if (!same_series(g, e, series_keys, nkeys))
                     continue;
-                double sp = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(g, "speedup_vs_cpu"));
-                double b = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(g, "batch"));
+                double sp = gv_json_num(g, "speedup_vs_cpu");
+                double b = gv_json_num(g, "batch");
                 if (!isfinite(sp))
                     continue;
                 if (pass == 0) {

@@ -82,9 +82,6 @@ cJSON *cli_record_start(const char *cmd, int argc, char **argv, const dev_id *de
  * exit code (3 when the record cannot be written after an otherwise good run). */
 int cli_finish(const char *cmd, cJSON *rec, int code, const char *json);
 
-/* A record's number (NaN when absent) and string ("" when absent). */
-double cli_num(const cJSON *e, const char *k);
-const char *cli_str(const cJSON *e, const char *k);
 /* The load line under a benchmark's table, and the busy-machine warning when there was one. */
 void cli_load_line(const cJSON *rec);
 

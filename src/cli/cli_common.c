@@ -84,24 +84,12 @@ int cli_finish(const char *cmd, cJSON *rec, int code, const char *json)
     return code;
 }
 
-double cli_num(const cJSON *e, const char *k)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(e, k);
-    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
-}
-
-const char *cli_str(const cJSON *e, const char *k)
-{
-    const char *s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, k));
-    return s ? s : "";
-}
-
 void cli_load_line(const cJSON *rec)
 {
     const cJSON *l = cJSON_GetObjectItemCaseSensitive(rec, "load");
     if (l && !gv_quiet)
-        printf("load average %.2f before, %.2f at most during, %.2f after (%.0f usable cores)\n", cli_num(l, "before"),
-               cli_num(l, "max"), cli_num(l, "after"), cli_num(l, "cores"));
+        printf("load average %.2f before, %.2f at most during, %.2f after (%.0f usable cores)\n",
+               gv_json_num(l, "before"), gv_json_num(l, "max"), gv_json_num(l, "after"), gv_json_num(l, "cores"));
     const cJSON *w;
     cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(rec, "warnings"))
         if (cJSON_IsString(w))

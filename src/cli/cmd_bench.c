@@ -43,16 +43,6 @@ static const cli_help bench_matmul_help = {
     0, NULL,
 };
 
-static double num(const cJSON *e, const char *k)
-{
-    return gv_json_num(e, k);
-}
-
-static const char *str(const cJSON *e, const char *k)
-{
-    return gv_json_str(e, k, "");
-}
-
 static void bytes(char *buf, size_t len, double b)
 {
     if (!isfinite(b) || b <= 0)
@@ -67,11 +57,11 @@ static void bytes(char *buf, size_t len, double b)
  * speedup over the CPU ("-" on the CPU). */
 static void mem_and_speedup(const cJSON *e, char *mem, size_t mlen, char *spd, size_t slen)
 {
-    int gpu = strcmp(str(e, "device"), "cpu") != 0;
-    bytes(mem, mlen, gpu ? num(e, "peak_device_bytes") : num(e, "host_bytes"));
+    int gpu = strcmp(gv_json_str(e, "device", ""), "cpu") != 0;
+    bytes(mem, mlen, gpu ? gv_json_num(e, "peak_device_bytes") : gv_json_num(e, "host_bytes"));
     snprintf(spd, slen, "-");
-    if (gpu && isfinite(num(e, "speedup_vs_cpu")))
-        snprintf(spd, slen, "%.2fx", num(e, "speedup_vs_cpu"));
+    if (gpu && isfinite(gv_json_num(e, "speedup_vs_cpu")))
+        snprintf(spd, slen, "%.2fx", gv_json_num(e, "speedup_vs_cpu"));
 }
 
 /* The table of bench infer's entries (the verdicts, per GPU series, come from the report). */
@@ -86,9 +76,10 @@ static void print_infer(const cJSON *rec, long blocks)
     {
         char mem[32], spd[16];
         mem_and_speedup(e, mem, sizeof mem, spd, sizeof spd);
-        printf("%-6s %-5s %-5s %8.0f %7.0f %7.0f %11.3f %11.3f %12.1f %10s %8s\n", str(e, "device"), str(e, "dtype"),
-               str(e, "norm"), num(e, "channels"), num(e, "batch"), num(e, "latency_samples"),
-               num(e, "latency_ms_median"), num(e, "latency_ms_p99"), num(e, "samples_per_s_median"), mem, spd);
+        printf("%-6s %-5s %-5s %8.0f %7.0f %7.0f %11.3f %11.3f %12.1f %10s %8s\n", gv_json_str(e, "device", ""),
+               gv_json_str(e, "dtype", ""), gv_json_str(e, "norm", ""), gv_json_num(e, "channels"),
+               gv_json_num(e, "batch"), gv_json_num(e, "latency_samples"), gv_json_num(e, "latency_ms_median"),
+               gv_json_num(e, "latency_ms_p99"), gv_json_num(e, "samples_per_s_median"), mem, spd);
     }
 }
 
@@ -167,10 +158,11 @@ static int bench_nn(int argc, char **argv, int infer)
         {
             char mem[32], spd[16];
             mem_and_speedup(e, mem, sizeof mem, spd, sizeof spd);
-            printf("%-6s %-5s %-5s %8.0f %7.0f %6.0f %12.1f %12.1f %12.1f %9.1f %10s %8s\n", str(e, "device"),
-                   str(e, "dtype"), str(e, "norm"), num(e, "channels"), num(e, "batch"), num(e, "steps"),
-                   num(e, "samples_per_s_best"), num(e, "samples_per_s_median"), num(e, "samples_per_s_min"),
-                   num(e, "step_ms_median"), mem, spd);
+            printf("%-6s %-5s %-5s %8.0f %7.0f %6.0f %12.1f %12.1f %12.1f %9.1f %10s %8s\n",
+                   gv_json_str(e, "device", ""), gv_json_str(e, "dtype", ""), gv_json_str(e, "norm", ""),
+                   gv_json_num(e, "channels"), gv_json_num(e, "batch"), gv_json_num(e, "steps"),
+                   gv_json_num(e, "samples_per_s_best"), gv_json_num(e, "samples_per_s_median"),
+                   gv_json_num(e, "samples_per_s_min"), gv_json_num(e, "step_ms_median"), mem, spd);
         }
     }
     if (r.skipped && !gv_quiet)
@@ -233,9 +225,10 @@ int cmd_bench_matmul(int argc, char **argv)
            "min", "check", "");
     const cJSON *e;
     cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(rec, "bench_matmul"))
-        printf("%-6s %-5s %6.0f %6.0f %12.1f %12.1f %12.1f %10.1e %s\n", str(e, "device"), str(e, "dtype"), num(e, "n"),
-               num(e, "reps"), num(e, "gflops_best"), num(e, "gflops_median"), num(e, "gflops_min"),
-               num(e, "spot_check_rel_err"), cJSON_IsTrue(cJSON_GetObjectItem(e, "spot_check_pass")) ? "" : "WRONG RESULTS");
+        printf("%-6s %-5s %6.0f %6.0f %12.1f %12.1f %12.1f %10.1e %s\n", gv_json_str(e, "device", ""),
+               gv_json_str(e, "dtype", ""), gv_json_num(e, "n"), gv_json_num(e, "reps"), gv_json_num(e, "gflops_best"),
+               gv_json_num(e, "gflops_median"), gv_json_num(e, "gflops_min"), gv_json_num(e, "spot_check_rel_err"),
+               cJSON_IsTrue(cJSON_GetObjectItem(e, "spot_check_pass")) ? "" : "WRONG RESULTS");
     if (r.skipped && !gv_quiet)
         printf("(%d device/dtype pair%s skipped: the CPU GEMM runs fp32 only)\n", r.skipped, r.skipped > 1 ? "s" : "");
     cli_load_line(rec);

@@ -92,11 +92,13 @@ int cmd_bench_drop7(int argc, char **argv)
     {
         const cJSON *m = cJSON_GetObjectItemCaseSensitive(e, "records_match_cpu");
         char spd[16] = "-";
-        if (isfinite(cli_num(e, "speedup_vs_cpu")))
-            snprintf(spd, sizeof spd, "%.2fx", cli_num(e, "speedup_vs_cpu"));
-        printf("%-7s %-7s %7.0f %8.0f %14.0f %14.0f %14.0f %8s %7s\n", cli_str(e, "device"), cli_str(e, "player"),
-               cli_num(e, "batch"), cli_num(e, "threads"), cli_num(e, "games_per_s_best"), cli_num(e, "games_per_s_median"),
-               cli_num(e, "moves_per_s_median"), spd, cJSON_IsTrue(m) ? "= cpu" : cJSON_IsFalse(m) ? "DIFFER" : "-");
+        if (isfinite(gv_json_num(e, "speedup_vs_cpu")))
+            snprintf(spd, sizeof spd, "%.2fx", gv_json_num(e, "speedup_vs_cpu"));
+        printf("%-7s %-7s %7.0f %8.0f %14.0f %14.0f %14.0f %8s %7s\n", gv_json_str(e, "device", ""),
+               gv_json_str(e, "player", ""), gv_json_num(e, "batch"), gv_json_num(e, "threads"),
+               gv_json_num(e, "games_per_s_best"), gv_json_num(e, "games_per_s_median"),
+               gv_json_num(e, "moves_per_s_median"), spd,
+               cJSON_IsTrue(m) ? "= cpu" : cJSON_IsFalse(m) ? "DIFFER" : "-");
     }
     cli_load_line(rec);
     if (st == GV_ERR_WRONG)

@@ -331,17 +331,14 @@ int cmd_bench_emu(int argc, char **argv)
         char rs[16] = "-";
         if (cJSON_IsNumber(ratio))
             snprintf(rs, sizeof rs, "%.2fx", ratio->valuedouble);
-        const char *v = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "video"));
-        const char *a = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "audio"));
+        const char *v = gv_json_str(e, "video", NULL);
+        const char *a = gv_json_str(e, "audio", NULL);
         int nv = !strcmp(v, "none"), na = !strcmp(a, "none");
         const char *what = nv && na ? "none (no output)" : nv ? "= native (audio only)" : na ? "= native (video only)"
                                                                                             : "= native";
         printf("%-7s %-7s %9.0f %8.0f %12.1f %12.1f %6.3f %8s  %s\n", v, a,
-               cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(e, "instances")),
-               cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(e, "frames")),
-               cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(e, "fps_median")),
-               cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(e, "fps_best")),
-               cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(e, "cv")), rs,
+               gv_json_num(e, "instances"), gv_json_num(e, "frames"), gv_json_num(e, "fps_median"),
+               gv_json_num(e, "fps_best"), gv_json_num(e, "cv"), rs,
                cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "hashes_match_native")) ? what : "DIFFER");
     }
     const cJSON *w;

@@ -67,9 +67,9 @@ static void play_row(cJSON *arr, const char *policy, int sims, const drop7_agent
 {
     cJSON *e = drop7_play_entry(policy, sims, r);
     cJSON_AddItemToArray(arr, e);
-    printf("%-22s %6d %12.0f %10.0f %12.0f %10.1f %8.1f %8.1f\n", policy, r->ngames, cli_num(e, "score_mean"),
-           cli_num(e, "score_ci95"), cli_num(e, "score_median"), cli_num(e, "moves_mean"), cli_num(e, "moves_ci95"),
-           r->t_total);
+    printf("%-22s %6d %12.0f %10.0f %12.0f %10.1f %8.1f %8.1f\n", policy, r->ngames, gv_json_num(e, "score_mean"),
+           gv_json_num(e, "score_ci95"), gv_json_num(e, "score_median"), gv_json_num(e, "moves_mean"),
+           gv_json_num(e, "moves_ci95"), r->t_total);
 }
 
 int cmd_play(int argc, char **argv)
@@ -152,12 +152,13 @@ int cmd_play(int argc, char **argv)
 /* Where self-play's time went, one line, from the record's "selfplay" object. */
 static void time_line(const cJSON *e)
 {
-    double t = cli_num(e, "seconds_total") > 0 ? cli_num(e, "seconds_total") : 1, inf = cli_num(e, "seconds_inference");
+    double t = gv_json_num(e, "seconds_total") > 0 ? gv_json_num(e, "seconds_total") : 1;
+    double inf = gv_json_num(e, "seconds_inference");
     printf("time: %.1f s: search %.1f s (%.0f%%), inference %.1f s (%.0f%%, %.0f positions, %.0f/s), game %.1f s "
-           "(%.0f%%), writing %.1f s\n", cli_num(e, "seconds_total"), cli_num(e, "seconds_search"),
-           100 * cli_num(e, "seconds_search") / t, inf, 100 * inf / t, cli_num(e, "evals"),
-           inf > 0 ? cli_num(e, "evals") / inf : 0, cli_num(e, "seconds_game"), 100 * cli_num(e, "seconds_game") / t,
-           cli_num(e, "seconds_write"));
+           "(%.0f%%), writing %.1f s\n", gv_json_num(e, "seconds_total"), gv_json_num(e, "seconds_search"),
+           100 * gv_json_num(e, "seconds_search") / t, inf, 100 * inf / t, gv_json_num(e, "evals"),
+           inf > 0 ? gv_json_num(e, "evals") / inf : 0, gv_json_num(e, "seconds_game"),
+           100 * gv_json_num(e, "seconds_game") / t, gv_json_num(e, "seconds_write"));
 }
 
 int cmd_selfplay(int argc, char **argv)
@@ -213,11 +214,12 @@ int cmd_selfplay(int argc, char **argv)
     if (st != GV_OK)
         return cli_finish(name, rec, cli_fail(name, st, &err), com.json);
     const cJSON *e = cJSON_GetObjectItemCaseSensitive(rec, "selfplay");
-    if (cli_num(e, "games_played") > 0) {
+    if (gv_json_num(e, "games_played") > 0) {
         printf("selfplay: %.0f games played here (%.0f moves, %.0f simulations each), mean score %.0f +- %.0f (95%% CI), "
-               "median %.0f; %s holds %.0f games, %.0f positions\n", cli_num(e, "games_played"), cli_num(e, "moves"),
-               cli_num(e, "sims"), cli_num(e, "score_mean"), cli_num(e, "score_ci95"), cli_num(e, "score_median"), out,
-               cli_num(e, "games_in_file"), cli_num(e, "positions_in_file"));
+               "median %.0f; %s holds %.0f games, %.0f positions\n", gv_json_num(e, "games_played"),
+               gv_json_num(e, "moves"), gv_json_num(e, "sims"), gv_json_num(e, "score_mean"),
+               gv_json_num(e, "score_ci95"), gv_json_num(e, "score_median"), out, gv_json_num(e, "games_in_file"),
+               gv_json_num(e, "positions_in_file"));
         time_line(e);
     }
     report_add_verdicts(rec);

@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/hd.h" /* GV_SANITIZED */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -133,21 +135,6 @@ int gv_cpu_count(void);
 uint64_t gv_host_mem_bytes(void);
 /* A byte count for a message: "512 MiB", "23.5 GiB", "2.1 TiB" (buf: 32 bytes). */
 const char *gv_fmt_bytes(double bytes, char *buf, size_t len);
-
-/* GV_SANITIZED: 1 in an AddressSanitizer or ThreadSanitizer build, with GCC (which defines
- * __SANITIZE_*__) or Clang (which answers __has_feature instead). The emulator cores compile
- * their simpler forms there: instrumenting their large inlined/threaded loops takes many
- * minutes of compilation. */
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define GV_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define GV_SANITIZED 1
-#endif
-#endif
-#ifndef GV_SANITIZED
-#define GV_SANITIZED 0
-#endif
 
 #define GV_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define GV_MIN(a, b) ((a) < (b) ? (a) : (b))

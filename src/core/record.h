@@ -33,8 +33,9 @@ cJSON *gv_json_add_obj(cJSON *parent, const char *key);
 cJSON *gv_json_add_arr(cJSON *parent, const char *key);
 /* Adds a number, or null when x is not finite (JSON has no NaN). */
 void gv_json_add_num(cJSON *obj, const char *key, double x);
-/* Reading a record: the number at key (NAN when absent or not a number), the string at key
- * (dflt when absent or not a string). */
+/* Reading a record, the one getter of its fields (every layer reads numbers and strings with
+ * these): the number at key (NAN when absent or not a number), the string at key (dflt, which
+ * may be NULL, when absent or not a string). */
 double gv_json_num(const cJSON *obj, const char *key);
 const char *gv_json_str(const cJSON *obj, const char *key, const char *dflt);
 

@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 
+#include "core/hd.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -13,21 +15,15 @@ typedef struct {
     uint64_t s[4];
 } gv_rng;
 
-/* The generator's two steps, inline for the host and the device (the Drop7 simulation
- * draws in kernels with exactly these): splitmix64 advances *x and returns its output;
- * xoshiro256** advances the state s[4] and returns its output. */
-#if defined(__CUDACC__) || defined(__HIPCC__)
-#define GV_RNG_INLINE static __host__ __device__ inline
-#else
-#define GV_RNG_INLINE static inline
-#endif
-
-GV_RNG_INLINE uint64_t gv_rng_rotl(uint64_t x, int k)
+/* The generator's two steps, for the host and the device (the Drop7 simulation draws in
+ * kernels with exactly these): splitmix64 advances *x and returns its output; xoshiro256**
+ * advances the state s[4] and returns its output. */
+GV_HD static inline uint64_t gv_rng_rotl(uint64_t x, int k)
 {
     return (x << k) | (x >> (64 - k));
 }
 
-GV_RNG_INLINE uint64_t gv_splitmix64(uint64_t *x)
+GV_HD static inline uint64_t gv_splitmix64(uint64_t *x)
 {
     uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -35,7 +31,7 @@ GV_RNG_INLINE uint64_t gv_splitmix64(uint64_t *x)
     return z ^ (z >> 31);
 }
 
-GV_RNG_INLINE uint64_t gv_xoshiro256ss(uint64_t s[4])
+GV_HD static inline uint64_t gv_xoshiro256ss(uint64_t s[4])
 {
     uint64_t result = gv_rng_rotl(s[1] * 5, 7) * 9;
     uint64_t t = s[1] << 17;

@@ -3,8 +3,8 @@
  *
  * For every compiler: how a function written once for the host and the device is declared
  * (the host renderers and games compile these headers as plain C, the kernels as CUDA/HIP):
- * GV_HD and the two inlining forms, GV_INLINE and GV_ALWAYS_INLINE; loop unrolling and the
- * barrier between a renderer's phases, in whichever compiler pass sees them.
+ * GV_HD and the inlining forms, GV_INLINE and GV_ALWAYS_INLINE; loop unrolling and the
+ * barrier between a renderer's phases, in whichever compiler pass sees them (core/hd.h).
  *
  * Under nvcc or hipcc only (device code, C++): the CUDA->HIP mapping (gpu_vendor.h), the one
  * GPU error path (GV_GPU, GV_GPU_TRY, GV_GPU_NAMED: runtime, vendor BLAS and cuDNN calls),
@@ -12,47 +12,9 @@
 #ifndef GV_DEV_GPU_COMMON_H
 #define GV_DEV_GPU_COMMON_H
 
-/* ---- functions for the host and the device ------------------------------------------ */
-
-/* GV_HD: compiled for the host and the device under nvcc/hipcc, plain C elsewhere.
- * GV_INLINE: static, inlined into the kernels (so their scratch stays in registers and
- *   local memory), left to the compiler's judgement on the host: `static inline` there.
- * GV_ALWAYS_INLINE: static, inlined everywhere, the host included (hot paths: the per-dot
- *   steps of a renderer, a function called with a constant flag once per value).
- * Functions the device may keep out of line are written `GV_HD static inline`. */
-#if defined(__CUDACC__) || defined(__HIPCC__)
-#define GV_HD __host__ __device__
-#define GV_INLINE static GV_HD __forceinline__
-#define GV_ALWAYS_INLINE static GV_HD __forceinline__
-#else
-#define GV_HD
-#define GV_INLINE static inline
-#define GV_ALWAYS_INLINE static inline __attribute__((always_inline))
-#endif
-
-/* GV_UNROLL8 before a loop of at most 8 iterations unrolls it, in whichever compiler pass
- * sees it: none in nvcc's host pass, where neither spelling passes both its front end and
- * gcc. */
-#if defined(__CUDACC__) && !defined(__CUDA_ARCH__) && !defined(__clang__)
-#define GV_UNROLL8
-#elif defined(__clang__) || defined(__CUDA_ARCH__)
-#define GV_UNROLL8 _Pragma("unroll")
-#elif defined(__GNUC__)
-#define GV_UNROLL8 _Pragma("GCC unroll 8")
-#else
-#define GV_UNROLL8
-#endif
-
-/* GV_BARRIER(nthr): a barrier between the phases of a frame renderer: the block's threads
- * on the device, the OpenMP team on the host (only when nthr > 1, so that a single thread
- * may call it from inside any parallel loop). */
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-#define GV_BARRIER(nthr) __syncthreads()
-#elif defined(_OPENMP)
-#define GV_BARRIER(nthr) do { if ((nthr) > 1) { _Pragma("omp barrier") } } while (0)
-#else
-#define GV_BARRIER(nthr) ((void)0)
-#endif
+/* The host/device qualifiers (GV_HD, GV_INLINE, GV_ALWAYS_INLINE, GV_HOT_INLINE), GV_UNROLL8
+ * and GV_BARRIER: plain C, defined once in core/hd.h (below dev, so core/rng.h uses them too). */
+#include "core/hd.h"
 
 #if defined(__CUDACC__) || defined(__HIPCC__)
 /* ---- device code only (C++) ---------------------------------------------------------- */

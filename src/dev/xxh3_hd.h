@@ -8,8 +8,8 @@
  * The accumulator has 8 independent 64-bit lanes, so a lane-parallel form (one thread
  * per lane) is provided too: dev_xxh3_lane() runs lane i over the whole input and
  * dev_xxh3_merge() combines the 8 lanes. */
-#ifndef GV_GV_HD_H
-#define GV_GV_HD_H
+#ifndef GV_DEV_XXH3_HD_H
+#define GV_DEV_XXH3_HD_H
 
 #include <stddef.h>
 #include <stdint.h>

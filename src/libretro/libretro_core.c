@@ -3,9 +3,11 @@
  * to the console's name ("nes", "gb", "snes"): gpuvet_<name>_libretro.so. Everything goes through
  * console.h and the batch runner (one instance), so a frame here is the frame `gpuvet run`
  * draws and hashes: video as XRGB8888, audio as stereo int16 at the console's rate, the
- * joypad mapped by button name, serialization through our save states, SRAM through the
- * battery memory. Core options: the renderer (native or host; the device renderers do not
- * run inside a frontend), for the Game Boy the model, for the NES the MMC3 revision.
+ * joypad mapped by button name (a console's analog axes from the left stick),
+ * serialization through our save states, SRAM through the battery memory (a cartridge
+ * clock's footer included: the frontend's save file is gpuvet's battery file). Core
+ * options: the renderer (native or host; the device renderers do not run inside a
+ * frontend), for the Game Boy the model, for the NES the MMC3 revision.
  *
  * The libretro API is a set of global functions with one game loaded per process, so the
  * core's state is one static struct; nothing here is called from more than one thread.
@@ -56,6 +58,7 @@ static struct {
     size_t state_size;          /* what retro_serialize_size answers for this game */
     uint8_t *sram, *sram_seen;  /* battery memory as the frontend sees it; what we last gave */
     size_t sram_len;
+    int sram_valid;             /* sram holds the machine's battery memory (after the first sync) */
     int broken;                 /* a frame failed: the error was logged, the core stops */
     char opt_renderer[64], opt_model[64]; /* core option keys (the MMC3's: LR_OPT_MMC3) */
 } lr;
@@ -227,7 +230,9 @@ static gv_status batch_open(int keep_state, gv_err *err)
         return st;
     cfg.state = state;
     cfg.state_len = state_len;
-    if (lr.sram_len && !keep_state) {
+    /* a new game starts from the cartridge's own blank memory (an EEPROM reads $FF), which
+     * the first sync hands to the frontend; a restart keeps what the frontend holds */
+    if (lr.sram_len && lr.sram_valid && !keep_state) {
         cfg.battery = lr.sram;
         cfg.battery_len = lr.sram_len;
         cfg.battery_name = "the frontend's save RAM";
@@ -270,6 +275,7 @@ static gv_status sram_sync(gv_err *err)
     if (n == lr.sram_len) {
         memcpy(lr.sram, d, n);
         memcpy(lr.sram_seen, d, n);
+        lr.sram_valid = 1;
     }
     free(d);
     return GV_OK;
@@ -290,6 +296,7 @@ static void game_free(void)
     lr.stereo = NULL;
     lr.sram = lr.sram_seen = NULL;
     lr.sram_len = 0;
+    lr.sram_valid = 0;
     lr.broken = 0;
 }
 
@@ -391,6 +398,14 @@ RETRO_API void retro_run(void)
         if (lr.joy[i] != ~0u && lr.input(0, RETRO_DEVICE_JOYPAD, 0, lr.joy[i]))
             buttons |= (emu_buttons)1 << i;
     emu_batch_set_input(lr.b, buttons);
+    if (con->axes && lr.input) {
+        /* a console's first two axes from the left analog stick (the Game Boy's TiltX and
+         * TiltY: the MBC7's accelerometer; right and down positive, as the stick reports) */
+        int16_t ax[EMU_MAX_AXES] = {0};
+        ax[0] = lr.input(0, RETRO_DEVICE_ANALOG, RETRO_DEVICE_INDEX_ANALOG_LEFT, RETRO_DEVICE_ID_ANALOG_X);
+        ax[1] = lr.input(0, RETRO_DEVICE_ANALOG, RETRO_DEVICE_INDEX_ANALOG_LEFT, RETRO_DEVICE_ID_ANALOG_Y);
+        emu_batch_set_axes(lr.b, ax);
+    }
     int done, n = 0;
     gv_status st = sram_sync(&err);
     if (st == GV_OK)

@@ -111,7 +111,7 @@ static int chk_kink_pattern(const chk *c, int first)
         const cJSON *e = cJSON_GetArrayItem(c->arr, i);
         if (cJSON_IsTrue(cJSON_GetObjectItem(e, "pass")))
             continue;
-        const char *w = cJSON_GetObjectItem(e, "what")->valuestring;
+        const char *w = gv_json_str(e, "what", "");
         if (!strncmp(w, "grad ", 5) || !strncmp(w, "adamw m ", 8) || !strncmp(w, "adamw v ", 8))
             grad_fail++;
         else

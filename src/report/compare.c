@@ -112,9 +112,8 @@ char *report_compare(const cJSON *a, const cJSON *b, int *marked, cJSON *out)
     int nmarked = 0;
     cJSON *js = cJSON_CreateObject();
     cJSON *entries = cJSON_AddArrayToObject(js, "entries");
-    rb_printf(&md, "# gpuvet compare: %s (%s) → %s (%s)\n\n", rep_str(a, "command") ? rep_str(a, "command") : "?",
-              rep_str(a, "started_at") ? rep_str(a, "started_at") : "?", rep_str(b, "command") ? rep_str(b, "command") : "?",
-              rep_str(b, "started_at") ? rep_str(b, "started_at") : "?");
+    rb_printf(&md, "# gpuvet compare: %s (%s) → %s (%s)\n\n", gv_json_str(a, "command", "?"),
+              gv_json_str(a, "started_at", "?"), gv_json_str(b, "command", "?"), gv_json_str(b, "started_at", "?"));
     rb_puts(&md, "A change is marked only when B/A leaves the band (1 + noise A)(1 + noise B), where each noise is that "
                  "side's measured spread (max((max-min)/median, 2 cv), at least 2%).\n\n");
     env_changes(a, b, &md, cJSON_AddArrayToObject(js, "environment"));
@@ -185,17 +184,17 @@ char *report_compare(const cJSON *a, const cJSON *b, int *marked, cJSON *out)
             static const char *const keys[] = {"device", "what", "norm", "dtype"};
             int same = 1;
             for (size_t k = 0; k < GV_ARRAY_LEN(keys) && same; k++) {
-                const char *x = rep_str(e, keys[k]), *y = rep_str(f, keys[k]);
+                const char *x = gv_json_str(e, keys[k], NULL), *y = gv_json_str(f, keys[k], NULL);
                 same = (!x && !y) || (x && y && !strcmp(x, y));
             }
             if (!same || cJSON_IsTrue(cJSON_GetObjectItem(e, "pass")) == cJSON_IsTrue(cJSON_GetObjectItem(f, "pass")))
                 continue;
             if (!header++)
                 rb_puts(&md, "## check: results that changed\n\n");
-            rb_printf(&md, "- **%s %s**: %s → %s (%s %.3g → %.3g)\n", rep_str(e, "device") ? rep_str(e, "device") : "?",
-                      rep_str(e, "what") ? rep_str(e, "what") : "?", cJSON_IsTrue(cJSON_GetObjectItem(e, "pass")) ? "pass" : "FAIL",
-                      cJSON_IsTrue(cJSON_GetObjectItem(f, "pass")) ? "pass" : "FAIL", rep_str(e, "metric") ? rep_str(e, "metric") : "",
-                      rep_num(e, "value"), rep_num(f, "value"));
+            rb_printf(&md, "- **%s %s**: %s → %s (%s %.3g → %.3g)\n", gv_json_str(e, "device", "?"),
+                      gv_json_str(e, "what", "?"), cJSON_IsTrue(cJSON_GetObjectItem(e, "pass")) ? "pass" : "FAIL",
+                      cJSON_IsTrue(cJSON_GetObjectItem(f, "pass")) ? "pass" : "FAIL", gv_json_str(e, "metric", ""),
+                      gv_json_num(e, "value"), gv_json_num(f, "value"));
             nmarked++;
         }
     }

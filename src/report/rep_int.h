@@ -1,16 +1,13 @@
-/* rep_int.h: helpers shared by the report's files: field access with defaults, the noise
- * of a measurement, the verdict list, tables and the inline SVG plot. Not part of the
- * report's interface. */
+/* rep_int.h: helpers shared by the report's files: the noise of a measurement, the verdict
+ * list, tables and the inline SVG plot. Not part of the report's interface. (A record's
+ * fields are read with core/record.h's gv_json_num and gv_json_str.) */
 #ifndef GV_REPORT_REP_INT_H
 #define GV_REPORT_REP_INT_H
 
 #include <cJSON.h>
 
+#include "core/record.h"
 #include "report/sbuf.h"
-
-/* Number or NAN; string or NULL. */
-double rep_num(const cJSON *o, const char *key);
-const char *rep_str(const cJSON *o, const char *key);
 
 /* The relative spread of one measured figure (median with min/max, best, cv), used as its
  * noise: max((max - min) / median, 2 cv), at least 2%. kind: "train", "matmul", "emu". */

@@ -7,40 +7,30 @@
 #include "core/record.h"
 #include "report/rep_int.h"
 
-double rep_num(const cJSON *o, const char *key)
-{
-    return gv_json_num(o, key);
-}
-
-const char *rep_str(const cJSON *o, const char *key)
-{
-    return gv_json_str(o, key, NULL);
-}
-
 double rep_value(const cJSON *e, const char *kind)
 {
     if (!strcmp(kind, "train"))
-        return rep_num(e, "samples_per_s_median");
+        return gv_json_num(e, "samples_per_s_median");
     if (!strcmp(kind, "matmul"))
-        return rep_num(e, "gflops_median");
-    return rep_num(e, "fps_median");
+        return gv_json_num(e, "gflops_median");
+    return gv_json_num(e, "fps_median");
 }
 
 double rep_noise(const cJSON *e, const char *kind)
 {
     double med = rep_value(e, kind), lo = NAN, hi = NAN, cv = NAN;
     if (!strcmp(kind, "train")) {
-        lo = rep_num(e, "samples_per_s_min");
-        hi = rep_num(e, "samples_per_s_max");
+        lo = gv_json_num(e, "samples_per_s_min");
+        hi = gv_json_num(e, "samples_per_s_max");
         if (!isfinite(hi))
-            hi = rep_num(e, "samples_per_s_best");
-        cv = rep_num(e, "cv");
+            hi = gv_json_num(e, "samples_per_s_best");
+        cv = gv_json_num(e, "cv");
     } else if (!strcmp(kind, "matmul")) {
-        lo = rep_num(e, "gflops_min");
-        hi = rep_num(e, "gflops_best");
+        lo = gv_json_num(e, "gflops_min");
+        hi = gv_json_num(e, "gflops_best");
     } else {
         /* Only the best and the median are recorded: assume the spread is symmetric. */
-        hi = rep_num(e, "fps_best");
+        hi = gv_json_num(e, "fps_best");
         lo = isfinite(hi) ? med - (hi - med) : NAN;
     }
     double n = 0.02;

@@ -139,12 +139,12 @@ const cJSON *rep_path(const cJSON *o, const char *path)
 
 static const cJSON *phase_of(const cJSON *rec, const cJSON *e)
 {
-    const char *label = rep_str(e, "telemetry_phase");
+    const char *label = gv_json_str(e, "telemetry_phase", NULL);
     const cJSON *p;
     if (!label)
         return NULL;
     cJSON_ArrayForEach(p, rep_path(rec, "telemetry.phases")) {
-        const char *l = rep_str(p, "label");
+        const char *l = gv_json_str(p, "label", NULL);
         if (l && !strcmp(l, label))
             return p;
     }
@@ -161,15 +161,15 @@ static int cell(const cJSON *arr, const cJSON *e, const rep_col *c, const cJSON 
         if (!strcmp(c->key, "=speedup") && kind) {
             num = rep_speedup(arr, e, kind);
         } else if (!strcmp(c->key, "=duration")) {
-            num = rep_num(e, "t1") - rep_num(e, "t0");
+            num = gv_json_num(e, "t1") - gv_json_num(e, "t0");
         } else if (!strcmp(c->key, "=memory")) {
-            num = rep_num(e, "peak_device_bytes");
+            num = gv_json_num(e, "peak_device_bytes");
             if (!isfinite(num))
-                num = rep_num(e, "host_bytes");
+                num = gv_json_num(e, "host_bytes");
         } else if (slash) { /* "=a/b" */
             char a[64];
             snprintf(a, sizeof a, "%.*s", (int)(slash - c->key - 1), c->key + 1);
-            num = rep_num(e, a) / rep_num(e, slash + 1);
+            num = gv_json_num(e, a) / gv_json_num(e, slash + 1);
         }
         v = NULL;
     } else if (c->key[0] == '@') {

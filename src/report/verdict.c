@@ -104,19 +104,19 @@ static void sentence(const char *workload, const char *xfmt, const char *xs, vpo
 
 static int same_num(const cJSON *a, const cJSON *b, const char *key)
 {
-    double x = rep_num(a, key), y = rep_num(b, key);
+    double x = gv_json_num(a, key), y = gv_json_num(b, key);
     return (isnan(x) && isnan(y)) || x == y;
 }
 
 static int same_str(const cJSON *a, const cJSON *b, const char *key)
 {
-    const char *x = rep_str(a, key), *y = rep_str(b, key);
+    const char *x = gv_json_str(a, key, NULL), *y = gv_json_str(b, key, NULL);
     return (!x && !y) || (x && y && !strcmp(x, y));
 }
 
 static int is_cpu(const cJSON *e)
 {
-    const char *d = rep_str(e, "device");
+    const char *d = gv_json_str(e, "device", NULL);
     return d && !strcmp(d, "cpu");
 }
 
@@ -146,7 +146,7 @@ const cJSON *rep_cpu_match(const cJSON *arr, const cJSON *g, const char *kind)
             continue;
         if (same_str(e, g, "dtype"))
             return e;
-        const char *dt = rep_str(e, "dtype");
+        const char *dt = gv_json_str(e, "dtype", NULL);
         if (!fallback || (dt && !strcmp(dt, "fp32")))
             fallback = e;
     }
@@ -179,15 +179,15 @@ static void verdicts_gpu_vs_cpu(const cJSON *arr, const char *kind, cJSON *out)
             const cJSON *c = rep_cpu_match(arr, h, kind);
             if (!c || !(rep_value(c, kind) > 0) || !(rep_value(h, kind) > 0))
                 continue;
-            cpu_dtype = rep_str(c, "dtype");
+            cpu_dtype = gv_json_str(c, "dtype", NULL);
             vpoint *p = &pts[np++];
             p->speedup = rep_value(h, kind) / rep_value(c, kind);
             p->noise = (1 + rep_noise(h, kind)) * (1 + rep_noise(c, kind));
             if (train) {
-                p->x = rep_num(h, "batch");
+                p->x = gv_json_num(h, "batch");
                 snprintf(p->xl, sizeof p->xl, "%.0f", p->x);
             } else {
-                double m = rep_num(h, "m"), nn = rep_num(h, "n"), k = rep_num(h, "k");
+                double m = gv_json_num(h, "m"), nn = gv_json_num(h, "n"), k = gv_json_num(h, "k");
                 p->x = cbrt(m * nn * k);
                 if (m == nn && nn == k)
                     snprintf(p->xl, sizeof p->xl, "%.0f", m);
@@ -196,16 +196,16 @@ static void verdicts_gpu_vs_cpu(const cJSON *arr, const char *kind, cJSON *out)
             }
         }
         char workload[256], s[1024];
-        const char *dev = rep_str(g, "device"), *dt = rep_str(g, "dtype");
+        const char *dev = gv_json_str(g, "device", NULL), *dt = gv_json_str(g, "dtype", NULL);
         char vs[48] = "";
         if (cpu_dtype && dt && strcmp(cpu_dtype, dt))
             snprintf(vs, sizeof vs, " (against CPU %s)", cpu_dtype);
         if (train) {
             char blocks[32] = "";
-            if (isfinite(rep_num(g, "blocks")))
-                snprintf(blocks, sizeof blocks, "%.0f-block ", rep_num(g, "blocks"));
-            snprintf(workload, sizeof workload, "%.0f-channel %s%s%s%s training on %s%s", rep_num(g, "channels"), blocks,
-                     rep_str(g, "norm") ? rep_str(g, "norm") : "", rep_str(g, "norm") ? "-norm " : "", dt ? dt : "?",
+            if (isfinite(gv_json_num(g, "blocks")))
+                snprintf(blocks, sizeof blocks, "%.0f-block ", gv_json_num(g, "blocks"));
+            snprintf(workload, sizeof workload, "%.0f-channel %s%s%s%s training on %s%s", gv_json_num(g, "channels"),
+                     blocks, gv_json_str(g, "norm", ""), gv_json_str(g, "norm", NULL) ? "-norm " : "", dt ? dt : "?",
                      dev ? dev : "?", vs);
         } else {
             snprintf(workload, sizeof workload, "%s GEMM on %s%s", dt ? dt : "?", dev ? dev : "?", vs);
@@ -233,50 +233,51 @@ static void verdicts_emu(const cJSON *arr, const char *console, cJSON *out)
         const cJSON *ok = cJSON_GetObjectItemCaseSensitive(g, "hashes_match_native");
         if (cJSON_IsFalse(ok)) {
             char s[512];
-            const char *rom = rep_str(g, "rom") ? rep_str(g, "rom") : "?";
+            const char *rom = gv_json_str(g, "rom", "?");
             snprintf(s, sizeof s, "do not trust the %s video / %s audio renderers for %s %s: at %.0f instances their "
-                     "hashes differ from the native renderers'", rep_str(g, "video") ? rep_str(g, "video") : "?",
-                     rep_str(g, "audio") ? rep_str(g, "audio") : "?", console,
-                     strrchr(rom, '/') ? strrchr(rom, '/') + 1 : rom, rep_num(g, "instances"));
+                     "hashes differ from the native renderers'", gv_json_str(g, "video", "?"),
+                     gv_json_str(g, "audio", "?"), console,
+                     strrchr(rom, '/') ? strrchr(rom, '/') + 1 : rom, gv_json_num(g, "instances"));
             rep_add_sentence(out, s);
         }
     }
     cJSON_ArrayForEach(g, arr) {
         int gi = i++;
-        const char *v = rep_str(g, "video");
+        const char *v = gv_json_str(g, "video", NULL);
         if (done[gi] || !v || strcmp(v, "device"))
             continue;
         vpoint *pts = gv_xcalloc((size_t)n, sizeof *pts);
         int np = 0, j = 0;
         char bad[512] = "";
-        const char *rom = rep_str(g, "rom") ? rep_str(g, "rom") : "?";
+        const char *rom = gv_json_str(g, "rom", "?");
         const char *base = strrchr(rom, '/') ? strrchr(rom, '/') + 1 : rom;
         const cJSON *h;
         cJSON_ArrayForEach(h, arr) {
             int hj = j++;
-            const char *hv = rep_str(h, "video");
+            const char *hv = gv_json_str(h, "video", NULL);
             if (done[hj] || !hv || strcmp(hv, "device") || !same_str(h, g, "rom") || !same_str(h, g, "audio"))
                 continue;
             done[hj] = 1;
             const cJSON *best = NULL, *c;
             cJSON_ArrayForEach(c, arr) {
-                const char *cv = rep_str(c, "video");
+                const char *cv = gv_json_str(c, "video", NULL);
                 /* a CPU renderer ("none" draws nothing, so it is no comparison) */
                 if (!cv || !strcmp(cv, "device") || !strcmp(cv, "none") || !same_str(c, h, "rom") ||
                     !same_num(c, h, "instances"))
                     continue;
                 /* Renderers must agree bit for bit; a differing hash disqualifies the GPU. */
-                const char *hv1 = rep_str(h, "video_hash"), *cv1 = rep_str(c, "video_hash");
+                const char *hv1 = gv_json_str(h, "video_hash", NULL), *cv1 = gv_json_str(c, "video_hash", NULL);
                 if (!bad[0] && same_num(c, h, "frames") && hv1 && cv1 && strcmp(hv1, cv1))
                     snprintf(bad, sizeof bad, "do not use the GPU renderer for %s %s: its video hash differs from the %s "
-                             "renderer's at %.0f instances (%s vs %s)", console, base, cv, rep_num(h, "instances"), hv1, cv1);
+                             "renderer's at %.0f instances (%s vs %s)", console, base, cv, gv_json_num(h, "instances"),
+                             hv1, cv1);
                 if (same_str(c, h, "audio") && (!best || rep_value(c, "emu") > rep_value(best, "emu")))
                     best = c;
             }
             if (!best || !(rep_value(best, "emu") > 0) || !(rep_value(h, "emu") > 0))
                 continue;
             vpoint *p = &pts[np++];
-            p->x = rep_num(h, "instances");
+            p->x = gv_json_num(h, "instances");
             snprintf(p->xl, sizeof p->xl, "%.0f", p->x);
             p->speedup = rep_value(h, "emu") / rep_value(best, "emu");
             p->noise = (1 + rep_noise(h, "emu")) * (1 + rep_noise(best, "emu"));
@@ -301,7 +302,7 @@ static void verdicts_emu(const cJSON *arr, const char *console, cJSON *out)
 static void no_gpu_reason(const cJSON *rec, char *why, size_t wl, char *next, size_t nl)
 {
     const cJSON *p = rep_path(rec, "host.probe");
-    const char *backend = rep_str(p, "gpu_backend");
+    const char *backend = gv_json_str(p, "gpu_backend", NULL);
     int gpus = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(p, "gpus"));
     if (!p) {
         snprintf(why, wl, "the record has no probe of the machine");
@@ -311,8 +312,9 @@ static void no_gpu_reason(const cJSON *rec, char *why, size_t wl, char *next, si
         snprintf(next, nl, "install the CUDA toolkit (nvcc) or ROCm, rebuild with make GPU=cuda or make GPU=hip "
                  "(docs/BUILD.md) and run gpuvet all again");
     } else if (!gpus) {
-        const char *nodes = rep_str(p, "device_nodes_why");
-        snprintf(why, wl, "the %s backend finds no GPU: %s", backend, nodes ? nodes : rep_str(p, "gpus_why") ? rep_str(p, "gpus_why") : "no device");
+        const char *nodes = gv_json_str(p, "device_nodes_why", NULL);
+        snprintf(why, wl, "the %s backend finds no GPU: %s", backend,
+                 nodes ? nodes : gv_json_str(p, "gpus_why", "no device"));
         snprintf(next, nl, "install and load the GPU driver (gpuvet probe says what is missing; docs/TROUBLESHOOTING.md), "
                  "then run gpuvet smoke and gpuvet all");
     } else {
@@ -327,9 +329,9 @@ static int cpu_best(const cJSON *arr, const char *xkey, const char *ykey, double
     const cJSON *e;
     *x = -1;
     cJSON_ArrayForEach(e, arr)
-        if (is_cpu(e) && rep_num(e, xkey) > *x) {
-            *x = rep_num(e, xkey);
-            *y = rep_num(e, ykey);
+        if (is_cpu(e) && gv_json_num(e, xkey) > *x) {
+            *x = gv_json_num(e, xkey);
+            *y = gv_json_num(e, ykey);
         }
     return *x >= 0;
 }
@@ -340,35 +342,36 @@ static int cpu_best(const cJSON *arr, const char *xkey, const char *ykey, double
  * instance count, or else what a frame cost per CPU-second in each. */
 static void below_one_game(const cJSON *rec, const cJSON *one, const cJSON *many, char *buf, size_t len)
 {
-    double f1 = rep_num(one, "fps_median"), fn = rep_num(many, "fps_median"), n = rep_num(many, "instances");
+    double f1 = gv_json_num(one, "fps_median"), fn = gv_json_num(many, "fps_median");
+    double n = gv_json_num(many, "instances");
     buf[0] = 0;
     if (!(fn < f1))
         return;
-    double threads = rep_num(many, "threads"), cores = rep_num(rep_path(rec, "load"), "cores");
+    double threads = gv_json_num(many, "threads"), cores = gv_json_num(rep_path(rec, "load"), "cores");
     if (!(cores > 0))
-        cores = rep_num(rep_path(rec, "host"), "cpus");
+        cores = gv_json_num(rep_path(rec, "host"), "cpus");
     if (!(threads > 0))
         threads = cores;
     double bound = threads > 0 ? GV_MIN(n, threads) : n;
     int k = snprintf(buf, len, "; together they ran at %.2fx the one game's rate, where %.0f threads could reach %.0fx: ", fn / f1, bound, bound);
     int causes = 0;
-    double before = rep_num(many, "load_before"), during = rep_num(many, "load_max");
+    double before = gv_json_num(many, "load_before"), during = gv_json_num(many, "load_max");
     if (cores > 0 && (bench_load_busy(before, (int)cores, 0) || bench_load_busy(during, (int)cores, 1)) && k > 0 && (size_t)k < len) {
         k += snprintf(buf + k, len - (size_t)k, "the machine was busy (load average %.1f before and up to %.1f during, on %.0f "
                       "usable cores), and a batch waits at every frame for its slowest thread, so other work on the cores "
                       "slows it more than one game", before, during, cores);
         causes++;
     }
-    const char *video = rep_str(many, "video");
+    const char *video = gv_json_str(many, "video", NULL);
     char key[48];
     snprintf(key, sizeof key, "%s_over_native", video ? video : "?");
-    double r = rep_num(many, key);
+    double r = gv_json_num(many, key);
     if (video && strcmp(video, "native") && r < 1 && k > 0 && (size_t)k < len) {
         k += snprintf(buf + k, len - (size_t)k, "%sthe %s renderer ran at %.2fx the native renderer's rate at %.0f instances",
                       causes ? "; and " : "", video, r, n);
         causes++;
     }
-    double c1 = rep_num(one, "fps_per_cpu_second_median"), cn = rep_num(many, "fps_per_cpu_second_median");
+    double c1 = gv_json_num(one, "fps_per_cpu_second_median"), cn = gv_json_num(many, "fps_per_cpu_second_median");
     if (!causes && k > 0 && (size_t)k < len) {
         if (cn < c1)
             snprintf(buf + k, len - (size_t)k, "the load (%.1f on %.0f cores) and the renderer do not explain it, but per "
@@ -392,7 +395,7 @@ static void verdicts_cpu_only(const cJSON *rec, cJSON *out)
         snprintf(key, sizeof key, "bench_%s", emu_consoles[i]->name);
         cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(rec, key)) {
             any = 1;
-            const char *v = rep_str(e, "video"), *a = rep_str(e, "audio");
+            const char *v = gv_json_str(e, "video", NULL), *a = gv_json_str(e, "audio", NULL);
             gpu |= (v && !strcmp(v, "device")) || (a && !strcmp(a, "device"));
         }
     }
@@ -404,7 +407,7 @@ static void verdicts_cpu_only(const cJSON *rec, cJSON *out)
     if (cpu_best(tr, "batch", "samples_per_s_median", &y, &x)) {
         const cJSON *f = tr->child;
         snprintf(s, sizeof s, "no GPU was measured (%s): training on the CPU reaches %.0f samples/s (%.0f channels, "
-                 "batch %.0f); to see whether a GPU is worth it, %s", why, y, rep_num(f, "channels"), x, next);
+                 "batch %.0f); to see whether a GPU is worth it, %s", why, y, gv_json_num(f, "channels"), x, next);
         rep_add_sentence(out, s);
     }
     if (cpu_best(mm, "n", "gflops_median", &y, &x)) {
@@ -416,22 +419,23 @@ static void verdicts_cpu_only(const cJSON *rec, cJSON *out)
         snprintf(key, sizeof key, "bench_%s", emu_consoles[i]->name);
         const cJSON *one = NULL, *many = NULL;
         cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(rec, key)) {
-            const char *v = rep_str(e, "video");
-            double n = rep_num(e, "instances"), nm = rep_num(many, "instances");
+            const char *v = gv_json_str(e, "video", NULL);
+            double n = gv_json_num(e, "instances"), nm = gv_json_num(many, "instances");
             if (n == 1 && v && !strcmp(v, "native"))
                 one = e;
-            if (!many || n > nm || (n == nm && rep_num(e, "fps_median") > rep_num(many, "fps_median")))
+            if (!many || n > nm || (n == nm && gv_json_num(e, "fps_median") > gv_json_num(many, "fps_median")))
                 many = e;
         }
         if (!one)
             continue;
-        double f1 = rep_num(one, "fps_median"), n = rep_num(many, "instances");
+        double f1 = gv_json_num(one, "fps_median"), n = gv_json_num(many, "instances");
         int k = snprintf(s, sizeof s, "no GPU was measured: %s emulation on the CPU runs %.0f frames/s for one game (%.0fx real time)",
                          emu_consoles[i]->title, f1, f1 / 60.0);
         if (n > 1 && k > 0 && (size_t)k < sizeof s) {
-            const char *how = rep_str(many, "video") ? rep_str(many, "video") : "?";
-            k += snprintf(s + k, sizeof s - (size_t)k, " and %.0f instance-frames/s for %.0f games at once (%s renderer)",
-                          rep_num(many, "fps_median"), n, how);
+            const char *how = gv_json_str(many, "video", "?");
+            k += snprintf(s + k, sizeof s - (size_t)k,
+                          " and %.0f instance-frames/s for %.0f games at once (%s renderer)",
+                          gv_json_num(many, "fps_median"), n, how);
             if (k > 0 && (size_t)k < sizeof s)
                 below_one_game(rec, one, many, s + k, sizeof s - (size_t)k);
         }

@@ -11,13 +11,6 @@
 #include "core/gv.h"
 #include "report/rep_int.h"
 
-/* The string at key, or "?" when absent. */
-static const char *s_of(const cJSON *o, const char *key)
-{
-    const char *s = rep_str(o, key);
-    return s ? s : "?";
-}
-
 /* "s" unless n is 1. */
 static const char *plural(double n)
 {
@@ -31,7 +24,7 @@ static const cJSON *item(const cJSON *o, const char *key)
 
 static int is_cpu(const cJSON *e)
 {
-    return !strcmp(s_of(e, "device"), "cpu");
+    return !strcmp(gv_json_str(e, "device", "?"), "cpu");
 }
 
 /* Whether entry e belongs to the series of crossover entry c: equal on every key c has
@@ -57,7 +50,7 @@ static int series_speedups(const cJSON *arr, const cJSON *c, const char *const *
     int n = 0;
     *best = *best_batch = *first_batch = NAN;
     cJSON_ArrayForEach(e, arr) {
-        double sp = rep_num(e, "speedup_vs_cpu"), b = rep_num(e, "batch");
+        double sp = gv_json_num(e, "speedup_vs_cpu"), b = gv_json_num(e, "batch");
         if (is_cpu(e) || !isfinite(sp) || !in_series(e, c, keys, nkeys))
             continue;
         n++;
@@ -80,9 +73,9 @@ static const cJSON *series_span(const cJSON *arr, const cJSON *c, const char *co
         if (!in_series(e, c, keys, nkeys))
             continue;
         first = first ? first : e;
-        if (!*lo || rep_num(e, "batch") < rep_num(*lo, "batch"))
+        if (!*lo || gv_json_num(e, "batch") < gv_json_num(*lo, "batch"))
             *lo = e;
-        if (!*top || rep_num(e, rate) > rep_num(*top, rate))
+        if (!*top || gv_json_num(e, rate) > gv_json_num(*top, rate))
             *top = e;
     }
     return first;
@@ -101,9 +94,9 @@ static void verdicts_infer(const cJSON *rec, cJSON *out)
     int gpu = 0;
     cJSON_ArrayForEach(c, item(rec, "bench_infer_crossover")) {
         gpu = 1;
-        snprintf(what, sizeof what, "%s %s %.0f-channel %s-norm inference", s_of(c, "device"), s_of(c, "dtype"),
-                 rep_num(c, "channels"), s_of(c, "norm"));
-        double from = rep_num(c, "gpu_faster_from_batch"), n = rep_num(c, "batches_compared"), best, bb, first;
+        snprintf(what, sizeof what, "%s %s %.0f-channel %s-norm inference", gv_json_str(c, "device", "?"),
+                 gv_json_str(c, "dtype", "?"), gv_json_num(c, "channels"), gv_json_str(c, "norm", "?"));
+        double from = gv_json_num(c, "gpu_faster_from_batch"), n = gv_json_num(c, "batches_compared"), best, bb, first;
         series_speedups(arr, c, infer_series, GV_ARRAY_LEN(infer_series), &best, &bb, &first);
         if (!(n > 0))
             snprintf(s, sizeof s, "%s was not compared with the CPU (add cpu to --devices to find the batch from which the "
@@ -130,11 +123,12 @@ static void verdicts_infer(const cJSON *rec, cJSON *out)
             continue; /* each series once, at its first entry */
         char best[96] = "there, its best";
         if (top != lo)
-            snprintf(best, sizeof best, "at batch %.0f, its best", rep_num(top, "batch"));
+            snprintf(best, sizeof best, "at batch %.0f, its best", gv_json_num(top, "batch"));
         snprintf(s, sizeof s, "no GPU was measured: %s %.0f-channel %s-norm inference on the CPU takes %.3g ms a call at "
-                 "batch %.0f (median; p99 %.3g ms) and reaches %.0f samples/s %s", s_of(c, "dtype"), rep_num(c, "channels"),
-                 s_of(c, "norm"), rep_num(lo, "latency_ms_median"), rep_num(lo, "batch"), rep_num(lo, "latency_ms_p99"),
-                 rep_num(top, "samples_per_s_median"), best);
+                 "batch %.0f (median; p99 %.3g ms) and reaches %.0f samples/s %s", gv_json_str(c, "dtype", "?"),
+                 gv_json_num(c, "channels"), gv_json_str(c, "norm", "?"), gv_json_num(lo, "latency_ms_median"),
+                 gv_json_num(lo, "batch"), gv_json_num(lo, "latency_ms_p99"), gv_json_num(top, "samples_per_s_median"),
+                 best);
         rep_add_sentence(out, s);
     }
 }
@@ -154,20 +148,23 @@ static void verdicts_drop7(const cJSON *rec, cJSON *out)
         gpu |= !is_cpu(e);
         if (cJSON_IsFalse(item(e, "records_match_cpu"))) {
             snprintf(s, sizeof s, "do not use %s for %s Drop7 games: at batch %.0f its game records differ from the CPU's "
-                     "for the same seeds", s_of(e, "device"), s_of(e, "player"), rep_num(e, "batch"));
+                     "for the same seeds", gv_json_str(e, "device", "?"), gv_json_str(e, "player", "?"),
+                     gv_json_num(e, "batch"));
             rep_add_sentence(out, s);
         }
     }
     cJSON_ArrayForEach(c, item(rec, "bench_drop7_crossover")) {
-        double from = rep_num(c, "gpu_faster_from_batch"), best, bb, first;
+        double from = gv_json_num(c, "gpu_faster_from_batch"), best, bb, first;
         series_speedups(arr, c, drop7_series, GV_ARRAY_LEN(drop7_series), &best, &bb, &first);
         if (isfinite(from))
             snprintf(s, sizeof s, "play %s Drop7 games on %s from batch %.0f on (up to %.2fx the CPU, at batch %.0f); "
-                     "below it the CPU is faster", s_of(c, "player"), s_of(c, "device"), from, best, bb);
+                     "below it the CPU is faster", gv_json_str(c, "player", "?"), gv_json_str(c, "device", "?"), from,
+                     best, bb);
         else
             snprintf(s, sizeof s, "keep %s Drop7 games on the CPU: %s is not faster at the largest batches measured "
-                     "(best %.2fx, %.0f batch size%s compared)", s_of(c, "player"), s_of(c, "device"), best,
-                     rep_num(c, "batches_compared"), plural(rep_num(c, "batches_compared")));
+                     "(best %.2fx, %.0f batch size%s compared)", gv_json_str(c, "player", "?"),
+                     gv_json_str(c, "device", "?"), best, gv_json_num(c, "batches_compared"),
+                     plural(gv_json_num(c, "batches_compared")));
         rep_add_sentence(out, s);
     }
     if (gpu)
@@ -177,8 +174,8 @@ static void verdicts_drop7(const cJSON *rec, cJSON *out)
         if (series_span(arr, c, drop7_series + 1, 1, "games_per_s_median", &lo, &top) != c)
             continue;
         snprintf(s, sizeof s, "no GPU was measured: the CPU plays up to %.0f %s Drop7 games/s (%.0f moves/s) at batch %.0f "
-                 "on %.0f threads", rep_num(top, "games_per_s_median"), s_of(top, "player"),
-                 rep_num(top, "moves_per_s_median"), rep_num(top, "batch"), rep_num(top, "threads"));
+                 "on %.0f threads", gv_json_num(top, "games_per_s_median"), gv_json_str(top, "player", "?"),
+                 gv_json_num(top, "moves_per_s_median"), gv_json_num(top, "batch"), gv_json_num(top, "threads"));
         rep_add_sentence(out, s);
     }
 }
@@ -190,7 +187,7 @@ static const cJSON *play_entry(const cJSON *play, const char *policy)
 {
     const cJSON *e;
     cJSON_ArrayForEach(e, play)
-        if (!strcmp(s_of(e, "policy"), policy))
+        if (!strcmp(gv_json_str(e, "policy", "?"), policy))
             return e;
     return NULL;
 }
@@ -201,7 +198,8 @@ static const cJSON *play_entry(const cJSON *play, const char *policy)
  * below random play there. */
 static void greedy_note(const cJSON *play, const cJSON *v, char *s, size_t len)
 {
-    const char *a = s_of(v, "policy"), *b = s_of(v, "baseline"), *verdict = s_of(v, "verdict");
+    const char *a = gv_json_str(v, "policy", "?"), *b = gv_json_str(v, "baseline", "?");
+    const char *verdict = gv_json_str(v, "verdict", "?");
     if (!((!strcmp(a, "greedy") && !strcmp(b, "random")) || (!strcmp(a, "random") && !strcmp(b, "greedy"))))
         return;
     const cJSON *g = play_entry(play, "greedy"), *r = play_entry(play, "random");
@@ -210,7 +208,7 @@ static void greedy_note(const cJSON *play, const cJSON *v, char *s, size_t len)
     if (!strcmp(a, "random"))
         side = -side;
     size_t k = strlen(s);
-    double mg = rep_num(g, "moves_mean"), mr = rep_num(r, "moves_mean");
+    double mg = gv_json_num(g, "moves_mean"), mr = gv_json_num(r, "moves_mean");
     if (side < 0) {
         k += (size_t)snprintf(s + k, len - k, "; as expected of a one-move lookahead in normal-mode Drop7: greedy takes the "
                               "most points now, which fills the board sooner");
@@ -219,7 +217,7 @@ static void greedy_note(const cJSON *play, const cJSON *v, char *s, size_t len)
     } else if (side == 0) {
         snprintf(s + k, len - k, "; a one-move lookahead (greedy) usually scores below random play in normal-mode Drop7, "
                  "since taking the most points now fills the board sooner: these %.0f games per policy do not tell them "
-                 "apart", rep_num(g, "games"));
+                 "apart", gv_json_num(g, "games"));
     } else {
         snprintf(s + k, len - k, "; unusual in normal-mode Drop7, where a one-move lookahead (greedy) usually scores below "
                  "random play: play more games or other seeds (--games, --seed) before trusting it");
@@ -231,13 +229,13 @@ static void greedy_note(const cJSON *play, const cJSON *v, char *s, size_t len)
 static void net_summary(const cJSON *play, const cJSON *vs, const char *mode, cJSON *out)
 {
     const cJSON *a = cJSON_GetArrayItem(play, 0), *v;
-    const char *name = s_of(a, "policy");
+    const char *name = gv_json_str(a, "policy", "?");
     if (!strcmp(name, "greedy") || !strcmp(name, "random") || cJSON_GetArraySize(vs) < 2)
         return;
     char beaten[128] = "", rest[384] = "", s[768];
     int nb = 0, nr = 0;
     cJSON_ArrayForEach(v, vs) {
-        const char *base = s_of(v, "baseline"), *verdict = s_of(v, "verdict");
+        const char *base = gv_json_str(v, "baseline", "?"), *verdict = gv_json_str(v, "verdict", "?");
         if (!strcmp(verdict, "better")) {
             snprintf(beaten + strlen(beaten), sizeof beaten - strlen(beaten), "%s%s", nb++ ? " and " : "", base);
         } else {
@@ -253,10 +251,10 @@ static void net_summary(const cJSON *play, const cJSON *vs, const char *mode, cJ
         if (k > 0 && (size_t)k < sizeof s)
             k += snprintf(s + k, sizeof s - (size_t)k, "%s", rest);
         const cJSON *g = play_entry(play, "greedy"), *r = play_entry(play, "random");
-        if (nb == 1 && !strcmp(beaten, "greedy") && g && r && rep_num(g, "score_mean") < rep_num(r, "score_mean") &&
-            (!mode || !strcmp(mode, "normal")) && k > 0 && (size_t)k < sizeof s)
+        if (nb == 1 && !strcmp(beaten, "greedy") && g && r &&
+            gv_json_num(g, "score_mean") < gv_json_num(r, "score_mean") && (!mode || !strcmp(mode, "normal")) && k > 0 && (size_t)k < sizeof s)
             snprintf(s + k, sizeof s - (size_t)k, " (greedy is the weaker baseline here, %.0f against random's %.0f, so "
-                     "beating it alone says little)", rep_num(g, "score_mean"), rep_num(r, "score_mean"));
+                     "beating it alone says little)", gv_json_num(g, "score_mean"), gv_json_num(r, "score_mean"));
     }
     rep_add_sentence(out, s);
 }
@@ -266,28 +264,31 @@ static void net_summary(const cJSON *play, const cJSON *vs, const char *mode, cJ
 static void verdicts_play(const cJSON *rec, cJSON *out)
 {
     const cJSON *play = item(rec, "play"), *vs = item(rec, "play_vs"), *a = cJSON_GetArrayItem(play, 0), *v;
-    const char *mode = rep_str(rec, "mode");
+    const char *mode = gv_json_str(rec, "mode", NULL);
     char s[1024];
     if (!a)
         return;
     if (!cJSON_GetArraySize(vs)) {
         snprintf(s, sizeof s, "%s scores %.0f +- %.0f on average over %.0f games (median %.0f, %.1f moves); no baseline "
-                 "was played to compare with", s_of(a, "policy"), rep_num(a, "score_mean"), rep_num(a, "score_ci95"),
-                 rep_num(a, "games"), rep_num(a, "score_median"), rep_num(a, "moves_mean"));
+                 "was played to compare with", gv_json_str(a, "policy", "?"), gv_json_num(a, "score_mean"),
+                 gv_json_num(a, "score_ci95"), gv_json_num(a, "games"), gv_json_num(a, "score_median"),
+                 gv_json_num(a, "moves_mean"));
         rep_add_sentence(out, s);
         return;
     }
     int k = 1;
     cJSON_ArrayForEach(v, vs) {
-        const cJSON *b = play_entry(play, s_of(v, "baseline"));
+        const cJSON *b = play_entry(play, gv_json_str(v, "baseline", "?"));
         if (!b)
             b = cJSON_GetArrayItem(play, k);
         k++;
-        const char *verdict = s_of(v, "verdict");
-        snprintf(s, sizeof s, "%s scores %.0f +- %.0f on average, %s %.0f +- %.0f: %s (difference %+.0f +- %.0f, 95%% CI%s)",
-                 s_of(a, "policy"), rep_num(a, "score_mean"), rep_num(a, "score_ci95"), s_of(b, "policy"),
-                 rep_num(b, "score_mean"), rep_num(b, "score_ci95"), verdict, rep_num(v, "score_diff"),
-                 rep_num(v, "score_diff_ci95"), strcmp(verdict, "not distinguishable") ? " excludes 0" : " includes 0");
+        const char *verdict = gv_json_str(v, "verdict", "?");
+        snprintf(s, sizeof s,
+                 "%s scores %.0f +- %.0f on average, %s %.0f +- %.0f: %s (difference %+.0f +- %.0f, 95%% CI%s)",
+                 gv_json_str(a, "policy", "?"), gv_json_num(a, "score_mean"), gv_json_num(a, "score_ci95"),
+                 gv_json_str(b, "policy", "?"), gv_json_num(b, "score_mean"), gv_json_num(b, "score_ci95"), verdict,
+                 gv_json_num(v, "score_diff"), gv_json_num(v, "score_diff_ci95"),
+                 strcmp(verdict, "not distinguishable") ? " excludes 0" : " includes 0");
         if (!mode || !strcmp(mode, "normal"))
             greedy_note(play, v, s, sizeof s);
         rep_add_sentence(out, s);
@@ -304,14 +305,15 @@ static void verdict_selfplay(const cJSON *rec, cJSON *out)
     char s[1024];
     if (!cJSON_IsObject(sp))
         return;
-    if (!(rep_num(sp, "games_played") > 0)) {
-        snprintf(s, sizeof s, "self-play played no games here: %s already holds %.0f games (%.0f positions)", s_of(sp, "out"),
-                 rep_num(sp, "games_in_file"), rep_num(sp, "positions_in_file"));
+    if (!(gv_json_num(sp, "games_played") > 0)) {
+        snprintf(s, sizeof s, "self-play played no games here: %s already holds %.0f games (%.0f positions)",
+                 gv_json_str(sp, "out", "?"), gv_json_num(sp, "games_in_file"), gv_json_num(sp, "positions_in_file"));
         rep_add_sentence(out, s);
         return;
     }
-    double t = rep_num(sp, "seconds_total"), ti = rep_num(sp, "seconds_inference"), ts = rep_num(sp, "seconds_search");
-    double tg = rep_num(sp, "seconds_game"), tw = rep_num(sp, "seconds_write"), sims = rep_num(sp, "sims");
+    double t = gv_json_num(sp, "seconds_total"), ti = gv_json_num(sp, "seconds_inference");
+    double ts = gv_json_num(sp, "seconds_search");
+    double tg = gv_json_num(sp, "seconds_game"), tw = gv_json_num(sp, "seconds_write"), sims = gv_json_num(sp, "sims");
     double fi = ti / t, fs = ts / t, fg = tg / t;
     char how[64];
     if (sims > 0)
@@ -319,9 +321,10 @@ static void verdict_selfplay(const cJSON *rec, cJSON *out)
     else
         snprintf(how, sizeof how, "the policy head's best move");
     int k = snprintf(s, sizeof s, "self-play on %s: %.0f games of %s, mean score %.0f +- %.0f (95%% CI); of its %.3g s, "
-                     "inference took %.0f%% (%.0f positions, %.0f/s), the search %.0f%%, the game %.0f%%: ", s_of(sp, "device"),
-                     rep_num(sp, "games_played"), how, rep_num(sp, "score_mean"), rep_num(sp, "score_ci95"), t, 100 * fi,
-                     rep_num(sp, "evals"), rep_num(sp, "evals") / ti, 100 * fs, 100 * fg);
+                     "inference took %.0f%% (%.0f positions, %.0f/s), the search %.0f%%, the game %.0f%%: ",
+                     gv_json_str(sp, "device", "?"), gv_json_num(sp, "games_played"), how, gv_json_num(sp, "score_mean"),
+                     gv_json_num(sp, "score_ci95"), t, 100 * fi, gv_json_num(sp, "evals"), gv_json_num(sp, "evals") / ti,
+                     100 * fs, 100 * fg);
     if (k <= 0 || (size_t)k >= sizeof s)
         return;
     if (fi >= 0.5)
@@ -353,17 +356,18 @@ static void verdict_train(const cJSON *rec, cJSON *out)
     if (!first)
         return;
     cJSON_ArrayForEach(e, eps)
-        if (!low || rep_num(e, "val_loss") < rep_num(low, "val_loss"))
+        if (!low || gv_json_num(e, "val_loss") < gv_json_num(low, "val_loss"))
             low = e;
     int k = snprintf(s, sizeof s, "training on %.0f positions (%.0f held out) for %.0f epoch%s: validation loss %.4g after "
-                     "epoch 1, %.4g after the last (policy cross-entropy %.4g, value MSE %.4g)", rep_num(t, "samples"),
-                     rep_num(t, "val_samples"), rep_num(last, "epoch"), plural(rep_num(last, "epoch")),
-                     rep_num(first, "val_loss"), rep_num(last, "val_loss"), rep_num(last, "val_policy_ce"),
-                     rep_num(last, "val_value_mse"));
-    if (low != last && rep_num(last, "train_loss") < rep_num(low, "train_loss") && k > 0 && (size_t)k < sizeof s)
+                     "epoch 1, %.4g after the last (policy cross-entropy %.4g, value MSE %.4g)",
+                     gv_json_num(t, "samples"), gv_json_num(t, "val_samples"), gv_json_num(last, "epoch"),
+                     plural(gv_json_num(last, "epoch")), gv_json_num(first, "val_loss"), gv_json_num(last, "val_loss"),
+                     gv_json_num(last, "val_policy_ce"), gv_json_num(last, "val_value_mse"));
+    if (low != last && gv_json_num(last, "train_loss") < gv_json_num(low, "train_loss") && k > 0 &&
+        (size_t)k < sizeof s)
         snprintf(s + k, sizeof s - (size_t)k, "; it was lowest after epoch %.0f (%.4g) and rose since while the training loss "
-                 "fell, a sign of overfitting these positions (more self-play games, or fewer epochs)", rep_num(low, "epoch"),
-                 rep_num(low, "val_loss"));
+                 "fell, a sign of overfitting these positions (more self-play games, or fewer epochs)",
+                 gv_json_num(low, "epoch"), gv_json_num(low, "val_loss"));
     rep_add_sentence(out, s);
 }
 

@@ -18,27 +18,30 @@ typedef double (*value_fn)(const cJSON *arr, const cJSON *e);
 
 static void label_train(const cJSON *e, char *b, size_t n)
 {
-    snprintf(b, n, "%s %s c%.0f %s", rep_str(e, "device") ? rep_str(e, "device") : "?", rep_str(e, "dtype") ? rep_str(e, "dtype") : "",
-             rep_num(e, "channels"), rep_str(e, "norm") ? rep_str(e, "norm") : "");
+    snprintf(b, n, "%s %s c%.0f %s", gv_json_str(e, "device", "?"), gv_json_str(e, "dtype", ""),
+             gv_json_num(e, "channels"), gv_json_str(e, "norm", ""));
 }
 static void label_matmul(const cJSON *e, char *b, size_t n)
 {
-    snprintf(b, n, "%s %s", rep_str(e, "device") ? rep_str(e, "device") : "?", rep_str(e, "dtype") ? rep_str(e, "dtype") : "");
+    snprintf(b, n, "%s %s", gv_json_str(e, "device", "?"), gv_json_str(e, "dtype", ""));
 }
 static void label_emu(const cJSON *e, char *b, size_t n)
 {
-    snprintf(b, n, "%s renderer", rep_str(e, "video") ? rep_str(e, "video") : "?");
+    snprintf(b, n, "%s renderer", gv_json_str(e, "video", "?"));
 }
 static void label_drop7(const cJSON *e, char *b, size_t n)
 {
-    snprintf(b, n, "%s %s", rep_str(e, "device") ? rep_str(e, "device") : "?", rep_str(e, "player") ? rep_str(e, "player") : "?");
+    snprintf(b, n, "%s %s", gv_json_str(e, "device", "?"), gv_json_str(e, "player", "?"));
 }
-static double x_batch(const cJSON *arr, const cJSON *e) { return rep_num(e, "batch"); }
-static double y_latency(const cJSON *arr, const cJSON *e) { return rep_num(e, "latency_ms_median"); }
-static double y_infer(const cJSON *arr, const cJSON *e) { return rep_num(e, "samples_per_s_median"); }
-static double y_games(const cJSON *arr, const cJSON *e) { return rep_num(e, "games_per_s_median"); }
-static double x_size(const cJSON *arr, const cJSON *e) { return cbrt(rep_num(e, "m") * rep_num(e, "n") * rep_num(e, "k")); }
-static double x_instances(const cJSON *arr, const cJSON *e) { return rep_num(e, "instances"); }
+static double x_batch(const cJSON *arr, const cJSON *e) { return gv_json_num(e, "batch"); }
+static double y_latency(const cJSON *arr, const cJSON *e) { return gv_json_num(e, "latency_ms_median"); }
+static double y_infer(const cJSON *arr, const cJSON *e) { return gv_json_num(e, "samples_per_s_median"); }
+static double y_games(const cJSON *arr, const cJSON *e) { return gv_json_num(e, "games_per_s_median"); }
+static double x_size(const cJSON *arr, const cJSON *e)
+{
+    return cbrt(gv_json_num(e, "m") * gv_json_num(e, "n") * gv_json_num(e, "k"));
+}
+static double x_instances(const cJSON *arr, const cJSON *e) { return gv_json_num(e, "instances"); }
 static double y_train(const cJSON *arr, const cJSON *e) { return rep_value(e, "train"); }
 static double y_matmul(const cJSON *arr, const cJSON *e) { return rep_value(e, "matmul"); }
 static double y_emu(const cJSON *arr, const cJSON *e) { return rep_value(e, "emu"); }
@@ -115,9 +118,9 @@ static void plot_play(rep_buf *b, const cJSON *play)
     cJSON_ArrayForEach(e, play) {
         if (n == MAX_POLICIES)
             break;
-        names[n] = rep_str(e, "policy") ? rep_str(e, "policy") : "?";
-        y[n] = rep_num(e, "score_mean");
-        err[n++] = rep_num(e, "score_ci95");
+        names[n] = gv_json_str(e, "policy", "?");
+        y[n] = gv_json_num(e, "score_mean");
+        err[n++] = gv_json_num(e, "score_ci95");
     }
     plot_categories(b, "Mean score per policy (bars: 95% interval)", "points per game", "mean score", names, y, err, n);
 }
@@ -127,9 +130,9 @@ static void plot_selfplay(rep_buf *b, const cJSON *sp)
 {
     static const char *const names[] = {"search", "inference", "game", "writing"};
     static const char *const keys[] = {"seconds_search", "seconds_inference", "seconds_game", "seconds_write"};
-    double y[4], t = rep_num(sp, "seconds_total");
+    double y[4], t = gv_json_num(sp, "seconds_total");
     for (int k = 0; k < 4; k++)
-        y[k] = 100 * rep_num(sp, keys[k]) / t;
+        y[k] = 100 * gv_json_num(sp, keys[k]) / t;
     plot_categories(b, "Self-play: where the time went", "% of the play time", "share", names, y, NULL, 4);
 }
 
@@ -144,7 +147,7 @@ static void plot_epochs(rep_buf *b, const cJSON *epochs)
         snprintf(s[k].name, sizeof s[k].name, "%s", names[k]);
         const cJSON *e;
         cJSON_ArrayForEach(e, epochs)
-            rep_series_add(&s[k], rep_num(e, "epoch"), rep_num(e, keys[k]));
+            rep_series_add(&s[k], gv_json_num(e, "epoch"), gv_json_num(e, keys[k]));
     }
     rep_plot p = {"Losses per epoch", "epoch", "loss", 0, 0, NAN, NULL, NULL, 0, NULL, 0};
     rep_svg_plot(b, &p, s, 4);
@@ -167,9 +170,9 @@ static void plot_telemetry(rep_buf *b, const cJSON *tel)
     int k = 0;
     const cJSON *ph;
     cJSON_ArrayForEach(ph, phases) {
-        bands[2 * k] = rep_num(ph, "t0");
-        bands[2 * k + 1] = rep_num(ph, "t1");
-        labels[k++] = rep_str(ph, "label") ? rep_str(ph, "label") : "";
+        bands[2 * k] = gv_json_num(ph, "t0");
+        bands[2 * k + 1] = gv_json_num(ph, "t1");
+        labels[k++] = gv_json_str(ph, "label", "");
     }
     static const struct {
         const char *title, *ylabel, *sig[3], *names[3];
@@ -232,11 +235,8 @@ static void meta_line(rep_buf *b, const cJSON *rec, int html)
     const cJSON *host = cJSON_GetObjectItem(rec, "host");
     char line[1024];
     snprintf(line, sizeof line, "gpuvet %s, %s on %s, started %s, finished %s, exit code %.0f",
-             rep_str(rec, "gpuvet_version") ? rep_str(rec, "gpuvet_version") : "?",
-             rep_str(rec, "command") ? rep_str(rec, "command") : "?",
-             rep_str(host, "hostname") ? rep_str(host, "hostname") : "?",
-             rep_str(rec, "started_at") ? rep_str(rec, "started_at") : "?",
-             rep_str(rec, "finished_at") ? rep_str(rec, "finished_at") : "?", rep_num(rec, "exit_code"));
+             gv_json_str(rec, "gpuvet_version", "?"), gv_json_str(rec, "command", "?"), gv_json_str(host, "hostname", "?"),
+             gv_json_str(rec, "started_at", "?"), gv_json_str(rec, "finished_at", "?"), gv_json_num(rec, "exit_code"));
     if (html) {
         rb_puts(b, "<p class=\"meta\">");
         rb_html(b, line);
@@ -254,22 +254,22 @@ static void machine(rep_buf *b, const cJSON *rec, int html)
         return;
     char line[1024];
     const cJSON *cpu = cJSON_GetObjectItem(p, "cpu"), *blas = cJSON_GetObjectItem(p, "blas");
-    snprintf(line, sizeof line, "CPU %s (%.0f cores); BLAS %s %s (%s, %.0f threads)", rep_str(cpu, "model") ? rep_str(cpu, "model") : "?",
-             rep_num(cpu, "cores"), rep_str(blas, "name") ? rep_str(blas, "name") : "?", rep_str(blas, "version") ? rep_str(blas, "version") : "",
-             rep_str(blas, "core") ? rep_str(blas, "core") : "?", rep_num(blas, "threads"));
+    snprintf(line, sizeof line, "CPU %s (%.0f cores); BLAS %s %s (%s, %.0f threads)", gv_json_str(cpu, "model", "?"),
+             gv_json_num(cpu, "cores"), gv_json_str(blas, "name", "?"), gv_json_str(blas, "version", ""),
+             gv_json_str(blas, "core", "?"), gv_json_num(blas, "threads"));
     rb_puts(b, html ? "<h2>Machine</h2>\n<ul>\n<li>" : "## Machine\n\n- ");
     html ? rb_html(b, line) : rb_md(b, line);
     rb_puts(b, html ? "</li>\n" : "\n");
     const cJSON *g;
     cJSON_ArrayForEach(g, cJSON_GetObjectItem(p, "gpus")) {
         const cJSON *m = cJSON_GetObjectItem(g, "memory");
-        const char *vendor = rep_str(g, "vendor") ? rep_str(g, "vendor") : "", *name = rep_str(g, "name") ? rep_str(g, "name") : "?";
+        const char *vendor = gv_json_str(g, "vendor", ""), *name = gv_json_str(g, "name", "?");
         if (*vendor && !strncmp(name, vendor, strlen(vendor)))
             vendor = ""; /* "NVIDIA H200" already names its vendor */
-        snprintf(line, sizeof line, "GPU %.0f: %s%s%s (%s), driver %s, memory %s %.1f GiB", rep_num(g, "index"),
+        snprintf(line, sizeof line, "GPU %.0f: %s%s%s (%s), driver %s, memory %s %.1f GiB", gv_json_num(g, "index"),
                  vendor, *vendor ? " " : "", name,
-                 rep_str(g, "arch") ? rep_str(g, "arch") : "?", rep_str(g, "driver_version") ? rep_str(g, "driver_version") : "?",
-                 rep_str(m, "kind") ? rep_str(m, "kind") : "?", rep_num(m, "allocatable_bytes") / (1u << 30));
+                 gv_json_str(g, "arch", "?"), gv_json_str(g, "driver_version", "?"),
+                 gv_json_str(m, "kind", "?"), gv_json_num(m, "allocatable_bytes") / (1u << 30));
         rb_puts(b, html ? "<li>" : "- ");
         html ? rb_html(b, line) : rb_md(b, line);
         rb_puts(b, html ? "</li>\n" : "\n");
@@ -305,8 +305,9 @@ static void soak(rep_buf *b, const cJSON *rec, int html)
         return;
     char line[512];
     snprintf(line, sizeof line, "%s %s c%.0f batch %.0f, %.0f steps: loss %.4g -> %.4g (ratio %.3g), finite %s: %s",
-             rep_str(s, "device") ? rep_str(s, "device") : "?", rep_str(s, "dtype") ? rep_str(s, "dtype") : "", rep_num(s, "channels"),
-             rep_num(s, "batch"), rep_num(s, "steps"), rep_num(s, "loss_first"), rep_num(s, "loss_last"), rep_num(s, "loss_ratio"),
+             gv_json_str(s, "device", "?"), gv_json_str(s, "dtype", ""), gv_json_num(s, "channels"),
+             gv_json_num(s, "batch"), gv_json_num(s, "steps"), gv_json_num(s, "loss_first"),
+             gv_json_num(s, "loss_last"), gv_json_num(s, "loss_ratio"),
              cJSON_IsTrue(cJSON_GetObjectItem(s, "finite")) ? "yes" : "NO", cJSON_IsTrue(cJSON_GetObjectItem(s, "pass")) ? "pass" : "FAIL");
     rb_puts(b, html ? "<h2>Soak</h2>\n<p>" : "## Soak\n\n");
     html ? rb_html(b, line) : rb_md(b, line);
@@ -374,13 +375,13 @@ static void sections(rep_buf *b, const cJSON *rec, int html)
     if (src) {
         char line[1024];
         const cJSON *tel = cJSON_GetObjectItem(rec, "telemetry");
-        const char *gpu = rep_str(src, "gpu"), *cpu = rep_str(src, "cpu_package");
-        const char *gw = rep_str(src, "gpu_why"), *cw = rep_str(src, "cpu_package_why");
-        double hz = rep_num(tel, "achieved_hz");
+        const char *gpu = gv_json_str(src, "gpu", NULL), *cpu = gv_json_str(src, "cpu_package", NULL);
+        const char *gw = gv_json_str(src, "gpu_why", NULL), *cw = gv_json_str(src, "cpu_package_why", NULL);
+        double hz = gv_json_num(tel, "achieved_hz");
         int n = isfinite(hz) ? snprintf(line, sizeof line, "telemetry sampled at %.3g Hz (the sampler achieved %.3g, not "
-                                        "counting the samples at phase edges); ", rep_num(tel, "hz"), hz)
+                                        "counting the samples at phase edges); ", gv_json_num(tel, "hz"), hz)
                              : snprintf(line, sizeof line, "telemetry sampled at %.3g Hz (the run was too short to tell "
-                                        "the rate the sampler achieved); ", rep_num(tel, "hz"));
+                                        "the rate the sampler achieved); ", gv_json_num(tel, "hz"));
         n += snprintf(line + n, sizeof line - (size_t)n, gpu ? "GPU from %s" : "no GPU sampled%s%s", gpu ? gpu : (gw ? ": " : ""),
                       gpu ? "" : (gw ? gw : ""));
         snprintf(line + n, sizeof line - (size_t)n, cpu ? "; CPU package power from %s" : "; no CPU package power%s%s",
@@ -395,7 +396,7 @@ char *report_markdown(const cJSON *rec)
 {
     rep_buf b;
     rb_init(&b);
-    rb_printf(&b, "# gpuvet report: %s\n\n", rep_str(rec, "command") ? rep_str(rec, "command") : "run");
+    rb_printf(&b, "# gpuvet report: %s\n\n", gv_json_str(rec, "command", "run"));
     meta_line(&b, rec, 0);
     verdicts(&b, rec, 0);
     machine(&b, rec, 0);
@@ -421,9 +422,9 @@ char *report_html(const cJSON *rec)
     rep_buf b;
     rb_init(&b);
     rb_puts(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>gpuvet report: ");
-    rb_html(&b, rep_str(rec, "command") ? rep_str(rec, "command") : "run");
+    rb_html(&b, gv_json_str(rec, "command", "run"));
     rb_printf(&b, "</title>\n<style>%s</style></head>\n<body>\n<h1>gpuvet report: ", css);
-    rb_html(&b, rep_str(rec, "command") ? rep_str(rec, "command") : "run");
+    rb_html(&b, gv_json_str(rec, "command", "run"));
     rb_puts(&b, "</h1>\n");
     meta_line(&b, rec, 1);
     verdicts(&b, rec, 1);

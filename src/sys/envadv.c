@@ -6,19 +6,8 @@
 #include <unistd.h>
 
 #include "core/gv.h"
+#include "core/record.h"
 #include "sys/probe.h"
-
-static int num(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItem(o, key);
-    return cJSON_IsNumber(v) ? (int)v->valuedouble : 0;
-}
-
-static const char *str(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItem(o, key);
-    return cJSON_IsString(v) ? v->valuestring : NULL;
-}
 
 static void add(sys_env_setting *out, int *n, int max, const char *name, int unset, const char *value, const char *fmt, ...)
     __attribute__((format(printf, 7, 8)));
@@ -52,7 +41,8 @@ int sys_env_advice(const cJSON *probe, char **envp, sys_env_setting *out, int ma
 {
     int n = 0;
     const cJSON *cpu = cJSON_GetObjectItem(probe, "cpu");
-    int cores = num(cpu, "cores"), usable = num(cpu, "usable_cpus"), threads = num(cpu, "threads");
+    double c = gv_json_num(cpu, "cores"), u = gv_json_num(cpu, "usable_cpus"), h = gv_json_num(cpu, "threads");
+    int cores = c > 0 ? (int)c : 0, usable = u > 0 ? (int)u : 0, threads = h > 0 ? (int)h : 0; /* 0: not known */
     int t = cores > 0 ? cores : usable;
     if (usable > 0 && t > usable)
         t = usable;
@@ -68,10 +58,10 @@ int sys_env_advice(const cJSON *probe, char **envp, sys_env_setting *out, int ma
     int nvidia = 0, amd = 0;
     const cJSON *g;
     cJSON_ArrayForEach(g, cJSON_GetObjectItem(probe, "gpus")) {
-        const char *vendor = str(g, "vendor");
+        const char *vendor = gv_json_str(g, "vendor", NULL);
         nvidia |= vendor && !strcmp(vendor, "NVIDIA");
         amd |= vendor && !strcmp(vendor, "AMD");
-        const char *gfx = str(g, "arch");
+        const char *gfx = gv_json_str(g, "arch", NULL);
         const cJSON *nat = cJSON_GetObjectItem(g, "natively_supported");
         const char *ov = sys_env_get(envp, "HSA_OVERRIDE_GFX_VERSION");
         if (!gfx || !cJSON_IsBool(nat))
@@ -84,7 +74,7 @@ int sys_env_advice(const cJSON *probe, char **envp, sys_env_setting *out, int ma
                 "%s has no ROCm kernels; this loads its family's (%s) kernels: common practice but not supported by AMD, "
                 "so run 'gpuvet check' before trusting results", gfx, override_for(gfx));
     }
-    const char *backend = str(probe, "gpu_backend");
+    const char *backend = gv_json_str(probe, "gpu_backend", NULL);
     nvidia |= cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(probe, "nvml"), "loaded")) || (backend && !strcmp(backend, "cuda"));
     amd |= backend && !strcmp(backend, "hip");
     if (nvidia) {
@@ -104,7 +94,7 @@ int sys_env_advice(const cJSON *probe, char **envp, sys_env_setting *out, int ma
     if (amd)
         add(out, &n, max, "PYTORCH_HIP_ALLOC_CONF", 0, "expandable_segments:True",
             "for the PyTorch comparison on ROCm: growable segments instead of fragmenting the caching allocator");
-    const char *fix = str(probe, "recommended_library_path");
+    const char *fix = gv_json_str(probe, "recommended_library_path", NULL);
     if (fix) {
         const char *cur = sys_env_get(envp, "LD_LIBRARY_PATH");
         char val[1024];

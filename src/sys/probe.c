@@ -727,8 +727,7 @@ static void probe_nodes(const char *root, cJSON *out, cJSON *pits)
         cJSON_AddStringToObject(out, "device_nodes_why", "no /dev/nvidia*, /dev/kfd or /dev/dri/renderD* here (no GPU driver loaded, or a container without them)");
     for (cJSON *o = arr->child; o; o = o->next)
         if (!cJSON_IsTrue(cJSON_GetObjectItem(o, "accessible")))
-            add_pitfall(pits, "warning", NULL, "%s: %s", cJSON_GetObjectItem(o, "path")->valuestring,
-                        cJSON_GetObjectItem(o, "why")->valuestring);
+            add_pitfall(pits, "warning", NULL, "%s: %s", gv_json_str(o, "path", ""), gv_json_str(o, "why", ""));
 }
 
 /* ---- environment --------------------------------------------------------------------------- */
@@ -842,8 +841,8 @@ cJSON *sys_probe_json_opts(const sys_probe_opts *o)
     cJSON_AddItemToObject(cJSON_GetObjectItem(out, "environment"), "pitfalls", pits);
     cJSON *w = gv_json_add_arr(out, "warnings");
     for (cJSON *p = pits->child; p; p = p->next)
-        if (!strcmp(cJSON_GetObjectItem(p, "severity")->valuestring, "warning"))
-            cJSON_AddItemToArray(w, cJSON_CreateString(cJSON_GetObjectItem(p, "message")->valuestring));
+        if (!strcmp(gv_json_str(p, "severity", ""), "warning"))
+            cJSON_AddItemToArray(w, cJSON_CreateString(gv_json_str(p, "message", "")));
     return out;
 }
 

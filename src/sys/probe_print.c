@@ -3,13 +3,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/record.h"
 #include "sys/probe.h"
-
-static const char *str(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsString(v) ? v->valuestring : NULL;
-}
 
 /* A string field, or "n/a (why)" when it is null with a reason. */
 static const char *field(const cJSON *o, const char *key, char *buf, size_t len)
@@ -25,7 +20,7 @@ static const char *field(const cJSON *o, const char *key, char *buf, size_t len)
         return cJSON_IsTrue(v) ? "yes" : "no";
     char k[96];
     snprintf(k, sizeof k, "%s_why", key);
-    const char *why = str(o, k);
+    const char *why = gv_json_str(o, k, NULL);
     snprintf(buf, len, "n/a%s%s%s", why ? " (" : "", why ? why : "", why ? ")" : "");
     return buf;
 }
@@ -70,7 +65,7 @@ void sys_probe_print(const cJSON *p, FILE *f)
     const cJSON *gpus = cJSON_GetObjectItem(p, "gpus");
     if (!cJSON_GetArraySize(gpus)) {
         /* The NVML part of the reason was printed on the line above: refer to it. */
-        const char *why = field(p, "gpus_why", a, sizeof a), *nvw = str(nv, "why");
+        const char *why = field(p, "gpus_why", a, sizeof a), *nvw = gv_json_str(nv, "why", NULL);
         char nvpart[700];
         snprintf(nvpart, sizeof nvpart, "NVML: %s; ", nvw ? nvw : "");
         const char *at = nvw ? strstr(why, nvpart) : NULL;
@@ -84,8 +79,8 @@ void sys_probe_print(const cJSON *p, FILE *f)
         /* the vendor, unless the name already starts with it ("NVIDIA H200") */
         const char *vend = field(g, "vendor", a, sizeof a), *name = field(g, "name", b, sizeof b);
         int named = !strncmp(name, vend, strlen(vend));
-        fprintf(f, "GPU %-4d %s%s%s, %s\n", (int)cJSON_GetNumberValue(cJSON_GetObjectItem(g, "index")),
-                named ? "" : vend, named ? "" : " ", name, field(g, "arch", c, sizeof c));
+        fprintf(f, "GPU %-4d %s%s%s, %s\n", (int)gv_json_num(g, "index"), named ? "" : vend, named ? "" : " ", name,
+                field(g, "arch", c, sizeof c));
         fprintf(f, "         driver %s, runtime %s, PCI %s\n", field(g, "driver_version", a, sizeof a),
                 field(g, "runtime_version", b, sizeof b), field(g, "pci_bus_id", c, sizeof c));
         const cJSON *m = cJSON_GetObjectItem(g, "memory");
@@ -106,8 +101,9 @@ void sys_probe_print(const cJSON *p, FILE *f)
     if (!cJSON_GetArraySize(nodes))
         fprintf(f, "devices  %s\n", field(p, "device_nodes_why", a, sizeof a));
     cJSON_ArrayForEach(g, nodes)
-        fprintf(f, "devices  %-20s %s %s group %s: %s\n", str(g, "path"), cJSON_IsTrue(cJSON_GetObjectItem(g, "accessible")) ? "ok  " : "DENY",
-                str(g, "mode"), str(g, "group"), str(g, "why"));
+        fprintf(f, "devices  %-20s %s %s group %s: %s\n", gv_json_str(g, "path", NULL),
+                cJSON_IsTrue(cJSON_GetObjectItem(g, "accessible")) ? "ok  " : "DENY", gv_json_str(g, "mode", NULL),
+                gv_json_str(g, "group", NULL), gv_json_str(g, "why", NULL));
     const cJSON *drv = cJSON_GetObjectItem(p, "driver");
     fprintf(f, "driver   NVIDIA kernel module %s\n", field(drv, "nvidia_kernel_module", a, sizeof a));
     fprintf(f, "         libcuda.so.1 %s\n", field(cJSON_GetObjectItem(drv, "libcuda"), "path", a, sizeof a));
@@ -117,8 +113,8 @@ void sys_probe_print(const cJSON *p, FILE *f)
     const cJSON *pit;
     int nnotes = 0;
     cJSON_ArrayForEach(pit, cJSON_GetObjectItem(env, "pitfalls"))
-        if (!strcmp(str(pit, "severity"), "note"))
-            fprintf(f, "%s %s\n", nnotes++ ? "        " : "env     ", str(pit, "message"));
+        if (!strcmp(gv_json_str(pit, "severity", NULL), "note"))
+            fprintf(f, "%s %s\n", nnotes++ ? "        " : "env     ", gv_json_str(pit, "message", NULL));
     if (!nnotes)
         fprintf(f, "env      no GPU, BLAS or thread variables set\n");
     const cJSON *w = cJSON_GetObjectItem(p, "warnings");
@@ -137,12 +133,12 @@ void sys_probe_summary(const cJSON *p, char *buf, size_t len)
                      field(cpu, "usable_cpus", c, sizeof c), b);
     const cJSON *gpus = cJSON_GetObjectItem(p, "gpus"), *g;
     if (!cJSON_GetArraySize(gpus)) {
-        const char *backend = str(p, "gpu_backend");
+        const char *backend = gv_json_str(p, "gpu_backend", NULL);
         n += snprintf(buf + n, len > (size_t)n ? len - n : 0, "; GPU: none (%s)",
                       !backend ? "this build has no GPU backend" : field(p, "device_nodes_why", a, sizeof a));
     }
     cJSON_ArrayForEach(g, gpus)
-        n += snprintf(buf + n, len > (size_t)n ? len - n : 0, "; GPU %d: %s", (int)cJSON_GetNumberValue(cJSON_GetObjectItem(g, "index")),
+        n += snprintf(buf + n, len > (size_t)n ? len - n : 0, "; GPU %d: %s", (int)gv_json_num(g, "index"),
                       field(g, "name", a, sizeof a));
     int w = cJSON_GetArraySize(cJSON_GetObjectItem(p, "warnings"));
     if (w)

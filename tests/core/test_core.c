@@ -1,4 +1,5 @@
-/* test_core.c: the shared utilities: argument parsing, statistics, atomic writes, hashing. */
+/* test_core.c: the shared utilities: argument parsing, statistics, atomic writes, hashing,
+ * reading a record's fields. */
 #include <string.h>
 #include <unistd.h>
 
@@ -6,6 +7,7 @@
 #include "core/args.h"
 #include "core/gv.h"
 #include "core/hash.h"
+#include "core/record.h"
 #include "core/rng.h"
 #include "core/stats.h"
 
@@ -123,11 +125,28 @@ static void test_hash_rng(void)
             same, mean, var);
 }
 
+/* gv_json_num and gv_json_str, the one way a record's fields are read: a missing field or one
+ * of another type gives NAN or the caller's default (NULL included). */
+static void test_json_fields(void)
+{
+    cJSON *o = cJSON_Parse("{\"n\": 2.5, \"s\": \"cpu\", \"z\": null}");
+    double n = gv_json_num(o, "n"), ms = gv_json_num(o, "s"), mz = gv_json_num(o, "z"), mx = gv_json_num(o, "x");
+    t_check(n == 2.5 && isnan(ms) && isnan(mz) && isnan(mx) && isnan(gv_json_num(NULL, "n")), "json: numbers",
+            "n %g, a string %g, null %g, missing %g, no object %g (want 2.5 then NAN)", n, ms, mz, mx,
+            gv_json_num(NULL, "n"));
+    const char *s = gv_json_str(o, "s", NULL), *sn = gv_json_str(o, "n", "?"), *sx = gv_json_str(o, "x", NULL);
+    t_check(s && !strcmp(s, "cpu") && !strcmp(sn, "?") && !sx && !strcmp(gv_json_str(o, "z", ""), ""), "json: strings",
+            "s \"%s\", a number \"%s\", missing %s, null \"%s\" (want cpu, then the default: ?, NULL, \"\")", s ? s : "NULL",
+            sn, sx ? sx : "NULL", gv_json_str(o, "z", ""));
+    cJSON_Delete(o);
+}
+
 int main(void)
 {
     test_args();
     test_stats();
     test_atomic();
     test_hash_rng();
+    test_json_fields();
     return t_done();
 }

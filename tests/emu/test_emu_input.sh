@@ -1,8 +1,8 @@
 # Controller input through `gpuvet run --input MOVIE` (src/emu/common/input.h) on both
 # consoles, with our own input test ROMs (tests/roms/nes/input_test.s, tests/roms/gb/
 # input_test.c): the movie makes them pass, no movie leaves them without a verdict, a
-# save state taken mid-movie continues the movie, bad movies are one-line errors (exit 2),
-# and --reset-at presses reset once at its frame.
+# save state taken mid-movie continues the movie, bad movies (analog axes included) are
+# one-line errors (exit 2), and --reset-at presses reset once at its frame.
 . "$GV_ROOT/tests/lib.sh"
 export OMP_WAIT_POLICY=passive
 G=$GPUVET
@@ -50,6 +50,13 @@ for con in $roms; do
   printf 'Start\n' >"$T_TMP/bad3.txt"
   expect_exit "input $con no frame number" 2 "$G" run "$rom" --input "$T_TMP/bad3.txt"
   expect_exit "input $con missing movie" 2 "$G" run "$rom" --input "$T_TMP/none.txt"
+  # analog axes (NAME=VALUE): the Game Boy's TiltX and TiltY, none on the NES
+  printf '10: TiltZ=5\n' >"$T_TMP/bad4.txt"
+  expect_exit "input $con unknown axis" 2 "$G" run "$rom" --input "$T_TMP/bad4.txt"
+  printf '10: A TiltX=32768\n' >"$T_TMP/bad5.txt"
+  expect_exit "input $con axis value out of range" 2 "$G" run "$rom" --input "$T_TMP/bad5.txt"
+  printf '10: TiltY=-12x\n' >"$T_TMP/bad6.txt"
+  expect_exit "input $con axis value not a number" 2 "$G" run "$rom" --input "$T_TMP/bad6.txt"
 done
 
 # --reset-at: one press at the given frame, counted in the record; the run differs from one without

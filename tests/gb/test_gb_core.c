@@ -1,5 +1,7 @@
 /* test_gb_core.c: unit tests of the Game Boy core on small ROMs built here: cartridge
- * header validation, MBC1/MBC3(+RTC)/MBC5 banking, battery files, save states, the
+ * header validation (the boards and the sizes they can address, the MMM01's menu header),
+ * MBC1/MBC3(+RTC)/MBC5 banking, the MBC3 clock's registers, battery files (the clock's
+ * footer both ways) and what a power cycle keeps, save states (versions 1-3), the
  * native per-dot renderer against the per-line log renderer on random scenes with
  * mid-line register writes (DMG and CGB), the native audio synthesiser against the block
  * synthesiser and the device's per-sample evaluation on random APU writes, the LFSR jump
@@ -112,6 +114,76 @@ static void test_header(void)
     free(r);
 }
 
+/* The header checksum at $014D of the header at h. */
+static void fix_checksum(uint8_t *h)
+{
+    uint8_t x = 0;
+    for (int i = 0x134; i <= 0x14C; i++)
+        x = (uint8_t)(x - h[i] - 1);
+    h[0x14D] = x;
+}
+
+/* The boards added with save-state version 3: their types load, an MMM01's header is its
+ * menu's (the last 32 KiB), sizes a board cannot address are refused naming it. */
+static void test_header_boards(void)
+{
+    gb_cart *c;
+    gv_err e;
+    static const struct { uint8_t type; int mbc; size_t battery; } ok[] = {
+        {0x22, GB_MBC7, 256}, {0xFF, GB_HUC1, 32768}, {0xFE, GB_HUC3, 32768 + 136}, {0x10, GB_MBC3, 32768 + 48},
+        {0x0F, GB_MBC3, 48}};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        uint8_t *r = make_rom(128, ok[i].type, 0x03, 0, NULL, 0);
+        gv_status st = gb_cart_load(r, 128 * 1024, "board.gb", &c, &e);
+        t_check(st == GV_OK && gb_cart_get_info(c)->mbc == ok[i].mbc && gb_cart_battery_size(c) == ok[i].battery,
+                "gb header board", "type $%02X: %s, battery file %zu bytes", ok[i].type,
+                st == GV_OK ? gb_cart_board_name(gb_cart_get_info(c)->mbc) : e.msg, st == GV_OK ? gb_cart_battery_size(c) : 0);
+        if (st == GV_OK)
+            gb_cart_free(c);
+        free(r);
+    }
+    /* MMM01: $0100 holds a game's header (MBC1, 32 KiB); the menu's says MMM01, 256 KiB */
+    uint8_t *r = make_rom(256, 0x01, 0, 0, NULL, 0);
+    uint8_t *m = r + 256 * 1024 - 0x8000;
+    memcpy(m + 0x134, "MENU", 4);
+    m[0x147] = 0x0D, m[0x148] = 3, m[0x149] = 0x02;
+    fix_checksum(m);
+    gv_status st = gb_cart_load(r, 256 * 1024, "mmm01.gb", &c, &e);
+    const gb_cart_info *ci = st == GV_OK ? gb_cart_get_info(c) : NULL;
+    t_check(ci && ci->mbc == GB_MMM01 && !strcmp(ci->title, "MENU") && ci->ram_size == 0x2000 && ci->header == 0x38000,
+            "gb header MMM01 menu", "%s", ci ? "the header in the last 32 KiB: \"MENU\", 8 KiB RAM" : e.msg);
+    if (ci)
+        gb_cart_free(c);
+    /* the same cartridge dumped menu first: loaded in the cartridge's order */
+    uint8_t *rot = malloc(256 * 1024);
+    memcpy(rot, m, 0x8000);
+    memcpy(rot + 0x8000, r, 256 * 1024 - 0x8000);
+    st = gb_cart_load(rot, 256 * 1024, "menu_first.gb", &c, &e);
+    ci = st == GV_OK ? gb_cart_get_info(c) : NULL;
+    t_check(ci && ci->mbc == GB_MMM01 && ci->header == 0x38000 && !memcmp(gb_cart_rom(c), r, 256 * 1024),
+            "gb header MMM01 menu first", "%s", ci ? "rotated: the menu is the last 32 KiB again" : e.msg);
+    if (ci)
+        gb_cart_free(c);
+    free(rot);
+    m[0x148] = 4; /* the menu claims 512 KiB */
+    fix_checksum(m);
+    t_check(gb_cart_load(r, 256 * 1024, "mmm01.gb", &c, &e) == GV_ERR_INPUT && strstr(e.msg, "MMM01"),
+            "gb header MMM01 size", "%s", e.msg);
+    free(r);
+    static const struct { uint8_t type, rom_code, ram_code; const char *what; } bad[] = {
+        {0x22, 7, 0, "MBC7"}, {0xFE, 7, 0, "HuC3"}, {0x13, 8, 0, "MBC3"}, {0x03, 0, 0x04, "MBC1"},
+        {0x10, 0, 0x04, "MBC3"}, {0x09, 0, 0x03, "no MBC"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        r = make_rom(64, bad[i].type, bad[i].ram_code, 0, NULL, 0);
+        r[0x148] = bad[i].rom_code;
+        fix_checksum(r);
+        t_check(gb_cart_load(r, 64 * 1024, "big.gb", &c, &e) == GV_ERR_INPUT && strstr(e.msg, bad[i].what) &&
+                    strstr(e.msg, "cannot address"),
+                "gb header impossible size", "%s", e.msg);
+        free(r);
+    }
+}
+
 /* ---- MBCs ------------------------------------------------------------------------------ */
 
 static void test_mbc1(void)
@@ -221,6 +293,83 @@ static void test_mbc3_rtc(void)
     free(r);
 }
 
+/* The MBC3 clock's registers as the CPU reads them, its battery footer both ways, and
+ * what a power cycle keeps: battery RAM and the clock, not RAM without a battery. */
+static void test_mbc3_file(void)
+{
+    uint8_t *r = make_rom(64, 0x10, 0x02, 0, NULL, 0); /* MBC3+TIMER+RAM+BATTERY, 8 KiB */
+    gb_cart *c = load(r, 64);
+    gb *g;
+    gv_err e;
+    gb_new(c, GB_MODEL_DMG, 0, &g, &e);
+    gb_poke(g, 0x0000, 0x0A);
+    const uint8_t all[5] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF}, want[5] = {0x3F, 0x3F, 0x1F, 0xFF, 0xC1};
+    int ok = 1;
+    for (int i = 0; i < 5; i++) {
+        gb_poke(g, 0x4000, (uint8_t)(8 + i));
+        gb_poke(g, 0xA000, all[i]);
+        ok &= gb_peek(g, 0xA000) == want[i];
+    }
+    t_check(ok, "gb mbc3 rtc unused bits", "$FF written reads $3F $3F $1F $FF $C1 (unused bits 0)");
+    gb_poke(g, 0x4000, 0x0C);
+    gb_poke(g, 0xA000, 0x41); /* halted, day bit 8 */
+    gb_poke(g, 0x4000, 0x00);
+    gb_poke(g, 0xA123, 0x5A);
+    uint8_t *img;
+    size_t n;
+    gb_battery_get(g, &img, &n, &e);
+    const uint8_t *f = img + 0x2000;
+    t_check(n == 0x2000 + 48 && img[0x123] == 0x5A && f[0] == 0x3F && f[8] == 0x1F && f[16] == 0x41 && f[20] == 0 &&
+                f[1] == 0 && f[40] == 0,
+            "gb mbc3 battery footer", "%zu bytes: S M H DL DH = %u %u %u %u $%02X, then the latched copy, timestamp", n,
+            f[0], f[4], f[8], f[12], f[16]);
+    /* a footer from elsewhere: its timestamp is kept and written back */
+    img[0x2000 + 40] = 0x78, img[0x2000 + 47] = 0x01;
+    img[0x2000 + 0] = 0xFF; /* bits beyond the register's are dropped */
+    gb *h;
+    gb_new(c, GB_MODEL_DMG, 0, &h, &e);
+    gv_status st = gb_battery_set(h, img, n, "x.sav", &e);
+    uint8_t *img2;
+    size_t n2;
+    gb_battery_get(h, &img2, &n2, &e);
+    t_check(st == GV_OK && n2 == n && img2[0x2000] == 0x3F && img2[0x2000 + 40] == 0x78 && img2[0x2000 + 47] == 0x01 &&
+                !memcmp(img2, img, 0x2000),
+            "gb mbc3 battery timestamp kept", "RAM and registers read back, timestamp $%02X..$%02X written back",
+            img2[0x2000 + 47], img2[0x2000 + 40]);
+    st = gb_battery_set(h, img, n - 4, "x44.sav", &e);
+    t_check(st == GV_OK, "gb mbc3 44-byte footer", "%s", st == GV_OK ? "accepted" : e.msg);
+    st = gb_battery_set(h, img, n - 8, "x40.sav", &e);
+    t_check(st == GV_ERR_INPUT && strstr(e.msg, "x40.sav") && strstr(e.msg, "8232"), "gb mbc3 footer wrong size", "%s",
+            e.msg);
+    free(img2);
+    free(img);
+    /* a power cycle: the battery keeps RAM and the clock (halted here: the same time) */
+    gb_poke(h, 0x0000, 0x0A);
+    gb_poke(h, 0x4000, 0x00);
+    gb_poke(h, 0xA000, 0x77);
+    gb_power(h);
+    gb_poke(h, 0x0000, 0x0A);
+    uint8_t ram = gb_peek(h, 0xA000);
+    gb_poke(h, 0x4000, 0x0C);
+    uint8_t dh = gb_peek(h, 0xA000);
+    t_check(ram == 0x77 && dh == 0x41, "gb power cycle keeps the battery", "RAM $%02X, DH $%02X after gb_power", ram, dh);
+    gb_free(h);
+    gb_free(g);
+    gb_cart_free(c);
+    free(r);
+    r = make_rom(64, 0x1A, 0x02, 0, NULL, 0); /* MBC5+RAM, no battery */
+    c = load(r, 64);
+    gb_new(c, GB_MODEL_DMG, 0, &g, &e);
+    gb_poke(g, 0x0000, 0x0A);
+    gb_poke(g, 0xA000, 0x77);
+    gb_power(g);
+    gb_poke(g, 0x0000, 0x0A);
+    t_check(gb_peek(g, 0xA000) == 0, "gb power cycle clears RAM without a battery", "reads $%02X", gb_peek(g, 0xA000));
+    gb_free(g);
+    gb_cart_free(c);
+    free(r);
+}
+
 static void test_mbc5(void)
 {
     uint8_t *r = make_rom(8192, 0x1B, 0x04, 0, NULL, 0); /* 512 banks, 128 KiB RAM */
@@ -316,8 +465,9 @@ static void test_state(void)
         same &= frame_sig(a) == frame_sig(b);
     }
     t_check(same, "gb state continues identically", "60 frames of video and audio after the load");
-    /* a version 1 state (gb_state without wake_clk, which follows tima_ref) still loads */
-    {
+    /* states of versions 1 and 2 still load and continue identically: version 2's gb_state
+     * is this one without the board at its end, version 1's that without wake_clk too */
+    for (uint32_t ver = 1; ver <= 2; ver++) {
         gb *a1, *v;
         gb_new(c, GB_MODEL_DMG, outs, &a1, &e);
         gb_new(c, GB_MODEL_DMG, outs, &v, &e);
@@ -326,24 +476,30 @@ static void test_state(void)
         uint8_t *s3;
         size_t n3;
         gb_state_save(a1, &s3, &n3, &e);
-        size_t split = 40 + offsetof(gb_state, wake_clk);
-        uint8_t *old = malloc(n3 - 8);
-        memcpy(old, s3, split);
-        memcpy(old + split, s3 + split + 8, n3 - split - 8);
-        uint32_t ver = 1, sz = (uint32_t)(sizeof(gb_state) - 8);
+        size_t cut = sizeof(gb_board) + (ver == 1 ? 8 : 0);
+        size_t split = 40 + offsetof(gb_state, wake_clk), board = 40 + offsetof(gb_state, board);
+        uint8_t *old = malloc(n3 - cut);
+        if (ver == 1) {
+            memcpy(old, s3, split);
+            memcpy(old + split, s3 + split + 8, board - split - 8);
+        } else {
+            memcpy(old, s3, board);
+        }
+        memcpy(old + board - (cut - sizeof(gb_board)), s3 + board + sizeof(gb_board), n3 - board - sizeof(gb_board));
+        uint32_t sz = (uint32_t)(sizeof(gb_state) - cut);
         memcpy(old + 8, &ver, 4);
         memcpy(old + 12, &sz, 4);
-        uint64_t h = gv_hash64(old + 40, n3 - 8 - 40);
+        uint64_t h = gv_hash64(old + 40, n3 - cut - 40);
         memcpy(old + 32, &h, 8);
-        st = gb_state_load(v, old, n3 - 8, &e);
+        st = gb_state_load(v, old, n3 - cut, &e);
         int same1 = st == GV_OK;
         for (int i = 0; same1 && i < 60; i++) {
             gb_run_frame(a1);
             gb_run_frame(v);
             same1 &= frame_sig(a1) == frame_sig(v);
         }
-        t_check(same1, "gb state version 1 loads", "%s; 60 frames after it identical to the machine it was saved from",
-                st == GV_OK ? "accepted" : e.msg);
+        t_check(same1, ver == 1 ? "gb state version 1 loads" : "gb state version 2 loads",
+                "%s; 60 frames after it identical to the machine it was saved from", st == GV_OK ? "accepted" : e.msg);
         free(old);
         free(s3);
         gb_free(a1);
@@ -645,8 +801,10 @@ static void test_trace(void)
 int main(void)
 {
     test_header();
+    test_header_boards();
     test_mbc1();
     test_mbc3_rtc();
+    test_mbc3_file();
     test_mbc5();
     test_state();
     test_render_parity(0, reg_prog, sizeof reg_prog, "gb render parity dmg");

@@ -4,7 +4,10 @@
 # mbc1m_test: MBC2 and the MBC1M wiring; boot_test, boot_map_test, boot_cgb_test: VRAM as
 # the boot ROM leaves it; hdma_test: an HBlank DMA started with the LCD off or in mode 0;
 # serial_test: the serial clock's phase; stat_test: the PPU's mode and STAT timing as the
-# CPU sees it), the verdicts of the serial-bytes form of the
+# CPU sees it; rtc_test, mbc7_test, huc1_test, huc3_test,
+# mmm01_test, mmm01m_test: the MBC3's clock, the MBC7, HuC1, HuC3, MMM01), the boards'
+# battery files (written, read back and written again byte for byte, their layouts, wrong
+# sizes refused) and their state in save states, the verdicts of the serial-bytes form of the
 # LD B,B protocol (proto_pass, proto_fail), the PPU scene, the compatibility picture and
 # the mode-3 register writes (m3_test) against the pictures scene.py, compat.py and m3.py
 # compute independently, the APU ROM's WAV
@@ -38,10 +41,12 @@ else
 fi
 
 # ---- test-ROM verdicts ---------------------------------------------------------------
+# movie: the input a ROM needs (mbc7_test tilts the cartridge)
+movie() { [ "$1" = mbc7_test ] && echo "--input $GV_ROOT/tests/emu/input_mbc7.txt"; }
 for rom in cpu_test apu_test battery_test quirks_test compat_test mbc2_test mbc1m_test boot_test boot_map_test \
-  boot_cgb_test hdma_test serial_test stat_test; do
+  boot_cgb_test hdma_test serial_test stat_test rtc_test mbc7_test huc1_test huc3_test mmm01_test mmm01m_test; do
   for m in dmg cgb; do
-    "$G" run gb "$R/$rom.gb" --model $m --test-rom --no-battery >"$T_TMP/out" 2>&1
+    "$G" run gb "$R/$rom.gb" --model $m --test-rom --no-battery $(movie $rom) >"$T_TMP/out" 2>&1
     rc=$?
     model_ok=1
     # compat_test names the model it found at boot (A = $11: CGB hardware)
@@ -197,3 +202,91 @@ else
 fi
 head -c 100 "$bat" >"$T_TMP/bat_short"
 expect_exit "gb battery file of the wrong size" 2 "$G" run gb "$R/battery_test.gb" --battery "$T_TMP/bat_short"
+
+# ---- the boards' battery files: written, read back, written again byte for byte ----------
+# Each ROM reports "new save" on a blank battery and "save restored" when it finds what it
+# left; it always leaves the same contents, so the second run's file equals the first's.
+for v in "rtc_test 32816" "mbc7_test 256" "huc1_test 32768" "huc3_test 32904" "mmm01_test 131072" \
+  "mmm01m_test 131072"; do
+  set -- $v
+  sav=$T_TMP/$1.sav
+  rm -f "$sav"
+  "$G" run gb "$R/$1.gb" --test-rom --battery "$sav" $(movie $1) >"$T_TMP/r1" 2>&1
+  rc1=$?
+  cp "$sav" "$T_TMP/$1.first" 2>/dev/null
+  "$G" run gb "$R/$1.gb" --test-rom --battery "$sav" $(movie $1) >"$T_TMP/r2" 2>&1
+  rc2=$?
+  if [ $rc1 = 0 ] && [ $rc2 = 0 ] && grep -q 'new save' "$T_TMP/r1" && grep -q 'save restored' "$T_TMP/r2" &&
+    [ "$(wc -c <"$sav")" = "$2" ] && cmp -s "$sav" "$T_TMP/$1.first"; then
+    pass "gb battery round trip $1" "$2-byte file: 'new save', then 'save restored' and the same $2 bytes written back"
+  else
+    fail "gb battery round trip $1" "exits $rc1 $rc2, $(wc -c <"$sav" 2>/dev/null) bytes (want $2), $(cmp "$sav" "$T_TMP/$1.first" 2>&1 | head -n 1); $(grep -h '^serial' "$T_TMP/r1" "$T_TMP/r2" | tr '\n' ' ')"
+  fi
+done
+# what the files hold where docs/GB.md says: the MBC3 clock's 48-byte footer (12:34:56 on
+# day $155, halted: S M H DL DH as 32-bit words, then the latched copy, then a timestamp of 0),
+# the HuC3 MCU's minute 100 of day 200 at nibbles $10-$15, and the MMM01's markers in the RAM
+# banks that its registers select: 6 and 7, and 13 when multiplexed
+foot=$(tail -c 48 "$T_TMP/rtc_test.sav" | od -An -tu1 | tr -s ' \n' ' ')
+huc=$(tail -c 136 "$T_TMP/huc3_test.sav" | od -An -tx1 -j 8 -N 3 | tr -d ' \n')
+mk() { od -An -tx1 -j $(($2 * 8192)) -N 1 "$T_TMP/$1.sav" | tr -d ' \n'; }
+if [ "$foot" = " 56 0 0 0 34 0 0 0 12 0 0 0 85 0 0 0 65 0 0 0 56 0 0 0 34 0 0 0 12 0 0 0 85 0 0 0 65 0 0 0 0 0 0 0 0 0 0 0 " ] &&
+  [ "$huc" = 64800c ] && [ "$(mk mmm01_test 6)$(mk mmm01_test 7)$(mk mmm01m_test 13)$(mk mmm01m_test 6)" = 66775500 ]; then
+  pass "gb battery file layouts" "MBC3 footer S M H DL DH 56 34 12 \$55 \$41 twice and timestamp 0; HuC3 nibbles \$10-\$15 $huc (minute 100, day 200); MMM01 markers in RAM banks 6, 7, 13"
+else
+  fail "gb battery file layouts" "MBC3 footer:$foot; HuC3 \$10-\$15: $huc; MMM01 banks 6 7 13: $(mk mmm01_test 6) $(mk mmm01_test 7) $(mk mmm01m_test 13)"
+fi
+# an MBC3 footer with a 32-bit timestamp (44 bytes) is read, and written back in 48
+head -c 32812 "$T_TMP/rtc_test.sav" >"$T_TMP/rtc44.sav"
+"$G" run gb "$R/rtc_test.gb" --test-rom --battery "$T_TMP/rtc44.sav" >"$T_TMP/r3" 2>&1
+if [ $? = 0 ] && grep -q 'save restored' "$T_TMP/r3" && [ "$(wc -c <"$T_TMP/rtc44.sav")" = 32816 ]; then
+  pass "gb MBC3 44-byte clock footer" "read ('save restored'), written back as the 48-byte form"
+else
+  fail "gb MBC3 44-byte clock footer" "$(grep -E '^(serial|gpuvet)' "$T_TMP/r3" | tr '\n' ' ') $(wc -c <"$T_TMP/rtc44.sav") bytes"
+fi
+head -c 32800 "$T_TMP/rtc_test.sav" >"$T_TMP/rtc_bad.sav"
+cp "$T_TMP/rtc_bad.sav" "$T_TMP/rtc_bad.keep"
+expect_exit "gb MBC3 clock file of the wrong size" 2 "$G" run gb "$R/rtc_test.gb" --battery "$T_TMP/rtc_bad.sav" --frames 2
+if cmp -s "$T_TMP/rtc_bad.sav" "$T_TMP/rtc_bad.keep"; then pass "gb refused battery file kept" "32800 bytes, untouched"
+else fail "gb refused battery file kept" "the refused file changed"; fi
+head -c 255 "$T_TMP/mbc7_test.sav" >"$T_TMP/ee_bad.sav"
+expect_exit "gb MBC7 EEPROM file of the wrong size" 2 "$G" run gb "$R/mbc7_test.gb" --battery "$T_TMP/ee_bad.sav" --frames 2
+head -c 32900 "$T_TMP/huc3_test.sav" >"$T_TMP/huc_bad.sav"
+expect_exit "gb HuC3 clock file of the wrong size" 2 "$G" run gb "$R/huc3_test.gb" --battery "$T_TMP/huc_bad.sav" --frames 2
+
+# ---- the boards' state in save states: saved mid-test, loaded, the test goes on -----------
+# (rtc_test waits on its clock for about 590 frames, huc3_test about 3650, mbc7_test tilts at
+# frames 30 and 60: a state from the middle carries the clock, the MCU, the latches, the
+# EEPROM's command in flight and the tilt)
+for v in "rtc_test 300 100" "huc3_test 1800 1000" "mbc7_test 40 30" "mmm01m_test 3 2"; do
+  set -- $v
+  "$G" run gb "$R/$1.gb" --frames $(($2 + $3)) --no-battery $(movie $1) --save-state "$T_TMP/b3" -q >/dev/null 2>&1
+  "$G" run gb "$R/$1.gb" --frames $2 --no-battery $(movie $1) --save-state "$T_TMP/b1" -q >/dev/null 2>&1
+  "$G" run gb "$R/$1.gb" --frames $3 --no-battery $(movie $1) --load-state "$T_TMP/b1" --save-state "$T_TMP/b2" -q >/dev/null 2>&1
+  "$G" run gb "$R/$1.gb" --test-rom --no-battery $(movie $1) --load-state "$T_TMP/b1" >"$T_TMP/out" 2>&1
+  rc=$?
+  if [ $rc = 0 ] && cmp -s "$T_TMP/b2" "$T_TMP/b3" && grep -q '^test ROM: passed' "$T_TMP/out"; then
+    pass "gb save state $1" "$2 frames, save, load, $3 frames == $(($2 + $3)) frames (state bytes identical); from the state the ROM passes"
+  else
+    fail "gb save state $1" "exit $rc, states $(cmp -s "$T_TMP/b2" "$T_TMP/b3" && echo same || echo differ): $(grep '^test ROM' "$T_TMP/out")"
+  fi
+done
+
+# ---- headers naming a board with sizes it cannot have: one line, exit 2 ----------------------
+for v in "0xFE 4096 HuC3" "0x22 4096 MBC7" "0x10 8192 MBC3"; do
+  set -- $v
+  cp "$R/cpu_test.gb" "$T_TMP/big.gb"
+  "$PY" "$S/gbfix.py" "$T_TMP/big.gb" --title BIG --type $1 --romsize $2
+  expect_exit "gb $3 with $2 KiB of ROM" 2 "$G" run gb "$T_TMP/big.gb" --frames 1 --no-battery
+done
+# an MMM01 dumped menu first is loaded in the cartridge's order, and the ROM passes
+tail -c 32768 "$R/mmm01_test.gb" >"$T_TMP/mmm01_menu_first.gb"
+head -c $((8388608 - 32768)) "$R/mmm01_test.gb" >>"$T_TMP/mmm01_menu_first.gb"
+"$G" run gb "$T_TMP/mmm01_menu_first.gb" --test-rom --no-battery >"$T_TMP/out" 2>&1
+if [ $? = 0 ] && grep -q '^test ROM: passed' "$T_TMP/out"; then
+  pass "gb MMM01 dumped menu first" "$(grep '^test ROM' "$T_TMP/out" | cut -c1-100)"
+else
+  fail "gb MMM01 dumped menu first" "$(grep -E '^(test ROM|gpuvet)' "$T_TMP/out")"
+fi
+tail -c 65536 "$R/mmm01_test.gb" >"$T_TMP/mmm01_small.gb"
+expect_exit "gb MMM01 image smaller than its menu's header says" 2 "$G" run gb "$T_TMP/mmm01_small.gb" --frames 1

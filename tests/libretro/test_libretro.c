@@ -7,7 +7,8 @@
  *   - retro_serialize / retro_unserialize: the frames after a state load repeat exactly,
  *     and a state saved again after loading is the same bytes; bad states are refused;
  *   - input: our input test ROM driven through the joypad callback by the movie that makes
- *     it pass gives `gpuvet run --input`'s hashes (and differs from a run without it);
+ *     it pass gives `gpuvet run --input`'s hashes (and differs from a run without it); the
+ *     same for the Game Boy's MBC7 test ROM tilted through the left analog stick;
  *   - save RAM (Game Boy battery ROM): the boot count the game keeps there goes from 1 to 2
  *     across a reload when the frontend hands the saved memory back;
  *   - a file that is not a ROM is refused without a crash.
@@ -280,6 +281,12 @@ static void fe_poll(void) {}
 
 static int16_t fe_input(unsigned port, unsigned device, unsigned index, unsigned id)
 {
+    if (fe.movie && fe.con && !port && device == RETRO_DEVICE_ANALOG && index == RETRO_DEVICE_INDEX_ANALOG_LEFT &&
+        id <= RETRO_DEVICE_ID_ANALOG_Y) { /* the left stick: the console's first two axes */
+        int16_t ax[EMU_MAX_AXES];
+        emu_movie_axes(fe.movie, fe.frame, ax);
+        return ax[id];
+    }
     if (!fe.movie || !fe.con || port || device != RETRO_DEVICE_JOYPAD || index)
         return 0;
     emu_buttons b = emu_movie_at(fe.movie, fe.frame);
@@ -709,10 +716,10 @@ static void check_states(core *c, const emu_console *con, const char *rom)
 /* Input through the joypad callback against `gpuvet run --input`: the same hashes and,
  * stronger, the same machine state at the end (the input ROM shows its verdict in memory,
  * not on screen); a run without the movie ends in another state. */
-static void check_input(core *c, const emu_console *con, const char *rom, const char *movie_path)
+static void check_input(core *c, const emu_console *con, const char *rom, const char *movie_path, const char *what)
 {
     char name[96], with[600], without[600];
-    snprintf(name, sizeof name, "libretro %s input", con->name);
+    snprintf(name, sizeof name, "libretro %s %s", con->name, what);
     snprintf(with, sizeof with, "%s/%s_with.state", fe.sysdir, con->name);
     snprintf(without, sizeof without, "%s/%s_without.state", fe.sysdir, con->name);
     emu_movie movie;
@@ -849,7 +856,7 @@ static void snes_own(core *c, const emu_console *con, const char *dir)
     fe.renderer[0] = 0;
     snprintf(rom, sizeof rom, "%s/cpu_test.sfc", dir);
     snprintf(movie, sizeof movie, "%s/tests/libretro/input_snes.txt", getenv("GV_ROOT"));
-    check_input(c, con, rom, movie);
+    check_input(c, con, rom, movie, "input");
     /* the ROM's own verdict with and without the movie (gpuvet run --test-rom --input) */
     int verdict[2], status[2];
     for (int k = 0; k < 2; k++) {
@@ -945,7 +952,12 @@ static void test_console(const emu_console *con, const char *cores)
         snprintf(rom, sizeof rom, "%s/input_test.%s", dir, con->name);
         char movie[512];
         snprintf(movie, sizeof movie, "%s/tests/emu/input_%s.txt", getenv("GV_ROOT"), con->name);
-        check_input(&c, con, rom, movie);
+        check_input(&c, con, rom, movie, "input");
+        /* the MBC7's tilt from the left analog stick */
+        snprintf(rom, sizeof rom, "%s/mbc7_test.gb", dir);
+        snprintf(movie, sizeof movie, "%s/tests/emu/input_mbc7.txt", getenv("GV_ROOT"));
+        if (!strcmp(con->name, "gb"))
+            check_input(&c, con, rom, movie, "tilt (left stick)");
         /* the MMC3 revision restarts the game with it (whether rev A changes this ROM's
          * frames is the NES console's business: shown, not required) */
         snprintf(rom, sizeof rom, "%s/mmc3_irq.nes", dir);

@@ -1,5 +1,7 @@
-/* test_gpu_kernels.c: the GPU trainer's convolution kernels against naive device
- * references (src/nn/gpu/selftest.cu). Skips with a message where no GPU can be used. */
+/* test_gpu_kernels.c: the GPU trainer's kernels against plain references
+ * (src/nn/gpu/selftest.cu): the convolutions against naive device kernels; the norms, the
+ * loss, AdamW and the heads against float64 host formulas. Skips with a message where no
+ * GPU can be used. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

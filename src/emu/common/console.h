@@ -42,6 +42,10 @@ typedef struct {
  * emu_console.buttons (e.g. "A B Select Start Up Down Left Right"). */
 typedef uint32_t emu_buttons;
 
+/* Analog axes a console may take besides its buttons (emu_console.axes), at most this many;
+ * each -32768..32767, 0 centred. */
+#define EMU_MAX_AXES 4
+
 /* What a console tells the test-ROM protocols about the machine (testrom.h decides the
  * verdict): the status block where the console's ROMs write one, the serial output,
  * and the registers when the breakpoint opcode was executed. */
@@ -73,6 +77,7 @@ typedef struct emu_console {
     const char *title;          /* for people: "NES", "Game Boy" */
     const char *exts;           /* file extensions, comma-separated: ".gb,.gbc" */
     const char *buttons;        /* button names, bit 0 first, space-separated */
+    const char *axes;           /* analog axis names, space-separated ("TiltX TiltY"); NULL: none */
     int width, height;          /* frame size in pixels (RGB888) */
     int audio_rate, audio_channels;
     double frame_rate;          /* frames per second of the real console (NTSC) */
@@ -104,6 +109,8 @@ typedef struct emu_console {
     int (*run_frame)(void *m);
     uint64_t (*frame_count)(const void *m);
     void (*set_input)(void *m, emu_buttons b);
+    /* The axes from now on, in the order of `axes` (NULL when the console has none). */
+    void (*set_axes)(void *m, const int16_t *v);
     /* Save states: malloc'd image; loading validates and leaves the machine unchanged on
      * a bad image (GV_ERR_INPUT). */
     gv_status (*state_save)(const void *m, uint8_t **data, size_t *len, gv_err *err);

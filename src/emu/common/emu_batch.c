@@ -48,6 +48,7 @@ struct emu_batch {
     size_t fbytes;            /* one RGB frame */
     inst *in;
     emu_buttons buttons;
+    int16_t axes[EMU_MAX_AXES];
     uint8_t *last;            /* instance 0's last frame (not for a device hash), when copied */
     const uint8_t *last_src;  /* where that frame is: its renderer's buffer (unchanged until
                                * the instance's next frame) or `last` (last_settle) */
@@ -207,6 +208,11 @@ void emu_batch_set_input(emu_batch *b, emu_buttons buttons)
     b->buttons = buttons;
 }
 
+void emu_batch_set_axes(emu_batch *b, const int16_t *v)
+{
+    memcpy(b->axes, v, sizeof b->axes);
+}
+
 /* ---- outputs -------------------------------------------------------------------------- */
 
 static void hash_u64(gv_hasher *h, uint64_t v)
@@ -301,6 +307,12 @@ static gv_status host_frame(emu_batch *b, int i, gv_err *err)
         in->trapped = 0;
     }
     con->set_input(in->m, b->cfg.movie ? emu_movie_at(b->cfg.movie, con->frame_count(in->m)) : b->buttons);
+    if (con->set_axes) {
+        int16_t ax[EMU_MAX_AXES];
+        if (b->cfg.movie)
+            emu_movie_axes(b->cfg.movie, con->frame_count(in->m), ax);
+        con->set_axes(in->m, b->cfg.movie ? ax : b->axes);
+    }
     if (con->run_frame(in->m)) {
         in->trapped = 1;
         return GV_OK;

@@ -54,6 +54,9 @@ gv_status emu_batch_new(const emu_batch_cfg *cfg, emu_batch **out, gv_err *err);
 void emu_batch_free(emu_batch *b);
 /* The buttons every instance holds from the next frame on (without a movie). */
 void emu_batch_set_input(emu_batch *b, emu_buttons buttons);
+/* The analog axes (EMU_MAX_AXES values, the console's order) from the next frame on
+ * (without a movie; consoles without axes ignore them). */
+void emu_batch_set_axes(emu_batch *b, const int16_t *v);
 /* Runs `frames` frames on every instance; *done gets how many completed (fewer when the
  * test-ROM breakpoint fired). All device work is finished and hashed on return. */
 gv_status emu_batch_run(emu_batch *b, int frames, int *done, gv_err *err);

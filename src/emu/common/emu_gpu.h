@@ -8,7 +8,7 @@
  * slot. The console supplies its resident device state and its kernels through
  * emu_gpu_ops (in its own .cu file); the results are per instance: vres_bytes of video
  * (a frame hash, or the frame itself) and a stride of audio units (samples, or sums that
- * the host finishes). Every runtime call is checked through GV_GPU_TRY (dev/gpu_try.h). */
+ * the host finishes). Every runtime call is checked through GV_GPU_TRY (dev/gpu_common.h). */
 #ifndef GV_EMU_COMMON_EMU_GPU_H
 #define GV_EMU_COMMON_EMU_GPU_H
 

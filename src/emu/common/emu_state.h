@@ -2,8 +2,8 @@
  * and its own). 40 bytes, little-endian: an 8-byte magic, u32 version, three u32 words the
  * console gives its layout in (state sizes, RAM size, model), u64 ROM hash, u64 XXH3 of
  * the payload after the head. */
-#ifndef GV_EMU_STATE_H
-#define GV_EMU_STATE_H
+#ifndef GV_EMU_COMMON_EMU_STATE_H
+#define GV_EMU_COMMON_EMU_STATE_H
 
 #include <stddef.h>
 #include <stdint.h>

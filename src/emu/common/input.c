@@ -8,10 +8,10 @@
 
 #include "core/hash.h"
 
-/* The bit of button `name` (len bytes) in the console's list, or -1. */
-static int button_bit(const emu_console *con, const char *name, size_t len)
+/* The index of `name` (len bytes) in a space-separated list of names, in any case, or -1. */
+static int name_index(const char *list, const char *name, size_t len)
 {
-    const char *p = con->buttons;
+    const char *p = list;
     for (int bit = 0; *p; bit++) {
         while (*p == ' ')
             p++;
@@ -66,6 +66,7 @@ gv_status emu_movie_parse(const char *text, size_t len, const char *name, const 
             return GV_ERR_INPUT;
         }
         emu_buttons b = 0;
+        int16_t axes[EMU_MAX_AXES] = {0};
         int joined = 0; /* a '+' was read: a button name must follow it */
         while (s < e) {
             while (s < e && (isspace((unsigned char)*s) || *s == '+')) {
@@ -84,9 +85,35 @@ gv_status emu_movie_parse(const char *text, size_t len, const char *name, const 
             }
             joined = 0;
             const char *w = s;
-            while (s < e && !isspace((unsigned char)*s) && *s != '+' && *s != '#')
+            while (s < e && !isspace((unsigned char)*s) && *s != '+' && *s != '#' && *s != '=')
                 s++;
-            int bit = button_bit(con, w, (size_t)(s - w));
+            if (s < e && *s == '=') { /* NAME=VALUE: an analog axis */
+                int ax = con->axes ? name_index(con->axes, w, (size_t)(s - w)) : -1;
+                if (ax < 0 || ax >= EMU_MAX_AXES) {
+                    emu_movie_free(m);
+                    return gv_fail(err, GV_ERR_INPUT, "%s:%ld: '%.*s' is not a %s axis (%s)", name, line,
+                                   (int)(s - w > 40 ? 40 : s - w), w, con->title,
+                                   con->axes ? con->axes : "it has none");
+                }
+                const char *v = ++s;
+                int neg = s < e && *s == '-', nd = 0;
+                if (s < e && (*s == '-' || *s == '+'))
+                    s++;
+                long val = 0;
+                for (; s < e && isdigit((unsigned char)*s); s++, nd++)
+                    if (val <= 32768)
+                        val = val * 10 + (*s - '0');
+                if (!nd || (s < e && !isspace((unsigned char)*s) && *s != '#') || val > (neg ? 32768 : 32767)) {
+                    while (s < e && !isspace((unsigned char)*s))
+                        s++;
+                    emu_movie_free(m);
+                    return gv_fail(err, GV_ERR_INPUT, "%s:%ld: axis value '%.*s' is not an integer from -32768 to 32767",
+                                   name, line, (int)(s - v > 40 ? 40 : s - v), v);
+                }
+                axes[ax] = (int16_t)(neg ? -val : val);
+                continue;
+            }
+            int bit = name_index(con->buttons, w, (size_t)(s - w));
             if (bit < 0) {
                 emu_movie_free(m);
                 return gv_fail(err, GV_ERR_INPUT, "%s:%ld: '%.*s' is not a %s button (%s)", name, line,
@@ -102,7 +129,10 @@ gv_status emu_movie_parse(const char *text, size_t len, const char *name, const 
             cap = cap ? 2 * cap : 64;
             m->ev = gv_xrealloc(m->ev, (size_t)cap * sizeof *m->ev);
         }
-        m->ev[m->n++] = (emu_input_event){f, b};
+        emu_input_event *ev = &m->ev[m->n++];
+        ev->frame = f;
+        ev->buttons = b;
+        memcpy(ev->axes, axes, sizeof ev->axes);
         continue;
     bad_frame:
         emu_movie_free(m);
@@ -125,9 +155,10 @@ gv_status emu_movie_load(const char *path, const emu_console *con, emu_movie *m,
     return st;
 }
 
-emu_buttons emu_movie_at(const emu_movie *m, uint64_t frame)
+/* The last event at or before frame, or NULL. */
+static const emu_input_event *event_at(const emu_movie *m, uint64_t frame)
 {
-    int lo = 0, hi = m->n; /* the last event at or before frame */
+    int lo = 0, hi = m->n;
     while (lo < hi) {
         int mid = (lo + hi) / 2;
         if (m->ev[mid].frame <= frame)
@@ -135,7 +166,20 @@ emu_buttons emu_movie_at(const emu_movie *m, uint64_t frame)
         else
             hi = mid;
     }
-    return lo ? m->ev[lo - 1].buttons : 0;
+    return lo ? &m->ev[lo - 1] : NULL;
+}
+
+emu_buttons emu_movie_at(const emu_movie *m, uint64_t frame)
+{
+    const emu_input_event *ev = event_at(m, frame);
+    return ev ? ev->buttons : 0;
+}
+
+void emu_movie_axes(const emu_movie *m, uint64_t frame, int16_t *out)
+{
+    const emu_input_event *ev = event_at(m, frame);
+    for (int i = 0; i < EMU_MAX_AXES; i++)
+        out[i] = ev ? ev->axes[i] : 0;
 }
 
 void emu_movie_free(emu_movie *m)

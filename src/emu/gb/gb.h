@@ -26,17 +26,24 @@ extern const emu_console gb_console;
 
 typedef enum { GB_MODEL_DMG = 0, GB_MODEL_CGB = 1 } gb_model;
 
-enum { GB_MBC_NONE = 0, GB_MBC1 = 1, GB_MBC2 = 2, GB_MBC3 = 3, GB_MBC5 = 5 };
+/* The cartridge boards (their header types in gb_cart.c): Nintendo's MBCs by number, and
+ * the MMM01 multi-game mapper and Hudson's HuC1 and HuC3 after them. */
+enum { GB_MBC_NONE = 0, GB_MBC1 = 1, GB_MBC2 = 2, GB_MBC3 = 3, GB_MBC5 = 5, GB_MBC7 = 7, GB_MMM01 = 8,
+       GB_HUC1 = 9, GB_HUC3 = 10 };
 
 typedef struct {
     char title[17];          /* printable header title, NUL-terminated */
     uint8_t cgb_flag;        /* header $0143: $80 CGB-enhanced, $C0 CGB only */
     uint8_t type;            /* header $0147 */
     int mbc;                 /* GB_MBC_* */
+    size_t header;           /* where the header is in the cartridge's ROM: 0, or the MMM01
+                                menu's (the last 32 KiB, which the MMM01 maps at power-on; a
+                                dump that begins with its menu is loaded rotated to that order) */
     int multicart;           /* MBC1 wired as an MBC1M multi-game cartridge */
     int has_ram, has_battery, has_rtc;
     size_t rom_size;         /* bytes, from header $0148 */
-    size_t ram_size;         /* bytes of cartridge RAM, from header $0149 (MBC2: its 512 built in) */
+    size_t ram_size;         /* bytes of cartridge RAM, from header $0149 (MBC2: its 512 built in;
+                                MBC7: its 256-byte EEPROM) */
     uint8_t header_checksum; /* header $014D, verified on load */
     uint64_t hash;           /* XXH3-64 of the ROM image */
 } gb_cart_info;
@@ -45,6 +52,15 @@ typedef struct {
  * Truncated images, a wrong header checksum, unknown cartridge types and impossible
  * sizes are GV_ERR_INPUT with a one-line message naming the file. */
 gv_status gb_cart_load(const uint8_t *data, size_t len, const char *name, gb_cart **out, gv_err *err);
+/* Where the header of a ROM image of len bytes lies: 0, or len - 32 KiB when the header
+ * there names an MMM01 (whose menu is the last 32 KiB) and passes its checksum. No side
+ * effects; any input. */
+size_t gb_cart_header_at(const uint8_t *data, size_t len);
+/* The board's name for people ("MBC3", "HuC1", ...). */
+const char *gb_cart_board_name(int mbc);
+/* Bytes of the battery file: the battery-backed RAM (or EEPROM) and, with a clock, its
+ * footer (MBC3: 48 bytes, HuC3: 136; docs/GB.md); 0 without a battery. */
+size_t gb_cart_battery_size(const gb_cart *c);
 const gb_cart_info *gb_cart_get_info(const gb_cart *c);
 void gb_cart_free(gb_cart *c);
 /* LFSR jump tables for closed-form noise evaluation, shared read-only (gb_audio.h). */
@@ -63,7 +79,9 @@ enum {
  * cartridge on the CGB model runs in the CGB's DMG compatibility mode (gb_compat_mode). */
 gv_status gb_new(const gb_cart *cart, gb_model model, unsigned outputs, gb **out, gv_err *err);
 void gb_free(gb *g);
-/* Power cycle: the machine as gb_new left it (cartridge RAM cleared); buffers are kept. */
+/* Power cycle: the machine as gb_new left it, but for what the cartridge's battery keeps
+ * (its RAM or EEPROM and its clock, which runs on); memory without a battery is cleared.
+ * Buffers are kept. */
 void gb_power(gb *g);
 gb_model gb_get_model(const gb *g);
 /* 1 when a CGB runs a DMG cartridge in DMG compatibility mode: the DMG's registers and
@@ -99,6 +117,10 @@ const uint8_t *gb_serial_output(const gb *g, size_t *len);
 /* The buttons held from now on: bit 0 A, 1 B, 2 Select, 3 Start, 4 Right, 5 Left, 6 Up,
  * 7 Down. A press seen by a selected P1 group requests the joypad interrupt. */
 void gb_set_buttons(gb *g, uint8_t buttons);
+/* The tilt the MBC7's accelerometer measures from now on: x positive tips the right side
+ * down, y positive the bottom side; 32767 is a tilt of 90 degrees (the full 1 g), 0 level.
+ * Other cartridges ignore it; it is part of save states like the buttons. */
+void gb_set_tilt(gb *g, int16_t x, int16_t y);
 
 /* Test-ROM support: with trap on, executing LD B,B stops the frame and records the
  * registers; gb_trap_hit says whether it happened. */
@@ -122,9 +144,10 @@ void gb_set_trace(gb *g, emu_line_fn fn, void *ctx);
 gv_status gb_state_save(const gb *g, uint8_t **data, size_t *len, gv_err *err);
 gv_status gb_state_load(gb *g, const uint8_t *data, size_t len, gv_err *err);
 
-/* Battery-backed cartridge RAM (plus the MBC3 clock as a 48-byte footer): a malloc'd
- * image of gb_battery_size bytes, and setting it from an image (GV_ERR_INPUT naming name
- * when its size is wrong; a 44-byte clock footer is accepted too). */
+/* Battery-backed cartridge RAM (plus a clock's footer: MBC3 48 bytes, HuC3 136; the MBC7's
+ * EEPROM): a malloc'd image of gb_battery_size bytes, and setting it from an image
+ * (GV_ERR_INPUT naming name when its size is wrong; an MBC3 footer of 44 bytes, with a
+ * 32-bit timestamp, is accepted too). */
 gv_status gb_battery_get(const gb *g, uint8_t **data, size_t *len, gv_err *err);
 gv_status gb_battery_set(gb *g, const uint8_t *data, size_t len, const char *name, gv_err *err);
 size_t gb_battery_size(const gb *g);

@@ -11,8 +11,8 @@
  * (0 when the DAC is off), NR51 routes channels to left/right, NR50 scales by vol+1,
  * and the sum is scaled by 32 (at most +-15360); the high-pass filter then runs on the
  * host in Q16 fixed point. */
-#ifndef GV_EMU_GB_GB_APU_SYNTH_H
-#define GV_EMU_GB_GB_APU_SYNTH_H
+#ifndef GV_EMU_GB_GB_AUDIO_H
+#define GV_EMU_GB_GB_AUDIO_H
 
 #include <stdint.h>
 
@@ -72,7 +72,7 @@ typedef struct {
 /* The LFSR is linear over GF(2), so n steps are a matrix power applied to the state.
  * For each width and each power 2^i this holds the product for every low byte
  * (entries 0-255) and every high 7 bits (256-383) of the state: a jump of n steps costs
- * two table lookups per set bit of n. Built by gb_lfsr_jump_init (gb_audio.c). */
+ * two table lookups per set bit of n. Built by gb_lfsr_jump_init (gb_aout.c). */
 typedef struct {
     uint16_t t[2][GB_LFSR_POW][384];
 } gb_lfsr_jump;
@@ -191,7 +191,7 @@ GV_HD static inline uint32_t gb_key_find(const gb_apu_key *keys, uint32_t nkeys,
 }
 
 /* The high-pass filter: out = in - cap; cap = in - out * charge, where charge is the
- * capacitor's per-sample factor in Q16 (see gb_audio.c). cap is kept in Q16 and out is
+ * capacitor's per-sample factor in Q16 (see gb_aout.c). cap is kept in Q16 and out is
  * formed in Q16 before rounding, so a constant input decays to exactly 0. */
 static inline int64_t gb_floor_div65536(int64_t v)
 {

@@ -13,11 +13,13 @@
 
 /* ---- cartridge ------------------------------------------------------------------------ */
 
-/* The header's own checksum over $0134-$014C, and a ROM size code that matches the file. */
+/* The header's own checksum over $0134-$014C, and a ROM size code that matches the file
+ * (the header at $0100, or an MMM01's in the last 32 KiB). */
 static int detect(const uint8_t *d, size_t n)
 {
     if (n < 0x8000)
         return 0;
+    d += gb_cart_header_at(d, n);
     uint8_t x = 0;
     for (int a = 0x134; a <= 0x14C; a++)
         x = (uint8_t)(x - d[a] - 1);
@@ -34,31 +36,23 @@ static gv_status cart_load(const uint8_t *d, size_t n, const char *name, void **
 
 static void cart_free(void *c) { gb_cart_free(c); }
 
-static const char *mbc_name(int mbc)
-{
-    return mbc == GB_MBC1   ? "MBC1"
-           : mbc == GB_MBC2 ? "MBC2"
-           : mbc == GB_MBC3 ? "MBC3"
-           : mbc == GB_MBC5 ? "MBC5"
-                            : "no MBC";
-}
-
 static void cart_describe(const void *cart, char *buf, size_t len)
 {
     const gb_cart_info *ci = gb_cart_get_info(cart);
-    snprintf(buf, len, "Game Boy%s, \"%s\", %s, ROM %zu KiB, RAM %zu KiB%s%s",
+    char ram[32];
+    if (ci->ram_size < 1024) /* the MBC2's 512 cells, the MBC7's 256-byte EEPROM */
+        snprintf(ram, sizeof ram, "%s %zu bytes", ci->mbc == GB_MBC7 ? "EEPROM" : "RAM", ci->ram_size);
+    else
+        snprintf(ram, sizeof ram, "RAM %zu KiB", ci->ram_size / 1024);
+    snprintf(buf, len, "Game Boy%s, \"%s\", %s, ROM %zu KiB, %s%s%s%s",
              ci->cgb_flag & 0x80 ? (ci->cgb_flag == 0xC0 ? " Color only" : " Color") : "", ci->title,
-             mbc_name(ci->mbc), ci->rom_size / 1024, ci->ram_size / 1024, ci->has_battery ? ", battery" : "",
-             ci->has_rtc ? ", clock" : "");
+             gb_cart_board_name(ci->mbc), ci->rom_size / 1024, ram, ci->has_battery ? ", battery" : "",
+             ci->has_rtc ? ", clock" : "", ci->mbc == GB_MBC7 ? ", accelerometer (TiltX, TiltY)" : "");
 }
 
 static uint64_t cart_hash(const void *c) { return gb_cart_get_info(c)->hash; }
 
-static size_t battery_size(const void *cart)
-{
-    const gb_cart_info *ci = gb_cart_get_info(cart);
-    return ci->has_battery ? ci->ram_size + (ci->has_rtc ? 48 : 0) : 0;
-}
+static size_t battery_size(const void *cart) { return gb_cart_battery_size(cart); }
 
 /* ---- machine -------------------------------------------------------------------------- */
 
@@ -96,6 +90,7 @@ static void reset(void *g) { gb_power(g); /* the Game Boy has no reset button: p
 static int run_frame(void *g) { return gb_run_frame(g); }
 static uint64_t frame_count(const void *g) { return gb_frame_count(g); }
 static void set_input(void *g, emu_buttons b) { gb_set_buttons(g, (uint8_t)b); }
+static void set_axes(void *g, const int16_t *v) { gb_set_tilt(g, v[0], v[1]); }
 
 static gv_status state_save(const void *g, uint8_t **d, size_t *n, gv_err *err) { return gb_state_save(g, d, n, err); }
 static gv_status state_load(void *g, const uint8_t *d, size_t n, gv_err *err) { return gb_state_load(g, d, n, err); }
@@ -214,11 +209,12 @@ static int audio_collect(void *g, const emu_adesc *d, const uint8_t *ares, int16
 const emu_console gb_console = {
     .name = "gb", .title = "Game Boy", .exts = ".gb,.gbc,.sgb",
     .buttons = "A B Select Start Right Left Up Down",
+    .axes = "TiltX TiltY", /* the MBC7's accelerometer (gb_set_tilt); other cartridges ignore them */
     .width = GB_W, .height = GB_H, .audio_rate = GB_AUDIO_RATE, .audio_channels = 2,
     .hash_of_frame_hashes = 1, .max_audio_frames = MAX_AUDIO_FRAMES,
     .frame_rate = 4194304.0 / GB_DOTS_FRAME, /* 59.73 Hz: a 4.19 MHz clock, 70224 dots a frame */
     .trace_layout = "Gameboy Doctor layout: A F B C D E H L SP PC and the 4 bytes at PC",
-    EMU_CONSOLE_OPS,
+    EMU_CONSOLE_OPS, .set_axes = set_axes,
 #ifdef GV_HAVE_GPU
     .gpu = &gb_gpu_ops,
 #endif

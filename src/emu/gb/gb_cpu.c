@@ -11,6 +11,7 @@
  * interrupt is pending, two otherwise; a held button makes it a HALT (or nothing), a
  * requested speed switch switches and halts, else STOP mode until a button is pressed.
  * Illegal opcodes lock the CPU up. */
+#include "core/hd.h"
 #include "emu/gb/gb_int.h"
 
 enum { FZ = 0x80, FN = 0x40, FH = 0x20, FC = 0x10 };
@@ -33,15 +34,15 @@ typedef struct {
 
 #define NO_PAGE 0xFFu
 
-/* Every function given the loop's cpu is inlined into the loop, so its address never escapes
- * and its fields can live in registers (step_begin and what it calls work on their own copy). */
-#define INLINE static inline __attribute__((always_inline))
+/* Every function given the loop's cpu is inlined into the loop (GV_ALWAYS_INLINE), so its
+ * address never escapes and its fields can live in registers (step_begin and what it calls
+ * work on their own copy). */
 #define TICK() (c->clk += c->md)
 
 /* After anything outside this file ran (it may have scheduled an event, ended the frame
  * period, raised an interrupt or switched a bank) or IME changed: the loop looks at all
  * of that before the next instruction. */
-INLINE void refresh(cpu *c)
+GV_ALWAYS_INLINE void refresh(cpu *c)
 {
     c->next = 0;
     c->chk = 1;
@@ -49,7 +50,7 @@ INLINE void refresh(cpu *c)
 }
 
 /* HALT, STOP, a lock-up or the test-ROM breakpoint: the loop ends after this instruction. */
-INLINE void stop(cpu *c)
+GV_ALWAYS_INLINE void stop(cpu *c)
 {
     c->g->cpu_brk = 1;
     c->next = 0;
@@ -62,7 +63,7 @@ INLINE void stop(cpu *c)
 #define X64(M, b) X8(M, (b)) X8(M, (b) + 8) X8(M, (b) + 16) X8(M, (b) + 24) X8(M, (b) + 32) X8(M, (b) + 40) \
     X8(M, (b) + 48) X8(M, (b) + 56)
 
-INLINE uint8_t rd8(cpu *c, uint32_t a) /* a: 0-$FFFF */
+GV_ALWAYS_INLINE uint8_t rd8(cpu *c, uint32_t a) /* a: 0-$FFFF */
 {
     const uint8_t *p = c->g->rmap[a >> 12];
     uint8_t v;
@@ -78,7 +79,7 @@ INLINE uint8_t rd8(cpu *c, uint32_t a) /* a: 0-$FFFF */
     return v;
 }
 
-INLINE void wr8(cpu *c, uint32_t a, uint8_t v) /* a: 0-$FFFF */
+GV_ALWAYS_INLINE void wr8(cpu *c, uint32_t a, uint8_t v) /* a: 0-$FFFF */
 {
     uint8_t *p = c->g->wmap[a >> 12];
     if (__builtin_expect(p != NULL, 1)) {
@@ -125,7 +126,7 @@ static __attribute__((noinline)) uint8_t read_idu_slow(gb *g, uint16_t a)
     } while (0)
 
 /* A read with the address register incremented in the same M-cycle (LD A,(HL+/-), POP). */
-INLINE uint8_t rd8_inc(cpu *c, uint32_t a)
+GV_ALWAYS_INLINE uint8_t rd8_inc(cpu *c, uint32_t a)
 {
     if (IN_OAM(a)) {
         c->s->clk = c->clk;
@@ -140,7 +141,7 @@ INLINE uint8_t rd8_inc(cpu *c, uint32_t a)
 
 /* Opcode and operand bytes: straight from the page PC is on, which stays mapped until
  * something outside this file runs (refresh). */
-INLINE uint8_t imm8_page(cpu *c)
+GV_ALWAYS_INLINE uint8_t imm8_page(cpu *c)
 {
     uint32_t a = c->pc & 0xFFFF;
     const uint8_t *p = c->g->rmap[a >> 12];
@@ -153,7 +154,7 @@ INLINE uint8_t imm8_page(cpu *c)
     return p[a & 0xFFF];
 }
 
-INLINE uint8_t imm8(cpu *c)
+GV_ALWAYS_INLINE uint8_t imm8(cpu *c)
 {
     uint32_t a = c->pc;
     if (__builtin_expect(a >> 12 != c->cpage, 0))
@@ -163,7 +164,7 @@ INLINE uint8_t imm8(cpu *c)
     return *(const uint8_t *)(c->cbase + a);
 }
 
-INLINE uint16_t imm16(cpu *c)
+GV_ALWAYS_INLINE uint16_t imm16(cpu *c)
 {
     uint8_t lo = imm8(c);
     return (uint16_t)(lo | (imm8(c) << 8));
@@ -175,7 +176,7 @@ INLINE uint16_t imm16(cpu *c)
 #define SET_HL(v) (s->h = (uint8_t)((v) >> 8), s->l = (uint8_t)(v))
 
 /* 8-bit register by its opcode index: B C D E H L (HL) A. */
-INLINE uint8_t get_r(cpu *c, int r)
+GV_ALWAYS_INLINE uint8_t get_r(cpu *c, int r)
 {
     gb_state *s = c->s;
     switch (r) {
@@ -190,7 +191,7 @@ INLINE uint8_t get_r(cpu *c, int r)
     }
 }
 
-INLINE void set_r(cpu *c, int r, uint8_t v)
+GV_ALWAYS_INLINE void set_r(cpu *c, int r, uint8_t v)
 {
     gb_state *s = c->s;
     switch (r) {
@@ -206,7 +207,7 @@ INLINE void set_r(cpu *c, int r, uint8_t v)
 }
 
 /* 16-bit register pair by index: BC DE HL SP. */
-INLINE uint16_t get_rr(const gb_state *s, int i)
+GV_ALWAYS_INLINE uint16_t get_rr(const gb_state *s, int i)
 {
     switch (i) {
     case 0: return BC;
@@ -216,7 +217,7 @@ INLINE uint16_t get_rr(const gb_state *s, int i)
     }
 }
 
-INLINE void set_rr(gb_state *s, int i, uint16_t v)
+GV_ALWAYS_INLINE void set_rr(gb_state *s, int i, uint16_t v)
 {
     switch (i) {
     case 0: s->b = (uint8_t)(v >> 8), s->c = (uint8_t)v; break;
@@ -231,7 +232,7 @@ INLINE void set_rr(gb_state *s, int i, uint16_t v)
 #define ZF(r) (((r) & 0xFF) ? 0 : FZ)
 #define HF(a, v, r) ((((a) ^ (v) ^ (r)) & 0x10) << 1)
 #define CF(r) (((r) >> 4) & FC)
-INLINE void alu(gb_state *s, int op, uint8_t v)
+GV_ALWAYS_INLINE void alu(gb_state *s, int op, uint8_t v)
 {
     unsigned a = s->a, c = (s->f >> 4) & 1, r;
     switch (op) {
@@ -265,7 +266,7 @@ INLINE void alu(gb_state *s, int op, uint8_t v)
 }
 
 /* CB-prefixed rotates and shifts: RLC RRC RL RR SLA SRA SWAP SRL. */
-INLINE uint8_t rot(gb_state *s, int op, uint8_t v)
+GV_ALWAYS_INLINE uint8_t rot(gb_state *s, int op, uint8_t v)
 {
     unsigned c = (s->f >> 4) & 1, co, r;
     switch (op) {
@@ -282,7 +283,7 @@ INLINE uint8_t rot(gb_state *s, int op, uint8_t v)
     return (uint8_t)r;
 }
 
-INLINE int cond(const gb_state *s, int cc)
+GV_ALWAYS_INLINE int cond(const gb_state *s, int cc)
 {
     switch (cc) {
     case 0: return !(s->f & FZ);
@@ -293,7 +294,7 @@ INLINE int cond(const gb_state *s, int cc)
 }
 
 /* After the internal M-cycle that decrements SP (it ended at c->clk). */
-INLINE void push16(cpu *c, uint16_t v)
+GV_ALWAYS_INLINE void push16(cpu *c, uint16_t v)
 {
     gb_state *s = c->s;
     IDU(s->sp, c->clk - c->md);
@@ -301,7 +302,7 @@ INLINE void push16(cpu *c, uint16_t v)
     wr8(c, --s->sp, (uint8_t)v);
 }
 
-INLINE uint16_t pop16(cpu *c)
+GV_ALWAYS_INLINE uint16_t pop16(cpu *c)
 {
     gb_state *s = c->s;
     uint8_t lo = rd8_inc(c, s->sp++);
@@ -309,7 +310,7 @@ INLINE uint16_t pop16(cpu *c)
 }
 
 /* SP + signed 8-bit: flags H and C from the low byte's unsigned addition. */
-INLINE uint16_t sp_plus(gb_state *s, uint8_t e)
+GV_ALWAYS_INLINE uint16_t sp_plus(gb_state *s, uint8_t e)
 {
     unsigned sp = s->sp, v = (unsigned)(int8_t)e, r = sp + v, x = sp ^ v ^ r;
     s->f = (uint8_t)(((x & 0x10) << 1) | ((x >> 4) & FC)); /* carries into bits 4 and 8 */
@@ -352,7 +353,7 @@ static void trace_line(cpu *c)
 }
 
 /* One CB-prefixed instruction: rotate/shift, BIT, RES, SET on register r = op & 7. */
-INLINE void cb_op(cpu *c, int op)
+GV_ALWAYS_INLINE void cb_op(cpu *c, int op)
 {
     gb_state *s = c->s;
     int r = op & 7, b = (op >> 3) & 7;
@@ -365,7 +366,7 @@ INLINE void cb_op(cpu *c, int op)
     }
 }
 
-INLINE void exec_cb(cpu *c)
+GV_ALWAYS_INLINE void exec_cb(cpu *c)
 {
     switch (imm8(c)) {
 #define CB(o) case o: cb_op(c, o); break;
@@ -376,14 +377,14 @@ INLINE void exec_cb(cpu *c)
 
 /* Whether the next instruction needs step_begin: EI's delay running, an interrupt to
  * dispatch, the HALT bug, the trace. */
-INLINE int unusual(const gb *g)
+GV_ALWAYS_INLINE int unusual(const gb *g)
 {
     const gb_state *s = &g->s;
     return s->ime_delay | s->halt_bug | (g->trace != NULL) | (s->ime & ((s->ie & s->iflag & 0x1F) != 0));
 }
 
 /* The loop's registers from gb_state, and back. */
-INLINE cpu cpu_load(gb *g)
+GV_ALWAYS_INLINE cpu cpu_load(gb *g)
 {
     const gb_state *s = &g->s;
     cpu c;
@@ -399,7 +400,7 @@ INLINE cpu cpu_load(gb *g)
     return c;
 }
 
-INLINE void cpu_store(const cpu *c)
+GV_ALWAYS_INLINE void cpu_store(const cpu *c)
 {
     c->s->clk = c->clk;
     c->s->pc = (uint16_t)c->pc;

@@ -54,6 +54,32 @@ typedef struct {
     gb_apu_key gen;      /* generator state as of gen.t */
 } gb_apu_state;
 
+/* What the boards added in save-state version 3 keep (gb_cart.c, gb_mbc7.c, gb_huc3.c): it
+ * ends gb_state, so that a version 2 state is gb_state's first bytes. */
+typedef struct {
+    uint64_t unix_time;   /* MBC3, HuC3: the battery file's timestamp, kept and written back */
+    int16_t tilt[2];      /* MBC7: the tilt input (gb_set_tilt), x and y */
+    uint16_t accel[2];    /* MBC7: the latched accelerometer X and Y ($8000 until latched) */
+    uint8_t ram_en2;      /* MBC7: $40 written to $4000-$5FFF (the second RAM enable) */
+    uint8_t accel_armed;  /* MBC7: $55 erased the latch; the next $AA latches */
+    uint8_t ee_pins;      /* MBC7 EEPROM: CS (bit 7), CLK (bit 6), DI (bit 1) as last written */
+    uint8_t ee_do;        /* MBC7 EEPROM: the DO pin (1 when not driven low) */
+    uint8_t ee_state;     /* MBC7 EEPROM: GB_EE_* (gb_mbc7.c) */
+    uint8_t ee_bits;      /* MBC7 EEPROM: bits of the current field shifted so far (0-16) */
+    uint8_t ee_we;        /* MBC7 EEPROM: erase/write enabled (EWEN) */
+    uint8_t ee_op;        /* MBC7 EEPROM: the command's first 4 bits (opcode and 2 address bits) */
+    uint16_t ee_sr;       /* MBC7 EEPROM: the shift register */
+    uint16_t ee_addr;     /* MBC7 EEPROM: the word address (0-127) */
+    uint8_t mode;         /* HuC1, HuC3: the $0000-$1FFF register (what $A000-$BFFF shows) */
+    uint8_t huc3_cmd;     /* HuC3: the command/argument mailbox (bits 6-4 command, 3-0 argument) */
+    uint8_t huc3_result;  /* HuC3: the last command's result nibble */
+    uint8_t huc3_addr;    /* HuC3: the clock MCU's access address */
+    uint8_t ir_led;       /* HuC1, HuC3: the infrared transmitter is on */
+    uint8_t mmm01[4];     /* MMM01: the $0000, $2000, $4000 and $6000 registers (7 bits each) */
+    uint8_t pad[3];
+    uint8_t huc3_mem[128]; /* HuC3: the clock MCU's 256 nibbles, nibble 2i in the low half of byte i */
+} gb_board;
+
 typedef struct {
     /* CPU */
     uint8_t a, f, b, c, d, e, h, l;
@@ -85,10 +111,12 @@ typedef struct {
     uint8_t pad_gdma[7];
     /* cartridge */
     uint16_t rom_bank;  /* MBC1: low 5 bits; MBC3: 7-8 bits; MBC5: 9 bits */
-    uint8_t ram_bank, ram_en, mbc1_bank2, mbc1_mode, rtc_latch_prev, pad1;
+    uint8_t ram_bank, ram_en, mbc1_bank2, mbc1_mode;
+    uint8_t rtc_latched_on; /* MBC3: the clock registers read the latched copy (else the running clock) */
+    uint8_t pad1;
     uint8_t rtc[5], rtc_latched[5], pad2[2];
-    uint32_t rtc_sub;   /* dots into the current RTC second */
-    uint64_t rtc_clk;   /* dot up to which the RTC has been advanced */
+    uint32_t rtc_sub;   /* 32768 Hz crystal ticks into the current second (HuC3: minute) */
+    uint64_t rtc_clk;   /* dot up to which the clock has counted its crystal's ticks */
     /* PPU */
     uint8_t lcdc, stat, scy, scx, ly, ly_reg, lyc, bgp, obp0, obp1, wy, wx;
     uint8_t mode, stat_line, wy_trig, win_counter, ppu_ev, lines_drawn, fine, nobj;
@@ -106,6 +134,7 @@ typedef struct {
     gb_apu_state apu;
     uint64_t sample_k;     /* next output sample index */
     int32_t hpf_cap[2];
+    gb_board board;        /* version 3 */
 } gb_state;
 
 typedef struct {
@@ -216,14 +245,49 @@ void gb_sched_all(gb *g);       /* next_event from every s.ev[] (after setting t
 void gb_sync(gb *g);            /* process every event due at or before s.clk */
 void gb_period_end(gb *g, uint64_t t); /* the current frame period ends at dot t */
 
-/* ---- cartridge (gb_cart.c) ------------------------------------------------------------ */
+/* ---- cartridge (gb_cart.c; the clocks in gb_mbc3.c and gb_huc3.c, the MBC7 in gb_mbc7.c) ---- */
 void gb_cart_map(gb *g);
 void gb_mbc_write(gb *g, uint16_t a, uint8_t v);
 uint8_t gb_cram_read(gb *g, uint16_t a);
 void gb_cram_write(gb *g, uint16_t a, uint8_t v);
-void gb_rtc_update(gb *g);
 int gb_cart_mbc(const gb_cart *c);
 const uint8_t *gb_cart_rom(const gb_cart *c);
+/* A power cycle: gb_cart_keep takes what the cartridge's battery keeps (the clock) before
+ * the state is cleared, gb_cart_power sets the board's registers to their power-on values
+ * and gives that back; RAM or EEPROM with a battery is left as it is, without one it starts
+ * over (gb_cart_ram_init). */
+typedef struct {
+    uint8_t rtc[5], rtc_latched[5];
+    uint32_t rtc_sub;
+    gb_board board;
+} gb_cart_kept;
+void gb_cart_keep(const gb *g, gb_cart_kept *k);
+void gb_cart_power(gb *g, const gb_cart_kept *k);
+/* Fills new cartridge memory with what a new chip holds (RAM 0, an EEPROM erased to $FF). */
+void gb_cart_ram_init(gb *g);
+/* The cartridge's 32768 Hz crystal (a tick every 128 dots of emulated time): the ticks
+ * since the last call, which moves rtc_clk to the current dot. */
+uint64_t gb_crystal_ticks(gb *g);
+/* MBC3 clock (gb_mbc3.c): brought up to the current dot; a register read ($08-$0C), a
+ * register write, a write to the latch register; its 48-byte battery footer. */
+#define GB_MBC3_FOOTER 48
+void gb_rtc_update(gb *g);
+uint8_t gb_mbc3_rtc_read(gb *g, int reg);
+void gb_mbc3_rtc_write(gb *g, int reg, uint8_t v);
+void gb_mbc3_latch(gb *g, uint8_t v);
+void gb_mbc3_footer_get(gb *g, uint8_t *f);
+void gb_mbc3_footer_set(gb *g, const uint8_t *f, size_t n);
+/* MBC7 (gb_mbc7.c): its register writes at $0000-$7FFF and its $A000-$BFFF registers. */
+void gb_mbc7_write(gb *g, uint16_t a, uint8_t v);
+uint8_t gb_mbc7_read(gb *g, uint16_t a);
+void gb_mbc7_ram_write(gb *g, uint16_t a, uint8_t v);
+/* HuC3 (gb_huc3.c): the I/O registers at $A000-$BFFF (modes $B-$E), its clock MCU, and
+ * the 136-byte battery footer. */
+#define GB_HUC3_FOOTER 136
+uint8_t gb_huc3_read(gb *g);
+void gb_huc3_io_write(gb *g, uint8_t v);
+void gb_huc3_footer_get(gb *g, uint8_t *f);
+void gb_huc3_footer_set(gb *g, const uint8_t *f);
 
 /* ---- CPU (gb_cpu.c) ------------------------------------------------------------------- */
 void gb_cpu_run(gb *g); /* instructions and the events due between them, until g->cpu_brk */
@@ -270,7 +334,7 @@ void gb_apu_fs_schedule(gb *g);
 void gb_apu_div_reset(gb *g, uint64_t old_sysclk);
 void gb_apu_period_switch(gb *g, uint64_t t);
 
-/* ---- audio synthesis (gb_audio.c) ----------------------------------------------------- */
+/* ---- audio synthesis (gb_aout.c) ------------------------------------------------------ */
 void gb_lfsr_jump_init(gb_lfsr_jump *J);
 
 /* ---- save states (gb_state.c): the part of loading after the header checks ---------- */

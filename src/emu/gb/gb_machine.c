@@ -222,6 +222,7 @@ gv_status gb_new(const gb_cart *cart, gb_model model, unsigned outputs, gb **out
     g->outputs = outputs;
     if (g->cram_size && !(g->cram = calloc(1, g->cram_size)))
         goto oom;
+    gb_cart_ram_init(g);
     if (outputs & GB_OUT_VIDEO_NATIVE) {
         for (int i = 0; i < 2; i++) {
             if (!(g->fb[i] = malloc(GB_FB_BYTES + 4))) /* + 4: the renderer stores 4 bytes per pixel */
@@ -254,14 +255,15 @@ void gb_free(gb *g)
 
 void gb_power(gb *g)
 {
-    /* Everything that evolves goes back to its state at creation; buffers are kept. */
+    /* Everything that evolves goes back to its state at creation, but for what the
+     * cartridge's battery keeps (gb_cart_power); buffers are kept. */
     int cgb = g->s.cgb, cgb_hw = g->s.cgb_hw;
+    gb_cart_kept kept;
+    gb_cart_keep(g, &kept);
     memset(&g->s, 0, sizeof g->s);
     gb_state *s = &g->s;
     s->cgb = (uint8_t)cgb;
     s->cgb_hw = (uint8_t)cgb_hw;
-    if (g->cram_size)
-        memset(g->cram, 0, g->cram_size);
     for (int i = 0; i < 2; i++) {
         if (g->fb[i])
             memset(g->fb[i], 0xFF, GB_FB_BYTES);
@@ -280,6 +282,7 @@ void gb_power(gb *g)
     g->nserial = 0;
     g->md = 4;
     post_boot(g);
+    gb_cart_power(g, &kept);
     gb_map_update(g);
     gb_pal_rgb_refresh(g);
     gb_native_init(g);

@@ -7,6 +7,11 @@
  * and the APU its sweep/envelope/wave flags, and the machine its CGB-hardware flag (all
  * formerly padding), and added wake_clk after tima_ref; version 1 states load with the buffer set to the sample at the
  * channel's position (what version 1 played) and the hardware flag from the CGB flag.
+ * Version 3 appended gb_board (the MBC7, HuC1, HuC3 and MMM01, the tilt input, the clock
+ * file's timestamp), counts the MBC3 clock's sub-second in crystal ticks (it was dots) and
+ * keeps whether its registers are latched (it was the last value written to $6000); older
+ * states load with the board at its power-on values, the sub-second divided by 128 and the
+ * registers latched when that value was odd.
  * States are taken between frame periods (after gb_run_frame returned 0), where the
  * video side of the period is empty; loading validates every field the machine uses
  * as an index or a time, so a crafted state cannot make it read out of bounds or spin.
@@ -19,17 +24,19 @@
 #include "emu/gb/gb_int.h"
 
 #define STATE_MAGIC "GVGBSTAT"
-#define STATE_VERSION 2u
+#define STATE_VERSION 3u
 #define STATE_HDR EMU_STATE_HEAD
 #define MAX_KEYS (1u << 20)
-/* Version 1's gb_state: this one without wake_clk (everything else was padding then). */
-#define V1_STATE_BYTES (sizeof(gb_state) - sizeof(uint64_t))
+/* Version 2's gb_state: this one without the board; version 1's: that without wake_clk
+ * (everything else was padding then). */
+#define V2_STATE_BYTES offsetof(gb_state, board)
+#define V1_STATE_BYTES (V2_STATE_BYTES - sizeof(uint64_t))
 #define V1_SPLIT offsetof(gb_state, wake_clk)
 
-/* Bytes of gb_state in a state of version v (1 or STATE_VERSION). */
+/* Bytes of gb_state in a state of version v (1, 2 or STATE_VERSION). */
 static size_t state_bytes(uint32_t v)
 {
-    return v == 1u ? V1_STATE_BYTES : sizeof(gb_state);
+    return v == 1u ? V1_STATE_BYTES : v == 2u ? V2_STATE_BYTES : sizeof(gb_state);
 }
 
 gv_status gb_state_save(const gb *g, uint8_t **data, size_t *len, gv_err *err)
@@ -112,10 +119,16 @@ static const char *state_check(const gb_state *s, const gb_state *m)
      * a stopped one is re-referenced when it starts. */
     if ((s->tac & 4) && (s->tima_ref > sc || sc - s->tima_ref > (1u << 20)))
         return "timer reference out of range";
-    if (s->rtc_clk > s->clk || s->rtc_sub >= GB_CLOCK_HZ)
+    if (s->rtc_clk > s->clk || s->rtc_sub >= 60u * 32768u || s->rtc_latched_on > 1)
         return "RTC out of range";
+    const gb_board *bd = &s->board;
+    if (s->ram_bank > 15 || bd->ee_state > 4 || bd->ee_bits > 16 || bd->ee_addr > 127 || bd->ee_we > 1 ||
+        bd->ee_do > 1 || bd->ram_en2 > 1 || bd->accel_armed > 1 || bd->ir_led > 1 || (bd->mmm01[0] | bd->mmm01[1] |
+        bd->mmm01[2] | bd->mmm01[3]) > 0x7F)
+        return "cartridge register out of range";
     if (s->ly > 153 || s->ly_reg > 153 || s->ppu_ev >= GB_PPU_NEV || s->mode > 3 || s->lyc_eq > 1 ||
-        s->lcdon_line > 1 || s->nobj > GB_LINE_OBJS || s->vbk > 1 || s->svbk > 7 || s->mbc1_bank2 > 3 || s->fine > 7 || s->stat_line > 1 || s->line_win > 1)
+        s->lcdon_line > 1 || s->nobj > GB_LINE_OBJS || s->vbk > 1 || s->svbk > 7 || s->mbc1_bank2 > 3 || s->fine > 7 ||
+        s->stat_line > 1 || s->line_win > 1)
         return "PPU or bank register out of range";
     for (int i = 0; i < s->nobj; i++)
         if (s->obj_idx[i] >= 40)
@@ -138,7 +151,7 @@ gv_status gb_state_load(gb *g, const uint8_t *data, size_t len, gv_err *err)
 {
     if (len < STATE_HDR || memcmp(data, STATE_MAGIC, 8) != 0)
         return gv_fail(err, GV_ERR_INPUT, "not a gpuvet Game Boy save state (bad magic)");
-    if (emu_get32(data + 8) != STATE_VERSION && emu_get32(data + 8) != 1u)
+    if (emu_get32(data + 8) < 1u || emu_get32(data + 8) > STATE_VERSION)
         return gv_fail(err, GV_ERR_INPUT, "save state version %u, this build reads version %u", emu_get32(data + 8),
                        STATE_VERSION);
     size_t sb = state_bytes(emu_get32(data + 8));
@@ -162,8 +175,9 @@ gv_status gb_state_load_unchecked(gb *g, const uint8_t *data, size_t len, gv_err
 {
     if (len < STATE_HDR)
         return gv_fail(err, GV_ERR_INPUT, "save state truncated");
-    int v1 = emu_get32(data + 8) == 1u;
-    size_t sb = state_bytes(emu_get32(data + 8));
+    uint32_t ver = emu_get32(data + 8);
+    int v1 = ver == 1u;
+    size_t sb = state_bytes(ver);
     size_t fixed = STATE_HDR + sb + g->cram_size + 4;
     if (len < fixed)
         return gv_fail(err, GV_ERR_INPUT, "save state truncated");
@@ -173,13 +187,20 @@ gv_status gb_state_load_unchecked(gb *g, const uint8_t *data, size_t len, gv_err
     gb_state *s = malloc(sizeof *s);
     if (!s)
         return gv_fail(err, GV_ERR_ENV, "out of memory loading a save state");
+    memset(s, 0, sizeof *s);
     if (v1) {
         memcpy(s, data + STATE_HDR, V1_SPLIT);
         s->wake_clk = GB_NEVER;
         memcpy((uint8_t *)s + V1_SPLIT + sizeof(uint64_t), data + STATE_HDR + V1_SPLIT, V1_STATE_BYTES - V1_SPLIT);
         s->cgb_hw = s->cgb; /* version 1 had no compatibility mode: CGB meant CGB mode */
     } else {
-        memcpy(s, data + STATE_HDR, sizeof *s);
+        memcpy(s, data + STATE_HDR, sb);
+    }
+    if (ver < 3u) { /* the board at power-on; the clock's sub-second and latch as version 3 keeps them */
+        s->board.accel[0] = s->board.accel[1] = 0x8000;
+        s->board.ee_do = 1;
+        s->rtc_sub /= 128;
+        s->rtc_latched_on &= 1;
     }
     const char *why = state_check(s, &g->s);
     const uint8_t *kp = data + fixed;

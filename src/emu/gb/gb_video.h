@@ -8,8 +8,8 @@
  * priority order) and the window state; the register writes made during mode 3 with the
  * pixel from which they take effect; and every VRAM / palette RAM write, tagged with the
  * line before which it lands. */
-#ifndef GV_EMU_GB_GB_RENDER_H
-#define GV_EMU_GB_GB_RENDER_H
+#ifndef GV_EMU_GB_GB_VIDEO_H
+#define GV_EMU_GB_GB_VIDEO_H
 
 #include <stdint.h>
 

@@ -15,7 +15,7 @@
 #include "emu/common/console.h"
 #include "emu/nes/nes_audio.h"
 
-/* ---- cartridge (cart.c) ------------------------------------------------------------- */
+/* ---- cartridge (nes_cart.c) --------------------------------------------------------- */
 
 enum { NES_MIRROR_H = 0, NES_MIRROR_V = 1, NES_MIRROR_4 = 2, NES_MIRROR_1A = 3, NES_MIRROR_1B = 4 };
 

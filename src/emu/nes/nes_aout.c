@@ -1,4 +1,4 @@
-/* audio.c: the sample stream. The mixer tables and noise jump matrices (integers, built
+/* nes_aout.c: the sample stream. The mixer tables and noise jump matrices (integers, built
  * once per machine), and the output stage shared by every audio path: a sample is the sum
  * of the mixer output over its CPU cycles divided by their number, then the console's
  * output filters (first-order high-pass at 90 Hz and 440 Hz, low-pass at 14 kHz) in Q16

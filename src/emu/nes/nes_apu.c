@@ -1,7 +1,7 @@
-/* apu.c: the 2A03's APU, control side: registers $4000-$4017, length counters, envelopes,
+/* nes_apu.c: the 2A03's APU, control side: registers $4000-$4017, length counters, envelopes,
  * sweep units, the triangle's linear counter, the frame counter (4- and 5-step, IRQ) and the
  * DMC's memory reader (DMA reads that stall the CPU, IRQ). Its audible result is kept in a
- * nes_osc (audio_rules.h) that changes only at these events; between them the native audio
+ * nes_osc (nes_audio.h) that changes only at these events; between them the native audio
  * path sums the mixer output sample by sample, and the block renderers get the same states
  * as the frame's spans. */
 #include "emu/nes/nes_int.h"

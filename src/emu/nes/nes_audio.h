@@ -1,10 +1,10 @@
-/* audio_rules.h: the sound rules of the NES APU (2A03), written once for the native audio
+/* nes_audio.h: the sound rules of the NES APU (2A03), written once for the native audio
  * path (in the core, sample by sample) and the block renderers (host threads and device
  * over the frame's spans). The audible state of the five channels between two changes is a
  * nes_osc; its output is summed over CPU cycles exactly, in integers, so every path gives
- * the same sample stream. Recurrent filters are not here: they run on the host (audio.c). */
-#ifndef GV_EMU_NES_AUDIO_RULES_H
-#define GV_EMU_NES_AUDIO_RULES_H
+ * the same sample stream. Recurrent filters are not here: they run on the host (nes_aout.c). */
+#ifndef GV_EMU_NES_NES_AUDIO_H
+#define GV_EMU_NES_NES_AUDIO_H
 
 #include <stdint.h>
 
@@ -49,7 +49,7 @@ typedef struct {
 } nes_osc;
 
 /* Mixer tables (integer, 1.0 = 65536) and the noise jump matrices. Built by
- * nes_atab_init() (audio.c) and shared read-only by every renderer. */
+ * nes_atab_init() (nes_aout.c) and shared read-only by every renderer. */
 #define NES_JUMP_BITS 20
 typedef struct {
     uint32_t pulse[31];  /* 95.52 / (8128 / n + 100) */

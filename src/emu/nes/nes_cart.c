@@ -1,4 +1,4 @@
-/* cart.c: iNES and NES 2.0 ROM images: header validation, sizes, mapper and timing checks.
+/* nes_cart.c: iNES and NES 2.0 ROM images: header validation, sizes, mapper and timing checks.
  * Every problem is a one-line GV_ERR_INPUT naming the file; nothing is trusted until the
  * sizes have been checked against the file's length. */
 #include "emu/nes/nes_int.h"

@@ -1,4 +1,4 @@
-/* cpu.c: the 2A03's 6502 core (no decimal mode). Every bus cycle an instruction makes is a
+/* nes_cpu.c: the 2A03's 6502 core (no decimal mode). Every bus cycle an instruction makes is a
  * nes_read/nes_write, dummy reads and writes included, so cycle counts (page-cross and
  * branch penalties) and the side effects of dummy accesses come out of the access pattern
  * itself. Interrupts are polled at the end of each instruction using the state of the
@@ -6,30 +6,26 @@
  * commonly used unofficial ones are implemented; KIL stops the CPU. */
 #include "emu/nes/nes_int.h"
 
-/* The helpers below are small and hot: always inlined into the opcode switch. */
-#ifdef NES_NO_FORCED_INLINE
-#define CPU_INLINE static inline
-#else
-#define CPU_INLINE static inline __attribute__((always_inline))
-#endif
+/* The helpers below are small and hot: always inlined into the opcode switch (GV_HOT_INLINE:
+ * except in sanitizer builds). */
 
 #define RD(a) nes_read(m, (uint16_t)(a))
 #define WR(a, v) nes_write(m, (uint16_t)(a), (uint8_t)(v))
 
 /* ---- flags ---------------------------------------------------------------------------- */
 
-CPU_INLINE void nz(nes_cpu *c, uint8_t v)
+GV_HOT_INLINE void nz(nes_cpu *c, uint8_t v)
 {
     c->fz = v == 0;
     c->fn = v >> 7;
 }
 
-CPU_INLINE uint8_t get_p(const nes_cpu *c, int b)
+GV_HOT_INLINE uint8_t get_p(const nes_cpu *c, int b)
 {
     return (uint8_t)(c->fn << 7 | c->fv << 6 | 0x20 | b << 4 | c->fd << 3 | c->fi << 2 | c->fz << 1 | c->fc);
 }
 
-CPU_INLINE void set_p(nes_cpu *c, uint8_t p)
+GV_HOT_INLINE void set_p(nes_cpu *c, uint8_t p)
 {
     c->fn = (p >> 7) & 1;
     c->fv = (p >> 6) & 1;
@@ -41,31 +37,31 @@ CPU_INLINE void set_p(nes_cpu *c, uint8_t p)
 
 /* ---- stack and addressing modes (each performs the mode's bus cycles) ------------------ */
 
-CPU_INLINE void push(nes *m, uint8_t v)
+GV_HOT_INLINE void push(nes *m, uint8_t v)
 {
     WR(0x100 | m->cpu.s, v);
     m->cpu.s--;
 }
 
-CPU_INLINE uint8_t pull(nes *m)
+GV_HOT_INLINE uint8_t pull(nes *m)
 {
     m->cpu.s++;
     return RD(0x100 | m->cpu.s);
 }
 
-CPU_INLINE uint16_t ad_zp(nes *m)
+GV_HOT_INLINE uint16_t ad_zp(nes *m)
 {
     return RD(m->cpu.pc++);
 }
 
-CPU_INLINE uint16_t ad_zpi(nes *m, uint8_t i)
+GV_HOT_INLINE uint16_t ad_zpi(nes *m, uint8_t i)
 {
     uint8_t b = RD(m->cpu.pc++);
     RD(b); /* the CPU reads the unindexed address while it adds */
     return (uint8_t)(b + i);
 }
 
-CPU_INLINE uint16_t ad_abs(nes *m)
+GV_HOT_INLINE uint16_t ad_abs(nes *m)
 {
     uint16_t lo = RD(m->cpu.pc++);
     uint16_t hi = RD(m->cpu.pc++);
@@ -75,7 +71,7 @@ CPU_INLINE uint16_t ad_abs(nes *m)
 /* Absolute indexed. The first read goes to the address with the high byte not yet carried:
  * reads use it when no page is crossed (no extra cycle); otherwise, and for writes and
  * read-modify-writes always, it is a dummy read and the real access follows. */
-CPU_INLINE uint16_t ad_absi(nes *m, uint8_t i, int always)
+GV_HOT_INLINE uint16_t ad_absi(nes *m, uint8_t i, int always)
 {
     uint16_t base = ad_abs(m), a = (uint16_t)(base + i);
     if (always || ((base ^ a) & 0xFF00))
@@ -83,7 +79,7 @@ CPU_INLINE uint16_t ad_absi(nes *m, uint8_t i, int always)
     return a;
 }
 
-CPU_INLINE uint16_t ad_indx(nes *m)
+GV_HOT_INLINE uint16_t ad_indx(nes *m)
 {
     uint8_t p = RD(m->cpu.pc++);
     RD(p);
@@ -93,7 +89,7 @@ CPU_INLINE uint16_t ad_indx(nes *m)
     return (uint16_t)(lo | hi << 8);
 }
 
-CPU_INLINE uint16_t ind_base(nes *m)
+GV_HOT_INLINE uint16_t ind_base(nes *m)
 {
     uint8_t p = RD(m->cpu.pc++);
     uint16_t lo = RD(p);
@@ -101,7 +97,7 @@ CPU_INLINE uint16_t ind_base(nes *m)
     return (uint16_t)(lo | hi << 8);
 }
 
-CPU_INLINE uint16_t ad_indy(nes *m, int always)
+GV_HOT_INLINE uint16_t ad_indy(nes *m, int always)
 {
     uint16_t base = ind_base(m), a = (uint16_t)(base + m->cpu.y);
     if (always || ((base ^ a) & 0xFF00))
@@ -111,7 +107,7 @@ CPU_INLINE uint16_t ad_indy(nes *m, int always)
 
 /* ---- operations ---------------------------------------------------------------------- */
 
-CPU_INLINE void op_adc(nes_cpu *c, uint8_t v)
+GV_HOT_INLINE void op_adc(nes_cpu *c, uint8_t v)
 {
     unsigned s = (unsigned)c->a + v + c->fc;
     c->fv = ((~(c->a ^ v) & (c->a ^ s)) & 0x80) != 0;
@@ -120,25 +116,25 @@ CPU_INLINE void op_adc(nes_cpu *c, uint8_t v)
     nz(c, c->a);
 }
 
-CPU_INLINE void op_sbc(nes_cpu *c, uint8_t v)
+GV_HOT_INLINE void op_sbc(nes_cpu *c, uint8_t v)
 {
     op_adc(c, (uint8_t)~v);
 }
 
-CPU_INLINE void op_cmp(nes_cpu *c, uint8_t r, uint8_t v)
+GV_HOT_INLINE void op_cmp(nes_cpu *c, uint8_t r, uint8_t v)
 {
     c->fc = r >= v;
     nz(c, (uint8_t)(r - v));
 }
 
-CPU_INLINE void op_bit(nes_cpu *c, uint8_t v)
+GV_HOT_INLINE void op_bit(nes_cpu *c, uint8_t v)
 {
     c->fz = (c->a & v) == 0;
     c->fn = v >> 7;
     c->fv = (v >> 6) & 1;
 }
 
-CPU_INLINE uint8_t op_asl(nes_cpu *c, uint8_t v)
+GV_HOT_INLINE uint8_t op_asl(nes_cpu *c, uint8_t v)
 {
     c->fc = v >> 7;
     v = (uint8_t)(v << 1);
@@ -146,7 +142,7 @@ CPU_INLINE uint8_t op_asl(nes_cpu *c, uint8_t v)
     return v;
 }
 
-CPU_INLINE uint8_t op_lsr(nes_cpu *c, uint8_t v)
+GV_HOT_INLINE uint8_t op_lsr(nes_cpu *c, uint8_t v)
 {
     c->fc = v & 1;
     v >>= 1;
@@ -154,7 +150,7 @@ CPU_INLINE uint8_t op_lsr(nes_cpu *c, uint8_t v)
     return v;
 }
 
-CPU_INLINE uint8_t op_rol(nes_cpu *c, uint8_t v)
+GV_HOT_INLINE uint8_t op_rol(nes_cpu *c, uint8_t v)
 {
     uint8_t r = (uint8_t)(v << 1 | c->fc);
     c->fc = v >> 7;
@@ -162,7 +158,7 @@ CPU_INLINE uint8_t op_rol(nes_cpu *c, uint8_t v)
     return r;
 }
 
-CPU_INLINE uint8_t op_ror(nes_cpu *c, uint8_t v)
+GV_HOT_INLINE uint8_t op_ror(nes_cpu *c, uint8_t v)
 {
     uint8_t r = (uint8_t)(v >> 1 | c->fc << 7);
     c->fc = v & 1;
@@ -170,14 +166,14 @@ CPU_INLINE uint8_t op_ror(nes_cpu *c, uint8_t v)
     return r;
 }
 
-CPU_INLINE uint8_t op_inc(nes_cpu *c, uint8_t v)
+GV_HOT_INLINE uint8_t op_inc(nes_cpu *c, uint8_t v)
 {
     v++;
     nz(c, v);
     return v;
 }
 
-CPU_INLINE uint8_t op_dec(nes_cpu *c, uint8_t v)
+GV_HOT_INLINE uint8_t op_dec(nes_cpu *c, uint8_t v)
 {
     v--;
     nz(c, v);
@@ -185,7 +181,7 @@ CPU_INLINE uint8_t op_dec(nes_cpu *c, uint8_t v)
 }
 
 /* Unofficial read-modify-write combinations. */
-CPU_INLINE uint8_t op_slo(nes_cpu *c, uint8_t v)
+GV_HOT_INLINE uint8_t op_slo(nes_cpu *c, uint8_t v)
 {
     v = op_asl(c, v);
     c->a |= v;
@@ -193,7 +189,7 @@ CPU_INLINE uint8_t op_slo(nes_cpu *c, uint8_t v)
     return v;
 }
 
-CPU_INLINE uint8_t op_rla(nes_cpu *c, uint8_t v)
+GV_HOT_INLINE uint8_t op_rla(nes_cpu *c, uint8_t v)
 {
     v = op_rol(c, v);
     c->a &= v;
@@ -201,7 +197,7 @@ CPU_INLINE uint8_t op_rla(nes_cpu *c, uint8_t v)
     return v;
 }
 
-CPU_INLINE uint8_t op_sre(nes_cpu *c, uint8_t v)
+GV_HOT_INLINE uint8_t op_sre(nes_cpu *c, uint8_t v)
 {
     v = op_lsr(c, v);
     c->a ^= v;
@@ -209,21 +205,21 @@ CPU_INLINE uint8_t op_sre(nes_cpu *c, uint8_t v)
     return v;
 }
 
-CPU_INLINE uint8_t op_rra(nes_cpu *c, uint8_t v)
+GV_HOT_INLINE uint8_t op_rra(nes_cpu *c, uint8_t v)
 {
     v = op_ror(c, v);
     op_adc(c, v);
     return v;
 }
 
-CPU_INLINE uint8_t op_dcp(nes_cpu *c, uint8_t v)
+GV_HOT_INLINE uint8_t op_dcp(nes_cpu *c, uint8_t v)
 {
     v--;
     op_cmp(c, c->a, v);
     return v;
 }
 
-CPU_INLINE uint8_t op_isc(nes_cpu *c, uint8_t v)
+GV_HOT_INLINE uint8_t op_isc(nes_cpu *c, uint8_t v)
 {
     v++;
     op_sbc(c, v);
@@ -231,7 +227,7 @@ CPU_INLINE uint8_t op_isc(nes_cpu *c, uint8_t v)
 }
 
 /* Read-modify-write: read, write the old value back (a dummy write), write the result. */
-CPU_INLINE void rmw(nes *m, uint16_t a, uint8_t (*fn)(nes_cpu *, uint8_t))
+GV_HOT_INLINE void rmw(nes *m, uint16_t a, uint8_t (*fn)(nes_cpu *, uint8_t))
 {
     uint8_t v = RD(a);
     WR(a, v);
@@ -240,7 +236,7 @@ CPU_INLINE void rmw(nes *m, uint16_t a, uint8_t (*fn)(nes_cpu *, uint8_t))
 
 /* SHX/SHY/SHA/TAS: store reg & (high byte of the base + 1); when the index crosses a page
  * the stored value also replaces the high byte of the address. */
-CPU_INLINE void op_sh(nes *m, uint16_t base, uint8_t idx, uint8_t reg)
+GV_HOT_INLINE void op_sh(nes *m, uint16_t base, uint8_t idx, uint8_t reg)
 {
     uint16_t a = (uint16_t)(base + idx);
     RD((base & 0xFF00) | (a & 0xFF));
@@ -252,7 +248,7 @@ CPU_INLINE void op_sh(nes *m, uint16_t base, uint8_t idx, uint8_t reg)
 
 /* Returns 1 for a taken branch that stays in its page: its last cycle does not poll the
  * interrupt lines, so the poll sees them as they were one cycle earlier. */
-CPU_INLINE int branch(nes *m, int cond)
+GV_HOT_INLINE int branch(nes *m, int cond)
 {
     nes_cpu *c = &m->cpu;
     int8_t off = (int8_t)RD(c->pc++);

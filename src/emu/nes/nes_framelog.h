@@ -1,10 +1,10 @@
-/* framelog.h: the per-frame record the core emits for the host and device renderers. Plain
+/* nes_framelog.h: the per-frame record the core emits for the host and device renderers. Plain
  * data, no pointers inside: the drawing state at the start of the frame's picture (the
  * pre-render line), the changes after it stamped with (line, dot), and the audible spans of
  * the frame's CPU cycles. A frame log is self-contained apart from CHR-ROM, which is the
  * same for every frame and instance and is passed beside it. */
-#ifndef GV_EMU_NES_FRAMELOG_H
-#define GV_EMU_NES_FRAMELOG_H
+#ifndef GV_EMU_NES_NES_FRAMELOG_H
+#define GV_EMU_NES_NES_FRAMELOG_H
 
 #include <stdint.h>
 
@@ -125,7 +125,7 @@ GV_INLINE void nes_log_prepass(const nes_logview *lv, nes_linestart *ls)
 }
 
 /* Draws visible line L of a logged frame into out_rgb (256 x 3 bytes) with the picture
- * rules of ppu_rules.h: starts from the registers at (L - 1, 257), applies the events up to
+ * rules of nes_video.h: starts from the registers at (L - 1, 257), applies the events up to
  * (L, 257) at their dots. p is caller scratch (per thread). rgb is the 512-entry colour
  * table (nes_palette_rgb32). */
 GV_INLINE void nes_log_draw_line(const nes_logview *lv, const nes_linestart *ls, int L,

@@ -1,7 +1,7 @@
-/* render_host.c: the host renderer: the frame logs of all instances drawn by OpenMP
+/* nes_host.c: the host renderer: the frame logs of all instances drawn by OpenMP
  * threads, one task per (instance, line) after a sequential prepass per instance, and the
  * audio pieces summed one task per (instance, piece). The same functions as the device
- * renderer (framelog.h), so the same pixels and sums. */
+ * renderer (nes_framelog.h), so the same pixels and sums. */
 #include "emu/nes/nes_host.h"
 
 #include <string.h>

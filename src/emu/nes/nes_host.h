@@ -1,6 +1,6 @@
-/* render_host.h: the host renderer over frame logs (render_host.c). */
-#ifndef GV_EMU_NES_RENDER_HOST_H
-#define GV_EMU_NES_RENDER_HOST_H
+/* nes_host.h: the host renderer over frame logs (nes_host.c). */
+#ifndef GV_EMU_NES_NES_HOST_H
+#define GV_EMU_NES_NES_HOST_H
 
 #include "emu/nes/nes_int.h"
 #include "emu/nes/nes_gpu.h"

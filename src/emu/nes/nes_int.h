@@ -4,6 +4,7 @@
 #ifndef GV_EMU_NES_NES_INT_H
 #define GV_EMU_NES_NES_INT_H
 
+#include "core/hd.h"
 #include "emu/nes/nes.h"
 #include "emu/nes/nes_framelog.h"
 #include "emu/nes/nes_video.h"
@@ -22,7 +23,7 @@ enum { NES_INT_NMI = 1, NES_INT_IRQ = 2 };
 enum { NES_IRQ_FRAME = 1, NES_IRQ_DMC = 2, NES_IRQ_MAPPER = 4 };
 
 typedef struct {
-    nes_pline pl;        /* registers, palette, fetch slots, sprite line (ppu_rules.h) */
+    nes_pline pl;        /* registers, palette, fetch slots, sprite line (nes_video.h) */
     uint8_t oam[256];
     uint8_t nt[4096];
     uint16_t line, dot;  /* the next dot to process */
@@ -162,7 +163,7 @@ void nes_run_frame(nes *m);
 /* The frame log of the frame just run. */
 nes_logview nes_log_view(const nes *m);
 
-/* ---- bus, events (machine.c) ---------------------------------------------------------- */
+/* ---- bus, events (nes_machine.c) ------------------------------------------------------ */
 
 void nes_events(nes *m);
 uint8_t nes_io_read(nes *m, uint16_t a);
@@ -173,34 +174,23 @@ uint8_t nes_peek(const nes *m, uint16_t a);
 void nes_resched(nes *m);
 void nes_irq_set(nes *m, int src, uint64_t at);
 void nes_irq_clear(nes *m, int src);
-/* Runs the DMA cycles that halt the CPU's read of address a (machine.c): OAM DMA after a
+/* Runs the DMA cycles that halt the CPU's read of address a (nes_machine.c): OAM DMA after a
  * $4014 write, the DMC's sample fetch once due. The halted cycles repeat the CPU's read
  * (side effects included); on return the CPU's read proceeds in the current cycle. */
 void nes_dma(nes *m, uint16_t a);
 
 /* The bus: every CPU cycle is one of these (always inlined into the CPU, except in
- * sanitizer builds, where forcing it multiplies the compile time many times over). */
-#if defined(__SANITIZE_ADDRESS__)
-#define NES_NO_FORCED_INLINE 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define NES_NO_FORCED_INLINE 1
-#endif
-#endif
-#ifdef NES_NO_FORCED_INLINE
-#define NES_BUS static inline
-#else
-#define NES_BUS static inline __attribute__((always_inline))
-#endif
+ * sanitizer builds, where forcing it multiplies the compile time many times over:
+ * GV_HOT_INLINE). */
 
-NES_BUS void nes_tick(nes *m)
+GV_HOT_INLINE void nes_tick(nes *m)
 {
     if (__builtin_expect(++m->cyc >= m->next_ev, 0))
         nes_events(m);
 }
 
 /* One read access in the current cycle (no tick): the CPU's, or a halted cycle's repeat. */
-NES_BUS uint8_t nes_access(nes *m, uint16_t a)
+GV_HOT_INLINE uint8_t nes_access(nes *m, uint16_t a)
 {
     uint8_t v;
     if (a < 0x2000)
@@ -215,7 +205,7 @@ NES_BUS uint8_t nes_access(nes *m, uint16_t a)
 
 /* A read cycle. A pending DMA keeps next_ev at or before the cycle it may halt (see
  * nes_events), so the common path stays one compare. */
-NES_BUS uint8_t nes_read(nes *m, uint16_t a)
+GV_HOT_INLINE uint8_t nes_read(nes *m, uint16_t a)
 {
     if (__builtin_expect(++m->cyc >= m->next_ev, 0)) {
         nes_events(m);
@@ -225,7 +215,7 @@ NES_BUS uint8_t nes_read(nes *m, uint16_t a)
     return nes_access(m, a);
 }
 
-NES_BUS void nes_write(nes *m, uint16_t a, uint8_t v)
+GV_HOT_INLINE void nes_write(nes *m, uint16_t a, uint8_t v)
 {
     nes_tick(m);
     m->bus = v;
@@ -235,14 +225,14 @@ NES_BUS void nes_write(nes *m, uint16_t a, uint8_t v)
         nes_io_write(m, a, v);
 }
 
-/* ---- CPU (cpu.c) -------------------------------------------------------------------- */
+/* ---- CPU (nes_cpu.c) ---------------------------------------------------------------- */
 
 void nes_cpu_power(nes *m);
 void nes_cpu_reset(nes *m);
 /* Executes one instruction (or one interrupt sequence). */
 void nes_cpu_step(nes *m);
 
-/* ---- PPU (ppu.c) -------------------------------------------------------------------- */
+/* ---- PPU (nes_ppu.c) ---------------------------------------------------------------- */
 
 void nes_ppu_power(nes *m);
 void nes_ppu_reset(nes *m);
@@ -261,7 +251,7 @@ void nes_ppu_maps_changed(nes *m, const uint32_t *old_chr, const uint16_t *old_n
 /* Address line 12 seen by the mapper at dot time t (MMC3 counts its filtered rising edges). */
 void nes_ppu_a12(nes *m, int level, uint64_t t);
 
-/* ---- APU (apu.c) -------------------------------------------------------------------- */
+/* ---- APU (nes_apu.c) ---------------------------------------------------------------- */
 
 void nes_apu_power(nes *m);
 void nes_apu_reset(nes *m);
@@ -278,7 +268,7 @@ void nes_apu_frame_begin(nes *m);
 /* Recomputes derived audible state after a state load. */
 void nes_apu_refresh(nes *m);
 
-/* ---- sample output (audio.c) -------------------------------------------------------- */
+/* ---- sample output (nes_aout.c) ----------------------------------------------------- */
 
 /* Completes one sample from the sum of the mixer output over its `len` cycles: filters it
  * and appends the int16 result to out[*n]. */
@@ -288,7 +278,7 @@ void nes_aout_push(nes_aout *a, uint64_t sum, uint32_t len, int16_t *out, uint32
 void nes_aout_pieces(nes_aout *a, uint64_t n0, const uint64_t *piece, uint32_t npieces,
                      int16_t *out, uint32_t *n);
 
-/* ---- mappers (mapper.c) ------------------------------------------------------------- */
+/* ---- mappers (nes_mapper.c) --------------------------------------------------------- */
 
 void nes_mapper_power(nes *m);
 void nes_mapper_write(nes *m, uint16_t a, uint8_t v);
@@ -302,7 +292,7 @@ static inline int nes_mapper_counts_a12(const nes *m)
     return m->cart->mapper == 4;
 }
 
-/* ---- save states (state.c) ---------------------------------------------------------- */
+/* ---- save states (nes_state.c) ------------------------------------------------------ */
 
 /* Serialises the whole machine (at a frame boundary) into a malloc'd buffer. */
 gv_status nes_state_save(const nes *m, uint8_t **data, size_t *len, gv_err *err);
@@ -310,7 +300,7 @@ gv_status nes_state_save(const nes *m, uint8_t **data, size_t *len, gv_err *err)
  * and every field's range; GV_ERR_INPUT with a one-line reason, machine unchanged. */
 gv_status nes_state_load(nes *m, const uint8_t *data, size_t len, gv_err *err);
 
-/* ---- trace (trace.c) ---------------------------------------------------------------- */
+/* ---- trace (nes_trace.c) ------------------------------------------------------------ */
 
 /* Formats the instruction at PC in the nestest log layout (before executing it) into buf
  * (at least 128 bytes); returns its length. nes_trace_emit hands that line to m->trace. */

@@ -1,4 +1,4 @@
-/* machine.c: the NES as a whole: power and reset, the CPU's memory map ($0000 RAM, $2000
+/* nes_machine.c: the NES as a whole: power and reset, the CPU's memory map ($0000 RAM, $2000
  * PPU, $4000 APU and I/O, $4014 OAM DMA, $6000 PRG-RAM, $8000 PRG-ROM through the mapper),
  * the event scheduler that wakes the PPU and APU when something the CPU can see is due,
  * the interrupt lines, and the frame loop. */

@@ -1,5 +1,5 @@
-/* mapper.c: the cartridge boards: NROM (0), UxROM (2), CNROM (3), AxROM (7) here, MMC1 (1)
- * in mmc1.c and MMC3 (4) in mmc3.c. A board's registers decide three maps: the CPU's PRG
+/* nes_mapper.c: the cartridge boards: NROM (0), UxROM (2), CNROM (3), AxROM (7) here, MMC1 (1)
+ * in nes_mmc1.c and MMC3 (4) in nes_mmc3.c. A board's registers decide three maps: the CPU's PRG
  * windows ($8000-$FFFF in 8 KiB), the PPU's pattern windows ($0000-$1FFF in 1 KiB) and the
  * nametable slots ($2000-$2FFF in 1 KiB). nes_mapper_update recomputes them from the
  * registers and tells the PPU which drawing windows changed (for the frame log). */
@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-/* mmc1.c / mmc3.c */
+/* nes_mmc1.c / nes_mmc3.c */
 void nes_mmc1_write(nes *m, uint16_t a, uint8_t v);
 void nes_mmc1_maps(nes *m, int *prg8, int *chr1k, int *mirror);
 void nes_mmc3_write(nes *m, uint16_t a, uint8_t v);
@@ -48,7 +48,7 @@ void nes_mapper_write(nes *m, uint16_t a, uint8_t v)
     switch (m->cart->mapper) {
     case 1:
         nes_mmc1_write(m, a, v);
-        return; /* mmc1.c calls nes_mapper_update when a register completes */
+        return; /* nes_mmc1.c calls nes_mapper_update when a register completes */
     case 4:
         nes_mmc3_write(m, a, v);
         break;

@@ -1,4 +1,4 @@
-/* mmc1.c: the MMC1 (SxROM boards): a 5-bit serial port at $8000-$FFFF loads four registers
+/* nes_mmc1.c: the MMC1 (SxROM boards): a 5-bit serial port at $8000-$FFFF loads four registers
  * (control, CHR bank 0, CHR bank 1, PRG bank). Writing a byte with bit 7 set resets the
  * port and fixes the last PRG bank at $C000. Writes on consecutive CPU cycles (the double
  * write of a read-modify-write instruction) are ignored after the first. */

@@ -1,4 +1,4 @@
-/* mmc3.c: the MMC3 (TxROM boards): eight bank registers behind a select port, switchable
+/* nes_mmc3.c: the MMC3 (TxROM boards): eight bank registers behind a select port, switchable
  * mirroring, PRG-RAM protection, and the scanline counter clocked by filtered rising edges
  * of PPU address line 12 (the PPU's fetch pattern gives one per rendered line with the usual
  * background $0000 / sprites $1000 setup), which raises an IRQ when it reaches 0. */

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""palette_gen.py: generates the colour table in palette.c (run once; the table is committed).
+"""nes_palette_gen.py: generates the colour table in nes_palette.c (run once; the table is
+committed).
 
 Each of the 64 colours x 8 emphasis settings is decoded the way an NTSC TV decodes the PPU's
 composite signal: the PPU outputs a square wave between a low and a high voltage for 12

@@ -1,9 +1,9 @@
-/* ppu.c: the timing side of the 2C02: registers $2000-$2007, the dot clock (3 dots per CPU
+/* nes_ppu.c: the timing side of the 2C02: registers $2000-$2007, the dot clock (3 dots per CPU
  * cycle, caught up lazily when the CPU looks), VBlank and NMI, sprite 0 hit and sprite
  * overflow computed per line from OAM and pattern data (no pixels), the odd-frame dot skip,
  * the $2007 read buffer, palette mirroring, the A12 fetch pattern the MMC3 counts, and the
  * frame log. Pixels are drawn here only when the native renderer is on, through
- * ppu_rules.h. */
+ * nes_video.h. */
 #include "emu/nes/nes_int.h"
 
 #include <string.h>

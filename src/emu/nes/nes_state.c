@@ -1,4 +1,4 @@
-/* state.c: save states. One function visits every field of the machine in a fixed order,
+/* nes_state.c: save states. One function visits every field of the machine in a fixed order,
  * both to write and to read, so the format has one definition. A state is
  *   "GVNESST\x1A", version, ROM hash, payload length, payload hash (xxHash), payload
  * with every number little-endian. Loading checks all of that, then every field that could

@@ -1,4 +1,4 @@
-/* trace.c: one line per instruction in the layout of the widely used nestest log
+/* nes_trace.c: one line per instruction in the layout of the widely used nestest log
  * (Nintendulator's): PC, opcode bytes, disassembly with the effective address and the value
  * there before the instruction runs (unofficial opcodes marked '*'), A X Y P SP, the PPU's
  * line and dot, the CPU cycle count. Memory is read with nes_peek, without side effects. */

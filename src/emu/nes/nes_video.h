@@ -1,10 +1,10 @@
-/* ppu_rules.h: the picture rules of the NES PPU (2C02), written once and used by the three
+/* nes_video.h: the picture rules of the NES PPU (2C02), written once and used by the three
  * video renderers: the native one inside the core (per dot), the host one (threads over the
  * frame log) and the device one (CUDA/HIP over the frame log). Plain C, static inline; when
  * compiled by nvcc or hipcc the functions are __host__ __device__. Nothing here touches
- * timing-side state (flags, NMI, IRQ): that lives in ppu.c. */
-#ifndef GV_EMU_NES_PPU_RULES_H
-#define GV_EMU_NES_PPU_RULES_H
+ * timing-side state (flags, NMI, IRQ): that lives in nes_ppu.c. */
+#ifndef GV_EMU_NES_NES_VIDEO_H
+#define GV_EMU_NES_NES_VIDEO_H
 
 #include <stdint.h>
 

@@ -20,17 +20,13 @@
 #include "emu/snes/snes_cpu.h"
 
 #include "core/gv.h"
+#include "core/hd.h"
 
 #include <string.h>
 
 /* Forced inlining makes the two instances of exec() one large function each: fast, but a
  * sanitizer build then instruments tens of thousands of inlined lines (many minutes of
- * compilation); there the compiler chooses. */
-#if GV_SANITIZED
-#define INLINE static inline
-#else
-#define INLINE static inline __attribute__((always_inline))
-#endif
+ * compilation); there the compiler chooses (GV_HOT_INLINE). */
 #define LIKELY(x) __builtin_expect(!!(x), 1)
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
 
@@ -77,7 +73,7 @@ typedef struct {
 /* ---- the bus ---------------------------------------------------------------------- */
 
 /* One cycle on the reference bus. */
-INLINE uint8_t ref_cycle(cx *c, uint32_t a, uint8_t v, unsigned fl)
+GV_HOT_INLINE uint8_t ref_cycle(cx *c, uint32_t a, uint8_t v, unsigned fl)
 {
     fl |= (c->e ? SNES_CYC_E : 0) | (c->p & SNES_P_M ? SNES_CYC_M : 0) | (c->p & SNES_P_X ? SNES_CYC_X : 0);
     unsigned n = c->bus->cycle(c->bus->ctx, a, &v, fl, c->clk);
@@ -89,7 +85,7 @@ INLINE uint8_t ref_cycle(cx *c, uint32_t a, uint8_t v, unsigned fl)
     return v;
 }
 
-INLINE uint8_t rd(cx *c, const int R, uint32_t a, unsigned fl)
+GV_HOT_INLINE uint8_t rd(cx *c, const int R, uint32_t a, unsigned fl)
 {
     if (R)
         return ref_cycle(c, a, 0, fl);
@@ -110,7 +106,7 @@ INLINE uint8_t rd(cx *c, const int R, uint32_t a, unsigned fl)
     return c->mdr = v;
 }
 
-INLINE void wr(cx *c, const int R, uint32_t a, uint8_t v, unsigned fl)
+GV_HOT_INLINE void wr(cx *c, const int R, uint32_t a, uint8_t v, unsigned fl)
 {
     if (R) {
         ref_cycle(c, a, v, fl | SNES_CYC_WRITE);
@@ -135,7 +131,7 @@ INLINE void wr(cx *c, const int R, uint32_t a, uint8_t v, unsigned fl)
 }
 
 /* An internal cycle: the address is on the bus, nothing is read or written. */
-INLINE void io(cx *c, const int R, uint32_t a, unsigned fl)
+GV_HOT_INLINE void io(cx *c, const int R, uint32_t a, unsigned fl)
 {
     if (R) {
         ref_cycle(c, a, 0, fl);
@@ -148,7 +144,7 @@ INLINE void io(cx *c, const int R, uint32_t a, unsigned fl)
 
 /* Opcode or operand byte at PBR:PC; PC wraps within the bank. The fast bus keeps the page
  * PC is on, so most fetches skip the page table. */
-INLINE uint8_t fetch(cx *c, const int R, unsigned fl)
+GV_HOT_INLINE uint8_t fetch(cx *c, const int R, unsigned fl)
 {
     uint32_t a = ((uint32_t)c->pbr << 16) | c->pc;
     c->pc++;
@@ -179,7 +175,7 @@ INLINE uint8_t fetch(cx *c, const int R, unsigned fl)
 #define M8 (c->p & SNES_P_M)
 #define X8 (c->p & SNES_P_X)
 
-INLINE uint16_t fetch16(cx *c, const int R)
+GV_HOT_INLINE uint16_t fetch16(cx *c, const int R)
 {
     uint8_t lo = FETCH();
     return (uint16_t)(lo | FETCH() << 8);
@@ -187,17 +183,17 @@ INLINE uint16_t fetch16(cx *c, const int R)
 
 /* ---- flags ------------------------------------------------------------------------ */
 
-INLINE void nz8(cx *c, unsigned v)
+GV_HOT_INLINE void nz8(cx *c, unsigned v)
 {
     c->p = (uint8_t)((c->p & ~(SNES_P_N | SNES_P_Z)) | (v & 0x80) | ((v & 0xFF) ? 0 : SNES_P_Z));
 }
 
-INLINE void nz16(cx *c, unsigned v)
+GV_HOT_INLINE void nz16(cx *c, unsigned v)
 {
     c->p = (uint8_t)((c->p & ~(SNES_P_N | SNES_P_Z)) | ((v >> 8) & 0x80) | ((v & 0xFFFF) ? 0 : SNES_P_Z));
 }
 
-INLINE void nzw(cx *c, unsigned v, int w8)
+GV_HOT_INLINE void nzw(cx *c, unsigned v, int w8)
 {
     if (w8)
         nz8(c, v);
@@ -207,7 +203,7 @@ INLINE void nzw(cx *c, unsigned v, int w8)
 
 /* A new p (PLP, RTI, REP, SEP, XCE): in emulation mode m and x stay 1; x = 1 clears the
  * index registers' high bytes. */
-INLINE void set_p(cx *c, uint8_t v)
+GV_HOT_INLINE void set_p(cx *c, uint8_t v)
 {
     if (c->e)
         v |= SNES_P_M | SNES_P_X;
@@ -222,32 +218,32 @@ INLINE void set_p(cx *c, uint8_t v)
 /* ---- stack ------------------------------------------------------------------------ */
 
 /* Old instructions: the stack wraps in page 1 in emulation mode. */
-INLINE void push_old(cx *c, const int R, uint8_t v)
+GV_HOT_INLINE void push_old(cx *c, const int R, uint8_t v)
 {
     WR(c->s, v, K_DATA);
     c->s = c->e ? (uint16_t)(0x100 | ((c->s - 1) & 0xFF)) : (uint16_t)(c->s - 1);
 }
 
-INLINE uint8_t pull_old(cx *c, const int R)
+GV_HOT_INLINE uint8_t pull_old(cx *c, const int R)
 {
     c->s = c->e ? (uint16_t)(0x100 | ((c->s + 1) & 0xFF)) : (uint16_t)(c->s + 1);
     return RD(c->s, K_DATA);
 }
 
 /* New instructions: 16-bit stack arithmetic; end_new puts S back in page 1 afterwards. */
-INLINE void push_new(cx *c, const int R, uint8_t v)
+GV_HOT_INLINE void push_new(cx *c, const int R, uint8_t v)
 {
     WR(c->s, v, K_DATA);
     c->s--;
 }
 
-INLINE uint8_t pull_new(cx *c, const int R)
+GV_HOT_INLINE uint8_t pull_new(cx *c, const int R)
 {
     c->s++;
     return RD(c->s, K_DATA);
 }
 
-INLINE void end_new(cx *c)
+GV_HOT_INLINE void end_new(cx *c)
 {
     if (c->e)
         c->s = (uint16_t)(0x100 | (c->s & 0xFF));
@@ -257,7 +253,7 @@ INLINE void end_new(cx *c)
 
 /* Direct-page operand byte, then the internal cycle of note 2 when DL != 0 (at the
  * operand's address). */
-INLINE uint8_t dp_off(cx *c, const int R)
+GV_HOT_INLINE uint8_t dp_off(cx *c, const int R)
 {
     uint8_t o = FETCH();
     if (c->d & 0xFF)
@@ -267,7 +263,7 @@ INLINE uint8_t dp_off(cx *c, const int R)
 
 /* Direct page plus an index, for the old modes: in emulation mode with DL = 0 the sum
  * wraps within the page (keeping DH), otherwise it is 16-bit in bank 0. */
-INLINE uint16_t dp_index(cx *c, uint8_t o, uint16_t idx)
+GV_HOT_INLINE uint16_t dp_index(cx *c, uint8_t o, uint16_t idx)
 {
     if (c->e && !(c->d & 0xFF))
         return (uint16_t)(c->d | ((o + idx) & 0xFF));
@@ -277,33 +273,33 @@ INLINE uint16_t dp_index(cx *c, uint8_t o, uint16_t idx)
 /* The 16-bit pointer of an old direct-page indirect mode at pa (bank 0). Its high byte
  * wraps within the page only in emulation mode with D = $0000 (like the 65C02; with
  * DL = 0 but DH != 0 it does not: measured, see docs/SNES_65816.md). */
-INLINE uint16_t dp_ptr(cx *c, const int R, uint16_t pa)
+GV_HOT_INLINE uint16_t dp_ptr(cx *c, const int R, uint16_t pa)
 {
     uint8_t lo = RD(pa, K_DATA);
     uint16_t pa1 = (c->e && c->d == 0) ? (uint16_t)((pa & 0xFF00) | ((pa + 1) & 0xFF)) : (uint16_t)(pa + 1);
     return (uint16_t)(lo | RD(pa1, K_DATA) << 8);
 }
 
-INLINE ea_t ea24(uint32_t a)
+GV_HOT_INLINE ea_t ea24(uint32_t a)
 {
     a &= 0xFFFFFF;
     return (ea_t){a, (a + 1) & 0xFFFFFF};
 }
 
-INLINE ea_t ea16(uint16_t a) /* bank 0 */
+GV_HOT_INLINE ea_t ea16(uint16_t a) /* bank 0 */
 {
     return (ea_t){a, (uint16_t)(a + 1)};
 }
 
 /* d */
-INLINE ea_t am_dp(cx *c, const int R)
+GV_HOT_INLINE ea_t am_dp(cx *c, const int R)
 {
     uint8_t o = dp_off(c, R);
     return ea16((uint16_t)(c->d + o));
 }
 
 /* d,X and d,Y: one internal cycle for the index add, always (rows 16, 17). */
-INLINE ea_t am_dpi(cx *c, const int R, uint16_t idx)
+GV_HOT_INLINE ea_t am_dpi(cx *c, const int R, uint16_t idx)
 {
     uint8_t o = dp_off(c, R);
     IO(PCPREV);
@@ -311,7 +307,7 @@ INLINE ea_t am_dpi(cx *c, const int R, uint16_t idx)
 }
 
 /* a */
-INLINE ea_t am_abs(cx *c, const int R)
+GV_HOT_INLINE ea_t am_abs(cx *c, const int R)
 {
     return ea24(DB | fetch16(c, R));
 }
@@ -319,7 +315,7 @@ INLINE ea_t am_abs(cx *c, const int R)
 /* a,X and a,Y: the internal cycle (at the address with the low byte indexed but not the
  * high byte) when the index crosses a page, for writes and read-modify-writes, and
  * whenever the index registers are 16-bit (note 4). */
-INLINE ea_t am_absi(cx *c, const int R, uint16_t idx, int wr)
+GV_HOT_INLINE ea_t am_absi(cx *c, const int R, uint16_t idx, int wr)
 {
     uint16_t aa = fetch16(c, R);
     if (wr || !X8 || (aa & 0xFF) + (idx & 0xFF) > 0xFF)
@@ -328,21 +324,21 @@ INLINE ea_t am_absi(cx *c, const int R, uint16_t idx, int wr)
 }
 
 /* al */
-INLINE ea_t am_long(cx *c, const int R)
+GV_HOT_INLINE ea_t am_long(cx *c, const int R)
 {
     uint16_t aa = fetch16(c, R);
     return ea24((uint32_t)FETCH() << 16 | aa);
 }
 
 /* al,X: a 24-bit add, no extra cycle */
-INLINE ea_t am_longx(cx *c, const int R)
+GV_HOT_INLINE ea_t am_longx(cx *c, const int R)
 {
     uint16_t aa = fetch16(c, R);
     return ea24(((uint32_t)FETCH() << 16 | aa) + c->x);
 }
 
 /* (d,X) */
-INLINE ea_t am_dpxind(cx *c, const int R)
+GV_HOT_INLINE ea_t am_dpxind(cx *c, const int R)
 {
     uint8_t o = dp_off(c, R);
     IO(PCPREV);
@@ -350,14 +346,14 @@ INLINE ea_t am_dpxind(cx *c, const int R)
 }
 
 /* (d) */
-INLINE ea_t am_dpind(cx *c, const int R)
+GV_HOT_INLINE ea_t am_dpind(cx *c, const int R)
 {
     uint8_t o = dp_off(c, R);
     return ea24(DB | dp_ptr(c, R, (uint16_t)(c->d + o)));
 }
 
 /* (d),Y: the note-4 internal cycle as for a,Y */
-INLINE ea_t am_dpindy(cx *c, const int R, int wr)
+GV_HOT_INLINE ea_t am_dpindy(cx *c, const int R, int wr)
 {
     uint8_t o = dp_off(c, R);
     uint16_t aa = dp_ptr(c, R, (uint16_t)(c->d + o));
@@ -367,7 +363,7 @@ INLINE ea_t am_dpindy(cx *c, const int R, int wr)
 }
 
 /* [d] and [d],Y: a new mode, the 3-byte pointer is read in 16-bit bank-0 arithmetic. */
-INLINE uint32_t dp_long_ptr(cx *c, const int R)
+GV_HOT_INLINE uint32_t dp_long_ptr(cx *c, const int R)
 {
     uint8_t o = dp_off(c, R);
     uint16_t pa = (uint16_t)(c->d + o);
@@ -377,7 +373,7 @@ INLINE uint32_t dp_long_ptr(cx *c, const int R)
 }
 
 /* d,S: one internal cycle, no direct-page penalty (row 23) */
-INLINE ea_t am_sr(cx *c, const int R)
+GV_HOT_INLINE ea_t am_sr(cx *c, const int R)
 {
     uint8_t o = FETCH();
     IO(PCPREV);
@@ -385,7 +381,7 @@ INLINE ea_t am_sr(cx *c, const int R)
 }
 
 /* (d,S),Y: two internal cycles (row 24) */
-INLINE ea_t am_sriy(cx *c, const int R)
+GV_HOT_INLINE ea_t am_sriy(cx *c, const int R)
 {
     uint8_t o = FETCH();
     IO(PCPREV);
@@ -397,7 +393,7 @@ INLINE ea_t am_sriy(cx *c, const int R)
 }
 
 /* The fifteen memory modes of the ALU group, by the opcode's low five bits. */
-INLINE ea_t am_group(cx *c, const int R, int lo5, int wr)
+GV_HOT_INLINE ea_t am_group(cx *c, const int R, int lo5, int wr)
 {
     switch (lo5) {
     case 0x01: return am_dpxind(c, R);
@@ -418,7 +414,7 @@ INLINE ea_t am_group(cx *c, const int R, int lo5, int wr)
 }
 
 /* Data of width w8 (1: one byte) at e: low byte first. */
-INLINE uint16_t rdw(cx *c, const int R, ea_t e, int w8)
+GV_HOT_INLINE uint16_t rdw(cx *c, const int R, ea_t e, int w8)
 {
     uint8_t lo = RD(e.a, K_DATA);
     if (w8)
@@ -426,14 +422,14 @@ INLINE uint16_t rdw(cx *c, const int R, ea_t e, int w8)
     return (uint16_t)(lo | RD(e.a1, K_DATA) << 8);
 }
 
-INLINE void wrw(cx *c, const int R, ea_t e, uint16_t v, int w8)
+GV_HOT_INLINE void wrw(cx *c, const int R, ea_t e, uint16_t v, int w8)
 {
     WR(e.a, v, K_DATA);
     if (!w8)
         WR(e.a1, v >> 8, K_DATA);
 }
 
-INLINE uint16_t imm(cx *c, const int R, int w8)
+GV_HOT_INLINE uint16_t imm(cx *c, const int R, int w8)
 {
     uint8_t lo = FETCH();
     if (w8)
@@ -447,7 +443,7 @@ INLINE uint16_t imm(cx *c, const int R, int w8)
  * each digit's carry or borrow going into the next; invalid digits ($A-$F) need no case
  * of their own. ADC: v from the sum before the top digit's correction; n, z, c from the
  * corrected sum. SBC: c and v from the binary difference; n, z from the corrected one. */
-INLINE void adc(cx *c, unsigned v, int w8)
+GV_HOT_INLINE void adc(cx *c, unsigned v, int w8)
 {
     unsigned bits = w8 ? 8 : 16, mask = w8 ? 0xFF : 0xFFFF, sign = w8 ? 0x80 : 0x8000;
     unsigned a = c->a & mask, cin = c->p & SNES_P_C, r, cout, vf;
@@ -480,7 +476,7 @@ INLINE void adc(cx *c, unsigned v, int w8)
     }
 }
 
-INLINE void sbc(cx *c, unsigned v, int w8)
+GV_HOT_INLINE void sbc(cx *c, unsigned v, int w8)
 {
     unsigned bits = w8 ? 8 : 16, mask = w8 ? 0xFF : 0xFFFF, sign = w8 ? 0x80 : 0x8000;
     unsigned a = c->a & mask, cin = c->p & SNES_P_C, r;
@@ -511,7 +507,7 @@ INLINE void sbc(cx *c, unsigned v, int w8)
 }
 
 /* CMP, CPX, CPY: binary reg - v, v untouched. */
-INLINE void cmp(cx *c, unsigned reg, unsigned v, int w8)
+GV_HOT_INLINE void cmp(cx *c, unsigned reg, unsigned v, int w8)
 {
     unsigned mask = w8 ? 0xFF : 0xFFFF;
     reg &= mask;
@@ -520,7 +516,7 @@ INLINE void cmp(cx *c, unsigned reg, unsigned v, int w8)
 }
 
 /* The ALU group by the opcode's top three bits: ORA AND EOR ADC (STA) LDA CMP SBC. */
-INLINE void alu(cx *c, int op, unsigned v)
+GV_HOT_INLINE void alu(cx *c, int op, unsigned v)
 {
     int w8 = M8;
     switch (op) {
@@ -538,7 +534,7 @@ INLINE void alu(cx *c, int op, unsigned v)
 }
 
 /* BIT: z from A & v; n and v from the operand's top two bits, except immediate (z only). */
-INLINE void bit(cx *c, unsigned v, int immediate)
+GV_HOT_INLINE void bit(cx *c, unsigned v, int immediate)
 {
     int w8 = M8;
     unsigned mask = w8 ? 0xFF : 0xFFFF, top = w8 ? 0x80 : 0x8000;
@@ -551,7 +547,7 @@ INLINE void bit(cx *c, unsigned v, int immediate)
 /* The read-modify-write operations: ASL ROL LSR ROR DEC INC TSB TRB on v of width w8. */
 enum { RMW_ASL, RMW_ROL, RMW_LSR, RMW_ROR, RMW_DEC, RMW_INC, RMW_TSB, RMW_TRB };
 
-INLINE unsigned rmw_op(cx *c, int op, unsigned v, int w8)
+GV_HOT_INLINE unsigned rmw_op(cx *c, int op, unsigned v, int w8)
 {
     unsigned mask = w8 ? 0xFF : 0xFFFF, top = w8 ? 0x80 : 0x8000, r;
     unsigned cin = c->p & SNES_P_C;
@@ -574,7 +570,7 @@ INLINE unsigned rmw_op(cx *c, int op, unsigned v, int w8)
 /* Read-modify-write on memory: read (low, high), an internal cycle at the last address
  * read (in emulation mode a write of the unmodified byte instead: note 17), write (high,
  * low). MLB is active throughout. */
-INLINE void rmw_mem(cx *c, const int R, ea_t e, int op)
+GV_HOT_INLINE void rmw_mem(cx *c, const int R, ea_t e, int op)
 {
     if (M8) {
         uint8_t v = RD(e.a, K_LOCK);
@@ -594,7 +590,7 @@ INLINE void rmw_mem(cx *c, const int R, ea_t e, int op)
 }
 
 /* The accumulator forms (ASL A ...): op, one internal cycle. */
-INLINE void rmw_acc(cx *c, const int R, int op)
+GV_HOT_INLINE void rmw_acc(cx *c, const int R, int op)
 {
     IO(PCNOW);
     if (M8)
@@ -607,7 +603,7 @@ INLINE void rmw_acc(cx *c, const int R, int op)
 
 /* Bcc: one internal cycle when taken, one more in emulation mode when the target is on
  * another page (notes 5, 6); both at the offset's address. PC wraps within the bank. */
-INLINE void branch(cx *c, const int R, int taken)
+GV_HOT_INLINE void branch(cx *c, const int R, int taken)
 {
     int8_t off = (int8_t)FETCH();
     if (!taken)
@@ -621,7 +617,7 @@ INLINE void branch(cx *c, const int R, int taken)
 
 /* Interrupt entry after the first cycles: push PBR (native), PC and p, set i, clear d,
  * PBR = 0, then the vector (VPB active). pushed_p is what goes on the stack. */
-INLINE void int_push_vector(cx *c, const int R, uint8_t pushed_p, uint16_t vec)
+GV_HOT_INLINE void int_push_vector(cx *c, const int R, uint8_t pushed_p, uint16_t vec)
 {
     if (!c->e)
         push_old(c, R, c->pbr);
@@ -636,7 +632,7 @@ INLINE void int_push_vector(cx *c, const int R, uint8_t pushed_p, uint16_t vec)
 
 /* NMI / IRQ: two internal cycles at PBR:PC (the opcode there is not taken), then the
  * pushes; in emulation mode p goes on the stack with bit 4 (the break flag) clear. */
-INLINE void hw_interrupt(cx *c, const int R, uint16_t vec)
+GV_HOT_INLINE void hw_interrupt(cx *c, const int R, uint16_t vec)
 {
     IO(PCNOW);
     IO(PCNOW);
@@ -645,7 +641,7 @@ INLINE void hw_interrupt(cx *c, const int R, uint16_t vec)
 
 /* BRK and COP: the signature byte is read and skipped; p is pushed as it is (bit 4 set in
  * emulation mode: the break flag). */
-INLINE void sw_interrupt(cx *c, const int R, uint16_t vec)
+GV_HOT_INLINE void sw_interrupt(cx *c, const int R, uint16_t vec)
 {
     (void)FETCH();
     int_push_vector(c, R, c->p, vec);
@@ -654,7 +650,7 @@ INLINE void sw_interrupt(cx *c, const int R, uint16_t vec)
 /* ---- the instruction loop ---------------------------------------------------------- */
 
 /* Loads the registers into the loop's copy. */
-INLINE void cx_load(cx *c, snes_cpu *cpu)
+GV_HOT_INLINE void cx_load(cx *c, snes_cpu *cpu)
 {
     const snes_cpu_state *s = &cpu->s;
     c->cpu = cpu;
@@ -670,7 +666,7 @@ INLINE void cx_load(cx *c, snes_cpu *cpu)
     c->dbr = s->r.dbr, c->pbr = s->r.pbr, c->p = s->r.p, c->e = s->r.e, c->mdr = s->mdr;
 }
 
-INLINE void cx_store(cx *c)
+GV_HOT_INLINE void cx_store(cx *c)
 {
     snes_cpu_state *s = &c->cpu->s;
     s->clock = c->clk;
@@ -682,7 +678,7 @@ INLINE void cx_store(cx *c)
 }
 
 /* Idles (WAI, STP) until the clock reaches until, in internal cycles of 6 master clocks. */
-INLINE void idle_to(cx *c, uint64_t until)
+GV_HOT_INLINE void idle_to(cx *c, uint64_t until)
 {
     if (c->clk < until) {
         uint64_t n = (until - c->clk + SNES_CPU_IO_CLOCKS - 1) / SNES_CPU_IO_CLOCKS;
@@ -694,7 +690,7 @@ INLINE void idle_to(cx *c, uint64_t until)
 /* The boundary between two instructions, where the loop looks at interrupts, WAI and STP
  * and the limits. Returns 0 to execute the next instruction, 1 when an interrupt entry
  * was made (the caller goes round again), -1 to leave the loop. */
-INLINE int boundary(cx *c, const int R, uint64_t until, int single)
+GV_HOT_INLINE int boundary(cx *c, const int R, uint64_t until, int single)
 {
     snes_cpu_state *s = &c->cpu->s;
     if (s->stopped) {
@@ -741,7 +737,7 @@ INLINE int boundary(cx *c, const int R, uint64_t until, int single)
     M((b) + 0x1D) M((b) + 0x1F)
 
 /* Runs instructions until until (or one instruction when single). R selects the bus. */
-INLINE void exec(snes_cpu *cpu, uint64_t until, int single, const int R)
+GV_HOT_INLINE void exec(snes_cpu *cpu, uint64_t until, int single, const int R)
 {
     cx cs, *const c = &cs;
     cx_load(c, cpu);
@@ -1209,7 +1205,7 @@ int snes_cpu_step(snes_cpu *c)
 
 /* Reset: the cycles go through the same bus as instructions (run in a tiny loop of their
  * own rather than through exec). */
-INLINE void reset_seq(snes_cpu *cpu, const int R)
+GV_HOT_INLINE void reset_seq(snes_cpu *cpu, const int R)
 {
     cx cs, *const c = &cs;
     cx_load(c, cpu);

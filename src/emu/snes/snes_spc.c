@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hd.h"
 #include "emu/snes/snes_spc.h"
 
 /* The state has no padding: every byte of a saved image is defined. */
@@ -247,9 +248,8 @@ typedef struct {
     uint8_t a, x, y, sp, psw, halted;
 } cpu;
 
-#define INLINE static inline __attribute__((always_inline))
-
-INLINE uint8_t rd(cpu *c, uint16_t a, const int ref)
+/* The helpers below take the loop's cpu: always inlined into it (GV_ALWAYS_INLINE, core/hd.h). */
+GV_ALWAYS_INLINE uint8_t rd(cpu *c, uint16_t a, const int ref)
 {
     uint8_t v;
     if (!ref && __builtin_expect((uint16_t)(a - 0xF0) >= 0x10 && a < c->ipl_base, 1))
@@ -260,7 +260,7 @@ INLINE uint8_t rd(cpu *c, uint16_t a, const int ref)
     return v;
 }
 
-INLINE void wr(cpu *c, uint16_t a, uint8_t v, const int ref)
+GV_ALWAYS_INLINE void wr(cpu *c, uint16_t a, uint8_t v, const int ref)
 {
     if (!ref && __builtin_expect((uint16_t)(a - 0xF0) >= 0x10 && c->ram_write, 1)) {
         c->ram[a] = v;
@@ -272,7 +272,7 @@ INLINE void wr(cpu *c, uint16_t a, uint8_t v, const int ref)
     c->cyc++;
 }
 
-INLINE void idle(cpu *c, const int ref)
+GV_ALWAYS_INLINE void idle(cpu *c, const int ref)
 {
     if (ref)
         snes_spc_bus_idle(c->s);
@@ -289,24 +289,24 @@ INLINE void idle(cpu *c, const int ref)
 #define PUSH(v) (WR(0x100 | c->sp, (v)), c->sp--)
 #define POP() (c->sp++, RD(0x100 | c->sp))
 
-INLINE uint16_t fetch16(cpu *c, const int ref)
+GV_ALWAYS_INLINE uint16_t fetch16(cpu *c, const int ref)
 {
     uint8_t lo = FETCH();
     return (uint16_t)(lo | (FETCH() << 8));
 }
 #define FETCH16() fetch16(c, ref)
 
-INLINE void set_nz(cpu *c, uint8_t v)
+GV_ALWAYS_INLINE void set_nz(cpu *c, uint8_t v)
 {
     c->psw = (uint8_t)((c->psw & ~(FN | FZ)) | (v & 0x80) | (v ? 0 : FZ));
 }
 
 /* ALU operations: (destination value, source value) -> result, flags set. */
-INLINE uint8_t alu_or(cpu *c, uint8_t a, uint8_t b) { uint8_t r = a | b; set_nz(c, r); return r; }
-INLINE uint8_t alu_and(cpu *c, uint8_t a, uint8_t b) { uint8_t r = a & b; set_nz(c, r); return r; }
-INLINE uint8_t alu_eor(cpu *c, uint8_t a, uint8_t b) { uint8_t r = a ^ b; set_nz(c, r); return r; }
+GV_ALWAYS_INLINE uint8_t alu_or(cpu *c, uint8_t a, uint8_t b) { uint8_t r = a | b; set_nz(c, r); return r; }
+GV_ALWAYS_INLINE uint8_t alu_and(cpu *c, uint8_t a, uint8_t b) { uint8_t r = a & b; set_nz(c, r); return r; }
+GV_ALWAYS_INLINE uint8_t alu_eor(cpu *c, uint8_t a, uint8_t b) { uint8_t r = a ^ b; set_nz(c, r); return r; }
 /* CMP: N Z C from a - b; returns a (nothing is written). */
-INLINE uint8_t alu_cmp(cpu *c, uint8_t a, uint8_t b)
+GV_ALWAYS_INLINE uint8_t alu_cmp(cpu *c, uint8_t a, uint8_t b)
 {
     int r = a - b;
     c->psw = (uint8_t)((c->psw & ~FC) | (r >= 0 ? FC : 0));
@@ -314,7 +314,7 @@ INLINE uint8_t alu_cmp(cpu *c, uint8_t a, uint8_t b)
     return a;
 }
 /* ADC: H is the carry out of bit 3, V signed overflow. */
-INLINE uint8_t alu_adc(cpu *c, uint8_t a, uint8_t b)
+GV_ALWAYS_INLINE uint8_t alu_adc(cpu *c, uint8_t a, uint8_t b)
 {
     unsigned r = a + b + (c->psw & FC);
     uint8_t p = c->psw & ~(FN | FV | FH | FZ | FC);
@@ -326,16 +326,16 @@ INLINE uint8_t alu_adc(cpu *c, uint8_t a, uint8_t b)
     return (uint8_t)r;
 }
 /* SBC is ADC of the complement: C and H mean "no borrow". */
-INLINE uint8_t alu_sbc(cpu *c, uint8_t a, uint8_t b) { return alu_adc(c, a, (uint8_t)~b); }
+GV_ALWAYS_INLINE uint8_t alu_sbc(cpu *c, uint8_t a, uint8_t b) { return alu_adc(c, a, (uint8_t)~b); }
 
-INLINE uint8_t alu_asl(cpu *c, uint8_t v)
+GV_ALWAYS_INLINE uint8_t alu_asl(cpu *c, uint8_t v)
 {
     c->psw = (uint8_t)((c->psw & ~FC) | (v >> 7));
     v = (uint8_t)(v << 1);
     set_nz(c, v);
     return v;
 }
-INLINE uint8_t alu_rol(cpu *c, uint8_t v)
+GV_ALWAYS_INLINE uint8_t alu_rol(cpu *c, uint8_t v)
 {
     uint8_t cin = c->psw & FC;
     c->psw = (uint8_t)((c->psw & ~FC) | (v >> 7));
@@ -343,14 +343,14 @@ INLINE uint8_t alu_rol(cpu *c, uint8_t v)
     set_nz(c, v);
     return v;
 }
-INLINE uint8_t alu_lsr(cpu *c, uint8_t v)
+GV_ALWAYS_INLINE uint8_t alu_lsr(cpu *c, uint8_t v)
 {
     c->psw = (uint8_t)((c->psw & ~FC) | (v & 1));
     v >>= 1;
     set_nz(c, v);
     return v;
 }
-INLINE uint8_t alu_ror(cpu *c, uint8_t v)
+GV_ALWAYS_INLINE uint8_t alu_ror(cpu *c, uint8_t v)
 {
     uint8_t cin = (uint8_t)((c->psw & FC) << 7);
     c->psw = (uint8_t)((c->psw & ~FC) | (v & 1));
@@ -358,18 +358,18 @@ INLINE uint8_t alu_ror(cpu *c, uint8_t v)
     set_nz(c, v);
     return v;
 }
-INLINE uint8_t alu_inc(cpu *c, uint8_t v) { v++; set_nz(c, v); return v; }
-INLINE uint8_t alu_dec(cpu *c, uint8_t v) { v--; set_nz(c, v); return v; }
+GV_ALWAYS_INLINE uint8_t alu_inc(cpu *c, uint8_t v) { v++; set_nz(c, v); return v; }
+GV_ALWAYS_INLINE uint8_t alu_dec(cpu *c, uint8_t v) { v--; set_nz(c, v); return v; }
 
 /* 16-bit results: N from bit 15, Z when all 16 bits are 0. */
-INLINE void set_nz16(cpu *c, uint16_t v)
+GV_ALWAYS_INLINE void set_nz16(cpu *c, uint16_t v)
 {
     c->psw = (uint8_t)((c->psw & ~(FN | FZ)) | ((v >> 8) & 0x80) | (v ? 0 : FZ));
 }
 
 /* ADDW/SUBW: YA +/- word without carry in; C out of bit 15, H out of bit 11, V signed.
  * SUBW is YA + ~b + 1, so both are YA + b + cin. */
-INLINE void addw_c(cpu *c, uint16_t b, int cin)
+GV_ALWAYS_INLINE void addw_c(cpu *c, uint16_t b, int cin)
 {
     uint16_t a = (uint16_t)(c->y << 8 | c->a);
     uint32_t r = (uint32_t)a + b + (uint32_t)cin;
@@ -382,11 +382,11 @@ INLINE void addw_c(cpu *c, uint16_t b, int cin)
     c->a = (uint8_t)r;
     c->y = (uint8_t)(r >> 8);
 }
-INLINE void addw(cpu *c, uint16_t b)
+GV_ALWAYS_INLINE void addw(cpu *c, uint16_t b)
 {
     addw_c(c, b, 0);
 }
-INLINE void subw(cpu *c, uint16_t b)
+GV_ALWAYS_INLINE void subw(cpu *c, uint16_t b)
 {
     addw_c(c, (uint16_t)~b, 1);
 }
@@ -395,7 +395,7 @@ INLINE void subw(cpu *c, uint16_t b)
  * the right quotient and remainder while YA/X < $200, and after it Y = bits 16-9, V = bit 8,
  * A = bits 7-0 of the working register. H is (X & 15) <= (Y & 15) of the operands; N and Z
  * come from A. */
-INLINE void div_ya_x(cpu *c)
+GV_ALWAYS_INLINE void div_ya_x(cpu *c)
 {
     uint32_t w = (uint32_t)(c->y << 8 | c->a); /* 17 bits */
     uint32_t d = (uint32_t)c->x << 9;
@@ -415,7 +415,7 @@ INLINE void div_ya_x(cpu *c)
 
 /* DAA/DAS, as documented: first the high digit (C, or A > $99), then the low digit (H, or
  * A & 15 > 9), on the value after the first step; H is left alone. */
-INLINE void daa(cpu *c)
+GV_ALWAYS_INLINE void daa(cpu *c)
 {
     if ((c->psw & FC) || c->a > 0x99) {
         c->a = (uint8_t)(c->a + 0x60);
@@ -425,7 +425,7 @@ INLINE void daa(cpu *c)
         c->a = (uint8_t)(c->a + 6);
     set_nz(c, c->a);
 }
-INLINE void das(cpu *c)
+GV_ALWAYS_INLINE void das(cpu *c)
 {
     if (!(c->psw & FC) || c->a > 0x99) {
         c->a = (uint8_t)(c->a - 0x60);
@@ -586,7 +586,7 @@ static void cpu_store(snes_spc *s, const cpu *c)
 
 /* Runs instructions until the clock reaches `until`. ref selects the path (see the top of
  * the file); the compiler makes one copy of this function per value. */
-INLINE void run_core(snes_spc *s, uint64_t until, const int ref)
+GV_ALWAYS_INLINE void run_core(snes_spc *s, uint64_t until, const int ref)
 {
     cpu cs = cpu_load(s), *const c = &cs;
     while (c->cyc < until) {

@@ -65,6 +65,31 @@ link mbc2_test mbc_test.rel
 link mbc1m_test mbc_test.rel
 "$PY" "$src/gbfix.py" mbc1m_test.gb --title MBC1M --cgb 0x80 --type 0x01 --romsize 1024 --logo --multicart --bank-tags
 
+# the MBC3's clock (MBC3+TIMER+RAM+BATTERY, 32 KiB RAM)
+cc_ "$src/rtc_test.c" -o rtc_test.rel
+link rtc_test rtc_test.rel
+"$PY" "$src/gbfix.py" rtc_test.gb --title RTC --cgb 0x80 --type 0x10 --romsize 64 --ramsize 0x03
+
+# the MBC7: accelerometer (needs tests/emu/input_mbc7.txt) and EEPROM, 128 KiB
+cc_ "$src/mbc7_test.c" -o mbc7_test.rel
+link mbc7_test mbc7_test.rel
+"$PY" "$src/gbfix.py" mbc7_test.gb --title MBC7 --cgb 0x80 --type 0x22 --romsize 128 --tag-bank0
+
+# Hudson's boards: HuC1 (1 MiB, 32 KiB RAM) and HuC3 (128 KiB, 32 KiB RAM, its clock)
+cc_ "$src/huc_test.c" -o huc_test.rel
+link huc1_test huc_test.rel
+"$PY" "$src/gbfix.py" huc1_test.gb --title HUC1 --cgb 0x80 --type 0xFF --romsize 1024 --ramsize 0x03 --bank-tags
+link huc3_test huc_test.rel
+"$PY" "$src/gbfix.py" huc3_test.gb --title HUC3 --cgb 0x80 --type 0xFE --romsize 128 --ramsize 0x03 --tag-bank0
+
+# the MMM01 multi-game mapper, 8 MiB and 128 KiB RAM: a game set up plainly, and multiplexed
+cc_ "$src/mmm01_test.c" -o mmm01_test.rel
+cc_ "$src/mmm01_test.c" -DMUX=1 -o mmm01m_test.rel
+for v in mmm01_test mmm01m_test; do
+  link $v $v.rel
+  "$PY" "$src/gbfix.py" $v.gb --title MMM01 --cgb 0x80 --type 0x0D --romsize 8192 --ramsize 0x04 --mmm01
+done
+
 # VRAM after the boot ROM: a DMG cartridge, one whose title checksum is $43 (licensee $01,
 # title "C"), and a CGB cartridge, each with a logo pattern of its own
 cc_ "$src/boot_test.c" -o boot_test.rel
