@@ -1,12 +1,13 @@
 /* gb_video.h: the frame log the core emits and the per-line renderer that turns it into
  * pixels. Written once for C and CUDA/HIP (GV_HD marks functions for both), so the host
  * renderer and the device renderer run the same code; the core's native renderer is a
- * separate per-dot implementation of the same rules, checked against this one by hash.
+ * separate span-by-span implementation of the same rules for lines without mode-3 writes
+ * (checked against this one by hash) and runs gb_mode3 below for lines with them.
  *
  * A frame period runs from one VBlank start to the next. The log holds, per visible line,
  * the registers at the start of mode 3, the objects the OAM scan selected (at most 10, in
  * priority order) and the window state; the register writes made during mode 3 with the
- * pixel from which they take effect; and every VRAM / palette RAM write, tagged with the
+ * dot of the line at which they were made; and every VRAM / palette RAM write, tagged with the
  * line before which it lands. */
 #ifndef GV_EMU_GB_GB_VIDEO_H
 #define GV_EMU_GB_GB_VIDEO_H
