@@ -207,11 +207,11 @@ static void post_boot(gb *g)
     s->iflag = 0x01, s->lcdc = 0x91, s->stat = 0x00, s->bgp = 0xFC;
     s->hdma_len = 0x7F, s->rom_bank = 1;
     s->clk = 400, s->div_clk = s->clk, s->line_clk = 0;
-    s->ly = 153, s->ly_reg = 0, s->mode = 1, s->ppu_ev = GB_PPU_LINE;
+    s->ly = 153, s->ly_reg = 0, s->mode = 1, s->ppu_ev = GB_PPU_LINE, s->lyc_eq = 1;
     s->period_start = 0, s->period_end = GB_NEVER, s->wake_clk = GB_NEVER;
     for (int i = 0; i < GB_EV_N; i++)
         s->ev[i] = GB_NEVER;
-    s->ev[GB_EV_PPU] = GB_DOTS_LINE;
+    s->ev[GB_EV_PPU] = GB_DOTS_LINE + 4; /* line 0's GB_PPU_LINE */
     /* APU after the boot chime: on, channel 1 playing at volume 0, NR50 $77, NR51 $F3. */
     gb_apu_reset(g);
     gb_apu_state *ap = &s->apu;
@@ -294,7 +294,8 @@ void gb_power(gb *g)
     g->trap_hit = 0;
     g->cpu_brk = 0;
     g->fb_cur = g->log_cur = g->keys_cur = 0;
-    g->nat_x = 0;
+    g->m3_nw = 0;
+    g->m3_close = 0;
     g->oam_rows_h = 0;
     g->want_snapshot = 0;
     memset(&g->alog, 0, sizeof g->alog);
@@ -354,7 +355,7 @@ int gb_run_frame(gb *g)
                 if (s->ie & s->iflag & 0x1F) {
                     s->halted = 0;
                     s->wake_clk = GB_NEVER;
-                    s->clk += g->md; /* waking up takes one M-cycle */
+                    /* no wake-up cycle: the interrupt is taken as after a NOP */
                     continue;
                 }
                 if (__builtin_expect(s->wake_clk != GB_NEVER, 0)) { /* the HALT after a speed switch */
