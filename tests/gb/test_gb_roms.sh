@@ -4,7 +4,7 @@
 # mbc1m_test: MBC2 and the MBC1M wiring; boot_test, boot_map_test, boot_cgb_test: VRAM as
 # the boot ROM leaves it; hdma_test: an HBlank DMA started with the LCD off or in mode 0;
 # serial_test: the serial clock's phase; dma_test: the OAM DMA's timing and bus conflicts;
-# timing_test: when the CPU sees an interrupt request; stat_test: the PPU's mode and STAT
+# timing_test: when a HALT ends (DMG and CGB); stat_test: the PPU's mode and STAT
 # timing as the CPU sees it; rtc_test, mbc7_test, huc1_test, huc3_test, mmm01_test,
 # mmm01m_test: the MBC3's clock, the MBC7, HuC1, HuC3, MMM01), the boards' battery files
 # (written, read back and written again byte for byte, their layouts, wrong sizes refused)

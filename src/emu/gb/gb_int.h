@@ -90,7 +90,7 @@ typedef struct {
     uint8_t cgb;        /* CGB mode: the CGB's registers, attributes, palettes, banks and speeds */
     uint8_t buttons;    /* held (input): A B Select Start Right Left Up Down; 0 in older states */
     uint8_t cgb_hw;     /* CGB hardware: 1 in CGB mode and in DMG compatibility mode (cgb 0) */
-    uint32_t irq_new_t; /* the dot (low 32 bits) at which the PPU last raised IF bits: irq_new */
+    uint8_t pad0[4];
     /* clocks */
     uint64_t clk;       /* dots since power-on */
     uint64_t div_base;  /* 64-bit system counter (DIV is bits 8-15) at dot div_clk */
@@ -113,8 +113,7 @@ typedef struct {
      * that a restart interrupted reads on until the new one starts: its page and the index
      * of its byte in the restart's M-cycle, plus 1 (0: none). */
     uint8_t dma_done, dma_old_page, dma_old_idx;
-    uint8_t irq_new;    /* the IF bits the PPU raised at irq_new_t (the DMG sees them an M-cycle later) */
-    uint8_t pad_gdma[3];
+    uint8_t pad_gdma[4];
     /* cartridge */
     uint16_t rom_bank;  /* MBC1: low 5 bits; MBC3: 7-8 bits; MBC5: 9 bits */
     uint8_t ram_bank, ram_en, mbc1_bank2, mbc1_mode;

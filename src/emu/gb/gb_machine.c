@@ -39,22 +39,12 @@ void gb_sched(gb *g, int ev, uint64_t t)
     }
 }
 
-/* A PPU event at dot t. The CPU's interrupt check looks at when it raised a VBlank or STAT
- * request (gb_cpu.c, irq_seen). */
+/* A PPU event at dot t. */
 static void ppu_event(gb *g, uint64_t t)
 {
-    gb_state *s = &g->s;
-    uint8_t if0 = s->iflag;
-    if (s->ev[GB_EV_DMA] != GB_NEVER) /* the PPU may read OAM: the DMA's bytes before t */
+    if (g->s.ev[GB_EV_DMA] != GB_NEVER) /* the PPU may read OAM: the DMA's bytes before t */
         gb_dma_catchup(g, t);
     gb_ppu_event(g, t);
-    uint8_t raised = s->iflag & (uint8_t)~if0;
-    if (__builtin_expect(raised != 0, 0)) {
-        if ((uint32_t)t - s->irq_new_t >= g->md)
-            s->irq_new = 0; /* earlier ones are seen by now */
-        s->irq_new |= raised;
-        s->irq_new_t = (uint32_t)t;
-    }
 }
 
 static void event_fire(gb *g)
@@ -355,7 +345,11 @@ int gb_run_frame(gb *g)
                 if (s->ie & s->iflag & 0x1F) {
                     s->halted = 0;
                     s->wake_clk = GB_NEVER;
-                    /* no wake-up cycle: the interrupt is taken as after a NOP */
+                    /* The DMG resumes at once, at the boundary where a run of NOPs would
+                     * have been interrupted (mooneye's halt_ime1_timing2-GS); the CGB,
+                     * on which that test fails, takes one M-cycle more. */
+                    if (s->cgb_hw)
+                        s->clk += g->md;
                     continue;
                 }
                 if (__builtin_expect(s->wake_clk != GB_NEVER, 0)) { /* the HALT after a speed switch */
