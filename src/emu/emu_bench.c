@@ -57,6 +57,13 @@ static gv_status ref_extend(reference *r, long frames, gv_err *err)
     return GV_OK;
 }
 
+/* A configuration uses the GPU when one of its renderers is the device's. */
+static int on_gpu(void *cx, int k)
+{
+    const config *c = &((ctx_t *)cx)->c[k];
+    return c->video == EMU_R_DEVICE || c->audio == EMU_R_DEVICE;
+}
+
 static void label(void *cx, int k, char *buf, size_t len)
 {
     const ctx_t *x = cx;
@@ -167,7 +174,7 @@ gv_status emu_bench(const emu_bench_opts *o, emu_bench_result *r, cJSON *rec, gv
         goto done;
     model = con->machine_model(emu_batch_machine(x.ref.b, 0));
     bench_plan p = {"bench", "fps", 1.0, n, o->warmup > 0 ? o->warmup : 1, o->repeats, &x, setup, run, teardown,
-                    label, o->tel};
+                    label, o->tel, on_gpu};
     char name[32];
     snprintf(name, sizeof name, "bench %s", con->name);
     p.name = name;

@@ -70,7 +70,22 @@ static void test_synthetic(cJSON *rec)
                 strstr(md, "| cuda | bf16 | 128 | 6 | group | 1024 | 1 | 8500 |") && strstr(md, "| --- | --- | ---: |"),
             "markdown: verdicts and tables", "%zu bytes", strlen(md));
     t_check(strstr(md, "| cuda bf16 c128 b4096 | 76 |") != NULL, "markdown: telemetry phase table", "phase row present");
+    t_check(!strstr(md, "**warning:** the GPU was slowed"), "markdown: no throttle line without telemetry.throttle.warning", "absent");
     free(md);
+    /* the run's one throttle line (written by gv_telemetry_stop) is shown once in both views */
+    const char *line = "the GPU was slowed in 1 step, whose figures understate it: 'cuda bf16 c128 b4096' (sw_power_cap, SM clock 1980 -> 1600 MHz (-19%), 2 of 5 runs)";
+    cJSON *thr = cJSON_AddObjectToObject(cJSON_GetObjectItem(rec, "telemetry"), "throttle");
+    cJSON_AddStringToObject(thr, "warning", line);
+    md = report_markdown(rec);
+    html = report_html(rec);
+    char wl[512];
+    snprintf(wl, sizeof wl, "**warning:** %s", line);
+    t_check(count(md, wl) == 1 && count(html, "warning: the GPU was slowed in 1 step") == 1,
+            "report: the run's throttle line, once in Markdown and HTML", "%d and %d times: %s", count(md, wl),
+            count(html, "warning: the GPU was slowed in 1 step"), line);
+    free(md);
+    free(html);
+    cJSON_DeleteItemFromObject(cJSON_GetObjectItem(rec, "telemetry"), "throttle");
 }
 
 static cJSON *mini(double cpu_med, double gpu_med, double spread)
