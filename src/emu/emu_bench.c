@@ -10,6 +10,11 @@
 #include "core/record.h"
 #include "emu/emu_run.h"
 
+/* Sizing of runs without --frames: at least this many frames (the frames right after
+ * power-on are a small share of a run) and at most this many. */
+#define EMU_BENCH_MIN_FRAMES 30
+#define EMU_BENCH_MAX_FRAMES 1000000
+
 typedef struct {
     uint64_t v, a;
 } hashes;
@@ -96,27 +101,57 @@ static void teardown(void *cx, int k)
     ((ctx_t *)cx)->c[k].b = NULL;
 }
 
-/* One run from power-on; the warm-up sizes the timed runs when no frame count is given. */
-static gv_status run(void *cx, int k, int timed, double *units, double *seconds, gv_err *err)
+/* One run of `frames` frames from power-on; *dt: the seconds of the emulation alone (the
+ * power-on before it and the hash checks after it are not emulation and not timed). */
+static gv_status run_frames(config *c, long frames, double *dt, gv_err *err)
 {
-    ctx_t *x = cx;
-    config *c = &x->c[k];
-    long frames = c->frames > 0 ? c->frames : 60;
     emu_batch_power(c->b);
     double t0 = gv_now();
     int done;
     gv_status s = emu_batch_run(c->b, (int)frames, &done, err);
-    double dt = gv_now() - t0;
-    if (s != GV_OK)
-        return s;
-    if (!timed) {
-        if (c->frames <= 0) {
-            double per = dt / (double)frames;
-            long f = (long)(x->o->seconds / (per > 1e-9 ? per : 1e-9));
-            c->frames = f < 10 ? 10 : f > 1000000 ? 1000000 : f;
+    *dt = gv_now() - t0;
+    return s;
+}
+
+/* Sizes a configuration's runs (no --frames): runs from power-on, starting at
+ * EMU_BENCH_MIN_FRAMES frames and growing from each run's rate, until a run that is not the
+ * first (the first pays for first-touch memory, the thread pool's start and the first
+ * frames' setup) takes at least `seconds`. That last run, of exactly the chosen length, is
+ * the real warm-up; every timed run then lasts about as long. */
+static gv_status size_runs(config *c, double seconds, gv_err *err)
+{
+    long f = EMU_BENCH_MIN_FRAMES;
+    for (int pass = 0;; pass++) {
+        double dt;
+        gv_status s = run_frames(c, f, &dt, err);
+        if (s != GV_OK)
+            return s;
+        if ((pass > 0 && dt >= seconds) || f >= EMU_BENCH_MAX_FRAMES || pass >= 8)
+            break;
+        if (dt < seconds) { /* 10% over what this run's rate predicts */
+            double want = 1.1 * (double)f * seconds / (dt > 1e-9 ? dt : 1e-9);
+            f = want > EMU_BENCH_MAX_FRAMES ? EMU_BENCH_MAX_FRAMES : want > f ? (long)want + 1 : f + 1;
         }
-        return ref_extend(&x->ref, c->frames, err);
     }
+    c->frames = f;
+    return GV_OK;
+}
+
+/* One run from power-on; the first warm-up sizes the timed runs when no frame count is given. */
+static gv_status run(void *cx, int k, int timed, double *units, double *seconds, gv_err *err)
+{
+    ctx_t *x = cx;
+    config *c = &x->c[k];
+    gv_status s;
+    double dt;
+    if (!timed) {
+        s = c->frames > 0 ? run_frames(c, c->frames, &dt, err) : size_runs(c, x->o->seconds, err);
+        return s != GV_OK ? s : ref_extend(&x->ref, c->frames, err);
+    }
+    long frames = c->frames;
+    if ((s = run_frames(c, frames, &dt, err)) != GV_OK)
+        return s;
+    *seconds = dt > 0 ? dt : 1e-9;
     *units = (double)frames * c->instances;
     hashes want = x->ref.h[frames - 1];
     int bad = 0;
