@@ -260,12 +260,6 @@ typedef struct {
     gv_throttle thr; /* the throttle rule's verdict */
 } phase_summary;
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The median of the finite values among v[0..n) (NAN without any). */
 static double finite_median(const double *v, int n)
 {
@@ -274,8 +268,7 @@ static double finite_median(const double *v, int n)
     for (int i = 0; i < n; i++)
         if (isfinite(v[i]))
             w[m++] = v[i];
-    qsort(w, (size_t)m, sizeof *w, cmp_double);
-    double r = m == 0 ? NAN : m % 2 ? w[m / 2] : 0.5 * (w[m / 2 - 1] + w[m / 2]);
+    double r = m ? gv_median(w, m) : NAN;
     free(w);
     return r;
 }

@@ -337,6 +337,36 @@ static void test_compare(const cJSON *a, const cJSON *b)
     free(md);
 }
 
+/* A benchmark row's "throttled" cell: its configuration ran once per repeat, every run a
+ * phase of the same label; the row is THROTTLED when any of them was (here the second). */
+static void test_throttled_cell(void)
+{
+    cJSON *r = gv_record_new("bench matmul", 0, NULL);
+    cJSON *e = cJSON_CreateObject();
+    cJSON_AddStringToObject(e, "device", "cuda");
+    cJSON_AddStringToObject(e, "dtype", "fp32");
+    cJSON_AddNumberToObject(e, "m", 4096);
+    cJSON_AddNumberToObject(e, "gflops_median", 50000);
+    cJSON_AddStringToObject(e, "telemetry_phase", "cuda fp32 4096");
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(r, "bench_matmul"), e);
+    cJSON *ph = cJSON_AddArrayToObject(cJSON_AddObjectToObject(r, "telemetry"), "phases");
+    for (int i = 0; i < 3; i++) {
+        cJSON *p = cJSON_CreateObject();
+        cJSON_AddStringToObject(p, "label", "cuda fp32 4096");
+        cJSON_AddBoolToObject(p, "throttled", i == 1);
+        cJSON_AddItemToArray(ph, p);
+    }
+    char *md = report_markdown(r);
+    const char *row = strstr(md, "| cuda | fp32 | 4096 |");
+    const char *eol = row ? strchr(row, '\n') : NULL;
+    int n = row && eol ? (int)(eol - row) : 0;
+    char line[1024] = "";
+    snprintf(line, sizeof line, "%.*s", n, row ? row : "");
+    t_check(n && strstr(line, "THROTTLED"), "report: a row is THROTTLED when any of its runs was (2nd of 3)", "%s", n ? line : "(no row)");
+    free(md);
+    cJSON_Delete(r);
+}
+
 int main(void)
 {
     const char *root = getenv("GV_ROOT");
@@ -355,6 +385,7 @@ int main(void)
     test_compare(a, b);
     test_synthetic(a);
     test_noise();
+    test_throttled_cell();
     test_emu_scaling();
     test_play_wording();
     test_drop7_records();
