@@ -6,14 +6,7 @@
 # run and clamped at 10 frames).
 . "$GV_ROOT/tests/lib.sh"
 G=$GPUVET
-romdir=${GV_ROMS:+$GV_ROMS/nes}
-if [ -z "$romdir" ]; then
-  romdir=$GV_BUILD/roms/nes
-  if ! sh "$GV_ROOT/tests/nes/build_roms.sh" "$romdir" >"$T_TMP/nes.log" 2>&1; then
-    skip "emulation bench sizing" "the NES test ROMs did not build (ca65/ld65 from the Debian package cc65)"
-    exit 0
-  fi
-fi
+nes_roms "emulation bench sizing"
 rom=$romdir/ppu_scene.nes
 S=0.05
 if ! "$G" bench "$rom" --video native --audio native --instances 1,16 --seconds $S --repeats 3 -q --json "$T_TMP/b.json" >/dev/null 2>"$T_TMP/err"; then

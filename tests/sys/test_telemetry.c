@@ -230,6 +230,27 @@ static void fake_phase(gv_telemetry *t, fake_set_fn set, const char *label, int 
     gv_telemetry_phase_end(t, 1.0);
 }
 
+/* One phase of a scenario: its label, GV_PHASE_*, and the fake's state (SM MHz,
+ * utilisation %, reason bits) for the phase and (mid, when not NULL) in its middle. */
+typedef struct {
+    const char *label;
+    int gpu;
+    const unsigned long long *base, *mid;
+} scene_phase;
+
+/* Runs the phases under one sampler; returns the record (cJSON_Delete) and the run's
+ * stderr (free), with the warning lines counted in *n. */
+static cJSON *scenario(const char *lib, fake_set_fn set, const scene_phase *ph, int nph, char **err, int *n)
+{
+    gv_telemetry_opts o = {20, 0, NULL, lib};
+    gv_telemetry *t = gv_telemetry_start(&o);
+    for (int i = 0; i < nph; i++)
+        fake_phase(t, set, ph[i].label, ph[i].gpu, ph[i].base, ph[i].mid);
+    cJSON *rec = cJSON_CreateObject();
+    *err = stop_capture(t, rec, n);
+    return rec;
+}
+
 static void test_throttle_scenarios(const char *lib)
 {
     void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
@@ -240,16 +261,16 @@ static void test_throttle_scenarios(const char *lib)
     }
     const unsigned long long idle_cap[] = {345, 0, 0x5}, busy[] = {1980, 97, 0}, capped_dip[] = {1600, 98, 0x4},
                              hot[] = {1410, 97, 0x40};
-    gv_telemetry_opts o = {20, 0, NULL, lib};
+    const scene_phase cpu256 = {"cpu fp32 256", GV_PHASE_CPU, idle_cap, NULL}, cpu512 = {"cpu fp32 512", GV_PHASE_CPU, idle_cap, NULL},
+                      dip = {"cuda bf16 c128 b8192", GV_PHASE_GPU, busy, capped_dip}, steady = {"cuda fp32 c128 b64", GV_PHASE_GPU, busy, NULL},
+                      thermal = {"cuda fp32 2048", GV_PHASE_GPU, hot, NULL},
+                      emu = {"gb video device audio native x1024", GV_PHASE_GPU, busy, capped_dip};
     int n;
+    char *err;
 
     /* 1. CPU steps while the GPU idles at low clocks with sw_power_cap (the report of issue 42) */
-    gv_telemetry *t = gv_telemetry_start(&o);
-    fake_phase(t, set, "cpu fp32 256", GV_PHASE_CPU, idle_cap, NULL);
-    fake_phase(t, set, "cpu fp32 256", GV_PHASE_CPU, idle_cap, NULL);
-    fake_phase(t, set, "cpu fp32 512", GV_PHASE_CPU, idle_cap, NULL);
-    cJSON *rec = cJSON_CreateObject();
-    char *err = stop_capture(t, rec, &n);
+    const scene_phase s1[] = {cpu256, cpu256, cpu512};
+    cJSON *rec = scenario(lib, set, s1, 3, &err, &n);
     const cJSON *tel = cJSON_GetObjectItem(rec, "telemetry");
     t_check(n == 0 && cJSON_IsFalse(get(tel, "phases.0.throttled")) && !strcmp(gs(tel, "phases.0.throttle_reasons.0"), "sw_power_cap") &&
                 cJSON_IsFalse(get(tel, "phases.0.gpu_work")) && cJSON_IsNull(get(tel, "throttle.warning")),
@@ -258,14 +279,10 @@ static void test_throttle_scenarios(const char *lib)
     free(err);
     cJSON_Delete(rec);
 
-    /* 2. a busy GPU phase (run twice) whose clock falls under the power cap, among CPU phases */
-    t = gv_telemetry_start(&o);
-    fake_phase(t, set, "cpu fp32 256", GV_PHASE_CPU, idle_cap, NULL);
-    fake_phase(t, set, "cuda bf16 c128 b8192", GV_PHASE_GPU, busy, capped_dip);
-    fake_phase(t, set, "cuda bf16 c128 b8192", GV_PHASE_GPU, busy, capped_dip);
-    fake_phase(t, set, "cuda fp32 c128 b64", GV_PHASE_GPU, busy, NULL);
-    rec = cJSON_CreateObject();
-    err = stop_capture(t, rec, &n);
+    /* 2. a busy GPU phase (run twice) whose clock falls under the power cap, among a CPU
+     * phase and a GPU phase at its steady clock */
+    const scene_phase s2[] = {cpu256, dip, dip, steady};
+    rec = scenario(lib, set, s2, 4, &err, &n);
     tel = cJSON_GetObjectItem(rec, "telemetry");
     t_check(n == 1 && strstr(err, "in 1 step") && strstr(err, "'cuda bf16 c128 b8192' (sw_power_cap, SM clock 1980 -> 1600 MHz (-19%), 2 of 2 runs)") &&
                 !strstr(err, "cpu fp32") && !strstr(err, "b64") && cJSON_IsTrue(get(tel, "phases.1.throttled")) &&
@@ -275,10 +292,7 @@ static void test_throttle_scenarios(const char *lib)
     cJSON_Delete(rec);
 
     /* 3. a thermal slowdown at a held clock */
-    t = gv_telemetry_start(&o);
-    fake_phase(t, set, "cuda fp32 2048", GV_PHASE_GPU, hot, NULL);
-    rec = cJSON_CreateObject();
-    err = stop_capture(t, rec, &n);
+    rec = scenario(lib, set, &thermal, 1, &err, &n);
     tel = cJSON_GetObjectItem(rec, "telemetry");
     t_check(n == 1 && strstr(err, "'cuda fp32 2048' (hw_thermal_slowdown, 1 of 1 runs)") &&
                 !strcmp(gs(tel, "throttle.steps.0.cause.0"), "hw_thermal_slowdown"),
@@ -287,14 +301,8 @@ static void test_throttle_scenarios(const char *lib)
     cJSON_Delete(rec);
 
     /* 4. several affected steps (and CPU ones between them): still one line naming them all */
-    t = gv_telemetry_start(&o);
-    fake_phase(t, set, "cuda bf16 c128 b8192", GV_PHASE_GPU, busy, capped_dip);
-    fake_phase(t, set, "cpu fp32 256", GV_PHASE_CPU, idle_cap, NULL);
-    fake_phase(t, set, "cuda fp32 2048", GV_PHASE_GPU, hot, NULL);
-    fake_phase(t, set, "gb video device audio native x1024", GV_PHASE_GPU, busy, capped_dip);
-    fake_phase(t, set, "cpu fp32 256", GV_PHASE_CPU, idle_cap, NULL);
-    rec = cJSON_CreateObject();
-    err = stop_capture(t, rec, &n);
+    const scene_phase s4[] = {dip, cpu256, thermal, emu, cpu256};
+    rec = scenario(lib, set, s4, 5, &err, &n);
     tel = cJSON_GetObjectItem(rec, "telemetry");
     t_check(n == 1 && strstr(err, "in 3 steps") && strstr(err, "'cuda bf16 c128 b8192'") && strstr(err, "'cuda fp32 2048'") &&
                 strstr(err, "'gb video device audio native x1024'") && !strstr(err, "cpu fp32") &&
