@@ -201,6 +201,7 @@ typedef struct {
     nn_batch b;
     double *logits, *value;
     int pad;               /* evaluate full batches (a GPU replays one captured graph per size) */
+    int last_n;            /* the batch size of the call before (0: none yet) */
 } agent;
 
 /* Evaluates the positions of the slots listed in idx (their s->sim) in one batch. */
@@ -219,6 +220,10 @@ static gv_status evaluate(agent *A, slot *sl, const int *idx, int k, gv_err *err
     if (s == GV_OK)
         s = nn_trainer_infer(A->o->net, A->logits, A->value, err);
     A->r->evals += k;
+    A->r->calls++;
+    A->r->slots += n;
+    A->r->size_changes += A->last_n && n != A->last_n;
+    A->last_n = n;
     A->r->t_infer += gv_now() - t0;
     return s;
 }
@@ -330,7 +335,7 @@ gv_status drop7_agent_play(const drop7_agent_opts *o, drop7_agent_result *r, gv_
         return gv_fail(err, GV_ERR_INPUT, "drop7 agent: simulations must be 0..100000 (got %d)", o->sims);
     int max_moves = o->max_moves > 0 ? o->max_moves : DROP7_DEFAULT_MAX_MOVES;
     int nslots = o->parallel < o->ngames ? o->parallel : o->ngames;
-    agent A = {o, r, {0}, {0}, NULL, NULL, 0};
+    agent A = {o, r, {0}, {0}, NULL, NULL, 0, 0};
     r->ngames = o->ngames;
     r->score = gv_xcalloc((size_t)o->ngames, sizeof *r->score);
     r->nmoves = gv_xcalloc((size_t)o->ngames, sizeof *r->nmoves);

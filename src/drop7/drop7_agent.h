@@ -64,6 +64,10 @@ typedef struct {
     double t_search, t_infer, t_game, t_total;
     long evals;            /* positions the network evaluated */
     long moves;            /* moves played in all games */
+    /* the evaluation calls (one batch each): how many, the batch the trainer computed
+     * (padding included: evals / slots is the batch's occupancy), how often its size
+     * changed from the call before (a GPU trainer captures its graph again then) */
+    long calls, slots, size_changes;
 } drop7_agent_result;
 
 /* Plays o->ngames games. GV_ERR_INPUT for bad options, the trainer's error otherwise. */

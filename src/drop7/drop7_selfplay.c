@@ -78,6 +78,9 @@ static void record(const drop7_selfplay_opts *o, const drop7_data *all, long pla
     cJSON_AddNumberToObject(e, "parallel", o->play.parallel);
     cJSON_AddNumberToObject(e, "moves", (double)tot->moves);
     cJSON_AddNumberToObject(e, "evals", (double)tot->evals);
+    cJSON_AddNumberToObject(e, "eval_calls", (double)tot->calls);
+    cJSON_AddNumberToObject(e, "eval_slots", (double)tot->slots);
+    cJSON_AddNumberToObject(e, "eval_size_changes", (double)tot->size_changes);
     gv_json_add_num(e, "score_mean", mean);
     gv_json_add_num(e, "score_ci95", ci);
     gv_json_add_num(e, "score_median", median);
@@ -132,6 +135,7 @@ gv_status drop7_selfplay_run(const drop7_selfplay_opts *o, cJSON *rec, gv_err *e
             scores[played++] = r.score[i];
         tot.t_search += r.t_search, tot.t_infer += r.t_infer, tot.t_game += r.t_game, tot.t_total += r.t_total;
         tot.evals += r.evals, tot.moves += r.moves;
+        tot.calls += r.calls, tot.slots += r.slots, tot.size_changes += r.size_changes;
         drop7_agent_result_free(&r);
         double t0 = gv_now();
         st = drop7_data_save(o->out, &all, err);
