@@ -81,6 +81,7 @@ static void record(const drop7_selfplay_opts *o, const drop7_data *all, long pla
     cJSON_AddNumberToObject(e, "eval_calls", (double)tot->calls);
     cJSON_AddNumberToObject(e, "eval_slots", (double)tot->slots);
     cJSON_AddNumberToObject(e, "eval_size_changes", (double)tot->size_changes);
+    cJSON_AddNumberToObject(e, "eval_sizes", tot->sizes);
     gv_json_add_num(e, "score_mean", mean);
     gv_json_add_num(e, "score_ci95", ci);
     gv_json_add_num(e, "score_median", median);
@@ -89,6 +90,31 @@ static void record(const drop7_selfplay_opts *o, const drop7_data *all, long pla
     gv_json_add_num(e, "seconds_inference", tot->t_infer);
     gv_json_add_num(e, "seconds_game", tot->t_game);
     gv_json_add_num(e, "seconds_write", t_write);
+}
+
+/* What write_chunk needs: the dataset so far, the scores of the games played here. */
+typedef struct {
+    const drop7_selfplay_opts *o;
+    drop7_data *all;
+    int64_t *scores;
+    long played;
+    double t_write;
+} writer;
+
+/* A chunk of games done: into the dataset, written. */
+static gv_status write_chunk(void *ctx, const drop7_agent_result *r, gv_err *err)
+{
+    writer *w = (writer *)ctx;
+    drop7_data part = {.n = r->n, .planes = r->planes, .policy = r->policy, .value = r->value, .games = r->ngames};
+    drop7_data_append(w->all, &part);
+    for (int i = 0; i < r->ngames; i++)
+        w->scores[w->played++] = r->score[i];
+    double t0 = gv_now();
+    gv_status st = drop7_data_save(w->o->out, w->all, err);
+    w->t_write += gv_now() - t0;
+    if (st == GV_OK)
+        gv_info("%ld of %ld games written to %s (%ld positions)\n", w->all->games, w->o->games, w->o->out, w->all->n);
+    return st;
 }
 
 gv_status drop7_selfplay_run(const drop7_selfplay_opts *o, cJSON *rec, gv_err *err)
@@ -120,31 +146,23 @@ gv_status drop7_selfplay_run(const drop7_selfplay_opts *o, cJSON *rec, gv_err *e
     drop7_agent_opts p = o->play;
     p.record = 1;
     drop7_agent_result tot = {0};
-    double t_write = 0;
     int64_t *scores = gv_xcalloc((size_t)(todo ? todo : 1), sizeof *scores);
-    long played = 0;
-    for (long g0 = start; g0 < o->games && st == GV_OK; g0 += o->chunk) {
-        p.ngames = (int)(o->games - g0 < o->chunk ? o->games - g0 : o->chunk);
-        p.seed = o->play.seed + (uint64_t)g0;
-        drop7_agent_result r;
-        if ((st = drop7_agent_play(&p, &r, err)) != GV_OK)
-            break;
-        drop7_data part = {.n = r.n, .planes = r.planes, .policy = r.policy, .value = r.value, .games = p.ngames};
-        drop7_data_append(&all, &part);
-        for (int i = 0; i < r.ngames; i++)
-            scores[played++] = r.score[i];
-        tot.t_search += r.t_search, tot.t_infer += r.t_infer, tot.t_game += r.t_game, tot.t_total += r.t_total;
-        tot.evals += r.evals, tot.moves += r.moves;
-        tot.calls += r.calls, tot.slots += r.slots, tot.size_changes += r.size_changes;
-        drop7_agent_result_free(&r);
-        double t0 = gv_now();
-        st = drop7_data_save(o->out, &all, err);
-        t_write += gv_now() - t0;
-        if (st == GV_OK)
-            gv_info("%ld of %ld games written to %s (%ld positions)\n", all.games, o->games, o->out, all.n);
+    writer w = {o, &all, scores, 0, 0};
+    if (st == GV_OK && todo) {
+        /* all the games in one play, chunk by chunk into the file: a slot freed by a game takes
+         * the next game whatever its chunk (game i plays seed + i as before) */
+        p.ngames = (int)todo;
+        p.seed = o->play.seed + (uint64_t)start;
+        p.chunk = (int)(o->chunk < todo ? o->chunk : todo);
+        p.on_chunk = write_chunk, p.chunk_ctx = &w;
+        st = drop7_agent_play(&p, &tot, err); /* (on an error it frees tot itself) */
     }
+    long played = w.played;
+    double t_write = w.t_write;
     if (st == GV_OK)
         record(o, &all, played, scores, &tot, t_write, rec);
+    if (st == GV_OK && todo)
+        drop7_agent_result_free(&tot);
     free(scores);
     drop7_data_free(&all);
     gv_unlock_output(lock);
