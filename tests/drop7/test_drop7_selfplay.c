@@ -103,23 +103,14 @@ static void f_destroy(nn_trainer *t)
 static const nn_trainer_ops fake_ops = {"fake", NULL, NULL, f_set_batch, NULL, NULL, NULL, f_none, NULL, f_destroy,
                                         NULL, f_infer, NULL, NULL};
 
-typedef struct {
-    long n;
-    float *planes, *policy, *value;
-} got;
+typedef drop7_data got; /* the samples handed out, chunk after chunk */
 
 static gv_status keep_chunk(void *ctx, const drop7_agent_result *part, gv_err *err)
 {
-    got *g = (got *)ctx;
+    drop7_data d = {.n = part->n, .planes = part->planes, .policy = part->policy, .value = part->value,
+                    .games = part->ngames};
     (void)err;
-    size_t n = (size_t)(g->n + part->n);
-    g->planes = realloc(g->planes, sizeof(float) * DROP7_PLANE_FLOATS * n);
-    g->policy = realloc(g->policy, sizeof(float) * DROP7_N * n);
-    g->value = realloc(g->value, sizeof(float) * n);
-    memcpy(g->planes + (size_t)g->n * DROP7_PLANE_FLOATS, part->planes, sizeof(float) * DROP7_PLANE_FLOATS * (size_t)part->n);
-    memcpy(g->policy + (size_t)g->n * DROP7_N, part->policy, sizeof(float) * DROP7_N * (size_t)part->n);
-    memcpy(g->value + g->n, part->value, sizeof(float) * (size_t)part->n);
-    g->n = (long)n;
+    drop7_data_append((got *)ctx, &d);
     return GV_OK;
 }
 
@@ -150,7 +141,7 @@ static int same_samples(const got *a, const got *b)
 
 static void got_free(got *g)
 {
-    free(g->planes), free(g->policy), free(g->value);
+    drop7_data_free(g);
 }
 
 int main(void)
