@@ -159,6 +159,14 @@ static void time_line(const cJSON *e)
            100 * gv_json_num(e, "seconds_search") / t, inf, 100 * inf / t, gv_json_num(e, "evals"),
            inf > 0 ? gv_json_num(e, "evals") / inf : 0, gv_json_num(e, "seconds_game"),
            100 * gv_json_num(e, "seconds_game") / t, gv_json_num(e, "seconds_write"));
+    double calls = gv_json_num(e, "eval_calls");
+    printf("evaluation: %.0f calls of %.1f positions on average (%.0f batch size%s, %.0f%% of the positions computed "
+           "real, the rest padding); %.0f positions/s = %.0f%% of the network's own %.0f/s at batch %.0f (%.3f ms a call, "
+           "measured after the games as bench infer does)\n",
+           calls, calls > 0 ? gv_json_num(e, "evals") / calls : 0, gv_json_num(e, "eval_sizes"),
+           gv_json_num(e, "eval_sizes") == 1 ? "" : "s", 100 * gv_json_num(e, "eval_occupancy"),
+           gv_json_num(e, "eval_positions_per_s"), 100 * gv_json_num(e, "eval_efficiency"),
+           gv_json_num(e, "bench_positions_per_s"), gv_json_num(e, "bench_batch"), 1e3 * gv_json_num(e, "bench_call_s"));
 }
 
 int cmd_selfplay(int argc, char **argv)

@@ -30,6 +30,8 @@
 #include "nn/nn.h"
 
 
+struct drop7_agent_result;
+
 typedef enum { DROP7_POLICY_RANDOM = 0, DROP7_POLICY_GREEDY = 1, DROP7_POLICY_NET = 2 } drop7_policy;
 
 typedef struct {
@@ -48,9 +50,18 @@ typedef struct {
     uint64_t seed;         /* game i is seed + i; the search's generator derives from it */
     int record;            /* keep training samples (self-play) */
     int progress;          /* show a progress line */
+    /* record: the samples by chunks of games. Games [c*chunk, (c+1)*chunk) form chunk c
+     * (chunk 0: all games one chunk). A freed slot takes the next game whatever its chunk,
+     * so the batch stays full until the last games; once every game of a chunk (and of
+     * the chunks before) is done, its samples go to on_chunk, or without it to the result,
+     * in the order that the chunk played on its own with min(parallel, its games) slots
+     * gives them: the dataset does not depend on the interleaving. */
+    int chunk;
+    gv_status (*on_chunk)(void *ctx, const struct drop7_agent_result *part, gv_err *err);
+    void *chunk_ctx;
 } drop7_agent_opts;
 
-typedef struct {
+typedef struct drop7_agent_result {
     int ngames;
     int64_t *score;        /* (ngames,) final scores */
     int32_t *nmoves;       /* (ngames,) moves survived */
@@ -64,6 +75,13 @@ typedef struct {
     double t_search, t_infer, t_game, t_total;
     long evals;            /* positions the network evaluated */
     long moves;            /* moves played in all games */
+    /* the evaluation calls (one batch each): how many, the batch the trainer computed
+     * (padding included: evals / slots is the batch's occupancy), how often its size
+     * changed from the call before (a GPU trainer captures its graph again then) */
+    long calls, slots, size_changes;
+    int sizes;             /* distinct batch sizes of the calls (a GPU trainer captures a graph
+                              for each, once) */
+    double t_callback;     /* seconds in on_chunk (not in t_total) */
 } drop7_agent_result;
 
 /* Plays o->ngames games. GV_ERR_INPUT for bad options, the trainer's error otherwise. */
