@@ -10,7 +10,7 @@ void drop7_expecti_defaults(drop7_expecti_opts *o, int depth)
 {
     o->depth = depth;
     o->samples = 1;
-    o->cell_penalty = 0;
+    o->cell_penalty = 50;
     o->covered_penalty = 0;
     o->over_penalty = 0;
 }
