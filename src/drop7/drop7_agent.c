@@ -302,29 +302,24 @@ static gv_status net_moves(agent *A, slot *sl, int nslots, int *idx, gv_err *err
     return GV_OK;
 }
 
-/* One move of every running game with the expectimax player (drop7_expecti.h): each game's
- * move seed comes from its search generator, then the games are searched side by side on
- * CPU threads. */
-static void expecti_moves(const drop7_agent_opts *o, slot *sl, int nslots, int *idx)
+/* The expectimax players' games (drop7_expecti.h): each game played through by one CPU
+ * thread, its move seeds from its own search generator. */
+static gv_status expecti_games(const drop7_agent_opts *o, int max_moves, drop7_agent_result *r)
 {
     drop7_expecti_opts eo;
     if (o->expecti)
         eo = *o->expecti;
     else
         drop7_expecti_defaults(&eo, o->policy == DROP7_POLICY_EXPECTI2 ? 2 : 1);
-    const drop7_game **g = gv_xcalloc((size_t)nslots, sizeof *g);
-    uint64_t *seeds = gv_xcalloc((size_t)nslots, sizeof *seeds);
-    int *cols = gv_xcalloc((size_t)nslots, sizeof *cols), k = 0;
-    for (int i = 0; i < nslots; i++)
-        if (sl[i].id >= 0) {
-            idx[k] = i;
-            g[k] = &sl[i].g;
-            seeds[k++] = gv_rng_u64(&sl[i].srng);
-        }
-    drop7_expecti_pick_batch(&o->rules, &eo, g, seeds, k, o->threads, cols);
-    for (int j = 0; j < k; j++)
-        sl[idx[j]].move = cols[j];
-    free(g), free(seeds), free(cols);
+    r->ngames = o->ngames;
+    r->score = gv_xcalloc((size_t)o->ngames, sizeof *r->score);
+    r->nmoves = gv_xcalloc((size_t)o->ngames, sizeof *r->nmoves);
+    r->end = gv_xcalloc((size_t)o->ngames, sizeof *r->end);
+    double t0 = gv_now();
+    r->moves = drop7_expecti_play_batch(&o->rules, &eo, o->seed, o->ngames, max_moves, o->threads, r->score, r->nmoves,
+                                        r->end);
+    r->t_total = r->t_search = gv_now() - t0;
+    return GV_OK;
 }
 
 void drop7_score_stats(const int64_t *x, int n, double *mean, double *median, double *ci95)
@@ -360,6 +355,8 @@ gv_status drop7_agent_play(const drop7_agent_opts *o, drop7_agent_result *r, gv_
     if (o->sims < 0 || o->sims > 100000)
         return gv_fail(err, GV_ERR_INPUT, "drop7 agent: simulations must be 0..100000 (got %d)", o->sims);
     int max_moves = o->max_moves > 0 ? o->max_moves : DROP7_DEFAULT_MAX_MOVES;
+    if (o->policy == DROP7_POLICY_EXPECTI1 || o->policy == DROP7_POLICY_EXPECTI2)
+        return expecti_games(o, max_moves, r);
     int nslots = o->parallel < o->ngames ? o->parallel : o->ngames;
     agent A = {o, r, {0}, {0}, NULL, NULL, 0};
     r->ngames = o->ngames;
@@ -412,18 +409,11 @@ gv_status drop7_agent_play(const drop7_agent_opts *o, drop7_agent_result *r, gv_
         if (st != GV_OK)
             break;
         t0 = gv_now();
-        int searched = o->policy == DROP7_POLICY_NET;
-        if (o->policy == DROP7_POLICY_EXPECTI1 || o->policy == DROP7_POLICY_EXPECTI2) {
-            expecti_moves(o, sl, nslots, idx);
-            searched = 1;
-            r->t_search += gv_now() - t0;
-            t0 = gv_now();
-        }
         for (int i = 0; i < nslots; i++) {
             slot *s = &sl[i];
             if (s->id < 0)
                 continue;
-            int a = searched                           ? s->move
+            int a = o->policy == DROP7_POLICY_NET      ? s->move
                     : o->policy == DROP7_POLICY_GREEDY ? drop7_pick_greedy(&o->rules, &s->g)
                                                        : drop7_pick_random(&s->g, s->prng);
             drop7_step(&o->rules, &s->g, a);

@@ -55,7 +55,7 @@ typedef struct {
     int max_moves;         /* per-game cap (0: DROP7_DEFAULT_MAX_MOVES) */
     uint64_t seed;         /* game i is seed + i; the search's generator derives from it */
     int record;            /* keep training samples (self-play) */
-    int threads;           /* expectimax: CPU threads over the games side by side (0: all) */
+    int threads;           /* expectimax: CPU threads, each plays whole games (0: all); parallel is unused */
     const drop7_expecti_opts *expecti; /* expectimax: its settings (NULL: drop7_expecti_defaults) */
     int progress;          /* show a progress line */
 } drop7_agent_opts;

@@ -1,6 +1,8 @@
 /* drop7_expecti.c: the expectimax players of Drop7 (see drop7_expecti.h): a depth-first
  * recursion over columns and the weighted codes of the coming discs on copies of the fast
- * game, reveals sampled with common random numbers, games side by side on OpenMP threads. */
+ * game, reveals sampled with common random numbers, whole games side by side on OpenMP
+ * threads (one region for all the games: a region per move cost more than the search of
+ * expectimax1 when the cores were shared). */
 #include "drop7/drop7_expecti.h"
 
 #include <omp.h>
@@ -101,4 +103,26 @@ void drop7_expecti_pick_batch(const drop7_rules *R, const drop7_expecti_opts *o,
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
     for (int i = 0; i < n; i++)
         cols[i] = drop7_expecti_pick(R, o, g[i], seeds[i]);
+}
+
+long drop7_expecti_play_batch(const drop7_rules *R, const drop7_expecti_opts *o, uint64_t seed, int ngames,
+                              int max_moves, int threads, int64_t *score, int32_t *nmoves, int32_t *end)
+{
+    int nt = threads > 0 ? threads : omp_get_max_threads(), cap = max_moves > 0 ? max_moves : DROP7_DEFAULT_MAX_MOVES;
+    long moves = 0;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) reduction(+ : moves)
+    for (int i = 0; i < ngames; i++) {
+        uint64_t s = seed + (uint64_t)i;
+        drop7_game g;
+        gv_rng srng;
+        drop7_game_new(R, &g, s);
+        gv_rng_seed(&srng, s ^ DROP7_EXPECTI_SEED_XOR);
+        while (!g.over && g.nmoves < cap)
+            drop7_step(R, &g, drop7_expecti_pick(R, o, &g, gv_rng_u64(&srng)));
+        score[i] = g.score;
+        nmoves[i] = g.nmoves;
+        end[i] = g.over ? g.over : DROP7_END_CAP;
+        moves += g.nmoves;
+    }
+    return moves;
 }

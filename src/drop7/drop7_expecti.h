@@ -67,6 +67,16 @@ int drop7_expecti_pick(const drop7_rules *R, const drop7_expecti_opts *o, const 
 void drop7_expecti_pick_batch(const drop7_rules *R, const drop7_expecti_opts *o, const drop7_game *const *g,
                               const uint64_t *seeds, int n, int threads, int *cols);
 
+/* Whole games of the expectimax player: game i from seed + i (drop7_game_new), its move
+ * seeds the successive gv_rng_u64 of a search generator seeded with
+ * (seed + i) ^ DROP7_EXPECTI_SEED_XOR, at most max_moves moves (0: DROP7_DEFAULT_MAX_MOVES);
+ * fills score, nmoves and end (DROP7_END_*, _CAP at the cap) of each game and returns the
+ * moves played in all. One OpenMP region over the games on `threads` threads (0: all),
+ * each game played through by one thread: the result does not depend on the thread count. */
+#define DROP7_EXPECTI_SEED_XOR 0x9e3779b97f4a7c15ull
+long drop7_expecti_play_batch(const drop7_rules *R, const drop7_expecti_opts *o, uint64_t seed, int ngames,
+                              int max_moves, int threads, int64_t *score, int32_t *nmoves, int32_t *end);
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,13 +6,13 @@
  * (integers): the value of every column and the chosen column, on hand-made boards (with
  * covered discs, a coming rise, nearly full columns) and on positions of random games,
  * at depth 1 and 2, with points only and with the heuristic, with 1 and 2 samples. Then:
- * the choice does not depend on the thread count, and whole games of the agent do not
- * depend on how many play side by side. GV_SEED fixes the random positions. */
+ * the choice does not depend on the thread count, nor do whole games of the agent. GV_SEED fixes the random positions. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "drop7_testlib.h"
 #include "core/rng.h"
 #include "drop7/drop7.h"
 #include "drop7/drop7_agent.h"
@@ -155,20 +155,6 @@ static int compare(const char *name, const drop7_rules *R, const drop7_expecti_o
 
 /* ---- positions ------------------------------------------------------------------------- */
 
-static void pos_from_rows(drop7_pos *p, const char *const rows[7], int next, int drops_left)
-{
-    memset(p, 0, sizeof *p);
-    for (int y = 0; y < DROP7_N; y++)
-        for (int x = 0; x < DROP7_N; x++) {
-            char c = rows[y][x];
-            p->cell[y][x] = c == '.' ? 0 : c == 'S' ? DROP7_SOLID : c == 'C' ? DROP7_CRACKED : (uint8_t)(c - '0');
-        }
-    p->next = (uint8_t)next;
-    p->level = 1;
-    p->drops_left = drops_left;
-    gv_rng_seed(&p->rng, 12345);
-}
-
 typedef struct {
     const char *name;
     const char *rows[7];
@@ -199,7 +185,7 @@ static void test_boards(void)
     for (int i = 0; i < nb; i++)
         for (int j = 0; j < ns; j++) {
             drop7_pos p;
-            pos_from_rows(&p, boards[i].rows, boards[i].next, boards[i].drops_left);
+            pos_from_rows(&p, boards[i].rows, boards[i].next, boards[i].drops_left, 12345);
             drop7_game g;
             drop7_game_load(&p, &g);
             int col = compare(boards[i].name, &R, &settings[j], &p, 1000 + (uint64_t)i, 1, &same, &differ);
@@ -284,7 +270,7 @@ static void test_threads(uint64_t seed)
             "%d positions, 1 thread vs 2 threads vs one at a time: %d of %d identical", N, same, N);
 }
 
-/* Whole games of the agent: the same with 1 or 5 games side by side, and run twice. */
+/* Whole games of the agent: the same on all threads twice and on 1 thread. */
 static void test_agent_games(void)
 {
     drop7_agent_opts o = {0};
@@ -295,13 +281,13 @@ static void test_agent_games(void)
     gv_err err = {{0}};
     int ok = drop7_agent_play(&o, &a, &err) == GV_OK;
     ok = ok && drop7_agent_play(&o, &b, &err) == GV_OK;
-    o.parallel = 1, o.threads = 1;
+    o.threads = 1;
     ok = ok && drop7_agent_play(&o, &c, &err) == GV_OK;
     int same = 0;
     for (int i = 0; ok && i < o.ngames; i++)
         same += a.score[i] == b.score[i] && a.score[i] == c.score[i] && a.nmoves[i] == c.nmoves[i];
     t_check(ok && same == o.ngames, "expectimax games are their seeds",
-            "5 hardcore games of expectimax1 (seeds 40..44), 5 side by side twice and one at a time: %d of 5 identical "
+            "5 hardcore games of expectimax1 (seeds 40..44), on all threads twice and on 1 thread: %d of 5 identical "
             "(scores %lld, %lld, ...)", same, ok ? (long long)a.score[0] : -1, ok ? (long long)a.score[1] : -1);
     if (ok)
         drop7_agent_result_free(&a), drop7_agent_result_free(&b), drop7_agent_result_free(&c);
