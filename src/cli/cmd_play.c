@@ -21,7 +21,7 @@ static const cli_help play_help = {
     "head's best legal column, or with --sims a PUCT search over sampled outcomes of the\n"
     "random discs (docs/DROP7.md). The baselines (default greedy, random and expectimax1:\n"
     "an expectimax search over the columns and the next disc; expectimax2 looks one disc\n"
-    "further and takes about 15 times as long) play the same seeds, and the verdict says whether\n"
+    "further and takes about 5 times as long) play the same seeds, and the verdict says whether\n"
     "the first policy's mean differs from each baseline's with a 95% interval of the\n"
     "difference that excludes 0.",
     0, NULL,
