@@ -17,8 +17,7 @@
  * averaging would multiply the tree by 7 per revealed disc. They are sampled instead: for
  * each of K samples (`samples`), every simulated move at ply p (0 = the move played now)
  * runs on a copy of the game whose generator is seeded with s_k + p, where s_0, s_1, ...
- * are splitmix64 outputs from the move's seed (the i-th is gv_splitmix64 applied i + 1
- * times to the move's seed). The same s_k + p for all columns and all chance codes of a
+ * are the successive outputs of gv_splitmix64 on a state that starts at the move's seed. The same s_k + p for all columns and all chance codes of a
  * ply is a common random number: columns are compared on the same reveals. Q is the sum
  * over the K samples. The rising row is all solid discs, not random.
  *
