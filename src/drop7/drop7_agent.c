@@ -432,6 +432,26 @@ static gv_status net_moves(agent *A, slot *sl, int nslots, int *idx, gv_err *err
     return GV_OK;
 }
 
+/* The expectimax players' games (drop7_expecti.h): each game played through by one CPU
+ * thread, its move seeds from its own search generator. */
+static gv_status expecti_games(const drop7_agent_opts *o, int max_moves, drop7_agent_result *r)
+{
+    drop7_expecti_opts eo;
+    if (o->expecti)
+        eo = *o->expecti;
+    else
+        drop7_expecti_defaults(&eo, o->policy == DROP7_POLICY_EXPECTI2 ? 2 : 1);
+    r->ngames = o->ngames;
+    r->score = gv_xcalloc((size_t)o->ngames, sizeof *r->score);
+    r->nmoves = gv_xcalloc((size_t)o->ngames, sizeof *r->nmoves);
+    r->end = gv_xcalloc((size_t)o->ngames, sizeof *r->end);
+    double t0 = gv_now();
+    r->moves = drop7_expecti_play_batch(&o->rules, &eo, o->seed, o->ngames, max_moves, o->threads, r->score, r->nmoves,
+                                        r->end);
+    r->t_total = r->t_search = gv_now() - t0;
+    return GV_OK;
+}
+
 void drop7_score_stats(const int64_t *x, int n, double *mean, double *median, double *ci95)
 {
     double *d = gv_xcalloc((size_t)(n > 0 ? n : 1), sizeof(double));
@@ -456,12 +476,20 @@ gv_status drop7_agent_play(const drop7_agent_opts *o, drop7_agent_result *r, gv_
         return gv_fail(err, GV_ERR_INPUT, "drop7 agent: need at least one game and one in parallel");
     if (o->policy == DROP7_POLICY_NET && !o->net)
         return gv_fail(err, GV_ERR_INPUT, "drop7 agent: the network policy needs a network");
+    if (o->policy < DROP7_POLICY_RANDOM || o->policy > DROP7_POLICY_EXPECTI2)
+        return gv_fail(err, GV_ERR_INPUT, "drop7 agent: unknown policy %d", (int)o->policy);
+    if (o->expecti && (o->expecti->depth < 0 || o->expecti->depth > DROP7_EXPECTI_MAX_DEPTH ||
+                       o->expecti->samples < 1 || o->expecti->samples > DROP7_EXPECTI_MAX_SAMPLES))
+        return gv_fail(err, GV_ERR_INPUT, "drop7 agent: expectimax depth must be 0..%d and samples 1..%d",
+                       DROP7_EXPECTI_MAX_DEPTH, DROP7_EXPECTI_MAX_SAMPLES);
     if (o->sims < 0 || o->sims > 100000)
         return gv_fail(err, GV_ERR_INPUT, "drop7 agent: simulations must be 0..100000 (got %d)", o->sims);
     const char *pe = getenv("GV_SELFPLAY_PAD");
     if (pe && pe[0] && strcmp(pe, "none") && strcmp(pe, "full") && strcmp(pe, "steps"))
         return gv_fail(err, GV_ERR_INPUT, "GV_SELFPLAY_PAD=%s: none, full or steps", pe);
     int max_moves = o->max_moves > 0 ? o->max_moves : DROP7_DEFAULT_MAX_MOVES;
+    if (o->policy == DROP7_POLICY_EXPECTI1 || o->policy == DROP7_POLICY_EXPECTI2)
+        return expecti_games(o, max_moves, r);
     int nslots = o->parallel < o->ngames ? o->parallel : o->ngames;
     agent A = {o, r, {0}, {0}, NULL, NULL, PAD_NONE, nslots, 0, NULL};
     const int chunk = o->chunk > 0 && o->chunk < o->ngames ? o->chunk : o->ngames;

@@ -1,7 +1,7 @@
-/* drop7_agent.h: whole Drop7 games played by a policy: the random or greedy baseline, or
- * the network, alone (its policy head) or through a PUCT search. The engine of `gpuvet play`
- * (scores with confidence intervals) and `gpuvet selfplay` (positions, visit
- * distributions and final scores recorded as training samples).
+/* drop7_agent.h: whole Drop7 games played by a policy: the random, greedy or expectimax
+ * baselines (drop7_expecti.h), or the network, alone (its policy head) or through a PUCT
+ * search. The engine of `gpuvet play` (scores with confidence intervals) and `gpuvet
+ * selfplay` (positions, visit distributions and final scores recorded as training samples).
  *
  * Games run side by side: at every search simulation each running game walks its tree to
  * a leaf, and all the leaves of all games are evaluated by the network in one batch (on
@@ -27,12 +27,20 @@
 
 #include "drop7/drop7.h"
 #include "drop7/drop7_data.h"
+#include "drop7/drop7_expecti.h"
 #include "nn/nn.h"
 
 
 struct drop7_agent_result;
 
-typedef enum { DROP7_POLICY_RANDOM = 0, DROP7_POLICY_GREEDY = 1, DROP7_POLICY_NET = 2 } drop7_policy;
+/* EXPECTI1 and EXPECTI2: the expectimax players of depth 1 and 2 (drop7_expecti.h). */
+typedef enum {
+    DROP7_POLICY_RANDOM = 0,
+    DROP7_POLICY_GREEDY = 1,
+    DROP7_POLICY_NET = 2,
+    DROP7_POLICY_EXPECTI1 = 3,
+    DROP7_POLICY_EXPECTI2 = 4,
+} drop7_policy;
 
 typedef struct {
     drop7_rules rules;
@@ -49,6 +57,8 @@ typedef struct {
     int max_moves;         /* per-game cap (0: DROP7_DEFAULT_MAX_MOVES) */
     uint64_t seed;         /* game i is seed + i; the search's generator derives from it */
     int record;            /* keep training samples (self-play) */
+    int threads;           /* expectimax: CPU threads, each plays whole games (0: all); parallel is unused */
+    const drop7_expecti_opts *expecti; /* expectimax: its settings (NULL: drop7_expecti_defaults) */
     int progress;          /* show a progress line */
     /* record: the samples by chunks of games. Games [c*chunk, (c+1)*chunk) form chunk c
      * (chunk 0: all games one chunk). A freed slot takes the next game whatever its chunk,

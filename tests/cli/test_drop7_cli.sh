@@ -71,6 +71,21 @@ expect_grep "play table row" '^greedy +20 +[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9
 # the same seeds every time: greedy scores below random, which the verdict calls expected
 expect_grep "play: greedy below random is expected" '^verdict: greedy scores [0-9]+ \+- [0-9]+ on average, random [0-9]+ \+- [0-9]+: worse .*; as expected of a one-move lookahead in normal-mode Drop7' "$T_TMP/out"
 expect_exit "play needs one policy" 2 "$GPUVET" play --policy greedy --channels 8
+# the expectimax baselines (hardcore: short games)
+expect_exit "play --policy expectimax1" 0 "$GPUVET" play --policy expectimax1 --mode hardcore --games 4 --baselines greedy,expectimax2 --json "$T_TMP/e.json"
+expect_grep "play: expectimax1 row" '^expectimax1 +4 +[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+' "$T_TMP/out"
+expect_grep "play: expectimax2 as a baseline" '^verdict: expectimax1 scores [0-9]+ \+- [0-9]+ on average, expectimax2 [0-9]+ \+- [0-9]+: ' "$T_TMP/out"
+n=$(tr -d ' \t\n' < "$T_TMP/e.json" | grep -o '"policy":"expectimax[12]","sims":0,"games":4' | wc -l)
+[ "$n" = 2 ] && pass "play record: expectimax entries" "expectimax1 and expectimax2, 4 games each" || fail "play record: expectimax entries" "$n of 2 entries"
+s1=$(tr -d ' \t\n' < "$T_TMP/e.json" | grep -o '"policy":"expectimax1","sims":0,"games":4,"score_mean":[0-9.]*')
+expect_exit "play --policy expectimax1 --threads 1" 0 "$GPUVET" play --policy expectimax1 --mode hardcore --games 4 --baselines none --threads 1 --parallel 3 --json "$T_TMP/e1.json"
+s2=$(tr -d ' \t\n' < "$T_TMP/e1.json" | grep -o '"policy":"expectimax1","sims":0,"games":4,"score_mean":[0-9.]*')
+[ -n "$s1" ] && [ "$s1" = "$s2" ] && pass "play: expectimax games are their seeds" "2 threads x 64 side by side and 1 thread x 3: $s1" ||
+  fail "play: expectimax games are their seeds" "'$s1' against '$s2'"
+expect_exit "play: default baselines" 0 "$GPUVET" play --policy random --mode hardcore --games 3
+expect_grep "play: expectimax1 is a default baseline" '^expectimax1 +3 +[0-9]+' "$T_TMP/out"
+expect_exit "play: unknown policy" 2 "$GPUVET" play --policy expectimax3 --games 1
+expect_exit "play: unknown baseline" 2 "$GPUVET" play --policy random --games 1 --baselines greedy,expectimax
 
 if [ -n "${PYTHON:-}" ] && "$PYTHON" -c 'import torch' 2>/dev/null; then
   if "$PYTHON" - "$T_TMP/n.st" "$GV_ROOT/bench/torch" >"$T_TMP/py" 2>&1 <<'PY'
