@@ -116,8 +116,8 @@ struct snes {
     const snes_cart *cart;
     const snes_cart_info *ci;
     const uint8_t *rom;
-    size_t rom_map;            /* bytes of ROM address space (a multiple of 32 KiB) */
-    uint8_t *romcopy;          /* the ROM padded to rom_map bytes */
+    size_t rom_map;            /* bytes of ROM address space (a power of two, at least 32 KiB) */
+    uint8_t *romcopy;          /* the cartridge's bus image (snes_cart_bus), rom_map bytes */
     uint8_t *sram;             /* sram_size bytes, or NULL */
     size_t sram_size;
     unsigned outputs;
