@@ -1,12 +1,12 @@
 # The Game Boy workload end to end with gpuvet's own test ROMs (tests/roms/gb, built here
 # with SDCC): test-ROM verdicts in DMG and CGB modes (quirks_test: the documented hardware
-# quirks; compat_test: a DMG cartridge, on the CGB in DMG compatibility mode; mbc2_test,
-# mbc1m_test: MBC2 and the MBC1M wiring; boot_test, boot_map_test, boot_cgb_test: VRAM as
-# the boot ROM leaves it; hdma_test: an HBlank DMA started with the LCD off or in mode 0;
-# serial_test: the serial clock's phase; dma_test: the OAM DMA's timing and bus conflicts;
-# timing_test: when the CPU sees an interrupt request; rtc_test, mbc7_test, huc1_test,
-# huc3_test, mmm01_test, mmm01m_test: the MBC3's clock, the MBC7, HuC1, HuC3, MMM01), the
-# boards' battery files (written, read back and written again byte for byte, their layouts,
+# quirks; apu_pcm_test: the APU channels at the M-cycle; compat_test: a DMG cartridge, on
+# the CGB in DMG compatibility mode; mbc2_test, mbc1m_test: MBC2 and the MBC1M wiring;
+# boot_test, boot_map_test, boot_cgb_test: VRAM as the boot ROM leaves it; hdma_test: an
+# HBlank DMA started with the LCD off or in mode 0; serial_test: the serial clock's phase;
+# dma_test: the OAM DMA's timing and bus conflicts; timing_test: when the CPU sees an
+# interrupt request; rtc_test, mbc7_test, huc1_test, huc3_test, mmm01_test, mmm01m_test:
+# the MBC3's clock, the MBC7, HuC1, HuC3, MMM01), the boards' battery files (written, read back and written again byte for byte, their layouts,
 # wrong sizes refused) and their state in save states, the verdicts of the serial-bytes form
 # of the LD B,B protocol (proto_pass, proto_fail), the PPU scene and the compatibility picture
 # against the pictures scene.py and compat.py compute independently, the APU ROM's WAV
@@ -42,7 +42,7 @@ fi
 # ---- test-ROM verdicts ---------------------------------------------------------------
 # movie: the input a ROM needs (mbc7_test tilts the cartridge)
 movie() { [ "$1" = mbc7_test ] && echo "--input $GV_ROOT/tests/emu/input_mbc7.txt"; }
-for rom in cpu_test apu_test battery_test quirks_test compat_test mbc2_test mbc1m_test boot_test boot_map_test \
+for rom in cpu_test apu_test apu_pcm_test battery_test quirks_test compat_test mbc2_test mbc1m_test boot_test boot_map_test \
   boot_cgb_test hdma_test serial_test dma_test timing_test rtc_test mbc7_test huc1_test huc3_test mmm01_test \
   mmm01m_test; do
   for m in dmg cgb; do

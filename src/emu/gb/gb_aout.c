@@ -47,7 +47,7 @@ int32_t gb_hpf_charge(int cgb)
 }
 
 /* Steps one generator through dt dots, one waveform step at a time (the wave channel
- * reads each new sample into its buffer). */
+ * reads each new sample into its buffer, a square channel latches its duty bit). */
 static inline __attribute__((always_inline)) void gen_walk(gb_apu_gen *c, int ch, uint64_t dt, const uint8_t *wave)
 {
     if (!c->on || !c->period)
@@ -62,6 +62,7 @@ static inline __attribute__((always_inline)) void gen_walk(gb_apu_gen *c, int ch
             c->buf = (uint8_t)gb_wave_nibble(wave, c->pos);
         } else {
             c->pos = (uint8_t)((c->pos + 1) & 7);
+            c->buf = (uint8_t)gb_duty_bit(c->mode, c->pos);
         }
     }
     c->ctr -= (uint32_t)dt;

@@ -44,7 +44,8 @@ typedef struct {
     uint8_t on;      /* channel enabled (NR52 status bit) */
     uint8_t dac;     /* DAC powered */
     uint8_t mode;    /* square: duty 0-3; noise: 1 for the 7-bit LFSR */
-    uint8_t buf;     /* wave: the sample buffer (0-15), the nibble last read from wave RAM; 0 else */
+    uint8_t buf;     /* wave: the sample buffer (0-15), the nibble last read from wave RAM; square: the
+                        duty bit latched at the last step (0/1); noise: 0 */
 } gb_apu_gen;
 
 typedef struct {
@@ -52,7 +53,12 @@ typedef struct {
     gb_apu_gen ch[4];
     uint8_t wave[16];
     uint8_t nr5x[2]; /* NR50, NR51 as written: [0] volumes (left 6-4, right 2-0), [1] panning (left 4+ch, right ch) */
-    uint8_t pad[6];
+    /* The noise channel's clocks, kept by the core (gb_apu.c) to time its LFSR steps after
+     * triggers and NR43 writes; the synthesisers follow ch[3].ctr and period instead. */
+    uint16_t nz_count; /* the shift counter: divider pulses counted since power-on, 14 bits */
+    uint8_t nz_div;    /* the divider's count: edges left before its next pulse (0-7) */
+    uint8_t nz_wait;   /* dots from t before a triggered channel counts pulses (0-10) */
+    uint8_t pad[2];
 } gb_apu_key;
 
 /* One frame of audio: samples k0 .. k0+n-1, keys[0].t <= t_{k0}, keys sorted by t. */
@@ -121,7 +127,10 @@ GV_HD static inline int gb_wave_nibble(const uint8_t *wave, int p)
 /* Advances a generator by dt dots in closed form. ch: 0-1 square, 2 wave, 3 noise. The
  * wave channel reads the sample at its new position into its buffer at each step (wave
  * RAM cannot change between two keyframes, so the last read is the one that counts);
- * until its first step after a trigger it keeps playing the sample read before. */
+ * until its first step after a trigger it keeps playing the sample read before. A square
+ * channel latches its duty bit at each step, with the duty of that moment (a duty
+ * written between two keyframes is in mode from the second one on), and plays it until
+ * its next step. */
 GV_HD static inline void gb_gen_advance(gb_apu_gen *c, int ch, uint64_t dt, const gb_lfsr_jump *J,
                                         const uint8_t *wave)
 {
@@ -138,8 +147,10 @@ GV_HD static inline void gb_gen_advance(gb_apu_gen *c, int ch, uint64_t dt, cons
     else if (ch == 2) {
         c->pos = (uint8_t)((c->pos + n) & 31);
         c->buf = (uint8_t)gb_wave_nibble(wave, c->pos);
-    } else
+    } else {
         c->pos = (uint8_t)((c->pos + n) & 7);
+        c->buf = (uint8_t)gb_duty_bit(c->mode, c->pos);
+    }
 }
 
 /* Digital amplitude 0..15 of a channel whose generator is in state c (already advanced). */
@@ -151,7 +162,7 @@ GV_HD static inline int gb_gen_amp(const gb_apu_gen *c, int ch)
         return (c->lfsr & 1) ? 0 : c->vol;
     if (ch == 2) /* the sample buffer, shifted by the output level (code 0 mutes) */
         return c->vol == 0 ? 0 : c->buf >> (c->vol - 1);
-    return gb_duty_bit(c->mode, c->pos) ? c->vol : 0;
+    return c->buf ? c->vol : 0; /* the duty bit latched at the last step */
 }
 
 /* Mixes four channel amplitudes into one stereo sample before the high-pass filter. */

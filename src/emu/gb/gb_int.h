@@ -41,7 +41,11 @@ typedef struct {
     uint8_t sweep_neg;   /* a sweep calculation in subtract mode was made since the trigger */
     uint8_t env_run;     /* bit ch: channel ch's envelope still updates its volume */
     uint8_t wave_fresh;  /* channel 3 was triggered and has not read a sample since */
-    uint8_t pad[5];
+    uint8_t phase;       /* dot of the last power-on, mod 8: the APU's 1 MHz ticks fall on it mod 4 */
+    uint8_t env_kick;    /* bit ch: channel ch's envelope was enabled; it steps at the next odd sequencer step */
+    uint8_t sweep_due;   /* dots from gen.t to the sweep's pending overflow check (0: none) */
+    uint8_t sweep_skip;  /* a trigger came less than 3 ticks before the next sweep clock: it is not counted */
+    uint8_t fs_skip;     /* powered on with DIV's sequencer bit set: its next falling edge is no step */
     gb_apu_key gen;      /* generator state as of gen.t */
 } gb_apu_state;
 

@@ -12,6 +12,9 @@
  * keeps whether its registers are latched (it was the last value written to $6000); older
  * states load with the board at its power-on values, the sub-second divided by 128 and the
  * registers latched when that value was odd.
+ * The keyframes' noise clocks (gb_apu_key.nz_*) were padding before: states saved
+ * without them read them as 0, a power-on's state (the first noise step may then come a
+ * few pulses off).
  * States are taken between frame periods (after gb_run_frame returned 0), where the
  * video side of the period is empty; loading validates every field the machine uses
  * as an index or a time, so a crafted state cannot make it read out of bounds or spin.
@@ -69,7 +72,7 @@ gv_status gb_state_save(const gb *g, uint8_t **data, size_t *len, gv_err *err)
 
 static int gen_ok(const gb_apu_gen *c, int ch)
 {
-    if (c->on > 1 || c->dac > 1 || c->mode > 3 || (c->period && !c->ctr) || c->buf > 15 || (ch != 2 && c->buf))
+    if (c->on > 1 || c->dac > 1 || c->mode > 3 || (c->period && !c->ctr) || c->buf > (ch == 2 ? 15 : ch == 3 ? 0 : 1))
         return 0;
     if (ch == 2)
         return c->pos < 32 && c->vol <= 3;
@@ -81,7 +84,7 @@ static int key_ok(const gb_apu_key *k)
     for (int ch = 0; ch < 4; ch++)
         if (!gen_ok(&k->ch[ch], ch))
             return 0;
-    return 1;
+    return k->nz_count < 0x4000u && k->nz_div <= 7 && k->nz_wait <= 10;
 }
 
 /* Returns NULL when s is usable, else what is wrong. */
@@ -137,7 +140,8 @@ static const char *state_check(const gb_state *s, const gb_state *m)
             return "object index out of range";
     const gb_apu_state *a = &s->apu;
     if (a->fs_step > 7 || a->power > 1 || a->sweep_shadow > 2047 || a->freq[0] > 2047 || a->freq[1] > 2047 ||
-        a->freq[2] > 2047 || a->sweep_neg > 1 || a->env_run > 15 || a->wave_fresh > 1)
+        a->freq[2] > 2047 || a->sweep_neg > 1 || a->env_run > 15 || a->wave_fresh > 1 || a->phase > 7 ||
+        (a->env_kick & ~0x0Bu) || a->sweep_due > 40 || a->sweep_skip > 1 || a->fs_skip > 1)
         return "APU register out of range";
     for (int ch = 0; ch < 4; ch++)
         if (a->len[ch] > 256)

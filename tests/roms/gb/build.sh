@@ -38,6 +38,11 @@ cc_ "$src/apu_test.c" -o apu_test.rel
 link apu_test apu_test.rel
 "$PY" "$src/gbfix.py" apu_test.gb --title APUTEST --cgb 0x80
 
+# the APU channels at the M-cycle (PCM12/PCM34 on the CGB, NR52 on both)
+cc_ "$src/apu_pcm_test.c" -o apu_pcm_test.rel
+link apu_pcm_test apu_pcm_test.rel
+"$PY" "$src/gbfix.py" apu_pcm_test.gb --title APUPCM --cgb 0x80
+
 # cartridge banking and battery RAM (MBC5+RAM+BATTERY, 1 MiB ROM, 32 KiB RAM)
 cc_ "$src/battery_test.c" -o battery_test.rel
 link battery_test battery_test.rel
