@@ -60,6 +60,22 @@ static uint32_t plain_sum(const uint8_t *r, size_t n)
     return s;
 }
 
+/* Writes the bus image of a len-byte ROM (pow2_at_least(len) bytes) to dst, block by block:
+ * the first p bytes, then the rest's own bus image repeated over the next p. */
+static void bus_fill(uint8_t *dst, const uint8_t *rom, size_t len)
+{
+    size_t b = pow2_at_least(len);
+    if (b == len) {
+        memcpy(dst, rom, len);
+        return;
+    }
+    size_t p = b / 2, rb = pow2_at_least(len - p);
+    memcpy(dst, rom, p);
+    bus_fill(dst + p, rom + p, len - p);
+    for (size_t at = p + rb; at < b; at += rb)
+        memcpy(dst + at, dst + p, rb);
+}
+
 /* The sum of the bus image (pow2_at_least(len) bytes) of a len-byte ROM. */
 static uint32_t bus_sum(const uint8_t *rom, size_t len)
 {
@@ -299,8 +315,7 @@ gv_status snes_cart_load(const uint8_t *data, size_t len, const char *name, snes
         return gv_fail(err, GV_ERR_ENV, "%s: out of memory for a %zu KiB ROM", name, n / 1024);
     }
     c->bus_size = bs;
-    for (size_t i = 0; i < bs; i++)
-        c->bus[i] = d[mirror(i, n)];
+    bus_fill(c->bus, d, n);
     if (nw) {
         int o = snprintf(c->warning, sizeof c->warning, "%s: ", name);
         for (int i = 0; i < nw && o > 0 && (size_t)o < sizeof c->warning; i++)
