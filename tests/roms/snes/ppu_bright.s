@@ -27,21 +27,7 @@ reset:  snes_reset
         stz     $212D
         stz     $2130
         stz     $2131
-        ; HDMA channel 1: INIDISP by lines (one byte, B-bus $00)
-        stz     $4310
-        stz     $4311
-        ldx     #bright_tab
-        stx     $4312
-        stz     $4314
-        lda     #$02
-        sta     $420C
-        lda     #$0F
-        sta     $2100
-        lda     #$80
-        sta     $4200           ; NMI
-        cli
-@idle:  wai
-        bra     @idle
+        hdma1_show_idle $00, bright_tab ; HDMA channel 1: INIDISP by lines
 
 nmi:    rti
 irq:    rti
