@@ -3,7 +3,7 @@ pixel against a model written from the scene's source (tests/roms/snes/SCENE.s) 
 PPU's documented rules, independent of the emulator's renderer. Prints what it compared
 and the first differences; exit 0 when every modelled pixel is equal, 1 otherwise.
 Scenes: ppu_direct (direct colour in modes 3, 4 and 7), ppu_bright (the master brightness
-curve)."""
+curve), warm_boot (the picture after a reset)."""
 import os
 import sys
 
@@ -77,9 +77,14 @@ def ppu_bright():
     return out
 
 
+def warm_boot():
+    """The expected picture of warm_boot.s, before and after a reset: a red backdrop."""
+    return {(x, y): rgb(0x001F) for y in range(224) for x in range(256)}
+
+
 def main():
     png, scene = sys.argv[1], sys.argv[2]
-    want = {'ppu_direct': ppu_direct, 'ppu_bright': ppu_bright}[scene]()
+    want = {'ppu_direct': ppu_direct, 'ppu_bright': ppu_bright, 'warm_boot': warm_boot}[scene]()
     w, h, pix = read_png(png)
     at = lambda x, y: tuple(pix[(y * w + x) * 3:(y * w + x) * 3 + 3])
     bad = [(k, v, at(*k)) for k, v in sorted(want.items(), key=lambda kv: (kv[0][1], kv[0][0])) if at(*k) != v]

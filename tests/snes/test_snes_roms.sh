@@ -70,6 +70,16 @@ for scene in ppu_direct ppu_bright; do
   fi
 done
 
+# ---- the reset button clears no memory: warm_boot loads its colours on a cold boot only ----
+for at in 30 59; do
+  "$G" run snes "$R/warm_boot.sfc" --frames 60 --reset-at $at --png "$T_TMP/warm.png" --no-battery -q >/dev/null 2>"$T_TMP/err"
+  if python3 "$GV_ROOT/tests/snes/ppu_model.py" "$T_TMP/warm.png" warm_boot >"$T_TMP/model" 2>&1; then
+    pass "snes reset keeps video memory (--reset-at $at)" "$(head -n 1 "$T_TMP/model")"
+  else
+    fail "snes reset keeps video memory (--reset-at $at)" "$(head -n 3 "$T_TMP/model" | tr '\n' ' ') $(head -n 1 "$T_TMP/err")"
+  fi
+done
+
 # ---- bad input: one line on stderr, exit 2 ---------------------------------------------
 head -c 20000 "$R/cpu_test.sfc" >"$T_TMP/trunc.sfc"
 expect_exit "snes truncated ROM" 2 "$G" run snes "$T_TMP/trunc.sfc"

@@ -140,6 +140,8 @@ void snes_sync_spc(snes *m, uint64_t master_clock);
 
 /* snes_ppu.c */
 void snes_ppu_power(snes_ppu *p);
+/* The reset button: the registers as at power-on, VRAM, CGRAM and OAM kept. */
+void snes_ppu_reset(snes_ppu *p);
 /* reg: $00-$33 of $21xx. Returns the number of video memory bytes written (0-2), each
  * as an SNES_MW word in mw. */
 int snes_ppu_write(snes_ppu *p, uint8_t reg, uint8_t v, uint32_t mw[2]);

@@ -582,7 +582,10 @@ static void reset_common(snes *m, int power)
     memset(m->s.dma, 0xFF, sizeof m->s.dma);
     for (int ch = 0; ch < 8; ch++)
         m->s.dma[ch].do_transfer = 0, m->s.dma[ch].done = 1;
-    snes_ppu_power(&m->s.ppu);
+    if (power)
+        snes_ppu_power(&m->s.ppu);
+    else
+        snes_ppu_reset(&m->s.ppu);
     m->vlog_snap = 1;
     snes_map_pages(m);
     snes_cpu_state keep = m->cpu.s;
