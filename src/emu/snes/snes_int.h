@@ -147,7 +147,8 @@ void snes_ppu_reset(snes_ppu *p);
 int snes_ppu_write(snes_ppu *p, uint8_t reg, uint8_t v, uint32_t mw[2]);
 /* The registers a line is drawn with (snes_video.h). */
 void snes_vregs_of(const snes_ppu *p, snes_vregs *r);
-uint8_t snes_ppu_read(snes *m, uint8_t reg);                /* reg: $34-$3F */
+/* reg: $34-$3F; clk: the master clock of the access (the counter latch of $2137) */
+uint8_t snes_ppu_read(snes *m, uint8_t reg, uint64_t clk);
 /* The reads that change the PPU ($2138-$213B: OAM, VRAM, CGRAM data ports). */
 uint8_t snes_ppu_read_mem(snes_ppu *p, uint8_t reg);
 /* Draws picture line y (0-223: screen line y + 1) into out (256 RGB pixels) with the
@@ -156,7 +157,7 @@ void snes_ppu_draw_line(snes_ppu *p, int y, uint8_t *out);
 /* Only the sprite evaluation of picture line y (the STAT77 flags), when nothing is drawn. */
 void snes_ppu_obj_flags(snes_ppu *p, int y);
 
-/* The H/V counters latch (a $2137 read or WRIO bit 7 going low). */
-void snes_ppu_latch_counters(snes *m);
+/* The H/V counters latch (a $2137 read or WRIO bit 7 going low) at master clock clk. */
+void snes_ppu_latch_counters(snes *m, uint64_t clk);
 
 #endif

@@ -307,7 +307,7 @@ static uint8_t io_read(snes *m, uint32_t addr, uint64_t *clk)
     uint16_t a = (uint16_t)addr;
     uint8_t ob = snes_cpu_open_bus(&m->cpu);
     if (a >= 0x2134 && a < 0x2140) {
-        return snes_ppu_read(m, (uint8_t)a);
+        return snes_ppu_read(m, (uint8_t)a, *clk);
     }
     if (a >= 0x2140 && a < 0x2180) {
         snes_sync_spc(m, *clk);
@@ -424,7 +424,7 @@ static void io_write(snes *m, uint32_t addr, uint8_t v, uint64_t *clk)
     }
     case 0x4201:
         if ((m->s.wrio & 0x80) && !(v & 0x80))
-            snes_ppu_latch_counters(m);
+            snes_ppu_latch_counters(m, *clk);
         m->s.wrio = v;
         return;
     case 0x4202: m->s.wrmpya = v; return;
