@@ -78,8 +78,9 @@ def ppu_bright():
 
 
 def warm_boot():
-    """The expected picture of warm_boot.s, before and after a reset: a red backdrop."""
-    return {(x, y): rgb(0x001F) for y in range(224) for x in range(256)}
+    """The expected picture of warm_boot.s, before and after a reset: the red backdrop plus
+    the fixed colour blue 31 (colour math, add): magenta."""
+    return {(x, y): rgb(0x001F + 0x7C00) for y in range(224) for x in range(256)}
 
 
 def main():

@@ -140,7 +140,7 @@ void snes_sync_spc(snes *m, uint64_t master_clock);
 
 /* snes_ppu.c */
 void snes_ppu_power(snes_ppu *p);
-/* The reset button: the registers as at power-on, VRAM, CGRAM and OAM kept. */
+/* The reset button: forced blank; the memories and the other registers kept. */
 void snes_ppu_reset(snes_ppu *p);
 /* reg: $00-$33 of $21xx. Returns the number of video memory bytes written (0-2), each
  * as an SNES_MW word in mw. */

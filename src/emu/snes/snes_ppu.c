@@ -16,7 +16,6 @@
  * Not emulated (docs/SNES.md): mid-scanline register changes, hires (modes 5/6 and
  * pseudo-hires draw their even pixels at 256 wide), interlace, offset-per-tile, direct
  * colour, sprite mosaic. */
-#include <stddef.h>
 #include <string.h>
 
 #include "emu/snes/snes_int.h"
@@ -33,20 +32,12 @@ void snes_ppu_power(snes_ppu *p)
     p->inidisp = 0x80; /* forced blank */
 }
 
-/* The memories lead the PPU's state, so a reset clears what follows them. */
-_Static_assert(offsetof(snes_ppu, cgram) < offsetof(snes_ppu, inidisp) &&
-                   offsetof(snes_ppu, vram) < offsetof(snes_ppu, inidisp) &&
-                   offsetof(snes_ppu, oam) < offsetof(snes_ppu, inidisp),
-               "VRAM, CGRAM and OAM come before the registers in snes_ppu");
-
 void snes_ppu_reset(snes_ppu *p)
 {
-    /* the reset button clears no memory: VRAM, CGRAM and OAM keep their contents (a game
-     * that loads them on a cold boot only shows its picture again); the registers start
-     * over as at power-on, with forced blank */
-    size_t at = offsetof(snes_ppu, inidisp);
-    memset((uint8_t *)p + at, 0, sizeof *p - at);
-    p->inidisp = 0x80;
+    /* the reset button clears no memory and leaves the PPU's registers as they are, but for
+     * forced blank: a program that sets them up on a cold boot only (a signature in WRAM)
+     * shows its picture again once it turns the screen on */
+    p->inidisp = (uint8_t)(p->inidisp | 0x80);
 }
 
 /* The VRAM word address after the address translation of VMAIN bits 2-3. */
