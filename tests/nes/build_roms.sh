@@ -10,19 +10,42 @@ if ! command -v ca65 >/dev/null 2>&1 || ! command -v ld65 >/dev/null 2>&1; then
   exit 3
 fi
 mkdir -p "$out" || exit 1
-build() { # name linker-config
+build() { # name linker-config source defines (comma-separated NAME=VALUE)
   rom="$out/$1.nes"
-  if [ -f "$rom" ] && [ -z "$(find "$src" -newer "$rom" \( -name '*.s' -o -name '*.inc' -o -name '*.cfg' \) | head -n 1)" ]; then
+  if [ -f "$rom" ] && [ -z "$(find "$src" -newer "$rom" \( -name '*.s' -o -name '*.inc' -o -name '*.cfg' \) | head -n 1)" ] &&
+     ! [ "$0" -nt "$rom" ]; then
     return 0
   fi
-  ca65 -g -I "$src" "$src/$1.s" -o "$out/$1.o" || return 1
+  defs=
+  if [ -n "$4" ]; then
+    for d in $(echo "$4" | tr ',' ' '); do defs="$defs -D $d"; done
+  fi
+  # shellcheck disable=SC2086
+  ca65 -g -I "$src" $defs "$src/$3.s" -o "$out/$1.o" || return 1
   ld65 -C "$src/$2" "$out/$1.o" -o "$rom.tmp" -Ln "$out/$1.labels" || return 1
   mv "$rom.tmp" "$rom"
 }
 status=0
-for r in cpu_test:nrom.cfg ppu_scene:nrom.cfg apu_test:nrom.cfg mmc3_irq:mmc3.cfg input_test:nrom.cfg acc_test:mmc3.cfg; do
-  name=${r%%:*}
-  [ -f "$src/$name.s" ] || continue
-  build "$name" "${r#*:}" || { echo "building $name failed" >&2; status=1; }
+# name:linker-config[:source:defines] (the source is name.s unless given)
+for r in cpu_test:nrom.cfg ppu_scene:nrom.cfg apu_test:nrom.cfg mmc3_irq:mmc3.cfg input_test:nrom.cfg acc_test:mmc3.cfg \
+  colordreams:latch32c.cfg:latch_test:BOARD=11 cprom:cprom.cfg:latch_test:BOARD=13 bnrom:latch32.cfg:latch_test:BOARD=34 \
+  nina001:latch32c.cfg:latch_test:BOARD=134 gxrom:latch32c.cfg:latch_test:BOARD=66 camerica:latch16.cfg:latch_test:BOARD=71 \
+  txsrom:mmc3x.cfg:mmc3x_test:BOARD=118 tqrom:mmc3x.cfg:mmc3x_test:BOARD=119 namco108:mmc3x.cfg:mmc3x_test:BOARD=206 \
+  sxrom:mmc1x.cfg:sxrom_test mmc2:mmc3x.cfg:mmc2_test:BOARD=9 mmc4:mmc4.cfg:mmc2_test:BOARD=10 \
+  vrc4a:mmc3x.cfg:vrc_test:BOARD=211 vrc2a:mmc3x.cfg:vrc_test:BOARD=22 vrc4e:mmc3x.cfg:vrc_test:BOARD=232 vrc4b:mmc3x.cfg:vrc_test:BOARD=251 fme7:mmc3x.cfg:fme7_test nrom368:nrom368.cfg:nrom368_test \
+  bandai70:disc16.cfg:disc_test:BOARD=70 bandai152:disc16.cfg:disc_test:BOARD=152 irem78a:disc16.cfg:disc_test:BOARD=781 \
+  irem78b:disc16.cfg:disc_test:BOARD=783 sunsoft89:disc16.cfg:disc_test:BOARD=89 sunsoft93:disc16.cfg:disc_test:BOARD=93 \
+  un1rom:disc16.cfg:disc_test:BOARD=94 unrom180:disc16f.cfg:disc_test:BOARD=180 tams1:disc16l.cfg:disc_test:BOARD=97 \
+  quattro:disc16q.cfg:disc_test:BOARD=232 jf17:disc16.cfg:disc_test:BOARD=72 jf19:disc16f.cfg:disc_test:BOARD=92 \
+  j87:disc32.cfg:disc_test:BOARD=87 jf11:disc32.cfg:disc_test:BOARD=140 jf13:disc32.cfg:disc_test:BOARD=86 \
+  sunsoft1:disc32.cfg:disc_test:BOARD=184 nina03:disc32.cfg:disc_test:BOARD=79 \
+  vrc6a:mmc3x.cfg:vrc6_test:BOARD=24 vrc6b:mmc3x.cfg:vrc6_test:BOARD=26; do
+  name=$(echo "$r" | cut -d: -f1)
+  cfg=$(echo "$r" | cut -d: -f2)
+  source=$(echo "$r" | cut -d: -f3)
+  defs=$(echo "$r" | cut -d: -f4)
+  [ -n "$source" ] || source=$name
+  [ -f "$src/$source.s" ] || continue
+  build "$name" "$cfg" "$source" "$defs" || { echo "building $name failed" >&2; status=1; }
 done
 exit $status

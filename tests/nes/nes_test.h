@@ -3,6 +3,7 @@
 #ifndef GV_TESTS_NES_TEST_H
 #define GV_TESTS_NES_TEST_H
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,6 +114,42 @@ __attribute__((unused)) static uint8_t *nes_run_png(const char *name, const char
         return NULL;
     }
     return rgb;
+}
+
+/* The NTSC CPU clock (236.25 MHz / 11 / 12) and the samples of a frame at 48 kHz. */
+#define CPU_HZ (236250000.0 / 11.0 / 12.0)
+#define SPF (48000.0 / 60.0988)
+
+/* Rising zero crossings per second over samples [a, b) (with hysteresis: a tenth of the
+ * peak); *rms gets their RMS. */
+__attribute__((unused)) static double crossings_hz(const int16_t *s, long a, long b, double *rms)
+{
+    int peak = 0;
+    double acc = 0;
+    for (long i = a; i < b; i++) {
+        int v = s[i] < 0 ? -s[i] : s[i];
+        if (v > peak)
+            peak = v;
+        acc += (double)s[i] * s[i];
+    }
+    *rms = sqrt(acc / (double)(b - a));
+    int h = peak / 10 > 20 ? peak / 10 : 20, state = 0, n = 0;
+    long first = -1, last = -1;
+    for (long i = a; i < b; i++) {
+        if (state <= 0 && s[i] > h) {
+            if (state < 0) {
+                if (first < 0)
+                    first = i;
+                last = i;
+                n++;
+            }
+            state = 1;
+        } else if (state >= 0 && s[i] < -h) {
+            state = -1;
+        }
+    }
+    /* periods between the first and the last counted crossing */
+    return n > 1 ? (double)(n - 1) * 48000.0 / (double)(last - first) : 0;
 }
 
 #endif

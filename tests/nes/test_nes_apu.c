@@ -5,43 +5,7 @@
  * 4 down f = CPU / (rate * 8), with CPU = 236.25 MHz / 11 / 12. This test measures the
  * frequency in gpuvet's WAV by counting rising zero crossings (with hysteresis) in the
  * middle 15 frames of each part, and checks the gaps are silent and the noise is loud. */
-#include <math.h>
-
 #include "nes_test.h"
-
-#define CPU_HZ (236250000.0 / 11.0 / 12.0)
-#define SPF (48000.0 / 60.0988) /* samples per frame */
-
-/* Rising zero crossings per second over samples [a, b). */
-static double crossings_hz(const int16_t *s, long a, long b, double *rms)
-{
-    int peak = 0;
-    double acc = 0;
-    for (long i = a; i < b; i++) {
-        int v = s[i] < 0 ? -s[i] : s[i];
-        if (v > peak)
-            peak = v;
-        acc += (double)s[i] * s[i];
-    }
-    *rms = sqrt(acc / (double)(b - a));
-    int h = peak / 10 > 20 ? peak / 10 : 20, state = 0, n = 0;
-    long first = -1, last = -1;
-    for (long i = a; i < b; i++) {
-        if (state <= 0 && s[i] > h) {
-            if (state < 0) {
-                if (first < 0)
-                    first = i;
-                last = i;
-                n++;
-            }
-            state = 1;
-        } else if (state >= 0 && s[i] < -h) {
-            state = -1;
-        }
-    }
-    /* periods between the first and the last counted crossing */
-    return n > 1 ? (double)(n - 1) * 48000.0 / (double)(last - first) : 0;
-}
 
 int main(void)
 {

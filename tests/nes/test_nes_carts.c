@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
 #include "emu/nes/nes_int.h"
+#include "nes_test.h"
 
 /* An image: header + PRG (8 KiB banks numbered) + CHR (1 KiB banks numbered, +0x80). */
 static uint8_t *image(int mapper, int prg16, int chr8, int flags6, size_t *len)
@@ -33,11 +33,24 @@ typedef struct {
     nes *m;
 } board;
 
-static nes *board_open(board *b, int mapper, int prg16, int chr8, int flags6)
+/* Makes an image an NES 2.0 one: submapper, bytes 10 (PRG-RAM | PRG-NVRAM << 4) and 11
+ * (CHR-RAM | CHR-NVRAM << 4) as shift counts (64 << n bytes). */
+static void nes2(uint8_t *d, int mapper, int sub, int b10, int b11)
+{
+    d[6] = (uint8_t)((d[6] & 0x0F) | (mapper & 0x0F) << 4);
+    d[7] = (uint8_t)((mapper & 0xF0) | 0x08);
+    d[8] = (uint8_t)(((mapper >> 8) & 0x0F) | (sub << 4));
+    d[10] = (uint8_t)b10;
+    d[11] = (uint8_t)b11;
+}
+
+/* Opens the board of image d (which b then owns). */
+static nes *board_open_image(board *b, uint8_t *d, size_t len)
 {
     gv_err err;
     memset(b, 0, sizeof *b);
-    b->d = image(mapper, prg16, chr8, flags6, &b->len);
+    b->d = d;
+    b->len = len;
     if (nes_cart_parse(b->d, b->len, "test", &b->c, &err) != GV_OK) {
         t_check(0, "parse", "%s", err.msg);
         return NULL;
@@ -48,6 +61,22 @@ static nes *board_open(board *b, int mapper, int prg16, int chr8, int flags6)
         b->m = NULL;
     }
     return b->m;
+}
+
+static nes *board_open(board *b, int mapper, int prg16, int chr8, int flags6)
+{
+    size_t len;
+    uint8_t *d = image(mapper, prg16, chr8, flags6, &len);
+    return board_open_image(b, d, len);
+}
+
+/* The same with an NES 2.0 header (nes2 above). */
+static nes *board_open2(board *b, int mapper, int sub, int prg16, int chr8, int flags6, int b10, int b11)
+{
+    size_t len;
+    uint8_t *d = image(mapper, prg16, chr8, flags6, &len);
+    nes2(d, mapper, sub, b10, b11);
+    return board_open_image(b, d, len);
 }
 
 static void board_close(board *b)
@@ -71,7 +100,7 @@ static int chr_at(const nes *m, int a)
 static void wr(nes *m, uint16_t a, uint8_t v)
 {
     m->cyc += 2; /* not on consecutive cycles (MMC1 ignores those) */
-    nes_mapper_write(m, a, v);
+    nes_board_write(m, a, v);
 }
 
 static void mmc1(nes *m, uint16_t a, uint8_t v)
@@ -125,8 +154,8 @@ static void headers(void)
     d[7] = 0x04;
     t_check(nes_cart_parse(d, len, "t", &c, &err) == GV_ERR_INPUT, "reserved format bits rejected", "%s", err.msg);
     d[7] = 0;
-    d[6] = 0xB0 | (d[6] & 0x0F); /* mapper 11 */
-    t_check(nes_cart_parse(d, len, "t", &c, &err) == GV_ERR_INPUT && strstr(err.msg, "mapper 11"),
+    d[6] = 0x50 | (d[6] & 0x0F); /* mapper 5 */
+    t_check(nes_cart_parse(d, len, "t", &c, &err) == GV_ERR_INPUT && strstr(err.msg, "mapper 5 (MMC5)"),
             "unsupported mapper rejected", "%s", err.msg);
     d[6] &= 0x0F;
     d[4] = 4; /* NROM with 64 KiB PRG */
@@ -224,9 +253,9 @@ static void mmc1_board(void)
     /* writes on consecutive CPU cycles: only the first counts */
     m->cyc += 10;
     for (int i = 0; i < 5; i++) {
-        nes_mapper_write(m, 0xE000, 1); /* counted */
+        nes_board_write(m, 0xE000, 1); /* counted */
         m->cyc++;
-        nes_mapper_write(m, 0xE000, 0); /* ignored: the next cycle */
+        nes_board_write(m, 0xE000, 0); /* ignored: the next cycle */
         m->cyc += 2;
     }
     /* five counted 1s: bank 15 (8 KiB bank 30 of 16 wraps to 14); with the second writes
@@ -264,7 +293,7 @@ static void mmc3_board(void)
     wr(m, 0xE001, 0);
     int when = -1;
     for (int e = 1; e <= 6 && when < 0; e++) {
-        nes_mapper_a12_edge(m, (uint64_t)e * 341);
+        nes_board_a12(m, (uint64_t)e * 341);
         if (m->irq_src & NES_IRQ_MAPPER)
             when = e;
     }
@@ -272,11 +301,367 @@ static void mmc3_board(void)
     wr(m, 0xE000, 0); /* acknowledge and disable */
     ok &= !(m->irq_src & NES_IRQ_MAPPER);
     for (int e = 0; e < 8; e++)
-        nes_mapper_a12_edge(m, 10000 + (uint64_t)e * 341);
+        nes_board_a12(m, 10000 + (uint64_t)e * 341);
     ok &= !(m->irq_src & NES_IRQ_MAPPER);
     t_check(ok, "MMC3 scanline counter", "latch 3: reload, 2, 1, 0 -> IRQ at edge %d (4 expected); $E000 acknowledges and disables", when);
 out:
     board_close(&b);
+}
+
+/* ---- NES 2.0 fields and the boards added with the board interface ------------------- */
+
+static void headers_nes2(void)
+{
+    gv_err err;
+    nes_cart c;
+    size_t len;
+    uint8_t *d = image(1, 16, 0, 2, &len);
+    nes2(d, 1, 0, 0x77, 0x07); /* 8 KiB PRG-RAM + 8 KiB PRG-NVRAM, 8 KiB CHR-RAM */
+    int ok = nes_cart_parse(d, len, "t", &c, &err) == GV_OK;
+    t_check(ok && c.prg_ram_size == 16384 && c.prg_nvram_size == 8192 && c.chr_ram_size == 8192 && c.battery &&
+                !strcmp(nes_cart_board(&c), "MMC1 (SOROM)"),
+            "NES 2.0 RAM sizes", "PRG-RAM %u (NVRAM %u), CHR-RAM %u, battery %d: board %s", c.prg_ram_size,
+            c.prg_nvram_size, c.chr_ram_size, c.battery, ok ? nes_cart_board(&c) : err.msg);
+    if (ok)
+        nes_cart_free(&c);
+    d[12] = 3; /* Dendy */
+    t_check(nes_cart_parse(d, len, "t", &c, &err) == GV_ERR_INPUT && strstr(err.msg, "Dendy timing"),
+            "NES 2.0 Dendy rejected", "%s", err.msg);
+    d[12] = 2; /* multiple-region: runs as NTSC */
+    ok = nes_cart_parse(d, len, "t", &c, &err) == GV_OK && c.timing == NES_TIMING_MULTI;
+    t_check(ok, "NES 2.0 multiple-region accepted", "timing %d", c.timing);
+    if (ok)
+        nes_cart_free(&c);
+    d[12] = 0;
+    /* a miscellaneous ROM after CHR */
+    uint8_t *e = calloc(1, len + 100);
+    memcpy(e, d, len);
+    e[14] = 1;
+    ok = nes_cart_parse(e, len + 100, "t", &c, &err) == GV_OK && c.misc_roms == 1 && c.misc_size == 100 &&
+         c.misc == c.data + len;
+    t_check(ok, "NES 2.0 misc ROM", "%d misc ROM(s), %u bytes after CHR", c.misc_roms, c.misc_size);
+    if (ok)
+        nes_cart_free(&c);
+    free(e);
+    nes2(d, 34, 3, 0x07, 0x07); /* mapper 34 has submappers 1 and 2 */
+    t_check(nes_cart_parse(d, len, "t", &c, &err) == GV_ERR_INPUT && strstr(err.msg, "submapper 3 of mapper 34"),
+            "unsupported submapper rejected", "%s", err.msg);
+    free(d);
+    /* iNES 1.0: byte 8 is the PRG-RAM size in 8 KiB units */
+    d = image(1, 16, 0, 0, &len);
+    d[8] = 4;
+    ok = nes_cart_parse(d, len, "t", &c, &err) == GV_OK && c.prg_ram_size == 32768 && !c.prg_nvram_size;
+    t_check(ok && !strcmp(nes_cart_board(&c), "MMC1 (SXROM)"), "iNES PRG-RAM size byte", "%u bytes: %s",
+            c.prg_ram_size, ok ? nes_cart_board(&c) : err.msg);
+    if (ok)
+        nes_cart_free(&c);
+    free(d);
+}
+
+/* The byte the CPU reads at $6000 with open bus showing as $5A. */
+static int wram_at(nes *m, uint16_t a)
+{
+    m->bus = 0x5A;
+    return nes_peek(m, a);
+}
+
+static void mmc1_variants(void)
+{
+    board b;
+    nes *m = board_open2(&b, 1, 0, 16, 0, 0, 0x77, 0x07); /* SOROM */
+    if (m) {
+        wr(m, 0x6000, 0x11);
+        mmc1(m, 0xA000, 0x08); /* CHR bank 0 bit 3: PRG-RAM A13 */
+        wr(m, 0x6000, 0x22);
+        int ok = wram_at(m, 0x6000) == 0x22 && m->prg_ram[8192] == 0x22 && m->prg_ram[0] == 0x11;
+        mmc1(m, 0xA000, 0x00);
+        ok &= wram_at(m, 0x6000) == 0x11;
+        t_check(ok, "SOROM PRG-RAM banks", "CHR bank 0 bit 3 selects the 8 KiB page (the second battery-backed)");
+    }
+    board_close(&b);
+    m = board_open2(&b, 1, 0, 32, 0, 0, 0x09, 0x07); /* SXROM: 512 KiB PRG, 32 KiB PRG-RAM */
+    if (m) {
+        for (int pg = 0; pg < 4; pg++) {
+            mmc1(m, 0xA000, (uint8_t)(pg << 2));
+            wr(m, 0x6000, (uint8_t)(0x40 + pg));
+        }
+        int ok = m->prg_ram[0] == 0x40 && m->prg_ram[8192] == 0x41 && m->prg_ram[16384] == 0x42 && m->prg_ram[24576] == 0x43;
+        mmc1(m, 0xE000, 2); /* 16 KiB bank 2 at $8000 */
+        ok &= prg_at(m, 0x8000) == 4 && prg_at(m, 0xC000) == 30;
+        mmc1(m, 0xA000, 0x10 | 0x04); /* PRG A18 (second 256 KiB), RAM page 1 */
+        ok &= prg_at(m, 0x8000) == 36 && prg_at(m, 0xC000) == 62 && wram_at(m, 0x6000) == 0x41;
+        t_check(ok, "SXROM", "CHR bank 0 bits 2-3 select the 32 KiB PRG-RAM's page, bit 4 PRG A18");
+    }
+    board_close(&b);
+    m = board_open2(&b, 1, 0, 8, 0, 0, 0x07, 0x07); /* SNROM */
+    if (m) {
+        wr(m, 0x6000, 0x77);
+        int ok = wram_at(m, 0x6000) == 0x77;
+        mmc1(m, 0xA000, 0x10); /* CHR bank 0 bit 4: PRG-RAM off */
+        ok &= wram_at(m, 0x6000) == 0x5A;
+        wr(m, 0x6000, 0x12);
+        mmc1(m, 0xA000, 0x00);
+        ok &= wram_at(m, 0x6000) == 0x77;
+        t_check(ok, "SNROM PRG-RAM disable", "CHR bank 0 bit 4 disables the PRG-RAM (open bus, writes ignored)");
+    }
+    board_close(&b);
+    m = board_open2(&b, 1, 5, 2, 1, 0, 0x07, 0x00); /* SEROM */
+    if (m) {
+        mmc1(m, 0xE000, 1);
+        mmc1(m, 0x8000, 0x0C);
+        t_check(prg_at(m, 0x8000) == 0 && prg_at(m, 0xC000) == 2 && !strcmp(m->bd->name, "MMC1 (SEROM/SHROM)"),
+                "SEROM (submapper 5)", "32 KiB fixed: no PRG banking (bank 1 written, $8000 shows bank %d)",
+                prg_at(m, 0x8000));
+    }
+    board_close(&b);
+}
+
+static void mmc3_relatives(void)
+{
+    board b;
+    nes *m = board_open2(&b, 4, 1, 16, 16, 0, 0x40, 0x00); /* MMC6: 1 KiB of PRG-NVRAM */
+    if (m) {
+        int ok = wram_at(m, 0x7000) == 0x5A; /* RAM disabled at power */
+        wr(m, 0x8000, 0x20);                 /* RAM on */
+        wr(m, 0xA001, 0xF0);                 /* both halves readable and writable */
+        wr(m, 0x7000, 0x33);
+        wr(m, 0x7200, 0x44);
+        ok &= wram_at(m, 0x7C00) == 0x33 && wram_at(m, 0x7E00) == 0x44 && wram_at(m, 0x6000) == 0x5A;
+        wr(m, 0xA001, 0x20); /* only the lower half readable */
+        ok &= wram_at(m, 0x7000) == 0x33 && wram_at(m, 0x7200) == 0;
+        wr(m, 0x7000, 0x55); /* lower half read-only now */
+        ok &= wram_at(m, 0x7000) == 0x33;
+        wr(m, 0x8000, 0x00); /* RAM off: $A001 held at 0 */
+        wr(m, 0xA001, 0xF0);
+        wr(m, 0x8000, 0x20);
+        ok &= wram_at(m, 0x7000) == 0x5A;
+        t_check(ok, "MMC6 RAM", "1 KiB at $7000 mirrored; per-half read/write enables; open bus when neither reads");
+    }
+    board_close(&b);
+    m = board_open(&b, 118, 8, 16, 0); /* TxSROM */
+    if (m) {
+        wr(m, 0x8000, 0);
+        wr(m, 0x8001, 0x80); /* R0 (2 KiB at $0000): bit 7 */
+        wr(m, 0x8000, 1);
+        wr(m, 0x8001, 0x02);
+        int ok = m->ppu.pl.r.nt_map[0] == 0x400 && m->ppu.pl.r.nt_map[1] == 0x400 && m->ppu.pl.r.nt_map[2] == 0 &&
+                 m->ppu.pl.r.nt_map[3] == 0;
+        wr(m, 0x8000, 0x80 | 2); /* CHR inversion: R2-R5 at $0000-$0FFF */
+        wr(m, 0x8001, 0x00);
+        wr(m, 0x8000, 0x80 | 3);
+        wr(m, 0x8001, 0x81);
+        wr(m, 0x8000, 0x80 | 4);
+        wr(m, 0x8001, 0x82);
+        wr(m, 0x8000, 0x80 | 5);
+        wr(m, 0x8001, 0x03);
+        ok &= m->ppu.pl.r.nt_map[0] == 0 && m->ppu.pl.r.nt_map[1] == 0x400 && m->ppu.pl.r.nt_map[2] == 0x400 &&
+              m->ppu.pl.r.nt_map[3] == 0 && chr_at(m, 0x0400) == 1;
+        t_check(ok, "TxSROM (118)", "CHR bank bit 7 of each 1 KiB at PPU $0000-$0FFF selects that nametable slot's CIRAM page");
+    }
+    board_close(&b);
+    m = board_open(&b, 119, 8, 8, 0); /* TQROM: 64 KiB CHR-ROM + 8 KiB CHR-RAM */
+    if (m) {
+        wr(m, 0x8000, 2);
+        wr(m, 0x8001, 0x40 | 3);
+        wr(m, 0x8000, 3);
+        wr(m, 0x8001, 5);
+        int ok = b.c.chr_ram_size == 8192 && m->ppu.pl.r.chr_map[4] == (NES_CHR_RAM | 3 * 1024) && chr_at(m, 0x1400) == 5;
+        t_check(ok, "TQROM (119)", "bank values with bit 6 select 1 KiB of the 8 KiB CHR-RAM, others CHR-ROM");
+    }
+    board_close(&b);
+    m = board_open(&b, 206, 8, 8, 1); /* Namco 108, vertical */
+    if (m) {
+        static const uint8_t banks[8] = {4, 10, 20, 21, 22, 23, 5, 9};
+        for (int r = 0; r < 8; r++) {
+            wr(m, 0x8000, (uint8_t)(0xC0 | r)); /* mode bits do not exist */
+            wr(m, 0x8001, banks[r]);
+        }
+        wr(m, 0xA000, 1); /* no mirroring register */
+        int ok = prg_at(m, 0x8000) == 5 && prg_at(m, 0xA000) == 9 && prg_at(m, 0xC000) == 14 && chr_at(m, 0x0000) == 4 &&
+                 chr_at(m, 0x1000) == 20 && m->ppu.pl.r.nt_map[1] == 0x400;
+        t_check(ok, "Namco 108 (206)", "MMC3 banks in mode 0 only, header mirroring");
+    }
+    board_close(&b);
+}
+
+/* Bus conflicts: the discrete boards' images get $FF at CPU $FFF0-$FFFF of the power-on
+ * mapping, where writes keep their value. */
+static nes *board_open_ff(board *b, int mapper, int prg16, int chr8, int flags6)
+{
+    size_t len;
+    uint8_t *d = image(mapper, prg16, chr8, flags6, &len);
+    memset(d + 16 + 32768 - 16, 0xFF, 16);
+    return board_open_image(b, d, len);
+}
+
+static void discrete_boards(void)
+{
+    board b;
+    nes *m = board_open_ff(&b, 11, 8, 16, 0); /* Color Dreams */
+    if (m) {
+        wr(m, 0xFFF0, 0x21);
+        int ok = prg_at(m, 0x8000) == 4 && chr_at(m, 0) == 16;
+        wr(m, 0x8000, 0x33); /* ROM byte 4 there: 0x33 & 4 = 0 */
+        ok &= prg_at(m, 0x8000) == 0 && chr_at(m, 0) == 0;
+        t_check(ok, "Color Dreams (11)", "32 KiB PRG bank bits 0-1, 8 KiB CHR bank bits 4-7, bus conflicts");
+    }
+    board_close(&b);
+    m = board_open_ff(&b, 13, 2, 0, 0); /* CPROM */
+    if (m) {
+        wr(m, 0xFFF0, 2);
+        int ok = b.c.chr_ram_size == 16384 && m->ppu.pl.r.chr_map[0] == NES_CHR_RAM &&
+                 m->ppu.pl.r.chr_map[4] == (NES_CHR_RAM | 8192) && m->ppu.pl.r.chr_map[7] == (NES_CHR_RAM | 11264);
+        t_check(ok, "CPROM (13)", "16 KiB CHR-RAM: $0000 fixed to the first 4 KiB, $1000 the page of bits 0-1");
+    }
+    board_close(&b);
+    m = board_open_ff(&b, 34, 8, 0, 0); /* BNROM */
+    if (m) {
+        wr(m, 0xFFF0, 2);
+        t_check(!strcmp(m->bd->name, "BNROM") && prg_at(m, 0x8000) == 8 && prg_at(m, 0xE000) == 11, "BNROM (34)",
+                "32 KiB PRG bank; chosen for mapper 34 with CHR-RAM");
+    }
+    board_close(&b);
+    m = board_open(&b, 34, 4, 2, 0); /* NINA-001: 16 KiB CHR-ROM */
+    if (m) {
+        wr(m, 0x7FFD, 1);
+        wr(m, 0x7FFE, 2);
+        wr(m, 0x7FFF, 3);
+        int ok = !strcmp(m->bd->name, "NINA-001") && prg_at(m, 0x8000) == 4 && chr_at(m, 0x0000) == 8 &&
+                 chr_at(m, 0x1000) == 12 && wram_at(m, 0x7FFF) == 3;
+        t_check(ok, "NINA-001 (34)", "$7FFD 32 KiB PRG, $7FFE/$7FFF 4 KiB CHR at $0000/$1000, the RAM underneath written too");
+    }
+    board_close(&b);
+    m = board_open_ff(&b, 66, 8, 4, 0); /* GxROM */
+    if (m) {
+        wr(m, 0xFFF0, 0x23);
+        t_check(prg_at(m, 0x8000) == 8 && chr_at(m, 0) == 24, "GxROM (66)", "32 KiB PRG bank bits 4-5, 8 KiB CHR bits 0-1");
+    }
+    board_close(&b);
+    m = board_open(&b, 71, 8, 0, 1); /* Camerica, iNES 1.0, vertical */
+    if (m) {
+        wr(m, 0xC000, 3);
+        int ok = prg_at(m, 0x8000) == 6 && prg_at(m, 0xC000) == 14;
+        wr(m, 0x8000, 0x10); /* not the mirroring register on an iNES 1.0 image */
+        ok &= m->ppu.pl.r.nt_map[1] == 0x400;
+        wr(m, 0x9000, 0x10); /* Fire Hawk's one-screen select */
+        ok &= m->ppu.pl.r.nt_map[0] == 0x400 && m->ppu.pl.r.nt_map[3] == 0x400;
+        t_check(ok, "Camerica (71)", "16 KiB bank from $C000, last fixed; one-screen from $9000 bit 4 once written");
+    }
+    board_close(&b);
+    m = board_open(&b, 0, 3, 1, 0); /* NROM-368 */
+    if (m) {
+        int ok = !strcmp(m->bd->name, "NROM-368") && b.c.prg_ram_size == 0 && wram_at(m, 0x4800) == 0 &&
+                 wram_at(m, 0x6000) == 1 && prg_at(m, 0x8000) == 2 && prg_at(m, 0xE000) == 5 && wram_at(m, 0x47FF) == 0x5A;
+        t_check(ok, "NROM-368", "48 KiB image: its last 46 KiB at $4800-$FFFF, $4020-$47FF open bus, no PRG-RAM");
+    }
+    board_close(&b);
+}
+
+/* The CPU-cycle counters: when the board asks to be woken, and the IRQ it raises then. */
+static void cycle_irqs(void)
+{
+    board b;
+    nes *m = board_open2(&b, 21, 1, 8, 8, 0, 0x07, 0x00); /* VRC4a: registers at +0, +2, +4, +6 */
+    if (m) {
+        wr(m, 0xF000, 0x0D);
+        wr(m, 0xF002, 0x0F); /* latch $FD: 3 prescaler clocks to the overflow */
+        wr(m, 0xF004, 0x02); /* E, scanline mode: the counter reloads, the prescaler restarts at 341 */
+        uint64_t c0 = m->cyc, t1 = m->board_ev;
+        m->cyc = t1; /* the machine reaches the event */
+        nes_events(m);
+        int ok = t1 == c0 + 341 && (m->irq_src & NES_IRQ_MAPPER) && m->irq_at == t1 && m->board_ev == t1 + 341;
+        t_check(ok, "VRC IRQ scanline mode", "latch $FD: IRQ %llu cycles after the control write (341: 114 + 114 + 113), "
+                "then every %llu", (unsigned long long)(t1 - c0), (unsigned long long)(m->board_ev - t1));
+        wr(m, 0xF006, 0); /* acknowledge: A (0) moves to E */
+        ok = !(m->irq_src & NES_IRQ_MAPPER) && m->board_ev == NES_NEVER;
+        wr(m, 0xF000, 0x00);
+        wr(m, 0xF002, 0x08); /* latch $80 */
+        wr(m, 0xF004, 0x06); /* E, cycle mode */
+        ok &= m->board_ev == m->cyc + 128;
+        t_check(ok, "VRC IRQ cycle mode", "acknowledge with A clear stops it; latch $80 in cycle mode: %llu cycles (128)",
+                (unsigned long long)(m->board_ev - m->cyc));
+    }
+    board_close(&b);
+    m = board_open2(&b, 22, 0, 8, 8, 0, 0x00, 0x00); /* VRC2a without PRG-RAM: the $6000 bit */
+    if (m) {
+        wr(m, 0x6000, 0x03);
+        int ok = wram_at(m, 0x6000) == (0x5A & 0xFE) + 1;
+        wr(m, 0x6FFF, 0x00);
+        ok &= wram_at(m, 0x6000) == (0x5A & 0xFE) && wram_at(m, 0x7000) == 0x5A;
+        t_check(ok, "VRC2 without PRG-RAM", "$6000-$6FFF keep bit 0 of the last write, the other bits open bus");
+    }
+    board_close(&b);
+    m = board_open2(&b, 69, 0, 8, 8, 0, 0x07, 0x00); /* FME-7 */
+    if (m) {
+        wr(m, 0x8000, 0x0E);
+        wr(m, 0xA000, 1000 & 0xFF);
+        wr(m, 0x8000, 0x0F);
+        wr(m, 0xA000, 1000 >> 8);
+        wr(m, 0x8000, 0x0D);
+        wr(m, 0xA000, 0x81);
+        uint64_t c0 = m->cyc, t1 = m->board_ev;
+        m->cyc = t1;
+        nes_events(m);
+        int ok = t1 == c0 + 1001 && (m->irq_src & NES_IRQ_MAPPER) && m->board_ev == t1 + 65536;
+        t_check(ok, "FME-7 IRQ", "counter 1000: the wrap to $FFFF %llu cycles after enabling (1001), then every 65536",
+                (unsigned long long)(t1 - c0));
+    }
+    board_close(&b);
+}
+
+/* A CHR page as a nametable (the interface's NES_MAP_CHR, for boards such as Namco 163 and
+ * Sunsoft-4): reads come from CHR, writes reach CHR-RAM and the frame log. */
+static void chr_nametables(void)
+{
+    board b;
+    nes *m = board_open(&b, 2, 2, 0, 0); /* UxROM, 8 KiB CHR-RAM */
+    if (!m)
+        goto out;
+    nes_pregs *r = &m->ppu.pl.r;
+    m->chr_ram[3 * 1024 + 5] = 0x77;
+    r->nt_map[1] = (uint16_t)(NES_NT_CHR | NES_NT_CHR_RAM | 3); /* $2400: CHR-RAM page 3 */
+    int ok = nes_nt_rd(&m->ppu.mem, r, 0x2405) == 0x77;
+    m->cyc += 100;
+    nes_ppu_write(m, 6, 0x24);
+    nes_ppu_write(m, 6, 0x06);
+    nes_ppu_write(m, 7, 0x99); /* $2406 */
+    ok &= m->chr_ram[3 * 1024 + 6] == 0x99 && m->ppu.nt[0x406] == 0 && m->ppu.nt[6] == 0;
+    t_check(ok, "CHR pages as nametables", "nt_map NES_NT_CHR: $2405 reads CHR-RAM page 3, a $2007 write lands there");
+out:
+    board_close(&b);
+}
+
+/* The test ROMs without a status block: NROM-368 (code and data at $4800-$7FFF) and the
+ * latch boards whose register fills $6000-$7FFF; each leaves its result in CPU RAM. */
+static void ram_result_roms(void)
+{
+    static const struct {
+        const char *rom, *what;
+        uint16_t at;
+    } roms[] = {
+        {"nrom368", "data at $4800 and $7FFF, code at $5000, open bus at $4700", 0x10},
+        {"j87", "Jaleco J87: CHR banks with the bits swapped", 0x200},
+        {"jf11", "Jaleco JF-11/14: PRG and CHR banks", 0x200},
+        {"jf13", "Jaleco JF-13: PRG and CHR banks ($6000-$6FFF)", 0x200},
+        {"sunsoft1", "Sunsoft-1: 4 KiB CHR banks, $1000 with bit 2 set", 0x200},
+    };
+    for (size_t i = 0; i < sizeof roms / sizeof roms[0]; i++) {
+        const char *rom = nes_rom(roms[i].rom);
+        if (!rom)
+            continue;
+        board b;
+        size_t len;
+        uint8_t *d = nes_slurp(rom, &len);
+        nes *m = d ? board_open_image(&b, d, len) : NULL;
+        if (!m)
+            continue;
+        for (int f = 0; f < 10; f++)
+            nes_run_frame(m);
+        uint8_t r = m->ram[roms[i].at];
+        t_check(r == 0xA5, roms[i].rom, "test ROM result $%02X at $%04X ($A5: passed, else the failed check): %s", r,
+                roms[i].at, roms[i].what);
+        board_close(&b);
+    }
 }
 
 int main(void)
@@ -288,5 +673,12 @@ int main(void)
     axrom();
     mmc1_board();
     mmc3_board();
+    headers_nes2();
+    mmc1_variants();
+    mmc3_relatives();
+    discrete_boards();
+    cycle_irqs();
+    chr_nametables();
+    ram_result_roms();
     return t_done();
 }

@@ -36,6 +36,20 @@ void nes_atab_init(nes_atab *t)
                 t->jump[mode][i][j] = o;
             }
     }
+    /* the Sunsoft 5B (nes_5b.h): its level table, and its 17-bit noise register's matrix
+     * powers the same way */
+    nes_5b_levels(t->x5b_level);
+    t->xvrc6_step = (t->pulse[15] + 7) / 15; /* the VRC6 (nes_vrc6.h) */
+    for (int j = 0; j < 17; j++)
+        t->x5b_jump[0][j] = nes_5b_lfsr_step(1u << j);
+    for (int i = 1; i < NES_JUMP_BITS; i++)
+        for (int j = 0; j < 17; j++) {
+            uint32_t c = t->x5b_jump[i - 1][j], o = 0;
+            for (int b = 0; b < 17; b++)
+                if ((c >> b) & 1)
+                    o ^= t->x5b_jump[i - 1][b];
+            t->x5b_jump[i][j] = o;
+        }
 }
 
 /* Filter coefficients in Q16 at 48 kHz: high-pass k = RC / (RC + dt), low-pass

@@ -36,8 +36,11 @@ static void audio_to(nes *m, uint64_t t)
     nes_apu *a = &m->apu;
     if (t <= a->audio_t)
         return;
+    int chip = a->xosc.kind != NES_XA_NONE;
     if (!m->opt.audio_native) {
         nes_osc_advance(m->tab, &a->osc, (uint32_t)(t - a->frame_c0));
+        if (chip)
+            nes_xosc_advance(m->tab, &a->xosc, (uint32_t)(t - a->frame_c0));
         a->audio_t = t;
         return;
     }
@@ -46,7 +49,10 @@ static void audio_to(nes *m, uint64_t t)
     while (at < t) {
         uint64_t end = nes_sample_end(o->n);
         uint64_t stop = end < t ? end : t;
-        o->carry += nes_osc_integrate(m->tab, &a->osc, (uint32_t)(at - a->frame_c0), (uint32_t)(stop - a->frame_c0));
+        uint32_t ra = (uint32_t)(at - a->frame_c0), rb = (uint32_t)(stop - a->frame_c0);
+        o->carry += nes_osc_integrate(m->tab, &a->osc, ra, rb);
+        if (chip) /* the cartridge's sound chip joins the mix */
+            o->carry += nes_xosc_integrate(m->tab, &a->xosc, ra, rb);
         at = stop;
         if (at == end) {
             if (m->abuf_n == m->abuf_cap) {
@@ -57,7 +63,38 @@ static void audio_to(nes *m, uint64_t t)
         }
     }
     nes_osc_advance(m->tab, &a->osc, (uint32_t)(t - a->frame_c0)); /* the silent channels too */
+    if (chip)
+        nes_xosc_advance(m->tab, &a->xosc, (uint32_t)(t - a->frame_c0));
     a->audio_t = t;
+}
+
+/* Records the chip's state from now on as a span of the frame log. */
+static void log_xspan(nes *m)
+{
+    nes_apu *a = &m->apu;
+    uint32_t t0 = (uint32_t)(a->audio_t - a->frame_c0);
+    a->xosc.t0 = t0;
+    if (!m->opt.log_audio)
+        return;
+    nes_loghead *h = m->lh;
+    if (h->nxspan && m->lxspan[h->nxspan - 1].t0 == t0) {
+        h->nxspan--; /* a later change at the same cycle replaces the span */
+    } else if (h->nxspan == m->lxspan_cap) {
+        m->lxspan_cap *= 2;
+        m->lxspan = gv_xrealloc(m->lxspan, m->lxspan_cap * sizeof *m->lxspan);
+    }
+    m->lxspan[h->nxspan++] = a->xosc;
+}
+
+void nes_xaudio_begin(nes *m)
+{
+    nes_apu_sync(m);
+    audio_to(m, m->cyc);
+}
+
+void nes_xaudio_end(nes *m)
+{
+    log_xspan(m);
 }
 
 static int env_out(const nes_apu *a, int i)
@@ -477,6 +514,7 @@ void nes_apu_power(nes *m)
     a->dmc_reload = a->osc.next[4] + 7ull * dmc_rate[0];
     a->fc_reset = NES_NEVER;
     a->fc_start = 0;
+    nes_xosc_power(&a->xosc, m->bd->xaudio);
     refresh(m);
 }
 
@@ -506,6 +544,9 @@ void nes_apu_frame_begin(nes *m)
     if (m->opt.log_audio) {
         m->lh->nspan = 0;
         refresh(m); /* the frame's first span, at t0 = 0 */
+        m->lh->nxspan = 0;
+        if (m->apu.xosc.kind != NES_XA_NONE)
+            log_xspan(m);
     }
 }
 
@@ -522,5 +563,6 @@ void nes_apu_frame_end(nes *m)
     /* rebase the audible state on the next frame */
     for (int c = 0; c < 5; c++)
         a->osc.next[c] -= len;
+    nes_xosc_rebase(&a->xosc, len);
     a->frame_c0 = m->cyc;
 }

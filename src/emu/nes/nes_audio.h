@@ -55,6 +55,11 @@ typedef struct {
     uint32_t pulse[31];  /* 95.52 / (8128 / n + 100) */
     uint32_t tnd[203];   /* 163.67 / (24329 / n + 100), n = 3 tri + 2 noise + dmc */
     uint16_t jump[2][NES_JUMP_BITS][15]; /* columns of M^(2^i) for the two feedback taps */
+    /* expansion sound chips (nes_xaudio.h): the Sunsoft 5B's level table and the columns
+     * of its 17-bit noise register's M^(2^i) */
+    uint32_t x5b_level[32];
+    uint32_t x5b_jump[NES_JUMP_BITS][17];
+    uint32_t xvrc6_step; /* one step of the VRC6's DAC: pulse[15] / 15 (nes_vrc6.h) */
 } nes_atab;
 
 /* Pulse duty waveforms 12.5%, 25%, 50%, 25% negated, as bit 7-pos of a byte. */
@@ -220,24 +225,39 @@ GV_INLINE uint64_t nes_osc_integrate(const nes_atab *tab, nes_osc *o, uint32_t a
     return sum;
 }
 
-/* Sum over [a, b) of the frame whose spans are span[0..n) (span[0].t0 == 0, increasing t0),
- * each valid until the next one starts. Used by the block renderers for one piece. */
+/* sum = the sum over [a, b) of a frame whose audible states are span[0..n) (span[0].t0 ==
+ * 0, increasing t0), each valid until the next one starts: from the last span starting at
+ * or before a, each span's state is moved on to the piece with ADVANCE(tab, &o, t) and
+ * summed with INTEGRATE(tab, &o, from, to). Shared by the APU's spans and the expansion
+ * chips' (nes_xaudio.h); used by the block renderers for one piece. */
+#define NES_SPANS_SUM(sum, tab, span, n, a, b, type, ADVANCE, INTEGRATE)                        \
+    do {                                                                                        \
+        uint32_t first_;                                                                        \
+        EMU_FIND_LAST_LE(first_, span, n, t0, a);                                               \
+        uint32_t t_ = (a);                                                                      \
+        for (uint32_t s_ = first_; s_ < (n) && t_ < (b); s_++) {                                   \
+            type o_ = (span)[s_];                                                               \
+            uint32_t end_ = (s_ + 1 < (n) && (span)[s_ + 1].t0 < (b)) ? (span)[s_ + 1].t0 : (b); \
+            if (t_ > o_.t0)                                                                     \
+                ADVANCE(tab, &o_, t_);                                                          \
+            if (end_ > t_)                                                                      \
+                (sum) += INTEGRATE(tab, &o_, t_, end_);                                         \
+            t_ = end_;                                                                          \
+        }                                                                                       \
+    } while (0)
+
+/* Moves the live channels of o to t (the others hold a constant output). */
+GV_INLINE void nes_osc_advance_live(const nes_atab *tab, nes_osc *o, uint32_t t)
+{
+    nes_osc_advance_some(tab, o, t, nes_osc_live(o));
+}
+
+/* Sum over [a, b) of the frame whose spans are span[0..n). */
 GV_INLINE uint64_t nes_spans_integrate(const nes_atab *tab, const nes_osc *span, uint32_t n,
                                        uint32_t a, uint32_t b)
 {
-    uint32_t lo; /* the last span starting at or before a */
-    EMU_FIND_LAST_LE(lo, span, n, t0, a);
     uint64_t sum = 0;
-    uint32_t t = a;
-    for (uint32_t s = lo; s < n && t < b; s++) {
-        nes_osc o = span[s];
-        uint32_t end = (s + 1 < n && span[s + 1].t0 < b) ? span[s + 1].t0 : b;
-        if (t > o.t0)
-            nes_osc_advance_some(tab, &o, t, nes_osc_live(&o));
-        if (end > t)
-            sum += nes_osc_integrate(tab, &o, t, end);
-        t = end;
-    }
+    NES_SPANS_SUM(sum, tab, span, n, a, b, nes_osc, nes_osc_advance_live, nes_osc_integrate);
     return sum;
 }
 

@@ -1,8 +1,11 @@
-/* nes_cart.c: iNES and NES 2.0 ROM images: header validation, sizes, mapper and timing checks.
+/* nes_cart.c: iNES and NES 2.0 ROM images: the header's fields (NES 2.0: submapper, sizes
+ * in both notations, volatile and battery-backed PRG/CHR RAM, timing, miscellaneous ROMs;
+ * iNES 1.0: the wiki's fallbacks), the board that runs the cartridge and its limits.
  * Every problem is a one-line GV_ERR_INPUT naming the file; nothing is trusted until the
  * sizes have been checked against the file's length. */
 #include "emu/nes/nes_int.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,19 +14,7 @@
 #define PRG_MAX (4u << 20)
 #define CHR_MAX (2u << 20)
 #define FILE_MAX (16u << 20)
-
-const char *nes_mapper_name(int mapper)
-{
-    switch (mapper) {
-    case 0: return "NROM";
-    case 1: return "MMC1";
-    case 2: return "UxROM";
-    case 3: return "CNROM";
-    case 4: return "MMC3";
-    case 7: return "AxROM";
-    default: return NULL;
-    }
-}
+#define NES_PRG_RAM_MAX (64u << 10)
 
 /* NES 2.0 ROM size from the LSB byte and the 4-bit MSB: plain units, or the exponent-
  * multiplier form 2^E * (2M + 1) when the MSB nibble is $F. Returns 0 on overflow. */
@@ -42,6 +33,18 @@ static uint32_t nes2_ram_size(int shift)
     return shift ? 64u << shift : 0;
 }
 
+/* The CPU/PPU timings the machine runs: NTSC, and multiple-region images (run as NTSC). PAL
+ * and Dendy need their own clocks, frame geometry and APU tables: this is where a region
+ * would be accepted once the machine has them. */
+static const char *timing_refusal(int timing)
+{
+    switch (timing) {
+    case NES_TIMING_PAL: return "PAL";
+    case NES_TIMING_DENDY: return "Dendy";
+    default: return NULL;
+    }
+}
+
 gv_status nes_cart_parse(const uint8_t *d, size_t len, const char *name, nes_cart *out, gv_err *err)
 {
     memset(out, 0, sizeof *out);
@@ -57,27 +60,45 @@ gv_status nes_cart_parse(const uint8_t *d, size_t len, const char *name, nes_car
     int console = archaic ? 0 : d[7] & 3;
     if (console != 0)
         return gv_fail(err, GV_ERR_INPUT, "%s: unsupported console type %d in the header (only the NES/Famicom is emulated)", name, console);
-    int mapper = d[6] >> 4, sub = 0;
+    int mapper = d[6] >> 4, sub = 0, battery = (d[6] & 2) != 0, misc = 0;
     uint64_t prg, chr;
-    uint32_t chr_ram = 0, prg_ram;
+    uint32_t prg_ram, prg_nvram = 0, chr_ram, chr_nvram = 0;
     if (nes2) {
         mapper |= (d[7] & 0xF0) | ((d[8] & 0x0F) << 8);
         sub = d[8] >> 4;
         prg = nes2_rom_size(d[4], d[9] & 0x0F, 16384);
         chr = nes2_rom_size(d[5], d[9] >> 4, 8192);
-        prg_ram = nes2_ram_size(d[10] & 0x0F) + nes2_ram_size(d[10] >> 4);
-        chr_ram = nes2_ram_size(d[11] & 0x0F) + nes2_ram_size(d[11] >> 4);
-        int timing = d[12] & 3;
-        if (timing == 1 || timing == 3)
-            return gv_fail(err, GV_ERR_INPUT, "%s: the header asks for %s timing; only NTSC is emulated", name,
-                           timing == 1 ? "PAL" : "Dendy");
+        /* bytes 10-11: volatile and battery-backed sizes, each 64 << n (0: none) */
+        prg_ram = nes2_ram_size(d[10] & 0x0F);
+        prg_nvram = nes2_ram_size(d[10] >> 4);
+        chr_ram = nes2_ram_size(d[11] & 0x0F);
+        chr_nvram = nes2_ram_size(d[11] >> 4);
+        out->timing = d[12] & 3;
+        misc = d[14] & 3;
+        /* a battery with no NVRAM size given: the PRG-RAM is what it keeps, as in iNES */
+        if (battery && !prg_nvram && !chr_nvram) {
+            prg_nvram = prg_ram;
+            prg_ram = 0;
+        }
     } else {
         if (!archaic)
             mapper |= d[7] & 0xF0;
         prg = (uint64_t)d[4] * 16384;
         chr = (uint64_t)d[5] * 8192;
-        prg_ram = 8192;
+        /* iNES 1.0 (the NESdev wiki's "iNES"): byte 8 is the PRG-RAM size in 8 KiB units, 0
+         * meaning 8 KiB for compatibility; with the battery bit all of it is battery-backed;
+         * no CHR-ROM means 8 KiB of CHR-RAM. Byte 9's TV system bit is not used by images in
+         * circulation: iNES 1.0 images run as NTSC. */
+        prg_ram = (archaic || !d[8] ? 1u : d[8]) * 8192u;
+        if (battery) {
+            prg_nvram = prg_ram;
+            prg_ram = 0;
+        }
+        chr_ram = chr ? 0 : 8192;
     }
+    const char *region = timing_refusal(out->timing);
+    if (region)
+        return gv_fail(err, GV_ERR_INPUT, "%s: the header asks for %s timing; only NTSC is emulated", name, region);
     if (prg == 0)
         return gv_fail(err, GV_ERR_INPUT, "%s: bad header: no PRG-ROM (size 0)", name);
     if (prg > PRG_MAX || prg % 8192)
@@ -86,39 +107,45 @@ gv_status nes_cart_parse(const uint8_t *d, size_t len, const char *name, nes_car
     if (chr > CHR_MAX || chr % 1024)
         return gv_fail(err, GV_ERR_INPUT, "%s: bad header: CHR-ROM size %llu is not a multiple of 1 KiB up to 2 MiB",
                        name, (unsigned long long)chr);
-    if (!nes_mapper_name(mapper))
-        return gv_fail(err, GV_ERR_INPUT, "%s: unsupported mapper %d (supported: 0 NROM, 1 MMC1, 2 UxROM, 3 CNROM, 4 MMC3, 7 AxROM)",
-                       name, mapper);
-    if (chr == 0 && chr_ram == 0)
-        chr_ram = 8192; /* iNES: CHR size 0 means 8 KiB of CHR-RAM */
-    if (chr && chr_ram)
-        return gv_fail(err, GV_ERR_INPUT, "%s: bad header: both CHR-ROM and CHR-RAM (not supported on mapper %d)", name, mapper);
-    if (chr_ram > NES_CHR_RAM_MAX || (chr_ram && chr_ram % 1024))
-        return gv_fail(err, GV_ERR_INPUT, "%s: bad header: CHR-RAM size %u (1 KiB multiples up to 32 KiB are supported)", name, chr_ram);
-    if (prg_ram > 8192)
-        return gv_fail(err, GV_ERR_INPUT, "%s: bad header: PRG-RAM size %u (up to 8 KiB is supported)", name, prg_ram);
-    /* Board limits of the supported mappers. */
-    switch (mapper) {
-    case 0:
-        if (prg > 32768 || chr > 8192)
-            return gv_fail(err, GV_ERR_INPUT, "%s: bad header: NROM has at most 32 KiB PRG and 8 KiB CHR (header: %llu, %llu)",
-                           name, (unsigned long long)prg, (unsigned long long)chr);
-        break;
-    case 3:
-        if (prg > 32768)
-            return gv_fail(err, GV_ERR_INPUT, "%s: bad header: CNROM has at most 32 KiB PRG (header: %llu)", name, (unsigned long long)prg);
-        break;
-    case 1:
-        if (prg > 524288 || chr > 131072)
-            return gv_fail(err, GV_ERR_INPUT, "%s: bad header: MMC1 has at most 512 KiB PRG and 128 KiB CHR", name);
-        break;
-    case 4:
-        if (prg > 524288 || chr > 262144)
-            return gv_fail(err, GV_ERR_INPUT, "%s: bad header: MMC3 has at most 512 KiB PRG and 256 KiB CHR", name);
-        break;
-    default:
-        break;
+    out->prg_size = (uint32_t)prg;
+    out->chr_size = (uint32_t)chr;
+    out->mapper = mapper;
+    out->submapper = sub;
+    out->nes2 = nes2;
+    out->mirroring = (d[6] & 8) ? NES_MIRROR_4 : (d[6] & 1) ? NES_MIRROR_V : NES_MIRROR_H;
+    const nes_board *b = nes_board_find(out);
+    if (!b) { /* one line naming the number and, where known, the board */
+        const char *known = nes_mapper_name(mapper);
+        char what[96] = "";
+        if (known)
+            snprintf(what, sizeof what, " (%s)", known);
+        if (known && nes2 && sub && nes_board_find(&(nes_cart){.mapper = mapper, .prg_size = out->prg_size}))
+            return gv_fail(err, GV_ERR_INPUT, "%s: unsupported submapper %d of mapper %d%s (docs/NES.md lists the supported ones)",
+                           name, sub, mapper, what);
+        return gv_fail(err, GV_ERR_INPUT, "%s: unsupported mapper %d%s (docs/NES.md lists the supported boards)", name,
+                       mapper, what);
     }
+    out->prg_ram_size = prg_ram + prg_nvram;
+    out->prg_nvram_size = prg_nvram;
+    out->chr_ram_size = chr_ram + chr_nvram;
+    out->chr_nvram_size = chr_nvram;
+    if (!nes2 && b->ines)
+        b->ines(out); /* what the board implies beyond an iNES 1.0 header */
+    out->battery = out->prg_nvram_size || out->chr_nvram_size;
+    if (out->chr_size == 0 && out->chr_ram_size == 0)
+        return gv_fail(err, GV_ERR_INPUT, "%s: bad header: neither CHR-ROM nor CHR-RAM", name);
+    if (out->chr_size && out->chr_ram_size && !b->chr_both)
+        return gv_fail(err, GV_ERR_INPUT, "%s: bad header: both CHR-ROM and CHR-RAM (%s has one or the other)", name, b->name);
+    if (out->chr_ram_size > NES_CHR_RAM_MAX || out->chr_ram_size % 1024)
+        return gv_fail(err, GV_ERR_INPUT, "%s: bad header: CHR-RAM size %u (1 KiB multiples up to 32 KiB are supported)",
+                       name, out->chr_ram_size);
+    if (out->prg_ram_size > NES_PRG_RAM_MAX)
+        return gv_fail(err, GV_ERR_INPUT, "%s: bad header: PRG-RAM size %u (up to 64 KiB is supported)", name,
+                       out->prg_ram_size);
+    const char *why = b->check ? b->check(out) : NULL;
+    if (why)
+        return gv_fail(err, GV_ERR_INPUT, "%s: bad header: %s (header: PRG-ROM %u KiB, CHR-ROM %u KiB, PRG-RAM %u bytes)",
+                       name, why, out->prg_size / 1024, out->chr_size / 1024, out->prg_ram_size);
     size_t trainer = (d[6] & 4) ? 512 : 0;
     uint64_t need = 16 + trainer + prg + chr;
     if (len < need)
@@ -126,20 +153,17 @@ gv_status nes_cart_parse(const uint8_t *d, size_t len, const char *name, nes_car
                        name, (unsigned long long)need, len);
     out->data = malloc(len);
     if (!out->data)
-        return gv_fail(err, GV_ERR_ENV, "%s: out of memory (%zu bytes)", name, len);
+        return gv_fail(err, GV_ERR_ENV, "out of memory (%zu bytes)", len);
     memcpy(out->data, d, len);
     out->size = len;
     out->prg = out->data + 16 + trainer;
-    out->prg_size = (uint32_t)prg;
     out->chr = chr ? out->prg + prg : NULL;
-    out->chr_size = (uint32_t)chr;
-    out->chr_ram_size = chr ? 0 : chr_ram;
-    out->prg_ram_size = prg_ram;
-    out->mapper = mapper;
-    out->submapper = sub;
-    out->mirroring = (d[6] & 8) ? NES_MIRROR_4 : (d[6] & 1) ? NES_MIRROR_V : NES_MIRROR_H;
-    out->battery = (d[6] & 2) != 0;
-    out->nes2 = nes2;
+    /* NES 2.0 byte 14: miscellaneous ROMs (their layout is the board's) fill the rest */
+    out->misc_roms = misc;
+    if (misc && len > need) {
+        out->misc = out->data + need;
+        out->misc_size = (uint32_t)(len - need);
+    }
     out->hash = gv_hash64(d, len);
     return GV_OK;
 }

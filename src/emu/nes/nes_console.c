@@ -45,9 +45,18 @@ static void cart_describe(const void *cart, char *buf, size_t len)
 {
     static const char *mir[] = {"horizontal", "vertical", "four-screen"};
     const nes_cart *c = cart;
-    snprintf(buf, len, "NES, mapper %d (%s), PRG %u KiB, CHR %u KiB %s, %s mirroring%s%s", c->mapper,
-             nes_mapper_name(c->mapper), c->prg_size / 1024, (c->chr ? c->chr_size : c->chr_ram_size) / 1024,
-             c->chr ? "ROM" : "RAM", mir[c->mirroring], c->battery ? ", battery" : "", c->nes2 ? ", NES 2.0" : "");
+    char sub[24] = "", chr[48], ram[48] = "";
+    if (c->nes2 && c->submapper)
+        snprintf(sub, sizeof sub, ".%d", c->submapper);
+    if (c->chr && c->chr_ram_size)
+        snprintf(chr, sizeof chr, "CHR %u KiB ROM + %u KiB RAM", c->chr_size / 1024, c->chr_ram_size / 1024);
+    else
+        snprintf(chr, sizeof chr, "CHR %u KiB %s", (c->chr ? c->chr_size : c->chr_ram_size) / 1024, c->chr ? "ROM" : "RAM");
+    if (c->prg_ram_size)
+        snprintf(ram, sizeof ram, ", PRG-RAM %u KiB%s", (c->prg_ram_size + 1023) / 1024,
+                 c->prg_nvram_size == c->prg_ram_size ? " (battery)" : c->prg_nvram_size ? " (part battery)" : "");
+    snprintf(buf, len, "NES, mapper %d%s (%s), PRG %u KiB, %s%s, %s mirroring%s", c->mapper, sub, nes_cart_board(c),
+             c->prg_size / 1024, chr, ram, mir[c->mirroring], c->nes2 ? ", NES 2.0" : "");
 }
 
 static uint64_t cart_hash(const void *c)
@@ -58,7 +67,7 @@ static uint64_t cart_hash(const void *c)
 static size_t battery_size(const void *cart)
 {
     const nes_cart *c = cart;
-    return c->battery ? c->prg_ram_size : 0;
+    return c->prg_nvram_size; /* the battery-backed part of PRG-RAM (CHR-NVRAM is not kept) */
 }
 
 /* ---- machine -------------------------------------------------------------------------- */
@@ -112,7 +121,7 @@ static gv_status battery_get(const void *mv, uint8_t **data, size_t *len, gv_err
         return gv_fail(err, GV_ERR_INPUT, "this cartridge has no battery-backed RAM");
     if (!(*data = malloc(n)))
         return gv_fail(err, GV_ERR_ENV, "out of memory");
-    memcpy(*data, m->prg_ram, n);
+    memcpy(*data, m->prg_ram + (m->cart->prg_ram_size - n), n);
     *len = n;
     return GV_OK;
 }
@@ -125,7 +134,7 @@ static gv_status battery_set(void *mv, const uint8_t *data, size_t len, const ch
         return gv_fail(err, GV_ERR_INPUT, "%s: this cartridge has no battery-backed RAM", name);
     if (len != n)
         return gv_fail(err, GV_ERR_INPUT, "%s: battery file has %zu bytes, the cartridge has %zu", name, len, n);
-    memcpy(m->prg_ram, data, n);
+    memcpy(m->prg_ram + (m->cart->prg_ram_size - n), data, n);
     return GV_OK;
 }
 

@@ -10,6 +10,7 @@
 
 #include "emu/nes/nes_audio.h"
 #include "emu/nes/nes_video.h"
+#include "emu/nes/nes_xaudio.h"
 
 #define NES_LOG_MAGIC 0x474C534Eu /* "NSLG" */
 #define NES_CHR_RAM_MAX 32768
@@ -24,6 +25,7 @@ typedef struct {
     uint32_t nmem;             /* of which memory writes (nametable, CHR-RAM, OAM) */
     uint32_t chr_ram_size;     /* bytes of CHR-RAM that follow (0: the cart has CHR-ROM only) */
     uint32_t nspan;            /* audio spans */
+    uint32_t nxspan;           /* the expansion sound chip's spans (0: the board has none) */
     uint32_t a_len;            /* CPU cycles of the frame */
     uint64_t a_c0;             /* absolute CPU cycle at which the frame's audio starts */
     nes_pregs regs;            /* registers at the snapshot */
@@ -32,16 +34,17 @@ typedef struct {
     uint8_t nt[4096];
 } nes_loghead;
 
-/* A frame log as the core holds it: the head and its three arrays. */
+/* A frame log as the core holds it: the head and its four arrays. */
 typedef struct {
     const nes_loghead *h;
     const uint8_t *chr_ram; /* h->chr_ram_size bytes */
     const nes_vev *ev;      /* h->nev */
     const nes_osc *span;    /* h->nspan */
+    const nes_xosc *xspan;  /* h->nxspan */
 } nes_logview;
 
-/* Packed form (for copying to a device): head, CHR-RAM, events, spans, each part starting
- * at a multiple of 16 bytes. */
+/* Packed form (for copying to a device): head, CHR-RAM, events, spans, chip spans, each
+ * part starting at a multiple of 16 bytes. */
 GV_INLINE uint32_t nes_log_align(uint32_t n)
 {
     return (n + 15u) & ~15u;
@@ -51,7 +54,7 @@ GV_INLINE uint32_t nes_log_packed_size(const nes_loghead *h)
 {
     return nes_log_align((uint32_t)sizeof(nes_loghead)) + nes_log_align(h->chr_ram_size) +
            nes_log_align(h->nev * (uint32_t)sizeof(nes_vev)) +
-           nes_log_align(h->nspan * (uint32_t)sizeof(nes_osc));
+           nes_log_align(h->nspan * (uint32_t)sizeof(nes_osc)) + h->nxspan * (uint32_t)sizeof(nes_xosc);
 }
 
 /* The view of a packed log at p (16-byte aligned). */
@@ -65,6 +68,8 @@ GV_INLINE nes_logview nes_log_unpack(const uint8_t *p)
     v.ev = (const nes_vev *)(p + o);
     o += nes_log_align(v.h->nev * (uint32_t)sizeof(nes_vev));
     v.span = (const nes_osc *)(p + o);
+    o += nes_log_align(v.h->nspan * (uint32_t)sizeof(nes_osc));
+    v.xspan = (const nes_xosc *)(p + o);
     return v;
 }
 
@@ -192,7 +197,11 @@ GV_INLINE uint64_t nes_log_piece(const nes_atab *tab, const nes_logview *lv, uin
     const nes_loghead *h = lv->h;
     uint64_t a = k == 0 ? h->a_c0 : nes_sample_end(n0 + k - 1);
     uint64_t b = k + 1 == npieces ? h->a_c0 + h->a_len : nes_sample_end(n0 + k);
-    return nes_spans_integrate(tab, lv->span, h->nspan, (uint32_t)(a - h->a_c0), (uint32_t)(b - h->a_c0));
+    uint32_t ra = (uint32_t)(a - h->a_c0), rb = (uint32_t)(b - h->a_c0);
+    uint64_t sum = nes_spans_integrate(tab, lv->span, h->nspan, ra, rb);
+    if (h->nxspan) /* the cartridge's sound chip joins the mix */
+        sum += nes_xspans_integrate(tab, lv->xspan, h->nxspan, ra, rb);
+    return sum;
 }
 
 #endif

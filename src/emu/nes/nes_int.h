@@ -6,6 +6,7 @@
 
 #include "core/hd.h"
 #include "emu/nes/nes.h"
+#include "emu/nes/nes_board.h"
 #include "emu/nes/nes_framelog.h"
 #include "emu/nes/nes_video.h"
 
@@ -40,6 +41,8 @@ typedef struct {
     uint8_t a12;         /* PPU address line 12 as the mapper last saw it */
     uint64_t a12_low;    /* dot time it last went low */
     uint8_t spr_a12[8];  /* A12 of each sprite fetch slot on the current line (8x16) */
+    uint16_t spr_addr[8]; /* pattern address (low plane) each sprite slot fetches on this line (watching boards) */
+    uint16_t watch_addr; /* the watched pattern fetch a span stopped after (NES_NO_WATCH: none) */
     uint8_t log_on;      /* between the snapshot at (261, 0) and the frame end */
     uint8_t here_done;   /* the events of position (line, dot) have been processed */
     nes_pmem mem;        /* live memories for the drawing rules (no overlay) */
@@ -72,18 +75,10 @@ typedef struct {
     uint8_t fc_pending;       /* the value written to $4017 */
     /* audible state, in cycles relative to frame_c0 */
     nes_osc osc;
+    nes_xosc xosc;            /* the cartridge's sound chip (kind NES_XA_NONE: none) */
     uint64_t frame_c0;        /* absolute cycle where this frame's audio starts */
     uint64_t audio_t;         /* absolute cycle the audio has been produced (or advanced) to */
 } nes_apu;
-
-/* Mapper registers (one struct for every supported board; unused fields stay 0). */
-typedef struct {
-    uint8_t bank;                  /* UxROM / CNROM / AxROM register */
-    uint8_t m1_shift, m1_count, m1_ctrl, m1_chr0, m1_chr1, m1_prg;
-    uint64_t m1_last;              /* cycle of the last serial write (writes on consecutive cycles are ignored) */
-    uint8_t m3_sel, m3_bank[8], m3_mirror, m3_ram;
-    uint8_t m3_latch, m3_counter, m3_reload, m3_irq_on;
-} nes_mapper;
 
 /* Sample output: the clock of the 48 kHz stream, the partial sum of the sample in progress
  * and the recurrent filters (90 Hz and 440 Hz high-pass, 14 kHz low-pass). */
@@ -109,7 +104,9 @@ struct nes {
     uint8_t ram[2048];
     uint8_t bus;           /* CPU data bus (open bus) */
     const uint8_t *prg_rd[4]; /* $8000-$FFFF in 8 KiB windows */
-    uint8_t prg_ram_on, prg_ram_ro;
+    const uint8_t *wram_rd;   /* $6000-$7FFF: what reads see (NULL: open bus) */
+    uint8_t *wram_wr;         /* where writes go (NULL: ignored) */
+    uint16_t wram_mask;       /* address bits inside the window (smaller RAMs mirror) */
     uint8_t nmi_pending, irq_src;
     uint64_t nmi_at, irq_at; /* first cycle at which the CPU can see the NMI edge / IRQ line */
     uint8_t frame_done;
@@ -124,7 +121,12 @@ struct nes {
     const nes_cart *cart;
     uint8_t *prg_ram;
     uint8_t *chr_ram;
-    nes_mapper map;
+    const nes_board *bd;   /* the cartridge's board (nes_board.h) */
+    void *bs;              /* its register state (bd->size bytes) */
+    uint64_t board_ev;     /* cycle at which the board's cpu_event runs (NES_NEVER: none) */
+    uint8_t hooks;         /* NES_HOOK_*: the board's PPU hooks, for the PPU's quick tests */
+    uint8_t a12_irq;       /* the board's A12 counter may raise an IRQ: schedule its edges */
+    uint8_t conflicts;     /* writes to $8000-$FFFF are ANDed with the ROM byte */
     nes_ppu ppu;
     nes_apu apu;
     nes_aout aout;
@@ -142,6 +144,8 @@ struct nes {
     uint32_t lev_cap;
     nes_osc *lspan;
     uint32_t lspan_cap;
+    nes_xosc *lxspan;
+    uint32_t lxspan_cap;
 
     emu_line_fn trace;     /* one line per instruction (nes_trace.c), or NULL */
     void *trace_ctx;
@@ -267,6 +271,15 @@ void nes_apu_frame_end(nes *m);
 void nes_apu_frame_begin(nes *m);
 /* Recomputes derived audible state after a state load. */
 void nes_apu_refresh(nes *m);
+/* The board's sound chip (m->apu.xosc, rules in nes_xaudio.h): a register write is
+ * bracketed by nes_xaudio_begin (the sound brought up to now) and nes_xaudio_end (the new
+ * state logged as a span). nes_xaudio_now: the frame-relative cycle of the write. */
+void nes_xaudio_begin(nes *m);
+void nes_xaudio_end(nes *m);
+static inline uint32_t nes_xaudio_now(const nes *m)
+{
+    return (uint32_t)(m->cyc - m->apu.frame_c0);
+}
 
 /* ---- sample output (nes_aout.c) ----------------------------------------------------- */
 
@@ -278,21 +291,59 @@ void nes_aout_push(nes_aout *a, uint64_t sum, uint32_t len, int16_t *out, uint32
 void nes_aout_pieces(nes_aout *a, uint64_t n0, const uint64_t *piece, uint32_t npieces,
                      int16_t *out, uint32_t *n);
 
-/* ---- mappers (nes_mapper.c) --------------------------------------------------------- */
+/* ---- the cartridge board (nes_board.c, nes_board_*.c) ----------------------------------- */
 
-void nes_mapper_power(nes *m);
-void nes_mapper_write(nes *m, uint16_t a, uint8_t v);
-/* Recomputes PRG windows, pattern and nametable maps from the mapper registers. */
-void nes_mapper_update(nes *m);
-/* One filtered A12 rising edge (MMC3 scanline counter) at dot time t. */
-void nes_mapper_a12_edge(nes *m, uint64_t t);
-/* Does the board count PPU A12 edges (MMC3)? */
-static inline int nes_mapper_counts_a12(const nes *m)
+enum { NES_HOOK_A12 = 1, NES_HOOK_FETCH = 2 };
+#define NES_NO_WATCH 0xFFFFu
+
+/* The board that runs cart (NULL: none supports it). */
+const nes_board *nes_board_find(const nes_cart *c);
+/* Power-on: the board's registers to their power-on values and its windows mapped. */
+void nes_board_power(nes *m);
+/* The console's reset button (most boards do not see it). */
+void nes_board_reset(nes *m);
+/* A CPU write at $4020-$FFFF (the PPU is brought up to now first where it can matter). */
+void nes_board_write(nes *m, uint16_t a, uint8_t v);
+/* A CPU read at $4020-$7FFF; peek: without side effects. */
+uint8_t nes_board_read_low(nes *m, uint16_t a, int peek);
+/* Recomputes the windows (PRG, pattern, nametable, $6000) from the board's registers and
+ * logs the pattern/nametable windows that changed at the PPU's current dot. */
+void nes_board_update(nes *m);
+/* The $6000-$7FFF window as nes_board_update mapped it (the default of read_low/write_low). */
+static inline uint8_t nes_wram_read(const nes *m, uint16_t a)
 {
-    return m->cart->mapper == 4;
+    return a >= 0x6000 && m->wram_rd ? m->wram_rd[a & m->wram_mask] : m->bus;
 }
+static inline void nes_wram_write(nes *m, uint16_t a, uint8_t v)
+{
+    if (a >= 0x6000 && m->wram_wr)
+        m->wram_wr[a & m->wram_mask] = v;
+}
+/* Asks for the board's cpu_event when the CPU reaches cycle t (NES_NEVER: none). */
+void nes_board_schedule(nes *m, uint64_t t);
+/* A filtered A12 rising edge at dot time t, and whether the board counts them. */
+static inline void nes_board_a12(nes *m, uint64_t t)
+{
+    m->bd->a12(m, t);
+}
+static inline int nes_board_counts_a12(const nes *m)
+{
+    return m->hooks & NES_HOOK_A12;
+}
+/* The machine's bank of the board state, as the unit's own struct. */
+#define NES_BS(m, type) ((type *)(m)->bs)
 
 /* ---- save states (nes_state.c) ------------------------------------------------------ */
+
+/* Visits one field (little-endian, size 1, 2, 4 or 8 bytes) of a state being saved or
+ * loaded: the boards' state operations use these through NES_ST / NES_ST_ARR. */
+void nes_st_uint(nes_st *s, void *v, int size);
+#define NES_ST(s, field) nes_st_uint((s), &(field), (int)sizeof(field))
+#define NES_ST_ARR(s, arr)                                                                    \
+    do {                                                                                      \
+        for (size_t i_ = 0; i_ < sizeof(arr) / sizeof((arr)[0]); i_++)                        \
+            nes_st_uint((s), &(arr)[i_], (int)sizeof((arr)[0]));                             \
+    } while (0)
 
 /* Serialises the whole machine (at a frame boundary) into a malloc'd buffer. */
 gv_status nes_state_save(const nes *m, uint8_t **data, size_t *len, gv_err *err);

@@ -15,6 +15,12 @@ gv_status nes_new(const nes_cart *cart, const nes_opts *o, nes **out, gv_err *er
         return gv_fail(err, GV_ERR_ENV, "out of memory creating a NES machine");
     m->cart = cart;
     m->opt = *o;
+    m->bd = nes_board_find(cart);
+    if (!m->bd) {
+        free(m);
+        return gv_fail(err, GV_ERR_INPUT, "mapper %d is not supported", cart->mapper);
+    }
+    m->bs = calloc(1, m->bd->size ? m->bd->size : 1);
     m->prg_ram = calloc(cart->prg_ram_size ? cart->prg_ram_size : 1, 1);
     m->chr_ram = calloc(cart->chr_ram_size ? cart->chr_ram_size : 1, 1);
     m->tab = malloc(sizeof *m->tab);
@@ -26,9 +32,11 @@ gv_status nes_new(const nes_cart *cart, const nes_opts *o, nes **out, gv_err *er
     m->lev = malloc(m->lev_cap * sizeof *m->lev);
     m->lspan_cap = 256;
     m->lspan = malloc(m->lspan_cap * sizeof *m->lspan);
+    m->lxspan_cap = 64;
+    m->lxspan = malloc(m->lxspan_cap * sizeof *m->lxspan);
     if (o->video_native)
         m->fb = calloc((size_t)NES_W * NES_H * 3, 1);
-    if (!m->prg_ram || !m->chr_ram || !m->tab || !m->abuf || !m->lh || !m->lchr || !m->lev || !m->lspan ||
+    if (!m->bs || !m->prg_ram || !m->chr_ram || !m->tab || !m->abuf || !m->lh || !m->lchr || !m->lev || !m->lspan || !m->lxspan ||
         (o->video_native && !m->fb)) {
         nes_free(m);
         return gv_fail(err, GV_ERR_ENV, "out of memory creating a NES machine");
@@ -44,7 +52,7 @@ void nes_free(nes *m)
 {
     if (!m)
         return;
-    GV_FREE(m->prg_ram, m->chr_ram, m->tab, m->abuf, m->lh, m->lchr, m->lev, m->lspan, m->fb, m);
+    GV_FREE(m->bs, m->prg_ram, m->chr_ram, m->tab, m->abuf, m->lh, m->lchr, m->lev, m->lspan, m->lxspan, m->fb, m);
 }
 
 void nes_power(nes *m)
@@ -66,11 +74,11 @@ void nes_power(nes *m)
     if (m->fb)
         memset(m->fb, 0, (size_t)NES_W * NES_H * 3);
     nes_ppu_power(m);
-    nes_mapper_power(m);
+    nes_board_power(m);
     nes_apu_power(m);
     memset(&m->aout, 0, sizeof m->aout);
     m->aout.n = 1; /* sample 0 ends at cycle 0; sample 1 is the first with cycles */
-    m->lh->nev = m->lh->nmem = m->lh->nspan = 0;
+    m->lh->nev = m->lh->nmem = m->lh->nspan = m->lh->nxspan = 0;
     nes_ppu_begin_log(m);
     nes_cpu_power(m);
 }
@@ -79,6 +87,7 @@ void nes_reset(nes *m)
 {
     nes_ppu_reset(m);
     nes_apu_reset(m);
+    nes_board_reset(m);
     m->nmi_pending = 0;
     nes_cpu_reset(m);
 }
@@ -87,10 +96,14 @@ void nes_reset(nes *m)
 
 void nes_events(nes *m)
 {
+    if (m->cyc >= m->board_ev) /* the board's cycle counter (it schedules its next event) */
+        m->bd->cpu_event(m);
     nes_ppu_sync(m);
     nes_apu_sync(m);
     uint64_t a = nes_ppu_next_event(m), b = nes_apu_next_event(m);
     m->next_ev = a < b ? a : b;
+    if (m->board_ev < m->next_ev)
+        m->next_ev = m->board_ev;
     if (m->dma) { /* the read cycle that a pending DMA may halt takes the slow path */
         uint64_t d = m->cyc + 1;
         if (!(m->dma & NES_DMA_OAM) && m->dmc_dma_at > d)
@@ -183,9 +196,7 @@ uint8_t nes_io_read(nes *m, uint16_t a)
         }
         return m->bus;
     }
-    if (a >= 0x6000 && m->prg_ram_on && m->cart->prg_ram_size)
-        return m->prg_ram[(a - 0x6000) % m->cart->prg_ram_size];
-    return m->bus;
+    return nes_board_read_low(m, a, 0);
 }
 
 void nes_io_write(nes *m, uint16_t a, uint8_t v)
@@ -204,8 +215,8 @@ void nes_io_write(nes *m, uint16_t a, uint8_t v)
         } else if (a <= 0x4017) {
             nes_apu_write(m, a, v);
         }
-    } else if (a >= 0x6000) {
-        nes_mapper_write(m, a, v);
+    } else {
+        nes_board_write(m, a, v);
     }
 }
 
@@ -217,8 +228,8 @@ uint8_t nes_peek(const nes *m, uint16_t a)
         return nes_ppu_peek(m, a & 7);
     if (a >= 0x8000)
         return m->prg_rd[(a >> 13) & 3][a & 0x1FFF];
-    if (a >= 0x6000 && m->prg_ram_on && m->cart->prg_ram_size)
-        return m->prg_ram[(a - 0x6000) % m->cart->prg_ram_size];
+    if (a >= 0x4020) /* the board promises a peek changes nothing */
+        return nes_board_read_low((nes *)m, a, 1);
     return m->bus;
 }
 
@@ -243,6 +254,7 @@ nes_logview nes_log_view(const nes *m)
     v.chr_ram = m->lchr;
     v.ev = m->lev;
     v.span = m->lspan;
+    v.xspan = m->lxspan;
     return v;
 }
 

@@ -1,9 +1,9 @@
 /* nes_ppu.c: the timing side of the 2C02: registers $2000-$2007, the dot clock (3 dots per CPU
  * cycle, caught up lazily when the CPU looks), VBlank and NMI, sprite 0 hit and sprite
  * overflow computed per line from OAM and pattern data (no pixels), the odd-frame dot skip,
- * the $2007 read buffer, palette mirroring, the A12 fetch pattern the MMC3 counts, and the
- * frame log. Pixels are drawn here only when the native renderer is on, through
- * nes_video.h. */
+ * the $2007 read buffer, palette mirroring, the A12 fetch pattern the MMC3 counts, the
+ * pattern fetches a latch board watches, and the frame log. Pixels are drawn here only
+ * when the native renderer is on, through nes_video.h. */
 #include "emu/nes/nes_int.h"
 
 #include <string.h>
@@ -86,6 +86,7 @@ void nes_ppu_power(nes *m)
     memcpy(p->pl.r.chr_map, keep.chr_map, sizeof keep.chr_map);
     memcpy(p->pl.r.nt_map, keep.nt_map, sizeof keep.nt_map);
     p->hit_clk = p->ovf_clk = p->rd7_at = NES_NEVER;
+    p->watch_addr = NES_NO_WATCH;
     p->mem.chr_rom = m->cart->chr;
     p->mem.chr_ram = m->chr_ram;
     p->mem.nt = p->nt;
@@ -123,7 +124,7 @@ void nes_ppu_a12(nes *m, int level, uint64_t t)
     if (!level)
         p->a12_low = t;
     else if (t - p->a12_low >= A12_LOW_DOTS)
-        nes_mapper_a12_edge(m, t);
+        nes_board_a12(m, t);
 }
 
 /* A12 of the sprite pattern fetches of slot k on this line. */
@@ -198,18 +199,67 @@ static uint64_t a12_walk(nes *m, int d0, int d1, uint64_t base, int dry, uint8_t
     return NES_NEVER;
 }
 
-/* A12 of the sprite slots fetched on line L (sprites for line L + 1), for 8x16 sprites:
- * the tile's bit 0; empty slots fetch tile $FF. */
-static void plan_spr_a12(nes_ppu *p, int L)
+/* The sprite slots fetched on line L (sprites for line L + 1): A12 of each (for 8x16
+ * sprites the tile's bit 0) and the address of its low pattern plane, for the boards that
+ * count A12 or watch fetches. Empty slots fetch tile $FF. */
+static void plan_sprites(nes_ppu *p, int L)
 {
-    int n = L + 1, found = 0;
+    int n = L + 1, found = 0, tall = (p->pl.r.ctrl & NES_CTRL_SPR16) != 0;
+    int table = (p->pl.r.ctrl & NES_CTRL_SPR_HI) ? 0x1000 : 0;
     for (int i = 0; i < 64 && found < 8; i++) {
-        int row = n - 1 - p->oam[4 * i];
-        if (row >= 0 && row < 16)
-            p->spr_a12[found++] = p->oam[4 * i + 1] & 1;
+        int row = n - 1 - p->oam[4 * i], tile = p->oam[4 * i + 1], attr = p->oam[4 * i + 2];
+        if (row < 0 || row >= (tall ? 16 : 8))
+            continue;
+        if (attr & 0x80) /* vertical flip */
+            row = (tall ? 15 : 7) - row;
+        p->spr_a12[found] = tile & 1;
+        p->spr_addr[found++] = (uint16_t)(tall ? ((tile & 1) << 12) | ((tile & 0xFE) << 4) | ((row & 8) << 1) | (row & 7)
+                                               : table | (tile << 4) | row);
     }
-    while (found < 8)
-        p->spr_a12[found++] = 1;
+    for (; found < 8; found++) {
+        p->spr_a12[found] = 1;
+        p->spr_addr[found] = (uint16_t)(tall ? 0x1FF0 : table | 0xFF0);
+    }
+}
+
+/* ---- pattern fetches a board watches (MMC2/MMC4 latches) ------------------------------ */
+
+/* The fetch groups of a rendering line start at dots 8i + 1 (i = 0..41: 32 background
+ * tiles, 8 sprite slots from dot 257, the next line's first two tiles from 321); each reads
+ * the low pattern plane at +4 and the high plane at +6. Returns the dot after the first
+ * pattern fetch in [d0, d1) whose address the board watches, with the address in
+ * p->watch_addr; d1 when there is none. Background addresses come from v as the scroll
+ * rules move it (on a copy of the registers) and the nametable byte there. */
+static int watch_stop(nes *m, int line, int d0, int d1)
+{
+    nes_ppu *p = &m->ppu;
+    uint16_t mask = m->bd->watch_mask, val = m->bd->watch_val;
+    nes_pregs r = p->pl.r;
+    int at = d0;
+    for (int i = d0 / 8; i < 42; i++) { /* the first group whose high-plane fetch is at or after d0 */
+        for (int plane = 0; plane < 2; plane++) {
+            int f = 8 * i + 5 + 2 * plane;
+            if (f < d0)
+                continue;
+            if (f >= d1)
+                return d1;
+            int a;
+            if (i >= 32 && i < 40) {
+                a = p->spr_addr[i - 32];
+            } else {
+                nes_v_span(&r, line, at, f);
+                at = f;
+                int tile = nes_nt_rd(&p->mem, &r, 0x2000 | (r.v & 0x0FFF));
+                a = ((r.ctrl & NES_CTRL_BG_HI) ? 0x1000 : 0) | (tile << 4) | ((r.v >> 12) & 7);
+            }
+            a |= plane << 3;
+            if ((a & mask) == val) {
+                p->watch_addr = (uint16_t)a;
+                return f + 1;
+            }
+        }
+    }
+    return d1;
 }
 
 /* ---- sprite 0 hit and overflow, per line, from OAM and pattern data ------------------ */
@@ -307,7 +357,7 @@ static int line_len(const nes_ppu *p)
 static int next_stop(const nes *m, int line, int dot, int len)
 {
     int c[4], n = 0;
-    int mmc3 = nes_mapper_counts_a12(m) && (m->ppu.pl.r.ctrl & NES_CTRL_SPR16);
+    int mmc3 = (nes_board_counts_a12(m) && (m->ppu.pl.r.ctrl & NES_CTRL_SPR16)) || (m->hooks & NES_HOOK_FETCH);
     if (line < NES_H) {
         c[n++] = 65;
         if (mmc3)
@@ -366,8 +416,8 @@ static void at_position(nes *m)
             plan_overflow(m, line);
         else if (dot == 321 && line < NES_H - 1)
             plan_hit(m, line);
-        else if (dot == 257 && nes_mapper_counts_a12(m))
-            plan_spr_a12(p, line);
+        else if (dot == 257 && m->hooks)
+            plan_sprites(p, line);
         return;
     }
     if (line == NES_H && dot == 0) {
@@ -392,8 +442,8 @@ static void at_position(nes *m)
         } else if (dot == 1) {
             p->status &= 0x1F;
             p->hit_clk = p->ovf_clk = NES_NEVER;
-        } else if (dot == 257 && nes_mapper_counts_a12(m)) {
-            plan_spr_a12(p, -1);
+        } else if (dot == 257 && m->hooks) {
+            plan_sprites(p, -1);
         } else if (dot == 339) {
             decide_skip(p);
         }
@@ -414,7 +464,7 @@ static void run_span(nes *m, int d0, int d1)
     } else {
         nes_v_span(&p->pl.r, line, d0, d1);
     }
-    if (nes_mapper_counts_a12(m) && nes_rendering(&p->pl.r))
+    if (nes_board_counts_a12(m) && nes_rendering(&p->pl.r))
         a12_walk(m, d0, d1, p->clk - (uint64_t)d0, 0, &p->a12, &p->a12_low);
 }
 
@@ -437,10 +487,20 @@ void nes_ppu_sync(nes *m)
         if (p->ovf_clk > p->clk && p->ovf_clk < stop_clk)
             stop_clk = p->ovf_clk;
         int d1 = p->dot + (int)(stop_clk - p->clk);
+        if ((m->hooks & NES_HOOK_FETCH) && (p->line < NES_H || p->line == NES_PRE) && nes_rendering(&p->pl.r)) {
+            int w = watch_stop(m, p->line, p->dot, d1); /* stop after a watched fetch */
+            stop_clk -= (uint64_t)(d1 - w);
+            d1 = w;
+        }
         run_span(m, p->dot, d1);
         p->clk = stop_clk;
         p->dot = (uint16_t)d1;
         p->here_done = 0;
+        if (p->watch_addr != NES_NO_WATCH) { /* the board sees it; a bank change applies from dot d1 */
+            uint16_t a = p->watch_addr;
+            p->watch_addr = NES_NO_WATCH;
+            m->bd->ppu_read(m, a);
+        }
         if (d1 >= len) {
             /* rendering lines set OAMADDR to 0 during their sprite fetches (dots 257-320) */
             if ((p->line < NES_H || p->line == NES_PRE) && nes_rendering(&p->pl.r))
@@ -508,7 +568,7 @@ uint64_t nes_ppu_next_event(nes *m)
     uint64_t fe = time_of(p, NES_H, 0);
     if (fe < t)
         t = fe;
-    if (nes_mapper_counts_a12(m) && m->map.m3_irq_on) {
+    if (nes_board_counts_a12(m) && m->a12_irq) {
         uint64_t e = next_a12_edge(m);
         if (e < t)
             t = e;
@@ -541,7 +601,7 @@ static void vram_access_done(nes *m)
 {
     nes_ppu *p = &m->ppu;
     vram_step(p);
-    if (nes_mapper_counts_a12(m) && !rendering_now(p))
+    if (nes_board_counts_a12(m) && !rendering_now(p))
         nes_ppu_a12(m, (p->pl.r.v >> 12) & 1, p->clk);
     log_regs(m);
 }
@@ -568,7 +628,17 @@ static void vram_write(nes *m, int a, uint8_t v)
         if (p->log_on)
             log_push(m, NES_EV_CHR, 0, off, v);
     } else if (a < 0x3F00) {
-        uint32_t off = r->nt_map[(a >> 10) & 3] + (uint32_t)(a & 0x3FF);
+        uint32_t w = r->nt_map[(a >> 10) & 3];
+        if (w & NES_NT_CHR) { /* a CHR page as nametable: CHR-RAM takes the write, ROM not */
+            if (w & NES_NT_CHR_RAM) {
+                uint32_t off = (w & NES_NT_PAGE) * 1024u + (uint32_t)(a & 0x3FF);
+                m->chr_ram[off] = v;
+                if (p->log_on)
+                    log_push(m, NES_EV_CHR, 0, off, v);
+            }
+            return;
+        }
+        uint32_t off = w + (uint32_t)(a & 0x3FF);
         p->nt[off] = v;
         if (p->log_on)
             log_push(m, NES_EV_NT, 0, off, v);
@@ -646,6 +716,9 @@ uint8_t nes_ppu_read(nes *m, int reg)
              * still under way, though both increment the address */
             v = p->rd7_at == m->cyc - 1 ? p->rd7_v : p->rbuf;
             p->rbuf = vram_read(p, a);
+            /* a pattern read through $2007 puts its address on the PPU bus as a fetch does */
+            if ((m->hooks & NES_HOOK_FETCH) && a < 0x2000 && (a & m->bd->watch_mask) == m->bd->watch_val)
+                m->bd->ppu_read(m, (uint16_t)a);
         }
         p->rd7_at = m->cyc;
         p->rd7_v = v;
@@ -731,7 +804,7 @@ void nes_ppu_write(nes *m, int reg, uint8_t v)
         } else {
             r->t = (uint16_t)((r->t & 0xFF00) | v);
             r->v = r->t;
-            if (nes_mapper_counts_a12(m) && !rendering_now(p))
+            if (nes_board_counts_a12(m) && !rendering_now(p))
                 nes_ppu_a12(m, (r->v >> 12) & 1, p->clk);
         }
         p->w ^= 1;

@@ -13,11 +13,12 @@
 #include "core/hash.h"
 
 #define ST_MAGIC "GVNESST\x1A"
-#define ST_VERSION 4u /* 2 adds the controller buttons held, 3 the PPU open-bus refresh times, 4 the pending DMAs
-                            * the last pad and $2007 reads; 1 to 3 are still read */
+#define ST_VERSION 5u /* 2 adds the controller buttons held, 3 the PPU open-bus refresh times, 4 the pending DMAs
+                            * the last pad and $2007 reads, 5 the board's own registers (nes_board.h) in
+                            * place of one set of mapper fields for every board; 1 to 4 are still read */
 #define ST_HEAD 36
 
-typedef struct {
+typedef struct nes_st {
     uint8_t *p; /* save: growing output */
     size_t n, cap;
     const uint8_t *r; /* load: input */
@@ -71,6 +72,11 @@ static void io_uint(st_io *s, void *v, int size)
     }
 }
 
+void nes_st_uint(nes_st *s, void *v, int size)
+{
+    io_uint(s, v, size);
+}
+
 #define U(field) io_uint(s, &(field), (int)sizeof(field))
 #define A(arr) do { for (size_t i_ = 0; i_ < sizeof(arr) / sizeof((arr)[0]); i_++) U((arr)[i_]); } while (0)
 
@@ -99,10 +105,17 @@ static void visit(st_io *s, nes *m)
     io_raw(s, m->prg_ram, m->cart->prg_ram_size);
     io_raw(s, m->chr_ram, m->cart->chr_ram_size);
 
-    nes_mapper *mp = &m->map;
-    U(mp->bank); U(mp->m1_shift); U(mp->m1_count); U(mp->m1_ctrl); U(mp->m1_chr0); U(mp->m1_chr1);
-    U(mp->m1_prg); U(mp->m1_last); U(mp->m3_sel); A(mp->m3_bank); U(mp->m3_mirror); U(mp->m3_ram);
-    U(mp->m3_latch); U(mp->m3_counter); U(mp->m3_reload); U(mp->m3_irq_on);
+    if (s->version >= 5) {
+        if (m->bd->state)
+            m->bd->state(s, m);
+    } else { /* versions 1-4: one set of mapper fields for every board */
+        nes_legacy_map o = {0};
+        U(o.bank); U(o.m1_shift); U(o.m1_count); U(o.m1_ctrl); U(o.m1_chr0); U(o.m1_chr1);
+        U(o.m1_prg); U(o.m1_last); U(o.m3_sel); A(o.m3_bank); U(o.m3_mirror); U(o.m3_ram);
+        U(o.m3_latch); U(o.m3_counter); U(o.m3_reload); U(o.m3_irq_on);
+        if (s->load && m->bd->legacy)
+            m->bd->legacy(m, &o);
+    }
 
     nes_ppu *p = &m->ppu;
     nes_pline *pl = &p->pl;
@@ -190,8 +203,9 @@ static const char *check(const nes *m)
             return "palette entry out of range";
     if (p->clk > 3 * m->cyc || 3 * m->cyc - p->clk > 3 * 40000)
         return "PPU clock does not match the CPU clock";
-    if (m->map.m1_count > 4)
-        return "MMC1 shift count out of range";
+    const char *why = m->bd->state_check ? m->bd->state_check(m) : NULL;
+    if (why)
+        return why;
     if (a->fc_mode > 1 || a->fc_step > (a->fc_mode ? 4 : 5))
         return "frame counter state out of range";
     if (a->fc_start > m->cyc + 8 || m->cyc - a->fc_start > 40000)
@@ -272,7 +286,7 @@ gv_status nes_state_load(nes *m, const uint8_t *d, size_t len, gv_err *err)
     free(backup);
     m->ppu.log_on = 0;
     m->frame_done = 0;
-    nes_mapper_update(m);
+    nes_board_update(m);
     nes_apu_refresh(m);
     m->next_ev = 0; /* recompute every event time at the next cycle */
     return GV_OK;

@@ -23,6 +23,12 @@ enum {
 
 /* A chr_map entry with this bit set points into CHR-RAM, else into CHR-ROM. */
 #define NES_CHR_RAM 0x80000000u
+/* An nt_map entry is a byte offset into the 4 KiB of nametable RAM (the console's 2 KiB of
+ * CIRAM, then the board's own 2 KiB), or with NES_NT_CHR a 1 KiB CHR page used as a
+ * nametable: bits 0-13 the page, NES_NT_CHR_RAM of CHR-RAM (else CHR-ROM). */
+#define NES_NT_CHR 0x8000u
+#define NES_NT_CHR_RAM 0x4000u
+#define NES_NT_PAGE 0x3FFFu
 
 /* The registers that decide what the PPU fetches and draws. v, t, x are the loopy scroll
  * registers (v: current VRAM address, t: temporary address, x: fine X scroll). */
@@ -30,7 +36,7 @@ typedef struct {
     uint16_t v, t;
     uint8_t x, ctrl, mask, spare;
     uint32_t chr_map[8]; /* byte offset of each 1 KiB pattern window ($0000-$1FFF) */
-    uint16_t nt_map[4];  /* byte offset in nametable RAM of each 1 KiB slot ($2000-$2FFF) */
+    uint16_t nt_map[4];  /* each 1 KiB nametable slot ($2000-$2FFF): NES_NT_CHR, or an offset in nametable RAM */
 } nes_pregs;
 
 /* One change recorded in a frame log, stamped with the PPU position (line, dot) before
@@ -172,21 +178,29 @@ GV_INLINE uint8_t nes_overlay(const nes_pmem *m, int kind, uint32_t addr, uint8_
     return v;
 }
 
-/* Pattern byte at PPU address a ($0000-$1FFF) through the current bank mapping. */
-GV_INLINE uint8_t nes_chr_rd(const nes_pmem *m, const nes_pregs *r, int a)
+/* CHR byte at offset off of CHR-ROM, or of CHR-RAM (through the overlay) when ram. */
+GV_INLINE uint8_t nes_chr_byte(const nes_pmem *m, int ram, uint32_t off)
 {
-    uint32_t w = r->chr_map[(a >> 10) & 7];
-    uint32_t off = (w & ~NES_CHR_RAM) + (uint32_t)(a & 0x3FF);
-    if (!(w & NES_CHR_RAM))
+    if (!ram)
         return m->chr_rom[off];
     uint8_t v = m->chr_ram[off];
     return m->ev ? nes_overlay(m, NES_EV_CHR, off, v) : v;
 }
 
-/* Nametable byte at PPU address a ($2000-$3EFF) through the current mirroring. */
+/* Pattern byte at PPU address a ($0000-$1FFF) through the current bank mapping. */
+GV_INLINE uint8_t nes_chr_rd(const nes_pmem *m, const nes_pregs *r, int a)
+{
+    uint32_t w = r->chr_map[(a >> 10) & 7];
+    return nes_chr_byte(m, (w & NES_CHR_RAM) != 0, (w & ~NES_CHR_RAM) + (uint32_t)(a & 0x3FF));
+}
+
+/* Nametable byte at PPU address a ($2000-$3EFF) through the current nametable mapping. */
 GV_INLINE uint8_t nes_nt_rd(const nes_pmem *m, const nes_pregs *r, int a)
 {
-    uint32_t off = r->nt_map[(a >> 10) & 3] + (uint32_t)(a & 0x3FF);
+    uint32_t w = r->nt_map[(a >> 10) & 3];
+    if (w & NES_NT_CHR) /* a CHR page as a nametable (boards that map one there) */
+        return nes_chr_byte(m, (w & NES_NT_CHR_RAM) != 0, (w & NES_NT_PAGE) * 1024u + (uint32_t)(a & 0x3FF));
+    uint32_t off = w + (uint32_t)(a & 0x3FF);
     uint8_t v = m->nt[off];
     return m->ev ? nes_overlay(m, NES_EV_NT, off, v) : v;
 }
