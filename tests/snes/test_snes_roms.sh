@@ -21,24 +21,20 @@ else
   exit 1
 fi
 
-# ---- the machine test's verdict ----------------------------------------------------------
-"$G" run "$R/cpu_test.sfc" --test-rom --no-battery >"$T_TMP/out" 2>&1
-rc=$?
-if [ $rc = 0 ] && grep -q '^test ROM: passed (status block at \$70:0000)' "$T_TMP/out"; then
-  pass "snes cpu_test" "$(grep '^test ROM:' "$T_TMP/out")"
-else
-  fail "snes cpu_test" "exit $rc: $(grep -E '^test ROM' "$T_TMP/out")"
-fi
-
+# ---- the test ROMs' verdicts (status block at $70:0000) -----------------------------------
+verdict() { # NAME: NAME.sfc run with --test-rom must pass
+  "$G" run "$R/$1.sfc" --test-rom --no-battery >"$T_TMP/out" 2>&1
+  rc=$?
+  if [ $rc = 0 ] && grep -q '^test ROM: passed (status block at \$70:0000)' "$T_TMP/out"; then
+    pass "snes $1" "$(grep '^test ROM:' "$T_TMP/out")"
+  else
+    fail "snes $1" "exit $rc: $(grep -E '^test ROM' "$T_TMP/out")"
+  fi
+}
+verdict cpu_test
 # the H/V counter latch: 20,000 latches on every phase of the line, H 0-339 (long dots 323
 # and 327), V 0-261, latched at the access's own clock
-"$G" run "$R/hv_test.sfc" --test-rom --no-battery >"$T_TMP/out" 2>&1
-rc=$?
-if [ $rc = 0 ] && grep -q '^test ROM: passed' "$T_TMP/out"; then
-  pass "snes hv_test" "$(grep '^test ROM:' "$T_TMP/out")"
-else
-  fail "snes hv_test" "exit $rc: $(grep -E '^test ROM' "$T_TMP/out")"
-fi
+verdict hv_test
 
 # the same ROM with A+Start held from frame 0: check 11 (joypad auto-read gives 0) must
 # fail, and only it: the movie reaches $4218

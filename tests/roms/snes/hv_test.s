@@ -23,14 +23,7 @@
         .i16
 reset:  snes_reset
         snes_blank
-        lda     #$80
-        sta     f:SRAM_STATUS
-        lda     #$DE
-        sta     f:SRAM_STATUS+1
-        lda     #$B0
-        sta     f:SRAM_STATUS+2
-        lda     #$61
-        sta     f:SRAM_STATUS+3
+        status_running          ; the status block: running
         stz     hmax
         stz     hmax+1
         stz     vmax
