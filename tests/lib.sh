@@ -32,3 +32,16 @@ expect_exit() {
 expect_grep() {
   if grep -Eq -- "$2" "$3"; then pass "$1" "found /$2/"; else fail "$1" "no line matches /$2/ in $3"; fi
 }
+
+# nes_roms NAME: sets romdir to our NES test ROMs, prebuilt in GV_ROMS/nes (a GPU machine
+# without ca65), else built here into GV_BUILD/roms/nes; when they cannot be built, prints
+# a SKIP line for NAME and exits the test.
+nes_roms() {
+  romdir=${GV_ROMS:+$GV_ROMS/nes}
+  [ -n "$romdir" ] && return 0
+  romdir=$GV_BUILD/roms/nes
+  if ! sh "$GV_ROOT/tests/nes/build_roms.sh" "$romdir" >"$T_TMP/nes.log" 2>&1; then
+    skip "$1" "the NES test ROMs did not build (ca65/ld65 from the Debian package cc65)"
+    exit 0
+  fi
+}

@@ -3,8 +3,8 @@
 # Generation g: `gpuvet selfplay` with network g (generation 0: a fresh random network)
 # writes data_g.st; `gpuvet train` trains network g on the datasets of the last WINDOW
 # generations into network g+1 (net_<g+1>.st); `gpuvet play` plays network g+1 with the
-# search against the greedy and random baselines on the same seeds and prints the verdict
-# (mean score, 95% CI of the difference). Every record goes to OUT as JSON; summary.txt
+# search against the greedy, random and expectimax1 baselines on the same seeds and prints
+# the verdict (mean score, 95% CI of the difference). Every record goes to OUT as JSON; summary.txt
 # holds one line per generation.
 #
 #   bench/drop7/loop.sh OUT_DIR

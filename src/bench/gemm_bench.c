@@ -45,6 +45,11 @@ typedef struct {
     gv_rng rng;
 } ctx_t;
 
+static int on_gpu(void *cx, int k)
+{
+    return ((ctx_t *)cx)->c[k].dev->kind == DEV_GPU;
+}
+
 static void label(void *cx, int k, char *buf, size_t len)
 {
     const config *c = &((ctx_t *)cx)->c[k];
@@ -127,7 +132,7 @@ gv_status gemm_bench_run(const gemm_bench_opts *o, cJSON *rec, gemm_bench_result
         return gv_fail(err, GV_ERR_INPUT, "nothing to measure: the CPU runs fp32 GEMMs only and no GPU was asked for "
                        "(--dtype fp32, or --devices cuda)");
     }
-    bench_plan p = {"bench matmul", "gflops", 1e-9, n, 1, o->repeats, &x, setup, run, teardown, label, o->tel};
+    bench_plan p = {"bench matmul", "gflops", 1e-9, n, 1, o->repeats, &x, setup, run, teardown, label, o->tel, on_gpu};
     bench_outcome out;
     gv_status st = bench_run(&p, &out, err);
     if (st == GV_OK) {

@@ -56,7 +56,7 @@ gv_status bench_run(const bench_plan *p, bench_outcome *o, gv_err *err)
     for (int r = 0; r < reps && st == GV_OK; r++) {
         for (int k = 0; k < p->nconfigs && st == GV_OK; k++) {
             gv_progress_update(&pg, "%s: round %d/%d, %s", p->name, r + 1, reps, o->st[k].phase);
-            gv_telemetry_phase_begin(p->tel, o->st[k].phase);
+            gv_telemetry_phase_begin(p->tel, o->st[k].phase, !p->on_gpu || p->on_gpu(p->ctx, k) ? GV_PHASE_GPU : GV_PHASE_CPU);
             double c0 = gv_cpu_now(), t0 = gv_now();
             units = own = 0;
             st = p->run(p->ctx, k, 1, &units, &own, err);

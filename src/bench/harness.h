@@ -44,6 +44,9 @@ typedef struct {
     /* The configuration in a few words, for progress and telemetry ("native 64 inst"). */
     void (*label)(void *ctx, int k, char *buf, size_t len);
     gv_telemetry *tel;     /* phases go here, or NULL */
+    /* Whether configuration k runs on the GPU (its telemetry phases are GV_PHASE_GPU, which
+     * alone can count as throttled: sys/telemetry.h); NULL: every configuration may. */
+    int (*on_gpu)(void *ctx, int k);
 } bench_plan;
 
 typedef struct {

@@ -251,7 +251,7 @@ int cmd_bench_emu(int argc, char **argv)
     int quiet = 0;
     const args_spec specs[] = {
         {"--frames", ARGS_INT, &frames, "F", "frames per instance in each run (default: enough for about --seconds)", 1, 10000000, 0, 0, NULL},
-        {"--seconds", ARGS_DOUBLE, &seconds, "S", "size each run from the warm-up to take about S seconds (default 1)", 0, 0, 0.01, 3600, NULL},
+        {"--seconds", ARGS_DOUBLE, &seconds, "S", "each timed run lasts at least S seconds (default 1), sized by the warm-up (docs/EMU.md)", 0, 0, 0.01, 3600, NULL},
         {"--repeats", ARGS_INT, &repeats, "R", "timed runs per configuration, taken in rounds across them (default 5)", 1, 1000, 0, 0, NULL},
         {"--warmup", ARGS_INT, &warmup, "N", "untimed runs per configuration first (default 1)", 1, 100, 0, 0, NULL},
         {"--video", ARGS_CHOICE_LIST, &vl, "LIST", "video renderers (default native, plus device with a GPU, else host)", 0, 0, 0, 0, "native,host,device,none"},

@@ -15,13 +15,15 @@
 
 static const cli_help play_help = {
     "play",
-    "gpuvet play (--net CKPT | --channels C | --policy greedy|random) [--games N] [--sims S]",
+    "gpuvet play (--net CKPT | --channels C | --policy P) [--games N] [--sims S] [--baselines LIST]",
     "Plays whole Drop7 games and reports the mean score with its 95% confidence interval\n"
     "(1.96 standard errors), the median, and survival (moves). The network plays its policy\n"
     "head's best legal column, or with --sims a PUCT search over sampled outcomes of the\n"
-    "random discs (docs/DROP7.md). The greedy and random baselines play the same seeds, and\n"
-    "the verdict says whether the first policy's mean differs from each baseline's with a\n"
-    "95% interval of the difference that excludes 0.",
+    "random discs (docs/DROP7.md). The baselines (default greedy, random and expectimax1:\n"
+    "an expectimax search over the columns and the next disc; expectimax2 looks one disc\n"
+    "further and takes about 5 times as long) play the same seeds, and the verdict says whether\n"
+    "the first policy's mean differs from each baseline's with a 95% interval of the\n"
+    "difference that excludes 0.",
     0, NULL,
 };
 
@@ -52,13 +54,13 @@ typedef struct {
     {"--parallel", ARGS_INT, &(f)->parallel, "N", "games side by side: the network's batch (default 64)", 1, 65536, 0, 0, NULL}, \
     {"--mode", ARGS_CHOICE, &(f)->mode, "MODE", "normal (default) or hardcore", 0, 0, 0, 0, "normal,hardcore"},       \
     {"--seed", ARGS_INT, &(f)->seed, "N", "game i plays seed N+i; the search's generator derives from it (default 1)", 0, (1L << 62), 0, 0, NULL}, \
-    {"--threads", ARGS_INT, &(f)->threads, "N", "CPU threads of the network (default 1: a search's batches are small; 0: all cores)", 0, 1024, 0, 0, NULL}
+    {"--threads", ARGS_INT, &(f)->threads, "N", "CPU threads of the network (default 1: a search's batches are small) and of the expectimax players (default all cores); 0: all cores", 0, 1024, 0, 0, NULL}
 
 /* The network's trainer for play and selfplay: float32, the games side by side as its
  * batch, inference alone. */
 static nn_trainer_opts play_opts(const game_flags *f)
 {
-    return (nn_trainer_opts){.dtype = NN_FP32, .max_batch = (int)f->parallel, .threads = (int)f->threads,
+    return (nn_trainer_opts){.dtype = NN_FP32, .max_batch = (int)f->parallel, .threads = f->threads < 0 ? 1 : (int)f->threads,
                              .infer_only = 1};
 }
 
@@ -72,19 +74,30 @@ static void play_row(cJSON *arr, const char *policy, int sims, const drop7_agent
            gv_json_num(e, "moves_ci95"), r->t_total);
 }
 
+/* The policy a --policy or --baselines word names (the words of their choices). */
+static drop7_policy policy_of(const char *w)
+{
+    return !strcmp(w, "greedy")        ? DROP7_POLICY_GREEDY
+           : !strcmp(w, "expectimax1") ? DROP7_POLICY_EXPECTI1
+           : !strcmp(w, "expectimax2") ? DROP7_POLICY_EXPECTI2
+                                       : DROP7_POLICY_RANDOM;
+}
+
 int cmd_play(int argc, char **argv)
 {
     const char *name = "play";
     args_common com = {0};
-    game_flags gf = {NULL, "normal", 0, 2, 100, 0, 64, 1, 1};
+    game_flags gf = {NULL, "normal", 0, 2, 100, 0, 64, 1, -1}; /* threads -1: the default of each player */
     const char *policy = NULL;
-    args_str_list base = {2, {"greedy", "random"}};
+    args_str_list base = {3, {"greedy", "random", "expectimax1"}};
     args_spec specs[] = {
         ARGS_COMMON_SPECS(&com),
         GAME_FLAG_SPECS(&gf),
-        {"--policy", ARGS_CHOICE, &policy, "P", "play a baseline alone instead: greedy or random", 0, 0, 0, 0, "greedy,random"},
+        {"--policy", ARGS_CHOICE, &policy, "P", "play a baseline instead of a network: greedy, random, expectimax1 or "
+         "expectimax2", 0, 0, 0, 0, "greedy,random,expectimax1,expectimax2"},
         {"--baselines", ARGS_CHOICE_LIST, &base, "LIST", "baselines played on the same seeds to compare with (default "
-         "greedy,random; none: no comparison)", 0, 0, 0, 0, "greedy,random,none"},
+         "greedy,random,expectimax1; also expectimax2; none: no comparison)", 0, 0, 0, 0,
+         "greedy,random,expectimax1,expectimax2,none"},
     };
     int code = cli_parse(&play_help, specs, GV_ARRAY_LEN(specs), argc, argv, NULL, &com.quiet);
     if (code != CLI_GO)
@@ -97,6 +110,7 @@ int cmd_play(int argc, char **argv)
     drop7_rules_init(&o.rules, strcmp(gf.mode, "hardcore") ? DROP7_MODE_NORMAL : DROP7_MODE_HARDCORE);
     o.ngames = (int)gf.games, o.sims = (int)gf.sims, o.parallel = (int)gf.parallel, o.seed = (uint64_t)gf.seed;
     o.progress = !com.quiet;
+    o.threads = gf.threads < 0 ? 0 : (int)gf.threads;
     drop7_net n = {0};
     char label[300];
     gv_err err = {{0}};
@@ -112,7 +126,7 @@ int cmd_play(int argc, char **argv)
         o.net = n.t;
         snprintf(label, sizeof label, "net%s (%d sims, %s)", gf.net ? "" : " random", (int)gf.sims, d.label);
     } else {
-        o.policy = strcmp(policy, "greedy") ? DROP7_POLICY_RANDOM : DROP7_POLICY_GREEDY;
+        o.policy = policy_of(policy);
         snprintf(label, sizeof label, "%s", policy);
     }
     cJSON *rec = gv_record_new(name, argc, argv);
@@ -133,7 +147,7 @@ int cmd_play(int argc, char **argv)
         if (!strcmp(base.v[i], "none") || (policy && !strcmp(base.v[i], policy)))
             continue;
         drop7_agent_opts b = o;
-        b.policy = strcmp(base.v[i], "greedy") ? DROP7_POLICY_RANDOM : DROP7_POLICY_GREEDY;
+        b.policy = policy_of(base.v[i]);
         b.net = NULL, b.sims = 0;
         if ((st = drop7_agent_play(&b, &r, &err)) == GV_OK) {
             play_row(arr, base.v[i], 0, &r);
@@ -159,6 +173,14 @@ static void time_line(const cJSON *e)
            100 * gv_json_num(e, "seconds_search") / t, inf, 100 * inf / t, gv_json_num(e, "evals"),
            inf > 0 ? gv_json_num(e, "evals") / inf : 0, gv_json_num(e, "seconds_game"),
            100 * gv_json_num(e, "seconds_game") / t, gv_json_num(e, "seconds_write"));
+    double calls = gv_json_num(e, "eval_calls");
+    printf("evaluation: %.0f calls of %.1f positions on average (%.0f batch size%s, %.0f%% of the positions computed "
+           "real, the rest padding); %.0f positions/s = %.0f%% of the network's own %.0f/s at batch %.0f (%.3f ms a call, "
+           "measured after the games as bench infer does)\n",
+           calls, calls > 0 ? gv_json_num(e, "evals") / calls : 0, gv_json_num(e, "eval_sizes"),
+           gv_json_num(e, "eval_sizes") == 1 ? "" : "s", 100 * gv_json_num(e, "eval_occupancy"),
+           gv_json_num(e, "eval_positions_per_s"), 100 * gv_json_num(e, "eval_efficiency"),
+           gv_json_num(e, "bench_positions_per_s"), gv_json_num(e, "bench_batch"), 1e3 * gv_json_num(e, "bench_call_s"));
 }
 
 int cmd_selfplay(int argc, char **argv)

@@ -36,9 +36,11 @@ typedef struct {
     int move;               /* the column the search chose for the real game */
 } slot;
 
-/* The growable sample arrays of the result, with per sample the game and its score then. */
+/* The samples recorded and not yet handed out (their chunk still plays), in the order they
+ * were made, with per sample its game and the game's score then. */
 typedef struct {
-    long cap;
+    long n, cap;
+    float *planes, *policy;
     int32_t *game;
     int64_t *score_then;
 } samples;
@@ -194,20 +196,48 @@ static int choose(const double *w, int sample, gv_rng *r)
     return best;
 }
 
+/* How the batch of an evaluation is padded: not at all (the CPU: its cost follows the
+ * positions), to --parallel always (one captured graph; what a GPU did before the steps), or
+ * to the next of a few steps (a GPU: one graph per step, captured once; the default).
+ * GV_SELFPLAY_PAD=none|full|steps overrides the device's default. */
+enum { PAD_NONE, PAD_FULL, PAD_STEPS };
+
 typedef struct {
     const drop7_agent_opts *o;
     drop7_agent_result *r;
     samples sm;
     nn_batch b;
     double *logits, *value;
-    int pad;               /* evaluate full batches (a GPU replays one captured graph per size) */
+    int pad;               /* PAD_* */
+    int nslots;            /* the largest batch (the slots) */
+    int last_n;            /* the batch size of the call before (0: none yet) */
+    uint8_t *seen;         /* (nslots + 1): batch sizes used so far */
 } agent;
 
-/* Evaluates the positions of the slots listed in idx (their s->sim) in one batch. */
+/* The batch computed for k positions: k, or padded (see PAD_*). The steps, for P slots and
+ * m = max(P / 8, 8): multiples of m, and below m the powers of two from 8; at most P
+ * (P = 256: 8, 16, 32, 64, 96, ..., 256, ten sizes). */
+static int padded(const agent *A, int k)
+{
+    const int P = A->nslots;
+    if (A->pad == PAD_NONE)
+        return k;
+    if (A->pad == PAD_FULL)
+        return P;
+    int m = P / 8 > 8 ? P / 8 : 8, n = 8;
+    if (k >= m)
+        n = (k + m - 1) / m * m;
+    while (n < k)
+        n *= 2;
+    return n < P ? n : P;
+}
+
+/* Evaluates the positions of the slots listed in idx (their s->sim) in one batch. Nothing is
+ * allocated here: the batch and the outputs were made for the largest batch. */
 static gv_status evaluate(agent *A, slot *sl, const int *idx, int k, gv_err *err)
 {
     double t0 = gv_now();
-    int n = A->pad ? A->o->parallel : k;
+    int n = padded(A, k);
     for (int i = 0; i < k; i++)
         drop7_game_cells(&sl[idx[i]].sim, A->b.cells + (size_t)i * DROP7_CELLS, A->b.consts + 2 * (size_t)i);
     if (n > k) { /* padding: all-zero planes */
@@ -219,26 +249,126 @@ static gv_status evaluate(agent *A, slot *sl, const int *idx, int k, gv_err *err
     if (s == GV_OK)
         s = nn_trainer_infer(A->o->net, A->logits, A->value, err);
     A->r->evals += k;
+    A->r->calls++;
+    A->r->slots += n;
+    A->r->size_changes += A->last_n && n != A->last_n;
+    A->r->sizes += !A->seen[n];
+    A->seen[n] = 1;
+    A->last_n = n;
     A->r->t_infer += gv_now() - t0;
     return s;
 }
 
 static void sample_add(agent *A, slot *s, const float *policy)
 {
-    drop7_agent_result *r = A->r;
-    if (r->n == A->sm.cap) {
-        A->sm.cap = A->sm.cap ? 2 * A->sm.cap : 4096;
-        r->planes = gv_xrealloc(r->planes, sizeof(float) * DROP7_PLANE_FLOATS * (size_t)A->sm.cap);
-        r->policy = gv_xrealloc(r->policy, sizeof(float) * DROP7_N * (size_t)A->sm.cap);
-        r->value = gv_xrealloc(r->value, sizeof(float) * (size_t)A->sm.cap);
-        A->sm.game = gv_xrealloc(A->sm.game, sizeof(int32_t) * (size_t)A->sm.cap);
-        A->sm.score_then = gv_xrealloc(A->sm.score_then, sizeof(int64_t) * (size_t)A->sm.cap);
+    samples *sm = &A->sm;
+    if (sm->n == sm->cap) {
+        sm->cap = sm->cap ? 2 * sm->cap : 4096;
+        sm->planes = gv_xrealloc(sm->planes, sizeof(float) * DROP7_PLANE_FLOATS * (size_t)sm->cap);
+        sm->policy = gv_xrealloc(sm->policy, sizeof(float) * DROP7_N * (size_t)sm->cap);
+        sm->game = gv_xrealloc(sm->game, sizeof(int32_t) * (size_t)sm->cap);
+        sm->score_then = gv_xrealloc(sm->score_then, sizeof(int64_t) * (size_t)sm->cap);
     }
-    drop7_game_encode(&s->g, r->planes + (size_t)r->n * DROP7_PLANE_FLOATS);
-    memcpy(r->policy + (size_t)r->n * DROP7_N, policy, sizeof(float) * DROP7_N);
-    A->sm.game[r->n] = s->id;
-    A->sm.score_then[r->n] = s->g.score;
-    r->n++;
+    drop7_game_encode(&s->g, sm->planes + (size_t)sm->n * DROP7_PLANE_FLOATS);
+    memcpy(sm->policy + (size_t)sm->n * DROP7_N, policy, sizeof(float) * DROP7_N);
+    sm->game[sm->n] = s->id;
+    sm->score_then[sm->n] = s->g.score;
+    sm->n++;
+}
+
+typedef struct {
+    int64_t key;
+    long i;
+} order_key;
+
+static int order_cmp(const void *a, const void *b)
+{
+    int64_t x = ((const order_key *)a)->key, y = ((const order_key *)b)->key;
+    return x < y ? -1 : x > y;
+}
+
+/* Hands out the samples of games c0..c0+cg-1 (all done) and drops them from A->sm. Their
+ * order is the one of the chunk played on its own: nso = min(parallel, cg) slots, every
+ * round each idle slot (in slot order) takes the chunk's next game, then each running game
+ * (in slot order) makes one move, one sample; a game of L samples plays L rounds. So the
+ * m-th sample of a game that started in round r0 in slot q comes at (r0 + m) * nso + q. */
+static gv_status flush_chunk(agent *A, int c0, int cg, gv_err *err)
+{
+    const drop7_agent_opts *o = A->o;
+    drop7_agent_result *r = A->r;
+    samples *sm = &A->sm;
+    const int nso = o->parallel < cg ? o->parallel : cg;
+    long *cnt = gv_xcalloc((size_t)cg, sizeof *cnt), *left = gv_xcalloc((size_t)cg, sizeof *left);
+    int64_t *start = gv_xcalloc((size_t)cg, sizeof *start);
+    int *slotof = gv_xcalloc((size_t)cg, sizeof *slotof), *in = gv_xcalloc((size_t)nso, sizeof *in);
+    long n = 0;
+    for (long i = 0; i < sm->n; i++)
+        if (sm->game[i] >= c0 && sm->game[i] < c0 + cg)
+            cnt[sm->game[i] - c0]++, n++;
+    for (int q = 0; q < nso; q++)
+        in[q] = -1;
+    for (int64_t round = 0, next = 0, done = 0; done < cg; round++) {
+        for (int q = 0; q < nso; q++)
+            if (in[q] < 0 && next < cg) {
+                in[q] = (int)next;
+                start[next] = round, slotof[next] = q, left[next] = cnt[next];
+                next++;
+            }
+        for (int q = 0; q < nso; q++)
+            if (in[q] >= 0 && --left[in[q]] <= 0)
+                in[q] = -1, done++;
+    }
+    order_key *ord = gv_xcalloc((size_t)(n ? n : 1), sizeof *ord);
+    memset(cnt, 0, sizeof *cnt * (size_t)cg); /* now: samples of each game seen so far */
+    long k = 0, kept = 0;
+    for (long i = 0; i < sm->n; i++) {
+        int g = sm->game[i] - c0;
+        if (g >= 0 && g < cg) {
+            ord[k].key = (start[g] + cnt[g]++) * nso + slotof[g];
+            ord[k++].i = i;
+        }
+    }
+    qsort(ord, (size_t)n, sizeof *ord, order_cmp);
+    drop7_agent_result part = {.ngames = cg, .score = r->score + c0, .nmoves = r->nmoves + c0, .end = r->end + c0, .n = n};
+    part.planes = gv_xcalloc((size_t)(n ? n : 1), sizeof(float) * DROP7_PLANE_FLOATS);
+    part.policy = gv_xcalloc((size_t)(n ? n : 1), sizeof(float) * DROP7_N);
+    part.value = gv_xcalloc((size_t)(n ? n : 1), sizeof(float));
+    for (long j = 0; j < n; j++) {
+        long i = ord[j].i;
+        memcpy(part.planes + (size_t)j * DROP7_PLANE_FLOATS, sm->planes + (size_t)i * DROP7_PLANE_FLOATS,
+               sizeof(float) * DROP7_PLANE_FLOATS);
+        memcpy(part.policy + (size_t)j * DROP7_N, sm->policy + (size_t)i * DROP7_N, sizeof(float) * DROP7_N);
+        part.value[j] = (float)((double)(r->score[sm->game[i]] - sm->score_then[i]) / DROP7_VALUE_SCALE);
+    }
+    for (long i = 0; i < sm->n; i++) /* the samples of the chunks still playing stay, in order */
+        if (sm->game[i] < c0 || sm->game[i] >= c0 + cg) {
+            if (kept != i) {
+                memcpy(sm->planes + (size_t)kept * DROP7_PLANE_FLOATS, sm->planes + (size_t)i * DROP7_PLANE_FLOATS,
+                       sizeof(float) * DROP7_PLANE_FLOATS);
+                memcpy(sm->policy + (size_t)kept * DROP7_N, sm->policy + (size_t)i * DROP7_N, sizeof(float) * DROP7_N);
+                sm->game[kept] = sm->game[i], sm->score_then[kept] = sm->score_then[i];
+            }
+            kept++;
+        }
+    sm->n = kept;
+    free(cnt), free(left), free(start), free(slotof), free(in), free(ord);
+    gv_status st = GV_OK;
+    if (o->on_chunk) {
+        double t0 = gv_now();
+        st = o->on_chunk(o->chunk_ctx, &part, err);
+        r->t_callback += gv_now() - t0;
+    } else { /* into the result */
+        size_t tot = (size_t)(r->n + n);
+        r->planes = gv_xrealloc(r->planes, sizeof(float) * DROP7_PLANE_FLOATS * (tot ? tot : 1));
+        r->policy = gv_xrealloc(r->policy, sizeof(float) * DROP7_N * (tot ? tot : 1));
+        r->value = gv_xrealloc(r->value, sizeof(float) * (tot ? tot : 1));
+        memcpy(r->planes + (size_t)r->n * DROP7_PLANE_FLOATS, part.planes, sizeof(float) * DROP7_PLANE_FLOATS * (size_t)n);
+        memcpy(r->policy + (size_t)r->n * DROP7_N, part.policy, sizeof(float) * DROP7_N * (size_t)n);
+        memcpy(r->value + r->n, part.value, sizeof(float) * (size_t)n);
+        r->n = (long)tot;
+    }
+    free(part.planes), free(part.policy), free(part.value);
+    return st;
 }
 
 /* One move of every running game with the network: the search (or the policy head). */
@@ -302,6 +432,26 @@ static gv_status net_moves(agent *A, slot *sl, int nslots, int *idx, gv_err *err
     return GV_OK;
 }
 
+/* The expectimax players' games (drop7_expecti.h): each game played through by one CPU
+ * thread, its move seeds from its own search generator. */
+static gv_status expecti_games(const drop7_agent_opts *o, int max_moves, drop7_agent_result *r)
+{
+    drop7_expecti_opts eo;
+    if (o->expecti)
+        eo = *o->expecti;
+    else
+        drop7_expecti_defaults(&eo, o->policy == DROP7_POLICY_EXPECTI2 ? 2 : 1);
+    r->ngames = o->ngames;
+    r->score = gv_xcalloc((size_t)o->ngames, sizeof *r->score);
+    r->nmoves = gv_xcalloc((size_t)o->ngames, sizeof *r->nmoves);
+    r->end = gv_xcalloc((size_t)o->ngames, sizeof *r->end);
+    double t0 = gv_now();
+    r->moves = drop7_expecti_play_batch(&o->rules, &eo, o->seed, o->ngames, max_moves, o->threads, r->score, r->nmoves,
+                                        r->end);
+    r->t_total = r->t_search = gv_now() - t0;
+    return GV_OK;
+}
+
 void drop7_score_stats(const int64_t *x, int n, double *mean, double *median, double *ci95)
 {
     double *d = gv_xcalloc((size_t)(n > 0 ? n : 1), sizeof(double));
@@ -326,11 +476,27 @@ gv_status drop7_agent_play(const drop7_agent_opts *o, drop7_agent_result *r, gv_
         return gv_fail(err, GV_ERR_INPUT, "drop7 agent: need at least one game and one in parallel");
     if (o->policy == DROP7_POLICY_NET && !o->net)
         return gv_fail(err, GV_ERR_INPUT, "drop7 agent: the network policy needs a network");
+    if (o->policy < DROP7_POLICY_RANDOM || o->policy > DROP7_POLICY_EXPECTI2)
+        return gv_fail(err, GV_ERR_INPUT, "drop7 agent: unknown policy %d", (int)o->policy);
+    if (o->expecti && (o->expecti->depth < 0 || o->expecti->depth > DROP7_EXPECTI_MAX_DEPTH ||
+                       o->expecti->samples < 1 || o->expecti->samples > DROP7_EXPECTI_MAX_SAMPLES))
+        return gv_fail(err, GV_ERR_INPUT, "drop7 agent: expectimax depth must be 0..%d and samples 1..%d",
+                       DROP7_EXPECTI_MAX_DEPTH, DROP7_EXPECTI_MAX_SAMPLES);
     if (o->sims < 0 || o->sims > 100000)
         return gv_fail(err, GV_ERR_INPUT, "drop7 agent: simulations must be 0..100000 (got %d)", o->sims);
+    const char *pe = getenv("GV_SELFPLAY_PAD");
+    if (pe && pe[0] && strcmp(pe, "none") && strcmp(pe, "full") && strcmp(pe, "steps"))
+        return gv_fail(err, GV_ERR_INPUT, "GV_SELFPLAY_PAD=%s: none, full or steps", pe);
     int max_moves = o->max_moves > 0 ? o->max_moves : DROP7_DEFAULT_MAX_MOVES;
+    if (o->policy == DROP7_POLICY_EXPECTI1 || o->policy == DROP7_POLICY_EXPECTI2)
+        return expecti_games(o, max_moves, r);
     int nslots = o->parallel < o->ngames ? o->parallel : o->ngames;
-    agent A = {o, r, {0}, {0}, NULL, NULL, 0};
+    agent A = {o, r, {0}, {0}, NULL, NULL, PAD_NONE, nslots, 0, NULL};
+    const int chunk = o->chunk > 0 && o->chunk < o->ngames ? o->chunk : o->ngames;
+    const int nchunks = (o->ngames + chunk - 1) / chunk;
+    int *chunk_left = gv_xcalloc((size_t)nchunks, sizeof *chunk_left), flushed = 0;
+    for (int c = 0; c < nchunks; c++)
+        chunk_left[c] = c < nchunks - 1 ? chunk : o->ngames - c * chunk;
     r->ngames = o->ngames;
     r->score = gv_xcalloc((size_t)o->ngames, sizeof *r->score);
     r->nmoves = gv_xcalloc((size_t)o->ngames, sizeof *r->nmoves);
@@ -339,12 +505,17 @@ gv_status drop7_agent_play(const drop7_agent_opts *o, drop7_agent_result *r, gv_
     int *idx = gv_xcalloc((size_t)nslots, sizeof *idx);
     int depth_cap = (o->sims > 0 ? o->sims : 1) + 2;
     if (o->policy == DROP7_POLICY_NET) {
-        A.pad = nn_trainer_device(o->net)->kind != DEV_CPU;
+        A.pad = nn_trainer_device(o->net)->kind != DEV_CPU ? PAD_STEPS : PAD_NONE;
+        if (pe && !strcmp(pe, "none"))
+            A.pad = PAD_NONE;
+        else if (pe && !strcmp(pe, "steps"))
+            A.pad = PAD_STEPS;
+        else if (pe && !strcmp(pe, "full")) /* as before the steps: full batches when the slots are --parallel */
+            A.pad = nslots == o->parallel ? PAD_FULL : PAD_NONE;
         nn_batch_alloc_as(&A.b, nslots, NN_POS_CELLS); /* the compact form: 57 bytes a position */
         A.logits = gv_xcalloc((size_t)nslots * NN_POLICY, sizeof(double));
         A.value = gv_xcalloc((size_t)nslots, sizeof(double));
-        if (A.pad && nslots != o->parallel) /* pad to the slots there are */
-            A.pad = 0;
+        A.seen = gv_xcalloc((size_t)nslots + 1, 1);
     }
     for (int i = 0; i < nslots; i++) {
         sl[i].nodes = gv_xcalloc((size_t)depth_cap + 1, sizeof(node));
@@ -394,23 +565,28 @@ gv_status drop7_agent_play(const drop7_agent_opts *o, drop7_agent_result *r, gv_
                 r->score[s->id] = s->g.score;
                 r->nmoves[s->id] = s->g.nmoves;
                 r->end[s->id] = s->g.over ? s->g.over : DROP7_END_CAP;
+                chunk_left[s->id / chunk]--;
                 s->id = -1;
                 finished++;
             }
         }
         r->t_game += gv_now() - t0;
+        while (o->record && st == GV_OK && flushed < nchunks && !chunk_left[flushed]) {
+            int c0 = flushed * chunk;
+            st = flush_chunk(&A, c0, o->ngames - c0 < chunk ? o->ngames - c0 : chunk, err);
+            flushed++;
+        }
         if (o->progress)
             gv_progress_update(&pg, "%d of %d games done, %ld moves, %ld positions evaluated", finished, o->ngames,
                                r->moves, r->evals);
     }
     if (o->progress)
         gv_progress_done(&pg);
-    r->t_total = gv_now() - tstart;
-    for (long i = 0; i < r->n; i++)
-        r->value[i] = (float)((double)(r->score[A.sm.game[i]] - A.sm.score_then[i]) / DROP7_VALUE_SCALE);
+    r->t_total = gv_now() - tstart - r->t_callback;
     for (int i = 0; i < nslots; i++)
         free(sl[i].nodes), free(sl[i].pnode), free(sl[i].pa), free(sl[i].pr);
-    free(sl), free(idx), free(A.sm.game), free(A.sm.score_then), free(A.logits), free(A.value);
+    free(sl), free(idx), free(A.sm.planes), free(A.sm.policy), free(A.sm.game), free(A.sm.score_then);
+    free(A.logits), free(A.value), free(A.seen), free(chunk_left);
     if (A.b.cells)
         nn_batch_free(&A.b);
     if (st != GV_OK)

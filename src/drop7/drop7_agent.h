@@ -1,7 +1,7 @@
-/* drop7_agent.h: whole Drop7 games played by a policy: the random or greedy baseline, or
- * the network, alone (its policy head) or through a PUCT search. The engine of `gpuvet play`
- * (scores with confidence intervals) and `gpuvet selfplay` (positions, visit
- * distributions and final scores recorded as training samples).
+/* drop7_agent.h: whole Drop7 games played by a policy: the random, greedy or expectimax
+ * baselines (drop7_expecti.h), or the network, alone (its policy head) or through a PUCT
+ * search. The engine of `gpuvet play` (scores with confidence intervals) and `gpuvet
+ * selfplay` (positions, visit distributions and final scores recorded as training samples).
  *
  * Games run side by side: at every search simulation each running game walks its tree to
  * a leaf, and all the leaves of all games are evaluated by the network in one batch (on
@@ -27,10 +27,20 @@
 
 #include "drop7/drop7.h"
 #include "drop7/drop7_data.h"
+#include "drop7/drop7_expecti.h"
 #include "nn/nn.h"
 
 
-typedef enum { DROP7_POLICY_RANDOM = 0, DROP7_POLICY_GREEDY = 1, DROP7_POLICY_NET = 2 } drop7_policy;
+struct drop7_agent_result;
+
+/* EXPECTI1 and EXPECTI2: the expectimax players of depth 1 and 2 (drop7_expecti.h). */
+typedef enum {
+    DROP7_POLICY_RANDOM = 0,
+    DROP7_POLICY_GREEDY = 1,
+    DROP7_POLICY_NET = 2,
+    DROP7_POLICY_EXPECTI1 = 3,
+    DROP7_POLICY_EXPECTI2 = 4,
+} drop7_policy;
 
 typedef struct {
     drop7_rules rules;
@@ -47,10 +57,21 @@ typedef struct {
     int max_moves;         /* per-game cap (0: DROP7_DEFAULT_MAX_MOVES) */
     uint64_t seed;         /* game i is seed + i; the search's generator derives from it */
     int record;            /* keep training samples (self-play) */
+    int threads;           /* expectimax: CPU threads, each plays whole games (0: all); parallel is unused */
+    const drop7_expecti_opts *expecti; /* expectimax: its settings (NULL: drop7_expecti_defaults) */
     int progress;          /* show a progress line */
+    /* record: the samples by chunks of games. Games [c*chunk, (c+1)*chunk) form chunk c
+     * (chunk 0: all games one chunk). A freed slot takes the next game whatever its chunk,
+     * so the batch stays full until the last games; once every game of a chunk (and of
+     * the chunks before) is done, its samples go to on_chunk, or without it to the result,
+     * in the order that the chunk played on its own with min(parallel, its games) slots
+     * gives them: the dataset does not depend on the interleaving. */
+    int chunk;
+    gv_status (*on_chunk)(void *ctx, const struct drop7_agent_result *part, gv_err *err);
+    void *chunk_ctx;
 } drop7_agent_opts;
 
-typedef struct {
+typedef struct drop7_agent_result {
     int ngames;
     int64_t *score;        /* (ngames,) final scores */
     int32_t *nmoves;       /* (ngames,) moves survived */
@@ -64,6 +85,13 @@ typedef struct {
     double t_search, t_infer, t_game, t_total;
     long evals;            /* positions the network evaluated */
     long moves;            /* moves played in all games */
+    /* the evaluation calls (one batch each): how many, the batch the trainer computed
+     * (padding included: evals / slots is the batch's occupancy), how often its size
+     * changed from the call before (a GPU trainer captures its graph again then) */
+    long calls, slots, size_changes;
+    int sizes;             /* distinct batch sizes of the calls (a GPU trainer captures a graph
+                              for each, once) */
+    double t_callback;     /* seconds in on_chunk (not in t_total) */
 } drop7_agent_result;
 
 /* Plays o->ngames games. GV_ERR_INPUT for bad options, the trainer's error otherwise. */

@@ -36,6 +36,11 @@ static const char *player_name(int p)
     return p == DROP7_PLAYER_GREEDY ? "greedy" : "random";
 }
 
+static int on_gpu(void *cx, int k)
+{
+    return ((ctx_t *)cx)->c[k].dev->kind == DEV_GPU;
+}
+
 static void label(void *cx, int k, char *buf, size_t len)
 {
     const config *c = &((ctx_t *)cx)->c[k];
@@ -136,7 +141,7 @@ gv_status drop7_bench_run(const drop7_bench_opts *o, cJSON *rec, gv_err *err)
         free(x.c);
         return gv_fail(err, GV_ERR_INPUT, "bench drop7: nothing to measure (no device, player or batch)");
     }
-    bench_plan p = {"bench drop7", "games_per_s", 1.0, n, 1, o->repeats, &x, setup, run, teardown, label, o->tel};
+    bench_plan p = {"bench drop7", "games_per_s", 1.0, n, 1, o->repeats, &x, setup, run, teardown, label, o->tel, on_gpu};
     bench_outcome out;
     gv_status st = bench_run(&p, &out, err);
     if (st == GV_OK) {

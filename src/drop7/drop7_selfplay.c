@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/record.h"
+#include "core/stats.h"
 
 /* The dataset's player fields for this run. */
 static void player_fields(const drop7_selfplay_opts *o, drop7_data *d)
@@ -60,9 +61,42 @@ static gv_status same_player(const drop7_selfplay_opts *o, const drop7_data *d, 
     return GV_OK;
 }
 
+/* The network's own inference rate at batch n, as `gpuvet bench infer` measures it: per call
+ * n random positions in (cells), the eval-mode forward, logits and value out; after one call
+ * untimed (a GPU captures that size's graph, if self-play did not), calls for at least 0.3 s
+ * and 5 calls (at most 1000); the median call in *call_s. */
+static gv_status infer_rate(nn_trainer *t, int n, double *call_s, gv_err *err)
+{
+    nn_batch b;
+    nn_batch_alloc_as(&b, n, NN_POS_CELLS);
+    nn_batch_random(&b, 1);
+    double *logits = gv_xcalloc((size_t)n * NN_POLICY, sizeof(double)), *value = gv_xcalloc((size_t)n, sizeof(double));
+    double lat[1000], t_start = 0;
+    int nlat = 0;
+    gv_status st = GV_OK;
+    for (int i = -1; st == GV_OK && i < (int)GV_ARRAY_LEN(lat); i++) {
+        double t0 = gv_now();
+        st = nn_trainer_set_batch(t, &b, err);
+        if (st == GV_OK)
+            st = nn_trainer_infer(t, logits, value, err);
+        if (i < 0) {
+            t_start = gv_now();
+            continue;
+        }
+        lat[nlat++] = gv_now() - t0;
+        if (nlat >= 5 && gv_now() - t_start >= 0.3)
+            break;
+    }
+    *call_s = st == GV_OK ? gv_quantile(lat, nlat, 0.5) : NAN;
+    free(logits), free(value);
+    nn_batch_free(&b);
+    return st;
+}
+
 /* The summary object of the record. */
 static void record(const drop7_selfplay_opts *o, const drop7_data *all, long played, const int64_t *scores,
-                   const drop7_agent_result *tot, double t_write, cJSON *rec)
+                   const drop7_agent_result *tot, double t_write, int bench_n, double bench_call_s, double t_bench,
+                   cJSON *rec)
 {
     double mean = NAN, median = NAN, ci = NAN;
     if (played)
@@ -78,6 +112,10 @@ static void record(const drop7_selfplay_opts *o, const drop7_data *all, long pla
     cJSON_AddNumberToObject(e, "parallel", o->play.parallel);
     cJSON_AddNumberToObject(e, "moves", (double)tot->moves);
     cJSON_AddNumberToObject(e, "evals", (double)tot->evals);
+    cJSON_AddNumberToObject(e, "eval_calls", (double)tot->calls);
+    cJSON_AddNumberToObject(e, "eval_slots", (double)tot->slots);
+    cJSON_AddNumberToObject(e, "eval_size_changes", (double)tot->size_changes);
+    cJSON_AddNumberToObject(e, "eval_sizes", tot->sizes);
     gv_json_add_num(e, "score_mean", mean);
     gv_json_add_num(e, "score_ci95", ci);
     gv_json_add_num(e, "score_median", median);
@@ -86,6 +124,40 @@ static void record(const drop7_selfplay_opts *o, const drop7_data *all, long pla
     gv_json_add_num(e, "seconds_inference", tot->t_infer);
     gv_json_add_num(e, "seconds_game", tot->t_game);
     gv_json_add_num(e, "seconds_write", t_write);
+    /* the evaluations against the network's own rate at the slots' batch (infer_rate) */
+    cJSON_AddNumberToObject(e, "bench_batch", bench_n);
+    gv_json_add_num(e, "bench_call_s", bench_call_s);
+    double rate = bench_call_s > 0 ? bench_n / bench_call_s : NAN, sp = tot->t_infer > 0 ? tot->evals / tot->t_infer : NAN;
+    gv_json_add_num(e, "bench_positions_per_s", rate);
+    gv_json_add_num(e, "eval_positions_per_s", sp);
+    gv_json_add_num(e, "eval_efficiency", sp / rate);
+    gv_json_add_num(e, "eval_occupancy", tot->slots > 0 ? (double)tot->evals / tot->slots : NAN);
+    gv_json_add_num(e, "seconds_bench", t_bench);
+}
+
+/* What write_chunk needs: the dataset so far, the scores of the games played here. */
+typedef struct {
+    const drop7_selfplay_opts *o;
+    drop7_data *all;
+    int64_t *scores;
+    long played;
+    double t_write;
+} writer;
+
+/* A chunk of games done: into the dataset, written. */
+static gv_status write_chunk(void *ctx, const drop7_agent_result *r, gv_err *err)
+{
+    writer *w = (writer *)ctx;
+    drop7_data part = {.n = r->n, .planes = r->planes, .policy = r->policy, .value = r->value, .games = r->ngames};
+    drop7_data_append(w->all, &part);
+    for (int i = 0; i < r->ngames; i++)
+        w->scores[w->played++] = r->score[i];
+    double t0 = gv_now();
+    gv_status st = drop7_data_save(w->o->out, w->all, err);
+    w->t_write += gv_now() - t0;
+    if (st == GV_OK)
+        gv_info("%ld of %ld games written to %s (%ld positions)\n", w->all->games, w->o->games, w->o->out, w->all->n);
+    return st;
 }
 
 gv_status drop7_selfplay_run(const drop7_selfplay_opts *o, cJSON *rec, gv_err *err)
@@ -117,30 +189,26 @@ gv_status drop7_selfplay_run(const drop7_selfplay_opts *o, cJSON *rec, gv_err *e
     drop7_agent_opts p = o->play;
     p.record = 1;
     drop7_agent_result tot = {0};
-    double t_write = 0;
     int64_t *scores = gv_xcalloc((size_t)(todo ? todo : 1), sizeof *scores);
-    long played = 0;
-    for (long g0 = start; g0 < o->games && st == GV_OK; g0 += o->chunk) {
-        p.ngames = (int)(o->games - g0 < o->chunk ? o->games - g0 : o->chunk);
-        p.seed = o->play.seed + (uint64_t)g0;
-        drop7_agent_result r;
-        if ((st = drop7_agent_play(&p, &r, err)) != GV_OK)
-            break;
-        drop7_data part = {.n = r.n, .planes = r.planes, .policy = r.policy, .value = r.value, .games = p.ngames};
-        drop7_data_append(&all, &part);
-        for (int i = 0; i < r.ngames; i++)
-            scores[played++] = r.score[i];
-        tot.t_search += r.t_search, tot.t_infer += r.t_infer, tot.t_game += r.t_game, tot.t_total += r.t_total;
-        tot.evals += r.evals, tot.moves += r.moves;
-        drop7_agent_result_free(&r);
-        double t0 = gv_now();
-        st = drop7_data_save(o->out, &all, err);
-        t_write += gv_now() - t0;
-        if (st == GV_OK)
-            gv_info("%ld of %ld games written to %s (%ld positions)\n", all.games, o->games, o->out, all.n);
+    writer w = {o, &all, scores, 0, 0};
+    if (st == GV_OK && todo) {
+        /* all the games in one play, chunk by chunk into the file: a slot freed by a game takes
+         * the next game whatever its chunk (game i plays seed + i as before) */
+        p.ngames = (int)todo;
+        p.seed = o->play.seed + (uint64_t)start;
+        p.chunk = (int)(o->chunk < todo ? o->chunk : todo);
+        p.on_chunk = write_chunk, p.chunk_ctx = &w;
+        st = drop7_agent_play(&p, &tot, err); /* (on an error it frees tot itself) */
     }
+    long played = w.played;
+    double t_write = w.t_write, call_s = NAN, t_bench = gv_now();
+    int bench_n = (int)(todo < o->play.parallel ? todo : o->play.parallel);
+    if (st == GV_OK && todo)
+        st = infer_rate(o->play.net, bench_n, &call_s, err);
+    t_bench = gv_now() - t_bench;
     if (st == GV_OK)
-        record(o, &all, played, scores, &tot, t_write, rec);
+        record(o, &all, played, scores, &tot, t_write, bench_n, call_s, t_bench, rec);
+    drop7_agent_result_free(&tot);
     free(scores);
     drop7_data_free(&all);
     gv_unlock_output(lock);

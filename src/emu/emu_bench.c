@@ -10,6 +10,11 @@
 #include "core/record.h"
 #include "emu/emu_run.h"
 
+/* Sizing of runs without --frames: at least this many frames (the frames right after
+ * power-on are a small share of a run) and at most this many. */
+#define EMU_BENCH_MIN_FRAMES 30
+#define EMU_BENCH_MAX_FRAMES 1000000
+
 typedef struct {
     uint64_t v, a;
 } hashes;
@@ -57,6 +62,13 @@ static gv_status ref_extend(reference *r, long frames, gv_err *err)
     return GV_OK;
 }
 
+/* A configuration uses the GPU when one of its renderers is the device's. */
+static int on_gpu(void *cx, int k)
+{
+    const config *c = &((ctx_t *)cx)->c[k];
+    return c->video == EMU_R_DEVICE || c->audio == EMU_R_DEVICE;
+}
+
 static void label(void *cx, int k, char *buf, size_t len)
 {
     const ctx_t *x = cx;
@@ -89,28 +101,70 @@ static void teardown(void *cx, int k)
     ((ctx_t *)cx)->c[k].b = NULL;
 }
 
-/* One run from power-on; the warm-up sizes the timed runs when no frame count is given. */
+/* The untimed start of every run: its first tenth of frames (none below 10 frames). */
+static long preroll(long frames)
+{
+    return frames / 10;
+}
+
+/* One run of `frames` frames from power-on; *dt: the seconds of its timed frames, all but
+ * the preroll. Not timed: the power-on, the preroll (the first frames after power-on,
+ * waking the thread pool, the cores' clocks coming back after the configuration before
+ * this one) and the hash checks after the run. */
+static gv_status run_frames(config *c, long frames, double *dt, gv_err *err)
+{
+    emu_batch_power(c->b);
+    long pre = preroll(frames);
+    int done;
+    gv_status s = pre > 0 ? emu_batch_run(c->b, (int)pre, &done, err) : GV_OK;
+    double t0 = gv_now();
+    if (s == GV_OK)
+        s = emu_batch_run(c->b, (int)(frames - pre), &done, err);
+    *dt = gv_now() - t0;
+    return s;
+}
+
+/* Sizes a configuration's runs (no --frames): runs from power-on, starting at
+ * EMU_BENCH_MIN_FRAMES frames and growing from each run's rate, until a run that is not the
+ * first (the first pays for first-touch memory, the thread pool's start and the first
+ * frames' setup) takes at least `seconds` in its timed frames. That last run, of exactly the chosen length, is
+ * the real warm-up; every timed run then lasts about as long. */
+static gv_status size_runs(config *c, double seconds, gv_err *err)
+{
+    long f = EMU_BENCH_MIN_FRAMES;
+    for (int pass = 0;; pass++) {
+        double dt;
+        gv_status s = run_frames(c, f, &dt, err);
+        if (s != GV_OK)
+            return s;
+        if ((pass > 0 && dt >= seconds) || f >= EMU_BENCH_MAX_FRAMES || pass >= 12)
+            break;
+        if (dt < seconds) { /* 10% over what this run's rate predicts, at most 8 times this run:
+                             * the frames right after power-on can be far cheaper than later ones */
+            double want = GV_MIN(1.1 * (double)f * seconds / (dt > 1e-9 ? dt : 1e-9), 8.0 * (double)f);
+            f = want > EMU_BENCH_MAX_FRAMES ? EMU_BENCH_MAX_FRAMES : want > f ? (long)want + 1 : f + 1;
+        }
+    }
+    c->frames = f;
+    return GV_OK;
+}
+
+/* One run from power-on; the first warm-up sizes the timed runs when no frame count is given. */
 static gv_status run(void *cx, int k, int timed, double *units, double *seconds, gv_err *err)
 {
     ctx_t *x = cx;
     config *c = &x->c[k];
-    long frames = c->frames > 0 ? c->frames : 60;
-    emu_batch_power(c->b);
-    double t0 = gv_now();
-    int done;
-    gv_status s = emu_batch_run(c->b, (int)frames, &done, err);
-    double dt = gv_now() - t0;
-    if (s != GV_OK)
-        return s;
+    gv_status s;
+    double dt;
     if (!timed) {
-        if (c->frames <= 0) {
-            double per = dt / (double)frames;
-            long f = (long)(x->o->seconds / (per > 1e-9 ? per : 1e-9));
-            c->frames = f < 10 ? 10 : f > 1000000 ? 1000000 : f;
-        }
-        return ref_extend(&x->ref, c->frames, err);
+        s = c->frames > 0 ? run_frames(c, c->frames, &dt, err) : size_runs(c, x->o->seconds, err);
+        return s != GV_OK ? s : ref_extend(&x->ref, c->frames, err);
     }
-    *units = (double)frames * c->instances;
+    long frames = c->frames;
+    if ((s = run_frames(c, frames, &dt, err)) != GV_OK)
+        return s;
+    *seconds = dt > 0 ? dt : 1e-9;
+    *units = (double)(frames - preroll(frames)) * c->instances;
     hashes want = x->ref.h[frames - 1];
     int bad = 0;
     for (int i = 0; i < c->instances; i++)
@@ -167,7 +221,7 @@ gv_status emu_bench(const emu_bench_opts *o, emu_bench_result *r, cJSON *rec, gv
         goto done;
     model = con->machine_model(emu_batch_machine(x.ref.b, 0));
     bench_plan p = {"bench", "fps", 1.0, n, o->warmup > 0 ? o->warmup : 1, o->repeats, &x, setup, run, teardown,
-                    label, o->tel};
+                    label, o->tel, on_gpu};
     char name[32];
     snprintf(name, sizeof name, "bench %s", con->name);
     p.name = name;
@@ -194,6 +248,7 @@ gv_status emu_bench(const emu_bench_opts *o, emu_bench_result *r, cJSON *rec, gv
         cJSON_AddStringToObject(e, "audio", emu_renderer_name(c->audio));
         gv_json_add_num(e, "instances", c->instances);
         gv_json_add_num(e, "frames", (double)c->frames);
+        gv_json_add_num(e, "frames_timed", (double)(c->frames - preroll(c->frames)));
         gv_json_add_num(e, "threads", nthreads);
         bench_entry_add(&p, &out, k, e);
         gv_hash_hex(c->last.v, hv);

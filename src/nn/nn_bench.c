@@ -35,6 +35,11 @@ typedef struct {
     int infer;             /* bench infer: runs are inference calls, not training steps */
 } ctx_t;
 
+static int on_gpu(void *cx, int k)
+{
+    return ((ctx_t *)cx)->c[k].dev->kind == DEV_GPU;
+}
+
 static void label(void *cx, int k, char *buf, size_t len)
 {
     const config *c = &((ctx_t *)cx)->c[k];
@@ -312,7 +317,7 @@ static gv_status bench_nn(const nn_bench_opts *o, int infer, cJSON *rec, nn_benc
         return ps;
     record_cpu(rec);
     const char *name = infer ? "bench infer" : "bench train", *key = infer ? "bench_infer" : "bench_train";
-    bench_plan p = {name, "samples_per_s", 1.0, n, 1, o->repeats, &x, setup, run, teardown, label, o->tel};
+    bench_plan p = {name, "samples_per_s", 1.0, n, 1, o->repeats, &x, setup, run, teardown, label, o->tel, on_gpu};
     bench_outcome out;
     gv_status st = bench_run(&p, &out, err);
     if (st == GV_OK) {

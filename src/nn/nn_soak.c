@@ -196,7 +196,7 @@ gv_status nn_soak_run(const nn_soak_opts *o, cJSON *rec, nn_soak_result *r, gv_e
             cJSON *e = cJSON_CreateObject();
             char phase[64];
             snprintf(phase, sizeof phase, "soak %s %s", o->devs[d].label, nn_dtype_name(dt));
-            gv_telemetry_phase_begin(o->tel, phase);
+            gv_telemetry_phase_begin(o->tel, phase, o->devs[d].kind == DEV_GPU ? GV_PHASE_GPU : GV_PHASE_CPU);
             int pass = 0;
             s = soak_one(&o->devs[d], dt, &L, &s0, o, e, &pass, err);
             gv_telemetry_phase_end(o->tel, (double)o->batch * (double)o->steps);

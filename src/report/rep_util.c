@@ -29,9 +29,14 @@ double rep_noise(const cJSON *e, const char *kind)
         lo = gv_json_num(e, "gflops_min");
         hi = gv_json_num(e, "gflops_best");
     } else {
-        /* Only the best and the median are recorded: assume the spread is symmetric. */
-        hi = gv_json_num(e, "fps_best");
-        lo = isfinite(hi) ? med - (hi - med) : NAN;
+        lo = gv_json_num(e, "fps_min");
+        hi = gv_json_num(e, "fps_max");
+        if (!isfinite(hi))
+            hi = gv_json_num(e, "fps_best");
+        /* Older records hold only the best and the median: assume the spread is symmetric. */
+        if (!isfinite(lo) && isfinite(hi))
+            lo = med - (hi - med);
+        cv = gv_json_num(e, "cv");
     }
     double n = 0.02;
     if (isfinite(med) && med > 0 && isfinite(lo) && isfinite(hi))

@@ -151,6 +151,27 @@ static const cJSON *phase_of(const cJSON *rec, const cJSON *e)
     return NULL;
 }
 
+/* A benchmark entry's "throttled": true when any of its phases (one per repeat, all with
+ * its label) was throttled, else the first phase's value (NULL without one). */
+static const cJSON *any_throttled(const cJSON *rec, const cJSON *e)
+{
+    const char *label = gv_json_str(e, "telemetry_phase", NULL);
+    const cJSON *p, *first = NULL;
+    if (!label)
+        return NULL;
+    cJSON_ArrayForEach(p, rep_path(rec, "telemetry.phases")) {
+        const char *l = gv_json_str(p, "label", NULL);
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(p, "throttled");
+        if (!l || strcmp(l, label) || !cJSON_IsBool(t))
+            continue;
+        if (cJSON_IsTrue(t))
+            return t;
+        if (!first)
+            first = t;
+    }
+    return first;
+}
+
 /* The cell's text into buf; returns 0 when the cell is empty (null or absent). */
 static int cell(const cJSON *arr, const cJSON *e, const rep_col *c, const cJSON *rec, const char *kind, char *buf, size_t len)
 {
@@ -172,6 +193,8 @@ static int cell(const cJSON *arr, const cJSON *e, const rep_col *c, const cJSON 
             num = gv_json_num(e, a) / gv_json_num(e, slash + 1);
         }
         v = NULL;
+    } else if (!strcmp(c->key, "@throttled")) {
+        v = any_throttled(rec, e);
     } else if (c->key[0] == '@') {
         v = rep_path(phase_of(rec, e), c->key + 1);
     } else {

@@ -17,7 +17,24 @@ typedef struct {
     double x;
     char xl[32];
     double speedup, noise; /* noise: the factor (1 + n_gpu)(1 + n_cpu) */
+    char basis[128];       /* what the band was measured from, for the sentence ("" unknown) */
 } vpoint;
+
+/* How the noise band of a GPU entry g against the CPU entry c was measured: the spread of
+ * each side's timed repeats and how long a repeat took, e.g. ": the spread of 5 GPU runs
+ * of 1.1 s and 5 CPU runs of 1 s". Empty when the entries do not say. */
+static void noise_basis(const cJSON *g, const cJSON *c, char *buf, size_t len)
+{
+    double rg = gv_json_num(g, "repeats"), rc = gv_json_num(c, "repeats");
+    double sg = gv_json_num(g, "seconds_median"), sc = gv_json_num(c, "seconds_median");
+    buf[0] = 0;
+    if (!isfinite(rg) || !isfinite(rc))
+        return;
+    if (isfinite(sg) && isfinite(sc))
+        snprintf(buf, len, ": the spread of %.0f GPU runs of %.2g s and %.0f CPU runs of %.2g s", rg, sg, rc, sc);
+    else
+        snprintf(buf, len, ": the spread of %.0f GPU and %.0f CPU runs", rg, rc);
+}
 
 static int cmp_point(const void *a, const void *b)
 {
@@ -54,7 +71,8 @@ static void sentence(const char *workload, const char *xfmt, const char *xs, vpo
         fmt_x(p[n - 1].speedup, b, sizeof b);
         if (n == 1) {
             at_x(xfmt, p[0].xl, xa, sizeof xa);
-            snprintf(out, len, "use the GPU for %s at %s: %s the CPU (noise ±%.0f%%)", workload, xa, a, 100 * (p[0].noise - 1));
+            snprintf(out, len, "use the GPU for %s at %s: %s the CPU (noise ±%.0f%%%s)", workload, xa, a, 100 * (p[0].noise - 1),
+                     p[0].basis);
         } else {
             snprintf(out, len, "use the GPU for %s at every %s measured (%s to %s): %s to %s the CPU", workload, xs,
                      p[0].xl, p[n - 1].xl, a, b);
@@ -71,8 +89,8 @@ static void sentence(const char *workload, const char *xfmt, const char *xs, vpo
         if (all_cpu)
             snprintf(out, len, "keep %s on the CPU: it is faster at every %s measured, up to %s (GPU %s)", workload, xs, xa, a);
         else if (vclass(l) == 0)
-            snprintf(out, len, "keep %s on the CPU: at %s, the largest measured, the GPU is %s, within the noise (±%.0f%%)",
-                     workload, xa, a, 100 * (l->noise - 1));
+            snprintf(out, len, "keep %s on the CPU: at %s, the largest measured, the GPU is %s, within the noise (±%.0f%%%s)",
+                     workload, xa, a, 100 * (l->noise - 1), l->basis);
         else
             snprintf(out, len, "keep %s on the CPU: at %s, the largest measured, the CPU is faster (GPU %s)", workload, xa, a);
         return;
@@ -183,6 +201,7 @@ static void verdicts_gpu_vs_cpu(const cJSON *arr, const char *kind, cJSON *out)
             vpoint *p = &pts[np++];
             p->speedup = rep_value(h, kind) / rep_value(c, kind);
             p->noise = (1 + rep_noise(h, kind)) * (1 + rep_noise(c, kind));
+            noise_basis(h, c, p->basis, sizeof p->basis);
             if (train) {
                 p->x = gv_json_num(h, "batch");
                 snprintf(p->xl, sizeof p->xl, "%.0f", p->x);
@@ -281,6 +300,7 @@ static void verdicts_emu(const cJSON *arr, const char *console, cJSON *out)
             snprintf(p->xl, sizeof p->xl, "%.0f", p->x);
             p->speedup = rep_value(h, "emu") / rep_value(best, "emu");
             p->noise = (1 + rep_noise(h, "emu")) * (1 + rep_noise(best, "emu"));
+            noise_basis(h, best, p->basis, sizeof p->basis);
         }
         char workload[256], s[1024];
         snprintf(workload, sizeof workload, "%s rendering of %s", console, base);

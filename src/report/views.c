@@ -390,6 +390,14 @@ static void sections(rep_buf *b, const cJSON *rec, int html)
         html ? rb_html(b, line) : rb_md(b, line);
         rb_puts(b, html ? "</p>\n" : "\n\n");
     }
+    /* the run's one throttle line (sys/telemetry.h's rule); each phase's figures are in the
+     * telemetry table's "throttled" column and the record's telemetry.phases[].throttle */
+    const char *thr = gv_json_str(rep_path(rec, "telemetry.throttle"), "warning", NULL);
+    if (thr) {
+        rb_puts(b, html ? "<p class=\"bad\">warning: " : "**warning:** ");
+        html ? rb_html(b, thr) : rb_md(b, thr);
+        rb_puts(b, html ? "</p>\n" : "\n\n");
+    }
 }
 
 char *report_markdown(const cJSON *rec)

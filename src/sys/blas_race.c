@@ -222,7 +222,7 @@ gv_status blas_race_sweep(const dev_id *dev, const long *sizes, int nsizes, int 
         char sz[32], label[64];
         snprintf(sz, sizeof sz, "%dx%dx%d", n, n, n);
         snprintf(label, sizeof label, "blas-race %s %s", dev->label, sz);
-        gv_telemetry_phase_begin(tel, label);
+        gv_telemetry_phase_begin(tel, label, dev->kind == DEV_GPU ? GV_PHASE_GPU : GV_PHASE_CPU);
         gv_status st = blas_race_run(&o, &r, err);
         gv_telemetry_phase_end(tel, (double)r.runs);
         if (st != GV_OK)

@@ -59,6 +59,9 @@ void sys_nvml_sample(sys_nvml *n, void *dev, sys_gpu_sample *s);
  * whether any of them lowers clocks under load (idle and application settings do not). */
 void sys_nvml_throttle_names(uint64_t mask, char *buf, int len);
 int sys_nvml_throttle_is_slowdown(uint64_t mask);
+/* The bits of mask that are thermal or hardware slowdowns (hw_slowdown, sw_thermal_slowdown,
+ * hw_thermal_slowdown, hw_power_brake_slowdown): those slow the GPU whatever its load. */
+uint64_t sys_nvml_throttle_thermal(uint64_t mask);
 
 /* ---- amdgpu sysfs ------------------------------------------------------------------------ */
 

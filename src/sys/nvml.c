@@ -204,16 +204,18 @@ void sys_nvml_sample(sys_nvml *n, void *dev, sys_gpu_sample *s)
         s->energy_j = x / 1000.0; /* millijoules since the driver loaded */
 }
 
-/* NVML's clock-event reason bits (nvmlClocksEventReason*). */
+/* NVML's clock-event reason bits (nvmlClocksEventReason*). slowdown: 1 the reason lowers
+ * clocks under load (the power cap), 2 it is a thermal or hardware slowdown (heat, the
+ * board's slowdown signal, an external power brake). */
 static const struct { uint64_t bit; const char *name; int slowdown; } reason_bits[] = {
     {0x1, "gpu_idle", 0},
     {0x2, "applications_clocks_setting", 0},
     {0x4, "sw_power_cap", 1},
-    {0x8, "hw_slowdown", 1},
+    {0x8, "hw_slowdown", 2},
     {0x10, "sync_boost", 0},
-    {0x20, "sw_thermal_slowdown", 1},
-    {0x40, "hw_thermal_slowdown", 1},
-    {0x80, "hw_power_brake_slowdown", 1},
+    {0x20, "sw_thermal_slowdown", 2},
+    {0x40, "hw_thermal_slowdown", 2},
+    {0x80, "hw_power_brake_slowdown", 2},
     {0x100, "display_clock_setting", 0},
 };
 
@@ -232,4 +234,13 @@ int sys_nvml_throttle_is_slowdown(uint64_t mask)
         if ((mask & reason_bits[i].bit) && reason_bits[i].slowdown)
             return 1;
     return 0;
+}
+
+uint64_t sys_nvml_throttle_thermal(uint64_t mask)
+{
+    uint64_t m = 0;
+    for (size_t i = 0; i < GV_ARRAY_LEN(reason_bits); i++)
+        if (reason_bits[i].slowdown == 2)
+            m |= reason_bits[i].bit;
+    return mask & m;
 }

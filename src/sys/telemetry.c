@@ -6,6 +6,8 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -27,6 +29,7 @@ typedef struct {
     double t0, t1, work_units;
     int i0, i1; /* first and last sample of the phase */
     int open;
+    int gpu_work; /* GV_PHASE_GPU */
 } phase;
 
 struct gv_telemetry {
@@ -211,7 +214,7 @@ gv_telemetry *gv_telemetry_start(const gv_telemetry_opts *opts)
     return t;
 }
 
-void gv_telemetry_phase_begin(gv_telemetry *t, const char *label)
+void gv_telemetry_phase_begin(gv_telemetry *t, const char *label, int gpu_work)
 {
     if (!t)
         return;
@@ -228,6 +231,7 @@ void gv_telemetry_phase_begin(gv_telemetry *t, const char *label)
     p->i0 = t->n - 1;
     p->t0 = t->t[p->i0];
     p->open = 1;
+    p->gpu_work = gpu_work == GV_PHASE_GPU;
     pthread_mutex_unlock(&t->mu);
 }
 
@@ -253,9 +257,71 @@ typedef struct {
     double min[S_COUNT], med[S_COUNT], max[S_COUNT];
     int samples;
     double gpu_j, cpu_j;
-    uint64_t reasons; /* union of the clock-event bits seen */
-    int throttled;
+    gv_throttle thr; /* the throttle rule's verdict */
 } phase_summary;
+
+/* The median of the finite values among v[0..n) (NAN without any). */
+static double finite_median(const double *v, int n)
+{
+    double *w = gv_xmalloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
+    int m = 0;
+    for (int i = 0; i < n; i++)
+        if (isfinite(v[i]))
+            w[m++] = v[i];
+    double r = m ? gv_median(w, m) : NAN;
+    free(w);
+    return r;
+}
+
+/* The slowdown bits of mask that are not thermal or hardware ones (the power cap). */
+static uint64_t power_bits(uint64_t mask)
+{
+    uint64_t m = 0;
+    for (uint64_t b = 1; b && b <= mask; b <<= 1)
+        if ((mask & b) && sys_nvml_throttle_is_slowdown(b) && !sys_nvml_throttle_thermal(b))
+            m |= b;
+    return m;
+}
+
+void gv_throttle_judge(const double *sm_mhz, const double *util_pct, const double *reasons, int n, int gpu_work,
+                       gv_throttle *v)
+{
+    memset(v, 0, sizeof *v);
+    v->gpu_work = gpu_work == GV_PHASE_GPU;
+    v->util_median = v->steady_mhz = v->low_mhz = v->drop = NAN;
+    if (n <= 0)
+        return;
+    for (int i = 0; i < n; i++)
+        if (isfinite(reasons[i]) && reasons[i] >= 0)
+            v->reasons |= (uint64_t)reasons[i];
+    v->util_median = finite_median(util_pct, n);
+    v->busy = v->util_median >= GV_THROTTLE_BUSY_PCT;
+    double *clk = gv_xmalloc(sizeof(double) * (size_t)n);
+    for (int i = 0; i < n; i++) {
+        int busy = isfinite(util_pct[i]) && util_pct[i] >= GV_THROTTLE_BUSY_PCT && isfinite(sm_mhz[i]);
+        clk[i] = busy ? sm_mhz[i] : NAN;
+        v->busy_samples += busy;
+    }
+    v->steady_mhz = finite_median(clk, n);
+    uint64_t power = 0;
+    for (int i = 0; i < n; i++) {
+        uint64_t r = isfinite(reasons[i]) && reasons[i] >= 0 ? (uint64_t)reasons[i] : 0;
+        if (!isfinite(clk[i]) || !sys_nvml_throttle_is_slowdown(r) || !(clk[i] < v->steady_mhz * (1 - GV_THROTTLE_DROP)))
+            continue;
+        power |= power_bits(r);
+        if (!(v->low_mhz <= clk[i]))
+            v->low_mhz = clk[i];
+    }
+    free(clk);
+    if (isfinite(v->low_mhz))
+        v->drop = 1 - v->low_mhz / v->steady_mhz;
+    if (!v->gpu_work)
+        return;
+    v->cause = sys_nvml_throttle_thermal(v->reasons);
+    if (v->busy && isfinite(v->low_mhz))
+        v->cause |= power;
+    v->throttled = v->cause != 0;
+}
 
 static void summarise(const gv_telemetry *t, const phase *p, phase_summary *s)
 {
@@ -276,11 +342,7 @@ static void summarise(const gv_telemetry *t, const phase *p, phase_summary *s)
             s->med[k] = gv_median(v, m);
     }
     free(v);
-    s->reasons = 0;
-    for (int i = p->i0; i <= p->i1; i++)
-        if (isfinite(t->sig[S_THROTTLE][i]))
-            s->reasons |= (uint64_t)t->sig[S_THROTTLE][i];
-    s->throttled = sys_nvml_throttle_is_slowdown(s->reasons);
+    gv_throttle_judge(t->sig[S_SM] + p->i0, t->sig[S_UTIL] + p->i0, t->sig[S_THROTTLE] + p->i0, n, p->gpu_work, &s->thr);
     /* GPU energy: the driver's counter when it has one, else power integrated over the
      * samples (trapezoids; the edge samples bound the phase). */
     s->gpu_j = NAN;
@@ -337,7 +399,7 @@ void gv_telemetry_last_phase_line(gv_telemetry *t, char *buf, int len)
             ADD(", %.0f C", s.med[S_TEMP]);
         if (isfinite(s.gpu_j) && p->work_units > 0)
             ADD(", %.3g mJ/sample", 1e3 * s.gpu_j / p->work_units);
-        if (s.throttled)
+        if (s.thr.throttled)
             ADD(", THROTTLED");
         ADD("; ");
     }
@@ -363,7 +425,7 @@ int gv_telemetry_last_phase_throttled(gv_telemetry *t)
     if (p)
         summarise(t, p, &s);
     pthread_mutex_unlock(&t->mu);
-    return p && s.throttled;
+    return p && s.thr.throttled;
 }
 
 static void add_num_or_why(cJSON *o, const char *key, const char *value, const char *why)
@@ -378,9 +440,102 @@ static void add_num_or_why(cJSON *o, const char *key, const char *value, const c
     }
 }
 
+static void add_reasons(cJSON *o, const char *key, uint64_t mask)
+{
+    cJSON *rs = gv_json_add_arr(o, key);
+    char names[256];
+    sys_nvml_throttle_names(mask, names, sizeof names);
+    char *save = NULL;
+    for (char *tok = strtok_r(names, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+        cJSON_AddItemToArray(rs, cJSON_CreateString(tok));
+}
+
+/* A step: the phases of one label (a benchmark's configuration runs once per repeat). */
+typedef struct {
+    const char *label;
+    int runs, affected;
+    uint64_t cause;
+    double steady_mhz, low_mhz, drop; /* of the run with the largest drop */
+} throttle_step;
+
+static void step_add(throttle_step *steps, int *n, const char *label, const gv_throttle *th)
+{
+    int k = 0;
+    while (k < *n && strcmp(steps[k].label, label))
+        k++;
+    if (k == *n) {
+        steps[k] = (throttle_step){label, 0, 0, 0, NAN, NAN, NAN};
+        (*n)++;
+    }
+    throttle_step *st = &steps[k];
+    st->affected++;
+    st->cause |= th->cause;
+    if (isfinite(th->drop) && !(st->drop >= th->drop))
+        st->steady_mhz = th->steady_mhz, st->low_mhz = th->low_mhz, st->drop = th->drop;
+}
+
+/* Appends to the string in buf (cap bytes), truncating. */
+static void append(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void append(char *buf, size_t cap, const char *fmt, ...)
+{
+    size_t u = strlen(buf);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + u, cap - u, fmt, ap);
+    va_end(ap);
+}
+
+/* telemetry.throttle: the rule, the affected steps and the ONE warning line of the run,
+ * which is printed here. */
+static void throttle_summary(cJSON *tel, const throttle_step *steps, int n)
+{
+    cJSON *o = gv_json_add_obj(tel, "throttle");
+    char rule[400];
+    snprintf(rule, sizeof rule,
+             "GPU phases only: a thermal or hardware slowdown reason in any sample, or a busy phase (median utilisation "
+             ">= %.0f%%) with a power-capped busy sample whose SM clock is >= %.0f%% below the median clock of the busy samples",
+             GV_THROTTLE_BUSY_PCT, 100 * GV_THROTTLE_DROP);
+    cJSON_AddStringToObject(o, "rule", rule);
+    cJSON *arr = gv_json_add_arr(o, "steps");
+    char line[1024];
+    snprintf(line, sizeof line, "the GPU was slowed in %d step%s, whose figures understate it: ", n, n == 1 ? "" : "s");
+    for (int k = 0; k < n; k++) {
+        const throttle_step *st = &steps[k];
+        char names[256];
+        sys_nvml_throttle_names(st->cause, names, sizeof names);
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "label", st->label);
+        cJSON_AddNumberToObject(e, "runs", st->runs);
+        cJSON_AddNumberToObject(e, "runs_throttled", st->affected);
+        add_reasons(e, "cause", st->cause);
+        gv_json_add_num(e, "steady_sm_mhz", st->steady_mhz);
+        gv_json_add_num(e, "low_sm_mhz", st->low_mhz);
+        gv_json_add_num(e, "clock_drop", st->drop);
+        cJSON_AddItemToArray(arr, e);
+        if (k >= 4) /* the line names four; the record has them all */
+            continue;
+        char drop[96] = "";
+        if (isfinite(st->drop))
+            snprintf(drop, sizeof drop, ", SM clock %.0f -> %.0f MHz (-%.0f%%)", st->steady_mhz, st->low_mhz, 100 * st->drop);
+        append(line, sizeof line, "%s'%s' (%s%s, %d of %d runs)", k ? ", " : "", st->label, names, drop, st->affected,
+               st->runs);
+    }
+    if (n > 4)
+        append(line, sizeof line, " and %d more", n - 4);
+    append(line, sizeof line, "; details in the record's telemetry.throttle; check cooling and power limits (nvidia-smi -q -d PERFORMANCE)");
+    if (n) {
+        cJSON_AddStringToObject(o, "warning", line);
+        gv_warn("%s", line);
+    } else {
+        cJSON_AddNullToObject(o, "warning");
+    }
+}
+
 static cJSON *build_json(gv_telemetry *t)
 {
     cJSON *tel = cJSON_CreateObject();
+    throttle_step *steps = gv_xcalloc((size_t)t->nphases + 1, sizeof *steps);
+    int nsteps = 0;
     gv_json_add_num(tel, "hz", t->hz);
     double dur = t->n ? t->t[t->n - 1] - t->t[0] : 0;
     cJSON_AddNumberToObject(tel, "samples", t->n);
@@ -436,21 +591,27 @@ static cJSON *build_json(gv_telemetry *t)
         cJSON *eu = gv_json_add_obj(o, "energy_per_unit_j");
         gv_json_add_num(eu, "gpu", p->work_units > 0 ? s.gpu_j / p->work_units : NAN);
         gv_json_add_num(eu, "cpu_package", p->work_units > 0 ? s.cpu_j / p->work_units : NAN);
-        cJSON_AddBoolToObject(o, "throttled", s.throttled);
-        cJSON *rs = gv_json_add_arr(o, "throttle_reasons");
-        char names[256];
-        sys_nvml_throttle_names(s.reasons & ~(uint64_t)1, names, sizeof names); /* idle is no reason */
-        char *save = NULL;
-        for (char *tok = strtok_r(names, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-            cJSON_AddItemToArray(rs, cJSON_CreateString(tok));
-        if (s.throttled) {
-            char all[256];
-            sys_nvml_throttle_names(s.reasons, all, sizeof all);
-            gv_warn("the GPU was throttled during '%s' (%s): its figures understate what it can do; "
-                    "check cooling and power limits (nvidia-smi -q -d PERFORMANCE)", p->label, all);
-        }
+        const gv_throttle *th = &s.thr;
+        cJSON_AddBoolToObject(o, "gpu_work", th->gpu_work);
+        cJSON_AddBoolToObject(o, "throttled", th->throttled);
+        add_reasons(o, "throttle_reasons", th->reasons & ~(uint64_t)1); /* idle is no reason */
+        cJSON *tj = gv_json_add_obj(o, "throttle");
+        cJSON_AddBoolToObject(tj, "busy", th->busy);
+        cJSON_AddNumberToObject(tj, "busy_samples", th->busy_samples);
+        gv_json_add_num(tj, "util_median_pct", th->util_median);
+        gv_json_add_num(tj, "steady_sm_mhz", th->steady_mhz);
+        gv_json_add_num(tj, "low_sm_mhz", th->low_mhz);
+        gv_json_add_num(tj, "clock_drop", th->drop);
+        add_reasons(tj, "cause", th->cause);
         cJSON_AddItemToArray(ph, o);
+        if (th->throttled)
+            step_add(steps, &nsteps, p->label, th);
     }
+    for (int i = 0; i < t->nphases; i++) /* how many runs each affected step had */
+        for (int k = 0; k < nsteps; k++)
+            steps[k].runs += !strcmp(steps[k].label, t->phases[i].label);
+    throttle_summary(tel, steps, nsteps);
+    free(steps);
     return tel;
 }
 

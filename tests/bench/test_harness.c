@@ -90,10 +90,17 @@ static void fake_label(void *ctx, int k, char *buf, size_t len)
     snprintf(buf, len, "conf %d", k);
 }
 
+/* Configuration 1 stands for a GPU one: its telemetry phases are GPU phases. */
+static int fake_on_gpu(void *ctx, int k)
+{
+    (void)ctx;
+    return k == 1;
+}
+
 static bench_plan plan_of(fake *f, int warmup, int repeats, double scale, gv_telemetry *tel)
 {
     bench_plan p = {"bench fake", "things_per_s", scale, NCONF, warmup, repeats, f, fake_setup, fake_run,
-                    fake_teardown, fake_label, tel};
+                    fake_teardown, fake_label, tel, fake_on_gpu};
     return p;
 }
 
@@ -226,12 +233,14 @@ static void test_rounds_and_stats(void)
         const int k = i % NCONF, r = i / NCONF;
         snprintf(lab, sizeof lab, "conf %d", k);
         const char *l = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ph, "label"));
-        ph_ok &= l && !strcmp(l, lab) && near(num(ph, "work_units"), units_of(k, r)) && num(ph, "t1") >= num(ph, "t0");
+        ph_ok &= l && !strcmp(l, lab) && near(num(ph, "work_units"), units_of(k, r)) && num(ph, "t1") >= num(ph, "t0") &&
+                 cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(ph, "gpu_work")) &&
+                 cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ph, "gpu_work")) == (k == 1);
         i++;
     }
     t_check(ph_ok, "harness: telemetry phases",
             "%d phases (expected %d: one per timed run, none for set-ups or warm-ups), labelled conf 0, 1, 2 in round "
-            "order, each with its run's units and t0 <= t1", cJSON_GetArraySize(phases), NCONF * reps);
+            "order, each with its run's units and t0 <= t1; gpu_work true for conf 1 only (the plan's on_gpu)", cJSON_GetArraySize(phases), NCONF * reps);
     cJSON_Delete(rec);
 
     /* the benchmark-wide load keys */

@@ -32,12 +32,31 @@ fi
 expect_exit "selfplay (small)" 0 "$GPUVET" selfplay --channels 8 --blocks 1 --games 6 --sims 4 --parallel 3 --out "$T_TMP/d.st" --json "$T_TMP/s.json"
 expect_grep "selfplay says where the time went" '^time: [0-9.]+ s: search [0-9.]+ s \([0-9]+%\), inference [0-9.]+ s \([0-9]+%, [0-9]+ positions' "$T_TMP/out"
 expect_grep "selfplay writes every chunk" '^6 of 6 games written to .* \([0-9]+ positions\)' "$T_TMP/out"
+expect_grep "selfplay's evaluation against its own bench" '^evaluation: [0-9]+ calls of [0-9.]+ positions on average \([0-9]+ batch sizes?, [0-9]+% .*\); [0-9]+ positions/s = [0-9]+% of the network.s own [0-9]+/s at batch 3 \([0-9.]+ ms a call' "$T_TMP/out"
 cp "$T_TMP/d.st" "$T_TMP/d_all.st"
 # resume: the first 3 games again, then the rest on top: the same file as in one go
 expect_exit "selfplay first chunk" 0 "$GPUVET" selfplay --channels 8 --blocks 1 --games 3 --sims 4 --parallel 3 --out "$T_TMP/r.st" -q
 expect_exit "selfplay --resume" 0 "$GPUVET" selfplay --channels 8 --blocks 1 --games 6 --sims 4 --parallel 3 --out "$T_TMP/r.st" --resume
 if cmp -s "$T_TMP/r.st" "$T_TMP/d_all.st"; then pass "selfplay --resume" "3 + 3 games resumed == 6 games in one run, byte for byte"
 else fail "selfplay --resume" "the resumed dataset differs from the one-run dataset"; fi
+# the slots refilled across chunks (games 4.. start while 0..3 still play): 12 games in chunks of
+# 4 with 3 side by side, against the three chunks played one run each (--resume), byte for byte;
+# and the chunk no longer changes the calls: --chunk 12 makes exactly as many
+sp12="selfplay --channels 8 --blocks 1 --sims 4 --parallel 3 -q"
+expect_exit "selfplay 12 games in chunks of 4" 0 "$GPUVET" $sp12 --games 12 --chunk 4 --out "$T_TMP/c4.st" --json "$T_TMP/c4.json"
+expect_exit "selfplay 12 games in one chunk" 0 "$GPUVET" $sp12 --games 12 --chunk 12 --out "$T_TMP/c12.st" --json "$T_TMP/c12.json"
+calls=0
+for g in 4 8 12; do
+  expect_exit "selfplay chunk to $g alone" 0 "$GPUVET" $sp12 --games $g --chunk 4 --out "$T_TMP/cr.st" --resume --json "$T_TMP/cr.json"
+  calls=$((calls + $(tr -d ' \t\n' <"$T_TMP/cr.json" | grep -o '"eval_calls":[0-9]*' | cut -d: -f2)))
+done
+if cmp -s "$T_TMP/c4.st" "$T_TMP/cr.st"; then pass "selfplay chunks refilled" "12 games in chunks of 4 in one run == the 3 chunks in 3 runs, byte for byte"
+else fail "selfplay chunks refilled" "the one-run dataset differs from the chunk-by-chunk one"; fi
+c4=$(tr -d ' \t\n' <"$T_TMP/c4.json" | grep -o '"eval_calls":[0-9]*' | cut -d: -f2)
+c12=$(tr -d ' \t\n' <"$T_TMP/c12.json" | grep -o '"eval_calls":[0-9]*' | cut -d: -f2)
+if [ -n "$c4" ] && [ "$c4" = "$c12" ] && [ "$c4" -lt "$calls" ]; then
+  pass "selfplay chunks do not drain the batch" "evaluation calls: $c4 with --chunk 4, $c12 with --chunk 12, $calls for the 3 chunks run apart"
+else fail "selfplay chunks do not drain the batch" "evaluation calls: '$c4' with --chunk 4, '$c12' with --chunk 12, $calls apart"; fi
 expect_exit "selfplay --resume from another seed" 2 "$GPUVET" selfplay --channels 8 --blocks 1 --games 9 --sims 4 --parallel 3 --out "$T_TMP/r.st" --resume --seed 7
 
 expect_exit "train --data (small)" 0 "$GPUVET" train --data "$T_TMP/d.st" "$T_TMP/r.st" --channels 8 --blocks 1 --epochs 2 --batch 32 --save "$T_TMP/n.st" --json "$T_TMP/t.json"
@@ -52,6 +71,21 @@ expect_grep "play table row" '^greedy +20 +[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9
 # the same seeds every time: greedy scores below random, which the verdict calls expected
 expect_grep "play: greedy below random is expected" '^verdict: greedy scores [0-9]+ \+- [0-9]+ on average, random [0-9]+ \+- [0-9]+: worse .*; as expected of a one-move lookahead in normal-mode Drop7' "$T_TMP/out"
 expect_exit "play needs one policy" 2 "$GPUVET" play --policy greedy --channels 8
+# the expectimax baselines (hardcore: short games)
+expect_exit "play --policy expectimax1" 0 "$GPUVET" play --policy expectimax1 --mode hardcore --games 4 --baselines greedy,expectimax2 --json "$T_TMP/e.json"
+expect_grep "play: expectimax1 row" '^expectimax1 +4 +[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+' "$T_TMP/out"
+expect_grep "play: expectimax2 as a baseline" '^verdict: expectimax1 scores [0-9]+ \+- [0-9]+ on average, expectimax2 [0-9]+ \+- [0-9]+: ' "$T_TMP/out"
+n=$(tr -d ' \t\n' < "$T_TMP/e.json" | grep -o '"policy":"expectimax[12]","sims":0,"games":4' | wc -l)
+[ "$n" = 2 ] && pass "play record: expectimax entries" "expectimax1 and expectimax2, 4 games each" || fail "play record: expectimax entries" "$n of 2 entries"
+s1=$(tr -d ' \t\n' < "$T_TMP/e.json" | grep -o '"policy":"expectimax1","sims":0,"games":4,"score_mean":[0-9.]*')
+expect_exit "play --policy expectimax1 --threads 1" 0 "$GPUVET" play --policy expectimax1 --mode hardcore --games 4 --baselines none --threads 1 --parallel 3 --json "$T_TMP/e1.json"
+s2=$(tr -d ' \t\n' < "$T_TMP/e1.json" | grep -o '"policy":"expectimax1","sims":0,"games":4,"score_mean":[0-9.]*')
+[ -n "$s1" ] && [ "$s1" = "$s2" ] && pass "play: expectimax games are their seeds" "2 threads x 64 side by side and 1 thread x 3: $s1" ||
+  fail "play: expectimax games are their seeds" "'$s1' against '$s2'"
+expect_exit "play: default baselines" 0 "$GPUVET" play --policy random --mode hardcore --games 3
+expect_grep "play: expectimax1 is a default baseline" '^expectimax1 +3 +[0-9]+' "$T_TMP/out"
+expect_exit "play: unknown policy" 2 "$GPUVET" play --policy expectimax3 --games 1
+expect_exit "play: unknown baseline" 2 "$GPUVET" play --policy random --games 1 --baselines greedy,expectimax
 
 if [ -n "${PYTHON:-}" ] && "$PYTHON" -c 'import torch' 2>/dev/null; then
   if "$PYTHON" - "$T_TMP/n.st" "$GV_ROOT/bench/torch" >"$T_TMP/py" 2>&1 <<'PY'

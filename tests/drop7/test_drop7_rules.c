@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "drop7_testlib.h"
 #include "core/rng.h"
 #include "drop7/drop7.h"
 #include "drop7/drop7_game.h"
@@ -71,21 +72,6 @@ static int both_step(const drop7_rules *r, const drop7_pos *p, int x, drop7_pos 
     drop7_game_store(&g, fast);
     *same_ret = c1 == c2;
     return c1;
-}
-
-/* A position from rows written top to bottom ('.', '1'..'7', 'S' solid, 'C' cracked). */
-static void pos_from_rows(drop7_pos *p, const char *const rows[7], int next, int drops_left, uint64_t seed)
-{
-    memset(p, 0, sizeof *p);
-    for (int y = 0; y < DROP7_N; y++)
-        for (int x = 0; x < DROP7_N; x++) {
-            char c = rows[y][x];
-            p->cell[y][x] = c == '.' ? 0 : c == 'S' ? DROP7_SOLID : c == 'C' ? DROP7_CRACKED : (uint8_t)(c - '0');
-        }
-    p->next = (uint8_t)next;
-    p->level = 1;
-    p->drops_left = drops_left;
-    gv_rng_seed(&p->rng, seed);
 }
 
 typedef struct {

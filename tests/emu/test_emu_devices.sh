@@ -9,15 +9,8 @@
 export OMP_WAIT_POLICY=passive
 G=$GPUVET
 
-# our NES test ROM: prebuilt in GV_ROMS/nes (a GPU machine without ca65), else built here
-romdir=${GV_ROMS:+$GV_ROMS/nes}
-if [ -z "$romdir" ]; then
-  romdir=$GV_BUILD/roms/nes
-  if ! sh "$GV_ROOT/tests/nes/build_roms.sh" "$romdir" >"$T_TMP/nes.log" 2>&1; then
-    skip "emulation devices" "the NES test ROMs did not build (ca65/ld65 from the Debian package cc65)"
-    exit 0
-  fi
-fi
+# our NES test ROM (tests/lib.sh)
+nes_roms "emulation devices"
 rom=$romdir/ppu_scene.nes
 bench() { "$G" bench "$rom" --frames 2 --repeats 1 --warmup 1 -q "$@"; }
 # bench_defaults DEVICES WANT: bench ROM --devices DEVICES without --video measures the video

@@ -4,12 +4,14 @@
 # the CGB in DMG compatibility mode; mbc2_test, mbc1m_test: MBC2 and the MBC1M wiring;
 # boot_test, boot_map_test, boot_cgb_test: VRAM as the boot ROM leaves it; hdma_test: an
 # HBlank DMA started with the LCD off or in mode 0; serial_test: the serial clock's phase;
-# dma_test: the OAM DMA's timing and bus conflicts; timing_test: when the CPU sees an
-# interrupt request; rtc_test, mbc7_test, huc1_test, huc3_test, mmm01_test, mmm01m_test:
-# the MBC3's clock, the MBC7, HuC1, HuC3, MMM01), the boards' battery files (written, read back and written again byte for byte, their layouts,
-# wrong sizes refused) and their state in save states, the verdicts of the serial-bytes form
-# of the LD B,B protocol (proto_pass, proto_fail), the PPU scene and the compatibility picture
-# against the pictures scene.py and compat.py compute independently, the APU ROM's WAV
+# dma_test: the OAM DMA's timing and bus conflicts; timing_test: when a HALT ends (DMG and
+# CGB); stat_test: the PPU's mode and STAT timing as the CPU sees it; rtc_test, mbc7_test,
+# huc1_test, huc3_test, mmm01_test, mmm01m_test: the MBC3's clock, the MBC7, HuC1, HuC3,
+# MMM01), the boards' battery files (written, read back and written again byte for byte,
+# their layouts, wrong sizes refused) and their state in save states, the verdicts of the
+# serial-bytes form of the LD B,B protocol (proto_pass, proto_fail), the PPU scene, the
+# compatibility picture and the mode-3 register writes (m3_test) against the pictures
+# scene.py, compat.py and m3.py compute independently, the APU ROM's WAV
 # against apu_spec.py's description, identical hashes across renderers and instance counts
 # (device when a GPU is usable), bad input, save-state round trips, the trace layout and
 # battery RAM.
@@ -42,9 +44,9 @@ fi
 # ---- test-ROM verdicts ---------------------------------------------------------------
 # movie: the input a ROM needs (mbc7_test tilts the cartridge)
 movie() { [ "$1" = mbc7_test ] && echo "--input $GV_ROOT/tests/emu/input_mbc7.txt"; }
-for rom in cpu_test apu_test apu_pcm_test battery_test quirks_test compat_test mbc2_test mbc1m_test boot_test boot_map_test \
-  boot_cgb_test hdma_test serial_test dma_test timing_test rtc_test mbc7_test huc1_test huc3_test mmm01_test \
-  mmm01m_test; do
+for rom in cpu_test apu_test apu_pcm_test battery_test quirks_test compat_test mbc2_test mbc1m_test boot_test \
+  boot_map_test boot_cgb_test hdma_test serial_test dma_test timing_test stat_test rtc_test mbc7_test huc1_test \
+  huc3_test mmm01_test mmm01m_test; do
   for m in dmg cgb; do
     "$G" run gb "$R/$rom.gb" --model $m --test-rom --no-battery $(movie $rom) >"$T_TMP/out" 2>&1
     rc=$?
@@ -82,6 +84,14 @@ for m in dmg cgb; do
   fi
   "$G" run gb "$R/apu_test.gb" --model $m --frames 400 --wav "$T_TMP/apu_$m.wav" -q >/dev/null 2>&1
   "$PY" "$S/apu_spec.py" check "$T_TMP/apu_$m.wav" "gb apu $m"
+  if [ $m = dmg ]; then # the dots of mode 3 are the DMG's (the CGB's differ: mealybug's pictures)
+    "$G" run gb "$R/m3_test.gb" --model dmg --frames 30 --png "$T_TMP/m3.png" -q >/dev/null 2>&1
+    if msg=$("$PY" "$S/m3.py" check "$T_TMP/m3.png" 2>&1); then
+      pass "gb mode-3 writes picture dmg" "$msg"
+    else
+      fail "gb mode-3 writes picture dmg" "$msg"
+    fi
+  fi
   "$G" run gb "$R/compat_test.gb" --model $m --frames 60 --png "$T_TMP/compat_$m.png" -q >/dev/null 2>&1
   if msg=$("$PY" "$S/compat.py" check $m "$T_TMP/compat_$m.png" 2>&1); then
     pass "gb compat picture $m" "$msg"
@@ -97,7 +107,7 @@ hashes() { # rom model frames renderer instances
 }
 device=0
 if "$G" smoke >/dev/null 2>&1; then device=1; fi
-for rom in cpu_test ppu_scene apu_test quirks_test compat_test; do
+for rom in cpu_test ppu_scene apu_test quirks_test compat_test m3_test; do
   for m in dmg cgb; do
     ref=$(hashes $rom $m 240 native 1)
     for cfg in "host 1" "host 3"; do

@@ -70,7 +70,22 @@ static void test_synthetic(cJSON *rec)
                 strstr(md, "| cuda | bf16 | 128 | 6 | group | 1024 | 1 | 8500 |") && strstr(md, "| --- | --- | ---: |"),
             "markdown: verdicts and tables", "%zu bytes", strlen(md));
     t_check(strstr(md, "| cuda bf16 c128 b4096 | 76 |") != NULL, "markdown: telemetry phase table", "phase row present");
+    t_check(!strstr(md, "**warning:** the GPU was slowed"), "markdown: no throttle line without telemetry.throttle.warning", "absent");
     free(md);
+    /* the run's one throttle line (written by gv_telemetry_stop) is shown once in both views */
+    const char *line = "the GPU was slowed in 1 step, whose figures understate it: 'cuda bf16 c128 b4096' (sw_power_cap, SM clock 1980 -> 1600 MHz (-19%), 2 of 5 runs)";
+    cJSON *thr = cJSON_AddObjectToObject(cJSON_GetObjectItem(rec, "telemetry"), "throttle");
+    cJSON_AddStringToObject(thr, "warning", line);
+    md = report_markdown(rec);
+    html = report_html(rec);
+    char wl[512];
+    snprintf(wl, sizeof wl, "**warning:** %s", line);
+    t_check(count(md, wl) == 1 && count(html, "warning: the GPU was slowed in 1 step") == 1,
+            "report: the run's throttle line, once in Markdown and HTML", "%d and %d times: %s", count(md, wl),
+            count(html, "warning: the GPU was slowed in 1 step"), line);
+    free(md);
+    free(html);
+    cJSON_DeleteItemFromObject(cJSON_GetObjectItem(rec, "telemetry"), "throttle");
 }
 
 static cJSON *mini(double cpu_med, double gpu_med, double spread)
@@ -102,6 +117,20 @@ static void test_noise(void)
     const char *want = "keep 64-channel batch-norm fp32 training on cuda on the CPU: at batch 512, the largest measured, the GPU is 1.1x, "
                        "within the noise (±21%)";
     if (!t_check(has_verdict(v, want), "verdict: a speedup inside the noise is not a GPU win", "%s", want))
+        print_verdicts(v);
+    cJSON_Delete(r);
+    /* The sentence states the interval it used when the entries say how they were measured. */
+    r = mini(1000, 1100, 0.10);
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItem(r, "bench_train"))
+    {
+        cJSON_AddNumberToObject((cJSON *)e, "repeats", 5);
+        cJSON_AddNumberToObject((cJSON *)e, "seconds_median", 1.25);
+    }
+    v = report_add_verdicts(r);
+    want = "keep 64-channel batch-norm fp32 training on cuda on the CPU: at batch 512, the largest measured, the GPU is 1.1x, "
+           "within the noise (±21%: the spread of 5 GPU runs of 1.2 s and 5 CPU runs of 1.2 s)";
+    if (!t_check(has_verdict(v, want), "verdict: the noise band names the repeats it came from", "%s", want))
         print_verdicts(v);
     cJSON_Delete(r);
     /* The same speedup with 1% spread (floored to 2%): 1.1 > 1.02^2. */
@@ -308,6 +337,36 @@ static void test_compare(const cJSON *a, const cJSON *b)
     free(md);
 }
 
+/* A benchmark row's "throttled" cell: its configuration ran once per repeat, every run a
+ * phase of the same label; the row is THROTTLED when any of them was (here the second). */
+static void test_throttled_cell(void)
+{
+    cJSON *r = gv_record_new("bench matmul", 0, NULL);
+    cJSON *e = cJSON_CreateObject();
+    cJSON_AddStringToObject(e, "device", "cuda");
+    cJSON_AddStringToObject(e, "dtype", "fp32");
+    cJSON_AddNumberToObject(e, "m", 4096);
+    cJSON_AddNumberToObject(e, "gflops_median", 50000);
+    cJSON_AddStringToObject(e, "telemetry_phase", "cuda fp32 4096");
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(r, "bench_matmul"), e);
+    cJSON *ph = cJSON_AddArrayToObject(cJSON_AddObjectToObject(r, "telemetry"), "phases");
+    for (int i = 0; i < 3; i++) {
+        cJSON *p = cJSON_CreateObject();
+        cJSON_AddStringToObject(p, "label", "cuda fp32 4096");
+        cJSON_AddBoolToObject(p, "throttled", i == 1);
+        cJSON_AddItemToArray(ph, p);
+    }
+    char *md = report_markdown(r);
+    const char *row = strstr(md, "| cuda | fp32 | 4096 |");
+    const char *eol = row ? strchr(row, '\n') : NULL;
+    int n = row && eol ? (int)(eol - row) : 0;
+    char line[1024] = "";
+    snprintf(line, sizeof line, "%.*s", n, row ? row : "");
+    t_check(n && strstr(line, "THROTTLED"), "report: a row is THROTTLED when any of its runs was (2nd of 3)", "%s", n ? line : "(no row)");
+    free(md);
+    cJSON_Delete(r);
+}
+
 int main(void)
 {
     const char *root = getenv("GV_ROOT");
@@ -326,6 +385,7 @@ int main(void)
     test_compare(a, b);
     test_synthetic(a);
     test_noise();
+    test_throttled_cell();
     test_emu_scaling();
     test_play_wording();
     test_drop7_records();

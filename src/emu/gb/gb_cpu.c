@@ -384,23 +384,6 @@ GV_ALWAYS_INLINE int unusual(const gb *g)
     return s->ime_delay | s->halt_bug | (g->trace != NULL) | (s->ime & ((s->ie & s->iflag & 0x1F) != 0));
 }
 
-/* The interrupts the CPU takes at the instruction boundary at dot t. On the DMG a VBlank or
- * STAT request that the PPU raised less than one M-cycle before t is not seen yet, so that
- * such an interrupt is taken at the same boundary whether the CPU ran or halted until it
- * (a halted CPU needs that M-cycle to wake): what mooneye's di_timing-GS,
- * halt_ime1_timing2-GS, intr_1_2_timing-GS and intr_2_0_timing measure. The timer's and
- * the serial port's requests are seen at once (its rapid_toggle and boot_sclk_align-dmgABCmgb
- * measure those), and so are all on the CGB, on which di_timing-GS and
- * halt_ime1_timing2-GS fail. */
-static uint8_t irq_seen(const gb *g, uint64_t t)
-{
-    const gb_state *s = &g->s;
-    uint8_t p = s->ie & s->iflag & 0x1F;
-    if (s->irq_new && !s->cgb_hw && (uint32_t)t - s->irq_new_t < g->md)
-        p &= (uint8_t)~s->irq_new;
-    return p;
-}
-
 /* The loop's registers from gb_state, and back. */
 GV_ALWAYS_INLINE cpu cpu_load(gb *g)
 {
@@ -435,7 +418,8 @@ static __attribute__((noinline)) int step_begin(gb *g)
     int op;
     if (s->ime_delay && --s->ime_delay == 0)
         s->ime = 1;
-    if (s->ime && irq_seen(g, c->clk)) {
+    /* a request is seen at the first boundary at or after its dot (docs/GB.md, "Interrupts") */
+    if (s->ime && (s->ie & s->iflag & 0x1F)) {
         if (s->halt_bug) { /* EI; HALT with an interrupt pending: it returns to the HALT */
             s->halt_bug = 0;
             c->pc = (c->pc - 1) & 0xFFFF;

@@ -23,11 +23,20 @@
 #define GB_DOTS_LINE 456
 #define GB_DOTS_FRAME 70224
 #define GB_NEVER UINT64_MAX
+#define GB_M3_WRITES 160 /* register writes one mode 3 can hold (289 dots, 2 per M-cycle) */
 
 enum { GB_EV_PPU, GB_EV_TIMER, GB_EV_FS, GB_EV_SERIAL, GB_EV_DMA, GB_EV_FRAME, GB_EV_N };
 
-/* PPU events, in the order they come within a visible line. */
-enum { GB_PPU_LINE = 0, GB_PPU_MODE3 = 1, GB_PPU_MODE0 = 2, GB_PPU_LY153 = 3 };
+/* PPU events, in the order they come within a visible line. What the CPU sees changes a
+ * few dots before some of them: LY 4 dots before GB_PPU_LINE, STAT's mode 0 3 dots before
+ * GB_PPU_MODE0 (gb_ppu.c works these out when the CPU looks). */
+enum {
+    GB_PPU_LINE = 0,  /* dot 4: the line's mode and LY=LYC comparison (LY changed at dot 0) */
+    GB_PPU_MODE3 = 1, /* dot 84: mode 3 */
+    GB_PPU_MODE0 = 2, /* mode 3's end: mode 0 */
+    GB_PPU_LY0 = 3,   /* line 153, dot 8: the comparison with LY 0 */
+    GB_PPU_NEV
+};
 
 typedef struct {
     uint8_t reg[0x30];   /* $FF10-$FF3F as last written (wave RAM at 0x20-0x2F) */
@@ -85,7 +94,7 @@ typedef struct {
     uint8_t cgb;        /* CGB mode: the CGB's registers, attributes, palettes, banks and speeds */
     uint8_t buttons;    /* held (input): A B Select Start Right Left Up Down; 0 in older states */
     uint8_t cgb_hw;     /* CGB hardware: 1 in CGB mode and in DMG compatibility mode (cgb 0) */
-    uint32_t irq_new_t; /* the dot (low 32 bits) at which the PPU last raised IF bits: irq_new */
+    uint8_t pad0[4];
     /* clocks */
     uint64_t clk;       /* dots since power-on */
     uint64_t div_base;  /* 64-bit system counter (DIV is bits 8-15) at dot div_clk */
@@ -108,8 +117,7 @@ typedef struct {
      * that a restart interrupted reads on until the new one starts: its page and the index
      * of its byte in the restart's M-cycle, plus 1 (0: none). */
     uint8_t dma_done, dma_old_page, dma_old_idx;
-    uint8_t irq_new;    /* the IF bits the PPU raised at irq_new_t (the DMG sees them an M-cycle later) */
-    uint8_t pad_gdma[3];
+    uint8_t pad_gdma[4];
     /* cartridge */
     uint16_t rom_bank;  /* MBC1: low 5 bits; MBC3: 7-8 bits; MBC5: 9 bits */
     uint8_t ram_bank, ram_en, mbc1_bank2, mbc1_mode;
@@ -124,7 +132,8 @@ typedef struct {
     uint8_t obj_idx[GB_LINE_OBJS]; /* OAM indices selected for this line, priority order */
     uint8_t line_win, line_win_line;
     uint16_t mode3_len;
-    uint8_t pad3[2];
+    uint8_t lyc_eq;     /* STAT's LY=LYC flag (compared at dot 4; kept while the LCD is off) */
+    uint8_t lcdon_line; /* line 0 after the LCD is switched on, until mode 3: no OAM scan */
     uint64_t line_clk;  /* dot 0 of the current line */
     /* frame periods */
     uint64_t period_start;
@@ -164,7 +173,12 @@ struct gb {
     /* native video: the frame being drawn and the last complete one */
     uint8_t *fb[2];
     int fb_cur;
-    int nat_x;              /* next pixel the native renderer will draw on this line */
+    /* the line in mode 3: its record and its register writes so far (mode 3 runs dot by
+     * dot, gb_mode3, for its length and the native picture once a write came) */
+    gb_line m3_line;
+    gb_regw m3_w[GB_M3_WRITES];
+    int m3_nw;
+    uint64_t m3_close;      /* writes until this dot (mode 0's first 3) still colour the line */
     gb_obj nat_obj[GB_LINE_OBJS];
     int nat_h;              /* object height (8/16) of the line being drawn */
     uint8_t nat_lo[GB_LINE_OBJS], nat_hi[GB_LINE_OBJS]; /* the objects' rows on this line */
@@ -307,6 +321,10 @@ void gb_speed_switch(gb *g);
 /* ---- PPU (gb_ppu.c) ------------------------------------------------------------------- */
 void gb_ppu_event(gb *g, uint64_t t);
 uint8_t gb_ppu_read(gb *g, uint16_t a);
+/* Whether the PPU refuses the CPU's access to OAM / VRAM at dot s.clk (write: 1 for a
+ * write); an OAM DMA's lock is the caller's. */
+int gb_ppu_oam_locked(const gb *g, int write);
+int gb_ppu_vram_locked(const gb *g, int write);
 void gb_ppu_write(gb *g, uint16_t a, uint8_t v);
 void gb_ppu_mem_logged(gb *g, uint16_t addr, uint8_t v); /* VRAM/palette write to the log */
 void gb_ppu_period_begin(gb *g);

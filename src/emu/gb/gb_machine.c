@@ -39,22 +39,12 @@ void gb_sched(gb *g, int ev, uint64_t t)
     }
 }
 
-/* A PPU event at dot t. The CPU's interrupt check looks at when it raised a VBlank or STAT
- * request (gb_cpu.c, irq_seen). */
+/* A PPU event at dot t. */
 static void ppu_event(gb *g, uint64_t t)
 {
-    gb_state *s = &g->s;
-    uint8_t if0 = s->iflag;
-    if (s->ev[GB_EV_DMA] != GB_NEVER) /* the PPU may read OAM: the DMA's bytes before t */
+    if (g->s.ev[GB_EV_DMA] != GB_NEVER) /* the PPU may read OAM: the DMA's bytes before t */
         gb_dma_catchup(g, t);
     gb_ppu_event(g, t);
-    uint8_t raised = s->iflag & (uint8_t)~if0;
-    if (__builtin_expect(raised != 0, 0)) {
-        if ((uint32_t)t - s->irq_new_t >= g->md)
-            s->irq_new = 0; /* earlier ones are seen by now */
-        s->irq_new |= raised;
-        s->irq_new_t = (uint32_t)t;
-    }
 }
 
 static void event_fire(gb *g)
@@ -207,11 +197,11 @@ static void post_boot(gb *g)
     s->iflag = 0x01, s->lcdc = 0x91, s->stat = 0x00, s->bgp = 0xFC;
     s->hdma_len = 0x7F, s->rom_bank = 1;
     s->clk = 400, s->div_clk = s->clk, s->line_clk = 0;
-    s->ly = 153, s->ly_reg = 0, s->mode = 1, s->ppu_ev = GB_PPU_LINE;
+    s->ly = 153, s->ly_reg = 0, s->mode = 1, s->ppu_ev = GB_PPU_LINE, s->lyc_eq = 1;
     s->period_start = 0, s->period_end = GB_NEVER, s->wake_clk = GB_NEVER;
     for (int i = 0; i < GB_EV_N; i++)
         s->ev[i] = GB_NEVER;
-    s->ev[GB_EV_PPU] = GB_DOTS_LINE;
+    s->ev[GB_EV_PPU] = GB_DOTS_LINE + 4; /* line 0's GB_PPU_LINE */
     /* APU after the boot chime: on, channel 1 playing at volume 0, NR50 $77, NR51 $F3. */
     gb_apu_reset(g);
     gb_apu_state *ap = &s->apu;
@@ -294,7 +284,8 @@ void gb_power(gb *g)
     g->trap_hit = 0;
     g->cpu_brk = 0;
     g->fb_cur = g->log_cur = g->keys_cur = 0;
-    g->nat_x = 0;
+    g->m3_nw = 0;
+    g->m3_close = 0;
     g->oam_rows_h = 0;
     g->want_snapshot = 0;
     memset(&g->alog, 0, sizeof g->alog);
@@ -354,7 +345,11 @@ int gb_run_frame(gb *g)
                 if (s->ie & s->iflag & 0x1F) {
                     s->halted = 0;
                     s->wake_clk = GB_NEVER;
-                    s->clk += g->md; /* waking up takes one M-cycle */
+                    /* The DMG resumes at once, at the boundary where a run of NOPs would
+                     * have been interrupted (mooneye's halt_ime1_timing2-GS); the CGB,
+                     * on which that test fails, takes one M-cycle more. */
+                    if (s->cgb_hw)
+                        s->clk += g->md;
                     continue;
                 }
                 if (__builtin_expect(s->wake_clk != GB_NEVER, 0)) { /* the HALT after a speed switch */

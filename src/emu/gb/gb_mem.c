@@ -42,7 +42,8 @@ static void map_cart_taken(gb *g)
 void gb_map_vram(gb *g)
 {
     gb_state *s = &g->s;
-    int locked = (s->lcdc & 0x80) && s->mode == 3;
+    /* off the fast path while the PPU may lock it (from mode 2: gb_ppu_vram_locked) */
+    int locked = (s->lcdc & 0x80) && (s->mode >= 2 || s->lcdon_line);
     uint8_t *p = s->vram + (s->vbk & 1) * 0x2000;
     for (int i = 0; i < 2; i++) {
         g->bus_rmap[8 + i] = locked ? NULL : p + i * 0x1000;
@@ -68,10 +69,10 @@ void gb_map_update(gb *g)
     map_cpu(g, 0xC, 4);
 }
 
-static int oam_locked(const gb *g)
+static int oam_locked(const gb *g, int write)
 {
-    const gb_state *s = &g->s;
-    return (s->lcdc & 0x80) && (s->mode == 2 || s->mode == 3);
+    /* an OAM DMA's own hold on the bus is the DMA's (gb_dma_oam_busy), not the PPU's */
+    return gb_ppu_oam_locked(g, write);
 }
 
 /* ---- OAM DMA ------------------------------------------------------------------------ */
@@ -287,7 +288,7 @@ static uint8_t read_plain(gb *g, uint16_t a)
         return g->bus_rmap[a >> 12][a & 0xFFF];
     if (a < 0xA000) {
         gb_sync(g);
-        if ((s->lcdc & 0x80) && s->mode == 3)
+        if (gb_ppu_vram_locked(g, 0))
             return 0xFF;
         return s->vram[(s->vbk & 1) * 0x2000 + (a - 0x8000)];
     }
@@ -302,7 +303,7 @@ static uint8_t read_plain(gb *g, uint16_t a)
         gb_oam_bug(g, g->oam_idu ? GB_OAM_READ_IDU : GB_OAM_READ);
         if (a >= 0xFEA0)
             return 0xFF;
-        return oam_locked(g) ? 0xFF : s->oam[a - 0xFE00];
+        return oam_locked(g, 0) ? 0xFF : s->oam[a - 0xFE00];
     }
     if (a >= 0xFF80)
         return a == 0xFFFF ? s->ie : s->hram[a - 0xFF80];
@@ -320,7 +321,7 @@ static void write_plain(gb *g, uint16_t a, uint8_t v)
     }
     if (a < 0xA000) {
         gb_sync(g);
-        if ((s->lcdc & 0x80) && s->mode == 3)
+        if (gb_ppu_vram_locked(g, 1))
             return;
         uint16_t off = (uint16_t)((s->vbk & 1) * 0x2000 + (a - 0x8000));
         s->vram[off] = v;
@@ -338,7 +339,7 @@ static void write_plain(gb *g, uint16_t a, uint8_t v)
     if (a < 0xFF00) {
         gb_sync(g);
         gb_oam_bug(g, GB_OAM_WRITE); /* the DMG's OAM bug: a write in mode 2 */
-        if (a < 0xFEA0 && !oam_locked(g))
+        if (a < 0xFEA0 && !oam_locked(g, 1))
             s->oam[a - 0xFE00] = v, gb_oam_changed(g);
         return;
     }

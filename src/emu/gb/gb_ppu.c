@@ -1,33 +1,69 @@
 /* gb_ppu.c: the PPU's timing side, the frame log and the native per-dot renderer.
  *
- * Timing (per line of 456 dots): mode 2 (OAM scan) dots 0-79; mode 3 from dot 80 for
- * 172 + SCX%8 + 6 if the window shows + 6..11 per object (Pan Docs' OBJ penalty
- * algorithm) dots; mode 0 to the end. Lines 144-153 are mode 1; VBlank is requested at
- * line 144. On line 153, LY reads 153 for 4 dots, then 0. The STAT interrupt fires on a
- * rising edge of (LYC=LY and bit 6) or (mode 0/1/2 and bit 3/4/5); entering line 144
- * also raises the mode-2 condition. The OAM scan (taken at the start of mode 3) selects
- * the first 10 objects of OAM covering the line; they are drawn by X then OAM index on
- * DMG (and CGB with OPRI bit 0), by OAM index on CGB. The window shows on a line when
- * LCDC.5 is set, WY equalled LY at the start of some line of this frame, and WX <= 166;
+ * Timing (per line of 456 dots, as the CPU sees it on the DMG; mooneye's ppu tests measure
+ * every step): LY changes at dot 0 and the OAM scan begins (OAM locked to reads); STAT
+ * shows mode 0 and a clear LY=LYC flag for 4 dots, then mode 2 and the comparison, when
+ * the mode-2 and LY=LYC interrupts come; OAM writes pass again at dot 80 and VRAM reads
+ * are refused from there; mode 3 from dot 84 for 172 + SCX%8 + 6 if the window shows +
+ * 6..11 per object (Pan Docs' OBJ penalty algorithm) dots, of which STAT shows the last 3
+ * as mode 0 already (the mode-0 interrupt comes at the end); mode 0 to the end. Lines
+ * 144-153 are mode 1 from dot 4 of line 144, when VBlank is requested (with the mode-2
+ * STAT source too). On line 153, LY reads 153 for 4 dots, then 0. The STAT interrupt
+ * fires on a rising edge of (LYC=LY and bit 6) or (mode 0/1/2 and bit 3/4/5); the flag
+ * keeps its value while the LCD is off. The first line after the LCD is switched on has
+ * no OAM scan: STAT shows mode 0 until mode 3. The OAM scan (taken at the start of mode
+ * 3) selects the first 10 objects of OAM covering the line; they are drawn by X then OAM
+ * index on DMG (and CGB with OPRI bit 0), by OAM index on CGB. The window shows on a line
+ * when LCDC.5 is set, WY equalled LY at dot 4 of some line of this frame, and WX <= 166;
  * its line counter advances only on such lines.
  *
- * The native renderer draws pixels as the dots pass: register writes in mode 3 first
- * complete the pixels before the write's pixel (GB_PIXEL_DOT0 model), the rest of the
- * line is drawn when mode 0 begins. */
+ * The native renderer draws a line when its mode 3 ends: span by span when no register
+ * changed during mode 3, else with the log renderer's dot-by-dot run (gb_mode3 in
+ * gb_video.h), which also gives mode 3's length once a write could change it. */
 #include <string.h>
 
 #include "emu/gb/gb_int.h"
 
-static void stat_update(gb *g)
+/* The last 4 dots of a line, before the next line's GB_PPU_LINE event: LY has changed
+ * already (the CPU sees it), the rest of the line's start has not. */
+static inline int line_pending(const gb_state *s)
+{
+    return s->ppu_ev == GB_PPU_LINE && s->clk + 4 >= s->ev[GB_EV_PPU];
+}
+
+/* LY as the CPU reads it: 153 reads 0 from its dot 4 (ly_reg), and the next line's LY
+ * shows from its dot 0. */
+static inline uint8_t ly_seen(const gb_state *s)
+{
+    if ((s->lcdc & 0x80) && line_pending(s))
+        return s->ly >= 152 ? (uint8_t)(s->ly == 152 ? 153 : 0) : (uint8_t)(s->ly + 1);
+    return s->ly_reg;
+}
+
+/* STAT's LY=LYC flag: clear in the 4 dots after LY changes (until the comparison at dot
+ * 4), kept while the LCD is off. */
+static inline int lyc_flag(const gb_state *s)
+{
+    if ((s->lcdc & 0x80) && line_pending(s) && s->ly != 153)
+        return 0;
+    return s->lyc_eq;
+}
+
+/* Mode 3's last 3 dots: STAT shows mode 0 and OAM and VRAM are free already. */
+static inline int mode3_ending(const gb_state *s)
+{
+    return s->mode == 3 && s->ppu_ev == GB_PPU_MODE0 && s->clk + 3 >= s->ev[GB_EV_PPU];
+}
+
+/* The STAT interrupt line: the OR of the selected sources (Pan Docs, "STAT blocking"); a
+ * rising edge requests the interrupt. The mode sources see the mode of the PPU's events
+ * (no mode with the LCD off); the LY=LYC source is STAT's flag. */
+static inline void stat_update(gb *g)
 {
     gb_state *s = &g->s;
-    if (!(s->lcdc & 0x80)) {
-        s->stat_line = 0;
-        return;
-    }
-    int eq = s->ly_reg == s->lyc;
-    int line = ((s->stat & 0x40) && eq) || ((s->stat & 0x20) && s->mode == 2) ||
-               ((s->stat & 0x10) && s->mode == 1) || ((s->stat & 0x08) && s->mode == 0);
+    int mode = (s->lcdc & 0x80) ? s->mode : 4;
+    int line = ((s->stat & 0x40) && lyc_flag(s)) || ((s->stat & 0x20) && mode == 2) ||
+               ((s->stat & 0x10) && mode == 1) || ((s->stat & 0x08) && mode == 0);
     if (line && !s->stat_line)
         s->iflag |= 2;
     s->stat_line = (uint8_t)line;
@@ -44,83 +80,70 @@ static gb_frame_log *cur_log(gb *g)
     return &g->log[g->log_cur];
 }
 
-/* Enters line s.ly at dot t. */
+/* Line s.ly began at dot t; this is its dot 4. LY changed at dot 0 (ly_seen), when the
+ * OAM scan began (OAM locked to reads: gb_ppu_oam_locked); STAT showed mode 0 and a clear
+ * LY=LYC flag until now, when it shows the line's mode and the comparison and the mode-2,
+ * VBlank and LY=LYC interrupts come (mooneye's lcdon_timing, intr_2_*, intr_1_2 and
+ * stat_lyc_onoff measure these). Line 0 leaves VBlank here; on line 153 LY reads 0 from
+ * here and the comparison with 0 follows 4 dots later. */
 static void line_begin(gb *g, uint64_t t)
 {
     gb_state *s = &g->s;
     s->line_clk = t;
-    s->ly_reg = s->ly;
-    if (s->ly == 0) {
-        s->wy_trig = 0;
-        s->win_counter = 0;
-    }
+    s->ly_reg = s->ly == 153 ? 0 : s->ly;
+    s->lyc_eq = (s->ly == 153 ? 153 : s->ly) == s->lyc;
     if (s->ly < GB_H) {
+        if (s->ly == 0) {
+            s->wy_trig = 0;
+            s->win_counter = 0;
+        }
         s->mode = 2;
+        gb_map_vram(g);
         if (s->wy == s->ly)
             s->wy_trig = 1;
-        ppu_next(g, GB_PPU_MODE3, t + 80);
-    } else if (s->ly == GB_H) {
-        if ((s->stat & 0x20) && !s->stat_line)
-            s->iflag |= 2;
-        s->mode = 1;
-        s->iflag |= 1;
-        gb_period_end(g, t);
-        ppu_next(g, GB_PPU_LINE, t + GB_DOTS_LINE);
-    } else if (s->ly == 153) {
-        ppu_next(g, GB_PPU_LY153, t + 4);
+        ppu_next(g, GB_PPU_MODE3, t + 84);
     } else {
-        ppu_next(g, GB_PPU_LINE, t + GB_DOTS_LINE);
+        if (s->ly == GB_H) {
+            gb_period_end(g, t); /* the frame period ends as LY reaches 144 */
+            if ((s->stat & 0x20) && !s->stat_line)
+                s->iflag |= 2;
+            s->mode = 1;
+            s->iflag |= 1;
+        }
+        if (s->ly == 153)
+            ppu_next(g, GB_PPU_LY0, t + 8);
+        else
+            ppu_next(g, GB_PPU_LINE, t + GB_DOTS_LINE + 4);
     }
-    /* VRAM stays mapped: a line begins after mode 0 or 1, or with the LCD just on. */
     stat_update(g);
 }
 
-/* Mode 3 length penalty of the selected objects (Pan Docs, "OBJ penalty algorithm"):
- * objects in X order; an object at X=0 costs 11 dots; otherwise, the first object in a
- * BG/window tile waits for that tile's fetch (pixels right of its leftmost pixel, minus
- * 2), and every object costs 6 dots for its own fetch. Objects at X >= 168 cost nothing. */
-static int obj_penalty(const gb_state *s)
+/* The CPU's access to OAM: refused to reads from the scan's start (dot 0) to mode 0, to
+ * writes while the scan reads it (dots 4-79) and in mode 3 (mooneye's lcdon_timing and
+ * lcdon_write_timing). */
+int gb_ppu_oam_locked(const gb *g, int write)
 {
-    uint8_t ord[GB_LINE_OBJS];
-    int n = s->nobj;
-    memcpy(ord, s->obj_idx, (size_t)n);
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && (s->oam[ord[j] * 4 + 1] < s->oam[ord[j - 1] * 4 + 1] ||
-                                  (s->oam[ord[j] * 4 + 1] == s->oam[ord[j - 1] * 4 + 1] && ord[j] < ord[j - 1]));
-             j--) {
-            uint8_t t = ord[j];
-            ord[j] = ord[j - 1];
-            ord[j - 1] = t;
-        }
-    uint64_t seen = 0;
-    int pen = 0;
-    for (int i = 0; i < n; i++) {
-        int x = s->oam[ord[i] * 4 + 1];
-        if (x >= 168)
-            continue;
-        if (x == 0) {
-            pen += 11;
-            continue;
-        }
-        int px = x - 8, tile, in;
-        if (s->line_win && px >= s->wx - 7) {
-            int c = px - (s->wx - 7);
-            tile = 32 + (c >> 3);
-            in = c & 7;
-        } else {
-            int c = (px + s->scx) & 255;
-            tile = c >> 3;
-            in = c & 7;
-        }
-        if (!((seen >> tile) & 1)) {
-            seen |= 1ull << tile;
-            int w = 7 - in - 2;
-            if (w > 0)
-                pen += w;
-        }
-        pen += 6;
-    }
-    return pen;
+    const gb_state *s = &g->s;
+    if (!(s->lcdc & 0x80))
+        return 0;
+    if (s->mode < 2) /* the next line's scan from its dot 0 */
+        return !write && line_pending(s) && s->ly < GB_H - 1;
+    if (mode3_ending(s))
+        return 0;
+    if (s->mode == 3 || !write)
+        return 1;
+    return s->clk - s->line_clk < 80;
+}
+
+/* The CPU's access to VRAM: refused in mode 3, and to reads from dot 80 of mode 2. */
+int gb_ppu_vram_locked(const gb *g, int write)
+{
+    const gb_state *s = &g->s;
+    if (!(s->lcdc & 0x80) || s->mode < 2 || mode3_ending(s))
+        return 0;
+    if (s->mode == 3)
+        return 1;
+    return !write && s->clk - s->line_clk >= 80;
 }
 
 /* OAM scan for line s.ly: the first 10 objects (in OAM order) whose rows cover the line,
@@ -208,39 +231,38 @@ static void mode3_begin(gb *g, uint64_t t)
     s->mode = 3;
     oam_scan(g);
     s->line_win = (s->lcdc & 0x20) && s->wy_trig && s->wx <= 166;
+    s->line_win_line = s->win_counter;
     if (s->line_win)
-        s->line_win_line = s->win_counter++;
+        s->win_counter++;
     s->fine = s->scx & 7;
-    int len = 172 + s->fine + (s->line_win ? 6 : 0) + ((s->lcdc & 2) ? obj_penalty(s) : 0);
-    if (len > 289)
-        len = 289;
-    s->mode3_len = (uint16_t)len;
-    ppu_next(g, GB_PPU_MODE0, s->line_clk + 80 + (uint64_t)len);
     s->lines_drawn = (uint8_t)(s->ly + 1);
     for (int k = 0; k < s->nobj; k++)
         memcpy(&g->nat_obj[k], s->oam + s->obj_idx[k] * 4, 4);
     g->nat_h = (s->lcdc & 4) ? 16 : 8; /* object height as of the OAM scan */
     if (g->outputs & GB_OUT_VIDEO_NATIVE)
         native_line_objs(g);
-    if (g->outputs & GB_OUT_VIDEO_LOG) {
-        gb_line *ln = &cur_log(g)->line[s->ly];
-        ln->lcdc = s->lcdc;
-        ln->scy = s->scy;
-        ln->scx = s->scx;
-        ln->wx = s->wx;
-        ln->bgp = s->bgp;
-        ln->obp0 = s->obp0;
-        ln->obp1 = s->obp1;
-        ln->flags = (uint8_t)(GB_LINE_DRAWN | (s->line_win ? GB_LINE_WINDOW : 0));
-        ln->win_line = s->line_win_line;
-        ln->nobj = s->nobj;
-        ln->nreg = 0;
-        ln->pad = 0;
-        ln->reg_first = g->regw[g->log_cur].n;
-        memset(ln->obj, 0, sizeof ln->obj);
-        memcpy(ln->obj, g->nat_obj, (size_t)s->nobj * sizeof(gb_obj));
-    }
-    g->nat_x = 0;
+    gb_line *ln = &g->m3_line;
+    ln->lcdc = s->lcdc;
+    ln->scy = s->scy;
+    ln->scx = s->scx;
+    ln->wx = s->wx;
+    ln->bgp = s->bgp;
+    ln->obp0 = s->obp0;
+    ln->obp1 = s->obp1;
+    ln->flags = (uint8_t)(GB_LINE_DRAWN | (s->line_win ? GB_LINE_WINDOW : 0) | (s->wy_trig ? GB_LINE_WY : 0));
+    ln->win_line = s->line_win_line;
+    ln->nobj = s->nobj;
+    ln->nreg = 0;
+    ln->pad = 0;
+    ln->reg_first = g->regw[g->log_cur].n;
+    memset(ln->obj, 0, sizeof ln->obj);
+    memcpy(ln->obj, g->nat_obj, (size_t)s->nobj * sizeof(gb_obj));
+    g->m3_nw = 0;
+    if (g->outputs & GB_OUT_VIDEO_LOG)
+        cur_log(g)->line[s->ly] = *ln;
+    const int end = gb_mode3_end(ln, gb_log_mode(s));
+    s->mode3_len = (uint16_t)(end - GB_M3_DOT);
+    ppu_next(g, GB_PPU_MODE0, s->line_clk + (uint64_t)end);
     gb_map_vram(g);
     stat_update(g);
 }
@@ -272,18 +294,18 @@ static inline unsigned cover_bits(const gb *g, int x, int n)
     return (unsigned)w & ((1u << n) - 1);
 }
 
-/* Draws pixels nat_x .. xe-1 of the current line with the registers as they are now
- * (they cannot change inside one call). The BG or window is walked tile by tile; each
+/* Draws the current line with the registers as they are now (no write changed them in
+ * mode 3). The BG or window is walked tile by tile; each
  * pixel inside the objects' span takes the first opaque pixel of the selected objects
  * in priority order. */
-static void native_draw(gb *g, int xe)
+static void native_draw(gb *g)
 {
     gb_state *s = &g->s;
-    if (!(g->outputs & GB_OUT_VIDEO_NATIVE) || g->nat_x >= xe)
+    if (!(g->outputs & GB_OUT_VIDEO_NATIVE))
         return;
-    int x = g->nat_x;
-    uint8_t *px = g->fb[g->fb_cur] + (s->ly * GB_W + x) * 3;
-    g->nat_x = xe;
+    int x = 0;
+    const int xe = GB_W;
+    uint8_t *px = g->fb[g->fb_cur] + s->ly * GB_W * 3;
     const unsigned lcdc = s->lcdc;
     if (!(lcdc & 0x80)) {
         memset(px, 0xFF, (size_t)(xe - x) * 3);
@@ -369,36 +391,77 @@ static void native_draw(gb *g, int xe)
     }
 }
 
-/* A register that shapes the picture is written during mode 3: the native renderer
- * finishes the pixels before it, the log records it with its pixel. */
+/* A register that shapes the picture is written during mode 3, or in mode 0's first 3 dots
+ * while the last pixels still take their colours (GB_M3_LAG): the write is kept with its
+ * dot for the line (and the log). One that can change mode 3's length (LCDC's object and
+ * window bits, WX, SCX before its low bits are taken) runs mode 3 again with the writes so
+ * far, and mode 0 moves to where it ends now; one after mode 3 draws the line again. */
+static void native_line_end(gb *g);
+
 static void midline_write(gb *g, uint8_t reg, uint8_t v)
 {
     gb_state *s = &g->s;
-    if (!((s->lcdc & 0x80) && s->mode == 3))
+    if (!(s->lcdc & 0x80) || g->m3_nw >= GB_M3_WRITES)
         return;
-    long x = (long)(s->clk - s->line_clk) - GB_PIXEL_DOT0 - s->fine;
-    x = x < 0 ? 0 : x > GB_W ? GB_W : x;
-    native_draw(g, (int)x);
+    const int m3 = s->mode == 3;
+    if (!m3 && !(s->mode == 0 && s->clk < g->m3_close))
+        return;
+    const uint64_t d = s->clk - s->line_clk;
+    gb_regw *w = &g->m3_w[g->m3_nw++];
+    w->t = (uint16_t)d;
+    w->reg = reg;
+    w->val = v;
     if (g->outputs & GB_OUT_VIDEO_LOG) {
-        gb_regw *w = gb_vec_push(&g->regw[g->log_cur], sizeof *w);
-        w->x = (uint8_t)x;
-        w->reg = reg;
-        w->val = v;
-        w->pad = 0;
+        *(gb_regw *)gb_vec_push(&g->regw[g->log_cur], sizeof *w) = *w;
         cur_log(g)->line[s->ly].nreg++;
     }
+    if (!m3) {
+        native_line_end(g);
+        return;
+    }
+    int timing = reg == 0x4B || (reg == 0x40 && ((v ^ s->lcdc) & 0x22)) || (reg == 0x43 && d <= GB_M3_FETCH);
+    if (timing && (v & 0x80 || reg != 0x40)) {
+        g->m3_line.nreg = (uint8_t)g->m3_nw;
+        uint64_t end = s->line_clk + (uint64_t)gb_mode3(&g->m3_line, g->m3_w, g->m3_nw, s->vram, s->pal,
+                                                        gb_log_mode(s), s->ly, 0, 0);
+        ppu_next(g, GB_PPU_MODE0, end > s->clk ? end : s->clk);
+    }
+}
+
+/* The native picture of the line in mode 3 once it ends (or the LCD goes off): drawn as the
+ * dots passed (native_draw) when no register changed, else by running mode 3 dot by dot;
+ * the window line counter then advances by the times the window began. */
+static void native_line_end(gb *g)
+{
+    gb_state *s = &g->s;
+    if (!g->m3_nw) {
+        native_draw(g);
+        return;
+    }
+    g->m3_line.nreg = (uint8_t)g->m3_nw;
+    int wins = 0;
+    uint8_t *row = (g->outputs & GB_OUT_VIDEO_NATIVE) ? g->fb[g->fb_cur] + s->ly * GB_W * 3 : 0;
+    gb_mode3(&g->m3_line, g->m3_w, g->m3_nw, s->vram, s->pal, gb_log_mode(s), s->ly, row, &wins);
+    if (s->mode == 3)
+        s->win_counter = (uint8_t)(g->m3_line.win_line + wins);
 }
 
 static void hdma_block(gb *g, uint64_t t);
 static int gdma_run(gb *g);
 
+/* Mode 3 ends (STAT has shown mode 0 for 3 dots: mode3_ending; mooneye's
+ * intr_2_mode0_timing_sprites reads STAT, hblank_ly_scx_timing takes the interrupt). */
 static void mode0_begin(gb *g, uint64_t t)
 {
     gb_state *s = &g->s;
-    native_draw(g, GB_W);
+    native_line_end(g);
     s->mode = 0;
+    g->m3_close = t + GB_M3_LAG;
+    /* line 0 out of VBlank runs 4 dots early (line_begin): the next line is on time */
+    uint64_t next = s->line_clk + GB_DOTS_LINE + 4 + (s->ly == 0 && !s->lcdon_line ? 4 : 0);
+    s->lcdon_line = 0;
     gb_map_vram(g);
-    ppu_next(g, GB_PPU_LINE, s->line_clk + GB_DOTS_LINE);
+    ppu_next(g, GB_PPU_LINE, next);
     if (s->gdma_pending) { /* the CPU already waits for it (gb_hdma_write) */
         s->gdma_pending = 0;
         uint64_t c = s->clk;
@@ -416,18 +479,18 @@ void gb_ppu_event(gb *g, uint64_t t)
     switch (s->ppu_ev) {
     case GB_PPU_LINE:
         s->ly = s->ly >= 153 ? 0 : (uint8_t)(s->ly + 1);
-        line_begin(g, t);
-        break;
-    case GB_PPU_LY153:
-        s->ly_reg = 0;
-        stat_update(g);
-        ppu_next(g, GB_PPU_LINE, s->line_clk + GB_DOTS_LINE);
+        line_begin(g, t - (s->ly ? 4 : 8));
         break;
     case GB_PPU_MODE3:
         mode3_begin(g, t);
         break;
-    default:
+    case GB_PPU_MODE0:
         mode0_begin(g, t);
+        break;
+    default: /* GB_PPU_LY0 */
+        s->lyc_eq = s->lyc == 0;
+        stat_update(g);
+        ppu_next(g, GB_PPU_LINE, s->line_clk + GB_DOTS_LINE + 4);
         break;
     }
 }
@@ -440,12 +503,12 @@ uint8_t gb_ppu_read(gb *g, uint16_t a)
     switch (a & 0xFF) {
     case 0x40: return s->lcdc;
     case 0x41: {
-        int on = s->lcdc & 0x80;
-        return (uint8_t)(0x80 | (s->stat & 0x78) | ((s->ly_reg == s->lyc) << 2) | (on ? s->mode : 0));
+        int mode = !(s->lcdc & 0x80) || mode3_ending(s) ? 0 : s->mode;
+        return (uint8_t)(0x80 | (s->stat & 0x78) | (lyc_flag(s) << 2) | mode);
     }
     case 0x42: return s->scy;
     case 0x43: return s->scx;
-    case 0x44: return s->ly_reg;
+    case 0x44: return ly_seen(s);
     case 0x45: return s->lyc;
     case 0x46: return s->dma_reg;
     case 0x47: return s->bgp;
@@ -468,9 +531,11 @@ uint8_t gb_ppu_read(gb *g, uint16_t a)
 static void lcd_off(gb *g)
 {
     gb_state *s = &g->s;
-    native_draw(g, GB_W); /* the rest of a line being drawn is white */
+    if (s->mode == 3)
+        native_line_end(g); /* the rest of a line being drawn is white */
     s->ly = s->ly_reg = 0;
     s->mode = 0;
+    s->lcdon_line = 0;
     gb_sched(g, GB_EV_PPU, GB_NEVER);
     uint64_t dl = s->period_start + GB_DOTS_FRAME;
     gb_sched(g, GB_EV_FRAME, dl > s->clk ? dl : s->clk);
@@ -487,8 +552,20 @@ static void lcd_on(gb *g)
         gb_period_end(g, s->clk);
     s->ly = 0;
     /* The first line starts as if it had begun one M-cycle before the write: LY reaches 1
-     * 452 dots after it (blargg's oam_bug 1-lcd_sync measures this on the DMG). */
-    line_begin(g, s->clk - 4);
+     * 452 dots after it (blargg's oam_bug 1-lcd_sync measures this on the DMG). It has no
+     * OAM scan: STAT shows mode 0 until mode 3 (mooneye's lcdon_timing). The comparison
+     * starts again at once. */
+    s->line_clk = s->clk - 4;
+    s->ly_reg = 0;
+    s->wy_trig = s->wy == 0;
+    s->win_counter = 0;
+    s->mode = 0;
+    s->lcdon_line = 1;
+    g->m3_close = 0;
+    s->lyc_eq = s->lyc == 0;
+    gb_map_vram(g);
+    ppu_next(g, GB_PPU_MODE3, s->line_clk + 84);
+    stat_update(g);
 }
 
 void gb_ppu_write(gb *g, uint16_t a, uint8_t v)
@@ -520,7 +597,12 @@ void gb_ppu_write(gb *g, uint16_t a, uint8_t v)
         return;
     case 0x42: midline_write(g, r, v); s->scy = v; return;
     case 0x43: midline_write(g, r, v); s->scx = v; return;
-    case 0x45: s->lyc = v; stat_update(g); return;
+    case 0x45:
+        s->lyc = v;
+        if (s->lcdc & 0x80) /* the comparison runs while the LCD is on */
+            s->lyc_eq = s->ly_reg == s->lyc;
+        stat_update(g);
+        return;
     case 0x46: gb_oam_dma(g, v); return;
     case 0x47: midline_write(g, r, v); s->bgp = v; return;
     case 0x48: midline_write(g, r, v); s->obp0 = v; return;
@@ -621,8 +703,11 @@ void gb_oam_bug(gb *g, int kind)
     if (s->cgb_hw || !(s->lcdc & 0x80) || s->mode != 2 || s->ly >= GB_H)
         return;
     /* mode 2 reads one row per M-cycle, row 0 (objects 0 and 1) first; row 0 is immune */
-    uint64_t d = s->clk - s->line_clk;
-    int r = (int)(d >> 2);
+    /* line 0 out of VBlank: its dots count from 4 dots before the scan (line_begin) */
+    const uint64_t d = s->clk - s->line_clk, d0 = s->ly == 0 ? 4 : 0;
+    if (d < d0)
+        return;
+    int r = (int)((d - d0) >> 2);
     if (r < 1 || r >= 20)
         return;
     uint8_t *oam = s->oam;

@@ -132,8 +132,9 @@ static const char *state_check(const gb_state *s, const gb_state *m)
         bd->ee_do > 1 || bd->ram_en2 > 1 || bd->accel_armed > 1 || bd->ir_led > 1 || (bd->mmm01[0] | bd->mmm01[1] |
         bd->mmm01[2] | bd->mmm01[3]) > 0x7F)
         return "cartridge register out of range";
-    if (s->ly > 153 || s->ly_reg > 153 || s->ppu_ev > 3 || s->mode > 3 || s->nobj > GB_LINE_OBJS ||
-        s->vbk > 1 || s->svbk > 7 || s->mbc1_bank2 > 3 || s->fine > 7 || s->stat_line > 1 || s->line_win > 1)
+    if (s->ly > 153 || s->ly_reg > 153 || s->ppu_ev >= GB_PPU_NEV || s->mode > 3 || s->lyc_eq > 1 ||
+        s->lcdon_line > 1 || s->nobj > GB_LINE_OBJS || s->vbk > 1 || s->svbk > 7 || s->mbc1_bank2 > 3 || s->fine > 7 ||
+        s->stat_line > 1 || s->line_win > 1)
         return "PPU or bank register out of range";
     for (int i = 0; i < s->nobj; i++)
         if (s->obj_idx[i] >= 40)
@@ -247,6 +248,8 @@ gv_status gb_state_load_unchecked(gb *g, const uint8_t *data, size_t len, gv_err
     gb_sched_all(g);
     /* The video side of the period starts over: empty log with a snapshot, white frame. */
     g->memw[g->log_cur].n = g->regw[g->log_cur].n = 0;
+    g->m3_nw = 0; /* no mode 3 in progress (the state was taken between frames) */
+    g->m3_close = 0;
     gb_frame_log *lg = &g->log[g->log_cur];
     memset(lg->line, 0, sizeof lg->line);
     lg->cgb = gb_log_mode(&g->s);

@@ -1,12 +1,13 @@
 /* gb_video.h: the frame log the core emits and the per-line renderer that turns it into
  * pixels. Written once for C and CUDA/HIP (GV_HD marks functions for both), so the host
  * renderer and the device renderer run the same code; the core's native renderer is a
- * separate per-dot implementation of the same rules, checked against this one by hash.
+ * separate span-by-span implementation of the same rules for lines without mode-3 writes
+ * (checked against this one by hash) and runs gb_mode3 below for lines with them.
  *
  * A frame period runs from one VBlank start to the next. The log holds, per visible line,
  * the registers at the start of mode 3, the objects the OAM scan selected (at most 10, in
  * priority order) and the window state; the register writes made during mode 3 with the
- * pixel from which they take effect; and every VRAM / palette RAM write, tagged with the
+ * dot of the line at which they were made; and every VRAM / palette RAM write, tagged with the
  * line before which it lands. */
 #ifndef GV_EMU_GB_GB_VIDEO_H
 #define GV_EMU_GB_GB_VIDEO_H
@@ -21,20 +22,17 @@
 #define GB_LINE_OBJS 10
 #define GB_VRAM_BYTES 0x4000 /* two 8 KiB banks (DMG uses bank 0 only) */
 #define GB_PAL_BYTES 128     /* CGB palette RAM: 64 bytes BG, then 64 bytes OBJ */
-/* Pixel timing model: pixel x of a line is output at dot GB_PIXEL_DOT0 + (SCX & 7) + x,
- * where SCX is its value when mode 3 began (12 dots of initial fetches, then the fine
- * scroll discard). A register write during mode 3 takes effect from that pixel on. */
-#define GB_PIXEL_DOT0 92
-
 typedef struct {
     uint8_t y, x, tile, attr; /* OAM bytes 0-3 */
 } gb_obj;
 
-enum { GB_LINE_DRAWN = 1, GB_LINE_WINDOW = 2 };
+/* GB_LINE_WINDOW: the window shows with the registers at mode 3's start; GB_LINE_WY: the
+ * window's Y condition holds on this line (WY equalled LY on a line of this frame). */
+enum { GB_LINE_DRAWN = 1, GB_LINE_WINDOW = 2, GB_LINE_WY = 4 };
 
 typedef struct {
     uint8_t lcdc, scy, scx, wx, bgp, obp0, obp1, flags; /* registers at mode 3 start */
-    uint8_t win_line;   /* window line counter used by this line (GB_LINE_WINDOW) */
+    uint8_t win_line;   /* the window line counter at mode 3's start (the row it shows next) */
     uint8_t nobj;       /* selected objects, highest priority first */
     uint8_t nreg;       /* register writes during this line's mode 3 */
     uint8_t pad;
@@ -42,11 +40,12 @@ typedef struct {
     gb_obj obj[GB_LINE_OBJS];
 } gb_line;
 
-/* A register write during mode 3: from pixel x on (x may be 160: no effect), IO register
- * $FF00+reg holds val. reg is one of LCDC $40, SCY $42, SCX $43, BGP $47, OBP0 $48,
- * OBP1 $49, WX $4B. */
+/* A register write during mode 3: at dot t of the line (dots from LY's change; the CPU's
+ * M-cycle of the write), IO register $FF00+reg becomes val. reg is one of LCDC $40, SCY
+ * $42, SCX $43, BGP $47, OBP0 $48, OBP1 $49, WX $4B. Writes of a line come in time order. */
 typedef struct {
-    uint8_t x, reg, val, pad;
+    uint16_t t;
+    uint8_t reg, val;
 } gb_regw;
 
 /* A VRAM or palette RAM write: addr < $4000 is VRAM (bank * $2000 + offset), $4000 + i
@@ -230,8 +229,226 @@ GV_HD static inline void gb_render_span(const gb_line *ln, const gb_lregs *r, co
     }
 }
 
+/* ---- mode 3, dot by dot -------------------------------------------------------------- */
+
+/* Mode 3 as the DMG's pixel pipeline runs it (Pan Docs, "Pixel FIFO" and "Rendering";
+ * the dots are those mealybug-tearoom-tests and mooneye's ppu tests show), in dots from
+ * the line's start (dot 0: LY changes). The BG/window fetcher takes 2 dots for each of
+ * its steps: the tile number (B), the tile's low and high bit planes (L, H); it pushes 8
+ * pixels into the BG FIFO when that is empty, and starts the next tile the dot after.
+ * The FIFO pops one pixel a dot unless an object fetch stalls it. The fetch of the line's
+ * first tile starts at dot 88 while the FIFO drains 8 pixels of an earlier fetch (pops
+ * -8 to -1: nothing is shown), so pop 0 comes at dot 96; pops 0 to SCX%8 - 1 are
+ * discarded, then pixel x is pop x + SCX%8. Mode 3 ends after pixel 159 (mooneye:
+ * 172 + SCX%8 dots + the window's and the objects' stalls from dot 84). A popped pixel
+ * takes its colour 3 dots later (the palettes and LCDC's enable bits as of then). */
+#define GB_M3_DOT 84   /* mode 3 begins (as STAT shows it) */
+#define GB_M3_FETCH 88 /* the first tile's fetch begins; SCX%8 is taken */
+#define GB_M3_LAG 3    /* pop to colour */
+
+/* Dots from the CPU's write (the first dot of its M-cycle) to the dot from which the
+ * PPU's fetcher and object and window triggers see the new value. */
+GV_HD static inline int gb_regw_delay(uint8_t reg)
+{
+    (void)reg;
+    return 0;
+}
+
+/* The same for a popped pixel's colour (GB_M3_LAG after the pop): LCDC's enable bits come
+ * a dot later than the palettes. */
+GV_HD static inline int gb_regw_out_delay(uint8_t reg)
+{
+    return reg == 0x40 ? 1 : 0;
+}
+
+/* The dot at which mode 3 of a line without register writes ends: what gb_mode3 gives,
+ * in closed form (Pan Docs' OBJ penalty algorithm, which is what the fetcher does): 172 +
+ * SCX%8 dots from dot 84, 6 when the window begins (its first tile's fetch), and per object
+ * (fetched in X order, when its first pixel is next in the BG FIFO; X=0 at pop -8) 6 dots
+ * of fetch, after waiting for the fetcher's tile number and low plane of the tile after
+ * the one it is in (5 - its pixels into that tile, the first object of a tile only). Tiles
+ * count from pop 0, or from the window's first pixel. cgb: GB_LOG_CGB fetches objects
+ * with LCDC.1 clear too. */
+GV_HD static inline int gb_mode3_end(const gb_line *ln, int cgb)
+{
+    const int fine = ln->scx & 7;
+    int end = GB_M3_DOT + 172 + fine;
+    const int win = ln->flags & GB_LINE_WINDOW;
+    const int pw = ln->wx - 7 + fine;
+    if (win)
+        end += 6;
+    if (!(cgb == GB_LOG_CGB || (ln->lcdc & 2)))
+        return end;
+    int xs[GB_LINE_OBJS];
+    const int n = ln->nobj;
+    for (int i = 0; i < n; i++) {
+        int j = i;
+        for (; j > 0 && xs[j - 1] > ln->obj[i].x; j--)
+            xs[j] = xs[j - 1];
+        xs[j] = ln->obj[i].x;
+    }
+    int last = -1000; /* tile of the previous object */
+    for (int i = 0; i < n && xs[i] < 168; i++) {
+        const int p = xs[i] ? xs[i] - 8 + fine : -8;
+        const int q = (win && p >= pw) ? p - pw : p; /* pops into the BG or the window */
+        const int tile = ((q + 8) >> 3) + ((win && p >= pw) ? 1000 : 0);
+        const int in = q & 7;
+        if (tile != last && in < 5)
+            end += 5 - in;
+        last = tile;
+        end += 6;
+    }
+    return end;
+}
+
+/* Runs mode 3 of line y (record ln, its writes rw[0..nreg)) dot by dot. With rgb (GB_W * 3
+ * bytes) it draws the line from vram and pal (cgb: the frame's GB_LOG_* mode). Returns the
+ * dot at which mode 3 ends; *wins gets how many times the window began on the line (the
+ * window line counter advances by that much). */
+GV_HD static inline int gb_mode3(const gb_line *ln, const gb_regw *rw, int nreg, const uint8_t *vram,
+                                 const uint8_t *pal, int cgb, int y, uint8_t *rgb, int *wins)
+{
+    const int cmode = cgb == GB_LOG_CGB;
+    gb_lregs r = {ln->lcdc, ln->scy, ln->scx, ln->wx, ln->bgp, ln->obp0, ln->obp1}; /* fetcher's view */
+    gb_lregs o = r;                                                                 /* output's view */
+    int wi = 0, oi = 0;
+    /* objects in fetch order: by X, ties in priority order (index in ln->obj) */
+    int ord[GB_LINE_OBJS];
+    const int nobj = ln->nobj;
+    for (int i = 0; i < nobj; i++) {
+        int j = i;
+        for (; j > 0 && ln->obj[ord[j - 1]].x > ln->obj[i].x; j--)
+            ord[j] = ord[j - 1];
+        ord[j] = i;
+    }
+    /* object pixels by pop index + 8: colour index (0: none), attributes, priority rank */
+    uint8_t oci[GB_W + 24], oat[GB_W + 24], ork[GB_W + 24];
+    for (int i = 0; i < GB_W + 24; i++)
+        oci[i] = oat[i] = 0, ork[i] = 0xFF;
+    int on = 0, ok = -1, odots = 0;
+    int fine = 0, p = -8, x = 0;
+    int bgn = 8;                   /* pixels in the BG FIFO (8 of the earlier fetch) */
+    uint8_t blo = 0, bhi = 0, bat = 0;
+    int fst = -2, fx = 0, fwin = 0; /* fetcher step (-2, -1 idle; 0-5; 6: ready to push), tile, window */
+    uint8_t ftn = 0, fat = 0, flo = 0, fhi = 0;
+    int nwin = 0, wrow = ln->win_line;
+    int t = GB_M3_FETCH;
+    for (; t < GB_M3_FETCH + 2 * 456; t++) {
+        while (wi < nreg && (int)rw[wi].t + gb_regw_delay(rw[wi].reg) <= t)
+            gb_lregs_set(&r, rw[wi].reg, rw[wi].val), wi++;
+        if (t == GB_M3_FETCH + 2)
+            fine = r.scx & 7; /* as the first tile's fetch begins */
+        if (ok < 0) {
+            /* the window begins when the next pixel's X + 7 is WX */
+            if (!fwin && (r.lcdc & 0x20) && (ln->flags & GB_LINE_WY) && p - fine + 7 == r.wx) {
+                fwin = 1, bgn = 0, fst = 0, fx = 0;
+                wrow = ln->win_line + nwin++;
+            }
+            /* an object whose left edge is the next pixel in the FIFO (X=0: the first pop) */
+            while (bgn && on < nobj) {
+                const gb_obj *ob = &ln->obj[ord[on]];
+                int op = ob->x ? ob->x - 8 + fine : -8;
+                if (op != p)
+                    break;
+                on++;
+                if (cmode || (r.lcdc & 2)) {
+                    ok = ord[on - 1];
+                    break;
+                }
+            }
+        }
+        /* the fetcher: 2 idle dots after a push, then B, L and H, reading in their second dot */
+        if (fst < 0) {
+            fst++;
+        } else if (fst < 6) {
+            if (fst == 0 && fwin && !(r.lcdc & 0x20))
+                fwin = 0; /* the window ends at the next tile's fetch */
+            if (fst == 1 || fst == 3 || fst == 5) {
+                const int row = fwin ? wrow : (y + r.scy) & 255;
+                if (fst == 1) {
+                    const int col = fwin ? fx : ((r.scx >> 3) + fx);
+                    const int mi = ((r.lcdc & (fwin ? 0x40 : 0x08)) ? 0x1C00 : 0x1800) + ((row >> 3) & 31) * 32 + (col & 31);
+                    ftn = vram[mi];
+                    fat = cmode ? vram[0x2000 + mi] : 0;
+                } else {
+                    const int base = (r.lcdc & 0x10) ? ftn * 16 : 0x1000 + (int)(int8_t)ftn * 16;
+                    const int trow = (fat & 0x40) ? 7 - (row & 7) : (row & 7);
+                    const uint8_t v = vram[((fat & 0x08) ? 0x2000 : 0) + base + trow * 2 + (fst == 5)];
+                    if (fst == 3)
+                        flo = v;
+                    else
+                        fhi = v;
+                }
+            }
+            fst++;
+        }
+        /* an object fetch (6 dots) starts once the fetcher has read B and L; the fetcher
+         * reads H meanwhile (mooneye's OBJ timings: 11 - the pixels into the tile) */
+        if (ok >= 0 && !odots && fst >= 4)
+            odots = 6;
+        if (ok >= 0) {
+            if (odots && --odots == 0) {
+                const gb_obj ob = ln->obj[ok];
+                const int h = (r.lcdc & 4) ? 16 : 8;
+                int row = y + 16 - ob.y;
+                if (ob.attr & 0x40)
+                    row = h - 1 - row;
+                const int tile = h == 16 ? (ob.tile & 0xFE) : ob.tile;
+                const int bank = (cmode && (ob.attr & 8)) ? 0x2000 : 0;
+                const uint8_t lo = vram[bank + tile * 16 + (row & 15) * 2];
+                const uint8_t hi = vram[bank + tile * 16 + (row & 15) * 2 + 1];
+                for (int j = 0; j < 8; j++) {
+                    const int ci = gb_tile_px(lo, hi, (ob.attr & 0x20) ? 7 - j : j);
+                    const int s = p + 8 + j;
+                    if (ci && s >= 0 && s < GB_W + 24 && (!oci[s] || ok < ork[s]))
+                        oci[s] = (uint8_t)ci, oat[s] = ob.attr, ork[s] = (uint8_t)ok;
+                }
+                ok = -1;
+            }
+            continue; /* no pop while an object is fetched */
+        }
+        if (bgn) {
+            const int bci = ((blo >> 7) & 1) | (((bhi >> 7) & 1) << 1);
+            blo = (uint8_t)(blo << 1), bhi = (uint8_t)(bhi << 1), bgn--;
+            if (p >= fine) {
+                if (rgb) {
+                    int bgp_or = -1; /* DMG: a BGP write in the dot a pixel takes its colour gives it old | new */
+                    while (oi < nreg && (int)rw[oi].t + gb_regw_out_delay(rw[oi].reg) <= t + GB_M3_LAG) {
+                        if (!cgb && rw[oi].reg == 0x47 && (int)rw[oi].t == t + GB_M3_LAG)
+                            bgp_or = o.bgp;
+                        gb_lregs_set(&o, rw[oi].reg, rw[oi].val), oi++;
+                    }
+                    gb_lregs oo = o;
+                    if (bgp_or >= 0)
+                        oo.bgp = (uint8_t)(oo.bgp | bgp_or);
+                    gb_compose_px(&oo, pal, cgb, bci, bat, oci[p + 8], oat[p + 8], rgb + x * 3);
+                }
+                if (++x == GB_W) {
+                    p++;
+                    t++;
+                    break;
+                }
+            }
+            p++;
+        }
+        if (fst == 6 && !bgn) { /* push */
+            const int fl = (fat & 0x20) != 0;
+            blo = fl ? 0 : flo, bhi = fl ? 0 : fhi;
+            if (fl)
+                for (int j = 0; j < 8; j++)
+                    blo |= (uint8_t)(((flo >> j) & 1) << (7 - j)), bhi |= (uint8_t)(((fhi >> j) & 1) << (7 - j));
+            bat = fat, bgn = 8, fst = -2, fx++;
+        }
+    }
+    if (wins)
+        *wins = nwin;
+    return t;
+}
+
 /* Renders line y of a frame into rgb (GB_W * 3 bytes). ln is the line's record, rw its
- * mode-3 register writes (ln->nreg of them), vram/pal the memory state for this line. */
+ * mode-3 register writes (ln->nreg of them), vram/pal the memory state for this line. A
+ * line with writes runs mode 3 dot by dot (gb_mode3); one without is drawn span by span,
+ * the same pixels. */
 GV_HD static inline void gb_render_line(const gb_line *ln, const gb_regw *rw, const uint8_t *vram,
                                         const uint8_t *pal, int cgb, int y, uint8_t *rgb)
 {
@@ -240,21 +457,16 @@ GV_HD static inline void gb_render_line(const gb_line *ln, const gb_regw *rw, co
             rgb[i] = 0xFF;
         return;
     }
+    if (ln->nreg) {
+        gb_mode3(ln, rw, ln->nreg, vram, pal, cgb, y, rgb, 0);
+        return;
+    }
     uint8_t oci[GB_W], oattr[GB_W];
     for (int x = 0; x < GB_W; x++)
         oci[x] = oattr[x] = 0;
     gb_render_objs(ln, vram, cgb, y, oci, oattr);
     gb_lregs r = {ln->lcdc, ln->scy, ln->scx, ln->wx, ln->bgp, ln->obp0, ln->obp1};
-    int x = 0, i = 0;
-    while (x < GB_W) {
-        while (i < ln->nreg && rw[i].x <= x)
-            gb_lregs_set(&r, rw[i].reg, rw[i].val), i++;
-        int xe = i < ln->nreg ? rw[i].x : GB_W;
-        if (xe > GB_W)
-            xe = GB_W;
-        gb_render_span(ln, &r, vram, pal, cgb, y, x, xe, oci, oattr, rgb);
-        x = xe;
-    }
+    gb_render_span(ln, &r, vram, pal, cgb, y, 0, GB_W, oci, oattr, rgb);
 }
 
 /* Applies one logged memory write to a renderer's VRAM / palette RAM state. */

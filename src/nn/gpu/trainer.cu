@@ -38,6 +38,8 @@ typedef struct {
                           * backward reads the output instead */
 } norm_layer;
 
+enum { IGRAPHS = 16 };
+
 typedef struct {
     const nn_layout *L;
     nn_trainer_opts o;
@@ -99,8 +101,12 @@ typedef struct {
     int graph_n;
     float lr;               /* the learning rate enqueue_step passes to AdamW */
     float graph_lr;         /* the one captured in graph (a kernel argument) */
-    cudaGraphExec_t igraph; /* the eval-mode forward alone (t_infer), for igraph_n samples */
-    int igraph_n;
+    /* the eval-mode forward alone (t_infer): one graph per batch size igraph_n[i], captured
+     * the first time that size comes (self-play pads its batches to a few sizes, drop7_agent.c);
+     * past IGRAPHS sizes the least recently used one is replaced */
+    cudaGraphExec_t igraph[IGRAPHS];
+    int igraph_n[IGRAPHS], igraph_cur;
+    unsigned long igraph_last[IGRAPHS], igraph_clock;
 
     /* profiling of one eager step (nn_trainer_profile): time per kind of work */
     int prof, prof_bad; /* profiling on; an event call failed */
@@ -933,10 +939,18 @@ static gv_status dnn_prepare(gt *s, int train, gv_err *err)
 }
 
 /* Captures the training step (infer 0) or the eval-mode forward alone (infer 1) for the
- * current batch size into s->graph or s->igraph. */
+ * current batch size into s->graph or s->igraph[s->igraph_cur] (the least recently used). */
 static gv_status build_graph(gt *s, int infer, gv_err *err)
 {
-    cudaGraphExec_t *ex = infer ? &s->igraph : &s->graph;
+    if (infer) {
+        int k = 0;
+        for (int i = 1; i < IGRAPHS; i++)
+            if (s->igraph_last[i] < s->igraph_last[k])
+                k = i; /* unused ones have last 0 */
+        s->igraph_cur = k;
+        s->igraph_last[k] = 0;
+    }
+    cudaGraphExec_t *ex = infer ? &s->igraph[s->igraph_cur] : &s->graph;
     if (*ex) {
         (void)cudaGraphExecDestroy(*ex);
         *ex = NULL;
@@ -956,7 +970,7 @@ static gv_status build_graph(gt *s, int infer, gv_err *err)
     cudaError_t ie = cudaGraphInstantiate(ex, g, 0);
     (void)cudaGraphDestroy(g);
     GV_GPU_TRY(ie, err);
-    *(infer ? &s->igraph_n : &s->graph_n) = s->n;
+    *(infer ? &s->igraph_n[s->igraph_cur] : &s->graph_n) = s->n;
     return GV_OK;
 }
 
@@ -967,9 +981,16 @@ static gv_status t_infer(nn_trainer *t, double *logits, double *value, gv_err *e
 {
     gt *s = T_(t);
     GV_TRY(need_batch(s, err));
-    if (!s->igraph || s->igraph_n != s->n)
+    int k = -1;
+    for (int i = 0; i < IGRAPHS && k < 0; i++)
+        if (s->igraph[i] && s->igraph_n[i] == s->n)
+            k = i;
+    if (k < 0) {
         GV_TRY(build_graph(s, 1, err));
-    GV_GPU_TRY(cudaGraphLaunch(s->igraph, s->st), err);
+        k = s->igraph_cur;
+    }
+    s->igraph_last[k] = ++s->igraph_clock;
+    GV_GPU_TRY(cudaGraphLaunch(s->igraph[k], s->st), err);
     /* both outputs into the pinned staging behind the graph, one wait for all of it */
     const size_t nl = (size_t)s->n * NN_POLICY;
     GV_GPU_TRY(cudaMemcpyAsync(s->hout, s->logits, sizeof(float) * nl, cudaMemcpyDeviceToHost, s->st), err);
@@ -1108,8 +1129,9 @@ static void free_all(gt *s)
         return;
     if (s->graph)
         (void)cudaGraphExecDestroy(s->graph);
-    if (s->igraph)
-        (void)cudaGraphExecDestroy(s->igraph);
+    for (int i = 0; i < IGRAPHS; i++)
+        if (s->igraph[i])
+            (void)cudaGraphExecDestroy(s->igraph[i]);
     gpu_dnn_close(s->dnn);
     if (s->io) { /* the activations are the pool's, freed once below */
         s->stem_x = s->stem_a = NULL;

@@ -123,6 +123,18 @@ cc_ "$src/timing_test.c" -o timing_test.rel
 link timing_test timing_test.rel
 "$PY" "$src/gbfix.py" timing_test.gb --title TIMING --cgb 0x80
 
+# the PPU's mode and STAT timing as the CPU sees it (LCD on, the mode-2 interrupt, locks)
+cc_ "$src/stat_test.c" -o stat_test.rel
+link stat_test stat_test.rel
+"$PY" "$src/gbfix.py" stat_test.gb --title STATTEST --cgb 0x80
+
+# register writes during mode 3 (picture: m3.py)
+"$PY" "$src/m3.py" gen .
+cc_ m3_data.c -o m3_data.rel
+cc_ "$src/m3_test.c" -o m3_test.rel
+link m3_test m3_test.rel m3_data.rel
+"$PY" "$src/gbfix.py" m3_test.gb --title M3TEST --cgb 0x00
+
 # the serial shift clock's phase: the system counter's bit 8
 cc_ "$src/serial_test.c" -o serial_test.rel
 link serial_test serial_test.rel

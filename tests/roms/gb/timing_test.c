@@ -1,12 +1,12 @@
 /* timing_test.c: gpuvet's test ROM for the CPU's timing against the other units (DMG and
  * CGB). Checks, and reports over serial with the register signature:
- *  - when the CPU sees a VBlank request: a halted CPU resumes one M-cycle after the
- *    request; a running DMG sees it one M-cycle after it too, so that an interrupt is
- *    taken at the same boundary either way (mooneye's di_timing-GS and
- *    halt_ime1_timing2-GS); the CGB, on which those fail, sees it at once. */
+ *  - when a HALT ends: the DMG resumes at the first M-cycle boundary at or after a VBlank
+ *    request, where a running CPU would take the interrupt (mooneye's di_timing-GS and
+ *    halt_ime1_timing2-GS); the CGB, on which those fail, takes one M-cycle more, so a
+ *    frame later the running CPU takes the interrupt one M-cycle sooner after the wake. */
 #include "common.h"
 
-/* ---- when the CPU sees a VBlank request ------------------------------------------------- */
+/* ---- when a HALT ends, against a running CPU's interrupt ------------------------------ */
 
 static volatile uint8_t nvblank;
 uint8_t later;
@@ -49,11 +49,10 @@ static void vblank_di(void) __naked
     __endasm;
 }
 
-/* A halted CPU resumes one M-cycle after the request; on the DMG a running one sees a
- * VBlank request one M-cycle after it too, so the next frame's interrupt comes after a DI
- * 17555 M-cycles after the resume and before one 17556 after it (mooneye's di_timing-GS);
- * the CGB sees it at once, before both. */
-static void test_irq_seen(void)
+/* The DMG resumes in the request's M-cycle R, so the next frame's request (17556 M-cycles
+ * later) comes after a DI at R + 17555 and before one at R + 17556 (mooneye's
+ * di_timing-GS); the CGB resumes one M-cycle later, so it comes before both. */
+static void test_halt_wake(void)
 {
     uint8_t cgb = IS_CGB();
     hook_vblank = on_vblank;
@@ -75,6 +74,6 @@ void main(void)
 {
     ser_puts(IS_CGB() ? "timing_test CGB\n" : "timing_test DMG\n");
     rIE = 0;
-    test_irq_seen();
+    test_halt_wake();
     report_checks();
 }
