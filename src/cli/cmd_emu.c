@@ -132,6 +132,16 @@ static void print_serial(const uint8_t *s, size_t n)
     fputs("\"\n", stdout);
 }
 
+/* The cartridge's warning (header fields the console ignores): one line on stderr, and
+ * "cart_warning" in the record. */
+static void cart_warning(const char *cmd, const char *warning, cJSON *rec)
+{
+    if (!warning[0])
+        return;
+    fprintf(stderr, "gpuvet %s: warning: %s\n", cmd, warning);
+    cJSON_AddStringToObject(rec, "cart_warning", warning);
+}
+
 int cmd_run(int argc, char **argv)
 {
     char cmd[32];
@@ -205,6 +215,7 @@ int cmd_run(int argc, char **argv)
         cJSON_Delete(rec);
         return cli_fail(cmd, st, &err);
     }
+    cart_warning(cmd, r.warning, rec);
     char vh[17], ah[17];
     gv_hash_hex(r.video_hash, vh);
     gv_hash_hex(r.audio_hash, ah);
@@ -315,6 +326,7 @@ int cmd_bench_emu(int argc, char **argv)
         cJSON_Delete(rec);
         return cli_fail(cmd, st, &err);
     }
+    cart_warning(cmd, r.warning, rec);
     char key[32];
     snprintf(key, sizeof key, "bench_%s", r.con->name);
     gv_info("%s%s%s\n", r.cart, r.gpu_name ? "; GPU " : "", r.gpu_name ? r.gpu_name : "");

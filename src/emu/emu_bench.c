@@ -188,7 +188,7 @@ gv_status emu_bench(const emu_bench_opts *o, emu_bench_result *r, cJSON *rec, gv
 {
     memset(r, 0, sizeof *r);
     void *cart;
-    gv_status st = emu_rom_open(o->rom, o->console, &r->con, &cart, r->cart, sizeof r->cart, err);
+    gv_status st = emu_rom_open(o->rom, o->console, &r->con, &cart, r->cart, r->warning, sizeof r->cart, err);
     if (st != GV_OK)
         return st;
     const emu_console *con = r->con;

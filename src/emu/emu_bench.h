@@ -35,6 +35,7 @@ typedef struct {
 typedef struct {
     const emu_console *con;
     char cart[256];
+    char warning[256];         /* "" or the cartridge's one-line warning (cart_warning) */
     int entries;               /* configurations measured */
     int mismatched;            /* configurations whose hashes differ from the native ones */
     const char *gpu_name;      /* the device's name when one was used (static storage) */

@@ -1,6 +1,7 @@
 /* emu_run.c: the engine of `gpuvet run` (see emu_run.h). */
 #include "emu/emu_run.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,8 +15,9 @@
 #define BATTERY_MAX ((size_t)1 << 20)
 
 gv_status emu_rom_open(const char *path, const char *console, const emu_console **con, void **cart, char *describe,
-                       size_t dlen, gv_err *err)
+                       char *warning, size_t dlen, gv_err *err)
 {
+    warning[0] = 0;
     *con = NULL;
     *cart = NULL;
     uint8_t *data;
@@ -33,8 +35,12 @@ gv_status emu_rom_open(const char *path, const char *console, const emu_console 
     if (st == GV_OK)
         st = (*con)->cart_load(data, len, path, cart, err);
     free(data);
-    if (st == GV_OK)
+    if (st == GV_OK) {
         (*con)->cart_describe(*cart, describe, dlen);
+        const char *w = (*con)->cart_warning ? (*con)->cart_warning(*cart) : NULL;
+        if (w)
+            snprintf(warning, dlen, "%s", w);
+    }
     return st;
 }
 
@@ -267,7 +273,7 @@ gv_status emu_run(const emu_run_opts *o, emu_run_result *r, cJSON *rec, gv_err *
     if (o->frame_hashes && o->video == EMU_R_NONE)
         return gv_fail(err, GV_ERR_INPUT, "--frame-hashes needs a video renderer (not --video none)");
     void *cart;
-    gv_status st = emu_rom_open(o->rom, o->console, &r->con, &cart, r->cart, sizeof r->cart, err);
+    gv_status st = emu_rom_open(o->rom, o->console, &r->con, &cart, r->cart, r->warning, sizeof r->cart, err);
     if (st != GV_OK)
         return st;
     const emu_console *con = r->con;

@@ -36,6 +36,7 @@ typedef struct {
 typedef struct {
     const emu_console *con;
     char cart[256];             /* the cartridge, described */
+    char warning[256];          /* "" or the cartridge's one-line warning (cart_warning) */
     uint64_t rom_hash;
     const char *model;          /* the model emulated, or NULL */
     long frames;                /* frames completed */
@@ -63,9 +64,10 @@ gv_status emu_run(const emu_run_opts *o, emu_run_result *r, cJSON *rec, gv_err *
 void emu_run_result_free(emu_run_result *r);
 
 /* Loads a ROM file and picks its console (name given, or from the header and extension),
- * and describes the cartridge in describe[0..dlen). The caller frees the cartridge with
+ * and describes the cartridge in describe[0..dlen). warning[0..dlen) gets the console's
+ * one-line warning on the header (cart_warning) or "". The caller frees the cartridge with
  * (*con)->cart_free. */
 gv_status emu_rom_open(const char *path, const char *console, const emu_console **con, void **cart, char *describe,
-                       size_t dlen, gv_err *err);
+                       char *warning, size_t dlen, gv_err *err);
 
 #endif

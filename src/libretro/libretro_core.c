@@ -320,6 +320,9 @@ RETRO_API bool retro_load_game(const struct retro_game_info *game)
         lr_log(RETRO_LOG_ERROR, "%s", err.msg);
         return false;
     }
+    const char *warning = con->cart_warning ? con->cart_warning(lr.cart) : NULL;
+    if (warning)
+        lr_log(RETRO_LOG_WARN, "%s", warning);
     size_t px = (size_t)con->width * con->height;
     lr.xrgb = malloc(px * 4);
     lr.stereo = malloc((size_t)con->max_audio_frames * 2 * sizeof(int16_t));

@@ -569,7 +569,7 @@ int main(void)
         check_console(&nes_console, c, roms[r], 60);
         nes_console.cart_free(c);
     }
-    static const char *sroms[] = {"ppu_scene", "bench_scene", "cpu_test", "ppu_direct"};
+    static const char *sroms[] = {"ppu_scene", "bench_scene", "cpu_test", "ppu_direct", "ppu_bright"};
     for (size_t r = 0; r < GV_ARRAY_LEN(sroms); r++)
         check_snes(sroms[r], 40);
     return t_done();

@@ -92,6 +92,7 @@ static struct {
     const emu_movie *movie;      /* buttons by frame, or NULL */
     uint64_t frame;              /* retro_run calls since the game was loaded */
     int errors;                  /* messages the core logged at the error level */
+    int warnings;                /* messages the core logged at the warning level */
     char sysdir[256];
     char *const *set;            /* "key=value" options given on the command line, or NULL */
     int nset;
@@ -110,6 +111,8 @@ static void fe_log(enum retro_log_level level, const char *fmt, ...)
     va_end(ap);
     if (level == RETRO_LOG_ERROR)
         fe.errors++;
+    if (level == RETRO_LOG_WARN)
+        fe.warnings++;
 }
 
 static bool fe_env(unsigned cmd, void *data)
@@ -838,6 +841,52 @@ static const char *own_roms(const char *con, char *dir, size_t len)
     return system(cmd) == 0 ? dir : NULL;
 }
 
+/* A SNES ROM whose header the console ignores and the loader used to refuse: cpu_test with a
+ * 512-byte copier header in front, its checksum pair zeroed and its ROM size code claiming
+ * 2 KiB. The core loads it as gpuvet run does (one warning logged), and it runs as the
+ * untouched ROM does (the program never reads those bytes): same hashes as gpuvet run's
+ * engine on the original. */
+static void snes_loose_header(core *c, const emu_console *con, const char *rom)
+{
+    const char *name = "libretro snes header the console ignores";
+    uint8_t *d;
+    size_t n;
+    gv_err err;
+    if (gv_read_file(rom, (size_t)8 << 20, &d, &n, &err) != GV_OK) {
+        t_check(0, name, "%s", err.msg);
+        return;
+    }
+    uint8_t *x = calloc(1, n + 512);
+    memcpy(x + 512, d, n);
+    uint8_t *h = x + 512 + 0x7FC0;
+    h[0x17] = 0x01, h[0x1C] = h[0x1D] = h[0x1E] = h[0x1F] = 0;
+    char loose[600];
+    snprintf(loose, sizeof loose, "%s/loose_header.smc", fe.sysdir);
+    FILE *f = fopen(loose, "wb");
+    int wrote = f && fwrite(x, 1, n + 512, f) == n + 512;
+    if (f)
+        fclose(f);
+    free(d), free(x);
+    uint64_t gv, ga;
+    if (!wrote || !gpuvet_hashes(con, rom, FRAMES, EMU_R_NATIVE, NULL, NULL, &gv, &ga)) {
+        t_check(0, name, "could not write %s or run %s", loose, rom);
+        return;
+    }
+    int w0 = fe.warnings;
+    if (!game_start(c, loose, name, "native", NULL))
+        return;
+    int warned = fe.warnings - w0;
+    run_frames(c, FRAMES);
+    uint64_t v = gv_hasher_digest(fe.vh), a = gv_hasher_digest(fe.ah);
+    c->unload_game();
+    char h1[17], h2[17];
+    gv_hash_hex(v, h1), gv_hash_hex(gv, h2);
+    t_check(warned == 1 && v == gv && a == ga, name,
+            "%s (copier header, checksum pair zeroed, ROM size code $01): loaded with %d warning(s) (want 1); "
+            "%d frames video %s, the untouched ROM under gpuvet run %s; audio %s",
+            loose, warned, FRAMES, h1, h2, a == ga ? "equal" : "differs");
+}
+
 /* The SNES has no built-in demo ROM: its own ROMs take every check. Input: cpu_test's
  * check 11 reads controller 1 through the joypad auto-read and fails (status 11) when a
  * button is held, so tests/libretro/input_snes.txt (B held from power-on) must give
@@ -855,6 +904,7 @@ static void snes_own(core *c, const emu_console *con, const char *dir)
     check_states(c, con, rom);
     fe.renderer[0] = 0;
     snprintf(rom, sizeof rom, "%s/cpu_test.sfc", dir);
+    snes_loose_header(c, con, rom);
     snprintf(movie, sizeof movie, "%s/tests/libretro/input_snes.txt", getenv("GV_ROOT"));
     check_input(c, con, rom, movie, "input");
     /* the ROM's own verdict with and without the movie (gpuvet run --test-rom --input) */

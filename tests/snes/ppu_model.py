@@ -2,7 +2,8 @@
 pixel against a model written from the scene's source (tests/roms/snes/SCENE.s) and the
 PPU's documented rules, independent of the emulator's renderer. Prints what it compared
 and the first differences; exit 0 when every modelled pixel is equal, 1 otherwise.
-Scenes: ppu_direct (direct colour in modes 3, 4 and 7)."""
+Scenes: ppu_direct (direct colour in modes 3, 4 and 7), ppu_bright (the master brightness
+curve), warm_boot (the picture after a reset)."""
 import os
 import sys
 
@@ -64,9 +65,27 @@ def ppu_direct():
     return out
 
 
+def ppu_bright():
+    """The expected picture of ppu_bright.s: white backdrop, brightness b = (line - 1) // 14
+    (HDMA), scaled as documented: b = 0 black, else the 8-bit colour * (b + 1) / 16."""
+    out = {}
+    for line in range(1, 225):
+        b = (line - 1) // 14
+        v = 0 if b == 0 else rgb(0x7FFF)[0] * (b + 1) // 16
+        for x in range(256):
+            out[(x, line - 1)] = (v, v, v)
+    return out
+
+
+def warm_boot():
+    """The expected picture of warm_boot.s, before and after a reset: the red backdrop plus
+    the fixed colour blue 31 (colour math, add): magenta."""
+    return {(x, y): rgb(0x001F + 0x7C00) for y in range(224) for x in range(256)}
+
+
 def main():
     png, scene = sys.argv[1], sys.argv[2]
-    want = {'ppu_direct': ppu_direct}[scene]()
+    want = {'ppu_direct': ppu_direct, 'ppu_bright': ppu_bright, 'warm_boot': warm_boot}[scene]()
     w, h, pix = read_png(png)
     at = lambda x, y: tuple(pix[(y * w + x) * 3:(y * w + x) * 3 + 3])
     bad = [(k, v, at(*k)) for k, v in sorted(want.items(), key=lambda kv: (kv[0][1], kv[0][0])) if at(*k) != v]

@@ -1,7 +1,9 @@
 /* test_snes_cart.c: the SNES cartridge loader (src/emu/snes/snes_cart.c) on images built
- * here: LoROM and HiROM headers found and described, copier headers dropped, the checksum
- * with mirroring for sizes that are not a power of two (worked out on an explicitly
- * mirrored copy), and every kind of bad image refused with one line naming the file. */
+ * here: LoROM, HiROM, ExLoROM and ExHiROM headers found by scoring (ambiguous pairs
+ * included), copier headers dropped, header fields the console ignores (checksum, ROM and
+ * SRAM size codes) loading with one warning line, the bus image of sizes that are not a
+ * power of two (worked out the long way), and what cannot run (truncated, no header,
+ * coprocessor cartridges by their chip type) refused with one line naming the file. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +40,24 @@ static void refuse(const char *name, const uint8_t *d, size_t n, const char *wan
     t_check(st == GV_ERR_INPUT && !c && strstr(e.msg, want) && strstr(e.msg, "bad.sfc") && !strchr(e.msg, '\n'), name,
             "status %d, one line naming the file with \"%s\": %s", st, want, e.msg);
     snes_cart_free(c);
+}
+
+/* Loads, expects layout map and either no warning (want NULL) or one line naming the file
+ * that contains want; returns the info (valid until the next call) or NULL. */
+static const snes_cart_info *loads(const char *name, const uint8_t *d, size_t n, int map, const char *want)
+{
+    static snes_cart *c;
+    snes_cart_free(c);
+    c = NULL;
+    gv_err e = {0};
+    gv_status st = snes_cart_load(d, n, "loose.sfc", &c, &e);
+    const char *w = c ? snes_cart_warning(c) : NULL;
+    int wok = want ? w && strstr(w, want) && strstr(w, "loose.sfc") && !strchr(w, '\n') : !w;
+    t_check(st == GV_OK && c && snes_cart_get_info(c)->map == map && wok, name,
+            "status %d (%s), layout %s (want %s), warning: %s (want %s%s)", st, st ? e.msg : "loaded",
+            c ? snes_map_name(snes_cart_get_info(c)->map) : "-", snes_map_name(map), w ? w : "none",
+            want ? "one line with " : "none", want ? want : "");
+    return c ? snes_cart_get_info(c) : NULL;
 }
 
 int main(void)
@@ -93,32 +113,148 @@ int main(void)
     t_check(st == GV_OK, "3 MiB hirom", "status %d %s", st, st ? e.msg : "");
     snes_cart_free(c);
 
-    /* ---- bad images ---- */
-    refuse("truncated", lo, 20000, "truncated");
-    refuse("odd size", lo, 256 * 1024 - 100, "whole number of KiB");
+    /* ---- what the console ignores: loads, with one warning line naming the file ---- */
     uint8_t *bad = malloc(256 * 1024);
     memcpy(bad, lo, 256 * 1024);
-    bad[0x7FDC] ^= 1; /* complement no longer matches */
-    refuse("bad complement", bad, 256 * 1024, "no valid SNES header");
-    t_check(snes_cart_detect(bad, 256 * 1024) == 0, "bad detect", "detect gives %d (want 0)", snes_cart_detect(bad, 256 * 1024));
-    memcpy(bad, lo, 256 * 1024);
     bad[0x1234] ^= 0x40; /* the ROM no longer sums to the header's checksum */
-    refuse("bad checksum", bad, 256 * 1024, "sums to");
-    uint8_t *cop = make_rom(256, SNES_MAP_LOROM, 0x15, 0, 0);
-    refuse("coprocessor", cop, 256 * 1024, "coprocessor");
-    uint8_t *big = make_rom(256, SNES_MAP_LOROM, 0x00, 0, 0);
-    big[0x7FD7] = 6; /* 64 KiB claimed for a 256 KiB file (checksum pair still valid) */
-    snes_rom_sign(big, 256 * 1024, 0x7FC0);
-    refuse("rom size code", big, 256 * 1024, "ROM size code");
-    uint8_t *sr = make_rom(256, SNES_MAP_LOROM, 0x02, 9, 0);
-    refuse("sram size code", sr, 256 * 1024, "SRAM size code");
+    loads("bad checksum", bad, 256 * 1024, SNES_MAP_LOROM, "checksum");
     memcpy(bad, lo, 256 * 1024);
-    bad[0x7FD5] = 0x21; /* says HiROM where a LoROM header lies */
-    refuse("map mode", bad, 256 * 1024, "no valid SNES header");
-    uint8_t *huge = calloc(1, (4u << 20) + 1024);
-    refuse("too large", huge, (4u << 20) + 1024, "larger than 4 MiB");
+    bad[0x7FDC] ^= 1; /* complement no longer matches: the map mode and reset vector still say LoROM */
+    loads("bad complement", bad, 256 * 1024, SNES_MAP_LOROM, "checksum");
+    t_check(snes_cart_detect(bad, 256 * 1024) == 2, "bad complement detect", "detect gives %d (want 2)",
+            snes_cart_detect(bad, 256 * 1024));
+    memset(bad + 0x7FDC, 0, 4); /* checksum pair zeroed, as homebrew assemblers leave it */
+    loads("zero checksum pair", bad, 256 * 1024, SNES_MAP_LOROM, "checksum");
+    uint8_t *big = make_rom(256, SNES_MAP_LOROM, 0x00, 0, 0);
+    big[0x7FD7] = 1; /* 2 KiB claimed for a 256 KiB file (checksum pair still valid) */
+    snes_rom_sign(big, 256 * 1024, 0x7FC0);
+    loads("rom size code", big, 256 * 1024, SNES_MAP_LOROM, "ROM size code $01");
+    uint8_t *sr = make_rom(256, SNES_MAP_LOROM, 0x02, 9, 0);
+    ci = loads("sram size code", sr, 256 * 1024, SNES_MAP_LOROM, "SRAM size code $09");
+    memcpy(bad, lo, 256 * 1024);
+    bad[0x7FD5] = 0x21; /* says HiROM where a LoROM header lies; nothing at $FFC0 */
+    loads("map mode", bad, 256 * 1024, SNES_MAP_LOROM, "checksum");
+    /* a copier header in front of an image whose checksum is wrong: both handled */
+    uint8_t *cpb = calloc(1, 512 + 256 * 1024);
+    memcpy(cpb + 512, lo, 256 * 1024);
+    cpb[512 + 0x7FDE] ^= 0x55, cpb[512 + 0x7FDC] ^= 0x55;
+    ci = loads("copier header, bad checksum", cpb, 512 + 256 * 1024, SNES_MAP_LOROM, "checksum");
+    t_check(ci && ci->copier_header, "copier header flag", "copier_header %d (want 1)", ci ? ci->copier_header : -1);
+
+    /* ---- ambiguous headers: the better-scoring layout wins ---- */
+    uint8_t *amb = make_rom(512, SNES_MAP_HIROM, 0x00, 0, 0);
+    /* a LoROM-looking header too, but its checksum pair is wrong and its reset vector
+     * points at BRK ($00); the HiROM one is whole and its reset vector points at SEI */
+    memcpy(amb + 0x7FC0, amb + 0xFFC0, 0x40);
+    amb[0x7FD5] = 0x20, amb[0x7FDC] ^= 0xFF;
+    amb[0x7FFC] = 0x00, amb[0x7FFD] = 0x90, amb[0x1000] = 0x00; /* LoROM: $00:9000 is image $1000 */
+    amb[0xFFFC] = 0x00, amb[0xFFFD] = 0x80, amb[0x8000] = 0x78; /* HiROM: $00:8000 is image $8000 */
+    snes_rom_sign(amb, 512 * 1024, 0xFFC0);
+    int slo = snes_header_score(amb, 512 * 1024, SNES_MAP_LOROM), shi = snes_header_score(amb, 512 * 1024, SNES_MAP_HIROM);
+    ci = loads("ambiguous: hirom wins", amb, 512 * 1024, SNES_MAP_HIROM, NULL);
+    t_check(shi > slo, "ambiguous scores", "HiROM header scores %d, LoROM %d (want HiROM higher)", shi, slo);
+    /* the same two headers both whole and equally plausible: a tie goes to LoROM */
+    amb[0x7FDC] ^= 0xFF, amb[0x1000] = 0x78;
+    snes_rom_sign(amb, 512 * 1024, 0x7FC0);
+    slo = snes_header_score(amb, 512 * 1024, SNES_MAP_LOROM), shi = snes_header_score(amb, 512 * 1024, SNES_MAP_HIROM);
+    int best = snes_find_header(amb, 512 * 1024, NULL);
+    t_check(best == (slo >= shi ? SNES_MAP_LOROM : SNES_MAP_HIROM) && slo > 0 && shi > 0, "ambiguous tie",
+            "LoROM scores %d, HiROM %d: chosen %s (want the higher, LoROM on a tie)", slo, shi, snes_map_name(best));
+
+    /* ---- sizes that are not a power of two: mirrored as the cartridge bus does ---- */
+    static const size_t odd_kib[] = {96, 80, 112, 3072};
+    for (size_t k = 0; k < sizeof odd_kib / sizeof odd_kib[0]; k++) {
+        size_t kib = odd_kib[k], n = kib * 1024;
+        uint8_t *r = make_rom(kib, kib > 1024 ? SNES_MAP_HIROM : SNES_MAP_LOROM, 0x00, 0, 0);
+        /* the expected bus image, built the long way: p the largest power of two <= n; the
+         * bytes above p repeat as their own (recursively mirrored) ROM over the next p */
+        size_t b = 1;
+        while (b < n)
+            b *= 2;
+        uint8_t *want = malloc(b);
+        for (size_t i = 0; i < b; i++) {
+            size_t off = i, base = 0, len = n;
+            for (;;) {
+                size_t bb = 1;
+                while (bb < len)
+                    bb *= 2;
+                off %= bb;
+                if (bb == len || off < bb / 2)
+                    break;
+                off -= bb / 2, base += bb / 2, len -= bb / 2;
+            }
+            want[i] = r[base + off];
+        }
+        uint32_t sw = 0;
+        for (size_t i = 0; i < b; i++)
+            sw += want[i];
+        st = snes_cart_load(r, n, "odd.sfc", &c, &e);
+        size_t got_size = 0;
+        const uint8_t *got = c ? snes_cart_bus(c, &got_size) : NULL;
+        char nm[64];
+        snprintf(nm, sizeof nm, "mirror %zu KiB", kib);
+        t_check(st == GV_OK && got && got_size == b && !memcmp(got, want, b) && !snes_cart_warning(c) &&
+                    snes_rom_checksum(r, n) == (uint16_t)sw,
+                nm, "status %d: bus image %zu bytes (want %zu), %s the long way's; checksum $%04X vs the image's $%04X%s%s",
+                st, got_size, b, got && got_size == b && !memcmp(got, want, b) ? "equal to" : "DIFFERENT from",
+                snes_rom_checksum(r, n), (uint16_t)sw, c && snes_cart_warning(c) ? "; warning: " : "",
+                c && snes_cart_warning(c) ? snes_cart_warning(c) : "");
+        if (kib == 96)
+            t_check(got && !memcmp(got + 0x18000, r + 0x10000, 0x8000) && memcmp(got + 0x18000, r, 0x8000), "96 KiB bank 3",
+                    "LoROM bank 3 (bus $18000) repeats bank 2 (image $10000), not bank 0");
+        snes_cart_free(c);
+        free(r), free(want);
+    }
+
+    /* ---- the extended layouts (over 4 MiB) ---- */
+    size_t n6 = 6u << 20;
+    uint8_t *ex = calloc(1, n6);
+    for (size_t i = 0; i < n6; i++)
+        ex[i] = (uint8_t)(i * 13 + (i >> 12));
+    memcpy(ex + 0x40FFC0, "GPUVET EXHIROM       ", 21);
+    ex[0x40FFD5] = 0x25, ex[0x40FFD6] = 0x00, ex[0x40FFD7] = 0x0D, ex[0x40FFD8] = 0;
+    ex[0x40FFFC] = 0x00, ex[0x40FFFD] = 0x80, ex[0x408000] = 0x78;
+    snes_rom_sign(ex, n6, 0x40FFC0);
+    ci = loads("exhirom", ex, n6, SNES_MAP_EXHIROM, NULL);
+    t_check(snes_map_offset(SNES_MAP_EXHIROM, 0x00FFC0) == 0x40FFC0 && snes_map_offset(SNES_MAP_EXHIROM, 0xC00000) == 0 &&
+                snes_map_offset(SNES_MAP_EXHIROM, 0x401234) == 0x401234 && snes_map_offset(SNES_MAP_EXHIROM, 0x808000) == 0x8000 &&
+                snes_map_offset(SNES_MAP_EXHIROM, 0xFFFFFF) == 0x3FFFFF,
+            "exhirom map", "$00:FFC0 -> $%zX, $C0:0000 -> $%zX, $40:1234 -> $%zX, $80:8000 -> $%zX, $FF:FFFF -> $%zX",
+            snes_map_offset(SNES_MAP_EXHIROM, 0x00FFC0), snes_map_offset(SNES_MAP_EXHIROM, 0xC00000),
+            snes_map_offset(SNES_MAP_EXHIROM, 0x401234), snes_map_offset(SNES_MAP_EXHIROM, 0x808000),
+            snes_map_offset(SNES_MAP_EXHIROM, 0xFFFFFF));
+    memset(ex + 0x40FFC0, 0, 0x40);
+    memcpy(ex + 0x407FC0, "GPUVET EXLOROM       ", 21);
+    ex[0x407FD5] = 0x32, ex[0x407FD6] = 0x00, ex[0x407FD7] = 0x0D, ex[0x407FD8] = 0;
+    ex[0x407FFC] = 0x00, ex[0x407FFD] = 0x80, ex[0x400000] = 0x78;
+    snes_rom_sign(ex, n6, 0x407FC0);
+    loads("exlorom", ex, n6, SNES_MAP_EXLOROM, NULL);
+    t_check(snes_map_offset(SNES_MAP_EXLOROM, 0x00FFC0) == 0x407FC0 && snes_map_offset(SNES_MAP_EXLOROM, 0x808000) == 0 &&
+                snes_map_offset(SNES_MAP_EXLOROM, 0xFFFFFF) == 0x3FFFFF,
+            "exlorom map", "$00:FFC0 -> $%zX, $80:8000 -> $%zX, $FF:FFFF -> $%zX", snes_map_offset(SNES_MAP_EXLOROM, 0x00FFC0),
+            snes_map_offset(SNES_MAP_EXLOROM, 0x808000), snes_map_offset(SNES_MAP_EXLOROM, 0xFFFFFF));
+    free(ex);
+
+    /* ---- refused: one line naming the file ---- */
+    refuse("truncated", lo, 20000, "truncated");
+    refuse("odd size", lo, 256 * 1024 - 100, "whole number of KiB");
+    uint8_t *zero = calloc(1, 256 * 1024);
+    refuse("no header", zero, 256 * 1024, "no SNES header");
+    t_check(snes_cart_detect(zero, 256 * 1024) == 0, "no header detect", "detect gives %d (want 0)",
+            snes_cart_detect(zero, 256 * 1024));
+    free(zero);
+    uint8_t *cop = make_rom(256, SNES_MAP_LOROM, 0x15, 0, 0);
+    refuse("coprocessor", cop, 256 * 1024, "Super FX");
+    cop[0x7FDE] ^= 0x11; /* a bad checksum does not change why it is refused */
+    refuse("coprocessor, bad checksum", cop, 256 * 1024, "cartridge type $15: a Super FX");
+    cop[0x7FD6] = 0x35; /* SA-1 */
+    refuse("sa-1", cop, 256 * 1024, "SA-1");
+    cop[0x7FD6] = 0x03; /* DSP-n */
+    refuse("dsp", cop, 256 * 1024, "DSP-n");
+    uint8_t *huge = calloc(1, (8u << 20) + 1024);
+    refuse("too large", huge, (8u << 20) + 1024, "larger than 8 MiB");
     free(huge);
 
-    free(lo), free(hi), free(cp), free(r3), free(m4), free(bad), free(cop), free(big), free(sr);
+    free(lo), free(hi), free(cp), free(cpb), free(r3), free(m4), free(bad), free(cop), free(big), free(sr), free(amb);
     return t_done();
 }

@@ -95,6 +95,9 @@ typedef struct emu_console {
     /* One line for people ("mapper 4 (MMC3), PRG 256 KiB, ..."). */
     void (*cart_describe)(const void *cart, char *buf, size_t len);
     uint64_t (*cart_hash)(const void *cart);
+    /* NULL (no warnings), or: NULL, or one line naming the ROM on what its header gets wrong
+     * that the console itself ignores (the cartridge loads and runs). */
+    const char *(*cart_warning)(const void *cart);
     /* Bytes of battery-backed memory (the battery file's size); 0 without a battery. */
     size_t (*battery_size)(const void *cart);
 

@@ -20,7 +20,10 @@ typedef struct snes snes;
 /* The SNES behind the console interface (snes_console.c). */
 extern const emu_console snes_console;
 
-enum { SNES_MAP_LOROM = 0, SNES_MAP_HIROM = 1 };
+/* The cartridge layouts (where ROM lies in the address space); docs/SNES.md has the maps. */
+enum { SNES_MAP_LOROM = 0, SNES_MAP_HIROM = 1, SNES_MAP_EXLOROM = 2, SNES_MAP_EXHIROM = 3 };
+/* HiROM-like layouts keep SRAM at $20-$3F:$6000, LoROM-like ones at $70-$7D:$0000. */
+static inline int snes_map_is_hi(int map) { return map == SNES_MAP_HIROM || map == SNES_MAP_EXHIROM; }
 
 enum {
     SNES_W = 256,
@@ -33,30 +36,52 @@ typedef struct {
     int map;                   /* SNES_MAP_* */
     int fast;                  /* map mode bit 4: FastROM (banks $80-$FF at 6 clocks with MEMSEL) */
     uint8_t map_mode, type, rom_code, sram_code, region, version;
-    size_t header_at;          /* $7FC0 or $FFC0 in the image */
+    size_t header_at;          /* $7FC0, $FFC0, $407FC0 or $40FFC0 in the image */
     int copier_header;         /* a 512-byte copier header was stripped */
     size_t rom_size;           /* bytes of ROM (without the copier header) */
     size_t sram_size;          /* bytes of cartridge RAM (0: none) */
     int has_battery;
-    uint16_t checksum;         /* the header's, verified on load */
+    uint16_t checksum;         /* the header's (a mismatch is a warning: snes_cart_warning) */
+    uint16_t sum;              /* the ROM's own 16-bit sum (snes_rom_checksum) */
     uint64_t hash;             /* XXH3-64 of the ROM (without the copier header) */
 } snes_cart_info;
 
-/* 2 when data holds a valid SNES header (checksum and complement, map mode, reset vector),
- * 0 otherwise; no side effects, any input. */
+/* 2 when data (after a copier header) has a plausible SNES header (snes_find_header), 0
+ * otherwise; no side effects, any input. */
 int snes_cart_detect(const uint8_t *data, size_t len);
-/* Parses and validates a ROM image (copied; a 512-byte copier header is dropped). name
- * labels messages. Truncated or odd-sized images, a header that is not valid at $7FC0 nor
- * at $FFC0, a checksum that does not match the ROM, sizes the header contradicts and
- * coprocessor cartridges are GV_ERR_INPUT with one line naming the file. */
+/* How well the header of layout map (SNES_MAP_*) fits the image d of len bytes (no copier
+ * header): the map mode's form and layout, the reset vector and the instruction there, the
+ * checksum pair, plausible size codes, region, chipset and title; -1 when that header
+ * lies beyond the image (or an extended layout for an image of 4 MiB or less). */
+int snes_header_score(const uint8_t *d, size_t len, int map);
+/* The best-scoring layout (ties: LoROM, HiROM, ExLoROM, ExHiROM in that order), or -1 when
+ * even the best is no SNES header; *score (if not NULL) gets the best score. */
+int snes_find_header(const uint8_t *d, size_t len, int *score);
+/* The ROM offset (before mirroring) that CPU address addr ($BBAAAA) reads in layout map. */
+size_t snes_map_offset(int map, uint32_t addr);
+const char *snes_map_name(int map);
+/* Parses a ROM image as the console would run it (copied; a 512-byte copier header is
+ * dropped). name labels messages. Truncated or odd-sized images, images over 8 MiB, no
+ * plausible header in any layout and coprocessor cartridges (by the chipset byte) are
+ * GV_ERR_INPUT with one line naming the file. A checksum that does not match the ROM, a ROM
+ * size code that does not cover the file and an SRAM size code over 128 KiB load, with one
+ * line of warning (snes_cart_warning). */
 gv_status snes_cart_load(const uint8_t *data, size_t len, const char *name, snes_cart **out, gv_err *err);
 const snes_cart_info *snes_cart_get_info(const snes_cart *c);
+/* The ROM (rom_size bytes), the start of its bus image. */
 const uint8_t *snes_cart_rom(const snes_cart *c);
+/* The ROM as the cartridge bus sees it: *size (a power of two) bytes, the ROM then its
+ * mirrors (a size that is not a power of two: the part above the largest power of two p
+ * repeated over the next p bytes, recursively). */
+const uint8_t *snes_cart_bus(const snes_cart *c, size_t *size);
+/* NULL, or one line (naming the file) on header fields that do not fit the ROM. */
+const char *snes_cart_warning(const snes_cart *c);
 void snes_cart_free(snes_cart *c);
-/* The 16-bit sum the header's checksum must equal (the ROM mirrored up to a power of two). */
+/* The ROM's 16-bit sum as the header's checksum has it: the bytes of its bus image
+ * (snes_cart_bus) added up. */
 uint16_t snes_rom_checksum(const uint8_t *rom, size_t len);
 /* Writes the checksum and its complement into the header at rom + at ($7FC0 LoROM, $FFC0
- * HiROM) so that the image passes snes_cart_load's check (for images built by tests). */
+ * HiROM) so that they match the ROM (for images built by tests). */
 void snes_rom_sign(uint8_t *rom, size_t len, size_t at);
 
 /* What the machine produces besides its timing (flags for snes_new). */

@@ -31,11 +31,12 @@ static void cart_describe(const void *cart, char *buf, size_t len)
 {
     const snes_cart_info *ci = snes_cart_get_info(cart);
     snprintf(buf, len, "SNES, \"%s\", %s%s, ROM %zu KiB, SRAM %zu KiB%s%s", ci->title,
-             ci->map == SNES_MAP_HIROM ? "HiROM" : "LoROM", ci->fast ? " FastROM" : "", ci->rom_size / 1024,
+             snes_map_name(ci->map), ci->fast ? " FastROM" : "", ci->rom_size / 1024,
              ci->sram_size / 1024, ci->has_battery ? ", battery" : "", ci->copier_header ? ", copier header" : "");
 }
 
 static uint64_t cart_hash(const void *c) { return snes_cart_get_info(c)->hash; }
+static const char *cart_warning(const void *c) { return snes_cart_warning(c); }
 
 static size_t battery_size(const void *cart)
 {
@@ -92,10 +93,10 @@ static void test_view(void *mv, emu_test_view *v)
 {
     snes *m = mv;
     memset(v, 0, sizeof *v);
-    uint32_t at = m->ci->map == SNES_MAP_HIROM ? 0x206000 : 0x700000;
+    uint32_t at = snes_map_is_hi(m->ci->map) ? 0x206000 : 0x700000;
     v->has_block = m->sram_size >= sizeof v->block;
     v->block_addr = (uint16_t)at;
-    v->block_where = m->ci->map == SNES_MAP_HIROM ? "status block at $20:6000" : "status block at $70:0000";
+    v->block_where = snes_map_is_hi(m->ci->map) ? "status block at $20:6000" : "status block at $70:0000";
     for (int i = 0; v->has_block && i < (int)sizeof v->block; i++)
         v->block[i] = snes_peek(m, at + (uint32_t)i);
 }
@@ -177,6 +178,7 @@ const emu_console snes_console = {
     .cart_free = cart_free,
     .cart_describe = cart_describe,
     .cart_hash = cart_hash,
+    .cart_warning = cart_warning,
     .battery_size = battery_size,
     .machine_new = machine_new,
     .machine_free = machine_free,

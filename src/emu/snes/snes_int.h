@@ -116,8 +116,8 @@ struct snes {
     const snes_cart *cart;
     const snes_cart_info *ci;
     const uint8_t *rom;
-    size_t rom_map;            /* bytes of ROM address space (a multiple of 32 KiB) */
-    uint8_t *romcopy;          /* the ROM padded to rom_map bytes */
+    size_t rom_map;            /* bytes of ROM address space (a power of two, at least 32 KiB) */
+    uint8_t *romcopy;          /* the cartridge's bus image (snes_cart_bus), rom_map bytes */
     uint8_t *sram;             /* sram_size bytes, or NULL */
     size_t sram_size;
     unsigned outputs;
@@ -140,12 +140,15 @@ void snes_sync_spc(snes *m, uint64_t master_clock);
 
 /* snes_ppu.c */
 void snes_ppu_power(snes_ppu *p);
+/* The reset button: forced blank; the memories and the other registers kept. */
+void snes_ppu_reset(snes_ppu *p);
 /* reg: $00-$33 of $21xx. Returns the number of video memory bytes written (0-2), each
  * as an SNES_MW word in mw. */
 int snes_ppu_write(snes_ppu *p, uint8_t reg, uint8_t v, uint32_t mw[2]);
 /* The registers a line is drawn with (snes_video.h). */
 void snes_vregs_of(const snes_ppu *p, snes_vregs *r);
-uint8_t snes_ppu_read(snes *m, uint8_t reg);                /* reg: $34-$3F */
+/* reg: $34-$3F; clk: the master clock of the access (the counter latch of $2137) */
+uint8_t snes_ppu_read(snes *m, uint8_t reg, uint64_t clk);
 /* The reads that change the PPU ($2138-$213B: OAM, VRAM, CGRAM data ports). */
 uint8_t snes_ppu_read_mem(snes_ppu *p, uint8_t reg);
 /* Draws picture line y (0-223: screen line y + 1) into out (256 RGB pixels) with the
@@ -154,7 +157,7 @@ void snes_ppu_draw_line(snes_ppu *p, int y, uint8_t *out);
 /* Only the sprite evaluation of picture line y (the STAT77 flags), when nothing is drawn. */
 void snes_ppu_obj_flags(snes_ppu *p, int y);
 
-/* The H/V counters latch (a $2137 read or WRIO bit 7 going low). */
-void snes_ppu_latch_counters(snes *m);
+/* The H/V counters latch (a $2137 read or WRIO bit 7 going low) at master clock clk. */
+void snes_ppu_latch_counters(snes *m, uint64_t clk);
 
 #endif

@@ -47,7 +47,7 @@ static inline uint32_t line_of(const snes *m, uint64_t clk, uint32_t *hclk)
 void snes_map_pages(snes *m)
 {
     snes_cpu_bus *b = &m->bus;
-    int hi = m->ci->map == SNES_MAP_HIROM;
+    int hi = snes_map_is_hi(m->ci->map);
     for (uint32_t bank = 0; bank < 256; bank++) {
         uint32_t lb = bank & 0x7F;
         uint32_t romlen = bank >= 0x80 && (m->s.memsel & 1) ? 6 : 8;
@@ -79,10 +79,7 @@ void snes_map_pages(snes *m)
                 }
                 continue;
             }
-            if (hi)
-                off = ((size_t)(lb & 0x3F) << 16) + pg * 0x1000;
-            else
-                off = ((size_t)lb << 15) + (pg & 7) * 0x1000;
+            off = snes_map_offset(m->ci->map, bank << 16 | pg << 12);
             p->r = m->romcopy + off % m->rom_map;
             p->len = romlen;
         }
@@ -96,7 +93,7 @@ static uint8_t *sram_at(snes *m, uint32_t addr)
     if (!m->sram_size)
         return NULL;
     uint32_t lb = (addr >> 16) & 0x7F, a = addr & 0xFFFF;
-    if (m->ci->map == SNES_MAP_HIROM) {
+    if (snes_map_is_hi(m->ci->map)) {
         if (lb >= 0x20 && lb < 0x40 && a >= 0x6000 && a < 0x8000)
             return m->sram + ((((size_t)(lb & 0x1F) << 13) + a - 0x6000) % m->sram_size);
     } else if (lb >= 0x70 && lb < 0x7E && a < 0x8000) {
@@ -310,7 +307,7 @@ static uint8_t io_read(snes *m, uint32_t addr, uint64_t *clk)
     uint16_t a = (uint16_t)addr;
     uint8_t ob = snes_cpu_open_bus(&m->cpu);
     if (a >= 0x2134 && a < 0x2140) {
-        return snes_ppu_read(m, (uint8_t)a);
+        return snes_ppu_read(m, (uint8_t)a, *clk);
     }
     if (a >= 0x2140 && a < 0x2180) {
         snes_sync_spc(m, *clk);
@@ -427,7 +424,7 @@ static void io_write(snes *m, uint32_t addr, uint8_t v, uint64_t *clk)
     }
     case 0x4201:
         if ((m->s.wrio & 0x80) && !(v & 0x80))
-            snes_ppu_latch_counters(m);
+            snes_ppu_latch_counters(m, *clk);
         m->s.wrio = v;
         return;
     case 0x4202: m->s.wrmpya = v; return;
@@ -529,7 +526,8 @@ gv_status snes_new(const snes_cart *cart, unsigned outputs, snes **out, gv_err *
     m->cart = cart;
     m->ci = snes_cart_get_info(cart);
     m->rom = snes_cart_rom(cart);
-    m->rom_map = (m->ci->rom_size + 0x7FFF) & ~(size_t)0x7FFF;
+    const uint8_t *bus = snes_cart_bus(cart, &m->rom_map);
+    m->rom_map = m->rom_map < 0x8000 ? 0x8000 : m->rom_map;
     m->romcopy = calloc(1, m->rom_map);
     m->sram_size = m->ci->sram_size;
     m->sram = m->sram_size ? calloc(1, m->sram_size) : NULL;
@@ -537,7 +535,10 @@ gv_status snes_new(const snes_cart *cart, unsigned outputs, snes **out, gv_err *
         snes_free(m);
         return gv_fail(err, GV_ERR_ENV, "out of memory for a SNES machine");
     }
-    memcpy(m->romcopy, m->rom, m->ci->rom_size);
+    size_t bs;
+    snes_cart_bus(cart, &bs);
+    for (size_t at = 0; at < m->rom_map; at += bs)
+        memcpy(m->romcopy + at, bus, bs);
     m->outputs = outputs;
     if ((outputs & SNES_OUT_VIDEO_LOG) && !(m->vlog = calloc(1, sizeof *m->vlog))) {
         snes_free(m);
@@ -581,7 +582,10 @@ static void reset_common(snes *m, int power)
     memset(m->s.dma, 0xFF, sizeof m->s.dma);
     for (int ch = 0; ch < 8; ch++)
         m->s.dma[ch].do_transfer = 0, m->s.dma[ch].done = 1;
-    snes_ppu_power(&m->s.ppu);
+    if (power)
+        snes_ppu_power(&m->s.ppu);
+    else
+        snes_ppu_reset(&m->s.ppu);
     m->vlog_snap = 1;
     snes_map_pages(m);
     snes_cpu_state keep = m->cpu.s;

@@ -32,6 +32,14 @@ void snes_ppu_power(snes_ppu *p)
     p->inidisp = 0x80; /* forced blank */
 }
 
+void snes_ppu_reset(snes_ppu *p)
+{
+    /* the reset button clears no memory and leaves the PPU's registers as they are, but for
+     * forced blank: a program that sets them up on a cold boot only (a signature in WRAM)
+     * shows its picture again once it turns the screen on */
+    p->inidisp = (uint8_t)(p->inidisp | 0x80);
+}
+
 /* The VRAM word address after the address translation of VMAIN bits 2-3. */
 static uint16_t vram_addr(const snes_ppu *p)
 {
@@ -181,12 +189,27 @@ int snes_ppu_write(snes_ppu *p, uint8_t reg, uint8_t v, uint32_t mw[2])
     return n;
 }
 
-void snes_ppu_latch_counters(snes *m)
+/* The H counter (dot 0-339) at master clock hclk of a line: 4 clocks a dot, but dots 323
+ * and 327 take 6 (340 dots in 1364 clocks). */
+static uint16_t h_counter(uint32_t hclk)
+{
+    if (hclk < 323 * 4)
+        return (uint16_t)(hclk >> 2);
+    if (hclk < 323 * 4 + 6)
+        return 323;
+    if (hclk < 327 * 4 + 2)
+        return (uint16_t)(324 + (hclk - (323 * 4 + 6)) / 4);
+    if (hclk < 327 * 4 + 8)
+        return 327;
+    return (uint16_t)(328 + (hclk - (327 * 4 + 8)) / 4);
+}
+
+void snes_ppu_latch_counters(snes *m, uint64_t clk)
 {
     snes_ppu *p = &m->s.ppu;
-    uint64_t d = m->cpu.s.clock - m->s.frame_start;
+    uint64_t d = clk - m->s.frame_start;
     p->vlatch = (uint16_t)((d / SNES_LINE_CLOCKS) % SNES_LINES);
-    p->hlatch = (uint16_t)((d % SNES_LINE_CLOCKS) >> 2);
+    p->hlatch = h_counter((uint32_t)(d % SNES_LINE_CLOCKS));
     p->latched = 1;
 }
 
@@ -216,7 +239,7 @@ uint8_t snes_ppu_read_mem(snes_ppu *p, uint8_t reg)
     }
 }
 
-uint8_t snes_ppu_read(snes *m, uint8_t reg)
+uint8_t snes_ppu_read(snes *m, uint8_t reg, uint64_t clk)
 {
     snes_ppu *p = &m->s.ppu;
     uint8_t v;
@@ -227,7 +250,7 @@ uint8_t snes_ppu_read(snes *m, uint8_t reg)
     }
     case 0x37:
         if (m->s.wrio & 0x80)
-            snes_ppu_latch_counters(m);
+            snes_ppu_latch_counters(m, clk);
         return snes_cpu_open_bus(&m->cpu);
     case 0x38: case 0x39: case 0x3A: case 0x3B:
         return snes_ppu_read_mem(p, reg);

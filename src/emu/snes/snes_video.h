@@ -438,10 +438,12 @@ GV_ALWAYS_INLINE void snes_out_line(const snes_vregs *p, const uint16_t *cgram, 
     const uint8_t allow_in[2] = {(uint8_t)(prevent == 0 || prevent == 2), (uint8_t)(prevent == 0 || prevent == 1)};
     int use_sub = p->cgwsel & 2, sub = p->cgadsub & 0x80, half = p->cgadsub & 0x40;
     uint8_t mathl = p->cgadsub & 0x3F;
-    uint8_t bright = p->inidisp & 15;
+    /* the master brightness: 0 is black, N = 1-15 scales by (N + 1) / 16 (level 3 of full
+     * white gives 63 of 255, level 15 the colour itself) */
+    int bright = p->inidisp & 15, scale = bright ? bright + 1 : 0;
     uint8_t lut[32];
     for (int i = 0; i < 32; i++)
-        lut[i] = (uint8_t)(((i << 3) | (i >> 2)) * bright / 15);
+        lut[i] = (uint8_t)(((i << 3) | (i >> 2)) * scale / 16);
     for (int x = 0; x < 256; x++) {
         uint16_t c = direct && ml[x] == SNES_L_BG1 ? snes_direct_color(mc[x], dpal[x]) : cgram[mc[x]];
         int inw = cw[x], black = black_in[inw];

@@ -28,15 +28,7 @@ reset:  snes_reset
         snes_blank
         stz     nmi_count
         stz     irq_count
-        ; the status block: running
-        lda     #$80
-        sta     f:SRAM_STATUS
-        lda     #$DE
-        sta     f:SRAM_STATUS+1
-        lda     #$B0
-        sta     f:SRAM_STATUS+2
-        lda     #$61
-        sta     f:SRAM_STATUS+3
+        status_running          ; the status block: running
         ldx     #0
 @txt:   lda     running_txt,x
         sta     f:SRAM_STATUS+4,x

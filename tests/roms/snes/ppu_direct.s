@@ -156,22 +156,7 @@ reset:  snes_reset
         sta     $2130           ; CGWSEL: math only inside the colour window, sub screen, direct colour
         lda     #$41
         sta     $2131           ; CGADSUB: add, half, on BG1
-        ; HDMA channel 1: BGMODE by lines
-        stz     $4310
-        lda     #$05
-        sta     $4311
-        ldx     #mode_tab
-        stx     $4312
-        stz     $4314
-        lda     #$02
-        sta     $420C
-        lda     #$0F
-        sta     $2100
-        lda     #$80
-        sta     $4200           ; NMI
-        cli
-@idle:  wai
-        bra     @idle
+        hdma1_show_idle $05, mode_tab   ; HDMA channel 1: BGMODE by lines
 
 nmi:    rti
 irq:    rti
