@@ -276,7 +276,7 @@ GV_HD static inline int gb_mode3_end(const gb_line *ln, int cgb)
     const int win = ln->flags & GB_LINE_WINDOW;
     const int pw = ln->wx - 7 + fine;
     if (win)
-        end += 6;
+        end += 6 + (!ln->wx && fine); /* WX=0 with SCX%8 > 0: the window begins a dot later */
     if (!(cgb == GB_LOG_CGB || (ln->lcdc & 2)))
         return end;
     int xs[GB_LINE_OBJS];
@@ -331,7 +331,7 @@ GV_HD static inline int gb_mode3(const gb_line *ln, const gb_regw *rw, int nreg,
     uint8_t blo = 0, bhi = 0, bat = 0;
     int fst = -2, fx = 0, fwin = 0; /* fetcher step (-2, -1 idle; 0-5; 6: ready to push), tile, window */
     uint8_t ftn = 0, fat = 0, flo = 0, fhi = 0;
-    int nwin = 0, wrow = ln->win_line;
+    int nwin = 0, wrow = ln->win_line, wlate = 0;
     int t = GB_M3_FETCH;
     for (; t < GB_M3_FETCH + 2 * 456; t++) {
         while (wi < nreg && (int)rw[wi].t + gb_regw_delay(rw[wi].reg) <= t)
@@ -341,6 +341,11 @@ GV_HD static inline int gb_mode3(const gb_line *ln, const gb_regw *rw, int nreg,
         if (ok < 0) {
             /* the window begins when the next pixel's X + 7 is WX */
             if (!fwin && (r.lcdc & 0x20) && (ln->flags & GB_LINE_WY) && p - fine + 7 == r.wx) {
+                /* WX=0 with SCX%8 > 0: a dot later (mealybug-tearoom-tests, m3_window_timing_wx_0) */
+                if (!r.wx && (r.scx & 7) && !wlate) {
+                    wlate = 1;
+                    continue;
+                }
                 fwin = 1, bgn = 0, fst = 0, fx = 0;
                 wrow = ln->win_line + nwin++;
             }
