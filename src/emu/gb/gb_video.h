@@ -331,7 +331,8 @@ GV_HD static inline int gb_mode3(const gb_line *ln, const gb_regw *rw, int nreg,
     uint8_t blo = 0, bhi = 0, bat = 0;
     int fst = -2, fx = 0, fwin = 0; /* fetcher step (-2, -1 idle; 0-5; 6: ready to push), tile, window */
     uint8_t ftn = 0, fat = 0, flo = 0, fhi = 0;
-    int nwin = 0, wrow = ln->win_line, wlate = 0;
+    int nwin = 0, wrow = ln->win_line, wlate = 0, zp = -100, zout = 0;
+    int zs = 0; /* zero pixels so far: objects go by the pixels shown, p + zs */
     int t = GB_M3_FETCH;
     for (; t < GB_M3_FETCH + 2 * 456; t++) {
         while (wi < nreg && (int)rw[wi].t + gb_regw_delay(rw[wi].reg) <= t)
@@ -346,14 +347,20 @@ GV_HD static inline int gb_mode3(const gb_line *ln, const gb_regw *rw, int nreg,
                     wlate = 1;
                     continue;
                 }
-                fwin = 1, bgn = 0, fst = 0, fx = 0;
+                fwin = 1, bgn = 0, fst = 0, fx = 0, zp = p;
                 wrow = ln->win_line + nwin++;
+            } else if (fwin && bgn == 8 && zp != p && (r.lcdc & 0x20) && p - fine + 7 == r.wx) {
+                /* WX matched again while the window shows, as a window tile's first pixel
+                 * is next: one pixel of colour 0 comes first (mealybug-tearoom-tests,
+                 * m3_wx_4_change: "window reactivation zero pixels") */
+                zp = p;
+                zout = 1;
             }
             /* an object whose left edge is the next pixel in the FIFO (X=0: the first pop) */
             while (bgn && on < nobj) {
                 const gb_obj *ob = &ln->obj[ord[on]];
                 int op = ob->x ? ob->x - 8 + fine : -8;
-                if (op != p)
+                if (op != p + zs)
                     break;
                 on++;
                 if (cmode || (r.lcdc & 2)) {
@@ -404,7 +411,7 @@ GV_HD static inline int gb_mode3(const gb_line *ln, const gb_regw *rw, int nreg,
                 const uint8_t hi = vram[bank + tile * 16 + (row & 15) * 2 + 1];
                 for (int j = 0; j < 8; j++) {
                     const int ci = gb_tile_px(lo, hi, (ob.attr & 0x20) ? 7 - j : j);
-                    const int s = p + 8 + j;
+                    const int s = p + zs + 8 + j;
                     if (ci && s >= 0 && s < GB_W + 24 && (!oci[s] || ok < ork[s]))
                         oci[s] = (uint8_t)ci, oat[s] = ob.attr, ork[s] = (uint8_t)ok;
                 }
@@ -413,8 +420,12 @@ GV_HD static inline int gb_mode3(const gb_line *ln, const gb_regw *rw, int nreg,
             continue; /* no pop while an object is fetched */
         }
         if (bgn) {
-            const int bci = ((blo >> 7) & 1) | (((bhi >> 7) & 1) << 1);
-            blo = (uint8_t)(blo << 1), bhi = (uint8_t)(bhi << 1), bgn--;
+            const int zero = zout; /* a zero pixel: the FIFO keeps its pixels */
+            int bci = 0;
+            zout = 0;
+            if (!zero)
+                bci = ((blo >> 7) & 1) | (((bhi >> 7) & 1) << 1), blo = (uint8_t)(blo << 1),
+                bhi = (uint8_t)(bhi << 1), bgn--;
             if (p >= fine) {
                 if (rgb) {
                     int bgp_or = -1; /* DMG: a BGP write in the dot a pixel takes its colour gives it old | new */
@@ -426,15 +437,16 @@ GV_HD static inline int gb_mode3(const gb_line *ln, const gb_regw *rw, int nreg,
                     gb_lregs oo = o;
                     if (bgp_or >= 0)
                         oo.bgp = (uint8_t)(oo.bgp | bgp_or);
-                    gb_compose_px(&oo, pal, cgb, bci, bat, oci[p + 8], oat[p + 8], rgb + x * 3);
+                    gb_compose_px(&oo, pal, cgb, bci, bat, oci[p + zs + 8], oat[p + zs + 8], rgb + x * 3);
                 }
+                zs += zero;
                 if (++x == GB_W) {
-                    p++;
+                    p += !zero;
                     t++;
                     break;
                 }
             }
-            p++;
+            p += !zero;
         }
         if (fst == 6 && !bgn) { /* push */
             const int fl = (fat & 0x20) != 0;
