@@ -3,7 +3,8 @@
  * one register (BGP, SCX, LCDC's tile-data bit or SCY, 32 lines each) at a dot that moves
  * by one M-cycle a line; the next line's mode 2 restores it. Lines 136-143 write BGP over
  * the window at WX=0 (its own map at $9C00, one plain tile) with SCX = LY % 8, set with LCDC
- * in their mode 2. The writes come from a HALT (IME
+ * in their mode 2. Lines 1-7 show the window at WX=0 too and write WX (a window tile's
+ * first pixel on some lines). The writes come from a HALT (IME
  * off) woken by the line's mode-2 interrupt, so their dots are fixed. m3.py describes the
  * ROM (the tables come from it) and checks the picture. */
 #include "common.h"
@@ -15,10 +16,10 @@ static void copy(volatile uint8_t *dst, const uint8_t *src, uint16_t n)
         *dst++ = *src++;
 }
 
-/* Per line: HALT until the mode-2 interrupt (the line's dot 4); the four registers get
+/* Per line: HALT until the mode-2 interrupt (the line's dot 4); SCY, WX, BGP, SCX and LCDC get
  * the line's base values (mode 2: no effect on the picture; SCX from d, LCDC from e); a jump
  * into a slide of 31
- * NOPs runs LY % 32 of them, 5 more, then the line's write (its M-cycle 26 + LY % 32
+ * NOPs runs LY % 32 of them, 2 more, then the line's write (its M-cycle 26 + LY % 32
  * M-cycles after the wake-up, at dot 108 + 4 * (LY % 32)). Then the next line's entry in
  * m3_line (register, value, SCX, LCDC, NOPs to skip) is looked up and IF is cleared. */
 static void run(void) __naked
@@ -34,6 +35,7 @@ static void run(void) __naked
         ldh (0x47), a
         xor a, a
         ldh (0x42), a
+        ldh (0x4B), a
         ld a, d
         ldh (0x43), a
         ld a, e
@@ -44,7 +46,7 @@ static void run(void) __naked
         .rept 31
         nop
         .endm
-        .rept 5
+        .rept 2
         nop
         .endm
         ldh (c), a
