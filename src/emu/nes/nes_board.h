@@ -22,7 +22,8 @@ typedef struct nes_st nes_st; /* the save-state visitor (nes_state.c) */
 /* ---- windows ------------------------------------------------------------------------ */
 
 /* Flags in the entries of nes_maps. */
-#define NES_MAP_RAM 0x40000000 /* chr, nt: the board's CHR-RAM (else CHR-ROM when the cart has it) */
+#define NES_MAP_RAM 0x40000000 /* chr, nt: the board's CHR-RAM (else CHR-ROM when the cart has it);
+                                * prg: an 8 KiB PRG-RAM page read there (the board takes the writes) */
 #define NES_MAP_CHR 0x20000000 /* nt: a 1 KiB CHR page as a nametable (bank | NES_MAP_RAM for RAM) */
 #define NES_MAP_ROM 0x20000000 /* wram: an 8 KiB PRG-ROM bank at $6000 */
 #define NES_MAP_RO 0x10000000  /* wram: the PRG-RAM page reads but ignores writes */

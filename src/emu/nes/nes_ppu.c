@@ -561,6 +561,21 @@ static uint64_t next_a12_edge(nes *m)
     return NES_NEVER;
 }
 
+uint64_t nes_ppu_cycle_of(nes *m, int line, int dot)
+{
+    return time_of(&m->ppu, line, dot) / 3 + 1;
+}
+
+void nes_ppu_nt_poke(nes *m, uint32_t off, uint8_t v)
+{
+    nes_ppu *p = &m->ppu;
+    if (p->nt[off] == v)
+        return;
+    p->nt[off] = v;
+    if (p->log_on)
+        log_push(m, NES_EV_NT, 0, off, v);
+}
+
 uint64_t nes_ppu_next_event(nes *m)
 {
     nes_ppu *p = &m->ppu;
