@@ -174,7 +174,8 @@ void nes_board_update(nes *m)
     for (int i = 0; i < 4; i++)
         o.prg[i] = i;
     for (int i = 0; i < 8; i++)
-        o.chr[i] = i;
+        o.chr[i] = o.spr[i] = i;
+    o.ex = 0;
     nes_maps_mirror(&o, c->mirroring);
     o.wram = c->prg_ram_size ? 0 : NES_MAP_OFF;
     if (m->bd->maps)
@@ -207,15 +208,15 @@ void nes_board_update(nes *m)
         m->wram_wr = (o.wram & NES_MAP_RO) ? NULL : m->prg_ram + off;
     }
 
-    uint32_t old_chr[8];
-    uint16_t old_nt[4];
     nes_pregs *r = &m->ppu.pl.r;
-    memcpy(old_chr, r->chr_map, sizeof old_chr);
-    memcpy(old_nt, r->nt_map, sizeof old_nt);
-    for (int i = 0; i < 8; i++)
+    nes_pregs old = *r;
+    for (int i = 0; i < 8; i++) {
         r->chr_map[i] = chr_word(c, o.chr[i], 0);
+        r->spr_map[i] = chr_word(c, o.spr[i], 0);
+    }
+    r->ex = o.ex;
     for (int i = 0; i < 4; i++)
         r->nt_map[i] = (o.nt[i] & NES_MAP_CHR) ? (uint16_t)chr_word(c, o.nt[i] & ~NES_MAP_CHR, 1)
                                                : (uint16_t)((o.nt[i] & 3) * 0x400);
-    nes_ppu_maps_changed(m, old_chr, old_nt);
+    nes_ppu_maps_changed(m, &old);
 }

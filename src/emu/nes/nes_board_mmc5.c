@@ -13,10 +13,11 @@
  * line of the picture at dot 2 (a CPU-cycle event): with rendering on, the first line sets
  * in-frame and clears the counter, each later line counts and raises the IRQ where the
  * counter equals the target; line 240 or rendering off clears in-frame.
- * Not done (docs/NES.md): in 8x16 sprite mode the sprites' own CHR set A (both sprites and
- * background use set B there, set A in 8x8 mode where the last written set counts
- * otherwise), ExRAM mode 1's per-tile CHR bank and palette (the background draws from the
- * pattern windows, as in mode 0), the vertical split ($5200-$5202) and the MMC5's sound. */
+ * The two CHR sets and ExRAM mode 1's extended attributes (each background tile's ExRAM
+ * byte: 4 KiB bank and palette) are fetch rules of the PPU's (nes_pregs.ex, nes_video.h),
+ * logged like bank changes, so every renderer draws them alike.
+ * Not done (docs/NES.md): the vertical split ($5200-$5202), the MMC5's sound, ExRAM as a
+ * nametable reading 0 in modes 2-3, in-frame ending on reads of $FFFA/$FFFB. */
 #include "emu/nes/nes_int.h"
 
 typedef struct {
@@ -137,17 +138,34 @@ static void mmc5_maps(nes *m, nes_maps *o)
     }
     o->wram = m->cart->prg_ram_size ? (p->prg[0] & 7) | (prg_ram_ok(p) ? 0 : NES_MAP_RO) : NES_MAP_OFF;
 
-    /* set B in 8x16 sprite mode (background) or when written last; else set A */
-    int use_b = (m->ppu.pl.r.ctrl & NES_CTRL_SPR16) || p->last_b;
+    /* set A: the sprites' windows (o->spr), set B the background's (o->chr); the PPU picks
+     * by its sprite size and the set written last (NES_EX_SETS, nes_video.h) */
     for (int i = 0; i < 8; i++) {
-        int bank;
         switch (p->chr_mode) {
-        case 0: bank = (use_b ? p->chr_b[3] : p->chr_a[7]) * 8 + i; break;
-        case 1: bank = (use_b ? p->chr_b[3] : p->chr_a[i < 4 ? 3 : 7]) * 4 + (i & 3); break;
-        case 2: bank = (use_b ? p->chr_b[(i & 2) | 1] : p->chr_a[(i & 6) | 1]) * 2 + (i & 1); break;
-        default: bank = use_b ? p->chr_b[i & 3] : p->chr_a[i]; break;
+        case 0:
+            o->spr[i] = p->chr_a[7] * 8 + i;
+            o->chr[i] = p->chr_b[3] * 8 + i;
+            break;
+        case 1:
+            o->spr[i] = p->chr_a[i < 4 ? 3 : 7] * 4 + (i & 3);
+            o->chr[i] = p->chr_b[3] * 4 + (i & 3);
+            break;
+        case 2:
+            o->spr[i] = p->chr_a[(i & 6) | 1] * 2 + (i & 1);
+            o->chr[i] = p->chr_b[(i & 2) | 1] * 2 + (i & 1);
+            break;
+        default:
+            o->spr[i] = p->chr_a[i];
+            o->chr[i] = p->chr_b[i & 3];
+            break;
         }
-        o->chr[i] = bank;
+    }
+    o->ex = NES_EX_SETS | (p->last_b ? NES_EX_LAST_B : 0);
+    if (p->ex_mode == 1) {
+        const nes_cart *c = m->cart;
+        uint32_t size = c->chr_size ? c->chr_size : c->chr_ram_size;
+        o->ex |= NES_EX_ATTR | (c->chr_size ? 0 : NES_EX_CHR_RAM) | (uint32_t)(p->chr_upper & 3) << 16 |
+                 (size / 4096 ? size / 4096 : 1);
     }
     for (int i = 0; i < 4; i++)
         o->nt[i] = (p->nt >> (2 * i)) & 3; /* CIRAM A, B, ExRAM (page 2), fill (page 3) */
@@ -174,7 +192,7 @@ static void mmc5_write_low(nes *m, uint16_t a, uint8_t v)
     case 0x5101: p->chr_mode = v & 3; break;
     case 0x5102: p->protect[0] = v & 3; break;
     case 0x5103: p->protect[1] = v & 3; break;
-    case 0x5104: p->ex_mode = v & 3; return;
+    case 0x5104: p->ex_mode = v & 3; break;
     case 0x5105: p->nt = v; break;
     case 0x5106:
     case 0x5107:
@@ -187,7 +205,7 @@ static void mmc5_write_low(nes *m, uint16_t a, uint8_t v)
     case 0x5113: case 0x5114: case 0x5115: case 0x5116: case 0x5117:
         p->prg[a - 0x5113] = v;
         break;
-    case 0x5130: p->chr_upper = v & 3; return;
+    case 0x5130: p->chr_upper = v & 3; break;
     case 0x5203: p->irq_target = v; return;
     case 0x5204:
         p->irq_on = v >> 7;
