@@ -14,9 +14,10 @@
 ;   6 the scanline IRQ ($5203, $5204): counted from the VBlank, target 40 comes about
 ;     20 lines (206 loops of 11 cycles) after target 20; $5204 reads $C0 in the handler
 ;     (pending, in frame), bit 6 clear in VBlank, no IRQ with $5204 bit 7 clear.
-; Then the screen: $2000 is ExRAM (tiles written through $5C00 in mode 2, then mode 0),
-; CHR banks moved by the NMI; an IRQ at line 120 maps the fill page at $2000 ($5105) and
-; other CHR banks, so the lower part shows the fill tile: mid-frame mapping in the log.
+; Then the screen (see nmi below): ExRAM's extended attributes, 8x16 sprites from CHR set
+; A over a background from set B, and IRQs at lines 80 and 160 that switch the ExRAM mode
+; and the nametable mapping mid-frame, so the golden pins and the renderers' agreement
+; cover what the MMC5 changes in the PPU's fetches.
 
 .include "common.inc"
 .include "boards.inc"
@@ -33,6 +34,7 @@ mode:     .res 1
 n0:       .res 1
 n1:       .res 1
 bank:     .res 1
+irq_n:    .res 1
 
 .macro W5 reg, value
     lda #value
@@ -317,15 +319,64 @@ fail_done:
     adc #37
     inx
     bne :-
-    W5 $5104, 0
+    W5 $5104, 1             ; extended attributes
     W5 $5106, $41
     W5 $5107, 1
+    ldx #0                  ; OAM page $0200: 16 sprites 8x16, the rest hidden
+:   lda #$FF
+    sta $0200,x
+    inx
+    bne :-
+    ldx #0
+    ldy #0
+:   tya
+    asl a
+    asl a
+    asl a
+    clc
+    adc save_a              ; save_a: anything; y = 12i + 16
+    tya
+    sta save_x
+    asl a
+    adc save_x
+    asl a
+    asl a
+    adc #16
+    sta $0200,x             ; Y
+    tya
+    asl a
+    ora #1
+    sta $0201,x             ; tile 2i + 1: the $1000 half
+    tya
+    and #3
+    sta $0202,x             ; palette i & 3
+    tya
+    asl a
+    asl a
+    asl a
+    asl a
+    sta $0203,x             ; X = 16i
+    inx
+    inx
+    inx
+    inx
+    iny
+    cpy #16
+    bne :-
     lda #1
     sta mode
     cli
     jsr screen_on
+    lda #$A0                ; NMI on, 8x16 sprites
+    sta PPUCTRL
+    lda #$1E                ; background and sprites, left columns shown
+    sta PPUMASK
 :   jmp :-
 
+; The frame: lines 0-79 the nametable at $2000 (CIRAM A) with ExRAM's extended attributes
+; (mode 1: each tile's 4 KiB bank and palette from ExRAM), 8x16 sprites from set A while
+; the background fetches set B; from line 80 (IRQ) ExRAM mode 0 and ExRAM as the nametable;
+; from line 160 (IRQ) the fill page.
 nmi:
     pha
     txa
@@ -333,8 +384,11 @@ nmi:
     tya
     pha
     inc frame
-    W5 $5105, $02           ; $2000: ExRAM
-    lda frame               ; CHR banks 8j .. 8j + 7, j = frame / 32 mod 8
+    lda #$02
+    sta $4014
+    W5 $5104, 1
+    W5 $5105, $00
+    lda frame               ; set A: 8j .. 8j + 7, j = frame / 32 mod 8; set B: 40 + j
     lsr a
     lsr a
     and #$38
@@ -347,9 +401,20 @@ nmi:
     inx
     cpx #8
     bne :-
+    ldx #0
+:   txa
+    clc
+    adc bank
+    eor #$28
+    sta $5128,x
+    inx
+    cpx #4
+    bne :-
     lda $5204
-    W5 $5203, 120
+    W5 $5203, 80
     W5 $5204, $80
+    lda #0
+    sta irq_n
     pla
     tay
     pla
@@ -370,21 +435,16 @@ irq:
     pla
     rti
 l_screen:
-    txa
-    pha
     lda $5204
-    W5 $5105, $03           ; $2000: the fill page
-    ldx #0                  ; banks 0-3 move on by 32
-:   txa
-    clc
-    adc bank
-    eor #$20
-    sta $5120,x
-    inx
-    cpx #4
-    bne :-
+    lda irq_n
+    bne :+
+    inc irq_n
+    W5 $5104, 0             ; line 80: ExRAM mode 0, ExRAM as the nametable
+    W5 $5105, $02
+    W5 $5203, 160
     pla
-    tax
+    rti
+:   W5 $5105, $03           ; line 160: the fill page
     pla
     rti
 
