@@ -146,8 +146,8 @@ head -c 1000 "$roms/cpu_test.nes" >"$T_TMP/truncated.nes"
 expect_exit "truncated ROM" 2 "$GPUVET" run nes "$T_TMP/truncated.nes" --frames 1
 printf 'NES\033\002\001\000\000\000\000\000\000\000\000\000\000' >"$T_TMP/badmagic.nes"
 expect_exit "bad iNES header" 2 "$GPUVET" run nes "$T_TMP/badmagic.nes" --frames 1
-{ printf 'NES\032\002\001\120\000\000\000\000\000\000\000\000\000'; tail -c +17 "$roms/cpu_test.nes"; } >"$T_TMP/mapper5.nes"
-expect_exit "unsupported mapper" 2 "$GPUVET" run nes "$T_TMP/mapper5.nes" --frames 1
+{ printf 'NES\032\002\001\140\000\000\000\000\000\000\000\000\000'; tail -c +17 "$roms/cpu_test.nes"; } >"$T_TMP/mapper6.nes"
+expect_exit "unsupported mapper" 2 "$GPUVET" run nes "$T_TMP/mapper6.nes" --frames 1
 expect_exit "missing ROM file" 2 "$GPUVET" run nes "$T_TMP/none.nes" --frames 1
 expect_exit "bad renderer name" 2 "$GPUVET" run nes "$roms/cpu_test.nes" --video gpu
 # acc_test's check 9 reports the MMC3 revision it measured: B by default, A with --mmc3-rev A

@@ -11,8 +11,11 @@
  * The scanline counter: the wiki's MMC5 sees a new line in the PPU's three identical
  * nametable fetches at dots 337, 339 and 1 of the next line, so the board looks at each
  * line of the picture at dot 2 (a CPU-cycle event): with rendering on, the first line sets
- * in-frame and clears the counter, each later line counts and raises the IRQ where the
- * counter equals the target; line 240 or rendering off clears in-frame.
+ * in-frame and clears the counter (and the pending flag where the target is 0 or 240-255,
+ * as the wiki's measurements say), each later line counts and raises the IRQ where the
+ * counter equals the target (target N: line N); line 240 or rendering off clears
+ * in-frame (the hardware clears it at once on a $2001 write that turns rendering off;
+ * here at the next line's check).
  * The two CHR sets and ExRAM mode 1's extended attributes (each background tile's ExRAM
  * byte: 4 KiB bank and palette) are fetch rules of the PPU's (nes_pregs.ex, nes_video.h),
  * logged like bank changes, so every renderer draws them alike.
@@ -61,7 +64,8 @@ static void mmc5_event(nes *m)
         if (!p->in_frame) {
             p->in_frame = 1;
             p->counter = 0;
-            p->irq_pending = 0;
+            if (!p->irq_target || p->irq_target >= NES_H) /* a target that never fires clears the flag */
+                p->irq_pending = 0;
         } else {
             p->counter++;
             if (p->counter == p->irq_target && p->irq_target)
