@@ -108,8 +108,9 @@ fi
 
 # Save states: save after 60 frames, load, run 40 more: the frames and samples equal
 # frames 60-99 of an uninterrupted run (the APU ROM; the FME-7's, whose cycle counter, IRQ
-# and 5B sound run through the state; the VRC4's scanline IRQ; the MMC2's latches; the VRC6's sound).
-for pair in apu_test:native apu_test:host fme7:native fme7:host vrc4e:host mmc2:host vrc6b:native vrc6b:host; do
+# and 5B sound run through the state; the VRC4's scanline IRQ; the MMC2's latches; the VRC6's sound;
+# the MMC5's scanline event, whose line travels in the state).
+for pair in apu_test:native apu_test:host fme7:native fme7:host vrc4e:host mmc2:host vrc6b:native vrc6b:host mmc5:native mmc5:host; do
   rom=${pair%%:*} r=${pair#*:}
   a="$T_TMP/all.fh"; b="$T_TMP/resumed.fh"; st="$T_TMP/s.state"
   "$GPUVET" run nes "$roms/$rom.nes" --frames 100 --video $r --audio $r --frame-hashes "$a" -q >/dev/null 2>&1 &&

@@ -32,6 +32,7 @@ typedef struct {
     uint8_t last_b;     /* the last CHR write went to set B */
     uint8_t irq_target, irq_on, irq_pending, in_frame, counter;
     uint8_t mul[2];
+    uint8_t ev_line;    /* the line whose dot 2 the board's event waits for */
 } mmc5;
 
 static const char *mmc5_check(const nes_cart *c)
@@ -51,8 +52,10 @@ static void irq_line(nes *m)
 /* The next event: dot 2 of the line after this one (line 240 ends in-frame; after it, line 0). */
 static void schedule(nes *m)
 {
+    mmc5 *p = NES_BS(m, mmc5);
     int line = m->ppu.line;
-    nes_board_schedule(m, nes_ppu_cycle_of(m, line < NES_H ? line + 1 : 0, 2));
+    p->ev_line = (uint8_t)(line < NES_H ? line + 1 : 0);
+    nes_board_schedule(m, nes_ppu_cycle_of(m, p->ev_line, 2));
 }
 
 static void mmc5_event(nes *m)
@@ -60,6 +63,10 @@ static void mmc5_event(nes *m)
     mmc5 *p = NES_BS(m, mmc5);
     nes_ppu_sync(m);
     int line = m->ppu.line;
+    if (line != p->ev_line || m->ppu.dot < 2) { /* early (after a state load): wait on */
+        nes_board_schedule(m, nes_ppu_cycle_of(m, p->ev_line, 2));
+        return;
+    }
     if (line < NES_H && nes_rendering(&m->ppu.pl.r)) {
         if (!p->in_frame) {
             p->in_frame = 1;
@@ -98,6 +105,7 @@ static void mmc5_power(nes *m)
     for (int i = 0; i < 4; i++)
         p->chr_b[i] = (uint16_t)i;
     fill_page(m);
+    p->ev_line = 0;
     nes_board_schedule(m, nes_ppu_cycle_of(m, 0, 2));
 }
 
@@ -286,10 +294,16 @@ static void mmc5_state(nes_st *s, nes *m)
     NES_ST(s, p->in_frame);
     NES_ST(s, p->counter);
     NES_ST_ARR(s, p->mul);
+    NES_ST(s, p->ev_line);
+}
+
+static const char *mmc5_state_check(const nes *m)
+{
+    return NES_BS(m, mmc5)->ev_line > NES_H ? "MMC5 scanline event out of range" : NULL;
 }
 
 const nes_board nes_board_mmc5 = {
     .mapper = 5, .name = "MMC5", .size = sizeof(mmc5), .check = mmc5_check, .power = mmc5_power,
     .maps = mmc5_maps, .write = mmc5_write, .write_low = mmc5_write_low, .read_low = mmc5_read_low,
-    .cpu_event = mmc5_event, .state = mmc5_state,
+    .cpu_event = mmc5_event, .state = mmc5_state, .state_check = mmc5_state_check,
 };
