@@ -154,8 +154,8 @@ static void headers(void)
     d[7] = 0x04;
     t_check(nes_cart_parse(d, len, "t", &c, &err) == GV_ERR_INPUT, "reserved format bits rejected", "%s", err.msg);
     d[7] = 0;
-    d[6] = 0x50 | (d[6] & 0x0F); /* mapper 5 */
-    t_check(nes_cart_parse(d, len, "t", &c, &err) == GV_ERR_INPUT && strstr(err.msg, "mapper 5 (MMC5)"),
+    d[6] = 0x60 | (d[6] & 0x0F); /* mapper 6 */
+    t_check(nes_cart_parse(d, len, "t", &c, &err) == GV_ERR_INPUT && strstr(err.msg, "mapper 6 (FFE F4xxx)"),
             "unsupported mapper rejected", "%s", err.msg);
     d[6] &= 0x0F;
     d[4] = 4; /* NROM with 64 KiB PRG */

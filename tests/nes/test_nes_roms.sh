@@ -51,7 +51,7 @@ judge_device() {
 # (test_nes_carts.c reads their result from CPU RAM)
 nostatus="nrom368 j87 jf11 jf13 sunsoft1"
 boards="colordreams cprom bnrom nina001 gxrom camerica sxrom txsrom tqrom namco108 mmc2 mmc4 vrc4a vrc2a vrc4e vrc4b fme7
-  bandai70 bandai152 irem78a irem78b sunsoft89 sunsoft93 un1rom unrom180 tams1 quattro jf17 jf19 nina03 vrc6a vrc6b
+  bandai70 bandai152 irem78a irem78b sunsoft89 sunsoft93 un1rom unrom180 tams1 quattro jf17 jf19 nina03 vrc6a vrc6b mmc5
   $nostatus"
 for rom in cpu_test ppu_scene apu_test mmc3_irq acc_test $boards; do
   if ! echo " $nostatus " | grep -q " $rom "; then
@@ -108,8 +108,9 @@ fi
 
 # Save states: save after 60 frames, load, run 40 more: the frames and samples equal
 # frames 60-99 of an uninterrupted run (the APU ROM; the FME-7's, whose cycle counter, IRQ
-# and 5B sound run through the state; the VRC4's scanline IRQ; the MMC2's latches; the VRC6's sound).
-for pair in apu_test:native apu_test:host fme7:native fme7:host vrc4e:host mmc2:host vrc6b:native vrc6b:host; do
+# and 5B sound run through the state; the VRC4's scanline IRQ; the MMC2's latches; the VRC6's sound;
+# the MMC5's scanline event, whose line travels in the state).
+for pair in apu_test:native apu_test:host fme7:native fme7:host vrc4e:host mmc2:host vrc6b:native vrc6b:host mmc5:native mmc5:host; do
   rom=${pair%%:*} r=${pair#*:}
   a="$T_TMP/all.fh"; b="$T_TMP/resumed.fh"; st="$T_TMP/s.state"
   "$GPUVET" run nes "$roms/$rom.nes" --frames 100 --video $r --audio $r --frame-hashes "$a" -q >/dev/null 2>&1 &&
@@ -146,8 +147,8 @@ head -c 1000 "$roms/cpu_test.nes" >"$T_TMP/truncated.nes"
 expect_exit "truncated ROM" 2 "$GPUVET" run nes "$T_TMP/truncated.nes" --frames 1
 printf 'NES\033\002\001\000\000\000\000\000\000\000\000\000\000' >"$T_TMP/badmagic.nes"
 expect_exit "bad iNES header" 2 "$GPUVET" run nes "$T_TMP/badmagic.nes" --frames 1
-{ printf 'NES\032\002\001\120\000\000\000\000\000\000\000\000\000'; tail -c +17 "$roms/cpu_test.nes"; } >"$T_TMP/mapper5.nes"
-expect_exit "unsupported mapper" 2 "$GPUVET" run nes "$T_TMP/mapper5.nes" --frames 1
+{ printf 'NES\032\002\001\140\000\000\000\000\000\000\000\000\000'; tail -c +17 "$roms/cpu_test.nes"; } >"$T_TMP/mapper6.nes"
+expect_exit "unsupported mapper" 2 "$GPUVET" run nes "$T_TMP/mapper6.nes" --frames 1
 expect_exit "missing ROM file" 2 "$GPUVET" run nes "$T_TMP/none.nes" --frames 1
 expect_exit "bad renderer name" 2 "$GPUVET" run nes "$roms/cpu_test.nes" --video gpu
 # acc_test's check 9 reports the MMC3 revision it measured: B by default, A with --mmc3-rev A

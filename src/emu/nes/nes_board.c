@@ -16,7 +16,7 @@ extern const nes_board nes_board_sxrom, nes_board_snrom, nes_board_sorom, nes_bo
 extern const nes_board nes_board_mmc3, nes_board_mmc6, nes_board_txsrom, nes_board_tqrom, nes_board_namco108;
 extern const nes_board nes_board_mmc2, nes_board_mmc4;
 extern const nes_board nes_board_vrc4_21, nes_board_vrc2_22, nes_board_vrc24_23, nes_board_vrc24_25;
-extern const nes_board nes_board_fme7, nes_board_vrc6a, nes_board_vrc6b;
+extern const nes_board nes_board_fme7, nes_board_vrc6a, nes_board_vrc6b, nes_board_mmc5;
 extern const nes_board nes_board_bandai74, nes_board_bandai152, nes_board_irem78, nes_board_sunsoft89,
     nes_board_sunsoft93, nes_board_un1rom, nes_board_unrom180, nes_board_tams1, nes_board_quattro, nes_board_jf17,
     nes_board_jf19, nes_board_j87, nes_board_jf11, nes_board_jf13, nes_board_sunsoft1, nes_board_nina03;
@@ -33,7 +33,7 @@ const nes_board *const nes_boards[] = {
     &nes_board_bandai74, &nes_board_bandai152, &nes_board_irem78, &nes_board_sunsoft89, &nes_board_sunsoft93,
     &nes_board_un1rom, &nes_board_unrom180, &nes_board_tams1, &nes_board_quattro, &nes_board_jf17, &nes_board_jf19,
     &nes_board_j87, &nes_board_jf11, &nes_board_jf13, &nes_board_sunsoft1, &nes_board_nina03,
-    &nes_board_vrc6a, &nes_board_vrc6b,
+    &nes_board_vrc6a, &nes_board_vrc6b, &nes_board_mmc5,
     NULL,
 };
 
@@ -58,7 +58,7 @@ static const struct {
     int mapper;
     const char *name;
 } unsupported[] = {
-    {5, "MMC5"}, {6, "FFE F4xxx"}, {8, "FFE F3xxx"}, {12, "MMC3 variant (DBZ5)"}, {15, "100-in-1 multicart"},
+    {6, "FFE F4xxx"}, {8, "FFE F3xxx"}, {12, "MMC3 variant (DBZ5)"}, {15, "100-in-1 multicart"},
     {16, "Bandai FCG"}, {18, "Jaleco SS88006"}, {19, "Namco 163"}, {32, "Irem G-101"},
     {33, "Taito TC0190"}, {48, "Taito TC0690"}, {64, "Tengen RAMBO-1"}, {65, "Irem H3001"}, {67, "Sunsoft-3"},
     {68, "Sunsoft-4"}, {73, "VRC3"}, {75, "VRC1"}, {76, "Namco 3446"}, {80, "Taito X1-005"}, {82, "Taito X1-017"}, {85, "VRC7"},
@@ -174,7 +174,8 @@ void nes_board_update(nes *m)
     for (int i = 0; i < 4; i++)
         o.prg[i] = i;
     for (int i = 0; i < 8; i++)
-        o.chr[i] = i;
+        o.chr[i] = o.spr[i] = i;
+    o.ex = 0;
     nes_maps_mirror(&o, c->mirroring);
     o.wram = c->prg_ram_size ? 0 : NES_MAP_OFF;
     if (m->bd->maps)
@@ -184,7 +185,9 @@ void nes_board_update(nes *m)
 
     uint32_t nprg = c->prg_size / 8192;
     for (int i = 0; i < 4; i++)
-        m->prg_rd[i] = c->prg + (size_t)wrap(o.prg[i], nprg) * 8192;
+        m->prg_rd[i] = (o.prg[i] & NES_MAP_RAM) && c->prg_ram_size >= 8192
+                           ? m->prg_ram + (size_t)wrap(o.prg[i] & 0xFFFF, c->prg_ram_size / 8192) * 8192
+                           : c->prg + (size_t)wrap(o.prg[i] & 0xFFFF, nprg) * 8192;
 
     m->wram_rd = NULL;
     m->wram_wr = NULL;
@@ -205,15 +208,15 @@ void nes_board_update(nes *m)
         m->wram_wr = (o.wram & NES_MAP_RO) ? NULL : m->prg_ram + off;
     }
 
-    uint32_t old_chr[8];
-    uint16_t old_nt[4];
     nes_pregs *r = &m->ppu.pl.r;
-    memcpy(old_chr, r->chr_map, sizeof old_chr);
-    memcpy(old_nt, r->nt_map, sizeof old_nt);
-    for (int i = 0; i < 8; i++)
+    nes_pregs old = *r;
+    for (int i = 0; i < 8; i++) {
         r->chr_map[i] = chr_word(c, o.chr[i], 0);
+        r->spr_map[i] = chr_word(c, o.spr[i], 0);
+    }
+    r->ex = o.ex;
     for (int i = 0; i < 4; i++)
         r->nt_map[i] = (o.nt[i] & NES_MAP_CHR) ? (uint16_t)chr_word(c, o.nt[i] & ~NES_MAP_CHR, 1)
                                                : (uint16_t)((o.nt[i] & 3) * 0x400);
-    nes_ppu_maps_changed(m, old_chr, old_nt);
+    nes_ppu_maps_changed(m, &old);
 }

@@ -22,14 +22,15 @@ typedef struct nes_st nes_st; /* the save-state visitor (nes_state.c) */
 /* ---- windows ------------------------------------------------------------------------ */
 
 /* Flags in the entries of nes_maps. */
-#define NES_MAP_RAM 0x40000000 /* chr, nt: the board's CHR-RAM (else CHR-ROM when the cart has it) */
+#define NES_MAP_RAM 0x40000000 /* chr, nt: the board's CHR-RAM (else CHR-ROM when the cart has it);
+                                * prg: an 8 KiB PRG-RAM page read there (the board takes the writes) */
 #define NES_MAP_CHR 0x20000000 /* nt: a 1 KiB CHR page as a nametable (bank | NES_MAP_RAM for RAM) */
 #define NES_MAP_ROM 0x20000000 /* wram: an 8 KiB PRG-ROM bank at $6000 */
 #define NES_MAP_RO 0x10000000  /* wram: the PRG-RAM page reads but ignores writes */
 #define NES_MAP_OFF (-1)       /* wram: nothing answers at $6000-$7FFF (open bus) */
 
 /* What the board's registers map, filled by its maps operation over these defaults: PRG
- * banks 0-3, CHR banks 0-7, the header's mirroring, PRG-RAM page 0 (NES_MAP_OFF without
+ * banks 0-3, CHR banks 0-7 (spr the same, ex 0), the header's mirroring, PRG-RAM page 0 (NES_MAP_OFF without
  * PRG-RAM). Bank numbers are taken modulo the memory's size, as the address lines a board
  * drives past the chip's size are not connected. */
 typedef struct {
@@ -37,6 +38,8 @@ typedef struct {
     int chr[8]; /* 1 KiB CHR banks at PPU $0000-$1FFF (| NES_MAP_RAM) */
     int nt[4];  /* PPU $2000, $2400, $2800, $2C00: nametable RAM page 0-3 (0-1 the console's
                  * CIRAM, 2-3 the board's own RAM: four-screen VRAM, ExRAM), or NES_MAP_CHR */
+    int spr[8]; /* 1 KiB CHR banks of the sprites' windows (used where ex has NES_EX_SETS) */
+    uint32_t ex; /* NES_EX_* (nes_video.h): the MMC5's fetch rules; 0 for the others */
     int wram;   /* CPU $6000-$7FFF: 8 KiB PRG-RAM page (| NES_MAP_RO), NES_MAP_ROM | bank, NES_MAP_OFF */
 } nes_maps;
 

@@ -251,7 +251,12 @@ uint64_t nes_ppu_next_event(nes *m);
 /* Starts the frame log at the current position (power-on). */
 void nes_ppu_begin_log(nes *m);
 /* Called by the mapper after a bank change: logs the changed pattern/nametable windows. */
-void nes_ppu_maps_changed(nes *m, const uint32_t *old_chr, const uint16_t *old_nt);
+void nes_ppu_maps_changed(nes *m, const nes_pregs *old);
+/* The CPU cycle by which the PPU next reaches (line, dot) (a board's scanline event). */
+uint64_t nes_ppu_cycle_of(nes *m, int line, int dot);
+/* Writes byte off (0-4095) of the nametable RAM (pages 2-3: the board's own, e.g. MMC5
+ * ExRAM and fill page) and logs it at the PPU's current dot (call nes_ppu_sync first). */
+void nes_ppu_nt_poke(nes *m, uint32_t off, uint8_t v);
 /* Address line 12 seen by the mapper at dot time t (MMC3 counts its filtered rising edges). */
 void nes_ppu_a12(nes *m, int level, uint64_t t);
 

@@ -63,17 +63,22 @@ void nes_ppu_begin_log(nes *m)
         log_snapshot(m);
 }
 
-void nes_ppu_maps_changed(nes *m, const uint32_t *old_chr, const uint16_t *old_nt)
+void nes_ppu_maps_changed(nes *m, const nes_pregs *old)
 {
     const nes_pregs *r = &m->ppu.pl.r;
     if (!m->ppu.log_on)
         return;
     for (int i = 0; i < 8; i++)
-        if (r->chr_map[i] != old_chr[i])
+        if (r->chr_map[i] != old->chr_map[i])
             log_push(m, NES_EV_MAP, i, r->chr_map[i], 0);
     for (int i = 0; i < 4; i++)
-        if (r->nt_map[i] != old_nt[i])
+        if (r->nt_map[i] != old->nt_map[i])
             log_push(m, NES_EV_MAP, 8 + i, r->nt_map[i], 0);
+    for (int i = 0; i < 8; i++)
+        if (r->spr_map[i] != old->spr_map[i])
+            log_push(m, NES_EV_MAP, 12 + i, r->spr_map[i], 0);
+    if (r->ex != old->ex)
+        log_push(m, NES_EV_MAP, 20, r->ex, 0);
 }
 
 /* ---- power ------------------------------------------------------------------------- */
@@ -81,10 +86,12 @@ void nes_ppu_maps_changed(nes *m, const uint32_t *old_chr, const uint16_t *old_n
 void nes_ppu_power(nes *m)
 {
     nes_ppu *p = &m->ppu;
-    nes_pregs keep = p->pl.r; /* the mapper owns chr_map / nt_map */
+    nes_pregs keep = p->pl.r; /* the mapper owns chr_map / nt_map / spr_map / ex */
     memset(p, 0, sizeof *p);
     memcpy(p->pl.r.chr_map, keep.chr_map, sizeof keep.chr_map);
     memcpy(p->pl.r.nt_map, keep.nt_map, sizeof keep.nt_map);
+    memcpy(p->pl.r.spr_map, keep.spr_map, sizeof keep.spr_map);
+    p->pl.r.ex = keep.ex;
     p->hit_clk = p->ovf_clk = p->rd7_at = NES_NEVER;
     p->watch_addr = NES_NO_WATCH;
     p->mem.chr_rom = m->cart->chr;
@@ -301,9 +308,8 @@ static void plan_hit(nes *m, int L)
             }
             int v = rv.v;
             int tile = nes_nt_rd(&p->mem, &rv, 0x2000 | (v & 0x0FFF));
-            int a = ((r->ctrl & NES_CTRL_BG_HI) ? 0x1000 : 0) | (tile << 4) | ((v >> 12) & 7);
-            blo = nes_chr_rd(&p->mem, &rv, a);
-            bhi = nes_chr_rd(&p->mem, &rv, a | 8);
+            blo = nes_bg_pat(&p->mem, &rv, v, tile, 0);
+            bhi = nes_bg_pat(&p->mem, &rv, v, tile, 8);
         }
         int b = 7 - (col & 7);
         if (((blo | bhi) >> b) & 1) {
@@ -559,6 +565,21 @@ static uint64_t next_a12_edge(nes *m)
         dot = 0;
     }
     return NES_NEVER;
+}
+
+uint64_t nes_ppu_cycle_of(nes *m, int line, int dot)
+{
+    return time_of(&m->ppu, line, dot) / 3 + 1;
+}
+
+void nes_ppu_nt_poke(nes *m, uint32_t off, uint8_t v)
+{
+    nes_ppu *p = &m->ppu;
+    if (p->nt[off] == v)
+        return;
+    p->nt[off] = v;
+    if (p->log_on)
+        log_push(m, NES_EV_NT, 0, off, v);
 }
 
 uint64_t nes_ppu_next_event(nes *m)

@@ -30,6 +30,19 @@ enum {
 #define NES_NT_CHR_RAM 0x4000u
 #define NES_NT_PAGE 0x3FFFu
 
+/* nes_pregs.ex: what the MMC5 changes in the PPU's fetches (0 for every other board).
+ * NES_EX_SETS: two sets of pattern windows, chr_map (set B) and spr_map (set A): in 8x16
+ * sprite mode the background fetches through chr_map and the sprites through spr_map; in
+ * 8x8 mode both use the set written last (NES_EX_LAST_B: chr_map, else spr_map).
+ * NES_EX_ATTR (ExRAM mode 1): each background tile's ExRAM byte (nametable RAM page 2, at
+ * the tile's nametable index) gives its palette (bits 6-7) and 4 KiB pattern bank (bits
+ * 0-5, with bits 16-17 of ex above them), taken modulo the count in bits 0-15 of ex, in
+ * CHR-RAM with NES_EX_CHR_RAM. */
+#define NES_EX_ATTR 0x80000000u
+#define NES_EX_CHR_RAM 0x40000000u
+#define NES_EX_SETS 0x20000000u
+#define NES_EX_LAST_B 0x10000000u
+
 /* The registers that decide what the PPU fetches and draws. v, t, x are the loopy scroll
  * registers (v: current VRAM address, t: temporary address, x: fine X scroll). */
 typedef struct {
@@ -37,6 +50,8 @@ typedef struct {
     uint8_t x, ctrl, mask, spare;
     uint32_t chr_map[8]; /* byte offset of each 1 KiB pattern window ($0000-$1FFF) */
     uint16_t nt_map[4];  /* each 1 KiB nametable slot ($2000-$2FFF): NES_NT_CHR, or an offset in nametable RAM */
+    uint32_t spr_map[8]; /* NES_EX_SETS: the sprites' pattern windows (else unused) */
+    uint32_t ex;         /* NES_EX_*: the MMC5's fetch rules */
 } nes_pregs;
 
 /* One change recorded in a frame log, stamped with the PPU position (line, dot) before
@@ -54,7 +69,7 @@ enum {
     NES_EV_CHR = 3,  /* CHR-RAM byte a = b */
     NES_EV_PAL = 4,  /* palette entry a (0-31, canonical) = b */
     NES_EV_OAM = 5,  /* OAM byte a = b */
-    NES_EV_MAP = 6,  /* slot 0-7: chr_map[slot] = a; slot 8-11: nt_map[slot - 8] = a */
+    NES_EV_MAP = 6,  /* slot 0-7: chr_map[slot] = a; 8-11: nt_map[slot - 8] = a; 12-19: spr_map[slot - 12] = a; 20: ex = a */
 };
 
 /* Where pattern, nametable and OAM bytes come from. In the core these are the live
@@ -187,11 +202,28 @@ GV_INLINE uint8_t nes_chr_byte(const nes_pmem *m, int ram, uint32_t off)
     return m->ev ? nes_overlay(m, NES_EV_CHR, off, v) : v;
 }
 
+/* Pattern byte at PPU address a ($0000-$1FFF) through the pattern windows map. */
+GV_INLINE uint8_t nes_chr_rd_map(const nes_pmem *m, const uint32_t *map, int a)
+{
+    uint32_t w = map[(a >> 10) & 7];
+    return nes_chr_byte(m, (w & NES_CHR_RAM) != 0, (w & ~NES_CHR_RAM) + (uint32_t)(a & 0x3FF));
+}
+
+/* The windows the background (and $2007) fetch through, and the sprites' (NES_EX_SETS). */
+GV_INLINE const uint32_t *nes_bg_map(const nes_pregs *r)
+{
+    return (r->ex & NES_EX_SETS) && !(r->ctrl & NES_CTRL_SPR16) && !(r->ex & NES_EX_LAST_B) ? r->spr_map : r->chr_map;
+}
+
+GV_INLINE const uint32_t *nes_spr_map(const nes_pregs *r)
+{
+    return (r->ex & NES_EX_SETS) && ((r->ctrl & NES_CTRL_SPR16) || !(r->ex & NES_EX_LAST_B)) ? r->spr_map : r->chr_map;
+}
+
 /* Pattern byte at PPU address a ($0000-$1FFF) through the current bank mapping. */
 GV_INLINE uint8_t nes_chr_rd(const nes_pmem *m, const nes_pregs *r, int a)
 {
-    uint32_t w = r->chr_map[(a >> 10) & 7];
-    return nes_chr_byte(m, (w & NES_CHR_RAM) != 0, (w & ~NES_CHR_RAM) + (uint32_t)(a & 0x3FF));
+    return nes_chr_rd_map(m, r->ex ? nes_bg_map(r) : r->chr_map, a);
 }
 
 /* Nametable byte at PPU address a ($2000-$3EFF) through the current nametable mapping. */
@@ -203,6 +235,35 @@ GV_INLINE uint8_t nes_nt_rd(const nes_pmem *m, const nes_pregs *r, int a)
     uint32_t off = w + (uint32_t)(a & 0x3FF);
     uint8_t v = m->nt[off];
     return m->ev ? nes_overlay(m, NES_EV_NT, off, v) : v;
+}
+
+/* NES_EX_ATTR: the ExRAM byte of the background tile at v (nametable RAM page 2). */
+GV_INLINE uint8_t nes_ex_byte(const nes_pmem *m, int v)
+{
+    uint32_t off = 0x800u + (uint32_t)(v & 0x3FF);
+    return m->ev ? nes_overlay(m, NES_EV_NT, off, m->nt[off]) : m->nt[off];
+}
+
+/* Background pattern byte of tile `tile` at v (plane: 0 low, 8 high), with the ExRAM's
+ * 4 KiB bank in NES_EX_ATTR. */
+GV_INLINE uint8_t nes_bg_pat(const nes_pmem *m, const nes_pregs *r, int v, int tile, int plane)
+{
+    int a = ((r->ctrl & NES_CTRL_BG_HI) ? 0x1000 : 0) | (tile << 4) | ((v >> 12) & 7) | plane;
+    if (r->ex & NES_EX_ATTR) {
+        uint32_t n = r->ex & 0xFFFFu;
+        uint32_t bank = ((uint32_t)(nes_ex_byte(m, v) & 0x3F) | ((r->ex >> 10) & 0xC0)) % (n ? n : 1u);
+        return nes_chr_byte(m, (r->ex & NES_EX_CHR_RAM) != 0, bank * 4096u + (uint32_t)(a & 0xFFF));
+    }
+    return nes_chr_rd(m, r, a);
+}
+
+/* The attribute bits (0-3) of the background tile at v. */
+GV_INLINE uint8_t nes_bg_attr(const nes_pmem *m, const nes_pregs *r, int v)
+{
+    if (r->ex & NES_EX_ATTR)
+        return (uint8_t)(nes_ex_byte(m, v) >> 6);
+    uint8_t at = nes_nt_rd(m, r, 0x23C0 | (v & 0x0C00) | ((v >> 4) & 0x38) | ((v >> 2) & 0x07));
+    return (uint8_t)((at >> (((v >> 4) & 4) | (v & 2))) & 3);
 }
 
 GV_INLINE uint8_t nes_oam_rd(const nes_pmem *m, int i)
@@ -233,15 +294,11 @@ GV_INLINE void nes_bg_fetch(nes_pline *p, const nes_pmem *m, int k, int s)
     if (k == 0) {
         p->nt_latch = nes_nt_rd(m, r, 0x2000 | (v & 0x0FFF));
     } else if (k == 1) {
-        uint8_t at = nes_nt_rd(m, r, 0x23C0 | (v & 0x0C00) | ((v >> 4) & 0x38) | ((v >> 2) & 0x07));
-        int shift = ((v >> 4) & 4) | (v & 2);
-        p->tat[s] = (uint8_t)((at >> shift) & 3);
+        p->tat[s] = nes_bg_attr(m, r, v);
+    } else if (k == 2) {
+        p->tlo[s] = nes_bg_pat(m, r, v, p->nt_latch, 0);
     } else {
-        int a = ((r->ctrl & NES_CTRL_BG_HI) ? 0x1000 : 0) | (p->nt_latch << 4) | ((v >> 12) & 7);
-        if (k == 2)
-            p->tlo[s] = nes_chr_rd(m, r, a);
-        else
-            p->thi[s] = nes_chr_rd(m, r, a | 8);
+        p->thi[s] = nes_bg_pat(m, r, v, p->nt_latch, 8);
     }
 }
 
@@ -267,7 +324,8 @@ GV_INLINE void nes_sprite_row(const nes_pmem *m, const nes_pregs *r, int tile, i
             row = 7 - row;
         a = ((r->ctrl & NES_CTRL_SPR_HI) ? 0x1000 : 0) | (tile << 4);
     }
-    uint8_t l = nes_chr_rd(m, r, a + row), h = nes_chr_rd(m, r, a + row + 8);
+    const uint32_t *map = r->ex ? nes_spr_map(r) : r->chr_map;
+    uint8_t l = nes_chr_rd_map(m, map, a + row), h = nes_chr_rd_map(m, map, a + row + 8);
     if (attr & 0x40) { /* horizontal flip: reverse the bits */
         l = (uint8_t)(((l * 0x0802u & 0x22110u) | (l * 0x8020u & 0x88440u)) * 0x10101u >> 16);
         h = (uint8_t)(((h * 0x0802u & 0x22110u) | (h * 0x8020u & 0x88440u)) * 0x10101u >> 16);
@@ -363,11 +421,17 @@ GV_ALWAYS_INLINE void nes_bg_group(nes_pline *p, const nes_pmem *m, int s)
     }
     int v = r->v;
     p->nt_latch = nes_nt_rd(m, r, 0x2000 | (v & 0x0FFF));
+    if (r->ex) { /* the MMC5's rules */
+        p->tat[s] = nes_bg_attr(m, r, v);
+        p->tlo[s] = nes_bg_pat(m, r, v, p->nt_latch, 0);
+        p->thi[s] = nes_bg_pat(m, r, v, p->nt_latch, 8);
+        return;
+    }
     uint8_t at = nes_nt_rd(m, r, 0x23C0 | (v & 0x0C00) | ((v >> 4) & 0x38) | ((v >> 2) & 0x07));
     p->tat[s] = (uint8_t)((at >> (((v >> 4) & 4) | (v & 2))) & 3);
     int a = ((r->ctrl & NES_CTRL_BG_HI) ? 0x1000 : 0) | (p->nt_latch << 4) | ((v >> 12) & 7);
-    p->tlo[s] = nes_chr_rd(m, r, a);
-    p->thi[s] = nes_chr_rd(m, r, a | 8);
+    p->tlo[s] = nes_chr_rd_map(m, r->chr_map, a);
+    p->thi[s] = nes_chr_rd_map(m, r->chr_map, a | 8);
 }
 
 /* Pixels 8j..8j+7 (the group drawn during dots 8j+1..8j+8) with the registers fixed: the
@@ -511,8 +575,12 @@ GV_INLINE void nes_apply_event(nes_pline *p, const nes_vev *e)
     case NES_EV_MAP:
         if (e->slot < 8)
             p->r.chr_map[e->slot] = e->a;
-        else
+        else if (e->slot < 12)
             p->r.nt_map[(e->slot - 8) & 3] = (uint16_t)e->a;
+        else if (e->slot < 20)
+            p->r.spr_map[(e->slot - 12) & 7] = e->a;
+        else
+            p->r.ex = e->a;
         break;
     default:
         break;
