@@ -108,6 +108,10 @@ typedef struct {
 typedef struct snes_cpu {
     snes_cpu_state s;
     const snes_cpu_bus *bus;
+    /* the CPU cycle number (bus and internal cycles since power-on) of the access a bus
+     * callback is serving: set before every callback, so that the machine can time the
+     * hardware that counts CPU cycles whatever their length ($4202-$4206's arithmetic) */
+    uint64_t cyc_now;
 } snes_cpu;
 
 /* Binds the CPU to a bus and clears the state (clock 0, all registers 0, emulation mode
