@@ -746,7 +746,7 @@ GV_HOT_INLINE void exec(snes_cpu *cpu, uint64_t until, int single, const int R)
     cx_load(c, cpu);
     for (;;) {
         if (R || single || UNLIKELY(c->clk >= c->next)) {
-            if (c->clk >= until && !single)
+            if ((c->clk >= until || cpu->yield) && !single)
                 break;
             int b = boundary(c, R, until, single);
             if (b < 0)

@@ -449,6 +449,7 @@ static void io_write(snes *m, uint32_t addr, uint8_t v, uint64_t *clk)
     case 0x4200: {
         uint8_t old = m->s.nmitimen;
         m->s.nmitimen = v;
+        m->cpu.yield = 1; /* the H/V IRQ may now fall later on this line */
         /* enabling NMI inside vertical blank with the flag still set fires it */
         if (!(old & 0x80) && (v & 0x80) && m->s.nmi_flag)
             snes_cpu_set_nmi(&m->cpu, *clk);
@@ -476,10 +477,10 @@ static void io_write(snes *m, uint32_t addr, uint8_t v, uint64_t *clk)
         return;
     case 0x4204: m->s.wrdiv = (uint16_t)((m->s.wrdiv & 0xFF00) | v); return;
     case 0x4205: m->s.wrdiv = (uint16_t)((m->s.wrdiv & 0x00FF) | v << 8); return;
-    case 0x4207: m->s.htime = (uint16_t)((m->s.htime & 0x100) | v); return;
-    case 0x4208: m->s.htime = (uint16_t)((m->s.htime & 0xFF) | (v & 1) << 8); return;
-    case 0x4209: m->s.vtime = (uint16_t)((m->s.vtime & 0x100) | v); return;
-    case 0x420A: m->s.vtime = (uint16_t)((m->s.vtime & 0xFF) | (v & 1) << 8); return;
+    case 0x4207: m->s.htime = (uint16_t)((m->s.htime & 0x100) | v); m->cpu.yield = 1; return;
+    case 0x4208: m->s.htime = (uint16_t)((m->s.htime & 0xFF) | (v & 1) << 8); m->cpu.yield = 1; return;
+    case 0x4209: m->s.vtime = (uint16_t)((m->s.vtime & 0x100) | v); m->cpu.yield = 1; return;
+    case 0x420A: m->s.vtime = (uint16_t)((m->s.vtime & 0xFF) | (v & 1) << 8); m->cpu.yield = 1; return;
     case 0x420B:
         if (v)
             dma_run(m, v, clk);
@@ -682,7 +683,7 @@ static void cpu_run_to(snes *m, uint64_t t)
         snes_cpu_run(&m->cpu, t);
         return;
     }
-    while (m->cpu.s.clock < t) {
+    while (m->cpu.s.clock < t && !m->cpu.yield) {
         if (m->cpu.s.waiting || m->cpu.s.stopped) {
             snes_cpu_run(&m->cpu, t);
             if (m->cpu.s.waiting || m->cpu.s.stopped)
@@ -780,7 +781,14 @@ void snes_run_frame(snes *m)
                 next = SNES_HDMA_AT;
             if (ip >= (int32_t)pos && (uint32_t)ip < next)
                 next = (uint32_t)ip;
+            m->cpu.yield = 0;
             cpu_run_to(m, ls + next);
+            if (m->cpu.yield && m->cpu.s.clock < ls + next) {
+                /* a write moved the IRQ's position: look again from here (a position
+                 * already passed does not fire) */
+                pos = (uint32_t)(m->cpu.s.clock - ls);
+                continue;
+            }
             pos = next;
             if (next == SNES_LINE_CLOCKS)
                 break;
