@@ -20,6 +20,32 @@
 
         test  = $14
 
+; divide_check N, DIVIDEND, DIVISOR, QUOTIENT, REMAINDER: checks N and N+1, the
+; quotient and remainder read after 8 NOPs (19 cycles from the write to $4206)
+.macro divide_check n, dividend, divisor, quotient, remainder
+        lda     #n
+        sta     test
+        ldx     #dividend
+        stx     $4204
+        lda     #divisor
+        sta     $4206
+        .repeat 8
+        nop
+        .endrepeat
+        rep     #$20
+        lda     $4214
+        cmp     #quotient
+        jne     fail
+        sep     #$20
+        lda     #n + 1
+        sta     test
+        rep     #$20
+        lda     $4216
+        cmp     #remainder
+        jne     fail
+        sep     #$20
+.endmacro
+
         .segment "CODE"
         .a8
         .i16
@@ -69,80 +95,11 @@ reset:  snes_reset
         cmp     #$FF
         jeq     fail
 
-        lda     #4              ; checks 4-5: 50000 / 7 after 8 NOPs (19 cycles)
-        sta     test
-        ldx     #50000
-        stx     $4204
-        lda     #7
-        sta     $4206
-        nop
-        nop
-        nop
-        nop
-        nop
-        nop
-        nop
-        nop
-        rep     #$20
-        lda     $4214
-        cmp     #7142
-        jne     fail
-        sep     #$20
-        lda     #5
-        sta     test
-        rep     #$20
-        lda     $4216
-        cmp     #6
-        jne     fail
-        sep     #$20
+        divide_check 4, 50000, 7, 7142, 6          ; checks 4-5
+        divide_check 6, $1234, 0, $FFFF, $1234     ; checks 6-7: division by zero
 
-        lda     #6              ; checks 6-7: $1234 / 0 after 8 NOPs
-        sta     test
-        ldx     #$1234
-        stx     $4204
-        lda     #0
-        sta     $4206
-        nop
-        nop
-        nop
-        nop
-        nop
-        nop
-        nop
-        nop
-        rep     #$20
-        lda     $4214
-        cmp     #$FFFF
-        jne     fail
-        sep     #$20
-        lda     #7
-        sta     test
-        rep     #$20
-        lda     $4216
-        cmp     #$1234
-        jne     fail
-        sep     #$20
-
-        lda     #0
-        sta     f:SRAM_STATUS
-        ldx     #0
-@ptxt:  lda     passed_txt,x
-        sta     f:SRAM_STATUS+4,x
-        inx
-        cmp     #0
-        bne     @ptxt
-done:   bra     done
-
-fail:   sep     #$20
-        lda     test
-        sta     f:SRAM_STATUS
-        ldx     #0
-@ftxt:  lda     failed_txt,x
-        sta     f:SRAM_STATUS+4,x
-        inx
-        cmp     #0
-        bne     @ftxt
-@stop:  bra     @stop
+        status_end #0, passed_txt
+fail:   status_end test, failed_txt
 
 nmi:    rti
 irq:    rti

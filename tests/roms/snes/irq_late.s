@@ -79,26 +79,8 @@ reset:  snes_reset
         cmp     #270
         jcc     fail
         sep     #$20
-        lda     #0
-        sta     f:SRAM_STATUS
-        ldx     #0
-@ptxt:  lda     passed_txt,x
-        sta     f:SRAM_STATUS+4,x
-        inx
-        cmp     #0
-        bne     @ptxt
-done:   bra     done
-
-fail:   sep     #$20
-        lda     test
-        sta     f:SRAM_STATUS
-        ldx     #0
-@ftxt:  lda     failed_txt,x
-        sta     f:SRAM_STATUS+4,x
-        inx
-        cmp     #0
-        bne     @ftxt
-@stop:  bra     @stop
+        status_end #0, passed_txt
+fail:   status_end test, failed_txt
 
 nmi:    rti
 
