@@ -40,6 +40,8 @@ verdict hv_test
 verdict alu_test
 # an H/V IRQ set mid-line for a later position on the same line fires on that line
 verdict irq_late
+# HTIME 339: the IRQ comes early on the next line (long dots 323/327 counted)
+verdict irq_wrap
 
 # the same ROM with A+Start held from frame 0: check 11 (joypad auto-read gives 0) must
 # fail, and only it: the movie reaches $4218

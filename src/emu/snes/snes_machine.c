@@ -695,19 +695,29 @@ static void cpu_run_to(snes *m, uint64_t t)
     }
 }
 
-/* Where on line `line` the H/V IRQ fires (a master clock offset), or -1 when it does not. */
+/* Where on line `line` the H/V IRQ fires (a master clock offset), or -1 when it does not.
+ * It comes 14 clocks after the start of dot HTIME, the dots counted as the H counter
+ * counts them (323 and 327 are 6 clocks long); for HTIME 337-339 that is past the line's
+ * end, so it comes early on the next line (HTIME above 339 never matches). */
 static int32_t irq_pos(const snes *m, uint32_t line)
 {
     uint8_t mode = (m->s.nmitimen >> 4) & 3;
     if (!mode)
         return -1;
-    if (mode == 1) /* H only: every line at HTIME */
-        return m->s.htime < 340 ? (int32_t)m->s.htime * 4 + 14 : -1;
-    if (line != m->s.vtime)
-        return -1;
     if (mode == 2) /* V only: at the start of line VTIME */
-        return 10;
-    return m->s.htime < 340 ? (int32_t)m->s.htime * 4 + 14 : -1;
+        return line == m->s.vtime ? 10 : -1;
+    uint32_t h = m->s.htime;
+    if (h >= 340)
+        return -1;
+    int32_t p = (int32_t)(h * 4 + (h > 323 ? 2 : 0) + (h > 327 ? 2 : 0) + 14);
+    uint32_t vline = line;
+    if (p >= SNES_LINE_CLOCKS) { /* the match was on the line before */
+        p -= SNES_LINE_CLOCKS;
+        vline = line ? line - 1 : SNES_LINES - 1;
+    }
+    if (mode == 1) /* H only: every line */
+        return p;
+    return vline == m->s.vtime ? p : -1;
 }
 
 static void fire_irq(snes *m, uint64_t at)
