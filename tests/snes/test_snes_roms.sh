@@ -35,6 +35,13 @@ verdict cpu_test
 # the H/V counter latch: 20,000 latches on every phase of the line, H 0-339 (long dots 323
 # and 327), V 0-261, latched at the access's own clock
 verdict hv_test
+# the multiplier/divider count CPU cycles: 8 for a product, 16 for a quotient; an early
+# read gives an intermediate value ($01 * $FF read 3 cycles in: not $FF but 2^k - 1)
+verdict alu_test
+# an H/V IRQ set mid-line for a later position on the same line fires on that line
+verdict irq_late
+# HTIME 339: the IRQ comes early on the next line (long dots 323/327 counted)
+verdict irq_wrap
 
 # the same ROM with A+Start held from frame 0: check 11 (joypad auto-read gives 0) must
 # fail, and only it: the movie reaches $4218

@@ -76,6 +76,7 @@ typedef struct {
 GV_HOT_INLINE uint8_t ref_cycle(cx *c, uint32_t a, uint8_t v, unsigned fl)
 {
     fl |= (c->e ? SNES_CYC_E : 0) | (c->p & SNES_P_M ? SNES_CYC_M : 0) | (c->p & SNES_P_X ? SNES_CYC_X : 0);
+    c->cpu->cyc_now = c->cpu->s.cycles + c->ncyc + 1; /* counting this cycle, as rd/wr do */
     unsigned n = c->bus->cycle(c->bus->ctx, a, &v, fl, c->clk);
     c->clk += n;
     c->last_len = n;
@@ -98,6 +99,7 @@ GV_HOT_INLINE uint8_t rd(cx *c, const int R, uint32_t a, unsigned fl)
         return c->mdr = pg->r[a & 0xFFF];
     }
     uint64_t t = c->clk;
+    c->cpu->cyc_now = c->cpu->s.cycles + c->ncyc;
     uint8_t v = c->bus->read(c->bus->ctx, a, &t);
     c->last_len = (uint32_t)(t - c->clk);
     c->clk = t;
@@ -123,6 +125,7 @@ GV_HOT_INLINE void wr(cx *c, const int R, uint32_t a, uint8_t v, unsigned fl)
         return;
     }
     uint64_t t = c->clk;
+    c->cpu->cyc_now = c->cpu->s.cycles + c->ncyc;
     c->bus->write(c->bus->ctx, a, v, &t);
     c->last_len = (uint32_t)(t - c->clk);
     c->clk = t;
@@ -743,7 +746,7 @@ GV_HOT_INLINE void exec(snes_cpu *cpu, uint64_t until, int single, const int R)
     cx_load(c, cpu);
     for (;;) {
         if (R || single || UNLIKELY(c->clk >= c->next)) {
-            if (c->clk >= until && !single)
+            if ((c->clk >= until || cpu->yield) && !single)
                 break;
             int b = boundary(c, R, until, single);
             if (b < 0)

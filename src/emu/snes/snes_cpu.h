@@ -108,6 +108,13 @@ typedef struct {
 typedef struct snes_cpu {
     snes_cpu_state s;
     const snes_cpu_bus *bus;
+    /* the CPU cycle number (bus and internal cycles since power-on) of the access a bus
+     * callback is serving: set before every callback, so that the machine can time the
+     * hardware that counts CPU cycles whatever their length ($4202-$4206's arithmetic) */
+    uint64_t cyc_now;
+    /* set by a bus callback (the machine: a write that moves the H/V IRQ) to end
+     * snes_cpu_run at the next instruction boundary, before its limit */
+    uint8_t yield;
 } snes_cpu;
 
 /* Binds the CPU to a bus and clears the state (clock 0, all registers 0, emulation mode
@@ -121,7 +128,7 @@ void snes_cpu_init(snes_cpu *c, const snes_cpu_bus *bus);
 void snes_cpu_reset(snes_cpu *c);
 
 /* Runs whole instructions (and interrupt entries) while the clock is below
- * until_master_clock; the last one may end past it. Returns at once when stopped (STP);
+ * until_master_clock (and yield is clear); the last one may end past it. Returns at once when stopped (STP);
  * while waiting (WAI) with no interrupt, the clock advances in internal cycles to the
  * limit. */
 void snes_cpu_run(snes_cpu *c, uint64_t until_master_clock);

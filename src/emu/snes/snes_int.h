@@ -73,6 +73,10 @@ typedef struct {
     /* CPU I/O */
     uint8_t nmitimen, wrio, wrmpya, wrmpyb;
     uint16_t wrdiv, rddiv, rdmpy;
+    uint8_t alu_op, alu_b;     /* the arithmetic under way: 0 none, 1 multiply, 2 divide; its
+                                * 8-bit operand ($4203 or $4206) */
+    uint16_t alu_pad;
+    uint64_t alu_at;           /* CPU cycle number of the write that started it */
     uint16_t htime, vtime;
     uint8_t hdmaen, memsel, nmi_flag, irq_flag;
     uint16_t joy[4];           /* $4218-$421F after auto-read */

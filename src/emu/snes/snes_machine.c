@@ -302,6 +302,35 @@ static void vlog_line(snes *m, int y)
     lg->line_reg[y] = (uint8_t)(lg->nregs - 1);
 }
 
+/* The 5A22's multiplier and divider count CPU cycles, whatever their length (SNESdev wiki,
+ * Multiplication: 8 cycles for a product, 16 for a quotient; the cycles of the instruction
+ * that reads the result count, and an early read returns an intermediate result). The
+ * machine computes the registers when they are read, from the cycles gone since the
+ * starting write: k = the CPU cycles after that write and before the reading access.
+ * Our model of the intermediate values, one bit per cycle: the product is shift-add from
+ * the multiplier's bit 0, so after k steps RDMPY = A * (B's low k bits) and RDDIV = B;
+ * the division is restoring, quotient bits from bit 15 down, so after k steps RDDIV holds
+ * the quotient's top k bits and RDMPY the dividend less RDDIV * divisor (a divisor of 0
+ * sets every quotient bit and leaves the dividend: $FFFF and the dividend at the end). */
+static void alu_settle(snes *m)
+{
+    uint64_t gone = m->cpu.cyc_now - m->s.alu_at; /* a reset restarts the count: wraps */
+    uint32_t k = gone <= 1 ? 0 : gone <= 17 ? (uint32_t)(gone - 1) : 16, b = m->s.alu_b;
+    if (m->s.alu_op == 1) {
+        if (k >= 8)
+            k = 8, m->s.alu_op = 0;
+        m->s.rdmpy = (uint16_t)(m->s.wrmpya * (b & ((1u << k) - 1)));
+        m->s.rddiv = (uint16_t)b;
+        return;
+    }
+    if (k >= 16)
+        k = 16, m->s.alu_op = 0;
+    uint32_t n = m->s.wrdiv, sh = 16 - k;
+    uint32_t q = b ? (n / (b << sh)) << sh : (0xFFFFu << sh) & 0xFFFF;
+    m->s.rddiv = (uint16_t)q;
+    m->s.rdmpy = (uint16_t)(n - q * b);
+}
+
 static uint8_t io_read(snes *m, uint32_t addr, uint64_t *clk)
 {
     uint16_t a = (uint16_t)addr;
@@ -367,6 +396,13 @@ static uint8_t io_read(snes *m, uint32_t addr, uint64_t *clk)
         return v;
     }
     case 0x4213: return m->s.wrio;
+    case 0x4214: case 0x4215: case 0x4216: case 0x4217:
+        if (m->s.alu_op)
+            alu_settle(m);
+        break;
+    default: break;
+    }
+    switch (a) {
     case 0x4214: return (uint8_t)m->s.rddiv;
     case 0x4215: return (uint8_t)(m->s.rddiv >> 8);
     case 0x4216: return (uint8_t)m->s.rdmpy;
@@ -413,6 +449,7 @@ static void io_write(snes *m, uint32_t addr, uint8_t v, uint64_t *clk)
     case 0x4200: {
         uint8_t old = m->s.nmitimen;
         m->s.nmitimen = v;
+        m->cpu.yield = 1; /* the H/V IRQ may now fall later on this line */
         /* enabling NMI inside vertical blank with the flag still set fires it */
         if (!(old & 0x80) && (v & 0x80) && m->s.nmi_flag)
             snes_cpu_set_nmi(&m->cpu, *clk);
@@ -428,26 +465,22 @@ static void io_write(snes *m, uint32_t addr, uint8_t v, uint64_t *clk)
         m->s.wrio = v;
         return;
     case 0x4202: m->s.wrmpya = v; return;
-    case 0x4203:
-        m->s.wrmpyb = v;
-        m->s.rdmpy = (uint16_t)(m->s.wrmpya * v);
-        m->s.rddiv = v;
+    case 0x4203: /* starts a multiplication: 8 CPU cycles (alu_settle) */
+    case 0x4206: /* starts a division: 16 CPU cycles */
+        if (m->s.alu_op)
+            alu_settle(m);
+        m->s.wrmpyb = a == 0x4203 ? v : m->s.wrmpyb;
+        m->s.alu_op = a == 0x4203 ? 1 : 2;
+        m->s.alu_b = v;
+        m->s.alu_at = m->cpu.cyc_now;
+        alu_settle(m);
         return;
     case 0x4204: m->s.wrdiv = (uint16_t)((m->s.wrdiv & 0xFF00) | v); return;
     case 0x4205: m->s.wrdiv = (uint16_t)((m->s.wrdiv & 0x00FF) | v << 8); return;
-    case 0x4206:
-        if (v) {
-            m->s.rddiv = (uint16_t)(m->s.wrdiv / v);
-            m->s.rdmpy = (uint16_t)(m->s.wrdiv % v);
-        } else { /* division by zero: quotient $FFFF, remainder the dividend */
-            m->s.rddiv = 0xFFFF;
-            m->s.rdmpy = m->s.wrdiv;
-        }
-        return;
-    case 0x4207: m->s.htime = (uint16_t)((m->s.htime & 0x100) | v); return;
-    case 0x4208: m->s.htime = (uint16_t)((m->s.htime & 0xFF) | (v & 1) << 8); return;
-    case 0x4209: m->s.vtime = (uint16_t)((m->s.vtime & 0x100) | v); return;
-    case 0x420A: m->s.vtime = (uint16_t)((m->s.vtime & 0xFF) | (v & 1) << 8); return;
+    case 0x4207: m->s.htime = (uint16_t)((m->s.htime & 0x100) | v); m->cpu.yield = 1; return;
+    case 0x4208: m->s.htime = (uint16_t)((m->s.htime & 0xFF) | (v & 1) << 8); m->cpu.yield = 1; return;
+    case 0x4209: m->s.vtime = (uint16_t)((m->s.vtime & 0x100) | v); m->cpu.yield = 1; return;
+    case 0x420A: m->s.vtime = (uint16_t)((m->s.vtime & 0xFF) | (v & 1) << 8); m->cpu.yield = 1; return;
     case 0x420B:
         if (v)
             dma_run(m, v, clk);
@@ -650,7 +683,7 @@ static void cpu_run_to(snes *m, uint64_t t)
         snes_cpu_run(&m->cpu, t);
         return;
     }
-    while (m->cpu.s.clock < t) {
+    while (m->cpu.s.clock < t && !m->cpu.yield) {
         if (m->cpu.s.waiting || m->cpu.s.stopped) {
             snes_cpu_run(&m->cpu, t);
             if (m->cpu.s.waiting || m->cpu.s.stopped)
@@ -662,19 +695,29 @@ static void cpu_run_to(snes *m, uint64_t t)
     }
 }
 
-/* Where on line `line` the H/V IRQ fires (a master clock offset), or -1 when it does not. */
+/* Where on line `line` the H/V IRQ fires (a master clock offset), or -1 when it does not.
+ * It comes 14 clocks after the start of dot HTIME, the dots counted as the H counter
+ * counts them (323 and 327 are 6 clocks long); for HTIME 337-339 that is past the line's
+ * end, so it comes early on the next line (HTIME above 339 never matches). */
 static int32_t irq_pos(const snes *m, uint32_t line)
 {
     uint8_t mode = (m->s.nmitimen >> 4) & 3;
     if (!mode)
         return -1;
-    if (mode == 1) /* H only: every line at HTIME */
-        return m->s.htime < 340 ? (int32_t)m->s.htime * 4 + 14 : -1;
-    if (line != m->s.vtime)
-        return -1;
     if (mode == 2) /* V only: at the start of line VTIME */
-        return 10;
-    return m->s.htime < 340 ? (int32_t)m->s.htime * 4 + 14 : -1;
+        return line == m->s.vtime ? 10 : -1;
+    uint32_t h = m->s.htime;
+    if (h >= 340)
+        return -1;
+    int32_t p = (int32_t)(h * 4 + (h > 323 ? 2 : 0) + (h > 327 ? 2 : 0) + 14);
+    uint32_t vline = line;
+    if (p >= SNES_LINE_CLOCKS) { /* the match was on the line before */
+        p -= SNES_LINE_CLOCKS;
+        vline = line ? line - 1 : SNES_LINES - 1;
+    }
+    if (mode == 1) /* H only: every line */
+        return p;
+    return vline == m->s.vtime ? p : -1;
 }
 
 static void fire_irq(snes *m, uint64_t at)
@@ -748,7 +791,14 @@ void snes_run_frame(snes *m)
                 next = SNES_HDMA_AT;
             if (ip >= (int32_t)pos && (uint32_t)ip < next)
                 next = (uint32_t)ip;
+            m->cpu.yield = 0;
             cpu_run_to(m, ls + next);
+            if (m->cpu.yield && m->cpu.s.clock < ls + next) {
+                /* a write moved the IRQ's position: look again from here (a position
+                 * already passed does not fire) */
+                pos = (uint32_t)(m->cpu.s.clock - ls);
+                continue;
+            }
             pos = next;
             if (next == SNES_LINE_CLOCKS)
                 break;
