@@ -10,7 +10,7 @@
 # MMM01), the boards' battery files (written, read back and written again byte for byte,
 # their layouts, wrong sizes refused) and their state in save states, the verdicts of the
 # serial-bytes form of the LD B,B protocol (proto_pass, proto_fail), the PPU scene, the
-# compatibility picture and the mode-3 register writes (m3_test) against the pictures
+# compatibility picture and the mode-3 register writes (m3_test, m3w_test) against the pictures
 # scene.py, compat.py and m3.py compute independently, the APU ROM's WAV
 # against apu_spec.py's description, identical hashes across renderers and instance counts
 # (device when a GPU is usable), bad input, save-state round trips, the trace layout and
@@ -91,6 +91,12 @@ for m in dmg cgb; do
     else
       fail "gb mode-3 writes picture dmg" "$msg"
     fi
+    "$G" run gb "$R/m3w_test.gb" --model dmg --frames 30 --png "$T_TMP/m3w.png" -q >/dev/null 2>&1
+    if msg=$("$PY" "$S/m3.py" check "$T_TMP/m3w.png" w 2>&1); then
+      pass "gb mode-3 window fetch picture dmg" "$msg"
+    else
+      fail "gb mode-3 window fetch picture dmg" "$msg"
+    fi
   fi
   "$G" run gb "$R/compat_test.gb" --model $m --frames 60 --png "$T_TMP/compat_$m.png" -q >/dev/null 2>&1
   if msg=$("$PY" "$S/compat.py" check $m "$T_TMP/compat_$m.png" 2>&1); then
@@ -107,7 +113,7 @@ hashes() { # rom model frames renderer instances
 }
 device=0
 if "$G" smoke >/dev/null 2>&1; then device=1; fi
-for rom in cpu_test ppu_scene apu_test quirks_test compat_test m3_test; do
+for rom in cpu_test ppu_scene apu_test quirks_test compat_test m3_test m3w_test; do
   for m in dmg cgb; do
     ref=$(hashes $rom $m 240 native 1)
     for cfg in "host 1" "host 3"; do

@@ -245,6 +245,18 @@ GV_HD static inline void gb_render_span(const gb_line *ln, const gb_lregs *r, co
 #define GB_M3_DOT 84   /* mode 3 begins (as STAT shows it) */
 #define GB_M3_FETCH 88 /* the first tile's fetch begins; SCX%8 is taken */
 #define GB_M3_LAG 3    /* pop to colour */
+/* The window's first tile (after each start of the window) reads its map entry and bit
+ * planes 2 dots after the fetcher steps below would (its pixels still come at their dots,
+ * and the next tile's reads at theirs): what mealybug-tearoom-tests' m3_lcdc_win_map_change
+ * and m3_lcdc_tile_sel_win_change show, LCDC written in mode 3 with WX=7 and an object at
+ * X=0-8, the window's first two tiles taking the map and tile data of different dots. */
+#define GB_M3_WIN0 2
+/* An object's fetch: its pixels join the line at the fetch's last dot (6 dots, below), its
+ * low and high bit planes take the object size (LCDC.2) of 1 and 3 dots after that dot
+ * (mealybug-tearoom-tests, m3_lcdc_obj_size_change and m3_lcdc_obj_size_change_scx: LCDC.2
+ * toggled in mode 3 gives objects whose planes come from different rows and tiles). */
+#define GB_M3_OBJ_LO 1
+#define GB_M3_OBJ_HI 3
 
 /* Dots from the CPU's write (the first dot of its M-cycle) to the dot from which the
  * PPU's fetcher and object and window triggers see the new value. */
@@ -259,6 +271,30 @@ GV_HD static inline int gb_regw_delay(uint8_t reg)
 GV_HD static inline int gb_regw_out_delay(uint8_t reg)
 {
     return reg == 0x40 ? 1 : 0;
+}
+
+/* LCDC as the fetcher sees it at dot t (at or after the current dot): lcdc, the value now,
+ * with the writes rw[wi..nreg) that land by then. */
+GV_HD static inline uint8_t gb_lcdc_at(const gb_regw *rw, int nreg, int wi, uint8_t lcdc, int t)
+{
+    for (; wi < nreg && (int)rw[wi].t + gb_regw_delay(rw[wi].reg) <= t; wi++)
+        if (rw[wi].reg == 0x40)
+            lcdc = rw[wi].val;
+    return lcdc;
+}
+
+/* Bit plane pl (0 low, 1 high) of object ob's row on line y, its size from lcdc (bit 2)
+ * as the plane is read: 8x16 takes the tile pair's row 0-15, 8x8 the tile's row 0-7 (an
+ * object the OAM scan took as 8x16 keeps its row's low 3 bits). */
+GV_HD static inline uint8_t gb_obj_plane(const uint8_t *vram, const gb_obj *ob, int y, uint8_t lcdc, int cmode, int pl)
+{
+    const int h = (lcdc & 4) ? 16 : 8;
+    int row = y + 16 - ob->y;
+    if (ob->attr & 0x40)
+        row = h - 1 - row;
+    const int tile = h == 16 ? (ob->tile & 0xFE) : ob->tile;
+    const int bank = (cmode && (ob->attr & 8)) ? 0x2000 : 0;
+    return vram[bank + tile * 16 + (row & (h - 1)) * 2 + pl];
 }
 
 /* The dot at which mode 3 of a line without register writes ends: what gb_mode3 gives,
@@ -377,13 +413,15 @@ GV_HD static inline int gb_mode3(const gb_line *ln, const gb_regw *rw, int nreg,
                 fwin = 0; /* the window ends at the next tile's fetch */
             if (fst == 1 || fst == 3 || fst == 5) {
                 const int row = fwin ? wrow : (y + r.scy) & 255;
+                /* the window's first tile: LCDC as of GB_M3_WIN0 dots later */
+                const uint8_t lc = (fwin && !fx) ? gb_lcdc_at(rw, nreg, wi, r.lcdc, t + GB_M3_WIN0) : r.lcdc;
                 if (fst == 1) {
                     const int col = fwin ? fx : ((r.scx >> 3) + fx);
-                    const int mi = ((r.lcdc & (fwin ? 0x40 : 0x08)) ? 0x1C00 : 0x1800) + ((row >> 3) & 31) * 32 + (col & 31);
+                    const int mi = ((lc & (fwin ? 0x40 : 0x08)) ? 0x1C00 : 0x1800) + ((row >> 3) & 31) * 32 + (col & 31);
                     ftn = vram[mi];
                     fat = cmode ? vram[0x2000 + mi] : 0;
                 } else {
-                    const int base = (r.lcdc & 0x10) ? ftn * 16 : 0x1000 + (int)(int8_t)ftn * 16;
+                    const int base = (lc & 0x10) ? ftn * 16 : 0x1000 + (int)(int8_t)ftn * 16;
                     const int trow = (fat & 0x40) ? 7 - (row & 7) : (row & 7);
                     const uint8_t v = vram[((fat & 0x08) ? 0x2000 : 0) + base + trow * 2 + (fst == 5)];
                     if (fst == 3)
@@ -401,14 +439,8 @@ GV_HD static inline int gb_mode3(const gb_line *ln, const gb_regw *rw, int nreg,
         if (ok >= 0) {
             if (odots && --odots == 0) {
                 const gb_obj ob = ln->obj[ok];
-                const int h = (r.lcdc & 4) ? 16 : 8;
-                int row = y + 16 - ob.y;
-                if (ob.attr & 0x40)
-                    row = h - 1 - row;
-                const int tile = h == 16 ? (ob.tile & 0xFE) : ob.tile;
-                const int bank = (cmode && (ob.attr & 8)) ? 0x2000 : 0;
-                const uint8_t lo = vram[bank + tile * 16 + (row & 15) * 2];
-                const uint8_t hi = vram[bank + tile * 16 + (row & 15) * 2 + 1];
+                const uint8_t lo = gb_obj_plane(vram, &ob, y, gb_lcdc_at(rw, nreg, wi, r.lcdc, t + GB_M3_OBJ_LO), cmode, 0);
+                const uint8_t hi = gb_obj_plane(vram, &ob, y, gb_lcdc_at(rw, nreg, wi, r.lcdc, t + GB_M3_OBJ_HI), cmode, 1);
                 for (int j = 0; j < 8; j++) {
                     const int ci = gb_tile_px(lo, hi, (ob.attr & 0x20) ? 7 - j : j);
                     const int s = p + zs + 8 + j;

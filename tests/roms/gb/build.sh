@@ -135,6 +135,13 @@ cc_ "$src/m3_test.c" -o m3_test.rel
 link m3_test m3_test.rel m3_data.rel
 "$PY" "$src/gbfix.py" m3_test.gb --title M3TEST --cgb 0x00
 
+# LCDC written in mode 3 as the window's first tiles and objects are read (m3_test.c with
+# M3W; its tables from the same m3.py gen)
+cc_ m3w_data.c -o m3w_data.rel
+cc_ "$src/m3_test.c" -DM3W -o m3w_test.rel
+link m3w_test m3w_test.rel m3w_data.rel
+"$PY" "$src/gbfix.py" m3w_test.gb --title M3WTEST --cgb 0x00
+
 # the serial shift clock's phase: the system counter's bit 8
 cc_ "$src/serial_test.c" -o serial_test.rel
 link serial_test serial_test.rel

@@ -32,9 +32,36 @@ goes on one pixel to the right (mealybug-tearoom-tests, m3_wx_4_change: "window
 reactivation zero pixels"); with WX=0 from the line's start, that is WX % 8 = 0, and the
 write comes in time when its dot is at most 95 + WX (pixel x pops at dot 102 + x).
 
-usage: m3.py gen OUTDIR          writes m3_data.c / m3_data.h for m3_test.c
-       m3.py expect OUT          writes the expected picture (raw RGB, 160x144)
-       m3.py check PNG           compares a PNG from `gpuvet run gb --png` with it
+m3w_test (m3_test.c built with M3W): LCDC written as the fetcher reads it for the
+window's first tiles and for objects; only LCDC is set in mode 2, and the line's write
+comes at dot W0W + 4 * (its slide's NOPs). Lines 0-71 show the window from the line's
+start (WX=7, WY=0) in 9 bands of 8 lines, each with an object of a transparent tile at X =
+band (0-7; band 8: none); the window map at $9800 holds tile 0, the one at $9C00 tile 1;
+with LCDC.4 clear tile 0 is white and tile 1 black, with it set tile 0 is black. The
+band's lines 1-3 set LCDC.6 (the map at $9C00), 4-7 LCDC.4 (data at $8000), at dot 104 +
+4 * (LY % 4) (line 0: no write; the bit is cleared in the next line's mode 2). Lines
+72-135 show an 8x16 object (tile 3: tile 2, colour 1, over tile 3, colour 2) at X = 8, 13,
+14, 15 in bands of 16 lines; the object's first 8 lines set 8x8 (LCDC.2 clear: tile 3,
+colour 2) at dot 100 + 4 * (LY % 8). Lines 136-143 show nothing.
+
+The rules for m3w_test: the line's first pixel would pop at dot 96; an object at X < 8
+stalls the line before it by 6 + max(0, 5 - X) dots (Pan Docs' OBJ penalty), so the window
+begins at T = 96 + that stall. The window's tile k is read as the fetcher's steps go: tile
+number at T + 1 + 8k, low plane at T + 3 + 8k, high at T + 5 + 8k, except the first tile
+(k = 0), read 2 dots later (T + 3, T + 5, T + 7; mealybug-tearoom-tests,
+m3_lcdc_win_map_change and m3_lcdc_tile_sel_win_change). An object at X >= 8 (no window,
+SCX = 0) stalls the line when pixel X - 8 is next, at dot 88 + X; its fetch begins when the
+fetcher has read the tile number and low plane of the tile that pixel is in, max(0, 5 -
+(X - 8) % 8) dots later, and ends 5 dots after it begins; its low plane takes the object
+size of 1 dot after that end, its high plane that of 3 dots after
+(mealybug-tearoom-tests, m3_lcdc_obj_size_change). A read sees a write from the first dot
+of its M-cycle.
+
+usage: m3.py gen OUTDIR          writes m3_data.c / m3_data.h for m3_test.c and
+                                 m3w_data.c / m3w_data.h for m3w_test
+       m3.py expect OUT [w]      writes the expected picture (raw RGB, 160x144) of
+                                 m3_test (of m3w_test with w)
+       m3.py check PNG [w]       compares a PNG from `gpuvet run gb --png` with it
 """
 import os
 import sys
@@ -127,6 +154,71 @@ def render():
     return bytes(img)
 
 
+# ---- m3w_test ----
+W0W = 100  # m3w_test's write with no NOP of the slide run: dot 100 (HALT ends at dot 4)
+LCDC_WIN_W = 0xA3  # LCD on, window map $9800, window on, tile data $8800, BG map $9800, objects, BG
+LCDC_OBJ16 = 0x87  # LCD on, window off, tile data $8800, BG map $9800, 8x16 objects, objects, BG
+WIN_FIRST = 2  # the window's first tile: its reads come this many dots after the fetcher's steps
+OBJ_LO, OBJ_HI = 1, 3  # an object's planes take LCDC.2 of these many dots after its fetch ends
+SIZE_X = (8, 13, 14, 15)  # the 8x16 objects' X on lines 72-135
+
+
+def w_line(y):
+    """(kind, write dot or None, object X or None) of m3w_test's line y: kind "map", "tile"
+    (the window lines' LCDC.6 or LCDC.4), "size" (LCDC.2 cleared) or None."""
+    if y < 72:
+        ox = y // 8 if y // 8 < 8 else None
+        return ("map" if y % 8 < 4 else "tile"), (104 + 4 * (y % 4) if y else None), ox
+    if y < 136:
+        row = (y - 72) % 16
+        return "size", (W0W + 4 * row if row < 8 else None), SIZE_X[(y - 72) // 16]
+    return None, None, None
+
+
+def w_render():
+    grey = (0xFF, 0xAA, 0x55, 0x00)
+    img = bytearray()
+    for y in range(H):
+        kind, d, ox = w_line(y)
+
+        def seen(t):
+            return d is not None and t >= d
+
+        ci = [0] * W
+        if kind in ("map", "tile"):
+            t = 96 + (6 + max(0, 5 - ox) if ox is not None else 0)
+            for x in range(W):
+                k = x >> 3
+                late = WIN_FIRST if k == 0 else 0
+                b, lo, hi = (t + s + 8 * k + late for s in (1, 3, 5))
+                if kind == "map":
+                    ci[x] = 3 if seen(b) else 0  # tile 1 (black) from $9C00, tile 0 (white) from $9800
+                else:
+                    ci[x] = (1 if seen(lo) else 0) | (2 if seen(hi) else 0)  # tile 0 at $8000 is black
+        elif kind == "size":
+            end = 88 + ox + max(0, 5 - (ox - 8) % 8) + 5
+            if (y - 72) % 16 < 8:  # tile 2 (lo $FF, hi 0) as 8x16, tile 3 (lo 0, hi $FF) as 8x8
+                c = (0 if seen(end + OBJ_LO) else 1) | (2 if seen(end + OBJ_HI) else 0)
+            else:
+                c = 2  # the lower half: tile 3 either way
+            for x in range(ox - 8, ox):
+                ci[x] = c
+        for x in range(W):
+            img += bytes((grey[(BGP0 >> (2 * ci[x])) & 3],) * 3)
+    return bytes(img)
+
+
+def write_data(outdir, stem, arrays, defines, what):
+    h = ["/* %s_data.h: generated by m3.py. */\n" % stem, "#include <stdint.h>\n"]
+    c = ["/* %s_data.c: generated by m3.py (%s). */\n" % (stem, what), '#include "%s_data.h"\n' % stem]
+    for k, v in arrays.items():
+        h.append("extern const uint8_t %s[%d];\n" % (k, len(v)))
+        c.append("const uint8_t %s[%d] = {%s};\n" % (k, len(v), ",".join(str(x) for x in v)))
+    h += ["#define %s %s\n" % kv for kv in defines]
+    open(os.path.join(outdir, stem + "_data.h"), "w").write("".join(h))
+    open(os.path.join(outdir, stem + "_data.c"), "w").write("".join(c))
+
+
 def gen(outdir):
     tiles = []
     for t in range(4):
@@ -143,16 +235,29 @@ def gen(outdir):
         win = WIN0[0] <= y < WIN0[1] or y in WXZ
         line += [wr[1] if wr else 0x80, wr[2] if wr else 0,  # $FF80: HRAM, unused by the ROM
                  y % 8 if WIN0[0] <= y < WIN0[1] else 0, LCDC_WIN if win else LCDC0, 31 - (y & 31), 0, 0, 0]
-    arrays = {"m3_tiles": tiles, "m3_tiles9": tiles9, "m3_bgmap": bgmap, "m3_line": line}
-    h = ["/* m3_data.h: generated by m3.py. */\n", "#include <stdint.h>\n"]
-    c = ["/* m3_data.c: generated by m3.py (tiles, map and the per-line writes of m3_test). */\n",
-         '#include "m3_data.h"\n']
-    for k, v in arrays.items():
-        h.append("extern const uint8_t %s[%d];\n" % (k, len(v)))
-        c.append("const uint8_t %s[%d] = {%s};\n" % (k, len(v), ",".join(str(x) for x in v)))
-    h.append("#define M3_LCDC0 0x%02X\n#define M3_BGP0 0x%02X\n#define M3_WTILE %d\n" % (LCDC0, BGP0, WTILE))
-    open(os.path.join(outdir, "m3_data.h"), "w").write("".join(h))
-    open(os.path.join(outdir, "m3_data.c"), "w").write("".join(c))
+    write_data(outdir, "m3", {"m3_tiles": tiles, "m3_tiles9": tiles9, "m3_bgmap": bgmap, "m3_line": line},
+               [("M3_LCDC0", "0x%02X" % LCDC0), ("M3_BGP0", "0x%02X" % BGP0), ("M3_WTILE", WTILE),
+                ("M3_SLIDE_END", 2)], "tiles, map and the per-line writes of m3_test")
+    # m3w_test: tiles 2-4 at $8020 (2: low plane $FF; 3: high plane $FF; 4: transparent)
+    objtiles = [0xFF, 0] * 8 + [0, 0xFF] * 8 + [0] * 16
+    oam = []
+    for b in range(8):  # the window bands' objects, tile 4
+        oam += [16 + 8 * b, b, 4, 0]
+    oam += [0] * (4 * 12)  # the 8x16 objects at OAM 20-23, scanned after mode 2 sets LCDC
+    for i, x in enumerate(SIZE_X):
+        oam += [16 + 72 + 16 * i, x, 3, 0]
+    line = []
+    for y in range(155):
+        kind, d, _ = w_line(y) if y < H else (None, None, None)
+        base = LCDC_OBJ16 if kind in ("size", None) else LCDC_WIN_W
+        if d is None:
+            line += [0x80, 0, 0, base, 31, 0, 0, 0]  # $FF80: HRAM, unused by the ROM
+        else:
+            val = {"map": base | 0x40, "tile": base | 0x10, "size": base & ~4}[kind]
+            line += [0x40, val, 0, base, 31 - (d - W0W) // 4, 0, 0, 0]
+    write_data(outdir, "m3w", {"m3_objtiles": objtiles, "m3_oam": oam, "m3_line": line},
+               [("M3_LCDC0", "0x%02X" % LCDC_WIN_W), ("M3_BGP0", "0x%02X" % BGP0), ("M3_SLIDE_END", 16)],
+               "object tiles, OAM and the per-line writes of m3w_test")
 
 
 def main():
@@ -163,7 +268,8 @@ def main():
     if cmd == "gen":
         gen(sys.argv[2])
         return 0
-    want = render()
+    wvar = sys.argv[3:4] == ["w"]
+    want = w_render() if wvar else render()
     if cmd == "expect":
         open(sys.argv[2], "wb").write(want)
         return 0
@@ -179,8 +285,13 @@ def main():
               "want %s" % (len(bad), W * H, len(lines), x, y, got[(y * W + x) * 3:(y * W + x) * 3 + 3].hex(),
                            want[(y * W + x) * 3:(y * W + x) * 3 + 3].hex()))
         return 1
-    print("all %d pixels equal the expected picture (BGP, SCX, LCDC.4, SCY written in mode 3 at 32 dots each; "
-          "BGP over the window at WX=0 with SCX %% 8 = 0-7; WX over it, with zero pixels)" % (W * H))
+    if wvar:
+        print("all %d pixels equal the expected picture (LCDC's window-map and tile-data bits written in mode 3 "
+              "as the window's first tiles are read, objects at X=0-7 or none; the object size as 8x16 objects "
+              "are read)" % (W * H))
+    else:
+        print("all %d pixels equal the expected picture (BGP, SCX, LCDC.4, SCY written in mode 3 at 32 dots each; "
+              "BGP over the window at WX=0 with SCX %% 8 = 0-7; WX over it, with zero pixels)" % (W * H))
     return 0
 
 
