@@ -259,11 +259,13 @@ GV_HD static inline void gb_render_span(const gb_line *ln, const gb_lregs *r, co
 #define GB_M3_OBJ_HI 3
 
 /* Dots from the CPU's write (the first dot of its M-cycle) to the dot from which the
- * PPU's fetcher and object and window triggers see the new value. */
+ * PPU's fetcher and object and window triggers see the new value: WX reaches the window's
+ * comparison a dot before that (mealybug-tearoom-tests, m3_wx_6_change: WX=6 set in mode 2
+ * and rewritten in the dot after the one in which pixel -1 would start the window does not
+ * start it there). */
 GV_HD static inline int gb_regw_delay(uint8_t reg)
 {
-    (void)reg;
-    return 0;
+    return reg == 0x4B ? -1 : 0;
 }
 
 /* The same for a popped pixel's colour (GB_M3_LAG after the pop): LCDC's enable bits come

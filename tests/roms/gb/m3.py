@@ -30,7 +30,8 @@ WX written while the window shows (lines 1-7): when WX - 7 matches again the nex
 and that pixel is a window tile's first, a pixel of colour 0 is shown first and the line
 goes on one pixel to the right (mealybug-tearoom-tests, m3_wx_4_change: "window
 reactivation zero pixels"); with WX=0 from the line's start, that is WX % 8 = 0, and the
-write comes in time when its dot is at most 95 + WX (pixel x pops at dot 102 + x).
+write comes in time when its dot is at most 96 + WX (pixel x pops at dot 102 + x; WX reaches
+the window's comparison a dot before the other registers reach the fetcher, below).
 
 m3w_test (m3_test.c built with M3W): LCDC written as the fetcher reads it for the
 window's first tiles and for objects; only LCDC is set in mode 2, and the line's write
@@ -42,7 +43,9 @@ band's lines 1-3 set LCDC.6 (the map at $9C00), 4-7 LCDC.4 (data at $8000), at d
 4 * (LY % 4) (line 0: no write; the bit is cleared in the next line's mode 2). Lines
 72-135 show an 8x16 object (tile 3: tile 2, colour 1, over tile 3, colour 2) at X = 8, 13,
 14, 15 in bands of 16 lines; the object's first 8 lines set 8x8 (LCDC.2 clear: tile 3,
-colour 2) at dot 100 + 4 * (LY % 8). Lines 136-143 show nothing.
+colour 2) at dot 100 + 4 * (LY % 8). Lines 136-143 show the window ($9C00: black) over the
+BG (white) and write WX (WX_LINES: the WX the line begins with, the write's dot, the value
+written; each line begins with the last one's value, line 136 with 7 from the start).
 
 The rules for m3w_test: the line's first pixel would pop at dot 96; an object at X < 8
 stalls the line before it by 6 + max(0, 5 - X) dots (Pan Docs' OBJ penalty), so the window
@@ -55,7 +58,9 @@ fetcher has read the tile number and low plane of the tile that pixel is in, max
 (X - 8) % 8) dots later, and ends 5 dots after it begins; its low plane takes the object
 size of 1 dot after that end, its high plane that of 3 dots after
 (mealybug-tearoom-tests, m3_lcdc_obj_size_change). A read sees a write from the first dot
-of its M-cycle.
+of its M-cycle. The window (no object, SCX = 0) begins at the first pixel p (from -7 on)
+whose comparison, at dot 96 + p, finds WX = p + 7; that comparison sees a WX write from the
+dot before the first dot of its M-cycle (mealybug-tearoom-tests, m3_wx_6_change).
 
 usage: m3.py gen OUTDIR          writes m3_data.c / m3_data.h for m3_test.c and
                                  m3w_data.c / m3w_data.h for m3w_test
@@ -124,7 +129,7 @@ def render():
 
         if y in WXZ:
             wx = WXZ[y]
-            zx = wx - 7 if wx % 8 == 0 and wr[0] <= 95 + wx else -1
+            zx = wx - 7 if wx % 8 == 0 and wr[0] <= 96 + wx else -1
             for x in range(W):
                 img += bytes((grey[0 if x == zx else 3],) * 3)
             continue
@@ -161,6 +166,11 @@ LCDC_OBJ16 = 0x87  # LCD on, window off, tile data $8800, BG map $9800, 8x16 obj
 WIN_FIRST = 2  # the window's first tile: its reads come this many dots after the fetcher's steps
 OBJ_LO, OBJ_HI = 1, 3  # an object's planes take LCDC.2 of these many dots after its fetch ends
 SIZE_X = (8, 13, 14, 15)  # the 8x16 objects' X on lines 72-135
+LCDC_WX = 0xE3  # LCD on, window map $9C00, window on, tile data $8800, BG map $9800, objects, BG
+# lines 136-143: (WX at the line's start, the write's dot, the WX written); on 137 and 143 the
+# write comes in the dot after the comparison that would start the window at the first WX
+WX_LINES = {136: (7, 128, 14), 137: (14, 104, 57), 138: (57, 140, 13), 139: (13, 104, 57),
+            140: (57, 140, 15), 141: (15, 104, 57), 142: (57, 140, 18), 143: (18, 108, 7)}
 
 
 def w_line(y):
@@ -172,6 +182,8 @@ def w_line(y):
     if y < 136:
         row = (y - 72) % 16
         return "size", (W0W + 4 * row if row < 8 else None), SIZE_X[(y - 72) // 16]
+    if y in WX_LINES:
+        return "wx", WX_LINES[y][1], None
     return None, None, None
 
 
@@ -195,6 +207,13 @@ def w_render():
                     ci[x] = 3 if seen(b) else 0  # tile 1 (black) from $9C00, tile 0 (white) from $9800
                 else:
                     ci[x] = (1 if seen(lo) else 0) | (2 if seen(hi) else 0)  # tile 0 at $8000 is black
+        elif kind == "wx":
+            a, _, b = WX_LINES[y]
+            for p in range(-7, W):
+                if p + 7 == (b if d - 1 <= 96 + p else a):  # the window begins: black from p
+                    for x in range(max(p, 0), W):
+                        ci[x] = 3
+                    break
         elif kind == "size":
             end = 88 + ox + max(0, 5 - (ox - 8) % 8) + 5
             if (y - 72) % 16 < 8:  # tile 2 (lo $FF, hi 0) as 8x16, tile 3 (lo 0, hi $FF) as 8x8
@@ -249,12 +268,13 @@ def gen(outdir):
     line = []
     for y in range(155):
         kind, d, _ = w_line(y) if y < H else (None, None, None)
-        base = LCDC_OBJ16 if kind in ("size", None) else LCDC_WIN_W
+        base = {"size": LCDC_OBJ16, None: LCDC_OBJ16, "wx": LCDC_WX}.get(kind, LCDC_WIN_W)
         if d is None:
             line += [0x80, 0, 0, base, 31, 0, 0, 0]  # $FF80: HRAM, unused by the ROM
         else:
-            val = {"map": base | 0x40, "tile": base | 0x10, "size": base & ~4}[kind]
-            line += [0x40, val, 0, base, 31 - (d - W0W) // 4, 0, 0, 0]
+            reg, val = {"map": (0x40, base | 0x40), "tile": (0x40, base | 0x10), "size": (0x40, base & ~4),
+                        "wx": (0x4B, WX_LINES.get(y, (0, 0, 0))[2])}[kind]
+            line += [reg, val, 0, base, 31 - (d - W0W) // 4, 0, 0, 0]
     write_data(outdir, "m3w", {"m3_objtiles": objtiles, "m3_oam": oam, "m3_line": line},
                [("M3_LCDC0", "0x%02X" % LCDC_WIN_W), ("M3_BGP0", "0x%02X" % BGP0), ("M3_SLIDE_END", 16)],
                "object tiles, OAM and the per-line writes of m3w_test")
@@ -288,7 +308,7 @@ def main():
     if wvar:
         print("all %d pixels equal the expected picture (LCDC's window-map and tile-data bits written in mode 3 "
               "as the window's first tiles are read, objects at X=0-7 or none; the object size as 8x16 objects "
-              "are read)" % (W * H))
+              "are read; WX as the window's comparison reads it)" % (W * H))
     else:
         print("all %d pixels equal the expected picture (BGP, SCX, LCDC.4, SCY written in mode 3 at 32 dots each; "
               "BGP over the window at WX=0 with SCX %% 8 = 0-7; WX over it, with zero pixels)" % (W * H))
