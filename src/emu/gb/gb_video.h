@@ -370,7 +370,8 @@ GV_HD static inline int gb_mode3(const gb_line *ln, const gb_regw *rw, int nreg,
     int fst = -2, fx = 0, fwin = 0; /* fetcher step (-2, -1 idle; 0-5; 6: ready to push), tile, window */
     uint8_t ftn = 0, fat = 0, flo = 0, fhi = 0;
     int nwin = 0, wrow = ln->win_line, wlate = 0, zp = -100, zout = 0;
-    int zs = 0; /* zero pixels so far: objects go by the pixels shown, p + zs */
+    int zs = 0;    /* zero pixels so far: objects go by the pixels shown, p + zs */
+    int wmiss = 0; /* the window's comparison matched last dot with LCDC.5 clear */
     int t = GB_M3_FETCH;
     for (; t < GB_M3_FETCH + 2 * 456; t++) {
         while (wi < nreg && (int)rw[wi].t + gb_regw_delay(rw[wi].reg) <= t)
@@ -378,8 +379,14 @@ GV_HD static inline int gb_mode3(const gb_line *ln, const gb_regw *rw, int nreg,
         if (t == GB_M3_FETCH + 2)
             fine = r.scx & 7; /* as the first tile's fetch begins */
         if (ok < 0) {
-            /* the window begins when the next pixel's X + 7 is WX */
-            if (!fwin && (r.lcdc & 0x20) && (ln->flags & GB_LINE_WY) && p - fine + 7 == r.wx) {
+            /* the window begins when the next pixel shown (p + zs) has X + 7 = WX and LCDC.5
+             * is set GB_M3_WIN0 dots later; a match that finds it clear starts the window at
+             * the next dot's pixel if it is set by then (mealybug-tearoom-tests,
+             * m3_lcdc_win_en_change_multiple_wx) */
+            const int wm = (ln->flags & GB_LINE_WY) && p + zs - fine + 7 == r.wx;
+            const int wprev = wmiss;
+            wmiss = 0;
+            if (!fwin && (wm || wprev) && (gb_lcdc_at(rw, nreg, wi, r.lcdc, t + GB_M3_WIN0) & 0x20)) {
                 /* WX=0 with SCX%8 > 0: a dot later (mealybug-tearoom-tests, m3_window_timing_wx_0) */
                 if (!r.wx && (r.scx & 7) && !wlate) {
                     wlate = 1;
@@ -387,6 +394,12 @@ GV_HD static inline int gb_mode3(const gb_line *ln, const gb_regw *rw, int nreg,
                 }
                 fwin = 1, bgn = 0, fst = 0, fx = 0, zp = p;
                 wrow = ln->win_line + nwin++;
+            } else if (!fwin && wm && (ln->lcdc & 0x20)) {
+                /* the same with LCDC.5 cleared since mode 3 began: as a tile's first pixel
+                 * is next, one pixel of colour 0 comes first (as below) */
+                wmiss = 1;
+                if (bgn == 8 && zp != p)
+                    zp = p, zout = 1;
             } else if (fwin && bgn == 8 && zp != p && (r.lcdc & 0x20) && p - fine + 7 == r.wx) {
                 /* WX matched again while the window shows, as a window tile's first pixel
                  * is next: one pixel of colour 0 comes first (mealybug-tearoom-tests,
@@ -411,12 +424,12 @@ GV_HD static inline int gb_mode3(const gb_line *ln, const gb_regw *rw, int nreg,
         if (fst < 0) {
             fst++;
         } else if (fst < 6) {
-            if (fst == 0 && fwin && !(r.lcdc & 0x20))
-                fwin = 0; /* the window ends at the next tile's fetch */
             if (fst == 1 || fst == 3 || fst == 5) {
-                const int row = fwin ? wrow : (y + r.scy) & 255;
                 /* the window's first tile: LCDC as of GB_M3_WIN0 dots later */
                 const uint8_t lc = (fwin && !fx) ? gb_lcdc_at(rw, nreg, wi, r.lcdc, t + GB_M3_WIN0) : r.lcdc;
+                if (fst == 1 && fwin && !(lc & 0x20))
+                    fwin = 0; /* LCDC.5 clear at a tile number's read: the window ends there */
+                const int row = fwin ? wrow : (y + r.scy) & 255;
                 if (fst == 1) {
                     const int col = fwin ? fx : ((r.scx >> 3) + fx);
                     const int mi = ((lc & (fwin ? 0x40 : 0x08)) ? 0x1C00 : 0x1800) + ((row >> 3) & 31) * 32 + (col & 31);

@@ -41,9 +41,11 @@ band (0-7; band 8: none); the window map at $9800 holds tile 0, the one at $9C00
 with LCDC.4 clear tile 0 is white and tile 1 black, with it set tile 0 is black. The
 band's lines 1-3 set LCDC.6 (the map at $9C00), 4-7 LCDC.4 (data at $8000), at dot 104 +
 4 * (LY % 4) (line 0: no write; the bit is cleared in the next line's mode 2). Lines
-72-135 show an 8x16 object (tile 3: tile 2, colour 1, over tile 3, colour 2) at X = 8, 13,
-14, 15 in bands of 16 lines; the object's first 8 lines set 8x8 (LCDC.2 clear: tile 3,
-colour 2) at dot 100 + 4 * (LY % 8). Lines 136-143 show the window ($9C00: black) over the
+72-119 show an 8x16 object (tile 3: tile 2, colour 1, over tile 3, colour 2) at X = 8, 13,
+14 in bands of 16 lines; the object's first 8 lines set 8x8 (LCDC.2 clear: tile 3,
+colour 2) at dot 100 + 4 * (LY % 8). Lines 120-135 show the window from WX=7 (tile 1 at
+$8010: colour 1) over the BG (tile 0 at $8000: black) with an object (transparent) at X=4
+(120-127) or X=0 (128-135) and clear LCDC.5 at dot 100 + 4 * (LY % 8). Lines 136-143 show the window ($9C00: black) over the
 BG (white) and write WX (WX_LINES: the WX the line begins with, the write's dot, the value
 written; each line begins with the last one's value, line 136 with 7 from the start).
 
@@ -60,7 +62,12 @@ size of 1 dot after that end, its high plane that of 3 dots after
 (mealybug-tearoom-tests, m3_lcdc_obj_size_change). A read sees a write from the first dot
 of its M-cycle. The window (no object, SCX = 0) begins at the first pixel p (from -7 on)
 whose comparison, at dot 96 + p, finds WX = p + 7; that comparison sees a WX write from the
-dot before the first dot of its M-cycle (mealybug-tearoom-tests, m3_wx_6_change).
+dot before the first dot of its M-cycle (mealybug-tearoom-tests, m3_wx_6_change). The
+window begins only if LCDC.5 is set 2 dots after that comparison; if it was set as mode 3
+began but is clear then, and pixel 0 is next (the first tile just entered the FIFO), a
+pixel of colour 0 comes first and the window does not begin. The window ends at the first
+of its tiles whose tile number's read (as above: the first tile's 2 dots late) finds
+LCDC.5 clear (mealybug-tearoom-tests, m3_lcdc_win_en_change_multiple_wx).
 
 usage: m3.py gen OUTDIR          writes m3_data.c / m3_data.h for m3_test.c and
                                  m3w_data.c / m3w_data.h for m3w_test
@@ -165,7 +172,9 @@ LCDC_WIN_W = 0xA3  # LCD on, window map $9800, window on, tile data $8800, BG ma
 LCDC_OBJ16 = 0x87  # LCD on, window off, tile data $8800, BG map $9800, 8x16 objects, objects, BG
 WIN_FIRST = 2  # the window's first tile: its reads come this many dots after the fetcher's steps
 OBJ_LO, OBJ_HI = 1, 3  # an object's planes take LCDC.2 of these many dots after its fetch ends
-SIZE_X = (8, 13, 14, 15)  # the 8x16 objects' X on lines 72-135
+SIZE_X = (8, 13, 14)  # the 8x16 objects' X on lines 72-119
+LCDC_WOFF = 0xF3  # LCD on, window map $9C00, window on, tile data $8000, BG map $9800, objects, BG
+WOFF_X = (4, 0)  # the objects' X on lines 120-127 and 128-135
 LCDC_WX = 0xE3  # LCD on, window map $9C00, window on, tile data $8800, BG map $9800, objects, BG
 # lines 136-143: (WX at the line's start, the write's dot, the WX written); on 137 and 143 the
 # write comes in the dot after the comparison that would start the window at the first WX
@@ -179,9 +188,11 @@ def w_line(y):
     if y < 72:
         ox = y // 8 if y // 8 < 8 else None
         return ("map" if y % 8 < 4 else "tile"), (104 + 4 * (y % 4) if y else None), ox
-    if y < 136:
+    if y < 120:
         row = (y - 72) % 16
         return "size", (W0W + 4 * row if row < 8 else None), SIZE_X[(y - 72) // 16]
+    if y < 136:
+        return "woff", W0W + 4 * (y % 8), WOFF_X[(y - 120) // 8]
     if y in WX_LINES:
         return "wx", WX_LINES[y][1], None
     return None, None, None
@@ -214,6 +225,17 @@ def w_render():
                     for x in range(max(p, 0), W):
                         ci[x] = 3
                     break
+        elif kind == "woff":
+            t = 96 + 6 + max(0, 5 - ox)  # the window's comparison for pixel 0
+            ci = [3] * W  # the BG: black
+            if d <= t + 2:
+                ci[0] = 0  # LCDC.5 clear: no window, a pixel of colour 0 first
+            else:
+                k = 0
+                while (t + 3 if k == 0 else t + 1 + 8 * k) < d:
+                    k += 1
+                for x in range(min(8 * k, W)):
+                    ci[x] = 1  # the window's tile 1 at $8010
         elif kind == "size":
             end = 88 + ox + max(0, 5 - (ox - 8) % 8) + 5
             if (y - 72) % 16 < 8:  # tile 2 (lo $FF, hi 0) as 8x16, tile 3 (lo 0, hi $FF) as 8x8
@@ -257,22 +279,24 @@ def gen(outdir):
     write_data(outdir, "m3", {"m3_tiles": tiles, "m3_tiles9": tiles9, "m3_bgmap": bgmap, "m3_line": line},
                [("M3_LCDC0", "0x%02X" % LCDC0), ("M3_BGP0", "0x%02X" % BGP0), ("M3_WTILE", WTILE),
                 ("M3_SLIDE_END", 2)], "tiles, map and the per-line writes of m3_test")
-    # m3w_test: tiles 2-4 at $8020 (2: low plane $FF; 3: high plane $FF; 4: transparent)
-    objtiles = [0xFF, 0] * 8 + [0, 0xFF] * 8 + [0] * 16
+    # m3w_test: tiles 1-4 at $8010 (1 and 2: low plane $FF; 3: high plane $FF; 4: transparent)
+    objtiles = [0xFF, 0] * 16 + [0, 0xFF] * 8 + [0] * 16
     oam = []
     for b in range(8):  # the window bands' objects, tile 4
         oam += [16 + 8 * b, b, 4, 0]
-    oam += [0] * (4 * 12)  # the 8x16 objects at OAM 20-23, scanned after mode 2 sets LCDC
+    for i, x in enumerate(WOFF_X):  # lines 120-135, tile 4
+        oam += [16 + 120 + 8 * i, x, 4, 0]
+    oam += [0] * (4 * 10)  # the 8x16 objects at OAM 20-22, scanned after mode 2 sets LCDC
     for i, x in enumerate(SIZE_X):
         oam += [16 + 72 + 16 * i, x, 3, 0]
     line = []
     for y in range(155):
         kind, d, _ = w_line(y) if y < H else (None, None, None)
-        base = {"size": LCDC_OBJ16, None: LCDC_OBJ16, "wx": LCDC_WX}.get(kind, LCDC_WIN_W)
+        base = {"size": LCDC_OBJ16, None: LCDC_OBJ16, "wx": LCDC_WX, "woff": LCDC_WOFF}.get(kind, LCDC_WIN_W)
         if d is None:
             line += [0x80, 0, 0, base, 31, 0, 0, 0]  # $FF80: HRAM, unused by the ROM
         else:
-            reg, val = {"map": (0x40, base | 0x40), "tile": (0x40, base | 0x10), "size": (0x40, base & ~4),
+            reg, val = {"map": (0x40, base | 0x40), "tile": (0x40, base | 0x10), "size": (0x40, base & ~4), "woff": (0x40, base & ~0x20),
                         "wx": (0x4B, WX_LINES.get(y, (0, 0, 0))[2])}[kind]
             line += [reg, val, 0, base, 31 - (d - W0W) // 4, 0, 0, 0]
     write_data(outdir, "m3w", {"m3_objtiles": objtiles, "m3_oam": oam, "m3_line": line},
@@ -308,7 +332,7 @@ def main():
     if wvar:
         print("all %d pixels equal the expected picture (LCDC's window-map and tile-data bits written in mode 3 "
               "as the window's first tiles are read, objects at X=0-7 or none; the object size as 8x16 objects "
-              "are read; WX as the window's comparison reads it)" % (W * H))
+              "are read; WX as the window's comparison reads it; LCDC.5 cleared as the window begins and goes on)" % (W * H))
     else:
         print("all %d pixels equal the expected picture (BGP, SCX, LCDC.4, SCY written in mode 3 at 32 dots each; "
               "BGP over the window at WX=0 with SCX %% 8 = 0-7; WX over it, with zero pixels)" % (W * H))

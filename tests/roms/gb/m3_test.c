@@ -11,8 +11,9 @@
  * Built with M3W defined it is m3w_test, LCDC written as the fetcher reads it for the
  * window's first tiles and for objects: lines 0-71 show the window from the line's start
  * (WX=7) over an object at X = 0-7 (or none) and set its map or tile-data bit, lines
- * 72-135 show 8x16 objects and set the 8x8 size, lines 136-143 write WX as the window
- * would begin; only LCDC is set in mode 2 (m3.py, "m3w_test"). */
+ * 72-119 show 8x16 objects and set the 8x8 size, lines 120-135 clear LCDC.5 as the
+ * window begins and goes on, lines 136-143 write WX as the window would begin; only LCDC
+ * is set in mode 2 (m3.py, "m3w_test"). */
 #include "common.h"
 #ifdef M3W
 #include "m3w_data.h"
@@ -107,7 +108,7 @@ void main(void)
     lcd_off();
 #ifdef M3W
     fill(VRAM, 0xFF, 16); /* tile 0 at $8000: black */
-    copy(VRAM + 0x20, m3_objtiles, sizeof m3_objtiles); /* tiles 2-4: the objects' */
+    copy(VRAM + 0x10, m3_objtiles, sizeof m3_objtiles); /* tiles 1-4: the window's, the objects' */
     fill(VRAM + 0x1000, 0x00, 16); /* tile 0 at $9000: white */
     fill(VRAM + 0x1010, 0xFF, 16); /* tile 1 at $9000: black */
     fill(VRAM + 0x1800, 0, 0x400);
