@@ -269,10 +269,13 @@ GV_HD static inline int gb_regw_delay(uint8_t reg)
 }
 
 /* The same for a popped pixel's colour (GB_M3_LAG after the pop): LCDC's enable bits come
- * a dot later than the palettes. */
-GV_HD static inline int gb_regw_out_delay(uint8_t reg)
+ * a dot later than the palettes, except to the line's first pixel (first set), which takes
+ * them with the palettes (mealybug-tearoom-tests, m3_lcdc_bg_en_change and
+ * m3_lcdc_obj_en_change: with an object at X=2 pixel 0 takes the LCDC written 3 dots after
+ * its pop, where pixel 1 with one at X=3 does not). */
+GV_HD static inline int gb_regw_out_delay(uint8_t reg, int first)
 {
-    return reg == 0x40 ? 1 : 0;
+    return reg == 0x40 && !first ? 1 : 0;
 }
 
 /* LCDC as the fetcher sees it at dot t (at or after the current dot): lcdc, the value now,
@@ -476,7 +479,7 @@ GV_HD static inline int gb_mode3(const gb_line *ln, const gb_regw *rw, int nreg,
             if (p >= fine) {
                 if (rgb) {
                     int bgp_or = -1; /* DMG: a BGP write in the dot a pixel takes its colour gives it old | new */
-                    while (oi < nreg && (int)rw[oi].t + gb_regw_out_delay(rw[oi].reg) <= t + GB_M3_LAG) {
+                    while (oi < nreg && (int)rw[oi].t + gb_regw_out_delay(rw[oi].reg, !x) <= t + GB_M3_LAG) {
                         if (!cgb && rw[oi].reg == 0x47 && (int)rw[oi].t == t + GB_M3_LAG)
                             bgp_or = o.bgp;
                         gb_lregs_set(&o, rw[oi].reg, rw[oi].val), oi++;

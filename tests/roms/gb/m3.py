@@ -39,8 +39,10 @@ comes at dot W0W + 4 * (its slide's NOPs). Lines 0-71 show the window from the l
 start (WX=7, WY=0) in 9 bands of 8 lines, each with an object of a transparent tile at X =
 band (0-7; band 8: none); the window map at $9800 holds tile 0, the one at $9C00 tile 1;
 with LCDC.4 clear tile 0 is white and tile 1 black, with it set tile 0 is black. The
-band's lines 1-3 set LCDC.6 (the map at $9C00), 4-7 LCDC.4 (data at $8000), at dot 104 +
-4 * (LY % 4) (line 0: no write; the bit is cleared in the next line's mode 2). Lines
+band's lines 0-2 set LCDC.6 (the map at $9C00), 3-5 LCDC.4 (data at $8000), at dots 104,
+108, 112 (line 0: no write; the bit is cleared in the next line's mode 2); its lines 6-7
+show no window but the BG (tile 0 at $8000: black) and clear LCDC.0 (BG off: white) at
+dots 108 and 112. Lines
 72-119 show an 8x16 object (tile 3: tile 2, colour 1, over tile 3, colour 2) at X = 8, 13,
 14 in bands of 16 lines; the object's first 8 lines set 8x8 (LCDC.2 clear: tile 3,
 colour 2) at dot 100 + 4 * (LY % 8). Lines 120-135 show the window from WX=7 (tile 1 at
@@ -60,7 +62,10 @@ fetcher has read the tile number and low plane of the tile that pixel is in, max
 (X - 8) % 8) dots later, and ends 5 dots after it begins; its low plane takes the object
 size of 1 dot after that end, its high plane that of 3 dots after
 (mealybug-tearoom-tests, m3_lcdc_obj_size_change). A read sees a write from the first dot
-of its M-cycle. The window (no object, SCX = 0) begins at the first pixel p (from -7 on)
+of its M-cycle. A pixel popped at dot t (pixel x at T + x, T as for the window below: pixel
+0 is next at T) takes the palettes written by t + 3 and LCDC's enable bits written by t + 2,
+or by t + 3 for pixel 0 (mealybug-tearoom-tests, m3_lcdc_bg_en_change). The window (no
+object, SCX = 0) begins at the first pixel p (from -7 on)
 whose comparison, at dot 96 + p, finds WX = p + 7; that comparison sees a WX write from the
 dot before the first dot of its M-cycle (mealybug-tearoom-tests, m3_wx_6_change). The
 window begins only if LCDC.5 is set 2 dots after that comparison; if it was set as mode 3
@@ -173,6 +178,7 @@ LCDC_OBJ16 = 0x87  # LCD on, window off, tile data $8800, BG map $9800, 8x16 obj
 WIN_FIRST = 2  # the window's first tile: its reads come this many dots after the fetcher's steps
 OBJ_LO, OBJ_HI = 1, 3  # an object's planes take LCDC.2 of these many dots after its fetch ends
 SIZE_X = (8, 13, 14)  # the 8x16 objects' X on lines 72-119
+LCDC_BG8 = 0x93  # LCD on, window off, tile data $8000, BG map $9800, objects, BG
 LCDC_WOFF = 0xF3  # LCD on, window map $9C00, window on, tile data $8000, BG map $9800, objects, BG
 WOFF_X = (4, 0)  # the objects' X on lines 120-127 and 128-135
 LCDC_WX = 0xE3  # LCD on, window map $9C00, window on, tile data $8800, BG map $9800, objects, BG
@@ -187,7 +193,10 @@ def w_line(y):
     (the window lines' LCDC.6 or LCDC.4), "size" (LCDC.2 cleared) or None."""
     if y < 72:
         ox = y // 8 if y // 8 < 8 else None
-        return ("map" if y % 8 < 4 else "tile"), (104 + 4 * (y % 4) if y else None), ox
+        r = y % 8
+        if r >= 6:
+            return "bgoff", 108 + 4 * (r - 6), ox
+        return ("map" if r < 3 else "tile"), (104 + 4 * (r % 3) if y else None), ox
     if y < 120:
         row = (y - 72) % 16
         return "size", (W0W + 4 * row if row < 8 else None), SIZE_X[(y - 72) // 16]
@@ -225,6 +234,10 @@ def w_render():
                     for x in range(max(p, 0), W):
                         ci[x] = 3
                     break
+        elif kind == "bgoff":
+            t = 96 + (6 + max(0, 5 - ox) if ox is not None else 0)  # pixel 0 pops
+            for x in range(W):
+                ci[x] = 0 if d <= t + x + (3 if x == 0 else 2) else 3  # BG off: white; the BG: black
         elif kind == "woff":
             t = 96 + 6 + max(0, 5 - ox)  # the window's comparison for pixel 0
             ci = [3] * W  # the BG: black
@@ -292,11 +305,12 @@ def gen(outdir):
     line = []
     for y in range(155):
         kind, d, _ = w_line(y) if y < H else (None, None, None)
-        base = {"size": LCDC_OBJ16, None: LCDC_OBJ16, "wx": LCDC_WX, "woff": LCDC_WOFF}.get(kind, LCDC_WIN_W)
+        base = {"size": LCDC_OBJ16, None: LCDC_OBJ16, "wx": LCDC_WX, "woff": LCDC_WOFF,
+                "bgoff": LCDC_BG8}.get(kind, LCDC_WIN_W)
         if d is None:
             line += [0x80, 0, 0, base, 31, 0, 0, 0]  # $FF80: HRAM, unused by the ROM
         else:
-            reg, val = {"map": (0x40, base | 0x40), "tile": (0x40, base | 0x10), "size": (0x40, base & ~4), "woff": (0x40, base & ~0x20),
+            reg, val = {"map": (0x40, base | 0x40), "tile": (0x40, base | 0x10), "size": (0x40, base & ~4), "woff": (0x40, base & ~0x20), "bgoff": (0x40, base & ~1),
                         "wx": (0x4B, WX_LINES.get(y, (0, 0, 0))[2])}[kind]
             line += [reg, val, 0, base, 31 - (d - W0W) // 4, 0, 0, 0]
     write_data(outdir, "m3w", {"m3_objtiles": objtiles, "m3_oam": oam, "m3_line": line},
@@ -332,7 +346,8 @@ def main():
     if wvar:
         print("all %d pixels equal the expected picture (LCDC's window-map and tile-data bits written in mode 3 "
               "as the window's first tiles are read, objects at X=0-7 or none; the object size as 8x16 objects "
-              "are read; WX as the window's comparison reads it; LCDC.5 cleared as the window begins and goes on)" % (W * H))
+              "are read; WX as the window's comparison reads it; LCDC.5 cleared as the window begins and goes on; "
+              "LCDC.0 cleared as the first pixels take their colours)" % (W * H))
     else:
         print("all %d pixels equal the expected picture (BGP, SCX, LCDC.4, SCY written in mode 3 at 32 dots each; "
               "BGP over the window at WX=0 with SCX %% 8 = 0-7; WX over it, with zero pixels)" % (W * H))

@@ -10,7 +10,8 @@
  *
  * Built with M3W defined it is m3w_test, LCDC written as the fetcher reads it for the
  * window's first tiles and for objects: lines 0-71 show the window from the line's start
- * (WX=7) over an object at X = 0-7 (or none) and set its map or tile-data bit, lines
+ * (WX=7) over an object at X = 0-7 (or none) and set its map or tile-data bit (two lines
+ * of each 8 show the BG and clear LCDC.0 as the first pixels take their colours), lines
  * 72-119 show 8x16 objects and set the 8x8 size, lines 120-135 clear LCDC.5 as the
  * window begins and goes on, lines 136-143 write WX as the window would begin; only LCDC
  * is set in mode 2 (m3.py, "m3w_test"). */
