@@ -40,7 +40,8 @@
 #   GAMES (128), SEARCH (expectimax1), SAMPLES (1), PARALLEL (64: games side by side),
 #   EVAL_BATCH (4096: leaves per network call), CHANNELS (64), BLOCKS (2), EPOCHS (2),
 #   BATCH (256), LR (1e-3), LR_DECAY (0.9), VALUE_SCALE (100000), WINDOW (3), EVAL_GAMES (200),
-#   BASELINES (random,expectimax1: played once on the evaluation seeds; none: skipped)
+#   BASELINES (random,expectimax1: played once on the evaluation seeds; none: skipped), CHUNK
+#   (256: games between rewrites of a self-play dataset, which is rewritten whole each time)
 set -eu
 out=${1:?usage: bench/drop7/train_strong.sh RUN_DIR}
 G=${GPUVET:-./gpuvet}
@@ -52,7 +53,7 @@ THREADS=${THREADS:-0} GENS=${GENS:-12} BUDGET=${BUDGET:-0} BOOT_GAMES=${BOOT_GAM
 GAMES=${GAMES:-128} SEARCH=${SEARCH:-expectimax1} SAMPLES=${SAMPLES:-1} PARALLEL=${PARALLEL:-64}
 EVAL_BATCH=${EVAL_BATCH:-4096} CHANNELS=${CHANNELS:-64} BLOCKS=${BLOCKS:-2} EPOCHS=${EPOCHS:-2} BATCH=${BATCH:-256}
 LR=${LR:-1e-3} LR_DECAY=${LR_DECAY:-0.9} VALUE_SCALE=${VALUE_SCALE:-100000} WINDOW=${WINDOW:-3}
-EVAL_GAMES=${EVAL_GAMES:-200} BASELINES=${BASELINES:-random,expectimax1}
+EVAL_GAMES=${EVAL_GAMES:-200} BASELINES=${BASELINES:-random,expectimax1} CHUNK=${CHUNK:-256}
 EVAL_SEED=3000000 BOOT_SEED=9000000 SP_SEED=10000000
 mkdir -p "$out"
 rm -f "$out/stopped.txt"
@@ -115,7 +116,8 @@ while [ "$g" -le "$GENS" ]; do
     player="--net $out/best.st --games $GAMES --seed $((SP_SEED + 100000 * g)) $search"
   fi
   # shellcheck disable=SC2086
-  run "$d/selfplay.txt" $G selfplay $player --parallel "$PARALLEL" --out "$d/data.st" --resume $common --json "$d/selfplay.json"
+  run "$d/selfplay.txt" $G selfplay $player --parallel "$PARALLEL" --chunk "$CHUNK" --out "$d/data.st" --resume $common \
+    --json "$d/selfplay.json"
   t1=$(now)
   data="" k=$((g - WINDOW + 1)); [ "$k" -lt 0 ] && k=0
   while [ "$k" -le "$g" ]; do data="$data $out/$(printf gen_%03d "$k")/data.st"; k=$((k + 1)); done

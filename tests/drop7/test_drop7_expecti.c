@@ -22,6 +22,7 @@
 #include "drop7/drop7_agent.h"
 #include "drop7/drop7_expecti.h"
 #include "drop7/drop7_game.h"
+#include "drop7/drop7_train.h"
 
 /* ---- the brute force, on the reference ------------------------------------------------ */
 
@@ -412,6 +413,55 @@ static void test_agent_record(void)
     t_check(st == GV_ERR_INPUT, "network expectimax without a network refused", "status %d: %s", (int)st, err.msg);
 }
 
+/* The network's expectimax player end to end with a small fresh network on the CPU: the games
+ * do not depend on the leaves per call nor on the threads; the leaves are 7 per sample at
+ * depth 0; a value scale scales the leaves (so the choices can change, the games still
+ * their seeds). */
+static void test_net_expecti(void)
+{
+    drop7_net n;
+    gv_err err = {{0}};
+    nn_config cfg = {8, 1, NN_NORM_GROUP};
+    gv_status st = drop7_net_open(&DEV_ID_CPU, NULL, &cfg, 5, (nn_trainer_opts){.dtype = NN_FP32, .max_batch = 512,
+                                  .threads = 1, .infer_only = 1}, &n, &err);
+    t_check(st == GV_OK, "a fresh 8-channel network", "status %d %s", (int)st, err.msg);
+    if (st != GV_OK)
+        return;
+    drop7_expecti_opts eo;
+    drop7_expecti_defaults(&eo, 1);
+    eo.samples = 1;
+    drop7_agent_opts o = {0};
+    drop7_rules_init(&o.rules, DROP7_MODE_HARDCORE);
+    o.policy = DROP7_POLICY_NET_EXPECTI, o.net = n.t, o.expecti = &eo;
+    o.ngames = 4, o.seed = 90, o.parallel = 3, o.record = 1, o.threads = 1, o.eval_batch = 512;
+    drop7_agent_result a, b, c;
+    int ok = drop7_agent_play(&o, &a, &err) == GV_OK;
+    o.eval_batch = 37, o.threads = 2;
+    ok = ok && drop7_agent_play(&o, &b, &err) == GV_OK;
+    eo.depth = 0, eo.samples = 3;
+    ok = ok && drop7_agent_play(&o, &c, &err) == GV_OK;
+    int same = 0;
+    long moves = 0;
+    for (int i = 0; ok && i < o.ngames; i++)
+        same += a.score[i] == b.score[i] && a.nmoves[i] == b.nmoves[i], moves += a.nmoves[i];
+    int sok = ok && a.n == b.n && !memcmp(a.planes, b.planes, sizeof(float) * DROP7_PLANE_FLOATS * (size_t)a.n) &&
+              !memcmp(a.policy, b.policy, sizeof(float) * DROP7_N * (size_t)a.n) &&
+              !memcmp(a.value, b.value, sizeof(float) * (size_t)a.n);
+    long cmoves = 0;
+    for (int i = 0; ok && i < o.ngames; i++)
+        cmoves += c.nmoves[i];
+    t_check(ok && same == o.ngames && sok && a.n == moves && a.evals > 0 && a.evals == b.evals && c.evals > 0 &&
+                c.evals <= 21 * cmoves,
+            "the network's expectimax search: games are their seeds",
+            "4 hardcore games (seeds 90..93), depth 1 K 1: 512 leaves a call on 1 thread vs 37 on 2: %d of 4 the same, "
+            "samples %s (%ld for %ld moves); %ld and %ld leaves evaluated, %ld calls vs %ld; depth 0 K 3: %ld leaves for "
+            "%ld moves (at most 21 a move)", same, sok ? "identical" : "DIFFER", ok ? a.n : -1L, moves, ok ? a.evals : -1L,
+            ok ? b.evals : -1L, ok ? a.calls : -1L, ok ? b.calls : -1L, ok ? c.evals : -1L, cmoves);
+    if (ok)
+        drop7_agent_result_free(&a), drop7_agent_result_free(&b), drop7_agent_result_free(&c);
+    drop7_net_close(&n);
+}
+
 int main(void)
 {
     const char *s = getenv("GV_SEED");
@@ -425,5 +475,6 @@ int main(void)
     test_tree(seed, 0, 40);
     test_tree(seed + 1, 1, 30);
     test_agent_record();
+    test_net_expecti();
     return t_done();
 }

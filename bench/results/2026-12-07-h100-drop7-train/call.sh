@@ -1,0 +1,75 @@
+#!/bin/sh
+# call.sh: the device call for issue 40: the Drop7 training recipe on an H100 (or H200), then
+# the acceptance evaluation, one call of about 9 minutes. scripts/device-pack.sh packed .dist/
+# (bench/device_env.sh: $B the sm_90 binary, results under $R, `st` packs them into $OUT/a.tgz).
+#   1. bench/drop7/train_strong.sh on cuda, 16 CPU threads for the searches, a budget of
+#      TRAIN_BUDGET seconds (330): generation 0 from 512 expectimax1 games, then generations
+#      of 128 self-play games of the network's expectimax1 search, 64 channels, 2 blocks
+#      (the run directory /tmp/gv/run; its records, curve and best network copied into $R/run,
+#      the datasets left out)
+#   2. the best network on the 1000 acceptance seeds 5,000,000..5,000,999 (never used in
+#      training or evaluation), in chunks of 100 games until the deadline (start + DEADLINE
+#      seconds, 520), beside expectimax2 (16 threads) and random on the same seeds; the
+#      figures: mean +- 95% interval, the ratio to random, the difference with expectimax2
+#      and its interval (Welch), the games/s of each
+set -u
+. bench/device_env.sh
+export GV_ROOT=$root
+t_call=$(date +%s)
+TRAIN_BUDGET=${TRAIN_BUDGET:-330} DEADLINE=${DEADLINE:-520}
+run=/tmp/gv/run
+st train
+GPUVET=$B DEVICES=cuda THREADS=16 BUDGET=$TRAIN_BUDGET GENS=40 BOOT_GAMES=512 BOOT_EPOCHS=3 GAMES=128 PARALLEL=128 \
+  EVAL_BATCH=8192 EVAL_GAMES=200 CHANNELS=64 BLOCKS=2 EPOCHS=2 SEARCH=expectimax1 SAMPLES=1 CHUNK=512 \
+  sh bench/drop7/train_strong.sh "$run" >"$R/train_strong.txt" 2>&1
+echo "train_strong.sh rc=$?"
+grep -E '^generation|budget' "$R/train_strong.txt"
+mkdir -p "$R/run"
+(cd "$run" && find . -type f ! -name '*.st' | while read -r f; do mkdir -p "$R/run/$(dirname "$f")"; cp "$f" "$R/run/$f"; done)
+cp "$run/best.st" "$R/run/best.st" 2>/dev/null
+cat "$run/summary.md"
+st acceptance
+A=5000000 N=100
+acc=$R/acc
+mkdir -p "$acc"
+# the baselines on all 1000 seeds
+/usr/bin/time -f %e -o "$acc/ex2.time" "$B" play --policy expectimax2 --baselines random --games 1000 --seed $A --threads 16 \
+  -q --json "$acc/ex2.json" >"$acc/ex2.txt" 2>&1
+echo "expectimax2 + random, 1000 games: rc=$? $(cat "$acc/ex2.time") s"; grep -E '^(expectimax2|random) ' "$acc/ex2.txt"
+st network
+# the best network in chunks of 100 seeds, until the deadline
+i=0 last=0
+while [ "$i" -lt 10 ]; do
+  left=$((t_call + DEADLINE - $(date +%s)))
+  [ "$left" -le "$last" ] && { echo "deadline: $i chunks of $N played, $left s left, a chunk took $last s"; break; }
+  t0=$(date +%s)
+  "$B" play --net "$run/best.st" --search expectimax1 --samples 1 --eval-batch 8192 --parallel 128 --devices cuda \
+    --threads 16 --games $N --seed $((A + N * i)) --baselines none -q --json "$acc/net_$i.json" >"$acc/net_$i.txt" 2>&1 || break
+  last=$(( $(date +%s) - t0 ))
+  echo "chunk $i (seeds $((A + N * i))..$((A + N * i + N - 1))): $(grep '^net ' "$acc/net_$i.txt" | cut -c1-120), $last s"
+  i=$((i + 1))
+  st "network $i"
+done
+# the figures: the network's chunks pooled (mean, sample variance from each chunk's interval
+# and mean), against the baselines on the same seeds (their per-chunk figures are not kept:
+# when fewer than 10 chunks ran, the baselines' 1000-game figures are on more seeds than the
+# network's; say so)
+jn() { sed -n "s/^[[:space:]]*\"$2\":[[:space:]]*\([-0-9.eE+]*\),*$/\1/p" "$1" | sed -n "${3:-1}p"; }
+{
+  for k in $(seq 0 $((i - 1))); do echo "$(jn "$acc/net_$k.json" score_mean) $(jn "$acc/net_$k.json" score_ci95) $(jn "$acc/net_$k.json" seconds)"; done
+} | awk -v n=$N -v em="$(jn "$acc/ex2.json" score_mean 1)" -v ec="$(jn "$acc/ex2.json" score_ci95 1)" \
+      -v rm="$(jn "$acc/ex2.json" score_mean 2)" -v rc="$(jn "$acc/ex2.json" score_ci95 2)" '
+  { m[NR] = $1; s = $2 * sqrt(n) / 1.96; v[NR] = s * s; t += $3 }
+  END {
+    k = NR; if (!k) { print "no chunk of the network played"; exit }
+    N = k * n; mean = 0; for (j = 1; j <= k; j++) mean += m[j] / k
+    ss = 0; for (j = 1; j <= k; j++) ss += (n - 1) * v[j] + n * (m[j] - mean) ^ 2
+    ci = 1.96 * sqrt(ss / (N - 1)) / sqrt(N)
+    printf "network (expectimax1 search): %d games: %.0f +- %.0f (95%% CI), %.2f games/s\n", N, mean, ci, N / t
+    printf "expectimax2 (1000 games): %.0f +- %.0f; random: %.0f +- %.0f\n", em, ec, rm, rc
+    d = mean - em; h = sqrt(ci * ci + ec * ec)
+    printf "network - expectimax2: %+.0f +- %.0f (%s)%s\n", d, h, d - h > 0 ? "better, the interval excludes 0" : d + h < 0 ? "worse" : "not distinguishable", N < 1000 ? " [the network played fewer seeds than the baselines]" : ""
+    printf "network / random: %.2fx (acceptance: at least 10x)\n", mean / rm
+  }' | tee "$R/acceptance.txt"
+"$B" report "$run/curve.json" -o "$R/run/curve.html" >/dev/null 2>&1
+st end
