@@ -458,24 +458,42 @@ static void record_played(agent *A, slot *s, int a)
     s->move = a;
 }
 
-/* One move of every running game with the expectimax player (heuristic leaf), the searches
- * on the threads: the move seeds those of drop7_expecti_play_batch (the slot's search
- * generator is seeded as its games' are), so the games are the same. */
-static void expecti_moves(agent *A, slot *sl, int nslots)
+/* The searches of every running game, on the threads: SEARCH_PICK the expectimax player's
+ * column (heuristic leaf), SEARCH_EXPAND the tree's leaves (the network's search), SEARCH_BACK
+ * the column from the leaves' values. PICK and EXPAND draw the move's seed from the slot's
+ * search generator, seeded as drop7_expecti_play_batch seeds its games' (the same games);
+ * PICK and BACK record the column played. */
+enum { SEARCH_PICK, SEARCH_EXPAND, SEARCH_BACK };
+
+static void searches(agent *A, slot *sl, int nslots, int what)
 {
     const drop7_agent_opts *o = A->o;
-    double t0 = gv_now();
     int nt = o->threads > 0 ? o->threads : omp_get_max_threads();
-    for (int i = 0; i < nslots; i++)
+    for (int i = 0; i < nslots && what != SEARCH_BACK; i++)
         if (sl[i].id >= 0)
             A->mseed[i] = gv_rng_u64(&sl[i].srng);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
-    for (int i = 0; i < nslots; i++)
-        if (sl[i].id >= 0)
+    for (int i = 0; i < nslots; i++) {
+        double q[DROP7_N];
+        if (sl[i].id < 0)
+            continue;
+        if (what == SEARCH_PICK)
             sl[i].move = drop7_expecti_pick(&o->rules, &A->eo, &sl[i].g, A->mseed[i]);
-    for (int i = 0; i < nslots; i++)
+        else if (what == SEARCH_EXPAND)
+            drop7_expecti_expand(&o->rules, &A->eo, &sl[i].g, A->mseed[i], &A->tree[i]);
+        else
+            sl[i].move = drop7_expecti_back(&o->rules, &A->eo, &A->tree[i], A->leafv + A->off[i], q);
+    }
+    for (int i = 0; i < nslots && what != SEARCH_EXPAND; i++)
         if (sl[i].id >= 0)
             record_played(A, &sl[i], sl[i].move);
+}
+
+/* One move of every running game with the expectimax player (heuristic leaf). */
+static void expecti_moves(agent *A, slot *sl, int nslots)
+{
+    double t0 = gv_now();
+    searches(A, sl, nslots, SEARCH_PICK);
     A->r->t_search += gv_now() - t0;
 }
 
@@ -484,16 +502,8 @@ static void expecti_moves(agent *A, slot *sl, int nslots)
  * A->nslots, the values (points) back up the trees. */
 static gv_status netx_moves(agent *A, slot *sl, int nslots, gv_err *err)
 {
-    const drop7_agent_opts *o = A->o;
     double t0 = gv_now();
-    int nt = o->threads > 0 ? o->threads : omp_get_max_threads();
-    for (int i = 0; i < nslots; i++)
-        if (sl[i].id >= 0)
-            A->mseed[i] = gv_rng_u64(&sl[i].srng);
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
-    for (int i = 0; i < nslots; i++)
-        if (sl[i].id >= 0)
-            drop7_expecti_expand(&o->rules, &A->eo, &sl[i].g, A->mseed[i], &A->tree[i]);
+    searches(A, sl, nslots, SEARCH_EXPAND);
     long tot = 0;
     for (int i = 0; i < nslots; i++) {
         A->off[i] = tot;
@@ -521,15 +531,7 @@ static gv_status netx_moves(agent *A, slot *sl, int nslots, gv_err *err)
         b0 += k;
     }
     t0 = gv_now();
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
-    for (int s = 0; s < nslots; s++)
-        if (sl[s].id >= 0) {
-            double q[DROP7_N];
-            sl[s].move = drop7_expecti_back(&o->rules, &A->eo, &A->tree[s], A->leafv + A->off[s], q);
-        }
-    for (int s = 0; s < nslots; s++)
-        if (sl[s].id >= 0)
-            record_played(A, &sl[s], sl[s].move);
+    searches(A, sl, nslots, SEARCH_BACK);
     A->r->t_search += gv_now() - t0;
     return GV_OK;
 }
