@@ -40,6 +40,9 @@
 #   GAMES (128), SEARCH (expectimax1), SAMPLES (1), PARALLEL (64: games side by side),
 #   EVAL_BATCH (4096: leaves per network call), CHANNELS (64), BLOCKS (2), EPOCHS (2),
 #   BATCH (256), LR (1e-3), LR_DECAY (0.9), VALUE_SCALE (100000), WINDOW (3), EVAL_GAMES (200),
+#   DISCOUNT (0.95: the value target is the points still to come discounted per move,
+#   `selfplay --discount`), VALUE_WEIGHT (1), HEURISTIC_WEIGHT (0): the search's leaf is VALUE_WEIGHT x the network's value
+#   - HEURISTIC_WEIGHT x the expectimax heuristic (`play --value-weight`, `--heuristic-weight`),
 #   BASELINES (random,expectimax1: played once on the evaluation seeds; none: skipped), CHUNK
 #   (256: games between rewrites of a self-play dataset, which is rewritten whole each time)
 set -eu
@@ -54,6 +57,7 @@ GAMES=${GAMES:-128} SEARCH=${SEARCH:-expectimax1} SAMPLES=${SAMPLES:-1} PARALLEL
 EVAL_BATCH=${EVAL_BATCH:-4096} CHANNELS=${CHANNELS:-64} BLOCKS=${BLOCKS:-2} EPOCHS=${EPOCHS:-2} BATCH=${BATCH:-256}
 LR=${LR:-1e-3} LR_DECAY=${LR_DECAY:-0.9} VALUE_SCALE=${VALUE_SCALE:-100000} WINDOW=${WINDOW:-3}
 EVAL_GAMES=${EVAL_GAMES:-200} BASELINES=${BASELINES:-random,expectimax1} CHUNK=${CHUNK:-256}
+VALUE_WEIGHT=${VALUE_WEIGHT:-1} HEURISTIC_WEIGHT=${HEURISTIC_WEIGHT:-0} DISCOUNT=${DISCOUNT:-0.95}
 EVAL_SEED=3000000 BOOT_SEED=9000000 SP_SEED=10000000
 mkdir -p "$out"
 rm -f "$out/stopped.txt"
@@ -68,13 +72,14 @@ run() {
     rc=$?; cat "$f" >&2; echo "train_strong.sh: $1 failed with exit $rc (output in $f)" >&2; exit "$rc"
   fi
 }
-search="--search $SEARCH --samples $SAMPLES --eval-batch $EVAL_BATCH"
+search="--search $SEARCH --samples $SAMPLES --eval-batch $EVAL_BATCH --value-weight $VALUE_WEIGHT --heuristic-weight $HEURISTIC_WEIGHT"
 common="--devices $DEVICES --threads $THREADS -q"
 cat >"$out/config.txt" <<EOF
 train_strong.sh $(date -u +%FT%TZ) $($G --version 2>/dev/null | head -n 1)
 DEVICES=$DEVICES THREADS=$THREADS GENS=$GENS BUDGET=$BUDGET BOOT_GAMES=$BOOT_GAMES BOOT_EPOCHS=$BOOT_EPOCHS GAMES=$GAMES
-SEARCH=$SEARCH SAMPLES=$SAMPLES PARALLEL=$PARALLEL EVAL_BATCH=$EVAL_BATCH CHANNELS=$CHANNELS BLOCKS=$BLOCKS EPOCHS=$EPOCHS
-BATCH=$BATCH LR=$LR LR_DECAY=$LR_DECAY VALUE_SCALE=$VALUE_SCALE WINDOW=$WINDOW EVAL_GAMES=$EVAL_GAMES BASELINES=$BASELINES
+SEARCH=$SEARCH SAMPLES=$SAMPLES VALUE_WEIGHT=$VALUE_WEIGHT HEURISTIC_WEIGHT=$HEURISTIC_WEIGHT PARALLEL=$PARALLEL EVAL_BATCH=$EVAL_BATCH
+CHANNELS=$CHANNELS BLOCKS=$BLOCKS EPOCHS=$EPOCHS
+BATCH=$BATCH LR=$LR LR_DECAY=$LR_DECAY VALUE_SCALE=$VALUE_SCALE DISCOUNT=$DISCOUNT WINDOW=$WINDOW EVAL_GAMES=$EVAL_GAMES BASELINES=$BASELINES
 seeds: evaluation $EVAL_SEED+i, bootstrap $BOOT_SEED+i, self-play of generation g $SP_SEED+100000g+i, acceptance 5000000+i
 EOF
 
@@ -116,7 +121,7 @@ while [ "$g" -le "$GENS" ]; do
     player="--net $out/best.st --games $GAMES --seed $((SP_SEED + 100000 * g)) $search"
   fi
   # shellcheck disable=SC2086
-  run "$d/selfplay.txt" $G selfplay $player --parallel "$PARALLEL" --chunk "$CHUNK" --out "$d/data.st" --resume $common \
+  run "$d/selfplay.txt" $G selfplay $player --discount "$DISCOUNT" --parallel "$PARALLEL" --chunk "$CHUNK" --out "$d/data.st" --resume $common \
     --json "$d/selfplay.json"
   t1=$(now)
   data="" k=$((g - WINDOW + 1)); [ "$k" -lt 0 ] && k=0

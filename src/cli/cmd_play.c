@@ -43,6 +43,7 @@ static const cli_help selfplay_help = {
 typedef struct {
     const char *net, *mode, *search;
     long channels, blocks, games, sims, parallel, seed, threads, samples, eval_batch;
+    double value_weight, heuristic_weight;
 } game_flags;
 
 #define GAME_FLAG_SPECS(f)                                                                                        \
@@ -53,6 +54,10 @@ typedef struct {
      0, 0, 0, 0, "puct,expectimax0,expectimax1"},                                                                      \
     {"--samples", ARGS_INT, &(f)->samples, "K", "expectimax search: samples of the reveals per move (default 1)", 1,     \
      DROP7_EXPECTI_MAX_SAMPLES, 0, 0, NULL},                                                                           \
+    {"--value-weight", ARGS_DOUBLE, &(f)->value_weight, "W", "expectimax search: the leaf is W x the network's "   \
+     "value (default 1) ...", 0, 0, 0, 1000, NULL},                                                                 \
+    {"--heuristic-weight", ARGS_DOUBLE, &(f)->heuristic_weight, "W", "... minus W x the expectimax players' leaf "  \
+     "heuristic (default 0; 1 with --value-weight 0 plays expectimax)", 0, 0, 0, 1000, NULL},                        \
     {"--eval-batch", ARGS_INT, &(f)->eval_batch, "N", "expectimax search: leaves per network call (default 4096)", 1,  \
      1 << 20, 0, 0, NULL},                                                                                             \
     {"--channels", ARGS_INT, &(f)->channels, "C", "a fresh random network of C channels instead of --net", 8, 4096, 0, 0, NULL}, \
@@ -88,6 +93,7 @@ static void net_player(const game_flags *f, const drop7_net *n, drop7_agent_opts
     o->policy = DROP7_POLICY_NET_EXPECTI;
     o->expecti = eo;
     o->eval_batch = (int)f->eval_batch;
+    o->value_weight = f->value_weight, o->heuristic_weight = f->heuristic_weight, o->weights_set = 1;
 }
 
 /* --net as a path ("default": the shipped network), into buf; NULL when --net is not given. */
@@ -110,7 +116,7 @@ static void search_label(const game_flags *f, char *b, size_t n)
     if (!strcmp(f->search, "puct"))
         b[0] = 0;
     else
-        snprintf(b, n, ", %s K%ld", f->search, f->samples);
+        snprintf(b, n, ", %s K%ld, %gv-%gh", f->search, f->samples, f->value_weight, f->heuristic_weight);
 }
 
 /* A policy's games into the record's "play" array, and its table row. */
@@ -136,7 +142,7 @@ int cmd_play(int argc, char **argv)
 {
     const char *name = "play";
     args_common com = {0};
-    game_flags gf = {NULL, "normal", "puct", 0, 2, 100, 0, 64, 1, -1, 1, 4096}; /* threads -1: the default of each player */
+    game_flags gf = {NULL, "normal", "puct", 0, 2, 100, 0, 64, 1, -1, 1, 4096, 1, 0}; /* threads -1: the default of each player */
     const char *policy = NULL;
     args_str_list base = {3, {"greedy", "random", "expectimax1"}};
     args_spec specs[] = {
@@ -242,11 +248,11 @@ int cmd_selfplay(int argc, char **argv)
 {
     const char *name = "selfplay";
     args_common com = {0};
-    game_flags gf = {NULL, "normal", "puct", 0, 2, 100, 32, 64, 1, 1, 1, 4096};
+    game_flags gf = {NULL, "normal", "puct", 0, 2, 100, 32, 64, 1, 1, 1, 4096, 1, 0};
     const char *out = NULL, *policy = NULL;
     long temp_moves = 20, chunk = 0;
     int resume = 0, force = 0;
-    double alpha = 0.3, eps = 0.25;
+    double alpha = 0.3, eps = 0.25, discount = 1;
     args_spec specs[] = {
         ARGS_COMMON_SPECS(&com),
         GAME_FLAG_SPECS(&gf),
@@ -258,6 +264,8 @@ int cmd_selfplay(int argc, char **argv)
         {"--temp-moves", ARGS_INT, &temp_moves, "N", "the first N moves of a game sample a column by visits (default 20)", 0, 100000, 0, 0, NULL},
         {"--dirichlet", ARGS_DOUBLE, &alpha, "A", "Dirichlet noise alpha on the root's priors (default 0.3; 0: none)", 0, 0, 0, 100, NULL},
         {"--noise", ARGS_DOUBLE, &eps, "E", "its weight (default 0.25)", 0, 0, 0, 1, NULL},
+        {"--discount", ARGS_DOUBLE, &discount, "G", "the values are the points still to come discounted by G per move "
+         "(default 1: not discounted, the final score minus the score then)", 0, 0, 0, 1, NULL},
         {"--policy", ARGS_CHOICE, &policy, "P", "the positions of an expectimax player instead of a network's "
          "(expectimax1 or expectimax2; its played column as the policy target)", 0, 0, 0, 0, "expectimax1,expectimax2"},
     };
@@ -297,7 +305,7 @@ int cmd_selfplay(int argc, char **argv)
         net_player(&gf, &n, &o.play, &eo);
         o.play.threads = (int)gf.threads;
     }
-    o.play.sims = (int)gf.sims, o.play.parallel = (int)gf.parallel;
+    o.play.sims = (int)gf.sims, o.play.parallel = (int)gf.parallel, o.play.discount = discount;
     o.play.seed = (uint64_t)gf.seed, o.play.dir_alpha = alpha, o.play.dir_eps = eps, o.play.temp_moves = (int)temp_moves;
     o.play.progress = !com.quiet;
     st = drop7_selfplay_run(&o, rec, &err);

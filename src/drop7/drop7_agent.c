@@ -356,6 +356,20 @@ static gv_status flush_chunk(agent *A, int c0, int cg, gv_err *err)
         memcpy(part.policy + (size_t)j * DROP7_N, sm->policy + (size_t)i * DROP7_N, sizeof(float) * DROP7_N);
         part.value[j] = (float)((double)(r->score[sm->game[i]] - sm->score_then[i]) / DROP7_VALUE_SCALE);
     }
+    if (o->discount > 0 && o->discount < 1) { /* backwards through each game's samples (in move order) */
+        double *G = gv_xcalloc((size_t)cg, sizeof *G);
+        int64_t *next = gv_xcalloc((size_t)cg, sizeof *next);
+        for (int g = 0; g < cg; g++)
+            next[g] = r->score[c0 + g];
+        for (long j = n - 1; j >= 0; j--) {
+            long i = ord[j].i;
+            int g = sm->game[i] - c0;
+            G[g] = (double)(next[g] - sm->score_then[i]) + o->discount * G[g];
+            next[g] = sm->score_then[i];
+            part.value[j] = (float)(G[g] / DROP7_VALUE_SCALE);
+        }
+        free(G), free(next);
+    }
     for (long i = 0; i < sm->n; i++) /* the samples of the chunks still playing stay, in order */
         if (sm->game[i] < c0 || sm->game[i] >= c0 + cg) {
             if (kept != i) {
@@ -530,6 +544,11 @@ static gv_status netx_moves(agent *A, slot *sl, int nslots, gv_err *err)
             A->leafv[b0 + q] = A->value[q] * A->vscale;
         b0 += k;
     }
+    const drop7_agent_opts *o = A->o;
+    const double vw = o->weights_set ? o->value_weight : 1, hw = o->weights_set ? o->heuristic_weight : 0;
+    for (int s = 0; (vw != 1 || hw != 0) && s < nslots; s++) /* the mixed leaf */
+        for (int l = 0; sl[s].id >= 0 && l < A->tree[s].nleaves; l++)
+            A->leafv[A->off[s] + l] = vw * A->leafv[A->off[s] + l] - hw * (double)A->tree[s].h[l];
     t0 = gv_now();
     searches(A, sl, nslots, SEARCH_BACK);
     A->r->t_search += gv_now() - t0;
@@ -591,6 +610,8 @@ gv_status drop7_agent_play(const drop7_agent_opts *o, drop7_agent_result *r, gv_
     if (o->policy == DROP7_POLICY_NET_EXPECTI && (!o->expecti || o->expecti->depth > DROP7_EXPECTI_TREE_MAX_DEPTH))
         return gv_fail(err, GV_ERR_INPUT, "drop7 agent: the network's expectimax search needs its settings, depth 0..%d",
                        DROP7_EXPECTI_TREE_MAX_DEPTH);
+    if (!(o->discount >= 0 && o->discount <= 1))
+        return gv_fail(err, GV_ERR_INPUT, "drop7 agent: the discount must be 0 to 1");
     if (o->value_scale < 0 || !isfinite(o->value_scale))
         return gv_fail(err, GV_ERR_INPUT, "drop7 agent: the value scale must be a positive number of points");
     if (o->sims < 0 || o->sims > 100000)

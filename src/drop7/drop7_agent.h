@@ -67,6 +67,14 @@ typedef struct {
     double value_scale;    /* points per unit of the network's value (0: DROP7_VALUE_SCALE; a
                               checkpoint says its own: drop7_net.value_scale) */
     int eval_batch;        /* NET_EXPECTI: leaves per network call (0: the trainer's max_batch) */
+    /* NET_EXPECTI: a leaf's value is value_weight x (the network's value, points) -
+     * heuristic_weight x h (the expectimax players' heuristic, drop7_expecti.h). 0 and 1
+     * play expectimax with the heuristic, move for move; the defaults (both 0 here) mean 1
+     * and 0: the network alone. */
+    double value_weight, heuristic_weight;
+    int weights_set;       /* value_weight and heuristic_weight as given (else the defaults) */
+    double discount;       /* record: a sample's value is the points still to come discounted by
+                              this per move (0 or 1: not discounted, final - then) */
     /* record: the samples by chunks of games. Games [c*chunk, (c+1)*chunk) form chunk c
      * (chunk 0: all games one chunk). A freed slot takes the next game whatever its chunk,
      * so the batch stays full until the last games; once every game of a chunk (and of
@@ -87,7 +95,7 @@ typedef struct drop7_agent_result {
     long n;
     float *planes;         /* (n, 12, 7, 7) */
     float *policy;         /* (n, 7) visit distribution (or one-hot played column without search) */
-    float *value;          /* (n,) (final score - score then) / DROP7_VALUE_SCALE */
+    float *value;          /* (n,) (final score - score then) / DROP7_VALUE_SCALE, or discounted (discount) */
     /* where the time went, seconds */
     double t_search, t_infer, t_game, t_total;
     long evals;            /* positions the network evaluated */

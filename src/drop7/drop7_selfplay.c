@@ -19,6 +19,7 @@ static void player_fields(const drop7_selfplay_opts *o, drop7_data *d)
     d->temp_moves = o->play.temp_moves;
     d->dirichlet = o->play.dir_alpha;
     d->noise = o->play.dir_eps;
+    d->discount = o->play.discount > 0 && o->play.discount < 1 ? o->play.discount : NAN;
     snprintf(d->net, sizeof d->net, "%s", o->net_name ? o->net_name : "random");
     if (o->net) /* else a player without a network (expectimax: net_name names it) */
         drop7_net_id(o->net, d->net_id);
@@ -52,6 +53,10 @@ static gv_status same_player(const drop7_selfplay_opts *o, const drop7_data *d, 
     } else if (isfinite(d->dirichlet) && d->dirichlet != me->dirichlet) {
         what = "--dirichlet";
         snprintf(had, sizeof had, "%g", d->dirichlet), snprintf(want, sizeof want, "%g", me->dirichlet);
+    } else if ((isfinite(d->discount) ? d->discount : 1) != (isfinite(me->discount) ? me->discount : 1)) {
+        what = "--discount";
+        snprintf(had, sizeof had, "%g", isfinite(d->discount) ? d->discount : 1);
+        snprintf(want, sizeof want, "%g", isfinite(me->discount) ? me->discount : 1);
     } else if (isfinite(d->noise) && d->noise != me->noise) {
         what = "--noise";
         snprintf(had, sizeof had, "%g", d->noise), snprintf(want, sizeof want, "%g", me->noise);

@@ -408,6 +408,32 @@ static void test_agent_record(void)
             "(score, moves); %ld samples for %ld moves, %ld one-hot", same, ok ? b.n : -1L, moves, onehot);
     if (ok)
         drop7_agent_result_free(&a), drop7_agent_result_free(&b);
+    /* discounted values: D_t = r_t + g D_(t+1), r_t the points of move t, from the undiscounted
+     * U_t = final - score_t (one slot: the samples game after game, in move order) */
+    o.parallel = 1, o.ngames = 3;
+    ok = drop7_agent_play(&o, &a, &err) == GV_OK;
+    o.discount = 0.9;
+    ok = ok && drop7_agent_play(&o, &b, &err) == GV_OK;
+    long checked = 0, bad = 0;
+    double worst = 0;
+    for (int gm = 0, j0 = 0; ok && gm < o.ngames; j0 += a.nmoves[gm], gm++) {
+        double D = 0;
+        for (int t = a.nmoves[gm] - 1; t >= 0; t--) {
+            double U = a.value[j0 + t], Un = t + 1 < a.nmoves[gm] ? a.value[j0 + t + 1] : 0;
+            D = (U - Un) + 0.9 * D;
+            double e = fabs(D - b.value[j0 + t]);
+            worst = e > worst ? e : worst;
+            bad += e > 1e-4 * (1 + fabs(D));
+            checked++;
+        }
+    }
+    t_check(ok && checked == a.n && !bad && a.n == b.n, "discounted values",
+            "3 hardcore games of expectimax1 (seeds 70..72) recorded with discount 0.9: %ld samples, each == its points "
+            "plus 0.9 x the next sample's value, from the undiscounted values (float): %ld off by more than 1e-4 "
+            "(largest difference %.2g)", checked, bad, worst);
+    if (ok)
+        drop7_agent_result_free(&a), drop7_agent_result_free(&b);
+    o.discount = 0;
     o.policy = DROP7_POLICY_NET_EXPECTI;
     gv_status st = drop7_agent_play(&o, &a, &err);
     t_check(st == GV_ERR_INPUT, "network expectimax without a network refused", "status %d: %s", (int)st, err.msg);
@@ -459,6 +485,21 @@ static void test_net_expecti(void)
             ok ? b.evals : -1L, ok ? a.calls : -1L, ok ? b.calls : -1L, ok ? c.evals : -1L, cmoves);
     if (ok)
         drop7_agent_result_free(&a), drop7_agent_result_free(&b), drop7_agent_result_free(&c);
+    /* the leaf 0 x the network - 1 x h: the expectimax player with the heuristic, move for move */
+    eo.depth = 1, eo.samples = 2;
+    o.record = 0, o.value_weight = 0, o.heuristic_weight = 1, o.weights_set = 1, o.ngames = 3, o.seed = 120;
+    ok = drop7_agent_play(&o, &a, &err) == GV_OK;
+    o.policy = DROP7_POLICY_EXPECTI1, o.net = NULL;
+    ok = ok && drop7_agent_play(&o, &b, &err) == GV_OK;
+    same = 0;
+    for (int i = 0; ok && i < o.ngames; i++)
+        same += a.score[i] == b.score[i] && a.nmoves[i] == b.nmoves[i];
+    t_check(ok && same == o.ngames, "the network's search with weights 0 and 1 == expectimax",
+            "3 hardcore games (seeds 120..122), depth 1 K 2: leaf 0 x value - 1 x h through the network's search vs the "
+            "expectimax1 player: %d of 3 the same (scores %lld / %lld, ...)", same, ok ? (long long)a.score[0] : -1,
+            ok ? (long long)b.score[0] : -1);
+    if (ok)
+        drop7_agent_result_free(&a), drop7_agent_result_free(&b);
     drop7_net_close(&n);
 }
 

@@ -3,7 +3,7 @@
 # generation's files, the curve record (parsed by gpuvet report), summary.md, promotion lines,
 # the budget stop and the resume after it; the value scale kept in the checkpoint; and
 # --net default (a missing shipped network: exit 3, one line naming the path; one given by
-# GV_MODELS: played).
+# GV_MODELS: played); selfplay --discount in the dataset and a resume with another one refused.
 . "$GV_ROOT/tests/lib.sh"
 
 run=$T_TMP/run
@@ -50,3 +50,11 @@ mkdir -p "$T_TMP/models" && cp "$run/best.st" "$T_TMP/models/drop7-default.st"
 export GV_MODELS=$T_TMP/models
 expect_exit "play --net default from GV_MODELS" 0 "$GPUVET" play --net default --search expectimax0 --games 2 --eval-batch 64 --baselines none
 expect_exit "selfplay --net default" 0 "$GPUVET" selfplay --net default --search expectimax0 --games 1 --eval-batch 64 --out "$T_TMP/dd.st"
+
+# selfplay --discount: written into the dataset, and a resume with another discount refused
+expect_exit "selfplay --policy expectimax1 --discount 0.9" 0 "$GPUVET" selfplay --policy expectimax1 --mode hardcore --games 1 \
+  --discount 0.9 --out "$T_TMP/disc.st" -q
+expect_grep "the dataset says its discount" '"value_discount":[[:space:]]*"0.9' "$T_TMP/disc.st"
+expect_exit "resume with another discount refused" 2 "$GPUVET" selfplay --policy expectimax1 --mode hardcore --games 2 \
+  --out "$T_TMP/disc.st" --resume -q
+expect_grep "the refusal names --discount" 'played with --discount 0.9, this run has 1' "$T_TMP/err"
