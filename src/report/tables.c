@@ -84,8 +84,8 @@ static const rep_col epoch_cols[] = {
 };
 static const rep_col run_cols[] = {
     {"generation", "generation", COL_INT, 0}, {"mean score", "score_mean", COL_NUM, 0}, {"95% CI ±", "score_ci95", COL_NUM, 0},
-    {"moves", "moves_mean", COL_NUM, 0}, {"moves ±", "moves_ci95", COL_NUM, 0}, {"verdict", "verdict", COL_STR, 0},
-    {"vs best", "diff_vs_best", COL_NUM, 0}, {"±", "diff_ci95", COL_NUM, 0}, {"best", "best", COL_INT, 0},
+    {"moves", "moves_mean", COL_NUM, 0}, {"moves ±", "moves_ci95", COL_NUM, 0}, {"leaf V:H", "leaf", COL_STR, 0},
+    {"verdict", "verdict", COL_STR, 0}, {"vs best", "diff_vs_best", COL_NUM, 0}, {"±", "diff_ci95", COL_NUM, 0}, {"best", "best", COL_INT, 0},
     {"games", "games", COL_INT, 0}, {"positions", "positions", COL_INT, 0}, {"self-play score", "selfplay_score", COL_NUM, 0},
     {"self-play positions/s", "selfplay_positions_per_s", COL_NUM, 0},
     {"network positions/s", "eval_positions_per_s", COL_NUM, 0}, {"value MSE", "val_value_mse", COL_NUM, 0},

@@ -9,7 +9,7 @@
 run=$T_TMP/run
 tiny() { # GENS [BUDGET]: the tiny run into $run
   GPUVET=$GPUVET DEVICES=cpu THREADS=1 GENS=$1 BUDGET=${2:-0} BOOT_GAMES=3 BOOT_EPOCHS=1 GAMES=2 PARALLEL=2 EVAL_GAMES=3 \
-    CHANNELS=8 BLOCKS=0 EPOCHS=1 BATCH=64 SEARCH=expectimax0 EVAL_BATCH=64 BASELINES=random \
+    CHANNELS=8 BLOCKS=0 EPOCHS=1 BATCH=64 SEARCH=expectimax0 EVAL_BATCH=64 BASELINES=random VALUE_SCALE=100000 LEAVES="1:0 0:1" \
     sh "$GV_ROOT/bench/drop7/train_strong.sh" "$run"
 }
 expect_exit "train_strong.sh: generations 0 and 1" 0 tiny 1
@@ -20,8 +20,8 @@ for g in 000 001; do
 done
 [ -z "$missing" ] && pass "train_strong.sh run directory" "config, baselines, best, curve, summary and 2 generations' files present" ||
   fail "train_strong.sh run directory" "missing:$missing"
-expect_grep "train_strong.sh: generation 0 is the first best" '^generation 0: [0-9.]+ \+- [0-9.]+ \([0-9.]+ moves\), first \(best: generation 0\)' "$T_TMP/out"
-expect_grep "train_strong.sh: generation 1 promoted or kept" '^generation 1: [0-9.]+ \+- [0-9.]+ \([0-9.]+ moves\), (promoted|kept) \(best: generation [01]\)' "$T_TMP/out"
+expect_grep "train_strong.sh: generation 0 is the first best" '^generation 0: [0-9.]+ \+- [0-9.]+ \([0-9.]+ moves, leaf [0-9.]+:[0-9.]+\), first \(best: generation 0\)' "$T_TMP/out"
+expect_grep "train_strong.sh: generation 1 promoted or kept" '^generation 1: [0-9.]+ \+- [0-9.]+ \([0-9.]+ moves, leaf [0-9.]+:[0-9.]+\), (promoted|kept) \(best: generation [01]\)' "$T_TMP/out"
 # The budget: a generation that would pass it is not started; the rerun continues after the last one.
 expect_exit "train_strong.sh: budget 0.01 s" 0 tiny 3 0.01
 expect_grep "train_strong.sh: the budget stops before generation 2" 'budget: .* stopping before generation 2' "$T_TMP/out"

@@ -3,25 +3,29 @@
 # the acceptance evaluation, one call of about 9 minutes. scripts/device-pack.sh packed .dist/
 # (bench/device_env.sh: $B the sm_90 binary, results under $R, `st` packs them into $OUT/a.tgz).
 #   1. bench/drop7/train_strong.sh on cuda, 16 CPU threads for the searches, a budget of
-#      TRAIN_BUDGET seconds (330): generation 0 from 512 expectimax1 games, then generations
-#      of 128 self-play games of the network's expectimax1 search, 64 channels, 2 blocks
-#      (the run directory /tmp/gv/run; its records, curve and best network copied into $R/run,
-#      the datasets left out)
+#      TRAIN_BUDGET seconds (300), its defaults otherwise: generation 0 from 2048 expectimax1
+#      games (discount 0.95), then generations of 128 self-play games of the network's
+#      expectimax1 search, 64 channels, 2 blocks, leaves 1:0 and 0.1:1 tried at each
+#      evaluation (the run directory /tmp/gv/run; its records, curve and best network copied
+#      into $R/run, the datasets left out)
 #   2. the best network on the 1000 acceptance seeds 5,000,000..5,000,999 (never used in
 #      training or evaluation), in chunks of 100 games until the deadline (start + DEADLINE
 #      seconds, 520), beside expectimax2 (16 threads) and random on the same seeds; the
 #      figures: mean +- 95% interval, the ratio to random, the difference with expectimax2
 #      and its interval (Welch), the games/s of each
+#   3. the same network and seeds on the CPU and the GPU: 2 self-play games each, the
+#      datasets compared byte for byte (the CPU's float32 forward and the GPU's differ in
+#      their last bits: a difference is reported with the count of differing bytes, the
+#      games' scores beside it), and the CPU's games/s of `play` with the best network
 set -u
 . bench/device_env.sh
 export GV_ROOT=$root
 t_call=$(date +%s)
-TRAIN_BUDGET=${TRAIN_BUDGET:-330} DEADLINE=${DEADLINE:-520}
+TRAIN_BUDGET=${TRAIN_BUDGET:-300} DEADLINE=${DEADLINE:-480}
 run=/tmp/gv/run
 st train
-GPUVET=$B DEVICES=cuda THREADS=16 BUDGET=$TRAIN_BUDGET GENS=40 BOOT_GAMES=512 BOOT_EPOCHS=3 GAMES=128 PARALLEL=128 \
-  EVAL_BATCH=8192 EVAL_GAMES=200 CHANNELS=64 BLOCKS=2 EPOCHS=2 SEARCH=expectimax1 SAMPLES=1 CHUNK=512 \
-  sh bench/drop7/train_strong.sh "$run" >"$R/train_strong.txt" 2>&1
+GPUVET=$B DEVICES=cuda THREADS=16 BUDGET=$TRAIN_BUDGET GENS=40 GAMES=128 PARALLEL=128 EVAL_BATCH=8192 EVAL_GAMES=200 \
+  CHANNELS=64 BLOCKS=2 SEARCH=expectimax1 SAMPLES=1 sh bench/drop7/train_strong.sh "$run" >"$R/train_strong.txt" 2>&1
 echo "train_strong.sh rc=$?"
 grep -E '^generation|budget' "$R/train_strong.txt"
 mkdir -p "$R/run"
@@ -36,6 +40,9 @@ mkdir -p "$acc"
 /usr/bin/time -f %e -o "$acc/ex2.time" "$B" play --policy expectimax2 --baselines random --games 1000 --seed $A --threads 16 \
   -q --json "$acc/ex2.json" >"$acc/ex2.txt" 2>&1
 echo "expectimax2 + random, 1000 games: rc=$? $(cat "$acc/ex2.time") s"; grep -E '^(expectimax2|random) ' "$acc/ex2.txt"
+read -r best_gen best_mean best_ci best_leaf <"$run/best.txt"
+leaf="--value-weight ${best_leaf%%:*} --heuristic-weight ${best_leaf#*:}"
+echo "best: generation $best_gen, leaf $best_leaf ($leaf)"
 st network
 # the best network in chunks of 100 seeds, until the deadline
 i=0 last=0
@@ -43,7 +50,8 @@ while [ "$i" -lt 10 ]; do
   left=$((t_call + DEADLINE - $(date +%s)))
   [ "$left" -le "$last" ] && { echo "deadline: $i chunks of $N played, $left s left, a chunk took $last s"; break; }
   t0=$(date +%s)
-  "$B" play --net "$run/best.st" --search expectimax1 --samples 1 --eval-batch 8192 --parallel 128 --devices cuda \
+  # shellcheck disable=SC2086
+  "$B" play --net "$run/best.st" --search expectimax1 --samples 1 $leaf --eval-batch 8192 --parallel 128 --devices cuda \
     --threads 16 --games $N --seed $((A + N * i)) --baselines none -q --json "$acc/net_$i.json" >"$acc/net_$i.txt" 2>&1 || break
   last=$(( $(date +%s) - t0 ))
   echo "chunk $i (seeds $((A + N * i))..$((A + N * i + N - 1))): $(grep '^net ' "$acc/net_$i.txt" | cut -c1-120), $last s"
@@ -72,4 +80,18 @@ jn() { sed -n "s/^[[:space:]]*\"$2\":[[:space:]]*\([-0-9.eE+]*\),*$/\1/p" "$1" |
     printf "network / random: %.2fx (acceptance: at least 10x)\n", mean / rm
   }' | tee "$R/acceptance.txt"
 "$B" report "$run/curve.json" -o "$R/run/curve.html" >/dev/null 2>&1
+st cpu-gpu
+# the same network and seeds on both devices (2 games of its search), and the CPU's play speed
+for dv in cpu cuda; do
+  # shellcheck disable=SC2086
+  "$B" selfplay --net "$run/best.st" --search expectimax1 --samples 1 $leaf --eval-batch 8192 --games 2 --parallel 2 \
+    --devices $dv --threads 16 --seed 6000000 --discount 0.95 --out "/tmp/gv/same_$dv.st" --force -q >"$R/same_$dv.txt" 2>&1
+  echo "selfplay on $dv rc=$?: $(grep '^selfplay:' "$R/same_$dv.txt" | cut -c1-160)"
+done
+if cmp -s /tmp/gv/same_cpu.st /tmp/gv/same_cuda.st; then echo "CPU and GPU datasets identical ($(wc -c </tmp/gv/same_cpu.st) bytes)"
+else echo "CPU and GPU datasets differ: $(cmp -l /tmp/gv/same_cpu.st /tmp/gv/same_cuda.st 2>/dev/null | wc -l) of $(wc -c </tmp/gv/same_cpu.st) bytes"; fi
+# shellcheck disable=SC2086
+/usr/bin/time -f %e -o "$R/cpu_play.time" "$B" play --net "$run/best.st" --search expectimax1 --samples 1 $leaf --devices cpu \
+  --threads 16 --games 4 --parallel 4 --seed 7000000 --baselines none -q >"$R/cpu_play.txt" 2>&1
+echo "play on the CPU (16 threads), 4 games: $(grep '^net' "$R/cpu_play.txt" | cut -c1-120); $(cat "$R/cpu_play.time") s wall"
 st end
