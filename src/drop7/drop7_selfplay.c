@@ -218,6 +218,8 @@ gv_status drop7_selfplay_run(const drop7_selfplay_opts *o, cJSON *rec, gv_err *e
     long played = w.played;
     double t_write = w.t_write, call_s = NAN, t_bench = gv_now();
     int bench_n = (int)(todo < o->play.parallel ? todo : o->play.parallel);
+    if (o->play.policy == DROP7_POLICY_NET_EXPECTI) /* its calls: batches of the leaves */
+        bench_n = nn_trainer_max_batch(o->play.net);
     if (st == GV_OK && todo && o->play.net)
         st = infer_rate(o->play.net, bench_n, &call_s, err);
     t_bench = gv_now() - t_bench;

@@ -6,7 +6,7 @@
 #      TRAIN_BUDGET seconds (300), its defaults otherwise: generation 0 from 2048 expectimax1
 #      games (discount 0.95), then generations of 128 self-play games of the network's
 #      expectimax1 search, 64 channels, 2 blocks, leaves 1:0 and 0.1:1 tried at each
-#      evaluation (the run directory /tmp/gv/run; its records, curve and best network copied
+#      evaluation on 100 seeds (the run directory /tmp/gv/run; its records, curve and best network copied
 #      into $R/run, the datasets left out)
 #   2. the best network on the 1000 acceptance seeds 5,000,000..5,000,999 (never used in
 #      training or evaluation), in chunks of 100 games until the deadline (start + DEADLINE
@@ -24,7 +24,7 @@ t_call=$(date +%s)
 TRAIN_BUDGET=${TRAIN_BUDGET:-300} DEADLINE=${DEADLINE:-480}
 run=/tmp/gv/run
 st train
-GPUVET=$B DEVICES=cuda THREADS=16 BUDGET=$TRAIN_BUDGET GENS=40 GAMES=128 PARALLEL=128 EVAL_BATCH=8192 EVAL_GAMES=200 \
+GPUVET=$B DEVICES=cuda THREADS=16 BUDGET=$TRAIN_BUDGET GENS=40 GAMES=128 PARALLEL=128 EVAL_BATCH=8192 EVAL_GAMES=100 \
   CHANNELS=64 BLOCKS=2 SEARCH=expectimax1 SAMPLES=1 sh bench/drop7/train_strong.sh "$run" >"$R/train_strong.txt" 2>&1
 echo "train_strong.sh rc=$?"
 grep -E '^generation|budget' "$R/train_strong.txt"
