@@ -678,7 +678,8 @@ gv_status drop7_agent_play(const drop7_agent_opts *o, drop7_agent_result *r, gv_
     /* Padded batches give each position the numbers a batch of all the slots gives it (the
      * GPU's kernel choices follow the batch size otherwise): the games do not depend on how
      * the batches were padded. */
-    const int pin = A.pad != PAD_NONE;
+    const char *pv = getenv("GV_SELFPLAY_PIN"); /* 0: not pinned, for reproducing the runs before the pin */
+    const int pin = A.pad != PAD_NONE && !(pv && !strcmp(pv, "0"));
     gv_status st = pin ? nn_trainer_pin_batch(o->net, A.nslots, err) : GV_OK;
     while (finished < o->ngames && st == GV_OK) {
         double t0 = gv_now();

@@ -432,16 +432,24 @@ static conv_args conv_args_of(gt *s, const void *x, const void *w, void *y, cons
     }
     conv_args a = {x, w, y, res, s->n * NN_CELLS, cin, cout, s->dt, s->o.fault, splitk ? s->wg_ws : NULL,
                    s->wg_ws_elems, s->sm_count, 0};
-    if (s->pinned) { /* the split a batch of ref_n gets (GV_PIN_SPLITS=k: k at every size, for measuring) */
+    if (s->pinned) {
+        /* One split for every batch size up to ref_n: the one a quarter of ref_n gets (the
+         * sizes self-play pads to lie around it; the largest batch gains from it too, its
+         * unsplit tiles falling short of a wave), at most what the workspace holds for
+         * ref_n; GV_PIN_SPLITS=k: k, for measuring. */
         static int pin_splits = -1;
         if (pin_splits < 0) {
             const char *e = getenv("GV_PIN_SPLITS");
             pin_splits = e && atoi(e) > 0 ? atoi(e) : 0;
         }
         conv_args r = a;
-        r.M = s->ref_n * NN_CELLS;
+        r.M = (s->ref_n / 4 > 0 ? s->ref_n / 4 : 1) * NN_CELLS;
         r.splits = pin_splits;
-        a.splits = gpu_conv_fwd_splits(&r);
+        int k = gpu_conv_fwd_splits(&r);
+        const size_t most = a.ws ? a.ws_elems / ((size_t)s->ref_n * NN_CELLS * cout) : 1;
+        a.splits = (size_t)k > most ? (int)most : k;
+        if (a.splits < 1)
+            a.splits = 1;
     }
     return a;
 }
