@@ -297,13 +297,15 @@ int cmd_selfplay(int argc, char **argv)
                              .device = policy ? "cpu" : d.label, .games = gf.games, .chunk = chunk ? chunk : gf.parallel,
                              .out = out, .resume = resume, .force = force};
     drop7_rules_init(&o.play.rules, strcmp(gf.mode, "hardcore") ? DROP7_MODE_NORMAL : DROP7_MODE_HARDCORE);
-    if (policy) { /* the expectimax player's games on the CPU threads (--threads; default all) */
+    if (policy) { /* the expectimax player's games on the CPU threads (--threads; 0: all cores) */
         o.play.policy = !strcmp(policy, "expectimax2") ? DROP7_POLICY_EXPECTI2 : DROP7_POLICY_EXPECTI1;
         o.play.threads = (int)gf.threads;
         gf.sims = 0, temp_moves = 0, alpha = 0, eps = 0;
     } else {
         net_player(&gf, &n, &o.play, &eo);
         o.play.threads = (int)gf.threads;
+        if (o.play.policy == DROP7_POLICY_NET_EXPECTI) /* no PUCT simulations, temperature or noise */
+            gf.sims = 0, temp_moves = 0, alpha = 0, eps = 0;
     }
     o.play.sims = (int)gf.sims, o.play.parallel = (int)gf.parallel, o.play.discount = discount;
     o.play.seed = (uint64_t)gf.seed, o.play.dir_alpha = alpha, o.play.dir_eps = eps, o.play.temp_moves = (int)temp_moves;

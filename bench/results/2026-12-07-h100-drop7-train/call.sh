@@ -6,11 +6,11 @@
 #      TRAIN_BUDGET seconds (300), its defaults otherwise: generation 0 from 2048 expectimax1
 #      games (discount 0.95), then generations of 128 self-play games of the network's
 #      expectimax1 search, 64 channels, 2 blocks, leaves 1:0 and 0.1:1 tried at each
-#      evaluation on 100 seeds (the run directory /tmp/gv/run; its records, curve and best network copied
+#      evaluation on 100 seeds (the run directory /tmp/gv/run, $WORK/run; its records, curve and best network copied
 #      into $R/run, the datasets left out)
 #   2. the best network on the 1000 acceptance seeds 5,000,000..5,000,999 (never used in
 #      training or evaluation), in chunks of 100 games until the deadline (start + DEADLINE
-#      seconds, 520), beside expectimax2 (16 threads) and random on the same seeds; the
+#      seconds, 480), beside expectimax2 (16 threads) and random on the same seeds; the
 #      figures: mean +- 95% interval, the ratio to random, the difference with expectimax2
 #      and its interval (Welch), the games/s of each
 #   3. the same network and seeds on the CPU and the GPU: 2 self-play games each, the
@@ -21,11 +21,18 @@ set -u
 . bench/device_env.sh
 export GV_ROOT=$root
 t_call=$(date +%s)
-TRAIN_BUDGET=${TRAIN_BUDGET:-300} DEADLINE=${DEADLINE:-480}
-run=/tmp/gv/run
+# The sizes (a rehearsal on a CPU machine sets them small, with DEV=cpu): the training's
+# budget, the deadline of the acceptance chunks (seconds from the start of the call), the
+# acceptance games and chunk, the device, and the recipe's settings that differ from its
+# defaults.
+TRAIN_BUDGET=${TRAIN_BUDGET:-300} DEADLINE=${DEADLINE:-480} ACC_GAMES=${ACC_GAMES:-1000} N=${ACC_CHUNK:-100}
+DEV=${DEV:-cuda} TH=${TH:-16}
+export GAMES=${GAMES:-128} PARALLEL=${PARALLEL:-128} EVAL_BATCH=${EVAL_BATCH:-8192} EVAL_GAMES=${EVAL_GAMES:-100}
+export CHANNELS=${CHANNELS:-64} BLOCKS=${BLOCKS:-2} SEARCH=expectimax1 SAMPLES=1 GENS=${GENS:-40}
+work=${WORK:-/tmp/gv}
+run=$work/run
 st train
-GPUVET=$B DEVICES=cuda THREADS=16 BUDGET=$TRAIN_BUDGET GENS=40 GAMES=128 PARALLEL=128 EVAL_BATCH=8192 EVAL_GAMES=100 \
-  CHANNELS=64 BLOCKS=2 SEARCH=expectimax1 SAMPLES=1 sh bench/drop7/train_strong.sh "$run" >"$R/train_strong.txt" 2>&1
+GPUVET=$B DEVICES=$DEV THREADS=$TH BUDGET=$TRAIN_BUDGET sh bench/drop7/train_strong.sh "$run" >"$R/train_strong.txt" 2>&1
 echo "train_strong.sh rc=$?"
 grep -E '^generation|budget' "$R/train_strong.txt"
 mkdir -p "$R/run"
@@ -33,26 +40,29 @@ mkdir -p "$R/run"
 cp "$run/best.st" "$R/run/best.st" 2>/dev/null
 cat "$run/summary.md"
 st acceptance
-A=5000000 N=100
+A=5000000
 acc=$R/acc
 mkdir -p "$acc"
-# the baselines on all 1000 seeds
-/usr/bin/time -f %e -o "$acc/ex2.time" "$B" play --policy expectimax2 --baselines random --games 1000 --seed $A --threads 16 \
-  -q --json "$acc/ex2.json" >"$acc/ex2.txt" 2>&1
-echo "expectimax2 + random, 1000 games: rc=$? $(cat "$acc/ex2.time") s"; grep -E '^(expectimax2|random) ' "$acc/ex2.txt"
+# the baselines on all the acceptance seeds
+/usr/bin/time -f %e -o "$acc/ex2.time" "$B" play --policy expectimax2 --baselines random --games "$ACC_GAMES" --seed $A \
+  --threads "$TH" -q --json "$acc/ex2.json" >"$acc/ex2.txt" 2>&1
+echo "expectimax2 + random, $ACC_GAMES games: rc=$? $(cat "$acc/ex2.time") s"; grep -E '^(expectimax2|random) ' "$acc/ex2.txt"
 read -r best_gen best_mean best_ci best_leaf <"$run/best.txt"
 leaf="--value-weight ${best_leaf%%:*} --heuristic-weight ${best_leaf#*:}"
 echo "best: generation $best_gen, leaf $best_leaf ($leaf)"
 st network
 # the best network in chunks of 100 seeds, until the deadline
 i=0 last=0
-while [ "$i" -lt 10 ]; do
+while [ "$i" -lt $((ACC_GAMES / N)) ]; do
   left=$((t_call + DEADLINE - $(date +%s)))
   [ "$left" -le "$last" ] && { echo "deadline: $i chunks of $N played, $left s left, a chunk took $last s"; break; }
   t0=$(date +%s)
   # shellcheck disable=SC2086
-  "$B" play --net "$run/best.st" --search expectimax1 --samples 1 $leaf --eval-batch 8192 --parallel 128 --devices cuda \
-    --threads 16 --games $N --seed $((A + N * i)) --baselines none -q --json "$acc/net_$i.json" >"$acc/net_$i.txt" 2>&1 || break
+  if ! "$B" play --net "$run/best.st" --search expectimax1 --samples 1 $leaf --eval-batch "$EVAL_BATCH" --parallel "$PARALLEL" \
+    --devices "$DEV" --threads "$TH" --games $N --seed $((A + N * i)) --baselines none -q --json "$acc/net_$i.json" \
+    >"$acc/net_$i.txt" 2>&1; then
+    echo "chunk $i failed: $(tail -n 2 "$acc/net_$i.txt")"; break
+  fi
   last=$(( $(date +%s) - t0 ))
   echo "chunk $i (seeds $((A + N * i))..$((A + N * i + N - 1))): $(grep '^net ' "$acc/net_$i.txt" | cut -c1-120), $last s"
   i=$((i + 1))
@@ -65,7 +75,7 @@ done
 jn() { sed -n "s/^[[:space:]]*\"$2\":[[:space:]]*\([-0-9.eE+]*\),*$/\1/p" "$1" | sed -n "${3:-1}p"; }
 {
   for k in $(seq 0 $((i - 1))); do echo "$(jn "$acc/net_$k.json" score_mean) $(jn "$acc/net_$k.json" score_ci95) $(jn "$acc/net_$k.json" seconds)"; done
-} | awk -v n=$N -v em="$(jn "$acc/ex2.json" score_mean 1)" -v ec="$(jn "$acc/ex2.json" score_ci95 1)" \
+} | awk -v n=$N -v na="$ACC_GAMES" -v em="$(jn "$acc/ex2.json" score_mean 1)" -v ec="$(jn "$acc/ex2.json" score_ci95 1)" \
       -v rm="$(jn "$acc/ex2.json" score_mean 2)" -v rc="$(jn "$acc/ex2.json" score_ci95 2)" '
   { m[NR] = $1; s = $2 * sqrt(n) / 1.96; v[NR] = s * s; t += $3 }
   END {
@@ -74,24 +84,25 @@ jn() { sed -n "s/^[[:space:]]*\"$2\":[[:space:]]*\([-0-9.eE+]*\),*$/\1/p" "$1" |
     ss = 0; for (j = 1; j <= k; j++) ss += (n - 1) * v[j] + n * (m[j] - mean) ^ 2
     ci = 1.96 * sqrt(ss / (N - 1)) / sqrt(N)
     printf "network (expectimax1 search): %d games: %.0f +- %.0f (95%% CI), %.2f games/s\n", N, mean, ci, N / t
-    printf "expectimax2 (1000 games): %.0f +- %.0f; random: %.0f +- %.0f\n", em, ec, rm, rc
+    printf "expectimax2 (%d games): %.0f +- %.0f; random: %.0f +- %.0f\n", na, em, ec, rm, rc
     d = mean - em; h = sqrt(ci * ci + ec * ec)
-    printf "network - expectimax2: %+.0f +- %.0f (%s)%s\n", d, h, d - h > 0 ? "better, the interval excludes 0" : d + h < 0 ? "worse" : "not distinguishable", N < 1000 ? " [the network played fewer seeds than the baselines]" : ""
+    vd = (d - h > 0) ? "better, the interval excludes 0" : ((d + h < 0) ? "worse" : "not distinguishable")
+    printf "network - expectimax2: %+.0f +- %.0f (%s)%s\n", d, h, vd, ((N < na) ? " [the network played fewer seeds than the baselines]" : "")
     printf "network / random: %.2fx (acceptance: at least 10x)\n", mean / rm
   }' | tee "$R/acceptance.txt"
 "$B" report "$run/curve.json" -o "$R/run/curve.html" >/dev/null 2>&1
 st cpu-gpu
 # the same network and seeds on both devices (2 games of its search), and the CPU's play speed
-for dv in cpu cuda; do
+for dv in cpu $DEV; do
   # shellcheck disable=SC2086
-  "$B" selfplay --net "$run/best.st" --search expectimax1 --samples 1 $leaf --eval-batch 8192 --games 2 --parallel 2 \
-    --devices $dv --threads 16 --seed 6000000 --discount 0.95 --out "/tmp/gv/same_$dv.st" --force -q >"$R/same_$dv.txt" 2>&1
+  "$B" selfplay --net "$run/best.st" --search expectimax1 --samples 1 $leaf --eval-batch "$EVAL_BATCH" --games 2 --parallel 2 \
+    --devices $dv --threads "$TH" --seed 6000000 --discount 0.95 --out "$work/same_$dv.st" --force -q >"$R/same_$dv.txt" 2>&1
   echo "selfplay on $dv rc=$?: $(grep '^selfplay:' "$R/same_$dv.txt" | cut -c1-160)"
 done
-if cmp -s /tmp/gv/same_cpu.st /tmp/gv/same_cuda.st; then echo "CPU and GPU datasets identical ($(wc -c </tmp/gv/same_cpu.st) bytes)"
-else echo "CPU and GPU datasets differ: $(cmp -l /tmp/gv/same_cpu.st /tmp/gv/same_cuda.st 2>/dev/null | wc -l) of $(wc -c </tmp/gv/same_cpu.st) bytes"; fi
+if cmp -s $work/same_cpu.st "$work/same_$DEV.st"; then echo "CPU and $DEV datasets identical ($(wc -c <$work/same_cpu.st) bytes)"
+else echo "CPU and $DEV datasets differ: $(cmp -l $work/same_cpu.st "$work/same_$DEV.st" 2>/dev/null | wc -l) of $(wc -c <$work/same_cpu.st) bytes"; fi
 # shellcheck disable=SC2086
 /usr/bin/time -f %e -o "$R/cpu_play.time" "$B" play --net "$run/best.st" --search expectimax1 --samples 1 $leaf --devices cpu \
-  --threads 16 --games 4 --parallel 4 --seed 7000000 --baselines none -q >"$R/cpu_play.txt" 2>&1
-echo "play on the CPU (16 threads), 4 games: $(grep '^net' "$R/cpu_play.txt" | cut -c1-120); $(cat "$R/cpu_play.time") s wall"
+  --threads "$TH" --games 4 --parallel 4 --seed 7000000 --baselines none -q >"$R/cpu_play.txt" 2>&1
+echo "play on the CPU ($TH threads), 4 games: $(grep '^net' "$R/cpu_play.txt" | cut -c1-120); $(cat "$R/cpu_play.time") s wall"
 st end
