@@ -2,7 +2,8 @@
  *   - a line drawn in one span, dot by dot, and in random pieces gives the same pixels and
  *     the same scroll register (the native renderer splits spans wherever the CPU looks;
  *     the log renderers split them at logged writes), and v moves as the timing side's
- *     closed form (nes_v_span) says;
+ *     closed form (nes_v_span) says; with rendering off the whole groups drawn in one
+ *     colour at once match the dot-by-dot pixels (the backdrop, or v's palette entry);
  *   - the mixer sum over an interval equals a cycle-by-cycle walk that steps each channel
  *     at its own times; the noise register's matrix jump equals stepping it;
  *   - span integration (the block renderers) equals integrating through the same changes.
@@ -25,8 +26,11 @@ static void random_line_state(gv_rng *r, nes_pline *p)
     p->r.x = (uint8_t)(gv_rng_u64(r) & 7);
     p->r.ctrl = (uint8_t)gv_rng_u64(r);
     p->r.mask = (uint8_t)gv_rng_u64(r);
-    if (gv_rng_below(r, 4) == 0)
+    if (gv_rng_below(r, 4) == 0) {
         p->r.mask &= 0xE7; /* sometimes rendering off */
+        if (gv_rng_below(r, 2) == 0)
+            p->r.v |= 0x3F00; /* v on the palette: the picture shows that entry */
+    }
     for (int i = 0; i < 8; i++)
         p->r.chr_map[i] = (uint32_t)gv_rng_below(r, 8) * 1024;
     for (int i = 0; i < 4; i++)
