@@ -34,7 +34,8 @@
     CHR_DATA 64
 
 STYLE = $B000 + REG(3)
-IRQ_CTRL = $F000 + REG(1)   ; the IRQ counter (vrc_irq.inc): control, and the latch
+IRQ_ACK = $F000 + REG(2)    ; the IRQ counter (vrc_irq.inc): acknowledge, control, latch
+IRQ_CTRL = $F000 + REG(1)
 .macro IRQ_LATCH
     sta $F000 + REG(0)
 .endmacro
@@ -282,18 +283,7 @@ l_banks:
     pla
     rti
 
-irq:
-    pha
-    lda mode
-    bne l_screen
-    stx irq_x               ; a test: record the loop count, stop the IRQ
-    sta $F000 + REG(2)      ; acknowledge (A = 0: E stays off)
-    lda #0
-    sta $F000 + REG(1)
-    lda #1
-    sta irq_hit
-    pla
-    rti
+    VRC_IRQ_HANDLER
 l_screen:
     txa
     pha

@@ -36,7 +36,8 @@
     VRC4 = 1
     .define REG(n) ((n & 1) << 1) | ((n & 2) >> 1)
 .endif
-IRQ_CTRL = $F000 + REG(2)   ; the VRC4's IRQ counter (vrc_irq.inc): control, and the latch
+IRQ_ACK = $F000 + REG(3)    ; the VRC4's IRQ counter (vrc_irq.inc): acknowledge, control, latch
+IRQ_CTRL = $F000 + REG(2)
 .macro IRQ_LATCH            ; in two nibbles
     sta $F000 + REG(0)
     lsr a
@@ -267,18 +268,7 @@ l_banks:
     pla
     rti
 
-irq:
-    pha
-    lda mode
-    bne l_screen
-    stx irq_x               ; a test: record the loop count, stop the IRQ
-    sta $F000 + REG(3)      ; acknowledge (A = 0: E stays off)
-    lda #0
-    sta $F000 + REG(2)
-    lda #1
-    sta irq_hit
-    pla
-    rti
+    VRC_IRQ_HANDLER
 l_screen:
     txa
     pha
