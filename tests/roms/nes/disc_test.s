@@ -583,11 +583,7 @@ screen:
 :   jmp :-
 
 nmi:
-    pha
-    txa
-    pha
-    tya
-    pha
+    PUSH_AXY
     inc frame
     lda frame
     and #$1F
@@ -620,12 +616,7 @@ nmi:
 :   jsr set_latch
 .endif
 l_out:
-    pla
-    tay
-    pla
-    tax
-    pla
-    rti
+    POP_AXY_RTI
 
 irq:
     rti

@@ -359,11 +359,7 @@ chr_value:
     rts
 
 nmi:
-    pha
-    txa
-    pha
-    tya
-    pha
+    PUSH_AXY
     inc frame
     lda frame
     and #$1F
@@ -395,12 +391,7 @@ nmi:
     sta $9000
 .endif
 l_out:
-    pla
-    tay
-    pla
-    tax
-    pla
-    rti
+    POP_AXY_RTI
 
 irq:
     rti

@@ -236,11 +236,7 @@ l_fill:
 :   jmp :-
 
 nmi:
-    pha
-    txa
-    pha
-    tya
-    pha
+    PUSH_AXY
     inc frame
     lda frame
     and #$1F
@@ -299,12 +295,7 @@ nmi:
     sta PPUSCROLL
     sta PPUSCROLL
 l_out:
-    pla
-    tay
-    pla
-    tax
-    pla
-    rti
+    POP_AXY_RTI
 
 irq:
     rti

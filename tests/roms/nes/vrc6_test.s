@@ -234,11 +234,7 @@ fail_done:
     VRC_IRQ_ROUTINES
 
 nmi:
-    pha
-    txa
-    pha
-    tya
-    pha
+    PUSH_AXY
     inc frame
     lda frame
     cmp #60                 ; pulse 1 off, the saw on
@@ -276,12 +272,7 @@ l_banks:
     sta $F000 + REG(0)
     lda #$02
     sta $F000 + REG(1)
-    pla
-    tay
-    pla
-    tax
-    pla
-    rti
+    POP_AXY_RTI
 
     VRC_IRQ_HANDLER
 l_screen:
@@ -305,12 +296,7 @@ l_irqb:
     inx
     cpx #4
     bne l_irqb
-    pla
-    tay
-    pla
-    tax
-    pla
-    rti
+    POP_AXY_RTI
 
 .segment "VECTORS"
     .word nmi, reset, irq

@@ -228,11 +228,7 @@ fail_done:
 .endif
 
 nmi:
-    pha
-    txa
-    pha
-    tya
-    pha
+    PUSH_AXY
     inc frame
     lda frame               ; CHR banks 8j .. 8j + 7, j = frame / 32 mod 8
     lsr a
@@ -261,12 +257,7 @@ l_banks:
     lda #$02
     sta $F000 + REG(2)
 .endif
-    pla
-    tay
-    pla
-    tax
-    pla
-    rti
+    POP_AXY_RTI
 
     VRC_IRQ_HANDLER
 l_screen:
@@ -293,12 +284,7 @@ l_irqb:
     inx
     cpx #4
     bne l_irqb
-    pla
-    tay
-    pla
-    tax
-    pla
-    rti
+    POP_AXY_RTI
 
 .segment "VECTORS"
     .word nmi, reset, irq
