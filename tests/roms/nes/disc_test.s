@@ -583,17 +583,7 @@ screen:
 :   jmp :-
 
 nmi:
-    PUSH_AXY
-    inc frame
-    lda frame
-    and #$1F
-    bne l_out
-    lda frame               ; every 32 frames: the next bank (or page)
-    lsr a
-    lsr a
-    lsr a
-    lsr a
-    lsr a
+    NMI_EVERY_32 l_out   ; every 32 frames: the next bank (or page)
 .if NCHR
     and #3
     jsr chr_value

@@ -236,17 +236,7 @@ l_fill:
 :   jmp :-
 
 nmi:
-    PUSH_AXY
-    inc frame
-    lda frame
-    and #$1F
-    bne l_out
-    lda frame
-    lsr a
-    lsr a
-    lsr a
-    lsr a
-    lsr a
+    NMI_EVERY_32 l_out
     and #7
     sta k
     asl a
