@@ -218,6 +218,7 @@ static gv_status batch_open(int keep_state, gv_err *err)
     cfg.opts.model = lr.model[0] ? lr.model : NULL;
     cfg.opts.mmc3_rev = !strcmp(lr.con->name, "nes") ? lr.mmc3_rev : NULL;
     cfg.instances = 1;
+    cfg.no_hash = 1; /* the frontend hashes what it is given, if it wants */
     cfg.video = lr.renderer;
     /* a console without a host audio renderer (the SNES for now) sounds natively: every
      * renderer gives the native samples, so the option changes only how they are made */

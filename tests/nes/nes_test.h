@@ -116,6 +116,35 @@ __attribute__((unused)) static uint8_t *nes_run_png(const char *name, const char
     return rgb;
 }
 
+/* The sound test ROMs' set-up: `frames` frames of our test ROM `rom_name` into a WAV,
+ * read back and checked to be mono 48 kHz with (frames - 5) * 790 samples or more (checks
+ * "<label> run" and "<label> WAV"). Returns the samples (the caller frees them), their
+ * count in *n; NULL after a FAIL line, or when the ROM is missing (nes_rom said why). */
+__attribute__((unused)) static int16_t *nes_run_wav(const char *label, const char *rom_name, int frames, size_t *n)
+{
+    const char *rom = nes_rom(rom_name);
+    if (!rom)
+        return NULL;
+    char what[96], wavname[96];
+    snprintf(what, sizeof what, "%s run", label);
+    snprintf(wavname, sizeof wavname, "%s.wav", rom_name);
+    const char *wav = nes_run_to(what, rom, frames, "--wav", wavname);
+    if (!wav)
+        return NULL;
+    int16_t *s = NULL;
+    int rate = 0, ch = 0;
+    gv_err err;
+    gv_status st = gv_wav_read_s16(wav, &s, n, &rate, &ch, &err);
+    snprintf(what, sizeof what, "%s WAV", label);
+    if (!t_check(st == GV_OK && rate == 48000 && ch == 1 && *n > (size_t)(frames - 5) * 790, what,
+                 "%zu samples at %d Hz, %d channel(s)", st == GV_OK ? *n : 0, rate, ch)) {
+        if (st == GV_OK)
+            free(s);
+        return NULL;
+    }
+    return s;
+}
+
 /* The NTSC CPU clock (236.25 MHz / 11 / 12) and the samples of a frame at 48 kHz. */
 #define CPU_HZ (236250000.0 / 11.0 / 12.0)
 #define SPF (48000.0 / 60.0988)

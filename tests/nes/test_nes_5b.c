@@ -8,19 +8,9 @@
 
 int main(void)
 {
-    const char *rom = nes_rom("fme7");
-    if (!rom)
-        return t_done();
-    const char *wav = nes_run_to("5B run", rom, 140, "--wav", "5b.wav");
-    if (!wav)
-        return t_done();
-    int16_t *s;
     size_t n;
-    int rate, ch;
-    gv_err err;
-    gv_status st = gv_wav_read_s16(wav, &s, &n, &rate, &ch, &err);
-    if (!t_check(st == GV_OK && rate == 48000 && ch == 1 && n > 135 * 790, "5B WAV", "%zu samples at %d Hz",
-                 st == GV_OK ? n : 0, st == GV_OK ? rate : 0))
+    int16_t *s = nes_run_wav("5B", "fme7", 140, &n);
+    if (!s)
         return t_done();
     double rms_a, rms_all;
     double hz = crossings_hz(s, (long)(15 * SPF), (long)(50 * SPF), &rms_a);

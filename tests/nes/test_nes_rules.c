@@ -2,9 +2,11 @@
  *   - a line drawn in one span, dot by dot, and in random pieces gives the same pixels and
  *     the same scroll register (the native renderer splits spans wherever the CPU looks;
  *     the log renderers split them at logged writes), and v moves as the timing side's
- *     closed form (nes_v_span) says;
+ *     closed form (nes_v_span) says; with rendering off the whole groups drawn in one
+ *     colour at once match the dot-by-dot pixels (the backdrop, or v's palette entry);
  *   - the mixer sum over an interval equals a cycle-by-cycle walk that steps each channel
  *     at its own times; the noise register's matrix jump equals stepping it;
+ *   - the same sums cut at sample ends in one walk (the native path) equal one sum per piece;
  *   - span integration (the block renderers) equals integrating through the same changes.
  * Inputs are random (a fixed seed) over the whole state space, not just what games use. */
 #include <stdlib.h>
@@ -25,8 +27,11 @@ static void random_line_state(gv_rng *r, nes_pline *p)
     p->r.x = (uint8_t)(gv_rng_u64(r) & 7);
     p->r.ctrl = (uint8_t)gv_rng_u64(r);
     p->r.mask = (uint8_t)gv_rng_u64(r);
-    if (gv_rng_below(r, 4) == 0)
+    if (gv_rng_below(r, 4) == 0) {
         p->r.mask &= 0xE7; /* sometimes rendering off */
+        if (gv_rng_below(r, 2) == 0)
+            p->r.v |= 0x3F00; /* v on the palette: the picture shows that entry */
+    }
     for (int i = 0; i < 8; i++)
         p->r.chr_map[i] = (uint32_t)gv_rng_below(r, 8) * 1024;
     for (int i = 0; i < 4; i++)
@@ -188,6 +193,33 @@ static void sound(void)
             nes_dmc_clock(&ref);
         bad_dmc += o.dlevel != ref.dlevel || o.dshift != ref.dshift;
     }
+    /* one walk cut at sample ends (the native path) vs one nes_osc_integrate per piece */
+    int bad_cut = 0, ncuts = 0;
+    for (int k = 0; k < 400; k++) {
+        nes_osc o, ref;
+        random_osc(&r, &o, 0);
+        for (int c = 0; k & 1 && c < 5; c++) { /* short periods: many steps per piece */
+            o.per[c] = c < 2 ? 2 * (1 + (uint32_t)gv_rng_below(&r, 8)) : c == 4 ? 54 : 1 + (uint32_t)gv_rng_below(&r, 16);
+            o.next[c] = 1 + (uint32_t)gv_rng_below(&r, o.per[c]);
+        }
+        uint32_t a = (uint32_t)gv_rng_below(&r, 3000), b = a + (uint32_t)gv_rng_below(&r, 3000);
+        nes_osc_advance(&tab, &o, a);
+        ref = o;
+        uint32_t cut[64], nc = 0;
+        uint64_t piece[65], want[65];
+        for (uint32_t c = a + (uint32_t)gv_rng_below(&r, 40); c <= b && nc < 64; c += (uint32_t)gv_rng_below(&r, 60))
+            cut[nc++] = c; /* steps of 0 too: empty pieces */
+        nes_osc_integrate_cut(&tab, &o, a, b, cut, nc, piece);
+        for (uint32_t i = 0, from = a; i <= nc; i++) {
+            uint32_t to = i < nc ? cut[i] : b;
+            want[i] = nes_osc_integrate(&tab, &ref, from, to);
+            from = to;
+        }
+        bad_cut += memcmp(piece, want, (nc + 1) * sizeof *piece) != 0 || memcmp(&o, &ref, sizeof o) != 0;
+        ncuts += (int)nc;
+    }
+    t_check(!bad_cut, "mixer sums cut at sample ends in one walk vs piece by piece",
+            "%d of 400 random intervals (%d cuts) differ in a sum or the state after", bad_cut, ncuts);
     t_check(!bad_dmc, "DMC clocks at once vs one by one", "%d of 2000 random runs differ", bad_dmc);
     t_check(!bad_sum, "mixer sum vs cycle-by-cycle walk", "%d of %d random intervals differ", bad_sum, n);
     t_check(!bad_jump, "noise jump vs stepping", "%d of 200 random jumps (up to 100000 steps) differ", bad_jump);

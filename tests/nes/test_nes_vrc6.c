@@ -8,24 +8,11 @@
 
 static void check_rom(const char *name)
 {
-    const char *rom = nes_rom(name);
-    if (!rom)
-        return;
-    char what[64], wavname[64];
-    snprintf(what, sizeof what, "%s run", name);
-    snprintf(wavname, sizeof wavname, "%s.wav", name);
-    const char *wav = nes_run_to(what, rom, 190, "--wav", wavname);
-    if (!wav)
-        return;
-    int16_t *s;
     size_t n;
-    int rate, ch;
-    gv_err err;
-    gv_status st = gv_wav_read_s16(wav, &s, &n, &rate, &ch, &err);
-    snprintf(what, sizeof what, "%s WAV", name);
-    if (!t_check(st == GV_OK && rate == 48000 && ch == 1 && n > 185 * 790, what, "%zu samples at %d Hz",
-                 st == GV_OK ? n : 0, st == GV_OK ? rate : 0))
+    int16_t *s = nes_run_wav(name, name, 190, &n);
+    if (!s)
         return;
+    char what[64];
     double rms_p, rms_s, rms_q;
     double hz = crossings_hz(s, (long)(15 * SPF), (long)(50 * SPF), &rms_p);
     double want = CPU_HZ / (16.0 * 254);

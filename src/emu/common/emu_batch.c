@@ -231,9 +231,9 @@ static void last_settle(emu_batch *b);
  * begun to overwrite the buffer that the last whole frame is in. */
 static void video_out(emu_batch *b, int i, const uint8_t *rgb)
 {
-    if (b->con->hash_of_frame_hashes)
+    if (!b->cfg.no_hash && b->con->hash_of_frame_hashes)
         hash_u64(b->in[i].vh, gv_hash64(rgb, b->fbytes));
-    else
+    else if (!b->cfg.no_hash)
         gv_hasher_update(b->in[i].vh, rgb, b->fbytes);
     if (i == 0) {
         b->last_src = rgb;
@@ -267,7 +267,8 @@ static void audio_out(emu_batch *b, int i, const int16_t *s, int n)
 {
     if (n <= 0)
         return;
-    gv_hasher_update(b->in[i].ah, s, (size_t)n * b->con->audio_channels * sizeof(int16_t));
+    if (!b->cfg.no_hash)
+        gv_hasher_update(b->in[i].ah, s, (size_t)n * b->con->audio_channels * sizeof(int16_t));
     if (i == 0) {
         b->fa = s;
         b->nfa = n;

@@ -32,6 +32,8 @@ typedef struct {
     int threads;               /* host threads (0: every core the process may use) */
     dev_id dev;                /* the GPU of the device renderers (dev/dev.h) */
     int keep_audio;            /* keep instance 0's whole sample stream (emu_batch_audio) */
+    int no_hash;               /* hash nothing (a frontend that reads no hash: the libretro
+                                  core); the hashes then stay those of empty streams */
     int verify;                /* with video native: also draw every frame from its log on the
                                   host and fail (GV_ERR_WRONG) on the first pixel that differs */
     int trap;                  /* stop at the test-ROM breakpoint; needs one instance */

@@ -190,39 +190,89 @@ GV_INLINE uint32_t nes_osc_mix(const nes_atab *tab, const nes_osc *o)
     return tab->pulse[p] + tab->tnd[3 * nes_tri_out(o->pos[2]) + 2 * n + o->dlevel];
 }
 
+/* The live channels (nes_osc_live) as a list: live[0..n), n returned. */
+GV_INLINE int nes_osc_live_list(const nes_osc *o, int *live)
+{
+    int nl = 0, mask = nes_osc_live(o);
+    for (int c = 0; c < 5; c++)
+        if ((mask >> c) & 1)
+            live[nl++] = c;
+    return nl;
+}
+
+/* The cycle of the first step among the nl live channels, or lim when none comes before. */
+GV_INLINE uint32_t nes_osc_next_step(const nes_osc *o, const int *live, int nl, uint32_t lim)
+{
+    uint32_t m = lim;
+    for (int i = 0; i < nl; i++)
+        if (o->next[live[i]] < m)
+            m = o->next[live[i]];
+    return m;
+}
+
+/* Applies the steps of the live channels due at cycle m (their next step); returns the new
+ * mixer output. */
+GV_INLINE uint32_t nes_osc_step_at(const nes_atab *tab, nes_osc *o, const int *live, int nl, uint32_t m)
+{
+    for (int i = 0; i < nl; i++) {
+        int c = live[i];
+        if (o->next[c] == m) {
+            o->next[c] += o->per[c];
+            nes_osc_steps(tab, o, c, 1);
+        }
+    }
+    return nes_osc_mix(tab, o);
+}
+
 /* Sum of the mixer output over cycles [a, b). Only the live channels (nes_osc_live) are
  * walked, step by step; the others keep a constant output and are left where they are.
  * Precondition: the live channels' steps due at or before a are applied; on return those
  * due at or before b are. */
 GV_INLINE uint64_t nes_osc_integrate(const nes_atab *tab, nes_osc *o, uint32_t a, uint32_t b)
 {
-    int live[5], nl = 0, mask = nes_osc_live(o);
-    for (int c = 0; c < 5; c++)
-        if ((mask >> c) & 1)
-            live[nl++] = c;
+    int live[5], nl = nes_osc_live_list(o, live);
     uint64_t sum = 0;
     uint32_t t = a;
     uint32_t out = nes_osc_mix(tab, o);
     for (;;) {
-        uint32_t m = b;
-        for (int i = 0; i < nl; i++)
-            if (o->next[live[i]] < m)
-                m = o->next[live[i]];
+        uint32_t m = nes_osc_next_step(o, live, nl, b);
         sum += (uint64_t)out * (m - t);
         if (m >= b)
             break;
         t = m;
-        for (int i = 0; i < nl; i++) {
-            int c = live[i];
-            if (o->next[c] == m) {
-                o->next[c] += o->per[c];
-                nes_osc_steps(tab, o, c, 1);
-            }
-        }
-        out = nes_osc_mix(tab, o);
+        out = nes_osc_step_at(tab, o, live, nl, m);
     }
-    nes_osc_advance_some(tab, o, b, mask);
+    nes_osc_advance_some(tab, o, b, nes_osc_live(o));
     return sum;
+}
+
+/* The sums of nes_osc_integrate over [a, cut[0]), [cut[0], cut[1]), ..., [cut[ncut - 1], b)
+ * into piece[0..ncut] (a <= cut[0] <= ... <= cut[ncut - 1] <= b), in one walk: the live
+ * channels are found and the mixer read once for the whole interval, not once per piece
+ * (the native audio path cuts at every sample end, some 37 cycles apart). Same
+ * precondition and result on o as nes_osc_integrate(tab, o, a, b). */
+GV_INLINE void nes_osc_integrate_cut(const nes_atab *tab, nes_osc *o, uint32_t a, uint32_t b,
+                                     const uint32_t *cut, uint32_t ncut, uint64_t *piece)
+{
+    int live[5], nl = nes_osc_live_list(o, live);
+    uint64_t sum = 0;
+    uint32_t t = a, k = 0;
+    uint32_t out = nes_osc_mix(tab, o);
+    for (;;) {
+        uint32_t lim = k < ncut ? cut[k] : b, m = nes_osc_next_step(o, live, nl, lim);
+        sum += (uint64_t)out * (m - t);
+        t = m;
+        if (m == lim) { /* a piece ends (its steps at m, if any, on the next turn) */
+            piece[k] = sum;
+            sum = 0;
+            if (k == ncut)
+                break;
+            k++;
+            continue;
+        }
+        out = nes_osc_step_at(tab, o, live, nl, m);
+    }
+    nes_osc_advance_some(tab, o, b, nes_osc_live(o));
 }
 
 /* sum = the sum over [a, b) of a frame whose audible states are span[0..n) (span[0].t0 ==

@@ -348,7 +348,9 @@ void nes_cpu_reset(nes *m)
     case base + 0x1B: rmw(m, ad_absi(m, c->y, 1), FN); break;   \
     case base + 0x1F: rmw(m, ad_absi(m, c->x, 1), FN); break;
 
-void nes_cpu_step(nes *m)
+/* One instruction or interrupt sequence; inlined into the frame's loop below, so that a
+ * frame of instructions is one call, not one per instruction. */
+GV_HOT_INLINE void cpu_step(nes *m)
 {
     nes_cpu *c = &m->cpu;
     if (c->int_next) {
@@ -582,4 +584,10 @@ poll:
     else if (m->irq_src && !(i_poll == 2 ? c->fi : i_poll) && m->irq_at <= seen)
         c->int_next = NES_INT_IRQ;
 #undef BRANCH
+}
+
+void nes_cpu_run_frame(nes *m)
+{
+    while (!m->frame_done)
+        cpu_step(m);
 }

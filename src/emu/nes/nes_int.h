@@ -233,8 +233,8 @@ GV_HOT_INLINE void nes_write(nes *m, uint16_t a, uint8_t v)
 
 void nes_cpu_power(nes *m);
 void nes_cpu_reset(nes *m);
-/* Executes one instruction (or one interrupt sequence). */
-void nes_cpu_step(nes *m);
+/* Executes instructions (and interrupt sequences) until the frame is done (m->frame_done). */
+void nes_cpu_run_frame(nes *m);
 
 /* ---- PPU (nes_ppu.c) ---------------------------------------------------------------- */
 

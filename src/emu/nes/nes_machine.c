@@ -239,8 +239,7 @@ void nes_run_frame(nes *m)
 {
     nes_apu_frame_begin(m);
     m->frame_done = 0;
-    while (!m->frame_done)
-        nes_cpu_step(m);
+    nes_cpu_run_frame(m);
     nes_ppu_sync(m);
     nes_apu_frame_end(m);
     m->lh->frame = (uint32_t)m->frame;

@@ -380,6 +380,18 @@ GV_INLINE void nes_put(nes_pline *p, int x, uint16_t c)
     p->out[3 * x + 2] = (uint8_t)(v >> 16);
 }
 
+/* Writes the RGB of colour index c at the n pixels from x on. */
+GV_INLINE void nes_fill(nes_pline *p, int x, int n, uint16_t c)
+{
+    uint32_t v = p->rgb[c & 0x1FF];
+    uint8_t *o = p->out + 3 * x;
+    for (int i = 0; i < n; i++) {
+        o[3 * i] = (uint8_t)v;
+        o[3 * i + 1] = (uint8_t)(v >> 8);
+        o[3 * i + 2] = (uint8_t)(v >> 16);
+    }
+}
+
 /* Colour index of pixel x (0-255) from the fetched slots, the sprite line, the mask and the
  * palette as they are now. With rendering off the PPU shows the backdrop, or the palette
  * entry v points at when v is inside $3F00-$3FFF. */
@@ -497,6 +509,18 @@ GV_INLINE void nes_line_span(nes_pline *p, const nes_pmem *m, int line, int d0, 
     while (d < d1) {
         if (d >= 1 && d <= 256) {
             int j = (d - 1) >> 3;
+            if (!ren && ((d - 1) & 7) == 0 && d + 8 <= d1) {
+                /* whole groups with rendering off: every fetch reads 0, v stays, and every
+                 * pixel has the one colour nes_pixel gives (the backdrop or v's entry) */
+                int g = ((d1 < 257 ? d1 : 257) - d) >> 3;
+                p->nt_latch = 0;
+                for (int s = j + 2; s < j + 2 + g; s++)
+                    p->tat[s] = p->tlo[s] = p->thi[s] = 0;
+                if (vis)
+                    nes_fill(p, d - 1, 8 * g, nes_pixel(p, d - 1));
+                d += 8 * g;
+                continue;
+            }
             if (((d - 1) & 7) == 0 && d + 8 <= d1) { /* a whole fetch group at once */
                 nes_bg_group(p, m, j + 2);
                 if (vis)

@@ -583,21 +583,7 @@ screen:
 :   jmp :-
 
 nmi:
-    pha
-    txa
-    pha
-    tya
-    pha
-    inc frame
-    lda frame
-    and #$1F
-    bne l_out
-    lda frame               ; every 32 frames: the next bank (or page)
-    lsr a
-    lsr a
-    lsr a
-    lsr a
-    lsr a
+    NMI_EVERY_32 l_out   ; every 32 frames: the next bank (or page)
 .if NCHR
     and #3
     jsr chr_value
@@ -620,12 +606,7 @@ nmi:
 :   jsr set_latch
 .endif
 l_out:
-    pla
-    tay
-    pla
-    tax
-    pla
-    rti
+    POP_AXY_RTI
 
 irq:
     rti

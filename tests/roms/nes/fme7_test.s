@@ -217,11 +217,7 @@ fail_done:
 :   jmp :-
 
 nmi:
-    pha
-    txa
-    pha
-    tya
-    pha
+    PUSH_AXY
     inc frame
     lda frame
     cmp #60                 ; after 60 frames: channel B with the envelope, C's noise
@@ -252,12 +248,7 @@ nmi:
     lda #>15000             ; the split: an IRQ 15000 cycles from here
     ldx #<15000
     jsr start_irq
-    pla
-    tay
-    pla
-    tax
-    pla
-    rti
+    POP_AXY_RTI
 
 irq:
     pha

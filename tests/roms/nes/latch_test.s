@@ -359,21 +359,7 @@ chr_value:
     rts
 
 nmi:
-    pha
-    txa
-    pha
-    tya
-    pha
-    inc frame
-    lda frame
-    and #$1F
-    bne l_out
-    lda frame               ; every 32 frames: the next bank (or page)
-    lsr a
-    lsr a
-    lsr a
-    lsr a
-    lsr a
+    NMI_EVERY_32 l_out   ; every 32 frames: the next bank (or page)
 .if BOARD = 11 .or BOARD = 66
     and #3
     jsr chr_value
@@ -395,12 +381,7 @@ nmi:
     sta $9000
 .endif
 l_out:
-    pla
-    tay
-    pla
-    tax
-    pla
-    rti
+    POP_AXY_RTI
 
 irq:
     rti

@@ -236,21 +236,7 @@ l_fill:
 :   jmp :-
 
 nmi:
-    pha
-    txa
-    pha
-    tya
-    pha
-    inc frame
-    lda frame
-    and #$1F
-    bne l_out
-    lda frame
-    lsr a
-    lsr a
-    lsr a
-    lsr a
-    lsr a
+    NMI_EVERY_32 l_out
     and #7
     sta k
     asl a
@@ -299,12 +285,7 @@ nmi:
     sta PPUSCROLL
     sta PPUSCROLL
 l_out:
-    pla
-    tay
-    pla
-    tax
-    pla
-    rti
+    POP_AXY_RTI
 
 irq:
     rti

@@ -378,11 +378,7 @@ fail_done:
 ; the background fetches set B; from line 80 (IRQ) ExRAM mode 0 and ExRAM as the nametable;
 ; from line 160 (IRQ) the fill page.
 nmi:
-    pha
-    txa
-    pha
-    tya
-    pha
+    PUSH_AXY
     inc frame
     lda #$02
     sta $4014
@@ -415,12 +411,7 @@ nmi:
     W5 $5204, $80
     lda #0
     sta irq_n
-    pla
-    tay
-    pla
-    tax
-    pla
-    rti
+    POP_AXY_RTI
 
 irq:
     pha

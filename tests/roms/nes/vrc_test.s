@@ -17,6 +17,7 @@
 
 .include "common.inc"
 .include "boards.inc"
+.include "vrc_irq.inc"
 
 .if BOARD = 211
     NES2_BOARD 21, 1, 8, 8, 0, $07, $00
@@ -35,6 +36,16 @@
     VRC4 = 1
     .define REG(n) ((n & 1) << 1) | ((n & 2) >> 1)
 .endif
+IRQ_ACK = $F000 + REG(3)    ; the VRC4's IRQ counter (vrc_irq.inc): acknowledge, control, latch
+IRQ_CTRL = $F000 + REG(2)
+.macro IRQ_LATCH            ; in two nibbles
+    sta $F000 + REG(0)
+    lsr a
+    lsr a
+    lsr a
+    lsr a
+    sta $F000 + REG(1)
+.endmacro
 .if BOARD = 22
     CHRMUL = 2              ; the VRC2a drops the bank value's low bit
 .else
@@ -92,23 +103,7 @@ chr_write:
     sta (tmp),y
     rts
 
-; The loops of 10 cycles from here until the IRQ handler records X (A: the count; $FF
-; when no IRQ came within 255 loops).
-count_irq:
-    lda #0
-    sta irq_hit
-    ldx #0
-    cli
-:   inx
-    beq :+
-    lda irq_hit
-    beq :-
-    sei
-    lda irq_x
-    rts
-:   sei
-    lda #$FF
-    rts
+    VRC_COUNT_IRQ
 
 reset:
     sei
@@ -208,41 +203,7 @@ l_prg:
 
     ; ---- 4: the VRC IRQ ----------------------------------------------------------------
 .if VRC4
-    lda #$FF
-    jsr irq_scan
-    sta n0
-    lda #$FE
-    jsr irq_scan
-    sta n1
-    sec
-    sbc n0
-    jsr step_11_12
-    lda n1
-    sta n0
-    lda #$FD
-    jsr irq_scan
-    sec
-    sbc n0
-    jsr step_11_12
-    lda #$80
-    jsr irq_cycle
-    sta n0
-    lda #$00
-    jsr irq_cycle
-    sec
-    sbc n0
-    cmp #12
-    bcc :+
-    cmp #14
-    bcc :++
-:
-    pha
-    PRINT "cycle mode: $80 to $00 loops "
-    pla
-    jsr print_hex
-    lda #5
-    jmp fail_done
-:
+    VRC_IRQ_CHECKS
 .endif
 
     PRINT "VRC checks passed"
@@ -263,50 +224,11 @@ fail_done:
 :   jmp :-
 
 .if VRC4
-; Loops until a scanline-mode IRQ with latch A (A: the count).
-irq_scan:
-    sta $F000 + REG(0)
-    lsr a
-    lsr a
-    lsr a
-    lsr a
-    sta $F000 + REG(1)
-    lda #$02                ; E, scanline mode: counter = latch, prescaler 341
-    sta $F000 + REG(2)
-    jmp count_irq
-
-irq_cycle:
-    sta $F000 + REG(0)
-    lsr a
-    lsr a
-    lsr a
-    lsr a
-    sta $F000 + REG(1)
-    lda #$06                ; E, cycle mode
-    sta $F000 + REG(2)
-    jmp count_irq
-
-; A (a difference of loop counts) must be 11 or 12: 113 or 114 cycles.
-step_11_12:
-    cmp #11
-    beq :+
-    cmp #12
-    beq :+
-    pha
-    PRINT "scanline mode: loops between latches "
-    pla
-    jsr print_hex
-    lda #4
-    jmp fail_done
-:   rts
+    VRC_IRQ_ROUTINES
 .endif
 
 nmi:
-    pha
-    txa
-    pha
-    tya
-    pha
+    PUSH_AXY
     inc frame
     lda frame               ; CHR banks 8j .. 8j + 7, j = frame / 32 mod 8
     lsr a
@@ -335,25 +257,9 @@ l_banks:
     lda #$02
     sta $F000 + REG(2)
 .endif
-    pla
-    tay
-    pla
-    tax
-    pla
-    rti
+    POP_AXY_RTI
 
-irq:
-    pha
-    lda mode
-    bne l_screen
-    stx irq_x               ; a test: record the loop count, stop the IRQ
-    sta $F000 + REG(3)      ; acknowledge (A = 0: E stays off)
-    lda #0
-    sta $F000 + REG(2)
-    lda #1
-    sta irq_hit
-    pla
-    rti
+    VRC_IRQ_HANDLER
 l_screen:
     txa
     pha
@@ -378,12 +284,7 @@ l_irqb:
     inx
     cpx #4
     bne l_irqb
-    pla
-    tay
-    pla
-    tax
-    pla
-    rti
+    POP_AXY_RTI
 
 .segment "VECTORS"
     .word nmi, reset, irq
