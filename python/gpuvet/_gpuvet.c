@@ -59,6 +59,10 @@ static int check_len(const Py_buffer *b, size_t want, const char *what)
         .tp_init = (initproc)T##_init, .tp_dealloc = (destructor)T##_dealloc, .tp_methods = T##_methods, \
     }
 
+/* Batches of fewer games than this are stepped on one thread: a step of a game takes well under
+ * a microsecond, and a parallel region's barrier costs more than that on a busy machine. */
+#define D7_PAR_MIN 2048
+
 static int threads_of(int t)
 {
     return t > 0 ? t : omp_get_max_threads();
@@ -166,7 +170,7 @@ static PyObject *Drop7_reset(Drop7 *o, PyObject *args)
     pthread_mutex_lock(&o->mu);
     o->base = seed;
     int n = o->n;
-#pragma omp parallel for schedule(static) num_threads(threads_of(o->threads)) if (n >= 256)
+#pragma omp parallel for schedule(static) num_threads(threads_of(o->threads)) if (n >= D7_PAR_MIN)
     for (int i = 0; i < n; i++) {
         o->games[i] = 0;
         d7_begin(o, i);
@@ -229,7 +233,7 @@ static PyObject *Drop7_step(Drop7 *o, PyObject *args)
         drop7_record *rc = recs.buf;
         uint64_t *sd = seeds.buf;
         int nn = o->n;
-#pragma omp parallel for schedule(static) num_threads(threads_of(o->threads)) if (nn >= 256) reduction(+ : ended)
+#pragma omp parallel for schedule(static) num_threads(threads_of(o->threads)) if (nn >= D7_PAR_MIN) reduction(+ : ended)
         for (int i = 0; i < nn; i++) {
             drop7_game *g = &o->g[i];
             int64_t before = g->score;
@@ -291,7 +295,7 @@ static PyObject *Drop7_sample(Drop7 *o, PyObject *args)
     pthread_mutex_lock(&o->mu);
     int64_t *a = out.buf;
     int nn = o->n;
-#pragma omp parallel for schedule(static) num_threads(threads_of(o->threads)) if (nn >= 256 || player)
+#pragma omp parallel for schedule(static) num_threads(threads_of(o->threads)) if (player ? nn >= 64 : nn >= D7_PAR_MIN)
     for (int i = 0; i < nn; i++)
         a[i] = player == DROP7_PLAYER_GREEDY ? drop7_pick_greedy(&o->rules, &o->g[i])
                                              : drop7_pick_random(&o->g[i], o->prng + 4 * (size_t)i);
