@@ -198,7 +198,8 @@ static int choose(const double *w, int sample, gv_rng *r)
 
 /* How the batch of an evaluation is padded: not at all (the CPU: its cost follows the
  * positions), to --parallel always (one captured graph; what a GPU did before the steps), or
- * to the next of a few steps (a GPU: one graph per step, captured once; the default).
+ * to the next of a few steps (a GPU: one graph per step, captured once; the default). Padded,
+ * the trainer is pinned to the slots' batch: each step computes what a full batch would.
  * GV_SELFPLAY_PAD=none|full|steps overrides the device's default. */
 enum { PAD_NONE, PAD_FULL, PAD_STEPS };
 
@@ -529,7 +530,12 @@ gv_status drop7_agent_play(const drop7_agent_opts *o, drop7_agent_result *r, gv_
         gv_progress_init(&pg);
     double tstart = gv_now();
     int started = 0, finished = 0;
-    gv_status st = GV_OK;
+    /* Padded batches give each position the numbers a batch of all the slots gives it (the
+     * GPU's kernel choices follow the batch size otherwise): the games do not depend on how
+     * the batches were padded. */
+    const char *pv = getenv("GV_SELFPLAY_PIN"); /* 0: not pinned, for reproducing the runs before the pin */
+    const int pin = A.pad != PAD_NONE && !(pv && !strcmp(pv, "0"));
+    gv_status st = pin ? nn_trainer_pin_batch(o->net, nslots, err) : GV_OK;
     while (finished < o->ngames && st == GV_OK) {
         double t0 = gv_now();
         int running = 0;
@@ -582,6 +588,12 @@ gv_status drop7_agent_play(const drop7_agent_opts *o, drop7_agent_result *r, gv_
     }
     if (o->progress)
         gv_progress_done(&pg);
+    if (pin) {
+        gv_err e2;
+        gv_status s2 = nn_trainer_pin_batch(o->net, 0, &e2);
+        if (st == GV_OK && s2 != GV_OK)
+            st = s2, *err = e2;
+    }
     r->t_total = gv_now() - tstart - r->t_callback;
     for (int i = 0; i < nslots; i++)
         free(sl[i].nodes), free(sl[i].pnode), free(sl[i].pa), free(sl[i].pr);

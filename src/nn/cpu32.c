@@ -1259,6 +1259,7 @@ static const nn_trainer_ops c32_ops = {
     NULL, /* infer: the eval-mode forward is the fast path (weights packed once, one thread at batch 1) */
     NULL, /* conv_path: no GPU convolutions to name (opts.cpu_conv says which CPU ones) */
     NULL, /* profile: the GPU trainer's alone */
+    NULL, /* pin_batch: nothing to pin (self-play does not pad batches on the CPU) */
 };
 
 gv_status nn_cpu32_create(const nn_layout *L, const nn_trainer_opts *opts, nn_trainer **out, gv_err *err)

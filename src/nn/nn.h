@@ -228,6 +228,15 @@ gv_status nn_trainer_sync(nn_trainer *t, gv_err *err);
  * the caller and no state changed. The same numbers as nn_trainer_forward(t, 0, ...), by
  * the backend's fastest path (the GPU replays a captured graph per batch size). */
 gv_status nn_trainer_infer(nn_trainer *t, double *logits, double *value, gv_err *err);
+/* From now on, nn_trainer_infer of any batch of at most n positions gives each position
+ * exactly the numbers it gets in a batch of n: the GPU's choices that otherwise follow the
+ * batch size (cuDNN or its own kernels, the split of a convolution's sum, the BLAS kernels of
+ * the heads) are made once for all of these sizes. Self-play pins to its slots and pads its
+ * batches to a few sizes (drop7_agent.c). The pinned choices need not be those of an unpinned
+ * batch of n (one split serves every size: the last bits of a result may differ from an
+ * unpinned run's). 0 lets each batch size choose again. GV_ERR_INPUT when n is outside
+ * 0..max_batch. Training is not affected. */
+gv_status nn_trainer_pin_batch(nn_trainer *t, int n, gv_err *err);
 /* Peak memory held by the backend for this trainer, in bytes (0 if unknown). */
 size_t nn_trainer_peak_bytes(nn_trainer *t);
 

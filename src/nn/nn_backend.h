@@ -39,6 +39,9 @@ typedef struct {
     const char *(*conv_path)(const nn_trainer *t);
     /* Optional (the GPU's): one profiled training step; NULL: nn_trainer_profile says so. */
     void (*profile)(nn_trainer *t);
+    /* Optional (the GPU's): NULL where nothing is chosen by the batch size; nn_trainer_pin_batch
+     * then only checks n. */
+    gv_status (*pin_batch)(nn_trainer *t, int n, gv_err *err);
 } nn_trainer_ops;
 
 struct nn_trainer {

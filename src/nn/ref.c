@@ -656,6 +656,7 @@ static const nn_trainer_ops ref_ops = {
     NULL, /* infer: nn_trainer_infer runs the eval-mode forward */
     NULL, /* conv_path: no GPU convolutions to name */
     NULL, /* profile: the GPU trainer's alone */
+    NULL, /* pin_batch: nothing to pin (self-play does not pad batches on the CPU) */
 };
 
 gv_status nn_ref_follow_masks(nn_trainer *t, const uint8_t *masks, int n, gv_err *err)

@@ -148,6 +148,14 @@ gv_status nn_trainer_infer(nn_trainer *t, double *logits, double *value, gv_err 
     return t->ops->forward(t, 0, logits, value, NULL, err);
 }
 
+gv_status nn_trainer_pin_batch(nn_trainer *t, int n, gv_err *err)
+{
+    if (n < 0 || n > t->opts.max_batch)
+        return gv_fail(err, GV_ERR_INPUT, "%s: cannot pin inference to batch %d (the trainer holds 1..%d)", t->ops->name,
+                       n, t->opts.max_batch);
+    return t->ops->pin_batch ? t->ops->pin_batch(t, n, err) : GV_OK;
+}
+
 int nn_trainer_has_relu_masks(const nn_trainer *t)
 {
     return t->ops->relu_masks != NULL;

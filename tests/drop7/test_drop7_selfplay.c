@@ -8,7 +8,9 @@
  *   - the freed slots refilled across chunks: the same games in chunks of 4 and in one
  *     chunk make the same calls with the same batches (the chunk no longer drains them);
  *   - the padding steps (GV_SELFPLAY_PAD=steps): every batch is one of the steps of
- *     drop7_agent.c, and the games, scores and samples are those of the unpadded run. */
+ *     drop7_agent.c, and the games, scores and samples are those of the unpadded run; the
+ *     trainer is pinned to the slots' batch while the padded games run (nn_trainer_pin_batch)
+ *     and unpinned after them, and not pinned at all without padding. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +56,10 @@ typedef struct {
     long alloc_gaps;     /* calls after which something was allocated before the next one */
     long last_allocs;    /* the count when the previous call returned (-1: none yet) */
     long padded;         /* positions of the padding (no cell set, constants 0) */
+    int pin;             /* the batch pinned now (nn_trainer_pin_batch; 0: none) */
+    long pin_calls;      /* pin_batch calls */
+    long pinned_calls;   /* evaluation calls made while pinned */
+    int pinned_to;       /* the last batch pinned (not 0) */
 } fake;
 
 static gv_status f_set_batch(nn_trainer *t, const nn_batch *b, gv_err *err)
@@ -84,6 +90,7 @@ static gv_status f_infer(nn_trainer *t, double *logits, double *value, gv_err *e
     }
     if (f->calls < MAXCALLS)
         f->n[f->calls] = f->b->n;
+    f->pinned_calls += f->pin != 0;
     f->calls++;
     f->last_allocs = allocs;
     return GV_OK;
@@ -95,13 +102,24 @@ static gv_status f_none(nn_trainer *t, gv_err *err)
     return GV_OK;
 }
 
+static gv_status f_pin_batch(nn_trainer *t, int n, gv_err *err)
+{
+    fake *f = (fake *)t->impl;
+    (void)err;
+    f->pin = n;
+    f->pin_calls++;
+    if (n)
+        f->pinned_to = n;
+    return GV_OK;
+}
+
 static void f_destroy(nn_trainer *t)
 {
     free(t);
 }
 
 static const nn_trainer_ops fake_ops = {"fake", NULL, NULL, f_set_batch, NULL, NULL, NULL, f_none, NULL, f_destroy,
-                                        NULL, f_infer, NULL, NULL};
+                                        NULL, f_infer, NULL, NULL, f_pin_batch};
 
 typedef drop7_data got; /* the samples handed out, chunk after chunk */
 
@@ -123,7 +141,7 @@ static int play(nn_trainer *t, fake *f, int games, int parallel, int chunk, drop
     o.policy = DROP7_POLICY_NET, o.net = t, o.sims = 6, o.ngames = games, o.parallel = parallel, o.seed = 11;
     o.dir_alpha = 0.3, o.dir_eps = 0.25, o.temp_moves = 10, o.record = 1, o.max_moves = 60;
     o.chunk = chunk, o.on_chunk = keep_chunk, o.chunk_ctx = g;
-    f->calls = 0, f->alloc_gaps = 0, f->last_allocs = -1, f->padded = 0;
+    f->calls = 0, f->alloc_gaps = 0, f->last_allocs = -1, f->padded = 0, f->pin_calls = 0, f->pinned_calls = 0, f->pinned_to = 0;
     memset(g, 0, sizeof *g);
     gv_err err = {{0}};
     gv_status st = drop7_agent_play(&o, r, &err);
@@ -180,6 +198,9 @@ int main(void)
         for (long i = 0; i < calls; i++)
             if (n1[i] == 8)
                 full++, lastfull = i;
+        t_check(f.pin_calls == 0 && f.pinned_calls == 0, "no pin without padding",
+                "unpadded run: %ld pin_batch calls, %ld of %ld evaluation calls pinned", f.pin_calls, f.pinned_calls,
+                f.calls);
         t_check(full > calls / 2, "the batch stays full", "%ld of %ld calls had all 8 slots' leaves (the last at call "
                 "%ld: the tail of the last games after it)", full, calls, lastfull);
         free(n1);
@@ -214,6 +235,10 @@ int main(void)
         t_check(ok && nsizes <= 8 && r1.sizes == nsizes, "padding steps at 64 slots",
                 "%ld calls, batches all multiples of 8 up to 64: %s; %d sizes (the result says %d)", f.calls,
                 ok ? "yes" : "NO", nsizes, r1.sizes);
+        t_check(f.pinned_calls == f.calls && f.pinned_to == 64 && f.pin_calls == 2 && f.pin == 0,
+                "padded batches pinned to the slots",
+                "%ld of %ld evaluation calls made pinned (to %d; 64 slots), %ld pin_batch calls, pinned after the "
+                "games: %d", f.pinned_calls, f.calls, f.pinned_to, f.pin_calls, f.pin);
         drop7_agent_result_free(&r1);
         got_free(&g1);
     }

@@ -6,7 +6,9 @@
  * again after training steps have changed the weights; the training-mode forward repeats
  * bit for bit; positions as float32 planes or as cells (expanded on the device) give the
  * same outputs as float64 planes of the same values; a trainer opened for inference only
- * gives the full trainer's eval outputs bit for bit in less memory and refuses to train.
+ * gives the full trainer's eval outputs bit for bit in less memory and refuses to train;
+ * inference pinned to a batch size (nn_trainer_pin_batch) gives each position of a smaller
+ * batch the numbers of the full batch bit for bit (self-play's padded batches).
  * Exact agreement with the float64 host path is `gpuvet check`'s job (tests/nn).
  * GV_TRAIN_BENCH=1 adds step timings at benchmark sizes (information only). */
 #include <math.h>
@@ -271,6 +273,83 @@ static void infer_only_case(nn_norm norm, nn_dtype dt)
     nn_layout_free(&L);
 }
 
+/* nn_trainer_pin_batch: with the trainer pinned to P, inference of the first n positions of
+ * a batch of P gives exactly the full batch's rows, at every size self-play pads to and at
+ * odd ones; unpinned, the batch sizes choose their own kernels (the rows that differ then
+ * are printed, information only: they may or may not differ on a given GPU). Positions as
+ * cells, as self-play gives them. */
+static void pin_case(nn_norm norm, nn_dtype dt, int C, int blocks, int P)
+{
+    nn_config cfg = {C, blocks, norm};
+    nn_layout L;
+    nn_layout_init(&L, &cfg);
+    nn_state s;
+    nn_state_alloc(&s, &L);
+    nn_state_init_random(&s, 61);
+    nn_trainer *t = NULL;
+    gv_err e;
+    char name[128];
+    snprintf(name, sizeof name, "gpu pinned batch %s %s c%d b%d P%d", nn_dtype_name(dt), nn_norm_name(norm), C,
+             blocks, P);
+    nn_batch b;
+    nn_batch_alloc_as(&b, P, NN_POS_CELLS);
+    nn_batch_random(&b, 62);
+    double *rl = calloc((size_t)P * 7, sizeof(double)), *rv = calloc((size_t)P, sizeof(double));
+    double *l = calloc((size_t)P * 7, sizeof(double)), *v = calloc((size_t)P, sizeof(double));
+    if (make(&L, dt, P, &t, &e) != GV_OK || nn_trainer_set_state(t, &s, &e) != GV_OK ||
+        nn_trainer_pin_batch(t, P, &e) != GV_OK || nn_trainer_set_batch(t, &b, &e) != GV_OK ||
+        nn_trainer_infer(t, rl, rv, &e) != GV_OK) {
+        t_check(0, name, "setup failed: %s", e.msg);
+        goto out;
+    }
+    const int sizes[] = {1, 5, 8, 16, 24, 32, 48, 64, 96, 100, 128, 160, 192, 224, P};
+    for (int pinned = 1; pinned >= 0; pinned--) {
+        if (nn_trainer_pin_batch(t, pinned ? P : 0, &e) != GV_OK) {
+            t_check(0, name, "pin_batch(%d) failed: %s", pinned ? P : 0, e.msg);
+            goto out;
+        }
+        int bad_sizes = 0, checked = 0;
+        long bad_rows = 0;
+        char list[256] = "";
+        for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+            int n = sizes[k];
+            if (n > P)
+                continue;
+            nn_batch view = b; /* the first n positions */
+            view.n = n;
+            for (int i = 0; i < n * 7; i++)
+                l[i] = NAN;
+            if (nn_trainer_set_batch(t, &view, &e) != GV_OK || nn_trainer_infer(t, l, v, &e) != GV_OK) {
+                t_check(0, name, "batch %d: %s", n, e.msg);
+                goto out;
+            }
+            long rows = 0;
+            for (int i = 0; i < n; i++)
+                rows += memcmp(l + (size_t)i * 7, rl + (size_t)i * 7, sizeof(double) * 7) || memcmp(&v[i], &rv[i], sizeof(double));
+            checked++;
+            if (rows) {
+                bad_sizes++, bad_rows += rows;
+                size_t u = strlen(list);
+                snprintf(list + u, sizeof list - u, "%s%d (%ld rows)", u ? ", " : "", n, rows);
+            }
+        }
+        if (pinned)
+            t_check(bad_sizes == 0, name, "pinned to %d: %d batch sizes (1..%d) against the full batch's rows: %d "
+                    "differ%s%s (must be 0)", P, checked, P, bad_sizes, bad_sizes ? ": " : "", list);
+        else
+            printf("# %s unpinned: %d of %d batch sizes differ from the full batch in some row%s%s (information)\n",
+                   name, bad_sizes, checked, bad_sizes ? ": " : "", list);
+    }
+    t_check(nn_trainer_pin_batch(t, P + 1, &e) == GV_ERR_INPUT, name, "pin_batch(%d) on a trainer of %d refused: %s",
+            P + 1, P, e.msg);
+out:
+    free(rl), free(rv), free(l), free(v);
+    nn_batch_free(&b);
+    nn_trainer_destroy(t);
+    nn_state_free(&s);
+    nn_layout_free(&L);
+}
+
 int main(void)
 {
     gv_err e;
@@ -290,6 +369,9 @@ int main(void)
     infer_case(NN_NORM_BATCH, NN_BF16);
     infer_only_case(NN_NORM_GROUP, NN_BF16);
     infer_only_case(NN_NORM_BATCH, NN_FP32);
+    pin_case(NN_NORM_BATCH, NN_BF16, 128, 6, 256); /* self-play's network on the GPU (issue 43's runs) */
+    pin_case(NN_NORM_GROUP, NN_BF16, 64, 2, 512);
+    pin_case(NN_NORM_BATCH, NN_FP32, 128, 2, 256);
     if (getenv("GV_TRAIN_BENCH")) {
         bench(128, 8192, NN_BF16);
         bench(128, 256, NN_BF16);

@@ -490,7 +490,7 @@ gv_status gpu_conv3x3_wgrad_simt(const wgrad_args *a, int rows_per_split, int sp
  * channels, in both kernel families) fill less than half the multiprocessors, enough
  * splits for about one CTA per multiprocessor, each at least 64 deep in K (one tensor-core
  * stage), at most 32, and as many as ws holds. */
-static int fwd_splits(const conv_args *a)
+int gpu_conv_fwd_splits(const conv_args *a)
 {
     if (!a->ws)
         return 1;
@@ -515,7 +515,7 @@ gv_status gpu_conv3x3_fwd(const conv_args *a, int impl, cudaStream_t st, gv_err 
 {
     if (a->cin % 8 || a->cout % 8 || a->M <= 0)
         return gv_fail(err, GV_ERR_INPUT, "conv3x3: channels must be multiples of 8 (cin %d, cout %d)", a->cin, a->cout);
-    int splits = fwd_splits(a);
+    int splits = gpu_conv_fwd_splits(a);
     if (impl == GPU_CONV_WGMMA_TMA && gpu_conv_tma_applies(a))
         return gpu_conv3x3_fwd_wgmma_tma(a, splits, st, err);
     if (impl >= GPU_CONV_WGMMA && a->dt == GPU_BF16)

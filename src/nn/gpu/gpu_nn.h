@@ -51,6 +51,9 @@ typedef struct {
 enum { GPU_CONV_SIMT = 0, GPU_CONV_MMA = 1, GPU_CONV_WGMMA = 2, GPU_CONV_WGMMA_TMA = 3 };
 
 gv_status gpu_conv3x3_fwd(const conv_args *a, int impl, cudaStream_t st, gv_err *err);
+/* The K splits gpu_conv3x3_fwd makes of a forward (a->splits, else chosen from M and
+ * sm_count; 1 without a workspace): a batch pinned to another size asks for that size's. */
+int gpu_conv_fwd_splits(const conv_args *a);
 
 typedef struct {
     const void *dy;     /* (M, cout) output gradient */

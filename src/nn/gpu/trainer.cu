@@ -88,6 +88,10 @@ typedef struct {
     int *bpt;
     void *bcells;           /* a cells batch on its way in: (n, 2) consts, then (n, 49) cells */
     int n;
+    /* nn_trainer_pin_batch: inference of up to pin_n positions makes the choices of a batch of
+     * pin_n (0: none); ref_n, the batch size whose choices the work being enqueued makes (set
+     * by each entry: pin_n for a pinned inference, else n) */
+    int pin_n, ref_n, pinned;
     /* pinned host staging, allocated once: the batch on its way in (x, value targets,
      * policy targets) and the inference outputs on their way out (logits, then value) */
     float *hx, *hvt, *hout;
@@ -428,6 +432,25 @@ static conv_args conv_args_of(gt *s, const void *x, const void *w, void *y, cons
     }
     conv_args a = {x, w, y, res, s->n * NN_CELLS, cin, cout, s->dt, s->o.fault, splitk ? s->wg_ws : NULL,
                    s->wg_ws_elems, s->sm_count, 0};
+    if (s->pinned) {
+        /* One split for every batch size up to ref_n: the one a quarter of ref_n gets (the
+         * sizes self-play pads to lie around it; the largest batch gains from it too, its
+         * unsplit tiles falling short of a wave), at most what the workspace holds for
+         * ref_n; GV_PIN_SPLITS=k: k, for measuring. */
+        static int pin_splits = -1;
+        if (pin_splits < 0) {
+            const char *e = getenv("GV_PIN_SPLITS");
+            pin_splits = e && atoi(e) > 0 ? atoi(e) : 0;
+        }
+        conv_args r = a;
+        r.M = (s->ref_n / 4 > 0 ? s->ref_n / 4 : 1) * NN_CELLS;
+        r.splits = pin_splits;
+        int k = gpu_conv_fwd_splits(&r);
+        const size_t most = a.ws ? a.ws_elems / ((size_t)s->ref_n * NN_CELLS * cout) : 1;
+        a.splits = (size_t)k > most ? (int)most : k;
+        if (a.splits < 1)
+            a.splits = 1;
+    }
     return a;
 }
 
@@ -471,19 +494,31 @@ static gv_status wgrad_by(gt *s, int dnn, const wgrad_args *a, gv_err *err)
     return dnn ? gpu_dnn_wgrad(s->dnn, a, s->o.tf32, s->st, err) : gpu_conv3x3_wgrad(a, s->conv_impl, s->st, err);
 }
 
-/* Whether cuDNN runs convolution kind k (DNN_*) at the current batch size: as dnn_prepare
- * measured it, or, for a batch size it has not measured, always. */
+/* Whether cuDNN runs convolution kind k (DNN_*) at the current batch size (ref_n's choice):
+ * as dnn_prepare measured it, or, for a batch size it has not measured, always. */
 static int dnn_runs(const gt *s, int k)
 {
-    return s->dnn && (s->dnn_n != s->n || s->dnn_use[k]);
+    return s->dnn && (s->dnn_n != s->ref_n || s->dnn_use[k]);
+}
+
+/* The batch size whose choices an entry's work makes: pin_n for an inference (eval-mode
+ * forward) of at most pin_n positions, else the batch's own. */
+static void choose_for(gt *s, int infer)
+{
+    s->pinned = infer && s->pin_n && s->n <= s->pin_n;
+    s->ref_n = s->pinned ? s->pin_n : s->n;
 }
 
 static gv_status conv(gt *s, const conv_layer *cl, const void *x, const void *w, void *y, const void *res, int cin,
                       int cout, gv_err *err)
 {
     conv_args a = conv_args_of(s, x, w, y, res, cin, cout);
+    const int dnn = dnn_runs(s, cl == &s->stem ? DNN_STEM_FWD : DNN_TRUNK_FWD);
+    if (dnn) /* cuDNN's kernel is chosen inside by the rows: a pinned batch runs ref_n of them
+              * (the rows past n are left-overs; each position's rows are computed alone) */
+        a.M = s->ref_n * NN_CELLS;
     prof_begin(s);
-    gv_status r = fwd_by(s, dnn_runs(s, cl == &s->stem ? DNN_STEM_FWD : DNN_TRUNK_FWD), &a, err);
+    gv_status r = fwd_by(s, dnn, &a, err);
     prof_end(s, w == cl->wd ? P_CONV_DGRAD : P_CONV_FWD);
     return r;
 }
@@ -539,7 +574,10 @@ static const void *trunk_out(gt *s)
 
 static gv_status enqueue_forward(gt *s, int train, gv_err *err)
 {
-    const int C = s->C, n = s->n, M = n * NN_CELLS, F = NN_HEAD_FLAT; /* F: a head's flattened size */
+    const int C = s->C, n = s->n, F = NN_HEAD_FLAT; /* F: a head's flattened size */
+    /* The heads' GEMMs run ref_n rows: the BLAS library chooses its kernels by the rows (a
+     * pinned inference's rows past n are left-overs, each row computed alone). */
+    const int hn = s->ref_n, hM = hn * NN_CELLS;
     const gpu_dtype dt = s->dt;
     /* The injected fault (a test hook) skips writes in the first block's first convolution. */
     GV_TRY(gpu_pack_input(s->bx, s->xin, n, dt, s->st, err));
@@ -554,16 +592,16 @@ static gv_status enqueue_forward(gt *s, int train, gv_err *err)
         cur = s->bout[b];
     }
     /* policy head: 1x1 conv (M,C)x(C,32), norm, ReLU, linear (n,1568)x(1568,7) */
-    GV_TRY(gemm(s, 0, 1, M, NN_HEAD_CH, C, 1.f, cur, C, s->pc_wt, C, 0.f, s->hp_x, NN_HEAD_CH, dt, err));
+    GV_TRY(gemm(s, 0, 1, hM, NN_HEAD_CH, C, 1.f, cur, C, s->pc_wt, C, 0.f, s->hp_x, NN_HEAD_CH, dt, err));
     GV_TRY(norm_f(s, &s->pn, s->hp_x, NULL, s->hp_a, train, err));
-    GV_TRY(gemm(s, 0, 1, n, NN_POLICY, F, 1.f, s->hp_a, F, s->pf_wp, F, 0.f, s->logits_raw, NN_POLICY, GPU_F32, err));
+    GV_TRY(gemm(s, 0, 1, hn, NN_POLICY, F, 1.f, s->hp_a, F, s->pf_wp, F, 0.f, s->logits_raw, NN_POLICY, GPU_F32, err));
     /* value head: 1x1 conv, norm, ReLU, linear 1568->128, ReLU, linear 128->1 */
-    GV_TRY(gemm(s, 0, 1, M, NN_HEAD_CH, C, 1.f, cur, C, s->vc_wt, C, 0.f, s->hv_x, NN_HEAD_CH, dt, err));
+    GV_TRY(gemm(s, 0, 1, hM, NN_HEAD_CH, C, 1.f, cur, C, s->vc_wt, C, 0.f, s->hv_x, NN_HEAD_CH, dt, err));
     GV_TRY(norm_f(s, &s->vn, s->hv_x, NULL, s->hv_a, train, err));
-    GV_TRY(gemm(s, 0, 1, n, NN_VALUE_HIDDEN, F, 1.f, s->hv_a, F, s->vf1_wp, F, 0.f, s->vh_raw, NN_VALUE_HIDDEN, GPU_F32,
+    GV_TRY(gemm(s, 0, 1, hn, NN_VALUE_HIDDEN, F, 1.f, s->hv_a, F, s->vf1_wp, F, 0.f, s->vh_raw, NN_VALUE_HIDDEN, GPU_F32,
                 err));
     GV_TRY(gpu_bias_relu(s->vh_raw, s->p + s->vf1_b, s->vh, n, NN_VALUE_HIDDEN, dt, s->st, err));
-    GV_TRY(gemm(s, 0, 1, n, 1, NN_VALUE_HIDDEN, 1.f, s->vh, NN_VALUE_HIDDEN, s->vf2_wt, NN_VALUE_HIDDEN, 0.f,
+    GV_TRY(gemm(s, 0, 1, hn, 1, NN_VALUE_HIDDEN, 1.f, s->vh, NN_VALUE_HIDDEN, s->vf2_wt, NN_VALUE_HIDDEN, 0.f,
              s->value_raw, 1, GPU_F32, err));
     GV_GPU_TRY(cudaMemsetAsync(s->loss_acc, 0, sizeof(double) * 2, s->st), err);
     GV_TRY(gpu_loss(s->logits_raw, s->value_raw, s->p + s->pf_b, s->p + s->vf2_b, s->bpt, s->bvt, n, s->logits,
@@ -809,6 +847,7 @@ static gv_status t_forward(nn_trainer *t, int train, double *logits, double *val
 {
     gt *s = T_(t);
     GV_TRY(train ? need_training(t, "a train-mode forward", err) : need_batch(s, err));
+    choose_for(s, !train);
     GV_TRY(dnn_prepare(s, 0, err)); /* before the poison: it writes some outputs */
     GV_TRY(poison_all(s, err));
     /* The bias gradients that the loss kernel accumulates land in g; clear it. */
@@ -830,6 +869,7 @@ static gv_status t_gradients(nn_trainer *t, double *grads, double *loss, gv_err 
 {
     gt *s = T_(t);
     GV_TRY(need_training(t, "gradients", err));
+    choose_for(s, 0);
     GV_TRY(dnn_prepare(s, 1, err));
     GV_TRY(poison_all(s, err));
     GV_GPU_TRY(cudaMemsetAsync(s->g, 0, sizeof(float) * s->L->nparams, s->st), err);
@@ -886,10 +926,8 @@ static gv_status time_conv(gt *s, int dnn, const conv_args *a, const wgrad_args 
  * the forward choices already made for this batch size, which stay as they are). Runs on
  * the trainer's own buffers: outputs that the work to come overwrites, and weight
  * gradients added into g, which every step and gradients call clears after this. */
-static gv_status dnn_prepare(gt *s, int train, gv_err *err)
+static gv_status dnn_measure(gt *s, int train, gv_err *err)
 {
-    if (!s->dnn || (s->dnn_n == s->n && (s->dnn_train || !train)))
-        return GV_OK;
     const char *e = getenv("GV_CUDNN_PICK");
     const int measure = !(e && !strcmp(e, "0")), tf = s->o.tf32;
     const void *in[2] = {s->xin, s->stem_a};
@@ -938,6 +976,19 @@ static gv_status dnn_prepare(gt *s, int train, gv_err *err)
     return GV_OK;
 }
 
+/* dnn_measure for the batch size whose choices are being made (ref_n; a pinned inference's
+ * are those of a batch of pin_n, measured on its first pin_n rows). */
+static gv_status dnn_prepare(gt *s, int train, gv_err *err)
+{
+    if (!s->dnn || (s->dnn_n == s->ref_n && (s->dnn_train || !train)))
+        return GV_OK;
+    const int n = s->n;
+    s->n = s->ref_n;
+    gv_status r = dnn_measure(s, train, err);
+    s->n = n;
+    return r;
+}
+
 /* Captures the training step (infer 0) or the eval-mode forward alone (infer 1) for the
  * current batch size into s->graph or s->igraph[s->igraph_cur] (the least recently used). */
 static gv_status build_graph(gt *s, int infer, gv_err *err)
@@ -950,6 +1001,7 @@ static gv_status build_graph(gt *s, int infer, gv_err *err)
         s->igraph_cur = k;
         s->igraph_last[k] = 0;
     }
+    choose_for(s, infer);
     cudaGraphExec_t *ex = infer ? &s->igraph[s->igraph_cur] : &s->graph;
     if (*ex) {
         (void)cudaGraphExecDestroy(*ex);
@@ -1041,6 +1093,7 @@ static void t_profile(nn_trainer *t)
     }
     memset(s->prof_ms, 0, sizeof s->prof_ms);
     s->prof_bad = 0;
+    choose_for(s, 0);
     gv_status r = dnn_prepare(s, 1, &e); /* (measured already when a graph of this batch size exists) */
     double t0 = gv_now();
     s->prof = 1;
@@ -1231,12 +1284,28 @@ static const char *t_conv_path(const nn_trainer *t)
     return T_(t)->conv_path;
 }
 
+/* nn_trainer_pin_batch: the inference graphs captured so far made their own choices. */
+static gv_status t_pin_batch(nn_trainer *t, int n, gv_err *err)
+{
+    gt *s = T_(t);
+    if (n == s->pin_n)
+        return GV_OK;
+    GV_TRY(sync(s, err));
+    for (int i = 0; i < IGRAPHS; i++) {
+        if (s->igraph[i])
+            (void)cudaGraphExecDestroy(s->igraph[i]);
+        s->igraph[i] = NULL, s->igraph_n[i] = 0, s->igraph_last[i] = 0;
+    }
+    s->pin_n = n;
+    return GV_OK;
+}
+
 static const nn_trainer_ops ops_fp32 = {"cuda-fp32", t_set_state, t_get_state, t_set_batch, t_forward,
                                         t_gradients, t_step, t_sync, t_peak, t_destroy, t_relu_masks, t_infer,
-                                        t_conv_path, t_profile};
+                                        t_conv_path, t_profile, t_pin_batch};
 static const nn_trainer_ops ops_bf16 = {"cuda-bf16", t_set_state, t_get_state, t_set_batch, t_forward,
                                         t_gradients, t_step, t_sync, t_peak, t_destroy, t_relu_masks, t_infer,
-                                        t_conv_path, t_profile};
+                                        t_conv_path, t_profile, t_pin_batch};
 
 extern "C" gv_status nn_gpu_create(const dev_id *dev, const nn_layout *L, const nn_trainer_opts *opts,
                                    nn_trainer **out, gv_err *err)
