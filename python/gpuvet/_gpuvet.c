@@ -653,11 +653,11 @@ static PyObject *Console_info(Console *o, PyObject *unused)
 {
     if (!console_ready(o))
         return NULL;
+    size_t ram = 0;
     pthread_mutex_lock(&o->mu);
     unsigned long long frames = o->con->frame_count(emu_batch_machine(o->b, 0));
-    pthread_mutex_unlock(&o->mu);
-    size_t ram = 0;
     o->con->work_ram(emu_batch_machine(o->b, 0), &ram);
+    pthread_mutex_unlock(&o->mu);
     return Py_BuildValue("{s:s,s:s,s:i,s:i,s:s,s:d,s:s,s:K,s:n,s:s}", "console", o->con->name, "title", o->con->title,
                          "width", o->con->width, "height", o->con->height, "buttons", o->con->buttons, "frame_rate",
                          o->con->frame_rate, "cart", o->describe, "frames", frames, "ram_bytes", (Py_ssize_t)ram,
