@@ -12,6 +12,7 @@
 #   make fuzz-nes, fuzz-gb, fuzz-snes, fuzz-safetensors, fuzz-drop7_data, fuzz   libFuzzer runs of the loaders (FUZZ_SECONDS=600 each)
 #   make drop7-acceptance  the fast Drop7 game against the reference on 10 million random positions
 #   make libretro        the consoles as libretro cores: build/libretro/gpuvet_<console>_libretro.so + .info
+#   make install         the binary and the shipped networks under PREFIX (/usr/local; DESTDIR too)
 #   make python          the Python package (python/) installed into build/python-venv (docs/PYTHON.md)
 #
 # Variables: GPU=auto|cpu|cuda|hip, CUDA_ARCH=90 (else detected with nvidia-smi),
@@ -135,7 +136,7 @@ TEST_BIN := $(addprefix $(BUILD)/tests/,$(basename $(notdir $(TEST_C))))
 LIB      := $(BUILD)/libgpuvet.a
 BIN      := $(BUILD)/gpuvet
 
-.PHONY: python python-lib all build run test asan tsan bootstrap bootstrap-test tests clean hip-check fuzz-nes fuzz-gb fuzz-snes fuzz help deps-check arm64-check arm64-objs drop7-acceptance libretro lr-deps-check
+.PHONY: python python-lib install all build run test asan tsan bootstrap bootstrap-test tests clean hip-check fuzz-nes fuzz-gb fuzz-snes fuzz help deps-check arm64-check arm64-objs drop7-acceptance libretro lr-deps-check
 # A plain make builds with one job per core unless -j was given (on the command line or in
 # MAKEFLAGS); $(jobs) is empty then and the sub-make shares the caller's job slots.
 NPROC := $(shell nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
@@ -156,7 +157,7 @@ deps-check:
 	  echo "      Run 'make run' (it installs what is missing as root) or scripts/bootstrap.sh build"; exit 2; }
 
 help:
-	@sed -n '2,19p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,20p' Makefile | sed 's/^# \{0,1\}//'
 
 # ./gpuvet always points at the last default build, so the README's commands work from the top.
 gpuvet: $(BIN)
@@ -375,6 +376,14 @@ fuzz-%: fuzz/fuzz_%.c
 	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 -Isrc -fsanitize=fuzzer,address,undefined $(PKG_CFLAGS) -fopenmp \
 	  -o build/fuzz/fuzz_$* $< $(or $(FUZZ_LIB_C_$*),$(FUZZ_LIB_C)) $(LDLIBS)
 	build/fuzz/fuzz_$* -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 fuzz/corpus-$* $(wildcard fuzz/seeds/$*)
+
+# make install: the binary into $(DESTDIR)$(PREFIX)/bin, the shipped networks (models/) into
+# $(DESTDIR)$(PREFIX)/share/gpuvet/models, where `--net default` looks beside bin/.
+PREFIX ?= /usr/local
+install: build
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/gpuvet/models
+	install -m 755 $(BUILD)/gpuvet $(DESTDIR)$(PREFIX)/bin/gpuvet
+	install -m 644 models/README.md $(wildcard models/*.st) $(DESTDIR)$(PREFIX)/share/gpuvet/models/
 
 clean:
 	rm -rf build gpuvet

@@ -116,7 +116,7 @@ int cmd_train(int argc, char **argv)
     args_common com = {0};
     const char *net = NULL, *save = NULL, *dtype = "fp32";
     long channels = 0, blocks = 2, epochs = 4, batch = 256, threads = 0, seed = 1;
-    double lr = 1e-3, warmup = 0.05, lr_final = 0.1, val = 0.1;
+    double lr = 1e-3, warmup = 0.05, lr_final = 0.1, val = 0.1, vscale = 0;
     args_spec specs[] = {
         ARGS_COMMON_SPECS(&com),
         {"--net", ARGS_STR, &net, "CKPT", "start from this checkpoint", 0, 0, 0, 0, NULL},
@@ -129,6 +129,8 @@ int cmd_train(int argc, char **argv)
         {"--warmup", ARGS_DOUBLE, &warmup, "F", "share of the steps with a linear warm-up (default 0.05)", 0, 0, 0, 1, NULL},
         {"--lr-final", ARGS_DOUBLE, &lr_final, "F", "the cosine decay ends at lr times F (default 0.1)", 0, 0, 0, 1, NULL},
         {"--val", ARGS_DOUBLE, &val, "F", "share of the samples held out for validation (default 0.1)", 0, 0, 0, 0.9, NULL},
+        {"--value-scale", ARGS_DOUBLE, &vscale, "P", "the value head learns the points still to come / P, and the "
+         "checkpoint says P (default: --net's, else 10000, the datasets' own)", 0, 0, 1, 1e9, NULL},
         {"--dtype", ARGS_CHOICE, &dtype, "T", "fp32 (default) or bf16 (GPU)", 0, 0, 0, 0, "fp32,bf16"},
         {"--seed", ARGS_INT, &seed, "N", "the split, shuffles and a fresh network (default 1)", 0, (1L << 62), 0, 0, NULL},
         ARGS_THREADS_SPEC(&threads),
@@ -167,7 +169,12 @@ int cmd_train(int argc, char **argv)
     nn_dtype_parse(dtype, &dt);
     nn_config fresh = {(int)channels, (int)blocks, NN_NORM_GROUP};
     drop7_net n;
-    st = drop7_net_open(&d, net, &fresh, (uint64_t)seed,
+    char netpath[1200];
+    if (net && (st = drop7_net_path(net, netpath, sizeof netpath, &err)) != GV_OK) {
+        drop7_data_free(&all);
+        return cli_fail(name, st, &err);
+    }
+    st = drop7_net_open(&d, net ? netpath : NULL, &fresh, (uint64_t)seed,
                                   (nn_trainer_opts){.dtype = dt, .max_batch = (int)batch, .threads = (int)threads},
                                   &n, &err);
     if (st != GV_OK) {
@@ -177,7 +184,8 @@ int cmd_train(int argc, char **argv)
     printf("train: %ld positions from %d file%s (%ld games), %d channels, %d blocks, %s %s\n", all.n, ndata,
            ndata > 1 ? "s" : "", all.games, n.L.cfg.channels, n.L.cfg.blocks, d.label, dtype);
     cJSON *rec = gv_record_new(name, argc, argv);
-    drop7_train_opts o = {(int)epochs, (int)batch, lr, warmup, lr_final, val, (uint64_t)seed, save, !com.quiet};
+    drop7_train_opts o = {(int)epochs, (int)batch, lr, warmup, lr_final, val, (uint64_t)seed, vscale > 0 ? vscale : n.value_scale,
+                          save, !com.quiet};
     st = drop7_train_run(&n, &all, &o, rec, &err);
     drop7_net_close(&n);
     drop7_data_free(&all);

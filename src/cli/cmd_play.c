@@ -41,12 +41,25 @@ static const cli_help selfplay_help = {
 
 /* The flags play and selfplay share: which network, how many games, how they are played. */
 typedef struct {
-    const char *net, *mode;
-    long channels, blocks, games, sims, parallel, seed, threads;
+    const char *net, *mode, *search;
+    long channels, blocks, games, sims, parallel, seed, threads, samples, eval_batch;
+    double value_weight, heuristic_weight;
 } game_flags;
 
 #define GAME_FLAG_SPECS(f)                                                                                        \
-    {"--net", ARGS_STR, &(f)->net, "CKPT", "the network that plays (a checkpoint of gpuvet or Drop7Net's state_dict)", 0, 0, 0, 0, NULL}, \
+    {"--net", ARGS_STR, &(f)->net, "CKPT", "the network that plays (a checkpoint of gpuvet or Drop7Net's state_dict; "  \
+     "default: the shipped one, models/" DROP7_DEFAULT_NET ")", 0, 0, 0, 0, NULL},                                       \
+    {"--search", ARGS_CHOICE, &(f)->search, "S", "the network's search: puct (default; --sims), expectimax0 or "         \
+     "expectimax1 (the expectimax search over the columns and the next disc with the network's value at its leaves)", \
+     0, 0, 0, 0, "puct,expectimax0,expectimax1"},                                                                      \
+    {"--samples", ARGS_INT, &(f)->samples, "K", "expectimax search: samples of the reveals per move (default 1)", 1,     \
+     DROP7_EXPECTI_MAX_SAMPLES, 0, 0, NULL},                                                                           \
+    {"--value-weight", ARGS_DOUBLE, &(f)->value_weight, "W", "expectimax search: the leaf is W x the network's "   \
+     "value (default 1) ...", 0, 0, 0, 1000, NULL},                                                                 \
+    {"--heuristic-weight", ARGS_DOUBLE, &(f)->heuristic_weight, "W", "... minus W x the expectimax players' leaf "  \
+     "heuristic (default 0; 1 with --value-weight 0 plays expectimax)", 0, 0, 0, 1000, NULL},                        \
+    {"--eval-batch", ARGS_INT, &(f)->eval_batch, "N", "expectimax search: leaves per network call (default 4096)", 1,  \
+     1 << 20, 0, 0, NULL},                                                                                             \
     {"--channels", ARGS_INT, &(f)->channels, "C", "a fresh random network of C channels instead of --net", 8, 4096, 0, 0, NULL}, \
     {"--blocks", ARGS_INT, &(f)->blocks, "N", "its residual blocks (default 2)", 0, 64, 0, 0, NULL},                 \
     {"--games", ARGS_INT, &(f)->games, "N", "games (default 100)", 1, 10000000, 0, 0, NULL},                          \
@@ -60,8 +73,50 @@ typedef struct {
  * batch, inference alone. */
 static nn_trainer_opts play_opts(const game_flags *f)
 {
-    return (nn_trainer_opts){.dtype = NN_FP32, .max_batch = (int)f->parallel, .threads = f->threads < 0 ? 1 : (int)f->threads,
-                             .infer_only = 1};
+    int expecti = strcmp(f->search, "puct") != 0;
+    return (nn_trainer_opts){.dtype = NN_FP32, .max_batch = (int)(expecti ? f->eval_batch : f->parallel),
+                             .threads = f->threads < 0 ? 1 : (int)f->threads, .infer_only = 1};
+}
+
+/* The network's player of the flags into o (the policy, its search); eo holds the
+ * expectimax search's settings. */
+static void net_player(const game_flags *f, const drop7_net *n, drop7_agent_opts *o, drop7_expecti_opts *eo)
+{
+    o->net = n->t;
+    o->value_scale = n->value_scale;
+    if (!strcmp(f->search, "puct")) {
+        o->policy = DROP7_POLICY_NET;
+        return;
+    }
+    drop7_expecti_defaults(eo, f->search[10] == '1');
+    eo->samples = (int)f->samples;
+    o->policy = DROP7_POLICY_NET_EXPECTI;
+    o->expecti = eo;
+    o->eval_batch = (int)f->eval_batch;
+    o->value_weight = f->value_weight, o->heuristic_weight = f->heuristic_weight, o->weights_set = 1;
+}
+
+/* --net as a path ("default": the shipped network), into buf; NULL when --net is not given. */
+static int net_path(const char *name, const game_flags *f, char *buf, size_t n, const char **path)
+{
+    gv_err err = {{0}};
+    *path = NULL;
+    if (!f->net)
+        return 0;
+    gv_status st = drop7_net_path(f->net, buf, n, &err);
+    if (st != GV_OK)
+        return cli_fail(name, st, &err);
+    *path = buf;
+    return 0;
+}
+
+/* The search's words for a label: "" for puct, else " expectimax1 K2". */
+static void search_label(const game_flags *f, char *b, size_t n)
+{
+    if (!strcmp(f->search, "puct"))
+        b[0] = 0;
+    else
+        snprintf(b, n, ", %s K%ld, %gv-%gh", f->search, f->samples, f->value_weight, f->heuristic_weight);
 }
 
 /* A policy's games into the record's "play" array, and its table row. */
@@ -87,7 +142,7 @@ int cmd_play(int argc, char **argv)
 {
     const char *name = "play";
     args_common com = {0};
-    game_flags gf = {NULL, "normal", 0, 2, 100, 0, 64, 1, -1}; /* threads -1: the default of each player */
+    game_flags gf = {NULL, "normal", "puct", 0, 2, 100, 0, 64, 1, -1, 1, 4096, 1, 0}; /* threads -1: the default of each player */
     const char *policy = NULL;
     args_str_list base = {3, {"greedy", "random", "expectimax1"}};
     args_spec specs[] = {
@@ -112,19 +167,21 @@ int cmd_play(int argc, char **argv)
     o.progress = !com.quiet;
     o.threads = gf.threads < 0 ? 0 : (int)gf.threads;
     drop7_net n = {0};
-    char label[300];
+    drop7_expecti_opts eo;
+    char label[300], netbuf[1200], sl[64];
+    const char *netp;
     gv_err err = {{0}};
     if (!policy) {
         dev_id d;
-        if ((code = cli_one_device(name, com.devices, &d)))
+        if ((code = cli_one_device(name, com.devices, &d)) || (code = net_path(name, &gf, netbuf, sizeof netbuf, &netp)))
             return code;
         nn_config fresh = {(int)gf.channels, (int)gf.blocks, NN_NORM_GROUP};
-        gv_status st = drop7_net_open(&d, gf.net, &fresh, (uint64_t)gf.seed, play_opts(&gf), &n, &err);
+        gv_status st = drop7_net_open(&d, netp, &fresh, (uint64_t)gf.seed, play_opts(&gf), &n, &err);
         if (st != GV_OK)
             return cli_fail(name, st, &err);
-        o.policy = DROP7_POLICY_NET;
-        o.net = n.t;
-        snprintf(label, sizeof label, "net%s (%d sims, %s)", gf.net ? "" : " random", (int)gf.sims, d.label);
+        net_player(&gf, &n, &o, &eo);
+        search_label(&gf, sl, sizeof sl);
+        snprintf(label, sizeof label, "net%s (%d sims%s, %s)", gf.net ? "" : " random", (int)gf.sims, sl, d.label);
     } else {
         o.policy = policy_of(policy);
         snprintf(label, sizeof label, "%s", policy);
@@ -132,7 +189,9 @@ int cmd_play(int argc, char **argv)
     cJSON *rec = gv_record_new(name, argc, argv);
     cJSON_AddStringToObject(rec, "mode", gf.mode);
     if (gf.net)
-        cJSON_AddStringToObject(rec, "net", gf.net);
+        cJSON_AddStringToObject(rec, "net", netp);
+    if (!policy)
+        cJSON_AddStringToObject(rec, "search", gf.search);
     cJSON *arr = gv_json_add_arr(rec, "play");
     printf("play, %s mode, %ld games per policy from seed %ld (game i plays seed %ld+i)\n", gf.mode, gf.games, gf.seed, gf.seed);
     printf("%-22s %6s %12s %10s %12s %10s %8s %8s\n", "policy", "games", "mean score", "95% CI +-", "median", "moves",
@@ -148,7 +207,7 @@ int cmd_play(int argc, char **argv)
             continue;
         drop7_agent_opts b = o;
         b.policy = policy_of(base.v[i]);
-        b.net = NULL, b.sims = 0;
+        b.net = NULL, b.sims = 0, b.expecti = NULL;
         if ((st = drop7_agent_play(&b, &r, &err)) == GV_OK) {
             play_row(arr, base.v[i], 0, &r);
             drop7_agent_result_free(&r);
@@ -174,6 +233,8 @@ static void time_line(const cJSON *e)
            inf > 0 ? gv_json_num(e, "evals") / inf : 0, gv_json_num(e, "seconds_game"),
            100 * gv_json_num(e, "seconds_game") / t, gv_json_num(e, "seconds_write"));
     double calls = gv_json_num(e, "eval_calls");
+    if (!(calls > 0)) /* no network */
+        return;
     printf("evaluation: %.0f calls of %.1f positions on average (%.0f batch size%s, %.0f%% of the positions computed "
            "real, the rest padding); %.0f positions/s = %.0f%% of the network's own %.0f/s at batch %.0f (%.3f ms a call, "
            "measured after the games as bench infer does)\n",
@@ -187,11 +248,11 @@ int cmd_selfplay(int argc, char **argv)
 {
     const char *name = "selfplay";
     args_common com = {0};
-    game_flags gf = {NULL, "normal", 0, 2, 100, 32, 64, 1, 1};
-    const char *out = NULL;
+    game_flags gf = {NULL, "normal", "puct", 0, 2, 100, 32, 64, 1, 1, 1, 4096, 1, 0};
+    const char *out = NULL, *policy = NULL;
     long temp_moves = 20, chunk = 0;
     int resume = 0, force = 0;
-    double alpha = 0.3, eps = 0.25;
+    double alpha = 0.3, eps = 0.25, discount = 1;
     args_spec specs[] = {
         ARGS_COMMON_SPECS(&com),
         GAME_FLAG_SPECS(&gf),
@@ -203,12 +264,16 @@ int cmd_selfplay(int argc, char **argv)
         {"--temp-moves", ARGS_INT, &temp_moves, "N", "the first N moves of a game sample a column by visits (default 20)", 0, 100000, 0, 0, NULL},
         {"--dirichlet", ARGS_DOUBLE, &alpha, "A", "Dirichlet noise alpha on the root's priors (default 0.3; 0: none)", 0, 0, 0, 100, NULL},
         {"--noise", ARGS_DOUBLE, &eps, "E", "its weight (default 0.25)", 0, 0, 0, 1, NULL},
+        {"--discount", ARGS_DOUBLE, &discount, "G", "the values are the points still to come discounted by G per move "
+         "(default 1: not discounted, the final score minus the score then)", 0, 0, 0, 1, NULL},
+        {"--policy", ARGS_CHOICE, &policy, "P", "the positions of an expectimax player instead of a network's "
+         "(expectimax1 or expectimax2; its played column as the policy target)", 0, 0, 0, 0, "expectimax1,expectimax2"},
     };
     int code = cli_parse(&selfplay_help, specs, GV_ARRAY_LEN(specs), argc, argv, NULL, &com.quiet);
     if (code != CLI_GO)
         return code;
-    if (!!gf.net + !!gf.channels != 1 || !out) {
-        fprintf(stderr, "gpuvet %s: give --out and exactly one of --net or --channels\n", name);
+    if (!!gf.net + !!gf.channels + !!policy != 1 || !out) {
+        fprintf(stderr, "gpuvet %s: give --out and exactly one of --net, --channels or --policy\n", name);
         return GV_EXIT_USAGE;
     }
     if (resume && force) {
@@ -216,19 +281,33 @@ int cmd_selfplay(int argc, char **argv)
         return GV_EXIT_USAGE;
     }
     dev_id d;
-    if ((code = cli_one_device(name, com.devices, &d)))
+    const char *netp = NULL;
+    char netbuf[1200];
+    if ((code = cli_one_device(name, com.devices, &d)) || (code = net_path(name, &gf, netbuf, sizeof netbuf, &netp)))
         return code;
     gv_err err = {{0}};
     nn_config fresh = {(int)gf.channels, (int)gf.blocks, NN_NORM_GROUP};
-    drop7_net n;
-    gv_status st = drop7_net_open(&d, gf.net, &fresh, (uint64_t)gf.seed, play_opts(&gf), &n, &err);
+    drop7_net n = {0};
+    drop7_expecti_opts eo;
+    gv_status st = policy ? GV_OK : drop7_net_open(&d, netp, &fresh, (uint64_t)gf.seed, play_opts(&gf), &n, &err);
     if (st != GV_OK)
         return cli_fail(name, st, &err);
     cJSON *rec = gv_record_new(name, argc, argv);
-    drop7_selfplay_opts o = {.net = &n, .net_name = gf.net, .mode = gf.mode, .device = d.label, .games = gf.games,
-                             .chunk = chunk ? chunk : gf.parallel, .out = out, .resume = resume, .force = force};
+    drop7_selfplay_opts o = {.net = policy ? NULL : &n, .net_name = policy ? policy : netp, .mode = gf.mode,
+                             .device = policy ? "cpu" : d.label, .games = gf.games, .chunk = chunk ? chunk : gf.parallel,
+                             .out = out, .resume = resume, .force = force};
     drop7_rules_init(&o.play.rules, strcmp(gf.mode, "hardcore") ? DROP7_MODE_NORMAL : DROP7_MODE_HARDCORE);
-    o.play.policy = DROP7_POLICY_NET, o.play.net = n.t, o.play.sims = (int)gf.sims, o.play.parallel = (int)gf.parallel;
+    if (policy) { /* the expectimax player's games on the CPU threads (--threads; 0: all cores) */
+        o.play.policy = !strcmp(policy, "expectimax2") ? DROP7_POLICY_EXPECTI2 : DROP7_POLICY_EXPECTI1;
+        o.play.threads = (int)gf.threads;
+        gf.sims = 0, temp_moves = 0, alpha = 0, eps = 0;
+    } else {
+        net_player(&gf, &n, &o.play, &eo);
+        o.play.threads = (int)gf.threads;
+        if (o.play.policy == DROP7_POLICY_NET_EXPECTI) /* no PUCT simulations, temperature or noise */
+            gf.sims = 0, temp_moves = 0, alpha = 0, eps = 0;
+    }
+    o.play.sims = (int)gf.sims, o.play.parallel = (int)gf.parallel, o.play.discount = discount;
     o.play.seed = (uint64_t)gf.seed, o.play.dir_alpha = alpha, o.play.dir_eps = eps, o.play.temp_moves = (int)temp_moves;
     o.play.progress = !com.quiet;
     st = drop7_selfplay_run(&o, rec, &err);

@@ -3,6 +3,7 @@
 #include "drop7/drop7_agent.h"
 
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -213,6 +214,13 @@ typedef struct {
     int nslots;            /* the largest batch (the slots) */
     int last_n;            /* the batch size of the call before (0: none yet) */
     uint8_t *seen;         /* (nslots + 1): batch sizes used so far */
+    double vscale;         /* points per unit of the network's value */
+    drop7_expecti_opts eo; /* the expectimax players' settings */
+    drop7_expecti_tree *tree; /* NET_EXPECTI: per slot */
+    uint64_t *mseed;       /* per slot: this move's search seed */
+    long *off;             /* per slot: its first leaf in leafv */
+    double *leafv;         /* the leaves' values, points */
+    long leafcap;
 } agent;
 
 /* The batch computed for k positions: k, or padded (see PAD_*). The steps, for P slots and
@@ -233,14 +241,12 @@ static int padded(const agent *A, int k)
     return n < P ? n : P;
 }
 
-/* Evaluates the positions of the slots listed in idx (their s->sim) in one batch. Nothing is
- * allocated here: the batch and the outputs were made for the largest batch. */
-static gv_status evaluate(agent *A, slot *sl, const int *idx, int k, gv_err *err)
+/* Evaluates the first k positions of A->b (their cells filled) in one batch, padded. Nothing
+ * is allocated here: the batch and the outputs were made for the largest batch. t0: when
+ * the filling began (the inference's time counts from there). */
+static gv_status evaluate_cells(agent *A, int k, double t0, gv_err *err)
 {
-    double t0 = gv_now();
     int n = padded(A, k);
-    for (int i = 0; i < k; i++)
-        drop7_game_cells(&sl[idx[i]].sim, A->b.cells + (size_t)i * DROP7_CELLS, A->b.consts + 2 * (size_t)i);
     if (n > k) { /* padding: all-zero planes */
         memset(A->b.cells + (size_t)k * DROP7_CELLS, NN_NO_PLANE, DROP7_CELLS * (size_t)(n - k));
         memset(A->b.consts + 2 * (size_t)k, 0, sizeof(float) * 2 * (size_t)(n - k));
@@ -258,6 +264,15 @@ static gv_status evaluate(agent *A, slot *sl, const int *idx, int k, gv_err *err
     A->last_n = n;
     A->r->t_infer += gv_now() - t0;
     return s;
+}
+
+/* Evaluates the positions of the slots listed in idx (their s->sim) in one batch. */
+static gv_status evaluate(agent *A, slot *sl, const int *idx, int k, gv_err *err)
+{
+    double t0 = gv_now();
+    for (int i = 0; i < k; i++)
+        drop7_game_cells(&sl[idx[i]].sim, A->b.cells + (size_t)i * DROP7_CELLS, A->b.consts + 2 * (size_t)i);
+    return evaluate_cells(A, k, t0, err);
 }
 
 static void sample_add(agent *A, slot *s, const float *policy)
@@ -341,6 +356,20 @@ static gv_status flush_chunk(agent *A, int c0, int cg, gv_err *err)
         memcpy(part.policy + (size_t)j * DROP7_N, sm->policy + (size_t)i * DROP7_N, sizeof(float) * DROP7_N);
         part.value[j] = (float)((double)(r->score[sm->game[i]] - sm->score_then[i]) / DROP7_VALUE_SCALE);
     }
+    if (o->discount > 0 && o->discount < 1) { /* backwards through each game's samples (in move order) */
+        double *G = gv_xcalloc((size_t)cg, sizeof *G);
+        int64_t *next = gv_xcalloc((size_t)cg, sizeof *next);
+        for (int g = 0; g < cg; g++)
+            next[g] = r->score[c0 + g];
+        for (long j = n - 1; j >= 0; j--) {
+            long i = ord[j].i;
+            int g = sm->game[i] - c0;
+            G[g] = (double)(next[g] - sm->score_then[i]) + o->discount * G[g];
+            next[g] = sm->score_then[i];
+            part.value[j] = (float)(G[g] / DROP7_VALUE_SCALE);
+        }
+        free(G), free(next);
+    }
     for (long i = 0; i < sm->n; i++) /* the samples of the chunks still playing stay, in order */
         if (sm->game[i] < c0 || sm->game[i] >= c0 + cg) {
             if (kept != i) {
@@ -400,7 +429,7 @@ static gv_status net_moves(agent *A, slot *sl, int nslots, int *idx, gv_err *err
             GV_TRY(evaluate(A, sl, idx, k, err));
         t0 = gv_now();
         for (int j = 0; j < k; j++)
-            expand(o, &sl[idx[j]], A->logits + (size_t)j * NN_POLICY, A->value[j]);
+            expand(o, &sl[idx[j]], A->logits + (size_t)j * NN_POLICY, A->value[j] * (A->vscale / DROP7_VALUE_SCALE));
     }
     for (int i = 0; i < nslots; i++) {
         slot *s = &sl[i];
@@ -429,6 +458,99 @@ static gv_status net_moves(agent *A, slot *sl, int nslots, int *idx, gv_err *err
             sample_add(A, s, pol);
         s->move = a;
     }
+    A->r->t_search += gv_now() - t0;
+    return GV_OK;
+}
+
+/* The played column a as a sample's policy (one-hot), when recording. */
+static void record_played(agent *A, slot *s, int a)
+{
+    float pol[DROP7_N] = {0};
+    pol[a] = 1.0f;
+    if (A->o->record)
+        sample_add(A, s, pol);
+    s->move = a;
+}
+
+/* The searches of every running game, on the threads: SEARCH_PICK the expectimax player's
+ * column (heuristic leaf), SEARCH_EXPAND the tree's leaves (the network's search), SEARCH_BACK
+ * the column from the leaves' values. PICK and EXPAND draw the move's seed from the slot's
+ * search generator, seeded as drop7_expecti_play_batch seeds its games' (the same games);
+ * PICK and BACK record the column played. */
+enum { SEARCH_PICK, SEARCH_EXPAND, SEARCH_BACK };
+
+static void searches(agent *A, slot *sl, int nslots, int what)
+{
+    const drop7_agent_opts *o = A->o;
+    int nt = o->threads > 0 ? o->threads : omp_get_max_threads();
+    for (int i = 0; i < nslots && what != SEARCH_BACK; i++)
+        if (sl[i].id >= 0)
+            A->mseed[i] = gv_rng_u64(&sl[i].srng);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
+    for (int i = 0; i < nslots; i++) {
+        double q[DROP7_N];
+        if (sl[i].id < 0)
+            continue;
+        if (what == SEARCH_PICK)
+            sl[i].move = drop7_expecti_pick(&o->rules, &A->eo, &sl[i].g, A->mseed[i]);
+        else if (what == SEARCH_EXPAND)
+            drop7_expecti_expand(&o->rules, &A->eo, &sl[i].g, A->mseed[i], &A->tree[i]);
+        else
+            sl[i].move = drop7_expecti_back(&o->rules, &A->eo, &A->tree[i], A->leafv + A->off[i], q);
+    }
+    for (int i = 0; i < nslots && what != SEARCH_EXPAND; i++)
+        if (sl[i].id >= 0)
+            record_played(A, &sl[i], sl[i].move);
+}
+
+/* One move of every running game with the expectimax player (heuristic leaf). */
+static void expecti_moves(agent *A, slot *sl, int nslots)
+{
+    double t0 = gv_now();
+    searches(A, sl, nslots, SEARCH_PICK);
+    A->r->t_search += gv_now() - t0;
+}
+
+/* One move of every running game with the network's value at the expectimax search's
+ * leaves: every game's tree (on the threads), all leaves to the network in batches of
+ * A->nslots, the values (points) back up the trees. */
+static gv_status netx_moves(agent *A, slot *sl, int nslots, gv_err *err)
+{
+    double t0 = gv_now();
+    searches(A, sl, nslots, SEARCH_EXPAND);
+    long tot = 0;
+    for (int i = 0; i < nslots; i++) {
+        A->off[i] = tot;
+        if (sl[i].id >= 0)
+            tot += A->tree[i].nleaves;
+    }
+    if (tot > A->leafcap) {
+        A->leafcap = tot;
+        A->leafv = gv_xrealloc(A->leafv, sizeof(double) * (size_t)tot);
+    }
+    A->r->t_search += gv_now() - t0;
+    int i = 0, j = 0; /* the next leaf: slot i, its leaf j */
+    for (long b0 = 0; b0 < tot;) {
+        int k = 0;
+        double t1 = gv_now();
+        while (k < A->nslots && b0 + k < tot) {
+            while (sl[i].id < 0 || j >= A->tree[i].nleaves)
+                i++, j = 0;
+            drop7_game_cells(&A->tree[i].pos[j], A->b.cells + (size_t)k * DROP7_CELLS, A->b.consts + 2 * (size_t)k);
+            j++, k++;
+        }
+        GV_TRY(evaluate_cells(A, k, t1, err));
+        for (int q = 0; q < k; q++)
+            A->leafv[b0 + q] = A->value[q] * A->vscale;
+        b0 += k;
+    }
+    const drop7_agent_opts *o = A->o;
+    const double vw = o->weights_set ? o->value_weight : 1, hw = o->weights_set ? o->heuristic_weight : 0;
+    for (int s = 0; (vw != 1 || hw != 0) && s < nslots; s++) /* the mixed leaf */
+        for (int l = 0; sl[s].id >= 0 && l < A->tree[s].nleaves; l++)
+            A->leafv[A->off[s] + l] = vw * A->leafv[A->off[s] + l] - hw * (double)A->tree[s].h[l];
+    t0 = gv_now();
+    searches(A, sl, nslots, SEARCH_BACK);
     A->r->t_search += gv_now() - t0;
     return GV_OK;
 }
@@ -475,24 +597,47 @@ gv_status drop7_agent_play(const drop7_agent_opts *o, drop7_agent_result *r, gv_
     GV_TRY(drop7_rules_check(&o->rules, err));
     if (o->ngames < 1 || o->parallel < 1)
         return gv_fail(err, GV_ERR_INPUT, "drop7 agent: need at least one game and one in parallel");
-    if (o->policy == DROP7_POLICY_NET && !o->net)
+    const int usenet = o->policy == DROP7_POLICY_NET || o->policy == DROP7_POLICY_NET_EXPECTI;
+    const int expecti = o->policy == DROP7_POLICY_EXPECTI1 || o->policy == DROP7_POLICY_EXPECTI2;
+    if (usenet && !o->net)
         return gv_fail(err, GV_ERR_INPUT, "drop7 agent: the network policy needs a network");
-    if (o->policy < DROP7_POLICY_RANDOM || o->policy > DROP7_POLICY_EXPECTI2)
+    if (o->policy < DROP7_POLICY_RANDOM || o->policy > DROP7_POLICY_NET_EXPECTI)
         return gv_fail(err, GV_ERR_INPUT, "drop7 agent: unknown policy %d", (int)o->policy);
     if (o->expecti && (o->expecti->depth < 0 || o->expecti->depth > DROP7_EXPECTI_MAX_DEPTH ||
                        o->expecti->samples < 1 || o->expecti->samples > DROP7_EXPECTI_MAX_SAMPLES))
         return gv_fail(err, GV_ERR_INPUT, "drop7 agent: expectimax depth must be 0..%d and samples 1..%d",
                        DROP7_EXPECTI_MAX_DEPTH, DROP7_EXPECTI_MAX_SAMPLES);
+    if (o->policy == DROP7_POLICY_NET_EXPECTI && (!o->expecti || o->expecti->depth > DROP7_EXPECTI_TREE_MAX_DEPTH))
+        return gv_fail(err, GV_ERR_INPUT, "drop7 agent: the network's expectimax search needs its settings, depth 0..%d",
+                       DROP7_EXPECTI_TREE_MAX_DEPTH);
+    if (!(o->discount >= 0 && o->discount <= 1))
+        return gv_fail(err, GV_ERR_INPUT, "drop7 agent: the discount must be 0 to 1");
+    if (o->value_scale < 0 || !isfinite(o->value_scale))
+        return gv_fail(err, GV_ERR_INPUT, "drop7 agent: the value scale must be a positive number of points");
     if (o->sims < 0 || o->sims > 100000)
         return gv_fail(err, GV_ERR_INPUT, "drop7 agent: simulations must be 0..100000 (got %d)", o->sims);
     const char *pe = getenv("GV_SELFPLAY_PAD");
     if (pe && pe[0] && strcmp(pe, "none") && strcmp(pe, "full") && strcmp(pe, "steps"))
         return gv_fail(err, GV_ERR_INPUT, "GV_SELFPLAY_PAD=%s: none, full or steps", pe);
     int max_moves = o->max_moves > 0 ? o->max_moves : DROP7_DEFAULT_MAX_MOVES;
-    if (o->policy == DROP7_POLICY_EXPECTI1 || o->policy == DROP7_POLICY_EXPECTI2)
+    if (expecti && !o->record)
         return expecti_games(o, max_moves, r);
     int nslots = o->parallel < o->ngames ? o->parallel : o->ngames;
-    agent A = {o, r, {0}, {0}, NULL, NULL, PAD_NONE, nslots, 0, NULL};
+    agent A = {o, r, {0}, {0}, NULL, NULL, PAD_NONE, nslots, 0, NULL, o->value_scale > 0 ? o->value_scale : DROP7_VALUE_SCALE,
+               {0}, NULL, NULL, NULL, NULL, 0};
+    if (o->expecti)
+        A.eo = *o->expecti;
+    else
+        drop7_expecti_defaults(&A.eo, o->policy == DROP7_POLICY_EXPECTI2 ? 2 : 1);
+    if (o->policy == DROP7_POLICY_NET_EXPECTI) { /* the batch: the leaves of a call */
+        int mb = nn_trainer_max_batch(o->net);
+        A.nslots = o->eval_batch > 0 && o->eval_batch < mb ? o->eval_batch : mb;
+        A.tree = gv_xcalloc((size_t)nslots, sizeof *A.tree);
+        for (int i = 0; i < nslots; i++)
+            drop7_expecti_tree_init(&A.tree[i], &A.eo);
+    }
+    A.mseed = gv_xcalloc((size_t)nslots, sizeof *A.mseed);
+    A.off = gv_xcalloc((size_t)nslots, sizeof *A.off);
     const int chunk = o->chunk > 0 && o->chunk < o->ngames ? o->chunk : o->ngames;
     const int nchunks = (o->ngames + chunk - 1) / chunk;
     int *chunk_left = gv_xcalloc((size_t)nchunks, sizeof *chunk_left), flushed = 0;
@@ -505,18 +650,18 @@ gv_status drop7_agent_play(const drop7_agent_opts *o, drop7_agent_result *r, gv_
     slot *sl = gv_xcalloc((size_t)nslots, sizeof *sl);
     int *idx = gv_xcalloc((size_t)nslots, sizeof *idx);
     int depth_cap = (o->sims > 0 ? o->sims : 1) + 2;
-    if (o->policy == DROP7_POLICY_NET) {
+    if (usenet) {
         A.pad = nn_trainer_device(o->net)->kind != DEV_CPU ? PAD_STEPS : PAD_NONE;
         if (pe && !strcmp(pe, "none"))
             A.pad = PAD_NONE;
         else if (pe && !strcmp(pe, "steps"))
             A.pad = PAD_STEPS;
         else if (pe && !strcmp(pe, "full")) /* as before the steps: full batches when the slots are --parallel */
-            A.pad = nslots == o->parallel ? PAD_FULL : PAD_NONE;
-        nn_batch_alloc_as(&A.b, nslots, NN_POS_CELLS); /* the compact form: 57 bytes a position */
-        A.logits = gv_xcalloc((size_t)nslots * NN_POLICY, sizeof(double));
-        A.value = gv_xcalloc((size_t)nslots, sizeof(double));
-        A.seen = gv_xcalloc((size_t)nslots + 1, 1);
+            A.pad = nslots == o->parallel || o->policy == DROP7_POLICY_NET_EXPECTI ? PAD_FULL : PAD_NONE;
+        nn_batch_alloc_as(&A.b, A.nslots, NN_POS_CELLS); /* the compact form: 57 bytes a position */
+        A.logits = gv_xcalloc((size_t)A.nslots * NN_POLICY, sizeof(double));
+        A.value = gv_xcalloc((size_t)A.nslots, sizeof(double));
+        A.seen = gv_xcalloc((size_t)A.nslots + 1, 1);
     }
     for (int i = 0; i < nslots; i++) {
         sl[i].nodes = gv_xcalloc((size_t)depth_cap + 1, sizeof(node));
@@ -535,7 +680,7 @@ gv_status drop7_agent_play(const drop7_agent_opts *o, drop7_agent_result *r, gv_
      * the batches were padded. */
     const char *pv = getenv("GV_SELFPLAY_PIN"); /* 0: not pinned, for reproducing the runs before the pin */
     const int pin = A.pad != PAD_NONE && !(pv && !strcmp(pv, "0"));
-    gv_status st = pin ? nn_trainer_pin_batch(o->net, nslots, err) : GV_OK;
+    gv_status st = pin ? nn_trainer_pin_batch(o->net, A.nslots, err) : GV_OK;
     while (finished < o->ngames && st == GV_OK) {
         double t0 = gv_now();
         int running = 0;
@@ -555,6 +700,10 @@ gv_status drop7_agent_play(const drop7_agent_opts *o, drop7_agent_result *r, gv_
         r->t_game += gv_now() - t0;
         if (o->policy == DROP7_POLICY_NET)
             st = net_moves(&A, sl, nslots, idx, err);
+        else if (o->policy == DROP7_POLICY_NET_EXPECTI)
+            st = netx_moves(&A, sl, nslots, err);
+        else if (expecti)
+            expecti_moves(&A, sl, nslots);
         if (st != GV_OK)
             break;
         t0 = gv_now();
@@ -562,7 +711,7 @@ gv_status drop7_agent_play(const drop7_agent_opts *o, drop7_agent_result *r, gv_
             slot *s = &sl[i];
             if (s->id < 0)
                 continue;
-            int a = o->policy == DROP7_POLICY_NET      ? s->move
+            int a = usenet || expecti                  ? s->move
                     : o->policy == DROP7_POLICY_GREEDY ? drop7_pick_greedy(&o->rules, &s->g)
                                                        : drop7_pick_random(&s->g, s->prng);
             drop7_step(&o->rules, &s->g, a);
@@ -598,7 +747,10 @@ gv_status drop7_agent_play(const drop7_agent_opts *o, drop7_agent_result *r, gv_
     for (int i = 0; i < nslots; i++)
         free(sl[i].nodes), free(sl[i].pnode), free(sl[i].pa), free(sl[i].pr);
     free(sl), free(idx), free(A.sm.planes), free(A.sm.policy), free(A.sm.game), free(A.sm.score_then);
-    free(A.logits), free(A.value), free(A.seen), free(chunk_left);
+    free(A.logits), free(A.value), free(A.seen), free(chunk_left), free(A.mseed), free(A.off), free(A.leafv);
+    for (int i = 0; A.tree && i < nslots; i++)
+        drop7_expecti_tree_free(&A.tree[i]);
+    free(A.tree);
     if (A.b.cells)
         nn_batch_free(&A.b);
     if (st != GV_OK)

@@ -40,6 +40,10 @@ typedef enum {
     DROP7_POLICY_NET = 2,
     DROP7_POLICY_EXPECTI1 = 3,
     DROP7_POLICY_EXPECTI2 = 4,
+    /* the expectimax search of `expecti` (depth 0 or 1, drop7_expecti_expand) with the
+     * network's value at its leaves instead of the heuristic: per move, the leaves of all
+     * running games go to the network in batches of eval_batch */
+    DROP7_POLICY_NET_EXPECTI = 5,
 } drop7_policy;
 
 typedef struct {
@@ -60,6 +64,17 @@ typedef struct {
     int threads;           /* expectimax: CPU threads, each plays whole games (0: all); parallel is unused */
     const drop7_expecti_opts *expecti; /* expectimax: its settings (NULL: drop7_expecti_defaults) */
     int progress;          /* show a progress line */
+    double value_scale;    /* points per unit of the network's value (0: DROP7_VALUE_SCALE; a
+                              checkpoint says its own: drop7_net.value_scale) */
+    int eval_batch;        /* NET_EXPECTI: leaves per network call (0: the trainer's max_batch) */
+    /* NET_EXPECTI: a leaf's value is value_weight x (the network's value, points) -
+     * heuristic_weight x h (the expectimax players' heuristic, drop7_expecti.h). 0 and 1
+     * play expectimax with the heuristic, move for move; the defaults (both 0 here) mean 1
+     * and 0: the network alone. */
+    double value_weight, heuristic_weight;
+    int weights_set;       /* value_weight and heuristic_weight as given (else the defaults) */
+    double discount;       /* record: a sample's value is the points still to come discounted by
+                              this per move (0 or 1: not discounted, final - then) */
     /* record: the samples by chunks of games. Games [c*chunk, (c+1)*chunk) form chunk c
      * (chunk 0: all games one chunk). A freed slot takes the next game whatever its chunk,
      * so the batch stays full until the last games; once every game of a chunk (and of
@@ -80,7 +95,7 @@ typedef struct drop7_agent_result {
     long n;
     float *planes;         /* (n, 12, 7, 7) */
     float *policy;         /* (n, 7) visit distribution (or one-hot played column without search) */
-    float *value;          /* (n,) (final score - score then) / DROP7_VALUE_SCALE */
+    float *value;          /* (n,) (final score - score then) / DROP7_VALUE_SCALE, or discounted (discount) */
     /* where the time went, seconds */
     double t_search, t_infer, t_game, t_total;
     long evals;            /* positions the network evaluated */
@@ -94,7 +109,11 @@ typedef struct drop7_agent_result {
     double t_callback;     /* seconds in on_chunk (not in t_total) */
 } drop7_agent_result;
 
-/* Plays o->ngames games. GV_ERR_INPUT for bad options, the trainer's error otherwise. */
+/* Plays o->ngames games. The expectimax players with record set play through the slots (one
+ * move of every running game at a time, the searches on `threads` threads) so that their
+ * positions are kept: the same games as without record (the same move seeds). Samples of
+ * the expectimax players (heuristic or network leaf) hold the played column as policy.
+ * GV_ERR_INPUT for bad options, the trainer's error otherwise. */
 gv_status drop7_agent_play(const drop7_agent_opts *o, drop7_agent_result *r, gv_err *err);
 void drop7_agent_result_free(drop7_agent_result *r);
 

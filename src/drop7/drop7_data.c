@@ -89,7 +89,8 @@ static gv_status read_meta(const nn_st_file *f, long n, drop7_data *d, gv_err *e
     GV_TRY(meta_int(f, "seed", 0, 1LL << 62, &seed, err));
     GV_TRY(meta_int(f, "sims", 0, 100000, &sims, err));
     GV_TRY(meta_int(f, "temp_moves", 0, 100000, &temp, err));
-    d->dirichlet = d->noise = NAN;
+    d->dirichlet = d->noise = d->discount = NAN;
+    GV_TRY(meta_num(f, "value_discount", 0, 1, &d->discount, err));
     GV_TRY(meta_num(f, "dirichlet", 0, 100, &d->dirichlet, err));
     GV_TRY(meta_num(f, "noise", 0, 1, &d->noise, err));
     const char *m = nn_st_meta(f, "mode"), *net = nn_st_meta(f, "net"), *id = nn_st_meta(f, "net_id");
@@ -266,7 +267,8 @@ gv_status drop7_data_save(const char *path, const drop7_data *d, gv_err *err)
             snprintf(buf, sizeof buf, "%ld", ints[i].v);
             nn_st_writer_meta(w, ints[i].key, buf);
         }
-    const struct { const char *key; double v; } nums[] = {{"dirichlet", d->dirichlet}, {"noise", d->noise}};
+    const struct { const char *key; double v; } nums[] = {{"dirichlet", d->dirichlet}, {"noise", d->noise},
+                                                          {"value_discount", d->discount}};
     for (size_t i = 0; i < GV_ARRAY_LEN(nums); i++)
         if (isfinite(nums[i].v)) {
             snprintf(buf, sizeof buf, "%.17g", nums[i].v);

@@ -5,11 +5,13 @@
  *                              per cell, 10 next disc / 7, 11 drops until the rise / 30
  *   policy  F32 (N, 7)         the search's visit distribution over the columns (sums to 1,
  *                              0 on full columns)
- *   value   F32 (N,)           (final score - score at the position) / value_scale
+ *   value   F32 (N,)           (final score - score at the position) / value_scale, or with
+ *                              value_discount g < 1 the discounted points still to come,
+ *                              sum over the moves j >= t of g^(j-t) x (points of move j)
  *   metadata: format "gpuvet.drop7.selfplay", version "1", value_scale "10000", games
  *   (games played), seed, mode, and the player that made the positions: sims, temp_moves,
  *   dirichlet, noise, net (the checkpoint that played, or "random"), net_id (a hash of its
- *   parameters).
+ *   parameters), value_discount (0 to 1; absent: 1, no discount).
  * The loader checks everything before a sample is used: names, dtypes, shapes (12 planes),
  * one-hot cells, constant planes 10 and 11 in [0, 1], distributions, finite values, and
  * every metadata field it knows (games a whole number from 1 to the sample count, seed,
@@ -41,6 +43,7 @@ typedef struct {
     /* The player that made the positions (selfplay's settings): -1, NAN or "" when absent. */
     long sims, temp_moves;
     double dirichlet, noise;
+    double discount;       /* value_discount: the values are discounted (below); NAN: absent, not discounted */
     char net[256];         /* the checkpoint that played, or "random" */
     char net_id[17];       /* drop7_net_id of that network */
 } drop7_data;

@@ -5,8 +5,13 @@
  * expectimax1 when the cores were shared). */
 #include "drop7/drop7_expecti.h"
 
+#include <math.h>
 #include <omp.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/gv.h"
 
 void drop7_expecti_defaults(drop7_expecti_opts *o, int depth)
 {
@@ -127,4 +132,144 @@ long drop7_expecti_play_batch(const drop7_rules *R, const drop7_expecti_opts *o,
         moves += g.nmoves;
     }
     return moves;
+}
+
+/* ---- the tree with leaves valued from outside (drop7_expecti_expand, _back) ---------------- */
+
+/* Nodes: (k, x) at ply 0 is k * 7 + x; (k, x, c, y) at ply 1 is ((k * 7 + x) * DROP7_CODES + c) * 7 + y. */
+#define N0(k, x) ((k) * DROP7_N + (x))
+#define N1(n0, c, y) (((n0) * DROP7_CODES + (c)) * DROP7_N + (y))
+
+void drop7_expecti_tree_init(drop7_expecti_tree *t, const drop7_expecti_opts *o)
+{
+    memset(t, 0, sizeof *t);
+    t->depth = o->depth, t->samples = o->samples;
+    int n0 = o->samples * DROP7_N, n1 = o->depth ? n0 * DROP7_CODES * DROP7_N : 0;
+    t->cap = o->depth ? n1 : n0;
+    t->gain0 = gv_xcalloc((size_t)n0, sizeof *t->gain0);
+    t->over0 = gv_xcalloc((size_t)n0, 1);
+    t->legal0 = gv_xcalloc((size_t)n0, 1);
+    if (n1) {
+        t->gain1 = gv_xcalloc((size_t)n1, sizeof *t->gain1);
+        t->over1 = gv_xcalloc((size_t)n1, 1);
+    }
+    t->leaf = gv_xcalloc((size_t)t->cap, sizeof *t->leaf);
+    t->pos = gv_xcalloc((size_t)t->cap, sizeof *t->pos);
+    t->h = gv_xcalloc((size_t)t->cap, sizeof *t->h);
+}
+
+void drop7_expecti_tree_free(drop7_expecti_tree *t)
+{
+    free(t->gain0), free(t->over0), free(t->legal0), free(t->gain1), free(t->over1), free(t->leaf), free(t->pos),
+        free(t->h);
+    memset(t, 0, sizeof *t);
+}
+
+/* A leaf at node i: position u (the game not over) into the list. */
+static void add_leaf(const ctx *c, drop7_expecti_tree *t, int i, const drop7_game *u)
+{
+    t->leaf[i] = t->nleaves;
+    t->pos[t->nleaves] = *u;
+    t->h[t->nleaves] = leaf_penalty(c, u);
+    t->nleaves++;
+}
+
+int drop7_expecti_expand(const drop7_rules *R, const drop7_expecti_opts *o, const drop7_game *g, uint64_t move_seed,
+                         drop7_expecti_tree *t)
+{
+    ctx c = {R, o, {1}, {{0}}};
+    t->nleaves = 0;
+    t->legal = drop7_legal(g);
+    for (int i = 0; i < t->cap; i++)
+        t->leaf[i] = -1;
+    uint64_t sm = move_seed;
+    for (int k = 0; k < o->samples; k++) {
+        uint64_t sk = gv_splitmix64(&sm);
+        for (int p = 0; p <= o->depth; p++) /* the seeds of drop7_expecti_values */
+            drop7_rng_seed(c.rng[p], sk + (uint64_t)p);
+        for (int x = 0; x < DROP7_N; x++) {
+            if (!((t->legal >> x) & 1))
+                continue;
+            int n0 = N0(k, x);
+            drop7_game u = *g;
+            memcpy(u.rng, c.rng[0], sizeof u.rng);
+            drop7_step(R, &u, x);
+            t->gain0[n0] = u.score - g->score;
+            t->over0[n0] = u.over != 0;
+            if (u.over)
+                continue;
+            if (!o->depth) {
+                add_leaf(&c, t, n0, &u);
+                continue;
+            }
+            int legal = drop7_legal(&u);
+            t->legal0[n0] = (uint8_t)legal;
+            for (int code = 1; code < DROP7_CODES; code++) {
+                if (!R->next_weight[code])
+                    continue;
+                u.next = (uint8_t)code;
+                for (int y = 0; y < DROP7_N; y++) {
+                    if (!((legal >> y) & 1))
+                        continue;
+                    int n1 = N1(n0, code, y);
+                    drop7_game w = u;
+                    memcpy(w.rng, c.rng[1], sizeof w.rng);
+                    drop7_step(R, &w, y);
+                    t->gain1[n1] = w.score - u.score;
+                    t->over1[n1] = w.over != 0;
+                    if (!w.over)
+                        add_leaf(&c, t, n1, &w);
+                }
+            }
+        }
+    }
+    return t->nleaves;
+}
+
+int drop7_expecti_back(const drop7_rules *R, const drop7_expecti_opts *o, const drop7_expecti_tree *t, const double *v,
+                       double *q)
+{
+    double W = 0;
+    for (int code = 1; code < DROP7_CODES; code++)
+        W += R->next_weight[code];
+    for (int x = 0; x < DROP7_N; x++)
+        q[x] = ((t->legal >> x) & 1) ? 0 : -INFINITY;
+    for (int k = 0; k < t->samples; k++)
+        for (int x = 0; x < DROP7_N; x++) {
+            if (!((t->legal >> x) & 1))
+                continue;
+            int n0 = N0(k, x);
+            double gain = (double)t->gain0[n0];
+            if (t->over0[n0]) {
+                q[x] += (gain - o->over_penalty) * (t->depth ? W : 1);
+                continue;
+            }
+            if (!t->depth) {
+                int i = t->leaf[n0];
+                q[x] += gain + (v ? v[i] : -(double)t->h[i]);
+                continue;
+            }
+            double sum = 0;
+            for (int code = 1; code < DROP7_CODES; code++) {
+                if (!R->next_weight[code])
+                    continue;
+                double best = -INFINITY;
+                for (int y = 0; y < DROP7_N; y++) {
+                    if (!((t->legal0[n0] >> y) & 1))
+                        continue;
+                    int n1 = N1(n0, code, y), i = t->leaf[n1];
+                    double g1 = (double)t->gain1[n1];
+                    double val = t->over1[n1] ? g1 - o->over_penalty : g1 + (v ? v[i] : -(double)t->h[i]);
+                    if (val > best)
+                        best = val;
+                }
+                sum += R->next_weight[code] * best;
+            }
+            q[x] += gain * W + sum;
+        }
+    int best = -1;
+    for (int x = 0; x < DROP7_N; x++)
+        if (((t->legal >> x) & 1) && (best < 0 || q[x] > q[best]))
+            best = x;
+    return best;
 }

@@ -76,6 +76,46 @@ void drop7_expecti_pick_batch(const drop7_rules *R, const drop7_expecti_opts *o,
 long drop7_expecti_play_batch(const drop7_rules *R, const drop7_expecti_opts *o, uint64_t seed, int ngames,
                               int max_moves, int threads, int64_t *score, int32_t *nmoves, int32_t *end);
 
+/* The search of one move with the leaf valued from outside (the network's value: the
+ * `--search expectimax0|expectimax1` players of drop7_agent.h), in two halves so that the
+ * leaves of many games go to the network as one batch:
+ *   drop7_expecti_expand plays the tree of depth 0 or 1 (the same moves, seeds and samples
+ *   as drop7_expecti_values) and lists its leaves: the positions after the last move of a
+ *   path that did not end the game;
+ *   drop7_expecti_back combines the leaves' values v (points still to come) as the
+ *   recursion above does with -h: Q_0(s, x) = gain + v(s'), or gain - over_penalty where
+ *   the game ended; the same sums, maxima and weights above it, in double.
+ * With v = -h (drop7_expecti_back with v NULL) the Q are drop7_expecti_values' exactly
+ * (integers below 2^53: test_drop7_expecti compares them). Depth 2 is refused here (its
+ * 21,952 leaves per sample are beyond a network's budget per move). */
+#define DROP7_EXPECTI_TREE_MAX_DEPTH 1
+
+typedef struct drop7_expecti_tree {
+    int depth, samples, cap;  /* cap: leaves the arrays hold */
+    int legal;                /* the root's legal columns */
+    int nleaves;
+    int64_t *gain0;           /* (samples * 7): the points of the first move x */
+    uint8_t *over0, *legal0;  /* its game ended; the legal columns after it */
+    int64_t *gain1;           /* depth 1: (samples * 7 * DROP7_CODES * 7) the second move's points */
+    uint8_t *over1;
+    int32_t *leaf;            /* per node of the last ply: its leaf's index, -1: none */
+    drop7_game *pos;          /* (cap) the leaves' positions */
+    int64_t *h;               /* (cap) their heuristic h (the penalties) */
+} drop7_expecti_tree;
+
+/* Allocates t for o->depth (0..DROP7_EXPECTI_TREE_MAX_DEPTH) and o->samples. */
+void drop7_expecti_tree_init(drop7_expecti_tree *t, const drop7_expecti_opts *o);
+void drop7_expecti_tree_free(drop7_expecti_tree *t);
+/* Plays g's move tree for move_seed and lists its leaves (t->pos[0..t->nleaves)); returns
+ * t->nleaves. */
+int drop7_expecti_expand(const drop7_rules *R, const drop7_expecti_opts *o, const drop7_game *g, uint64_t move_seed,
+                         drop7_expecti_tree *t);
+/* q[x] of the legal columns (-INFINITY for the others), in points x W^depth x samples, from
+ * the leaves' values v[0..nleaves) in points (NULL: -h, the heuristic); returns the best
+ * legal column (the lowest on ties), -1 when the game is over. */
+int drop7_expecti_back(const drop7_rules *R, const drop7_expecti_opts *o, const drop7_expecti_tree *t, const double *v,
+                       double *q);
+
 #ifdef __cplusplus
 }
 #endif

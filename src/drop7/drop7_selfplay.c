@@ -19,8 +19,10 @@ static void player_fields(const drop7_selfplay_opts *o, drop7_data *d)
     d->temp_moves = o->play.temp_moves;
     d->dirichlet = o->play.dir_alpha;
     d->noise = o->play.dir_eps;
+    d->discount = o->play.discount > 0 && o->play.discount < 1 ? o->play.discount : NAN;
     snprintf(d->net, sizeof d->net, "%s", o->net_name ? o->net_name : "random");
-    drop7_net_id(o->net, d->net_id);
+    if (o->net) /* else a player without a network (expectimax: net_name names it) */
+        drop7_net_id(o->net, d->net_id);
 }
 
 /* Whether the existing dataset d was made by the player of this run; the first setting
@@ -51,6 +53,10 @@ static gv_status same_player(const drop7_selfplay_opts *o, const drop7_data *d, 
     } else if (isfinite(d->dirichlet) && d->dirichlet != me->dirichlet) {
         what = "--dirichlet";
         snprintf(had, sizeof had, "%g", d->dirichlet), snprintf(want, sizeof want, "%g", me->dirichlet);
+    } else if ((isfinite(d->discount) ? d->discount : 1) != (isfinite(me->discount) ? me->discount : 1)) {
+        what = "--discount";
+        snprintf(had, sizeof had, "%g", isfinite(d->discount) ? d->discount : 1);
+        snprintf(want, sizeof want, "%g", isfinite(me->discount) ? me->discount : 1);
     } else if (isfinite(d->noise) && d->noise != me->noise) {
         what = "--noise";
         snprintf(had, sizeof had, "%g", d->noise), snprintf(want, sizeof want, "%g", me->noise);
@@ -108,6 +114,15 @@ static void record(const drop7_selfplay_opts *o, const drop7_data *all, long pla
     cJSON_AddNumberToObject(e, "games_played", (double)played);
     cJSON_AddNumberToObject(e, "games_in_file", (double)all->games);
     cJSON_AddNumberToObject(e, "positions_in_file", (double)all->n);
+    char player[128];
+    if (!o->net)
+        snprintf(player, sizeof player, "the %s player", o->net_name ? o->net_name : "?");
+    else if (o->play.policy == DROP7_POLICY_NET_EXPECTI && o->play.expecti)
+        snprintf(player, sizeof player, "the network's value at the leaves of expectimax%d (%d samples)",
+                 o->play.expecti->depth, o->play.expecti->samples);
+    else
+        snprintf(player, sizeof player, "the network's puct search");
+    cJSON_AddStringToObject(e, "player", player);
     cJSON_AddNumberToObject(e, "sims", o->play.sims);
     cJSON_AddNumberToObject(e, "parallel", o->play.parallel);
     cJSON_AddNumberToObject(e, "moves", (double)tot->moves);
@@ -203,7 +218,9 @@ gv_status drop7_selfplay_run(const drop7_selfplay_opts *o, cJSON *rec, gv_err *e
     long played = w.played;
     double t_write = w.t_write, call_s = NAN, t_bench = gv_now();
     int bench_n = (int)(todo < o->play.parallel ? todo : o->play.parallel);
-    if (st == GV_OK && todo)
+    if (o->play.policy == DROP7_POLICY_NET_EXPECTI) /* its calls: batches of the leaves */
+        bench_n = nn_trainer_max_batch(o->play.net);
+    if (st == GV_OK && todo && o->play.net)
         st = infer_rate(o->play.net, bench_n, &call_s, err);
     t_bench = gv_now() - t_bench;
     if (st == GV_OK)

@@ -15,8 +15,10 @@
 typedef struct {
     drop7_agent_opts play; /* the player: rules, net, sims, noise, temperature, parallel, seed
                               (game i plays play.seed + i); ngames and record are set here */
-    const drop7_net *net;  /* the network behind play.net (its parameters name it: drop7_net_id) */
-    const char *net_name;  /* the checkpoint it came from, or NULL for a fresh random one */
+    const drop7_net *net;  /* the network behind play.net (its parameters name it: drop7_net_id),
+                              NULL for a player without one (play.policy expectimax) */
+    const char *net_name;  /* the checkpoint it came from, or NULL for a fresh random one; the
+                              player's name ("expectimax1") without a network */
     const char *mode;      /* "normal" or "hardcore", as play.rules */
     const char *device;    /* the device's label, for the record */
     long games;            /* games the dataset holds at the end */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/hash.h"
 #include "core/progress.h"
@@ -35,8 +36,17 @@ gv_status drop7_net_open(const dev_id *d, const char *ckpt, const nn_config *fre
     }
     nn_state_alloc(&n->s, &n->L);
     nn_state_init_random(&n->s, seed);
+    n->value_scale = DROP7_VALUE_SCALE;
     if (ckpt) {
-        s = nn_ckpt_read_state(&f, "", &n->s, err);
+        const char *vs = nn_st_meta(&f, "value_scale");
+        char *end = NULL;
+        double v = vs ? strtod(vs, &end) : DROP7_VALUE_SCALE;
+        if (vs && (end == vs || *end || !(v >= 1 && v <= 1e9)))
+            s = gv_fail(err, GV_ERR_INPUT, "%s: __metadata__ value_scale is \"%.40s\", not a number of points from 1 to 1e9",
+                        ckpt, vs);
+        else
+            s = nn_ckpt_read_state(&f, "", &n->s, err);
+        n->value_scale = v;
         nn_st_free(&f);
     }
     if (s == GV_OK)
@@ -66,8 +76,42 @@ void drop7_net_id(const drop7_net *n, char id[17])
     gv_hasher_update(h, shape, sizeof shape);
     gv_hasher_update(h, n->s.params, sizeof(double) * n->L.nparams);
     gv_hasher_update(h, n->s.buffers, sizeof(double) * n->L.nbuffers);
+    if (n->value_scale != DROP7_VALUE_SCALE) /* another scale is another player (ids of before kept) */
+        gv_hasher_update(h, &n->value_scale, sizeof n->value_scale);
     gv_hash_hex(gv_hasher_digest(h), id);
     gv_hasher_free(h);
+}
+
+gv_status drop7_net_path(const char *name, char *path, size_t n, gv_err *err)
+{
+    if (strcmp(name, "default")) {
+        snprintf(path, n, "%s", name);
+        return GV_OK;
+    }
+    char tried[3][1200], exe[1024];
+    int nt = 0;
+    const char *env = getenv("GV_MODELS");
+    if (env && env[0])
+        snprintf(tried[nt++], sizeof tried[0], "%s/%s", env, DROP7_DEFAULT_NET);
+    ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (k > 0) {
+        exe[k] = 0;
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = 0; /* the binary's folder: build/<gpu>/ of a tree, or bin/ of an install */
+            snprintf(tried[nt++], sizeof tried[0], "%s/../../models/%s", exe, DROP7_DEFAULT_NET);
+            snprintf(tried[nt++], sizeof tried[0], "%s/../share/gpuvet/models/%s", exe, DROP7_DEFAULT_NET);
+        }
+    }
+    for (int i = 0; i < nt; i++)
+        if (access(tried[i], R_OK) == 0) {
+            snprintf(path, n, "%s", tried[i]);
+            return GV_OK;
+        }
+    return gv_fail(err, GV_ERR_ENV, "--net default: no shipped network %s (looked in %s%s%s): none is shipped yet; "
+                   "train one with bench/drop7/train_strong.sh and copy its best.st to models/%s, or give --net CKPT",
+                   DROP7_DEFAULT_NET, nt > 0 ? tried[0] : "$GV_MODELS", nt > 1 ? ", " : "", nt > 1 ? tried[1] : "",
+                   DROP7_DEFAULT_NET);
 }
 
 /* The learning rate of step k of total: linear warm-up, then cosine down to lr * lr_final. */
@@ -82,7 +126,7 @@ static double lr_at(const drop7_train_opts *o, long k, long total)
 }
 
 /* Sample idx[i] of d into row i of b; its column drawn from the visit distribution. */
-static void fill(const drop7_data *d, const long *idx, int n, nn_batch *b, gv_rng *r)
+static void fill(const drop7_data *d, const long *idx, int n, double vmul, nn_batch *b, gv_rng *r)
 {
     b->n = n;
     for (int i = 0; i < n; i++) {
@@ -100,13 +144,13 @@ static void fill(const drop7_data *d, const long *idx, int n, nn_batch *b, gv_rn
             u -= p[c];
         }
         b->policy[i] = a < 0 ? 0 : a;
-        b->value[i] = d->value[idx[i]];
+        b->value[i] = d->value[idx[i]] * vmul;
     }
 }
 
 /* The validation losses: cross-entropy with the whole visit distribution, value MSE. */
-static gv_status validate(drop7_net *n, const drop7_data *d, const long *idx, long nval, int batch, nn_batch *b,
-                          double *ce, double *mse, gv_err *err)
+static gv_status validate(drop7_net *n, const drop7_data *d, const long *idx, long nval, int batch, double vmul,
+                          nn_batch *b, double *ce, double *mse, gv_err *err)
 {
     double *logits = gv_xcalloc((size_t)batch * NN_POLICY, sizeof(double)), *value = gv_xcalloc((size_t)batch, sizeof(double));
     gv_rng r;
@@ -115,7 +159,7 @@ static gv_status validate(drop7_net *n, const drop7_data *d, const long *idx, lo
     gv_status s = GV_OK;
     for (long i = 0; i < nval && s == GV_OK; i += batch) {
         int k = (int)(nval - i < batch ? nval - i : batch);
-        fill(d, idx + i, k, b, &r);
+        fill(d, idx + i, k, vmul, b, &r);
         s = nn_trainer_set_batch(n->t, b, err);
         if (s == GV_OK)
             s = nn_trainer_forward(n->t, 0, logits, value, NULL, err);
@@ -129,7 +173,7 @@ static gv_status validate(drop7_net *n, const drop7_data *d, const long *idx, lo
             const float *p = d->policy + (size_t)idx[i + j] * DROP7_N;
             for (int c = 0; c < NN_POLICY; c++)
                 sce -= p[c] * (l[c] - mx - log(z));
-            double dv = value[j] - d->value[idx[i + j]];
+            double dv = value[j] - d->value[idx[i + j]] * vmul;
             sse += dv * dv;
         }
     }
@@ -151,6 +195,13 @@ gv_status drop7_train_run(drop7_net *n, const drop7_data *d, const drop7_train_o
         return gv_fail(err, GV_ERR_INTERNAL, "train: batch %d above the trainer's %d", batch,
                        nn_trainer_max_batch(n->t));
     long per_epoch = ntrain / batch, total = per_epoch * o->epochs;
+    double vscale = o->value_scale > 0 ? o->value_scale : DROP7_VALUE_SCALE, vmul = DROP7_VALUE_SCALE / vscale;
+    if (!(vscale >= 1 && vscale <= 1e9))
+        return gv_fail(err, GV_ERR_INPUT, "train: the value scale must be 1 to 1e9 points (got %g)", vscale);
+    char vsbuf[32];
+    snprintf(vsbuf, sizeof vsbuf, "%.17g", vscale);
+    const char *kv[2] = {"value_scale", vsbuf};
+    n->value_scale = vscale;
     gv_lock *lock = NULL; /* the checkpoint is rewritten every epoch: one run at a time */
     if (o->save)
         GV_TRY(gv_lock_output(o->save, &lock, err));
@@ -173,6 +224,7 @@ gv_status drop7_train_run(drop7_net *n, const drop7_data *d, const drop7_train_o
     cJSON_AddNumberToObject(tr, "batch", batch);
     cJSON_AddNumberToObject(tr, "steps", (double)total);
     gv_json_add_num(tr, "lr_peak", o->lr > 0 ? o->lr : NN_LR);
+    gv_json_add_num(tr, "value_scale", vscale);
     cJSON *eps = gv_json_add_arr(tr, "epochs");
     gv_progress pg;
     if (o->progress)
@@ -187,7 +239,7 @@ gv_status drop7_train_run(drop7_net *n, const drop7_data *d, const drop7_train_o
         }
         double lr = NAN;
         for (long st = 0; st < per_epoch && s == GV_OK; st++, k++) {
-            fill(d, idx + st * batch, batch, &b, &r);
+            fill(d, idx + st * batch, batch, vmul, &b, &r);
             lr = lr_at(o, k, total);
             nn_trainer_set_lr(n->t, lr);
             double loss = NAN;
@@ -202,11 +254,12 @@ gv_status drop7_train_run(drop7_net *n, const drop7_data *d, const drop7_train_o
         }
         double ce = NAN, mse = NAN;
         if (s == GV_OK && nval)
-            s = validate(n, d, val, nval, batch, &b, &ce, &mse, err);
+            s = validate(n, d, val, nval, batch, vmul, &b, &ce, &mse, err);
         if (s == GV_OK && o->save) {
             s = nn_trainer_get_state(n->t, &n->s, err);
             if (s == GV_OK)
-                s = nn_ckpt_save(o->save, &n->s, NN_ST_F32, err);
+                s = vscale == DROP7_VALUE_SCALE ? nn_ckpt_save(o->save, &n->s, NN_ST_F32, err)
+                                                : nn_ckpt_save_meta(o->save, &n->s, NN_ST_F32, kv, 1, err);
         }
         if (s != GV_OK)
             break;

@@ -22,10 +22,21 @@ typedef struct {
     nn_layout L;
     nn_state s;
     nn_trainer *t;
+    double value_scale;    /* points per unit of the value head: the checkpoint's __metadata__
+                              value_scale, DROP7_VALUE_SCALE when it has none */
 } drop7_net;
 
+/* The network a --net names: "default" is the shipped network DROP7_DEFAULT_NET, looked for
+ * in $GV_MODELS, then in models/ of the source tree the binary was built in (two folders
+ * above build/<gpu>/gpuvet), then in share/gpuvet/models/ beside an installed binary's
+ * bin/; any other name is a path, copied as it is. A missing default is GV_ERR_ENV (exit 3)
+ * with one line naming where it was looked for and what to do. */
+#define DROP7_DEFAULT_NET "drop7-default.st"
+gv_status drop7_net_path(const char *name, char *path, size_t n, gv_err *err);
+
 /* Opens the network on device d for batches up to max_batch: from checkpoint ckpt (its
- * shape from the file; a wrong or corrupt file is GV_ERR_INPUT naming it), or, when ckpt is
+ * shape from the file; a wrong or corrupt file is GV_ERR_INPUT naming it; its value scale
+ * from __metadata__ value_scale, a number of points from 1 to 10^9), or, when ckpt is
  * NULL, fresh from fresh and seed (PyTorch's initialisation). */
 gv_status drop7_net_open(const dev_id *d, const char *ckpt, const nn_config *fresh, uint64_t seed,
                          nn_trainer_opts o, drop7_net *n, gv_err *err);
@@ -42,6 +53,9 @@ typedef struct {
     double lr_final;       /* the cosine ends at lr * lr_final (0.1) */
     double val_frac;       /* share of the samples held out for validation (0.1) */
     uint64_t seed;         /* the split, the shuffles and the sampled columns */
+    double value_scale;    /* the value head learns (points still to come) / this, and the
+                              checkpoint says so (__metadata__ value_scale); 0: DROP7_VALUE_SCALE,
+                              the dataset's own scale */
     const char *save;      /* checkpoint written after every epoch (NULL: none) */
     int progress;
 } drop7_train_opts;

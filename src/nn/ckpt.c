@@ -104,6 +104,12 @@ void nn_ckpt_add_state(nn_st_writer *w, const char *prefix, const nn_state *s, n
 
 gv_status nn_ckpt_save(const char *path, const nn_state *s, nn_st_dtype dtype, gv_err *err)
 {
+    return nn_ckpt_save_meta(path, s, dtype, NULL, 0, err);
+}
+
+gv_status nn_ckpt_save_meta(const char *path, const nn_state *s, nn_st_dtype dtype, const char *const *kv, int nmeta,
+                            gv_err *err)
+{
     nn_st_writer *w = nn_st_writer_new();
     char buf[32];
     snprintf(buf, sizeof buf, "%d", s->L->cfg.channels);
@@ -115,6 +121,8 @@ gv_status nn_ckpt_save(const char *path, const nn_state *s, nn_st_dtype dtype, g
     snprintf(buf, sizeof buf, "%lld", (long long)s->adam_step);
     nn_st_writer_meta(w, "adam_step", buf);
     nn_st_writer_meta(w, "writer", "gpuvet " GV_VERSION);
+    for (int i = 0; i < nmeta; i++)
+        nn_st_writer_meta(w, kv[2 * i], kv[2 * i + 1]);
     nn_ckpt_add_state(w, "", s, dtype);
     gv_status st = nn_st_writer_save(w, path, err);
     nn_st_writer_free(w);

@@ -30,6 +30,9 @@ void nn_ckpt_add_state(nn_st_writer *w, const char *prefix, const nn_state *s, n
 /* Writes s as a checkpoint (state_dict names, __metadata__ with the configuration),
  * atomically. */
 gv_status nn_ckpt_save(const char *path, const nn_state *s, nn_st_dtype dtype, gv_err *err);
+/* The same with more __metadata__ entries: nmeta pairs kv[2i] (key), kv[2i + 1] (value). */
+gv_status nn_ckpt_save_meta(const char *path, const nn_state *s, nn_st_dtype dtype, const char *const *kv, int nmeta,
+                            gv_err *err);
 
 /* The configuration of the state_dict in f (nn_ckpt_config), and every tensor of that
  * network present with its exact shape: checked before anything of the network's size is

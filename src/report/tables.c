@@ -82,6 +82,16 @@ static const rep_col epoch_cols[] = {
     {"validation policy CE", "val_policy_ce", COL_NUM, 0}, {"validation value MSE", "val_value_mse", COL_NUM, 0},
     {"validation loss", "val_loss", COL_NUM, 0}, {"seconds", "seconds", COL_NUM, 0},
 };
+static const rep_col run_cols[] = {
+    {"generation", "generation", COL_INT, 0}, {"mean score", "score_mean", COL_NUM, 0}, {"95% CI ±", "score_ci95", COL_NUM, 0},
+    {"moves", "moves_mean", COL_NUM, 0}, {"moves ±", "moves_ci95", COL_NUM, 0}, {"leaf V:H", "leaf", COL_STR, 0},
+    {"verdict", "verdict", COL_STR, 0}, {"vs best", "diff_vs_best", COL_NUM, 0}, {"±", "diff_ci95", COL_NUM, 0}, {"best", "best", COL_INT, 0},
+    {"games", "games", COL_INT, 0}, {"positions", "positions", COL_INT, 0}, {"self-play score", "selfplay_score", COL_NUM, 0},
+    {"self-play positions/s", "selfplay_positions_per_s", COL_NUM, 0},
+    {"network positions/s", "eval_positions_per_s", COL_NUM, 0}, {"value MSE", "val_value_mse", COL_NUM, 0},
+    {"self-play s", "seconds_selfplay", COL_NUM, 0}, {"train s", "seconds_train", COL_NUM, 0},
+    {"evaluation s", "seconds_eval", COL_NUM, 0},
+};
 static const rep_col phase_cols[] = {
     {"phase", "label", COL_STR, 0}, {"samples", "samples", COL_INT, 0}, {"s", "=duration", COL_NUM, 0},
     {"GPU MHz", "gpu_sm_mhz.median", COL_NUM, 0}, {"GPU W min", "gpu_power_w.min", COL_NUM, 0},
@@ -112,6 +122,8 @@ int rep_sections(const rep_section **out)
         list[n++] = (rep_section){"Self-play (selfplay)", "selfplay", selfplay_cols, GV_ARRAY_LEN(selfplay_cols), NULL};
         list[n++] = (rep_section){"Training on self-play data (train --data)", "train_drop7.epochs", epoch_cols,
                                   GV_ARRAY_LEN(epoch_cols), NULL};
+        list[n++] = (rep_section){"Drop7 training run: generations (bench/drop7/train_strong.sh)", "drop7_run", run_cols,
+                                  GV_ARRAY_LEN(run_cols), NULL};
         list[n++] = (rep_section){"Telemetry: clocks, power and temperature during the run", "telemetry.phases", phase_cols,
                                   GV_ARRAY_LEN(phase_cols), NULL};
         for (int i = 0; emu_consoles[i] && i < 8; i++) {

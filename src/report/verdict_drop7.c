@@ -315,8 +315,11 @@ static void verdict_selfplay(const cJSON *rec, cJSON *out)
     double ts = gv_json_num(sp, "seconds_search");
     double tg = gv_json_num(sp, "seconds_game"), tw = gv_json_num(sp, "seconds_write"), sims = gv_json_num(sp, "sims");
     double fi = ti / t, fs = ts / t, fg = tg / t;
-    char how[64];
-    if (sims > 0)
+    char how[128];
+    const char *player = gv_json_str(sp, "player", "");
+    if (strncmp(player, "the network's puct", 18) && player[0]) /* expectimax: its own words */
+        snprintf(how, sizeof how, "%s", player);
+    else if (sims > 0)
         snprintf(how, sizeof how, "%.0f simulations per move", sims);
     else
         snprintf(how, sizeof how, "the policy head's best move");

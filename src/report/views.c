@@ -154,6 +154,28 @@ static void plot_epochs(rep_buf *b, const cJSON *epochs)
     rep_series_free(s, 4);
 }
 
+/* A Drop7 training run: the evaluation's mean score per generation with its 95% interval,
+ * and the best network's. */
+static void plot_run(rep_buf *b, const cJSON *gens)
+{
+    rep_series s[2];
+    memset(s, 0, sizeof s);
+    snprintf(s[0].name, sizeof s[0].name, "each generation (evaluation seeds)");
+    snprintf(s[1].name, sizeof s[1].name, "the best network so far");
+    const cJSON *e;
+    cJSON_ArrayForEach(e, gens) {
+        rep_series_add_err(&s[0], gv_json_num(e, "generation"), gv_json_num(e, "score_mean"), gv_json_num(e, "score_ci95"));
+        const cJSON *f;
+        cJSON_ArrayForEach(f, gens) /* the best's own evaluation */
+            if (gv_json_num(f, "generation") == gv_json_num(e, "best"))
+                rep_series_add(&s[1], gv_json_num(e, "generation"), gv_json_num(f, "score_mean"));
+    }
+    rep_plot p = {"Learning curve: mean score per generation (bars: 95% interval)", "generation", "mean score", 0, 0, NAN,
+                  NULL, NULL, 0, NULL, 0};
+    rep_svg_plot(b, &p, s, 2);
+    rep_series_free(s, 2);
+}
+
 /* Telemetry over time: one plot per group of signals that has data, phases shaded. */
 #define PLOT_BUCKETS 1000 /* points per plotted signal, at most twice this */
 
@@ -359,6 +381,8 @@ static void sections(rep_buf *b, const cJSON *rec, int html)
                 plot_selfplay(b, arr);
             } else if (!strcmp(sec->key, "train_drop7.epochs")) {
                 plot_epochs(b, arr);
+            } else if (!strcmp(sec->key, "drop7_run")) {
+                plot_run(b, arr);
             } else if (sec->kind && !strcmp(sec->kind, "emu")) {
                 plot_entries(b, arr, label_emu, x_instances, y_emu, sec->title, "instances", "instance-frames/s (median)", 1, NAN);
             } else if (!strcmp(sec->key, "telemetry.phases")) {

@@ -1,0 +1,60 @@
+# test_drop7_strong.sh: the training recipe bench/drop7/train_strong.sh in a tiny run (an
+# 8-channel network, a handful of games, the network's expectimax search of depth 0): every
+# generation's files, the curve record (parsed by gpuvet report), summary.md, promotion lines,
+# the budget stop and the resume after it; the value scale kept in the checkpoint; and
+# --net default (a missing shipped network: exit 3, one line naming the path; one given by
+# GV_MODELS: played); selfplay --discount in the dataset and a resume with another one refused.
+. "$GV_ROOT/tests/lib.sh"
+
+run=$T_TMP/run
+tiny() { # GENS [BUDGET]: the tiny run into $run
+  GPUVET=$GPUVET DEVICES=cpu THREADS=1 GENS=$1 BUDGET=${2:-0} BOOT_GAMES=3 BOOT_EPOCHS=1 GAMES=2 PARALLEL=2 EVAL_GAMES=3 \
+    CHANNELS=8 BLOCKS=0 EPOCHS=1 BATCH=64 SEARCH=expectimax0 EVAL_BATCH=64 BASELINES=random VALUE_SCALE=100000 LEAVES="1:0 0:1" \
+    sh "$GV_ROOT/bench/drop7/train_strong.sh" "$run"
+}
+expect_exit "train_strong.sh: generations 0 and 1" 0 tiny 1
+missing=""
+for f in config.txt baselines.json best.st best.txt curve.json curve.md summary.md; do [ -s "$run/$f" ] || missing="$missing $f"; done
+for g in 000 001; do
+  for f in data.st net.st selfplay.json train.json eval.json row.txt done; do [ -e "$run/gen_$g/$f" ] || missing="$missing gen_$g/$f"; done
+done
+[ -z "$missing" ] && pass "train_strong.sh run directory" "config, baselines, best, curve, summary and 2 generations' files present" ||
+  fail "train_strong.sh run directory" "missing:$missing"
+expect_grep "train_strong.sh: generation 0 is the first best" '^generation 0: [0-9.]+ \+- [0-9.]+ \([0-9.]+ moves, leaf [0-9.]+:[0-9.]+\), first \(best: generation 0\)' "$T_TMP/out"
+expect_grep "train_strong.sh: generation 1 promoted or kept" '^generation 1: [0-9.]+ \+- [0-9.]+ \([0-9.]+ moves, leaf [0-9.]+:[0-9.]+\), (promoted|kept) \(best: generation [01]\)' "$T_TMP/out"
+# The budget: a generation that would pass it is not started; the rerun continues after the last one.
+expect_exit "train_strong.sh: budget 0.01 s" 0 tiny 3 0.01
+expect_grep "train_strong.sh: the budget stops before generation 2" 'budget: .* stopping before generation 2' "$T_TMP/out"
+[ ! -e "$run/gen_002" ] && pass "train_strong.sh: nothing of generation 2 after the stop" "no gen_002/" || fail "train_strong.sh: budget" "gen_002/ exists"
+expect_exit "train_strong.sh: resumed" 0 tiny 2
+if grep -q '^generation 0:\|^generation 1:' "$T_TMP/out"; then fail "train_strong.sh: resume" "generations 0 or 1 played again"
+else expect_grep "train_strong.sh: resume plays generation 2 only" '^generation 2: ' "$T_TMP/out"; fi
+expect_exit "gpuvet report of the curve" 0 "$GPUVET" report "$run/curve.json" -o "$T_TMP/c.md"
+rows=$(grep -c '^| [0-2] | ' "$T_TMP/c.md")
+expect_grep "the report's training-run section" '^## Drop7 training run: generations' "$T_TMP/c.md"
+[ "$rows" = 3 ] && pass "the report shows every generation" "3 rows (generations 0, 1, 2) in the training-run table" ||
+  fail "the report shows every generation" "$rows rows, expected 3"
+summ=$(grep -c '^| [0-2] | [0-9]' "$run/summary.md")
+[ "$summ" = 3 ] && pass "summary.md" "3 generation rows with scores" || fail "summary.md" "$summ generation rows, expected 3"
+if command -v "${PYTHON:-python3}" >/dev/null 2>&1 && "${PYTHON:-python3}" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["drop7_run"]) == 3' "$run/curve.json" 2>"$T_TMP/pyerr"; then
+  pass "curve.json parses" "json.load: 3 generations in drop7_run"
+elif command -v "${PYTHON:-python3}" >/dev/null 2>&1; then fail "curve.json parses" "$(tail -n 1 "$T_TMP/pyerr")"
+else skip "curve.json parses" "no python"; fi
+expect_grep "the checkpoint keeps its value scale" '"value_scale":[[:space:]]*"100000"' "$run/best.st"
+
+# --net default
+export GV_MODELS=$T_TMP/nomodels
+expect_exit "play --net default without a shipped network" 3 "$GPUVET" play --net default --games 1
+expect_grep "its line names the file and what to do" 'no shipped network drop7-default.st \(looked in .*nomodels/drop7-default.st.*train_strong.sh' "$T_TMP/err"
+mkdir -p "$T_TMP/models" && cp "$run/best.st" "$T_TMP/models/drop7-default.st"
+export GV_MODELS=$T_TMP/models
+expect_exit "play --net default from GV_MODELS" 0 "$GPUVET" play --net default --search expectimax0 --games 2 --eval-batch 64 --baselines none
+expect_exit "selfplay --net default" 0 "$GPUVET" selfplay --net default --search expectimax0 --games 1 --eval-batch 64 --out "$T_TMP/dd.st"
+
+# selfplay --discount: written into the dataset, and a resume with another discount refused
+expect_exit "selfplay --policy expectimax1 --discount 0.9" 0 "$GPUVET" selfplay --policy expectimax1 --mode hardcore --games 1 \
+  --discount 0.9 --out "$T_TMP/disc.st" -q
+expect_grep "the dataset says its discount" '"value_discount":[[:space:]]*"0.9' "$T_TMP/disc.st"
+expect_exit "resume with another discount refused" 2 "$GPUVET" selfplay --policy expectimax1 --mode hardcore --games 2 \
+  --out "$T_TMP/disc.st" --resume -q
+expect_grep "the refusal names --discount" 'played with --discount 0.9, this run has 1' "$T_TMP/err"
