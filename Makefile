@@ -13,6 +13,7 @@
 #   make drop7-acceptance  the fast Drop7 game against the reference on 10 million random positions
 #   make libretro        the consoles as libretro cores: build/libretro/gpuvet_<console>_libretro.so + .info
 #   make install         the binary and the shipped networks under PREFIX (/usr/local; DESTDIR too)
+#   make python          the Python package (python/) installed into build/python-venv (docs/PYTHON.md)
 #
 # Variables: GPU=auto|cpu|cuda|hip, CUDA_ARCH=90 (else detected with nvidia-smi),
 # HIP_ARCH=gfx1030 (else detected with rocminfo), WERROR=1 (CI), SAN=address|thread (1 = address), CC, NVCC, HIPCC,
@@ -135,7 +136,7 @@ TEST_BIN := $(addprefix $(BUILD)/tests/,$(basename $(notdir $(TEST_C))))
 LIB      := $(BUILD)/libgpuvet.a
 BIN      := $(BUILD)/gpuvet
 
-.PHONY: install all build run test asan tsan bootstrap bootstrap-test tests clean hip-check fuzz-nes fuzz-gb fuzz-snes fuzz help deps-check arm64-check arm64-objs drop7-acceptance libretro lr-deps-check
+.PHONY: python python-lib install all build run test asan tsan bootstrap bootstrap-test tests clean hip-check fuzz-nes fuzz-gb fuzz-snes fuzz help deps-check arm64-check arm64-objs drop7-acceptance libretro lr-deps-check
 # A plain make builds with one job per core unless -j was given (on the command line or in
 # MAKEFLAGS); $(jobs) is empty then and the sub-make shares the caller's job slots.
 NPROC := $(shell nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
@@ -156,7 +157,7 @@ deps-check:
 	  echo "      Run 'make run' (it installs what is missing as root) or scripts/bootstrap.sh build"; exit 2; }
 
 help:
-	@sed -n '2,18p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,20p' Makefile | sed 's/^# \{0,1\}//'
 
 # ./gpuvet always points at the last default build, so the README's commands work from the top.
 gpuvet: $(BIN)
@@ -234,6 +235,8 @@ test: bootstrap-test
 	  $(MAKE) --no-print-directory $(jobs) tests
 	$(stage) "building the libretro cores ($(LR_CONSOLES), $(words $(LR_OBJS)) files, $(jobs_shown))" \
 	  $(MAKE) --no-print-directory $(jobs) libretro
+	$(stage) "building the Python package's library ($(words $(PY_OBJS)) files, $(jobs_shown))" \
+	  $(MAKE) --no-print-directory $(jobs) python-lib
 	@GPUVET=$(abspath $(BIN)) GV_BUILD=$(abspath $(BUILD)) GV_LIBRETRO=$(abspath $(LR_DIR)) GV_LIBRETRO_CONSOLES="$(LR_CONSOLES)" PYTHON="$$(scripts/find-python)" tests/run.sh $(TESTS)
 
 asan:
@@ -290,6 +293,40 @@ $(LR_DIR)/gpuvet_%_libretro.so: src/libretro/libretro_core.c src/libretro/libret
 	@mkdir -p $(dir $@)
 	$(call say,CORE,$@)$(CC) $(CFLAGS_BASE) $(LR_OPT) -O3 $(EXTRA_CFLAGS) -I$(LR_INC) -fPIC -shared -DGV_LR_CONSOLE='"$*"' \
 	  -o $@ $< build/pic/libgpuvet_pic.a $(LDLIBS) -Wl,--version-script=src/libretro/libretro.map -Wl,--no-undefined
+
+# ---- the Python package (python/, docs/PYTHON.md) -----------------------------------
+# Its C extension links a static library of position-independent objects of the layers it
+# uses (core, dev, nn, drop7, emu), built beside the libretro cores' objects in build/pic/
+# with their flags: the CPU variant whatever GPU backend the program has. python/setup.py
+# runs `make python-lib` and reads the compile and link flags from the .flags file beside
+# the library. `make python` installs the package into build/python-venv, a virtual
+# environment over Debian's python3 with --system-site-packages (numpy, torch), with pip
+# --no-build-isolation --no-index: setuptools comes from Debian and nothing is downloaded.
+PY_SYS  ?= $(firstword $(wildcard /usr/bin/python3) python3)
+PY_C    := $(filter src/core/% src/dev/% src/nn/% src/drop7/% src/emu/%,$(ALL_LIB_C))
+PY_OBJS := $(patsubst src/%.c,build/pic/obj/%.o,$(PY_C))
+PY_LIB  := build/pic/libgpuvet_py.a
+PY_VENV := build/python-venv
+
+$(PY_OBJS): Makefile | deps-check
+
+$(PY_LIB): $(PY_OBJS)
+	@rm -f $@
+	$(call say,AR,$@)ar rcs $@ $^
+
+$(PY_LIB).flags: Makefile
+	@mkdir -p $(dir $@)
+	@printf 'cflags %s\nlibs %s\n' '$(strip $(PKG_CFLAGS) -fopenmp)' '$(strip $(PKG_LIBS) -lm -lpthread -ldl -fopenmp)' >$@
+
+python-lib: $(PY_LIB) $(PY_LIB).flags
+
+python: deps-check
+	@V='$(V)' scripts/bootstrap.sh python
+	@$(MAKE) --no-print-directory $(jobs) python-lib
+	@rm -rf $(PY_VENV)
+	$(call say,VENV,$(PY_VENV))$(PY_SYS) -m venv --system-site-packages $(PY_VENV)
+	$(call say,PIP,python/)$(PY_VENV)/bin/pip install -q --no-build-isolation --no-index ./python
+	@echo "python: the package gpuvet is installed in $(PY_VENV) (try: $(PY_VENV)/bin/python -c 'import gpuvet')"
 
 # ---- aarch64 compile check: every host object with Debian's cross compiler -----------
 # (gcc-aarch64-linux-gnu, libc6-dev-arm64-cross): the tree builds without x86 flags.

@@ -1,7 +1,10 @@
 #!/bin/sh
 # Installs the Debian packages gpuvet needs, when they are missing.
 #   scripts/bootstrap.sh build   what building and running gpuvet needs
-#   scripts/bootstrap.sh test    that, plus what the test suite needs (ROM assemblers, PyTorch)
+#   scripts/bootstrap.sh test    that, plus what the test suite needs (ROM assemblers, PyTorch,
+#                                what the Python package builds with)
+#   scripts/bootstrap.sh python  build's packages, plus what the Python package (python/) builds
+#                                and runs with: Debian's python3-dev, -venv, -setuptools, -wheel, numpy
 # As root it runs apt-get and prints one line per stage; apt's own output goes to
 # build/logs/bootstrap.log (V=1: to the terminal instead). Otherwise it prints the exact
 # command to run and exits 1. Prints nothing when every package is installed.
@@ -9,11 +12,13 @@ set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 mode=${1:-build}
 build_pkgs="gcc make pkg-config libopenblas-dev libcjson-dev libxxhash-dev libpng-dev zlib1g-dev"
-test_pkgs="cc65 sdcc python3 python3-torch python3-numpy chromium retroarch-dev retroarch"
+py_pkgs="python3 python3-dev python3-venv python3-setuptools python3-wheel python3-numpy"
+test_pkgs="cc65 sdcc $py_pkgs python3-torch chromium retroarch-dev retroarch"
 case "$mode" in
   build) want="$build_pkgs" ;;
   test)  want="$build_pkgs $test_pkgs" ;;
-  *) echo "bootstrap.sh: unknown mode '$mode' (use build or test)" >&2; exit 2 ;;
+  python) want="$build_pkgs $py_pkgs" ;;
+  *) echo "bootstrap.sh: unknown mode '$mode' (use build, test or python)" >&2; exit 2 ;;
 esac
 
 if ! command -v dpkg-query >/dev/null 2>&1; then

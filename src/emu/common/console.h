@@ -126,6 +126,11 @@ typedef struct emu_console {
     /* The test-ROM breakpoint opcode stops the frame when on. */
     void (*set_trap)(void *m, int on);
     void (*test_view)(void *m, emu_test_view *v);
+    /* The CPU's work RAM as the machine holds it now, read-only, for reward functions and
+     * tools that watch a game (NES: the 2 KiB at $0000; Game Boy: WRAM, the 8 KiB at $C000
+     * on the DMG, the eight 4 KiB banks in order in CGB mode; SNES: the 128 KiB at
+     * $7E0000); *len gets its size. */
+    const uint8_t *(*work_ram)(const void *m, size_t *len);
 
     /* ---- native outputs of the last frame ---- */
     const uint8_t *(*native_video)(const void *m);           /* width x height RGB888 */
@@ -166,7 +171,7 @@ typedef struct emu_console {
     .power = power, .reset = reset, .run_frame = run_frame, .frame_count = frame_count, \
     .set_input = set_input, .state_save = state_save, .state_load = state_load, \
     .battery_get = battery_get, .battery_set = battery_set, .set_trace = set_trace, \
-    .set_trap = set_trap, .test_view = test_view, .native_video = native_video, \
+    .set_trap = set_trap, .test_view = test_view, .work_ram = work_ram, .native_video = native_video, \
     .native_audio = native_audio, .host_video_new = host_video_new, \
     .host_video_free = host_video_free, .host_video = host_video, .host_audio = host_audio, \
     .pack_sizes = pack_sizes, .pack = pack, .audio_units = audio_units, \

@@ -48,6 +48,7 @@ struct emu_batch {
     size_t fbytes;            /* one RGB frame */
     inst *in;
     emu_buttons buttons;
+    emu_buttons *each;        /* per-instance buttons (emu_batch_set_input_each), or NULL */
     int16_t axes[EMU_MAX_AXES];
     uint8_t *last;            /* instance 0's last frame (not for a device hash), when copied */
     const uint8_t *last_src;  /* where that frame is: its renderer's buffer (unchanged until
@@ -101,7 +102,7 @@ void emu_batch_free(emu_batch *b)
         if (in->ah)
             gv_hasher_free(in->ah);
     }
-    GV_FREE(b->in, b->last, b->keep, b);
+    GV_FREE(b->in, b->last, b->keep, b->each, b);
 }
 
 static unsigned outputs_of(const emu_batch_cfg *cfg)
@@ -206,6 +207,15 @@ fail:
 void emu_batch_set_input(emu_batch *b, emu_buttons buttons)
 {
     b->buttons = buttons;
+    free(b->each);
+    b->each = NULL;
+}
+
+void emu_batch_set_input_each(emu_batch *b, const emu_buttons *buttons)
+{
+    if (!b->each)
+        b->each = gv_xcalloc((size_t)b->n, sizeof *b->each);
+    memcpy(b->each, buttons, (size_t)b->n * sizeof *b->each);
 }
 
 void emu_batch_set_axes(emu_batch *b, const int16_t *v)
@@ -307,7 +317,8 @@ static gv_status host_frame(emu_batch *b, int i, gv_err *err)
         con->set_trap(in->m, 1);
         in->trapped = 0;
     }
-    con->set_input(in->m, b->cfg.movie ? emu_movie_at(b->cfg.movie, con->frame_count(in->m)) : b->buttons);
+    con->set_input(in->m, b->cfg.movie ? emu_movie_at(b->cfg.movie, con->frame_count(in->m))
+                                  : b->each ? b->each[i] : b->buttons);
     if (con->set_axes) {
         int16_t ax[EMU_MAX_AXES];
         if (b->cfg.movie)
@@ -670,6 +681,15 @@ const uint8_t *emu_batch_frame_video(const emu_batch *b)
     if (b->cfg.video == EMU_R_NONE || (b->vdev && b->ops->vres_is_hash))
         return NULL;
     return b->last_src ? b->last_src : b->last;
+}
+
+const uint8_t *emu_batch_instance_frame(const emu_batch *b, int i)
+{
+    if (b->cfg.video == EMU_R_NATIVE)
+        return b->con->native_video(b->in[i].m);
+    if (b->cfg.video == EMU_R_HOST)
+        return b->in[i].fb;
+    return NULL;
 }
 
 const int16_t *emu_batch_frame_audio(const emu_batch *b, int *n)

@@ -56,6 +56,9 @@ gv_status emu_batch_new(const emu_batch_cfg *cfg, emu_batch **out, gv_err *err);
 void emu_batch_free(emu_batch *b);
 /* The buttons every instance holds from the next frame on (without a movie). */
 void emu_batch_set_input(emu_batch *b, emu_buttons buttons);
+/* Instance i holds buttons[i] from the next frame on (n = the instances; without a movie),
+ * until the next emu_batch_set_input or _set_input_each. */
+void emu_batch_set_input_each(emu_batch *b, const emu_buttons *buttons);
 /* The analog axes (EMU_MAX_AXES values, the console's order) from the next frame on
  * (without a movie; consoles without axes ignore them). */
 void emu_batch_set_axes(emu_batch *b, const int16_t *v);
@@ -77,6 +80,10 @@ gv_status emu_batch_last_frame(emu_batch *b, uint8_t *rgb, gv_err *err);
 /* The same frame where the batch keeps it, without a copy (valid until the next run); NULL
  * when the video renderer is 'none' or the device keeps only its hash. */
 const uint8_t *emu_batch_frame_video(const emu_batch *b);
+/* Instance i's last complete frame (width x height RGB888) where its renderer keeps it,
+ * valid until the next run, power or reset; NULL when the video renderer is 'none' or the
+ * device (which keeps only instance 0's frame). */
+const uint8_t *emu_batch_instance_frame(const emu_batch *b, int i);
 /* Instance 0's samples of the frame just run by the native or host audio renderer (n
  * sample frames; 0 after a trapped frame), valid until the next run. */
 const int16_t *emu_batch_frame_audio(const emu_batch *b, int *n);

@@ -84,6 +84,13 @@ static gv_status machine_new(const void *cart, const emu_opts *o, unsigned outpu
 }
 
 static void machine_free(void *g) { gb_free(g); }
+static const uint8_t *work_ram(const void *g, size_t *len)
+{
+    const gb *m = g;
+    *len = m->s.cgb ? sizeof m->s.wram : 0x2000;
+    return m->s.wram;
+}
+
 static const char *machine_model(const void *g) { return gb_get_model(g) == GB_MODEL_CGB ? "cgb" : "dmg"; }
 static void power(void *g) { gb_power(g); }
 static void reset(void *g) { gb_power(g); /* the Game Boy has no reset button: power cycle */ }

@@ -95,6 +95,12 @@ static gv_status machine_new(const void *cart, const emu_opts *o, unsigned outpu
 }
 
 static void machine_free(void *m) { nes_free(m); }
+static const uint8_t *work_ram(const void *m, size_t *len)
+{
+    *len = sizeof ((const nes *)m)->ram;
+    return ((const nes *)m)->ram;
+}
+
 static const char *machine_model(const void *m) { return NULL; }
 static void power(void *m) { nes_power(m); }
 static void reset(void *m) { nes_reset(m); }

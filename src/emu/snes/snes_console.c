@@ -65,6 +65,12 @@ static gv_status machine_new(const void *cart, const emu_opts *o, unsigned outpu
 }
 
 static void machine_free(void *m) { snes_free(m); }
+static const uint8_t *work_ram(const void *m, size_t *len)
+{
+    *len = sizeof ((const snes *)m)->s.wram;
+    return ((const snes *)m)->s.wram;
+}
+
 static const char *machine_model(const void *m) { return NULL; }
 static void power(void *m) { snes_power(m); }
 static void reset(void *m) { snes_reset(m); }
@@ -195,6 +201,7 @@ const emu_console snes_console = {
     .set_trace = set_trace,
     .set_trap = set_trap,
     .test_view = test_view,
+    .work_ram = work_ram,
     .native_video = native_video,
     .native_audio = native_audio,
     .host_video_new = host_video_new,

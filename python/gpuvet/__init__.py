@@ -1,0 +1,283 @@
+"""__init__.py: gpuvet from Python (docs/PYTHON.md): vectorised environments over the project's
+C library, with the shape of Gymnasium's vector API.
+
+  Drop7Env(n, device="cpu", mode="normal", seed=1)  n Drop7 games side by side; observations
+        are the network's (12, 7, 7) input planes (the project's encoder), the legal-move
+        mask is info["action_mask"]; records identical to the CLI's for the same seeds.
+  ConsoleEnv(rom, n, video="native", frameskip=1)   n instances of one NES, Game Boy or SNES
+        ROM, each with its own buttons; frames as RGB (or grey) uint8, save states and work
+        RAM per instance; frame hashes identical to `gpuvet run`'s.
+  drop7_play(seeds, player="random")                 whole games through the engine of
+        `gpuvet bench drop7`, as records.
+
+Errors are exceptions: GpuvetError and its subclasses InputError (also a ValueError: bad
+arguments, files, ROMs; the CLI exits 2), EnvError (no device, no memory, I/O; exit 3),
+WrongResultError (exit 1) and InternalError (exit 4), each with the library's one-line
+message. The work runs with the GIL released; one environment may be used from several
+threads (its calls take turns).
+"""
+import numpy as np
+
+from . import _gpuvet
+from ._gpuvet import EnvError, GpuvetError, InputError, InternalError, WrongResultError
+
+__all__ = ["Drop7Env", "ConsoleEnv", "drop7_play", "demo_rom", "hash64", "RECORD_DTYPE", "GpuvetError",
+           "InputError", "EnvError", "WrongResultError", "InternalError"]
+
+_OFF = _gpuvet.RECORD_OFFSETS
+# One game's record (drop7_record of src/drop7/drop7.h, field by field): end is 1 (every
+# column full), 2 (a rising row overflowed), 3 (the move cap) or 0 (still running); board
+# is the final board, [y * 7 + x] with y = 0 the top row, codes 0 empty, 1..7, 8 solid,
+# 9 cracked.
+RECORD_DTYPE = np.dtype({
+    "names": ["seed", "moves_hash", "score", "nmoves", "level", "chain_steps", "max_chain", "exploded", "clears",
+              "end", "board", "next"],
+    "formats": [np.uint64, np.uint64, np.int64, np.int32, np.int32, np.int32, np.int32, np.int32, np.int32,
+                np.int32, (np.uint8, (49,)), np.uint8],
+    "offsets": [_OFF[k] for k in ("seed", "moves_hash", "score", "nmoves", "level", "chain_steps", "max_chain",
+                                  "exploded", "clears", "end", "board", "next")],
+    "itemsize": _gpuvet.RECORD_BYTES,
+})
+
+_MODES = {"normal": 0, "hardcore": 1}
+_PLAYERS = {"random": 0, "greedy": 1}
+_DEVICES = {"ref": 0, "cpu": 1, "cuda": 2, "gpu": 2}
+
+hash64 = _gpuvet.hash64
+
+
+def demo_rom(name, path):
+    """Writes one of the ROMs built into gpuvet ("ppu_scene.nes", "ppu_scene.gb") to path."""
+    _gpuvet.demo_rom(name, str(path))
+    return str(path)
+
+
+def _choice(what, value, table):
+    if value not in table:
+        raise InputError("%s '%s': one of %s" % (what, value, ", ".join(table)))
+    return table[value]
+
+
+def _count(what, n):
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        raise InputError("%s: %r is not an integer" % (what, n))
+    if n < 1:
+        raise InputError("%s = %d: give 1 or more" % (what, n))
+    return int(n)
+
+
+def _actions(what, actions, n, dtype):
+    a = np.asarray(actions)
+    if a.shape != (n,):
+        raise InputError("%s: actions of shape %s, expected (%d,): one per environment" % (what, a.shape, n))
+    if a.dtype.kind not in "iu":
+        raise InputError("%s: actions of dtype %s, expected integers" % (what, a.dtype))
+    return np.ascontiguousarray(a, dtype=dtype)
+
+
+def drop7_play(seeds, player="random", mode="normal", device="cpu", threads=0, max_moves=_gpuvet.MAX_MOVES):
+    """Plays one whole game per seed with the CLI's random or greedy player through
+    drop7_sim_batch (the engine of `gpuvet bench drop7`); returns their records (RECORD_DTYPE).
+    device: "cpu" (the fast game on threads), "ref" (the plain reference) or "cuda" (the
+    GPU, where the library was built with one: else EnvError)."""
+    s = np.ascontiguousarray(np.atleast_1d(np.asarray(seeds, dtype=np.uint64)))
+    out = np.zeros(len(s), dtype=RECORD_DTYPE)
+    _gpuvet.drop7_play(s, _choice("drop7_play: player", player, _PLAYERS), _choice("drop7_play: mode", mode, _MODES),
+                       _choice("drop7_play: device", device, _DEVICES), int(threads), _count("max_moves", max_moves),
+                       out)
+    return out
+
+
+class Drop7Env:
+    """n Drop7 games side by side, in the shape of Gymnasium's vector API.
+
+    reset(seed) -> obs, info;  step(actions) -> obs, reward, terminated, truncated, info.
+
+    obs: (n, 12, 7, 7) float32, the network's input planes (src/drop7/drop7_encode.c: planes
+    0..9 one-hot cell codes, 10 the next disc / 7, 11 drops until the row rises / 30).
+    info["action_mask"]: (n, 7) bool, the legal columns. actions: (n,) integers 0..6, each a
+    legal column (else InputError, and nothing is played). reward: the points the move made
+    (float64). terminated: the game is over; truncated: it reached max_moves.
+
+    Seeds: reset(seed=S) starts game 0 of slot i from seed S + i; slot i's k-th game plays
+    seed S + i + k * n, so the first n games are those of `gpuvet bench drop7 --seed S` with
+    a batch of n, whichever order the games end in.
+
+    Autoreset (as Gymnasium 0.29's vector environments): a slot whose game ends in a step
+    starts its next game within that step; obs shows the new game's first position, and
+    info["final_observation"][i] the ended game's last position and info["record"][i] its
+    record (RECORD_DTYPE), valid where info["_final_observation"] / info["_record"] is True.
+    info["seed"]: the seed of the game each slot's move was played in.
+
+    copy=False returns the environment's own arrays, overwritten by the next step (no
+    allocation per step); copy=True (default) returns fresh arrays.
+    """
+
+    metadata = {"autoreset_mode": "same-step"}
+
+    def __init__(self, n, device="cpu", mode="normal", seed=1, max_moves=_gpuvet.MAX_MOVES, threads=0, copy=True):
+        n = _count("Drop7Env: n", n)
+        if device in ("cuda", "gpu"):
+            raise EnvError("Drop7Env(device='%s'): the library has no step-by-step Drop7 game on the GPU "
+                           "(src/drop7/drop7_gpu.h plays whole games only), and this package is built from the "
+                           "CPU variant; use device='cpu' (drop7_play(device='cuda') plays whole games where a "
+                           "GPU build is linked)" % device)
+        if device != "cpu":
+            raise InputError("Drop7Env: device '%s': cpu (or cuda on a GPU build)" % device)
+        self.num_envs = n
+        self.device = device
+        self.mode = mode
+        self.copy = copy
+        self.single_observation_shape = (12, 7, 7)
+        self.single_action_space_n = 7
+        self._seed = 1 if seed is None else int(seed)
+        self._c = _gpuvet.Drop7(n, _choice("Drop7Env: mode", mode, _MODES), _count("max_moves", max_moves),
+                                int(threads))
+        self._obs = np.zeros((n, 12, 7, 7), dtype=np.float32)
+        self._mask = np.zeros((n, 7), dtype=np.bool_)
+        self._rew = np.zeros(n, dtype=np.float64)
+        self._term = np.zeros(n, dtype=np.bool_)
+        self._trunc = np.zeros(n, dtype=np.bool_)
+        self._rec = np.zeros(n, dtype=RECORD_DTYPE)
+        self._fobs = np.zeros((n, 12, 7, 7), dtype=np.float32)
+        self._seeds = np.zeros(n, dtype=np.uint64)
+
+    def _out(self, a):
+        return a.copy() if self.copy else a
+
+    def reset(self, seed=None, options=None):
+        """Starts every slot's first game; seed None: the constructor's seed (default 1)."""
+        if seed is not None:
+            self._seed = int(seed)
+        self._c.reset(self._seed & (2**64 - 1), self._obs, self._mask)
+        self._seeds[:] = (np.arange(self.num_envs, dtype=np.uint64) + np.uint64(self._seed & (2**64 - 1)))
+        return self._out(self._obs), {"action_mask": self._out(self._mask), "seed": self._seeds.copy()}
+
+    def step(self, actions):
+        a = _actions("Drop7Env.step", actions, self.num_envs, np.int64)
+        ended = self._c.step(a, self._obs, self._mask, self._rew, self._term, self._trunc, self._rec, self._fobs,
+                             self._seeds)
+        done = self._term | self._trunc
+        info = {"action_mask": self._out(self._mask), "seed": self._seeds.copy(), "ended": ended}
+        if ended:
+            info["final_observation"] = self._fobs.copy()
+            info["_final_observation"] = done
+            info["record"] = self._rec.copy()
+            info["_record"] = done
+        return self._out(self._obs), self._out(self._rew), self._out(self._term), self._out(self._trunc), info
+
+    def sample(self, player="random"):
+        """The CLI's player's columns for the current positions: "random" (each game's own
+        player generator, seeded as `gpuvet bench drop7` seeds it: with only these actions
+        the games are the CLI's) or "greedy"."""
+        out = np.zeros(self.num_envs, dtype=np.int64)
+        self._c.sample(_choice("Drop7Env.sample: player", player, _PLAYERS), out)
+        return out
+
+    def records(self):
+        """The records of the games in progress (end 0)."""
+        out = np.zeros(self.num_envs, dtype=RECORD_DTYPE)
+        self._c.records(out)
+        return out
+
+    def close(self):
+        pass
+
+
+class ConsoleEnv:
+    """n instances of one ROM (NES, Game Boy, SNES: the console from the file, or console=),
+    each with its own controller, in the shape of Gymnasium's vector API.
+
+    reset() -> obs, info: power-cycles every instance and runs `frameskip` frames with no
+    button held.  step(actions) -> obs, reward, terminated, truncated, info: instance i holds
+    the buttons actions[i] (a bit mask in the order of self.buttons; button_mask() builds one)
+    for `frameskip` frames. obs: every instance's last frame, (n, height, width, 3) uint8 RGB,
+    or (n, height, width) luma with grey=True ((299 R + 587 G + 114 B + 500) // 1000). The
+    reward is 0 and an episode never ends on its own: a game's reward and end are the
+    caller's, from the work RAM (ram(), peek()).
+
+    video: "native" (drawn inside the core) or "host" (the host renderer over the frame
+    logs); both give `gpuvet run`'s frames. audio: "native" (the default, as `gpuvet run`),
+    "host" or "none" (faster; the NES's save states then do not load back: a known limit of
+    its state check). hashes() gives each instance's video and audio hash since power-on as
+    `gpuvet run` prints them.
+    """
+
+    def __init__(self, rom, n=1, video="native", frameskip=1, grey=False, audio="native", threads=0, console=None,
+                 model=None, copy=True):
+        n = _count("ConsoleEnv: n", n)
+        self.frameskip = _count("ConsoleEnv: frameskip", frameskip)
+        self._c = _gpuvet.Console(str(rom), n, video, audio, int(threads), console, model)
+        i = self._c.info()
+        self.num_envs = n
+        self.console = i["console"]
+        self.width, self.height = i["width"], i["height"]
+        self.buttons = i["buttons"].split()
+        self.cart = i["cart"]
+        self.ram_bytes = i["ram_bytes"]
+        self.grey = bool(grey)
+        self.copy = copy
+        shape = (n, self.height, self.width) if self.grey else (n, self.height, self.width, 3)
+        self._obs = np.zeros(shape, dtype=np.uint8)
+        self._btn = np.zeros(n, dtype=np.uint32)
+
+    def button_mask(self, *names):
+        """The bit mask of the named buttons ("A", "Right"; any case)."""
+        low = [b.lower() for b in self.buttons]
+        m = 0
+        for name in names:
+            if name.lower() not in low:
+                raise InputError("ConsoleEnv: '%s' is no button of the %s (%s)" % (name, self.console,
+                                                                                   " ".join(self.buttons)))
+            m |= 1 << low.index(name.lower())
+        return m
+
+    def _run(self, frames):
+        self._c.step(self._btn, frames, self._obs, self.grey)
+        return self._obs.copy() if self.copy else self._obs
+
+    def reset(self, seed=None, options=None):
+        self._c.power()
+        self._btn[:] = 0
+        obs = self._run(self.frameskip)
+        return obs, {"frames": self.frames}
+
+    def step(self, actions):
+        self._btn[:] = _actions("ConsoleEnv.step", actions, self.num_envs, np.uint32)
+        obs = self._run(self.frameskip)
+        n = self.num_envs
+        return obs, np.zeros(n), np.zeros(n, dtype=np.bool_), np.zeros(n, dtype=np.bool_), {"frames": self.frames}
+
+    @property
+    def frames(self):
+        """Frames instance 0 has run since power-on (a loaded state brings its own count)."""
+        return self._c.info()["frames"]
+
+    def hashes(self):
+        """(video, audio): (n,) uint64 each, every instance's hashes since power-on."""
+        h = np.zeros((self.num_envs, 2), dtype=np.uint64)
+        self._c.hashes(h)
+        return h[:, 0].copy(), h[:, 1].copy()
+
+    def save_state(self, i):
+        """Instance i's save state (bytes; the format of `gpuvet run --save-state`)."""
+        return self._c.save_state(int(i))
+
+    def load_state(self, i, state):
+        """Loads a save state into instance i (InputError on a bad one; the instance is
+        then unchanged). Its frame shows from the next step on."""
+        self._c.load_state(int(i), state)
+
+    def ram(self, i):
+        """A copy of instance i's work RAM (NES 2 KiB, Game Boy 8 or 32 KiB, SNES 128 KiB)."""
+        return np.frombuffer(self._c.ram(int(i)), dtype=np.uint8).copy()
+
+    def peek(self, offsets):
+        """(n, len(offsets)) uint8: every instance's work RAM at the offsets."""
+        off = np.ascontiguousarray(np.atleast_1d(np.asarray(offsets)), dtype=np.int64)
+        out = np.zeros((self.num_envs, len(off)), dtype=np.uint8)
+        self._c.ram_all(out, off)
+        return out
+
+    def close(self):
+        pass
