@@ -123,6 +123,21 @@ for pair in apu_test:native apu_test:host fme7:native fme7:host vrc4e:host mmc2:
   fi
 done
 
+# A state saved by a run without audio (--audio none) loads into a run with audio: the
+# pictures of frames 60-99 equal the uninterrupted run's (the sound starts from the state: its
+# first sample and the filters differ, so only the video hashes are compared).
+a="$T_TMP/all.fh"; b="$T_TMP/resumed.fh"; st="$T_TMP/quiet.state"
+"$GPUVET" run nes "$roms/apu_test.nes" --frames 100 --frame-hashes "$a" -q >/dev/null 2>&1 &&
+"$GPUVET" run nes "$roms/apu_test.nes" --frames 60 --audio none --save-state "$st" -q >/dev/null 2>&1 &&
+"$GPUVET" run nes "$roms/apu_test.nes" --frames 40 --load-state "$st" --frame-hashes "$b" -q >"$T_TMP/quiet.out" 2>&1
+rc=$?
+va=$(tail -n 40 "$a" | cut -d' ' -f2 | md5sum | cut -c1-12) vb=$(tail -n 40 "$b" 2>/dev/null | cut -d' ' -f2 | md5sum | cut -c1-12)
+if [ $rc = 0 ] && [ "$va" = "$vb" ] && [ "$(wc -l <"$b")" -ge 40 ]; then
+  pass "state of a run without audio loads with audio" "saved with --audio none at frame 60, loaded with native audio: the 40 frames' video hashes equal the uninterrupted run's (digest $va)"
+else
+  fail "state of a run without audio loads with audio" "exit $rc ($(head -n 1 "$T_TMP/quiet.out")), video hashes $va vs $vb"
+fi
+
 # Trace: nestest layout. The first line is the reset vector's instruction at cycle 7, PPU
 # dot 21 of line 0, like nestest.log's first line; every line has the fixed columns.
 "$GPUVET" run nes "$roms/cpu_test.nes" --frames 10 --trace "$T_TMP/trace.log" -q >/dev/null

@@ -27,6 +27,13 @@ typedef struct nes_st {
     unsigned version; /* of the state being read or written */
 } st_io;
 
+/* Whether the output's sample clock is where the sound is (cycle t): sample n - 1 ended by t
+ * and sample n ends after it. */
+static int sample_clock_ok(const nes_aout *o, uint64_t t)
+{
+    return o->n > 0 && nes_sample_end(o->n - 1) <= t && nes_sample_end(o->n) > t;
+}
+
 static void io_raw(st_io *s, void *data, size_t n)
 {
     if (s->load) {
@@ -148,7 +155,15 @@ static void visit(st_io *s, nes *m)
     A(o->next); U(o->lfsr); A(o->pos); U(o->dshift); U(o->dsilent); U(o->dlevel);
     U(a->frame_c0); U(a->audio_t);
 
-    nes_aout *ao = &m->aout;
+    nes_aout *ao = &m->aout, quiet;
+    if (!s->load && !sample_clock_ok(ao, a->audio_t)) {
+        /* a run without audio (--audio none) never moves the output's sample clock: saved
+         * where the sound is, the current sample empty, so the state loads with audio on */
+        quiet = *ao;
+        quiet.n = nes_sample_at_or_after(a->audio_t + 1);
+        quiet.carry = 0;
+        ao = &quiet;
+    }
     U(ao->n); U(ao->carry); U(ao->hp1_x); U(ao->hp1_y); U(ao->hp2_x); U(ao->hp2_y); U(ao->lp_y);
 }
 
@@ -237,8 +252,7 @@ static const char *check(const nes *m)
     if (o->hp1_x < -lim || o->hp1_x > lim || o->hp1_y < -lim || o->hp1_y > lim || o->hp2_x < -lim || o->hp2_x > lim ||
         o->hp2_y < -lim || o->hp2_y > lim || o->lp_y < -lim || o->lp_y > lim)
         return "audio filter state out of range";
-    if (o->n == 0 || nes_sample_end(o->n - 1) > a->audio_t || nes_sample_end(o->n) <= a->audio_t ||
-        o->carry > ((uint64_t)1 << 32))
+    if (!sample_clock_ok(o, a->audio_t) || o->carry > ((uint64_t)1 << 32))
         return "audio sample clock out of range";
     return NULL;
 }
