@@ -644,6 +644,9 @@ static void ram_result_roms(void)
         {"jf11", "Jaleco JF-11/14: PRG and CHR banks", 0x200},
         {"jf13", "Jaleco JF-13: PRG and CHR banks ($6000-$6FFF)", 0x200},
         {"sunsoft1", "Sunsoft-1: 4 KiB CHR banks, $1000 with bit 2 set", 0x200},
+        {"fcg4", "Bandai FCG-1/2: registers at $6000, the counter written directly, its wrap", 0x200},
+        {"fcg5", "Bandai LZ93D50: the counter's latch, the 24C02 EEPROM's I2C", 0x200},
+        {"fcg159", "Bandai LZ93D50: the X24C01 EEPROM's I2C", 0x200},
     };
     for (size_t i = 0; i < sizeof roms / sizeof roms[0]; i++) {
         const char *rom = nes_rom(roms[i].rom);
@@ -664,6 +667,103 @@ static void ram_result_roms(void)
     }
 }
 
+/* The Bandai FCG headers and register ranges: an iNES 1.0 mapper 16 (submapper 0) answers
+ * at $6000-$7FFF (FCG-1/2) and $8000-$FFFF (LZ93D50), its battery meaning the 24C02's 256
+ * bytes (the X24C01's 128 on mapper 159), no battery no EEPROM; NES 2.0 sizes that no such
+ * board has are refused. */
+static void fcg_headers(void)
+{
+    board b;
+    nes *m = board_open(&b, 16, 16, 16, 2); /* iNES 1.0, battery */
+    if (m) {
+        wr(m, 0x6008, 3);
+        int ok = prg_at(m, 0x8000) == 6 && prg_at(m, 0xC000) == 30;
+        wr(m, 0x8008, 5);
+        wr(m, 0x7FF1, 9); /* CHR register 1 (every 16 bytes) */
+        ok &= prg_at(m, 0x8000) == 10 && chr_at(m, 0x0400) == 9;
+        t_check(ok && b.c.prg_ram_size == 256 && b.c.prg_nvram_size == 256, "Bandai FCG submapper 0",
+                "registers at $6008 and $8008 both map PRG, $7FF1 a CHR bank; battery: the 24C02's %u bytes",
+                b.c.prg_ram_size);
+    }
+    board_close(&b);
+    m = board_open(&b, 16, 16, 16, 0); /* no battery: no EEPROM, no RAM */
+    int ok = m && b.c.prg_ram_size == 0 && wram_at(m, 0x6000) == 0x5A;
+    board_close(&b);
+    m = board_open(&b, 159, 16, 16, 2);
+    ok &= m && b.c.prg_ram_size == 128 && b.c.prg_nvram_size == 128;
+    board_close(&b);
+    t_check(ok, "Bandai FCG iNES sizes", "mapper 16 without battery: no EEPROM ($6000 open bus); 159 with one: 128 bytes");
+    size_t len;
+    uint8_t *d = image(16, 16, 16, 0, &len);
+    nes_cart c;
+    gv_err err;
+    nes2(d, 16, 4, 0x07, 0x00); /* the FCG-1/2 with 8 KiB of PRG-RAM */
+    ok = nes_cart_parse(d, len, "t", &c, &err) == GV_ERR_INPUT && strstr(err.msg, "FCG-1/2");
+    nes2(d, 159, 0, 0x20, 0x00); /* 159 with 256 bytes */
+    ok &= nes_cart_parse(d, len, "t", &c, &err) == GV_ERR_INPUT && strstr(err.msg, "X24C01");
+    t_check(ok, "Bandai FCG sizes refused", "%s", err.msg);
+    free(d);
+}
+
+/* The Bandai EEPROMs as battery memory: a run of fcg5 (24C02) and fcg159 (X24C01) leaves its
+ * writes in the battery image (the console's battery_get: what ROM.sav holds); a machine
+ * given that image (battery_set, as a run with ROM.sav starts) finds the signature the first
+ * run wrote ($0201 = $5A), which a first run does not ($0201 = 0). */
+static void fcg_eeprom_battery(void)
+{
+    static const struct {
+        const char *rom;
+        size_t size;
+        uint8_t at[4], want[4]; /* chip addresses of the page write and what they hold */
+    } roms[] = {
+        {"fcg5", 256, {0x0E, 0x0F, 0x08, 0x09}, {0x11, 0x22, 0x33, 0x44}},
+        {"fcg159", 128, {0x12, 0x13, 0x10, 0x11}, {0x11, 0x22, 0x33, 0x44}},
+    };
+    static const uint8_t sig[4] = {'G', 'V', 0x16, 0x59};
+    for (size_t i = 0; i < sizeof roms / sizeof roms[0]; i++) {
+        const char *rom = nes_rom(roms[i].rom);
+        size_t len;
+        uint8_t *d = rom ? nes_slurp(rom, &len) : NULL;
+        board b;
+        nes *m = d ? board_open_image(&b, d, len) : NULL;
+        if (!m)
+            continue;
+        for (int f = 0; f < 10; f++)
+            nes_run_frame(m);
+        gv_err err;
+        uint8_t *img = NULL;
+        size_t n = 0;
+        int ok = nes_console.battery_size(&b.c) == roms[i].size &&
+                 nes_console.battery_get(m, &img, &n, &err) == GV_OK && n == roms[i].size;
+        for (int k = 0; ok && k < 4; k++)
+            ok &= img[0x40 + k] == sig[k] && img[roms[i].at[k]] == roms[i].want[k];
+        int first = m->ram[0x201];
+        char what[64];
+        snprintf(what, sizeof what, "%s EEPROM in the battery file", roms[i].rom);
+        t_check(ok && first == 0 && m->ram[0x200] == 0xA5, what,
+                "%zu bytes (%zu expected): the signature at $40 and the page write wrapped in its page; "
+                "first run $0201 = $%02X (0 expected)", n, roms[i].size, first);
+        uint8_t *d2 = malloc(len);
+        board b2;
+        memcpy(d2, d, len);
+        nes *m2 = img ? board_open_image(&b2, d2, len) : NULL;
+        if (m2) {
+            ok = nes_console.battery_set(m2, img, n, "test", &err) == GV_OK;
+            for (int f = 0; f < 10; f++)
+                nes_run_frame(m2);
+            snprintf(what, sizeof what, "%s EEPROM restored", roms[i].rom);
+            t_check(ok && m2->ram[0x201] == 0x5A && m2->ram[0x200] == 0xA5, what,
+                    "the second run, given the first one's battery image, read the signature back: $0201 = $%02X "
+                    "($5A expected), result $%02X", m2->ram[0x201], m2->ram[0x200]);
+            board_close(&b2);
+        } else {
+            free(d2);
+        }
+        free(img);
+        board_close(&b);
+    }
+}
+
 int main(void)
 {
     headers();
@@ -680,5 +780,7 @@ int main(void)
     cycle_irqs();
     chr_nametables();
     ram_result_roms();
+    fcg_headers();
+    fcg_eeprom_battery();
     return t_done();
 }
