@@ -42,7 +42,8 @@ for r in cpu_test:nrom.cfg ppu_scene:nrom.cfg apu_test:nrom.cfg mmc3_irq:mmc3.cf
   vrc6a:mmc3x.cfg:vrc6_test:BOARD=24 vrc6b:mmc3x.cfg:vrc6_test:BOARD=26 mmc5:mmc3x.cfg:mmc5_test \
   fcg4:disc16.cfg:fcg_test:BOARD=164 fcg5:disc16.cfg:fcg_test:BOARD=165 fcg159:disc16.cfg:fcg_test:BOARD=159 \
   fcg153:fcg512.cfg:fcg_test:BOARD=153 \
-  ss88006:mmc3x.cfg:ss88006_test rambo1:mmc3x.cfg:rambo_test; do
+  ss88006:mmc3x.cfg:ss88006_test rambo1:mmc3x.cfg:rambo_test \
+  namco175:mmc3x.cfg:namco_test:BOARD=175 namco340:mmc3x.cfg:namco_test:BOARD=340; do
   name=$(echo "$r" | cut -d: -f1)
   cfg=$(echo "$r" | cut -d: -f2)
   source=$(echo "$r" | cut -d: -f3)

@@ -647,6 +647,7 @@ static void ram_result_roms(void)
         {"fcg4", "Bandai FCG-1/2: registers at $6000, the counter written directly, its wrap", 0x200},
         {"fcg5", "Bandai LZ93D50: the counter's latch, the 24C02 EEPROM's I2C", 0x200},
         {"fcg159", "Bandai LZ93D50: the X24C01 EEPROM's I2C", 0x200},
+        {"namco340", "Namco 340: PRG and CHR banks, the mirroring from $E000 bits 6-7", 0x200},
     };
     for (size_t i = 0; i < sizeof roms / sizeof roms[0]; i++) {
         const char *rom = nes_rom(roms[i].rom);
@@ -703,6 +704,28 @@ static void fcg_headers(void)
     ok &= nes_cart_parse(d, len, "t", &c, &err) == GV_ERR_INPUT && strstr(err.msg, "X24C01");
     t_check(ok, "Bandai FCG sizes refused", "%s", err.msg);
     free(d);
+}
+
+/* Mapper 210 without a submapper (iNES 1.0): the 175's header mirroring and $C000 RAM
+ * enable until $E000 bit 6 or 7 is written, then the 340's mirroring from those bits. */
+static void namco210_heuristic(void)
+{
+    board b;
+    nes *m = board_open(&b, 210, 8, 8, 0); /* horizontal in the header, 8 KiB RAM */
+    if (!m)
+        return;
+    int ok = m->ppu.pl.r.nt_map[1] == 0 && wram_at(m, 0x6000) == 0x5A;
+    wr(m, 0xC000, 1);
+    wr(m, 0x6000, 0x33);
+    ok &= wram_at(m, 0x6000) == 0x33;
+    wr(m, 0xE000, 0x42); /* bit 6: a 340 from now on, vertical */
+    ok &= m->ppu.pl.r.nt_map[1] == 0x400 && m->ppu.pl.r.nt_map[2] == 0 && prg_at(m, 0x8000) == 2;
+    ok &= wram_at(m, 0x6000) == 0x5A;
+    wr(m, 0xE000, 0x02); /* still a 340: one-screen lower */
+    ok &= m->ppu.pl.r.nt_map[1] == 0 && m->ppu.pl.r.nt_map[3] == 0;
+    t_check(ok, "Namco 210 submapper 0", "the header's mirroring and the 175's RAM enable until $E000 bit 6 is set, "
+            "then the 340's mirroring and no RAM");
+    board_close(&b);
 }
 
 /* The Bandai EEPROMs as battery memory: a run of fcg5 (24C02) and fcg159 (X24C01) leaves its
@@ -782,5 +805,6 @@ int main(void)
     ram_result_roms();
     fcg_headers();
     fcg_eeprom_battery();
+    namco210_heuristic();
     return t_done();
 }

@@ -19,6 +19,7 @@ extern const nes_board nes_board_vrc4_21, nes_board_vrc2_22, nes_board_vrc24_23,
 extern const nes_board nes_board_fme7, nes_board_vrc6a, nes_board_vrc6b, nes_board_mmc5;
 extern const nes_board nes_board_fcg16, nes_board_fcg16_4, nes_board_fcg16_5, nes_board_fcg153, nes_board_fcg159;
 extern const nes_board nes_board_ss88006, nes_board_rambo1;
+extern const nes_board nes_board_namco175, nes_board_namco340, nes_board_namco210;
 extern const nes_board nes_board_bandai74, nes_board_bandai152, nes_board_irem78, nes_board_sunsoft89,
     nes_board_sunsoft93, nes_board_un1rom, nes_board_unrom180, nes_board_tams1, nes_board_quattro, nes_board_jf17,
     nes_board_jf19, nes_board_j87, nes_board_jf11, nes_board_jf13, nes_board_sunsoft1, nes_board_nina03;
@@ -38,6 +39,7 @@ const nes_board *const nes_boards[] = {
     &nes_board_vrc6a, &nes_board_vrc6b, &nes_board_mmc5,
     &nes_board_fcg16_4, &nes_board_fcg16_5, &nes_board_fcg16, &nes_board_fcg153, &nes_board_fcg159,
     &nes_board_ss88006, &nes_board_rambo1,
+    &nes_board_namco175, &nes_board_namco340, &nes_board_namco210,
     NULL,
 };
 
@@ -69,7 +71,7 @@ static const struct {
     {88, "Namco 118 variant"}, {95, "Namco 3425"}, {105, "NES-EVENT"}, {113, "NINA-03/06 multicart"},
     {154, "Namco 129"}, {155, "MMC1A"},
     {185, "CNROM with CHR disable"}, {207, "Taito X1-005 (mirroring by CHR)"},
-    {210, "Namco 175/340"}, {228, "Action 52"},
+    {228, "Action 52"},
 };
 
 const char *nes_mapper_name(int mapper)
