@@ -43,7 +43,7 @@ for r in cpu_test:nrom.cfg ppu_scene:nrom.cfg apu_test:nrom.cfg mmc3_irq:mmc3.cf
   fcg4:disc16.cfg:fcg_test:BOARD=164 fcg5:disc16.cfg:fcg_test:BOARD=165 fcg159:disc16.cfg:fcg_test:BOARD=159 \
   fcg153:fcg512.cfg:fcg_test:BOARD=153 \
   ss88006:mmc3x.cfg:ss88006_test rambo1:mmc3x.cfg:rambo_test \
-  namco175:mmc3x.cfg:namco_test:BOARD=175 namco340:mmc3x.cfg:namco_test:BOARD=340; do
+  namco175:mmc3x.cfg:namco_test:BOARD=175 namco340:mmc3x.cfg:namco_test:BOARD=340 n163:mmc3x.cfg:n163_test; do
   name=$(echo "$r" | cut -d: -f1)
   cfg=$(echo "$r" | cut -d: -f2)
   source=$(echo "$r" | cut -d: -f3)

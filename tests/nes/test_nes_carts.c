@@ -787,6 +787,58 @@ static void fcg_eeprom_battery(void)
     }
 }
 
+/* The Namco 163's chip RAM kept by the battery (n163_test.s, battery and 8 KiB of PRG-NVRAM):
+ * the battery image is the 8 KiB and then the chip's 128 bytes, where the ROM wrote its
+ * signature at $3C-$3F; given back to a new machine, the ROM reads it ($0201 = $5A). */
+static void n163_battery(void)
+{
+    static const uint8_t sig[4] = {'G', 'V', 0x19, 0x63};
+    const char *rom = nes_rom("n163");
+    size_t len;
+    uint8_t *d = rom ? nes_slurp(rom, &len) : NULL;
+    board b;
+    nes *m = d ? board_open_image(&b, d, len) : NULL;
+    if (!m)
+        return;
+    for (int f = 0; f < 10; f++)
+        nes_run_frame(m);
+    gv_err err;
+    uint8_t *img = NULL;
+    size_t n = 0;
+    int ok = nes_console.battery_get(m, &img, &n, &err) == GV_OK && n == 8192 + 128;
+    for (int k = 0; ok && k < 4; k++)
+        ok &= img[8192 + 0x3C + k] == sig[k];
+    t_check(ok && m->ram[0x201] == 0 && m->ram[0x200] == 0xA5, "n163 chip RAM in the battery file",
+            "%zu bytes (8 KiB of PRG-NVRAM and the chip's 128): the signature at chip $3C; first run $0201 = $%02X",
+            n, m->ram[0x201]);
+    uint8_t *d2 = malloc(len);
+    memcpy(d2, d, len);
+    board b2;
+    nes *m2 = img ? board_open_image(&b2, d2, len) : NULL;
+    if (m2) {
+        ok = nes_console.battery_set(m2, img, n, "test", &err) == GV_OK;
+        for (int f = 0; f < 10; f++)
+            nes_run_frame(m2);
+        t_check(ok && m2->ram[0x201] == 0x5A && m2->ram[0x200] == 0xA5, "n163 chip RAM restored",
+                "the second run read the first one's signature back through $4800: $0201 = $%02X", m2->ram[0x201]);
+        board_close(&b2);
+    } else {
+        free(d2);
+    }
+    free(img);
+    board_close(&b);
+    /* without the battery bit the chip RAM is not kept; submapper 1 has no sound */
+    m = board_open2(&b, 19, 0, 8, 8, 0, 0x07, 0x00);
+    ok = m && b.c.prg_ram_size == 8192 + 128 && b.c.prg_nvram_size == 0 && m->apu.xosc.kind == NES_XA_N163;
+    board_close(&b);
+    m = board_open2(&b, 19, 1, 8, 8, 2, 0x00, 0x00);
+    ok &= m && b.c.prg_ram_size == 128 && b.c.prg_nvram_size == 128 && m->apu.xosc.kind == NES_XA_NONE &&
+          wram_at(m, 0x6000) == 0x5A;
+    board_close(&b);
+    t_check(ok, "n163 headers", "no battery: 8 KiB + 128 bytes, none kept; 19.1 with a battery and no PRG-RAM: the "
+            "chip's 128 bytes kept, no sound, $6000 open bus");
+}
+
 int main(void)
 {
     headers();
@@ -806,5 +858,6 @@ int main(void)
     fcg_headers();
     fcg_eeprom_battery();
     namco210_heuristic();
+    n163_battery();
     return t_done();
 }

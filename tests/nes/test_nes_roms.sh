@@ -54,7 +54,7 @@ nostatus="$nostatus fcg4 fcg5 fcg159 namco340"
 boards="colordreams cprom bnrom nina001 gxrom camerica sxrom txsrom tqrom namco108 mmc2 mmc4 vrc4a vrc2a vrc4e vrc4b fme7
   bandai70 bandai152 irem78a irem78b sunsoft89 sunsoft93 un1rom unrom180 tams1 quattro jf17 jf19 nina03 vrc6a vrc6b mmc5
   $nostatus"
-boards="$boards fcg153 ss88006 rambo1 namco175"
+boards="$boards fcg153 ss88006 rambo1 namco175 n163"
 for rom in cpu_test ppu_scene apu_test mmc3_irq acc_test $boards; do
   if ! echo " $nostatus " | grep -q " $rom "; then
     "$GPUVET" run nes "$roms/$rom.nes" --test-rom -q >"$T_TMP/t.out" 2>&1
@@ -112,9 +112,10 @@ fi
 # frames 60-99 of an uninterrupted run (the APU ROM; the FME-7's, whose cycle counter, IRQ
 # and 5B sound run through the state; the VRC4's scanline IRQ; the MMC2's latches; the VRC6's sound;
 # the MMC5's scanline event, whose line travels in the state; the Bandai FCG's cycle counter
-# and EEPROM; the SS 88006's counter; the RAMBO-1's A12 counter and reload flag).
+# and EEPROM; the SS 88006's counter; the RAMBO-1's A12 counter and reload flag; the Namco
+# 163's IRQ counter and sound, its phases saved beside the chip RAM).
 pairs="apu_test:native apu_test:host fme7:native fme7:host vrc4e:host mmc2:host vrc6b:native vrc6b:host mmc5:native mmc5:host"
-pairs="$pairs fcg4:host fcg5:native fcg153:host ss88006:native rambo1:host rambo1:native"
+pairs="$pairs fcg4:host fcg5:native fcg153:host ss88006:native rambo1:host rambo1:native n163:native n163:host"
 for pair in $pairs; do
   rom=${pair%%:*} r=${pair#*:}
   a="$T_TMP/all.fh"; b="$T_TMP/resumed.fh"; st="$T_TMP/s.state"

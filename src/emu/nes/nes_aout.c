@@ -40,6 +40,14 @@ void nes_atab_init(nes_atab *t)
      * powers the same way */
     nes_5b_levels(t->x5b_level);
     t->xvrc6_step = (t->pulse[15] + 7) / 15; /* the VRC6 (nes_vrc6.h) */
+    /* the Namco 163 (nes_n163.h): a square of samples 0 and 15 at volume 15 on one channel
+     * (225 DAC steps peak to peak) sounds G dB louder than the APU's pulse at volume 15
+     * (pulse[15]), G the middle of the board's range (the wiki's mapper 19 submappers): 12
+     * dB (11-13, and unspecified), 16.5 (16-17), 18.75 (18-19.5); 10^(G/20) to 4 places */
+    static const uint64_t n163_gain[3] = {39811, 66834, 86596};
+    for (int i = 0; i < 3; i++)
+        t->xn163_step[i] = (uint32_t)((t->pulse[15] * n163_gain[i] + 225 * 10000 / 2) / (225 * 10000));
+    t->xn163_step[3] = 0;
     for (int j = 0; j < 17; j++)
         t->x5b_jump[0][j] = nes_5b_lfsr_step(1u << j);
     for (int i = 1; i < NES_JUMP_BITS; i++)

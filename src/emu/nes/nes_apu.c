@@ -8,6 +8,8 @@
 
 #include <string.h>
 
+_Static_assert(sizeof(nes_xosc) == 128, "nes_xosc: 128 bytes (a chip's state fits the union's 120)");
+
 static const uint8_t length_table[32] = {
     10, 254, 20, 2, 40, 4, 80, 6, 160, 8, 60, 10, 14, 12, 26, 14,
     12, 16, 24, 18, 48, 20, 96, 22, 192, 24, 72, 26, 16, 28, 32, 30,
@@ -40,7 +42,7 @@ static void audio_to(nes *m, uint64_t t)
     if (!m->opt.audio_native) {
         nes_osc_advance(m->tab, &a->osc, (uint32_t)(t - a->frame_c0));
         if (chip)
-            nes_xosc_advance(m->tab, &a->xosc, (uint32_t)(t - a->frame_c0));
+            nes_xosc_advance_img(m->tab, &a->xosc, m->xmem, (uint32_t)(t - a->frame_c0));
         a->audio_t = t;
         return;
     }
@@ -72,7 +74,7 @@ static void audio_to(nes *m, uint64_t t)
         uint32_t ra = (uint32_t)(at - a->frame_c0), rb = (uint32_t)(stop - a->frame_c0);
         o->carry += nes_osc_integrate(m->tab, &a->osc, ra, rb);
         if (chip) /* the cartridge's sound chip joins the mix */
-            o->carry += nes_xosc_integrate(m->tab, &a->xosc, ra, rb);
+            o->carry += nes_xosc_integrate_img(m->tab, &a->xosc, m->xmem, ra, rb);
         at = stop;
         if (at == end) {
             if (m->abuf_n == m->abuf_cap) {
@@ -84,7 +86,7 @@ static void audio_to(nes *m, uint64_t t)
     }
     nes_osc_advance(m->tab, &a->osc, (uint32_t)(t - a->frame_c0)); /* the silent channels too */
     if (chip)
-        nes_xosc_advance(m->tab, &a->xosc, (uint32_t)(t - a->frame_c0));
+        nes_xosc_advance_img(m->tab, &a->xosc, m->xmem, (uint32_t)(t - a->frame_c0));
     a->audio_t = t;
 }
 
@@ -97,6 +99,18 @@ static void log_xspan(nes *m)
     if (!m->opt.log_audio)
         return;
     nes_loghead *h = m->lh;
+    if (m->xmem) { /* the chip's memory: an image per span (the last one when unchanged) */
+        uint32_t n = m->xmem_len;
+        if (h->nxmem < n || memcmp(m->lxmem + h->nxmem - n, m->xmem, n)) {
+            while (h->nxmem + n > m->lxmem_cap) {
+                m->lxmem_cap *= 2;
+                m->lxmem = gv_xrealloc(m->lxmem, m->lxmem_cap);
+            }
+            memcpy(m->lxmem + h->nxmem, m->xmem, n);
+            h->nxmem += n;
+        }
+        nes_xosc_set_image(&a->xosc, h->nxmem - n);
+    }
     if (h->nxspan && m->lxspan[h->nxspan - 1].t0 == t0) {
         h->nxspan--; /* a later change at the same cycle replaces the span */
     } else if (h->nxspan == m->lxspan_cap) {
@@ -535,6 +549,8 @@ void nes_apu_power(nes *m)
     a->fc_reset = NES_NEVER;
     a->fc_start = 0;
     nes_xosc_power(&a->xosc, m->bd->xaudio);
+    if (m->bd->xaudio_power)
+        m->bd->xaudio_power(m);
     refresh(m);
 }
 
@@ -564,7 +580,7 @@ void nes_apu_frame_begin(nes *m)
     if (m->opt.log_audio) {
         m->lh->nspan = 0;
         refresh(m); /* the frame's first span, at t0 = 0 */
-        m->lh->nxspan = 0;
+        m->lh->nxspan = m->lh->nxmem = 0;
         if (m->apu.xosc.kind != NES_XA_NONE)
             log_xspan(m);
     }

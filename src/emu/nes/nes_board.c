@@ -20,6 +20,7 @@ extern const nes_board nes_board_fme7, nes_board_vrc6a, nes_board_vrc6b, nes_boa
 extern const nes_board nes_board_fcg16, nes_board_fcg16_4, nes_board_fcg16_5, nes_board_fcg153, nes_board_fcg159;
 extern const nes_board nes_board_ss88006, nes_board_rambo1;
 extern const nes_board nes_board_namco175, nes_board_namco340, nes_board_namco210;
+extern const nes_board nes_board_namco163, nes_board_namco163q;
 extern const nes_board nes_board_bandai74, nes_board_bandai152, nes_board_irem78, nes_board_sunsoft89,
     nes_board_sunsoft93, nes_board_un1rom, nes_board_unrom180, nes_board_tams1, nes_board_quattro, nes_board_jf17,
     nes_board_jf19, nes_board_j87, nes_board_jf11, nes_board_jf13, nes_board_sunsoft1, nes_board_nina03;
@@ -40,6 +41,7 @@ const nes_board *const nes_boards[] = {
     &nes_board_fcg16_4, &nes_board_fcg16_5, &nes_board_fcg16, &nes_board_fcg153, &nes_board_fcg159,
     &nes_board_ss88006, &nes_board_rambo1,
     &nes_board_namco175, &nes_board_namco340, &nes_board_namco210,
+    &nes_board_namco163q, &nes_board_namco163,
     NULL,
 };
 
@@ -65,7 +67,7 @@ static const struct {
     const char *name;
 } unsupported[] = {
     {6, "FFE F4xxx"}, {8, "FFE F3xxx"}, {12, "MMC3 variant (DBZ5)"}, {15, "100-in-1 multicart"},
-    {19, "Namco 163"}, {32, "Irem G-101"},
+    {32, "Irem G-101"},
     {33, "Taito TC0190"}, {48, "Taito TC0690"}, {65, "Irem H3001"}, {67, "Sunsoft-3"},
     {68, "Sunsoft-4"}, {73, "VRC3"}, {75, "VRC1"}, {76, "Namco 3446"}, {80, "Taito X1-005"}, {82, "Taito X1-017"}, {85, "VRC7"},
     {88, "Namco 118 variant"}, {95, "Namco 3425"}, {105, "NES-EVENT"}, {113, "NINA-03/06 multicart"},

@@ -100,6 +100,12 @@ struct nes_board {
     uint8_t xaudio;          /* expansion sound chip: NES_XA_NONE or a chip of nes_xaudio.h */
     uint8_t conflicts;       /* NES_CONFLICT_* */
     uint8_t chr_both;        /* CHR-ROM and CHR-RAM side by side (TQROM) */
+    /* RAM inside the chip beyond the header's fields (the Namco 163's 128 bytes): the
+     * cartridge's last chip_ram bytes of PRG-RAM (m->prg_ram), battery-backed with the
+     * header's battery bit. */
+    uint16_t chip_ram;
+    /* The sound chip's state after nes_xosc_power (what the cartridge sets: its level). */
+    void (*xaudio_power)(nes *m);
 };
 
 /* The registered boards (nes_board.c), in match order; NULL-terminated. */

@@ -131,6 +131,11 @@ gv_status nes_cart_parse(const uint8_t *d, size_t len, const char *name, nes_car
     out->chr_nvram_size = chr_nvram;
     if (!nes2 && b->ines)
         b->ines(out); /* what the board implies beyond an iNES 1.0 header */
+    if (b->chip_ram) { /* the chip's own RAM after the PRG-RAM, kept by the battery if any */
+        out->prg_ram_size += b->chip_ram;
+        if (battery)
+            out->prg_nvram_size += b->chip_ram;
+    }
     out->battery = out->prg_nvram_size || out->chr_nvram_size;
     if (out->chr_size == 0 && out->chr_ram_size == 0)
         return gv_fail(err, GV_ERR_INPUT, "%s: bad header: neither CHR-ROM nor CHR-RAM", name);

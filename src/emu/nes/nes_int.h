@@ -146,6 +146,11 @@ struct nes {
     uint32_t lspan_cap;
     nes_xosc *lxspan;
     uint32_t lxspan_cap;
+    uint8_t *lxmem;        /* the sound chip's memory images of the frame (lh->nxmem bytes) */
+    uint32_t lxmem_cap;
+    const uint8_t *xmem;   /* the memory the sound chip reads (Namco 163: its RAM), NULL: none;
+                            * xmem_len bytes, set by the board at power */
+    uint32_t xmem_len;
 
     emu_line_fn trace;     /* one line per instruction (nes_trace.c), or NULL */
     void *trace_ctx;

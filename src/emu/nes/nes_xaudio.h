@@ -6,7 +6,10 @@
  * the device) from the frame log's second span array, and the sums add to the APU's before
  * the output filters, so every path gives the same samples. A chip is a kind below, its
  * rules header (nes_5b.h, nes_vrc6.h) and a case in each switch; its board owns the registers and
- * calls nes_xaudio_begin / nes_xaudio_end around a write (nes_int.h). */
+ * calls nes_xaudio_begin / nes_xaudio_end around a write (nes_int.h). A chip whose sound reads
+ * a memory too big for the record (the Namco 163's 128 bytes of wavetable RAM, nes_n163.h)
+ * gets an image of it per span: the frame log keeps the images after the spans, the record
+ * the offset of its own (nes_xosc_image), the native path the live memory (m->xmem). */
 #ifndef GV_EMU_NES_NES_XAUDIO_H
 #define GV_EMU_NES_NES_XAUDIO_H
 
@@ -14,9 +17,11 @@
 
 #include "emu/nes/nes_5b.h"
 #include "emu/nes/nes_audio.h"
+#include "emu/nes/nes_n163.h"
 #include "emu/nes/nes_vrc6.h"
 
 enum { NES_XA_NONE = 0, NES_XA_5B = 1, NES_XA_VRC6 = 2 };
+enum { NES_XA_N163 = 19 }; /* the Namco 163 (its mapper's number, clear of the others' kinds) */
 
 /* A chip's audible state from cycle t0 (frame-relative) on. 128 bytes, plain data. */
 typedef struct {
@@ -25,6 +30,7 @@ typedef struct {
     union {
         nes_5b_osc s5b;
         nes_vrc6_osc vrc6;
+        nes_n163_osc n163;
         uint32_t raw[30];
     } u;
 } nes_xosc;
@@ -50,6 +56,15 @@ GV_INLINE void nes_xosc_power(nes_xosc *o, int kind)
         nes_vrc6_regs(c, zero);
         for (int u = 0; u < 3; u++)
             c->next[u] = c->per[u];
+    } else if (kind == NES_XA_N163) {
+        nes_n163_osc *c = &o->u.n163; /* the RAM all 0: one channel, 7, silent */
+        c->next = 15;
+        c->cur = 7;
+        c->count = 1;
+        c->on = 1;
+        c->out = NES_N163_REST;
+        for (int k = 0; k < 8; k++)
+            c->len[k] = 256;
     }
 }
 
@@ -85,15 +100,55 @@ GV_INLINE void nes_xosc_rebase(nes_xosc *o, uint32_t len)
         for (int c = 0; c < 3; c++)
             o->u.vrc6.next[c] -= len;
         break;
+    case NES_XA_N163: o->u.n163.next -= len; break;
     default: break;
     }
 }
 
-/* Sum over [a, b) of the frame whose chip spans are span[0..n) (span[0].t0 == 0). */
-GV_INLINE uint64_t nes_xspans_integrate(const nes_atab *tab, const nes_xosc *span, uint32_t n, uint32_t a, uint32_t b)
+/* ---- chips with a memory image (nes_n163.h) ---------------------------------------------- */
+
+/* The span's memory image within the frame's images xmem (NULL: the chip has none). */
+GV_INLINE const uint8_t *nes_xosc_image(const nes_xosc *o, const uint8_t *xmem)
+{
+    return o->kind == NES_XA_N163 && xmem ? xmem + o->u.n163.mem : (const uint8_t *)0;
+}
+
+/* Records where the span's image is in the frame's images. */
+GV_INLINE void nes_xosc_set_image(nes_xosc *o, uint32_t off)
+{
+    if (o->kind == NES_XA_N163)
+        o->u.n163.mem = off;
+}
+
+/* nes_xosc_advance and nes_xosc_integrate for every chip, img being the memory its sound
+ * reads (nes_xosc_image; the live memory on the native path). */
+GV_INLINE void nes_xosc_advance_img(const nes_atab *tab, nes_xosc *o, const uint8_t *img, uint32_t t)
+{
+    if (o->kind == NES_XA_N163)
+        nes_n163_advance(&o->u.n163, img, t);
+    else
+        nes_xosc_advance(tab, o, t);
+}
+
+GV_INLINE uint64_t nes_xosc_integrate_img(const nes_atab *tab, nes_xosc *o, const uint8_t *img, uint32_t a, uint32_t b)
+{
+    if (o->kind == NES_XA_N163)
+        return nes_n163_integrate(tab, &o->u.n163, img, a, b);
+    return nes_xosc_integrate(tab, o, a, b);
+}
+
+/* The span walk's steps with the span's memory image (xmem_: the frame's images). */
+#define NES_XOSC_ADVANCE_LOG(tab, o, t) nes_xosc_advance_img(tab, o, nes_xosc_image(o, xmem_), t)
+#define NES_XOSC_INTEGRATE_LOG(tab, o, a, b) nes_xosc_integrate_img(tab, o, nes_xosc_image(o, xmem_), a, b)
+
+/* Sum over [a, b) of the frame whose chip spans are span[0..n) (span[0].t0 == 0) and whose
+ * chip memory images are xmem (NULL: none). */
+GV_INLINE uint64_t nes_xspans_integrate(const nes_atab *tab, const nes_xosc *span, uint32_t n, const uint8_t *xmem,
+                                        uint32_t a, uint32_t b)
 {
     uint64_t sum = 0;
-    NES_SPANS_SUM(sum, tab, span, n, a, b, nes_xosc, nes_xosc_advance, nes_xosc_integrate);
+    const uint8_t *xmem_ = xmem;
+    NES_SPANS_SUM(sum, tab, span, n, a, b, nes_xosc, NES_XOSC_ADVANCE_LOG, NES_XOSC_INTEGRATE_LOG);
     return sum;
 }
 
