@@ -999,6 +999,14 @@ static void test_console(const emu_console *con, const char *cores)
         snprintf(rom, sizeof rom, "%s/apu_test.%s", dir, con->name);
         if (!stat(rom, &st))
             check_hashes(&c, con, rom, "apu_test", EMU_R_NATIVE);
+        /* a ROM of each board family issue 37 added second: the Bandai FCG with its EEPROM,
+         * the SS 88006, the RAMBO-1, the Namco 340, the Namco 163 with its sound */
+        static const char *const boards[] = {"fcg5", "ss88006", "rambo1", "namco340", "n163"};
+        for (size_t i = 0; !strcmp(con->name, "nes") && i < sizeof boards / sizeof boards[0]; i++) {
+            snprintf(rom, sizeof rom, "%s/%s.nes", dir, boards[i]);
+            if (!stat(rom, &st))
+                check_hashes(&c, con, rom, boards[i], EMU_R_NATIVE);
+        }
         snprintf(rom, sizeof rom, "%s/input_test.%s", dir, con->name);
         char movie[512];
         snprintf(movie, sizeof movie, "%s/tests/emu/input_%s.txt", getenv("GV_ROOT"), con->name);
