@@ -27,7 +27,7 @@ build() { # name linker-config source defines (comma-separated NAME=VALUE)
 }
 status=0
 # name:linker-config[:source:defines] (the source is name.s unless given)
-for r in cpu_test:nrom.cfg ppu_scene:nrom.cfg apu_test:nrom.cfg mmc3_irq:mmc3.cfg input_test:nrom.cfg acc_test:mmc3.cfg \
+for r in cpu_test:nrom.cfg ppu_scene:nrom.cfg apu_test:nrom.cfg mmc3_irq:mmc3.cfg input_test:nrom.cfg acc_test:mmc3.cfg acc2_test:nrom.cfg \
   colordreams:latch32c.cfg:latch_test:BOARD=11 cprom:cprom.cfg:latch_test:BOARD=13 bnrom:latch32.cfg:latch_test:BOARD=34 \
   nina001:latch32c.cfg:latch_test:BOARD=134 gxrom:latch32c.cfg:latch_test:BOARD=66 camerica:latch16.cfg:latch_test:BOARD=71 \
   txsrom:mmc3x.cfg:mmc3x_test:BOARD=118 tqrom:mmc3x.cfg:mmc3x_test:BOARD=119 namco108:mmc3x.cfg:mmc3x_test:BOARD=206 \
@@ -40,6 +40,7 @@ for r in cpu_test:nrom.cfg ppu_scene:nrom.cfg apu_test:nrom.cfg mmc3_irq:mmc3.cf
   j87:disc32.cfg:disc_test:BOARD=87 jf11:disc32.cfg:disc_test:BOARD=140 jf13:disc32.cfg:disc_test:BOARD=86 \
   sunsoft1:disc32.cfg:disc_test:BOARD=184 nina03:disc32.cfg:disc_test:BOARD=79 \
   vrc6a:mmc3x.cfg:vrc6_test:BOARD=24 vrc6b:mmc3x.cfg:vrc6_test:BOARD=26 mmc5:mmc3x.cfg:mmc5_test \
+  mmc5x:mmc3x.cfg:mmc5x_test \
   fcg4:disc16.cfg:fcg_test:BOARD=164 fcg5:disc16.cfg:fcg_test:BOARD=165 fcg159:disc16.cfg:fcg_test:BOARD=159 \
   fcg153:fcg512.cfg:fcg_test:BOARD=153 \
   ss88006:mmc3x.cfg:ss88006_test rambo1:mmc3x.cfg:rambo_test \

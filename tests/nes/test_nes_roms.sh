@@ -21,9 +21,10 @@ pass "NES test ROMs" "built with ca65/ld65 into $roms"
 # checks are skipped with the reason the device run gives.
 if "$GPUVET" smoke -q >/dev/null 2>&1; then gpu=1; else gpu=0; fi
 
-# frames to run each ROM for: the CPU test's whole run, the others past their first splits
+# frames to run each ROM for: the CPU test's whole run, the MMC5 sound ROM's screen and sound, the
+# others past their first splits
 frames_of() {
-  case $1 in cpu_test) echo 620 ;; apu_test) echo 245 ;; *) echo 30 ;; esac
+  case $1 in cpu_test) echo 620 ;; apu_test) echo 245 ;; mmc5x) echo 300 ;; *) echo 30 ;; esac
 }
 
 # hashes ROM FRAMES VIDEO AUDIO [more flags]: prints "video audio" hashes, or "rc=N"
@@ -53,11 +54,17 @@ nostatus="nrom368 j87 jf11 jf13 sunsoft1"
 nostatus="$nostatus fcg4 fcg5 fcg159 namco340"
 boards="colordreams cprom bnrom nina001 gxrom camerica sxrom txsrom tqrom namco108 mmc2 mmc4 vrc4a vrc2a vrc4e vrc4b fme7
   bandai70 bandai152 irem78a irem78b sunsoft89 sunsoft93 un1rom unrom180 tams1 quattro jf17 jf19 nina03 vrc6a vrc6b mmc5
+  mmc5x
   $nostatus"
 boards="$boards fcg153 ss88006 rambo1 namco175 n163"
-for rom in cpu_test ppu_scene apu_test mmc3_irq acc_test $boards; do
+# flags a ROM's verdict run needs: acc2_test runs its last check after a reset
+verdict_flags() {
+  case $1 in acc2_test) echo "--reset-at 20" ;; *) echo "" ;; esac
+}
+for rom in cpu_test ppu_scene apu_test mmc3_irq acc_test acc2_test $boards; do
   if ! echo " $nostatus " | grep -q " $rom "; then
-    "$GPUVET" run nes "$roms/$rom.nes" --test-rom -q >"$T_TMP/t.out" 2>&1
+    # shellcheck disable=SC2046
+    "$GPUVET" run nes "$roms/$rom.nes" --test-rom $(verdict_flags $rom) -q >"$T_TMP/t.out" 2>&1
     rc=$?
     msg=$(grep '^test ROM' "$T_TMP/t.out")
     if [ $rc = 0 ] && echo "$msg" | grep -q 'passed'; then pass "$rom status" "$msg"; else fail "$rom status" "exit $rc: $msg"; fi
@@ -111,10 +118,11 @@ fi
 # Save states: save after 60 frames, load, run 40 more: the frames and samples equal
 # frames 60-99 of an uninterrupted run (the APU ROM; the FME-7's, whose cycle counter, IRQ
 # and 5B sound run through the state; the VRC4's scanline IRQ; the MMC2's latches; the VRC6's sound;
-# the MMC5's scanline event, whose line travels in the state; the Bandai FCG's cycle counter
-# and EEPROM; the SS 88006's counter; the RAMBO-1's A12 counter and reload flag; the Namco
-# 163's IRQ counter and sound, its phases saved beside the chip RAM).
+# the MMC5's scanline event, whose line travels in the state; its sound, split and 240 Hz clock;
+# the Bandai FCG's cycle counter and EEPROM; the SS 88006's counter; the RAMBO-1's A12 counter
+# and reload flag; the Namco 163's IRQ counter and sound, its phases saved beside the chip RAM).
 pairs="apu_test:native apu_test:host fme7:native fme7:host vrc4e:host mmc2:host vrc6b:native vrc6b:host mmc5:native mmc5:host"
+pairs="$pairs mmc5x:native mmc5x:host"
 pairs="$pairs fcg4:host fcg5:native fcg153:host ss88006:native rambo1:host rambo1:native n163:native n163:host"
 for pair in $pairs; do
   rom=${pair%%:*} r=${pair#*:}

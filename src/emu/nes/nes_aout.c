@@ -40,6 +40,7 @@ void nes_atab_init(nes_atab *t)
      * powers the same way */
     nes_5b_levels(t->x5b_level);
     t->xvrc6_step = (t->pulse[15] + 7) / 15; /* the VRC6 (nes_vrc6.h) */
+    t->xmmc5_pcm_step = (t->tnd[127] + 63) / 127; /* the MMC5's PCM (nes_mmc5.h) */
     /* the Namco 163 (nes_n163.h): a square of samples 0 and 15 at volume 15 on one channel
      * (225 DAC steps peak to peak) sounds G dB louder than the APU's pulse at volume 15
      * (pulse[15]), G the middle of the board's range (the wiki's mapper 19 submappers): 12
