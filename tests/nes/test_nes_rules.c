@@ -363,11 +363,117 @@ static void mmc5_sound(void)
     t_check(!bad_span, "MMC5 sound span pieces vs sequential", "%d of 50 random frames differ", bad_span);
 }
 
+/* The Namco 163's sound (nes_n163.h): over random RAM and channels (1-8 enabled, waves that
+ * may read the channel registers, phases included, phases the CPU wrote past the wave's
+ * length), the closed-form advance against the updates one by one; the sum against a cycle-by-cycle walk of the DAC; and through
+ * nes_xspans_integrate in random pieces, each span with its own logged RAM image, against the
+ * sum through its changes. */
+static void random_n163(gv_rng *r, nes_xosc *x, uint8_t *ram, uint32_t t0)
+{
+    nes_xosc_power(x, NES_XA_N163);
+    x->t0 = t0;
+    for (int i = 0; i < NES_N163_RAM; i++)
+        ram[i] = (uint8_t)gv_rng_u64(r);
+    if (gv_rng_below(r, 2)) /* short waves often: more wraps */
+        for (int c = 0; c < 8; c++)
+            ram[0x44 + 8 * c] |= 0xE0;
+    if (gv_rng_below(r, 2)) /* all eight channels often: each waits 120 cycles for its turn */
+        ram[0x7F] |= 0x70;
+    nes_n163_osc *o = &x->u.n163;
+    nes_n163_regs(o, ram);
+    o->cur = (uint8_t)(7 - gv_rng_below(r, o->count));
+    o->next = t0 + 1 + (uint32_t)gv_rng_below(r, 15);
+    o->on = gv_rng_below(r, 8) != 0;
+    o->level = (uint8_t)gv_rng_below(r, 3);
+}
+
+static void n163_sound(void)
+{
+    static nes_atab tab;
+    nes_atab_init(&tab);
+    gv_rng r;
+    gv_rng_seed(&r, 163);
+    uint8_t ram[NES_N163_RAM];
+    int bad_adv = 0, bad = 0, n = 2000;
+    for (int k = 0; k < n; k++) {
+        nes_xosc x, ref;
+        random_n163(&r, &x, ram, 0);
+        ref = x;
+        uint32_t a = (uint32_t)gv_rng_below(&r, 3000);
+        uint32_t b = a + 1 + (uint32_t)gv_rng_below(&r, gv_rng_below(&r, 2) ? 100 : 3000);
+        if (gv_rng_below(&r, 4) == 0) /* from the start: channels not yet updated */
+            a = 0, b = 1 + (uint32_t)gv_rng_below(&r, 100);
+        nes_n163_osc *o = &ref.u.n163;
+        uint64_t want = 0;
+        for (uint32_t t = 0; t < b; t++) { /* the DAC cycle by cycle */
+            while (o->next <= t) {
+                o->next += 15;
+                if (o->on)
+                    nes_n163_update(o, ram);
+            }
+            if (t >= a)
+                want += o->out;
+        }
+        while (o->next <= b) {
+            o->next += 15;
+            if (o->on)
+                nes_n163_update(o, ram);
+        }
+        want *= tab.xn163_step[o->level];
+        nes_xosc y = x;
+        nes_xosc_advance_img(&tab, &y, ram, b); /* closed form, straight to b */
+        bad_adv += memcmp(&y.u.n163, o, sizeof *o) != 0;
+        nes_xosc_advance_img(&tab, &x, ram, a);
+        bad += nes_xosc_integrate_img(&tab, &x, ram, a, b) != want || memcmp(&x.u.n163, o, sizeof *o) != 0;
+    }
+    t_check(!bad_adv, "N163 closed-form advance vs the updates one by one", "%d of %d random states differ", bad_adv, n);
+    t_check(!bad, "N163 sound sum vs cycle-by-cycle walk", "%d of %d random intervals differ (sum or state)", bad, n);
+    int bad_span = 0;
+    static uint8_t img[16 * NES_N163_RAM];
+    for (int k = 0; k < 50; k++) {
+        nes_xosc spans[16], cur;
+        random_n163(&r, &spans[0], img, 0);
+        cur = spans[0];
+        uint8_t live[NES_N163_RAM];
+        memcpy(live, img, sizeof live);
+        uint64_t seq = 0;
+        uint32_t t = 0;
+        int ns = 1 + (int)gv_rng_below(&r, 15);
+        for (int s = 1; s < ns; s++) { /* a RAM write at ts: the phases out, a byte, the channels in */
+            uint32_t ts = t + 1 + (uint32_t)gv_rng_below(&r, 2000);
+            seq += nes_xosc_integrate_img(&tab, &cur, live, t, ts);
+            nes_xosc_advance_img(&tab, &cur, live, ts);
+            nes_n163_phases_out(&cur.u.n163, live);
+            live[gv_rng_below(&r, NES_N163_RAM)] = (uint8_t)gv_rng_u64(&r);
+            nes_n163_regs(&cur.u.n163, live);
+            cur.t0 = ts;
+            memcpy(img + (size_t)s * NES_N163_RAM, live, sizeof live);
+            nes_xosc_set_image(&cur, (uint32_t)s * NES_N163_RAM);
+            spans[s] = cur;
+            t = ts;
+        }
+        uint32_t end = t + 1 + (uint32_t)gv_rng_below(&r, 2000);
+        seq += nes_xosc_integrate_img(&tab, &cur, live, t, end);
+        uint64_t blk = 0;
+        for (uint32_t a = 0; a < end;) {
+            uint32_t b2 = a + 1 + (uint32_t)gv_rng_below(&r, 60);
+            if (b2 > end)
+                b2 = end;
+            blk += nes_xspans_integrate(&tab, spans, (uint32_t)ns, img, a, b2);
+            a = b2;
+        }
+        bad_span += blk != seq;
+    }
+    t_check(!bad_span, "N163 sound span pieces vs sequential", "%d of 50 random frames differ (the spans' RAM images "
+            "from the log)", bad_span);
+}
+
 int main(void)
 {
     nes_palette_rgb32(rgb32);
     lines();
     sound();
     mmc5_sound();
+    n163_sound();
     return t_done();
 }

@@ -78,7 +78,8 @@ GV_INLINE void nes_n163_advance(nes_n163_osc *o, const uint8_t *ram, uint32_t t)
     uint32_t n = o->count, pos0 = 7u - o->cur, before = k - 1;
     for (uint32_t p = 0; p < n && before; p++) { /* position p: channel 7 - p */
         uint32_t c = 7 - p, share = before / n + ((p + n - pos0) % n < before % n ? 1u : 0u);
-        o->phase[c] = (uint32_t)(((uint64_t)o->phase[c] + (uint64_t)share * o->freq[c]) % ((uint32_t)o->len[c] << 16));
+        if (share) /* (a channel not updated keeps a phase the CPU wrote past its length) */
+            o->phase[c] = (uint32_t)(((uint64_t)o->phase[c] + (uint64_t)share * o->freq[c]) % ((uint32_t)o->len[c] << 16));
     }
     o->cur = (uint8_t)(7 - (pos0 + before) % n);
     nes_n163_update(o, ram);
