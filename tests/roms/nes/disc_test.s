@@ -231,23 +231,6 @@ probe_conflict:
 
 .segment "CODE"
 
-; CHECK value, code, "text": when A != value the test fails with `code` (and, with a status
-; block, the text and A in hex).
-.macro CHECK value, code, text
-    .local ok
-    cmp #value
-    beq ok
-.if STATUS_OK
-    pha
-    PRINT text
-    pla
-    jsr print_hex
-.endif
-    lda #code
-    jmp fail_done
-ok:
-.endmacro
-
 ; The latch value that maps PRG bank A in the switched window (CHR bank 0, other bits 0).
 prg_value:
 .if BOARD = 70 .or BOARD = 152 .or BOARD = 89 .or BOARD = 93 .or BOARD = 140 .or BOARD = 86

@@ -76,39 +76,9 @@ ee_b:     .res 1
 
 .segment "CODE"
 
-; CHECK value, code, "text": when A != value the test fails with `code` (and, with a status
-; block, the text and A in hex).
-.macro CHECK value, code, text
-    .local ok
-    cmp #value
-    beq ok
-.if STATUS_OK
-    pha
-    PRINT text
-    pla
-    jsr print_hex
-.endif
-    lda #code
-    jmp fail_done
-ok:
-.endmacro
-
-; Loops of 10 cycles until the IRQ handler records X (A: the count, $FF: none in 255).
-count_irq:
-    lda #0
-    sta irq_hit
-    ldx #0
-    cli
-:   inx
-    beq :+
-    lda irq_hit
-    beq :-
-    sei
-    lda irq_x
-    rts
-:   sei
-    lda #$FF
-    rts
+; count_irq: loops of 10 cycles until the IRQ handler records X (A: the count, $FF: none
+; in 255).
+    COUNT_IRQ
 
 ; Counter (FCG-1/2) or latch (LZ93D50) := A:X (high:low), then counting on (the LZ93D50
 ; copies the latch): the IRQ comes N cycles after the control write.
@@ -382,44 +352,25 @@ l_chr:
     ldx #$20
     ldy #$20
     jsr chr_poke
-    ldx #$28
-    ldy #$20
-    jsr chr_peek
+    NT_PEEK $28
     CHECK $5A, 3, "vertical $2820 "
     lda #1
     sta BASE + 9            ; horizontal
-    ldx #$24
-    ldy #$20
-    jsr chr_peek
+    NT_PEEK $24
     CHECK $5A, 3, "horizontal $2420 "
     lda #2
     sta BASE + 9            ; one-screen lower
-    ldx #$2C
-    ldy #$20
-    jsr chr_peek
+    NT_PEEK $2C
     CHECK $5A, 3, "one-screen lower $2C20 "
     lda #3
     sta BASE + 9            ; one-screen upper: $2000's write is on the other page
-    ldx #$2C
-    ldy #$20
-    jsr chr_peek
+    NT_PEEK $2C
     CHECK $00, 3, "one-screen upper $2C20 "
     lda #0
     sta BASE + 9
 
     ; ---- 4: the IRQ ----------------------------------------------------------------------
-    lda #>500
-    ldx #<500
-    jsr start_irq
-    jsr count_irq
-    sta n0
-    lda #>1500
-    ldx #<1500
-    jsr start_irq
-    jsr count_irq
-    sec
-    sbc n0
-    CHECK 100, 4, "IRQ loops, N 1500 - N 500: "
+    IRQ_100_LOOPS 4
     lda #0
     tax
     jsr start_irq           ; a counter of 0 enabled: at once

@@ -48,22 +48,9 @@ bank:     .res 1
 
 .segment "CODE"
 
-; Loops of 10 cycles until the IRQ handler records X (A: the count, $FF: none in 255).
-count_irq:
-    lda #0
-    sta irq_hit
-    ldx #0
-    cli
-:   inx
-    beq :+
-    lda irq_hit
-    beq :-
-    sei
-    lda irq_x
-    rts
-:   sei
-    lda #$FF
-    rts
+; count_irq: loops of 10 cycles until the IRQ handler records X (A: the count, $FF: none
+; in 255).
+    COUNT_IRQ
 
 ; Counter := A:X (high:low), counting and IRQ on: the IRQ N + 1 cycles from the write.
 start_irq:

@@ -35,8 +35,10 @@
 
 .include "common.inc"
 .include "boards.inc"
+.include "namco.inc"
 
     NES2_BOARD 19, 3, 8, 8, 2, $70, $00        ; battery; PRG-NVRAM 8 KiB
+STATUS_OK = 1
     PRG_TAGS 16
     CHR_DATA 64
 
@@ -53,21 +55,7 @@ bank:     .res 1
 
 .segment "CODE"
 
-; CHR register X := A ($8000 + $800 X; X 8-11: the nametables).
-reg_write:
-    pha
-    txa
-    asl a
-    asl a
-    asl a
-    ora #$80
-    sta tmp+1
-    lda #0
-    sta tmp
-    tay
-    pla
-    sta (tmp),y
-    rts
+    NAMCO_CHR_WRITE
 
 ; The chip RAM byte at X := A; $F800 back to $40.
 chip_poke:
@@ -85,22 +73,9 @@ chip_peek:
     stx $F800
     rts
 
-; Loops of 10 cycles until the IRQ handler records X (A: the count, $FF: none in 255).
-count_irq:
-    lda #0
-    sta irq_hit
-    ldx #0
-    cli
-:   inx
-    beq :+
-    lda irq_hit
-    beq :-
-    sei
-    lda irq_x
-    rts
-:   sei
-    lda #$FF
-    rts
+; count_irq: loops of 10 cycles until the IRQ handler records X (A: the count, $FF: none
+; in 255).
+    COUNT_IRQ
 
 ; The IRQ counter := $7FFF - A:X (high:low), counting: the IRQ A:X cycles on.
 start_irq:
@@ -176,77 +151,12 @@ reset:
     bne :-
 
     ; ---- 1: PRG ------------------------------------------------------------------------
-    lda #0
-    sta k
-l_prg:
-    lda k
-    sta $E000
-    eor #1
-    sta $E800
-    eor #3
-    sta $F000
-    lda $8000
-    cmp k
-    bne prg_bad
-    lda k
-    eor #1
-    cmp $A000
-    bne prg_bad
-    lda k
-    eor #2
-    cmp $C000
-    bne prg_bad
-    inc k
-    lda k
-    cmp #13
-    bne l_prg
-    lda $E000
-    EXPECT 15, 1, "$E000 tag "
+    NAMCO_PRG_CHECK
     lda #$C0                ; $E800 bits 6-7: CHR-ROM at $E0-$FF in both halves
     sta $E800
-    jmp chr_tests
-prg_bad:
-    PRINT "PRG bank "
-    lda k
-    jsr print_hex
-    lda #1
-    jmp fail_done
 
     ; ---- 2: CHR ------------------------------------------------------------------------
-chr_tests:
-    lda #0
-    sta k
-l_chr:
-    lda k
-    asl a
-    asl a
-    asl a
-    adc #3                  ; register i := 8i + 3
-    ldx k
-    jsr reg_write
-    lda k
-    asl a
-    asl a
-    tax
-    ldy #$00
-    jsr chr_peek
-    sta n0
-    lda k
-    asl a
-    asl a
-    asl a
-    adc #3
-    cmp n0
-    beq :+
-    PRINT "CHR register read "
-    lda n0
-    jsr print_hex
-    lda #2
-    jmp fail_done
-:   inc k
-    lda k
-    cmp #8
-    bne l_chr
+    CHR_REGS_CHECK chr_write, 0, 2
 
     ; ---- 3: nametables -----------------------------------------------------------------
     lda #$E0                ; vertical
@@ -259,21 +169,15 @@ l_chr:
     ldx #$20
     ldy #$20
     jsr chr_poke
-    ldx #$28
-    ldy #$20
-    jsr chr_peek
+    NT_PEEK $28
     EXPECT $5A, 3, "vertical $2820 "
-    ldx #$24
-    ldy #$20
-    jsr chr_peek
+    NT_PEEK $24
     EXPECT $00, 3, "vertical $2420 "
     lda #$E0                ; horizontal
     sta $C800
     lda #$E1
     sta $D000
-    ldx #$24
-    ldy #$20
-    jsr chr_peek
+    NT_PEEK $24
     EXPECT $5A, 3, "horizontal $2420 "
     lda #9                  ; CHR-ROM page 9 as nametable $2000
     sta $C000
@@ -337,18 +241,7 @@ l_chr:
 :
 
     ; ---- 5: the IRQ ----------------------------------------------------------------------
-    lda #>500
-    ldx #<500
-    jsr start_irq
-    jsr count_irq
-    sta n0
-    lda #>1500
-    ldx #<1500
-    jsr start_irq
-    jsr count_irq
-    sec
-    sbc n0
-    EXPECT 100, 5, "IRQ loops, N 1500 - N 500: "
+    IRQ_100_LOOPS 5
     lda #>100
     ldx #<100
     jsr start_irq           ; the counter stops at $7FFF
@@ -492,22 +385,8 @@ nmi:
     sta $F800
     lda #16
     sta $4800
-:   lda frame               ; CHR banks 8j .. 8j + 7, j = frame / 32 mod 8; vertical
-    lsr a
-    lsr a
-    and #$38
-    sta bank
-    lda #0
-    sta k
-:   lda k
-    clc
-    adc bank
-    ldx k
-    jsr reg_write
-    inc k
-    lda k
-    cmp #8
-    bne :-
+:   FRAME_BANK              ; CHR banks 8j .. 8j + 7, j = frame / 32 mod 8; vertical
+    SET_CHR_BANKS chr_write, 0, 8, 0
     lda #$E0
     sta $C000
     lda #>15000             ; the split: an IRQ 15000 cycles from here
@@ -535,18 +414,7 @@ l_screen:
     sta $5800               ; acknowledged, off until the next NMI
     lda #3                  ; nametable $2000 from CHR-ROM page 3
     sta $C000
-    lda #0                  ; banks 0-3 move on by 32
-    sta k
-:   lda k
-    clc
-    adc bank
-    eor #$20
-    ldx k
-    jsr reg_write
-    inc k
-    lda k
-    cmp #4
-    bne :-
+    SET_CHR_BANKS chr_write, 0, 4, $20 ; banks 0-3 move on by 32
     POP_AXY_RTI
 
 .segment "VECTORS"

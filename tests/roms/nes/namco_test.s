@@ -14,6 +14,7 @@
 
 .include "common.inc"
 .include "boards.inc"
+.include "namco.inc"
 
 RESULT = $0200
 
@@ -34,38 +35,7 @@ bank:     .res 1
 
 .segment "CODE"
 
-; CHECK value, code, "text": when A != value the test fails with `code` (and, with a status
-; block, the text and A in hex).
-.macro CHECK value, code, text
-    .local ok
-    cmp #value
-    beq ok
-.if STATUS_OK
-    pha
-    PRINT text
-    pla
-    jsr print_hex
-.endif
-    lda #code
-    jmp fail_done
-ok:
-.endmacro
-
-; CHR register X := A ($8000 + $800 X).
-chr_write:
-    pha
-    txa
-    asl a
-    asl a
-    asl a
-    ora #$80
-    sta tmp+1
-    lda #0
-    sta tmp
-    tay
-    pla
-    sta (tmp),y
-    rts
+    NAMCO_CHR_WRITE
 
 ; The byte at $2020 as seen through PPU address X:$20 (a nametable probe).
 nt_probe:
@@ -95,69 +65,10 @@ reset:
 .endif
 
     ; ---- 1: PRG ------------------------------------------------------------------------
-    lda #0
-    sta k
-l_prg:
-    lda k
-    sta $E000
-    eor #1
-    sta $E800
-    eor #3
-    sta $F000
-    lda $8000
-    cmp k
-    bne prg_bad
-    lda k
-    eor #1
-    cmp $A000
-    bne prg_bad
-    lda k
-    eor #2
-    cmp $C000
-    bne prg_bad
-    inc k
-    lda k
-    cmp #13
-    bne l_prg
-    lda $E000
-    CHECK 15, 1, "$E000 tag "
-    jmp chr_tests
-prg_bad:
-    lda #1
-    jmp fail_done
+    NAMCO_PRG_CHECK
 
     ; ---- 2: CHR ------------------------------------------------------------------------
-chr_tests:
-    lda #0
-    sta k
-l_chr:
-    lda k
-    asl a
-    asl a
-    asl a
-    adc #3                  ; register i := 8i + 3
-    ldx k
-    jsr chr_write
-    lda k
-    asl a
-    asl a
-    tax
-    ldy #$00
-    jsr chr_peek
-    sta n0
-    lda k
-    asl a
-    asl a
-    asl a
-    adc #3
-    cmp n0
-    beq :+
-    lda #2
-    jmp fail_done
-:   inc k
-    lda k
-    cmp #8
-    bne l_chr
+    CHR_REGS_CHECK chr_write, 0, 2
 
     ; ---- 3: mirroring ------------------------------------------------------------------
 .if BOARD = 340
@@ -237,22 +148,8 @@ fail_done:
 nmi:
     PUSH_AXY
     inc frame
-    lda frame               ; CHR banks 8j .. 8j + 7, j = frame / 32 mod 8
-    lsr a
-    lsr a
-    and #$38
-    sta bank
-    lda #0
-    sta k
-:   lda k
-    clc
-    adc bank
-    ldx k
-    jsr chr_write
-    inc k
-    lda k
-    cmp #8
-    bne :-
+    FRAME_BANK              ; CHR banks 8j .. 8j + 7, j = frame / 32 mod 8
+    SET_CHR_BANKS chr_write, 0, 8, 0
     lda frame               ; the 340: the mirroring from bits 6-7 of frame / 16
     asl a
     asl a

@@ -48,22 +48,9 @@ bank:     .res 1
 
 .segment "CODE"
 
-; Loops of 10 cycles until the IRQ handler records X (A: the count, $FF: none in 255).
-count_irq:
-    lda #0
-    sta irq_hit
-    ldx #0
-    cli
-:   inx
-    beq :+
-    lda irq_hit
-    beq :-
-    sei
-    lda irq_x
-    rts
-:   sei
-    lda #$FF
-    rts
+; count_irq: loops of 10 cycles until the IRQ handler records X (A: the count, $FF: none
+; in 255).
+    COUNT_IRQ
 
 ; The latch := A, $C001 := Y (the clock, and the reload), IRQ enabled; then count_irq.
 irq_run:
@@ -158,15 +145,11 @@ reset:
     ldx #$20
     ldy #$20
     jsr chr_poke
-    ldx #$28
-    ldy #$20
-    jsr chr_peek
+    NT_PEEK $28
     EXPECT $5A, 3, "vertical $2820 "
     lda #1
     sta $A000               ; horizontal
-    ldx #$24
-    ldy #$20
-    jsr chr_peek
+    NT_PEEK $24
     EXPECT $5A, 3, "horizontal $2420 "
     lda #0
     sta $A000
@@ -252,14 +235,7 @@ fail_done:
     sta STATUS
 
     ; ---- the screen ----------------------------------------------------------------------------
-    jsr wait_vblank
-    lda #0
-    sta PPUMASK
-    jsr screen_setup
-    lda #1
-    sta mode
-    cli
-    jsr screen_on
+    SCREEN_START
     lda #$88                ; NMI on, sprites (not shown) at $1000: an A12 rise per line
     sta PPUCTRL
 :   jmp :-

@@ -21,6 +21,7 @@
 .include "boards.inc"
 
     NES2_BOARD 18, 0, 8, 8, 0, $07, $00
+STATUS_OK = 1
     PRG_TAGS 16
     CHR_DATA 64
 
@@ -59,22 +60,9 @@ reg_write:
     sta (tmp),y
     rts
 
-; Loops of 10 cycles until the IRQ handler records X (A: the count, $FF: none in 255).
-count_irq:
-    lda #0
-    sta irq_hit
-    ldx #0
-    cli
-:   inx
-    beq :+
-    lda irq_hit
-    beq :-
-    sei
-    lda irq_x
-    rts
-:   sei
-    lda #$FF
-    rts
+; count_irq: loops of 10 cycles until the IRQ handler records X (A: the count, $FF: none
+; in 255).
+    COUNT_IRQ
 
 ; The reload value := A:X (high:low), the counter reloaded, control Y (bit 0 counting).
 start_irq:
@@ -160,44 +148,7 @@ prg_bad:
 
     ; ---- 2: CHR ------------------------------------------------------------------------
 chr_tests:
-    lda #0
-    sta k
-l_chr:
-    lda k
-    asl a
-    asl a
-    asl a
-    clc
-    adc #3                  ; CHR register i := 8i + 3
-    ldx k
-    inx
-    inx
-    inx
-    jsr reg_write
-    lda k
-    asl a
-    asl a
-    tax
-    ldy #$00
-    jsr chr_peek            ; PPU $0400 i
-    sta n0
-    lda k
-    asl a
-    asl a
-    asl a
-    clc
-    adc #3
-    cmp n0
-    beq :+
-    PRINT "CHR register read "
-    lda n0
-    jsr print_hex
-    lda #2
-    jmp fail_done
-:   inc k
-    lda k
-    cmp #8
-    bne l_chr
+    CHR_REGS_CHECK reg_write, 3, 2
 
     ; ---- 3: mirroring ------------------------------------------------------------------
     lda #1
@@ -206,27 +157,19 @@ l_chr:
     ldx #$20
     ldy #$20
     jsr chr_poke
-    ldx #$28
-    ldy #$20
-    jsr chr_peek
+    NT_PEEK $28
     EXPECT $5A, 3, "vertical $2820 "
     lda #0
     sta $F002               ; horizontal
-    ldx #$24
-    ldy #$20
-    jsr chr_peek
+    NT_PEEK $24
     EXPECT $5A, 3, "horizontal $2420 "
     lda #2
     sta $F002               ; one-screen lower
-    ldx #$2C
-    ldy #$20
-    jsr chr_peek
+    NT_PEEK $2C
     EXPECT $5A, 3, "one-screen lower $2C20 "
     lda #3
     sta $F002               ; one-screen upper
-    ldx #$2C
-    ldy #$20
-    jsr chr_peek
+    NT_PEEK $2C
     EXPECT $00, 3, "one-screen upper $2C20 "
     lda #1
     sta $F002
@@ -301,14 +244,7 @@ fail_done:
     sta STATUS
 
     ; ---- the screen ----------------------------------------------------------------------------
-    jsr wait_vblank
-    lda #0
-    sta PPUMASK
-    jsr screen_setup
-    lda #1
-    sta mode
-    cli
-    jsr screen_on
+    SCREEN_START
 :   jmp :-
 
 nmi:
@@ -316,25 +252,8 @@ nmi:
     inc frame
     lda #1
     sta $F002               ; vertical above the split
-    lda frame               ; CHR banks 8j .. 8j + 7, j = frame / 32 mod 8
-    lsr a
-    lsr a
-    and #$38
-    sta bank
-    lda #0
-    sta k
-:   lda k
-    clc
-    adc bank
-    ldx k
-    inx
-    inx
-    inx
-    jsr reg_write
-    inc k
-    lda k
-    cmp #8
-    bne :-
+    FRAME_BANK              ; CHR banks 8j .. 8j + 7, j = frame / 32 mod 8
+    SET_CHR_BANKS reg_write, 3, 8, 0
     lda #>15000             ; the split: an IRQ 15000 cycles from here
     ldx #<15000
     ldy #1
@@ -376,21 +295,7 @@ l_screen:
     rol a
     ora #2
     sta $F002
-    lda #0                  ; banks 0-3 move on by 32
-    sta k
-:   lda k
-    clc
-    adc bank
-    eor #$20
-    ldx k
-    inx
-    inx
-    inx
-    jsr reg_write
-    inc k
-    lda k
-    cmp #4
-    bne :-
+    SET_CHR_BANKS reg_write, 3, 4, $20 ; banks 0-3 move on by 32
     POP_AXY_RTI
 
 .segment "VECTORS"
