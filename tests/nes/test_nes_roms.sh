@@ -109,8 +109,10 @@ fi
 # Save states: save after 60 frames, load, run 40 more: the frames and samples equal
 # frames 60-99 of an uninterrupted run (the APU ROM; the FME-7's, whose cycle counter, IRQ
 # and 5B sound run through the state; the VRC4's scanline IRQ; the MMC2's latches; the VRC6's sound;
-# the MMC5's scanline event, whose line travels in the state).
-for pair in apu_test:native apu_test:host fme7:native fme7:host vrc4e:host mmc2:host vrc6b:native vrc6b:host mmc5:native mmc5:host; do
+# the MMC5's scanline event, whose line travels in the state; the PAL and Dendy machines, frame
+# 60 of their region ROM's frame count).
+for pair in apu_test:native apu_test:host fme7:native fme7:host vrc4e:host mmc2:host vrc6b:native vrc6b:host mmc5:native mmc5:host \
+  region_pal:native region_pal:host region_dendy:host; do
   rom=${pair%%:*} r=${pair#*:}
   a="$T_TMP/all.fh"; b="$T_TMP/resumed.fh"; st="$T_TMP/s.state"
   "$GPUVET" run nes "$roms/$rom.nes" --frames 100 --video $r --audio $r --frame-hashes "$a" -q >/dev/null 2>&1 &&
@@ -205,3 +207,45 @@ else
 fi
 printf 'short' >"$T_TMP/battery.sav"
 expect_exit "battery file of the wrong size" 2 "$GPUVET" run nes "$T_TMP/battery.nes" --frames 1
+
+# Regions (docs/NES.md "Regions"): the region ROMs (tests/roms/nes/region_test.s, one build per
+# header timing) pass their timing checks on the region their header names and fail on
+# another (--region overrides the header); every renderer gives the native hashes over the
+# 400 frames that reach their verdict and the picture after it; a state keeps its region and
+# another region's machine refuses it; a bad --region is one line and exit 2.
+for r in ntsc pal dendy; do
+  rom=region_$r
+  "$GPUVET" run nes "$roms/$rom.nes" --test-rom -q >"$T_TMP/t.out" 2>&1
+  rc=$?
+  msg=$(grep '^test ROM' "$T_TMP/t.out")
+  if [ $rc = 0 ] && echo "$msg" | grep -q 'passed'; then pass "$rom status" "$msg"; else fail "$rom status" "exit $rc: $msg"; fi
+  other=pal; [ $r = pal ] && other=dendy
+  "$GPUVET" run nes "$roms/$rom.nes" --region $other --test-rom -q >"$T_TMP/t.out" 2>&1
+  rc=$?
+  msg=$(grep '^test ROM' "$T_TMP/t.out")
+  if [ $rc = 1 ] && echo "$msg" | grep -q 'failed'; then pass "$rom as $other fails" "$msg"
+  else fail "$rom as $other fails" "exit $rc (1 expected): $msg"; fi
+  ref=$(hashes $rom 400 native native)
+  for combo in "host host" "host native" "native host"; do
+    set -- $combo
+    got=$(hashes $rom 400 "$1" "$2")
+    if [ "$got" = "$ref" ]; then pass "$rom video $1 audio $2" "hashes equal native's over 400 frames ($ref)"
+    else fail "$rom video $1 audio $2" "got '$got', native/native gave '$ref'"; fi
+  done
+  got=$(hashes $rom 400 native native --verify)
+  if [ "$got" = "$ref" ]; then pass "$rom log renderer per frame" "--verify drew each of 400 frames from its log: identical to the native renderer"
+  else fail "$rom log renderer per frame" "$got"; fi
+  for combo in "device device" "device native" "native device"; do
+    set -- $combo
+    judge_device "$rom video $1 audio $2" "$(hashes $rom 400 "$1" "$2")" "$ref" 400
+  done
+done
+# a PAL machine's state (the round trip: region_pal in the loop of states above) is refused by
+# an NTSC one
+"$GPUVET" run nes "$roms/region_pal.nes" --frames 60 --save-state "$T_TMP/pal.state" -q >/dev/null 2>&1
+expect_exit "PAL state on an NTSC machine" 2 "$GPUVET" run nes "$roms/region_pal.nes" --region ntsc --load-state "$T_TMP/pal.state" --frames 1
+if grep -q 'saved with PAL timing, this machine has NTSC timing' "$T_TMP/err"; then pass "PAL state refused: the message" "$(cat "$T_TMP/err")"
+else fail "PAL state refused: the message" "$(cat "$T_TMP/err")"; fi
+expect_exit "version 2 state (NTSC) on a Dendy machine" 2 "$GPUVET" run nes "$roms/cpu_test.nes" --region dendy --load-state "$v2" --frames 1
+expect_exit "bad --region" 2 "$GPUVET" run nes "$roms/region_pal.nes" --region secam --frames 1
+expect_exit "bad --region (bench)" 2 "$GPUVET" bench nes "$roms/region_pal.nes" --region secam --frames 1

@@ -87,9 +87,9 @@ void nes_aout_pieces(nes_aout *a, uint64_t n0, const uint64_t *piece, uint32_t n
 {
     assert(a->n == n0);
     (void)n0;
-    uint64_t prev = nes_sample_end(a->n - 1);
+    uint64_t prev = nes_sample_end(a->region, a->n - 1);
     for (uint32_t k = 0; k + 1 < npieces; k++) {
-        uint64_t end = nes_sample_end(a->n);
+        uint64_t end = nes_sample_end(a->region, a->n);
         nes_aout_push(a, a->carry + piece[k], (uint32_t)(end - prev), out, n);
         prev = end;
     }

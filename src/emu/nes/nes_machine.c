@@ -7,6 +7,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The region's timing (the NESdev wiki's "Cycle reference chart", "Clock rate", "Colour
+ * emphasis"; Dendy's from its NTSC-like CPU divider and PAL-like PPU). The open bus decays
+ * in 600 ms of the PPU's clock: 5369318 Hz (NTSC: 236.25 MHz / 11 / 4), 5320342.5 Hz
+ * (26.6017125 MHz / 5). */
+static nes_timing timing_of(int region)
+{
+    nes_timing t = {0};
+    t.pre = region == NES_REGION_NTSC ? 261 : 311;
+    t.vbl = region == NES_REGION_DENDY ? 291 : 241;
+    t.dots16 = t.pal_apu = region == NES_REGION_PAL;
+    t.odd_skip = region == NES_REGION_NTSC;
+    t.emph_swap = region != NES_REGION_NTSC;
+    t.io_decay = region == NES_REGION_NTSC ? 3ull * 1789773 * 6 / 10 : 5320342ull * 6 / 10;
+    return t;
+}
+
 gv_status nes_new(const nes_cart *cart, const nes_opts *o, nes **out, gv_err *err)
 {
     *out = NULL;
@@ -15,6 +31,7 @@ gv_status nes_new(const nes_cart *cart, const nes_opts *o, nes **out, gv_err *er
         return gv_fail(err, GV_ERR_ENV, "out of memory creating a NES machine");
     m->cart = cart;
     m->opt = *o;
+    m->tm = timing_of(o->region);
     m->bd = nes_board_find(cart);
     if (!m->bd) {
         free(m);
@@ -77,6 +94,7 @@ void nes_power(nes *m)
     nes_board_power(m);
     nes_apu_power(m);
     memset(&m->aout, 0, sizeof m->aout);
+    m->aout.region = m->opt.region;
     m->aout.n = 1; /* sample 0 ends at cycle 0; sample 1 is the first with cycles */
     m->lh->nev = m->lh->nmem = m->lh->nspan = m->lh->nxspan = 0;
     nes_ppu_begin_log(m);
