@@ -87,6 +87,8 @@ void nes_ppu_maps_changed(nes *m, const nes_pregs *old)
             log_push(m, NES_EV_MAP, 12 + i, r->spr_map[i], 0);
     if (r->ex != old->ex)
         log_push(m, NES_EV_MAP, 20, r->ex, 0);
+    if (r->split != old->split)
+        log_push(m, NES_EV_MAP, 21, r->split, 0);
 }
 
 /* ---- power ------------------------------------------------------------------------- */
@@ -94,12 +96,13 @@ void nes_ppu_maps_changed(nes *m, const nes_pregs *old)
 void nes_ppu_power(nes *m)
 {
     nes_ppu *p = &m->ppu;
-    nes_pregs keep = p->pl.r; /* the mapper owns chr_map / nt_map / spr_map / ex */
+    nes_pregs keep = p->pl.r; /* the mapper owns chr_map / nt_map / spr_map / ex / split */
     memset(p, 0, sizeof *p);
     memcpy(p->pl.r.chr_map, keep.chr_map, sizeof keep.chr_map);
     memcpy(p->pl.r.nt_map, keep.nt_map, sizeof keep.nt_map);
     memcpy(p->pl.r.spr_map, keep.spr_map, sizeof keep.spr_map);
     p->pl.r.ex = keep.ex;
+    p->pl.r.split = keep.split;
     p->hit_clk = p->ovf_clk = p->rd7_at = NES_NEVER;
     p->watch_addr = NES_NO_WATCH;
     p->mem.chr_rom = m->cart->chr;
@@ -288,7 +291,8 @@ static int watch_stop(nes *m, int line, int d0, int d1)
 
 /* At dot 321 of line L: if sprite 0 covers line L + 1 and an opaque sprite-0 pixel meets an
  * opaque background pixel there, the hit flag will be set at the dot that pixel is drawn.
- * Background slot s of the next line is the tile s coarse-X steps after v (now). */
+ * Background slot s of the next line is the tile s coarse-X steps after v (now), fetched
+ * by the drawing rules (nes_bg_group: the MMC5's too). */
 static void plan_hit(nes *m, int L)
 {
     nes_ppu *p = &m->ppu;
@@ -305,7 +309,8 @@ static void plan_hit(nes *m, int L)
         return;
     int x0 = p->oam[3];
     int clip = (r->mask & (NES_MASK_BG_LEFT | NES_MASK_SPR_LEFT)) != (NES_MASK_BG_LEFT | NES_MASK_SPR_LEFT);
-    nes_pregs rv = *r;
+    nes_pline bg; /* only its registers and fetch slots are used */
+    bg.r = *r;
     int have = -1;
     uint8_t blo = 0, bhi = 0;
     for (int k = 0; k < 8; k++) {
@@ -318,13 +323,12 @@ static void plan_hit(nes *m, int L)
         if (s != have) {
             while (have < s) {
                 if (have >= 0)
-                    nes_v_inc_x(&rv);
+                    nes_v_inc_x(&bg.r);
                 have++;
             }
-            int v = rv.v;
-            int tile = nes_nt_rd(&p->mem, &rv, 0x2000 | (v & 0x0FFF));
-            blo = nes_bg_pat(&p->mem, &rv, v, tile, 0);
-            bhi = nes_bg_pat(&p->mem, &rv, v, tile, 8);
+            nes_bg_group(&bg, &p->mem, s, n);
+            blo = bg.tlo[s];
+            bhi = bg.thi[s];
         }
         int b = 7 - (col & 7);
         if (((blo | bhi) >> b) & 1) {
@@ -653,7 +657,7 @@ static uint8_t vram_read(const nes_ppu *p, int a)
     a &= 0x3FFF;
     if (a < 0x2000)
         return nes_chr_rd(&p->mem, &p->pl.r, a);
-    return nes_nt_rd(&p->mem, &p->pl.r, a);
+    return nes_ex_nt_rd(&p->mem, &p->pl.r, a);
 }
 
 static void vram_write(nes *m, int a, uint8_t v)
@@ -680,6 +684,8 @@ static void vram_write(nes *m, int a, uint8_t v)
             }
             return;
         }
+        if ((r->ex & NES_EX_NT0) && w == 0x800u)
+            return; /* the MMC5's ExRAM in modes 2-3 is no nametable */
         uint32_t off = w + (uint32_t)(a & 0x3FF);
         p->nt[off] = v;
         if (p->log_on)
