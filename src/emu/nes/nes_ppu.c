@@ -101,8 +101,13 @@ void nes_ppu_power(nes *m)
     p->mem.ev = NULL;
     p->mem.ev_lim = 0;
     p->pl.rgb = m->rgb32;
+    p->rst = 1;
 }
 
+/* The PPU's internal reset signal (the NESdev wiki's "PPU power up state"; a front-loading
+ * NES resets the PPU with the CPU): it clears PPUCTRL, PPUMASK, t and fine X, the write
+ * latch and the read buffer, and holds them cleared until the end of VBlank, so writes to
+ * $2000, $2001, $2005 and $2006 are lost until then (also after power-on). v is kept. */
 void nes_ppu_reset(nes *m)
 {
     nes_ppu *p = &m->ppu;
@@ -113,6 +118,8 @@ void nes_ppu_reset(nes *m)
     p->rd7_at = NES_NEVER;
     p->rd7_v = 0;
     p->pl.r.x = 0;
+    p->pl.r.t = 0;
+    p->rst = 1;
     log_regs(m);
 }
 
@@ -447,6 +454,7 @@ static void at_position(nes *m)
                 log_snapshot(m);
         } else if (dot == 1) {
             p->status &= 0x1F;
+            p->rst = 0;
             p->hit_clk = p->ovf_clk = NES_NEVER;
         } else if (dot == 257 && m->hooks) {
             plan_sprites(p, -1);
@@ -772,6 +780,9 @@ void nes_ppu_write(nes *m, int reg, uint8_t v)
     nes_pregs *r = &p->pl.r;
     nes_ppu_sync(m);
     io_refresh(p, 0xFF, v);
+    /* the reset signal holds PPUCTRL, PPUMASK, t, x and the latch cleared (nes_ppu_reset) */
+    if (p->rst && ((reg & 7) <= 1 || (reg & 7) == 5 || (reg & 7) == 6))
+        return;
     switch (reg & 7) {
     case 0: {
         uint8_t old = r->ctrl;
