@@ -118,6 +118,46 @@ snd_list:
     VRC_COUNT_IRQ
     VRC_IRQ_ROUTINES
 
+nmi:
+    PUSH_AXY
+    inc frame
+    lda ctrl_snd            ; vertical for the upper part
+    ora #$80
+    sta CTRL
+    ldx ev_next             ; this frame's sound event
+    lda events,x
+    beq :+
+    cmp frame
+    bne :+
+    lda events+1,x
+    sta tmp
+    lda events+2,x
+    sta tmp+1
+    inx
+    inx
+    inx
+    stx ev_next
+    jsr snd_list
+:   lda frame               ; CHR banks 8j .. 8j + 7, j = frame / 32 mod 8
+    and #$E0
+    lsr a
+    lsr a
+    sta bank_base
+    ldx #0
+l_banks:
+    txa
+    clc
+    adc bank_base
+    jsr chr_write
+    inx
+    cpx #8
+    bne l_banks
+    lda #<(256 - 120)       ; 120 lines from now: the IRQ (l_screen)
+    IRQ_LATCH
+    lda #$02
+    sta IRQ_CTRL
+    POP_AXY_RTI
+
 reset:
     lda #$80                ; PRG-RAM on (the status lives there), vertical
     sta CTRL
@@ -126,10 +166,9 @@ reset:
     sta mode
     sta ev_next
     sta ctrl_snd
+    sta k
 
     ; ---- 1: PRG ------------------------------------------------------------------------
-    lda #0
-    sta k
 l_prg:
     lda k
     sta $8000
@@ -138,35 +177,30 @@ l_prg:
     sta $8000 + R2
     adc #1
     sta $9000
-    lda $8000
-    cmp k
-    bne prg_bad
+    lda $8000               ; the tags minus k + 0, 1, 2, ORed: 0 when all are right
+    eor k
+    sta n0
     lda $A000
     sec
     sbc k
-    cmp #1
-    bne prg_bad
+    eor #1
+    ora n0
+    sta n0
     lda $C000
     sec
     sbc k
-    cmp #2
-    bne prg_bad
-    inc k
+    eor #2
+    ora n0
+    beq :+
+    jmp prg_bad
+:   inc k
     lda k
     cmp #14
     bne l_prg
     lda $E000
     EXPECT 15, 1, "$E000 tag "
-    jmp chr_tests
-prg_bad:
-    PRINT "PRG banks from "
-    lda k
-    jsr print_hex
-    lda #1
-    jmp fail_done
 
     ; ---- 2: CHR ------------------------------------------------------------------------
-chr_tests:
     ldx #0
 l_chr:
     txa
@@ -186,42 +220,36 @@ l_chr:
     cmp n0
     beq :+
     PRINT "CHR register "
-    lda k
-    jsr print_hex
     lda #2
-    jmp fail_done
+    jmp fail_at_k
 :   ldx k
     inx
     cpx #8
     bne l_chr
 
-    ; ---- 3: mirroring ------------------------------------------------------------------
-    lda #$5A                ; vertical: $2000 is page 0, and so is $2800
+    ; ---- 3: mirroring: $5A written at $2020 (vertical: page 0), read back in each mode --
+    lda #$5A
     ldx #$20
     ldy #$20
     jsr chr_poke
-    ldx #$28
-    ldy #$20
-    jsr chr_peek
-    EXPECT $5A, 3, "vertical $2820 "
-    lda #$81                ; horizontal: $2400 is page 0
+    ldx #0
+l_mir:
+    stx k
+    lda mir_ctrl,x
     sta CTRL
-    ldx #$24
+    lda mir_at,x
+    tax
     ldy #$20
-    jsr chr_peek
-    EXPECT $5A, 3, "horizontal $2420 "
-    lda #$82                ; one-screen lower: $2C00 is page 0
-    sta CTRL
-    ldx #$2C
-    ldy #$20
-    jsr chr_peek
-    EXPECT $5A, 3, "one-screen lower $2C20 "
-    lda #$83                ; one-screen upper: page 1 everywhere, never written
-    sta CTRL
-    ldx #$20
-    ldy #$20
-    jsr chr_peek
-    EXPECT $00, 3, "one-screen upper $2020 "
+    jsr chr_peek            ; $xx20
+    ldx k
+    cmp mir_want,x
+    beq :+
+    PRINT "mirroring mode "
+    lda #3
+    jmp fail_at_k
+:   inx
+    cpx #4
+    bne l_mir
     lda #$80
     sta CTRL
 
@@ -244,6 +272,15 @@ l_chr:
 
     PRINT "VRC7 checks passed"
     lda #0
+    beq fail_done
+prg_bad:
+    PRINT "PRG banks from "
+    lda #1
+fail_at_k:                  ; fails with code A, k in hex after the message
+    pha
+    lda k
+    jsr print_hex
+    pla
 fail_done:
     sta STATUS
 
@@ -259,46 +296,6 @@ fail_done:
     jsr screen_on
 :   jmp :-
 
-nmi:
-    PUSH_AXY
-    inc frame
-    lda ctrl_snd            ; vertical for the upper part
-    ora #$80
-    sta CTRL
-    ldx ev_next             ; this frame's sound event
-    lda events,x
-    beq :+
-    cmp frame
-    bne :+
-    lda events+1,x
-    sta tmp
-    lda events+2,x
-    sta tmp+1
-    inx
-    inx
-    inx
-    stx ev_next
-    jsr snd_list
-:   lda frame               ; CHR banks 8j .. 8j + 7, j = frame / 32 mod 8
-    lsr a
-    lsr a
-    and #$38
-    sta bank_base
-    ldx #0
-l_banks:
-    txa
-    clc
-    adc bank_base
-    jsr chr_write
-    inx
-    cpx #8
-    bne l_banks
-    lda #<(256 - 120)       ; 120 lines from now: the IRQ below
-    IRQ_LATCH
-    lda #$02
-    sta IRQ_CTRL
-    POP_AXY_RTI
-
     VRC_IRQ_HANDLER
 l_screen:                   ; 120 lines down: one-screen upper for the rest of the picture
     lda #0
@@ -308,6 +305,13 @@ l_screen:                   ; 120 lines down: one-screen upper for the rest of t
     sta CTRL
     pla
     rti
+
+; Mirroring modes ($E000, PRG-RAM on), the page each reads at $xx20, and what it holds there:
+; vertical $2820, horizontal $2420, one-screen lower $2C20 (page 0); one-screen upper $2020
+; (page 1, never written).
+mir_ctrl: .byte $80, $81, $82, $83
+mir_at:   .byte $28, $24, $2C, $20
+mir_want: .byte $5A, $5A, $5A, $00
 
 ; The sound events: NMI frame, list (frame 0 ends).
 events:
