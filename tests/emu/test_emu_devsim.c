@@ -571,6 +571,13 @@ int main(void)
         check_console(&nes_console, c, roms[r], 60);
         nes_console.cart_free(c);
     }
+    /* the MMC5's vertical split (sprite 0 checks, then the screen's three splits) and its
+     * sound (pulse 1 from frame 43): 120 frames */
+    void *c5 = load_nes("mmc5x");
+    if (c5) {
+        check_console(&nes_console, c5, "mmc5x", 120);
+        nes_console.cart_free(c5);
+    }
     static const char *sroms[] = {"ppu_scene", "bench_scene", "cpu_test", "ppu_direct", "ppu_bright"};
     for (size_t r = 0; r < GV_ARRAY_LEN(sroms); r++)
         check_snes(sroms[r], 40);

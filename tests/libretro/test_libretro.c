@@ -1017,6 +1017,10 @@ static void test_console(const emu_console *con, const char *cores)
         snprintf(rom, sizeof rom, "%s/mmc3_irq.nes", dir);
         if (!strcmp(con->name, "nes"))
             check_restart_switch(&c, con, rom, "MMC3 revision", fe.mmc3, "B", "A", (emu_opts){.mmc3_rev = "A"}, 0);
+        /* a board with a sound chip of its own beside the APU (the MMC5: pulses, PCM, split) */
+        snprintf(rom, sizeof rom, "%s/mmc5x.nes", dir);
+        if (!strcmp(con->name, "nes") && !stat(rom, &st))
+            check_hashes(&c, con, rom, "mmc5x", EMU_R_NATIVE);
         snprintf(rom, sizeof rom, "%s/battery_test.%s", dir, con->name);
         if (!stat(rom, &st))
             check_sram(&c, con, rom);

@@ -21,9 +21,10 @@ pass "NES test ROMs" "built with ca65/ld65 into $roms"
 # checks are skipped with the reason the device run gives.
 if "$GPUVET" smoke -q >/dev/null 2>&1; then gpu=1; else gpu=0; fi
 
-# frames to run each ROM for: the CPU test's whole run, the others past their first splits
+# frames to run each ROM for: the CPU test's whole run, the MMC5 sound ROM's screen and sound, the
+# others past their first splits
 frames_of() {
-  case $1 in cpu_test) echo 620 ;; apu_test) echo 245 ;; *) echo 30 ;; esac
+  case $1 in cpu_test) echo 620 ;; apu_test) echo 245 ;; mmc5x) echo 300 ;; *) echo 30 ;; esac
 }
 
 # hashes ROM FRAMES VIDEO AUDIO [more flags]: prints "video audio" hashes, or "rc=N"
@@ -52,7 +53,7 @@ judge_device() {
 nostatus="nrom368 j87 jf11 jf13 sunsoft1"
 boards="colordreams cprom bnrom nina001 gxrom camerica sxrom txsrom tqrom namco108 mmc2 mmc4 vrc4a vrc2a vrc4e vrc4b fme7
   bandai70 bandai152 irem78a irem78b sunsoft89 sunsoft93 un1rom unrom180 tams1 quattro jf17 jf19 nina03 vrc6a vrc6b mmc5
-  vrc7a vrc7b
+  mmc5x vrc7a vrc7b
   $nostatus"
 # flags a ROM's verdict run needs: acc2_test runs its last check after a reset
 verdict_flags() {
@@ -115,9 +116,10 @@ fi
 # Save states: save after 60 frames, load, run 40 more: the frames and samples equal
 # frames 60-99 of an uninterrupted run (the APU ROM; the FME-7's, whose cycle counter, IRQ
 # and 5B sound run through the state; the VRC4's scanline IRQ; the MMC2's latches; the VRC6's sound;
-# the MMC5's scanline event, whose line travels in the state; the VRC7's FM synthesiser).
+# the MMC5's scanline event, whose line travels in the state; its sound, split and 240 Hz clock;
+# the VRC7's FM synthesiser).
 for pair in apu_test:native apu_test:host fme7:native fme7:host vrc4e:host mmc2:host vrc6b:native vrc6b:host mmc5:native mmc5:host \
-  vrc7a:native vrc7a:host; do
+  mmc5x:native mmc5x:host vrc7a:native vrc7a:host; do
   rom=${pair%%:*} r=${pair#*:}
   a="$T_TMP/all.fh"; b="$T_TMP/resumed.fh"; st="$T_TMP/s.state"
   "$GPUVET" run nes "$roms/$rom.nes" --frames 100 --video $r --audio $r --frame-hashes "$a" -q >/dev/null 2>&1 &&

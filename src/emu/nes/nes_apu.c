@@ -63,43 +63,29 @@ static void audio_to(nes *m, uint64_t t)
     }
     nes_aout *o = &m->aout;
     uint64_t at = a->audio_t;
-    if (!chip) { /* the 2A03 alone: up to 64 samples per walk (nes_osc_integrate_cut) */
-        while (at < t) {
-            uint32_t cut[64], ncut = 0;
-            uint64_t piece[65], stop = t;
-            for (uint64_t end; ncut < 64 && (end = nes_sample_end(o->n + ncut)) <= t; ncut++) {
-                cut[ncut] = (uint32_t)(end - a->frame_c0);
-                stop = end;
-            }
-            if (ncut < 64)
-                stop = t;
-            nes_osc_integrate_cut(m->tab, &a->osc, (uint32_t)(at - a->frame_c0),
-                                  (uint32_t)(stop - a->frame_c0), cut, ncut, piece);
-            while (m->abuf_n + ncut > m->abuf_cap) {
-                m->abuf_cap *= 2;
-                m->abuf = gv_xrealloc(m->abuf, m->abuf_cap * sizeof *m->abuf);
-            }
-            nes_aout_pieces(o, o->n, piece, ncut + 1, m->abuf, &m->abuf_n);
-            at = stop;
+    while (at < t) { /* up to 64 samples per walk (nes_osc_integrate_cut) */
+        uint32_t cut[64], ncut = 0;
+        uint64_t piece[65], stop = t;
+        for (uint64_t end; ncut < 64 && (end = nes_sample_end(o->n + ncut)) <= t; ncut++) {
+            cut[ncut] = (uint32_t)(end - a->frame_c0);
+            stop = end;
         }
-    }
-    while (at < t) {
-        uint64_t end = nes_sample_end(o->n);
-        uint64_t stop = end < t ? end : t;
-        uint32_t ra = (uint32_t)(at - a->frame_c0), rb = (uint32_t)(stop - a->frame_c0);
-        o->carry += nes_osc_integrate(m->tab, &a->osc, ra, rb);
-        if (chip) /* the cartridge's sound chip joins the mix */
-            o->carry += nes_xosc_integrate(m->tab, &a->xosc, ra, rb);
-        if (m->fm)
-            o->carry += nes_vrc7_sum(m->tab, m->lfm, m->lfm_n, a->frame_c0, ra, rb);
+        if (ncut < 64)
+            stop = t;
+        uint32_t from = (uint32_t)(at - a->frame_c0);
+        nes_osc_integrate_cut(m->tab, &a->osc, from, (uint32_t)(stop - a->frame_c0), cut, ncut, piece);
+        for (uint32_t k = 0; chip && k <= ncut; k++) { /* the cartridge's sound chip joins the mix */
+            uint32_t to = k < ncut ? cut[k] : (uint32_t)(stop - a->frame_c0);
+            piece[k] += m->fm ? nes_vrc7_sum(m->tab, m->lfm, m->lfm_n, a->frame_c0, from, to) /* its levels */
+                              : nes_xosc_integrate(m->tab, &a->xosc, from, to);
+            from = to;
+        }
+        while (m->abuf_n + ncut > m->abuf_cap) {
+            m->abuf_cap *= 2;
+            m->abuf = gv_xrealloc(m->abuf, m->abuf_cap * sizeof *m->abuf);
+        }
+        nes_aout_pieces(o, o->n, piece, ncut + 1, m->abuf, &m->abuf_n);
         at = stop;
-        if (at == end) {
-            if (m->abuf_n == m->abuf_cap) {
-                m->abuf_cap *= 2;
-                m->abuf = gv_xrealloc(m->abuf, m->abuf_cap * sizeof *m->abuf);
-            }
-            nes_aout_push(o, o->carry, (uint32_t)(end - nes_sample_end(o->n - 1)), m->abuf, &m->abuf_n);
-        }
     }
     nes_osc_advance(m->tab, &a->osc, (uint32_t)(t - a->frame_c0)); /* the silent channels too */
     if (chip)

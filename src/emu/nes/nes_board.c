@@ -100,7 +100,9 @@ void nes_board_power(nes *m)
     memset(m->bs, 0, b->size ? b->size : 1);
     m->board_ev = NES_NEVER;
     m->a12_irq = 0;
-    m->hooks = (uint8_t)((b->a12 ? NES_HOOK_A12 : 0) | (b->ppu_read ? NES_HOOK_FETCH : 0));
+    m->hooks = (uint8_t)((b->a12 ? NES_HOOK_A12 : 0) | (b->ppu_read ? NES_HOOK_FETCH : 0) |
+                         (b->ppu_mask ? NES_HOOK_MASK : 0));
+    m->prg_direct = 0x8000;
     m->conflicts = b->conflicts == NES_CONFLICT_ALWAYS ||
                    (b->conflicts == NES_CONFLICT_SUB2 && c->nes2 && c->submapper == 2);
     if (b->power)
@@ -178,6 +180,7 @@ void nes_board_update(nes *m)
     for (int i = 0; i < 8; i++)
         o.chr[i] = o.spr[i] = i;
     o.ex = 0;
+    o.split = 0;
     nes_maps_mirror(&o, c->mirroring);
     o.wram = c->prg_ram_size ? 0 : NES_MAP_OFF;
     if (m->bd->maps)
@@ -217,6 +220,7 @@ void nes_board_update(nes *m)
         r->spr_map[i] = chr_word(c, o.spr[i], 0);
     }
     r->ex = o.ex;
+    r->split = o.split;
     for (int i = 0; i < 4; i++)
         r->nt_map[i] = (o.nt[i] & NES_MAP_CHR) ? (uint16_t)chr_word(c, o.nt[i] & ~NES_MAP_CHR, 1)
                                                : (uint16_t)((o.nt[i] & 3) * 0x400);

@@ -106,6 +106,8 @@ struct nes {
     uint8_t ram[2048];
     uint8_t bus;           /* CPU data bus (open bus) */
     const uint8_t *prg_rd[4]; /* $8000-$FFFF in 8 KiB windows */
+    uint16_t prg_direct;      /* reads from here up use prg_rd directly; below, from $8000, the
+                               * board's read_low sees them ($8000 unless a board raises it) */
     const uint8_t *wram_rd;   /* $6000-$7FFF: what reads see (NULL: open bus) */
     uint8_t *wram_wr;         /* where writes go (NULL: ignored) */
     uint16_t wram_mask;       /* address bits inside the window (smaller RAMs mirror) */
@@ -206,7 +208,7 @@ GV_HOT_INLINE uint8_t nes_access(nes *m, uint16_t a)
     uint8_t v;
     if (a < 0x2000)
         v = m->ram[a & 0x7FF];
-    else if (a >= 0x8000)
+    else if (a >= m->prg_direct)
         v = m->prg_rd[(a >> 13) & 3][a & 0x1FFF];
     else if (__builtin_expect(a == 0x4015, 0))
         return nes_io_read(m, a); /* $4015 drives the CPU's internal bus only: open bus keeps its value */
@@ -322,7 +324,7 @@ void nes_aout_pieces(nes_aout *a, uint64_t n0, const uint64_t *piece, uint32_t n
 
 /* ---- the cartridge board (nes_board.c, nes_board_*.c) ----------------------------------- */
 
-enum { NES_HOOK_A12 = 1, NES_HOOK_FETCH = 2 };
+enum { NES_HOOK_A12 = 1, NES_HOOK_FETCH = 2, NES_HOOK_MASK = 4 };
 #define NES_NO_WATCH 0xFFFFu
 
 /* The board that runs cart (NULL: none supports it). */

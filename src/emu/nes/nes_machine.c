@@ -228,13 +228,15 @@ uint8_t nes_io_read(nes *m, uint16_t a)
             return (uint8_t)(m->bus & 0xE0);
         return m->bus;
     }
-    return nes_board_read_low(m, a, 0);
+    return nes_board_read_low(m, a, 0); /* and $8000 up to m->prg_direct: a board watches those */
 }
 
 void nes_io_write(nes *m, uint16_t a, uint8_t v)
 {
     if (a < 0x4000) {
         nes_ppu_write(m, a & 7, v);
+        if ((m->hooks & NES_HOOK_MASK) && a == 0x2001) /* the MMC5 watches rendering switch */
+            m->bd->ppu_mask(m, v);
     } else if (a < 0x4020) {
         if (a == 0x4014) {
             m->oam_page = v; /* the DMA halts the CPU's next read cycle */

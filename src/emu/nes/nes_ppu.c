@@ -79,6 +79,8 @@ void nes_ppu_maps_changed(nes *m, const nes_pregs *old)
             log_push(m, NES_EV_MAP, 12 + i, r->spr_map[i], 0);
     if (r->ex != old->ex)
         log_push(m, NES_EV_MAP, 20, r->ex, 0);
+    if (r->split != old->split)
+        log_push(m, NES_EV_MAP, 21, r->split, 0);
 }
 
 /* ---- power ------------------------------------------------------------------------- */
@@ -86,12 +88,13 @@ void nes_ppu_maps_changed(nes *m, const nes_pregs *old)
 void nes_ppu_power(nes *m)
 {
     nes_ppu *p = &m->ppu;
-    nes_pregs keep = p->pl.r; /* the mapper owns chr_map / nt_map / spr_map / ex */
+    nes_pregs keep = p->pl.r; /* the mapper owns chr_map / nt_map / spr_map / ex / split */
     memset(p, 0, sizeof *p);
     memcpy(p->pl.r.chr_map, keep.chr_map, sizeof keep.chr_map);
     memcpy(p->pl.r.nt_map, keep.nt_map, sizeof keep.nt_map);
     memcpy(p->pl.r.spr_map, keep.spr_map, sizeof keep.spr_map);
     p->pl.r.ex = keep.ex;
+    p->pl.r.split = keep.split;
     p->hit_clk = p->ovf_clk = p->rd7_at = NES_NEVER;
     p->watch_addr = NES_NO_WATCH;
     p->mem.chr_rom = m->cart->chr;
@@ -280,7 +283,8 @@ static int watch_stop(nes *m, int line, int d0, int d1)
 
 /* At dot 321 of line L: if sprite 0 covers line L + 1 and an opaque sprite-0 pixel meets an
  * opaque background pixel there, the hit flag will be set at the dot that pixel is drawn.
- * Background slot s of the next line is the tile s coarse-X steps after v (now). */
+ * Background slot s of the next line is the tile s coarse-X steps after v (now), fetched
+ * by the drawing rules (nes_bg_group: the MMC5's too). */
 static void plan_hit(nes *m, int L)
 {
     nes_ppu *p = &m->ppu;
@@ -297,7 +301,8 @@ static void plan_hit(nes *m, int L)
         return;
     int x0 = p->oam[3];
     int clip = (r->mask & (NES_MASK_BG_LEFT | NES_MASK_SPR_LEFT)) != (NES_MASK_BG_LEFT | NES_MASK_SPR_LEFT);
-    nes_pregs rv = *r;
+    nes_pline bg; /* only its registers and fetch slots are used */
+    bg.r = *r;
     int have = -1;
     uint8_t blo = 0, bhi = 0;
     for (int k = 0; k < 8; k++) {
@@ -310,13 +315,12 @@ static void plan_hit(nes *m, int L)
         if (s != have) {
             while (have < s) {
                 if (have >= 0)
-                    nes_v_inc_x(&rv);
+                    nes_v_inc_x(&bg.r);
                 have++;
             }
-            int v = rv.v;
-            int tile = nes_nt_rd(&p->mem, &rv, 0x2000 | (v & 0x0FFF));
-            blo = nes_bg_pat(&p->mem, &rv, v, tile, 0);
-            bhi = nes_bg_pat(&p->mem, &rv, v, tile, 8);
+            nes_bg_group(&bg, &p->mem, s, n);
+            blo = bg.tlo[s];
+            bhi = bg.thi[s];
         }
         int b = 7 - (col & 7);
         if (((blo | bhi) >> b) & 1) {
@@ -640,7 +644,7 @@ static uint8_t vram_read(const nes_ppu *p, int a)
     a &= 0x3FFF;
     if (a < 0x2000)
         return nes_chr_rd(&p->mem, &p->pl.r, a);
-    return nes_nt_rd(&p->mem, &p->pl.r, a);
+    return nes_ex_nt_rd(&p->mem, &p->pl.r, a);
 }
 
 static void vram_write(nes *m, int a, uint8_t v)
@@ -667,6 +671,8 @@ static void vram_write(nes *m, int a, uint8_t v)
             }
             return;
         }
+        if ((r->ex & NES_EX_NT0) && w == 0x800u)
+            return; /* the MMC5's ExRAM in modes 2-3 is no nametable */
         uint32_t off = w + (uint32_t)(a & 0x3FF);
         p->nt[off] = v;
         if (p->log_on)
@@ -713,6 +719,77 @@ static inline void io_refresh(nes_ppu *p, uint8_t mask, uint8_t v)
         p->io_at[2] = p->clk;
 }
 
+/* What a $2004 read returns: OAM at OAMADDR, except on a picture line with rendering on,
+ * where it is the OAM bus of sprite evaluation and fetching at the current dot (the NESdev
+ * wiki's "PPU sprite evaluation"): $FF while secondary OAM is cleared (dots 1-64); during
+ * evaluation (65-256) the byte read at the last odd dot; during the sprite fetches
+ * (257-320) the secondary OAM byte of the slot (Y, tile, attribute, X, then X four times;
+ * the first empty slot reads sprite 63's Y, which evaluation left there, then $FF); from
+ * dot 321 to the next line's dot 0 the first byte of secondary OAM. Evaluation is run
+ * again here from dot 65, which only a $2004 read during rendering pays for. */
+static uint8_t oam_bus(const nes_ppu *p)
+{
+    int L = p->line, d = p->dot;
+    if (!nes_rendering(&p->pl.r) || L >= NES_H || (L == 0 && d == 0))
+        return p->oam[p->oamaddr];
+    if (d == 0) /* the previous line's secondary OAM is still there */
+        L--, d = 340;
+    if (d <= 64)
+        return 0xFF;
+    unsigned h = (p->pl.r.ctrl & NES_CTRL_SPR16) ? 16 : 8;
+    const uint8_t *oam = p->oam;
+    if (d <= 256) {
+        /* states: found < 8: check Y (in range: copy 3 more bytes); 8 found: the overflow
+         * search, which steps the byte index with the sprite index; after the last sprite
+         * (or the overflow's 3 bytes): reads of OAM[n][0] that copy nothing */
+        int n = 0, m = 0, found = 0, copy = 0, ovf = 0, done = 0;
+        uint8_t v = 0xFF;
+        for (int t = 65; t <= d; t += 2) {
+            if (done) {
+                v = oam[4 * n];
+                n = (n + 1) & 63;
+            } else if (copy) {
+                v = oam[4 * n + (4 - copy)];
+                if (--copy == 0 && ++n == 64)
+                    done = 1, n = 0;
+            } else if (ovf) { /* the 3 bytes after an overflow, then nothing more is copied */
+                v = oam[4 * n + m];
+                if (++m == 4)
+                    m = 0, n = (n + 1) & 63;
+                done = --ovf == 0;
+            } else if (found < 8) {
+                v = oam[4 * n];
+                if ((unsigned)(L - v) < h)
+                    found++, copy = 3;
+                else if (++n == 64)
+                    done = 1, n = 0;
+            } else {
+                v = oam[4 * n + m];
+                int hit = (unsigned)(L - v) < h;
+                if (++m == 4 || !hit)
+                    m &= 3;
+                if (hit) {
+                    ovf = 3;
+                    if (m == 0)
+                        n = (n + 1) & 63;
+                } else if (++n == 64) {
+                    done = 1, n = 0;
+                }
+            }
+        }
+        return v;
+    }
+    /* secondary OAM: the first 8 sprites in range of line L */
+    int slot = d <= 320 ? (d - 257) / 8 : 0, byte = d <= 320 ? (d - 257) % 8 : 0, k = 0;
+    for (int i = 0; i < 64; i++) {
+        if ((unsigned)(L - oam[4 * i]) >= h)
+            continue;
+        if (k++ == slot)
+            return oam[4 * i + (byte > 3 ? 3 : byte)];
+    }
+    return (k == slot && byte == 0) ? oam[252] : 0xFF;
+}
+
 uint8_t nes_ppu_read(nes *m, int reg)
 {
     nes_ppu *p = &m->ppu;
@@ -731,7 +808,7 @@ uint8_t nes_ppu_read(nes *m, int reg)
         p->w = 0;
         break;
     case 4:
-        v = p->oam[p->oamaddr];
+        v = oam_bus(p);
         break;
     case 7: {
         int a = p->pl.r.v & 0x3FFF;

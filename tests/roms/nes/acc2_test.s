@@ -20,6 +20,13 @@
 ;     when SHY follows at once; one made on a put cycle halts the 3rd (SHY's high operand
 ;     byte). Four runs, 0, 2, 3 and 5 cycles after an OAM DMA (which leaves the CPU on a get
 ;     cycle): Y = $FF, base $0200, X = $10: at least one must store $FF and one $03;
+;   6 $2004 reads during rendering return the OAM bus of sprite evaluation: synced to a
+;     sprite 0 hit at line $21 (sprite 0 at Y $20, X $80, the background opaque), a read at
+;     about dot 30 of line $22 gets $FF (secondary OAM being cleared), one at about dot 288
+;     of line $43 the secondary OAM byte being fetched ($43: sprites 1-8 have every byte $43,
+;     so all 8 slots are theirs), one at about dot 330 of that line secondary OAM's first
+;     byte ($43); OAM[0] ($20) is what OAMADDR points at. The reads' cycle distances from the
+;     detecting $2002 read (on average 10 dots after the hit) are in the code below;
 ;   4 after a reset the PPU ignores PPUCTRL writes until the end of its first VBlank (its
 ;     internal reset signal): $80 written at once raises no NMI in the next 2 frames; the
 ;     same write after two VBlanks does (the check's control).
@@ -64,6 +71,7 @@ r2b:    .res 1
 r3a:    .res 1      ; check 3: the pad bit after the get-cycle pulse, after the put-cycle one
 r3b:    .res 1
 r5:     .res 4      ; check 5: what each run's SHY stored
+r6:     .res 3      ; check 6: the three $2004 reads
 
 .segment "BSS"
 marker: .res 1      ; MAGIC: the first part ran (CPU RAM survives the reset)
@@ -140,6 +148,8 @@ first_boot:
     SH_RUN 3, r5+2
     SH_RUN 5, r5+3
 
+    jsr oam_bus_check
+
     lda #MAGIC
     sta marker
 wait_reset:
@@ -152,6 +162,88 @@ dmc_idle:
     dex
     bne :-
     rts
+
+; Check 6 (the header): OAM from $0200 by DMA, the background all tile 1, rendering on, then
+; three $2004 reads timed from the sprite 0 hit; rendering off again at the next VBlank.
+; In its own page, so that no branch of the timed loops crosses a page (a cycle more).
+.segment "ALIGNED"
+oam_bus_check:
+    ldx #0
+:   lda #$F0                ; sprites 9-63 off the screen
+    sta $0200,x
+    inx
+    bne :-
+    lda #$20                ; sprite 0: Y $20, tile 1, X $80
+    sta $0200
+    lda #1
+    sta $0201
+    lda #0
+    sta $0202
+    lda #$80
+    sta $0203
+    ldx #4
+    lda #$43                ; sprites 1-8: every byte $43
+:   sta $0200,x
+    inx
+    cpx #36
+    bne :-
+    jsr wait_vblank
+    lda #$20
+    sta PPUADDR
+    lda #0
+    sta PPUADDR
+    ldx #0                  ; nametable 0: 1024 bytes of tile 1 (attributes too)
+    ldy #4
+    lda #1
+:   sta PPUDATA
+    inx
+    bne :-
+    dey
+    bne :-
+    lda #0
+    sta OAMADDR
+    lda #2
+    sta OAMDMA
+    lda #0
+    sta PPUSCROLL
+    sta PPUSCROLL
+    sta PPUCTRL             ; 8x8 sprites, no NMI
+    lda #$1E
+    sta PPUMASK
+:   bit PPUSTATUS           ; the last frame's hit flag clears at the pre-render line
+    bvs :-
+:   bit PPUSTATUS           ; T: the read that sees the hit (line $21, about dot 139)
+    bvc :-                  ; T+1, T+2
+    ldx #14                 ; 71 cycles: T+3 .. T+73
+:   dex
+    bne :-
+    lda OAMDATA             ; read at T+77: line $22, about dot 30
+    sta r6                  ; T+78 .. T+80
+    ldy #10                 ; 3811 cycles
+@outer:
+    ldx #75
+:   dex
+    bne :-
+    dey
+    bne @outer
+    bit z10                 ; 19 cycles
+    .repeat 8
+    nop
+    .endrepeat
+    lda OAMDATA             ; read at T+3914: line $43, about dot 288
+    sta r6+1
+    bit z10                 ; 7 cycles
+    nop
+    nop
+    lda OAMDATA             ; read at T+3921+7: line $43, about dot 330
+    sta r6+2
+    jsr wait_vblank
+    lda #0
+    sta PPUMASK
+    rts
+.assert * - oam_bus_check < 256, error, "oam_bus_check must fit in its page"
+
+.segment "CODE"
 
 ; Appends check 5's four stored values to the message.
 print_r5:
@@ -231,6 +323,27 @@ bad3:
     jsr print_hex
     FAIL 3
     jmp done
+:   lda r6                  ; 6
+    cmp #$FF
+    bne bad6
+    lda r6+1
+    cmp #$43
+    bne bad6
+    lda r6+2
+    cmp #$43
+    beq :+
+bad6:
+    PRINT "6 $2004 during rendering: $"
+    lda r6
+    jsr print_hex
+    PRINT " $"
+    lda r6+1
+    jsr print_hex
+    PRINT " $"
+    lda r6+2
+    jsr print_hex
+    FAIL 6
+    jmp done
 :   ldx #0                  ; 5: the runs that stored $FF, and $03
     ldy #0
     lda #3
@@ -292,4 +405,5 @@ irq:
     .word nmi, reset, irq
 
 .segment "CHARS"
-    .res 16
+    .res 16                 ; tile 0: transparent
+    .res 16, $FF            ; tile 1: colour 3 everywhere
