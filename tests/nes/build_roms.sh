@@ -41,7 +41,7 @@ for r in cpu_test:nrom.cfg ppu_scene:nrom.cfg apu_test:nrom.cfg mmc3_irq:mmc3.cf
   sunsoft1:disc32.cfg:disc_test:BOARD=184 nina03:disc32.cfg:disc_test:BOARD=79 \
   region_ntsc:nrom.cfg:region_test:REGION=0 region_pal:nrom.cfg:region_test:REGION=1 region_dendy:nrom.cfg:region_test:REGION=3 \
   vrc6a:mmc3x.cfg:vrc6_test:BOARD=24 vrc6b:mmc3x.cfg:vrc6_test:BOARD=26 mmc5:mmc3x.cfg:mmc5_test \
-  mmc5x:mmc3x.cfg:mmc5x_test; do
+  mmc5x:mmc3x.cfg:mmc5x_test vrc7a:mmc3x.cfg:vrc7_test:BOARD=852 vrc7b:mmc3x.cfg:vrc7_test:BOARD=851; do
   name=$(echo "$r" | cut -d: -f1)
   cfg=$(echo "$r" | cut -d: -f2)
   source=$(echo "$r" | cut -d: -f3)

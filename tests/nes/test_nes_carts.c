@@ -694,6 +694,47 @@ static void ram_result_roms(void)
     }
 }
 
+/* The VRC7's address lines: a group's second register at $x010 (VRC7a, submapper 2, A4),
+ * $x008 (VRC7b, submapper 1, A3), either on an iNES 1.0 image (both ORed); the other line
+ * is not decoded ($x008 is the first register on the VRC7a, $9010 the PRG bank at $C000 on
+ * the VRC7b, not the sound). */
+static void vrc7_wirings(void)
+{
+    static const struct {
+        int sub;
+        uint16_t a3, a4; /* the writes: $8000 | A3, $8000 | A4 */
+        int at_a3, at_a4; /* the window each lands in: $8000 or $A000 */
+        const char *what;
+    } w[] = {
+        {-1, 0x8008, 0x8010, 0xA000, 0xA000, "iNES 1.0 (A3 | A4)"},
+        {1, 0x8008, 0x8010, 0xA000, 0x8000, "VRC7b (85.1, A3)"},
+        {2, 0x8008, 0x8010, 0x8000, 0xA000, "VRC7a (85.2, A4)"},
+    };
+    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
+        board b;
+        nes *m = w[i].sub < 0 ? board_open(&b, 85, 8, 8, 0) : board_open2(&b, 85, w[i].sub, 8, 8, 0, 0x07, 0x00);
+        if (!m) {
+            board_close(&b);
+            continue;
+        }
+        wr(m, 0x8000, 1);
+        wr(m, w[i].a3, 5);
+        int ok = prg_at(m, (uint16_t)w[i].at_a3) == 5;
+        wr(m, w[i].a4, 6);
+        ok &= prg_at(m, (uint16_t)w[i].at_a4) == 6;
+        wr(m, 0x9000, 9);
+        wr(m, 0x9010, 3); /* the sound's register select, but on the VRC7b $9000 */
+        int c000 = w[i].sub == 1 ? 3 : 9;
+        ok &= prg_at(m, 0xC000) == c000 && prg_at(m, 0xE000) == 15;
+        wr(m, (uint16_t)(0xD000 | (w[i].a3 & 0x18)), 0x21); /* CHR register 6 or 7 */
+        int reg7 = w[i].at_a3 == 0xA000;
+        ok &= chr_at(m, reg7 ? 0x1C00 : 0x1800) == 0x21;
+        t_check(ok, "VRC7 wiring", "%s: $%04X -> $%04X, $%04X -> $%04X, CHR register %d, $C000 bank %d, $E000 the last",
+                w[i].what, w[i].a3, w[i].at_a3, w[i].a4, w[i].at_a4, reg7 ? 7 : 6, c000);
+        board_close(&b);
+    }
+}
+
 int main(void)
 {
     headers();
@@ -710,5 +751,6 @@ int main(void)
     cycle_irqs();
     chr_nametables();
     ram_result_roms();
+    vrc7_wirings();
     return t_done();
 }

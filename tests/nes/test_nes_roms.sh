@@ -53,7 +53,7 @@ judge_device() {
 nostatus="nrom368 j87 jf11 jf13 sunsoft1"
 boards="colordreams cprom bnrom nina001 gxrom camerica sxrom txsrom tqrom namco108 mmc2 mmc4 vrc4a vrc2a vrc4e vrc4b fme7
   bandai70 bandai152 irem78a irem78b sunsoft89 sunsoft93 un1rom unrom180 tams1 quattro jf17 jf19 nina03 vrc6a vrc6b mmc5
-  mmc5x
+  mmc5x vrc7a vrc7b
   $nostatus"
 # flags a ROM's verdict run needs: acc2_test runs its last check after a reset
 verdict_flags() {
@@ -117,9 +117,9 @@ fi
 # frames 60-99 of an uninterrupted run (the APU ROM; the FME-7's, whose cycle counter, IRQ
 # and 5B sound run through the state; the VRC4's scanline IRQ; the MMC2's latches; the VRC6's sound;
 # the MMC5's scanline event, whose line travels in the state; its sound, split and 240 Hz clock;
-# the PAL and Dendy machines, frame 60 of their region ROM's frame count).
+# the VRC7's FM synthesiser; the PAL and Dendy machines, frame 60 of their region ROM's frame count).
 for pair in apu_test:native apu_test:host fme7:native fme7:host vrc4e:host mmc2:host vrc6b:native vrc6b:host mmc5:native mmc5:host \
-  mmc5x:native mmc5x:host region_pal:native region_pal:host region_dendy:host; do
+  mmc5x:native mmc5x:host vrc7a:native vrc7a:host region_pal:native region_pal:host region_dendy:host; do
   rom=${pair%%:*} r=${pair#*:}
   a="$T_TMP/all.fh"; b="$T_TMP/resumed.fh"; st="$T_TMP/s.state"
   "$GPUVET" run nes "$roms/$rom.nes" --frames 100 --video $r --audio $r --frame-hashes "$a" -q >/dev/null 2>&1 &&

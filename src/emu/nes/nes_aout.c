@@ -41,6 +41,8 @@ void nes_atab_init(nes_atab *t)
     nes_5b_levels(t->x5b_level);
     t->xvrc6_step = (t->pulse[15] + 7) / 15; /* the VRC6 (nes_vrc6.h) */
     t->xmmc5_pcm_step = (t->tnd[127] + 63) / 127; /* the MMC5's PCM (nes_mmc5.h) */
+    nes_vrc7_tables(t->xvrc7_logsin, t->xvrc7_exp); /* the VRC7 (nes_vrc7.h) */
+    t->xvrc7_mul = (t->pulse[15] * 2048u + 2042u) / 4084u; /* carrier full scale 4084 -> pulse[15] / 2 */
     for (int j = 0; j < 17; j++)
         t->x5b_jump[0][j] = nes_5b_lfsr_step(1u << j);
     for (int i = 1; i < NES_JUMP_BITS; i++)

@@ -39,6 +39,21 @@ static const uint8_t fc_kind[2][6] = {
 
 /* ---- audible state ------------------------------------------------------------------ */
 
+/* The VRC7 (nes_vrc7.h): runs its ticks that start before cycle t, appending their levels
+ * to the frame's (m->lfm). */
+static void fm_to(nes *m, uint64_t t)
+{
+    nes_vrc7 *c = m->fm;
+    uint64_t end = (t + NES_VRC7_TICK - 1) / NES_VRC7_TICK;
+    while (c->tick < end) {
+        if (m->lfm_n == m->lfm_cap) {
+            m->lfm_cap *= 2;
+            m->lfm = gv_xrealloc(m->lfm, m->lfm_cap * sizeof *m->lfm);
+        }
+        m->lfm[m->lfm_n++] = nes_vrc7_tick(m->tab, c);
+    }
+}
+
 /* Brings the sound up to absolute cycle t: the native path sums the mixer output and
  * completes every sample that ends on the way; otherwise the state just moves on. */
 static void audio_to(nes *m, uint64_t t)
@@ -47,6 +62,8 @@ static void audio_to(nes *m, uint64_t t)
     if (t <= a->audio_t)
         return;
     int chip = a->xosc.kind != NES_XA_NONE;
+    if (m->fm)
+        fm_to(m, t);
     if (!m->opt.audio_native) {
         nes_osc_advance(m->tab, &a->osc, (uint32_t)(t - a->frame_c0));
         if (chip)
@@ -69,7 +86,8 @@ static void audio_to(nes *m, uint64_t t)
         nes_osc_integrate_cut(m->tab, &a->osc, from, (uint32_t)(stop - a->frame_c0), cut, ncut, piece);
         for (uint32_t k = 0; chip && k <= ncut; k++) { /* the cartridge's sound chip joins the mix */
             uint32_t to = k < ncut ? cut[k] : (uint32_t)(stop - a->frame_c0);
-            piece[k] += nes_xosc_integrate(m->tab, &a->xosc, from, to);
+            piece[k] += m->fm ? nes_vrc7_sum(m->tab, m->lfm, m->lfm_n, a->frame_c0, from, to) /* its levels */
+                              : nes_xosc_integrate(m->tab, &a->xosc, from, to);
             from = to;
         }
         while (m->abuf_n + ncut > m->abuf_cap) {
@@ -89,6 +107,8 @@ static void audio_to(nes *m, uint64_t t)
 static void log_xspan(nes *m)
 {
     nes_apu *a = &m->apu;
+    if (a->xosc.kind == NES_XA_VRC7) /* its sound travels as levels (m->lfm), not spans */
+        return;
     uint32_t t0 = (uint32_t)(a->audio_t - a->frame_c0);
     a->xosc.t0 = t0;
     if (!m->opt.log_audio)
@@ -558,6 +578,11 @@ void nes_apu_refresh(nes *m)
 void nes_apu_frame_begin(nes *m)
 {
     m->abuf_n = 0;
+    if (m->fm) { /* the frame's levels start with the tick under its first cycle */
+        m->lfm_n = 0;
+        if (m->fm->tick > m->apu.frame_c0 / NES_VRC7_TICK)
+            m->lfm[m->lfm_n++] = m->fm->last;
+    }
     if (m->opt.log_audio) {
         m->lh->nspan = 0;
         refresh(m); /* the frame's first span, at t0 = 0 */
@@ -577,6 +602,7 @@ void nes_apu_frame_end(nes *m)
         m->lh->a_c0 = a->frame_c0;
         m->lh->a_len = len;
         m->lh->region = (uint32_t)m->opt.region;
+        m->lh->nfm = m->fm ? m->lfm_n : 0;
     }
     /* rebase the audible state on the next frame */
     for (int c = 0; c < 5; c++)

@@ -72,6 +72,10 @@ typedef struct {
     uint32_t x5b_jump[NES_JUMP_BITS][17];
     uint32_t xvrc6_step; /* one step of the VRC6's DAC: pulse[15] / 15 (nes_vrc6.h) */
     uint32_t xmmc5_pcm_step; /* one step of the MMC5's PCM DAC: tnd[127] / 127 (nes_mmc5.h) */
+    /* the VRC7 (nes_vrc7.h, nes_vrc7.c): its log-sin and exponent tables, computed from their
+     * definitions at start-up, and a level step in mixer units x 4096 */
+    uint16_t xvrc7_logsin[256], xvrc7_exp[256];
+    uint32_t xvrc7_mul;
 } nes_atab;
 
 /* Pulse duty waveforms 12.5%, 25%, 50%, 25% negated, as bit 7-pos of a byte. */

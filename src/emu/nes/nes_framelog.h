@@ -29,6 +29,7 @@ typedef struct {
     uint32_t chr_ram_size;     /* bytes of CHR-RAM that follow (0: the cart has CHR-ROM only) */
     uint32_t nspan;            /* audio spans */
     uint32_t nxspan;           /* the expansion sound chip's spans (0: the board has none) */
+    uint32_t nfm;              /* the VRC7's levels, one a 36-cycle tick from tick a_c0 / 36 (nes_vrc7.h; 0: none) */
     uint32_t a_len;            /* CPU cycles of the frame */
     uint32_t region;           /* NES_REGION_*: the CPU clock the sample clock counts */
     uint64_t a_c0;             /* absolute CPU cycle at which the frame's audio starts */
@@ -45,10 +46,11 @@ typedef struct {
     const nes_vev *ev;      /* h->nev */
     const nes_osc *span;    /* h->nspan */
     const nes_xosc *xspan;  /* h->nxspan */
+    const int16_t *fm;      /* h->nfm */
 } nes_logview;
 
-/* Packed form (for copying to a device): head, CHR-RAM, events, spans, chip spans, each
- * part starting at a multiple of 16 bytes. */
+/* Packed form (for copying to a device): head, CHR-RAM, events, spans, chip spans, FM
+ * levels, each part starting at a multiple of 16 bytes. */
 GV_INLINE uint32_t nes_log_align(uint32_t n)
 {
     return (n + 15u) & ~15u;
@@ -58,7 +60,8 @@ GV_INLINE uint32_t nes_log_packed_size(const nes_loghead *h)
 {
     return nes_log_align((uint32_t)sizeof(nes_loghead)) + nes_log_align(h->chr_ram_size) +
            nes_log_align(h->nev * (uint32_t)sizeof(nes_vev)) +
-           nes_log_align(h->nspan * (uint32_t)sizeof(nes_osc)) + h->nxspan * (uint32_t)sizeof(nes_xosc);
+           nes_log_align(h->nspan * (uint32_t)sizeof(nes_osc)) + nes_log_align(h->nxspan * (uint32_t)sizeof(nes_xosc)) +
+           h->nfm * (uint32_t)sizeof(int16_t);
 }
 
 /* The view of a packed log at p (16-byte aligned). */
@@ -74,6 +77,8 @@ GV_INLINE nes_logview nes_log_unpack(const uint8_t *p)
     v.span = (const nes_osc *)(p + o);
     o += nes_log_align(v.h->nspan * (uint32_t)sizeof(nes_osc));
     v.xspan = (const nes_xosc *)(p + o);
+    o += nes_log_align(v.h->nxspan * (uint32_t)sizeof(nes_xosc));
+    v.fm = (const int16_t *)(p + o);
     return v;
 }
 
@@ -205,6 +210,8 @@ GV_INLINE uint64_t nes_log_piece(const nes_atab *tab, const nes_logview *lv, uin
     uint64_t sum = nes_spans_integrate(tab, lv->span, h->nspan, ra, rb);
     if (h->nxspan) /* the cartridge's sound chip joins the mix */
         sum += nes_xspans_integrate(tab, lv->xspan, h->nxspan, ra, rb);
+    if (h->nfm) /* the VRC7's levels */
+        sum += nes_vrc7_sum(tab, lv->fm, h->nfm, h->a_c0, ra, rb);
     return sum;
 }
 

@@ -167,6 +167,9 @@ struct nes {
     uint32_t lspan_cap;
     nes_xosc *lxspan;
     uint32_t lxspan_cap;
+    nes_vrc7 *fm;          /* the board's FM synthesiser (the VRC7's, in its registers), or NULL */
+    int16_t *lfm;          /* its levels of the frame, one a tick from tick frame_c0 / 36 (nes_vrc7.h) */
+    uint32_t lfm_n, lfm_cap;
 
     emu_line_fn trace;     /* one line per instruction (nes_trace.c), or NULL */
     void *trace_ctx;
@@ -322,6 +325,21 @@ static inline uint32_t nes_xaudio_now(const nes *m)
 {
     return (uint32_t)(m->cyc - m->apu.frame_c0);
 }
+
+/* ---- the VRC7's FM synthesiser (nes_vrc7.c, nes_vrc7.h) ------------------------------ */
+
+/* Its log-sin and exponent tables (256 entries each), computed from their definitions. */
+void nes_vrc7_tables(uint16_t *logsin, uint16_t *expt);
+/* Power-on: registers 0, every envelope silent. */
+void nes_vrc7_power(nes_vrc7 *c);
+/* The reset line ($E000 bit 6): on clears the registers (the tremolo too, not the vibrato)
+ * and silences the chip until it goes off. */
+void nes_vrc7_reset(nes_vrc7 *c, int on);
+/* A write of v to the register c->addr selects (key on/off at the $2x key bit's edges). */
+void nes_vrc7_write(nes_vrc7 *c, uint8_t v);
+/* Runs tick c->tick (the next): the six channels' phases, envelopes and LFOs one sample on;
+ * returns the sum of the carriers' outputs (also in c->last). */
+int16_t nes_vrc7_tick(const nes_atab *t, nes_vrc7 *c);
 
 /* ---- sample output (nes_aout.c) ----------------------------------------------------- */
 

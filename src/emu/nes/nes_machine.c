@@ -51,9 +51,11 @@ gv_status nes_new(const nes_cart *cart, const nes_opts *o, nes **out, gv_err *er
     m->lspan = malloc(m->lspan_cap * sizeof *m->lspan);
     m->lxspan_cap = 64;
     m->lxspan = malloc(m->lxspan_cap * sizeof *m->lxspan);
+    m->lfm_cap = 1024;
+    m->lfm = malloc(m->lfm_cap * sizeof *m->lfm);
     if (o->video_native)
         m->fb = calloc((size_t)NES_W * NES_H * 3, 1);
-    if (!m->bs || !m->prg_ram || !m->chr_ram || !m->tab || !m->abuf || !m->lh || !m->lchr || !m->lev || !m->lspan || !m->lxspan ||
+    if (!m->bs || !m->prg_ram || !m->chr_ram || !m->tab || !m->abuf || !m->lh || !m->lchr || !m->lev || !m->lspan || !m->lxspan || !m->lfm ||
         (o->video_native && !m->fb)) {
         nes_free(m);
         return gv_fail(err, GV_ERR_ENV, "out of memory creating a NES machine");
@@ -69,7 +71,7 @@ void nes_free(nes *m)
 {
     if (!m)
         return;
-    GV_FREE(m->bs, m->prg_ram, m->chr_ram, m->tab, m->abuf, m->lh, m->lchr, m->lev, m->lspan, m->lxspan, m->fb, m);
+    GV_FREE(m->bs, m->prg_ram, m->chr_ram, m->tab, m->abuf, m->lh, m->lchr, m->lev, m->lspan, m->lxspan, m->lfm, m->fb, m);
 }
 
 void nes_power(nes *m)
@@ -96,7 +98,10 @@ void nes_power(nes *m)
     memset(&m->aout, 0, sizeof m->aout);
     m->aout.region = m->opt.region;
     m->aout.n = 1; /* sample 0 ends at cycle 0; sample 1 is the first with cycles */
-    m->lh->nev = m->lh->nmem = m->lh->nspan = m->lh->nxspan = 0;
+    if (m->fm) /* the VRC7's idle level (nes_vrc7_mix) as the filter's past input: no step */
+        m->aout.hp1_x = nes_vrc7_mix(m->tab, 0);
+    m->lh->nev = m->lh->nmem = m->lh->nspan = m->lh->nxspan = m->lh->nfm = 0;
+    m->lfm_n = 0;
     nes_ppu_begin_log(m);
     nes_cpu_power(m);
 }
@@ -304,6 +309,7 @@ nes_logview nes_log_view(const nes *m)
     v.ev = m->lev;
     v.span = m->lspan;
     v.xspan = m->lxspan;
+    v.fm = m->lfm;
     return v;
 }
 

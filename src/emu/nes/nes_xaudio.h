@@ -6,7 +6,10 @@
  * the device) from the frame log's second span array, and the sums add to the APU's before
  * the output filters, so every path gives the same samples. A chip is a kind below, its
  * rules header (nes_5b.h, nes_vrc6.h, nes_mmc5.h) and a case in each switch; its board owns the registers and
- * calls nes_xaudio_begin / nes_xaudio_end around a write (nes_int.h). */
+ * calls nes_xaudio_begin / nes_xaudio_end around a write (nes_int.h).
+ * The VRC7's FM (nes_vrc7.h) has no closed form: the core runs it sample by sample (one per
+ * 36 CPU cycles) and the frame log carries its levels, an int16 array per frame (h->nfm),
+ * which every path sums exactly with nes_vrc7_sum; its nes_xosc stays empty (no spans). */
 #ifndef GV_EMU_NES_NES_XAUDIO_H
 #define GV_EMU_NES_NES_XAUDIO_H
 
@@ -16,9 +19,11 @@
 #include "emu/nes/nes_audio.h"
 #include "emu/nes/nes_mmc5.h"
 #include "emu/nes/nes_vrc6.h"
+#include "emu/nes/nes_vrc7.h"
 
 enum { NES_XA_NONE = 0, NES_XA_5B = 1, NES_XA_VRC6 = 2 };
 enum { NES_XA_MMC5 = 5 };
+enum { NES_XA_VRC7 = 85 }; /* (its mapper's number) levels in the frame log, not spans (nes_vrc7.h) */
 
 /* A chip's audible state from cycle t0 (frame-relative) on. 128 bytes, plain data. */
 typedef struct {
