@@ -51,6 +51,9 @@ bank:     .res 1
 .if H3001
 ; The counter from reload A:X (high:low), enabled: the slide from the $9004 write (D = N).
 start_irq:
+    pha
+    jsr slide_base
+    pla
     sta $9005
     stx $9006
     lda #$80
@@ -286,6 +289,7 @@ fail_done:
 
 .if H3001
 enable_irq:
+    jsr slide_base
     lda #$80
     sta $9003
     jmp slide
