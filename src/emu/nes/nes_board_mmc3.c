@@ -12,6 +12,7 @@
  * Namco 108 (206, the MMC3's predecessor): only the bank registers at $8000-$9FFF (no
  * PRG/CHR modes, 6-bit CHR and 4-bit PRG banks), header mirroring, no IRQ. */
 #include "emu/nes/nes_int.h"
+#include "emu/nes/nes_mmc3_irq.h"
 
 typedef struct {
     uint8_t sel, bank[8], mirror, ram;
@@ -191,15 +192,9 @@ static void mmc3_a12(nes *m, uint64_t t)
     mmc3 *p = NES_BS(m, mmc3);
     /* revision A (--mmc3-rev A) asserts it only when the counter was counted down to 0 or
      * reloaded after a $C001 write, not when a 0 is reloaded from a latch of 0 */
-    int was_set = p->counter != 0 || p->reload;
-    if (p->counter == 0 || p->reload) {
-        p->counter = p->latch;
-        p->reload = 0;
-    } else {
-        p->counter--;
-    }
+    int zero = nes_mmc3_clock(&p->counter, &p->reload, p->latch);
     int rev_a = m->opt.mmc3_rev_a || m->bd->variant == TX_MMC6 || (m->cart->nes2 && m->cart->submapper == 4);
-    if (p->counter == 0 && p->irq_on && (was_set || !rev_a))
+    if (p->irq_on && (zero == NES_MMC3_ZERO || (zero == NES_MMC3_ZERO_RELOADED && !rev_a)))
         nes_irq_set(m, NES_IRQ_MAPPER, (t + 2) / 3);
 }
 
