@@ -42,6 +42,7 @@ for r in cpu_test:nrom.cfg ppu_scene:nrom.cfg apu_test:nrom.cfg mmc3_irq:mmc3.cf
   g101:mmc3x.cfg:irem_test:BOARD=32 g101ml:mmc3x.cfg:irem_test:BOARD=321 h3001:mmc3x.cfg:irem_test:BOARD=65 \
   tc0190:mmc3x.cfg:taito_test:BOARD=33 tc0690:mmc3x.cfg:taito_test:BOARD=48 x1005:mmc3x.cfg:taito_test:BOARD=80 \
   x1005b:mmc3x.cfg:taito_test:BOARD=207 x1017:mmc3x.cfg:taito_test:BOARD=82 \
+  sunsoft3:mmc3x.cfg:sunsoft_test:BOARD=67 sunsoft4:mmc3x.cfg:sunsoft_test:BOARD=68 \
   vrc6a:mmc3x.cfg:vrc6_test:BOARD=24 vrc6b:mmc3x.cfg:vrc6_test:BOARD=26 mmc5:mmc3x.cfg:mmc5_test; do
   name=$(echo "$r" | cut -d: -f1)
   cfg=$(echo "$r" | cut -d: -f2)

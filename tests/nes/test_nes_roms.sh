@@ -55,6 +55,7 @@ boards="colordreams cprom bnrom nina001 gxrom camerica sxrom txsrom tqrom namco1
   bandai70 bandai152 irem78a irem78b sunsoft89 sunsoft93 un1rom unrom180 tams1 quattro jf17 jf19 nina03 vrc6a vrc6b mmc5
   g101 g101ml h3001
   tc0190 tc0690 x1017
+  sunsoft3 sunsoft4
   $nostatus"
 for rom in cpu_test ppu_scene apu_test mmc3_irq acc_test $boards; do
   if ! echo " $nostatus " | grep -q " $rom "; then
