@@ -44,6 +44,8 @@ for r in cpu_test:nrom.cfg ppu_scene:nrom.cfg apu_test:nrom.cfg mmc3_irq:mmc3.cf
   x1005b:mmc3x.cfg:taito_test:BOARD=207 x1017:mmc3x.cfg:taito_test:BOARD=82 \
   sunsoft3:mmc3x.cfg:sunsoft_test:BOARD=67 sunsoft4:mmc3x.cfg:sunsoft_test:BOARD=68 \
   vrc1:prg128.cfg:vrc13_test:BOARD=75 vrc3:prg128.cfg:vrc13_test:BOARD=73 \
+  namco3446:prg128.cfg:mmc3x_test:BOARD=76 namco3443:prg128.cfg:mmc3x_test:BOARD=88 namco3453:prg128.cfg:mmc3x_test:BOARD=154 \
+  namco3425:mmc3x.cfg:mmc3x_test:BOARD=95 \
   vrc6a:mmc3x.cfg:vrc6_test:BOARD=24 vrc6b:mmc3x.cfg:vrc6_test:BOARD=26 mmc5:mmc3x.cfg:mmc5_test; do
   name=$(echo "$r" | cut -d: -f1)
   cfg=$(echo "$r" | cut -d: -f2)

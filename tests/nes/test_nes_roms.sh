@@ -57,6 +57,7 @@ boards="colordreams cprom bnrom nina001 gxrom camerica sxrom txsrom tqrom namco1
   tc0190 tc0690 x1017
   sunsoft3 sunsoft4
   vrc1 vrc3
+  namco3446 namco3443 namco3453 namco3425
   $nostatus"
 for rom in cpu_test ppu_scene apu_test mmc3_irq acc_test $boards; do
   if ! echo " $nostatus " | grep -q " $rom "; then

@@ -23,6 +23,7 @@ extern const nes_board nes_board_bandai74, nes_board_bandai152, nes_board_irem78
 extern const nes_board nes_board_g101, nes_board_h3001;
 extern const nes_board nes_board_sunsoft3, nes_board_sunsoft4;
 extern const nes_board nes_board_vrc1, nes_board_vrc3;
+extern const nes_board nes_board_namco3446, nes_board_namco3443, nes_board_namco3453, nes_board_namco3425;
 extern const nes_board nes_board_tc0190, nes_board_tc0690, nes_board_x1005, nes_board_x1005_207, nes_board_x1017;
 
 /* In match order: a board with a match function before the catch-all of its number. */
@@ -42,6 +43,7 @@ const nes_board *const nes_boards[] = {
     &nes_board_tc0190, &nes_board_tc0690, &nes_board_x1005, &nes_board_x1005_207, &nes_board_x1017,
     &nes_board_sunsoft3, &nes_board_sunsoft4,
     &nes_board_vrc1, &nes_board_vrc3,
+    &nes_board_namco3446, &nes_board_namco3443, &nes_board_namco3453, &nes_board_namco3425,
     NULL,
 };
 
@@ -69,9 +71,9 @@ static const struct {
     {6, "FFE F4xxx"}, {8, "FFE F3xxx"}, {12, "MMC3 variant (DBZ5)"}, {15, "100-in-1 multicart"},
     {16, "Bandai FCG"}, {18, "Jaleco SS88006"}, {19, "Namco 163"},
     {64, "Tengen RAMBO-1"},
-    {76, "Namco 3446"}, {85, "VRC7"},
-    {88, "Namco 118 variant"}, {95, "Namco 3425"}, {105, "NES-EVENT"}, {113, "NINA-03/06 multicart"},
-    {153, "Bandai FCG (LZ93D50 + SRAM)"}, {154, "Namco 129"}, {155, "MMC1A"}, {159, "Bandai FCG (24C01)"},
+    {85, "VRC7"},
+    {105, "NES-EVENT"}, {113, "NINA-03/06 multicart"},
+    {153, "Bandai FCG (LZ93D50 + SRAM)"}, {155, "MMC1A"}, {159, "Bandai FCG (24C01)"},
     {185, "CNROM with CHR disable"}, {210, "Namco 175/340"}, {228, "Action 52"},
 };
 
