@@ -16,7 +16,7 @@
  * the two CIRAM pages), $F000 bits 0-3 the PRG bank and bit 4 the PRG-RAM at $6000 (off: open
  * bus). Not modelled: the licensing timer of Nantettatte!! Baseball's option cartridge
  * (writes to $6000-$7FFF with the RAM off), which gates a ROM outside the image. */
-#include "emu/nes/nes_int.h"
+#include "emu/nes/nes_cycle_irq.h"
 
 typedef struct {
     uint8_t prg, chr[4], mirror;
@@ -46,16 +46,9 @@ static void sunsoft_power(nes *m)
 static void irq_catch_up(nes *m, uint64_t t)
 {
     sunsoft *p = NES_BS(m, sunsoft);
-    if (t <= p->at)
+    uint64_t wrap = nes_down16_run(&p->counter, &p->at, t, p->irq_on);
+    if (wrap == NES_NEVER)
         return;
-    uint64_t n = t - p->at, wrap = p->at + p->counter + 1u;
-    p->at = t;
-    if (!p->irq_on)
-        return;
-    if (n <= p->counter) {
-        p->counter = (uint16_t)(p->counter - n);
-        return;
-    }
     p->counter = 0xFFFF;
     p->irq_on = 0;
     nes_irq_set(m, NES_IRQ_MAPPER, wrap);
@@ -64,7 +57,7 @@ static void irq_catch_up(nes *m, uint64_t t)
 static void irq_schedule(nes *m)
 {
     const sunsoft *p = NES_BS(m, sunsoft);
-    nes_board_schedule(m, p->irq_on ? p->at + p->counter + 1u : NES_NEVER);
+    nes_board_schedule(m, p->irq_on ? nes_down16_wrap(p->counter, p->at) : NES_NEVER);
 }
 
 static void sunsoft3_event(nes *m)

@@ -20,6 +20,7 @@
 .include "common.inc"
 .include "boards.inc"
 .include "cyc_irq.inc"
+.include "board_steps.inc"
 
 .if BOARD = 65
     NES2_BOARD 65, 0, 8, 8, 0, $07, $00
@@ -63,12 +64,7 @@ start_irq:
 .endif
 
 reset:
-    sei
-    cld
-    ldx #$FF
-    txs
-    lda #0
-    sta mode
+    TEST_START
     RESET_START
 
     ; ---- 1: PRG ------------------------------------------------------------------------
@@ -78,23 +74,13 @@ l_prg:
     lda k
     sta $8000
     sta $A000
-    lda TAG
-    cmp k
-    beq :+
-    PRINT "PRG 0 tag "
-    lda TAG
-    jsr print_hex
-    lda #1
-    jmp fail_done
-:   lda $A000
-    cmp k
-    beq :+
-    PRINT "PRG 1 tag "
-    lda $A000
-    jsr print_hex
-    lda #1
-    jmp fail_done
-:   inc k
+    ldx #$80
+    ldy #0
+    jsr tag_expect
+    lda k
+    ldx #$A0
+    jsr tag_expect
+    inc k
     lda k
     cmp #14
     bne l_prg
@@ -130,25 +116,11 @@ l_chr:
     asl a
     asl a
     tax                     ; PPU $0400 * k
+    asl a
+    ora #3                  ; bank 8k + 3
     ldy #0
-    jsr chr_peek
-    sta bank
-    lda k
-    asl a
-    asl a
-    asl a
-    ora #3
-    cmp bank
-    beq :+
-    PRINT "CHR register "
-    lda k
-    jsr print_hex
-    PRINT " reads bank "
-    lda bank
-    jsr print_hex
-    lda #2
-    jmp fail_done
-:   inc k
+    jsr chr_expect
+    inc k
     lda k
     cmp #8
     bne l_chr
@@ -157,40 +129,18 @@ l_chr:
 .if H3001
     lda #$00
     sta $9001               ; vertical
-    lda #$11
-    ldx #$24
-    ldy #$40
-    jsr chr_poke            ; CIRAM page 1
-    lda #$22
-    ldx #$20
-    ldy #$40
-    jsr chr_poke            ; page 0
-    ldx #$28
-    ldy #$40
-    jsr chr_peek
-    EXPECT $22, 3, "vertical $2840 "
+    jsr nt_seed
+    NT_EXPECT $28, $22, 3, "vertical $2840 "
     lda #$80
     sta $9001               ; horizontal
-    ldx #$24
-    ldy #$40
-    jsr chr_peek
-    EXPECT $22, 3, "horizontal $2440 "
-    ldx #$2C
-    ldy #$40
-    jsr chr_peek
-    EXPECT $11, 3, "horizontal $2C40 "
+    NT_EXPECT $24, $22, 3, "horizontal $2440 "
+    NT_EXPECT $2C, $11, 3, "horizontal $2C40 "
     lda #$40
     sta $9001               ; one-screen, lower page
-    ldx #$2C
-    ldy #$40
-    jsr chr_peek
-    EXPECT $22, 3, "one-screen $2C40 "
+    NT_EXPECT $2C, $22, 3, "one-screen $2C40 "
     lda #$C0
     sta $9001
-    ldx #$24
-    ldy #$40
-    jsr chr_peek
-    EXPECT $22, 3, "%11 one-screen $2440 "
+    NT_EXPECT $24, $22, 3, "%11 one-screen $2440 "
     lda #$80
     sta $9001
 .elseif BOARD = 321
@@ -198,50 +148,23 @@ l_chr:
     sta $9000
     lda #$33
     ldx #$20
-    ldy #$40
-    jsr chr_poke
-    ldx #$2C
-    ldy #$40
-    jsr chr_peek
-    EXPECT $33, 3, "Major League ($9000 = 0) $2C40 "
+    jsr nt_poke
+    NT_EXPECT $2C, $33, 3, "Major League ($9000 = 0) $2C40 "
     lda #$01
     sta $9000
     lda #$44
     ldx #$28
-    ldy #$40
-    jsr chr_poke
-    ldx #$24
-    ldy #$40
-    jsr chr_peek
-    EXPECT $44, 3, "Major League ($9000 = 1) $2440 "
+    jsr nt_poke
+    NT_EXPECT $24, $44, 3, "Major League ($9000 = 1) $2440 "
 .else
     lda #$00
     sta $9000               ; vertical
-    lda #$55
-    ldx #$20
-    ldy #$40
-    jsr chr_poke
-    ldx #$28
-    ldy #$40
-    jsr chr_peek
-    EXPECT $55, 3, "vertical $2840 "
-    ldx #$24
-    ldy #$40
-    jsr chr_peek
-    sta bank
+    jsr nt_seed
+    NT_EXPECT $28, $22, 3, "vertical $2840 "
     lda #$01
     sta $9000               ; horizontal
-    ldx #$24
-    ldy #$40
-    jsr chr_peek
-    EXPECT $55, 3, "horizontal $2440 "
-    lda bank
-    cmp #$55
-    bne :+
-    PRINT "vertical $2440 equals $2040"
-    lda #3
-    jmp fail_done
-:
+    NT_EXPECT $24, $22, 3, "horizontal $2440 "
+    NT_EXPECT $2C, $11, 3, "horizontal $2C40 "
 .endif
 
     ; ---- 4: the IRQ ------------------------------------------------------------------------
@@ -277,15 +200,9 @@ fail_done:
     sta STATUS
 
     ; ---- the screen ----------------------------------------------------------------------
-    jsr wait_vblank
-    lda #0
-    sta PPUMASK
+    SCREEN_OFF
     jsr screen_setup
-    lda #1
-    sta mode
-    cli
-    jsr screen_on
-:   jmp :-
+    SCREEN_RUN
 
 .if H3001
 enable_irq:
@@ -321,17 +238,11 @@ l_irq:
 .endif
     POP_AXY_RTI
 
-irq:
-    pha
-    lda mode
-    bne l_screen
 .if H3001
-    lda #0
-    sta $9003               ; acknowledge and stop
+    IRQ_TEST_ENTRY $9003    ; (0 there: acknowledged and stopped)
+.else
+    IRQ_TEST_ENTRY
 .endif
-    pla
-    jmp irq_take
-l_screen:
     txa
     pha
     tya

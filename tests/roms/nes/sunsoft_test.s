@@ -24,6 +24,7 @@
 .include "common.inc"
 .include "boards.inc"
 .include "cyc_irq.inc"
+.include "board_steps.inc"
 
 S3 = BOARD = 67
 .if S3
@@ -90,15 +91,23 @@ start_irq:
     lda #$10
     sta $D800
     jmp slide
+
+; An IRQ left pending (I set): N = 20, counting, 100 cycles waited.
+pend_irq:
+    lda #0
+    sta $C800
+    lda #20
+    sta $C800
+    lda #$10
+    sta $D800
+    ldx #20
+:   dex
+    bne :-
+    rts
 .endif
 
 reset:
-    sei
-    cld
-    ldx #$FF
-    txs
-    lda #0
-    sta mode
+    TEST_START
 .if S3 = 0
     lda #RAM_ON
     sta R_PRG               ; the RAM on for the status
@@ -113,22 +122,15 @@ l_prg:
     jsr set_prg
     lda k
     asl a
-    cmp TAG
-    beq :+
-    PRINT "$8000 tag "
-    lda TAG
-    jsr print_hex
-    lda #1
-    jmp fail_done
-:   ora #1
-    cmp $A000
-    beq :+
-    PRINT "$A000 tag "
-    lda $A000
-    jsr print_hex
-    lda #1
-    jmp fail_done
-:   inc k
+    ldx #$80
+    ldy #0
+    jsr tag_expect
+    lda k
+    asl a
+    ora #1
+    ldx #$A0
+    jsr tag_expect
+    inc k
     lda k
     cmp #7
     bne l_prg
@@ -152,31 +154,14 @@ l_chr:
     asl a
     asl a
     asl a
+    ora #4
     tax                     ; PPU $0800 * k + $0400: the second 1 KiB
-    inx
-    inx
-    inx
-    inx
+    asl a
+    and #$F0
+    ora #3                  ; bank 16k + 3
     ldy #0
-    jsr chr_peek
-    sta bank
-    lda k
-    asl a
-    asl a
-    asl a
-    asl a
-    ora #3
-    cmp bank
-    beq :+
-    PRINT "CHR register "
-    lda k
-    jsr print_hex
-    PRINT " second half reads "
-    lda bank
-    jsr print_hex
-    lda #2
-    jmp fail_done
-:   inc k
+    jsr chr_expect
+    inc k
     lda k
     cmp #4
     bne l_chr
@@ -184,40 +169,18 @@ l_chr:
     ; ---- 3: mirroring --------------------------------------------------------------------
     lda #0
     sta R_MIR               ; vertical
-    lda #$11
-    ldx #$24
-    ldy #$40
-    jsr chr_poke            ; CIRAM page 1
-    lda #$22
-    ldx #$20
-    ldy #$40
-    jsr chr_poke            ; page 0
-    ldx #$28
-    ldy #$40
-    jsr chr_peek
-    EXPECT $22, 3, "vertical $2840 "
+    jsr nt_seed
+    NT_EXPECT $28, $22, 3, "vertical $2840 "
     lda #1
     sta R_MIR               ; horizontal
-    ldx #$24
-    ldy #$40
-    jsr chr_peek
-    EXPECT $22, 3, "horizontal $2440 "
-    ldx #$2C
-    ldy #$40
-    jsr chr_peek
-    EXPECT $11, 3, "horizontal $2C40 "
+    NT_EXPECT $24, $22, 3, "horizontal $2440 "
+    NT_EXPECT $2C, $11, 3, "horizontal $2C40 "
     lda #2
     sta R_MIR               ; one-screen, lower
-    ldx #$2C
-    ldy #$40
-    jsr chr_peek
-    EXPECT $22, 3, "one-screen lower $2C40 "
+    NT_EXPECT $2C, $22, 3, "one-screen lower $2C40 "
     lda #3
     sta R_MIR               ; one-screen, upper
-    ldx #$20
-    ldy #$40
-    jsr chr_peek
-    EXPECT $11, 3, "one-screen upper $2040 "
+    NT_EXPECT $20, $11, 3, "one-screen upper $2040 "
 
     ; ---- 4 -------------------------------------------------------------------------------
 .if S3
@@ -239,29 +202,13 @@ l_chr:
     EXPECT16 149, 4, "toggle reset, N 300: NOPs $"
     jsr wait_long           ; stopped after the wrap
     EXPECT16 $FFFF, 4, "after the wrap: IRQ, NOPs $"
-    lda #0                  ; an IRQ left pending (I set): N = 20
-    sta $C800
-    lda #20
-    sta $C800
-    lda #$10
-    sta $D800
-    ldx #20
-:   dex
-    bne :-
+    jsr pend_irq
     lda #$00
     sta $D800               ; not an acknowledge
     jsr slide_base
     jsr slide
     EXPECT16 1, 4, "pending IRQ after a $D800 write: NOPs $"
-    lda #0
-    sta $C800
-    lda #20
-    sta $C800
-    lda #$10
-    sta $D800
-    ldx #20
-:   dex
-    bne :-
+    jsr pend_irq
     sta $9000               ; acknowledge (A11 clear)
     jsr slide
     EXPECT16 $FFFF, 4, "IRQ after the $9000 acknowledge, NOPs $"
@@ -296,10 +243,7 @@ l_chr:
     EXPECT 10, 4, "CHR-ROM one-screen upper $2000 "
     lda #$00
     sta R_MIR               ; CIRAM, vertical
-    ldx #$24
-    ldy #$40
-    jsr chr_peek
-    EXPECT $11, 4, "CIRAM again $2440 "
+    NT_EXPECT $24, $11, 4, "CIRAM again $2440 "
     lda #$5C
     sta $6100
     lda #0
@@ -318,16 +262,10 @@ fail_done:
     sta STATUS
 
     ; ---- the screen ----------------------------------------------------------------------
-    jsr wait_vblank
-    lda #0
-    sta PPUMASK
+    SCREEN_OFF
     sta R_MIR               ; vertical
     jsr screen_setup
-    lda #1
-    sta mode
-    cli
-    jsr screen_on
-:   jmp :-
+    SCREEN_RUN
 
 nmi:
     NMI_EVERY_32 l_irq
@@ -366,16 +304,11 @@ l_irq:
 .endif
     POP_AXY_RTI
 
-irq:
-    pha
-    lda mode
-    bne l_screen
 .if S3
-    sta $8000               ; acknowledge
+    IRQ_TEST_ENTRY $8000    ; acknowledge
+.else
+    IRQ_TEST_ENTRY
 .endif
-    pla
-    jmp irq_take
-l_screen:
     txa
     pha
     tya

@@ -33,6 +33,7 @@
 .include "common.inc"
 .include "boards.inc"
 .include "cyc_irq.inc"
+.include "board_steps.inc"
 
 RESULT = $0200
 TC = BOARD = 33 .or BOARD = 48
@@ -89,16 +90,7 @@ set_chr:
 .endif
     rts
 
-; A := the tag of the PRG window X (0: $8000, 1: $A000, 2: $C000).
-prg_tag:
-    lda tag_lo,x
-    sta tmp
-    lda tag_hi,x
-    sta tmp+1
-    ldy #0
-    lda (tmp),y
-    rts
-tag_lo: .byte <$8000, <$A000, <$C000
+; The PRG windows' high bytes.
 tag_hi: .byte >$8000, >$A000, >$C000
 
 .if TC
@@ -113,12 +105,7 @@ set_mirror:
 .endif
 
 reset:
-    sei
-    cld
-    ldx #$FF
-    txs
-    lda #0
-    sta mode
+    TEST_START
 .if BOARD = 82
     lda #$CA
     sta $7EF7               ; the RAM's first part (the status block) on
@@ -139,21 +126,16 @@ l_prg:
     jsr set_prg
     dex
     bpl :-
-    ldx #NSLOT - 1
+    lda #NSLOT - 1
+    sta got
 l_tag:
-    jsr prg_tag
-    cmp k
-    beq :+
-    PRINT "PRG window "
-    txa
-    jsr print_hex
-    PRINT " tag "
-    ldx #0
-    jsr prg_tag
-    jsr print_hex
-    lda #1
-    jmp fail_done
-:   dex
+    ldx got
+    lda tag_hi,x
+    tax
+    ldy #0
+    lda k
+    jsr tag_expect
+    dec got
     bpl l_tag
     inc k
     lda k
@@ -195,37 +177,31 @@ l_tag:
     lda #43
     inx
     jsr set_chr
+    lda #10                 ; 2 KiB register 0, first half
     ldx #$00
     ldy #$00
-    jsr chr_peek
-    EXPECT 10, 2, "2 KiB register 0, first half "
+    jsr chr_expect
+    lda #11                 ; its second half
     ldx #$04
-    ldy #$00
-    jsr chr_peek
-    EXPECT 11, 2, "2 KiB register 0, second half "
+    jsr chr_expect
+    lda #19                 ; 2 KiB register 1, second half
     ldx #$0C
-    ldy #$00
-    jsr chr_peek
-    EXPECT 19, 2, "2 KiB register 1, second half "
+    jsr chr_expect
+    lda #40                 ; 1 KiB register 2
     ldx #$10
-    ldy #$00
-    jsr chr_peek
-    EXPECT 40, 2, "1 KiB register 2 "
+    jsr chr_expect
+    lda #43                 ; 1 KiB register 5
     ldx #$1C
-    ldy #$00
-    jsr chr_peek
-    EXPECT 43, 2, "1 KiB register 5 "
+    jsr chr_expect
 .if BOARD = 82
     lda #$02
     sta $7EF6               ; the halves swapped
+    lda #11
     ldx #$14
-    ldy #$00
-    jsr chr_peek
-    EXPECT 11, 2, "swapped: $1400 "
+    jsr chr_expect
+    lda #40
     ldx #$00
-    ldy #$00
-    jsr chr_peek
-    EXPECT 40, 2, "swapped: $0000 "
+    jsr chr_expect
     lda #$00
     sta $7EF6
 .endif
@@ -240,27 +216,16 @@ l_tag:
     jsr set_chr
     lda #$5A
     ldx #$20
-    ldy #$40
-    jsr chr_poke
+    jsr nt_poke
     lda #$A5
     ldx #$28
-    ldy #$40
-    jsr chr_poke
-    ldx #$24
-    ldy #$40
-    jsr chr_peek
-    EXPECT $5A, 3, "207 $2440 "
-    ldx #$2C
-    ldy #$40
-    jsr chr_peek
-    EXPECT $A5, 3, "207 $2C40 "
+    jsr nt_poke
+    NT_EXPECT $24, $5A, 3, "207 $2440 "
+    NT_EXPECT $2C, $A5, 3, "207 $2C40 "
     lda #$00                ; now all on page 0
     ldx #0
     jsr set_chr
-    ldx #$20
-    ldy #$40
-    jsr chr_peek
-    EXPECT $A5, 3, "207 $2040 after $7EF0 bit 7 clear "
+    NT_EXPECT $20, $A5, 3, "207 $2040 after $7EF0 bit 7 clear "
 .else
 .if TC
     lda #$00
@@ -269,18 +234,8 @@ l_tag:
     lda #$01
     sta $7EF6               ; vertical
 .endif
-    lda #$11
-    ldx #$24
-    ldy #$40
-    jsr chr_poke            ; CIRAM page 1
-    lda #$22
-    ldx #$20
-    ldy #$40
-    jsr chr_poke            ; page 0
-    ldx #$28
-    ldy #$40
-    jsr chr_peek
-    EXPECT $22, 3, "vertical $2840 "
+    jsr nt_seed
+    NT_EXPECT $28, $22, 3, "vertical $2840 "
 .if TC
     lda #$40
     jsr set_mirror          ; horizontal
@@ -288,14 +243,8 @@ l_tag:
     lda #$00
     sta $7EF6               ; horizontal
 .endif
-    ldx #$24
-    ldy #$40
-    jsr chr_peek
-    EXPECT $22, 3, "horizontal $2440 "
-    ldx #$2C
-    ldy #$40
-    jsr chr_peek
-    EXPECT $11, 3, "horizontal $2C40 "
+    NT_EXPECT $24, $22, 3, "horizontal $2440 "
+    NT_EXPECT $2C, $11, 3, "horizontal $2C40 "
 .endif
 
     ; ---- 4: RAM --------------------------------------------------------------------------
@@ -381,9 +330,7 @@ fail_done:
 
     ; ---- the screen ----------------------------------------------------------------------
 screen:
-    jsr wait_vblank
-    lda #0
-    sta PPUMASK
+    SCREEN_OFF
 .if BOARD = 207
     lda #$80                ; $2800-$2FFF on page 1
     ldx #1
@@ -401,18 +348,18 @@ screen:
     ldx #0
     jsr set_chr
 .endif
-    lda #1
-    sta mode
 .if BOARD = 48
     jsr tc_irq_next
-.endif
+    lda #1
+    sta mode
     cli
     jsr screen_on
-.if BOARD = 48
     lda #$88                ; sprite patterns at $1000: an A12 rise every line
     sta PPUCTRL
-.endif
 :   jmp :-
+.else
+    SCREEN_RUN
+.endif
 
 .if BOARD = 48
 ; Rendering off: latch $FE (1), IRQ on, a reload asked, the first A12 rise made ($2007 read at
@@ -513,16 +460,11 @@ l_irq:
 .endif
     POP_AXY_RTI
 
-irq:
-    pha
-    lda mode
-    bne l_screen
 .if BOARD = 48
-    sta $C003               ; IRQ off and acknowledged
+    IRQ_TEST_ENTRY $C003    ; IRQ off and acknowledged
+.else
+    IRQ_TEST_ENTRY
 .endif
-    pla
-    jmp irq_take
-l_screen:
     txa
     pha
     tya

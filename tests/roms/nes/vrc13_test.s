@@ -21,6 +21,7 @@
 .include "common.inc"
 .include "boards.inc"
 .include "cyc_irq.inc"
+.include "board_steps.inc"
 
 VRC3 = BOARD = 73
 .if VRC3
@@ -72,12 +73,7 @@ set_latch:
 .endif
 
 reset:
-    sei
-    cld
-    ldx #$FF
-    txs
-    lda #0
-    sta mode
+    TEST_START
     RESET_START
 
     ; ---- 1: PRG ------------------------------------------------------------------------
@@ -88,11 +84,14 @@ l_prg:
     lda k
     sta $F000
     asl a
-    cmp TAG
-    bne bad_prg
+    ldx #$80
+    ldy #0
+    jsr tag_expect
+    lda k
+    asl a
     ora #1
-    cmp $A000
-    bne bad_prg
+    ldx #$A0
+    jsr tag_expect
     inc k
     lda k
     cmp #7
@@ -101,12 +100,15 @@ l_prg:
     sta $8000
     sta $A000
     sta $C000
-    cmp TAG
-    bne bad_prg
-    cmp $A000
-    bne bad_prg
-    cmp $C000
-    bne bad_prg
+    ldx #$80
+    ldy #0
+    jsr tag_expect
+    lda k
+    ldx #$A0
+    jsr tag_expect
+    lda k
+    ldx #$C0
+    jsr tag_expect
     inc k
     lda k
     cmp #15
@@ -118,23 +120,8 @@ l_prg:
 .endif
     lda $E000
     EXPECT 15, 1, "$E000 tag "
-    jmp chr_checks
-bad_prg:
-    PRINT "PRG bank "
-    lda k
-    jsr print_hex
-    PRINT " tags "
-    lda TAG
-    jsr print_hex
-    lda $A000
-    jsr print_hex
-    lda $C000
-    jsr print_hex
-    lda #1
-    jmp fail_done
 
     ; ---- 2: CHR ------------------------------------------------------------------------
-chr_checks:
 .if VRC3
     lda #$3C
     ldx #$13
@@ -155,56 +142,36 @@ chr_checks:
     sta $F000
     lda #$04                ; bit 4 of the $1000 bank: 27
     sta $9000
+    lda #20                 ; 4 KiB bank 5's first 1 KiB
     ldx #$00
     ldy #$00
-    jsr chr_peek
-    EXPECT 20, 2, "4 KiB bank 5 at $0000 "
+    jsr chr_expect
+    lda #111                ; 4 KiB bank 27's last
     ldx #$1C
-    ldy #$00
-    jsr chr_peek
-    EXPECT 111, 2, "4 KiB bank 27 at $1C00 "
+    jsr chr_expect
     lda #$02                ; bit 4 to the $0000 bank, cleared for $1000
     sta $9000
+    lda #85                 ; 4 KiB bank 21
     ldx #$04
-    ldy #$00
-    jsr chr_peek
-    EXPECT 85, 2, "4 KiB bank 21 at $0400 "
+    jsr chr_expect
+    lda #44                 ; 4 KiB bank 11
     ldx #$10
-    ldy #$00
-    jsr chr_peek
-    EXPECT 44, 2, "4 KiB bank 11 at $1000 "
+    jsr chr_expect
     lda #$07
     sta $E000               ; the low bits alone: bit 4 kept
+    lda #94                 ; 4 KiB bank 23
     ldx #$08
-    ldy #$00
-    jsr chr_peek
-    EXPECT 94, 2, "4 KiB bank 23 at $0800 "
+    jsr chr_expect
 
     ; ---- 3: mirroring --------------------------------------------------------------------
     lda #$00
     sta $9000               ; vertical
-    lda #$11
-    ldx #$24
-    ldy #$40
-    jsr chr_poke            ; CIRAM page 1
-    lda #$22
-    ldx #$20
-    ldy #$40
-    jsr chr_poke            ; page 0
-    ldx #$28
-    ldy #$40
-    jsr chr_peek
-    EXPECT $22, 3, "vertical $2840 "
+    jsr nt_seed
+    NT_EXPECT $28, $22, 3, "vertical $2840 "
     lda #$01
     sta $9000               ; horizontal
-    ldx #$24
-    ldy #$40
-    jsr chr_peek
-    EXPECT $22, 3, "horizontal $2440 "
-    ldx #$2C
-    ldy #$40
-    jsr chr_peek
-    EXPECT $11, 3, "horizontal $2C40 "
+    NT_EXPECT $24, $22, 3, "horizontal $2440 "
+    NT_EXPECT $2C, $11, 3, "horizontal $2C40 "
 .endif
 
     ; ---- 4: the VRC3's IRQ ------------------------------------------------------------------
@@ -253,9 +220,7 @@ fail_done:
     sta STATUS
 
     ; ---- the screen ----------------------------------------------------------------------
-    jsr wait_vblank
-    lda #0
-    sta PPUMASK
+    SCREEN_OFF
 .if VRC3
     lda #0
     sta k
@@ -271,11 +236,7 @@ fail_done:
     bne :-
 .endif
     jsr screen_setup
-    lda #1
-    sta mode
-    cli
-    jsr screen_on
-:   jmp :-
+    SCREEN_RUN
 
 nmi:
     NMI_EVERY_32 l_irq
@@ -307,16 +268,11 @@ l_irq:
 .endif
     POP_AXY_RTI
 
-irq:
-    pha
-    lda mode
-    bne l_screen
 .if VRC3
-    sta $D000               ; acknowledge: A moves to E
+    IRQ_TEST_ENTRY $D000    ; acknowledge: A moves to E
+.else
+    IRQ_TEST_ENTRY
 .endif
-    pla
-    jmp irq_take
-l_screen:
 .if VRC3
     sta $D000
     lda bank
