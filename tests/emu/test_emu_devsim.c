@@ -559,9 +559,12 @@ int main(void)
     }
     /* the console's ROMs, then one per board family: mid-frame CHR banking (MMC2/MMC4 latches,
      * CPROM CHR-RAM banks, TQROM ROM and RAM, a JF-17 latch), the VRC4 and FME-7 IRQs, the
-     * 5B's and the VRC6's sound, the MMC5 (scanline IRQ, ExRAM and fill nametables switched mid-frame) */
-    static const char *roms[] = {"ppu_scene", "apu_test", "mmc3_irq", "sxrom", "cprom", "tqrom",
-                                 "mmc2",      "mmc4",     "vrc4e",    "fme7",  "jf17",  "vrc6b", "mmc5"};
+     * 5B's and the VRC6's sound, the MMC5 (scanline IRQ, ExRAM and fill nametables switched mid-frame),
+     * the H3001's and TC0690's IRQ splits, the Sunsoft-4's CHR-ROM nametables, mapper 185's
+     * disabled CHR-ROM */
+    static const char *roms[] = {"ppu_scene", "apu_test", "mmc3_irq", "sxrom",   "cprom",   "tqrom",
+                                 "mmc2",      "mmc4",     "vrc4e",    "fme7",    "jf17",    "vrc6b",
+                                 "mmc5",      "h3001",    "tc0690",   "sunsoft4", "cnrom185s5"};
     for (size_t r = 0; r < GV_ARRAY_LEN(roms); r++) {
         void *c = load_nes(roms[r]);
         if (!c)

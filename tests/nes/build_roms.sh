@@ -46,6 +46,9 @@ for r in cpu_test:nrom.cfg ppu_scene:nrom.cfg apu_test:nrom.cfg mmc3_irq:mmc3.cf
   vrc1:prg128.cfg:vrc13_test:BOARD=75 vrc3:prg128.cfg:vrc13_test:BOARD=73 \
   namco3446:prg128.cfg:mmc3x_test:BOARD=76 namco3443:prg128.cfg:mmc3x_test:BOARD=88 namco3453:prg128.cfg:mmc3x_test:BOARD=154 \
   namco3425:mmc3x.cfg:mmc3x_test:BOARD=95 \
+  cnrom185:nrom.cfg:cnrom185_test:BOARD=1850 cnrom185s4:nrom.cfg:cnrom185_test:BOARD=1854 \
+  cnrom185s5:nrom.cfg:cnrom185_test:BOARD=1855 cnrom185s6:nrom.cfg:cnrom185_test:BOARD=1856 \
+  cnrom185s7:nrom.cfg:cnrom185_test:BOARD=1857 \
   vrc6a:mmc3x.cfg:vrc6_test:BOARD=24 vrc6b:mmc3x.cfg:vrc6_test:BOARD=26 mmc5:mmc3x.cfg:mmc5_test; do
   name=$(echo "$r" | cut -d: -f1)
   cfg=$(echo "$r" | cut -d: -f2)

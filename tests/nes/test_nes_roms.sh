@@ -58,6 +58,7 @@ boards="colordreams cprom bnrom nina001 gxrom camerica sxrom txsrom tqrom namco1
   sunsoft3 sunsoft4
   vrc1 vrc3
   namco3446 namco3443 namco3453 namco3425
+  cnrom185 cnrom185s4 cnrom185s5 cnrom185s6 cnrom185s7
   $nostatus"
 for rom in cpu_test ppu_scene apu_test mmc3_irq acc_test $boards; do
   if ! echo " $nostatus " | grep -q " $rom "; then
@@ -115,8 +116,10 @@ fi
 # Save states: save after 60 frames, load, run 40 more: the frames and samples equal
 # frames 60-99 of an uninterrupted run (the APU ROM; the FME-7's, whose cycle counter, IRQ
 # and 5B sound run through the state; the VRC4's scanline IRQ; the MMC2's latches; the VRC6's sound;
-# the MMC5's scanline event, whose line travels in the state).
-for pair in apu_test:native apu_test:host fme7:native fme7:host vrc4e:host mmc2:host vrc6b:native vrc6b:host mmc5:native mmc5:host; do
+# the MMC5's scanline event, whose line travels in the state; the H3001's, Sunsoft-3's and
+# VRC3's cycle counters, the TC0690's scanline counter, the X1-017's RAM keys).
+for pair in apu_test:native apu_test:host fme7:native fme7:host vrc4e:host mmc2:host vrc6b:native vrc6b:host mmc5:native mmc5:host \
+  h3001:native sunsoft3:host vrc3:native tc0690:host x1017:host; do
   rom=${pair%%:*} r=${pair#*:}
   a="$T_TMP/all.fh"; b="$T_TMP/resumed.fh"; st="$T_TMP/s.state"
   "$GPUVET" run nes "$roms/$rom.nes" --frames 100 --video $r --audio $r --frame-hashes "$a" -q >/dev/null 2>&1 &&

@@ -23,6 +23,7 @@ extern const nes_board nes_board_bandai74, nes_board_bandai152, nes_board_irem78
 extern const nes_board nes_board_g101, nes_board_h3001;
 extern const nes_board nes_board_sunsoft3, nes_board_sunsoft4;
 extern const nes_board nes_board_vrc1, nes_board_vrc3;
+extern const nes_board nes_board_cnrom185;
 extern const nes_board nes_board_namco3446, nes_board_namco3443, nes_board_namco3453, nes_board_namco3425;
 extern const nes_board nes_board_tc0190, nes_board_tc0690, nes_board_x1005, nes_board_x1005_207, nes_board_x1017;
 
@@ -44,6 +45,7 @@ const nes_board *const nes_boards[] = {
     &nes_board_sunsoft3, &nes_board_sunsoft4,
     &nes_board_vrc1, &nes_board_vrc3,
     &nes_board_namco3446, &nes_board_namco3443, &nes_board_namco3453, &nes_board_namco3425,
+    &nes_board_cnrom185,
     NULL,
 };
 
@@ -74,7 +76,7 @@ static const struct {
     {85, "VRC7"},
     {105, "NES-EVENT"}, {113, "NINA-03/06 multicart"},
     {153, "Bandai FCG (LZ93D50 + SRAM)"}, {155, "MMC1A"}, {159, "Bandai FCG (24C01)"},
-    {185, "CNROM with CHR disable"}, {210, "Namco 175/340"}, {228, "Action 52"},
+    {210, "Namco 175/340"}, {228, "Action 52"},
 };
 
 const char *nes_mapper_name(int mapper)
@@ -162,15 +164,17 @@ static uint32_t wrap(int n, uint32_t count)
     return (uint32_t)n % count;
 }
 
-/* The pattern-window word (chr_map) of 1 KiB CHR bank `e` (| NES_MAP_RAM), or the
- * nametable word (nt_map) when nt: CHR-RAM where asked or where the cart has no CHR-ROM. */
+/* The pattern-window word (chr_map) of 1 KiB CHR bank `e` (| NES_MAP_RAM, or NES_MAP_OPEN), or
+ * the nametable word (nt_map) when nt: CHR-RAM where asked or where the cart has no CHR-ROM. */
 static uint32_t chr_word(const nes_cart *c, int e, int nt)
 {
+    if ((e & NES_MAP_OPEN) && c->chr_pad && !nt)
+        return c->chr_size; /* CHR-ROM disabled: the page of $FF after it */
     int ram = (e & NES_MAP_RAM) || !c->chr;
     if (ram && !c->chr_ram_size)
         ram = 0;
     uint32_t pages = (ram ? c->chr_ram_size : c->chr_size) / 1024;
-    uint32_t page = wrap(e & 0x0FFFFFFF, pages ? pages : 1);
+    uint32_t page = wrap(e & 0x07FFFFFF, pages ? pages : 1);
     if (nt)
         return NES_NT_CHR | (ram ? NES_NT_CHR_RAM : 0) | (page & NES_NT_PAGE);
     return (ram ? NES_CHR_RAM : 0) | page * 1024;
