@@ -4,7 +4,8 @@
  * place; $E000 is the last bank), and eight 1 KiB CHR registers ($B000-$B007).
  * The G-101 (mapper 32): $8000 PRG 0, $9000 bit 1 the PRG mode and bit 0 the mirroring
  * (0 vertical, 1 horizontal), $A000 PRG 1 (register mask $F007). Submapper 1, Major
- * League: CIRAM A10 tied high, one-screen from the upper page, the mirroring bit unused.
+ * League: CIRAM A10 tied high (one-screen from the upper page) and the PRG mode fixed at 0:
+ * $9000 does nothing.
  * The H3001 (mapper 65): $8000 PRG 0, $A000 PRG 1 (at power 0 and 1), $9000 bit 7 the PRG
  * mode, $9001 bits 7-6 the mirroring (%00 vertical, %10 horizontal, %x1 one-screen lower),
  * and a 16-bit IRQ counter: $9005/$9006 its reload value's high/low byte, $9004 copies the
@@ -124,15 +125,17 @@ static void irem_maps(nes *m, nes_maps *o)
 {
     const irem *p = NES_BS(m, irem);
     int last = (int)(m->cart->prg_size / 8192) - 1;
-    o->prg[p->mode ? 2 : 0] = p->prg[0];
-    o->prg[p->mode ? 0 : 2] = last - 1;
+    int major_league = m->bd->variant == G101 && m->cart->nes2 && m->cart->submapper == 1;
+    int mode = p->mode && !major_league;
+    o->prg[mode ? 2 : 0] = p->prg[0];
+    o->prg[mode ? 0 : 2] = last - 1;
     o->prg[1] = p->prg[1];
     o->prg[3] = last;
     for (int i = 0; i < 8; i++)
         o->chr[i] = p->chr[i];
     if (m->bd->variant == H3001) /* %00 vertical, %10 horizontal, %01 and %11 one-screen */
         nes_maps_mirror(o, (p->mirror & 1) ? NES_MIRROR_1A : (p->mirror & 2) ? NES_MIRROR_H : NES_MIRROR_V);
-    else if (m->cart->nes2 && m->cart->submapper == 1) /* Major League: CIRAM A10 tied high */
+    else if (major_league) /* CIRAM A10 tied high */
         nes_maps_mirror(o, NES_MIRROR_1B);
     else
         nes_maps_mirror(o, p->mirror ? NES_MIRROR_H : NES_MIRROR_V);

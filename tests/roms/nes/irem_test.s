@@ -3,7 +3,8 @@
 ; 128 KiB PRG (each 8 KiB bank starts with its tag; code in the last, fixed at $E000),
 ; 64 KiB CHR-ROM, 8 KiB PRG-RAM for the status. The checks:
 ;   1 PRG 0 ($8000) and PRG 1 ($A000) map their banks; in PRG mode 1 (G-101: $9000 bit 1,
-;     H3001: $9000 bit 7) PRG 0 maps at $C000 and the second-last bank (14) at $8000;
+;     H3001: $9000 bit 7) PRG 0 maps at $C000 and the second-last bank (14) at $8000 (Major
+;     League: the mode fixed at 0, the bit does nothing);
 ;   2 the CHR registers $B000-$B007 map 1 KiB each, read back through $2007;
 ;   3 mirroring: G-101 $9000 bit 0 (0 vertical, 1 horizontal); Major League one-screen
 ;     whatever $9000 says; H3001 $9001 bits 7-6 (%00 vertical, %10 horizontal, %01
@@ -90,10 +91,15 @@ l_prg:
     EXPECT 14, 1, "mode 0 $C000 tag "
     lda #MODE_1
     sta MODE_REG
+.if BOARD = 321
+    lda $C000
+    EXPECT 14, 1, "Major League, mode bit set: $C000 tag "
+.else
     lda $C000
     EXPECT 5, 1, "mode 1 $C000 tag "
     lda $8000
     EXPECT 14, 1, "mode 1 $8000 tag "
+.endif
     lda #0
     sta MODE_REG
     lda $8000
