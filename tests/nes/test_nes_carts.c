@@ -622,6 +622,7 @@ static void chr_nametables(void)
     r->nt_map[1] = (uint16_t)(NES_NT_CHR | NES_NT_CHR_RAM | 3); /* $2400: CHR-RAM page 3 */
     int ok = nes_nt_rd(&m->ppu.mem, r, 0x2405) == 0x77;
     m->cyc += 100;
+    m->ppu.rst = 0; /* past the PPU's reset signal (its first VBlank's end), as a game would be */
     nes_ppu_write(m, 6, 0x24);
     nes_ppu_write(m, 6, 0x06);
     nes_ppu_write(m, 7, 0x99); /* $2406 */

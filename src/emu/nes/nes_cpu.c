@@ -235,12 +235,14 @@ GV_HOT_INLINE void rmw(nes *m, uint16_t a, uint8_t (*fn)(nes_cpu *, uint8_t))
 }
 
 /* SHX/SHY/SHA/TAS: store reg & (high byte of the base + 1); when the index crosses a page
- * the stored value also replaces the high byte of the address. */
+ * the stored value also replaces the high byte of the address. A DMA that halts the read
+ * cycle before the write (RDY low there) drops the AND term: reg itself is stored. */
 GV_HOT_INLINE void op_sh(nes *m, uint16_t base, uint8_t idx, uint8_t reg)
 {
     uint16_t a = (uint16_t)(base + idx);
+    uint64_t c0 = m->cyc;
     RD((base & 0xFF00) | (a & 0xFF));
-    uint8_t v = (uint8_t)(reg & ((base >> 8) + 1));
+    uint8_t v = m->cyc - c0 > 1 ? reg : (uint8_t)(reg & ((base >> 8) + 1));
     if ((base ^ a) & 0xFF00)
         a = (uint16_t)((a & 0xFF) | (v << 8));
     WR(a, v);

@@ -45,6 +45,8 @@ typedef struct {
     uint16_t watch_addr; /* the watched pattern fetch a span stopped after (NES_NO_WATCH: none) */
     uint8_t log_on;      /* between the snapshot at (261, 0) and the frame end */
     uint8_t here_done;   /* the events of position (line, dot) have been processed */
+    uint8_t rst;         /* the internal reset signal: set at power and reset, cleared with the
+                          * VBlank flag at (261, 1); meanwhile $2000/$2001/$2005/$2006 writes are lost */
     nes_pmem mem;        /* live memories for the drawing rules (no overlay) */
 } nes_ppu;
 
@@ -110,7 +112,9 @@ struct nes {
     uint8_t nmi_pending, irq_src;
     uint64_t nmi_at, irq_at; /* first cycle at which the CPU can see the NMI edge / IRQ line */
     uint8_t frame_done;
-    uint8_t pad_strobe, pad_shift; /* controller port 1: strobe, bits read since it fell */
+    uint8_t pad_strobe, pad_shift; /* controller port 1: strobe (OUT0 as the pad sees it), bits read since it fell */
+    uint8_t pad_out;       /* the value last written to $4016 bit 0 (the CPU's OUT0 latch) */
+    uint64_t pad_out_at;   /* cycle from which the pad sees pad_out (NES_NEVER: it already does) */
     uint8_t pad_buttons;   /* buttons held this frame (input, not state): bit 0 A ... bit 7 Right */
     uint64_t pad_rd_at;    /* cycle of the last $4016 read: reads in consecutive cycles clock the pad once */
     uint8_t dma;           /* DMA requests: NES_DMA_OAM (the next read cycle halts), NES_DMA_DMC */
@@ -201,6 +205,8 @@ GV_HOT_INLINE uint8_t nes_access(nes *m, uint16_t a)
         v = m->ram[a & 0x7FF];
     else if (a >= 0x8000)
         v = m->prg_rd[(a >> 13) & 3][a & 0x1FFF];
+    else if (__builtin_expect(a == 0x4015, 0))
+        return nes_io_read(m, a); /* $4015 drives the CPU's internal bus only: open bus keeps its value */
     else
         v = nes_io_read(m, a);
     m->bus = v;

@@ -67,8 +67,8 @@ void nes_power(nes *m)
     m->nmi_at = m->irq_at = 0;
     m->frame = 0;
     m->frame_done = 0;
-    m->pad_strobe = m->pad_shift = 0;
-    m->pad_rd_at = NES_NEVER;
+    m->pad_strobe = m->pad_shift = m->pad_out = 0;
+    m->pad_rd_at = m->pad_out_at = NES_NEVER;
     m->dma = m->oam_page = 0;
     m->dmc_dma_at = 0;
     if (m->fb)
@@ -133,6 +133,8 @@ void nes_irq_clear(nes *m, int src)
 
 /* ---- memory map ------------------------------------------------------------------------ */
 
+#define APU_WINDOW(a) (((a) & 0xFFE0) == 0x4000)
+
 /* DMA (the NESdev wiki's "DMA"). Cycles alternate between get (even cycle numbers: the DMA
  * may read) and put (odd: it may write). A DMA halts the CPU only on a read cycle; every
  * cycle it holds the CPU without using the bus itself repeats the CPU's read of a.
@@ -157,7 +159,12 @@ void nes_dma(nes *m, uint16_t a)
             dmc = 0;
             dmc_stage = 0;
         } else if (oam && oam_halted && get && !oam_have) {
-            oam_v = nes_access(m, (uint16_t)(m->oam_page << 8 | oam_i));
+            uint16_t da = (uint16_t)(m->oam_page << 8 | oam_i);
+            /* the CPU's internal address bus carries the 6502's address or a DMA's; the APU
+             * registers answer only while bits 15-5 of the 6502's own address are $4000-$401F
+             * (the NESdev wiki): an OAM DMA from page $40 reads open bus there, and the
+             * registers ($4015's flags, the pads) see no read */
+            oam_v = APU_WINDOW(da) && !APU_WINDOW(a) ? m->bus : nes_access(m, da);
             oam_have = 1;
         } else if (oam && oam_have && !get) {
             m->bus = oam_v;
@@ -175,6 +182,32 @@ void nes_dma(nes *m, uint16_t a)
     }
 }
 
+/* The controller's OUT0 line as the pad sees it at the current cycle: the CPU's OUT pins
+ * take the written value at the transition from a get cycle to a put cycle (the NESdev
+ * wiki), so a value held for one cycle only may never reach the pad. While it is high the
+ * pad reloads its buttons: the next bit read is A's. */
+static void pad_sync(nes *m)
+{
+    if (m->pad_out_at <= m->cyc) {
+        m->pad_out_at = NES_NEVER;
+        m->pad_strobe = m->pad_out;
+    }
+    if (m->pad_strobe)
+        m->pad_shift = 0;
+}
+
+/* A read of controller port 1 ($4016; port 2 has nothing) through its /OE line: the pad
+ * shifts once per run of reads in consecutive cycles (a DMA halting a read repeats it). */
+static uint8_t pad_read(nes *m)
+{
+    pad_sync(m);
+    int bit = m->pad_shift < 8 ? (m->pad_buttons >> m->pad_shift) & 1 : 1;
+    if (!m->pad_strobe && m->pad_shift < 8 && m->pad_rd_at != m->cyc - 1)
+        m->pad_shift++;
+    m->pad_rd_at = m->cyc;
+    return (uint8_t)bit;
+}
+
 uint8_t nes_io_read(nes *m, uint16_t a)
 {
     if (a < 0x4000)
@@ -182,18 +215,12 @@ uint8_t nes_io_read(nes *m, uint16_t a)
     if (a < 0x4020) {
         if (a == 0x4015)
             return (uint8_t)((nes_apu_read_status(m) & ~0x20) | (m->bus & 0x20));
-        if (a == 0x4016 || a == 0x4017) {
-            /* standard controller on port 1 (buttons A, B, Select, Start, Up, Down, Left,
-             * Right, then 1s; while the strobe is high, A); nothing on port 2 */
-            int bit = m->pad_shift < 8 ? (m->pad_buttons >> m->pad_shift) & 1 : 1;
-            /* the pad is clocked once per run of reads in consecutive cycles (a DMC DMA
-             * halting a read repeats it) */
-            if (!m->pad_strobe && m->pad_shift < 8 && !(a == 0x4016 && m->pad_rd_at == m->cyc - 1))
-                m->pad_shift++;
-            if (a == 0x4016)
-                m->pad_rd_at = m->cyc;
-            return (uint8_t)((m->bus & 0xE0) | (a == 0x4016 ? bit : 0));
-        }
+        /* standard controller on port 1 (buttons A, B, Select, Start, Up, Down, Left,
+         * Right, then 1s; while the strobe is high, A); nothing on port 2 */
+        if (a == 0x4016)
+            return (uint8_t)((m->bus & 0xE0) | pad_read(m));
+        if (a == 0x4017)
+            return (uint8_t)(m->bus & 0xE0);
         return m->bus;
     }
     return nes_board_read_low(m, a, 0);
@@ -209,9 +236,12 @@ void nes_io_write(nes *m, uint16_t a, uint8_t v)
             m->dma |= NES_DMA_OAM;
             nes_resched(m);
         } else if (a == 0x4016) {
-            m->pad_strobe = v & 1;
-            if (m->pad_strobe)
-                m->pad_shift = 0;
+            /* OUT0 follows at the next get-to-put transition (pad_sync): a write on a get
+             * cycle reaches the pad in the next cycle, one on a put cycle two cycles later;
+             * a value overwritten before its transition is never seen */
+            pad_sync(m);
+            m->pad_out = v & 1;
+            m->pad_out_at = m->cyc + ((m->cyc & 1) ? 2 : 1);
         } else if (a <= 0x4017) {
             nes_apu_write(m, a, v);
         }

@@ -101,8 +101,13 @@ void nes_ppu_power(nes *m)
     p->mem.ev = NULL;
     p->mem.ev_lim = 0;
     p->pl.rgb = m->rgb32;
+    p->rst = 1;
 }
 
+/* The PPU's internal reset signal (the NESdev wiki's "PPU power up state"; a front-loading
+ * NES resets the PPU with the CPU): it clears PPUCTRL, PPUMASK, t and fine X, the write
+ * latch and the read buffer, and holds them cleared until the end of VBlank, so writes to
+ * $2000, $2001, $2005 and $2006 are lost until then (also after power-on). v is kept. */
 void nes_ppu_reset(nes *m)
 {
     nes_ppu *p = &m->ppu;
@@ -113,6 +118,8 @@ void nes_ppu_reset(nes *m)
     p->rd7_at = NES_NEVER;
     p->rd7_v = 0;
     p->pl.r.x = 0;
+    p->pl.r.t = 0;
+    p->rst = 1;
     log_regs(m);
 }
 
@@ -447,6 +454,7 @@ static void at_position(nes *m)
                 log_snapshot(m);
         } else if (dot == 1) {
             p->status &= 0x1F;
+            p->rst = 0;
             p->hit_clk = p->ovf_clk = NES_NEVER;
         } else if (dot == 257 && m->hooks) {
             plan_sprites(p, -1);
@@ -705,6 +713,77 @@ static inline void io_refresh(nes_ppu *p, uint8_t mask, uint8_t v)
         p->io_at[2] = p->clk;
 }
 
+/* What a $2004 read returns: OAM at OAMADDR, except on a picture line with rendering on,
+ * where it is the OAM bus of sprite evaluation and fetching at the current dot (the NESdev
+ * wiki's "PPU sprite evaluation"): $FF while secondary OAM is cleared (dots 1-64); during
+ * evaluation (65-256) the byte read at the last odd dot; during the sprite fetches
+ * (257-320) the secondary OAM byte of the slot (Y, tile, attribute, X, then X four times;
+ * the first empty slot reads sprite 63's Y, which evaluation left there, then $FF); from
+ * dot 321 to the next line's dot 0 the first byte of secondary OAM. Evaluation is run
+ * again here from dot 65, which only a $2004 read during rendering pays for. */
+static uint8_t oam_bus(const nes_ppu *p)
+{
+    int L = p->line, d = p->dot;
+    if (!nes_rendering(&p->pl.r) || L >= NES_H || (L == 0 && d == 0))
+        return p->oam[p->oamaddr];
+    if (d == 0) /* the previous line's secondary OAM is still there */
+        L--, d = 340;
+    if (d <= 64)
+        return 0xFF;
+    unsigned h = (p->pl.r.ctrl & NES_CTRL_SPR16) ? 16 : 8;
+    const uint8_t *oam = p->oam;
+    if (d <= 256) {
+        /* states: found < 8: check Y (in range: copy 3 more bytes); 8 found: the overflow
+         * search, which steps the byte index with the sprite index; after the last sprite
+         * (or the overflow's 3 bytes): reads of OAM[n][0] that copy nothing */
+        int n = 0, m = 0, found = 0, copy = 0, ovf = 0, done = 0;
+        uint8_t v = 0xFF;
+        for (int t = 65; t <= d; t += 2) {
+            if (done) {
+                v = oam[4 * n];
+                n = (n + 1) & 63;
+            } else if (copy) {
+                v = oam[4 * n + (4 - copy)];
+                if (--copy == 0 && ++n == 64)
+                    done = 1, n = 0;
+            } else if (ovf) { /* the 3 bytes after an overflow, then nothing more is copied */
+                v = oam[4 * n + m];
+                if (++m == 4)
+                    m = 0, n = (n + 1) & 63;
+                done = --ovf == 0;
+            } else if (found < 8) {
+                v = oam[4 * n];
+                if ((unsigned)(L - v) < h)
+                    found++, copy = 3;
+                else if (++n == 64)
+                    done = 1, n = 0;
+            } else {
+                v = oam[4 * n + m];
+                int hit = (unsigned)(L - v) < h;
+                if (++m == 4 || !hit)
+                    m &= 3;
+                if (hit) {
+                    ovf = 3;
+                    if (m == 0)
+                        n = (n + 1) & 63;
+                } else if (++n == 64) {
+                    done = 1, n = 0;
+                }
+            }
+        }
+        return v;
+    }
+    /* secondary OAM: the first 8 sprites in range of line L */
+    int slot = d <= 320 ? (d - 257) / 8 : 0, byte = d <= 320 ? (d - 257) % 8 : 0, k = 0;
+    for (int i = 0; i < 64; i++) {
+        if ((unsigned)(L - oam[4 * i]) >= h)
+            continue;
+        if (k++ == slot)
+            return oam[4 * i + (byte > 3 ? 3 : byte)];
+    }
+    return (k == slot && byte == 0) ? oam[252] : 0xFF;
+}
+
 uint8_t nes_ppu_read(nes *m, int reg)
 {
     nes_ppu *p = &m->ppu;
@@ -723,7 +802,7 @@ uint8_t nes_ppu_read(nes *m, int reg)
         p->w = 0;
         break;
     case 4:
-        v = p->oam[p->oamaddr];
+        v = oam_bus(p);
         break;
     case 7: {
         int a = p->pl.r.v & 0x3FFF;
@@ -772,6 +851,9 @@ void nes_ppu_write(nes *m, int reg, uint8_t v)
     nes_pregs *r = &p->pl.r;
     nes_ppu_sync(m);
     io_refresh(p, 0xFF, v);
+    /* the reset signal holds PPUCTRL, PPUMASK, t, x and the latch cleared (nes_ppu_reset) */
+    if (p->rst && ((reg & 7) <= 1 || (reg & 7) == 5 || (reg & 7) == 6))
+        return;
     switch (reg & 7) {
     case 0: {
         uint8_t old = r->ctrl;

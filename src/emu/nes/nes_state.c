@@ -13,9 +13,10 @@
 #include "core/hash.h"
 
 #define ST_MAGIC "GVNESST\x1A"
-#define ST_VERSION 5u /* 2 adds the controller buttons held, 3 the PPU open-bus refresh times, 4 the pending DMAs
+#define ST_VERSION 6u /* 2 adds the controller buttons held, 3 the PPU open-bus refresh times, 4 the pending DMAs
                             * the last pad and $2007 reads, 5 the board's own registers (nes_board.h) in
-                            * place of one set of mapper fields for every board; 1 to 4 are still read */
+                            * place of one set of mapper fields for every board, 6 the controller's OUT0
+                            * latch and the PPU's reset signal; 1 to 5 are still read */
 #define ST_HEAD 36
 
 typedef struct nes_st {
@@ -108,6 +109,13 @@ static void visit(st_io *s, nes *m)
         m->pad_rd_at = NES_NEVER;
         m->dma = m->oam_page = 0;
         m->dmc_dma_at = 0;
+    }
+    if (s->version >= 6) {
+        U(m->pad_out); U(m->pad_out_at); U(m->ppu.rst);
+    } else if (s->load) { /* older states: OUT0 already seen by the pad, the PPU out of reset */
+        m->pad_out = m->pad_strobe;
+        m->pad_out_at = NES_NEVER;
+        m->ppu.rst = 0;
     }
     io_raw(s, m->prg_ram, m->cart->prg_ram_size);
     io_raw(s, m->chr_ram, m->cart->chr_ram_size);
@@ -213,6 +221,8 @@ static const char *check(const nes *m)
         return "not taken at a frame boundary (the PPU must be in lines 240-260)";
     if (p->pl.r.x > 7 || p->pl.r.v > 0x7FFF || p->pl.r.t > 0x7FFF || p->w > 1)
         return "PPU scroll registers out of range";
+    if (p->rst > 1 || m->pad_out > 1 || m->pad_strobe > 1)
+        return "PPU reset or controller strobe state out of range";
     for (int i = 0; i < 32; i++)
         if (p->pl.pal[i] > 0x3F)
             return "palette entry out of range";
