@@ -1027,6 +1027,14 @@ static void test_console(const emu_console *con, const char *cores)
         snprintf(rom, sizeof rom, "%s/vrc7a.nes", dir);
         if (!strcmp(con->name, "nes") && !stat(rom, &st))
             check_hashes(&c, con, rom, "vrc7a", EMU_R_HOST);
+        /* a board ROM of each family that issue 37 added: the core runs them as gpuvet run does */
+        static const char *nes_boards[] = {"g101", "h3001", "tc0690", "x1005", "sunsoft3", "sunsoft4", "vrc1", "vrc3",
+                                           "namco3446", "namco3453", "cnrom185s5"};
+        for (size_t i = 0; !strcmp(con->name, "nes") && i < sizeof nes_boards / sizeof nes_boards[0]; i++) {
+            snprintf(rom, sizeof rom, "%s/%s.nes", dir, nes_boards[i]);
+            if (!stat(rom, &st))
+                check_hashes(&c, con, rom, nes_boards[i], EMU_R_NATIVE);
+        }
         snprintf(rom, sizeof rom, "%s/input_test.%s", dir, con->name);
         char movie[512];
         snprintf(movie, sizeof movie, "%s/tests/emu/input_%s.txt", getenv("GV_ROOT"), con->name);

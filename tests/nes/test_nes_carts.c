@@ -674,6 +674,8 @@ static void ram_result_roms(void)
         {"jf11", "Jaleco JF-11/14: PRG and CHR banks", 0x200},
         {"jf13", "Jaleco JF-13: PRG and CHR banks ($6000-$6FFF)", 0x200},
         {"sunsoft1", "Sunsoft-1: 4 KiB CHR banks, $1000 with bit 2 set", 0x200},
+        {"x1005", "Taito X1-005: PRG, CHR, mirroring, its 128 bytes of RAM", 0x200},
+        {"x1005b", "Taito X1-005 (207): PRG, CHR, nametables by CHR bit 7, its RAM", 0x200},
     };
     for (size_t i = 0; i < sizeof roms / sizeof roms[0]; i++) {
         const char *rom = nes_rom(roms[i].rom);

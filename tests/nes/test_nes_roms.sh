@@ -51,9 +51,16 @@ judge_device() {
 # register fills $6000-$7FFF (j87 jf11 jf13 sunsoft1) have no PRG-RAM for a status block
 # (test_nes_carts.c reads their result from CPU RAM)
 nostatus="nrom368 j87 jf11 jf13 sunsoft1"
+nostatus="$nostatus x1005 x1005b" # the X1-005: nothing at $6000 (its RAM is at $7F00)
 boards="colordreams cprom bnrom nina001 gxrom camerica sxrom txsrom tqrom namco108 mmc2 mmc4 vrc4a vrc2a vrc4e vrc4b fme7
   bandai70 bandai152 irem78a irem78b sunsoft89 sunsoft93 un1rom unrom180 tams1 quattro jf17 jf19 nina03 vrc6a vrc6b mmc5
   mmc5x vrc7a vrc7b
+  g101 g101ml h3001
+  tc0190 tc0690 x1017
+  sunsoft3 sunsoft4
+  vrc1 vrc3
+  namco3446 namco3443 namco3453 namco3425
+  cnrom185 cnrom185s4 cnrom185s5 cnrom185s6 cnrom185s7
   $nostatus"
 # flags a ROM's verdict run needs: acc2_test runs its last check after a reset
 verdict_flags() {
@@ -117,9 +124,11 @@ fi
 # frames 60-99 of an uninterrupted run (the APU ROM; the FME-7's, whose cycle counter, IRQ
 # and 5B sound run through the state; the VRC4's scanline IRQ; the MMC2's latches; the VRC6's sound;
 # the MMC5's scanline event, whose line travels in the state; its sound, split and 240 Hz clock;
-# the VRC7's FM synthesiser; the PAL and Dendy machines, frame 60 of their region ROM's frame count).
+# the VRC7's FM synthesiser; the PAL and Dendy machines, frame 60 of their region ROM's frame count;
+# the H3001's, Sunsoft-3's and VRC3's cycle counters, the TC0690's scanline counter, the X1-017's RAM keys).
 for pair in apu_test:native apu_test:host fme7:native fme7:host vrc4e:host mmc2:host vrc6b:native vrc6b:host mmc5:native mmc5:host \
-  mmc5x:native mmc5x:host vrc7a:native vrc7a:host region_pal:native region_pal:host region_dendy:host; do
+  mmc5x:native mmc5x:host vrc7a:native vrc7a:host region_pal:native region_pal:host region_dendy:host \
+  h3001:native sunsoft3:host vrc3:native tc0690:host x1017:host; do
   rom=${pair%%:*} r=${pair#*:}
   a="$T_TMP/all.fh"; b="$T_TMP/resumed.fh"; st="$T_TMP/s.state"
   "$GPUVET" run nes "$roms/$rom.nes" --frames 100 --video $r --audio $r --frame-hashes "$a" -q >/dev/null 2>&1 &&

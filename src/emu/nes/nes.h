@@ -17,6 +17,7 @@
 
 /* ---- cartridge (nes_cart.c) --------------------------------------------------------- */
 
+#define NES_CHR_PAD 1024
 enum { NES_MIRROR_H = 0, NES_MIRROR_V = 1, NES_MIRROR_4 = 2, NES_MIRROR_1A = 3, NES_MIRROR_1B = 4 };
 /* The header's CPU/PPU timing (NES 2.0 byte 12): NTSC, PAL, multiple-region, Dendy. */
 enum { NES_TIMING_NTSC = 0, NES_TIMING_PAL = 1, NES_TIMING_MULTI = 2, NES_TIMING_DENDY = 3 };
@@ -29,6 +30,8 @@ typedef struct {
     uint32_t prg_size;
     const uint8_t *chr;       /* CHR-ROM, NULL when the board has only CHR-RAM */
     uint32_t chr_size;
+    uint32_t chr_pad;         /* bytes of $FF after the CHR-ROM (a disabled window's page: NES_CHR_PAD
+                               * on boards that can disable it, else 0) */
     uint32_t chr_ram_size;    /* CHR-RAM bytes (battery-backed part included); beside CHR-ROM on a few boards */
     uint32_t chr_nvram_size;  /* of which battery-backed (the last bytes) */
     uint32_t prg_ram_size;    /* PRG-RAM bytes (work RAM plus battery RAM) */

@@ -142,13 +142,22 @@ gv_status nes_cart_parse(const uint8_t *d, size_t len, const char *name, nes_car
     if (len < need)
         return gv_fail(err, GV_ERR_INPUT, "%s: truncated: the header describes %llu bytes, the file has %zu",
                        name, (unsigned long long)need, len);
-    out->data = malloc(len);
+    /* a board that can disable its CHR-ROM reads a page of $FF then: a copy of the CHR-ROM
+     * after the file's bytes, that page after it */
+    size_t pad = b->chr_off && chr ? (size_t)chr + NES_CHR_PAD : 0;
+    out->data = malloc(len + pad);
     if (!out->data)
-        return gv_fail(err, GV_ERR_ENV, "out of memory (%zu bytes)", len);
+        return gv_fail(err, GV_ERR_ENV, "out of memory (%zu bytes)", len + pad);
     memcpy(out->data, d, len);
     out->size = len;
     out->prg = out->data + 16 + trainer;
     out->chr = chr ? out->prg + prg : NULL;
+    if (pad) {
+        memcpy(out->data + len, out->chr, chr);
+        memset(out->data + len + chr, 0xFF, NES_CHR_PAD);
+        out->chr = out->data + len;
+        out->chr_pad = NES_CHR_PAD;
+    }
     /* NES 2.0 byte 14: miscellaneous ROMs (their layout is the board's) fill the rest */
     out->misc_roms = misc;
     if (misc && len > need) {
