@@ -560,11 +560,15 @@ int main(void)
     /* the console's ROMs, then one per board family: mid-frame CHR banking (MMC2/MMC4 latches,
      * CPROM CHR-RAM banks, TQROM ROM and RAM, a JF-17 latch), the VRC4 and FME-7 IRQs, the
      * 5B's and the VRC6's sound, the MMC5 (scanline IRQ, ExRAM and fill nametables switched mid-frame),
-     * the Bandai FCG (cycle IRQ switching CHR banks and mirroring mid-frame), the RAMBO-1 (A12 IRQ),
-     * the Namco 163 (its sound from the logged RAM images, CHR-ROM nametables mid-frame) */
-    static const char *roms[] = {"ppu_scene", "apu_test", "mmc3_irq", "sxrom", "cprom", "tqrom",
-                                 "mmc2",      "mmc4",     "vrc4e",    "fme7",  "jf17",  "vrc6b", "mmc5",
-                                 "fcg5",      "fcg153",   "rambo1",   "n163"};
+     * the VRC7's FM levels in the log, the PAL and Dendy frames (312 lines, PAL's 3.2 dots per
+     * cycle, their sample clocks), the H3001's and TC0690's IRQ splits, the Sunsoft-4's CHR-ROM
+     * nametables, mapper 185's disabled CHR-ROM, the Bandai FCG (cycle IRQ switching CHR banks
+     * and mirroring mid-frame), the RAMBO-1 (A12 IRQ), the Namco 163 (its sound from the logged
+     * RAM images, CHR-ROM nametables mid-frame) */
+    static const char *roms[] = {"ppu_scene", "apu_test", "mmc3_irq", "sxrom",   "cprom",   "tqrom",
+                                 "mmc2",      "mmc4",     "vrc4e",    "fme7",    "jf17",    "vrc6b",
+                                 "mmc5",      "vrc7a",    "region_pal", "region_dendy", "h3001", "tc0690",
+                                 "sunsoft4",  "cnrom185s5", "fcg5",   "fcg153",  "rambo1",  "n163"};
     for (size_t r = 0; r < GV_ARRAY_LEN(roms); r++) {
         void *c = load_nes(roms[r]);
         if (!c)

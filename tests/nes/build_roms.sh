@@ -39,8 +39,19 @@ for r in cpu_test:nrom.cfg ppu_scene:nrom.cfg apu_test:nrom.cfg mmc3_irq:mmc3.cf
   quattro:disc16q.cfg:disc_test:BOARD=232 jf17:disc16.cfg:disc_test:BOARD=72 jf19:disc16f.cfg:disc_test:BOARD=92 \
   j87:disc32.cfg:disc_test:BOARD=87 jf11:disc32.cfg:disc_test:BOARD=140 jf13:disc32.cfg:disc_test:BOARD=86 \
   sunsoft1:disc32.cfg:disc_test:BOARD=184 nina03:disc32.cfg:disc_test:BOARD=79 \
+  g101:mmc3x.cfg:irem_test:BOARD=32 g101ml:mmc3x.cfg:irem_test:BOARD=321 h3001:mmc3x.cfg:irem_test:BOARD=65 \
+  tc0190:mmc3x.cfg:taito_test:BOARD=33 tc0690:mmc3x.cfg:taito_test:BOARD=48 x1005:mmc3x.cfg:taito_test:BOARD=80 \
+  x1005b:mmc3x.cfg:taito_test:BOARD=207 x1017:mmc3x.cfg:taito_test:BOARD=82 \
+  sunsoft3:mmc3x.cfg:sunsoft_test:BOARD=67 sunsoft4:mmc3x.cfg:sunsoft_test:BOARD=68 \
+  vrc1:prg128.cfg:vrc13_test:BOARD=75 vrc3:prg128.cfg:vrc13_test:BOARD=73 \
+  namco3446:prg128.cfg:mmc3x_test:BOARD=76 namco3443:prg128.cfg:mmc3x_test:BOARD=88 namco3453:prg128.cfg:mmc3x_test:BOARD=154 \
+  namco3425:mmc3x.cfg:mmc3x_test:BOARD=95 \
+  cnrom185:nrom.cfg:cnrom185_test:BOARD=1850 cnrom185s4:nrom.cfg:cnrom185_test:BOARD=1854 \
+  cnrom185s5:nrom.cfg:cnrom185_test:BOARD=1855 cnrom185s6:nrom.cfg:cnrom185_test:BOARD=1856 \
+  cnrom185s7:nrom.cfg:cnrom185_test:BOARD=1857 \
+  region_ntsc:nrom.cfg:region_test:REGION=0 region_pal:nrom.cfg:region_test:REGION=1 region_dendy:nrom.cfg:region_test:REGION=3 \
   vrc6a:mmc3x.cfg:vrc6_test:BOARD=24 vrc6b:mmc3x.cfg:vrc6_test:BOARD=26 mmc5:mmc3x.cfg:mmc5_test \
-  mmc5x:mmc3x.cfg:mmc5x_test \
+  mmc5x:mmc3x.cfg:mmc5x_test vrc7a:mmc3x.cfg:vrc7_test:BOARD=852 vrc7b:mmc3x.cfg:vrc7_test:BOARD=851 \
   fcg4:disc16.cfg:fcg_test:BOARD=164 fcg5:disc16.cfg:fcg_test:BOARD=165 fcg159:disc16.cfg:fcg_test:BOARD=159 \
   fcg153:fcg512.cfg:fcg_test:BOARD=153 \
   ss88006:mmc3x.cfg:ss88006_test rambo1:mmc3x.cfg:rambo_test \

@@ -1,10 +1,10 @@
-/* nes.h: the NES (NTSC 2A03 CPU + APU, 2C02 PPU, cartridges on the boards listed in
- * nes_board.c) as the rest of gpuvet sees it: the cartridge, and the machine behind the
- * console interface (nes_console, emu/common/console.h). The machine's struct and its units' functions are
- * private to src/emu/nes/ (nes_int.h). The core is the timing side: it runs the CPU and
- * everything the CPU can observe; pictures and sound are drawn natively inside the core
- * when asked, or from the frame log it emits (nes_framelog.h) by the host and device
- * renderers. */
+/* nes.h: the NES (2A03 CPU + APU, 2C02 PPU, cartridges on the boards listed in nes_board.c;
+ * NTSC, PAL and Dendy timing: nes_int.h's nes_timing) as the rest of gpuvet sees it: the
+ * cartridge, and the machine behind the console interface (nes_console,
+ * emu/common/console.h). The machine's struct and its units' functions are private to
+ * src/emu/nes/ (nes_int.h). The core is the timing side: it runs the CPU and everything the
+ * CPU can observe; pictures and sound are drawn natively inside the core when asked, or
+ * from the frame log it emits (nes_framelog.h) by the host and device renderers. */
 #ifndef GV_EMU_NES_NES_H
 #define GV_EMU_NES_NES_H
 
@@ -17,6 +17,7 @@
 
 /* ---- cartridge (nes_cart.c) --------------------------------------------------------- */
 
+#define NES_CHR_PAD 1024
 enum { NES_MIRROR_H = 0, NES_MIRROR_V = 1, NES_MIRROR_4 = 2, NES_MIRROR_1A = 3, NES_MIRROR_1B = 4 };
 /* The header's CPU/PPU timing (NES 2.0 byte 12): NTSC, PAL, multiple-region, Dendy. */
 enum { NES_TIMING_NTSC = 0, NES_TIMING_PAL = 1, NES_TIMING_MULTI = 2, NES_TIMING_DENDY = 3 };
@@ -29,6 +30,8 @@ typedef struct {
     uint32_t prg_size;
     const uint8_t *chr;       /* CHR-ROM, NULL when the board has only CHR-RAM */
     uint32_t chr_size;
+    uint32_t chr_pad;         /* bytes of $FF after the CHR-ROM (a disabled window's page: NES_CHR_PAD
+                               * on boards that can disable it, else 0) */
     uint32_t chr_ram_size;    /* CHR-RAM bytes (battery-backed part included); beside CHR-ROM on a few boards */
     uint32_t chr_nvram_size;  /* of which battery-backed (the last bytes) */
     uint32_t prg_ram_size;    /* PRG-RAM bytes (work RAM plus battery RAM) */
@@ -40,7 +43,7 @@ typedef struct {
     int mirroring;            /* NES_MIRROR_H / _V / _4 as the header says */
     int battery;              /* battery-backed memory present (prg_nvram_size or chr_nvram_size) */
     int nes2;                 /* NES 2.0 header */
-    int timing;               /* NES_TIMING_* (iNES 1.0: NTSC) */
+    int timing;               /* NES_TIMING_* (iNES 1.0: byte 9 or 10, else NTSC) */
     uint64_t hash;            /* xxHash of the whole file */
 } nes_cart;
 

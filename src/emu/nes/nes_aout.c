@@ -41,6 +41,8 @@ void nes_atab_init(nes_atab *t)
     nes_5b_levels(t->x5b_level);
     t->xvrc6_step = (t->pulse[15] + 7) / 15; /* the VRC6 (nes_vrc6.h) */
     t->xmmc5_pcm_step = (t->tnd[127] + 63) / 127; /* the MMC5's PCM (nes_mmc5.h) */
+    nes_vrc7_tables(t->xvrc7_logsin, t->xvrc7_exp); /* the VRC7 (nes_vrc7.h) */
+    t->xvrc7_mul = (t->pulse[15] * 2048u + 2042u) / 4084u; /* carrier full scale 4084 -> pulse[15] / 2 */
     /* the Namco 163 (nes_n163.h): a square of samples 0 and 15 at volume 15 on one channel
      * (225 DAC steps peak to peak) sounds G dB louder than the APU's pulse at volume 15
      * (pulse[15]), G the middle of the board's range (the wiki's mapper 19 submappers): 12
@@ -96,9 +98,9 @@ void nes_aout_pieces(nes_aout *a, uint64_t n0, const uint64_t *piece, uint32_t n
 {
     assert(a->n == n0);
     (void)n0;
-    uint64_t prev = nes_sample_end(a->n - 1);
+    uint64_t prev = nes_sample_end(a->region, a->n - 1);
     for (uint32_t k = 0; k + 1 < npieces; k++) {
-        uint64_t end = nes_sample_end(a->n);
+        uint64_t end = nes_sample_end(a->region, a->n);
         nes_aout_push(a, a->carry + piece[k], (uint32_t)(end - prev), out, n);
         prev = end;
     }

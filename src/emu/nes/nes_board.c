@@ -17,6 +17,7 @@ extern const nes_board nes_board_mmc3, nes_board_mmc6, nes_board_txsrom, nes_boa
 extern const nes_board nes_board_mmc2, nes_board_mmc4;
 extern const nes_board nes_board_vrc4_21, nes_board_vrc2_22, nes_board_vrc24_23, nes_board_vrc24_25;
 extern const nes_board nes_board_fme7, nes_board_vrc6a, nes_board_vrc6b, nes_board_mmc5;
+extern const nes_board nes_board_vrc7;
 extern const nes_board nes_board_fcg16, nes_board_fcg16_4, nes_board_fcg16_5, nes_board_fcg153, nes_board_fcg159;
 extern const nes_board nes_board_ss88006, nes_board_rambo1;
 extern const nes_board nes_board_namco175, nes_board_namco340, nes_board_namco210;
@@ -24,6 +25,12 @@ extern const nes_board nes_board_namco163, nes_board_namco163q;
 extern const nes_board nes_board_bandai74, nes_board_bandai152, nes_board_irem78, nes_board_sunsoft89,
     nes_board_sunsoft93, nes_board_un1rom, nes_board_unrom180, nes_board_tams1, nes_board_quattro, nes_board_jf17,
     nes_board_jf19, nes_board_j87, nes_board_jf11, nes_board_jf13, nes_board_sunsoft1, nes_board_nina03;
+extern const nes_board nes_board_g101, nes_board_h3001;
+extern const nes_board nes_board_sunsoft3, nes_board_sunsoft4;
+extern const nes_board nes_board_vrc1, nes_board_vrc3;
+extern const nes_board nes_board_cnrom185;
+extern const nes_board nes_board_namco3446, nes_board_namco3443, nes_board_namco3453, nes_board_namco3425;
+extern const nes_board nes_board_tc0190, nes_board_tc0690, nes_board_x1005, nes_board_x1005_207, nes_board_x1017;
 
 /* In match order: a board with a match function before the catch-all of its number. */
 const nes_board *const nes_boards[] = {
@@ -38,6 +45,13 @@ const nes_board *const nes_boards[] = {
     &nes_board_un1rom, &nes_board_unrom180, &nes_board_tams1, &nes_board_quattro, &nes_board_jf17, &nes_board_jf19,
     &nes_board_j87, &nes_board_jf11, &nes_board_jf13, &nes_board_sunsoft1, &nes_board_nina03,
     &nes_board_vrc6a, &nes_board_vrc6b, &nes_board_mmc5,
+    &nes_board_vrc7,
+    &nes_board_g101, &nes_board_h3001,
+    &nes_board_tc0190, &nes_board_tc0690, &nes_board_x1005, &nes_board_x1005_207, &nes_board_x1017,
+    &nes_board_sunsoft3, &nes_board_sunsoft4,
+    &nes_board_vrc1, &nes_board_vrc3,
+    &nes_board_namco3446, &nes_board_namco3443, &nes_board_namco3453, &nes_board_namco3425,
+    &nes_board_cnrom185,
     &nes_board_fcg16_4, &nes_board_fcg16_5, &nes_board_fcg16, &nes_board_fcg153, &nes_board_fcg159,
     &nes_board_ss88006, &nes_board_rambo1,
     &nes_board_namco175, &nes_board_namco340, &nes_board_namco210,
@@ -67,12 +81,8 @@ static const struct {
     const char *name;
 } unsupported[] = {
     {6, "FFE F4xxx"}, {8, "FFE F3xxx"}, {12, "MMC3 variant (DBZ5)"}, {15, "100-in-1 multicart"},
-    {32, "Irem G-101"},
-    {33, "Taito TC0190"}, {48, "Taito TC0690"}, {65, "Irem H3001"}, {67, "Sunsoft-3"},
-    {68, "Sunsoft-4"}, {73, "VRC3"}, {75, "VRC1"}, {76, "Namco 3446"}, {80, "Taito X1-005"}, {82, "Taito X1-017"}, {85, "VRC7"},
-    {88, "Namco 118 variant"}, {95, "Namco 3425"}, {105, "NES-EVENT"}, {113, "NINA-03/06 multicart"},
-    {154, "Namco 129"}, {155, "MMC1A"},
-    {185, "CNROM with CHR disable"}, {207, "Taito X1-005 (mirroring by CHR)"},
+    {105, "NES-EVENT"}, {113, "NINA-03/06 multicart"},
+    {155, "MMC1A"},
     {228, "Action 52"},
 };
 
@@ -163,15 +173,17 @@ static uint32_t wrap(int n, uint32_t count)
     return (uint32_t)n % count;
 }
 
-/* The pattern-window word (chr_map) of 1 KiB CHR bank `e` (| NES_MAP_RAM), or the
- * nametable word (nt_map) when nt: CHR-RAM where asked or where the cart has no CHR-ROM. */
+/* The pattern-window word (chr_map) of 1 KiB CHR bank `e` (| NES_MAP_RAM, or NES_MAP_OPEN), or
+ * the nametable word (nt_map) when nt: CHR-RAM where asked or where the cart has no CHR-ROM. */
 static uint32_t chr_word(const nes_cart *c, int e, int nt)
 {
+    if ((e & NES_MAP_OPEN) && c->chr_pad && !nt)
+        return c->chr_size; /* CHR-ROM disabled: the page of $FF after it */
     int ram = (e & NES_MAP_RAM) || !c->chr;
     if (ram && !c->chr_ram_size)
         ram = 0;
     uint32_t pages = (ram ? c->chr_ram_size : c->chr_size) / 1024;
-    uint32_t page = wrap(e & 0x0FFFFFFF, pages ? pages : 1);
+    uint32_t page = wrap(e & 0x07FFFFFF, pages ? pages : 1);
     if (nt)
         return NES_NT_CHR | (ram ? NES_NT_CHR_RAM : 0) | (page & NES_NT_PAGE);
     return (ram ? NES_CHR_RAM : 0) | page * 1024;

@@ -28,6 +28,8 @@ typedef struct nes_st nes_st; /* the save-state visitor (nes_state.c) */
 #define NES_MAP_CHR 0x20000000 /* nt: a 1 KiB CHR page as a nametable (bank | NES_MAP_RAM for RAM) */
 #define NES_MAP_ROM 0x20000000 /* wram: an 8 KiB PRG-ROM bank at $6000 */
 #define NES_MAP_RO 0x10000000  /* wram: the PRG-RAM page reads but ignores writes */
+#define NES_MAP_OPEN 0x08000000 /* chr: the window reads open bus ($FF: the page after the CHR-ROM
+                                 * that boards with chr_off have, nes_cart.chr_pad) */
 #define NES_MAP_OFF (-1)       /* wram: nothing answers at $6000-$7FFF (open bus) */
 
 /* What the board's registers map, filled by its maps operation over these defaults: PRG
@@ -108,6 +110,7 @@ struct nes_board {
     uint8_t xaudio;          /* expansion sound chip: NES_XA_NONE or a chip of nes_xaudio.h */
     uint8_t conflicts;       /* NES_CONFLICT_* */
     uint8_t chr_both;        /* CHR-ROM and CHR-RAM side by side (TQROM) */
+    uint8_t chr_off;         /* the board can disable its CHR-ROM (NES_MAP_OPEN windows) */
     /* RAM inside the chip beyond the header's fields (the Namco 163's 128 bytes): the
      * cartridge's last chip_ram bytes of PRG-RAM (m->prg_ram), battery-backed with the
      * header's battery bit. */

@@ -2,7 +2,8 @@
  * latch that takes the CPU's written value and drives the upper PRG and CHR address lines
  * and the nametable select. NROM (0) has none, and NROM-368 decodes 46 KiB of ROM at
  * $4800-$FFFF; UxROM (2), CNROM (3), AxROM (7), Color Dreams (11), CPROM (13), BNROM (34)
- * and GxROM (66) latch any write to $8000-$FFFF; NINA-001 (34) has three registers at
+ * and GxROM (66) latch any write to $8000-$FFFF (and so does the CNROM board of mapper 185,
+ * whose latch only enables its CHR-ROM); NINA-001 (34) has three registers at
  * $7FFD-$7FFF; Camerica (71) a bank register at $C000-$FFFF and, on Fire Hawk, a mirroring
  * register at $9000. Their windows follow from the latched values, so the CPU's PRG reads
  * stay plain pointer reads (nes_board_update). Facts from the NESdev wiki's page of each. */
@@ -85,6 +86,29 @@ static void cnrom_maps(nes *m, nes_maps *o)
     int r = NES_BS(m, latch)->reg;
     for (int i = 0; i < 8; i++)
         o->chr[i] = r * 8 + i;
+}
+
+/* Mapper 185, CNROM used to disable the CHR-ROM (the NESdev wiki's "INES Mapper 185" and
+ * "NES 2.0 submappers"): submappers 4-7 enable it while bits 0-1 of the latch are 0-3;
+ * submapper 0 (and iNES 1.0) by the wiki's heuristic: while (latch & $0F) is not 0 and the
+ * latch is not $13. Disabled, the pattern tables are open bus (read here as $FF). */
+static int match_cnrom185(const nes_cart *c)
+{
+    return !c->nes2 || c->submapper == 0 || (c->submapper >= 4 && c->submapper <= 7);
+}
+
+static void cnrom185_maps(nes *m, nes_maps *o)
+{
+    int r = NES_BS(m, latch)->reg, sub = m->cart->nes2 ? m->cart->submapper : 0;
+    int on = sub >= 4 ? (r & 3) == sub - 4 : (r & 0x0F) && r != 0x13;
+    if (!on)
+        for (int i = 0; i < 8; i++)
+            o->chr[i] = NES_MAP_OPEN;
+}
+
+static const char *cnrom185_check(const nes_cart *c)
+{
+    return c->prg_size > 32768 || !c->chr_size ? "mapper 185 boards have at most 32 KiB PRG and a CHR-ROM" : NULL;
 }
 
 /* AxROM: a 32 KiB PRG bank from bits 0-2, the one-screen nametable page from bit 4. */
@@ -279,4 +303,10 @@ const nes_board nes_board_gxrom = {
 const nes_board nes_board_camerica = {
     .mapper = 71, .name = "Camerica BF909x", .size = sizeof(latch), .power = camerica_power,
     .maps = camerica_maps, .write = camerica_write, .state = latch_state,
+};
+
+const nes_board nes_board_cnrom185 = {
+    .mapper = 185, .name = "CNROM with CHR disable", .size = sizeof(latch), .match = match_cnrom185,
+    .check = cnrom185_check, .maps = cnrom185_maps, .write = latch_write, .state = latch_state,
+    .conflicts = NES_CONFLICT_ALWAYS, .chr_off = 1,
 };

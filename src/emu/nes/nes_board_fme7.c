@@ -8,7 +8,7 @@
  * counter runs in closed form; the machine wakes the board at the wrap's cycle. On the 5B,
  * $C000-$DFFF selects one of its 16 sound registers (a value with bits 4-7 set blocks the
  * writes) and $E000-$FFFF writes it (nes_5b.h: the sound through the expansion audio). */
-#include "emu/nes/nes_int.h"
+#include "emu/nes/nes_cycle_irq.h"
 
 typedef struct {
     uint8_t cmd;
@@ -33,25 +33,19 @@ static void fme7_power(nes *m)
 }
 
 /* Brings the counter from the end of cycle p->at to the end of cycle t; a wrap on the way
- * raises the IRQ when enabled (the board's event lands on the first, so t is its cycle). */
+ * raises the IRQ when enabled (the board's event lands on the first). */
 static void irq_catch_up(nes *m, uint64_t t)
 {
     fme7 *p = NES_BS(m, fme7);
-    if (t <= p->at)
-        return;
-    uint64_t n = t - p->at;
-    p->at = t;
-    if (!(p->irq_ctrl & 0x80))
-        return;
-    if (n > p->counter && (p->irq_ctrl & 1))
-        nes_irq_set(m, NES_IRQ_MAPPER, t);
-    p->counter = (uint16_t)(p->counter - n);
+    uint64_t wrap = nes_down16_run(&p->counter, &p->at, t, p->irq_ctrl & 0x80);
+    if (wrap != NES_NEVER && (p->irq_ctrl & 1))
+        nes_irq_set(m, NES_IRQ_MAPPER, wrap);
 }
 
 static void irq_schedule(nes *m)
 {
     const fme7 *p = NES_BS(m, fme7);
-    nes_board_schedule(m, (p->irq_ctrl & 0x81) == 0x81 ? p->at + p->counter + 1u : NES_NEVER);
+    nes_board_schedule(m, (p->irq_ctrl & 0x81) == 0x81 ? nes_down16_wrap(p->counter, p->at) : NES_NEVER);
 }
 
 static void fme7_event(nes *m)

@@ -10,16 +10,23 @@
  * page of the matching nametable slot, in place of the mirroring register;
  * TQROM (119): bank values with bit 6 set select the board's 8 KiB of CHR-RAM;
  * Namco 108 (206, the MMC3's predecessor): only the bank registers at $8000-$9FFF (no
- * PRG/CHR modes, 6-bit CHR and 4-bit PRG banks), header mirroring, no IRQ. */
+ * PRG/CHR modes, 6-bit CHR and 4-bit PRG banks), header mirroring, no IRQ; and the boards
+ * that wire it differently (the wiki's pages of each and "Namcot 108 family pinout"):
+ * NAMCOT-3446 (76): R2-R5 select 2 KiB banks at $0000-$1800 (R0, R1 unused), 128 KiB;
+ * NAMCOT-3443 (88): PPU A12 drives CHR A16, so R0-R1 map the first 64 KiB and R2-R5 the
+ * second; NAMCOT-3453 (154): the same, and bit 6 of any write to $8000-$FFFF selects the
+ * one-screen page; NAMCOT-3425 (95): CHR A15 (bank bit 5) of the bank that PPU A10-A11 select
+ * drives CIRAM A10, so R0 picks the CIRAM page of $2000-$27FF and R1 that of $2800-$2FFF. */
 #include "emu/nes/nes_int.h"
+#include "emu/nes/nes_mmc3_irq.h"
 
 typedef struct {
     uint8_t sel, bank[8], mirror, ram;
     uint8_t latch, counter, reload, irq_on;
 } mmc3;
 
-/* The members of the family (nes_board.variant). */
-enum { TX_MMC3, TX_MMC6, TX_TXSROM, TX_TQROM, TX_NAMCO108 };
+/* The members of the family (nes_board.variant): the Namco 108's from TX_NAMCO108 on. */
+enum { TX_MMC3, TX_MMC6, TX_TXSROM, TX_TQROM, TX_NAMCO108, TX_NAMCO3446, TX_NAMCO3443, TX_NAMCO3453, TX_NAMCO3425 };
 
 static int match_mmc6(const nes_cart *c)
 {
@@ -53,7 +60,11 @@ static void mmc3_write(nes *m, uint16_t a, uint8_t v)
 {
     mmc3 *p = NES_BS(m, mmc3);
     int odd = a & 1, kind = m->bd->variant;
-    if (kind == TX_NAMCO108) { /* $8000-$9FFF only; no mode bits */
+    if (kind >= TX_NAMCO108) { /* $8000-$9FFF only; no mode bits */
+        if (kind == TX_NAMCO3453) { /* the one-screen page: bit 6 of any write */
+            p->mirror = (v >> 6) & 1;
+            nes_board_update(m);
+        }
         if (a >= 0xA000)
             return;
         if (!odd)
@@ -101,6 +112,30 @@ static void mmc3_write(nes *m, uint16_t a, uint8_t v)
     nes_board_update(m);
 }
 
+/* The Namco 108 boards' CHR and nametable wiring (o->chr holds the 108's own outputs). */
+static void namco108_maps(const mmc3 *p, int kind, nes_maps *o, int mirroring)
+{
+    nes_maps_mirror(o, mirroring);
+    switch (kind) {
+    case TX_NAMCO3446: /* PPU A11-A12 select R2-R5, whose outputs move up to CHR A11-A16 */
+        for (int i = 0; i < 8; i++)
+            o->chr[i] = p->bank[2 + (i >> 1)] * 2 + (i & 1);
+        break;
+    case TX_NAMCO3443: /* PPU A12 as CHR A16 */
+    case TX_NAMCO3453:
+        for (int i = 4; i < 8; i++)
+            o->chr[i] |= 0x40;
+        if (kind == TX_NAMCO3453)
+            nes_maps_mirror(o, p->mirror ? NES_MIRROR_1B : NES_MIRROR_1A);
+        break;
+    case TX_NAMCO3425: /* CHR A15 of R0 / R1 as CIRAM A10 */
+        for (int i = 0; i < 4; i++)
+            o->nt[i] = (o->chr[(i >> 1) * 2] >> 5) & 1;
+        break;
+    default: break;
+    }
+}
+
 static void mmc3_maps(nes *m, nes_maps *o)
 {
     const mmc3 *p = NES_BS(m, mmc3);
@@ -129,10 +164,10 @@ static void mmc3_maps(nes *m, nes_maps *o)
     } else if (kind == TX_TQROM) { /* bit 6: the 8 KiB of CHR-RAM */
         for (int i = 0; i < 8; i++)
             o->chr[i] = (o->chr[i] & 0x40) ? (o->chr[i] & 7) | NES_MAP_RAM : o->chr[i] & 0x3F;
-    } else if (kind == TX_NAMCO108) {
-        nes_maps_mirror(o, m->cart->mirroring);
+    } else if (kind >= TX_NAMCO108) {
+        namco108_maps(p, kind, o, m->cart->mirroring);
     }
-    if (kind == TX_MMC6 || kind == TX_NAMCO108)
+    if (kind == TX_MMC6 || kind >= TX_NAMCO108)
         return; /* MMC6: its own RAM (mmc6_read / mmc6_write); Namco 108: as the header says */
     if (!(p->ram & 0x80))
         o->wram = NES_MAP_OFF;
@@ -181,26 +216,26 @@ static const char *namco108_check(const nes_cart *c)
     return c->prg_size > 131072 || c->chr_size > 65536 ? "Namco 108 boards have at most 128 KiB PRG and 64 KiB CHR" : NULL;
 }
 
+/* NAMCOT-3446, -3443, -3453: 128 KiB of CHR. */
+static const char *namco128_check(const nes_cart *c)
+{
+    return c->prg_size > 131072 || c->chr_size > 131072 ? "this Namco 108 board has at most 128 KiB PRG and CHR" : NULL;
+}
+
 /* One filtered A12 rising edge at dot time t: reload from the latch when 0 (or when a
  * reload was asked), else count down; reaching 0 with IRQs enabled asserts the IRQ, which
- * the CPU sees from the cycle holding dot t - 1 on (cycle c holds dots 3c-3 to 3c-1; an
- * edge on a cycle's first dot is seen a cycle early: mmc3_test_2 4-scanline_timing #3,
- * sprites at $1000). */
+ * the CPU sees from the cycle holding dot t - 1 on (nes_cycle_at; on NTSC cycle c holds dots
+ * 3c-3 to 3c-1; an edge on a cycle's first dot is seen a cycle early: mmc3_test_2
+ * 4-scanline_timing #3, sprites at $1000). */
 static void mmc3_a12(nes *m, uint64_t t)
 {
     mmc3 *p = NES_BS(m, mmc3);
     /* revision A (--mmc3-rev A) asserts it only when the counter was counted down to 0 or
      * reloaded after a $C001 write, not when a 0 is reloaded from a latch of 0 */
-    int was_set = p->counter != 0 || p->reload;
-    if (p->counter == 0 || p->reload) {
-        p->counter = p->latch;
-        p->reload = 0;
-    } else {
-        p->counter--;
-    }
+    int zero = nes_mmc3_clock(&p->counter, &p->reload, p->latch);
     int rev_a = m->opt.mmc3_rev_a || m->bd->variant == TX_MMC6 || (m->cart->nes2 && m->cart->submapper == 4);
-    if (p->counter == 0 && p->irq_on && (was_set || !rev_a))
-        nes_irq_set(m, NES_IRQ_MAPPER, (t + 2) / 3);
+    if (p->irq_on && (zero == NES_MMC3_ZERO || (zero == NES_MMC3_ZERO_RELOADED && !rev_a)))
+        nes_irq_set(m, NES_IRQ_MAPPER, nes_cycle_at(m, t));
 }
 
 static void mmc3_state(nes_st *s, nes *m)
@@ -259,3 +294,14 @@ const nes_board nes_board_namco108 = {
     .mapper = 206, .name = "Namco 108", .variant = TX_NAMCO108, .size = sizeof(mmc3), .check = namco108_check,
     .maps = mmc3_maps, .write = mmc3_write, .state = mmc3_state,
 };
+
+#define NAMCO108_BOARD(id, num, nm, kind, check_fn)                                                           \
+    const nes_board id = {                                                                                  \
+        .mapper = num, .name = nm, .variant = kind, .size = sizeof(mmc3), .check = check_fn,                 \
+        .maps = mmc3_maps, .write = mmc3_write, .state = mmc3_state,                                        \
+    }
+
+NAMCO108_BOARD(nes_board_namco3446, 76, "NAMCOT-3446 (Namco 108)", TX_NAMCO3446, namco128_check);
+NAMCO108_BOARD(nes_board_namco3443, 88, "NAMCOT-3443 (Namco 108)", TX_NAMCO3443, namco128_check);
+NAMCO108_BOARD(nes_board_namco3453, 154, "NAMCOT-3453 (Namco 108)", TX_NAMCO3453, namco128_check);
+NAMCO108_BOARD(nes_board_namco3425, 95, "NAMCOT-3425 (Namco 108)", TX_NAMCO3425, namco108_check);

@@ -71,7 +71,7 @@ static gv_status nes_gpu_open(void *dev, const void *c, const void *m0, int n, i
     nes_gpu *g = (nes_gpu *)dev;
     const nes_cart *cart = (const nes_cart *)c;
     g->n = n;
-    uint32_t chr_size = cart->chr ? cart->chr_size : 0;
+    uint32_t chr_size = cart->chr ? cart->chr_size + cart->chr_pad : 0; /* (the pad: a disabled window's page) */
     GV_GPU_TRY(cudaMalloc((void **)&g->d_chr, chr_size ? chr_size : 1), err);
     if (chr_size)
         GV_GPU_TRY(cudaMemcpy(g->d_chr, cart->chr, chr_size, cudaMemcpyHostToDevice), err);

@@ -20,6 +20,8 @@ void nes_log_pack(const nes_logview *lv, uint8_t *dst)
     memcpy(dst + o, lv->xspan, (size_t)h->nxspan * sizeof(nes_xosc));
     o += nes_log_align(h->nxspan * (uint32_t)sizeof(nes_xosc));
     memcpy(dst + o, lv->xmem, h->nxmem);
+    o += nes_log_align(h->nxmem);
+    memcpy(dst + o, lv->fm, (size_t)h->nfm * sizeof(int16_t));
 }
 
 void nes_host_video(const nes_logview *lv, int n, nes_linestart *ls, uint8_t *const *rgb,

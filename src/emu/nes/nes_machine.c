@@ -7,6 +7,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The region's timing (the NESdev wiki's "Cycle reference chart", "Clock rate", "Colour
+ * emphasis"; Dendy's from its NTSC-like CPU divider and PAL-like PPU). The open bus decays
+ * in 600 ms of the PPU's clock: 5369318 Hz (NTSC: 236.25 MHz / 11 / 4), 5320342.5 Hz
+ * (26.6017125 MHz / 5). */
+static nes_timing timing_of(int region)
+{
+    nes_timing t = {0};
+    t.pre = region == NES_REGION_NTSC ? 261 : 311;
+    t.vbl = region == NES_REGION_DENDY ? 291 : 241;
+    t.dots16 = t.pal_apu = region == NES_REGION_PAL;
+    t.odd_skip = region == NES_REGION_NTSC;
+    t.emph_swap = region != NES_REGION_NTSC;
+    t.io_decay = region == NES_REGION_NTSC ? 3ull * 1789773 * 6 / 10 : 5320342ull * 6 / 10;
+    return t;
+}
+
 gv_status nes_new(const nes_cart *cart, const nes_opts *o, nes **out, gv_err *err)
 {
     *out = NULL;
@@ -15,6 +31,7 @@ gv_status nes_new(const nes_cart *cart, const nes_opts *o, nes **out, gv_err *er
         return gv_fail(err, GV_ERR_ENV, "out of memory creating a NES machine");
     m->cart = cart;
     m->opt = *o;
+    m->tm = timing_of(o->region);
     m->bd = nes_board_find(cart);
     if (!m->bd) {
         free(m);
@@ -36,9 +53,11 @@ gv_status nes_new(const nes_cart *cart, const nes_opts *o, nes **out, gv_err *er
     m->lxspan = malloc(m->lxspan_cap * sizeof *m->lxspan);
     m->lxmem_cap = 4096;
     m->lxmem = malloc(m->lxmem_cap);
+    m->lfm_cap = 1024;
+    m->lfm = malloc(m->lfm_cap * sizeof *m->lfm);
     if (o->video_native)
         m->fb = calloc((size_t)NES_W * NES_H * 3, 1);
-    if (!m->bs || !m->prg_ram || !m->chr_ram || !m->tab || !m->abuf || !m->lh || !m->lchr || !m->lev || !m->lspan || !m->lxspan || !m->lxmem ||
+    if (!m->bs || !m->prg_ram || !m->chr_ram || !m->tab || !m->abuf || !m->lh || !m->lchr || !m->lev || !m->lspan || !m->lxspan || !m->lxmem || !m->lfm ||
         (o->video_native && !m->fb)) {
         nes_free(m);
         return gv_fail(err, GV_ERR_ENV, "out of memory creating a NES machine");
@@ -54,7 +73,7 @@ void nes_free(nes *m)
 {
     if (!m)
         return;
-    GV_FREE(m->bs, m->prg_ram, m->chr_ram, m->tab, m->abuf, m->lh, m->lchr, m->lev, m->lspan, m->lxspan, m->lxmem, m->fb, m);
+    GV_FREE(m->bs, m->prg_ram, m->chr_ram, m->tab, m->abuf, m->lh, m->lchr, m->lev, m->lspan, m->lxspan, m->lxmem, m->lfm, m->fb, m);
 }
 
 void nes_power(nes *m)
@@ -79,8 +98,12 @@ void nes_power(nes *m)
     nes_board_power(m);
     nes_apu_power(m);
     memset(&m->aout, 0, sizeof m->aout);
+    m->aout.region = m->opt.region;
     m->aout.n = 1; /* sample 0 ends at cycle 0; sample 1 is the first with cycles */
-    m->lh->nev = m->lh->nmem = m->lh->nspan = m->lh->nxspan = m->lh->nxmem = 0;
+    if (m->fm) /* the VRC7's idle level (nes_vrc7_mix) as the filter's past input: no step */
+        m->aout.hp1_x = nes_vrc7_mix(m->tab, 0);
+    m->lh->nev = m->lh->nmem = m->lh->nspan = m->lh->nxspan = m->lh->nxmem = m->lh->nfm = 0;
+    m->lfm_n = 0;
     nes_ppu_begin_log(m);
     nes_cpu_power(m);
 }
@@ -289,6 +312,7 @@ nes_logview nes_log_view(const nes *m)
     v.span = m->lspan;
     v.xspan = m->lxspan;
     v.xmem = m->lxmem;
+    v.fm = m->lfm;
     return v;
 }
 

@@ -10,7 +10,9 @@
 
 #include "dev/gpu_common.h" /* GV_INLINE, GV_ALWAYS_INLINE (the per-dot hot path), GV_UNROLL8 */
 
-/* Frame geometry: 262 lines of 341 dots; 240 visible lines of 256 pixels. */
+/* Frame geometry: 262 lines of 341 dots (NTSC; PAL and Dendy frames have 312, the timing
+ * side's nes_timing); 240 visible lines of 256 pixels. The picture rules see the pre-render
+ * line as NES_PRE on every region (nes_framelog.h). */
 enum { NES_W = 256, NES_H = 240, NES_DOTS = 341, NES_LINES = 262, NES_PRE = 261 };
 
 /* PPUCTRL ($2000) and PPUMASK ($2001) bits. */

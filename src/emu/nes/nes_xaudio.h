@@ -9,7 +9,10 @@
  * calls nes_xaudio_begin / nes_xaudio_end around a write (nes_int.h). A chip whose sound reads
  * a memory too big for the record (the Namco 163's 128 bytes of wavetable RAM, nes_n163.h)
  * gets an image of it per span: the frame log keeps the images after the spans, the record
- * the offset of its own (nes_xosc_image), the native path the live memory (m->xmem). */
+ * the offset of its own (nes_xosc_image), the native path the live memory (m->xmem).
+ * The VRC7's FM (nes_vrc7.h) has no closed form: the core runs it sample by sample (one per
+ * 36 CPU cycles) and the frame log carries its levels, an int16 array per frame (h->nfm),
+ * which every path sums exactly with nes_vrc7_sum; its nes_xosc stays empty (no spans). */
 #ifndef GV_EMU_NES_NES_XAUDIO_H
 #define GV_EMU_NES_NES_XAUDIO_H
 
@@ -20,9 +23,11 @@
 #include "emu/nes/nes_mmc5.h"
 #include "emu/nes/nes_n163.h"
 #include "emu/nes/nes_vrc6.h"
+#include "emu/nes/nes_vrc7.h"
 
 enum { NES_XA_NONE = 0, NES_XA_5B = 1, NES_XA_VRC6 = 2 };
 enum { NES_XA_MMC5 = 5 };
+enum { NES_XA_VRC7 = 85 }; /* (its mapper's number) levels in the frame log, not spans (nes_vrc7.h) */
 enum { NES_XA_N163 = 19 }; /* the Namco 163 (its mapper's number, clear of the others' kinds) */
 
 /* A chip's audible state from cycle t0 (frame-relative) on. 128 bytes, plain data. */

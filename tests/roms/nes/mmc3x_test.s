@@ -1,14 +1,20 @@
 ; mmc3x_test.s: gpuvet's test of the MMC3's relatives, built once per board
-; (tests/nes/build_roms.sh passes BOARD): 118 TxSROM, 119 TQROM, 206 Namco 108. 128 KiB
-; PRG (each 8 KiB bank starts with its tag), 64 KiB CHR-ROM (CHR_DATA: each 1 KiB names
-; itself), 8 KiB PRG-RAM for the status. The checks:
+; (tests/nes/build_roms.sh passes BOARD): 118 TxSROM, 119 TQROM, 206 Namco 108, and the
+; Namco 108's other boards 76 NAMCOT-3446, 88 NAMCOT-3443, 154 NAMCOT-3453 (these three with
+; 128 KiB of CHR-ROM, CHR_FAST, and prg128.cfg), 95 NAMCOT-3425. 128 KiB PRG (each 8 KiB bank
+; starts with its tag), 64 KiB CHR-ROM (CHR_DATA: each 1 KiB names itself), 8 KiB PRG-RAM
+; for the status. The checks:
 ;   1 R6 and R7 map their 8 KiB banks at $8000 and $A000; with bank-select bit 6 the
 ;     MMC3 boards move R6 to $C000 (and the second-last bank to $8000), the Namco 108 has
 ;     no such mode;
 ;   2 R0-R1 (2 KiB) and R2-R5 (1 KiB) read back their CHR banks through $2007; TQROM: a
 ;     bank value with bit 6 maps its 8 KiB of CHR-RAM, which keeps what is written;
+;     NAMCOT-3446: R2-R5 map 2 KiB each at $0000-$1800; NAMCOT-3443/3453: R2-R5 from the
+;     second 64 KiB (PPU A12 is CHR A16);
 ;   3 TxSROM: bit 7 of R0 picks the CIRAM page of nametables $2000-$27FF, R1's of
-;     $2800-$2FFF (CHR mode 0); Namco 108: the header's vertical mirroring, $A000 nothing.
+;     $2800-$2FFF (CHR mode 0); NAMCOT-3425 the same with bit 5; the Namco 108, 3446, 3443:
+;     the header's vertical mirroring, $A000 nothing; NAMCOT-3453: bit 6 of any write to
+;     $8000-$FFFF picks the one-screen page.
 ; Then the test screen, with R0-R5 moved on every 32 frames (TQROM: R2 between ROM and
 ; RAM; TxSROM: R0's bit 7 too, so the screen swaps nametables).
 
@@ -19,12 +25,19 @@
     NES2_BOARD 118, 0, 8, 8, 0, $07, $00
 .elseif BOARD = 119
     NES2_BOARD 119, 0, 8, 8, 0, $07, $07
+.elseif BOARD = 76 .or BOARD = 88 .or BOARD = 154
+    NES2_BOARD BOARD, 0, 8, 16, 1, $07, $00
 .else
-    NES2_BOARD 206, 0, 8, 8, 1, $07, $00
+    NES2_BOARD BOARD, 0, 8, 8, 1, $07, $00
 .endif
-MMC3_MODES = BOARD <> 206
+MMC3_MODES = BOARD = 118 .or BOARD = 119
+CHR128 = BOARD = 76 .or BOARD = 88 .or BOARD = 154
     PRG_TAGS 16
+.if CHR128
+    CHR_FAST 128
+.else
     CHR_DATA 64
+.endif
 
 .segment "ZEROPAGE"
 k:        .res 1
@@ -106,6 +119,23 @@ l_prg:
     ldx #5
     lda #62
     jsr set_bank
+.if BOARD = 76
+    ldx #3
+    lda #9
+    jsr set_bank            ; 2 KiB banks: R2 33 at $0000, R3 9 at $0800, R5 62 at $1800
+    ldx #$04
+    ldy #$00
+    jsr chr_peek
+    EXPECT 67, 2, "NAMCOT-3446 R2 second half "
+    ldx #$08
+    ldy #$00
+    jsr chr_peek
+    EXPECT 18, 2, "NAMCOT-3446 R3 "
+    ldx #$1C
+    ldy #$00
+    jsr chr_peek
+    EXPECT 125, 2, "NAMCOT-3446 R5 second half "
+.else
     ldx #$04
     ldy #$00
     jsr chr_peek
@@ -117,11 +147,20 @@ l_prg:
     ldx #$10
     ldy #$00
     jsr chr_peek
+.if CHR128
+    EXPECT 97, 2, "R2 (PPU A12: the second 64 KiB) "
+.else
     EXPECT 33, 2, "R2 "
+.endif
     ldx #$1C
     ldy #$00
     jsr chr_peek
+.if CHR128
+    EXPECT 126, 2, "R5 (the second 64 KiB) "
+.else
     EXPECT 62, 2, "R5 "
+.endif
+.endif
 .if BOARD = 119
     ldx #2
     lda #$43                ; CHR-RAM page 3 at $1000
@@ -154,9 +193,14 @@ l_prg:
 .endif
 
     ; ---- 3: nametables ------------------------------------------------------------------
+.if BOARD = 118 .or BOARD = 95
 .if BOARD = 118
+NT_BIT = $80
+.else
+NT_BIT = $20
+.endif
     ldx #0
-    lda #$80                ; R0 bit 7: $2000-$27FF on CIRAM page 1
+    lda #NT_BIT             ; R0 bit 7 (95: bit 5): $2000-$27FF on CIRAM page 1
     jsr set_bank
     ldx #1
     lda #$00                ; R1: $2800-$2FFF on page 0
@@ -172,15 +216,52 @@ l_prg:
     ldx #$24
     ldy #$00
     jsr chr_peek
+.if BOARD = 118
     EXPECT $5A, 3, "TxSROM $2400 "
+.else
+    EXPECT $5A, 3, "NAMCOT-3425 $2400 "
+.endif
     ldx #0
     lda #$00                ; now everything on page 0
     jsr set_bank
     ldx #$20
     ldy #$00
     jsr chr_peek
+.if BOARD = 118
     EXPECT $A5, 3, "TxSROM $2000 after R0 bit 7 clear "
-.elseif BOARD = 206
+.else
+    EXPECT $A5, 3, "NAMCOT-3425 $2000 after R0 bit 5 clear "
+.endif
+.elseif BOARD = 154
+    lda #$40
+    sta $C000               ; bit 6 of a write anywhere: one-screen upper
+    lda #$5A
+    ldx #$20
+    ldy #$00
+    jsr chr_poke
+    ldx #$2C
+    ldy #$00
+    jsr chr_peek
+    EXPECT $5A, 3, "NAMCOT-3453 one-screen upper $2C00 "
+    lda #$00
+    sta $8001               ; (R0 := 0) bit 6 clear: the lower page
+    lda #$A5
+    ldx #$24
+    ldy #$00
+    jsr chr_poke
+    lda #$40
+    sta $E001
+    ldx #$28
+    ldy #$00
+    jsr chr_peek
+    EXPECT $5A, 3, "NAMCOT-3453 upper page again $2800 "
+    lda #$00
+    sta $8000
+    ldx #$20
+    ldy #$00
+    jsr chr_peek
+    EXPECT $A5, 3, "NAMCOT-3453 lower page $2000 "
+.elseif BOARD <> 119
     lda #1
     sta $A000               ; no mirroring register: stays vertical
     lda #$3C
@@ -221,9 +302,9 @@ l_fill:
     bne l_fill
 .endif
     jsr screen_setup
-.if BOARD = 118
+.if BOARD = 118 .or BOARD = 95
     ldx #0
-    lda #$80                ; CIRAM page 1 gets the second nametable's tiles too
+    lda #NT_BIT             ; CIRAM page 1 gets the second nametable's tiles too
     jsr set_bank
     lda #$20
     ldx #$80
