@@ -15,9 +15,7 @@
  * (m->prg_ram, the battery file). The 153 has 8 KiB of battery RAM at $6000 (D bit 5
  * enables it), unbanked CHR-RAM, and bit 0 of registers 0-3 as PRG A18 (512 KiB; the
  * games write all four alike: the bits are ORed). */
-#include "emu/nes/nes_int.h"
-
-#include <string.h>
+#include "emu/nes/nes_cycle_irq.h"
 
 /* The I2C EEPROM (24C02 or X24C01): its state between SCL and SDA edges. */
 typedef struct {
@@ -106,26 +104,22 @@ static void fcg_power(nes *m)
 /* ---- the IRQ counter ------------------------------------------------------------------ */
 
 /* Brings the counter from the end of cycle p->at to the end of cycle t; reaching 0 on the
- * way raises the IRQ (the board's event lands on the first, so t is its cycle). */
+ * way raises the IRQ (the board's event lands on the first, so t is its cycle). Reaching 0
+ * is the wrap of the counter less one (nes_cycle_irq.h's down-counter). */
 static void irq_catch_up(nes *m, uint64_t t)
 {
     fcg *p = NES_BS(m, fcg);
-    if (t <= p->at)
-        return;
-    uint64_t n = t - p->at;
-    p->at = t;
-    if (!p->irq_on)
-        return;
-    uint64_t first = p->counter ? p->counter : 65536u;
-    if (n >= first)
-        nes_irq_set(m, NES_IRQ_MAPPER, t - n + first);
-    p->counter = (uint16_t)(p->counter - n);
+    uint16_t c = (uint16_t)(p->counter - 1);
+    uint64_t zero = nes_down16_run(&c, &p->at, t, p->irq_on);
+    p->counter = (uint16_t)(c + 1);
+    if (zero != NES_NEVER)
+        nes_irq_set(m, NES_IRQ_MAPPER, zero);
 }
 
 static void irq_schedule(nes *m)
 {
     const fcg *p = NES_BS(m, fcg);
-    nes_board_schedule(m, p->irq_on ? p->at + (p->counter ? p->counter : 65536u) : NES_NEVER);
+    nes_board_schedule(m, p->irq_on ? nes_down16_wrap((uint16_t)(p->counter - 1), p->at) : NES_NEVER);
 }
 
 static void fcg_event(nes *m)

@@ -9,7 +9,7 @@
  * enables. On each clock: after a $C001 write the counter takes the latch plus one; else
  * a counter of 0 takes the latch; else it counts down, and reaching 0 with the IRQ enabled
  * raises it one CPU cycle after the clock (A12 mode: the chip samples A12 on M2's fall and
- * asserts on the next one, two cycles after the cycle of the edge). In cycle mode the
+ * asserts on the next one: two cycles after the MMC3 would, nes_cycle_at). In cycle mode the
  * counter runs in closed form between register writes and the machine wakes the board at
  * the IRQ's clock. */
 #include "emu/nes/nes_int.h"
@@ -101,8 +101,8 @@ static void rambo_a12(nes *m, uint64_t t)
     rambo *p = NES_BS(m, rambo);
     if (p->mode & 1)
         return;
-    if (rambo_clock(p) && p->irq_on)
-        nes_irq_set(m, NES_IRQ_MAPPER, t / 3 + 3);
+    if (rambo_clock(p) && p->irq_on) /* two cycles after the MMC3 (nes_board_mmc3.c) would */
+        nes_irq_set(m, NES_IRQ_MAPPER, nes_cycle_at(m, t) + 2);
 }
 
 static void rambo_power(nes *m)
