@@ -61,7 +61,7 @@ if [ ! -x "$G" ]; then
 fi
 FR=${ACC_FRAMES:-6000}
 SFR=${ACC_SCREEN_FRAMES:-1200}
-NES_SUITES=${ACC_NES_SUITES:-"instr_test-v5 instr_misc instr_timing cpu_interrupts_v2 ppu_vbl_nmi vbl_nmi_timing blargg_apu_2005.07.30 apu_test dmc_dma_during_read4 sprdma_and_dmc_dma mmc3_test_2 mmc3_irq_tests ppu_open_bus read_joy3 cpu_reset sprite_hit_tests sprite_overflow_tests"}
+NES_SUITES=${ACC_NES_SUITES:-"instr_test-v5 instr_misc instr_timing cpu_interrupts_v2 ppu_vbl_nmi vbl_nmi_timing blargg_apu_2005.07.30 apu_test dmc_dma_during_read4 sprdma_and_dmc_dma mmc3_test_2 mmc3_irq_tests ppu_open_bus read_joy3 cpu_reset sprite_hit_tests sprite_overflow_tests pal_apu_tests"}
 GB_SUITES=${ACC_GB_SUITES:-"cpu_instrs instr_timing mem_timing mem_timing-2 halt_bug interrupt_time dmg_sound cgb_sound oam_bug"}
 PY=
 for p in "${PYTHON:-}" python3; do
@@ -89,6 +89,7 @@ suite_roms() {
   nes:cpu_reset) echo "-|cpu_reset/*.nes" ;;
   nes:sprite_hit_tests) echo "-|sprite_hit_tests_2005.10.05/*.nes" ;;
   nes:sprite_overflow_tests) echo "-|sprite_overflow_tests/*.nes" ;;
+  nes:pal_apu_tests) echo "-|pal_apu_tests/*.nes" ;;
   gb:cpu_instrs) echo "dmg cgb|cpu_instrs/cpu_instrs.gb cpu_instrs/individual/*.gb" ;;
   gb:instr_timing) echo "dmg cgb|instr_timing/instr_timing.gb" ;;
   gb:mem_timing) echo "dmg cgb|mem_timing/mem_timing.gb mem_timing/individual/*.gb" ;;
@@ -107,7 +108,7 @@ font() {
   case $1:$2 in
   gb:*) echo "cpu_instrs/source/common/console.bin" ;;
   # blargg's NES ROMs of 2005 share one 1-bit font (glyphs from ' ')
-  nes:vbl_nmi_timing/* | nes:blargg_apu_2005* | nes:sprite_* | nes:mmc3_irq_tests/*) echo "vbl_nmi_timing/source/support/chr.bin" ;;
+  nes:vbl_nmi_timing/* | nes:blargg_apu_2005* | nes:sprite_* | nes:mmc3_irq_tests/* | nes:pal_apu_tests/*) echo "vbl_nmi_timing/source/support/chr.bin" ;;
   nes:*) echo "read_joy3/source/common/ascii.chr" ;;
   esac
 }
@@ -131,6 +132,8 @@ rom_flags() {
   # the suites' readmes: these pass only on the MMC3 of revision A (Crystalis's); 5-MMC3 and
   # 6.MMC3_rev_B test the common revision B, gpuvet's default
   mmc3_test_2/rom_singles/6-MMC3_alt.nes | mmc3_irq_tests/5.MMC3_rev_A.nes) echo "--mmc3-rev A" ;;
+  # the PAL APU's frame counter; their iNES 1.0 headers name no region (docs/NES.md "Regions")
+  pal_apu_tests/*) echo "--region pal" ;;
   *) echo "" ;;
   esac
 }

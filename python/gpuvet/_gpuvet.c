@@ -657,10 +657,12 @@ static PyObject *Console_info(Console *o, PyObject *unused)
     pthread_mutex_lock(&o->mu);
     unsigned long long frames = o->con->frame_count(emu_batch_machine(o->b, 0));
     o->con->work_ram(emu_batch_machine(o->b, 0), &ram);
+    /* the machine's own where its region sets it (a PAL or Dendy NES cartridge: 50) */
+    double fps = o->con->machine_frame_rate ? o->con->machine_frame_rate(emu_batch_machine(o->b, 0)) : o->con->frame_rate;
     pthread_mutex_unlock(&o->mu);
     return Py_BuildValue("{s:s,s:s,s:i,s:i,s:s,s:d,s:s,s:K,s:n,s:s}", "console", o->con->name, "title", o->con->title,
                          "width", o->con->width, "height", o->con->height, "buttons", o->con->buttons, "frame_rate",
-                         o->con->frame_rate, "cart", o->describe, "frames", frames, "ram_bytes", (Py_ssize_t)ram,
+                         fps, "cart", o->describe, "frames", frames, "ram_bytes", (Py_ssize_t)ram,
                          "video", emu_renderer_name(o->video));
 }
 

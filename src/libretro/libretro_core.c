@@ -129,6 +129,16 @@ RETRO_API void retro_get_system_info(struct retro_system_info *info)
     info->block_extract = false;
 }
 
+/* Frames per second of the game loaded: its machine's where the console's region sets them
+ * (a NES cartridge whose header names PAL or Dendy timing: 50), else the console's. */
+static double lr_fps(void)
+{
+    const emu_console *con = lr_console();
+    if (lr.b && con->machine_frame_rate)
+        return con->machine_frame_rate(emu_batch_machine(lr.b, 0));
+    return con->frame_rate > 0 ? con->frame_rate : 60.0;
+}
+
 RETRO_API void retro_get_system_av_info(struct retro_system_av_info *info)
 {
     const emu_console *con = lr_console();
@@ -136,7 +146,8 @@ RETRO_API void retro_get_system_av_info(struct retro_system_av_info *info)
     info->geometry.base_width = info->geometry.max_width = (unsigned)con->width;
     info->geometry.base_height = info->geometry.max_height = (unsigned)con->height;
     info->geometry.aspect_ratio = 0; /* square pixels: width / height */
-    info->timing.fps = con->frame_rate > 0 ? con->frame_rate : 60.0;
+    info->timing.fps = lr_fps();
+    /* the samples are the console's rate of the region's own time: 48 kHz on every NES region */
     info->timing.sample_rate = con->audio_rate;
 }
 
@@ -373,9 +384,10 @@ RETRO_API void retro_unload_game(void)
     game_free();
 }
 
+/* libretro's regions are its two frame rates: PAL for a game of 50 frames a second. */
 RETRO_API unsigned retro_get_region(void)
 {
-    return RETRO_REGION_NTSC;
+    return lr_fps() < 55 ? RETRO_REGION_PAL : RETRO_REGION_NTSC;
 }
 
 /* ---- a frame ------------------------------------------------------------------------------ */

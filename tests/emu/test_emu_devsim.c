@@ -560,17 +560,26 @@ int main(void)
     /* the console's ROMs, then one per board family: mid-frame CHR banking (MMC2/MMC4 latches,
      * CPROM CHR-RAM banks, TQROM ROM and RAM, a JF-17 latch), the VRC4 and FME-7 IRQs, the
      * 5B's and the VRC6's sound, the MMC5 (scanline IRQ, ExRAM and fill nametables switched mid-frame),
-     * the H3001's and TC0690's IRQ splits, the Sunsoft-4's CHR-ROM nametables, mapper 185's
-     * disabled CHR-ROM */
+     * the VRC7's FM levels in the log, the PAL and Dendy frames (312 lines, PAL's 3.2 dots per
+     * cycle, their sample clocks), the H3001's and TC0690's IRQ splits, the Sunsoft-4's CHR-ROM
+     * nametables, mapper 185's disabled CHR-ROM */
     static const char *roms[] = {"ppu_scene", "apu_test", "mmc3_irq", "sxrom",   "cprom",   "tqrom",
                                  "mmc2",      "mmc4",     "vrc4e",    "fme7",    "jf17",    "vrc6b",
-                                 "mmc5",      "h3001",    "tc0690",   "sunsoft4", "cnrom185s5"};
+                                 "mmc5",      "vrc7a",    "region_pal", "region_dendy", "h3001", "tc0690",
+                                 "sunsoft4",  "cnrom185s5"};
     for (size_t r = 0; r < GV_ARRAY_LEN(roms); r++) {
         void *c = load_nes(roms[r]);
         if (!c)
             continue;
         check_console(&nes_console, c, roms[r], 60);
         nes_console.cart_free(c);
+    }
+    /* the MMC5's vertical split (sprite 0 checks, then the screen's three splits) and its
+     * sound (pulse 1 from frame 43): 120 frames */
+    void *c5 = load_nes("mmc5x");
+    if (c5) {
+        check_console(&nes_console, c5, "mmc5x", 120);
+        nes_console.cart_free(c5);
     }
     static const char *sroms[] = {"ppu_scene", "bench_scene", "cpu_test", "ppu_direct", "ppu_bright"};
     for (size_t r = 0; r < GV_ARRAY_LEN(sroms); r++)

@@ -58,6 +58,7 @@ typedef struct {
     unsigned (*api_version)(void);
     void (*get_system_info)(struct retro_system_info *);
     void (*get_system_av_info)(struct retro_system_av_info *);
+    unsigned (*get_region)(void);
     void (*reset)(void);
     void (*run)(void);
     size_t (*serialize_size)(void);
@@ -349,6 +350,7 @@ static int core_open(core *c, const char *path)
     SYM(api_version, "retro_api_version");
     SYM(get_system_info, "retro_get_system_info");
     SYM(get_system_av_info, "retro_get_system_av_info");
+    SYM(get_region, "retro_get_region");
     SYM(reset, "retro_reset");
     SYM(run, "retro_run");
     SYM(serialize_size, "retro_serialize_size");
@@ -716,6 +718,28 @@ static void check_states(core *c, const emu_console *con, const char *rom)
     c->unload_game();
 }
 
+/* A NES cartridge whose header names PAL or Dendy timing: the game's AV info has the
+ * region's frame rate (26.6017125 MHz / 5 over 341 x 312 dots; the samples stay 48 kHz of
+ * the region's own time), libretro's region is PAL, and the frames, the samples and a state
+ * round trip are gpuvet run's. */
+static void check_region(core *c, const emu_console *con, const char *rom, const char *label)
+{
+    char name[96];
+    snprintf(name, sizeof name, "libretro %s %s timing", con->name, label);
+    if (!game_start(c, rom, name, NULL, NULL))
+        return;
+    struct retro_system_av_info av;
+    c->get_system_av_info(&av);
+    unsigned region = c->get_region();
+    c->unload_game();
+    double want = 26601712.5 / 5 / 106392;
+    t_check(fabs(av.timing.fps - want) < 1e-9 && av.timing.sample_rate == con->audio_rate && region == RETRO_REGION_PAL,
+            name, "%.4f fps (%.4f expected), audio %.0f Hz, region %s", av.timing.fps, want, av.timing.sample_rate,
+            region == RETRO_REGION_PAL ? "PAL" : "NTSC");
+    check_hashes(c, con, rom, label, EMU_R_HOST);
+    check_states(c, con, rom);
+}
+
 /* Input through the joypad callback against `gpuvet run --input`: the same hashes and,
  * stronger, the same machine state at the end (the input ROM shows its verdict in memory,
  * not on screen); a run without the movie ends in another state. */
@@ -962,7 +986,7 @@ static void test_console(const emu_console *con, const char *cores)
     }
     core c;
     fe.declared_renderer = 0;
-    if (!t_check(core_open(&c, path), name, "dlopen %s and its 20 retro_* functions", path))
+    if (!t_check(core_open(&c, path), name, "dlopen %s and its 21 retro_* functions", path))
         return;
     fe.con = con;
     fe.rgb = realloc(fe.rgb, (size_t)con->width * con->height * 3);
@@ -999,6 +1023,10 @@ static void test_console(const emu_console *con, const char *cores)
         snprintf(rom, sizeof rom, "%s/apu_test.%s", dir, con->name);
         if (!stat(rom, &st))
             check_hashes(&c, con, rom, "apu_test", EMU_R_NATIVE);
+        /* a board with FM sound (the VRC7: its levels run in the core) */
+        snprintf(rom, sizeof rom, "%s/vrc7a.nes", dir);
+        if (!strcmp(con->name, "nes") && !stat(rom, &st))
+            check_hashes(&c, con, rom, "vrc7a", EMU_R_HOST);
         /* a board ROM of each family that issue 37 added: the core runs them as gpuvet run does */
         static const char *nes_boards[] = {"g101", "h3001", "tc0690", "x1005", "sunsoft3", "sunsoft4", "vrc1", "vrc3",
                                            "namco3446", "namco3453", "cnrom185s5"};
@@ -1021,6 +1049,17 @@ static void test_console(const emu_console *con, const char *cores)
         snprintf(rom, sizeof rom, "%s/mmc3_irq.nes", dir);
         if (!strcmp(con->name, "nes"))
             check_restart_switch(&c, con, rom, "MMC3 revision", fe.mmc3, "B", "A", (emu_opts){.mmc3_rev = "A"}, 0);
+        /* a board with a sound chip of its own beside the APU (the MMC5: pulses, PCM, split) */
+        snprintf(rom, sizeof rom, "%s/mmc5x.nes", dir);
+        if (!strcmp(con->name, "nes") && !stat(rom, &st))
+            check_hashes(&c, con, rom, "mmc5x", EMU_R_NATIVE);
+        /* the region from the header */
+        snprintf(rom, sizeof rom, "%s/region_pal.nes", dir);
+        if (!strcmp(con->name, "nes"))
+            check_region(&c, con, rom, "region_pal");
+        snprintf(rom, sizeof rom, "%s/region_dendy.nes", dir);
+        if (!strcmp(con->name, "nes"))
+            check_region(&c, con, rom, "region_dendy");
         snprintf(rom, sizeof rom, "%s/battery_test.%s", dir, con->name);
         if (!stat(rom, &st))
             check_sram(&c, con, rom);

@@ -49,7 +49,9 @@ for r in cpu_test:nrom.cfg ppu_scene:nrom.cfg apu_test:nrom.cfg mmc3_irq:mmc3.cf
   cnrom185:nrom.cfg:cnrom185_test:BOARD=1850 cnrom185s4:nrom.cfg:cnrom185_test:BOARD=1854 \
   cnrom185s5:nrom.cfg:cnrom185_test:BOARD=1855 cnrom185s6:nrom.cfg:cnrom185_test:BOARD=1856 \
   cnrom185s7:nrom.cfg:cnrom185_test:BOARD=1857 \
-  vrc6a:mmc3x.cfg:vrc6_test:BOARD=24 vrc6b:mmc3x.cfg:vrc6_test:BOARD=26 mmc5:mmc3x.cfg:mmc5_test; do
+  region_ntsc:nrom.cfg:region_test:REGION=0 region_pal:nrom.cfg:region_test:REGION=1 region_dendy:nrom.cfg:region_test:REGION=3 \
+  vrc6a:mmc3x.cfg:vrc6_test:BOARD=24 vrc6b:mmc3x.cfg:vrc6_test:BOARD=26 mmc5:mmc3x.cfg:mmc5_test \
+  mmc5x:mmc3x.cfg:mmc5x_test vrc7a:mmc3x.cfg:vrc7_test:BOARD=852 vrc7b:mmc3x.cfg:vrc7_test:BOARD=851; do
   name=$(echo "$r" | cut -d: -f1)
   cfg=$(echo "$r" | cut -d: -f2)
   source=$(echo "$r" | cut -d: -f3)

@@ -128,8 +128,35 @@ static void headers(void)
             "NES 2.0 exponent size", "2^15 x 1 = 32 KiB PRG, PRG-RAM 64 << 7");
     nes_cart_free(&c);
     d[12] = 1; /* PAL */
-    t_check(nes_cart_parse(d, len, "t", &c, &err) == GV_ERR_INPUT && strstr(err.msg, "PAL"), "NES 2.0 PAL rejected",
-            "%s", err.msg);
+    int ok = nes_cart_parse(d, len, "t", &c, &err) == GV_OK && c.timing == NES_TIMING_PAL;
+    t_check(ok, "NES 2.0 PAL timing", "%s", ok ? "byte 12 = 1: PAL" : err.msg);
+    if (ok)
+        nes_cart_free(&c);
+    free(d);
+    /* iNES 1.0: byte 9 bit 0 (PAL), else byte 10 bits 0-1 (2 PAL, 1 or 3 both) when the
+     * rest of the byte is clear; other bits set: padding, NTSC */
+    static const struct {
+        uint8_t b9, b10;
+        int timing;
+    } tv[] = {{0, 0, NES_TIMING_NTSC}, {1, 0, NES_TIMING_PAL},  {0, 2, NES_TIMING_PAL}, {0, 1, NES_TIMING_MULTI},
+              {0, 3, NES_TIMING_MULTI}, {0, 0x12, NES_TIMING_PAL}, {3, 0, NES_TIMING_NTSC}, {0, 0x42, NES_TIMING_NTSC}};
+    d = image(0, 2, 1, 1, &len);
+    int bad = -1, got = -1;
+    for (int i = 0; i < (int)(sizeof tv / sizeof tv[0]) && bad < 0; i++) {
+        d[9] = tv[i].b9;
+        d[10] = tv[i].b10;
+        got = nes_cart_parse(d, len, "t", &c, &err) == GV_OK ? c.timing : -1;
+        if (got >= 0)
+            nes_cart_free(&c);
+        if (got != tv[i].timing)
+            bad = i;
+    }
+    if (bad < 0)
+        t_check(1, "iNES 1.0 TV system", "bytes 9/10 $01/$00 and $00/$x2: PAL; $00/$x1 and $00/$x3: both (NTSC); "
+                                         "reserved bits set: padding (NTSC)");
+    else
+        t_check(0, "iNES 1.0 TV system", "bytes 9/10 $%02X/$%02X: timing %d, %d expected", tv[bad].b9, tv[bad].b10, got,
+                tv[bad].timing);
     free(d);
     /* an old dump with text in bytes 7-15: byte 7's mapper nibble is not used */
     d = image(2, 2, 0, 0, &len);
@@ -325,8 +352,10 @@ static void headers_nes2(void)
     if (ok)
         nes_cart_free(&c);
     d[12] = 3; /* Dendy */
-    t_check(nes_cart_parse(d, len, "t", &c, &err) == GV_ERR_INPUT && strstr(err.msg, "Dendy timing"),
-            "NES 2.0 Dendy rejected", "%s", err.msg);
+    ok = nes_cart_parse(d, len, "t", &c, &err) == GV_OK && c.timing == NES_TIMING_DENDY;
+    t_check(ok, "NES 2.0 Dendy timing", "%s", ok ? "byte 12 = 3: Dendy" : err.msg);
+    if (ok)
+        nes_cart_free(&c);
     d[12] = 2; /* multiple-region: runs as NTSC */
     ok = nes_cart_parse(d, len, "t", &c, &err) == GV_OK && c.timing == NES_TIMING_MULTI;
     t_check(ok, "NES 2.0 multiple-region accepted", "timing %d", c.timing);
@@ -667,6 +696,47 @@ static void ram_result_roms(void)
     }
 }
 
+/* The VRC7's address lines: a group's second register at $x010 (VRC7a, submapper 2, A4),
+ * $x008 (VRC7b, submapper 1, A3), either on an iNES 1.0 image (both ORed); the other line
+ * is not decoded ($x008 is the first register on the VRC7a, $9010 the PRG bank at $C000 on
+ * the VRC7b, not the sound). */
+static void vrc7_wirings(void)
+{
+    static const struct {
+        int sub;
+        uint16_t a3, a4; /* the writes: $8000 | A3, $8000 | A4 */
+        int at_a3, at_a4; /* the window each lands in: $8000 or $A000 */
+        const char *what;
+    } w[] = {
+        {-1, 0x8008, 0x8010, 0xA000, 0xA000, "iNES 1.0 (A3 | A4)"},
+        {1, 0x8008, 0x8010, 0xA000, 0x8000, "VRC7b (85.1, A3)"},
+        {2, 0x8008, 0x8010, 0x8000, 0xA000, "VRC7a (85.2, A4)"},
+    };
+    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
+        board b;
+        nes *m = w[i].sub < 0 ? board_open(&b, 85, 8, 8, 0) : board_open2(&b, 85, w[i].sub, 8, 8, 0, 0x07, 0x00);
+        if (!m) {
+            board_close(&b);
+            continue;
+        }
+        wr(m, 0x8000, 1);
+        wr(m, w[i].a3, 5);
+        int ok = prg_at(m, (uint16_t)w[i].at_a3) == 5;
+        wr(m, w[i].a4, 6);
+        ok &= prg_at(m, (uint16_t)w[i].at_a4) == 6;
+        wr(m, 0x9000, 9);
+        wr(m, 0x9010, 3); /* the sound's register select, but on the VRC7b $9000 */
+        int c000 = w[i].sub == 1 ? 3 : 9;
+        ok &= prg_at(m, 0xC000) == c000 && prg_at(m, 0xE000) == 15;
+        wr(m, (uint16_t)(0xD000 | (w[i].a3 & 0x18)), 0x21); /* CHR register 6 or 7 */
+        int reg7 = w[i].at_a3 == 0xA000;
+        ok &= chr_at(m, reg7 ? 0x1C00 : 0x1800) == 0x21;
+        t_check(ok, "VRC7 wiring", "%s: $%04X -> $%04X, $%04X -> $%04X, CHR register %d, $C000 bank %d, $E000 the last",
+                w[i].what, w[i].a3, w[i].at_a3, w[i].a4, w[i].at_a4, reg7 ? 7 : 6, c000);
+        board_close(&b);
+    }
+}
+
 int main(void)
 {
     headers();
@@ -683,5 +753,6 @@ int main(void)
     cycle_irqs();
     chr_nametables();
     ram_result_roms();
+    vrc7_wirings();
     return t_done();
 }

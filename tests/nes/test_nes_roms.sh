@@ -21,9 +21,10 @@ pass "NES test ROMs" "built with ca65/ld65 into $roms"
 # checks are skipped with the reason the device run gives.
 if "$GPUVET" smoke -q >/dev/null 2>&1; then gpu=1; else gpu=0; fi
 
-# frames to run each ROM for: the CPU test's whole run, the others past their first splits
+# frames to run each ROM for: the CPU test's whole run, the MMC5 sound ROM's screen and sound, the
+# others past their first splits
 frames_of() {
-  case $1 in cpu_test) echo 620 ;; apu_test) echo 245 ;; *) echo 30 ;; esac
+  case $1 in cpu_test) echo 620 ;; apu_test) echo 245 ;; mmc5x) echo 300 ;; *) echo 30 ;; esac
 }
 
 # hashes ROM FRAMES VIDEO AUDIO [more flags]: prints "video audio" hashes, or "rc=N"
@@ -53,6 +54,7 @@ nostatus="nrom368 j87 jf11 jf13 sunsoft1"
 nostatus="$nostatus x1005 x1005b" # the X1-005: nothing at $6000 (its RAM is at $7F00)
 boards="colordreams cprom bnrom nina001 gxrom camerica sxrom txsrom tqrom namco108 mmc2 mmc4 vrc4a vrc2a vrc4e vrc4b fme7
   bandai70 bandai152 irem78a irem78b sunsoft89 sunsoft93 un1rom unrom180 tams1 quattro jf17 jf19 nina03 vrc6a vrc6b mmc5
+  mmc5x vrc7a vrc7b
   g101 g101ml h3001
   tc0190 tc0690 x1017
   sunsoft3 sunsoft4
@@ -121,9 +123,11 @@ fi
 # Save states: save after 60 frames, load, run 40 more: the frames and samples equal
 # frames 60-99 of an uninterrupted run (the APU ROM; the FME-7's, whose cycle counter, IRQ
 # and 5B sound run through the state; the VRC4's scanline IRQ; the MMC2's latches; the VRC6's sound;
-# the MMC5's scanline event, whose line travels in the state; the H3001's, Sunsoft-3's and
-# VRC3's cycle counters, the TC0690's scanline counter, the X1-017's RAM keys).
+# the MMC5's scanline event, whose line travels in the state; its sound, split and 240 Hz clock;
+# the VRC7's FM synthesiser; the PAL and Dendy machines, frame 60 of their region ROM's frame count;
+# the H3001's, Sunsoft-3's and VRC3's cycle counters, the TC0690's scanline counter, the X1-017's RAM keys).
 for pair in apu_test:native apu_test:host fme7:native fme7:host vrc4e:host mmc2:host vrc6b:native vrc6b:host mmc5:native mmc5:host \
+  mmc5x:native mmc5x:host vrc7a:native vrc7a:host region_pal:native region_pal:host region_dendy:host \
   h3001:native sunsoft3:host vrc3:native tc0690:host x1017:host; do
   rom=${pair%%:*} r=${pair#*:}
   a="$T_TMP/all.fh"; b="$T_TMP/resumed.fh"; st="$T_TMP/s.state"
@@ -219,3 +223,45 @@ else
 fi
 printf 'short' >"$T_TMP/battery.sav"
 expect_exit "battery file of the wrong size" 2 "$GPUVET" run nes "$T_TMP/battery.nes" --frames 1
+
+# Regions (docs/NES.md "Regions"): the region ROMs (tests/roms/nes/region_test.s, one build per
+# header timing) pass their timing checks on the region their header names and fail on
+# another (--region overrides the header); every renderer gives the native hashes over the
+# 400 frames that reach their verdict and the picture after it; a state keeps its region and
+# another region's machine refuses it; a bad --region is one line and exit 2.
+for r in ntsc pal dendy; do
+  rom=region_$r
+  "$GPUVET" run nes "$roms/$rom.nes" --test-rom -q >"$T_TMP/t.out" 2>&1
+  rc=$?
+  msg=$(grep '^test ROM' "$T_TMP/t.out")
+  if [ $rc = 0 ] && echo "$msg" | grep -q 'passed'; then pass "$rom status" "$msg"; else fail "$rom status" "exit $rc: $msg"; fi
+  other=pal; [ $r = pal ] && other=dendy
+  "$GPUVET" run nes "$roms/$rom.nes" --region $other --test-rom -q >"$T_TMP/t.out" 2>&1
+  rc=$?
+  msg=$(grep '^test ROM' "$T_TMP/t.out")
+  if [ $rc = 1 ] && echo "$msg" | grep -q 'failed'; then pass "$rom as $other fails" "$msg"
+  else fail "$rom as $other fails" "exit $rc (1 expected): $msg"; fi
+  ref=$(hashes $rom 400 native native)
+  for combo in "host host" "host native" "native host"; do
+    set -- $combo
+    got=$(hashes $rom 400 "$1" "$2")
+    if [ "$got" = "$ref" ]; then pass "$rom video $1 audio $2" "hashes equal native's over 400 frames ($ref)"
+    else fail "$rom video $1 audio $2" "got '$got', native/native gave '$ref'"; fi
+  done
+  got=$(hashes $rom 400 native native --verify)
+  if [ "$got" = "$ref" ]; then pass "$rom log renderer per frame" "--verify drew each of 400 frames from its log: identical to the native renderer"
+  else fail "$rom log renderer per frame" "$got"; fi
+  for combo in "device device" "device native" "native device"; do
+    set -- $combo
+    judge_device "$rom video $1 audio $2" "$(hashes $rom 400 "$1" "$2")" "$ref" 400
+  done
+done
+# a PAL machine's state (the round trip: region_pal in the loop of states above) is refused by
+# an NTSC one
+"$GPUVET" run nes "$roms/region_pal.nes" --frames 60 --save-state "$T_TMP/pal.state" -q >/dev/null 2>&1
+expect_exit "PAL state on an NTSC machine" 2 "$GPUVET" run nes "$roms/region_pal.nes" --region ntsc --load-state "$T_TMP/pal.state" --frames 1
+if grep -q 'saved with PAL timing, this machine has NTSC timing' "$T_TMP/err"; then pass "PAL state refused: the message" "$(cat "$T_TMP/err")"
+else fail "PAL state refused: the message" "$(cat "$T_TMP/err")"; fi
+expect_exit "version 2 state (NTSC) on a Dendy machine" 2 "$GPUVET" run nes "$roms/cpu_test.nes" --region dendy --load-state "$v2" --frames 1
+expect_exit "bad --region" 2 "$GPUVET" run nes "$roms/region_pal.nes" --region secam --frames 1
+expect_exit "bad --region (bench)" 2 "$GPUVET" bench nes "$roms/region_pal.nes" --region secam --frames 1

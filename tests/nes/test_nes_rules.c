@@ -1,13 +1,15 @@
 /* test_nes_rules.c: the shared picture and sound rules against plain references.
  *   - a line drawn in one span, dot by dot, and in random pieces gives the same pixels and
  *     the same scroll register (the native renderer splits spans wherever the CPU looks;
- *     the log renderers split them at logged writes), and v moves as the timing side's
+ *     the log renderers split them at logged writes; a third of the lines with the MMC5's
+ *     fetch rules: CHR sets, ExRAM modes, the vertical split), and v moves as the timing side's
  *     closed form (nes_v_span) says; with rendering off the whole groups drawn in one
  *     colour at once match the dot-by-dot pixels (the backdrop, or v's palette entry);
  *   - the mixer sum over an interval equals a cycle-by-cycle walk that steps each channel
  *     at its own times; the noise register's matrix jump equals stepping it;
  *   - the same sums cut at sample ends in one walk (the native path) equal one sum per piece;
- *   - span integration (the block renderers) equals integrating through the same changes.
+ *   - span integration (the block renderers) equals integrating through the same changes;
+ *   - the same two for the MMC5's sound (nes_mmc5.h, through nes_xaudio.h).
  * Inputs are random (a fixed seed) over the whole state space, not just what games use. */
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +38,17 @@ static void random_line_state(gv_rng *r, nes_pline *p)
         p->r.chr_map[i] = (uint32_t)gv_rng_below(r, 8) * 1024;
     for (int i = 0; i < 4; i++)
         p->r.nt_map[i] = (uint16_t)(gv_rng_below(r, 4) * 1024);
+    if (gv_rng_below(r, 3) == 0) { /* the MMC5's fetch rules: two CHR sets, ExRAM modes, the split */
+        static const uint32_t flags[4] = {NES_EX_ATTR, NES_EX_LAST_B, NES_EX_NT0, 0};
+        p->r.ex = NES_EX_SETS | 2u | ((uint32_t)gv_rng_below(r, 4) << 16);
+        for (int f = 0; f < 4; f++)
+            if (gv_rng_below(r, 2))
+                p->r.ex |= flags[f];
+        for (int i = 0; i < 8; i++)
+            p->r.spr_map[i] = (uint32_t)gv_rng_below(r, 8) * 1024;
+        if (gv_rng_below(r, 2))
+            p->r.split = (uint32_t)(gv_rng_u64(r) & 0xFFFFFF) | NES_SPLIT_ON;
+    }
     for (int i = 0; i < 32; i++)
         p->pal[i] = (uint8_t)(gv_rng_u64(r) & 0x3F);
     p->rgb = rgb32;
@@ -265,10 +278,96 @@ static void sound(void)
     t_check(!bad_span, "span pieces vs sequential", "%d of 50 random frames differ", bad_span);
 }
 
+/* The MMC5's sound (nes_mmc5.h): its sum over random intervals against a cycle-by-cycle walk,
+ * and through nes_xspans_integrate in random pieces against the sum through its changes. */
+static void random_mmc5(gv_rng *r, nes_xosc *x, uint32_t t0)
+{
+    nes_xosc_power(x, NES_XA_MMC5);
+    x->t0 = t0;
+    nes_mmc5_osc *o = &x->u.mmc5;
+    for (int c = 0; c < 2; c++) {
+        o->per[c] = 2 * (1 + (uint32_t)gv_rng_below(r, gv_rng_below(r, 2) ? 16 : 2048));
+        o->next[c] = t0 + 1 + (uint32_t)gv_rng_below(r, o->per[c]);
+        o->pos[c] = (uint8_t)gv_rng_below(r, 8);
+        o->duty[c] = (uint8_t)gv_rng_below(r, 4);
+        o->vol[c] = (uint8_t)gv_rng_below(r, 16);
+    }
+    o->pcm = (uint8_t)gv_rng_u64(r);
+}
+
+static void mmc5_sound(void)
+{
+    static nes_atab tab;
+    nes_atab_init(&tab);
+    gv_rng r;
+    gv_rng_seed(&r, 5);
+    int bad = 0, n = 400;
+    for (int k = 0; k < n; k++) {
+        nes_xosc x, ref;
+        random_mmc5(&r, &x, 0);
+        ref = x;
+        uint32_t a = (uint32_t)gv_rng_below(&r, 3000), b = a + 1 + (uint32_t)gv_rng_below(&r, 3000);
+        uint64_t want = 0;
+        nes_mmc5_osc *o = &ref.u.mmc5;
+        for (uint32_t t = 0; t < b; t++) {
+            for (int c = 0; c < 2; c++)
+                while (o->next[c] <= t) {
+                    o->next[c] += o->per[c];
+                    o->pos[c] = (uint8_t)((o->pos[c] + 1) & 7);
+                }
+            if (t >= a)
+                want += nes_mmc5_mix(&tab, o);
+        }
+        for (int c = 0; c < 2; c++) /* on return the steps due at or before b are applied */
+            while (o->next[c] <= b) {
+                o->next[c] += o->per[c];
+                o->pos[c] = (uint8_t)((o->pos[c] + 1) & 7);
+            }
+        nes_xosc_advance(&tab, &x, a);
+        bad += nes_xosc_integrate(&tab, &x, a, b) != want || x.u.mmc5.pos[0] != o->pos[0] || x.u.mmc5.pos[1] != o->pos[1];
+    }
+    t_check(!bad, "MMC5 sound sum vs cycle-by-cycle walk", "%d of %d random intervals differ (sum or phase)", bad, n);
+    int bad_span = 0;
+    for (int k = 0; k < 50; k++) {
+        nes_xosc spans[16], cur;
+        random_mmc5(&r, &spans[0], 0);
+        cur = spans[0];
+        uint64_t seq = 0;
+        uint32_t t = 0;
+        int ns = 1 + (int)gv_rng_below(&r, 15);
+        for (int s = 1; s < ns; s++) {
+            uint32_t ts = t + 1 + (uint32_t)gv_rng_below(&r, 2000);
+            seq += nes_xosc_integrate(&tab, &cur, t, ts);
+            nes_xosc_advance(&tab, &cur, ts);
+            nes_xosc fresh; /* a register change at ts: volumes, a period and the DAC */
+            random_mmc5(&r, &fresh, ts);
+            cur.u.mmc5.vol[0] = fresh.u.mmc5.vol[0];
+            cur.u.mmc5.per[1] = fresh.u.mmc5.per[1];
+            cur.u.mmc5.pcm = fresh.u.mmc5.pcm;
+            cur.t0 = ts;
+            spans[s] = cur;
+            t = ts;
+        }
+        uint32_t end = t + 1 + (uint32_t)gv_rng_below(&r, 2000);
+        seq += nes_xosc_integrate(&tab, &cur, t, end);
+        uint64_t blk = 0;
+        for (uint32_t a = 0; a < end;) {
+            uint32_t b2 = a + 1 + (uint32_t)gv_rng_below(&r, 60);
+            if (b2 > end)
+                b2 = end;
+            blk += nes_xspans_integrate(&tab, spans, (uint32_t)ns, a, b2);
+            a = b2;
+        }
+        bad_span += blk != seq;
+    }
+    t_check(!bad_span, "MMC5 sound span pieces vs sequential", "%d of 50 random frames differ", bad_span);
+}
+
 int main(void)
 {
     nes_palette_rgb32(rgb32);
     lines();
     sound();
+    mmc5_sound();
     return t_done();
 }

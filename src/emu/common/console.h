@@ -36,6 +36,7 @@ enum {
 typedef struct {
     const char *model; /* Game Boy: "dmg" or "cgb" (NULL: from the header) */
     const char *mmc3_rev; /* NES: "A" or "B" (NULL: B) */
+    const char *region; /* NES: "ntsc", "pal" or "dendy" (NULL: from the header) */
 } emu_opts;
 
 /* The controller state for one frame: a bit per button, in the order of
@@ -106,6 +107,9 @@ typedef struct emu_console {
     void (*machine_free)(void *m);
     /* The model actually emulated ("dmg", "cgb"), or NULL when the console has one. */
     const char *(*machine_model)(const void *m);
+    /* Frames per second of this machine where its region sets them (the NES's PAL and
+     * Dendy: 50); NULL: frame_rate. Optional: a console names it in its table. */
+    double (*machine_frame_rate)(const void *m);
     void (*power)(void *m);            /* power cycle */
     void (*reset)(void *m);            /* the console's reset button */
     /* Runs one frame; returns 1 when the test-ROM breakpoint stopped it early. */

@@ -62,6 +62,8 @@ static gv_status machine_new(const void *cart, const emu_opts *o, unsigned outpu
     gb_model model = gb_cart_default_model(cart);
     if (o && o->mmc3_rev)
         return gv_fail(err, GV_ERR_INPUT, "--mmc3-rev %s: the MMC3 is a NES chip (the flag is for NES ROMs)", o->mmc3_rev);
+    if (o && o->region)
+        return gv_fail(err, GV_ERR_INPUT, "--region %s: the Game Boy has one timing (the flag is for NES ROMs)", o->region);
     if (o && o->model) {
         if (!strcmp(o->model, "dmg"))
             model = GB_MODEL_DMG;

@@ -1,10 +1,10 @@
-/* nes.h: the NES (NTSC 2A03 CPU + APU, 2C02 PPU, cartridges on the boards listed in
- * nes_board.c) as the rest of gpuvet sees it: the cartridge, and the machine behind the
- * console interface (nes_console, emu/common/console.h). The machine's struct and its units' functions are
- * private to src/emu/nes/ (nes_int.h). The core is the timing side: it runs the CPU and
- * everything the CPU can observe; pictures and sound are drawn natively inside the core
- * when asked, or from the frame log it emits (nes_framelog.h) by the host and device
- * renderers. */
+/* nes.h: the NES (2A03 CPU + APU, 2C02 PPU, cartridges on the boards listed in nes_board.c;
+ * NTSC, PAL and Dendy timing: nes_int.h's nes_timing) as the rest of gpuvet sees it: the
+ * cartridge, and the machine behind the console interface (nes_console,
+ * emu/common/console.h). The machine's struct and its units' functions are private to
+ * src/emu/nes/ (nes_int.h). The core is the timing side: it runs the CPU and everything the
+ * CPU can observe; pictures and sound are drawn natively inside the core when asked, or
+ * from the frame log it emits (nes_framelog.h) by the host and device renderers. */
 #ifndef GV_EMU_NES_NES_H
 #define GV_EMU_NES_NES_H
 
@@ -43,7 +43,7 @@ typedef struct {
     int mirroring;            /* NES_MIRROR_H / _V / _4 as the header says */
     int battery;              /* battery-backed memory present (prg_nvram_size or chr_nvram_size) */
     int nes2;                 /* NES 2.0 header */
-    int timing;               /* NES_TIMING_* (iNES 1.0: NTSC) */
+    int timing;               /* NES_TIMING_* (iNES 1.0: byte 9 or 10, else NTSC) */
     uint64_t hash;            /* xxHash of the whole file */
 } nes_cart;
 

@@ -40,6 +40,9 @@ void nes_atab_init(nes_atab *t)
      * powers the same way */
     nes_5b_levels(t->x5b_level);
     t->xvrc6_step = (t->pulse[15] + 7) / 15; /* the VRC6 (nes_vrc6.h) */
+    t->xmmc5_pcm_step = (t->tnd[127] + 63) / 127; /* the MMC5's PCM (nes_mmc5.h) */
+    nes_vrc7_tables(t->xvrc7_logsin, t->xvrc7_exp); /* the VRC7 (nes_vrc7.h) */
+    t->xvrc7_mul = (t->pulse[15] * 2048u + 2042u) / 4084u; /* carrier full scale 4084 -> pulse[15] / 2 */
     for (int j = 0; j < 17; j++)
         t->x5b_jump[0][j] = nes_5b_lfsr_step(1u << j);
     for (int i = 1; i < NES_JUMP_BITS; i++)
@@ -87,9 +90,9 @@ void nes_aout_pieces(nes_aout *a, uint64_t n0, const uint64_t *piece, uint32_t n
 {
     assert(a->n == n0);
     (void)n0;
-    uint64_t prev = nes_sample_end(a->n - 1);
+    uint64_t prev = nes_sample_end(a->region, a->n - 1);
     for (uint32_t k = 0; k + 1 < npieces; k++) {
-        uint64_t end = nes_sample_end(a->n);
+        uint64_t end = nes_sample_end(a->region, a->n);
         nes_aout_push(a, a->carry + piece[k], (uint32_t)(end - prev), out, n);
         prev = end;
     }

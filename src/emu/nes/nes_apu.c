@@ -12,15 +12,25 @@ static const uint8_t length_table[32] = {
     10, 254, 20, 2, 40, 4, 80, 6, 160, 8, 60, 10, 14, 12, 26, 14,
     12, 16, 24, 18, 48, 20, 96, 22, 192, 24, 72, 26, 16, 28, 32, 30,
 };
-/* Noise timer periods and DMC rates in CPU cycles (NTSC). */
-static const uint16_t noise_period[16] = {4, 8, 16, 32, 64, 96, 128, 160, 202, 254, 380, 508, 762, 1016, 2034, 4068};
-static const uint16_t dmc_rate[16] = {428, 380, 340, 320, 286, 254, 226, 214, 190, 160, 142, 128, 106, 84, 72, 54};
+/* Noise timer periods and DMC rates in CPU cycles: NTSC (and Dendy), PAL (the NESdev wiki's
+ * "APU Noise" and "APU DMC"; nes_timing.pal_apu picks the row). */
+static const uint16_t noise_period[2][16] = {
+    {4, 8, 16, 32, 64, 96, 128, 160, 202, 254, 380, 508, 762, 1016, 2034, 4068},
+    {4, 8, 14, 30, 60, 88, 118, 148, 188, 236, 354, 472, 708, 944, 1890, 3778},
+};
+static const uint16_t dmc_rate[2][16] = {
+    {428, 380, 340, 320, 286, 254, 226, 214, 190, 160, 142, 128, 106, 84, 72, 54},
+    {398, 354, 316, 298, 276, 236, 210, 198, 176, 148, 132, 118, 98, 78, 66, 50},
+};
 
-/* Frame counter steps, in CPU cycles from the start of the sequence. */
+/* Frame counter steps, in CPU cycles from the start of the sequence, of the 4- and 5-step
+ * modes: NTSC (and Dendy, whose frame counter runs at 59 Hz on its faster CPU), then PAL
+ * (the APU cycles 4156.5, 8313.5, 12469.5, 16626-16627 and 20782.5 of the wiki's "APU
+ * Frame Counter"; blargg's pal_apu_tests readme gives the same steps 1 cycle apart). */
 enum { FC_Q = 1, FC_H = 2, FC_IRQ = 4, FC_WRAP = 8 };
-static const uint32_t fc_time[2][6] = {
-    {7457, 14913, 22371, 29828, 29829, 29830},
-    {7457, 14913, 22371, 37281, 37282, 0},
+static const uint32_t fc_time[2][2][6] = {
+    {{7457, 14913, 22371, 29828, 29829, 29830}, {7457, 14913, 22371, 37281, 37282, 0}},
+    {{8313, 16627, 24939, 33252, 33253, 33254}, {8313, 16627, 24939, 41565, 41566, 0}},
 };
 static const uint8_t fc_kind[2][6] = {
     {FC_Q, FC_Q | FC_H, FC_Q, FC_IRQ, FC_Q | FC_H | FC_IRQ, FC_IRQ | FC_WRAP},
@@ -28,6 +38,21 @@ static const uint8_t fc_kind[2][6] = {
 };
 
 /* ---- audible state ------------------------------------------------------------------ */
+
+/* The VRC7 (nes_vrc7.h): runs its ticks that start before cycle t, appending their levels
+ * to the frame's (m->lfm). */
+static void fm_to(nes *m, uint64_t t)
+{
+    nes_vrc7 *c = m->fm;
+    uint64_t end = (t + NES_VRC7_TICK - 1) / NES_VRC7_TICK;
+    while (c->tick < end) {
+        if (m->lfm_n == m->lfm_cap) {
+            m->lfm_cap *= 2;
+            m->lfm = gv_xrealloc(m->lfm, m->lfm_cap * sizeof *m->lfm);
+        }
+        m->lfm[m->lfm_n++] = nes_vrc7_tick(m->tab, c);
+    }
+}
 
 /* Brings the sound up to absolute cycle t: the native path sums the mixer output and
  * completes every sample that ends on the way; otherwise the state just moves on. */
@@ -37,6 +62,8 @@ static void audio_to(nes *m, uint64_t t)
     if (t <= a->audio_t)
         return;
     int chip = a->xosc.kind != NES_XA_NONE;
+    if (m->fm)
+        fm_to(m, t);
     if (!m->opt.audio_native) {
         nes_osc_advance(m->tab, &a->osc, (uint32_t)(t - a->frame_c0));
         if (chip)
@@ -46,41 +73,29 @@ static void audio_to(nes *m, uint64_t t)
     }
     nes_aout *o = &m->aout;
     uint64_t at = a->audio_t;
-    if (!chip) { /* the 2A03 alone: up to 64 samples per walk (nes_osc_integrate_cut) */
-        while (at < t) {
-            uint32_t cut[64], ncut = 0;
-            uint64_t piece[65], stop = t;
-            for (uint64_t end; ncut < 64 && (end = nes_sample_end(o->n + ncut)) <= t; ncut++) {
-                cut[ncut] = (uint32_t)(end - a->frame_c0);
-                stop = end;
-            }
-            if (ncut < 64)
-                stop = t;
-            nes_osc_integrate_cut(m->tab, &a->osc, (uint32_t)(at - a->frame_c0),
-                                  (uint32_t)(stop - a->frame_c0), cut, ncut, piece);
-            while (m->abuf_n + ncut > m->abuf_cap) {
-                m->abuf_cap *= 2;
-                m->abuf = gv_xrealloc(m->abuf, m->abuf_cap * sizeof *m->abuf);
-            }
-            nes_aout_pieces(o, o->n, piece, ncut + 1, m->abuf, &m->abuf_n);
-            at = stop;
+    while (at < t) { /* up to 64 samples per walk (nes_osc_integrate_cut) */
+        uint32_t cut[64], ncut = 0;
+        uint64_t piece[65], stop = t;
+        for (uint64_t end; ncut < 64 && (end = nes_sample_end(o->region, o->n + ncut)) <= t; ncut++) {
+            cut[ncut] = (uint32_t)(end - a->frame_c0);
+            stop = end;
         }
-    }
-    while (at < t) {
-        uint64_t end = nes_sample_end(o->n);
-        uint64_t stop = end < t ? end : t;
-        uint32_t ra = (uint32_t)(at - a->frame_c0), rb = (uint32_t)(stop - a->frame_c0);
-        o->carry += nes_osc_integrate(m->tab, &a->osc, ra, rb);
-        if (chip) /* the cartridge's sound chip joins the mix */
-            o->carry += nes_xosc_integrate(m->tab, &a->xosc, ra, rb);
+        if (ncut < 64)
+            stop = t;
+        uint32_t from = (uint32_t)(at - a->frame_c0);
+        nes_osc_integrate_cut(m->tab, &a->osc, from, (uint32_t)(stop - a->frame_c0), cut, ncut, piece);
+        for (uint32_t k = 0; chip && k <= ncut; k++) { /* the cartridge's sound chip joins the mix */
+            uint32_t to = k < ncut ? cut[k] : (uint32_t)(stop - a->frame_c0);
+            piece[k] += m->fm ? nes_vrc7_sum(m->tab, m->lfm, m->lfm_n, a->frame_c0, from, to) /* its levels */
+                              : nes_xosc_integrate(m->tab, &a->xosc, from, to);
+            from = to;
+        }
+        while (m->abuf_n + ncut > m->abuf_cap) {
+            m->abuf_cap *= 2;
+            m->abuf = gv_xrealloc(m->abuf, m->abuf_cap * sizeof *m->abuf);
+        }
+        nes_aout_pieces(o, o->n, piece, ncut + 1, m->abuf, &m->abuf_n);
         at = stop;
-        if (at == end) {
-            if (m->abuf_n == m->abuf_cap) {
-                m->abuf_cap *= 2;
-                m->abuf = gv_xrealloc(m->abuf, m->abuf_cap * sizeof *m->abuf);
-            }
-            nes_aout_push(o, o->carry, (uint32_t)(end - nes_sample_end(o->n - 1)), m->abuf, &m->abuf_n);
-        }
     }
     nes_osc_advance(m->tab, &a->osc, (uint32_t)(t - a->frame_c0)); /* the silent channels too */
     if (chip)
@@ -92,6 +107,8 @@ static void audio_to(nes *m, uint64_t t)
 static void log_xspan(nes *m)
 {
     nes_apu *a = &m->apu;
+    if (a->xosc.kind == NES_XA_VRC7) /* its sound travels as levels (m->lfm), not spans */
+        return;
     uint32_t t0 = (uint32_t)(a->audio_t - a->frame_c0);
     a->xosc.t0 = t0;
     if (!m->opt.log_audio)
@@ -151,10 +168,10 @@ static void refresh(nes *m)
     }
     o->per[2] = a->tri_period + 1u;
     o->tri_run = a->len[2] && a->lin_ctr;
-    o->per[3] = noise_period[a->noise_reg & 0x0F];
+    o->per[3] = noise_period[m->tm.pal_apu][a->noise_reg & 0x0F];
     o->nmode = (a->noise_reg >> 7) & 1;
     o->nvol = (uint8_t)(a->len[3] ? env_out(a, 2) : 0);
-    o->per[4] = dmc_rate[a->dmc_ctrl & 0x0F];
+    o->per[4] = dmc_rate[m->tm.pal_apu][a->dmc_ctrl & 0x0F];
     if (!m->opt.log_audio)
         return;
     uint32_t t0 = (uint32_t)(a->audio_t - a->frame_c0);
@@ -294,7 +311,7 @@ static void dmc_reload(nes *m, uint64_t t)
 uint64_t nes_apu_next_event(nes *m)
 {
     nes_apu *a = &m->apu;
-    uint64_t t = a->fc_start + fc_time[a->fc_mode][a->fc_step];
+    uint64_t t = a->fc_start + fc_time[m->tm.pal_apu][a->fc_mode][a->fc_step];
     if (a->fc_reset < t)
         t = a->fc_reset;
     if (dmc_active(a) && a->dmc_reload < t)
@@ -316,7 +333,7 @@ static void fc_step(nes *m, uint64_t t)
         nes_irq_set(m, NES_IRQ_FRAME, t);
     }
     if (k & FC_WRAP) {
-        a->fc_start += fc_time[a->fc_mode][a->fc_step];
+        a->fc_start += fc_time[m->tm.pal_apu][a->fc_mode][a->fc_step];
         a->fc_step = 0;
     } else {
         a->fc_step++;
@@ -329,7 +346,7 @@ void nes_apu_sync(nes *m)
 {
     nes_apu *a = &m->apu;
     for (;;) {
-        uint64_t fc = a->fc_start + fc_time[a->fc_mode][a->fc_step];
+        uint64_t fc = a->fc_start + fc_time[m->tm.pal_apu][a->fc_mode][a->fc_step];
         uint64_t dm = dmc_active(a) ? a->dmc_reload : NES_NEVER;
         uint64_t t = fc < a->fc_reset ? fc : a->fc_reset;
         if (dm < t)
@@ -376,7 +393,7 @@ uint8_t nes_apu_read_status(nes *m)
 static int len_clock_next(const nes *m)
 {
     const nes_apu *a = &m->apu;
-    return a->fc_start + fc_time[a->fc_mode][a->fc_step] == m->cyc + 1 &&
+    return a->fc_start + fc_time[m->tm.pal_apu][a->fc_mode][a->fc_step] == m->cyc + 1 &&
            (fc_kind[a->fc_mode][a->fc_step] & FC_H) && a->fc_reset > m->cyc + 1;
 }
 
@@ -467,7 +484,7 @@ void nes_apu_write(nes *m, uint16_t addr, uint8_t v)
         dmc_catch_up(a, m->cyc);
         uint64_t bits_left = (a->dmc_reload - dnext) / a->osc.per[4] + 1;
         a->dmc_ctrl = v;
-        a->osc.per[4] = dmc_rate[v & 0x0F];
+        a->osc.per[4] = dmc_rate[m->tm.pal_apu][v & 0x0F];
         a->dmc_reload = dnext + (bits_left - 1) * a->osc.per[4];
         if (!(v & 0x80)) {
             a->dmc_irq = 0;
@@ -530,8 +547,8 @@ void nes_apu_power(nes *m)
     a->osc.next[0] = a->osc.next[1] = 2;
     a->osc.next[2] = 1;
     a->osc.next[3] = 4;
-    a->osc.next[4] = dmc_rate[0];
-    a->dmc_reload = a->osc.next[4] + 7ull * dmc_rate[0];
+    a->osc.next[4] = dmc_rate[m->tm.pal_apu][0];
+    a->dmc_reload = a->osc.next[4] + 7ull * a->osc.next[4];
     a->fc_reset = NES_NEVER;
     a->fc_start = 0;
     nes_xosc_power(&a->xosc, m->bd->xaudio);
@@ -561,6 +578,11 @@ void nes_apu_refresh(nes *m)
 void nes_apu_frame_begin(nes *m)
 {
     m->abuf_n = 0;
+    if (m->fm) { /* the frame's levels start with the tick under its first cycle */
+        m->lfm_n = 0;
+        if (m->fm->tick > m->apu.frame_c0 / NES_VRC7_TICK)
+            m->lfm[m->lfm_n++] = m->fm->last;
+    }
     if (m->opt.log_audio) {
         m->lh->nspan = 0;
         refresh(m); /* the frame's first span, at t0 = 0 */
@@ -579,6 +601,8 @@ void nes_apu_frame_end(nes *m)
     if (m->opt.log_audio) {
         m->lh->a_c0 = a->frame_c0;
         m->lh->a_len = len;
+        m->lh->region = (uint32_t)m->opt.region;
+        m->lh->nfm = m->fm ? m->lfm_n : 0;
     }
     /* rebase the audible state on the next frame */
     for (int c = 0; c < 5; c++)

@@ -11,21 +11,32 @@
 #include "dev/gpu_common.h" /* GV_INLINE */
 #include "emu/common/emu_search.h"
 
-/* Output sample rate and its clock: sample n ends at CPU cycle floor(n * 13125 / 352), which
- * is n * 1789772.72... / 48000 (the NTSC CPU clock is 236.25 MHz / 11 / 12). */
-#define NES_AUDIO_HZ 48000
-#define NES_SAMPLE_NUM 13125u
-#define NES_SAMPLE_DEN 352u
+/* The console's regions (docs/NES.md "Regions"): NTSC (2A03 CPU, 2C02 PPU), PAL (2A07,
+ * 2C07) and Dendy (the Russian famiclone: PAL's frame, NTSC's CPU/PPU ratio and APU). */
+enum { NES_REGION_NTSC = 0, NES_REGION_PAL = 1, NES_REGION_DENDY = 2 };
 
-GV_INLINE uint64_t nes_sample_end(uint64_t n)
+/* Output sample rate and its clock: sample n ends at CPU cycle floor(n * num / den), the
+ * region's CPU clock over 48000: NTSC 236.25 MHz / 11 / 12 (13125 / 352), PAL
+ * 26.6017125 MHz / 16 (709379 / 20480), Dendy 26.6017125 MHz / 15 (709379 / 19200). */
+#define NES_AUDIO_HZ 48000
+
+GV_INLINE uint64_t nes_sample_end(int region, uint64_t n)
 {
-    return n * NES_SAMPLE_NUM / NES_SAMPLE_DEN;
+    switch (region) {
+    case NES_REGION_PAL: return n * 709379u / 20480u;
+    case NES_REGION_DENDY: return n * 709379u / 19200u;
+    default: return n * 13125u / 352u;
+    }
 }
 
 /* Index of the first sample whose end cycle is >= c. */
-GV_INLINE uint64_t nes_sample_at_or_after(uint64_t c)
+GV_INLINE uint64_t nes_sample_at_or_after(int region, uint64_t c)
 {
-    return (c * NES_SAMPLE_DEN + NES_SAMPLE_NUM - 1) / NES_SAMPLE_NUM;
+    switch (region) {
+    case NES_REGION_PAL: return (c * 20480u + 709379u - 1) / 709379u;
+    case NES_REGION_DENDY: return (c * 19200u + 709379u - 1) / 709379u;
+    default: return (c * 352u + 13125u - 1) / 13125u;
+    }
 }
 
 /* Audible state of the channels from cycle t0 (frame-relative) until the next change.
@@ -60,6 +71,11 @@ typedef struct {
     uint32_t x5b_level[32];
     uint32_t x5b_jump[NES_JUMP_BITS][17];
     uint32_t xvrc6_step; /* one step of the VRC6's DAC: pulse[15] / 15 (nes_vrc6.h) */
+    uint32_t xmmc5_pcm_step; /* one step of the MMC5's PCM DAC: tnd[127] / 127 (nes_mmc5.h) */
+    /* the VRC7 (nes_vrc7.h, nes_vrc7.c): its log-sin and exponent tables, computed from their
+     * definitions at start-up, and a level step in mixer units x 4096 */
+    uint16_t xvrc7_logsin[256], xvrc7_exp[256];
+    uint32_t xvrc7_mul;
 } nes_atab;
 
 /* Pulse duty waveforms 12.5%, 25%, 50%, 25% negated, as bit 7-pos of a byte. */

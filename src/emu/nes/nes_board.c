@@ -17,6 +17,7 @@ extern const nes_board nes_board_mmc3, nes_board_mmc6, nes_board_txsrom, nes_boa
 extern const nes_board nes_board_mmc2, nes_board_mmc4;
 extern const nes_board nes_board_vrc4_21, nes_board_vrc2_22, nes_board_vrc24_23, nes_board_vrc24_25;
 extern const nes_board nes_board_fme7, nes_board_vrc6a, nes_board_vrc6b, nes_board_mmc5;
+extern const nes_board nes_board_vrc7;
 extern const nes_board nes_board_bandai74, nes_board_bandai152, nes_board_irem78, nes_board_sunsoft89,
     nes_board_sunsoft93, nes_board_un1rom, nes_board_unrom180, nes_board_tams1, nes_board_quattro, nes_board_jf17,
     nes_board_jf19, nes_board_j87, nes_board_jf11, nes_board_jf13, nes_board_sunsoft1, nes_board_nina03;
@@ -40,6 +41,7 @@ const nes_board *const nes_boards[] = {
     &nes_board_un1rom, &nes_board_unrom180, &nes_board_tams1, &nes_board_quattro, &nes_board_jf17, &nes_board_jf19,
     &nes_board_j87, &nes_board_jf11, &nes_board_jf13, &nes_board_sunsoft1, &nes_board_nina03,
     &nes_board_vrc6a, &nes_board_vrc6b, &nes_board_mmc5,
+    &nes_board_vrc7,
     &nes_board_g101, &nes_board_h3001,
     &nes_board_tc0190, &nes_board_tc0690, &nes_board_x1005, &nes_board_x1005_207, &nes_board_x1017,
     &nes_board_sunsoft3, &nes_board_sunsoft4,
@@ -73,7 +75,6 @@ static const struct {
     {6, "FFE F4xxx"}, {8, "FFE F3xxx"}, {12, "MMC3 variant (DBZ5)"}, {15, "100-in-1 multicart"},
     {16, "Bandai FCG"}, {18, "Jaleco SS88006"}, {19, "Namco 163"},
     {64, "Tengen RAMBO-1"},
-    {85, "VRC7"},
     {105, "NES-EVENT"}, {113, "NINA-03/06 multicart"},
     {153, "Bandai FCG (LZ93D50 + SRAM)"}, {155, "MMC1A"}, {159, "Bandai FCG (24C01)"},
     {210, "Namco 175/340"}, {228, "Action 52"},
@@ -109,7 +110,9 @@ void nes_board_power(nes *m)
     memset(m->bs, 0, b->size ? b->size : 1);
     m->board_ev = NES_NEVER;
     m->a12_irq = 0;
-    m->hooks = (uint8_t)((b->a12 ? NES_HOOK_A12 : 0) | (b->ppu_read ? NES_HOOK_FETCH : 0));
+    m->hooks = (uint8_t)((b->a12 ? NES_HOOK_A12 : 0) | (b->ppu_read ? NES_HOOK_FETCH : 0) |
+                         (b->ppu_mask ? NES_HOOK_MASK : 0));
+    m->prg_direct = 0x8000;
     m->conflicts = b->conflicts == NES_CONFLICT_ALWAYS ||
                    (b->conflicts == NES_CONFLICT_SUB2 && c->nes2 && c->submapper == 2);
     if (b->power)
@@ -189,6 +192,7 @@ void nes_board_update(nes *m)
     for (int i = 0; i < 8; i++)
         o.chr[i] = o.spr[i] = i;
     o.ex = 0;
+    o.split = 0;
     nes_maps_mirror(&o, c->mirroring);
     o.wram = c->prg_ram_size ? 0 : NES_MAP_OFF;
     if (m->bd->maps)
@@ -228,6 +232,7 @@ void nes_board_update(nes *m)
         r->spr_map[i] = chr_word(c, o.spr[i], 0);
     }
     r->ex = o.ex;
+    r->split = o.split;
     for (int i = 0; i < 4; i++)
         r->nt_map[i] = (o.nt[i] & NES_MAP_CHR) ? (uint16_t)chr_word(c, o.nt[i] & ~NES_MAP_CHR, 1)
                                                : (uint16_t)((o.nt[i] & 3) * 0x400);

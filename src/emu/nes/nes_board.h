@@ -5,7 +5,8 @@
  * operations: power, CPU writes (and reads where the board answers below $8000), the
  * windows its registers map (nes_maps), and only the hooks the board needs: filtered rising
  * edges of PPU A12 (MMC3 family), pattern fetches the board watches (MMC2/MMC4 latches), a
- * CPU-cycle event (VRC and FME-7 counters), an expansion sound chip (nes_xaudio.h), its
+ * CPU-cycle event (VRC and FME-7 counters), $2001 writes and the NMI vector fetch (the
+ * MMC5's in-frame state), an expansion sound chip (nes_xaudio.h), its
  * registers in save states, old state formats. Everything a board changes that the PPU
  * can see goes through nes_board_update, which logs the changed windows in the frame log at
  * the PPU's current dot, so every renderer draws mid-frame bank changes alike. */
@@ -42,6 +43,7 @@ typedef struct {
                  * CIRAM, 2-3 the board's own RAM: four-screen VRAM, ExRAM), or NES_MAP_CHR */
     int spr[8]; /* 1 KiB CHR banks of the sprites' windows (used where ex has NES_EX_SETS) */
     uint32_t ex; /* NES_EX_* (nes_video.h): the MMC5's fetch rules; 0 for the others */
+    uint32_t split; /* NES_SPLIT_* (nes_video.h): the MMC5's vertical split; 0 for the others */
     int wram;   /* CPU $6000-$7FFF: 8 KiB PRG-RAM page (| NES_MAP_RO), NES_MAP_ROM | bank, NES_MAP_OFF */
 } nes_maps;
 
@@ -80,7 +82,9 @@ struct nes_board {
     /* ---- optional hooks ---- */
     /* CPU write / read at $4020-$7FFF: replace the PRG-RAM window (nes_wram_write and
      * nes_wram_read are the default, for the board to call). read with peek set must not
-     * change anything (trace, test status). */
+     * change anything (trace, test status). read_low also gets the CPU's reads of
+     * $8000-(m->prg_direct - 1) where the board raised m->prg_direct (the MMC5's PCM read
+     * mode watches $8000-$BFFF). */
     void (*write_low)(nes *m, uint16_t a, uint8_t v);
     uint8_t (*read_low)(nes *m, uint16_t a, int peek);
     /* A filtered rising edge of PPU A12 at dot time t (the MMC3's counter clock). */
@@ -92,6 +96,10 @@ struct nes_board {
     uint16_t watch_mask, watch_val;
     /* Called when the CPU cycle reaches m->board_ev (nes_board_schedule): cycle counters. */
     void (*cpu_event)(nes *m);
+    /* A CPU write to $2001 (fully decoded; the PPU has taken it), and the CPU's read of the
+     * NMI vector at $FFFA (the MMC5 watches both for its in-frame state). */
+    void (*ppu_mask)(nes *m, uint8_t v);
+    void (*nmi_vector)(nes *m);
     /* Console reset: what the board's chip does on the reset line (most do nothing). */
     void (*reset)(nes *m);
     /* Save states: visits every register field (NES_ST); after a load, state_check says

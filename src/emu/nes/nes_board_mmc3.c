@@ -224,9 +224,9 @@ static const char *namco128_check(const nes_cart *c)
 
 /* One filtered A12 rising edge at dot time t: reload from the latch when 0 (or when a
  * reload was asked), else count down; reaching 0 with IRQs enabled asserts the IRQ, which
- * the CPU sees from the cycle holding dot t - 1 on (cycle c holds dots 3c-3 to 3c-1; an
- * edge on a cycle's first dot is seen a cycle early: mmc3_test_2 4-scanline_timing #3,
- * sprites at $1000). */
+ * the CPU sees from the cycle holding dot t - 1 on (nes_cycle_at; on NTSC cycle c holds dots
+ * 3c-3 to 3c-1; an edge on a cycle's first dot is seen a cycle early: mmc3_test_2
+ * 4-scanline_timing #3, sprites at $1000). */
 static void mmc3_a12(nes *m, uint64_t t)
 {
     mmc3 *p = NES_BS(m, mmc3);
@@ -235,7 +235,7 @@ static void mmc3_a12(nes *m, uint64_t t)
     int zero = nes_mmc3_clock(&p->counter, &p->reload, p->latch);
     int rev_a = m->opt.mmc3_rev_a || m->bd->variant == TX_MMC6 || (m->cart->nes2 && m->cart->submapper == 4);
     if (p->irq_on && (zero == NES_MMC3_ZERO || (zero == NES_MMC3_ZERO_RELOADED && !rev_a)))
-        nes_irq_set(m, NES_IRQ_MAPPER, (t + 2) / 3);
+        nes_irq_set(m, NES_IRQ_MAPPER, nes_cycle_at(m, t));
 }
 
 static void mmc3_state(nes_st *s, nes *m)

@@ -130,7 +130,7 @@ static void tc0690_a12(nes *m, uint64_t t)
 {
     taito *p = NES_BS(m, taito);
     if (nes_mmc3_clock(&p->counter, &p->reload, p->latch) != NES_MMC3_NOT_ZERO && p->irq_on)
-        nes_irq_set(m, NES_IRQ_MAPPER, (t + 2) / 3 + 4);
+        nes_irq_set(m, NES_IRQ_MAPPER, nes_cycle_at(m, t) + 4);
 }
 
 /* ---- X1-005 / X1-017 -------------------------------------------------------------------------- */

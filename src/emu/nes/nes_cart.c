@@ -33,18 +33,6 @@ static uint32_t nes2_ram_size(int shift)
     return shift ? 64u << shift : 0;
 }
 
-/* The CPU/PPU timings the machine runs: NTSC, and multiple-region images (run as NTSC). PAL
- * and Dendy need their own clocks, frame geometry and APU tables: this is where a region
- * would be accepted once the machine has them. */
-static const char *timing_refusal(int timing)
-{
-    switch (timing) {
-    case NES_TIMING_PAL: return "PAL";
-    case NES_TIMING_DENDY: return "Dendy";
-    default: return NULL;
-    }
-}
-
 gv_status nes_cart_parse(const uint8_t *d, size_t len, const char *name, nes_cart *out, gv_err *err)
 {
     memset(out, 0, sizeof *out);
@@ -87,18 +75,21 @@ gv_status nes_cart_parse(const uint8_t *d, size_t len, const char *name, nes_car
         chr = (uint64_t)d[5] * 8192;
         /* iNES 1.0 (the NESdev wiki's "iNES"): byte 8 is the PRG-RAM size in 8 KiB units, 0
          * meaning 8 KiB for compatibility; with the battery bit all of it is battery-backed;
-         * no CHR-ROM means 8 KiB of CHR-RAM. Byte 9's TV system bit is not used by images in
-         * circulation: iNES 1.0 images run as NTSC. */
+         * no CHR-ROM means 8 KiB of CHR-RAM. The TV system: byte 9 bit 0 (1: PAL; its other
+         * bits are reserved, zero), or the unofficial byte 10 bits 0-1 (2: PAL, 1 or 3: both);
+         * few images set either, and a byte with its unused bits set is taken for padding or
+         * a dumper's text (the timing stays NTSC). */
         prg_ram = (archaic || !d[8] ? 1u : d[8]) * 8192u;
         if (battery) {
             prg_nvram = prg_ram;
             prg_ram = 0;
         }
         chr_ram = chr ? 0 : 8192;
+        if (!archaic && d[9] == 1)
+            out->timing = NES_TIMING_PAL;
+        else if (!archaic && !d[9] && !(d[10] & 0xCC) && (d[10] & 3))
+            out->timing = (d[10] & 3) == 2 ? NES_TIMING_PAL : NES_TIMING_MULTI;
     }
-    const char *region = timing_refusal(out->timing);
-    if (region)
-        return gv_fail(err, GV_ERR_INPUT, "%s: the header asks for %s timing; only NTSC is emulated", name, region);
     if (prg == 0)
         return gv_fail(err, GV_ERR_INPUT, "%s: bad header: no PRG-ROM (size 0)", name);
     if (prg > PRG_MAX || prg % 8192)

@@ -55,8 +55,9 @@ static void cart_describe(const void *cart, char *buf, size_t len)
     if (c->prg_ram_size)
         snprintf(ram, sizeof ram, ", PRG-RAM %u KiB%s", (c->prg_ram_size + 1023) / 1024,
                  c->prg_nvram_size == c->prg_ram_size ? " (battery)" : c->prg_nvram_size ? " (part battery)" : "");
-    snprintf(buf, len, "NES, mapper %d%s (%s), PRG %u KiB, %s%s, %s mirroring%s", c->mapper, sub, nes_cart_board(c),
-             c->prg_size / 1024, chr, ram, mir[c->mirroring], c->nes2 ? ", NES 2.0" : "");
+    static const char *timing[] = {"", ", PAL timing", ", multiple-region timing", ", Dendy timing"};
+    snprintf(buf, len, "NES, mapper %d%s (%s), PRG %u KiB, %s%s, %s mirroring%s%s", c->mapper, sub, nes_cart_board(c),
+             c->prg_size / 1024, chr, ram, mir[c->mirroring], timing[c->timing & 3], c->nes2 ? ", NES 2.0" : "");
 }
 
 static uint64_t cart_hash(const void *c)
@@ -72,12 +73,30 @@ static size_t battery_size(const void *cart)
 
 /* ---- machine -------------------------------------------------------------------------- */
 
+/* The region a machine runs: --region's, else the header's timing (a multiple-region image
+ * runs as NTSC). -1: not a region's name. */
+static int region_of(const nes_cart *c, const char *name)
+{
+    if (!name)
+        return c->timing == NES_TIMING_PAL ? NES_REGION_PAL : c->timing == NES_TIMING_DENDY ? NES_REGION_DENDY : NES_REGION_NTSC;
+    if (!strcmp(name, "ntsc"))
+        return NES_REGION_NTSC;
+    if (!strcmp(name, "pal"))
+        return NES_REGION_PAL;
+    if (!strcmp(name, "dendy"))
+        return NES_REGION_DENDY;
+    return -1;
+}
+
 static gv_status machine_new(const void *cart, const emu_opts *o, unsigned outputs, void **out, gv_err *err)
 {
     *out = NULL;
     if (o && o->model)
         return gv_fail(err, GV_ERR_INPUT, "--model %s: the NES has one model (the flag is for Game Boy ROMs)", o->model);
     nes_opts mo = {0};
+    mo.region = region_of(cart, o ? o->region : NULL);
+    if (mo.region < 0)
+        return gv_fail(err, GV_ERR_INPUT, "--region %s: the NES regions are ntsc, pal and dendy", o->region);
     if (o && o->mmc3_rev) {
         if (!strcmp(o->mmc3_rev, "A"))
             mo.mmc3_rev_a = 1;
@@ -102,6 +121,13 @@ static const uint8_t *work_ram(const void *m, size_t *len)
 }
 
 static const char *machine_model(const void *m) { return NULL; }
+
+/* The PPU's clock over the dots of a frame: NTSC's (nes_console.frame_rate); PAL and Dendy
+ * 26.6017125 MHz / 5 over 341 x 312 dots (no dot skipped). */
+static double machine_frame_rate(const void *m)
+{
+    return ((const nes *)m)->opt.region == NES_REGION_NTSC ? nes_console.frame_rate : 26601712.5 / 5 / 106392;
+}
 static void power(void *m) { nes_power(m); }
 static void reset(void *m) { nes_reset(m); }
 
@@ -261,6 +287,7 @@ const emu_console nes_console = {
     .frame_rate = 21477272.7273 / 4 / 89341.5,
     .trace_layout = "nestest log layout: PC, bytes, disassembly, A X Y P SP, PPU line and dot, CPU cycle",
     EMU_CONSOLE_OPS,
+    .machine_frame_rate = machine_frame_rate,
 #ifdef GV_HAVE_GPU
     .gpu = &nes_gpu_ops,
 #endif

@@ -288,6 +288,8 @@ static void interrupt(nes *m, int kind)
         m->nmi_pending = 0;
     }
     uint16_t lo = RD(vec);
+    if (vec == 0xFFFA && m->bd->nmi_vector) /* the MMC5 sees the NMI vector fetched */
+        m->bd->nmi_vector(m);
     uint16_t hi = RD(vec + 1);
     c->pc = (uint16_t)(lo | hi << 8);
 }

@@ -2,7 +2,10 @@
  * data, no pointers inside: the drawing state at the start of the frame's picture (the
  * pre-render line), the changes after it stamped with (line, dot), and the audible spans of
  * the frame's CPU cycles. A frame log is self-contained apart from CHR-ROM, which is the
- * same for every frame and instance and is passed beside it. */
+ * same for every frame and instance and is passed beside it. It covers the pre-render line
+ * and the picture, which every region has alike: the pre-render line is numbered NES_PRE
+ * (261) in the log whichever line it is in the region's frame (311 in the 312-line PAL and
+ * Dendy frames), so the renderers know nothing of regions but the sample clock. */
 #ifndef GV_EMU_NES_NES_FRAMELOG_H
 #define GV_EMU_NES_NES_FRAMELOG_H
 
@@ -26,7 +29,9 @@ typedef struct {
     uint32_t chr_ram_size;     /* bytes of CHR-RAM that follow (0: the cart has CHR-ROM only) */
     uint32_t nspan;            /* audio spans */
     uint32_t nxspan;           /* the expansion sound chip's spans (0: the board has none) */
+    uint32_t nfm;              /* the VRC7's levels, one a 36-cycle tick from tick a_c0 / 36 (nes_vrc7.h; 0: none) */
     uint32_t a_len;            /* CPU cycles of the frame */
+    uint32_t region;           /* NES_REGION_*: the CPU clock the sample clock counts */
     uint64_t a_c0;             /* absolute CPU cycle at which the frame's audio starts */
     nes_pregs regs;            /* registers at the snapshot */
     uint8_t pal[32];
@@ -41,10 +46,11 @@ typedef struct {
     const nes_vev *ev;      /* h->nev */
     const nes_osc *span;    /* h->nspan */
     const nes_xosc *xspan;  /* h->nxspan */
+    const int16_t *fm;      /* h->nfm */
 } nes_logview;
 
-/* Packed form (for copying to a device): head, CHR-RAM, events, spans, chip spans, each
- * part starting at a multiple of 16 bytes. */
+/* Packed form (for copying to a device): head, CHR-RAM, events, spans, chip spans, FM
+ * levels, each part starting at a multiple of 16 bytes. */
 GV_INLINE uint32_t nes_log_align(uint32_t n)
 {
     return (n + 15u) & ~15u;
@@ -54,7 +60,8 @@ GV_INLINE uint32_t nes_log_packed_size(const nes_loghead *h)
 {
     return nes_log_align((uint32_t)sizeof(nes_loghead)) + nes_log_align(h->chr_ram_size) +
            nes_log_align(h->nev * (uint32_t)sizeof(nes_vev)) +
-           nes_log_align(h->nspan * (uint32_t)sizeof(nes_osc)) + h->nxspan * (uint32_t)sizeof(nes_xosc);
+           nes_log_align(h->nspan * (uint32_t)sizeof(nes_osc)) + nes_log_align(h->nxspan * (uint32_t)sizeof(nes_xosc)) +
+           h->nfm * (uint32_t)sizeof(int16_t);
 }
 
 /* The view of a packed log at p (16-byte aligned). */
@@ -70,6 +77,8 @@ GV_INLINE nes_logview nes_log_unpack(const uint8_t *p)
     v.span = (const nes_osc *)(p + o);
     o += nes_log_align(v.h->nspan * (uint32_t)sizeof(nes_osc));
     v.xspan = (const nes_xosc *)(p + o);
+    o += nes_log_align(v.h->nxspan * (uint32_t)sizeof(nes_xosc));
+    v.fm = (const int16_t *)(p + o);
     return v;
 }
 
@@ -184,8 +193,8 @@ GV_INLINE void nes_log_draw_line(const nes_logview *lv, const nes_linestart *ls,
  * number of pieces: one per sample ending inside the frame plus the tail after the last. */
 GV_INLINE void nes_log_pieces(const nes_loghead *h, uint64_t *n0, uint32_t *npieces)
 {
-    uint64_t first = nes_sample_at_or_after(h->a_c0 + 1);
-    uint64_t after = nes_sample_at_or_after(h->a_c0 + h->a_len + 1);
+    uint64_t first = nes_sample_at_or_after((int)h->region, h->a_c0 + 1);
+    uint64_t after = nes_sample_at_or_after((int)h->region, h->a_c0 + h->a_len + 1);
     *n0 = first;
     *npieces = (uint32_t)(after - first) + 1;
 }
@@ -195,12 +204,14 @@ GV_INLINE uint64_t nes_log_piece(const nes_atab *tab, const nes_logview *lv, uin
                                  uint32_t npieces, uint32_t k)
 {
     const nes_loghead *h = lv->h;
-    uint64_t a = k == 0 ? h->a_c0 : nes_sample_end(n0 + k - 1);
-    uint64_t b = k + 1 == npieces ? h->a_c0 + h->a_len : nes_sample_end(n0 + k);
+    uint64_t a = k == 0 ? h->a_c0 : nes_sample_end((int)h->region, n0 + k - 1);
+    uint64_t b = k + 1 == npieces ? h->a_c0 + h->a_len : nes_sample_end((int)h->region, n0 + k);
     uint32_t ra = (uint32_t)(a - h->a_c0), rb = (uint32_t)(b - h->a_c0);
     uint64_t sum = nes_spans_integrate(tab, lv->span, h->nspan, ra, rb);
     if (h->nxspan) /* the cartridge's sound chip joins the mix */
         sum += nes_xspans_integrate(tab, lv->xspan, h->nxspan, ra, rb);
+    if (h->nfm) /* the VRC7's levels */
+        sum += nes_vrc7_sum(tab, lv->fm, h->nfm, h->a_c0, ra, rb);
     return sum;
 }
 

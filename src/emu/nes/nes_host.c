@@ -18,6 +18,8 @@ void nes_log_pack(const nes_logview *lv, uint8_t *dst)
     memcpy(dst + o, lv->span, (size_t)h->nspan * sizeof(nes_osc));
     o += nes_log_align(h->nspan * (uint32_t)sizeof(nes_osc));
     memcpy(dst + o, lv->xspan, (size_t)h->nxspan * sizeof(nes_xosc));
+    o += nes_log_align(h->nxspan * (uint32_t)sizeof(nes_xosc));
+    memcpy(dst + o, lv->fm, (size_t)h->nfm * sizeof(int16_t));
 }
 
 void nes_host_video(const nes_logview *lv, int n, nes_linestart *ls, uint8_t *const *rgb,

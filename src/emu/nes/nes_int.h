@@ -46,7 +46,7 @@ typedef struct {
     uint8_t log_on;      /* between the snapshot at (261, 0) and the frame end */
     uint8_t here_done;   /* the events of position (line, dot) have been processed */
     uint8_t rst;         /* the internal reset signal: set at power and reset, cleared with the
-                          * VBlank flag at (261, 1); meanwhile $2000/$2001/$2005/$2006 writes are lost */
+                          * VBlank flag at the pre-render line's dot 1; meanwhile $2000/$2001/$2005/$2006 writes are lost */
     nes_pmem mem;        /* live memories for the drawing rules (no overlay) */
 } nes_ppu;
 
@@ -85,6 +85,7 @@ typedef struct {
 /* Sample output: the clock of the 48 kHz stream, the partial sum of the sample in progress
  * and the recurrent filters (90 Hz and 440 Hz high-pass, 14 kHz low-pass). */
 typedef struct {
+    int region;       /* NES_REGION_*: whose CPU clock the sample clock counts (the machine's, not state) */
     uint64_t n;       /* index of the next sample to complete */
     uint64_t carry;   /* sum of the mixer output over the part of sample n already seen */
     int64_t hp1_x, hp1_y, hp2_x, hp2_y, lp_y;
@@ -96,7 +97,20 @@ typedef struct {
     int audio_native; /* produce samples inside the core, per sample */
     int log_audio;    /* emit the audio spans of the frame log */
     int mmc3_rev_a;   /* the MMC3's revision A IRQ (else B, the common one) */
+    int region;       /* NES_REGION_*: the console's timing (nes_timing) */
 } nes_opts;
+
+/* What the region changes in the timing side (docs/NES.md "Regions"; the NESdev wiki's
+ * "Cycle reference chart"), set from nes_opts.region at nes_new. */
+typedef struct {
+    uint8_t dots16;     /* PAL: 3.2 PPU dots per CPU cycle (master clock / 5 and / 16); else 3 */
+    uint8_t pal_apu;    /* PAL: the 2A07's noise and DMC periods and frame-counter steps */
+    uint8_t odd_skip;   /* NTSC: odd frames with rendering on skip the pre-render line's last dot */
+    uint8_t emph_swap;  /* PAL, Dendy: PPUMASK bits 5 and 6 emphasize green and red */
+    uint16_t pre;       /* the pre-render line: 261 of 262 lines (NTSC), 311 of 312 */
+    uint16_t vbl;       /* the line whose dot 1 starts VBlank and the NMI: 241, Dendy 291 */
+    uint64_t io_decay;  /* the PPU open bus's decay time, 600 ms, in dots */
+} nes_timing;
 
 
 struct nes {
@@ -106,6 +120,8 @@ struct nes {
     uint8_t ram[2048];
     uint8_t bus;           /* CPU data bus (open bus) */
     const uint8_t *prg_rd[4]; /* $8000-$FFFF in 8 KiB windows */
+    uint16_t prg_direct;      /* reads from here up use prg_rd directly; below, from $8000, the
+                               * board's read_low sees them ($8000 unless a board raises it) */
     const uint8_t *wram_rd;   /* $6000-$7FFF: what reads see (NULL: open bus) */
     uint8_t *wram_wr;         /* where writes go (NULL: ignored) */
     uint16_t wram_mask;       /* address bits inside the window (smaller RAMs mirror) */
@@ -135,6 +151,7 @@ struct nes {
     nes_apu apu;
     nes_aout aout;
     nes_opts opt;
+    nes_timing tm;
     nes_atab *tab;
 
     /* outputs of the frame just run */
@@ -150,6 +167,9 @@ struct nes {
     uint32_t lspan_cap;
     nes_xosc *lxspan;
     uint32_t lxspan_cap;
+    nes_vrc7 *fm;          /* the board's FM synthesiser (the VRC7's, in its registers), or NULL */
+    int16_t *lfm;          /* its levels of the frame, one a tick from tick frame_c0 / 36 (nes_vrc7.h) */
+    uint32_t lfm_n, lfm_cap;
 
     emu_line_fn trace;     /* one line per instruction (nes_trace.c), or NULL */
     void *trace_ctx;
@@ -157,6 +177,20 @@ struct nes {
 
 #define NES_NEVER UINT64_MAX
 enum { NES_DMA_OAM = 1, NES_DMA_DMC = 2 };
+
+/* The PPU dots done by the start of CPU cycle c: 3c, or on PAL floor(16c / 5) (a CPU
+ * access at cycle c sees the dots below it done; a write applies before it). Cycle c
+ * holds dots nes_dots_at(c) to nes_dots_at(c + 1) - 1. */
+static inline uint64_t nes_dots_at(const nes *m, uint64_t c)
+{
+    return m->tm.dots16 ? c * 16 / 5 : 3 * c;
+}
+
+/* The first CPU cycle c with nes_dots_at(c) >= t: the one by whose start dot t - 1 is done. */
+static inline uint64_t nes_cycle_at(const nes *m, uint64_t t)
+{
+    return m->tm.dots16 ? (5 * t + 15) / 16 : (t + 2) / 3;
+}
 
 /* Creates a machine for cart (which must outlive it) and powers it on. The options say
  * which outputs the core produces. GV_ERR_ENV on allocation failure. */
@@ -203,7 +237,7 @@ GV_HOT_INLINE uint8_t nes_access(nes *m, uint16_t a)
     uint8_t v;
     if (a < 0x2000)
         v = m->ram[a & 0x7FF];
-    else if (a >= 0x8000)
+    else if (a >= m->prg_direct)
         v = m->prg_rd[(a >> 13) & 3][a & 0x1FFF];
     else if (__builtin_expect(a == 0x4015, 0))
         return nes_io_read(m, a); /* $4015 drives the CPU's internal bus only: open bus keeps its value */
@@ -246,7 +280,7 @@ void nes_cpu_run_frame(nes *m);
 
 void nes_ppu_power(nes *m);
 void nes_ppu_reset(nes *m);
-/* Brings the PPU up to the current CPU cycle (3 dots per cycle). */
+/* Brings the PPU up to the current CPU cycle (nes_dots_at). */
 void nes_ppu_sync(nes *m);
 uint8_t nes_ppu_read(nes *m, int reg);
 void nes_ppu_write(nes *m, int reg, uint8_t v);
@@ -292,6 +326,21 @@ static inline uint32_t nes_xaudio_now(const nes *m)
     return (uint32_t)(m->cyc - m->apu.frame_c0);
 }
 
+/* ---- the VRC7's FM synthesiser (nes_vrc7.c, nes_vrc7.h) ------------------------------ */
+
+/* Its log-sin and exponent tables (256 entries each), computed from their definitions. */
+void nes_vrc7_tables(uint16_t *logsin, uint16_t *expt);
+/* Power-on: registers 0, every envelope silent. */
+void nes_vrc7_power(nes_vrc7 *c);
+/* The reset line ($E000 bit 6): on clears the registers (the tremolo too, not the vibrato)
+ * and silences the chip until it goes off. */
+void nes_vrc7_reset(nes_vrc7 *c, int on);
+/* A write of v to the register c->addr selects (key on/off at the $2x key bit's edges). */
+void nes_vrc7_write(nes_vrc7 *c, uint8_t v);
+/* Runs tick c->tick (the next): the six channels' phases, envelopes and LFOs one sample on;
+ * returns the sum of the carriers' outputs (also in c->last). */
+int16_t nes_vrc7_tick(const nes_atab *t, nes_vrc7 *c);
+
 /* ---- sample output (nes_aout.c) ----------------------------------------------------- */
 
 /* Completes one sample from the sum of the mixer output over its `len` cycles: filters it
@@ -304,7 +353,7 @@ void nes_aout_pieces(nes_aout *a, uint64_t n0, const uint64_t *piece, uint32_t n
 
 /* ---- the cartridge board (nes_board.c, nes_board_*.c) ----------------------------------- */
 
-enum { NES_HOOK_A12 = 1, NES_HOOK_FETCH = 2 };
+enum { NES_HOOK_A12 = 1, NES_HOOK_FETCH = 2, NES_HOOK_MASK = 4 };
 #define NES_NO_WATCH 0xFFFFu
 
 /* The board that runs cart (NULL: none supports it). */

@@ -7,6 +7,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The region's timing (the NESdev wiki's "Cycle reference chart", "Clock rate", "Colour
+ * emphasis"; Dendy's from its NTSC-like CPU divider and PAL-like PPU). The open bus decays
+ * in 600 ms of the PPU's clock: 5369318 Hz (NTSC: 236.25 MHz / 11 / 4), 5320342.5 Hz
+ * (26.6017125 MHz / 5). */
+static nes_timing timing_of(int region)
+{
+    nes_timing t = {0};
+    t.pre = region == NES_REGION_NTSC ? 261 : 311;
+    t.vbl = region == NES_REGION_DENDY ? 291 : 241;
+    t.dots16 = t.pal_apu = region == NES_REGION_PAL;
+    t.odd_skip = region == NES_REGION_NTSC;
+    t.emph_swap = region != NES_REGION_NTSC;
+    t.io_decay = region == NES_REGION_NTSC ? 3ull * 1789773 * 6 / 10 : 5320342ull * 6 / 10;
+    return t;
+}
+
 gv_status nes_new(const nes_cart *cart, const nes_opts *o, nes **out, gv_err *err)
 {
     *out = NULL;
@@ -15,6 +31,7 @@ gv_status nes_new(const nes_cart *cart, const nes_opts *o, nes **out, gv_err *er
         return gv_fail(err, GV_ERR_ENV, "out of memory creating a NES machine");
     m->cart = cart;
     m->opt = *o;
+    m->tm = timing_of(o->region);
     m->bd = nes_board_find(cart);
     if (!m->bd) {
         free(m);
@@ -34,9 +51,11 @@ gv_status nes_new(const nes_cart *cart, const nes_opts *o, nes **out, gv_err *er
     m->lspan = malloc(m->lspan_cap * sizeof *m->lspan);
     m->lxspan_cap = 64;
     m->lxspan = malloc(m->lxspan_cap * sizeof *m->lxspan);
+    m->lfm_cap = 1024;
+    m->lfm = malloc(m->lfm_cap * sizeof *m->lfm);
     if (o->video_native)
         m->fb = calloc((size_t)NES_W * NES_H * 3, 1);
-    if (!m->bs || !m->prg_ram || !m->chr_ram || !m->tab || !m->abuf || !m->lh || !m->lchr || !m->lev || !m->lspan || !m->lxspan ||
+    if (!m->bs || !m->prg_ram || !m->chr_ram || !m->tab || !m->abuf || !m->lh || !m->lchr || !m->lev || !m->lspan || !m->lxspan || !m->lfm ||
         (o->video_native && !m->fb)) {
         nes_free(m);
         return gv_fail(err, GV_ERR_ENV, "out of memory creating a NES machine");
@@ -52,7 +71,7 @@ void nes_free(nes *m)
 {
     if (!m)
         return;
-    GV_FREE(m->bs, m->prg_ram, m->chr_ram, m->tab, m->abuf, m->lh, m->lchr, m->lev, m->lspan, m->lxspan, m->fb, m);
+    GV_FREE(m->bs, m->prg_ram, m->chr_ram, m->tab, m->abuf, m->lh, m->lchr, m->lev, m->lspan, m->lxspan, m->lfm, m->fb, m);
 }
 
 void nes_power(nes *m)
@@ -77,8 +96,12 @@ void nes_power(nes *m)
     nes_board_power(m);
     nes_apu_power(m);
     memset(&m->aout, 0, sizeof m->aout);
+    m->aout.region = m->opt.region;
     m->aout.n = 1; /* sample 0 ends at cycle 0; sample 1 is the first with cycles */
-    m->lh->nev = m->lh->nmem = m->lh->nspan = m->lh->nxspan = 0;
+    if (m->fm) /* the VRC7's idle level (nes_vrc7_mix) as the filter's past input: no step */
+        m->aout.hp1_x = nes_vrc7_mix(m->tab, 0);
+    m->lh->nev = m->lh->nmem = m->lh->nspan = m->lh->nxspan = m->lh->nfm = 0;
+    m->lfm_n = 0;
     nes_ppu_begin_log(m);
     nes_cpu_power(m);
 }
@@ -223,13 +246,15 @@ uint8_t nes_io_read(nes *m, uint16_t a)
             return (uint8_t)(m->bus & 0xE0);
         return m->bus;
     }
-    return nes_board_read_low(m, a, 0);
+    return nes_board_read_low(m, a, 0); /* and $8000 up to m->prg_direct: a board watches those */
 }
 
 void nes_io_write(nes *m, uint16_t a, uint8_t v)
 {
     if (a < 0x4000) {
         nes_ppu_write(m, a & 7, v);
+        if ((m->hooks & NES_HOOK_MASK) && a == 0x2001) /* the MMC5 watches rendering switch */
+            m->bd->ppu_mask(m, v);
     } else if (a < 0x4020) {
         if (a == 0x4014) {
             m->oam_page = v; /* the DMA halts the CPU's next read cycle */
@@ -284,6 +309,7 @@ nes_logview nes_log_view(const nes *m)
     v.ev = m->lev;
     v.span = m->lspan;
     v.xspan = m->lxspan;
+    v.fm = m->lfm;
     return v;
 }
 

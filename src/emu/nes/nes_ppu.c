@@ -1,5 +1,6 @@
-/* nes_ppu.c: the timing side of the 2C02: registers $2000-$2007, the dot clock (3 dots per CPU
- * cycle, caught up lazily when the CPU looks), VBlank and NMI, sprite 0 hit and sprite
+/* nes_ppu.c: the timing side of the 2C02 (and of the PAL 2C07 and the Dendy's PPU: 312
+ * lines, nes_timing): registers $2000-$2007, the dot clock (3 dots per CPU cycle, 3.2 on
+ * PAL, caught up lazily when the CPU looks), VBlank and NMI, sprite 0 hit and sprite
  * overflow computed per line from OAM and pattern data (no pixels), the odd-frame dot skip,
  * the $2007 read buffer, palette mirroring, the A12 fetch pattern the MMC3 counts, the
  * pattern fetches a latch board watches, and the frame log. Pixels are drawn here only
@@ -10,6 +11,13 @@
 
 /* ---- frame log -------------------------------------------------------------------- */
 
+/* Line as the picture rules and the frame log number it: the pre-render line is NES_PRE on
+ * every region (nes_framelog.h). */
+static inline int vline(const nes *m, int line)
+{
+    return line == m->tm.pre ? NES_PRE : line;
+}
+
 static void log_push(nes *m, int kind, int slot, uint32_t a, uint32_t b)
 {
     nes_ppu *p = &m->ppu;
@@ -19,7 +27,7 @@ static void log_push(nes *m, int kind, int slot, uint32_t a, uint32_t b)
         m->lev = gv_xrealloc(m->lev, (size_t)m->lev_cap * sizeof *m->lev);
     }
     nes_vev *e = &m->lev[h->nev++];
-    e->line = p->line;
+    e->line = (uint16_t)vline(m, p->line);
     e->dot = p->dot;
     e->kind = (uint8_t)kind;
     e->slot = (uint8_t)slot;
@@ -44,7 +52,7 @@ static void log_snapshot(nes *m)
     nes_ppu *p = &m->ppu;
     nes_loghead *h = m->lh;
     h->magic = NES_LOG_MAGIC;
-    h->start_line = p->line;
+    h->start_line = (uint16_t)vline(m, p->line);
     h->start_dot = p->dot;
     h->nev = h->nmem = 0;
     h->regs = p->pl.r;
@@ -79,6 +87,8 @@ void nes_ppu_maps_changed(nes *m, const nes_pregs *old)
             log_push(m, NES_EV_MAP, 12 + i, r->spr_map[i], 0);
     if (r->ex != old->ex)
         log_push(m, NES_EV_MAP, 20, r->ex, 0);
+    if (r->split != old->split)
+        log_push(m, NES_EV_MAP, 21, r->split, 0);
 }
 
 /* ---- power ------------------------------------------------------------------------- */
@@ -86,12 +96,13 @@ void nes_ppu_maps_changed(nes *m, const nes_pregs *old)
 void nes_ppu_power(nes *m)
 {
     nes_ppu *p = &m->ppu;
-    nes_pregs keep = p->pl.r; /* the mapper owns chr_map / nt_map / spr_map / ex */
+    nes_pregs keep = p->pl.r; /* the mapper owns chr_map / nt_map / spr_map / ex / split */
     memset(p, 0, sizeof *p);
     memcpy(p->pl.r.chr_map, keep.chr_map, sizeof keep.chr_map);
     memcpy(p->pl.r.nt_map, keep.nt_map, sizeof keep.nt_map);
     memcpy(p->pl.r.spr_map, keep.spr_map, sizeof keep.spr_map);
     p->pl.r.ex = keep.ex;
+    p->pl.r.split = keep.split;
     p->hit_clk = p->ovf_clk = p->rd7_at = NES_NEVER;
     p->watch_addr = NES_NO_WATCH;
     p->mem.chr_rom = m->cart->chr;
@@ -280,7 +291,8 @@ static int watch_stop(nes *m, int line, int d0, int d1)
 
 /* At dot 321 of line L: if sprite 0 covers line L + 1 and an opaque sprite-0 pixel meets an
  * opaque background pixel there, the hit flag will be set at the dot that pixel is drawn.
- * Background slot s of the next line is the tile s coarse-X steps after v (now). */
+ * Background slot s of the next line is the tile s coarse-X steps after v (now), fetched
+ * by the drawing rules (nes_bg_group: the MMC5's too). */
 static void plan_hit(nes *m, int L)
 {
     nes_ppu *p = &m->ppu;
@@ -297,7 +309,8 @@ static void plan_hit(nes *m, int L)
         return;
     int x0 = p->oam[3];
     int clip = (r->mask & (NES_MASK_BG_LEFT | NES_MASK_SPR_LEFT)) != (NES_MASK_BG_LEFT | NES_MASK_SPR_LEFT);
-    nes_pregs rv = *r;
+    nes_pline bg; /* only its registers and fetch slots are used */
+    bg.r = *r;
     int have = -1;
     uint8_t blo = 0, bhi = 0;
     for (int k = 0; k < 8; k++) {
@@ -310,13 +323,12 @@ static void plan_hit(nes *m, int L)
         if (s != have) {
             while (have < s) {
                 if (have >= 0)
-                    nes_v_inc_x(&rv);
+                    nes_v_inc_x(&bg.r);
                 have++;
             }
-            int v = rv.v;
-            int tile = nes_nt_rd(&p->mem, &rv, 0x2000 | (v & 0x0FFF));
-            blo = nes_bg_pat(&p->mem, &rv, v, tile, 0);
-            bhi = nes_bg_pat(&p->mem, &rv, v, tile, 8);
+            nes_bg_group(&bg, &p->mem, s, n);
+            blo = bg.tlo[s];
+            bhi = bg.thi[s];
         }
         int b = 7 - (col & 7);
         if (((blo | bhi) >> b) & 1) {
@@ -361,9 +373,9 @@ static void plan_overflow(nes *m, int L)
 
 /* ---- the dot clock ------------------------------------------------------------------- */
 
-static int line_len(const nes_ppu *p)
+static int line_len(const nes *m)
 {
-    return (p->line == NES_PRE && p->short_line) ? NES_DOTS - 1 : NES_DOTS;
+    return (m->ppu.line == m->tm.pre && m->ppu.short_line) ? NES_DOTS - 1 : NES_DOTS;
 }
 
 /* The next dot after `dot` on this line where something is processed. */
@@ -376,9 +388,9 @@ static int next_stop(const nes *m, int line, int dot, int len)
         if (mmc3)
             c[n++] = 257;
         c[n++] = 321;
-    } else if (line == 241) {
+    } else if (line == m->tm.vbl) {
         c[n++] = 1;
-    } else if (line == NES_PRE) {
+    } else if (line == m->tm.pre) {
         c[n++] = 1;
         if (mmc3)
             c[n++] = 257;
@@ -392,23 +404,24 @@ static int next_stop(const nes *m, int line, int dot, int len)
 }
 
 /* The PPU's open bus: a bit of the decay register not refreshed with a 1 for about 600 ms
- * reads 0 (the NESdev wiki; blargg's ppu_open_bus). Checked once a frame, at VBlank:
- * a bit lasts 600 ms to a frame more. */
-#define IO_DECAY_DOTS (3ull * 1789773 * 6 / 10)
+ * (nes_timing.io_decay) reads 0 (the NESdev wiki; blargg's ppu_open_bus). Checked once a
+ * frame, at VBlank: a bit lasts 600 ms to a frame more. */
 
 #define IO_GROUP(b) ((b) >= 6 ? 0 : (b) == 5 ? 1 : 2)
 
-static void io_decay(nes_ppu *p)
+static void io_decay(nes_ppu *p, uint64_t dots)
 {
     for (int b = 0; p->io >> b; b++)
-        if (((p->io >> b) & 1) && p->clk - p->io_at[IO_GROUP(b)] >= IO_DECAY_DOTS)
+        if (((p->io >> b) & 1) && p->clk - p->io_at[IO_GROUP(b)] >= dots)
             p->io &= (uint8_t)~(1u << b);
 }
 
-/* At dot 339 of the pre-render line: odd frames with rendering on skip the line's last dot. */
-static inline void decide_skip(nes_ppu *p)
+/* At dot 339 of the pre-render line: odd frames with rendering on skip the line's last dot
+ * (NTSC; the PAL and Dendy frames keep every dot). */
+static inline void decide_skip(nes *m)
 {
-    p->short_line = p->odd && nes_rendering(&p->pl.r);
+    nes_ppu *p = &m->ppu;
+    p->short_line = p->odd && m->tm.odd_skip && nes_rendering(&p->pl.r);
 }
 
 /* What happens on arriving at (line, dot), before that dot is processed. */
@@ -436,19 +449,19 @@ static void at_position(nes *m)
     if (line == NES_H && dot == 0) {
         m->frame_done = 1;
         p->log_on = 0;
-    } else if (line == 241 && dot == 1) {
-        io_decay(p);
+    } else if (line == m->tm.vbl && dot == 1) {
+        io_decay(p, m->tm.io_decay);
         if (!p->vbl_suppress) {
             p->status |= 0x80;
             if (p->pl.r.ctrl & NES_CTRL_NMI) {
                 m->nmi_pending = 1;
                 /* the CPU sees the edge from the cycle whose last dot is at or after
                  * this one (ppu_vbl_nmi 05, vbl_nmi_timing 7) */
-                m->nmi_at = (p->clk + 2) / 3;
+                m->nmi_at = nes_cycle_at(m, p->clk);
             }
         }
         p->vbl_suppress = 0;
-    } else if (line == NES_PRE) {
+    } else if (line == m->tm.pre) {
         if (dot == 0) {
             if (m->opt.log_video)
                 log_snapshot(m);
@@ -459,7 +472,7 @@ static void at_position(nes *m)
         } else if (dot == 257 && m->hooks) {
             plan_sprites(p, -1);
         } else if (dot == 339) {
-            decide_skip(p);
+            decide_skip(m);
         }
     }
 }
@@ -470,8 +483,9 @@ static void run_span(nes *m, int d0, int d1)
 {
     nes_ppu *p = &m->ppu;
     int line = p->line;
-    if (line >= NES_H && line != NES_PRE)
+    if (line >= NES_H && line != m->tm.pre)
         return;
+    line = vline(m, line);
     if (m->opt.video_native) {
         p->pl.out = line < NES_H ? m->fb + line * NES_W * 3 : NULL;
         nes_line_span(&p->pl, &p->mem, line, d0, d1);
@@ -485,13 +499,13 @@ static void run_span(nes *m, int d0, int d1)
 void nes_ppu_sync(nes *m)
 {
     nes_ppu *p = &m->ppu;
-    uint64_t target = 3 * m->cyc;
+    uint64_t target = nes_dots_at(m, m->cyc);
     while (p->clk < target) {
         if (!p->here_done) {
             at_position(m);
             p->here_done = 1;
         }
-        int len = line_len(p);
+        int len = line_len(m);
         int stop = next_stop(m, p->line, p->dot, len);
         uint64_t stop_clk = p->clk + (uint64_t)(stop - p->dot);
         if (stop_clk > target)
@@ -501,8 +515,8 @@ void nes_ppu_sync(nes *m)
         if (p->ovf_clk > p->clk && p->ovf_clk < stop_clk)
             stop_clk = p->ovf_clk;
         int d1 = p->dot + (int)(stop_clk - p->clk);
-        if ((m->hooks & NES_HOOK_FETCH) && (p->line < NES_H || p->line == NES_PRE) && nes_rendering(&p->pl.r)) {
-            int w = watch_stop(m, p->line, p->dot, d1); /* stop after a watched fetch */
+        if ((m->hooks & NES_HOOK_FETCH) && (p->line < NES_H || p->line == m->tm.pre) && nes_rendering(&p->pl.r)) {
+            int w = watch_stop(m, vline(m, p->line), p->dot, d1); /* stop after a watched fetch */
             stop_clk -= (uint64_t)(d1 - w);
             d1 = w;
         }
@@ -517,10 +531,10 @@ void nes_ppu_sync(nes *m)
         }
         if (d1 >= len) {
             /* rendering lines set OAMADDR to 0 during their sprite fetches (dots 257-320) */
-            if ((p->line < NES_H || p->line == NES_PRE) && nes_rendering(&p->pl.r))
+            if ((p->line < NES_H || p->line == m->tm.pre) && nes_rendering(&p->pl.r))
                 p->oamaddr = 0;
             p->dot = 0;
-            if (p->line == NES_PRE) {
+            if (p->line == m->tm.pre) {
                 p->line = 0;
                 p->odd ^= 1;
                 p->short_line = 0;
@@ -534,16 +548,17 @@ void nes_ppu_sync(nes *m)
 /* Dot time of the next arrival at (L, D) from the current position (now if we are there and
  * it has not been processed). The pre-render line may be one dot short on odd frames; this
  * assumes it is, so the answer is never late. */
-static uint64_t time_of(const nes_ppu *p, int L, int D)
+static uint64_t time_of(const nes *m, int L, int D)
 {
-    int line = p->line, dot = p->dot;
-    int rel = (L - line + NES_LINES) % NES_LINES;
+    const nes_ppu *p = &m->ppu;
+    int line = p->line, dot = p->dot, pre = m->tm.pre, lines = pre + 1;
+    int rel = (L - line + lines) % lines;
     if (rel == 0 && (D < dot || (D == dot && p->here_done)))
-        rel = NES_LINES;
+        rel = lines;
     uint64_t dots = (uint64_t)rel * NES_DOTS + (uint64_t)D - (uint64_t)dot;
-    int decided = line == NES_PRE && (dot > 339 || (dot == 339 && p->here_done));
-    int shortable = decided ? p->short_line : p->odd;
-    if (line + rel > NES_PRE && shortable)
+    int decided = line == pre && (dot > 339 || (dot == 339 && p->here_done));
+    int shortable = decided ? p->short_line : p->odd && m->tm.odd_skip;
+    if (line + rel > pre && shortable)
         dots -= 1;
     return p->clk + dots;
 }
@@ -559,17 +574,18 @@ static uint64_t next_a12_edge(nes *m)
     uint64_t base = p->clk - (uint64_t)dot;
     uint8_t level = p->a12;
     uint64_t low = p->a12_low;
+    int pre = m->tm.pre;
     for (int i = 0; i < 4; i++) {
-        if (line >= NES_H && line != NES_PRE) { /* no fetches until the pre-render line */
-            base += (uint64_t)(NES_PRE - line) * NES_DOTS;
-            line = NES_PRE;
+        if (line >= NES_H && line != pre) { /* no fetches until the pre-render line */
+            base += (uint64_t)(pre - line) * NES_DOTS;
+            line = pre;
             dot = 0;
         }
         uint64_t t = a12_walk(m, dot, NES_DOTS, base, 1, &level, &low);
         if (t != NES_NEVER)
             return t;
-        base += (line == NES_PRE && p->odd) ? NES_DOTS - 1 : NES_DOTS;
-        line = line == NES_PRE ? 0 : line + 1;
+        base += (line == pre && p->odd && m->tm.odd_skip) ? NES_DOTS - 1 : NES_DOTS;
+        line = line == pre ? 0 : line + 1;
         dot = 0;
     }
     return NES_NEVER;
@@ -577,7 +593,7 @@ static uint64_t next_a12_edge(nes *m)
 
 uint64_t nes_ppu_cycle_of(nes *m, int line, int dot)
 {
-    return time_of(&m->ppu, line, dot) / 3 + 1;
+    return nes_cycle_at(m, time_of(m, line, dot) + 1);
 }
 
 void nes_ppu_nt_poke(nes *m, uint32_t off, uint8_t v)
@@ -592,9 +608,8 @@ void nes_ppu_nt_poke(nes *m, uint32_t off, uint8_t v)
 
 uint64_t nes_ppu_next_event(nes *m)
 {
-    nes_ppu *p = &m->ppu;
-    uint64_t t = time_of(p, 241, 1);
-    uint64_t fe = time_of(p, NES_H, 0);
+    uint64_t t = time_of(m, m->tm.vbl, 1);
+    uint64_t fe = time_of(m, NES_H, 0);
     if (fe < t)
         t = fe;
     if (nes_board_counts_a12(m) && m->a12_irq) {
@@ -602,20 +617,22 @@ uint64_t nes_ppu_next_event(nes *m)
         if (e < t)
             t = e;
     }
-    return t / 3 + 1;
+    return nes_cycle_at(m, t + 1);
 }
 
 /* ---- registers ----------------------------------------------------------------------- */
 
-static int rendering_now(const nes_ppu *p)
+static int rendering_now(const nes *m)
 {
-    return nes_rendering(&p->pl.r) && (p->line < NES_H || p->line == NES_PRE);
+    const nes_ppu *p = &m->ppu;
+    return nes_rendering(&p->pl.r) && (p->line < NES_H || p->line == m->tm.pre);
 }
 
 /* v after a $2007 access: +1 or +32, or during rendering the coarse X and Y increments. */
-static void vram_step(nes_ppu *p)
+static void vram_step(nes *m)
 {
-    if (rendering_now(p)) {
+    nes_ppu *p = &m->ppu;
+    if (rendering_now(m)) {
         nes_v_inc_x(&p->pl.r);
         nes_v_inc_y(&p->pl.r);
     } else {
@@ -629,8 +646,8 @@ static void vram_step(nes_ppu *p)
 static void vram_access_done(nes *m)
 {
     nes_ppu *p = &m->ppu;
-    vram_step(p);
-    if (nes_board_counts_a12(m) && !rendering_now(p))
+    vram_step(m);
+    if (nes_board_counts_a12(m) && !rendering_now(m))
         nes_ppu_a12(m, (p->pl.r.v >> 12) & 1, p->clk);
     log_regs(m);
 }
@@ -640,7 +657,7 @@ static uint8_t vram_read(const nes_ppu *p, int a)
     a &= 0x3FFF;
     if (a < 0x2000)
         return nes_chr_rd(&p->mem, &p->pl.r, a);
-    return nes_nt_rd(&p->mem, &p->pl.r, a);
+    return nes_ex_nt_rd(&p->mem, &p->pl.r, a);
 }
 
 static void vram_write(nes *m, int a, uint8_t v)
@@ -667,6 +684,8 @@ static void vram_write(nes *m, int a, uint8_t v)
             }
             return;
         }
+        if ((r->ex & NES_EX_NT0) && w == 0x800u)
+            return; /* the MMC5's ExRAM in modes 2-3 is no nametable */
         uint32_t off = w + (uint32_t)(a & 0x3FF);
         p->nt[off] = v;
         if (p->log_on)
@@ -682,7 +701,7 @@ static void vram_write(nes *m, int a, uint8_t v)
 static void oam_write(nes *m, uint8_t v)
 {
     nes_ppu *p = &m->ppu;
-    if (rendering_now(p)) { /* writes during rendering only bump the address */
+    if (rendering_now(m)) { /* writes during rendering only bump the address */
         p->oamaddr = (uint8_t)(p->oamaddr + 4);
         return;
     }
@@ -793,9 +812,9 @@ uint8_t nes_ppu_read(nes *m, int reg)
     case 2:
         v = (uint8_t)((p->status & 0xE0) | (p->io & 0x1F));
         driven = 0xE0;
-        if (p->line == 241 && p->dot == 1 && !p->here_done) {
+        if (p->line == m->tm.vbl && p->dot == 1 && !p->here_done) {
             p->vbl_suppress = 1; /* read just before VBlank: no flag, no NMI this frame */
-        } else if (p->line == 241 && p->dot <= 3) {
+        } else if (p->line == m->tm.vbl && p->dot <= 3) {
             m->nmi_pending = 0;  /* read as it is set: the flag reads set, the NMI is lost */
         }
         p->status &= 0x7F;
@@ -861,7 +880,7 @@ void nes_ppu_write(nes *m, int reg, uint8_t v)
         r->t = (uint16_t)((r->t & ~0x0C00) | ((v & 3) << 10));
         /* enabling NMI while the VBlank flag is up raises NMI after the next instruction; a
          * write on the dot the flag clears comes too late */
-        int vbl = (p->status & 0x80) && !(p->line == NES_PRE && p->dot == 1 && !p->here_done);
+        int vbl = (p->status & 0x80) && !(p->line == m->tm.pre && p->dot == 1 && !p->here_done);
         if ((v & NES_CTRL_NMI) && !(old & NES_CTRL_NMI) && vbl) {
             m->nmi_pending = 1;
             m->nmi_at = m->cyc + 1;
@@ -877,10 +896,14 @@ void nes_ppu_write(nes *m, int reg, uint8_t v)
     case 1:
         /* the odd-frame skip is decided at dot 339 before a write landing on that dot
          * takes effect (ppu_vbl_nmi 10-even_odd_timing) */
-        if (p->line == NES_PRE && p->dot == 339 && !p->here_done) {
-            decide_skip(p); /* all that position (PRE, 339) does */
+        if (p->line == m->tm.pre && p->dot == 339 && !p->here_done) {
+            decide_skip(m); /* all that position (PRE, 339) does */
             p->here_done = 1;
         }
+        /* the 2C07 and the Dendy's PPU take bit 5 as green emphasis and bit 6 as red (the
+         * NESdev wiki's "Colour emphasis"): kept as the colour output uses them, red in bit 5 */
+        if (m->tm.emph_swap)
+            v = (uint8_t)((v & 0x9F) | ((v & 0x20) << 1) | ((v & 0x40) >> 1));
         r->mask = v;
         log_regs(m);
         nes_resched(m);
@@ -907,7 +930,7 @@ void nes_ppu_write(nes *m, int reg, uint8_t v)
         } else {
             r->t = (uint16_t)((r->t & 0xFF00) | v);
             r->v = r->t;
-            if (nes_board_counts_a12(m) && !rendering_now(p))
+            if (nes_board_counts_a12(m) && !rendering_now(m))
                 nes_ppu_a12(m, (r->v >> 12) & 1, p->clk);
         }
         p->w ^= 1;

@@ -7,16 +7,18 @@
  * boundaries (the PPU past its visible lines, before the pre-render line). */
 #include "emu/nes/nes_int.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/hash.h"
 
 #define ST_MAGIC "GVNESST\x1A"
-#define ST_VERSION 6u /* 2 adds the controller buttons held, 3 the PPU open-bus refresh times, 4 the pending DMAs
+#define ST_VERSION 7u /* 2 adds the controller buttons held, 3 the PPU open-bus refresh times, 4 the pending DMAs
                             * the last pad and $2007 reads, 5 the board's own registers (nes_board.h) in
                             * place of one set of mapper fields for every board, 6 the controller's OUT0
-                            * latch and the PPU's reset signal; 1 to 5 are still read */
+                            * latch and the PPU's reset signal, 7 the region (older states are NTSC's);
+                            * 1 to 6 are still read */
 #define ST_HEAD 36
 
 typedef struct nes_st {
@@ -26,13 +28,14 @@ typedef struct nes_st {
     size_t rlen, rpos;
     int load, short_read;
     unsigned version; /* of the state being read or written */
+    uint8_t region;   /* the region the state was saved on (NES_REGION_*) */
 } st_io;
 
 /* Whether the output's sample clock is where the sound is (cycle t): sample n - 1 ended by t
  * and sample n ends after it. */
 static int sample_clock_ok(const nes_aout *o, uint64_t t)
 {
-    return o->n > 0 && nes_sample_end(o->n - 1) <= t && nes_sample_end(o->n) > t;
+    return o->n > 0 && nes_sample_end(o->region, o->n - 1) <= t && nes_sample_end(o->region, o->n) > t;
 }
 
 static void io_raw(st_io *s, void *data, size_t n)
@@ -91,6 +94,12 @@ void nes_st_uint(nes_st *s, void *v, int size)
 /* Every field of the machine that is state (not derived, not output), in format order. */
 static void visit(st_io *s, nes *m)
 {
+    /* the region is the machine's (an option), not state: saved to be compared on loading */
+    s->region = (uint8_t)m->opt.region;
+    if (s->version >= 7)
+        U(s->region);
+    else if (s->load)
+        s->region = NES_REGION_NTSC;
     nes_cpu *c = &m->cpu;
     U(c->pc); U(c->a); U(c->x); U(c->y); U(c->s);
     U(c->fn); U(c->fv); U(c->fd); U(c->fi); U(c->fz); U(c->fc);
@@ -168,7 +177,7 @@ static void visit(st_io *s, nes *m)
         /* a run without audio (--audio none) never moves the output's sample clock: saved
          * where the sound is, the current sample empty, so the state loads with audio on */
         quiet = *ao;
-        quiet.n = nes_sample_at_or_after(a->audio_t + 1);
+        quiet.n = nes_sample_at_or_after(ao->region, a->audio_t + 1);
         quiet.carry = 0;
         ao = &quiet;
     }
@@ -217,8 +226,9 @@ static const char *check(const nes *m)
         return "CPU interrupt state out of range";
     if (m->cyc > ((uint64_t)1 << 50))
         return "cycle count out of range";
-    if (p->line < NES_H || p->line > 260 || p->dot >= NES_DOTS)
-        return "not taken at a frame boundary (the PPU must be in lines 240-260)";
+    if (p->line < NES_H || p->line >= m->tm.pre || p->dot >= NES_DOTS)
+        return m->tm.pre == 261 ? "not taken at a frame boundary (the PPU must be in lines 240-260)"
+                                : "not taken at a frame boundary (the PPU must be in lines 240-310)";
     if (p->pl.r.x > 7 || p->pl.r.v > 0x7FFF || p->pl.r.t > 0x7FFF || p->w > 1)
         return "PPU scroll registers out of range";
     if (p->rst > 1 || m->pad_out > 1 || m->pad_strobe > 1)
@@ -226,14 +236,14 @@ static const char *check(const nes *m)
     for (int i = 0; i < 32; i++)
         if (p->pl.pal[i] > 0x3F)
             return "palette entry out of range";
-    if (p->clk > 3 * m->cyc || 3 * m->cyc - p->clk > 3 * 40000)
+    if (p->clk > nes_dots_at(m, m->cyc) || nes_dots_at(m, m->cyc) - p->clk > nes_dots_at(m, 40000))
         return "PPU clock does not match the CPU clock";
     const char *why = m->bd->state_check ? m->bd->state_check(m) : NULL;
     if (why)
         return why;
     if (a->fc_mode > 1 || a->fc_step > (a->fc_mode ? 4 : 5))
         return "frame counter state out of range";
-    if (a->fc_start > m->cyc + 8 || m->cyc - a->fc_start > 40000)
+    if (a->fc_start > m->cyc + 8 || m->cyc - a->fc_start > 44000) /* PAL's 5-step sequence: 41566 */
         return "frame counter time out of range";
     if (a->fc_reset != NES_NEVER && (a->fc_reset < m->cyc || a->fc_reset > m->cyc + 8))
         return "frame counter reset time out of range";
@@ -295,8 +305,14 @@ gv_status nes_state_load(nes *m, const uint8_t *d, size_t len, gv_err *err)
     visit(&s, m);
     for (int i = 0; i < 34; i++) /* attribute slots hold 2 bits (refetched before use anyway) */
         m->ppu.pl.tat[i] &= 3;
+    static const char *const region_name[] = {"NTSC", "PAL", "Dendy"};
+    char other[96];
+    if (s.region != (uint8_t)m->opt.region)
+        snprintf(other, sizeof other, "it was saved with %s timing, this machine has %s timing (--region)",
+                 s.region < 3 ? region_name[s.region] : "unknown", region_name[m->opt.region]);
     const char *why = s.short_read ? "save state is shorter than this ROM's machine"
-                      : s.rpos != s.rlen ? "save state is longer than this ROM's machine" : check(m);
+                      : s.rpos != s.rlen ? "save state is longer than this ROM's machine"
+                      : s.region != (uint8_t)m->opt.region ? other : check(m);
     if (why) {
         st_io b = {0};
         b.load = 1;

@@ -10,7 +10,9 @@
 
 #include "dev/gpu_common.h" /* GV_INLINE, GV_ALWAYS_INLINE (the per-dot hot path), GV_UNROLL8 */
 
-/* Frame geometry: 262 lines of 341 dots; 240 visible lines of 256 pixels. */
+/* Frame geometry: 262 lines of 341 dots (NTSC; PAL and Dendy frames have 312, the timing
+ * side's nes_timing); 240 visible lines of 256 pixels. The picture rules see the pre-render
+ * line as NES_PRE on every region (nes_framelog.h). */
 enum { NES_W = 256, NES_H = 240, NES_DOTS = 341, NES_LINES = 262, NES_PRE = 261 };
 
 /* PPUCTRL ($2000) and PPUMASK ($2001) bits. */
@@ -42,6 +44,21 @@ enum {
 #define NES_EX_CHR_RAM 0x40000000u
 #define NES_EX_SETS 0x20000000u
 #define NES_EX_LAST_B 0x10000000u
+/* NES_EX_NT0 (ExRAM modes 2-3): a nametable slot mapped to ExRAM (nametable RAM page 2) reads
+ * as 0 for the PPU and $2007, and takes no $2007 writes. */
+#define NES_EX_NT0 0x08000000u
+
+/* nes_pregs.split: the MMC5's vertical split (NESdev wiki "MMC5", $5200-$5202), 0 when off:
+ * bits 0-7 $5200 (bit 7 on, bit 6 the right side, bits 0-4 the threshold T in tiles), bits
+ * 8-15 $5201 (the split's vertical scroll), bits 16-23 $5202 (its 4 KiB CHR bank, taken
+ * modulo the count in bits 0-15 of ex). Of the 34 background tiles a line fetches (0-1 at
+ * dots 321-336 of the line before), tiles 0..T-1 (left) or T..33 (right) are the split:
+ * their nametable byte comes from ExRAM at row y / 8, column tile & 31, where y is the
+ * scroll plus the picture line (wrapping at 240 from a scroll below 240, else at 256), their
+ * attribute from ExRAM's attribute area ($3C0) the same way, their pattern from the split's
+ * bank with the PPU's own fine Y (the CL wiring of every ExROM board). */
+#define NES_SPLIT_ON 0x80u
+#define NES_SPLIT_RIGHT 0x40u
 
 /* The registers that decide what the PPU fetches and draws. v, t, x are the loopy scroll
  * registers (v: current VRAM address, t: temporary address, x: fine X scroll). */
@@ -52,6 +69,7 @@ typedef struct {
     uint16_t nt_map[4];  /* each 1 KiB nametable slot ($2000-$2FFF): NES_NT_CHR, or an offset in nametable RAM */
     uint32_t spr_map[8]; /* NES_EX_SETS: the sprites' pattern windows (else unused) */
     uint32_t ex;         /* NES_EX_*: the MMC5's fetch rules */
+    uint32_t split;      /* NES_SPLIT_*: the MMC5's vertical split (0: none) */
 } nes_pregs;
 
 /* One change recorded in a frame log, stamped with the PPU position (line, dot) before
@@ -69,7 +87,8 @@ enum {
     NES_EV_CHR = 3,  /* CHR-RAM byte a = b */
     NES_EV_PAL = 4,  /* palette entry a (0-31, canonical) = b */
     NES_EV_OAM = 5,  /* OAM byte a = b */
-    NES_EV_MAP = 6,  /* slot 0-7: chr_map[slot] = a; 8-11: nt_map[slot - 8] = a; 12-19: spr_map[slot - 12] = a; 20: ex = a */
+    NES_EV_MAP = 6,  /* slot 0-7: chr_map[slot] = a; 8-11: nt_map[slot - 8] = a; 12-19: spr_map[slot - 12] = a; 20: ex = a;
+                      * 21: split = a */
 };
 
 /* Where pattern, nametable and OAM bytes come from. In the core these are the live
@@ -237,11 +256,20 @@ GV_INLINE uint8_t nes_nt_rd(const nes_pmem *m, const nes_pregs *r, int a)
     return m->ev ? nes_overlay(m, NES_EV_NT, off, v) : v;
 }
 
-/* NES_EX_ATTR: the ExRAM byte of the background tile at v (nametable RAM page 2). */
-GV_INLINE uint8_t nes_ex_byte(const nes_pmem *m, int v)
+/* ExRAM byte i (0-1023; nametable RAM page 2): NES_EX_ATTR reads the one of the background
+ * tile at v (i = v & $3FF), the split its nametable and attribute bytes. */
+GV_INLINE uint8_t nes_ex_byte(const nes_pmem *m, int i)
 {
-    uint32_t off = 0x800u + (uint32_t)(v & 0x3FF);
+    uint32_t off = 0x800u + (uint32_t)(i & 0x3FF);
     return m->ev ? nes_overlay(m, NES_EV_NT, off, m->nt[off]) : m->nt[off];
+}
+
+/* Nametable byte at PPU address a with the MMC5's rules: 0 from ExRAM under NES_EX_NT0. */
+GV_INLINE uint8_t nes_ex_nt_rd(const nes_pmem *m, const nes_pregs *r, int a)
+{
+    if ((r->ex & NES_EX_NT0) && r->nt_map[(a >> 10) & 3] == 0x800u)
+        return 0;
+    return nes_nt_rd(m, r, a);
 }
 
 /* Background pattern byte of tile `tile` at v (plane: 0 low, 8 high), with the ExRAM's
@@ -262,8 +290,71 @@ GV_INLINE uint8_t nes_bg_attr(const nes_pmem *m, const nes_pregs *r, int v)
 {
     if (r->ex & NES_EX_ATTR)
         return (uint8_t)(nes_ex_byte(m, v) >> 6);
-    uint8_t at = nes_nt_rd(m, r, 0x23C0 | (v & 0x0C00) | ((v >> 4) & 0x38) | ((v >> 2) & 0x07));
+    uint8_t at = nes_ex_nt_rd(m, r, 0x23C0 | (v & 0x0C00) | ((v >> 4) & 0x38) | ((v >> 2) & 0x07));
     return (uint8_t)((at >> (((v >> 4) & 4) | (v & 2))) & 3);
+}
+
+/* ---- the MMC5's vertical split (NES_SPLIT_*) ------------------------------------------ */
+
+/* Whether background tile s (0-33 in fetch order) is in the split region. */
+GV_INLINE int nes_split_in(const nes_pregs *r, int s)
+{
+    int t = (int)(r->split & 31);
+    return (r->split & NES_SPLIT_ON) && ((r->split & NES_SPLIT_RIGHT) ? s >= t : s < t);
+}
+
+/* The split's y on picture line ln: the scroll plus the line, wrapping at 240 (the
+ * attribute rows are skipped) from a scroll of 0-239; from 240-255 the attribute rows show
+ * first and y wraps at 256. */
+GV_INLINE int nes_split_y(const nes_pregs *r, int ln)
+{
+    int sc = (int)((r->split >> 8) & 0xFF), y = sc + (ln & 0xFF);
+    if (sc < 240)
+        return y >= 240 ? y - 240 : y;
+    return y & 0xFF;
+}
+
+/* Fetch component k (0 nametable, 1 attribute, 2-3 pattern planes) of split tile s of picture
+ * line ln into slot s; v gives the pattern row (fine Y). */
+GV_INLINE void nes_split_fetch(nes_pline *p, const nes_pmem *m, int k, int s, int ln)
+{
+    const nes_pregs *r = &p->r;
+    int y = nes_split_y(r, ln), col = s & 31;
+    if (k == 0) {
+        p->nt_latch = nes_ex_byte(m, (y >> 3) * 32 + col);
+    } else if (k == 1) {
+        uint8_t at = nes_ex_byte(m, 0x3C0 + (y >> 5) * 8 + (col >> 2));
+        p->tat[s] = (uint8_t)((at >> (((y >> 2) & 4) | (col & 2))) & 3);
+    } else {
+        uint32_t n = r->ex & 0xFFFFu;
+        uint32_t bank = ((r->split >> 16) & 0xFF) % (n ? n : 1u);
+        uint32_t off = bank * 4096u + (uint32_t)(p->nt_latch << 4) + (uint32_t)((r->v >> 12) & 7) + (k == 3 ? 8u : 0u);
+        uint8_t b = nes_chr_byte(m, (r->ex & NES_EX_CHR_RAM) != 0, off);
+        if (k == 2)
+            p->tlo[s] = b;
+        else
+            p->thi[s] = b;
+    }
+}
+
+/* Fetch component k of background tile s (fetch order) of picture line ln with the MMC5's
+ * rules (r->ex set): the split, ExRAM modes 1 (extended attributes) and 2-3 (ExRAM reads 0). */
+GV_INLINE void nes_ex_fetch(nes_pline *p, const nes_pmem *m, int k, int s, int ln)
+{
+    const nes_pregs *r = &p->r;
+    if (r->split && nes_split_in(r, s)) {
+        nes_split_fetch(p, m, k, s, ln);
+        return;
+    }
+    int v = r->v;
+    if (k == 0)
+        p->nt_latch = nes_ex_nt_rd(m, r, 0x2000 | (v & 0x0FFF));
+    else if (k == 1)
+        p->tat[s] = nes_bg_attr(m, r, v);
+    else if (k == 2)
+        p->tlo[s] = nes_bg_pat(m, r, v, p->nt_latch, 0);
+    else
+        p->thi[s] = nes_bg_pat(m, r, v, p->nt_latch, 8);
 }
 
 GV_INLINE uint8_t nes_oam_rd(const nes_pmem *m, int i)
@@ -275,8 +366,9 @@ GV_INLINE uint8_t nes_oam_rd(const nes_pmem *m, int i)
 /* ---- background fetches: one component per call, at the dot the hardware does it ----- */
 
 /* Component k of a fetch group (0: nametable at dot +1, 1: attribute at +3, 2: pattern low
- * at +5, 3: pattern high at +7) into slot s. With rendering off the component reads as 0. */
-GV_INLINE void nes_bg_fetch(nes_pline *p, const nes_pmem *m, int k, int s)
+ * at +5, 3: pattern high at +7) into slot s, for picture line ln (the MMC5's split counts
+ * lines). With rendering off the component reads as 0. */
+GV_INLINE void nes_bg_fetch(nes_pline *p, const nes_pmem *m, int k, int s, int ln)
 {
     const nes_pregs *r = &p->r;
     if (!nes_rendering(r)) {
@@ -288,6 +380,10 @@ GV_INLINE void nes_bg_fetch(nes_pline *p, const nes_pmem *m, int k, int s)
             p->tlo[s] = 0;
         else
             p->thi[s] = 0;
+        return;
+    }
+    if (r->ex) { /* the MMC5's rules */
+        nes_ex_fetch(p, m, k, s, ln);
         return;
     }
     int v = r->v;
@@ -422,8 +518,9 @@ GV_INLINE uint16_t nes_pixel(const nes_pline *p, int x)
     return (uint16_t)(c | ((r->mask & NES_MASK_EMPH) << 1));
 }
 
-/* All four fetches of a group into slot s (the registers fixed through the group). */
-GV_ALWAYS_INLINE void nes_bg_group(nes_pline *p, const nes_pmem *m, int s)
+/* All four fetches of a group into slot s for picture line ln (the registers fixed through
+ * the group). */
+GV_ALWAYS_INLINE void nes_bg_group(nes_pline *p, const nes_pmem *m, int s, int ln)
 {
     const nes_pregs *r = &p->r;
     if (!nes_rendering(r)) {
@@ -432,13 +529,19 @@ GV_ALWAYS_INLINE void nes_bg_group(nes_pline *p, const nes_pmem *m, int s)
         return;
     }
     int v = r->v;
-    p->nt_latch = nes_nt_rd(m, r, 0x2000 | (v & 0x0FFF));
-    if (r->ex) { /* the MMC5's rules */
+    if (r->ex) { /* the MMC5's rules: nes_ex_fetch's four components */
+        if (r->split && nes_split_in(r, s)) {
+            for (int k = 0; k < 4; k++)
+                nes_split_fetch(p, m, k, s, ln);
+            return;
+        }
+        p->nt_latch = nes_ex_nt_rd(m, r, 0x2000 | (v & 0x0FFF));
         p->tat[s] = nes_bg_attr(m, r, v);
         p->tlo[s] = nes_bg_pat(m, r, v, p->nt_latch, 0);
         p->thi[s] = nes_bg_pat(m, r, v, p->nt_latch, 8);
         return;
     }
+    p->nt_latch = nes_nt_rd(m, r, 0x2000 | (v & 0x0FFF));
     uint8_t at = nes_nt_rd(m, r, 0x23C0 | (v & 0x0C00) | ((v >> 4) & 0x38) | ((v >> 2) & 0x07));
     p->tat[s] = (uint8_t)((at >> (((v >> 4) & 4) | (v & 2))) & 3);
     int a = ((r->ctrl & NES_CTRL_BG_HI) ? 0x1000 : 0) | (p->nt_latch << 4) | ((v >> 12) & 7);
@@ -522,7 +625,7 @@ GV_INLINE void nes_line_span(nes_pline *p, const nes_pmem *m, int line, int d0, 
                 continue;
             }
             if (((d - 1) & 7) == 0 && d + 8 <= d1) { /* a whole fetch group at once */
-                nes_bg_group(p, m, j + 2);
+                nes_bg_group(p, m, j + 2, line);
                 if (vis)
                     nes_group_pixels(p, j);
                 if (ren) {
@@ -535,7 +638,7 @@ GV_INLINE void nes_line_span(nes_pline *p, const nes_pmem *m, int line, int d0, 
             }
             int ph = (d - 1) & 7;
             if (!(ph & 1))
-                nes_bg_fetch(p, m, ph >> 1, j + 2);
+                nes_bg_fetch(p, m, ph >> 1, j + 2, line);
             if (vis)
                 nes_put(p, d - 1, nes_pixel(p, d - 1));
             if (ph == 7 && ren) {
@@ -554,16 +657,16 @@ GV_INLINE void nes_line_span(nes_pline *p, const nes_pmem *m, int line, int d0, 
             continue;
         }
         if (d >= 321 && d <= 336) {
-            int ph = (d - 321) & 7, s = (d - 321) >> 3;
+            int ph = (d - 321) & 7, s = (d - 321) >> 3, next = line == NES_PRE ? 0 : line + 1;
             if (ph == 0 && d + 8 <= d1) {
-                nes_bg_group(p, m, s);
+                nes_bg_group(p, m, s, next);
                 if (ren)
                     nes_v_inc_x(&p->r);
                 d += 8;
                 continue;
             }
             if (!(ph & 1))
-                nes_bg_fetch(p, m, ph >> 1, s);
+                nes_bg_fetch(p, m, ph >> 1, s, next);
             if (ph == 7 && ren)
                 nes_v_inc_x(&p->r);
             d++;
@@ -603,8 +706,10 @@ GV_INLINE void nes_apply_event(nes_pline *p, const nes_vev *e)
             p->r.nt_map[(e->slot - 8) & 3] = (uint16_t)e->a;
         else if (e->slot < 20)
             p->r.spr_map[(e->slot - 12) & 7] = e->a;
-        else
+        else if (e->slot == 20)
             p->r.ex = e->a;
+        else
+            p->r.split = e->a;
         break;
     default:
         break;

@@ -65,6 +65,14 @@ static inline void nes_vrc_irq_schedule(const nes_vrc_irq *q, nes *m)
     nes_board_schedule(m, q->at + n);
 }
 
+/* The board's cpu_event: the counter brought to now (raising the IRQ at an overflow), the
+ * next overflow scheduled. */
+static inline void nes_vrc_irq_event(nes_vrc_irq *q, nes *m)
+{
+    nes_vrc_irq_catch_up(q, m, m->cyc);
+    nes_vrc_irq_schedule(q, m);
+}
+
 /* A write of register r: 0 latch low nibble, 1 latch high nibble, 2 control, 3 acknowledge
  * (the VRC6 and VRC7 have a whole-byte latch: r = 4). */
 static inline void nes_vrc_irq_write(nes_vrc_irq *q, nes *m, int r, uint8_t v)

@@ -5,8 +5,11 @@
  * native path sums it sample by sample in the core, the block renderers (host threads and
  * the device) from the frame log's second span array, and the sums add to the APU's before
  * the output filters, so every path gives the same samples. A chip is a kind below, its
- * rules header (nes_5b.h, nes_vrc6.h) and a case in each switch; its board owns the registers and
- * calls nes_xaudio_begin / nes_xaudio_end around a write (nes_int.h). */
+ * rules header (nes_5b.h, nes_vrc6.h, nes_mmc5.h) and a case in each switch; its board owns the registers and
+ * calls nes_xaudio_begin / nes_xaudio_end around a write (nes_int.h).
+ * The VRC7's FM (nes_vrc7.h) has no closed form: the core runs it sample by sample (one per
+ * 36 CPU cycles) and the frame log carries its levels, an int16 array per frame (h->nfm),
+ * which every path sums exactly with nes_vrc7_sum; its nes_xosc stays empty (no spans). */
 #ifndef GV_EMU_NES_NES_XAUDIO_H
 #define GV_EMU_NES_NES_XAUDIO_H
 
@@ -14,9 +17,13 @@
 
 #include "emu/nes/nes_5b.h"
 #include "emu/nes/nes_audio.h"
+#include "emu/nes/nes_mmc5.h"
 #include "emu/nes/nes_vrc6.h"
+#include "emu/nes/nes_vrc7.h"
 
 enum { NES_XA_NONE = 0, NES_XA_5B = 1, NES_XA_VRC6 = 2 };
+enum { NES_XA_MMC5 = 5 };
+enum { NES_XA_VRC7 = 85 }; /* (its mapper's number) levels in the frame log, not spans (nes_vrc7.h) */
 
 /* A chip's audible state from cycle t0 (frame-relative) on. 128 bytes, plain data. */
 typedef struct {
@@ -25,6 +32,7 @@ typedef struct {
     union {
         nes_5b_osc s5b;
         nes_vrc6_osc vrc6;
+        nes_mmc5_osc mmc5;
         uint32_t raw[30];
     } u;
 } nes_xosc;
@@ -50,6 +58,9 @@ GV_INLINE void nes_xosc_power(nes_xosc *o, int kind)
         nes_vrc6_regs(c, zero);
         for (int u = 0; u < 3; u++)
             c->next[u] = c->per[u];
+    } else if (kind == NES_XA_MMC5) {
+        nes_mmc5_osc *c = &o->u.mmc5; /* period 0: a step every 2 cycles */
+        c->per[0] = c->per[1] = c->next[0] = c->next[1] = 2;
     }
 }
 
@@ -59,6 +70,7 @@ GV_INLINE void nes_xosc_advance(const nes_atab *tab, nes_xosc *o, uint32_t t)
     switch (o->kind) {
     case NES_XA_5B: nes_5b_advance_some(tab, &o->u.s5b, t, 31); break;
     case NES_XA_VRC6: nes_vrc6_advance_some(&o->u.vrc6, t, 7); break;
+    case NES_XA_MMC5: nes_mmc5_advance(&o->u.mmc5, t); break;
     default: break;
     }
 }
@@ -69,6 +81,7 @@ GV_INLINE uint64_t nes_xosc_integrate(const nes_atab *tab, nes_xosc *o, uint32_t
     switch (o->kind) {
     case NES_XA_5B: return nes_5b_integrate(tab, &o->u.s5b, a, b);
     case NES_XA_VRC6: return nes_vrc6_integrate(tab, &o->u.vrc6, a, b);
+    case NES_XA_MMC5: return nes_mmc5_integrate(tab, &o->u.mmc5, a, b);
     default: return 0;
     }
 }
@@ -84,6 +97,10 @@ GV_INLINE void nes_xosc_rebase(nes_xosc *o, uint32_t len)
     case NES_XA_VRC6:
         for (int c = 0; c < 3; c++)
             o->u.vrc6.next[c] -= len;
+        break;
+    case NES_XA_MMC5:
+        for (int c = 0; c < 2; c++)
+            o->u.mmc5.next[c] -= len;
         break;
     default: break;
     }

@@ -51,6 +51,8 @@ static gv_status machine_new(const void *cart, const emu_opts *o, unsigned outpu
         return gv_fail(err, GV_ERR_INPUT, "--model %s: the SNES has one model (NTSC)", o->model);
     if (o && o->mmc3_rev)
         return gv_fail(err, GV_ERR_INPUT, "--mmc3-rev %s: the MMC3 is a NES chip (the flag is for NES ROMs)", o->mmc3_rev);
+    if (o && o->region)
+        return gv_fail(err, GV_ERR_INPUT, "--region %s: the SNES runs NTSC only (the flag is for NES ROMs)", o->region);
     unsigned so = 0;
     if (outputs & EMU_OUT_VIDEO_NATIVE)
         so |= SNES_OUT_VIDEO;

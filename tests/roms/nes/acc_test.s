@@ -714,13 +714,7 @@ slide:
 ; it is a constant minus v, exactly: each variant's sum minus another's is the difference
 ; of their lengths in cycles. No DMC DMA runs (dmc_idle), IRQs are masked.
 dma_start:
-    lda #$40
-    sta FRAMECTR            ; frame IRQ off
-    bit APUSTATUS           ; and its flag clear
-    lda #2
-    sta OAMDMA              ; the CPU resumes on a get cycle (cycle 0)
-    lda #0                  ; cycles 0-1
-    sta FRAMECTR            ; 2-5, written on cycle 5 (put): W; 4-step, frame IRQ on
+    FRAMECTR_AT_PUT         ; W: 4-step, frame IRQ on
     rts                     ; 6-11; then PAD 2 (12-13), LDA #2 (14-15), STA (16-19)
 
 ; Check 14: like dma_start, with one DMC DMA due about 290 cycles into the measured OAM DMA.
@@ -767,19 +761,8 @@ dma_finish:
     bne :-
     dey
     bne :--
-    ldx #0
-@poll:
-    inx                     ; 2
-    bit APUSTATUS           ; 4: V = the frame IRQ flag
-    bvc @poll               ; 3
-    .assert >@poll = >*, error, "dma_finish's poll loop must not cross a page (9 cycles)"
-    txa
-    clc
-    adc sum
-    sta sum
-    bcc :+
-    inc sum+1
-:   rts
+    POLL_SUM APUSTATUS, bvc     ; V = the frame IRQ flag
+    rts
 
 ; A few instructions for a pending IRQ to be taken.
 settle:

@@ -8,8 +8,10 @@
 ;   3 CHR: mode 3 set A ($5120, $5127), set B ($512B, both halves), mode 1 ($5123), read
 ;     back through $2007;
 ;   4 nametables ($5105 = $E4: CIRAM A, B, ExRAM, fill): ExRAM written at $5C10 in mode 2
-;     reads back at $5C10 and at PPU $2810, mode 3 ignores writes, mode 0 stores 0 while
-;     not rendering; fill mode ($5106 tile, $5107 attribute) at $2C00 and $2FC0;
+;     reads back at $5C10, and at PPU $2810 in mode 0; in modes 2 and 3 the nametable
+;     mapped to ExRAM reads 0 and ignores $2007 writes (the wiki's $5104 table), mode 3
+;     ignores CPU writes, mode 0 stores 0 while not rendering; fill mode ($5106 tile,
+;     $5107 attribute) at $2C00 and $2FC0;
 ;   5 the multiplier: $C3 x $57 = $4245 at $5205/$5206;
 ;   6 the scanline IRQ ($5203, $5204): counted from the VBlank, target 40 comes about
 ;     20 lines (206 loops of 11 cycles) after target 20; $5204 reads $C0 in the handler
@@ -21,6 +23,7 @@
 
 .include "common.inc"
 .include "boards.inc"
+.include "mmc5.inc"
 
     NES2_BOARD 5, 0, 8, 8, 0, $09, $00
     PRG_TAGS 16
@@ -35,11 +38,6 @@ n0:       .res 1
 n1:       .res 1
 bank:     .res 1
 irq_n:    .res 1
-
-.macro W5 reg, value
-    lda #value
-    sta reg
-.endmacro
 
 .segment "CODE"
 
@@ -71,16 +69,9 @@ count_irq:
     rts
 
 reset:
-    sei
-    cld
-    ldx #$FF
-    txs
     lda #0
     sta mode
-    W5 $5102, 2             ; PRG-RAM writable before the status goes there
-    W5 $5103, 1
-    W5 $5113, 0
-    RESET_START
+    MMC5_RESET
 
     ; ---- 1: PRG ------------------------------------------------------------------------
     lda #0
@@ -198,8 +189,23 @@ l_prg:
     ldx #$28
     ldy #$10
     jsr chr_peek
-    EXPECT $77, 4, "ExRAM at $2810 "
+    EXPECT $00, 4, "mode 2 nametable $2810 "
+    lda #$55
+    ldx #$28
+    ldy #$10
+    jsr chr_poke
+    lda $5C10
+    EXPECT $77, 4, "mode 2 $2007 write "
+    W5 $5104, 0
+    ldx #$28
+    ldy #$10
+    jsr chr_peek
+    EXPECT $77, 4, "mode 0 nametable $2810 "
     W5 $5104, 3
+    ldx #$28
+    ldy #$10
+    jsr chr_peek
+    EXPECT $00, 4, "mode 3 nametable $2810 "
     W5 $5C10, $11
     lda $5C10
     EXPECT $77, 4, "mode 3 write "
@@ -288,37 +294,7 @@ fail_done:
     sta PPUMASK
     jsr screen_setup
     W5 $5104, 2
-    ldx #0
-:   txa                     ; ExRAM: tile 7i at i, attributes 37i + 5
-    sta save_a
-    asl a
-    asl a
-    asl a
-    sec
-    sbc save_a
-    sta $5C00,x
-    sta $5D00,x
-    sta $5E00,x
-    inx
-    bne :-
-    ldx #0
-:   txa
-    sta save_a
-    asl a
-    asl a
-    asl a
-    sec
-    sbc save_a
-    sta $5F00,x
-    inx
-    cpx #$C0
-    bne :-
-    lda #5
-:   sta $5F00,x
-    clc
-    adc #37
-    inx
-    bne :-
+    jsr exram_screen
     W5 $5104, 1             ; extended attributes
     W5 $5106, $41
     W5 $5107, 1
