@@ -249,10 +249,6 @@ l_irq:
 .else
     IRQ_TEST_ENTRY
 .endif
-    txa
-    pha
-    tya
-    pha
 .if H3001
     lda #0
     sta $9003

@@ -121,21 +121,12 @@ l_prg:
     lda k
     jsr set_prg
     lda k
-    asl a
-    ldx #$80
-    ldy #0
-    jsr tag_expect
-    lda k
-    asl a
-    ora #1
-    ldx #$A0
-    jsr tag_expect
+    jsr prg16_expect
     inc k
     lda k
     cmp #7
     bne l_prg
-    lda $C000
-    EXPECT 14, 1, "$C000 tag "
+    FIXED_TAGS 1
 
     ; ---- 2: CHR ------------------------------------------------------------------------
     ldx #3
@@ -309,10 +300,6 @@ l_irq:
 .else
     IRQ_TEST_ENTRY
 .endif
-    txa
-    pha
-    tya
-    pha
 .if S3
     sta $8000
     lda bank

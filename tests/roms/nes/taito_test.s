@@ -141,12 +141,7 @@ l_tag:
     lda k
     cmp #14
     bne l_prg
-.if TC
-    lda $C000
-    EXPECT 14, 1, "$C000 tag "
-.endif
-    lda $E000
-    EXPECT 15, 1, "$E000 tag "
+    FIXED_TAGS TC
 
     ; ---- 2: CHR ------------------------------------------------------------------------
 .if TC
@@ -465,10 +460,6 @@ l_irq:
 .else
     IRQ_TEST_ENTRY
 .endif
-    txa
-    pha
-    tya
-    pha
 .if BOARD = 48
     sta $C003
     lda bank                ; banks 4-7 of the 2 KiB registers move on by 16

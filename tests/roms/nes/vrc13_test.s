@@ -83,15 +83,7 @@ l_prg:
 .if VRC3
     lda k
     sta $F000
-    asl a
-    ldx #$80
-    ldy #0
-    jsr tag_expect
-    lda k
-    asl a
-    ora #1
-    ldx #$A0
-    jsr tag_expect
+    jsr prg16_expect
     inc k
     lda k
     cmp #7
@@ -114,12 +106,7 @@ l_prg:
     cmp #15
 .endif
     bne l_prg
-.if VRC3
-    lda $C000
-    EXPECT 14, 1, "$C000 tag "
-.endif
-    lda $E000
-    EXPECT 15, 1, "$E000 tag "
+    FIXED_TAGS VRC3
 
     ; ---- 2: CHR ------------------------------------------------------------------------
 .if VRC3
@@ -283,8 +270,7 @@ l_irq:
     sta PPUSCROLL           ; (mid-frame: fine X and the coarse X moved)
     sta PPUSCROLL
 .endif
-    pla
-    rti
+    POP_AXY_RTI
 
 .segment "VECTORS"
     .word nmi, reset, irq
