@@ -120,17 +120,12 @@ reset:  snes_reset
         stz     $212F
         stz     $2130
         stz     $2131
-        hdma1_show_idle $05, mode_tab   ; HDMA channel 1: BGMODE by lines
+        hdma1_show_idle $05, bgmode_tab   ; HDMA channel 1: BGMODE by lines
 
 nmi:    rti
 irq:    rti
 
         .segment "RODATA"
-mode_tab:
-        .byte   $6F, $02        ; lines 1-111: mode 2
-        .byte   $38, $04        ; lines 112-167: mode 4
-        .byte   $01, $06        ; then mode 6
-        .byte   0
 ; BG3's map row 2, column t: value t * 37 (10 bits), BG1 unless t mod 3 = 0, BG2 unless
 ; t mod 4 = 1, bit 15 (mode 4: vertical) for odd t; row 3 (modes 2 and 6: vertical):
 ; value t * 11 + 5, BG1 unless t mod 5 = 2, BG2 unless t mod 3 = 1
@@ -141,3 +136,8 @@ offset_rows:
         .repeat 32, t
         .word   ((t * 11 + 5) & $3FF) | ((t .mod 5) <> 2) * $2000 | ((t .mod 3) <> 1) * $4000
         .endrepeat
+bgmode_tab:
+        .byte   $6F, $02        ; lines 1-111: mode 2
+        .byte   $38, $04        ; lines 112-167: mode 4
+        .byte   $01, $06        ; then mode 6
+        .byte   0
