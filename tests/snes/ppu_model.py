@@ -3,7 +3,7 @@ pixel against a model written from the scene's source (tests/roms/snes/SCENE.s) 
 PPU's documented rules, independent of the emulator's renderer. Prints what it compared
 and the first differences; exit 0 when every modelled pixel is equal, 1 otherwise.
 Scenes: ppu_direct (direct colour in modes 3, 4 and 7), ppu_bright (the master brightness
-curve), warm_boot (the picture after a reset)."""
+curve), ppu_scroll (the BG scroll registers' write-twice rule), warm_boot (the picture after a reset)."""
 import os
 import sys
 
@@ -35,9 +35,10 @@ def ppu_direct():
     for i in range(128):                          # BG1 characters at $5000
         vram[0x5000 + i] = ((i * 0x3B1D) ^ (i << 5)) & 0xFFFF
     backdrop = 3                                  # CGRAM 0 = (0 << 5) | 3
-    # $FC then $00 to BG1HOFS: BG1's scroll is ($00 << 8 | $FC & ~7 | ($FC << 8 >> 8) & 7) & $3FF
-    # = 248 (the two-write latch), mode 7's is $00FC = 252; both vertical ones are 3
-    hofs, m7hofs, vofs = 248, 0xFC, 3
+    # $FC then $00 to BG1HOFS: BG1's scroll is $00 << 8 | $FC & ~7 | ($FC << 8 >> 8) & 7 = 252
+    # (the register's bits 8-10 hold the first byte's low three bits until the second write),
+    # mode 7's is $00FC = 252; both vertical ones are 3
+    hofs, m7hofs, vofs = 252, 0xFC, 3
     out = {}
     for line in range(1, 225):
         for x in range(256):
@@ -77,6 +78,17 @@ def ppu_bright():
     return out
 
 
+def ppu_scroll():
+    """The expected picture of ppu_scroll.s: BG1 (HOFS $10D, white) in front of BG2 (HOFS 4,
+    red), each with one opaque pixel per tile, at screen x where (x + HOFS) mod 8 = 0."""
+    out = {}
+    for y in range(224):
+        for x in range(256):
+            c = 0x7FFF if (x + 0x10D) % 8 == 0 else 0x001F if (x + 4) % 8 == 0 else 0
+            out[(x, y)] = rgb(c)
+    return out
+
+
 def warm_boot():
     """The expected picture of warm_boot.s, before and after a reset: the red backdrop plus
     the fixed colour blue 31 (colour math, add): magenta."""
@@ -85,7 +97,8 @@ def warm_boot():
 
 def main():
     png, scene = sys.argv[1], sys.argv[2]
-    want = {'ppu_direct': ppu_direct, 'ppu_bright': ppu_bright, 'warm_boot': warm_boot}[scene]()
+    want = {'ppu_direct': ppu_direct, 'ppu_bright': ppu_bright, 'ppu_scroll': ppu_scroll,
+            'warm_boot': warm_boot}[scene]()
     w, h, pix = read_png(png)
     at = lambda x, y: tuple(pix[(y * w + x) * 3:(y * w + x) * 3 + 3])
     bad = [(k, v, at(*k)) for k, v in sorted(want.items(), key=lambda kv: (kv[0][1], kv[0][0])) if at(*k) != v]
