@@ -42,6 +42,8 @@ verdict alu_test
 verdict irq_late
 # HTIME 339: the IRQ comes early on the next line (long dots 323/327 counted)
 verdict irq_wrap
+# emulation mode: (d,X), (d), (d),Y read their pointer's high byte within the page when DL = 0
+verdict cpu_dpwrap
 
 # the same ROM with A+Start held from frame 0: check 11 (joypad auto-read gives 0) must
 # fail, and only it: the movie reaches $4218
