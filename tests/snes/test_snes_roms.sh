@@ -44,6 +44,9 @@ verdict irq_late
 verdict irq_wrap
 # emulation mode: (d,X), (d), (d),Y read their pointer's high byte within the page when DL = 0
 verdict cpu_dpwrap
+# the VRAM port: VMAIN's increment byte, steps 1/32/128/128, the three address translations,
+# the read prefetch before the increment
+verdict vram_test
 
 # the same ROM with A+Start held from frame 0: check 11 (joypad auto-read gives 0) must
 # fail, and only it: the movie reaches $4218
