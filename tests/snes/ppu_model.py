@@ -3,7 +3,8 @@ pixel against a model written from the scene's source (tests/roms/snes/SCENE.s) 
 PPU's documented rules, independent of the emulator's renderer. Prints what it compared
 and the first differences; exit 0 when every modelled pixel is equal, 1 otherwise.
 Scenes: ppu_direct (direct colour in modes 3, 4 and 7), ppu_bright (the master brightness
-curve), ppu_scroll (the BG scroll registers' write-twice rule), warm_boot (the picture after a reset)."""
+curve), ppu_scroll (the BG scroll registers' write-twice rule), obj_wrap (sprites past
+Y = 255), warm_boot (the picture after a reset)."""
 import os
 import sys
 
@@ -89,6 +90,26 @@ def ppu_scroll():
     return out
 
 
+def obj_wrap():
+    """The expected picture of obj_wrap.s: sprites drawn on screen line L at row
+    (L - 1 - Y) mod 256 when that is below their height, so rows past line 256 wrap to the
+    top. Sprite 0 (32x32, Y 240, X 100), 1 (32x32, Y 200, X 20), 2 (8x8, Y 252, X 180, colour
+    5); the 32x32 ones have colour 1-4 by tile row; the others are on no line."""
+    colours = [0x0000, 0x001F, 0x03E0, 0x7C00, 0x7FE0, 0x03FF]
+    sprites = [(100, 240, 32, None), (20, 200, 32, None), (180, 252, 8, 5)]
+    out = {}
+    for line in range(1, 225):
+        for x in range(256):
+            c = 0
+            for sx, sy, size, solid in sprites:   # sprite 0 in front
+                row = (line - 1 - sy) & 0xFF
+                if row < size and sx <= x < sx + size:
+                    c = colours[solid if solid else row // 8 + 1]
+                    break
+            out[(x, line - 1)] = rgb(c)
+    return out
+
+
 def warm_boot():
     """The expected picture of warm_boot.s, before and after a reset: the red backdrop plus
     the fixed colour blue 31 (colour math, add): magenta."""
@@ -98,7 +119,7 @@ def warm_boot():
 def main():
     png, scene = sys.argv[1], sys.argv[2]
     want = {'ppu_direct': ppu_direct, 'ppu_bright': ppu_bright, 'ppu_scroll': ppu_scroll,
-            'warm_boot': warm_boot}[scene]()
+            'obj_wrap': obj_wrap, 'warm_boot': warm_boot}[scene]()
     w, h, pix = read_png(png)
     at = lambda x, y: tuple(pix[(y * w + x) * 3:(y * w + x) * 3 + 3])
     bad = [(k, v, at(*k)) for k, v in sorted(want.items(), key=lambda kv: (kv[0][1], kv[0][0])) if at(*k) != v]
