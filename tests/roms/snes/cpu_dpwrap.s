@@ -26,11 +26,7 @@
         sta     res + n - 1
 .endmacro
 
-        .segment "CODE"
-        .a8
-        .i16
-reset:  snes_reset
-        snes_blank
+        snes_start
         status_running
         lda     #$00
         sta     $02FF           ; pointer low bytes

@@ -47,11 +47,7 @@ rows2:  lda     #(((colour) >> 2) & 1) * $FF
         sta     $2104
 .endmacro
 
-        .segment "CODE"
-        .a8
-        .i16
-reset:  snes_reset
-        snes_blank
+        snes_start
         lda     #$80
         sta     $2115
         .repeat 4, r

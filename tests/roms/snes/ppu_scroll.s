@@ -14,11 +14,7 @@
         snes_header "GPUVET PPU SCROLL"
         snes_vectors reset, nmi, irq
 
-        .segment "CODE"
-        .a8
-        .i16
-reset:  snes_reset
-        snes_blank
+        snes_start
         lda     #$80
         sta     $2115           ; VRAM: word steps, after the high byte
         ldx     #$0000

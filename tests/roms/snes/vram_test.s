@@ -35,6 +35,11 @@
 .macro expect addr, word
         ldx     #addr
         jsr     readw
+        gotis   word
+.endmacro
+
+; gotis WORD: the word last read must be WORD, else the check fails (a8)
+.macro gotis word
         rep     #$20
         lda     got
         cmp     #word
@@ -44,16 +49,45 @@
 :
 .endmacro
 
+; steps N, VMAIN, FIRST, SECOND: check N: the words N * $0101 and (N + 1) * $0101, written
+; from FIRST with that VMAIN, must land at FIRST and SECOND
+.macro steps n, vmain, first, second
+        check   n
+        lda     #vmain
+        sta     $2115
+        ldx     #first
+        stx     $2116
+        lda     #n
+        sta     $2118
+        sta     $2119
+        lda     #n + 1
+        sta     $2118
+        sta     $2119
+        expect  first, n * $0101
+        expect  second, (n + 1) * $0101
+.endmacro
+
+; translated N, VMAIN, ADDR, WORDADDR, VALUE: check N: both words cleared, VALUE written at
+; ADDR with that VMAIN's translation lands at WORDADDR and leaves ADDR alone
+.macro translated n, vmain, addr, wordaddr, value
+        check   n
+        lda     #$80
+        sta     $2115
+        put     wordaddr, $00, $00
+        put     addr, $00, $00
+        lda     #vmain
+        sta     $2115
+        put     addr, <(value), >(value)
+        expect  wordaddr, value
+        expect  addr, $0000
+.endmacro
+
 .macro check n
         lda     #n
         sta     test
 .endmacro
 
-        .segment "CODE"
-        .a8
-        .i16
-reset:  snes_reset
-        snes_blank
+        snes_start
         status_running
 
         check   1               ; step 1, after the high byte: two words at $1000
@@ -89,80 +123,13 @@ reset:  snes_reset
         expect  $1100, $0055
         expect  $1101, $7788
 
-        check   3               ; step 32
-        lda     #$81
-        sta     $2115
-        ldx     #$1200
-        stx     $2116
-        lda     #$01
-        sta     $2118
-        sta     $2119
-        lda     #$02
-        sta     $2118
-        sta     $2119
-        expect  $1200, $0101
-        expect  $1220, $0202
+        steps   3, $81, $1200, $1220 ; step 32
+        steps   4, $82, $1300, $1380 ; step 128 (VMAIN bits 1-0 = 2)
+        steps   5, $83, $1400, $1480 ; step 128 (VMAIN bits 1-0 = 3)
 
-        check   4               ; step 128 (VMAIN bits 1-0 = 2)
-        lda     #$82
-        sta     $2115
-        ldx     #$1300
-        stx     $2116
-        lda     #$03
-        sta     $2118
-        sta     $2119
-        lda     #$04
-        sta     $2118
-        sta     $2119
-        expect  $1300, $0303
-        expect  $1380, $0404
-
-        check   5               ; step 128 (VMAIN bits 1-0 = 3)
-        lda     #$83
-        sta     $2115
-        ldx     #$1400
-        stx     $2116
-        lda     #$05
-        sta     $2118
-        sta     $2119
-        lda     #$06
-        sta     $2118
-        sta     $2119
-        expect  $1400, $0505
-        expect  $1480, $0606
-
-        check   6               ; 8-bit: $3022 (Y 1, x 2) is word $3011
-        lda     #$80
-        sta     $2115
-        put     $3011, $00, $00
-        put     $3022, $00, $00
-        lda     #$84
-        sta     $2115
-        put     $3022, $A6, $6A
-        expect  $3011, $6AA6
-        expect  $3022, $0000
-
-        check   7               ; 9-bit: $30CB (Y 3, x 5, P 1) is word $305B
-        lda     #$80
-        sta     $2115
-        put     $305B, $00, $00
-        put     $30CB, $00, $00
-        lda     #$88
-        sta     $2115
-        put     $30CB, $A7, $7A
-        expect  $305B, $7AA7
-        expect  $30CB, $0000
-
-        check   8               ; 10-bit: $3726 (Y 6, x 9, PP 2) is word $3536
-        lda     #$80
-        sta     $2115
-        put     $3536, $00, $00
-        put     $3726, $00, $00
-        lda     #$8C
-        sta     $2115
-        put     $3726, $A8, $8A
-        expect  $3536, $8AA8
-        expect  $3726, $0000
+        translated 6, $84, $3022, $3011, $6AA6 ; 8-bit: $3022 (Y 1, x 2) is word $3011
+        translated 7, $88, $30CB, $305B, $7AA7 ; 9-bit: $30CB (Y 3, x 5, P 1) is word $305B
+        translated 8, $8C, $3726, $3536, $8AA8 ; 10-bit: $3726 (Y 6, x 9, PP 2) is $3536
 
         check   9               ; the prefetch before the increment: $1000 twice, then $1001
         lda     #$80
@@ -170,23 +137,11 @@ reset:  snes_reset
         ldx     #$1000
         stx     $2116
         jsr     readnext
-        rep     #$20
-        lda     got
-        cmp     #$2211
-        sep     #$20
-        bne     fail
+        gotis   $2211
         jsr     readnext
-        rep     #$20
-        lda     got
-        cmp     #$2211
-        sep     #$20
-        bne     fail
+        gotis   $2211           ; the same word again
         jsr     readnext
-        rep     #$20
-        lda     got
-        cmp     #$4433
-        sep     #$20
-        bne     fail
+        gotis   $4433
 
         status_end #0, passed_txt
 fail:   status_end test, failed_txt
