@@ -3,7 +3,9 @@ pixel against a model written from the scene's source (tests/roms/snes/SCENE.s) 
 PPU's documented rules, independent of the emulator's renderer. Prints what it compared
 and the first differences; exit 0 when every modelled pixel is equal, 1 otherwise.
 Scenes: ppu_direct (direct colour in modes 3, 4 and 7), ppu_bright (the master brightness
-curve), warm_boot (the picture after a reset), opt_test (offset-per-tile in modes 2, 4 and 6)."""
+curve), ppu_scroll (the BG scroll registers' write-twice rule), obj_wrap (sprites past
+Y = 255), warm_boot (the picture after a reset), opt_test (offset-per-tile in modes 2, 4
+and 6)."""
 import os
 import sys
 
@@ -35,9 +37,10 @@ def ppu_direct():
     for i in range(128):                          # BG1 characters at $5000
         vram[0x5000 + i] = ((i * 0x3B1D) ^ (i << 5)) & 0xFFFF
     backdrop = 3                                  # CGRAM 0 = (0 << 5) | 3
-    # $FC then $00 to BG1HOFS: BG1's scroll is ($00 << 8 | $FC & ~7 | ($FC << 8 >> 8) & 7) & $3FF
-    # = 248 (the two-write latch), mode 7's is $00FC = 252; both vertical ones are 3
-    hofs, m7hofs, vofs = 248, 0xFC, 3
+    # $FC then $00 to BG1HOFS: BG1's scroll is $00 << 8 | $FC & ~7 | ($FC << 8 >> 8) & 7 = 252
+    # (the register's bits 8-10 hold the first byte's low three bits until the second write),
+    # mode 7's is $00FC = 252; both vertical ones are 3
+    hofs, m7hofs, vofs = 252, 0xFC, 3
     out = {}
     for line in range(1, 225):
         for x in range(256):
@@ -74,6 +77,37 @@ def ppu_bright():
         v = 0 if b == 0 else rgb(0x7FFF)[0] * (b + 1) // 16
         for x in range(256):
             out[(x, line - 1)] = (v, v, v)
+    return out
+
+
+def ppu_scroll():
+    """The expected picture of ppu_scroll.s: BG1 (HOFS $10D, white) in front of BG2 (HOFS 4,
+    red), each with one opaque pixel per tile, at screen x where (x + HOFS) mod 8 = 0."""
+    out = {}
+    for y in range(224):
+        for x in range(256):
+            c = 0x7FFF if (x + 0x10D) % 8 == 0 else 0x001F if (x + 4) % 8 == 0 else 0
+            out[(x, y)] = rgb(c)
+    return out
+
+
+def obj_wrap():
+    """The expected picture of obj_wrap.s: sprites drawn on screen line L at row
+    (L - 1 - Y) mod 256 when that is below their height, so rows past line 256 wrap to the
+    top. Sprite 0 (32x32, Y 240, X 100), 1 (32x32, Y 200, X 20), 2 (8x8, Y 252, X 180, colour
+    5); the 32x32 ones have colour 1-4 by tile row; the others are on no line."""
+    colours = [0x0000, 0x001F, 0x03E0, 0x7C00, 0x7FE0, 0x03FF]
+    sprites = [(100, 240, 32, None), (20, 200, 32, None), (180, 252, 8, 5)]
+    out = {}
+    for line in range(1, 225):
+        for x in range(256):
+            c = 0
+            for sx, sy, size, solid in sprites:   # sprite 0 in front
+                row = (line - 1 - sy) & 0xFF
+                if row < size and sx <= x < sx + size:
+                    c = colours[solid if solid else row // 8 + 1]
+                    break
+            out[(x, line - 1)] = rgb(c)
     return out
 
 
@@ -138,8 +172,8 @@ def opt_test():
 
 def main():
     png, scene = sys.argv[1], sys.argv[2]
-    want = {'ppu_direct': ppu_direct, 'ppu_bright': ppu_bright, 'warm_boot': warm_boot,
-            'opt_test': opt_test}[scene]()
+    want = {'ppu_direct': ppu_direct, 'ppu_bright': ppu_bright, 'ppu_scroll': ppu_scroll,
+            'obj_wrap': obj_wrap, 'warm_boot': warm_boot, 'opt_test': opt_test}[scene]()
     w, h, pix = read_png(png)
     at = lambda x, y: tuple(pix[(y * w + x) * 3:(y * w + x) * 3 + 3])
     bad = [(k, v, at(*k)) for k, v in sorted(want.items(), key=lambda kv: (kv[0][1], kv[0][0])) if at(*k) != v]

@@ -149,8 +149,10 @@ static const icase cases[] = {
     /* indirect modes */
     {"LDA (d) emulation, D=0: pointer wraps in page 0", 1, 0x30, 0, 0, 0, 0x1FF, 0, 0, 0, 0x8000, "B2 FF",
      "0000FF=34; 000000=12; 001234=5A", "o008000=B2 p008001=FF r0000FF=34 r000000=12 r001234=5A", "a=005A"},
-    {"LDA (d) emulation, DL=0 DH!=0: pointer does not wrap", 1, 0x30, 0, 0, 0, 0x1FF, 0x0100, 0, 0, 0x8000, "B2 FF",
-     "0001FF=34; 000200=12; 001234=5A", "o008000=B2 p008001=FF r0001FF=34 r000200=12 r001234=5A", "a=005A"},
+    {"LDA (d) emulation, DL=0 DH!=0: pointer wraps in its page", 1, 0x30, 0, 0, 0, 0x1FF, 0x0100, 0, 0, 0x8000, "B2 FF",
+     "0001FF=34; 000100=12; 001234=5A", "o008000=B2 p008001=FF r0001FF=34 r000100=12 r001234=5A", "a=005A"},
+    {"LDA (d) emulation, DL!=0: pointer carries", 1, 0x30, 0, 0, 0, 0x1FF, 0x0101, 0, 0, 0x8000, "B2 FE",
+     "0001FF=34; 000200=12; 001234=5A", "o008000=B2 p008001=FE i008001 r0001FF=34 r000200=12 r001234=5A", "a=005A"},
     {"LDA (d,X) emulation, D=0: index wraps in page 0", 1, 0x30, 0, 0x10, 0, 0x1FF, 0, 0, 0, 0x8000, "A1 F5",
      "000005=00 30; 003000=11", "o008000=A1 p008001=F5 i008001 r000005=00 r000006=30 r003000=11", "a=0011"},
     {"LDA (d),Y page cross", 0, 0x30, 0, 0, 0x10, 0x1FF, 0, 0x01, 0, 0x8000, "B1 20", "000020=F8 40; 014108=AA",

@@ -274,12 +274,12 @@ GV_HOT_INLINE uint16_t dp_index(cx *c, uint8_t o, uint16_t idx)
 }
 
 /* The 16-bit pointer of an old direct-page indirect mode at pa (bank 0). Its high byte
- * wraps within the page only in emulation mode with D = $0000 (like the 65C02; with
- * DL = 0 but DH != 0 it does not: measured, see docs/SNES_65816.md). */
+ * wraps within the page in emulation mode when DL = 0, whatever DH, as the direct page's
+ * word reads do (docs/SNES_65816.md; tests/roms/snes/cpu_dpwrap.s). */
 GV_HOT_INLINE uint16_t dp_ptr(cx *c, const int R, uint16_t pa)
 {
     uint8_t lo = RD(pa, K_DATA);
-    uint16_t pa1 = (c->e && c->d == 0) ? (uint16_t)((pa & 0xFF00) | ((pa + 1) & 0xFF)) : (uint16_t)(pa + 1);
+    uint16_t pa1 = (c->e && !(c->d & 0xFF)) ? (uint16_t)((pa & 0xFF00) | ((pa + 1) & 0xFF)) : (uint16_t)(pa + 1);
     return (uint16_t)(lo | RD(pa1, K_DATA) << 8);
 }
 

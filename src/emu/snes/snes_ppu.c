@@ -64,10 +64,14 @@ static void vram_prefetch(snes_ppu *p)
     p->vram_buf = (uint16_t)(p->vram[a] | p->vram[a + 1] << 8);
 }
 
-/* A BG scroll register written twice (the PPU keeps the previous byte). */
+/* A BG scroll register written twice (the PPU keeps the previous byte): HOFS = Current << 8
+ * | Prev & ~7 | (HOFS >> 8) & 7. The low three bits come from bits 8-10 of the value the
+ * first write left, so the register keeps them (the renderer uses bits 0-9): kept to 10
+ * bits, `sta lo; stz hi` lost bit 2 of lo (HOFS 4 became 0, PeterLemon's 8bpp 32x32 map
+ * scroller 4 pixels off). */
 static uint16_t bg_hofs(snes_ppu *p, uint16_t old, uint8_t v)
 {
-    uint16_t r = (uint16_t)(((v << 8) | (p->ofs_prev & ~7) | ((old >> 8) & 7)) & 0x3FF);
+    uint16_t r = (uint16_t)(((v << 8) | (p->ofs_prev & ~7) | ((old >> 8) & 7)) & 0x7FF);
     p->ofs_prev = v;
     return r;
 }
