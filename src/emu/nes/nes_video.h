@@ -7,6 +7,7 @@
 #define GV_EMU_NES_NES_VIDEO_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "dev/gpu_common.h" /* GV_INLINE, GV_ALWAYS_INLINE (the per-dot hot path), GV_UNROLL8 */
 
@@ -549,9 +550,21 @@ GV_ALWAYS_INLINE void nes_bg_group(nes_pline *p, const nes_pmem *m, int s, int l
     p->thi[s] = nes_chr_rd_map(m, r->chr_map, a | 8);
 }
 
+/* Eight bytes from the bits of pattern byte b: byte k (bits 8k..8k+7, pixel k of the group)
+ * is 1 where bit 7 - k of b is set, else 0. The byte is copied into all eight lanes, lane k
+ * keeps only bit 7 - k, and adding $7F to every lane (no carry leaves a lane: each holds at
+ * most $80) sets a lane's top bit exactly when the lane is not zero. */
+GV_INLINE uint64_t nes_bits_to_lanes(unsigned b)
+{
+    uint64_t x = ((uint64_t)(b & 0xFFu) * 0x0101010101010101ull) & 0x0102040810204080ull;
+    return ((x + 0x7F7F7F7F7F7F7F7Full) >> 7) & 0x0101010101010101ull;
+}
+
 /* Pixels 8j..8j+7 (the group drawn during dots 8j+1..8j+8) with the registers fixed: the
- * same colours as nes_pixel, computed from the two slots' 16-pixel window at once, and
- * written as RGB (four pixels make three 32-bit words). */
+ * same colours as nes_pixel (the plain rule, used for the left column and with rendering
+ * off), with the background's palette indexes of all eight pixels computed at once in the
+ * eight byte lanes of a 64-bit word (this loop is most of a frame's work), and written as RGB
+ * (eight pixels make three 64-bit words). */
 GV_ALWAYS_INLINE void nes_group_pixels(nes_pline *p, int j)
 {
     const nes_pregs *r = &p->r;
@@ -563,37 +576,45 @@ GV_ALWAYS_INLINE void nes_group_pixels(nes_pline *p, int j)
             nes_put(p, x, nes_pixel(p, x));
         return;
     }
-    int fx = r->x, split = 8 - fx; /* pixels k < split come from slot j */
-    unsigned wl = 0, wh = 0;
+    int fx = r->x; /* pixels k < 8 - fx come from slot j, the others from slot j + 1 */
+    uint64_t ci = 0; /* lane k: the background's palette index of pixel k (0: transparent) */
     if (mask & NES_MASK_BG) {
-        wl = (((unsigned)p->tlo[j] << 8 | p->tlo[j + 1]) << fx) >> 8;
-        wh = (((unsigned)p->thi[j] << 8 | p->thi[j + 1]) << fx) >> 8;
+        unsigned wl = ((unsigned)p->tlo[j] << 8 | p->tlo[j + 1]) << fx >> 8;
+        unsigned wh = ((unsigned)p->thi[j] << 8 | p->thi[j + 1]) << fx >> 8;
+        uint64_t px = nes_bits_to_lanes(wl) | nes_bits_to_lanes(wh) << 1;      /* 0-3 per lane */
+        uint64_t opaque = ((px | px >> 1) & 0x0101010101010101ull) * 0xFFu; /* $FF where px != 0 */
+        uint64_t left = ~0ull >> (8 * fx);                                   /* lanes k < 8 - fx */
+        uint64_t at = ((uint64_t)(p->tat[j] << 2) * 0x0101010101010101ull & left) |
+                      ((uint64_t)(p->tat[j + 1] << 2) * 0x0101010101010101ull & ~left);
+        ci = (px | at) & opaque;
     }
-    int at0 = p->tat[j] << 2, at1 = p->tat[j + 1] << 2;
+    uint8_t cs[8];
+    for (int k = 0; k < 8; k++)
+        cs[k] = (uint8_t)(ci >> (8 * k));
+    if (p->spr_on && (mask & NES_MASK_SPR)) {
+        const uint8_t *spr = p->spr + x0;
+        for (int k = 0; k < 8; k++) {
+            int sp = spr[k];
+            if ((sp & 3) && (!cs[k] || !(sp & 0x20)))
+                cs[k] = (uint8_t)(0x10 | (sp & 0x0F));
+        }
+    }
     uint16_t emph = (uint16_t)((mask & NES_MASK_EMPH) << 1);
     uint8_t gm = (mask & NES_MASK_GREY) ? 0x30 : 0x3F;
-    const uint8_t *spr = (p->spr_on && (mask & NES_MASK_SPR)) ? p->spr + x0 : (const uint8_t *)0;
     uint32_t c[8];
     GV_UNROLL8
-    for (int k = 0; k < 8; k++) {
-        int px = (int)(((wl >> (7 - k)) & 1) | (((wh >> (7 - k)) & 1) << 1));
-        int ci = px ? ((k < split ? at0 : at1) | px) : 0;
-        if (spr) {
-            int sp = spr[k];
-            if ((sp & 3) && (!ci || !(sp & 0x20)))
-                ci = 0x10 | (sp & 0x0F);
-        }
-        c[k] = p->rgb[(p->pal[ci] & gm) | emph];
-    }
-    uint32_t w[6] = {c[0] | c[1] << 24, c[1] >> 8 | c[2] << 16, c[2] >> 16 | c[3] << 8,
-                     c[4] | c[5] << 24, c[5] >> 8 | c[6] << 16, c[6] >> 16 | c[7] << 8};
+    for (int k = 0; k < 8; k++)
+        c[k] = p->rgb[(p->pal[cs[k]] & gm) | emph];
+    uint64_t q[3] = {c[0] | (uint64_t)c[1] << 24 | (uint64_t)c[2] << 48,
+                     c[2] >> 16 | (uint64_t)c[3] << 8 | (uint64_t)c[4] << 32 | (uint64_t)c[5] << 56,
+                     c[5] >> 8 | (uint64_t)c[6] << 16 | (uint64_t)c[7] << 40};
     uint8_t *o = p->out + 3 * x0;
-    for (int i = 0; i < 6; i++) { /* byte stores: the line buffer need not be aligned */
-        o[4 * i] = (uint8_t)w[i];
-        o[4 * i + 1] = (uint8_t)(w[i] >> 8);
-        o[4 * i + 2] = (uint8_t)(w[i] >> 16);
-        o[4 * i + 3] = (uint8_t)(w[i] >> 24);
-    }
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(o, q, sizeof q); /* the words' bytes lowest first are the pixels' R, G, B in order */
+#else
+    for (int i = 0; i < 24; i++) /* byte stores: the line buffer need not be aligned */
+        o[i] = (uint8_t)(q[i >> 3] >> (8 * (i & 7)));
+#endif
 }
 
 /* ---- one span of a line --------------------------------------------------------------- */
