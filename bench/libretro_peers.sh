@@ -21,7 +21,8 @@
 # (cc65, sdcc) or prebuilt ROMs, and the Debian cores (apt-get install libretro-nestopia
 # libretro-gambatte libretro-mgba libretro-bsnes-mercury-balanced). Writes RESULTS_DIR (default
 # bench/results/<date>-libretro-peers): machine.txt, raw.tsv (every run), summary.md.
-# FRAMES (default 3000) and ROUNDS (default 5) override. Run it on a quiet machine: the
+# FRAMES (default 3000) and ROUNDS (default 5) override; CONSOLES (default "nes gb snes") picks
+# the consoles measured (CONSOLES=nes: the NES core and Nestopia only). Run it on a quiet machine: the
 # load average before and after is recorded, and a busy machine's figures vary.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,30 +34,36 @@ cores=${GV_LIBRETRO:-$root/build/libretro}
 peers=${LIBRETRO_PEERS:-/usr/lib/$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)/libretro}
 FRAMES=${FRAMES:-3000}
 ROUNDS=${ROUNDS:-5}
+CONSOLES=${CONSOLES:-nes gb snes}
+want() { case " $CONSOLES " in *" $1 "*) return 0 ;; esac; return 1; }
 out=${1:-bench/results/$(date -u +%Y-%m-%d)-libretro-peers}
-for f in "$GPUVET" "$host" "$cores/gpuvet_nes_libretro.so" "$cores/gpuvet_gb_libretro.so" "$cores/gpuvet_snes_libretro.so"; do
+for f in "$GPUVET" "$host" $(for c in $CONSOLES; do echo "$cores/gpuvet_${c}_libretro.so"; done); do
   [ -e "$f" ] || { echo "libretro_peers.sh: $f is missing (make, make tests, make libretro)" >&2; exit 2; }
 done
 # A peer that is not installed is left out and named (a machine without Debian's cores, such
 # as a GPU host, still measures what the API costs against `gpuvet run`).
 missing=
-for p in nestopia gambatte mgba bsnes_mercury_balanced; do
+peer_list=
+want nes && peer_list="$peer_list nestopia"
+want gb && peer_list="$peer_list gambatte mgba"
+want snes && peer_list="$peer_list bsnes_mercury_balanced"
+for p in $peer_list; do
   [ -f "$peers/${p}_libretro.so" ] || missing="$missing $p"
 done
 [ -n "$missing" ] && echo "libretro_peers.sh: not installed, left out:$missing (apt-get install libretro-<name>)" >&2
 have() { [ -f "$peers/${1}_libretro.so" ]; }
-sh tests/nes/build_roms.sh "$GV_BUILD/roms/nes" >/dev/null 2>&1 || [ -f "$GV_BUILD/roms/nes/apu_test.nes" ] ||
+! want nes || sh tests/nes/build_roms.sh "$GV_BUILD/roms/nes" >/dev/null 2>&1 || [ -f "$GV_BUILD/roms/nes/apu_test.nes" ] ||
   { echo "libretro_peers.sh: the NES ROMs did not build (cc65)" >&2; exit 2; }
-PYTHON=${PYTHON:-python3} sh tests/roms/gb/build.sh "$GV_BUILD/roms/gb" >/dev/null 2>&1 || [ -f "$GV_BUILD/roms/gb/apu_test.gb" ] ||
+! want gb || PYTHON=${PYTHON:-python3} sh tests/roms/gb/build.sh "$GV_BUILD/roms/gb" >/dev/null 2>&1 || [ -f "$GV_BUILD/roms/gb/apu_test.gb" ] ||
   { echo "libretro_peers.sh: the Game Boy ROMs did not build (sdcc, python3)" >&2; exit 2; }
-PYTHON=${PYTHON:-python3} sh tests/roms/snes/build.sh "$GV_BUILD/roms/snes" >/dev/null 2>&1 || [ -f "$GV_BUILD/roms/snes/bench_scene.sfc" ] ||
+! want snes || PYTHON=${PYTHON:-python3} sh tests/roms/snes/build.sh "$GV_BUILD/roms/snes" >/dev/null 2>&1 || [ -f "$GV_BUILD/roms/snes/bench_scene.sfc" ] ||
   { echo "libretro_peers.sh: the SNES ROMs did not build (cc65, python3)" >&2; exit 2; }
 mkdir -p "$out" || exit 2
 export OMP_WAIT_POLICY=passive
 # mGBA loads only Game Boy ROMs that carry the boot logo at $0104, which ours leave blank:
 # it is measured where it takes them, else named in the summary as refusing them.
 mgba=1
-have mgba || mgba=0
+{ want gb && have mgba; } || mgba=0
 [ $mgba = 0 ] || "$host" --bench "$peers/mgba_libretro.so" "$GV_BUILD/roms/gb/ppu_scene.gb" 1 >/dev/null 2>&1 || mgba=0
 
 {
@@ -65,7 +72,8 @@ have mgba || mgba=0
   echo "memory: $(free -g 2>/dev/null | awk '/^Mem:/ {print $2 " GiB"}')"
   echo "os: $(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME"), $(uname -r)"
   echo "gpuvet: $("$GPUVET" --version 2>&1 | head -n 1), cores from $cores"
-  for p in nestopia gambatte mgba bsnes_mercury_balanced; do
+  echo "consoles: $CONSOLES"
+  for p in $peer_list; do
     pkg=libretro-$(echo "$p" | tr _ -)
     echo "peer: ${p}_libretro.so, Debian package $pkg $(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null)"
   done
@@ -89,14 +97,19 @@ r=1
 while [ $r -le "$ROUNDS" ]; do
   for rom in ppu_scene apu_test; do
     n=$GV_BUILD/roms/nes/$rom.nes g=$GV_BUILD/roms/gb/$rom.gb
-    one $r nes $rom "gpuvet core" "$host" --bench "$cores/gpuvet_nes_libretro.so" "$n" "$FRAMES"
-    have nestopia && one $r nes $rom "Nestopia" "$host" --bench "$peers/nestopia_libretro.so" "$n" "$FRAMES"
-    one $r nes $rom "gpuvet run" runfps "$n"
-    one $r gb $rom "gpuvet core" "$host" --bench "$cores/gpuvet_gb_libretro.so" "$g" "$FRAMES"
-    have gambatte && one $r gb $rom "Gambatte" "$host" --bench "$peers/gambatte_libretro.so" "$g" "$FRAMES"
-    [ $mgba = 1 ] && one $r gb $rom "mGBA" "$host" --bench "$peers/mgba_libretro.so" "$g" "$FRAMES"
-    one $r gb $rom "gpuvet run" runfps "$g"
+    if want nes; then
+      one $r nes $rom "gpuvet core" "$host" --bench "$cores/gpuvet_nes_libretro.so" "$n" "$FRAMES"
+      have nestopia && one $r nes $rom "Nestopia" "$host" --bench "$peers/nestopia_libretro.so" "$n" "$FRAMES"
+      one $r nes $rom "gpuvet run" runfps "$n"
+    fi
+    if want gb; then
+      one $r gb $rom "gpuvet core" "$host" --bench "$cores/gpuvet_gb_libretro.so" "$g" "$FRAMES"
+      have gambatte && one $r gb $rom "Gambatte" "$host" --bench "$peers/gambatte_libretro.so" "$g" "$FRAMES"
+      [ $mgba = 1 ] && one $r gb $rom "mGBA" "$host" --bench "$peers/mgba_libretro.so" "$g" "$FRAMES"
+      one $r gb $rom "gpuvet run" runfps "$g"
+    fi
   done
+  want snes || { r=$((r + 1)); continue; }
   for rom in ppu_scene bench_scene; do
     s=$GV_BUILD/roms/snes/$rom.sfc
     one $r snes $rom "gpuvet core" "$host" --bench "$cores/gpuvet_snes_libretro.so" "$s" "$FRAMES"
@@ -133,7 +146,7 @@ awk -F'\t' 'NR > 1 && $5 != "failed" { k = $2 "\t" $3 "\t" $4; v[k, ++n[k]] = $5
   [ -n "$missing" ] && { echo; echo "Not installed here, left out:$missing."; }
   busy=$(awk -v n="$(nproc)" '{ print ($1 > n) ? 1 : 0 }' /proc/loadavg)
   [ "$busy" = 1 ] && { echo; echo "The machine was busy (load average above its $(nproc) cores): other work took the CPU from every run at random, so the wall-time figures vary and only the CPU-time columns compare the emulators."; }
-  have mgba && [ $mgba = 0 ] && { echo; echo "mGBA (Debian's libretro-mgba) refused our Game Boy ROMs: it loads only ROMs with Nintendo's boot logo at \$0104, which ours leave blank."; }
+  want gb && have mgba && [ $mgba = 0 ] && { echo; echo "mGBA (Debian's libretro-mgba) refused our Game Boy ROMs: it loads only ROMs with Nintendo's boot logo at \$0104, which ours leave blank."; }
   echo
   cat "$out/table.md"
 } >"$out/summary.md"

@@ -162,6 +162,7 @@ GV_INLINE void nes_log_draw_line(const nes_logview *lv, const nes_linestart *ls,
     p->spr_on = 1; /* forces nes_sprite_setup to clear the scratch sprite line */
     p->out = out_rgb;
     p->rgb = rgb;
+    p->lut_rgb = (const uint32_t *)0; /* p's colour table is made afresh (nes_lut_fresh) */
     nes_pmem m;
     m.chr_rom = chr_rom;
     m.chr_ram = lv->chr_ram;

@@ -7,6 +7,7 @@
 #define GV_EMU_NES_NES_VIDEO_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "dev/gpu_common.h" /* GV_INLINE, GV_ALWAYS_INLINE (the per-dot hot path), GV_UNROLL8 */
 
@@ -115,6 +116,13 @@ typedef struct {
     uint8_t spr[NES_W]; /* 0 transparent; bits 0-3 palette entry - 16, bit 5 behind, bit 6 sprite 0 */
     uint8_t *out;       /* the line's 256 RGB pixels (768 bytes); NULL: draw nothing */
     const uint32_t *rgb; /* colour | emphasis << 6 -> R | G << 8 | B << 16 (nes_palette_rgb32) */
+    /* nes_group_pixels' colour table, kept by nes_lut_fresh: lut[i] is the RGB of palette
+     * entry i (0-31) made from rgb, pal and the grey and emphasis bits of the mask, as they
+     * were when it was made (lut_rgb, lut_pal, lut_mask; lut_rgb NULL: never made) */
+    const uint32_t *lut_rgb;
+    uint32_t lut[32];
+    uint8_t lut_pal[32];
+    uint8_t lut_mask;
 } nes_pline;
 
 /* Frame position of (line, dot) for ordering: the pre-render line comes first. */
@@ -443,12 +451,16 @@ GV_INLINE void nes_sprite_setup(nes_pline *p, const nes_pmem *m, int n)
     if (!nes_rendering(&p->r) || n <= 0 || n >= NES_H)
         return;
     int h = (p->r.ctrl & NES_CTRL_SPR16) ? 16 : 8;
-    int found = 0;
+    /* first the (up to eight) sprites on the line, then their pixels: the search stores
+     * nothing the compiler must assume aliases OAM or the overlay, so its loop stays short */
+    int hit[8], found = 0;
     for (int i = 0; i < 64 && found < 8; i++) {
         int row = n - 1 - nes_oam_rd(m, 4 * i);
-        if (row < 0 || row >= h)
-            continue;
-        found++;
+        if (row >= 0 && row < h)
+            hit[found++] = i;
+    }
+    for (int f = 0; f < found; f++) {
+        int i = hit[f], row = n - 1 - nes_oam_rd(m, 4 * i);
         int tile = nes_oam_rd(m, 4 * i + 1), attr = nes_oam_rd(m, 4 * i + 2);
         int x0 = nes_oam_rd(m, 4 * i + 3);
         uint8_t lo, hi;
@@ -549,9 +561,46 @@ GV_ALWAYS_INLINE void nes_bg_group(nes_pline *p, const nes_pmem *m, int s, int l
     p->thi[s] = nes_chr_rd_map(m, r->chr_map, a | 8);
 }
 
+/* Makes p->lut again unless it was made from the palette, colour table and grey and
+ * emphasis bits of now (a span's whole groups look it up instead of the two tables). */
+GV_INLINE void nes_lut_fresh(nes_pline *p)
+{
+    uint8_t mb = (uint8_t)(p->r.mask & (NES_MASK_GREY | NES_MASK_EMPH));
+    int same = p->lut_rgb == p->rgb && p->lut_mask == mb;
+    for (int i = 0; i < 32 && same; i += 8) {
+        uint64_t a, b;
+        memcpy(&a, p->pal + i, 8);
+        memcpy(&b, p->lut_pal + i, 8);
+        same = a == b;
+    }
+    if (same)
+        return;
+    uint16_t emph = (uint16_t)((mb & NES_MASK_EMPH) << 1);
+    uint8_t gm = (mb & NES_MASK_GREY) ? 0x30 : 0x3F;
+    for (int i = 0; i < 32; i++) {
+        p->lut[i] = p->rgb[(p->pal[i] & gm) | emph];
+        p->lut_pal[i] = p->pal[i];
+    }
+    p->lut_mask = mb;
+    p->lut_rgb = p->rgb;
+}
+
+/* Eight bytes from the bits of pattern byte b: byte k (bits 8k..8k+7, pixel k of the group)
+ * is 1 where bit 7 - k of b is set, else 0. The byte is copied into all eight lanes, lane k
+ * keeps only bit 7 - k, and adding $7F to every lane (no carry leaves a lane: each holds at
+ * most $80) sets a lane's top bit exactly when the lane is not zero. */
+GV_INLINE uint64_t nes_bits_to_lanes(unsigned b)
+{
+    uint64_t x = ((uint64_t)(b & 0xFFu) * 0x0101010101010101ull) & 0x0102040810204080ull;
+    return ((x + 0x7F7F7F7F7F7F7F7Full) >> 7) & 0x0101010101010101ull;
+}
+
 /* Pixels 8j..8j+7 (the group drawn during dots 8j+1..8j+8) with the registers fixed: the
- * same colours as nes_pixel, computed from the two slots' 16-pixel window at once, and
- * written as RGB (four pixels make three 32-bit words). */
+ * same colours as nes_pixel (the plain rule, used for the left column and with rendering
+ * off), with the background's palette indexes of all eight pixels computed at once in the
+ * eight byte lanes of a 64-bit word (this loop is most of a frame's work), their colours
+ * from p->lut (nes_lut_fresh made it for the span), and written as RGB (eight pixels make
+ * three 64-bit words). */
 GV_ALWAYS_INLINE void nes_group_pixels(nes_pline *p, int j)
 {
     const nes_pregs *r = &p->r;
@@ -563,37 +612,43 @@ GV_ALWAYS_INLINE void nes_group_pixels(nes_pline *p, int j)
             nes_put(p, x, nes_pixel(p, x));
         return;
     }
-    int fx = r->x, split = 8 - fx; /* pixels k < split come from slot j */
-    unsigned wl = 0, wh = 0;
+    int fx = r->x; /* pixels k < 8 - fx come from slot j, the others from slot j + 1 */
+    uint64_t ci = 0; /* lane k: the background's palette index of pixel k (0: transparent) */
     if (mask & NES_MASK_BG) {
-        wl = (((unsigned)p->tlo[j] << 8 | p->tlo[j + 1]) << fx) >> 8;
-        wh = (((unsigned)p->thi[j] << 8 | p->thi[j + 1]) << fx) >> 8;
+        unsigned wl = ((unsigned)p->tlo[j] << 8 | p->tlo[j + 1]) << fx >> 8;
+        unsigned wh = ((unsigned)p->thi[j] << 8 | p->thi[j + 1]) << fx >> 8;
+        uint64_t px = nes_bits_to_lanes(wl) | nes_bits_to_lanes(wh) << 1;      /* 0-3 per lane */
+        uint64_t opaque = ((px | px >> 1) & 0x0101010101010101ull) * 0xFFu; /* $FF where px != 0 */
+        uint64_t left = ~0ull >> (8 * fx);                                   /* lanes k < 8 - fx */
+        uint64_t at = ((uint64_t)(p->tat[j] << 2) * 0x0101010101010101ull & left) |
+                      ((uint64_t)(p->tat[j + 1] << 2) * 0x0101010101010101ull & ~left);
+        ci = (px | at) & opaque;
     }
-    int at0 = p->tat[j] << 2, at1 = p->tat[j + 1] << 2;
-    uint16_t emph = (uint16_t)((mask & NES_MASK_EMPH) << 1);
-    uint8_t gm = (mask & NES_MASK_GREY) ? 0x30 : 0x3F;
-    const uint8_t *spr = (p->spr_on && (mask & NES_MASK_SPR)) ? p->spr + x0 : (const uint8_t *)0;
+    uint8_t cs[8];
+    for (int k = 0; k < 8; k++)
+        cs[k] = (uint8_t)(ci >> (8 * k));
+    if (p->spr_on && (mask & NES_MASK_SPR)) {
+        const uint8_t *spr = p->spr + x0;
+        for (int k = 0; k < 8; k++) {
+            int sp = spr[k];
+            if ((sp & 3) && (!cs[k] || !(sp & 0x20)))
+                cs[k] = (uint8_t)(0x10 | (sp & 0x0F));
+        }
+    }
     uint32_t c[8];
     GV_UNROLL8
-    for (int k = 0; k < 8; k++) {
-        int px = (int)(((wl >> (7 - k)) & 1) | (((wh >> (7 - k)) & 1) << 1));
-        int ci = px ? ((k < split ? at0 : at1) | px) : 0;
-        if (spr) {
-            int sp = spr[k];
-            if ((sp & 3) && (!ci || !(sp & 0x20)))
-                ci = 0x10 | (sp & 0x0F);
-        }
-        c[k] = p->rgb[(p->pal[ci] & gm) | emph];
-    }
-    uint32_t w[6] = {c[0] | c[1] << 24, c[1] >> 8 | c[2] << 16, c[2] >> 16 | c[3] << 8,
-                     c[4] | c[5] << 24, c[5] >> 8 | c[6] << 16, c[6] >> 16 | c[7] << 8};
+    for (int k = 0; k < 8; k++) /* nes_pixel's colour: rgb[(pal[ci] & grey) | emphasis] */
+        c[k] = p->lut[cs[k]];
+    uint64_t q[3] = {c[0] | (uint64_t)c[1] << 24 | (uint64_t)c[2] << 48,
+                     c[2] >> 16 | (uint64_t)c[3] << 8 | (uint64_t)c[4] << 32 | (uint64_t)c[5] << 56,
+                     c[5] >> 8 | (uint64_t)c[6] << 16 | (uint64_t)c[7] << 40};
     uint8_t *o = p->out + 3 * x0;
-    for (int i = 0; i < 6; i++) { /* byte stores: the line buffer need not be aligned */
-        o[4 * i] = (uint8_t)w[i];
-        o[4 * i + 1] = (uint8_t)(w[i] >> 8);
-        o[4 * i + 2] = (uint8_t)(w[i] >> 16);
-        o[4 * i + 3] = (uint8_t)(w[i] >> 24);
-    }
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(o, q, sizeof q); /* the words' bytes lowest first are the pixels' R, G, B in order */
+#else
+    for (int i = 0; i < 24; i++) /* byte stores: the line buffer need not be aligned */
+        o[i] = (uint8_t)(q[i >> 3] >> (8 * (i & 7)));
+#endif
 }
 
 /* ---- one span of a line --------------------------------------------------------------- */
@@ -624,16 +679,21 @@ GV_INLINE void nes_line_span(nes_pline *p, const nes_pmem *m, int line, int d0, 
                 d += 8 * g;
                 continue;
             }
-            if (((d - 1) & 7) == 0 && d + 8 <= d1) { /* a whole fetch group at once */
-                nes_bg_group(p, m, j + 2, line);
+            if (((d - 1) & 7) == 0 && d + 8 <= d1) {
+                /* whole fetch groups at once (rendering is on: the branch above took the
+                 * groups with it off), up to the span's end or dot 256 */
+                int end = d1 < 257 ? d1 : 257;
                 if (vis)
-                    nes_group_pixels(p, j);
-                if (ren) {
+                    nes_lut_fresh(p);
+                for (; d + 8 <= end; d += 8) {
+                    j = (d - 1) >> 3;
+                    nes_bg_group(p, m, j + 2, line);
+                    if (vis)
+                        nes_group_pixels(p, j);
                     nes_v_inc_x(&p->r);
                     if (d + 7 == 256)
                         nes_v_inc_y(&p->r);
                 }
-                d += 8;
                 continue;
             }
             int ph = (d - 1) & 7;
