@@ -32,8 +32,9 @@
 ;     (the loop keeps its parity: an OAM DMA starts it on a get cycle, and each DMA takes 4
 ;     cycles): a fetch from $C015 that lands there reads $4015 (the frame IRQ flag, set and
 ;     frozen by $4017 = $00 then $80, is cleared), one from $C016 clocks pad 1 (fewer than
-;     8 of the 0s of the unpressed buttons are left to read). The control run reads $8000
-;     instead: the flag stays ($40), 8 zeros. The wiki's "DMA", register conflicts: "APU
+;     8 of the 0s of the unpressed buttons are left to read). A second run reads $4016
+;     instead (the flag cleared the same way; its own reads clock the pad), the control run
+;     $8000: the flag stays ($40), 8 zeros. The wiki's "DMA", register conflicts: "APU
 ;     registers can only be read when bits [15:5] of the 6502 address bus match $4000-$401F
 ;     ... bits [4:0] of the internal CPU address bus will be checked" (the load DMA after a
 ;     $4015 write always fetches the sample's first byte, address low bits 0, so only a
@@ -191,7 +192,7 @@ t_pcl:   .res 1
 t_pch:   .res 1
 r1:      .res NRUNS         ; check 1: the class of each run (a character)
 r2:      .res 8             ; check 2: the eight length-status reads
-r3:      .res 4             ; check 3: flag and zeros of the conflict run, then of the control
+r3:      .res 6             ; check 3: flag and zeros of the $4017 run, the $4016 run, the control
 
 .segment "CODE"
 
@@ -240,6 +241,7 @@ run1_done:
 
     ; ---- 3: DMC DMA conflicts with the APU registers ----
     jsr dmc_run_conflict
+    jsr dmc_run_joy1
     jsr dmc_run_control
     lda #$40
     sta FRAMECTR
@@ -254,10 +256,13 @@ run1_done:
     DELAY HIJACK_BASE + n
     jmp brk_run
 .endmacro
+.segment "ALIGNED"
 .repeat NRUNS, I
+.align 32                   ; each in a 32-byte slot: its loops stay in one page
 .ident(.sprintf("brk_run%d", I)):
     BRK_RUN I
 .endrepeat
+.segment "CODE"
 
 brk_runs:
 .repeat NRUNS, I
@@ -364,12 +369,17 @@ wait_short:
 ; before the flag; then every 29781 cycles (a dot more) until it sees the flag: that read
 ; is the one at the flag's first dot. Returns 8 cycles after it.
 .segment "ALIGNED"
+.align 256
 dmc_run_conflict:           ; check 3, each run in its own page (the loop's branches)
     DMC_RUN $4017, r3, r3+1
     rts
 .align 256
+dmc_run_joy1:
+    DMC_RUN JOY1, r3+2, r3+3
+    rts
+.align 256
 dmc_run_control:
-    DMC_RUN $8000, r3+2, r3+3
+    DMC_RUN $8000, r3+4, r3+5
     rts
 .align 256
 sync_vbl:
@@ -419,7 +429,7 @@ print_r3:
     lda #' '
     jsr print_char
     inx
-    cpx #4
+    cpx #6
     bne :-
     rts
 
@@ -475,19 +485,21 @@ bad2:
     FAIL 2
     jmp done
 ok2:
-    lda r3                  ; conflict run: flag cleared, fewer than 8 zeros
+    lda r3                  ; $4017 run: flag cleared, fewer than 8 zeros
     bne bad3
     lda r3+1
     cmp #8
     bcs bad3
-    lda r3+2                ; control: flag set, 8 zeros
+    lda r3+2                ; $4016 run: flag cleared (its reads clock the pad anyway)
+    bne bad3
+    lda r3+4                ; control: flag set, 8 zeros
     cmp #$40
     bne bad3
-    lda r3+3
+    lda r3+5
     cmp #8
     beq ok3
 bad3:
-    PRINT "3 DMC DMA conflicts (flag zeros; control): "
+    PRINT "3 DMC DMA conflicts (flag zeros: $4017, $4016, control): "
     jsr print_r3
     FAIL 3
     jmp done
