@@ -41,6 +41,14 @@ if command -v "${PYTHON:-python3}" >/dev/null 2>&1 && "${PYTHON:-python3}" -c 'i
 elif command -v "${PYTHON:-python3}" >/dev/null 2>&1; then fail "curve.json parses" "$(tail -n 1 "$T_TMP/pyerr")"
 else skip "curve.json parses" "no python"; fi
 expect_grep "the checkpoint keeps its value scale" '"value_scale":[[:space:]]*"100000"' "$run/best.st"
+# ANCHOR: generation 0's games stay in the training data after they leave the window
+# (WINDOW=1: generation 2 trains on generations 0 and 2 with ANCHOR=1, on 2 alone with 0)
+for a in 1 0; do
+  run=$T_TMP/anchor$a
+  WINDOW=1 ANCHOR=$a expect_exit "train_strong.sh WINDOW=1 ANCHOR=$a: generations 0-2" 0 tiny 2
+  want=$([ "$a" = 1 ] && echo "2 files" || echo "1 file")
+  expect_grep "ANCHOR=$a: generation 2 trains on $want" "positions from $want " "$run/gen_002/train.txt"
+done
 
 # --net default
 export GV_MODELS=$T_TMP/nomodels
