@@ -48,20 +48,6 @@ NRUNS = 14
 ; check 1: the delay from the syncing $2002 read that places run 0's BRK (see brk_run)
 HIJACK_BASE = 29746
 
-; PAD n: exactly n cycles (n >= 2): NOPs, and one BIT zero page when n is odd.
-.macro PAD n
-    .if (n) .mod 2
-    bit z10
-    .repeat ((n) - 3) / 2
-    nop
-    .endrepeat
-    .else
-    .repeat (n) / 2
-    nop
-    .endrepeat
-    .endif
-.endmacro
-
 ; DELAY_SMALL n: exactly n cycles (n = 0 or n >= 2; X changed when n >= 8): LDX #k and a
 ; DEX/BNE loop (5k + 1 cycles), then PAD the rest (2-6).
 .macro DELAY_SMALL n
@@ -285,11 +271,7 @@ brk_after:
     bne :-
     lda #$FF                ; no NMI: N
     sta t_pch
-    lda #0
-    sta PPUCTRL
-    ldx saved_s
-    txs
-    jmp run1_done
+    jmp run_end
 
 ; Check 1's NMI handler: keeps what is on the stack (P, PCL, PCH), NMIs off, back to the run.
 nmi:
@@ -299,6 +281,7 @@ nmi:
     sta t_pcl
     pla
     sta t_pch
+run_end:
     lda #0
     sta PPUCTRL
     ldx saved_s
