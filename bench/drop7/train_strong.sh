@@ -192,6 +192,12 @@ done
 # curve.json (a gpuvet record: drop7_run, one entry per generation), curve.md, summary.md
 {
   printf '{\n\t"schema":\t"gpuvet.run/1",\n\t"command":\t"train_strong",\n\t"run_dir":\t"%s",\n' "$out"
+  # the record's header (gpuvet report's first line): the gpuvet that ran it, this
+  # invocation's start (config.txt's first line) and end, the machine
+  printf '\t"gpuvet_version":\t"%s",\n\t"started_at":\t"%s",\n\t"finished_at":\t"%s",\n\t"exit_code":\t0,\n' \
+    "$($G --version 2>/dev/null | head -n 1 | sed 's/^gpuvet //; s/["\\]//g')" "$(sed -n '1s/^train_strong.sh \([^ ]*\).*/\1/p' "$out/config.txt")" \
+    "$(date -u +%FT%TZ)"
+  printf '\t"host":\t{"hostname": "%s"},\n' "$(hostname 2>/dev/null | sed 's/["\\]//g')"
   [ -s "$out/baselines.json" ] && awk '/^\t"play":/ { on = 1 } on { print } on && /^\t\t}\],?$/ { exit }' "$out/baselines.json" \
     | sed '$s/\],*$/],/'
   printf '\t"drop7_run":\t['

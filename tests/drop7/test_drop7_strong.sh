@@ -31,6 +31,8 @@ if grep -q '^generation 0:\|^generation 1:' "$T_TMP/out"; then fail "train_stron
 else expect_grep "train_strong.sh: resume plays generation 2 only" '^generation 2: ' "$T_TMP/out"; fi
 expect_exit "gpuvet report of the curve" 0 "$GPUVET" report "$run/curve.json" -o "$T_TMP/c.md"
 rows=$(grep -c '^| [0-2] | ' "$T_TMP/c.md")
+expect_grep "the report's verdict on the run" '^- training run: 3 generations \(0-2\), [0-9]+ promoted; the best, generation [0-2], scores [0-9]+ \+- [0-9]+ .*; random [0-9]+ \+- [0-9]+ \([0-9.]+x\)' "$T_TMP/c.md"
+expect_grep "the report's header names the gpuvet and the start" '^gpuvet [0-9][^,]*, train_strong on [^?]*, started [0-9]{4}-' "$T_TMP/c.md"
 expect_grep "the report's training-run section" '^## Drop7 training run: generations' "$T_TMP/c.md"
 [ "$rows" = 3 ] && pass "the report shows every generation" "3 rows (generations 0, 1, 2) in the training-run table" ||
   fail "the report shows every generation" "$rows rows, expected 3"
