@@ -267,14 +267,15 @@ static void dmc_request(nes *m, uint64_t at)
     nes_resched(m);
 }
 
-void nes_apu_dmc_get(nes *m)
+void nes_apu_dmc_get(nes *m, uint16_t cpu_a)
 {
     nes_apu *a = &m->apu;
     m->dma &= (uint8_t)~NES_DMA_DMC;
     if (a->dmc_buf_full || !a->dmc_remain)
         return;
-    a->dmc_buf = m->prg_rd[(a->dmc_addr >> 13) & 3][a->dmc_addr & 0x1FFF];
-    m->bus = a->dmc_buf;
+    uint8_t v = m->prg_rd[(a->dmc_addr >> 13) & 3][a->dmc_addr & 0x1FFF];
+    m->bus = v;
+    a->dmc_buf = nes_dma_read_at(m, cpu_a, a->dmc_addr, v);
     a->dmc_buf_full = 1;
     a->dmc_addr = a->dmc_addr == 0xFFFF ? 0x8000 : (uint16_t)(a->dmc_addr + 1);
     if (--a->dmc_remain == 0) {

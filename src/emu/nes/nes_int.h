@@ -225,6 +225,9 @@ void nes_irq_clear(nes *m, int src);
  * $4014 write, the DMC's sample fetch once due. The halted cycles repeat the CPU's read
  * (side effects included); on return the CPU's read proceeds in the current cycle. */
 void nes_dma(nes *m, uint16_t a);
+/* The byte a DMA's read of da gives while the 6502 is halted on a read of a (v: what the
+ * external bus carries): the APU registers' answer when a is in $4000-$401F, else v. */
+uint8_t nes_dma_read_at(nes *m, uint16_t a, uint16_t da, uint8_t v);
 
 /* The bus: every CPU cycle is one of these (always inlined into the CPU, except in
  * sanitizer builds, where forcing it multiplies the compile time many times over:
@@ -312,8 +315,9 @@ void nes_apu_reset(nes *m);
 void nes_apu_sync(nes *m);
 uint8_t nes_apu_read_status(nes *m);
 void nes_apu_write(nes *m, uint16_t a, uint8_t v);
-/* The DMC DMA's get cycle: the sample byte read into the buffer (in the current cycle). */
-void nes_apu_dmc_get(nes *m);
+/* The DMC DMA's get cycle: the sample byte read into the buffer (in the current cycle);
+ * a: the address of the 6502's halted read (nes_dma_read_at). */
+void nes_apu_dmc_get(nes *m, uint16_t a);
 uint64_t nes_apu_next_event(nes *m);
 /* Frame boundary: produce/advance audio to the current cycle, close the frame's spans and
  * rebase the audible state on the next frame. */

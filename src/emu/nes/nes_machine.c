@@ -180,7 +180,7 @@ void nes_dma(nes *m, uint16_t a)
             return;
         int get = !(m->cyc & 1);
         if (dmc && dmc_stage == 2 && get) {
-            nes_apu_dmc_get(m);
+            nes_apu_dmc_get(m, a);
             dmc = 0;
             dmc_stage = 0;
         } else if (oam && oam_halted && get && !oam_have) {
@@ -231,6 +231,29 @@ static uint8_t pad_read(nes *m)
         m->pad_shift++;
     m->pad_rd_at = m->cyc;
     return (uint8_t)bit;
+}
+
+/* What a DMA's read of da carries on the CPU's internal bus while the 6502 is halted on a
+ * read of a; v is what the cartridge or RAM put on the external bus. The APU registers
+ * answer while bits 15-5 of the 6502's address are $4000-$401F, and then decode bits 4-0 of
+ * the DMA's (the NESdev wiki's "DMA", register conflicts): a DMC fetch from $xx15 reads
+ * $4015 (the frame interrupt flag clears; the DMC gets the status), one from $xx16 clocks
+ * pad 1 (a run of $4016 reads it continues clocks it once), $xx17 pad 2 (nothing there);
+ * bits 5-7 of the pads' reads come from the external bus. */
+uint8_t nes_dma_read_at(nes *m, uint16_t a, uint16_t da, uint8_t v)
+{
+    if (!APU_WINDOW(a))
+        return v;
+    switch (da & 0x1F) {
+    case 0x15:
+        return (uint8_t)((nes_apu_read_status(m) & ~0x20) | (v & 0x20));
+    case 0x16:
+        return (uint8_t)((v & 0xE0) | pad_read(m));
+    case 0x17:
+        return (uint8_t)(v & 0xE0);
+    default:
+        return v;
+    }
 }
 
 uint8_t nes_io_read(nes *m, uint16_t a)

@@ -50,20 +50,6 @@ NES2_HEADER 4, 2, 2, 0
 skip:
 .endmacro
 
-; PAD n: exactly n cycles (n >= 2) of NOPs and one 3-cycle BIT zero page when n is odd.
-.macro PAD n
-    .if (n) .mod 2
-    bit z10
-    .repeat ((n) - 3) / 2
-    nop
-    .endrepeat
-    .else
-    .repeat (n) / 2
-    nop
-    .endrepeat
-    .endif
-.endmacro
-
 ; WINDOW var, lo, width: Z set when lo <= the 16-bit var < lo + width.
 .macro WINDOW var, lo, width
     .local out, done
