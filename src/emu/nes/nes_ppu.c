@@ -904,6 +904,8 @@ void nes_ppu_write(nes *m, int reg, uint8_t v)
          * NESdev wiki's "Colour emphasis"): kept as the colour output uses them, red in bit 5 */
         if (m->tm.emph_swap)
             v = (uint8_t)((v & 0x9F) | ((v & 0x20) << 1) | ((v & 0x40) >> 1));
+        if (m->opt.video_native && p->line < NES_H) /* greyscale acts two pixels back */
+            nes_grey_back(&p->pl, p->line, p->dot, r->mask, v);
         r->mask = v;
         log_regs(m);
         nes_resched(m);

@@ -518,6 +518,27 @@ GV_INLINE uint16_t nes_pixel(const nes_pline *p, int x)
     return (uint16_t)(c | ((r->mask & NES_MASK_EMPH) << 1));
 }
 
+/* The greyscale bit of PPUMASK acts at the PPU's colour output, which comes two dots after
+ * the stage where nes_pixel picks the colour (the NESdev wiki's PPU rendering timing: the
+ * pixel output is delayed by the rendering pipeline). So a write landing before dot `dot`
+ * (whose pixel is dot - 1) already greys pixels dot - 3 and dot - 2: blargg's nmi_sync
+ * documents the write at CPU cycle 2286 + N + 5 of a frame starting its monochrome line at
+ * pixel 3N - 290. Redraws those two pixels of line `line` with the registers they were drawn
+ * with and the new greyscale bit, for writes at dots 3-256 (the ones of dots 0-2 and 257-258
+ * would reach the line before, or pixels the log renderers have already passed: not
+ * modelled); the other PPUMASK bits take effect at `dot` as before. Every renderer calls
+ * this where it applies the write. */
+GV_INLINE void nes_grey_back(nes_pline *p, int line, int dot, uint8_t old_mask, uint8_t new_mask)
+{
+    if (!((old_mask ^ new_mask) & NES_MASK_GREY) || !p->out || line >= NES_H || dot < 3 || dot > 256)
+        return;
+    uint8_t keep = p->r.mask;
+    p->r.mask = (uint8_t)((old_mask & ~NES_MASK_GREY) | (new_mask & NES_MASK_GREY));
+    for (int x = dot - 3; x < dot - 1; x++)
+        nes_put(p, x, nes_pixel(p, x));
+    p->r.mask = keep;
+}
+
 /* All four fetches of a group into slot s for picture line ln (the registers fixed through
  * the group). */
 GV_ALWAYS_INLINE void nes_bg_group(nes_pline *p, const nes_pmem *m, int s, int ln)
