@@ -64,7 +64,8 @@ enum {
  * registers (v: current VRAM address, t: temporary address, x: fine X scroll). */
 typedef struct {
     uint16_t v, t;
-    uint8_t x, ctrl, mask, spare;
+    uint8_t x, ctrl, mask;
+    uint8_t oam0;        /* OAMADDR at dot 65 of the line before: the OAM byte sprite evaluation starts at */
     uint32_t chr_map[8]; /* byte offset of each 1 KiB pattern window ($0000-$1FFF) */
     uint16_t nt_map[4];  /* each 1 KiB nametable slot ($2000-$2FFF): NES_NT_CHR, or an offset in nametable RAM */
     uint32_t spr_map[8]; /* NES_EX_SETS: the sprites' pattern windows (else unused) */
@@ -88,7 +89,7 @@ enum {
     NES_EV_PAL = 4,  /* palette entry a (0-31, canonical) = b */
     NES_EV_OAM = 5,  /* OAM byte a = b */
     NES_EV_MAP = 6,  /* slot 0-7: chr_map[slot] = a; 8-11: nt_map[slot - 8] = a; 12-19: spr_map[slot - 12] = a; 20: ex = a;
-                      * 21: split = a */
+                      * 21: split = a; 22: oam0 = a */
 };
 
 /* Where pattern, nametable and OAM bytes come from. In the core these are the live
@@ -433,7 +434,11 @@ GV_INLINE void nes_sprite_row(const nes_pmem *m, const nes_pregs *r, int tile, i
 /* Sprite evaluation and pattern fetches for line `n` (done by the hardware during dots
  * 65-320 of line n-1; here at once at dot 257). The first eight sprites in OAM order whose
  * rows cover the line are drawn; a lower OAM index wins where two overlap. OAM Y is the top
- * row minus one, so no sprite shows on line 0. */
+ * row minus one, so no sprite shows on line 0. Evaluation starts at OAM byte r.oam0 (the
+ * NESdev wiki's "PPU sprite evaluation": OAMADDR at dot 65, normally 0): the 4-byte records
+ * from there are the sprites (Y, tile, attribute, X, misaligned when oam0 is not a multiple
+ * of 4, the last one wrapping to byte 0), up to the one in OAM's last 4-byte row; the first
+ * record is the one sprite 0 hit watches. */
 GV_INLINE void nes_sprite_setup(nes_pline *p, const nes_pmem *m, int n)
 {
     if (p->spr_on)
@@ -443,14 +448,15 @@ GV_INLINE void nes_sprite_setup(nes_pline *p, const nes_pmem *m, int n)
     if (!nes_rendering(&p->r) || n <= 0 || n >= NES_H)
         return;
     int h = (p->r.ctrl & NES_CTRL_SPR16) ? 16 : 8;
-    int found = 0;
-    for (int i = 0; i < 64 && found < 8; i++) {
-        int row = n - 1 - nes_oam_rd(m, 4 * i);
+    int found = 0, s = p->r.oam0, recs = 64 - (s >> 2);
+    for (int i = 0; i < recs && found < 8; i++) {
+        int o = s + 4 * i;
+        int row = n - 1 - nes_oam_rd(m, o & 255);
         if (row < 0 || row >= h)
             continue;
         found++;
-        int tile = nes_oam_rd(m, 4 * i + 1), attr = nes_oam_rd(m, 4 * i + 2);
-        int x0 = nes_oam_rd(m, 4 * i + 3);
+        int tile = nes_oam_rd(m, (o + 1) & 255), attr = nes_oam_rd(m, (o + 2) & 255);
+        int x0 = nes_oam_rd(m, (o + 3) & 255);
         uint8_t lo, hi;
         nes_sprite_row(m, &p->r, tile, attr, row, &lo, &hi);
         if (!(lo | hi))
@@ -729,8 +735,10 @@ GV_INLINE void nes_apply_event(nes_pline *p, const nes_vev *e)
             p->r.spr_map[(e->slot - 12) & 7] = e->a;
         else if (e->slot == 20)
             p->r.ex = e->a;
-        else
+        else if (e->slot == 21)
             p->r.split = e->a;
+        else
+            p->r.oam0 = (uint8_t)e->a;
         break;
     default:
         break;

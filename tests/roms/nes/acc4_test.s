@@ -36,6 +36,9 @@ NES2_HEADER 0, 2, 1, 0
 z0:     .res 1
 r1:     .res 5      ; check 1's read-back
 hits:   .res 16     ; check 2: 'H' or '-' per case, then NUL
+r4:     .res 1      ; check 4: the $2004 read on line 240
+r5:     .res 2      ; check 5: the hit flag with evaluation from OAM byte 4, from byte 5
+oam_start_at: .res 1
 
 .segment "CODE"
 
@@ -43,6 +46,7 @@ reset:
     RESET_START
     jsr rmw_check
     jsr hit_check
+    jsr oam_checks
     jsr report
     jmp grey_timing
 
@@ -164,6 +168,62 @@ hit_check:
     sta PPUCTRL
     rts
 
+; ---- 4, 5: OAMADDR and sprite evaluation --------------------------------------------------
+; OAM all $F8 (every sprite below the picture), then the bytes of oam_set + 2X (pairs of
+; address, value; $FF ends).
+oam_fill:
+    lda #0
+    sta OAMADDR
+    lda #$F8
+    ldy #0
+:   sta OAMDATA
+    iny
+    bne :-
+:   lda oam_set,x
+    cmp #$FF
+    beq :+
+    sta OAMADDR
+    lda oam_set+1,x
+    sta OAMDATA
+    inx
+    inx
+    bne :-
+:   rts
+
+oam_set:
+oam_set4 = * - oam_set
+    .byte 5, $A5, $FF
+oam_set5a = * - oam_set             ; sprite 0: line 100, only its first row opaque, X 100
+    .byte 0, 99, 1, 8, 2, 0, 3, 100, $FF
+oam_set5b = * - oam_set             ; the record at byte 5: Y 99, tile 1, attribute 0, X 120
+    .byte 5, 99, 6, 1, 7, 0, 8, 120, 9, 0, $FF
+
+oam_checks:
+    jsr wait_vblank
+    lda #0
+    sta PPUMASK
+    sta PPUCTRL
+    sta PPUSCROLL
+    sta PPUSCROLL
+    ldx #oam_set4
+    jsr oam_fill
+    jsr oam_late_check
+    jsr wait_vblank
+    ldx #oam_set5a
+    jsr oam_fill
+    lda #4
+    sta oam_start_at
+    jsr oam_eval_check
+    sta r5
+    jsr wait_vblank
+    ldx #oam_set5b
+    jsr oam_fill
+    lda #5
+    sta oam_start_at
+    jsr oam_eval_check
+    sta r5+1
+    rts
+
 ; ---- the verdict --------------------------------------------------------------------------
 report:
     ldx #0
@@ -184,9 +244,35 @@ report:
 :   inx
     cpx #NCASES
     bne @c2
-    PRINT "PPU checks 1-2 passed; hits "
+    lda r4
+    cmp #$A5
+    beq :+
+    jmp bad4
+:   lda r5
+    cmp #'-'
+    bne bad5
+    lda r5+1
+    cmp #'H'
+    bne bad5
+    PRINT "PPU checks 1, 2, 4, 5 passed; hits "
     jsr print_hits
     PASS
+    rts
+bad5:
+    PRINT "5 sprite evaluation from OAMADDR 4 / 5: hit "
+    lda r5
+    jsr print_char
+    lda r5+1
+    jsr print_char
+    PRINT " want -H"
+    FAIL 5
+    rts
+bad4:
+    PRINT "4 OAMADDR written at line 239 dot 331 then read on line 240: $"
+    lda r4
+    jsr print_hex
+    PRINT " want $A5"
+    FAIL 4
     rts
 bad1:
     PRINT "1 INC $2007: $2100-$2104 read back"
@@ -304,16 +390,22 @@ grey_timing:
     jmp timed
 
 .segment "ALIGNED"
-timed:
+; Syncs to the VBlank flag with rendering off: returns at c + 10, where c is the cycle of the
+; $2002 read that saw the flag set, the flag's dot being the last before that cycle's first.
+vbl_sync:
     jsr wait_vblank         ; the flag seen at read r0; back here at r0 + 9
     DELAY 29753
-sync:
+vs_read:
     bit PPUSTATUS           ; the first read at r0 + 29765: 26-47 dots before the next flag
-    bmi synced              ; taken: 3 cycles
+    bmi vs_done             ; taken: 3 cycles
     DELAY 29772             ; read to read 29781 cycles: a frame (29780 2/3) and a dot
-    jmp sync
-synced:                     ; c + 4, c the cycle of the read that saw the flag
-    DELAY K_ON - 9
+    jmp vs_read
+vs_done:
+    rts                     ; c + 4
+
+timed:
+    jsr vbl_sync            ; c + 10
+    DELAY K_ON - 15
 grey3:                      ; c + 4 + 3i frames
     lda #$01
     sta PPUMASK             ; c + K_ON
@@ -324,7 +416,46 @@ grey3:                      ; c + 4 + 3i frames
     DELAY FRAMES3 - 19 - (K_ON - 9)
     DELAY K_ON - 9
     jmp grey3
-.assert * - timed < 256, error, "the timed code must fit in its page"
+.assert * - vbl_sync < 256, error, "the timed code must fit in its page"
+
+.align 256
+; Check 4: OAMADDR written at dot 331 of line 239 (after the resets of dots 257-320), then
+; read through $2004 on line 240: OAM[5] ($A5), not OAM[0] ($F8).
+K_LATE = 29663              ; the line 239 dot 331 (330 after a short pre-render line)
+oam_late_check:
+    jsr vbl_sync            ; c + 10
+    lda #$18
+    sta PPUMASK             ; c + 15: rendering on
+    DELAY K_LATE - 21
+    lda #$05
+    sta OAMADDR             ; c + K_LATE
+    DELAY 40                ; line 240
+    lda OAMDATA
+    sta r4
+    lda #0
+    sta PPUMASK
+    rts
+
+.assert * - oam_late_check < 256, error, "oam_late_check must fit in its page"
+.align 256
+; Check 5: OAMADDR written at dot 29 of line 99 (after the resets of line 98's dots 257-320)
+; is where line 99's sprite evaluation (for line 100) starts; the hit flag after the frame.
+K_EVAL = 13649
+oam_eval_check:
+    jsr vbl_sync            ; c + 10
+    lda #$1E
+    sta PPUMASK             ; c + 15
+    DELAY K_EVAL - 21
+    lda oam_start_at
+    sta OAMADDR             ; c + K_EVAL
+    jsr wait_vblank         ; V: the hit flag
+    lda #'-'
+    bvc :+
+    lda #'H'
+:   ldx #0
+    stx PPUMASK
+    rts
+.assert * - oam_eval_check < 256, error, "oam_eval_check must fit in its page"
 
 nmi:
 irq:
@@ -343,3 +474,6 @@ irq:
     .res 8
     .res 16                 ; tile 4: transparent (the top of an 8x16 sprite)
     .res 16, $FF            ; tile 5: opaque (its lower tile)
+    .res 32                 ; tiles 6, 7: transparent
+    .byte $FF               ; tile 8: only the first row opaque (plane 0)
+    .res 15
