@@ -292,7 +292,11 @@ static int watch_stop(nes *m, int line, int d0, int d1)
 /* ---- sprite 0 hit and overflow, per line, from OAM and pattern data ------------------ */
 
 /* At dot 321 of line L: if sprite 0 covers line L + 1 and an opaque sprite-0 pixel meets an
- * opaque background pixel there, the hit flag will be set at the dot that pixel is drawn.
+ * opaque background pixel there (x 0-254), the hit flag will be set at the dot that pixel is
+ * drawn if PPUMASK then shows both layers there (hit_check): the PPU evaluates and fetches
+ * sprites and background with either layer on, and the layers and the left-column clips
+ * act per pixel (the NESdev wiki's "PPU OAM", sprite 0 hits), so a PPUMASK write during
+ * the line counts from the pixel it reaches.
  * Sprite 0 is the first record evaluated: the 4 bytes from OAM byte oam0 (nes_sprite_setup).
  * Background slot s of the next line is the tile s coarse-X steps after v (now), fetched
  * by the drawing rules (nes_bg_group: the MMC5's too). */
@@ -300,7 +304,7 @@ static void plan_hit(nes *m, int L)
 {
     nes_ppu *p = &m->ppu;
     const nes_pregs *r = &p->pl.r;
-    if ((p->status & 0x40) || (r->mask & (NES_MASK_BG | NES_MASK_SPR)) != (NES_MASK_BG | NES_MASK_SPR))
+    if ((p->status & 0x40) || !nes_rendering(r))
         return;
     int n = L + 1, h = (r->ctrl & NES_CTRL_SPR16) ? 16 : 8, s0 = r->oam0;
     int row = n - 1 - p->oam[s0];
@@ -311,16 +315,15 @@ static void plan_hit(nes *m, int L)
     if (!(slo | shi))
         return;
     int x0 = p->oam[(s0 + 3) & 255];
-    int clip = (r->mask & (NES_MASK_BG_LEFT | NES_MASK_SPR_LEFT)) != (NES_MASK_BG_LEFT | NES_MASK_SPR_LEFT);
     nes_pline bg; /* only its registers and fetch slots are used */
     bg.r = *r;
-    int have = -1;
+    int have = -1, first = -1;
     uint8_t blo = 0, bhi = 0;
     for (int k = 0; k < 8; k++) {
         int x = x0 + k;
         if (x > 254)
             break;
-        if (!(((slo | shi) >> (7 - k)) & 1) || (x < 8 && clip))
+        if (!(((slo | shi) >> (7 - k)) & 1))
             continue;
         int col = x + r->x, s = col >> 3;
         if (s != have) {
@@ -335,10 +338,39 @@ static void plan_hit(nes *m, int L)
         }
         int b = 7 - (col & 7);
         if (((blo | bhi) >> b) & 1) {
-            p->hit_clk = p->clk + (uint64_t)(NES_DOTS - 321) + (uint64_t)(x + 1);
-            return;
+            if (first < 0) {
+                first = k;
+                p->hit_clk = p->clk + (uint64_t)(NES_DOTS - 321) + (uint64_t)(x + 1);
+                p->hit_cand = 0;
+            }
+            p->hit_cand |= (uint8_t)(1u << (k - first));
         }
     }
+}
+
+/* On arriving at the dot that draws a candidate pixel (hit_clk): the flag is set if PPUMASK
+ * shows the background and the sprites there (pixels 0-7: both left columns too), else the
+ * next candidate of the line is waited for. */
+static void hit_check(nes_ppu *p)
+{
+    int x = p->dot - 1;
+    uint8_t mk = p->pl.r.mask;
+    int left = (mk & (NES_MASK_BG_LEFT | NES_MASK_SPR_LEFT)) == (NES_MASK_BG_LEFT | NES_MASK_SPR_LEFT);
+    if ((mk & NES_MASK_BG) && (mk & NES_MASK_SPR) && (x >= 8 || left)) {
+        p->status |= 0x40;
+        p->hit_clk = NES_NEVER;
+        return;
+    }
+    uint8_t rest = (uint8_t)(p->hit_cand >> 1);
+    if (!rest) {
+        p->hit_clk = NES_NEVER;
+        return;
+    }
+    int j = 1;
+    while (!(rest & 1))
+        rest >>= 1, j++;
+    p->hit_cand = (uint8_t)(p->hit_cand >> j);
+    p->hit_clk += (uint64_t)j;
 }
 
 /* At dot 65 of line L: sprite evaluation for line L + 1 with the hardware's overflow bug.
@@ -456,10 +488,8 @@ static void at_position(nes *m)
 {
     nes_ppu *p = &m->ppu;
     int line = p->line, dot = p->dot;
-    if (p->clk == p->hit_clk) {
-        p->status |= 0x40;
-        p->hit_clk = NES_NEVER;
-    }
+    if (p->clk == p->hit_clk)
+        hit_check(p);
     if (p->clk == p->ovf_clk) {
         p->status |= 0x20;
         p->ovf_clk = NES_NEVER;

@@ -16,8 +16,9 @@
 ;     239), Y = 232 not, vertically flipped at Y = 232 it does (the row comes first); a tile
 ;     whose only opaque column is its first at X = 248 hits, flipped horizontally (pixel 255)
 ;     not; 8x16: a sprite whose top tile is transparent hits through its lower tile at Y =
-;     223 (lines 232-239), not at Y = 231 (lower tile off the picture). The results are
-;     listed as a 13-character mask of H (hit) and - in the message;
+;     223 (lines 232-239), not at Y = 231 (lower tile off the picture); at X = 4 with both
+;     left columns hidden pixels 8-11 still hit. The results are listed as a 15-character
+;     mask of H (hit) and - in the message;
 ;   3 greyscale timing (blargg's nmi_sync readme: a PPUMASK write at CPU cycle 2286 + N + 5
 ;     of a frame, the frame starting in the cycle the VBlank flag is set, turns the picture
 ;     grey from pixel 3N - 290, y * 341 + x): rendering off, the backdrop red ($16); the CPU
@@ -39,6 +40,9 @@ hits:   .res 16     ; check 2: 'H' or '-' per case, then NUL
 r4:     .res 1      ; check 4: the $2004 read on line 240
 r5:     .res 2      ; check 5: the hit flag with evaluation from OAM byte 4, from byte 5
 oam_start_at: .res 1
+r6:     .res 2      ; check 6: the hit flag with the sprites shown from line 100 dot 39, hidden
+mask_a: .res 1      ; check 6: PPUMASK from the frame's start, and from line 100 dot 39
+mask_b: .res 1
 
 .segment "CODE"
 
@@ -103,8 +107,9 @@ hit_cases:
     .byte 100, 3, $40, 248, $1E, $00    ; ... flipped: pixel 255
     .byte 223, 4, $00, 100, $1E, $20    ; 8x16, top tile 4 transparent, lower tile 5 on 232-239
     .byte 231, 4, $00, 100, $1E, $20    ; ... lower tile on 240-247
-NCASES = 14
-hit_want: .byte "-", "-", "-", "H", "H", "H", "-", "H", "-", "H", "H", "-", "H", "-", 0
+    .byte 100, 1, $00, 4,   $18, $00    ; X = 4, both left columns hidden: pixels 8-11 hit
+NCASES = 15
+hit_want: .byte "-", "-", "-", "H", "H", "H", "-", "H", "-", "H", "H", "-", "H", "-", "H", 0
 
 hit_check:
     jsr wait_vblank
@@ -129,8 +134,8 @@ hit_check:
     bne :-
     ldx #0                  ; X: the case's offset in hit_cases
     ldy #0                  ; Y: the case number
-@case:
     jsr wait_vblank
+@case:                      ; in VBlank
     lda #0
     sta PPUMASK
     sta OAMADDR
@@ -198,7 +203,7 @@ oam_set5a = * - oam_set             ; sprite 0: line 100, only its first row opa
 oam_set5b = * - oam_set             ; the record at byte 5: Y 99, tile 1, attribute 0, X 120
     .byte 5, 99, 6, 1, 7, 0, 8, 120, 9, 0, $FF
 
-oam_checks:
+oam_checks:                 ; rendering off from here on but for the timed frames
     jsr wait_vblank
     lda #0
     sta PPUMASK
@@ -208,20 +213,32 @@ oam_checks:
     ldx #oam_set4
     jsr oam_fill
     jsr oam_late_check
-    jsr wait_vblank
     ldx #oam_set5a
     jsr oam_fill
     lda #4
     sta oam_start_at
     jsr oam_eval_check
     sta r5
-    jsr wait_vblank
     ldx #oam_set5b
     jsr oam_fill
     lda #5
     sta oam_start_at
     jsr oam_eval_check
     sta r5+1
+    ldx #oam_set5a
+    jsr oam_fill
+    lda #$0E                ; 6: the background on, the sprites from dot 39 of line 100
+    sta mask_a
+    lda #$1E
+    sta mask_b
+    jsr mask_check
+    sta r6
+    lda #$1E                ; both on, the sprites hidden from dot 39 of line 100
+    sta mask_a
+    lda #$0E
+    sta mask_b
+    jsr mask_check
+    sta r6+1
     rts
 
 ; ---- the verdict --------------------------------------------------------------------------
@@ -250,13 +267,31 @@ report:
     jmp bad4
 :   lda r5
     cmp #'-'
-    bne bad5
+    bne :+
     lda r5+1
     cmp #'H'
-    bne bad5
-    PRINT "PPU checks 1, 2, 4, 5 passed; hits "
+    beq :++
+:   jmp bad5
+:   lda r6
+    cmp #'H'
+    bne :+
+    lda r6+1
+    cmp #'-'
+    beq :++
+:   jmp bad6
+:
+    PRINT "PPU checks 1, 2, 4, 5, 6 passed; hits "
     jsr print_hits
     PASS
+    rts
+bad6:
+    PRINT "6 sprite 0 hit with the sprites shown / hidden mid-line: hit "
+    lda r6
+    jsr print_char
+    lda r6+1
+    jsr print_char
+    PRINT " want H-"
+    FAIL 6
     rts
 bad5:
     PRINT "5 sprite evaluation from OAMADDR 4 / 5: hit "
@@ -456,6 +491,27 @@ oam_eval_check:
     stx PPUMASK
     rts
 .assert * - oam_eval_check < 256, error, "oam_eval_check must fit in its page"
+
+.align 256
+; Check 6: sprite 0 (line 100, X 100, only that line) over the opaque background; PPUMASK
+; mask_a from the frame's start, mask_b written at dot 39 of line 100 (before the pixel at
+; X 100 is drawn, dot 101); the hit flag after the frame.
+K_MASK = 13766
+mask_check:
+    jsr vbl_sync            ; c + 10
+    lda mask_a
+    sta PPUMASK             ; c + 16
+    DELAY K_MASK - 23
+    lda mask_b
+    sta PPUMASK             ; c + K_MASK
+    jsr wait_vblank
+    lda #'-'
+    bvc :+
+    lda #'H'
+:   ldx #0
+    stx PPUMASK
+    rts
+.assert * - mask_check < 256, error, "mask_check must fit in its page"
 
 nmi:
 irq:
