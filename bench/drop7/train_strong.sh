@@ -12,8 +12,9 @@
 # instead). Generation g >= 1: the best network plays GAMES games with the search SEARCH
 # (default expectimax1: the expectimax search over the columns and the next disc with the
 # network's value at its leaves, SAMPLES reveal samples, the best network's leaf weights),
-# the latest network goes on training on the datasets of the last WINDOW generations
-# (EPOCHS epochs, peak rate LR x LR_DECAY^g, the value head on the discounted points /
+# the network named by FROM (best: the best network; latest: the last generation's) goes on
+# training on the datasets of the last WINDOW generations, plus generation 0's while ANCHOR
+# is 1 (EPOCHS epochs, peak rate LR x LR_DECAY^g, the value head on the discounted points /
 # VALUE_SCALE), and the new network plays EVAL_GAMES fixed seeds with the same search, once
 # per leaf of LEAVES (the best leaf is its score). It becomes the best only when its mean
 # beats the best's by a 95% interval of the difference that excludes 0 (the networks play
@@ -46,7 +47,13 @@
 #   V x the network's value - H x the expectimax heuristic, `play --value-weight V
 #   --heuristic-weight H`; the best one is the network's, and the best network's self-plays),
 #   BASELINES (random,expectimax1: played once on the evaluation seeds; none: skipped), CHUNK
-#   (4096: games between rewrites of a self-play dataset, which is rewritten whole each time)
+#   (4096: games between rewrites of a self-play dataset, which is rewritten whole each time),
+#   FROM (best: each generation trains on from the best network, so a worse one is not built
+#   on; latest: on from the previous generation), ANCHOR (1: generation 0's expectimax1 games
+#   stay in every generation's training data; 0: only the window). Both were latest/0 before
+#   bench/results/2026-12-07-h100-drop7-curve2: with them each generation trained on the
+#   last and, once the bootstrap games left the window, on 384 self-play games alone, and
+#   the scores fell from generation 0's 174,554 to 67,431 by generation 5.
 set -eu
 out=${1:?usage: bench/drop7/train_strong.sh RUN_DIR}
 G=${GPUVET:-./gpuvet}
@@ -58,6 +65,7 @@ THREADS=${THREADS:-0} GENS=${GENS:-12} BUDGET=${BUDGET:-0} BOOT_GAMES=${BOOT_GAM
 GAMES=${GAMES:-128} SEARCH=${SEARCH:-expectimax1} SAMPLES=${SAMPLES:-1} PARALLEL=${PARALLEL:-64}
 EVAL_BATCH=${EVAL_BATCH:-4096} CHANNELS=${CHANNELS:-64} BLOCKS=${BLOCKS:-2} EPOCHS=${EPOCHS:-2} BATCH=${BATCH:-256}
 LR=${LR:-1e-3} LR_DECAY=${LR_DECAY:-0.9} VALUE_SCALE=${VALUE_SCALE:-2000} WINDOW=${WINDOW:-3}
+FROM=${FROM:-best} ANCHOR=${ANCHOR:-1}
 EVAL_GAMES=${EVAL_GAMES:-200} BASELINES=${BASELINES:-random,expectimax1} CHUNK=${CHUNK:-4096}
 LEAVES=${LEAVES:-1:0 0.1:1} DISCOUNT=${DISCOUNT:-0.95}
 EVAL_SEED=3000000 BOOT_SEED=9000000 SP_SEED=10000000
@@ -83,7 +91,7 @@ train_strong.sh $(date -u +%FT%TZ) $($G --version 2>/dev/null | head -n 1)
 DEVICES=$DEVICES THREADS=$THREADS GENS=$GENS BUDGET=$BUDGET BOOT_GAMES=$BOOT_GAMES BOOT_EPOCHS=$BOOT_EPOCHS GAMES=$GAMES
 SEARCH=$SEARCH SAMPLES=$SAMPLES LEAVES="$LEAVES" PARALLEL=$PARALLEL EVAL_BATCH=$EVAL_BATCH
 CHANNELS=$CHANNELS BLOCKS=$BLOCKS EPOCHS=$EPOCHS
-BATCH=$BATCH LR=$LR LR_DECAY=$LR_DECAY VALUE_SCALE=$VALUE_SCALE DISCOUNT=$DISCOUNT WINDOW=$WINDOW EVAL_GAMES=$EVAL_GAMES BASELINES=$BASELINES
+BATCH=$BATCH LR=$LR LR_DECAY=$LR_DECAY VALUE_SCALE=$VALUE_SCALE DISCOUNT=$DISCOUNT WINDOW=$WINDOW EVAL_GAMES=$EVAL_GAMES BASELINES=$BASELINES FROM=$FROM ANCHOR=$ANCHOR
 seeds: evaluation $EVAL_SEED+i, bootstrap $BOOT_SEED+i, self-play of generation g $SP_SEED+100000g+i, acceptance 5000000+i
 EOF
 
@@ -129,8 +137,10 @@ while [ "$g" -le "$GENS" ]; do
     --json "$d/selfplay.json"
   t1=$(now)
   data="" k=$((g - WINDOW + 1)); [ "$k" -lt 0 ] && k=0
+  [ "$ANCHOR" = 1 ] && [ "$k" -gt 0 ] && data="$out/gen_000/data.st"
   while [ "$k" -le "$g" ]; do data="$data $out/$(printf gen_%03d "$k")/data.st"; k=$((k + 1)); done
   if [ "$g" = 0 ]; then src="--channels $CHANNELS --blocks $BLOCKS" ep=$BOOT_EPOCHS
+  elif [ "$FROM" = best ]; then src="--net $out/best.st" ep=$EPOCHS
   else src="--net $out/$(printf gen_%03d $((g - 1)))/net.st" ep=$EPOCHS; fi
   lr=$(awk -v a="$LR" -v f="$LR_DECAY" -v g="$g" 'BEGIN { printf "%.6g", a * f ^ g }')
   # shellcheck disable=SC2086
@@ -182,6 +192,12 @@ done
 # curve.json (a gpuvet record: drop7_run, one entry per generation), curve.md, summary.md
 {
   printf '{\n\t"schema":\t"gpuvet.run/1",\n\t"command":\t"train_strong",\n\t"run_dir":\t"%s",\n' "$out"
+  # the record's header (gpuvet report's first line): the gpuvet that ran it, this
+  # invocation's start (config.txt's first line) and end, the machine
+  printf '\t"gpuvet_version":\t"%s",\n\t"started_at":\t"%s",\n\t"finished_at":\t"%s",\n\t"exit_code":\t0,\n' \
+    "$($G --version 2>/dev/null | head -n 1 | sed 's/^gpuvet //; s/["\\]//g')" "$(sed -n '1s/^train_strong.sh \([^ ]*\).*/\1/p' "$out/config.txt")" \
+    "$(date -u +%FT%TZ)"
+  printf '\t"host":\t{"hostname": "%s"},\n' "$(hostname 2>/dev/null | sed 's/["\\]//g')"
   [ -s "$out/baselines.json" ] && awk '/^\t"play":/ { on = 1 } on { print } on && /^\t\t}\],?$/ { exit }' "$out/baselines.json" \
     | sed '$s/\],*$/],/'
   printf '\t"drop7_run":\t['

@@ -192,7 +192,9 @@ class ConsoleEnv:
     button held.  step(actions) -> obs, reward, terminated, truncated, info: instance i holds
     the buttons actions[i] (a bit mask in the order of self.buttons; button_mask() builds one)
     for `frameskip` frames. obs: every instance's last frame, (n, height, width, 3) uint8 RGB,
-    or (n, height, width) luma with grey=True ((299 R + 587 G + 114 B + 500) // 1000). The
+    or (n, height, width) luma with grey=True ((299 R + 587 G + 114 B + 500) // 1000);
+    downscale=k averages each k x k block per channel (rounded to nearest; before the luma with
+    grey) and gives (n, height // k, width // k[, 3]) (k must divide the frame's sides). The
     reward is 0 and an episode never ends on its own: a game's reward and end are the
     caller's, from the work RAM (ram(), peek()).
 
@@ -200,18 +202,28 @@ class ConsoleEnv:
     logs); both give `gpuvet run`'s frames. audio: "native" (the default, as `gpuvet run`),
     "host" or "none" (faster; the NES's save states then do not load back: a known limit of
     its state check). hashes() gives each instance's video and audio hash since power-on as
-    `gpuvet run` prints them.
+    `gpuvet run` prints them. keep_audio=True keeps each instance's samples of the last
+    reset or step: sound() returns them (audio_rate Hz, audio_channels int16 values a sample
+    frame: `gpuvet run --wav`'s samples).
     """
 
     def __init__(self, rom, n=1, video="native", frameskip=1, grey=False, audio="native", threads=0, console=None,
-                 model=None, copy=True):
+                 model=None, copy=True, downscale=1, keep_audio=False):
         n = _count("ConsoleEnv: n", n)
         self.frameskip = _count("ConsoleEnv: frameskip", frameskip)
-        self._c = _gpuvet.Console(str(rom), n, video, audio, int(threads), console, model)
+        self.downscale = _count("ConsoleEnv: downscale", downscale)
+        self.keep_audio = bool(keep_audio)
+        if self.keep_audio and audio == "none":
+            raise InputError("ConsoleEnv: keep_audio with audio='none': there are no samples to keep (native or host)")
+        self._c = _gpuvet.Console(str(rom), n, video, audio, int(threads), console, model, self.keep_audio)
         i = self._c.info()
+        if i["width"] % self.downscale or i["height"] % self.downscale:
+            raise InputError("ConsoleEnv: downscale %d: give a factor that divides the %s's %dx%d frame"
+                             % (self.downscale, i["console"], i["width"], i["height"]))
         self.num_envs = n
         self.console = i["console"]
-        self.width, self.height = i["width"], i["height"]
+        self.width, self.height = i["width"] // self.downscale, i["height"] // self.downscale
+        self.audio_rate, self.audio_channels = i["audio_rate"], i["audio_channels"]
         self.buttons = i["buttons"].split()
         self.cart = i["cart"]
         self.ram_bytes = i["ram_bytes"]
@@ -233,7 +245,7 @@ class ConsoleEnv:
         return m
 
     def _run(self, frames):
-        self._c.step(self._btn, frames, self._obs, self.grey)
+        self._c.step(self._btn, frames, self._obs, self.grey, self.downscale)
         return self._obs.copy() if self.copy else self._obs
 
     def reset(self, seed=None, options=None):
@@ -252,6 +264,15 @@ class ConsoleEnv:
     def frames(self):
         """Frames instance 0 has run since power-on (a loaded state brings its own count)."""
         return self._c.info()["frames"]
+
+    def sound(self):
+        """Every instance's samples of the last reset or step (keep_audio=True): a list of n
+        int16 arrays (samples, audio_channels), audio_rate per second; the lengths may differ
+        between instances (a frame's samples follow its CPU cycles)."""
+        if not self.keep_audio:
+            raise InputError("ConsoleEnv.sound: the environment keeps no samples: create it with keep_audio=True")
+        return [np.frombuffer(self._c.samples(k), dtype=np.int16).reshape(-1, self.audio_channels).copy()
+                for k in range(self.num_envs)]
 
     def hashes(self):
         """(video, audio): (n,) uint64 each, every instance's hashes since power-on."""

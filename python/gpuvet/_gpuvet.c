@@ -388,10 +388,11 @@ static void Console_dealloc(Console *o)
 
 static int Console_init(Console *o, PyObject *args, PyObject *kw)
 {
-    static char *kws[] = {"rom", "n", "video", "audio", "threads", "console", "model", NULL};
+    static char *kws[] = {"rom", "n", "video", "audio", "threads", "console", "model", "keep_audio", NULL};
     const char *rom, *video = "native", *audio = "none", *console = NULL, *model = NULL;
-    int n, threads = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "si|ssizz", kws, &rom, &n, &video, &audio, &threads, &console, &model))
+    int n, threads = 0, keep = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "si|ssizzp", kws, &rom, &n, &video, &audio, &threads, &console, &model,
+                                     &keep))
         return -1;
     if (o->b) {
         PyErr_SetString(ErrInput, "ConsoleEnv: already initialised");
@@ -420,7 +421,8 @@ static int Console_init(Console *o, PyObject *args, PyObject *kw)
     Py_BEGIN_ALLOW_THREADS
     st = emu_rom_open(rom, console, &o->con, &o->cart, o->describe, warning, sizeof o->describe, &e);
     if (st == GV_OK) {
-        emu_batch_cfg cfg = {.con = o->con, .cart = o->cart, .instances = n, .video = v, .audio = a, .threads = threads};
+        emu_batch_cfg cfg = {.con = o->con, .cart = o->cart, .instances = n, .video = v, .audio = a, .threads = threads,
+                             .keep_audio_each = keep};
         cfg.opts.model = model;
         st = emu_batch_new(&cfg, &o->b, &e);
     }
@@ -462,16 +464,42 @@ static int console_ready(Console *o)
 /* step(buttons u32[n], frames, out, grey) -> frames completed: instance i holds buttons[i]
  * for `frames` frames; out (or None) gets each instance's last frame, RGB (n, h, w, 3) or,
  * with grey, luma (n, h, w) = (299 R + 587 G + 114 B + 500) / 1000. */
+/* The mean of the down x down block of an RGB888 frame w pixels wide at (x0, y0), per
+ * channel, rounded to nearest (down 1: the pixel). */
+static void frame_block(const uint8_t *src, int w, int x0, int y0, int down, unsigned c[3])
+{
+    unsigned s[3] = {0, 0, 0}, nn = (unsigned)(down * down);
+    for (int y = y0; y < y0 + down; y++) {
+        const uint8_t *row = src + ((size_t)y * w + x0) * 3;
+        for (int x = 0; x < down; x++)
+            for (int k = 0; k < 3; k++)
+                s[k] += row[3 * x + k];
+    }
+    for (int k = 0; k < 3; k++)
+        c[k] = (s[k] + nn / 2) / nn;
+}
+
+/* step(buttons u32[n], frames, out, grey[, down]): runs every instance `frames` frames with
+ * its buttons and copies each last frame into out (None: no copy): RGB or luma, each down x
+ * down block averaged. Kept samples (keep_audio) are emptied first: after it they are the
+ * step's. Returns the frames run. */
 static PyObject *Console_step(Console *o, PyObject *args)
 {
     Py_buffer btn, out = {0};
     PyObject *outobj;
-    int frames, grey;
-    if (!console_ready(o) || !PyArg_ParseTuple(args, "y*iOp", &btn, &frames, &outobj, &grey))
+    int frames, grey, down = 1;
+    if (!console_ready(o) || !PyArg_ParseTuple(args, "y*iOp|i", &btn, &frames, &outobj, &grey, &down))
         return NULL;
     PyObject *ret = NULL;
     int have_out = outobj != Py_None;
-    size_t px = (size_t)o->con->width * o->con->height;
+    if (down < 1 || o->con->width % down || o->con->height % down) {
+        PyErr_Format(ErrInput, "ConsoleEnv: downscale %d: give a factor that divides the %s's %dx%d frame", down,
+                     o->con->name, o->con->width, o->con->height);
+        PyBuffer_Release(&btn);
+        return NULL;
+    }
+    int ow = o->con->width / down, oh = o->con->height / down;
+    size_t px = (size_t)ow * oh;
     if (have_out && PyObject_GetBuffer(outobj, &out, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
         PyBuffer_Release(&btn);
         return NULL;
@@ -488,21 +516,33 @@ static PyObject *Console_step(Console *o, PyObject *args)
     int ran = 0;
     Py_BEGIN_ALLOW_THREADS
     pthread_mutex_lock(&o->mu);
+    emu_batch_audio_clear(o->b); /* the kept samples are this step's */
     emu_batch_set_input_each(o->b, btn.buf);
     st = emu_batch_run(o->b, frames, &ran, &e);
     if (st == GV_OK && have_out) {
         uint8_t *dst = out.buf;
-        int nn = o->n;
+        int nn = o->n, w = o->con->width;
 #pragma omp parallel for schedule(static) num_threads(threads_of(o->threads)) if (nn > 1)
         for (int i = 0; i < nn; i++) {
             const uint8_t *src = emu_batch_instance_frame(o->b, i);
-            if (!grey) {
+            if (!grey && down == 1) {
                 memcpy(dst + (size_t)i * px * 3, src, px * 3);
                 continue;
             }
-            uint8_t *d = dst + (size_t)i * px;
-            for (size_t p = 0; p < px; p++)
-                d[p] = (uint8_t)((299u * src[3 * p] + 587u * src[3 * p + 1] + 114u * src[3 * p + 2] + 500u) / 1000u);
+            uint8_t *d = dst + (size_t)i * px * (grey ? 1 : 3);
+            for (int y = 0; y < oh; y++)
+                for (int x = 0; x < ow; x++) {
+                    unsigned c[3];
+                    frame_block(src, w, x * down, y * down, down, c);
+                    size_t p = (size_t)y * ow + x;
+                    if (grey) {
+                        d[p] = (uint8_t)((299u * c[0] + 587u * c[1] + 114u * c[2] + 500u) / 1000u);
+                    } else {
+                        d[3 * p] = (uint8_t)c[0];
+                        d[3 * p + 1] = (uint8_t)c[1];
+                        d[3 * p + 2] = (uint8_t)c[2];
+                    }
+                }
         }
     }
     pthread_mutex_unlock(&o->mu);
@@ -540,6 +580,21 @@ static int instance_arg(Console *o, int i)
         return 0;
     PyErr_Format(ErrInput, "ConsoleEnv: instance %d: give 0 to %d", i, o->n - 1);
     return -1;
+}
+
+/* samples(i): instance i's samples of the last step or power (keep_audio), the int16
+ * sample frames as bytes (audio_channels values each). */
+static PyObject *Console_samples(Console *o, PyObject *args)
+{
+    int i;
+    if (!console_ready(o) || !PyArg_ParseTuple(args, "i", &i) || instance_arg(o, i))
+        return NULL;
+    pthread_mutex_lock(&o->mu);
+    size_t n;
+    const int16_t *s = emu_batch_instance_audio(o->b, i, &n);
+    PyObject *r = PyBytes_FromStringAndSize((const char *)s, (Py_ssize_t)(n * (size_t)o->con->audio_channels * sizeof *s));
+    pthread_mutex_unlock(&o->mu);
+    return r;
 }
 
 static PyObject *Console_save_state(Console *o, PyObject *args)
@@ -648,7 +703,8 @@ static PyObject *Console_reset(Console *o, PyObject *unused)
     return console_all(o, emu_batch_reset);
 }
 
-/* info() -> dict: console, title, width, height, buttons, frame_rate, cart, frames (of instance 0) */
+/* info() -> dict: console, title, width, height, buttons, frame_rate, cart, frames (of instance 0),
+ * ram_bytes, video, audio_rate, audio_channels */
 static PyObject *Console_info(Console *o, PyObject *unused)
 {
     if (!console_ready(o))
@@ -660,14 +716,16 @@ static PyObject *Console_info(Console *o, PyObject *unused)
     /* the machine's own where its region sets it (a PAL or Dendy NES cartridge: 50) */
     double fps = o->con->machine_frame_rate ? o->con->machine_frame_rate(emu_batch_machine(o->b, 0)) : o->con->frame_rate;
     pthread_mutex_unlock(&o->mu);
-    return Py_BuildValue("{s:s,s:s,s:i,s:i,s:s,s:d,s:s,s:K,s:n,s:s}", "console", o->con->name, "title", o->con->title,
-                         "width", o->con->width, "height", o->con->height, "buttons", o->con->buttons, "frame_rate",
-                         fps, "cart", o->describe, "frames", frames, "ram_bytes", (Py_ssize_t)ram,
-                         "video", emu_renderer_name(o->video));
+    return Py_BuildValue("{s:s,s:s,s:i,s:i,s:s,s:d,s:s,s:K,s:n,s:s,s:i,s:i}", "console", o->con->name, "title",
+                         o->con->title, "width", o->con->width, "height", o->con->height, "buttons", o->con->buttons,
+                         "frame_rate", fps, "cart", o->describe, "frames", frames, "ram_bytes", (Py_ssize_t)ram,
+                         "video", emu_renderer_name(o->video), "audio_rate", o->con->audio_rate, "audio_channels",
+                         o->con->audio_channels);
 }
 
 static PyMethodDef Console_methods[] = {
-    {"step", (PyCFunction)Console_step, METH_VARARGS, "step(buttons, frames, out, grey) -> frames run"},
+    {"step", (PyCFunction)Console_step, METH_VARARGS, "step(buttons, frames, out, grey[, down]) -> frames run"},
+    {"samples", (PyCFunction)Console_samples, METH_VARARGS, "samples(i) -> bytes (int16 sample frames)"},
     {"hashes", (PyCFunction)Console_hashes, METH_VARARGS, "hashes(out)"},
     {"save_state", (PyCFunction)Console_save_state, METH_VARARGS, "save_state(i) -> bytes"},
     {"load_state", (PyCFunction)Console_load_state, METH_VARARGS, "load_state(i, state)"},

@@ -374,11 +374,52 @@ static void verdict_train(const cJSON *rec, cJSON *out)
     rep_add_sentence(out, s);
 }
 
+/* ---- a training run (bench/drop7/train_strong.sh's curve.json) ---------------------------- */
+
+/* The run's best generation against the baselines played on the same seeds (its "play"
+ * entries), and how many generations were promoted: the learning curve in one sentence. */
+static void verdict_run(const cJSON *rec, cJSON *out)
+{
+    const cJSON *run = item(rec, "drop7_run"), *g, *best = NULL, *play = item(rec, "play");
+    int n = 0, promoted = 0;
+    char s[1024];
+    cJSON_ArrayForEach(g, run) {
+        n++;
+        if (!strcmp(gv_json_str(g, "verdict", ""), "promoted"))
+            promoted++;
+    }
+    const cJSON *last = cJSON_GetArrayItem(run, n - 1);
+    if (!last)
+        return;
+    double bg = gv_json_num(last, "best");
+    cJSON_ArrayForEach(g, run)
+        if (gv_json_num(g, "generation") == bg)
+            best = g;
+    if (!best)
+        return;
+    int k = snprintf(s, sizeof s, "training run: %d generation%s (0-%.0f), %d promoted; the best, generation %.0f, scores "
+                     "%.0f +- %.0f (95%% CI) on the evaluation seeds with the leaf %s", n, plural(n),
+                     gv_json_num(last, "generation"), promoted, bg, gv_json_num(best, "score_mean"),
+                     gv_json_num(best, "score_ci95"), gv_json_str(best, "leaf", "?"));
+    const cJSON *p;
+    cJSON_ArrayForEach(p, play) {
+        double m = gv_json_num(p, "score_mean");
+        if (k <= 0 || (size_t)k >= sizeof s || !(m > 0))
+            break;
+        k += snprintf(s + k, sizeof s - (size_t)k, "; %s %.0f +- %.0f (%.2fx)", gv_json_str(p, "policy", "?"), m,
+                      gv_json_num(p, "score_ci95"), gv_json_num(best, "score_mean") / m);
+    }
+    rep_add_sentence(out, s);
+}
+
 void rep_verdicts_drop7(const cJSON *rec, cJSON *out)
 {
     verdicts_infer(rec, out);
     verdicts_drop7(rec, out);
-    verdicts_play(rec, out);
+    if (item(rec, "drop7_run")) /* its play entries are the baselines of the run */
+        verdict_run(rec, out);
+    else
+        verdicts_play(rec, out);
     verdict_selfplay(rec, out);
     verdict_train(rec, out);
 }

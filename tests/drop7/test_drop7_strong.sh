@@ -31,6 +31,8 @@ if grep -q '^generation 0:\|^generation 1:' "$T_TMP/out"; then fail "train_stron
 else expect_grep "train_strong.sh: resume plays generation 2 only" '^generation 2: ' "$T_TMP/out"; fi
 expect_exit "gpuvet report of the curve" 0 "$GPUVET" report "$run/curve.json" -o "$T_TMP/c.md"
 rows=$(grep -c '^| [0-2] | ' "$T_TMP/c.md")
+expect_grep "the report's verdict on the run" '^- training run: 3 generations \(0-2\), [0-9]+ promoted; the best, generation [0-2], scores [0-9]+ \+- [0-9]+ .*; random [0-9]+ \+- [0-9]+ \([0-9.]+x\)' "$T_TMP/c.md"
+expect_grep "the report's header names the gpuvet and the start" '^gpuvet [0-9][^,]*, train_strong on [^?]*, started [0-9]{4}-' "$T_TMP/c.md"
 expect_grep "the report's training-run section" '^## Drop7 training run: generations' "$T_TMP/c.md"
 [ "$rows" = 3 ] && pass "the report shows every generation" "3 rows (generations 0, 1, 2) in the training-run table" ||
   fail "the report shows every generation" "$rows rows, expected 3"
@@ -41,6 +43,14 @@ if command -v "${PYTHON:-python3}" >/dev/null 2>&1 && "${PYTHON:-python3}" -c 'i
 elif command -v "${PYTHON:-python3}" >/dev/null 2>&1; then fail "curve.json parses" "$(tail -n 1 "$T_TMP/pyerr")"
 else skip "curve.json parses" "no python"; fi
 expect_grep "the checkpoint keeps its value scale" '"value_scale":[[:space:]]*"100000"' "$run/best.st"
+# ANCHOR: generation 0's games stay in the training data after they leave the window
+# (WINDOW=1: generation 2 trains on generations 0 and 2 with ANCHOR=1, on 2 alone with 0)
+for a in 1 0; do
+  run=$T_TMP/anchor$a
+  WINDOW=1 ANCHOR=$a expect_exit "train_strong.sh WINDOW=1 ANCHOR=$a: generations 0-2" 0 tiny 2
+  want=$([ "$a" = 1 ] && echo "2 files" || echo "1 file")
+  expect_grep "ANCHOR=$a: generation 2 trains on $want" "positions from $want " "$run/gen_002/train.txt"
+done
 
 # --net default
 export GV_MODELS=$T_TMP/nomodels

@@ -382,6 +382,53 @@ class TestConsole(Said):
         self.say("40 frames per renderer (native, host) as arrays: XXH3 of each equals `gpuvet run --frame-hashes`; "
                  "grey frames equal the luma of the RGB ones; on " + ", ".join(done))
 
+    def test_sound_and_downscale(self):
+        """keep_audio: each step's samples, concatenated from power-on, hash to the instance's
+        audio hash (`gpuvet run`'s); a WAV of `gpuvet run --wav` holds the same samples.
+        downscale: each k x k block's rounded mean, computed here from the full frame."""
+        done = []
+        for con, rom in roms():
+            env = gpuvet.ConsoleEnv(rom, 2, frameskip=3, keep_audio=True)
+            steps = [env.reset()]
+            parts = [[s] for s in env.sound()]
+            for _ in range(19):
+                env.step(np.array([0, env.button_mask("Start")], dtype=np.uint32))
+                for k, s in enumerate(env.sound()):
+                    parts[k].append(s)
+            vh, ah = env.hashes()
+            for k in range(2):
+                pcm = np.concatenate(parts[k])
+                self.assertEqual(pcm.shape[1], env.audio_channels)
+                self.assertEqual("%016x" % gpuvet.hash64(pcm.tobytes()), "%016x" % ah[k], "%s instance %d" % (con, k))
+            wav = os.path.join(TMP, "s.wav")
+            cli("run", rom, "--frames", 60, "--wav", wav, "--no-battery", "-q")
+            import wave
+            with wave.open(wav, "rb") as w:
+                self.assertEqual((w.getframerate(), w.getnchannels()), (env.audio_rate, env.audio_channels))
+                wpcm = np.frombuffer(w.readframes(w.getnframes()), dtype="<i2").reshape(-1, env.audio_channels)
+            pcm0 = np.concatenate(parts[0])
+            self.assertTrue(np.array_equal(wpcm, pcm0), "%s: %d samples in the WAV, %d kept" % (con, len(wpcm), len(pcm0)))
+            full = gpuvet.ConsoleEnv(rom, 1, frameskip=7).reset()[0][0].astype(np.uint32)
+            for k in (2, 4):
+                small = gpuvet.ConsoleEnv(rom, 1, frameskip=7, downscale=k).reset()[0][0]
+                h, w_ = full.shape[0] // k, full.shape[1] // k
+                want = (full.reshape(h, k, w_, k, 3).sum(axis=(1, 3)) + k * k // 2) // (k * k)
+                self.assertEqual(small.shape, (h, w_, 3))
+                self.assertTrue(np.array_equal(small, want.astype(np.uint8)), "%s downscale %d" % (con, k))
+                g = gpuvet.ConsoleEnv(rom, 1, frameskip=7, downscale=k, grey=True).reset()[0][0]
+                y = (299 * want[..., 0] + 587 * want[..., 1] + 114 * want[..., 2] + 500) // 1000
+                self.assertTrue(np.array_equal(g, y.astype(np.uint8)), "%s downscale %d grey" % (con, k))
+            with self.assertRaises(gpuvet.InputError):
+                gpuvet.ConsoleEnv(rom, 1, downscale=7)
+            with self.assertRaises(gpuvet.InputError):
+                gpuvet.ConsoleEnv(rom, 1).sound()
+            done.append("%s (%d + %d samples in 60 frames)" % (con, len(pcm0),
+                                                              len(np.concatenate(parts[1]))))
+        self.say("20 steps of 3 frames, 2 instances with different buttons, keep_audio: each instance's samples, "
+                 "joined, hash to its audio hash, and instance 0's equal `gpuvet run --wav`'s 60 frames sample for "
+                 "sample; downscale 2 and 4 (RGB and grey) equal the rounded block means of the full frame; "
+                 "downscale 7 and sound() without keep_audio raise InputError: " + ", ".join(done))
+
     def test_state_round_trip_and_ram(self):
         done = []
         for con, rom in roms():

@@ -38,6 +38,8 @@ typedef struct {
     gv_hasher *vh, *ah;
     size_t vsz, asz;   /* packed log sizes of the frame just run (device) */
     emu_adesc ad[2];   /* the device audio of the frame in each slot */
+    int16_t *keep;     /* its kept samples (keep_audio: instance 0; keep_audio_each: all) */
+    size_t nkeep, capkeep;
     int trapped;
 } inst;
 
@@ -55,8 +57,6 @@ struct emu_batch {
                                * the instance's next frame) or `last` (last_settle) */
     const int16_t *fa;        /* instance 0's samples of the last frame (host path) */
     int nfa;
-    int16_t *keep;            /* instance 0's samples (keep_audio) */
-    size_t nkeep, capkeep;
     /* device */
     const emu_gpu_ops *ops;
     emu_gpu *gpu;
@@ -97,12 +97,13 @@ void emu_batch_free(emu_batch *b)
             b->con->host_video_free(in->hv);
         free(in->fb);
         free(in->ab);
+        free(in->keep);
         if (in->vh)
             gv_hasher_free(in->vh);
         if (in->ah)
             gv_hasher_free(in->ah);
     }
-    GV_FREE(b->in, b->last, b->keep, b->each, b);
+    GV_FREE(b->in, b->last, b->each, b);
 }
 
 static unsigned outputs_of(const emu_batch_cfg *cfg)
@@ -261,15 +262,15 @@ static void last_settle(emu_batch *b)
     b->last_src = b->last;
 }
 
-static void keep_audio(emu_batch *b, const int16_t *s, int n)
+static void keep_audio(emu_batch *b, inst *in, const int16_t *s, int n)
 {
     size_t ch = (size_t)b->con->audio_channels;
-    if (b->nkeep + (size_t)n > b->capkeep) {
-        b->capkeep = (b->nkeep + (size_t)n) * 2 + 4096;
-        b->keep = gv_xrealloc(b->keep, b->capkeep * ch * sizeof(int16_t));
+    if (in->nkeep + (size_t)n > in->capkeep) {
+        in->capkeep = (in->nkeep + (size_t)n) * 2 + 4096;
+        in->keep = gv_xrealloc(in->keep, in->capkeep * ch * sizeof(int16_t));
     }
-    memcpy(b->keep + b->nkeep * ch, s, (size_t)n * ch * sizeof(int16_t));
-    b->nkeep += (size_t)n;
+    memcpy(in->keep + in->nkeep * ch, s, (size_t)n * ch * sizeof(int16_t));
+    in->nkeep += (size_t)n;
 }
 
 /* Final samples of instance i for this frame: hash (and keep for instance 0). */
@@ -283,8 +284,8 @@ static void audio_out(emu_batch *b, int i, const int16_t *s, int n)
         b->fa = s;
         b->nfa = n;
     }
-    if (i == 0 && b->cfg.keep_audio)
-        keep_audio(b, s, n);
+    if (b->cfg.keep_audio_each || (i == 0 && b->cfg.keep_audio))
+        keep_audio(b, &b->in[i], s, n);
 }
 
 /* Draws instance i's frame from its log and compares it with the native one. */
@@ -625,8 +626,8 @@ void emu_batch_power(emu_batch *b)
         gv_hasher_free(in->ah);
         in->vh = gv_hasher_new();
         in->ah = gv_hasher_new();
+        in->nkeep = 0;
     }
-    b->nkeep = 0;
 }
 
 void emu_batch_reset(emu_batch *b)
@@ -700,8 +701,19 @@ const int16_t *emu_batch_frame_audio(const emu_batch *b, int *n)
 
 const int16_t *emu_batch_audio(const emu_batch *b, size_t *n)
 {
-    *n = b->nkeep;
-    return b->keep;
+    return emu_batch_instance_audio(b, 0, n);
+}
+
+const int16_t *emu_batch_instance_audio(const emu_batch *b, int i, size_t *n)
+{
+    *n = b->in[i].nkeep;
+    return b->in[i].keep;
+}
+
+void emu_batch_audio_clear(emu_batch *b)
+{
+    for (int i = 0; i < b->n; i++)
+        b->in[i].nkeep = 0;
 }
 
 const char *emu_batch_gpu_name(const emu_batch *b)

@@ -32,6 +32,8 @@ typedef struct {
     int threads;               /* host threads (0: every core the process may use) */
     dev_id dev;                /* the GPU of the device renderers (dev/dev.h) */
     int keep_audio;            /* keep instance 0's whole sample stream (emu_batch_audio) */
+    int keep_audio_each;       /* keep every instance's samples (emu_batch_instance_audio)
+                                  until emu_batch_audio_clear or power */
     int no_hash;               /* hash nothing (a frontend that reads no hash: the libretro
                                   core); the hashes then stay those of empty streams */
     int verify;                /* with video native: also draw every frame from its log on the
@@ -89,6 +91,12 @@ const uint8_t *emu_batch_instance_frame(const emu_batch *b, int i);
 const int16_t *emu_batch_frame_audio(const emu_batch *b, int *n);
 /* Instance 0's samples since creation or power (keep_audio): n sample frames. */
 const int16_t *emu_batch_audio(const emu_batch *b, size_t *n);
+/* Instance i's samples kept (keep_audio_each; keep_audio for instance 0) since creation,
+ * power or the last emu_batch_audio_clear: n sample frames of audio_channels int16 each,
+ * valid until the next run. */
+const int16_t *emu_batch_instance_audio(const emu_batch *b, int i, size_t *n);
+/* Empties every instance's kept samples (the batch keeps its buffers). */
+void emu_batch_audio_clear(emu_batch *b);
 /* The device's name, or NULL without a device renderer. */
 const char *emu_batch_gpu_name(const emu_batch *b);
 
