@@ -591,7 +591,7 @@ int main(void)
         check_console(&nes_console, c5, "mmc5x", 120);
         nes_console.cart_free(c5);
     }
-    static const char *sroms[] = {"ppu_scene", "bench_scene", "cpu_test", "ppu_direct", "ppu_bright"};
+    static const char *sroms[] = {"ppu_scene", "bench_scene", "cpu_test", "ppu_direct", "ppu_bright", "opt_test"};
     for (size_t r = 0; r < GV_ARRAY_LEN(sroms); r++)
         check_snes(sroms[r], 40);
     return t_done();

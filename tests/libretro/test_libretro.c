@@ -28,6 +28,7 @@
 #define HAVE_LIBRETRO_H 1
 #endif
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <stdint.h>
 #include <sys/stat.h>
@@ -532,25 +533,56 @@ static void check_info_file(core *c, const emu_console *con, const char *so)
 }
 
 /* FRAMES frames of rom on the renderer r through the core against emu_run's hashes. */
-static void check_hashes(core *c, const emu_console *con, const char *rom, const char *label, emu_renderer r)
+/* The core's video and audio hashes of `frames` frames of rom against gpuvet run's engine. */
+static void check_hashes_n(core *c, const emu_console *con, const char *rom, const char *label, emu_renderer r,
+                           int frames)
 {
     char name[96];
     snprintf(name, sizeof name, "libretro %s %s hashes %s", con->name, label, emu_renderer_name(r));
     uint64_t gv, ga;
-    if (!gpuvet_hashes(con, rom, FRAMES, r, NULL, NULL, &gv, &ga)) {
+    if (!gpuvet_hashes(con, rom, frames, r, NULL, NULL, &gv, &ga)) {
         t_check(0, name, "gpuvet run's engine failed on %s", rom);
         return;
     }
     if (!game_start(c, rom, name, emu_renderer_name(r), NULL))
         return;
-    run_frames(c, FRAMES);
+    run_frames(c, frames);
     uint64_t v = gv_hasher_digest(fe.vh), a = gv_hasher_digest(fe.ah);
     c->unload_game();
     char h1[17], h2[17], h3[17], h4[17];
     gv_hash_hex(v, h1), gv_hash_hex(gv, h2), gv_hash_hex(a, h3), gv_hash_hex(ga, h4);
-    t_check(v == gv && a == ga && fe.video_frames == FRAMES && fe.mono_ok, name,
+    t_check(v == gv && a == ga && fe.video_frames == frames && fe.mono_ok, name,
             "%d frames: core video %s audio %s (%zu stereo samples%s), gpuvet run video %s audio %s", fe.video_frames,
             h1, h3, fe.audio_frames, fe.mono_ok ? "" : ", left != right", h2, h4);
+}
+
+static void check_hashes(core *c, const emu_console *con, const char *rom, const char *label, emu_renderer r)
+{
+    check_hashes_n(c, con, rom, label, r, FRAMES);
+}
+
+/* Every NES ROM the suite built into dir (a test ROM per cartridge board and more): the core
+ * starts each and its first 60 frames hash as gpuvet run's, so every board the console
+ * accepts runs in the core too. In name order, so the lines come out the same each run. */
+static void check_every_nes_rom(core *c, const emu_console *con, const char *dir)
+{
+    struct dirent **list;
+    int n = scandir(dir, &list, NULL, alphasort), runs = 0;
+    for (int i = 0; i < n; i++) {
+        const char *f = list[i]->d_name;
+        size_t len = strlen(f);
+        if (len > 4 && !strcmp(f + len - 4, ".nes")) {
+            char rom[1024], label[64];
+            snprintf(rom, sizeof rom, "%s/%s", dir, f);
+            snprintf(label, sizeof label, "%.*s (60 frames)", (int)(len - 4), f);
+            check_hashes_n(c, con, rom, label, EMU_R_NATIVE, 60);
+            runs++;
+        }
+        free(list[i]);
+    }
+    free(list);
+    t_check(runs >= 60, "libretro nes every ROM", "%d NES ROMs of %s started in the core (at least 60 expected: one per "
+            "board family and the CPU/PPU/APU ROMs)", runs, dir);
 }
 
 /* The renderer option changed while the game runs (100 frames native, then 200 on the host
@@ -1035,6 +1067,8 @@ static void test_console(const emu_console *con, const char *cores)
             if (!stat(rom, &st))
                 check_hashes(&c, con, rom, nes_boards[i], EMU_R_NATIVE);
         }
+        if (!strcmp(con->name, "nes"))
+            check_every_nes_rom(&c, con, dir);
         /* and the Bandai FCG with its EEPROM, the SS 88006, the RAMBO-1, the Namco 340, the
          * Namco 163 with its sound */
         static const char *const boards[] = {"fcg5", "ss88006", "rambo1", "namco340", "n163"};

@@ -54,7 +54,7 @@ nostatus="nrom368 j87 jf11 jf13 sunsoft1"
 nostatus="$nostatus x1005 x1005b" # the X1-005: nothing at $6000 (its RAM is at $7F00)
 nostatus="$nostatus fcg4 fcg5 fcg159 namco340"
 boards="colordreams cprom bnrom nina001 gxrom camerica sxrom txsrom tqrom namco108 mmc2 mmc4 vrc4a vrc2a vrc4e vrc4b fme7
-  bandai70 bandai152 irem78a irem78b sunsoft89 sunsoft93 un1rom unrom180 tams1 quattro jf17 jf19 nina03 vrc6a vrc6b mmc5
+  uxrom cnrom axrom bandai70 bandai152 irem78a irem78b sunsoft89 sunsoft93 un1rom unrom180 tams1 quattro jf17 jf19 nina03 vrc6a vrc6b mmc5
   mmc5x vrc7a vrc7b
   g101 g101ml h3001
   tc0190 tc0690 x1017

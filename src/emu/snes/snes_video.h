@@ -146,14 +146,61 @@ GV_HD static inline uint64_t snes_tile_row(const uint8_t *vram, uint32_t a, int 
     return v;
 }
 
-/* One background of modes 0-6 on screen line `line` into lb. */
-GV_HD static inline void snes_draw_bg(const snes_vregs *p, const uint8_t *vram, int bg, int mode, int line,
-                                      snes_layer_buf *lb)
+/* The word address of tile row ty's first entry in a BG map (BGnSC sc: base and size). */
+GV_ALWAYS_INLINE uint32_t snes_map_row(uint8_t sc, uint32_t ty)
+{
+    return ((uint32_t)(sc & 0xFC) << 8) + ((ty & 31) << 5) + ((ty & 32) && (sc & 2) ? (sc & 1 ? 0x800 : 0x400) : 0);
+}
+
+/* The word address of tile column tx's entry in a map row (snes_map_row). */
+GV_ALWAYS_INLINE uint32_t snes_map_at(uint8_t sc, uint32_t rowbase, uint32_t tx)
+{
+    return (rowbase + (tx & 31) + ((tx & 32) && (sc & 1) ? 0x400 : 0)) & 0x7FFF;
+}
+
+GV_ALWAYS_INLINE uint16_t snes_map_entry(const uint8_t *vram, uint32_t ma)
+{
+    return (uint16_t)(vram[ma * 2] | vram[ma * 2 + 1] << 8);
+}
+
+/* Offset-per-tile (modes 2, 4 and 6): the scroll of BG1 or BG2 (bg 0/1) in each 8-pixel
+ * column c = 0-32 of the line into h[c], v[c]. BG3's map holds the offsets: the entries
+ * from BG3's scroll (HOFS / 8 the first column, VOFS / 8 the row; BG3's fine X ignored),
+ * entry k for column k + 1: column 0, the leftmost (partly off-screen when HOFS & 7), always
+ * keeps the plain scroll. An entry: bits 0-9 the value, bit 13 for BG1, bit 14 for BG2;
+ * modes 2 and 6 read a horizontal entry from the row and a vertical one from the next,
+ * mode 4 one entry, vertical when bit 15 is set. A horizontal value replaces HOFS but its
+ * low 3 bits (the fine scroll stays the BG's own); a vertical one replaces VOFS. */
+GV_HD static inline void snes_opt_cols(const snes_vregs *p, const uint8_t *vram, int bg, int mode, uint16_t *h,
+                                       uint16_t *v)
+{
+    uint8_t sc = p->bgsc[2];
+    uint32_t ty = (uint32_t)(p->vofs[2] & 0x3FF) >> 3, tx0 = (uint32_t)(p->hofs[2] & 0x3FF) >> 3;
+    uint32_t rh = snes_map_row(sc, ty), rv = snes_map_row(sc, ty + 1);
+    uint16_t en = (uint16_t)(0x2000 << bg), hofs = p->hofs[bg], vofs = p->vofs[bg];
+    h[0] = hofs, v[0] = vofs;
+    for (int c = 1; c < 33; c++) {
+        uint32_t tx = tx0 + (uint32_t)(c - 1);
+        uint16_t eh = snes_map_entry(vram, snes_map_at(sc, rh, tx)), ev;
+        if (mode == 4) {
+            ev = (eh & 0x8000) ? eh : 0;
+            eh = (eh & 0x8000) ? 0 : eh;
+        } else {
+            ev = snes_map_entry(vram, snes_map_at(sc, rv, tx));
+        }
+        h[c] = (eh & en) ? (uint16_t)((eh & 0x3F8) | (hofs & 7)) : hofs;
+        v[c] = (ev & en) ? (uint16_t)(ev & 0x3FF) : vofs;
+    }
+}
+
+/* One background of modes 0-6 on screen line `line` into lb; oh, ov: each column's scroll
+ * (offset-per-tile, snes_opt_cols), or NULL (a constant at each call) for the plain one. */
+GV_ALWAYS_INLINE void snes_draw_bg_cols(const snes_vregs *p, const uint8_t *vram, int bg, int mode, int line,
+                                        snes_layer_buf *lb, const uint16_t *oh, const uint16_t *ov)
 {
     int bpp = snes_bpp(mode, bg);
     int big = (p->bgmode >> (4 + bg)) & 1, tsh = big ? 4 : 3, tmask = big ? 15 : 7;
     uint8_t sc = p->bgsc[bg];
-    uint32_t mapbase = (uint32_t)(sc & 0xFC) << 8;
     uint32_t chrbase = (uint32_t)((p->bgnba[bg >> 1] >> ((bg & 1) * 4)) & 15) << 12;
     int mos = (p->mosaic & (1 << bg)) ? (p->mosaic >> 4) + 1 : 1;
     int y = mos > 1 ? line - (line - 1) % mos : line;
@@ -162,13 +209,16 @@ GV_HD static inline void snes_draw_bg(const snes_vregs *p, const uint8_t *vram, 
     uint16_t palbase = mode == 0 ? (uint16_t)(bg * 32) : 0;
     int palsh = bpp == 2 ? 2 : bpp == 4 ? 4 : 0;
     int direct = bpp == 8 && (p->cgwsel & 1); /* the palette bits go to the colour (lb->math) */
-    uint32_t ty = gy >> tsh;
-    uint32_t rowbase = mapbase + ((ty & 31) << 5) + ((ty & 32) && (sc & 2) ? (sc & 1 ? 0x800 : 0x400) : 0);
-    for (int sx = -(int)(hofs & 7); sx < 256; sx += 8) {
-        uint32_t gx = (hofs + (uint32_t)sx) & 0x3FF;
+    uint32_t rowbase = snes_map_row(sc, gy >> tsh);
+    int c = 0; /* the column (offset-per-tile) */
+    for (int sx = -(int)(hofs & 7); sx < 256; sx += 8, c++) {
+        uint32_t gx = ((oh ? oh[c] : hofs) + (uint32_t)sx) & 0x3FF;
+        if (ov) {
+            gy = (uint32_t)(y + ov[c]) & 0x3FF;
+            rowbase = snes_map_row(sc, gy >> tsh);
+        }
         uint32_t tx = gx >> tsh;
-        uint32_t ma = (rowbase + (tx & 31) + ((tx & 32) && (sc & 1) ? 0x400 : 0)) & 0x7FFF;
-        uint16_t e = (uint16_t)(vram[ma * 2] | vram[ma * 2 + 1] << 8);
+        uint16_t e = snes_map_entry(vram, snes_map_at(sc, rowbase, tx));
         uint32_t ry = gy & tmask;
         if (e & 0x8000)
             ry = tmask - ry;
@@ -204,6 +254,20 @@ GV_HD static inline void snes_draw_bg(const snes_vregs *p, const uint8_t *vram, 
             if (direct)
                 lb->math[x] = lb->math[s];
         }
+}
+
+/* One background of modes 0-6 on screen line `line` into lb: BG1 and BG2 of modes 2, 4
+ * and 6 with offset-per-tile, the rest with the plain scroll. */
+GV_HD static inline void snes_draw_bg(const snes_vregs *p, const uint8_t *vram, int bg, int mode, int line,
+                                      snes_layer_buf *lb)
+{
+    if ((mode == 2 || mode == 4 || mode == 6) && bg < 2) {
+        uint16_t oh[33], ov[33];
+        snes_opt_cols(p, vram, bg, mode, oh, ov);
+        snes_draw_bg_cols(p, vram, bg, mode, line, lb, oh, ov);
+    } else {
+        snes_draw_bg_cols(p, vram, bg, mode, line, lb, NULL, NULL);
+    }
 }
 
 /* Direct colour: a 256-colour pixel (BBGGGRRR) and its tile's palette bits (bgr) as

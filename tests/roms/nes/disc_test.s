@@ -1,5 +1,6 @@
 ; disc_test.s: gpuvet's test of the latch boards of nes_board_latch.c, built once per board
-; (tests/nes/build_roms.sh passes BOARD): 70 Bandai 74161, 152 its one-screen twin, 781 Irem
+; (tests/nes/build_roms.sh passes BOARD): 2 UxROM (UOROM's 16 banks, submapper 2: bus
+; conflicts), 70 Bandai 74161, 152 its one-screen twin, 781 Irem
 ; 74HC161/32 (78.1, one-screen), 783 (78.3, Holy Diver: H/V), 89 Sunsoft-2 on the Sunsoft-3
 ; board, 93 Sunsoft-2 on the 3R board, 94 UN1ROM, 180 UNROM with the first bank fixed, 97 Irem
 ; TAM-S1, 232 Camerica Quattro, 72 Jaleco JF-17, 92 JF-19, 87 Jaleco J87, 140 JF-11/14, 86
@@ -28,7 +29,13 @@ RESULT = $0200
 ; (0: none) holding FIXTAG; NCHR 8 KiB CHR banks to probe; HI: the register is at $8000+ (and
 ; the board has PRG-RAM for the status); CONF: bus conflicts; MIR: 0 none, 1 one-screen
 ; (latch values MA lower, MB upper), 2 horizontal/vertical (MA, MB), 3 both (97).
-.if BOARD = 70
+.if BOARD = 2
+    NES2_BOARD 2, 2, 16, 16, 0, $07, $00
+    NPRG = 16
+    NCHR = 0
+    FIXWIN = $C000
+    FIXTAG = 15
+.elseif BOARD = 70
     NES2_BOARD 70, 0, 16, 16, 0, $07, $00
     NPRG = 16
     NCHR = 16
@@ -148,7 +155,7 @@ RESULT = $0200
 .ifndef STATUS_OK
     STATUS_OK = HI
 .endif
-CONF = BOARD = 70 .or BOARD = 152 .or BOARD = 781 .or BOARD = 783 .or BOARD = 89 .or BOARD = 93 .or BOARD = 94 .or BOARD = 180 .or BOARD = 72 .or BOARD = 92
+CONF = BOARD = 2 .or BOARD = 70 .or BOARD = 152 .or BOARD = 781 .or BOARD = 783 .or BOARD = 89 .or BOARD = 93 .or BOARD = 94 .or BOARD = 180 .or BOARD = 72 .or BOARD = 92
 BIG = BOARD = 140 .or BOARD = 86 .or BOARD = 79 .or BOARD = 87 .or BOARD = 184
 
 .if BIG

@@ -1,23 +1,32 @@
 ; latch_test.s: gpuvet's test of the discrete-logic boards, built once per board
-; (tests/nes/build_roms.sh passes BOARD): 11 Color Dreams, 13 CPROM, 34 BNROM (submapper
-; 2), 134 NINA-001 (mapper 34 submapper 1), 66 GxROM, 71 Camerica (BF909x, iNES-style
-; submapper 0). Each PRG bank starts with its tag and a table of 0-255, so a write of v
+; (tests/nes/build_roms.sh passes BOARD): 3 CNROM and 7 AxROM (submapper 2: bus
+; conflicts), 11 Color Dreams, 13 CPROM, 34 BNROM (submapper 2), 134 NINA-001 (mapper 34
+; submapper 1), 66 GxROM, 71 Camerica (BF909x, iNES-style submapper 0). Each PRG bank starts with its tag and a table of 0-255, so a write of v
 ; to table+v is safe on boards with bus conflicts. The checks (status at $6000; the
 ; headers give 8 KiB of PRG-RAM for it):
 ;   1 each PRG bank the latch reaches shows its tag (read from RAM code: the 32 KiB boards
 ;     switch the code's own bank), and a value past the latch's bits wraps;
 ;   2 CHR: each CHR-ROM bank reads back its number through $2007 (CPROM: each 4 KiB page
 ;     of its 16 KiB CHR-RAM at $1000 keeps what was written, $0000 is page 0);
-;   3 bus conflicts (11, 13, 34, 66): a write where the ROM holds 0 latches 0;
+;   3 bus conflicts (3, 7, 11, 13, 34, 66): a write where the ROM holds 0 latches 0 (CNROM:
+;     seen in the CHR bank, its PRG being fixed);
 ;   4 Camerica: the header's vertical mirroring holds after a write to $8000; a write to
-;     $9000 selects the one-screen page (bit 4).
+;     $9000 selects the one-screen page (bit 4). AxROM: the latch's bit 4 selects the
+;     one-screen page (a byte written at $2000 with one page shows at $2C00 with the same
+;     page, not with the other).
 ; Then the test screen, with the CHR bank (or the one-screen page) changed every 32 frames.
 
 .include "common.inc"
 .include "boards.inc"
 .import __RAMCODE_LOAD__, __RAMCODE_RUN__, __RAMCODE_SIZE__
 
-.if BOARD = 11
+.if BOARD = 3
+    NES2_BOARD 3, 2, 2, 4, 0, $07, $00
+    NPRG = 1                ; 32 KiB PRG, not switched
+.elseif BOARD = 7
+    NES2_BOARD 7, 2, 8, 0, 0, $07, $07
+    NPRG = 4                ; 32 KiB banks (bits 0-2; 4 in the image)
+.elseif BOARD = 11
     NES2_BOARD 11, 0, 8, 4, 0, $07, $00
     NPRG = 4                ; 32 KiB banks the latch reaches (bits 0-1)
 .elseif BOARD = 13
@@ -36,16 +45,17 @@
     NES2_BOARD 71, 0, 8, 0, 1, $07, $07
     NPRG = 8                ; 16 KiB banks at $8000
 .endif
-CONFLICTS = BOARD = 11 .or BOARD = 13 .or BOARD = 34 .or BOARD = 66
+CONFLICTS = BOARD = 3 .or BOARD = 7 .or BOARD = 11 .or BOARD = 13 .or BOARD = 34 .or BOARD = 66
+CHRBANKS = BOARD = 3 .or BOARD = 11 .or BOARD = 66 ; 8 KiB CHR-ROM banks from the latch
 
 .if BOARD = 71
     PRG_TAGS 8
-.elseif BOARD = 13
+.elseif BOARD = 13 .or BOARD = 3
     PRG_TAGS 1
 .else
     PRG_TAGS 4
 .endif
-.if BOARD = 11 .or BOARD = 134 .or BOARD = 66
+.if BOARD = 3 .or BOARD = 11 .or BOARD = 134 .or BOARD = 66
     CHR_DATA 32
 .endif
 
@@ -131,7 +141,7 @@ l_prg:
     lda k
     cmp #NPRG
     bne l_prg
-.if BOARD <> 13
+.if BOARD <> 13 .and BOARD <> 3
     lda #NPRG               ; past the latch's bits: wraps to bank 0
     jsr prg_value
     sta lv_k
@@ -140,7 +150,7 @@ l_prg:
 .endif
 
     ; ---- 2: CHR ------------------------------------------------------------------------
-.if BOARD = 11 .or BOARD = 66
+.if CHRBANKS
     lda #0
     sta k
 l_chr:
@@ -234,7 +244,16 @@ l_check:                     ; and read them back in the other order
 
     ; ---- 3: bus conflicts ----------------------------------------------------------------
 .if CONFLICTS
-.if BOARD = 13
+.if BOARD = 3
+    lda #1
+    sta TABLE               ; ROM holds 0 there: CHR bank 0, not 1
+    ldx #$00
+    ldy #$00
+    jsr chr_peek
+    EXPECT 0, 3, "CNROM conflict: CHR 1 KiB bank "
+    lda #0
+    LATCH
+.elseif BOARD = 13
     lda #1
     sta TABLE               ; ROM holds 0 there: the latch takes 0
     ldx #$10
@@ -275,6 +294,29 @@ l_check:                     ; and read them back in the other order
     ldy #$00
     jsr chr_peek
     EXPECT $5A, 4, "one-screen lower $2400 "
+.elseif BOARD = 7
+    lda #$00                ; the lower page
+    LATCH
+    lda #$5A
+    ldx #$20
+    ldy #$00
+    jsr chr_poke
+    lda #$10                ; the upper page: $2000-$2FFF all show it
+    LATCH
+    lda #$A5
+    ldx #$24
+    ldy #$00
+    jsr chr_poke
+    ldx #$20
+    ldy #$00
+    jsr chr_peek
+    EXPECT $A5, 4, "one-screen upper: $2000 "
+    lda #$00                ; the lower page again: the first byte
+    LATCH
+    ldx #$2C
+    ldy #$00
+    jsr chr_peek
+    EXPECT $5A, 4, "one-screen lower: $2C00 "
 .endif
 
     PRINT "discrete board checks passed"
@@ -319,7 +361,7 @@ l_fill:                      ; 16 KiB CHR-RAM through $1000: page k gets banks 4
     lda k
     cmp #4
     bne l_fill
-.elseif BOARD = 34 .or BOARD = 71
+.elseif BOARD = 7 .or BOARD = 34 .or BOARD = 71
     lda #0
     sta k
 l_fill8:                     ; 8 KiB CHR-RAM: banks 0-7
@@ -360,7 +402,7 @@ chr_value:
 
 nmi:
     NMI_EVERY_32 l_out   ; every 32 frames: the next bank (or page)
-.if BOARD = 11 .or BOARD = 66
+.if CHRBANKS
     and #3
     jsr chr_value
     LATCH
@@ -379,6 +421,13 @@ nmi:
     asl a
     asl a
     sta $9000
+.elseif BOARD = 7
+    and #1                  ; the one-screen page (PRG bank 0 kept)
+    asl a
+    asl a
+    asl a
+    asl a
+    LATCH
 .endif
 l_out:
     POP_AXY_RTI
