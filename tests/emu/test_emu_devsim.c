@@ -576,6 +576,14 @@ int main(void)
         check_console(&nes_console, c, roms[r], 60);
         nes_console.cart_free(c);
     }
+    /* the PPU accuracy ROM: a misaligned sprite evaluation start (logged per line) in its
+     * timed frames, and the greyscale writes that recolour the two pixels before (frames
+     * 381, 384, ...): 390 frames */
+    void *ca = load_nes("acc4_test");
+    if (ca) {
+        check_console(&nes_console, ca, "acc4_test", 390);
+        nes_console.cart_free(ca);
+    }
     /* the MMC5's vertical split (sprite 0 checks, then the screen's three splits) and its
      * sound (pulse 1 from frame 43): 120 frames */
     void *c5 = load_nes("mmc5x");

@@ -27,7 +27,7 @@ build() { # name linker-config source defines (comma-separated NAME=VALUE)
 }
 status=0
 # name:linker-config[:source:defines] (the source is name.s unless given)
-for r in cpu_test:nrom.cfg ppu_scene:nrom.cfg apu_test:nrom.cfg mmc3_irq:mmc3.cfg input_test:nrom.cfg acc_test:mmc3.cfg acc2_test:nrom.cfg acc3_test:nrom.cfg \
+for r in cpu_test:nrom.cfg ppu_scene:nrom.cfg apu_test:nrom.cfg mmc3_irq:mmc3.cfg input_test:nrom.cfg acc_test:mmc3.cfg acc2_test:nrom.cfg acc3_test:nrom.cfg acc4_test:nrom.cfg \
   cnrom:cnrom.cfg:latch_test:BOARD=3 axrom:latch32.cfg:latch_test:BOARD=7 uxrom:disc16.cfg:disc_test:BOARD=2 \
   colordreams:latch32c.cfg:latch_test:BOARD=11 cprom:cprom.cfg:latch_test:BOARD=13 bnrom:latch32.cfg:latch_test:BOARD=34 \
   nina001:latch32c.cfg:latch_test:BOARD=134 gxrom:latch32c.cfg:latch_test:BOARD=66 camerica:latch16.cfg:latch_test:BOARD=71 \

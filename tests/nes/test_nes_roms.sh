@@ -68,7 +68,7 @@ boards="$boards fcg153 ss88006 rambo1 namco175 n163"
 verdict_flags() {
   case $1 in acc2_test) echo "--reset-at 20" ;; *) echo "" ;; esac
 }
-for rom in cpu_test ppu_scene apu_test mmc3_irq acc_test acc2_test acc3_test $boards; do
+for rom in cpu_test ppu_scene apu_test mmc3_irq acc_test acc2_test acc3_test acc4_test $boards; do
   if ! echo " $nostatus " | grep -q " $rom "; then
     # shellcheck disable=SC2046
     "$GPUVET" run nes "$roms/$rom.nes" --test-rom $(verdict_flags $rom) -q >"$T_TMP/t.out" 2>&1

@@ -176,7 +176,10 @@ GV_INLINE void nes_log_draw_line(const nes_logview *lv, const nes_linestart *ls,
         uint32_t base = nes_pos(line, 0);
         while (d < d1) {
             while (ei < nev && nes_pos(lv->ev[ei].line, lv->ev[ei].dot) <= base + (uint32_t)d) {
+                uint8_t old_mask = p->r.mask;
                 nes_apply_event(p, &lv->ev[ei]);
+                if (seg == 1 && lv->ev[ei].kind == NES_EV_REGS) /* greyscale acts two pixels back */
+                    nes_grey_back(p, L, d, old_mask, p->r.mask);
                 ei++;
             }
             int nd = d1;

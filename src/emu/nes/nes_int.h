@@ -38,6 +38,9 @@ typedef struct {
     uint8_t vbl_suppress;
     uint8_t short_line;  /* the current pre-render line skips its last dot */
     uint64_t hit_clk, ovf_clk; /* when the hit / overflow flags get set (NES_NEVER: not pending) */
+    uint8_t hit_cand;    /* the sprite 0 pixels that may hit, bit k = k pixels after the one at hit_clk
+                          * (bit 0); PPUMASK is checked as each is drawn (not in the save state:
+                          * after a load only the pending pixel is checked) */
     uint8_t a12;         /* PPU address line 12 as the mapper last saw it */
     uint64_t a12_low;    /* dot time it last went low */
     uint8_t spr_a12[8];  /* A12 of each sprite fetch slot on the current line (8x16) */

@@ -231,8 +231,10 @@ static void plan_sprites(nes_ppu *p, int L)
 {
     int n = L + 1, found = 0, tall = (p->pl.r.ctrl & NES_CTRL_SPR16) != 0;
     int table = (p->pl.r.ctrl & NES_CTRL_SPR_HI) ? 0x1000 : 0;
-    for (int i = 0; i < 64 && found < 8; i++) {
-        int row = n - 1 - p->oam[4 * i], tile = p->oam[4 * i + 1], attr = p->oam[4 * i + 2];
+    int s = L < 0 ? 0 : p->pl.r.oam0, recs = 64 - (s >> 2); /* the records from oam0 (nes_sprite_setup) */
+    for (int i = 0; i < recs && found < 8; i++) {
+        int o = s + 4 * i;
+        int row = n - 1 - p->oam[o & 255], tile = p->oam[(o + 1) & 255], attr = p->oam[(o + 2) & 255];
         if (row < 0 || row >= (tall ? 16 : 8))
             continue;
         if (attr & 0x80) /* vertical flip */
@@ -290,34 +292,38 @@ static int watch_stop(nes *m, int line, int d0, int d1)
 /* ---- sprite 0 hit and overflow, per line, from OAM and pattern data ------------------ */
 
 /* At dot 321 of line L: if sprite 0 covers line L + 1 and an opaque sprite-0 pixel meets an
- * opaque background pixel there, the hit flag will be set at the dot that pixel is drawn.
+ * opaque background pixel there (x 0-254), the hit flag will be set at the dot that pixel is
+ * drawn if PPUMASK then shows both layers there (hit_check): the PPU evaluates and fetches
+ * sprites and background with either layer on, and the layers and the left-column clips
+ * act per pixel (the NESdev wiki's "PPU OAM", sprite 0 hits), so a PPUMASK write during
+ * the line counts from the pixel it reaches.
+ * Sprite 0 is the first record evaluated: the 4 bytes from OAM byte oam0 (nes_sprite_setup).
  * Background slot s of the next line is the tile s coarse-X steps after v (now), fetched
  * by the drawing rules (nes_bg_group: the MMC5's too). */
 static void plan_hit(nes *m, int L)
 {
     nes_ppu *p = &m->ppu;
     const nes_pregs *r = &p->pl.r;
-    if ((p->status & 0x40) || (r->mask & (NES_MASK_BG | NES_MASK_SPR)) != (NES_MASK_BG | NES_MASK_SPR))
+    if ((p->status & 0x40) || !nes_rendering(r))
         return;
-    int n = L + 1, h = (r->ctrl & NES_CTRL_SPR16) ? 16 : 8;
-    int row = n - 1 - p->oam[0];
+    int n = L + 1, h = (r->ctrl & NES_CTRL_SPR16) ? 16 : 8, s0 = r->oam0;
+    int row = n - 1 - p->oam[s0];
     if (row < 0 || row >= h)
         return;
     uint8_t slo, shi;
-    nes_sprite_row(&p->mem, r, p->oam[1], p->oam[2], row, &slo, &shi);
+    nes_sprite_row(&p->mem, r, p->oam[(s0 + 1) & 255], p->oam[(s0 + 2) & 255], row, &slo, &shi);
     if (!(slo | shi))
         return;
-    int x0 = p->oam[3];
-    int clip = (r->mask & (NES_MASK_BG_LEFT | NES_MASK_SPR_LEFT)) != (NES_MASK_BG_LEFT | NES_MASK_SPR_LEFT);
+    int x0 = p->oam[(s0 + 3) & 255];
     nes_pline bg; /* only its registers and fetch slots are used */
     bg.r = *r;
-    int have = -1;
+    int have = -1, first = -1;
     uint8_t blo = 0, bhi = 0;
     for (int k = 0; k < 8; k++) {
         int x = x0 + k;
         if (x > 254)
             break;
-        if (!(((slo | shi) >> (7 - k)) & 1) || (x < 8 && clip))
+        if (!(((slo | shi) >> (7 - k)) & 1))
             continue;
         int col = x + r->x, s = col >> 3;
         if (s != have) {
@@ -332,36 +338,66 @@ static void plan_hit(nes *m, int L)
         }
         int b = 7 - (col & 7);
         if (((blo | bhi) >> b) & 1) {
-            p->hit_clk = p->clk + (uint64_t)(NES_DOTS - 321) + (uint64_t)(x + 1);
-            return;
+            if (first < 0) {
+                first = k;
+                p->hit_clk = p->clk + (uint64_t)(NES_DOTS - 321) + (uint64_t)(x + 1);
+                p->hit_cand = 0;
+            }
+            p->hit_cand |= (uint8_t)(1u << (k - first));
         }
     }
+}
+
+/* On arriving at the dot that draws a candidate pixel (hit_clk): the flag is set if PPUMASK
+ * shows the background and the sprites there (pixels 0-7: both left columns too), else the
+ * next candidate of the line is waited for. */
+static void hit_check(nes_ppu *p)
+{
+    int x = p->dot - 1;
+    uint8_t mk = p->pl.r.mask;
+    int left = (mk & (NES_MASK_BG_LEFT | NES_MASK_SPR_LEFT)) == (NES_MASK_BG_LEFT | NES_MASK_SPR_LEFT);
+    if ((mk & NES_MASK_BG) && (mk & NES_MASK_SPR) && (x >= 8 || left)) {
+        p->status |= 0x40;
+        p->hit_clk = NES_NEVER;
+        return;
+    }
+    uint8_t rest = (uint8_t)(p->hit_cand >> 1);
+    if (!rest) {
+        p->hit_clk = NES_NEVER;
+        return;
+    }
+    int j = 1;
+    while (!(rest & 1))
+        rest >>= 1, j++;
+    p->hit_cand = (uint8_t)(p->hit_cand >> j);
+    p->hit_clk += (uint64_t)j;
 }
 
 /* At dot 65 of line L: sprite evaluation for line L + 1 with the hardware's overflow bug.
  * Each OAM entry takes 2 dots to check, 8 when it is copied; after eight sprites the PPU
  * keeps checking but steps the byte index along with the sprite index, so it reads tile,
- * attribute or X bytes as Y coordinates. */
+ * attribute or X bytes as Y coordinates. Evaluation starts at OAM byte oam0: sprite index
+ * oam0 / 4, byte index oam0 % 4 (nes_sprite_setup). */
 static void plan_overflow(nes *m, int L)
 {
     nes_ppu *p = &m->ppu;
     if ((p->status & 0x20) || !nes_rendering(&p->pl.r))
         return;
-    int h = (p->pl.r.ctrl & NES_CTRL_SPR16) ? 16 : 8, count = 0;
-    for (int i = 0; i < 64; i++)
-        count += (unsigned)(L - p->oam[4 * i]) < (unsigned)h;
+    int h = (p->pl.r.ctrl & NES_CTRL_SPR16) ? 16 : 8, count = 0, n0 = p->pl.r.oam0 >> 2, m0 = p->pl.r.oam0 & 3;
+    for (int i = n0; i < 64; i++)
+        count += (unsigned)(L - p->oam[4 * i + m0]) < (unsigned)h;
     if (count < 8)
         return;
-    int dot = 65, found = 0, n = 0;
+    int dot = 65, found = 0, n = n0;
     for (; n < 64 && found < 8; n++) {
-        if ((unsigned)(L - p->oam[4 * n]) < (unsigned)h) {
+        if ((unsigned)(L - p->oam[4 * n + m0]) < (unsigned)h) {
             found++;
             dot += 8;
         } else {
             dot += 2;
         }
     }
-    for (int mm = 0; n < 64; dot += 2) {
+    for (int mm = m0; n < 64; dot += 2) {
         if ((unsigned)(L - p->oam[4 * n + mm]) < (unsigned)h) {
             p->ovf_clk = p->clk + (uint64_t)((dot > 256 ? 256 : dot) - 65);
             return;
@@ -381,7 +417,7 @@ static int line_len(const nes *m)
 /* The next dot after `dot` on this line where something is processed. */
 static int next_stop(const nes *m, int line, int dot, int len)
 {
-    int c[4], n = 0;
+    int c[5], n = 0;
     int mmc3 = (nes_board_counts_a12(m) && (m->ppu.pl.r.ctrl & NES_CTRL_SPR16)) || (m->hooks & NES_HOOK_FETCH);
     if (line < NES_H) {
         c[n++] = 65;
@@ -394,6 +430,7 @@ static int next_stop(const nes *m, int line, int dot, int len)
         c[n++] = 1;
         if (mmc3)
             c[n++] = 257;
+        c[n++] = 321;
         c[n++] = 339;
     }
     int best = len;
@@ -424,26 +461,50 @@ static inline void decide_skip(nes *m)
     p->short_line = p->odd && m->tm.odd_skip && nes_rendering(&p->pl.r);
 }
 
+/* Rendering lines set OAMADDR to 0 during their sprite fetches (dots 257-320): done on
+ * arriving at dot 321, so a $2003 write at dots 321-340 holds into the next line's sprite
+ * evaluation (the NESdev wiki's "PPU registers", OAMADDR). */
+static inline void oam_addr_reset(nes *m)
+{
+    if (nes_rendering(&m->ppu.pl.r))
+        m->ppu.oamaddr = 0;
+}
+
+/* At dot 65 of a picture line: sprite evaluation starts at the OAM byte OAMADDR points at
+ * (r.oam0; the 2C02's copy of eight bytes to OAM's start when OAMADDR is 8 or more as
+ * rendering starts is not modelled). A change goes into the frame log for the renderers. */
+static inline void oam_start(nes *m)
+{
+    nes_ppu *p = &m->ppu;
+    if (p->oamaddr == p->pl.r.oam0)
+        return;
+    p->pl.r.oam0 = p->oamaddr;
+    if (p->log_on)
+        log_push(m, NES_EV_MAP, 22, p->oamaddr, 0);
+}
+
 /* What happens on arriving at (line, dot), before that dot is processed. */
 static void at_position(nes *m)
 {
     nes_ppu *p = &m->ppu;
     int line = p->line, dot = p->dot;
-    if (p->clk == p->hit_clk) {
-        p->status |= 0x40;
-        p->hit_clk = NES_NEVER;
-    }
+    if (p->clk == p->hit_clk)
+        hit_check(p);
     if (p->clk == p->ovf_clk) {
         p->status |= 0x20;
         p->ovf_clk = NES_NEVER;
     }
     if (line < NES_H) {
-        if (dot == 65 && line < NES_H)
+        if (dot == 65) {
+            oam_start(m);
             plan_overflow(m, line);
-        else if (dot == 321 && line < NES_H - 1)
-            plan_hit(m, line);
-        else if (dot == 257 && m->hooks)
+        } else if (dot == 321) {
+            oam_addr_reset(m);
+            if (line < NES_H - 1)
+                plan_hit(m, line);
+        } else if (dot == 257 && m->hooks) {
             plan_sprites(p, line);
+        }
         return;
     }
     if (line == NES_H && dot == 0) {
@@ -471,6 +532,8 @@ static void at_position(nes *m)
             p->hit_clk = p->ovf_clk = NES_NEVER;
         } else if (dot == 257 && m->hooks) {
             plan_sprites(p, -1);
+        } else if (dot == 321) {
+            oam_addr_reset(m);
         } else if (dot == 339) {
             decide_skip(m);
         }
@@ -530,9 +593,6 @@ void nes_ppu_sync(nes *m)
             m->bd->ppu_read(m, a);
         }
         if (d1 >= len) {
-            /* rendering lines set OAMADDR to 0 during their sprite fetches (dots 257-320) */
-            if ((p->line < NES_H || p->line == m->tm.pre) && nes_rendering(&p->pl.r))
-                p->oamaddr = 0;
             p->dot = 0;
             if (p->line == m->tm.pre) {
                 p->line = 0;
@@ -904,6 +964,8 @@ void nes_ppu_write(nes *m, int reg, uint8_t v)
          * NESdev wiki's "Colour emphasis"): kept as the colour output uses them, red in bit 5 */
         if (m->tm.emph_swap)
             v = (uint8_t)((v & 0x9F) | ((v & 0x20) << 1) | ((v & 0x40) >> 1));
+        if (m->opt.video_native && p->line < NES_H) /* greyscale acts two pixels back */
+            nes_grey_back(&p->pl, p->line, p->dot, r->mask, v);
         r->mask = v;
         log_regs(m);
         nes_resched(m);

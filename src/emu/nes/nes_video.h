@@ -65,7 +65,8 @@ enum {
  * registers (v: current VRAM address, t: temporary address, x: fine X scroll). */
 typedef struct {
     uint16_t v, t;
-    uint8_t x, ctrl, mask, spare;
+    uint8_t x, ctrl, mask;
+    uint8_t oam0;        /* OAMADDR at dot 65 of the line before: the OAM byte sprite evaluation starts at */
     uint32_t chr_map[8]; /* byte offset of each 1 KiB pattern window ($0000-$1FFF) */
     uint16_t nt_map[4];  /* each 1 KiB nametable slot ($2000-$2FFF): NES_NT_CHR, or an offset in nametable RAM */
     uint32_t spr_map[8]; /* NES_EX_SETS: the sprites' pattern windows (else unused) */
@@ -89,7 +90,7 @@ enum {
     NES_EV_PAL = 4,  /* palette entry a (0-31, canonical) = b */
     NES_EV_OAM = 5,  /* OAM byte a = b */
     NES_EV_MAP = 6,  /* slot 0-7: chr_map[slot] = a; 8-11: nt_map[slot - 8] = a; 12-19: spr_map[slot - 12] = a; 20: ex = a;
-                      * 21: split = a */
+                      * 21: split = a; 22: oam0 = a */
 };
 
 /* Where pattern, nametable and OAM bytes come from. In the core these are the live
@@ -441,7 +442,11 @@ GV_INLINE void nes_sprite_row(const nes_pmem *m, const nes_pregs *r, int tile, i
 /* Sprite evaluation and pattern fetches for line `n` (done by the hardware during dots
  * 65-320 of line n-1; here at once at dot 257). The first eight sprites in OAM order whose
  * rows cover the line are drawn; a lower OAM index wins where two overlap. OAM Y is the top
- * row minus one, so no sprite shows on line 0. */
+ * row minus one, so no sprite shows on line 0. Evaluation starts at OAM byte r.oam0 (the
+ * NESdev wiki's "PPU sprite evaluation": OAMADDR at dot 65, normally 0): the 4-byte records
+ * from there are the sprites (Y, tile, attribute, X, misaligned when oam0 is not a multiple
+ * of 4, the last one wrapping to byte 0), up to the one in OAM's last 4-byte row; the first
+ * record is the one sprite 0 hit watches. */
 GV_INLINE void nes_sprite_setup(nes_pline *p, const nes_pmem *m, int n)
 {
     if (p->spr_on)
@@ -453,16 +458,16 @@ GV_INLINE void nes_sprite_setup(nes_pline *p, const nes_pmem *m, int n)
     int h = (p->r.ctrl & NES_CTRL_SPR16) ? 16 : 8;
     /* first the (up to eight) sprites on the line, then their pixels: the search stores
      * nothing the compiler must assume aliases OAM or the overlay, so its loop stays short */
-    int hit[8], found = 0;
-    for (int i = 0; i < 64 && found < 8; i++) {
-        int row = n - 1 - nes_oam_rd(m, 4 * i);
+    int hit[8], found = 0, s = p->r.oam0, recs = 64 - (s >> 2);
+    for (int i = 0; i < recs && found < 8; i++) {
+        int row = n - 1 - nes_oam_rd(m, (s + 4 * i) & 255);
         if (row >= 0 && row < h)
             hit[found++] = i;
     }
     for (int f = 0; f < found; f++) {
-        int i = hit[f], row = n - 1 - nes_oam_rd(m, 4 * i);
-        int tile = nes_oam_rd(m, 4 * i + 1), attr = nes_oam_rd(m, 4 * i + 2);
-        int x0 = nes_oam_rd(m, 4 * i + 3);
+        int i = hit[f], o = s + 4 * i, row = n - 1 - nes_oam_rd(m, o & 255);
+        int tile = nes_oam_rd(m, (o + 1) & 255), attr = nes_oam_rd(m, (o + 2) & 255);
+        int x0 = nes_oam_rd(m, (o + 3) & 255);
         uint8_t lo, hi;
         nes_sprite_row(m, &p->r, tile, attr, row, &lo, &hi);
         if (!(lo | hi))
@@ -528,6 +533,27 @@ GV_INLINE uint16_t nes_pixel(const nes_pline *p, int x)
     }
     int c = p->pal[ci] & ((r->mask & NES_MASK_GREY) ? 0x30 : 0x3F);
     return (uint16_t)(c | ((r->mask & NES_MASK_EMPH) << 1));
+}
+
+/* The greyscale bit of PPUMASK acts at the PPU's colour output, which comes two dots after
+ * the stage where nes_pixel picks the colour (the NESdev wiki's PPU rendering timing: the
+ * pixel output is delayed by the rendering pipeline). So a write landing before dot `dot`
+ * (whose pixel is dot - 1) already greys pixels dot - 3 and dot - 2: blargg's nmi_sync
+ * documents the write at CPU cycle 2286 + N + 5 of a frame starting its monochrome line at
+ * pixel 3N - 290. Redraws those two pixels of line `line` with the registers they were drawn
+ * with and the new greyscale bit, for writes at dots 3-256 (the ones of dots 0-2 and 257-258
+ * would reach the line before, or pixels the log renderers have already passed: not
+ * modelled); the other PPUMASK bits take effect at `dot` as before. Every renderer calls
+ * this where it applies the write. */
+GV_INLINE void nes_grey_back(nes_pline *p, int line, int dot, uint8_t old_mask, uint8_t new_mask)
+{
+    if (!((old_mask ^ new_mask) & NES_MASK_GREY) || !p->out || line >= NES_H || dot < 3 || dot > 256)
+        return;
+    uint8_t keep = p->r.mask;
+    p->r.mask = (uint8_t)((old_mask & ~NES_MASK_GREY) | (new_mask & NES_MASK_GREY));
+    for (int x = dot - 3; x < dot - 1; x++)
+        nes_put(p, x, nes_pixel(p, x));
+    p->r.mask = keep;
 }
 
 /* All four fetches of a group into slot s for picture line ln (the registers fixed through
@@ -768,8 +794,10 @@ GV_INLINE void nes_apply_event(nes_pline *p, const nes_vev *e)
             p->r.spr_map[(e->slot - 12) & 7] = e->a;
         else if (e->slot == 20)
             p->r.ex = e->a;
-        else
+        else if (e->slot == 21)
             p->r.split = e->a;
+        else
+            p->r.oam0 = (uint8_t)e->a;
         break;
     default:
         break;
