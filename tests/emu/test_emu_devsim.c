@@ -11,6 +11,7 @@
  * renderers through emu_batch give the native renderers' hashes on several instances,
  * and that frame k-1 goes to the device while frame k is emulated. What it cannot check
  * is CUDA itself: bench/gb/run_h200.sh and bench/nes/run_h200.sh do that on a GPU. */
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <omp.h>
@@ -583,6 +584,37 @@ int main(void)
     if (ca) {
         check_console(&nes_console, ca, "acc4_test", 390);
         nes_console.cart_free(ca);
+    }
+    /* every other NES ROM the suite built (a test ROM per board and the accuracy ROMs): 30
+     * frames each, so that every board family's picture and sound go through the device
+     * path too; in name order */
+    const char *first = nes_rom("ppu_scene");
+    if (first) {
+        char dir[1024];
+        snprintf(dir, sizeof dir, "%.*s", (int)(strrchr(first, '/') - first), first);
+        struct dirent **list;
+        int n = scandir(dir, &list, NULL, alphasort), more = 0;
+        for (int i = 0; i < n; i++) {
+            char base[256];
+            size_t len = strlen(list[i]->d_name);
+            int seen = 0;
+            if (len > 4 && len < sizeof base && !strcmp(list[i]->d_name + len - 4, ".nes")) {
+                snprintf(base, sizeof base, "%.*s", (int)(len - 4), list[i]->d_name);
+                for (size_t r = 0; r < GV_ARRAY_LEN(roms); r++)
+                    seen |= !strcmp(roms[r], base);
+                seen |= !strcmp(base, "acc4_test") || !strcmp(base, "mmc5x");
+                void *c = seen ? NULL : load_nes(base);
+                if (c) {
+                    check_console(&nes_console, c, base, 30);
+                    nes_console.cart_free(c);
+                    more++;
+                }
+            }
+            free(list[i]);
+        }
+        free(list);
+        t_check(more >= 50, "nes devsim every ROM", "%d more NES ROMs of %s through the device path (at least 50 "
+                "expected: the board test ROMs)", more, dir);
     }
     /* the MMC5's vertical split (sprite 0 checks, then the screen's three splits) and its
      * sound (pulse 1 from frame 43): 120 frames */
