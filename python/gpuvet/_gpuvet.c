@@ -464,6 +464,12 @@ static int console_ready(Console *o)
 /* step(buttons u32[n], frames, out, grey) -> frames completed: instance i holds buttons[i]
  * for `frames` frames; out (or None) gets each instance's last frame, RGB (n, h, w, 3) or,
  * with grey, luma (n, h, w) = (299 R + 587 G + 114 B + 500) / 1000. */
+/* The grey value of an RGB colour: (299 R + 587 G + 114 B + 500) / 1000. */
+static inline uint8_t luma(unsigned r, unsigned g, unsigned b)
+{
+    return (uint8_t)((299u * r + 587u * g + 114u * b + 500u) / 1000u);
+}
+
 /* The mean of the down x down block of an RGB888 frame w pixels wide at (x0, y0), per
  * channel, rounded to nearest (down 1: the pixel). */
 static void frame_block(const uint8_t *src, int w, int x0, int y0, int down, unsigned c[3])
@@ -530,13 +536,18 @@ static PyObject *Console_step(Console *o, PyObject *args)
                 continue;
             }
             uint8_t *d = dst + (size_t)i * px * (grey ? 1 : 3);
+            if (down == 1) { /* grey at full size: the luma of each pixel, no block sums */
+                for (size_t p = 0; p < px; p++)
+                    d[p] = luma(src[3 * p], src[3 * p + 1], src[3 * p + 2]);
+                continue;
+            }
             for (int y = 0; y < oh; y++)
                 for (int x = 0; x < ow; x++) {
                     unsigned c[3];
                     frame_block(src, w, x * down, y * down, down, c);
                     size_t p = (size_t)y * ow + x;
                     if (grey) {
-                        d[p] = (uint8_t)((299u * c[0] + 587u * c[1] + 114u * c[2] + 500u) / 1000u);
+                        d[p] = luma(c[0], c[1], c[2]);
                     } else {
                         d[3 * p] = (uint8_t)c[0];
                         d[3 * p + 1] = (uint8_t)c[1];
