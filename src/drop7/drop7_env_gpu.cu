@@ -4,7 +4,9 @@
  * DLPack exchange names with 1): a check of every column (the lowest illegal slot by
  * atomicMin), the moves (none when a column was illegal) and nothing else; then the verdict
  * (the illegal slot, the games ended) comes back and the step returns with the device done.
- * Every runtime call is checked, and every launch. */
+ * A reset or step first waits for all work queued on the GPU (a consumer's too, on any
+ * stream), so nothing still reading the arrays sees them change under it. Every runtime call
+ * is checked, and every launch. */
 #include "dev/gpu_common.h"
 
 #include <limits.h>
@@ -211,6 +213,7 @@ extern "C" const char *drop7_env_gpu_name(const drop7_env_gpu *e)
 extern "C" gv_status drop7_env_gpu_reset(drop7_env_gpu *e, uint64_t base, gv_err *err)
 {
     GV_GPU_TRY(cudaSetDevice(e->device), err);
+    GV_GPU_TRY(cudaDeviceSynchronize(), err);
     e->base = base;
     drop7_k_env_reset<<<gpu_blocks((size_t)e->n, ENV_THREADS), ENV_THREADS>>>(e->d_rules, e->d_slots, e->a, base, e->n);
     GV_GPU_TRY(cudaGetLastError(), err);
@@ -225,6 +228,7 @@ extern "C" gv_status drop7_env_gpu_step(drop7_env_gpu *e, const void *actions, i
     if (bits != 8 && bits != 16 && bits != 32 && bits != 64)
         return gv_fail(err, GV_ERR_INPUT, "Drop7Env.step: actions of %d-bit integers (8, 16, 32 or 64)", bits);
     GV_GPU_TRY(cudaSetDevice(e->device), err);
+    GV_GPU_TRY(cudaDeviceSynchronize(), err); /* readers of the last step's arrays are done */
     const void *act = actions;
     if (!on_device) {
         GV_GPU_TRY(cudaMemcpy(e->d_act, actions, (size_t)e->n * (size_t)(bits / 8), cudaMemcpyHostToDevice), err);

@@ -250,6 +250,7 @@ extern "C" gv_status emu_gpu_obs(emu_gpu *g, int w, int h, int down, int grey, c
     const uint8_t *frames = g->ops->vres_is_hash ? g->ops->frames(g->dev) : g->s[g->last].d_vres;
     size_t n = (size_t)g->n, total = n * (size_t)(w / down) * (size_t)(h / down) * (grey ? 1 : 3);
     GV_GPU_TRY(cudaSetDevice(g->id.index), err);
+    GV_GPU_TRY(cudaDeviceSynchronize(), err); /* readers of the last output (any stream) are done */
     if (total > g->cap_obs) {
         (void)cudaFree(g->d_obs);
         g->d_obs = NULL;

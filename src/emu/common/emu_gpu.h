@@ -73,8 +73,9 @@ gv_status emu_gpu_frame(emu_gpu *g, int i, uint8_t *rgb, gv_err *err);
 /* Every instance's last frame (w x h RGB888 each) made smaller on the device
  * (frame_reduce.h: down x down blocks averaged, grey with grey) into a device buffer the
  * pipeline owns, n x h/down x w/down x (grey ? 1 : 3) bytes, valid until the next call or
- * close; *out gets it, *device the GPU's ordinal. Waits for the stream first and returns when
- * the result is in place. GV_ERR_INPUT without device video. */
+ * close; *out gets it, *device the GPU's ordinal. Waits for all work queued on the device
+ * first (readers of the last output included) and returns when the result is in place.
+ * GV_ERR_INPUT without device video. */
 gv_status emu_gpu_obs(emu_gpu *g, int w, int h, int down, int grey, const uint8_t **out, int *device, gv_err *err);
 /* The device's name for records ("NVIDIA H200"). */
 const char *emu_gpu_name(const emu_gpu *g);
