@@ -55,13 +55,12 @@ chk:   lda     res,x
         cmp     hi,x
         beq     chk_ok
         bcs     bad
-chk_ok:    inx
+chk_ok: inx
         cpx     #5
         bne     chk
         status_end #0, passed_txt
-bad:   inx
-        txa
-        sta     test
+bad:    inx
+        stx     test            ; the check's number (i16: its high byte 0 above it)
         status_end test, failed_txt
 
 nmi:    rti
