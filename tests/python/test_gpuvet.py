@@ -12,11 +12,11 @@ import sys
 import tempfile
 import threading
 import time
-import unittest
 
 import numpy as np
 
 import gpuvet
+from gv_unittest import Said, main, same_records
 
 GPUVET = os.environ["GPUVET"]
 ROOT = os.environ["GV_ROOT"]
@@ -66,21 +66,6 @@ def gpu_usable():
 
 
 GPU = gpu_usable()
-
-
-def same_records(a, b):
-    """The first field where records a and b differ, or None."""
-    for f in gpuvet.RECORD_DTYPE.names:
-        if not np.array_equal(a[f], b[f]):
-            return "%s: %s vs %s" % (f, a[f], b[f])
-    return None
-
-
-class Said(unittest.TestCase):
-    said = ""
-
-    def say(self, text):
-        self.said = (self.said + "; " if self.said else "") + text
 
 
 class TestDrop7(Said):
@@ -623,29 +608,5 @@ class TestExample(Said):
         self.say("the self-play example of docs/PYTHON.md ran for 12 s: " + last)
 
 
-class Result(unittest.TextTestResult):
-    def addSuccess(self, test):
-        super().addSuccess(test)
-        print("PASS python %s: %s" % (test._testMethodName, getattr(test, "said", "") or "ran"), flush=True)
-
-    def addFailure(self, test, err):
-        super().addFailure(test, err)
-        msg = str(err[1]).strip().splitlines()
-        print("FAIL python %s: %s" % (test._testMethodName, " ".join(msg)[:600]), flush=True)
-
-    def addError(self, test, err):
-        super().addError(test, err)
-        print("FAIL python %s: %s: %s" % (test._testMethodName, err[0].__name__, str(err[1]).strip()[:600]),
-              flush=True)
-
-    def addSkip(self, test, reason):
-        super().addSkip(test, reason)
-        print("SKIP python %s: %s" % (test._testMethodName, reason), flush=True)
-
-
 if __name__ == "__main__":
-    suite = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
-    if len(sys.argv) > 1:
-        suite = unittest.TestSuite(t for s in suite for t in s if any(a in t.id() for a in sys.argv[1:]))
-    r = unittest.TextTestRunner(stream=sys.stderr, resultclass=Result, verbosity=0).run(suite)
-    sys.exit(0 if r.wasSuccessful() else 1)
+    main(sys.modules[__name__], "python")
