@@ -159,23 +159,19 @@ printf 'GVGBSTAT\002\000\000\000' >"$T_TMP/gb.state"
 head -c 5000 /dev/zero >>"$T_TMP/gb.state"
 expect_exit "snes Game Boy state" 2 "$G" run snes "$R/cpu_test.sfc" --load-state "$T_TMP/gb.state" --frames 1 --no-battery
 
-# ---- battery RAM: the status block survives in the .sav file ----------------------------
-cp "$R/cpu_test.sfc" "$T_TMP/bat.sfc"
-"$G" run "$T_TMP/bat.sfc" --frames 60 -q >/dev/null 2>&1
-if [ "$(wc -c <"$T_TMP/bat.sav" 2>/dev/null)" = 8192 ] && [ "$(od -An -tx1 -j1 -N3 "$T_TMP/bat.sav" | tr -d ' ')" = deb061 ]; then
-  pass "snes battery" "bat.sav: 8192 bytes, the status block's signature DE B0 61 at +1"
-else
-  fail "snes battery" "bat.sav: $(wc -c <"$T_TMP/bat.sav" 2>/dev/null) bytes, +1: $(od -An -tx1 -j1 -N3 "$T_TMP/bat.sav" 2>/dev/null)"
-fi
-# a Super FX cartridge's battery: its 128 KiB Game Pak RAM (the expansion RAM byte), the
-# status block at its start
-cp "$R/gsu_test.sfc" "$T_TMP/gbat.sfc"
-"$G" run "$T_TMP/gbat.sfc" --frames 30 -q >/dev/null 2>&1
-if [ "$(wc -c <"$T_TMP/gbat.sav" 2>/dev/null)" = 131072 ] && [ "$(od -An -tx1 -j1 -N3 "$T_TMP/gbat.sav" | tr -d ' ')" = deb061 ]; then
-  pass "snes gsu battery" "gbat.sav: 131072 bytes, the status block's signature DE B0 61 at +1"
-else
-  fail "snes gsu battery" "gbat.sav: $(wc -c <"$T_TMP/gbat.sav" 2>/dev/null) bytes, +1: $(od -An -tx1 -j1 -N3 "$T_TMP/gbat.sav" 2>/dev/null)"
-fi
+# ---- battery RAM: the status block survives in the .sav file (a Super FX cartridge's: its
+# 128 KiB Game Pak RAM, the size of the expansion RAM byte) ---------------------------------
+for b in bat:cpu_test:8192 gbat:gsu_test:131072; do
+  f=${b%%:*} rom=${b#*:} size=${b##*:}
+  rom=${rom%%:*}
+  cp "$R/$rom.sfc" "$T_TMP/$f.sfc"
+  "$G" run "$T_TMP/$f.sfc" --frames 60 -q >/dev/null 2>&1
+  if [ "$(wc -c <"$T_TMP/$f.sav" 2>/dev/null)" = $size ] && [ "$(od -An -tx1 -j1 -N3 "$T_TMP/$f.sav" | tr -d ' ')" = deb061 ]; then
+    pass "snes battery $rom" "$f.sav: $size bytes, the status block's signature DE B0 61 at +1"
+  else
+    fail "snes battery $rom" "$f.sav: $(wc -c <"$T_TMP/$f.sav" 2>/dev/null) bytes, +1: $(od -An -tx1 -j1 -N3 "$T_TMP/$f.sav" 2>/dev/null)"
+  fi
+done
 head -c 100 /dev/zero >"$T_TMP/bat.sav"
 expect_exit "snes battery of the wrong size" 2 "$G" run "$T_TMP/bat.sfc" --frames 1
 

@@ -250,25 +250,14 @@ def build(seed):
     code = code + bytes(32 - len(code))           # whole lines
     cases.append(Case("inject", 0x0000, kind=1, inject=code))
 
+    def count_loop(n, reg):
+        return lambda: (a.iwt(12, n), a.move(13, 15), a.inc(reg), a.loop(), a.nop())
     # ---- a long run: the SNES reads its ROM vectors meanwhile (kind 2)
-    def busy_case():
-        a.iwt(12, 3000)
-        a.move(13, 15)
-        a.inc(3)
-        a.loop()
-        a.nop()
-    case("busy", busy_case, kind=2)
-
+    case("busy", count_loop(3000, 3), kind=2)
     # ---- the IRQ at STOP: CFGR bit 7 clear (kind 3: the 65816 takes it, its handler reads
     # $3031, so SFR's IRQ bit reads 0 after), set (kind 4: masked, the bit stays)
-    def irq_case():
-        a.iwt(12, 20)
-        a.move(13, 15)
-        a.inc(5)
-        a.loop()
-        a.nop()
-    case("irq", irq_case, cfgr=0x00, kind=3)
-    case("irqmask", irq_case, cfgr=0x80, kind=4)
+    case("irq", count_loop(20, 5), cfgr=0x00, kind=3)
+    case("irqmask", count_loop(20, 5), cfgr=0x80, kind=4)
 
     # ---- random ALU sequences
     ops1 = ["add", "adc", "sub", "sbc", "cmp", "and_", "bic", "or_", "xor", "mult", "umult"]

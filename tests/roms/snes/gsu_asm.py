@@ -47,76 +47,16 @@ class GsuAsm:
         raise AttributeError(name)
 
     # ---- prefixes ---------------------------------------------------------------------
-    def alt1(self): self.emit(0x3D)
-    def alt2(self): self.emit(0x3E)
-    def alt3(self): self.emit(0x3F)
     def to(self, n): self.emit(0x10 | self._reg(n))
     def with_(self, n): self.emit(0x20 | self._reg(n))
     def from_(self, n): self.emit(0xB0 | self._reg(n))
     def move(self, d, s): self.with_(s); self.to(d)          # Rd = Rs
     def moves(self, d, s): self.with_(d); self.from_(s)      # Rd = Rs, flags
 
-    # ---- one-byte and special -------------------------------------------------------------
-    def stop(self): self.emit(0x00)
-    def nop(self): self.emit(0x01)
-    def cache(self): self.emit(0x02)
-    def lsr(self): self.emit(0x03)
-    def rol(self): self.emit(0x04)
-    def loop(self): self.emit(0x3C)
-    def plot(self): self.emit(0x4C)
-    def rpix(self): self.emit(0x3D, 0x4C)
-    def swap(self): self.emit(0x4D)
-    def color(self): self.emit(0x4E)
-    def cmode(self): self.emit(0x3D, 0x4E)
-    def not_(self): self.emit(0x4F)
-    def merge(self): self.emit(0x70)
-    def sbk(self): self.emit(0x90)
+    # ---- operand-less opcodes: FIXED_OPS below; with a register in the opcode ----------
     def link(self, n): self.emit(0x90 | self._reg(n, 1, 4))
-    def sex(self): self.emit(0x95)
-    def asr(self): self.emit(0x96)
-    def div2(self): self.emit(0x3D, 0x96)
-    def ror(self): self.emit(0x97)
     def jmp(self, n): self.emit(0x90 | self._reg(n, 8, 13))
     def ljmp(self, n): self.emit(0x3D, 0x90 | self._reg(n, 8, 13))
-    def lob(self): self.emit(0x9E)
-    def fmult(self): self.emit(0x9F)
-    def lmult(self): self.emit(0x3D, 0x9F)
-    def hib(self): self.emit(0xC0)
-    def getc(self): self.emit(0xDF)
-    def ramb(self): self.emit(0x3E, 0xDF)
-    def romb(self): self.emit(0x3F, 0xDF)
-    def getb(self): self.emit(0xEF)
-    def getbh(self): self.emit(0x3D, 0xEF)
-    def getbl(self): self.emit(0x3E, 0xEF)
-    def getbs(self): self.emit(0x3F, 0xEF)
-
-    # ---- register operand -----------------------------------------------------------------
-    def stw(self, n): self.emit(0x30 | self._reg(n, 0, 11))
-    def stb(self, n): self.emit(0x3D, 0x30 | self._reg(n, 0, 11))
-    def ldw(self, n): self.emit(0x40 | self._reg(n, 0, 11))
-    def ldb(self, n): self.emit(0x3D, 0x40 | self._reg(n, 0, 11))
-    def add(self, n): self.emit(0x50 | self._reg(n))
-    def adc(self, n): self.emit(0x3D, 0x50 | self._reg(n))
-    def add_i(self, k): self.emit(0x3E, 0x50 | self._reg(k))
-    def adc_i(self, k): self.emit(0x3F, 0x50 | self._reg(k))
-    def sub(self, n): self.emit(0x60 | self._reg(n))
-    def sbc(self, n): self.emit(0x3D, 0x60 | self._reg(n))
-    def sub_i(self, k): self.emit(0x3E, 0x60 | self._reg(k))
-    def cmp(self, n): self.emit(0x3F, 0x60 | self._reg(n))
-    def and_(self, n): self.emit(0x70 | self._reg(n, 1))
-    def bic(self, n): self.emit(0x3D, 0x70 | self._reg(n, 1))
-    def and_i(self, k): self.emit(0x3E, 0x70 | self._reg(k, 1))
-    def bic_i(self, k): self.emit(0x3F, 0x70 | self._reg(k, 1))
-    def mult(self, n): self.emit(0x80 | self._reg(n))
-    def umult(self, n): self.emit(0x3D, 0x80 | self._reg(n))
-    def mult_i(self, k): self.emit(0x3E, 0x80 | self._reg(k))
-    def umult_i(self, k): self.emit(0x3F, 0x80 | self._reg(k))
-    def or_(self, n): self.emit(0xC0 | self._reg(n, 1))
-    def xor(self, n): self.emit(0x3D, 0xC0 | self._reg(n, 1))
-    def or_i(self, k): self.emit(0x3E, 0xC0 | self._reg(k, 1))
-    def xor_i(self, k): self.emit(0x3F, 0xC0 | self._reg(k, 1))
-    def inc(self, n): self.emit(0xD0 | self._reg(n, 0, 14))
-    def dec(self, n): self.emit(0xE0 | self._reg(n, 0, 14))
 
     # ---- immediates and memory ------------------------------------------------------------
     def ibt(self, n, v):
@@ -153,3 +93,50 @@ class GsuAsm:
             self.code[at] = d & 0xFF
         self.fixups = []
         return bytes(self.code)
+
+
+# The opcodes with a register or 4-bit immediate in the low nibble: name -> (ALT prefix byte
+# or None, high nibble, lowest and highest operand).
+NIBBLE_OPS = {
+    "stw": (None, 0x30, 0, 11), "stb": (0x3D, 0x30, 0, 11), "ldw": (None, 0x40, 0, 11), "ldb": (0x3D, 0x40, 0, 11),
+    "add": (None, 0x50, 0, 15), "adc": (0x3D, 0x50, 0, 15), "add_i": (0x3E, 0x50, 0, 15), "adc_i": (0x3F, 0x50, 0, 15),
+    "sub": (None, 0x60, 0, 15), "sbc": (0x3D, 0x60, 0, 15), "sub_i": (0x3E, 0x60, 0, 15), "cmp": (0x3F, 0x60, 0, 15),
+    "and_": (None, 0x70, 1, 15), "bic": (0x3D, 0x70, 1, 15), "and_i": (0x3E, 0x70, 1, 15), "bic_i": (0x3F, 0x70, 1, 15),
+    "mult": (None, 0x80, 0, 15), "umult": (0x3D, 0x80, 0, 15), "mult_i": (0x3E, 0x80, 0, 15),
+    "umult_i": (0x3F, 0x80, 0, 15),
+    "or_": (None, 0xC0, 1, 15), "xor": (0x3D, 0xC0, 1, 15), "or_i": (0x3E, 0xC0, 1, 15), "xor_i": (0x3F, 0xC0, 1, 15),
+    "inc": (None, 0xD0, 0, 14), "dec": (None, 0xE0, 0, 14),
+}
+
+
+def _nibble_op(prefix, base, lo, hi):
+    def emit(self, n):
+        n = self._reg(n, lo, hi)
+        if prefix is None:
+            self.emit(base | n)
+        else:
+            self.emit(prefix, base | n)
+    return emit
+
+
+for _name, _spec in NIBBLE_OPS.items():
+    setattr(GsuAsm, _name, _nibble_op(*_spec))
+
+
+# The opcodes without an operand: name -> their bytes (ALT prefix first).
+FIXED_OPS = {
+    "alt1": (0x3D,), "alt2": (0x3E,), "alt3": (0x3F,), "stop": (0x00,), "nop": (0x01,), "cache": (0x02,),
+    "lsr": (0x03,), "rol": (0x04,), "loop": (0x3C,), "plot": (0x4C,), "rpix": (0x3D, 0x4C), "swap": (0x4D,),
+    "color": (0x4E,), "cmode": (0x3D, 0x4E), "not_": (0x4F,), "merge": (0x70,), "sbk": (0x90,), "sex": (0x95,),
+    "asr": (0x96,), "div2": (0x3D, 0x96), "ror": (0x97,), "lob": (0x9E,), "fmult": (0x9F,), "lmult": (0x3D, 0x9F),
+    "hib": (0xC0,), "getc": (0xDF,), "ramb": (0x3E, 0xDF), "romb": (0x3F, 0xDF), "getb": (0xEF,),
+    "getbh": (0x3D, 0xEF), "getbl": (0x3E, 0xEF), "getbs": (0x3F, 0xEF),
+}
+
+
+def _fixed_op(code):
+    return lambda self: self.emit(*code)
+
+
+for _name, _code in FIXED_OPS.items():
+    setattr(GsuAsm, _name, _fixed_op(_code))
