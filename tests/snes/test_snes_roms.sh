@@ -47,6 +47,9 @@ verdict cpu_dpwrap
 # the VRAM port: VMAIN's increment byte, steps 1/32/128/128, the three address translations,
 # the read prefetch before the increment
 verdict vram_test
+# the sound CPU's TEST register: its wait bits slow the SPC700 (RAM and I/O waits, counted
+# against timer 0), its timer bits hold the timers' clock (the next tick comes later)
+verdict spc_test
 # the Super FX: GSU programs (gsu_asm.py) over every opcode family, prefixes, the byte after
 # a jump, PLOT/RPIX in each depth/height/option, the code cache, against gsu_model.py
 verdict gsu_test

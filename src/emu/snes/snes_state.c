@@ -3,7 +3,7 @@
  *   u64 ROM hash, u64 XXH3 of the payload, then the payload: snes_state, the CPU state, the
  *   SPC's SNES_SPC_STATE_BYTES, the DSP's SNES_DSP_STATE_BYTES, the SRAM (a GSU
  *   cartridge: its Game Pak RAM) and, for a GSU cartridge, the GSU's state (snes_gsu_state).
- * Version 3 added the GSU; older states are refused.
+ * Version 5 added the GSU's state; older states are refused.
  * States are taken between frames. Loading checks everything the machine uses as a time
  * (the CPU, SPC and DSP clocks must agree with the frame's start, so a crafted state cannot
  * make a frame run for ever); the SPC and DSP check their own parts. On any error the
@@ -15,7 +15,7 @@
 #include "emu/snes/snes_int.h"
 
 #define STATE_MAGIC "GVSNSTAT"
-#define STATE_VERSION 3u
+#define STATE_VERSION 5u
 #define STATE_HDR EMU_STATE_HEAD
 #define MAX_AHEAD (16ull * SNES_FRAME_CLOCKS)
 
