@@ -262,6 +262,15 @@ int main(void)
     loads("super fx, bad checksum", cop, 256 * 1024, SNES_MAP_LOROM, "checksum");
     cop[0x7FD6] = 0x35; /* SA-1 */
     refuse("sa-1", cop, 256 * 1024, "SA-1");
+    /* the SA-1 loads with map mode $23: chip SA1, BW-RAM 8 KiB at least, battery for $35 */
+    uint8_t mode = cop[0x7FD5], sc = cop[0x7FD8];
+    cop[0x7FD5] = 0x23, cop[0x7FD8] = 0x01;
+    snes_rom_sign(cop, 256 * 1024, 0x7FC0);
+    gi = loads("sa-1", cop, 256 * 1024, SNES_MAP_LOROM, NULL);
+    t_check(gi && gi->chip == SNES_CHIP_SA1 && gi->sram_size == 0x2000 && gi->has_battery, "sa-1 bw-ram",
+            "chip %d (want %d), BW-RAM %zu (want 8192), battery %d (want 1)", gi ? gi->chip : -1, SNES_CHIP_SA1,
+            gi ? gi->sram_size : 0, gi ? gi->has_battery : -1);
+    cop[0x7FD5] = mode, cop[0x7FD8] = sc;
     cop[0x7FD6] = 0x03; /* DSP-n */
     refuse("dsp", cop, 256 * 1024, "DSP-n");
     uint8_t *huge = calloc(1, (8u << 20) + 1024);

@@ -53,6 +53,16 @@ verdict spc_test
 # the Super FX: GSU programs (gsu_asm.py) over every opcode family, prefixes, the byte after
 # a jump, PLOT/RPIX in each depth/height/option, the code cache, against gsu_model.py
 verdict gsu_test
+# the SA-1: its CPU started by the SNES, the arithmetic unit and the bit reader against
+# sa1_model.py, BW-RAM through bank $40 and BMAP/BMAPS, ROM through the Super MMC, IRQs and
+# NMI both ways with the messages, the SNES's IRQ through SIV (status block at $40:0000)
+"$G" run "$R/sa1_test.sfc" --test-rom --no-battery >"$T_TMP/out" 2>&1
+rc=$?
+if [ $rc = 0 ] && grep -q '^test ROM: passed (status block at \$40:0000)' "$T_TMP/out"; then
+  pass "snes sa1_test" "$(grep '^test ROM:' "$T_TMP/out")"
+else
+  fail "snes sa1_test" "exit $rc: $(grep -E '^test ROM|gpuvet' "$T_TMP/out" | head -n 2)"
+fi
 
 # the same ROM with A+Start held from frame 0: check 11 (joypad auto-read gives 0) must
 # fail, and only it: the movie reaches $4218
@@ -65,7 +75,7 @@ hashes() { # rom frames video instances
   "$G" run snes "$R/$1.sfc" --frames "$2" --video "$3" --instances "$4" --no-battery -q 2>"$T_TMP/err" |
     grep -E '^(video|audio)_hash' | tr '\n' ' '
 }
-for rom in cpu_test ppu_scene bench_scene ppu_direct ppu_bright ppu_scroll obj_wrap opt_test gsu_scene gsu_test; do
+for rom in cpu_test ppu_scene bench_scene ppu_direct ppu_bright ppu_scroll obj_wrap opt_test gsu_scene gsu_test sa1_test; do
   ref=$(hashes $rom 120 native 1)
   for cfg in "host 1" "host 3"; do
     set -- $cfg
@@ -138,7 +148,7 @@ expect_exit "snes --model" 2 "$G" run snes "$R/cpu_test.sfc" --model cgb
 expect_grep "snes copier header" '^test ROM: passed' "$T_TMP/out"
 
 # ---- save states ------------------------------------------------------------------------
-for rom in cpu_test ppu_scene gsu_test gsu_scene; do
+for rom in cpu_test ppu_scene gsu_test gsu_scene sa1_test; do
   "$G" run snes "$R/$rom.sfc" --frames 200 --save-state "$T_TMP/s3" --png "$T_TMP/p3.png" --wav "$T_TMP/w3.wav" --no-battery -q >/dev/null
   "$G" run snes "$R/$rom.sfc" --frames 120 --save-state "$T_TMP/s1" --no-battery -q >/dev/null
   "$G" run snes "$R/$rom.sfc" --load-state "$T_TMP/s1" --frames 80 --save-state "$T_TMP/s2" \

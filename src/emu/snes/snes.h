@@ -48,7 +48,7 @@ typedef struct {
 } snes_cart_info;
 
 /* The coprocessors gpuvet emulates (snes_cart_info.chip). */
-enum { SNES_CHIP_NONE = 0, SNES_CHIP_GSU = 1 };
+enum { SNES_CHIP_NONE = 0, SNES_CHIP_GSU = 1, SNES_CHIP_SA1 = 2 };
 
 /* 2 when data (after a copier header) has a plausible SNES header (snes_find_header), 0
  * otherwise; no side effects, any input. */
@@ -68,7 +68,8 @@ const char *snes_map_name(int map);
  * dropped). name labels messages. Truncated or odd-sized images, images over 8 MiB, no
  * plausible header in any layout and the coprocessor cartridges gpuvet does not emulate (by
  * the chipset byte) are GV_ERR_INPUT with one line naming the file; Super FX (GSU) cartridges load (chipset $13-$15,
- * $1A; their RAM size from the extended header's expansion RAM byte). A checksum that does not match the ROM, a ROM
+ * $1A; their RAM size from the extended header's expansion RAM byte), and SA-1 cartridges (map mode $23,
+ * chipset $33-$35; BW-RAM from the SRAM size byte, 8 KiB at least). A checksum that does not match the ROM, a ROM
  * size code that does not cover the file and an SRAM size code over 128 KiB load, with one
  * line of warning (snes_cart_warning). */
 gv_status snes_cart_load(const uint8_t *data, size_t len, const char *name, snes_cart **out, gv_err *err);

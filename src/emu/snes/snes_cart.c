@@ -9,7 +9,8 @@
  * above the largest power of two p repeated over the next p bytes, recursively).
  * Cartridges with a coprocessor (chipset byte $x3-$x6: DSP-n, SA-1, S-DD1, ...) are refused
  * by their chip type, except the Super FX (snes_gsu.h): chipset $13-$16 or $1A in a LoROM
- * header loads with chip SNES_CHIP_GSU and its Game Pak RAM size. */
+ * header loads with chip SNES_CHIP_GSU and its Game Pak RAM size, and the SA-1 (snes_sa1.h):
+ * map mode $23 with chipset $33-$35 loads with chip SNES_CHIP_SA1 and its BW-RAM size. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -288,8 +289,13 @@ gv_status snes_cart_load(const uint8_t *data, size_t len, const char *name, snes
      * and GSU-2's $xA) in a LoROM header (fullsnes, GSU cartridge header) */
     int gsu = (ci.type >> 4) == 0x1 && (((ci.type & 0x0F) >= 0x03 && (ci.type & 0x0F) <= 0x06) || (ci.type & 0x0F) == 0x0A) &&
               (ci.map_mode & 0x0F) != 0x03 && map == SNES_MAP_LOROM;
+    /* the SA-1: map mode $23 with chipset $33 (ROM+SA-1), $34 (+RAM), $35 (+RAM+battery)
+     * in the LoROM header position (fullsnes, SA-1 cartridge header) */
+    int sa1 = (ci.map_mode & 0x0F) == 0x03 && ci.type >= 0x33 && ci.type <= 0x35 && map == SNES_MAP_LOROM;
     if (gsu)
         ci.chip = SNES_CHIP_GSU;
+    else if (sa1)
+        ci.chip = SNES_CHIP_SA1;
     else if ((ci.type & 0x0F) >= 0x03 && (ci.type & 0x0F) <= 0x06)
         return gv_fail(err, GV_ERR_INPUT,
                        "%s: cartridge type $%02X: a %s coprocessor cartridge; gpuvet emulates none (it runs ROM, ROM+RAM "
@@ -322,6 +328,11 @@ gv_status snes_cart_load(const uint8_t *data, size_t len, const char *name, snes
         size_t rs = ec >= 1 && ec <= 7 ? (size_t)1024 << ec : ci.sram_size ? ci.sram_size : 0x8000;
         ci.sram_size = rs < 0x2000 ? 0x2000 : rs;
         ci.has_battery = (ci.type & 0x0F) == 0x05 || (ci.type & 0x0F) == 0x06 || (ci.type & 0x0F) == 0x0A;
+    }
+    if (sa1) {
+        /* BW-RAM: the SRAM size byte, 8 KiB at least (the SNES's $6000-$7FFF window) */
+        ci.sram_size = ci.sram_size < 0x2000 ? 0x2000 : ci.sram_size;
+        ci.has_battery = ci.type == 0x35;
     }
     ci.hash = gv_hash64(d, n);
     snes_cart *c = calloc(1, sizeof *c);

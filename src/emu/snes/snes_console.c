@@ -105,6 +105,8 @@ static void test_view(void *mv, emu_test_view *v)
     v->has_block = m->sram_size >= sizeof v->block;
     v->block_addr = (uint16_t)at;
     v->block_where = snes_map_is_hi(m->ci->map) ? "status block at $20:6000" : "status block at $70:0000";
+    if (m->sa1) /* an SA-1 cartridge's BW-RAM starts at $40:0000 */
+        at = 0x400000, v->block_addr = 0, v->block_where = "status block at $40:0000";
     for (int i = 0; v->has_block && i < (int)sizeof v->block; i++)
         v->block[i] = snes_peek(m, at + (uint32_t)i);
 }

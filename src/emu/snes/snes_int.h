@@ -9,6 +9,7 @@
 #include "emu/snes/snes_cpu.h"
 #include "emu/snes/snes_dsp.h"
 #include "emu/snes/snes_gsu.h"
+#include "emu/snes/snes_sa1.h"
 #include "emu/snes/snes_spc.h"
 #include "emu/snes/snes_video.h"
 
@@ -125,6 +126,7 @@ struct snes {
     uint8_t *romcopy;          /* the cartridge's bus image (snes_cart_bus), rom_map bytes */
     uint8_t *sram;             /* sram_size bytes, or NULL (a GSU cartridge: its Game Pak RAM) */
     snes_gsu *gsu;             /* the Super FX of a GSU cartridge, or NULL */
+    snes_sa1 *sa1;             /* the SA-1 of an SA-1 cartridge (its BW-RAM: sram), or NULL */
     size_t sram_size;
     unsigned outputs;
     emu_line_fn trace;
@@ -144,6 +146,9 @@ void snes_map_pages(snes *m);
 /* A GSU cartridge: the GSU run up to master clock clk, the page table rebuilt when the bus
  * ownership changed, the CPU's IRQ line updated. */
 void snes_gsu_sync(snes *m, uint64_t clk);
+/* An SA-1 cartridge: the SA-1 run up to master clock clk, the page table rebuilt when the
+ * Super MMC or BMAPS changed, the CPU's IRQ line updated. */
+void snes_sa1_sync(snes *m, uint64_t clk);
 uint64_t snes_spc_time(uint64_t master_clock);
 void snes_sync_spc(snes *m, uint64_t master_clock);
 

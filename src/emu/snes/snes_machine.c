@@ -94,12 +94,72 @@ void snes_gsu_sync(snes *m, uint64_t clk)
         snes_cpu_set_irq(&m->cpu, m->s.irq_flag || snes_gsu_irq(g), irq ? clk : g->s.stop_at);
 }
 
+/* The page table of an SA-1 cartridge (fullsnes, SA-1 memory map at the SNES side): banks
+ * $00-$3F/$80-$BF: WRAM, I/O (the SA-1's registers at $2200-$23FF and I-RAM at
+ * $3000-$37FF through the slow path), the BW-RAM block BMAPS names at $6000-$7FFF, ROM
+ * through the Super MMC at $8000-$FFFF ($00:F000-$FFFF slow: the vectors SNV/SIV may
+ * replace); $40-$4F: BW-RAM; $C0-$FF: ROM through the Super MMC; the rest open bus. */
+static void sa1_map_pages(snes *m)
+{
+    snes_cpu_bus *b = &m->bus;
+    const snes_sa1 *a = m->sa1;
+    for (uint32_t bank = 0; bank < 256; bank++) {
+        uint32_t romlen = bank >= 0x80 && (m->s.memsel & 1) ? 6 : 8;
+        for (uint32_t pg = 0; pg < 16; pg++) {
+            snes_cpu_page *p = &b->page[bank << 4 | pg];
+            p->r = NULL, p->w = NULL, p->len = 8;
+            if (bank == 0x7E || bank == 0x7F) {
+                p->r = p->w = m->s.wram + (size_t)(bank - 0x7E) * 0x10000 + pg * 0x1000;
+            } else if (bank >= 0xC0) {
+                p->r = a->rom + snes_sa1_rom_offset(a, bank << 16 | pg << 12);
+                p->len = romlen;
+            } else if (!(bank & 0x40)) {
+                if (pg < 2) {
+                    p->r = p->w = m->s.wram + pg * 0x1000;
+                } else if (pg == 6 || pg == 7) {
+                    p->r = p->w = m->sram + ((((size_t)(a->s.bmaps & 0x1F) << 13) + (pg - 6) * 0x1000u) & (m->sram_size - 1));
+                } else if (pg >= 8 && !(bank == 0 && pg == 15)) {
+                    p->r = a->rom + snes_sa1_rom_offset(a, bank << 16 | pg << 12);
+                    p->len = romlen;
+                }
+            } else if (bank < 0x50) {
+                p->r = p->w = m->sram + ((((size_t)(bank & 0x0F) << 16) | pg << 12) & (m->sram_size - 1));
+            }
+        }
+    }
+}
+
+/* The IRQ outputs of the cartridge's chip (GSU, SA-1) to the SNES CPU. */
+static int chip_irq(const snes *m)
+{
+    return (m->gsu && snes_gsu_irq(m->gsu)) || (m->sa1 && snes_sa1_snes_irq(m->sa1));
+}
+
+void snes_sa1_sync(snes *m, uint64_t clk)
+{
+    snes_sa1 *a = m->sa1;
+    snes_sa1_run(a, clk);
+    if (a->bus_changed) {
+        a->bus_changed = 0;
+        sa1_map_pages(m);
+    }
+    int irq = snes_sa1_snes_irq(a);
+    if (irq != a->snes_irq_was) {
+        a->snes_irq_was = (uint8_t)irq;
+        snes_cpu_set_irq(&m->cpu, m->s.irq_flag || chip_irq(m), clk);
+    }
+}
+
 /* Fills the page table from the cartridge, WRAM, SRAM and MEMSEL. */
 void snes_map_pages(snes *m)
 {
     snes_cpu_bus *b = &m->bus;
     if (m->gsu) {
         gsu_map_pages(m);
+        return;
+    }
+    if (m->sa1) {
+        sa1_map_pages(m);
         return;
     }
     int hi = snes_map_is_hi(m->ci->map);
@@ -145,7 +205,7 @@ void snes_map_pages(snes *m)
 /* SRAM behind the slow path (smaller than a page): the byte at addr, or NULL. */
 static uint8_t *sram_at(snes *m, uint32_t addr)
 {
-    if (!m->sram_size || m->gsu)
+    if (!m->sram_size || m->gsu || m->sa1)
         return NULL;
     uint32_t lb = (addr >> 16) & 0x7F, a = addr & 0xFFFF;
     if (snes_map_is_hi(m->ci->map)) {
@@ -436,7 +496,7 @@ static uint8_t io_read(snes *m, uint32_t addr, uint64_t *clk)
     case 0x4211: {
         uint8_t v = (uint8_t)((m->s.irq_flag << 7) | (ob & 0x7F));
         m->s.irq_flag = 0;
-        snes_cpu_set_irq(&m->cpu, m->gsu && snes_gsu_irq(m->gsu), *clk);
+        snes_cpu_set_irq(&m->cpu, chip_irq(m), *clk);
         return v;
     }
     case 0x4212: {
@@ -510,7 +570,7 @@ static void io_write(snes *m, uint32_t addr, uint8_t v, uint64_t *clk)
             snes_cpu_set_nmi(&m->cpu, *clk);
         if (!(v & 0x30)) {
             m->s.irq_flag = 0;
-            snes_cpu_set_irq(&m->cpu, m->gsu && snes_gsu_irq(m->gsu), *clk);
+            snes_cpu_set_irq(&m->cpu, chip_irq(m), *clk);
         }
         return;
     }
@@ -604,19 +664,37 @@ static void gsu_write(snes *m, uint32_t addr, uint8_t v, uint64_t clk)
     }
 }
 
+/* An SA-1 cartridge's registers and I-RAM (the SA-1 brought up to the access first). */
+static uint8_t sa1_read(snes *m, uint32_t addr, uint64_t clk)
+{
+    snes_sa1_sync(m, clk);
+    return snes_sa1_snes_read(m->sa1, (uint16_t)addr, snes_cpu_open_bus(&m->cpu));
+}
+
+static void sa1_write(snes *m, uint32_t addr, uint8_t v, uint64_t clk)
+{
+    snes_sa1_sync(m, clk);
+    snes_sa1_snes_write(m->sa1, (uint16_t)addr, v, clk);
+    snes_sa1_sync(m, clk);
+}
+
 static uint8_t slow_read(void *ctx, uint32_t addr, uint64_t *clk)
 {
     snes *m = ctx;
     uint32_t lb = (addr >> 16) & 0x7F, a = addr & 0xFFFF;
     if (lb < 0x40 && a >= 0x2000 && a < 0x6000) {
         uint64_t c0 = *clk;
-        uint8_t v = m->gsu && a >= 0x3000 && a < 0x3500 ? gsu_read(m, addr, c0) : io_read(m, addr, clk);
+        uint8_t v = m->gsu && a >= 0x3000 && a < 0x3500 ? gsu_read(m, addr, c0)
+                  : m->sa1 && ((a >= 0x2200 && a < 0x2400) || (a >= 0x3000 && a < 0x3800)) ? sa1_read(m, addr, c0)
+                  : io_read(m, addr, clk);
         *clk = c0 + (a >= 0x4000 && a < 0x4200 ? 12 : 6);
         return v;
     }
     *clk += 8;
     if (m->gsu)
         return gsu_read(m, addr, *clk);
+    if (m->sa1)
+        return (addr & 0xFFF000) == 0x00F000 ? snes_sa1_snes_rom(m->sa1, addr) : snes_cpu_open_bus(&m->cpu);
     uint8_t *s = sram_at(m, addr);
     return s ? *s : snes_cpu_open_bus(&m->cpu);
 }
@@ -629,6 +707,8 @@ static void slow_write(void *ctx, uint32_t addr, uint8_t v, uint64_t *clk)
         uint64_t c = *clk;
         if (m->gsu && a >= 0x3000 && a < 0x3500)
             gsu_write(m, addr, v, c);
+        else if (m->sa1 && ((a >= 0x2200 && a < 0x2400) || (a >= 0x3000 && a < 0x3800)))
+            sa1_write(m, addr, v, c);
         else
             io_write(m, addr, v, &c); /* DMA moves c on */
         *clk = c + (a >= 0x4000 && a < 0x4200 ? 12 : 6);
@@ -659,7 +739,10 @@ gv_status snes_new(const snes_cart *cart, unsigned outputs, snes **out, gv_err *
     m->sram = m->sram_size ? calloc(1, m->sram_size) : NULL;
     if (m->ci->chip == SNES_CHIP_GSU && (m->gsu = calloc(1, sizeof *m->gsu)) != NULL && m->sram)
         snes_gsu_init(m->gsu, m->romcopy, m->rom_map, m->sram, m->sram_size, m->ci->rom_size > 0x100000 ? 4 : 1);
-    if (!m->romcopy || (m->sram_size && !m->sram) || (m->ci->chip == SNES_CHIP_GSU && !m->gsu)) {
+    if (m->ci->chip == SNES_CHIP_SA1 && (m->sa1 = calloc(1, sizeof *m->sa1)) != NULL && m->sram)
+        snes_sa1_init(m->sa1, m->romcopy, m->rom_map, m->sram, m->sram_size);
+    if (!m->romcopy || (m->sram_size && !m->sram) || (m->ci->chip == SNES_CHIP_GSU && !m->gsu) ||
+        (m->ci->chip == SNES_CHIP_SA1 && !m->sa1)) {
         snes_free(m);
         return gv_fail(err, GV_ERR_ENV, "out of memory for a SNES machine");
     }
@@ -687,6 +770,7 @@ void snes_free(snes *m)
     free(m->romcopy);
     free(m->sram);
     free(m->gsu);
+    free(m->sa1);
     if (m->vlog)
         free(m->vlog->mw);
     free(m->vlog);
@@ -718,6 +802,8 @@ static void reset_common(snes *m, int power)
     m->vlog_snap = 1;
     if (m->gsu)
         snes_gsu_reset(m->gsu, start);
+    if (m->sa1)
+        snes_sa1_reset(m->sa1, start);
     snes_map_pages(m);
     snes_cpu_state keep = m->cpu.s;
     snes_cpu_init(&m->cpu, &m->bus);
@@ -893,6 +979,8 @@ void snes_run_frame(snes *m)
             cpu_run_to(m, ls + next);
             if (m->gsu)
                 snes_gsu_sync(m, m->cpu.s.clock);
+            if (m->sa1)
+                snes_sa1_sync(m, m->cpu.s.clock);
             if (m->cpu.yield && m->cpu.s.clock < ls + next) {
                 /* a write moved the IRQ's position: look again from here (a position
                  * already passed does not fire) */

@@ -3,7 +3,8 @@
  *   u64 ROM hash, u64 XXH3 of the payload, then the payload: snes_state, the CPU state, the
  *   SPC's SNES_SPC_STATE_BYTES, the DSP's SNES_DSP_STATE_BYTES, the SRAM (a GSU
  *   cartridge: its Game Pak RAM) and, for a GSU cartridge, the GSU's state (snes_gsu_state).
- * Version 5 added the GSU's state; older states are refused.
+ * Version 5 added the GSU's state; version 6 the SA-1's (snes_sa1_state, its CPU's state
+ * inside) after the SRAM of an SA-1 cartridge; older states are refused.
  * States are taken between frames. Loading checks everything the machine uses as a time
  * (the CPU, SPC and DSP clocks must agree with the frame's start, so a crafted state cannot
  * make a frame run for ever); the SPC and DSP check their own parts. On any error the
@@ -15,7 +16,7 @@
 #include "emu/snes/snes_int.h"
 
 #define STATE_MAGIC "GVSNSTAT"
-#define STATE_VERSION 5u
+#define STATE_VERSION 6u
 #define STATE_HDR EMU_STATE_HEAD
 #define MAX_AHEAD (16ull * SNES_FRAME_CLOCKS)
 
@@ -23,7 +24,7 @@
 static size_t payload_size(const snes *m)
 {
     return sizeof(snes_state) + sizeof(snes_cpu_state) + SNES_SPC_STATE_BYTES + SNES_DSP_STATE_BYTES + m->sram_size +
-           (m->gsu ? sizeof(snes_gsu_state) : 0);
+           (m->gsu ? sizeof(snes_gsu_state) : 0) + (m->sa1 ? sizeof(snes_sa1_state) : 0);
 }
 
 gv_status snes_state_save(const snes *m, uint8_t **data, size_t *len, gv_err *err)
@@ -49,6 +50,11 @@ gv_status snes_state_save(const snes *m, uint8_t **data, size_t *len, gv_err *er
     p += m->sram_size;
     if (m->gsu)
         memcpy(p, &m->gsu->s, sizeof m->gsu->s);
+    if (m->sa1) {
+        snes_sa1_state as = m->sa1->s;
+        as.cpu = m->sa1->cpu.s;
+        memcpy(p, &as, sizeof as);
+    }
     emu_state_seal(b, n);
     *data = b;
     *len = n;
@@ -101,6 +107,15 @@ gv_status snes_state_load(snes *m, const uint8_t *d, size_t len, gv_err *err)
         if (snes_gsu_state_bad(&gs) || gs.clock < s->frame_start || gs.clock > cs.clock + 4096)
             bad = "GSU state";
     }
+    snes_sa1_state as;
+    memset(&as, 0, sizeof as);
+    if (m->sa1 && !bad) {
+        memcpy(&as, sram_p + m->sram_size, sizeof as);
+        /* the SA-1 between the frame's start and a little past the CPU (an instruction) */
+        if (snes_sa1_state_bad(&as) || as.cpu.clock < s->frame_start * SNES_SA1_UNITS ||
+            as.cpu.clock > (cs.clock + 4096) * SNES_SA1_UNITS)
+            bad = "SA-1 state";
+    }
     if (!bad) {
         /* the SPC and DSP check their own images; their clocks must match the frame's */
         snes_spc *spc = malloc(sizeof *spc);
@@ -140,6 +155,14 @@ gv_status snes_state_load(snes *m, const uint8_t *d, size_t len, gv_err *err)
         memcpy(m->sram, sram_p, m->sram_size);
     if (m->gsu)
         m->gsu->s = gs;
+    if (m->sa1) {
+        m->sa1->s = as;
+        m->sa1->cpu.s = as.cpu;
+        snes_cpu_regs ar = as.cpu.r;
+        snes_cpu_set_regs(&m->sa1->cpu, &ar);
+        m->sa1->snes_irq_was = (uint8_t)snes_sa1_snes_irq(m->sa1);
+        snes_sa1_map(m->sa1);
+    }
     snes_dsp_attach(&m->dsp, &m->spc);
     m->dsp.env.out = m->dsp_out;
     m->dsp.env.out_cap = sizeof m->dsp_out / (2 * sizeof(int16_t));

@@ -36,3 +36,9 @@ ld65 -C "$here/gsu.cfg" -o "$out/gsu_test.sfc" "$out/gsu_test.o"
 ca65 --cpu 65816 -I "$here" -I "$out" -I "$root/src/emu/snes" -o "$out/gsu_scene.o" "$here/gsu_scene.s"
 ld65 -C "$here/gsu.cfg" -o "$out/gsu_scene.sfc" "$out/gsu_scene.o"
 "$py" "$here/snesfix.py" "$out/gsu_scene.sfc"
+# the SA-1 test ROM: its cases and expected results from gen_sa1.py (tests/snes/sa1_model.py),
+# the SNES's and the SA-1's code in one source, the 2 MiB ROM laid out by sa1.cfg
+"$py" "$here/gen_sa1.py" "$out/sa1_cases.inc"
+ca65 --cpu 65816 -I "$here" -I "$out" -I "$root/src/emu/snes" -o "$out/sa1_test.o" "$here/sa1_test.s"
+ld65 -C "$here/sa1.cfg" -o "$out/sa1_test.sfc" "$out/sa1_test.o"
+"$py" "$here/snesfix.py" "$out/sa1_test.sfc"
