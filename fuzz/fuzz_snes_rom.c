@@ -2,7 +2,7 @@
  * machine. Each input is first given to snes_cart_load as is (size, header, checksum
  * validation). Then it becomes a program: the input is laid into a 64 KiB image (LoROM or
  * HiROM by its first byte; one in four a Super FX cartridge, the GSU running whatever the
- * program starts it on), the header is made valid (map mode, sizes, reset vector at the
+ * program starts it on, or with bit 3 an SA-1 cartridge, its CPU started wherever CRV says), the header is made valid (map mode, sizes, reset vector at the
  * input's start, checksum fixed) and the machine runs three frames with every output; the
  * host renderer's drawing of each frame's packed video log must give the native frame exactly.
  * Nothing may crash, hang or read out of bounds.
@@ -47,14 +47,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 2)
         return 0;
     const size_t n = 0x10000;
-    int hi = data[0] & 1;
+    uint8_t type = (uint8_t)((data[0] >> 1) % 4);
+    int sa1 = type == 3 && (data[0] & 0x08);
+    int hi = (data[0] & 1) && !sa1;
     size_t at = hi ? 0xFFC0 : 0x7FC0;
     uint8_t *rom = calloc(1, n);
     memcpy(rom, data + 1, size - 1 < n ? size - 1 : n);
     uint8_t *h = rom + at;
     h[0x15] = (uint8_t)(0x20 | hi | (data[0] & 0x10));
-    uint8_t type = (uint8_t)((data[0] >> 1) % 4);
     h[0x16] = type == 3 ? 0x15 : type; /* ROM, +RAM, +battery, or a Super FX (LoROM only) */
+    if (sa1)
+        h[0x15] = (uint8_t)(0x23 | (data[0] & 0x10)), h[0x16] = 0x35;
     h[0x17] = 6;
     h[0x18] = (uint8_t)((data[0] >> 5) & 7);
     h[0x3C] = 0x00, h[0x3D] = 0x80;

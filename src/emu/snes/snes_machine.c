@@ -257,13 +257,21 @@ static const uint8_t dma_pat[8][4] = {
 };
 static const uint8_t dma_units[8] = {1, 2, 2, 4, 4, 4, 2, 4};
 
+/* An SA-1 cartridge's I-RAM at $3000-$37FF of banks $00-$3F/$80-$BF (a DMA source or
+ * destination), or NULL. */
+static uint8_t *sa1_iram_at(snes *m, uint32_t addr)
+{
+    uint32_t lb = (addr >> 16) & 0x7F, a = addr & 0xFFFF;
+    return m->sa1 && lb < 0x40 && a >= 0x3000 && a < 0x3800 ? &m->sa1->s.iram[a & 0x7FF] : NULL;
+}
+
 /* An A-bus byte for DMA: memory through the page table (DMA cannot reach $21xx/$43xx). */
 static uint8_t abus_read(snes *m, uint32_t addr)
 {
     const snes_cpu_page *p = &m->bus.page[(addr >> 12) & 0xFFF];
     if (p->r)
         return p->r[addr & 0xFFF];
-    uint8_t *s = sram_at(m, addr);
+    uint8_t *s = m->sa1 ? sa1_iram_at(m, addr) : sram_at(m, addr);
     return s ? *s : snes_cpu_open_bus(&m->cpu);
 }
 
@@ -274,7 +282,7 @@ static void abus_write(snes *m, uint32_t addr, uint8_t v)
         p->w[addr & 0xFFF] = v;
         return;
     }
-    uint8_t *s = sram_at(m, addr);
+    uint8_t *s = m->sa1 ? sa1_iram_at(m, addr) : sram_at(m, addr);
     if (s)
         *s = v;
 }

@@ -361,10 +361,12 @@ void snes_sa1_run(snes_sa1 *a, uint64_t until)
     }
     if (a->cpu.s.clock < t)
         snes_cpu_run(&a->cpu, t);
+    if (a->cpu.s.stopped && a->cpu.s.clock < t) /* STP: only CCNT's reset restarts it */
+        a->cpu.s.clock = t;
 }
 
 int snes_sa1_state_bad(const snes_sa1_state *s)
 {
     return s->cpu.waiting > 1 || s->cpu.stopped > 1 || s->cpu.nmi_pending > 1 || s->cpu.irq_line > 1 ||
-           s->cpu.r.e > 1;
+           s->cpu.r.e > 1 || s->vbit > 7;
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """gen_sa1.py OUT.inc [SEED]: the cases of sa1_test.s. Random operands (seed 39 unless
 given) for the SA-1's multiply, divide and cumulative sum, a random bit stream and the bit
-lengths the bit reader is stepped with, and the bytes the SA-1 must store for them, computed
+lengths the bit reader is stepped with, the normal DMA's copies, and the bytes the SA-1 must store for them, computed
 by tests/snes/sa1_model.py. Writes the ca65 include: the tables in RODATA and sa1_expect,
 the bytes in the order sa1_test.s stores them. Plain Python 3."""
 import os
@@ -42,6 +42,9 @@ def main():
         for _ in range(reads):
             exp += list(br.peek().to_bytes(2, "little"))
             br.shift(n)
+    # the normal DMA: 16 bytes of the bit stream copied twice; CFR with its DMA flag ($20) and
+    # message 5, then without (CIC)
+    exp += list(bits[:16]) * 2 + [0x25, 0x05]
     def words(pairs):
         return ", ".join("$%04X, $%04X" % p for p in pairs)
     with open(out, "w") as f:

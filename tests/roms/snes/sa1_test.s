@@ -2,17 +2,19 @@
 ; SA-1 (CRV, message 5 in CCNT); the SA-1 (its 65C816 code below, assembled with the rest)
 ; runs the multiply, divide and cumulative-sum cases and steps the variable-length bit
 ; reader in fixed and auto-increment mode over the tables of sa1_cases.inc (gen_sa1.py),
-; storing each result in I-RAM ($3200 on), reads and writes BW-RAM through bank $40 and
+; storing each result in I-RAM ($3200 on), copies 16 bytes by the normal DMA from ROM to
+; I-RAM, I-RAM to BW-RAM and back (CFR's DMA flag set, then cleared by CIC), reads and writes BW-RAM through bank $40 and
 ; through BMAP's block at $6000, reads ROM through the Super MMC (block 1 at $20:8000 and
 ; $D0:0000, then block 0 once the SNES has set DXB to $80), and interrupts both ways: an
 ; IRQ to the SNES (SCNT $83: SFR reads $83), an IRQ and an NMI from the SNES (CCNT $86 and
 ; $17: CFR reads $86 and $17 in the SA-1's handlers at CIV and CNV), and an IRQ to the SNES
 ; through the vector SIV (SCNT $99: the SNES's IRQ goes to irq2). The SNES then reads BW-RAM
-; ($40:0010, and $00:6000 with BMAPS = 1) and ROM at $20:8000, and compares everything with
+; ($40:0010, and $00:6000 with BMAPS = 1) and ROM at $20:8000, copies the SA-1's DMA copy
+; from I-RAM to WRAM by its own DMA (status 4 when it differs), and compares everything with
 ; the values tests/snes/sa1_model.py computed (sa1_expect) and the protocol's own
 ; (fix_expect, snes_expect). Reports through the status block at the start of BW-RAM
-; ($40:0000): status $80 running, 0 passed, 1/2/3 a mismatch in the SA-1's results, its
-; fixed bytes or the SNES's (the index at $40:0040).
+; ($40:0000): status $80 running, 0 passed, 1/2/3/4 a mismatch in the SA-1's results, its
+; fixed bytes, the SNES's or its DMA's (the index at $40:0040).
 ; Written for gpuvet; anyone may use, copy and redistribute it (public domain / CC0).
         .p816
         .smart  +
@@ -135,6 +137,27 @@ c3:     lda     SNES_FIX,x
         inx
         cpx     #7
         bne     c3
+        inc     code            ; the SNES's DMA from I-RAM ($3600: the SA-1's DMA copy of
+        ldx     #$2000          ; the bit stream) to WRAM $7E:2000 through $2180
+        stx     $2181
+        stz     $2183
+        stz     $4300
+        lda     #$80
+        sta     $4301
+        ldx     #$3600
+        stx     $4302
+        stz     $4304
+        ldx     #16
+        stx     $4305
+        lda     #$01
+        sta     $420B
+        ldx     #0
+c4:     lda     f:$7E2000,x
+        cmp     bitdata,x
+        bne     bad
+        inx
+        cpx     #16
+        bne     c4
         ldx     #0
 ok:     lda     passed,x
         sta     f:STATUS+4,x
@@ -313,7 +336,61 @@ a2:     lda     $230C
         inx
         inx
         bra     a1
-a3:     ; BW-RAM and the Super MMC
+a3:     ; DMA: 16 bytes ROM -> I-RAM $0600, I-RAM $0600 -> BW-RAM $0100, BW-RAM $0100 ->
+        ; I-RAM $0610; both copies read back, then CFR (its DMA flag) and CIC
+        lda     #$80
+        sta     $2230           ; DCNT: ROM to I-RAM
+        rep     #$20
+        lda     #bitdata
+        sta     $2232
+        lda     #16
+        sta     $2238           ; DTC
+        sep     #$20
+        lda     #^bitdata
+        sta     $2234
+        rep     #$20
+        lda     #$0600
+        sta     $2235           ; DDA: $2236 written: go
+        sep     #$20
+        lda     #$86
+        sta     $2230           ; I-RAM to BW-RAM
+        rep     #$20
+        lda     #$0600
+        sta     $2232
+        sep     #$20
+        stz     $2234
+        rep     #$20
+        lda     #$0100
+        sta     $2235
+        sep     #$20
+        stz     $2237           ; go
+        lda     #$81
+        sta     $2230           ; BW-RAM to I-RAM
+        rep     #$20
+        lda     #$0100
+        sta     $2232
+        sep     #$20
+        stz     $2234
+        rep     #$20
+        lda     #$0610
+        sta     $2235           ; go
+        sep     #$20
+        ldx     #0
+dm1:    lda     $0600,x
+        sta     SA1_RES,y
+        iny
+        inx
+        cpx     #32
+        bne     dm1
+        lda     $2301           ; CFR: the DMA flag, message 5
+        sta     SA1_RES,y
+        iny
+        lda     #$20
+        sta     $220B           ; CIC: DMA flag cleared
+        lda     $2301
+        sta     SA1_RES,y
+        iny
+        ; BW-RAM and the Super MMC
         lda     #$5A
         sta     f:$400010
         lda     #$01
@@ -346,7 +423,15 @@ i1:     lda     GOT_NMI
         sta     $2209           ; IRQ to the SNES through SIV, message 9
         lda     #2
         sta     PHASE
-idle:   wai
+        ; then keep busy for good (the save-state test catches the SA-1 mid-work): a counter
+        ; at I-RAM $0700, its square at $0702
+        rep     #$20
+idle:   inc     $0700
+        lda     $0700
+        sta     $2251
+        sta     $2253
+        lda     $2306
+        sta     $0702
         bra     idle
 
 sa1_irq:
