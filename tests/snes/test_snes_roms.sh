@@ -22,10 +22,10 @@ else
 fi
 
 # ---- the test ROMs' verdicts (status block at $70:0000) -----------------------------------
-verdict() { # NAME: NAME.sfc run with --test-rom must pass
+verdict() { # NAME [BLOCK]: NAME.sfc run with --test-rom must pass (status block at BLOCK, $70:0000 unless given)
   "$G" run "$R/$1.sfc" --test-rom --no-battery >"$T_TMP/out" 2>&1
   rc=$?
-  if [ $rc = 0 ] && grep -q '^test ROM: passed (status block at \$70:0000)' "$T_TMP/out"; then
+  if [ $rc = 0 ] && grep -qF "test ROM: passed (status block at ${2:-\$70:0000})" "$T_TMP/out"; then
     pass "snes $1" "$(grep '^test ROM:' "$T_TMP/out")"
   else
     fail "snes $1" "exit $rc: $(grep -E '^test ROM' "$T_TMP/out")"
@@ -56,13 +56,7 @@ verdict gsu_test
 # the SA-1: its CPU started by the SNES, the arithmetic unit and the bit reader against
 # sa1_model.py, BW-RAM through bank $40 and BMAP/BMAPS, ROM through the Super MMC, IRQs and
 # NMI both ways with the messages, the SNES's IRQ through SIV (status block at $40:0000)
-"$G" run "$R/sa1_test.sfc" --test-rom --no-battery >"$T_TMP/out" 2>&1
-rc=$?
-if [ $rc = 0 ] && grep -q '^test ROM: passed (status block at \$40:0000)' "$T_TMP/out"; then
-  pass "snes sa1_test" "$(grep '^test ROM:' "$T_TMP/out")"
-else
-  fail "snes sa1_test" "exit $rc: $(grep -E '^test ROM|gpuvet' "$T_TMP/out" | head -n 2)"
-fi
+verdict sa1_test '$40:0000'
 
 # the same ROM with A+Start held from frame 0: check 11 (joypad auto-read gives 0) must
 # fail, and only it: the movie reaches $4218

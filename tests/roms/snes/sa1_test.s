@@ -224,9 +224,13 @@ sa1_reset:
         lda     $2301           ; CFR: message 5
         sta     SA1_FIX+0
         ldy     #0
-        stz     $2250           ; multiply
+        stz     $2250           ; multiply (div_in follows mul_in: one loop)
         ldx     #0
-m1:     rep     #$20
+m1:     cpx     #MUL_N*4
+        bne     m2
+        lda     #$01
+        sta     $2250           ; divide from here on
+m2:     rep     #$20
         lda     mul_in,x
         sta     $2251
         lda     mul_in+2,x
@@ -244,31 +248,8 @@ m1:     rep     #$20
         inx
         inx
         inx
-        cpx     #MUL_N*4
+        cpx     #(MUL_N+DIV_N)*4
         bne     m1
-        lda     #$01
-        sta     $2250           ; divide
-        ldx     #0
-d1:     rep     #$20
-        lda     div_in,x
-        sta     $2251
-        lda     div_in+2,x
-        sta     $2253
-        lda     $2306
-        sta     SA1_RES,y
-        lda     $2308
-        sta     SA1_RES+2,y
-        sep     #$20
-        iny
-        iny
-        iny
-        iny
-        inx
-        inx
-        inx
-        inx
-        cpx     #DIV_N*4
-        bne     d1
         lda     #$02
         sta     $2250           ; cumulative sum (MR cleared)
         ldx     #0
