@@ -11,8 +11,10 @@ XXH3-64 among --frame-hashes, as the GB Emulator Shootout polls its screenshots:
 animated ROMs' screenshots were taken at some moment); otherwise the last frame: "colours" (the same
 picture in other colours: a one-to-one colour map takes one to the other; the CPU tests'
 screenshots were taken with another 5-to-8-bit conversion than the SPC700 tests'), else
-"differ" with the number of differing pixels; a reference of another size (512x448: hires or interlace, which gpuvet
-draws at 256x224) is "size", one that is no PNG "badref". Writes OUTDIR/results.tsv (rom, verdict, exit status, pixels
+"differ" with the number of differing pixels. Frames have their own sizes (hi-res 512 wide,
+interlace 448 or 478 lines: docs/SNES.md "Frame sizes"), and a frame matches a reference of
+its size by its hash; no frame matching and a last frame of another size than the reference
+is "size"; a reference that is no PNG "badref". Writes OUTDIR/results.tsv (rom, verdict, exit status, pixels
 differing, the warning line) and prints the counts.
 
 usage: [JOBS=N] peterlemon.py GPUVET ROOT OUTDIR [FRAMES]   (N ROMs at a time, default 1;
@@ -119,12 +121,12 @@ def judge(gpuvet, root, outdir, frames, rom):
         if w is None:
             verdict = "badref"
             diff = want
-        elif (w, h) != (gw, gh):
-            verdict = "size"
-            diff = "%dx%d" % (w, h)
         elif frame_with(fh, want) is not None:
             verdict = "match"
             diff = "0 (frame %d)" % frame_with(fh, want)
+        elif (w, h) != (gw, gh):
+            verdict = "size"
+            diff = "%dx%d, the last frame %dx%d" % (w, h, gw, gh)
         else:
             n = sum(1 for i in range(0, len(want), 3) if want[i:i + 3] != got[i:i + 3])
             diff = str(n)

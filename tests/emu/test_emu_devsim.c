@@ -304,6 +304,7 @@ typedef struct {
 static int snes_team_short; /* a team got fewer threads than asked: the split was not simulated */
 static int snes_mid_frame;  /* frame logs with memory writes between two drawn lines */
 static int snes_blocks;     /* instance frames drawn */
+static int snes_big_frames; /* of them hi-res, interlaced or 239 lines */
 
 static gv_status snes_sim_open(void *dev, const void *cart, const void *m0, int n, int video, int audio, gv_err *err)
 {
@@ -327,7 +328,7 @@ static gv_status snes_sim_launch(void *dev, const emu_gpu_io *io, gv_err *err)
         const snes_vpacked *h = (const snes_vpacked *)pk;
         const snes_vseg *sg = (const snes_vseg *)(pk + h->off_segs);
         for (int k = 0; k < h->nsegs; k++)
-            if (sg[k].stamp > 0 && sg[k].stamp < SNES_VH) {
+            if (sg[k].stamp > 0 && sg[k].stamp < h->lines) {
                 snes_mid_frame++;
                 break;
             }
@@ -342,10 +343,14 @@ static gv_status snes_sim_launch(void *dev, const emu_gpu_io *io, gv_err *err)
             snes_vview v = snes_vview_packed(pk);
             snes_render_frame(&v, mem, out, omp_get_thread_num(), omp_get_num_threads());
         }
+        snes_vview vv = snes_vview_packed(pk);
+        uint32_t bytes = snes_vview_bytes(&vv); /* as snes_k_video: the frame at its size */
+        if (h->wide || h->il || h->lines != SNES_VH_STD)
+            snes_big_frames++;
         uint64_t acc[8];
         for (int l = 0; l < 8; l++)
-            acc[l] = dev_xxh3_lane(out, SNES_FB_BYTES, g->secret, l);
-        uint64_t hash = dev_xxh3_merge(acc, SNES_FB_BYTES, g->secret);
+            acc[l] = dev_xxh3_lane(out, bytes, g->secret, l);
+        uint64_t hash = dev_xxh3_merge(acc, bytes, g->secret);
         memcpy(io->vres + (size_t)i * 8, &hash, 8);
     }
     return GV_OK;
@@ -430,8 +435,8 @@ static void *load_nes(const char *name)
 
 typedef struct {
     uint64_t v, a;
-    int mism, quiet;
-    uint8_t last[256 * 240 * 3];
+    int mism, quiet, w, h;  /* w, h: the last frame's size */
+    uint8_t last[SNES_FB_BYTES]; /* the largest frame of the consoles here */
     char err[sizeof ((gv_err *)0)->msg];
 } outcome;
 
@@ -456,6 +461,7 @@ static int run(const emu_console *con, const void *cart, emu_renderer v, emu_ren
             printf("FAIL devsim %s run: %s\n", con->name, e.msg);
         return 0;
     }
+    emu_batch_frame_size(b, &o->w, &o->h);
     o->v = emu_batch_video_hash(b, 0);
     o->a = emu_batch_audio_hash(b, 0);
     o->mism = emu_batch_mismatches(b);
@@ -526,15 +532,17 @@ static void check_snes(const char *name, int frames)
     char what[96];
     if (run(&snes_console, c, EMU_R_NATIVE, EMU_R_NATIVE, 1, frames, &nat)) {
         sim_submits = sim_overlapped = 0;
-        snes_team_short = snes_mid_frame = snes_blocks = 0;
+        snes_team_short = snes_mid_frame = snes_blocks = snes_big_frames = 0;
         if (run(&snes_console, c, EMU_R_DEVICE, EMU_R_NATIVE, 7, frames, &dev)) {
             snprintf(what, sizeof what, "snes devsim %s", name);
-            t_check(dev.v == nat.v && dev.a == nat.a && dev.mism == 0 && !memcmp(dev.last, nat.last, SNES_FB_BYTES) &&
-                        !snes_team_short && snes_blocks == 7 * frames,
+            t_check(dev.v == nat.v && dev.a == nat.a && dev.mism == 0 && dev.w == nat.w && dev.h == nat.h &&
+                        !memcmp(dev.last, nat.last, (size_t)nat.w * nat.h * 3) && !snes_team_short &&
+                        snes_blocks == 7 * frames,
                     what, "7 instances x %d frames, device video (%d blocks of %d threads, %d logs with writes "
-                    "between lines) + native audio: video %016llx == native %016llx, audio %016llx, last frame == native",
-                    frames, snes_blocks, SNES_SIM_THREADS, snes_mid_frame, (unsigned long long)dev.v,
-                    (unsigned long long)nat.v, (unsigned long long)dev.a);
+                    "between lines, %d frames not 256x224) + native audio: video %016llx == native %016llx, audio "
+                    "%016llx, last frame %dx%d == native %dx%d",
+                    frames, snes_blocks, SNES_SIM_THREADS, snes_mid_frame, snes_big_frames, (unsigned long long)dev.v,
+                    (unsigned long long)nat.v, (unsigned long long)dev.a, dev.w, dev.h, nat.w, nat.h);
             snprintf(what, sizeof what, "snes devsim overlap %s", name);
             t_check(sim_overlapped == frames - 1, what,
                     "%d of %d frames before the last went to the device from inside the next frame's emulation pass",
@@ -627,5 +635,9 @@ int main(void)
                                   "ppu_scroll", "obj_wrap"};
     for (size_t r = 0; r < GV_ARRAY_LEN(sroms); r++)
         check_snes(sroms[r], 40);
+    /* the frame sizes: 512x224 (mode 5, pseudo-hires), 512x478 (interlace, overscan), 256x239 */
+    static const char *sized[] = {"hires_m5", "hires_pseudo", "hires_il", "overscan"};
+    for (size_t r = 0; r < GV_ARRAY_LEN(sized); r++)
+        check_snes(sized[r], 40);
     return t_done();
 }

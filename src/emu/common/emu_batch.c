@@ -47,7 +47,8 @@ struct emu_batch {
     emu_batch_cfg cfg;
     const emu_console *con;
     int n, nthreads;
-    size_t fbytes;            /* one RGB frame */
+    size_t fbytes;            /* room for one RGB frame (the largest) */
+    int last_w, last_h;       /* instance 0's last frame's size (emu_frame_size) */
     inst *in;
     emu_buttons buttons;
     emu_buttons *each;        /* per-instance buttons (emu_batch_set_input_each), or NULL */
@@ -242,11 +243,15 @@ static void last_settle(emu_batch *b);
  * begun to overwrite the buffer that the last whole frame is in. */
 static void video_out(emu_batch *b, int i, const uint8_t *rgb)
 {
+    int w, h;
+    emu_frame_size(b->con, b->in[i].m, &w, &h);
+    size_t n = (size_t)w * h * 3;
     if (!b->cfg.no_hash && b->con->hash_of_frame_hashes)
-        hash_u64(b->in[i].vh, gv_hash64(rgb, b->fbytes));
+        hash_u64(b->in[i].vh, gv_hash64(rgb, n));
     else if (!b->cfg.no_hash)
-        gv_hasher_update(b->in[i].vh, rgb, b->fbytes);
+        gv_hasher_update(b->in[i].vh, rgb, n);
     if (i == 0) {
+        b->last_w = w, b->last_h = h;
         b->last_src = rgb;
         if (b->cfg.trap)
             last_settle(b);
@@ -296,10 +301,12 @@ static gv_status verify_frame(emu_batch *b, int i, gv_err *err)
     if (st != GV_OK)
         return st;
     const uint8_t *nat = b->con->native_video(in->m);
-    if (!memcmp(in->fb, nat, b->fbytes))
+    int w, h;
+    emu_frame_size(b->con, in->m, &w, &h);
+    size_t n = (size_t)w * h * 3;
+    if (!memcmp(in->fb, nat, n))
         return GV_OK;
-    int w = b->con->width;
-    for (size_t p = 0; p < b->fbytes / 3; p++)
+    for (size_t p = 0; p < n / 3; p++)
         if (memcmp(in->fb + 3 * p, nat + 3 * p, 3))
             return gv_fail(err, GV_ERR_WRONG,
                            "instance %d, frame %llu: the log renderer differs from the native one at line %zu, x %zu "
@@ -675,6 +682,15 @@ gv_status emu_batch_last_frame(emu_batch *b, uint8_t *rgb, gv_err *err)
         return emu_gpu_frame(b->gpu, 0, rgb, err);
     memcpy(rgb, emu_batch_frame_video(b), b->fbytes);
     return GV_OK;
+}
+
+void emu_batch_frame_size(const emu_batch *b, int *w, int *h)
+{
+    if (b->last_w && !(b->vdev && b->ops->vres_is_hash)) {
+        *w = b->last_w, *h = b->last_h;
+    } else {
+        emu_frame_size(b->con, b->in[0].m, w, h);
+    }
 }
 
 const uint8_t *emu_batch_frame_video(const emu_batch *b)

@@ -77,12 +77,15 @@ uint64_t emu_batch_audio_hash(const emu_batch *b, int i);
 int emu_batch_mismatches(const emu_batch *b);
 int emu_batch_instances(const emu_batch *b);
 void *emu_batch_machine(emu_batch *b, int i);
-/* Instance 0's last complete frame (width x height RGB888) from its renderer. */
+/* Instance 0's last complete frame (emu_batch_frame_size; rgb has room for width x height
+ * RGB888) from its renderer. */
 gv_status emu_batch_last_frame(emu_batch *b, uint8_t *rgb, gv_err *err);
+/* The size of instance 0's last complete frame (emu_frame_size). */
+void emu_batch_frame_size(const emu_batch *b, int *w, int *h);
 /* The same frame where the batch keeps it, without a copy (valid until the next run); NULL
  * when the video renderer is 'none' or the device keeps only its hash. */
 const uint8_t *emu_batch_frame_video(const emu_batch *b);
-/* Instance i's last complete frame (width x height RGB888) where its renderer keeps it,
+/* Instance i's last complete frame (emu_frame_size of its machine) where its renderer keeps it,
  * valid until the next run, power or reset; NULL when the video renderer is 'none' or the
  * device (which keeps only instance 0's frame). */
 const uint8_t *emu_batch_instance_frame(const emu_batch *b, int i);

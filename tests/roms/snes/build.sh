@@ -19,3 +19,12 @@ done
 ca65 --cpu 65816 -D BENCH -I "$here" -I "$out" -I "$root/src/emu/snes" -o "$out/bench_scene.o" "$here/ppu_scene.s"
 ld65 -C "$here/lorom.cfg" -o "$out/bench_scene.sfc" "$out/bench_scene.o"
 "$py" "$here/snesfix.py" "$out/bench_scene.sfc"
+# the frame-size scenes: hires_test.s four ways (its head comment)
+for v in "hires_m5 " "hires_pseudo -D PSEUDO" "hires_il -D INTERLACE" "overscan -D OVERSCAN"; do
+  set -- $v
+  name=$1
+  shift
+  ca65 --cpu 65816 "$@" -I "$here" -I "$out" -I "$root/src/emu/snes" -o "$out/$name.o" "$here/hires_test.s"
+  ld65 -C "$here/lorom.cfg" -o "$out/$name.sfc" "$out/$name.o"
+  "$py" "$here/snesfix.py" "$out/$name.sfc"
+done
