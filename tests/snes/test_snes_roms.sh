@@ -59,7 +59,8 @@ hashes() { # rom frames video instances
   "$G" run snes "$R/$1.sfc" --frames "$2" --video "$3" --instances "$4" --no-battery -q 2>"$T_TMP/err" |
     grep -E '^(video|audio)_hash' | tr '\n' ' '
 }
-for rom in cpu_test ppu_scene bench_scene ppu_direct ppu_bright ppu_scroll obj_wrap opt_test; do
+for rom in cpu_test ppu_scene bench_scene ppu_direct ppu_bright ppu_scroll obj_wrap opt_test \
+           hires_m5 hires_pseudo hires_il overscan; do
   ref=$(hashes $rom 120 native 1)
   for cfg in "host 1" "host 3"; do
     set -- $cfg
@@ -79,7 +80,8 @@ done
 expect_exit "snes --audio host" 2 "$G" run snes "$R/cpu_test.sfc" --frames 2 --audio host --no-battery
 
 # ---- PPU feature scenes against a model of their picture (tests/snes/ppu_model.py) --------
-for scene in ppu_direct ppu_bright ppu_scroll obj_wrap opt_test; do
+# (and the frame sizes: hires_test.s four ways, checked at their size)
+for scene in ppu_direct ppu_bright ppu_scroll obj_wrap opt_test hires_m5 hires_pseudo hires_il overscan; do
   "$G" run snes "$R/$scene.sfc" --frames 60 --png "$T_TMP/$scene.png" --no-battery -q >/dev/null 2>"$T_TMP/err"
   if python3 "$GV_ROOT/tests/snes/ppu_model.py" "$T_TMP/$scene.png" $scene >"$T_TMP/model" 2>&1; then
     pass "snes $scene == model" "$(head -n 1 "$T_TMP/model")"
@@ -175,29 +177,3 @@ case $first in
   pass "snes trace" "$(wc -l <"$T_TMP/trace") lines; the first: $first" ;;
 *) fail "snes trace" "first line: '$first'" ;;
 esac
-
-# ---- frame sizes (hires_test.s four ways): the picture against its model at its size, the
-# log (host) renderer against the native one, and --verify ------------------------------
-for scene in hires_m5 hires_pseudo hires_il overscan; do
-  "$G" run snes "$R/$scene.sfc" --frames 60 --png "$T_TMP/$scene.png" --no-battery -q >/dev/null 2>"$T_TMP/err"
-  if python3 "$GV_ROOT/tests/snes/ppu_model.py" "$T_TMP/$scene.png" $scene >"$T_TMP/model" 2>&1; then
-    pass "snes $scene == model" "$(head -n 1 "$T_TMP/model")"
-  else
-    fail "snes $scene == model" "$(head -n 3 "$T_TMP/model" | tr '\n' ' ') $(head -n 1 "$T_TMP/err")"
-  fi
-  ref=$(hashes $scene 60 native 1)
-  for cfg in "host 1" "host 3"; do
-    set -- $cfg
-    got=$(hashes $scene 60 "$1" "$2")
-    if [ -n "$ref" ] && [ "$got" = "$ref" ]; then
-      pass "snes $scene $1 x$2 == native" "$got"
-    else
-      fail "snes $scene $1 x$2 == native" "native: $ref; $1: $got $(head -n 1 "$T_TMP/err")"
-    fi
-  done
-  if "$G" run snes "$R/$scene.sfc" --frames 60 --verify --no-battery -q >"$T_TMP/out" 2>"$T_TMP/err"; then
-    pass "snes $scene --verify" "60 frames drawn natively and from their logs, every pixel equal"
-  else
-    fail "snes $scene --verify" "$(head -n 1 "$T_TMP/err")"
-  fi
-done

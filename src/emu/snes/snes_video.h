@@ -187,6 +187,23 @@ GV_ALWAYS_INLINE uint16_t snes_map_entry(const uint8_t *vram, uint32_t ma)
     return (uint16_t)(vram[ma * 2] | vram[ma * 2 + 1] << 8);
 }
 
+/* Eight pixels of a BG tile row (bpp planes at word address a; map entry e: flip, priority)
+ * as CGRAM indexes (palette pal + colour, 0 where transparent) and priority + 1 bytes, all
+ * eight at once (a tile's pixels do not overlap): 1 in each byte that is opaque, then index
+ * = palette + colour (never carries: at most 255). */
+GV_ALWAYS_INLINE void snes_tile_px(const uint8_t *vram, uint32_t a, int bpp, uint16_t e, uint64_t pal, uint64_t *idx,
+                                   uint64_t *pri)
+{
+    uint64_t px = snes_tile_row(vram, a, bpp);
+    if (e & 0x4000)
+        px = snes_bswap64(px);
+    uint64_t t = px | px >> 4;
+    t |= t >> 2;
+    t = (t | t >> 1) & 0x0101010101010101ull;
+    *pri = t * (uint64_t)(((e >> 13) & 1) + 1);
+    *idx = (px + pal * 0x0101010101010101ull) & (t * 0xFF);
+}
+
 /* Offset-per-tile (modes 2, 4 and 6): the scroll of BG1 or BG2 (bg 0/1) in each 8-pixel
  * column c = 0-32 of the line into h[c], v[c]. BG3's map holds the offsets: the entries
  * from BG3's scroll (HOFS / 8 the first column, VOFS / 8 the row; BG3's fine X ignored),
@@ -251,17 +268,9 @@ GV_ALWAYS_INLINE void snes_draw_bg_cols(const snes_vregs *p, const uint8_t *vram
             uint32_t half = ((gx >> 3) & 1) ^ ((e >> 14) & 1);
             tile += (ry >> 3) * 16 + half;
         }
-        uint64_t px = snes_tile_row(vram, chrbase + tile * (uint32_t)(bpp * 4) + (ry & 7), bpp);
-        if (e & 0x4000)
-            px = snes_bswap64(px);
-        /* all eight pixels at once (the layer's tiles do not overlap): 1 in each byte that
-         * is opaque, then index = palette + colour (never carries: at most 255) */
-        uint64_t t = px | px >> 4;
-        t |= t >> 2;
-        t = (t | t >> 1) & 0x0101010101010101ull;
-        uint64_t pri = t * (uint64_t)(((e >> 13) & 1) + 1);
-        uint64_t pal = (uint64_t)(palbase + (bpp == 8 ? 0 : ((e >> 10) & 7) << palsh));
-        uint64_t idx = (px + pal * 0x0101010101010101ull) & (t * 0xFF);
+        uint64_t idx, pri;
+        snes_tile_px(vram, chrbase + tile * (uint32_t)(bpp * 4) + (ry & 7), bpp, e,
+                     (uint64_t)(palbase + (bpp == 8 ? 0 : ((e >> 10) & 7) << palsh)), &idx, &pri);
         int x = sx + 8; /* buffers start 8 pixels left of the screen */
         memcpy(lb->idx + x, &idx, 8);
         memcpy(lb->pri + x, &pri, 8);
@@ -328,14 +337,8 @@ GV_HD static inline void snes_draw_bg_hi(const snes_vregs *p, const uint8_t *vra
         uint64_t pal = (uint64_t)(((e >> 10) & 7) << palsh);
         for (int half = 0; half < 2; half++) {
             uint32_t tn = tile + (uint32_t)(half ^ ((e >> 14) & 1));
-            uint64_t px = snes_tile_row(vram, chrbase + tn * (uint32_t)(bpp * 4) + (ry & 7), bpp);
-            if (e & 0x4000)
-                px = snes_bswap64(px);
-            uint64_t t = px | px >> 4;
-            t |= t >> 2;
-            t = (t | t >> 1) & 0x0101010101010101ull;
-            uint64_t pr = t * (uint64_t)(((e >> 13) & 1) + 1);
-            uint64_t ix = (px + pal * 0x0101010101010101ull) & (t * 0xFF);
+            uint64_t ix, pr;
+            snes_tile_px(vram, chrbase + tn * (uint32_t)(bpp * 4) + (ry & 7), bpp, e, pal, &ix, &pr);
             int x = sx + 16 + half * 8;
             memcpy(idx + x, &ix, 8);
             memcpy(pri + x, &pr, 8);

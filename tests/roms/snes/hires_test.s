@@ -37,47 +37,10 @@
         snes_start
 
         ; ---- VRAM: word i = a ^ a >> 5, a = $1357 + i * $9E37 (16 bits) ----
-        lda     #$80
-        sta     $2115           ; increment after the high byte
-        ldx     #0
-        stx     $2116
-        rep     #$20
-        lda     #$1357
-        sta     $00
-@fill:  lda     $00
-        lsr     a
-        lsr     a
-        lsr     a
-        lsr     a
-        lsr     a
-        eor     $00
-        sta     $2118
-        lda     $00
-        clc
-        adc     #$9E37
-        sta     $00
-        inx
-        cpx     #$8000
-        bne     @fill
+        vram_pattern
 
         ; ---- CGRAM: colour j = ($0C63 + j * $2E1B) & $7FFF ----
-        sep     #$20
-        stz     $2121
-        rep     #$20
-        lda     #$0C63
-        ldx     #256
-@pal:   sep     #$20
-        sta     $2122
-        xba
-        and     #$7F
-        sta     $2122
-        xba
-        rep     #$20
-        clc
-        adc     #$2E1B
-        dex
-        bne     @pal
-        sep     #$20
+        cgram_pattern
 
         ; ---- OAM: every sprite at Y = 240, then sprites 0 and 1, sprite 1 large ----
         stz     $2102
