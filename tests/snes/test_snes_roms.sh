@@ -47,6 +47,9 @@ verdict cpu_dpwrap
 # the VRAM port: VMAIN's increment byte, steps 1/32/128/128, the three address translations,
 # the read prefetch before the increment
 verdict vram_test
+# the sound CPU's TEST register: its wait bits slow the SPC700 (RAM and I/O waits, counted
+# against timer 0), its timer bits hold the timers' clock (the next tick comes later)
+verdict spc_test
 
 # the same ROM with A+Start held from frame 0: check 11 (joypad auto-read gives 0) must
 # fail, and only it: the movie reaches $4218
