@@ -519,13 +519,12 @@ static PyObject *Console_step(Console *o, PyObject *args)
     }
     gv_err e = {{0}};
     gv_status st;
-    int ran = 0;
+    int ran = 0, fw = 0, fh = 0; /* fw x fh: the step's frame size */
     Py_BEGIN_ALLOW_THREADS
     pthread_mutex_lock(&o->mu);
     emu_batch_audio_clear(o->b); /* the kept samples are this step's */
     emu_batch_set_input_each(o->b, btn.buf);
     st = emu_batch_run(o->b, frames, &ran, &e);
-    int fw = 0, fh = 0;
     for (int i = 0; st == GV_OK && i < o->n; i++) {
         int w, h;
         emu_frame_size(o->con, emu_batch_machine(o->b, i), &w, &h);
