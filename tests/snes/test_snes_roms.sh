@@ -65,7 +65,8 @@ hashes() { # rom frames video instances
   "$G" run snes "$R/$1.sfc" --frames "$2" --video "$3" --instances "$4" --no-battery -q 2>"$T_TMP/err" |
     grep -E '^(video|audio)_hash' | tr '\n' ' '
 }
-for rom in cpu_test ppu_scene bench_scene ppu_direct ppu_bright ppu_scroll obj_wrap opt_test gsu_scene gsu_test; do
+for rom in cpu_test ppu_scene bench_scene ppu_direct ppu_bright ppu_scroll obj_wrap opt_test gsu_scene gsu_test \
+           hires_m5 hires_pseudo hires_il overscan; do
   ref=$(hashes $rom 120 native 1)
   for cfg in "host 1" "host 3"; do
     set -- $cfg
@@ -85,7 +86,8 @@ done
 expect_exit "snes --audio host" 2 "$G" run snes "$R/cpu_test.sfc" --frames 2 --audio host --no-battery
 
 # ---- PPU feature scenes against a model of their picture (tests/snes/ppu_model.py) --------
-for scene in ppu_direct ppu_bright ppu_scroll obj_wrap opt_test; do
+# (and the frame sizes: hires_test.s four ways, checked at their size)
+for scene in ppu_direct ppu_bright ppu_scroll obj_wrap opt_test hires_m5 hires_pseudo hires_il overscan; do
   "$G" run snes "$R/$scene.sfc" --frames 60 --png "$T_TMP/$scene.png" --no-battery -q >/dev/null 2>"$T_TMP/err"
   if python3 "$GV_ROOT/tests/snes/ppu_model.py" "$T_TMP/$scene.png" $scene >"$T_TMP/model" 2>&1; then
     pass "snes $scene == model" "$(head -n 1 "$T_TMP/model")"

@@ -749,6 +749,7 @@ void snes_power(snes *m)
         memset(m->sram, 0, m->sram_size);
     m->audio_n = 0;
     memset(m->fb, 0, sizeof m->fb);
+    m->lines = SNES_VH_STD, m->wide = m->il = 0;
     reset_common(m, 1);
 }
 
@@ -847,6 +848,9 @@ void snes_run_frame(snes *m)
     m->dsp.env.out_n = 0;
     m->s.vdisp = m->s.ppu.setini & 4 ? 240 : 225;
     m->lines_drawn = 0;
+    m->lines = (int)m->s.vdisp - 1;
+    m->il = m->s.ppu.setini & 1;
+    m->wide = 0;
     if (m->vlog) {
         snes_vlog *lg = m->vlog;
         lg->n = 0;
@@ -869,13 +873,19 @@ void snes_run_frame(snes *m)
         } else if (line == m->s.vdisp) {
             vblank_start(m, ls);
         }
-        if (line >= 1 && line <= SNES_H) {
+        if (line >= 1 && line < m->s.vdisp) {
+            int y = (int)line - 1;
+            if (!m->wide && snes_hires(m->s.ppu.bgmode, m->s.ppu.setini)) {
+                m->wide = 1; /* from here a 512-wide frame: the lines so far doubled */
+                if (m->outputs & SNES_OUT_VIDEO)
+                    snes_fb_widen(m->fb, m->il ? 2 * y : y);
+            }
             if (m->vlog)
-                vlog_line(m, (int)line - 1);
+                vlog_line(m, y);
             if (m->outputs & SNES_OUT_VIDEO)
-                snes_ppu_draw_line(&m->s.ppu, (int)line - 1, m->fb + (size_t)(line - 1) * SNES_W * 3);
+                snes_ppu_draw_line(&m->s.ppu, y, m->il, m->wide, m->fb);
             else
-                snes_ppu_obj_flags(&m->s.ppu, (int)line - 1);
+                snes_ppu_obj_flags(&m->s.ppu, y, m->il);
             m->lines_drawn++;
         }
         uint32_t pos = 0;
@@ -917,6 +927,8 @@ void snes_run_frame(snes *m)
             }
         }
     }
+    if (m->vlog)
+        m->vlog->lines = m->lines, m->vlog->wide = m->wide, m->vlog->il = m->il;
     m->s.frame_start = fs + SNES_FRAME_CLOCKS;
     m->s.frame++;
     /* sound up to the frame's end, resampled to 48 kHz */
@@ -929,6 +941,7 @@ void snes_run_frame(snes *m)
 
 uint64_t snes_frame_count(const snes *m) { return m->s.frame; }
 const uint8_t *snes_native_fb(const snes *m) { return m->fb; }
+void snes_frame_size(const snes *m, int *w, int *h) { snes_frame_dims(m->lines, m->wide, m->il, w, h); }
 
 const int16_t *snes_native_audio(const snes *m, int *n)
 {

@@ -36,3 +36,12 @@ ld65 -C "$here/gsu.cfg" -o "$out/gsu_test.sfc" "$out/gsu_test.o"
 ca65 --cpu 65816 -I "$here" -I "$out" -I "$root/src/emu/snes" -o "$out/gsu_scene.o" "$here/gsu_scene.s"
 ld65 -C "$here/gsu.cfg" -o "$out/gsu_scene.sfc" "$out/gsu_scene.o"
 "$py" "$here/snesfix.py" "$out/gsu_scene.sfc"
+# the frame-size scenes: hires_test.s four ways (its head comment)
+for v in "hires_m5 " "hires_pseudo -D PSEUDO" "hires_il -D INTERLACE" "overscan -D OVERSCAN"; do
+  set -- $v
+  name=$1
+  shift
+  ca65 --cpu 65816 "$@" -I "$here" -I "$out" -I "$root/src/emu/snes" -o "$out/$name.o" "$here/hires_test.s"
+  ld65 -C "$here/lorom.cfg" -o "$out/$name.sfc" "$out/$name.o"
+  "$py" "$here/snesfix.py" "$out/$name.sfc"
+done
