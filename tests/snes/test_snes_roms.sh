@@ -47,6 +47,9 @@ verdict cpu_dpwrap
 # the VRAM port: VMAIN's increment byte, steps 1/32/128/128, the three address translations,
 # the read prefetch before the increment
 verdict vram_test
+# open bus: write-only $21x4-6/$21x8-A give PPU1's latch, the others and $4000/$4016 the CPU's
+# last bus byte (the operand's high byte, not a byte from before the instruction)
+verdict mdr_test
 
 # the same ROM with A+Start held from frame 0: check 11 (joypad auto-read gives 0) must
 # fail, and only it: the movie reaches $4218

@@ -338,6 +338,10 @@ static uint8_t io_read(snes *m, uint32_t addr, uint64_t *clk)
     if (a >= 0x2134 && a < 0x2140) {
         return snes_ppu_read(m, (uint8_t)a, *clk);
     }
+    if (a < 0x2130 && a >= 0x2100) { /* write-only: $21x4-6 and $21x8-A give PPU1's open bus */
+        uint32_t lo = a & 0xF;
+        return (lo >= 4 && lo <= 6) || (lo >= 8 && lo <= 0xA) ? m->s.ppu.mdr1 : ob;
+    }
     if (a >= 0x2140 && a < 0x2180) {
         snes_sync_spc(m, *clk);
         return snes_spc_port_read(&m->spc, a & 3);
