@@ -50,6 +50,8 @@ verdict vram_test
 # open bus: write-only $21x4-6/$21x8-A give PPU1's latch, the others and $4000/$4016 the CPU's
 # last bus byte (the operand's high byte, not a byte from before the instruction)
 verdict mdr_test
+# the H/V IRQ at HTIME 0 comes 10 clocks into the line (as a V-IRQ), 8 before HTIME 1's
+verdict irq_h0
 
 # the same ROM with A+Start held from frame 0: check 11 (joypad auto-read gives 0) must
 # fail, and only it: the movie reaches $4218

@@ -701,7 +701,7 @@ static void cpu_run_to(snes *m, uint64_t t)
 
 /* Where on line `line` the H/V IRQ fires (a master clock offset), or -1 when it does not.
  * It comes 14 clocks after the start of dot HTIME, the dots counted as the H counter
- * counts them (323 and 327 are 6 clocks long); for HTIME 337-339 that is past the line's
+ * counts them (323 and 327 are 6 clocks long), 10 for HTIME 0; for HTIME 337-339 that is past the line's
  * end, so it comes early on the next line (HTIME above 339 never matches). */
 static int32_t irq_pos(const snes *m, uint32_t line)
 {
@@ -713,7 +713,9 @@ static int32_t irq_pos(const snes *m, uint32_t line)
     uint32_t h = m->s.htime;
     if (h >= 340)
         return -1;
-    int32_t p = (int32_t)(h * 4 + (h > 323 ? 2 : 0) + (h > 327 ? 2 : 0) + 14);
+    /* HTIME 0: 1374 clocks after dot 0 of the line before, i.e. 10 into this one, as a
+     * V-IRQ (Anomie's timing doc); not 14 */
+    int32_t p = h ? (int32_t)(h * 4 + (h > 323 ? 2 : 0) + (h > 327 ? 2 : 0) + 14) : 10;
     uint32_t vline = line;
     if (p >= SNES_LINE_CLOCKS) { /* the match was on the line before */
         p -= SNES_LINE_CLOCKS;
