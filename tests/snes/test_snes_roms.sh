@@ -52,6 +52,8 @@ verdict vram_test
 verdict mdr_test
 # the H/V IRQ at HTIME 0 comes 10 clocks into the line (as a V-IRQ), 8 before HTIME 1's
 verdict irq_h0
+# HDMA's set-up at V=0 pauses the CPU 18 clocks + 8 a direct channel + 24 an indirect one
+verdict hdma_init
 
 # the same ROM with A+Start held from frame 0: check 11 (joypad auto-read gives 0) must
 # fail, and only it: the movie reaches $4218

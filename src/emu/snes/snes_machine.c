@@ -204,9 +204,13 @@ static void dma_run(snes *m, uint8_t mask, uint64_t *clk)
     *clk += 12;
 }
 
-/* HDMA: the channels' tables set up at the start of a frame. */
+/* HDMA: the channels' tables set up at the start of a frame. The CPU pauses ~18 master
+ * clocks when any channel is enabled, plus 8 a direct channel and 24 an indirect one (its
+ * indirect address loaded too; Anomie's timing doc). */
 static void hdma_init(snes *m)
 {
+    if (m->s.hdmaen)
+        m->cpu.s.clock += 18;
     for (int ch = 0; ch < 8; ch++) {
         snes_dma_ch *d = &m->s.dma[ch];
         d->done = 1;
@@ -219,6 +223,7 @@ static void hdma_init(snes *m)
             d->das = (uint16_t)(abus_read(m, (uint32_t)d->a1b << 16 | d->a2a) |
                                 abus_read(m, (uint32_t)d->a1b << 16 | (uint16_t)(d->a2a + 1)) << 8);
             d->a2a += 2;
+            m->cpu.s.clock += 16;
         }
         d->done = d->nltr == 0;
         d->do_transfer = 1;
