@@ -54,6 +54,8 @@ verdict mdr_test
 verdict irq_h0
 # HDMA's set-up at V=0 pauses the CPU 18 clocks + 8 a direct channel + 24 an indirect one
 verdict hdma_init
+# a general DMA: 2-8 clocks to a multiple of 8, 8 + 8 a channel + 8 a byte, 1-S to a whole CPU cycle
+verdict dma_time
 
 # the same ROM with A+Start held from frame 0: check 11 (joypad auto-read gives 0) must
 # fail, and only it: the movie reaches $4218

@@ -128,6 +128,7 @@ GV_HOT_INLINE void wr(cx *c, const int R, uint32_t a, uint8_t v, unsigned fl)
     uint64_t t = c->clk;
     c->cpu->cyc_now = c->cpu->s.cycles + c->ncyc;
     c->cpu->s.mdr = v;
+    c->cpu->s.r.pc = c->pc, c->cpu->s.r.pbr = c->pbr; /* the next opcode's address ($420B: DMA) */
     c->bus->write(c->bus->ctx, a, v, &t);
     c->last_len = (uint32_t)(t - c->clk);
     c->clk = t;

@@ -177,11 +177,25 @@ static void bbus_write(snes *m, uint8_t reg, uint8_t v, uint64_t *clk)
     io_write(m, 0x2100u | reg, v, &c);
 }
 
-/* General DMA on the channels in mask, lowest first; advances *clk by 8 clocks a byte
- * plus 8 a channel plus the start/end overhead. */
+/* General DMA on the channels in mask, lowest first, started by a $420B write whose cycle
+ * begins at *clk (Anomie's timing doc): the CPU gets one more cycle (the next opcode's
+ * fetch) and pauses at P; the DMA waits 2-8 master clocks to a multiple of 8 since reset
+ * (frames are a multiple of 8 clocks long: since the frame's start), takes 8 for itself,
+ * 8 a channel and 8 a byte, then waits 1-S clocks (never 0) to a whole number of CPU
+ * cycles since P, S being the length of the cycle after that fetch (6: the IO cycle of a
+ * one-byte instruction; else the fetch's length, an operand from the same place). The
+ * machine counts the write's and the fetch's clocks after the DMA: *clk advances by the
+ * DMA's length alone. */
 static void dma_run(snes *m, uint8_t mask, uint64_t *clk)
 {
-    *clk += 12;
+    uint32_t pc = (uint32_t)m->cpu.s.r.pbr << 16 | m->cpu.s.r.pc;
+    const snes_cpu_page *pg = &m->bus.page[(pc >> 12) & 0xFFF];
+    uint32_t fetch = pg->r ? pg->len : 8, op = pg->r ? pg->r[pc & 0xFFF] : 0, lo = op & 0xF;
+    uint32_t speed = lo == 0x8 || lo == 0xA || lo == 0xB || op == 0x40 || op == 0x60 ? 6 : fetch;
+    uint64_t p = *clk + 6 + fetch;
+    uint32_t since = (uint32_t)((p & 7) - (m->s.frame_start & 7)) & 7;
+    uint64_t start = *clk;
+    *clk += (8 - since) + 8;
     for (int ch = 0; ch < 8; ch++) {
         if (!(mask & (1u << ch)))
             continue;
@@ -201,7 +215,7 @@ static void dma_run(snes *m, uint8_t mask, uint64_t *clk)
         }
         d->das = 0;
     }
-    *clk += 12;
+    *clk += speed - (*clk - start) % speed;
 }
 
 /* HDMA: the channels' tables set up at the start of a frame. The CPU pauses ~18 master
