@@ -56,6 +56,9 @@ verdict irq_h0
 verdict hdma_init
 # a general DMA: 2-8 clocks to a multiple of 8, 8 + 8 a channel + 8 a byte, 1-S to a whole CPU cycle
 verdict dma_time
+# DMA between WRAM and its own port $2180 moves nothing (open bus into WRAM, WMADD stays);
+# an A-bus address on the B-bus registers reads open bus: the opcode fetched before the DMA
+verdict dma_wram
 
 # the same ROM with A+Start held from frame 0: check 11 (joypad auto-read gives 0) must
 # fail, and only it: the movie reaches $4218

@@ -177,6 +177,27 @@ static void bbus_write(snes *m, uint8_t reg, uint8_t v, uint64_t *clk)
     io_write(m, 0x2100u | reg, v, &c);
 }
 
+/* One byte of DMA or HDMA between A-bus address a and B-bus register $21reg, in the
+ * direction of DMAPx bit 7; the byte goes over the data bus (the open bus after it). The
+ * WRAM port cannot reach WRAM (Anomie's register doc, $2180): from WRAM to $2180 nothing
+ * is written and WMADD stays; from $2180 to WRAM the WRAM gets the open bus and WMADD
+ * stays. */
+static void dma_byte(snes *m, uint8_t ctrl, uint8_t reg, uint32_t a, uint64_t *clk)
+{
+    uint32_t bank = a >> 16;
+    int wram = reg == 0x80 && ((bank & 0xFE) == 0x7E || (!(bank & 0x40) && (a & 0xFFFF) < 0x2000));
+    uint8_t v;
+    if (ctrl & 0x80) {
+        v = wram ? snes_cpu_open_bus(&m->cpu) : bbus_read(m, reg, clk);
+        abus_write(m, a, v);
+    } else {
+        v = abus_read(m, a);
+        if (!wram)
+            bbus_write(m, reg, v, clk);
+    }
+    m->cpu.s.mdr = v;
+}
+
 /* General DMA on the channels in mask, lowest first, started by a $420B write whose cycle
  * begins at *clk (Anomie's timing doc): the CPU gets one more cycle (the next opcode's
  * fetch) and pauses at P; the DMA waits 2-8 master clocks to a multiple of 8 since reset
@@ -192,6 +213,8 @@ static void dma_run(snes *m, uint8_t mask, uint64_t *clk)
     const snes_cpu_page *pg = &m->bus.page[(pc >> 12) & 0xFFF];
     uint32_t fetch = pg->r ? pg->len : 8, op = pg->r ? pg->r[pc & 0xFFF] : 0, lo = op & 0xF;
     uint32_t speed = lo == 0x8 || lo == 0xA || lo == 0xB || op == 0x40 || op == 0x60 ? 6 : fetch;
+    if (pg->r)
+        m->cpu.s.mdr = (uint8_t)op; /* the last byte on the bus before the pause */
     uint64_t p = *clk + 6 + fetch;
     uint32_t since = (uint32_t)((p & 7) - (m->s.frame_start & 7)) & 7;
     uint64_t start = *clk;
@@ -204,12 +227,7 @@ static void dma_run(snes *m, uint8_t mask, uint64_t *clk)
         int mode = d->ctrl & 7, step = d->ctrl & 8 ? 0 : d->ctrl & 0x10 ? -1 : 1;
         uint32_t n = d->das ? d->das : 0x10000;
         for (uint32_t i = 0; i < n; i++) {
-            uint8_t reg = (uint8_t)(d->bbad + dma_pat[mode][i & 3]);
-            uint32_t a = (uint32_t)d->a1b << 16 | d->a1t;
-            if (d->ctrl & 0x80)
-                abus_write(m, a, bbus_read(m, reg, clk));
-            else
-                bbus_write(m, reg, abus_read(m, a), clk);
+            dma_byte(m, d->ctrl, (uint8_t)(d->bbad + dma_pat[mode][i & 3]), (uint32_t)d->a1b << 16 | d->a1t, clk);
             d->a1t = (uint16_t)(d->a1t + step);
             *clk += 8;
         }
@@ -259,12 +277,8 @@ static void hdma_line(snes *m)
         if (d->do_transfer) {
             int mode = d->ctrl & 7;
             for (int i = 0; i < dma_units[mode]; i++) {
-                uint8_t reg = (uint8_t)(d->bbad + dma_pat[mode][i]);
                 uint32_t a = d->ctrl & 0x40 ? (uint32_t)d->dasb << 16 | d->das++ : (uint32_t)d->a1b << 16 | d->a2a++;
-                if (d->ctrl & 0x80)
-                    abus_write(m, a, bbus_read(m, reg, &clk));
-                else
-                    bbus_write(m, reg, abus_read(m, a), &clk);
+                dma_byte(m, d->ctrl, (uint8_t)(d->bbad + dma_pat[mode][i]), a, &clk);
                 clk += 8;
             }
         }
