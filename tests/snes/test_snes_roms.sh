@@ -59,6 +59,8 @@ verdict dma_time
 # DMA between WRAM and its own port $2180 moves nothing (open bus into WRAM, WMADD stays);
 # an A-bus address on the B-bus registers reads open bus: the opcode fetched before the DMA
 verdict dma_wram
+# a general DMA on a channel HDMA is using ends where HDMA needs the channel
+verdict dma_hdma
 
 # the same ROM with A+Start held from frame 0: check 11 (joypad auto-read gives 0) must
 # fail, and only it: the movie reaches $4218

@@ -198,6 +198,25 @@ static void dma_byte(snes *m, uint8_t ctrl, uint8_t reg, uint32_t a, uint64_t *c
     m->cpu.s.mdr = v;
 }
 
+/* The master clock at which HDMA next uses channel d (enabled in HDMAEN) after clk: dot 276
+ * of a picture line while the channel's table runs, else the set-up at the next frame's
+ * start. A general DMA on the channel ends there (HDMA takes priority and terminates a
+ * conflicting DMA: the superfamicom.org wiki, DMA & HDMA). */
+static uint64_t hdma_next_use(const snes *m, const snes_dma_ch *d, uint64_t clk)
+{
+    uint32_t hc, line = line_of(m, clk, &hc);
+    uint64_t next_frame = m->s.frame_start + SNES_FRAME_CLOCKS;
+    if (line >= SNES_LINES)
+        return clk;
+    if (!d->done && line < m->s.vdisp) {
+        if (hc < SNES_HDMA_AT)
+            return m->s.frame_start + (uint64_t)line * SNES_LINE_CLOCKS + SNES_HDMA_AT;
+        if (line + 1 < m->s.vdisp)
+            return m->s.frame_start + (uint64_t)(line + 1) * SNES_LINE_CLOCKS + SNES_HDMA_AT;
+    }
+    return next_frame;
+}
+
 /* General DMA on the channels in mask, lowest first, started by a $420B write whose cycle
  * begins at *clk (Anomie's timing doc): the CPU gets one more cycle (the next opcode's
  * fetch) and pauses at P; the DMA waits 2-8 master clocks to a multiple of 8 since reset
@@ -225,13 +244,14 @@ static void dma_run(snes *m, uint8_t mask, uint64_t *clk)
         snes_dma_ch *d = &m->s.dma[ch];
         *clk += 8;
         int mode = d->ctrl & 7, step = d->ctrl & 8 ? 0 : d->ctrl & 0x10 ? -1 : 1;
-        uint32_t n = d->das ? d->das : 0x10000;
-        for (uint32_t i = 0; i < n; i++) {
+        uint32_t n = d->das ? d->das : 0x10000, i;
+        uint64_t stop = m->s.hdmaen & (1u << ch) ? hdma_next_use(m, d, *clk) : UINT64_MAX;
+        for (i = 0; i < n && *clk < stop; i++) {
             dma_byte(m, d->ctrl, (uint8_t)(d->bbad + dma_pat[mode][i & 3]), (uint32_t)d->a1b << 16 | d->a1t, clk);
             d->a1t = (uint16_t)(d->a1t + step);
             *clk += 8;
         }
-        d->das = 0;
+        d->das = (uint16_t)(n - i);
     }
     *clk += speed - (*clk - start) % speed;
 }
