@@ -61,6 +61,8 @@ verdict dma_time
 verdict dma_wram
 # a general DMA on a channel HDMA is using ends where HDMA needs the channel
 verdict dma_hdma
+# no H/V IRQ for dot 153 on the frame's last line: 261 H-IRQs a frame at HTIME 153
+verdict irq_153
 
 # the same ROM with A+Start held from frame 0: check 11 (joypad auto-read gives 0) must
 # fail, and only it: the movie reaches $4218

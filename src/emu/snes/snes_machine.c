@@ -755,7 +755,8 @@ static void cpu_run_to(snes *m, uint64_t t)
 /* Where on line `line` the H/V IRQ fires (a master clock offset), or -1 when it does not.
  * It comes 14 clocks after the start of dot HTIME, the dots counted as the H counter
  * counts them (323 and 327 are 6 clocks long), 10 for HTIME 0; for HTIME 337-339 that is past the line's
- * end, so it comes early on the next line (HTIME above 339 never matches). */
+ * end, so it comes early on the next line (HTIME above 339 never matches). Dot 153 on the
+ * frame's last line never triggers (Anomie's timing doc). */
 static int32_t irq_pos(const snes *m, uint32_t line)
 {
     uint8_t mode = (m->s.nmitimen >> 4) & 3;
@@ -774,6 +775,8 @@ static int32_t irq_pos(const snes *m, uint32_t line)
         p -= SNES_LINE_CLOCKS;
         vline = line ? line - 1 : SNES_LINES - 1;
     }
+    if (h == 153 && vline == SNES_LINES - 1) /* never for dot 153 on a frame's last line */
+        return -1;
     if (mode == 1) /* H only: every line */
         return p;
     return vline == m->s.vtime ? p : -1;
