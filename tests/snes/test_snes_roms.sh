@@ -63,6 +63,8 @@ verdict dma_wram
 verdict dma_hdma
 # no H/V IRQ for dot 153 on the frame's last line: 261 H-IRQs a frame at HTIME 153
 verdict irq_153
+# joypad auto-read: HVBJOY bit 0 for 4224 clocks from dots 32.5-95.5 of vertical blank's first line
+verdict joy_busy
 
 # the same ROM with A+Start held from frame 0: check 11 (joypad auto-read gives 0) must
 # fail, and only it: the movie reaches $4218

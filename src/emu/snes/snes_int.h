@@ -18,6 +18,7 @@ enum {
     SNES_FRAME_CLOCKS = SNES_LINE_CLOCKS * SNES_LINES,
     SNES_REFRESH_AT = 536,     /* DRAM refresh: the CPU stops 40 clocks from dot 134 */
     SNES_REFRESH_CLOCKS = 40,
+    SNES_JOY_CLOCKS = 4224,    /* joypad auto-read: HVBJOY bit 0 this long */
     SNES_HDMA_AT = 1104,       /* HDMA of the next line: dot 276 */
     SNES_HBLANK_AT = 1096,     /* $4212 bit 6 from dot 274 ... */
     SNES_HBLANK_END = 4,       /* ... to dot 1 of the next line */
@@ -84,8 +85,8 @@ typedef struct {
     uint8_t joy_strobe, open_bus_dummy;
     uint16_t buttons;          /* what controller 1 holds */
     uint32_t wmadd;            /* $2181-$2183 */
-    uint64_t joy_busy_until;   /* $4212 bit 0 while auto-read runs */
-    uint64_t irq_done_line;    /* line number (frame*262+line) of the last H/V IRQ */
+    uint64_t joy_busy_until;   /* $4212 bit 0 while auto-read runs: the 4224 clocks before */
+    uint64_t reset_frame;      /* `frame` at the last power-on or reset (the auto-read's phase) */
     snes_dma_ch dma[8];
     snes_ppu ppu;
     uint8_t wram[131072];

@@ -448,7 +448,7 @@ static uint8_t io_read(snes *m, uint32_t addr, uint64_t *clk)
             v |= 0x80;
         if (hc >= SNES_HBLANK_AT || hc < SNES_HBLANK_END)
             v |= 0x40;
-        if (*clk < m->s.joy_busy_until)
+        if (*clk < m->s.joy_busy_until && *clk + SNES_JOY_CLOCKS >= m->s.joy_busy_until)
             v |= 0x01;
         return v;
     }
@@ -668,6 +668,7 @@ static void reset_common(snes *m, int power)
     m->s.frame = frame;
     m->s.frame_start = start;
     m->s.joy_busy_until = 0;
+    m->s.reset_frame = frame;
     memset(m->s.joy, 0, sizeof m->s.joy);
     memset(m->s.dma, 0xFF, sizeof m->s.dma);
     for (int ch = 0; ch < 8; ch++)
@@ -798,7 +799,11 @@ static void vblank_start(snes *m, uint64_t t)
         m->s.joy[0] = pad_bits(m->s.buttons);
         m->s.joy[1] = m->s.joy[2] = m->s.joy[3] = 0;
         m->s.joy_shift[0] = 0xFFFF, m->s.joy_shift[1] = 0xFFFF; /* read out by the auto-read */
-        m->s.joy_busy_until = t + 130 + 4224;
+        /* the read starts 256 clocks after the last one or a multiple of 256 more,
+         * between dots 32.5 and 95.5; dot 74.5 on the first frame (Anomie's timing doc):
+         * a frame is 248 clocks past a multiple of 256, so 8 later each frame, mod 256 */
+        uint64_t n = m->s.frame - m->s.reset_frame;
+        m->s.joy_busy_until = t + 130 + ((168 + 8 * n) & 255) + SNES_JOY_CLOCKS;
     }
     if (!(m->s.ppu.inidisp & 0x80)) {
         m->s.ppu.oamadd = m->s.ppu.oam_reload;
