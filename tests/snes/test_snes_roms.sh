@@ -65,6 +65,8 @@ verdict dma_hdma
 verdict irq_153
 # joypad auto-read: HVBJOY bit 0 for 4224 clocks from dots 32.5-95.5 of vertical blank's first line
 verdict joy_busy
+# the DRAM refresh pauses the CPU mid-instruction: no $2137 latch reads H 135-142
+verdict refresh_test
 
 # the same ROM with A+Start held from frame 0: check 11 (joypad auto-read gives 0) must
 # fail, and only it: the movie reaches $4218

@@ -16,7 +16,8 @@ enum {
     SNES_LINE_CLOCKS = 1364,
     SNES_LINES = 262,
     SNES_FRAME_CLOCKS = SNES_LINE_CLOCKS * SNES_LINES,
-    SNES_REFRESH_AT = 536,     /* DRAM refresh: the CPU stops 40 clocks from dot 134 */
+    SNES_REFRESH_AT = 536,     /* DRAM refresh: the CPU stops 40 clocks from dot 134 (538 on even
+                                * lines, 534 on odd ones: a multiple of 8 clocks apart) */
     SNES_REFRESH_CLOCKS = 40,
     SNES_JOY_CLOCKS = 4224,    /* joypad auto-read: HVBJOY bit 0 this long */
     SNES_HDMA_AT = 1104,       /* HDMA of the next line: dot 276 */
@@ -134,6 +135,7 @@ struct snes {
     snes_vlog *vlog;           /* with SNES_OUT_VIDEO_LOG */
     uint32_t lines_drawn;      /* picture lines drawn this frame (the log's stamp) */
     int vlog_snap;             /* the next frame's log carries the memories (power, reset, state load) */
+    uint64_t refresh_at;       /* this line's DRAM refresh, not yet taken: its master clock, or UINT64_MAX */
     uint8_t fb[SNES_W * SNES_H * 3];
     snes_cpu_bus bus;
 };

@@ -572,12 +572,25 @@ static void io_write(snes *m, uint32_t addr, uint8_t v, uint64_t *clk)
     }
 }
 
+/* The DRAM refresh pauses the CPU in the middle of an instruction: an I/O access that
+ * starts at or after the line's refresh point comes after the pause (the frame loop takes
+ * it at the next instruction boundary otherwise; memory accesses are not looked at, their
+ * time adds up the same). */
+static inline void refresh_before(snes *m, uint64_t *clk)
+{
+    if (*clk >= m->refresh_at) {
+        *clk += SNES_REFRESH_CLOCKS;
+        m->refresh_at = UINT64_MAX;
+    }
+}
+
 /* The slow path of the fast bus: I/O, SRAM smaller than a page, open bus. */
 static uint8_t slow_read(void *ctx, uint32_t addr, uint64_t *clk)
 {
     snes *m = ctx;
     uint32_t lb = (addr >> 16) & 0x7F, a = addr & 0xFFFF;
     if (lb < 0x40 && a >= 0x2000 && a < 0x6000) {
+        refresh_before(m, clk);
         uint64_t c0 = *clk;
         uint8_t v = io_read(m, addr, clk);
         *clk = c0 + (a >= 0x4000 && a < 0x4200 ? 12 : 6);
@@ -593,6 +606,7 @@ static void slow_write(void *ctx, uint32_t addr, uint8_t v, uint64_t *clk)
     snes *m = ctx;
     uint32_t lb = (addr >> 16) & 0x7F, a = addr & 0xFFFF;
     if (lb < 0x40 && a >= 0x2000 && a < 0x6000) {
+        refresh_before(m, clk);
         uint64_t c = *clk;
         io_write(m, addr, v, &c); /* DMA moves c on */
         *clk = c + (a >= 0x4000 && a < 0x4200 ? 12 : 6);
@@ -678,6 +692,7 @@ static void reset_common(snes *m, int power)
     else
         snes_ppu_reset(&m->s.ppu);
     m->vlog_snap = 1;
+    m->refresh_at = UINT64_MAX;
     snes_map_pages(m);
     snes_cpu_state keep = m->cpu.s;
     snes_cpu_init(&m->cpu, &m->bus);
@@ -847,13 +862,14 @@ void snes_run_frame(snes *m)
                 snes_ppu_obj_flags(&m->s.ppu, (int)line - 1);
             m->lines_drawn++;
         }
-        uint32_t pos = 0;
-        int refreshed = 0, hdma = line >= m->s.vdisp, irq = 0;
+        uint32_t pos = 0, refresh = line & 1 ? SNES_REFRESH_AT - 2 : SNES_REFRESH_AT + 2;
+        int hdma = line >= m->s.vdisp, irq = 0;
+        m->refresh_at = ls + refresh;
         for (;;) {
             int32_t ip = irq ? -1 : irq_pos(m, line);
             uint32_t next = SNES_LINE_CLOCKS;
-            if (!refreshed && next > SNES_REFRESH_AT)
-                next = SNES_REFRESH_AT;
+            if (m->refresh_at != UINT64_MAX && next > refresh)
+                next = refresh;
             if (!hdma && next > SNES_HDMA_AT)
                 next = SNES_HDMA_AT;
             if (ip >= (int32_t)pos && (uint32_t)ip < next)
@@ -873,8 +889,8 @@ void snes_run_frame(snes *m)
                 irq = 1;
                 fire_irq(m, ls + next);
             }
-            if (!refreshed && next == SNES_REFRESH_AT) {
-                refreshed = 1;
+            if (m->refresh_at != UINT64_MAX && next == refresh) {
+                m->refresh_at = UINT64_MAX;
                 m->cpu.s.clock += SNES_REFRESH_CLOCKS;
             }
             if (!hdma && next == SNES_HDMA_AT) {
