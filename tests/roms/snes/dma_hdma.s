@@ -31,19 +31,22 @@
         stz     $4314
         lda     #$02            ; HDMA on channel 1 from the next frame
         sta     $420C
-        jsr     line20
-        ldx     #$8000          ; now a DMA on the same channel
-        stx     $4312
-        ldx     #4000
-        stx     $4315
-        lda     #$02
-        sta     $420B
-        nop
+        jsr     dma4000         ; now a DMA on the same channel
         lda     #1
         sta     test
         ldx     $4315
         jeq     fail
         stz     $420C           ; 2: no HDMA
+        jsr     dma4000
+        lda     #2
+        sta     test
+        ldx     $4315
+        jne     fail
+        status_end #0, passed_txt
+fail:   status_end test, failed_txt
+
+; dma4000: on line 20 of the next picture, 4000 bytes from $00:8000 on channel 1 (a8)
+dma4000:
         jsr     line20
         ldx     #$8000
         stx     $4312
@@ -52,12 +55,7 @@
         lda     #$02
         sta     $420B
         nop
-        lda     #2
-        sta     test
-        ldx     $4315
-        jne     fail
-        status_end #0, passed_txt
-fail:   status_end test, failed_txt
+        rts
 
 ; line20: waits for vertical blank, then for line 20 of the next picture (a8)
 line20:

@@ -112,17 +112,7 @@ measure:
         wai                     ; the first IRQ wakes WAI without being taken (I set)
         lda     $4211
         cli
-@loop:  lda     count
-        and     #3
-        beq     @w
-        cmp     #1
-        beq     @n1
-        cmp     #2
-        beq     @n2
-        nop
-@n2:    nop
-@n1:    nop
-@w:     wai                     ; the IRQ: the handler acknowledges it
+mloop:  wai_phases count         ; the IRQ: the handler acknowledges it
         ldy     #1
         lda     $2137           ; latch 1
         lda     $213F
@@ -141,12 +131,7 @@ measure:
         nop
         .endrepeat
         lda     $2137           ; latch 2
-        lda     $213F
-        lda     $213C
-        xba
-        lda     $213C
-        and     #$01
-        xba
+        hlatch16
         rep     #$20
         sec
         sbc     h1
@@ -169,7 +154,7 @@ measure:
         ldx     count
         dex
         stx     count
-        jne     @loop
+        jne     mloop
         sei
         stz     $4200
         lda     $4211

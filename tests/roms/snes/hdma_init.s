@@ -54,17 +54,23 @@
         lda     #>261
         sta     $420A
         stz     $420C           ; none
-        jsr     measure
+        lda     #$30            ; HV-IRQ
+        ldx     #16
+        jsr     wai_min
         stx     m0
         lda     #$00            ; eight direct
         jsr     setmode
         lda     #$FF
         sta     $420C
-        jsr     measure
+        lda     #$30            ; HV-IRQ
+        ldx     #16
+        jsr     wai_min
         stx     md
         lda     #$40            ; eight indirect
         jsr     setmode
-        jsr     measure
+        lda     #$30            ; HV-IRQ
+        ldx     #16
+        jsr     wai_min
         stx     mi
         stz     $420C
         rep     #$20
@@ -115,44 +121,7 @@ setmode:
         bne     @c
         rts
 
-; measure: 16 HV-IRQs taken in WAI (0-3 NOPs before each WAI); the smallest H in X (a8)
-measure:
-        sei
-        ldx     #16
-        stx     count
-        ldx     #$FFFF
-        stx     min
-        lda     #$30
-        sta     $4200
-        wai                     ; the first IRQ wakes WAI without being taken (I set)
-        lda     $4211
-        cli
-@loop:  lda     count
-        and     #3
-        beq     @w
-        cmp     #1
-        beq     @n1
-        cmp     #2
-        beq     @n2
-        nop
-@n2:    nop
-@n1:    nop
-@w:     wai
-        rep     #$20
-        lda     cur
-        cmp     min
-        bcs     @keep
-        sta     min
-@keep:  sep     #$20
-        ldx     count
-        dex
-        stx     count
-        bne     @loop
-        sei
-        stz     $4200
-        lda     $4211
-        ldx     min
-        rts
+        wai_min_code count, cur, min
 
 nmi:    rti
 

@@ -36,18 +36,18 @@
         stz     $4207           ; A: HTIME 0, H-IRQ
         lda     #$10
         ldx     #400
-        jsr     measure
+        jsr     wai_min
         stx     mina
         lda     #1
         sta     $4207           ; B: HTIME 1
         lda     #$10
         ldx     #400
-        jsr     measure
+        jsr     wai_min
         stx     minb
         stz     $4207
         lda     #$20            ; C: V-IRQ at VTIME 50
         ldx     #40
-        jsr     measure
+        jsr     wai_min
         stx     minc
         rep     #$20
         lda     mina
@@ -71,42 +71,7 @@
         status_end #0, passed_txt
 fail:   status_end test, failed_txt
 
-; measure: NMITIMEN = A for X IRQs taken in WAI; returns the smallest latched H in X (a8)
-measure:
-        sei
-        stx     count
-        ldx     #$FFFF
-        stx     min
-        sta     $4200
-        wai                     ; the first IRQ wakes WAI without being taken (I set)
-        lda     $4211           ; acknowledge it: the next one is a whole line/frame away
-        cli
-@loop:  lda     count           ; 0-3 NOPs before WAI: every phase of the idle cycle
-        and     #3
-        beq     @w
-        cmp     #1
-        beq     @n1
-        cmp     #2
-        beq     @n2
-        nop
-@n2:    nop
-@n1:    nop
-@w:     wai
-        rep     #$20
-        lda     cur
-        cmp     min
-        bcs     @keep
-        sta     min
-@keep:  sep     #$20
-        ldx     count
-        dex
-        stx     count
-        bne     @loop
-        sei
-        stz     $4200
-        lda     $4211
-        ldx     min
-        rts
+        wai_min_code count, cur, min
 
 nmi:    rti
 

@@ -88,12 +88,7 @@ fail:   status_end test, failed_txt
 
 ; latch: the H/V counter now: H in X, V in Y (a8, i16)
 latch:  lda     $2137
-        lda     $213F
-        lda     $213C
-        xba
-        lda     $213C
-        and     #$01
-        xba
+        hlatch16
         rep     #$20
         tax
         sep     #$20

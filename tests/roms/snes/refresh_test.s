@@ -28,12 +28,7 @@
         bpl     @clr
         ldy     #20000
 @loop:  lda     $2137           ; latch H/V
-        lda     $213F           ; reset the byte toggles
-        lda     $213C           ; H low, then high (bit 0)
-        xba
-        lda     $213C
-        and     #$01
-        xba
+        hlatch16
         rep     #$20
         sec
         sbc     #128
