@@ -49,15 +49,16 @@ typedef struct {
 #define GAME_FLAG_SPECS(f)                                                                                        \
     {"--net", ARGS_STR, &(f)->net, "CKPT", "the network that plays (a checkpoint of gpuvet or Drop7Net's state_dict; "  \
      "default: the shipped one, models/" DROP7_DEFAULT_NET ")", 0, 0, 0, 0, NULL},                                       \
-    {"--search", ARGS_CHOICE, &(f)->search, "S", "the network's search: puct (default; --sims), expectimax0 or "         \
-     "expectimax1 (the expectimax search over the columns and the next disc with the network's value at its leaves)", \
+    {"--search", ARGS_CHOICE, &(f)->search, "S", "the network's search: puct (--sims), expectimax0 or "         \
+     "expectimax1 (the expectimax search over the columns and the next disc with the network's value at its leaves); "  \
+     "default: the player the checkpoint names (its model card), else puct", \
      0, 0, 0, 0, "puct,expectimax0,expectimax1"},                                                                      \
-    {"--samples", ARGS_INT, &(f)->samples, "K", "expectimax search: samples of the reveals per move (default 1)", 1,     \
+    {"--samples", ARGS_INT, &(f)->samples, "K", "expectimax search: samples of the reveals per move (default: the checkpoint's, else 1)", 1,     \
      DROP7_EXPECTI_MAX_SAMPLES, 0, 0, NULL},                                                                           \
     {"--value-weight", ARGS_DOUBLE, &(f)->value_weight, "W", "expectimax search: the leaf is W x the network's "   \
-     "value (default 1) ...", 0, 0, 0, 1000, NULL},                                                                 \
+     "value (default: the checkpoint's, else 1) ...", 0, 0, 0, 1000, NULL},                                                                 \
     {"--heuristic-weight", ARGS_DOUBLE, &(f)->heuristic_weight, "W", "... minus W x the expectimax players' leaf "  \
-     "heuristic (default 0; 1 with --value-weight 0 plays expectimax)", 0, 0, 0, 1000, NULL},                        \
+     "heuristic (default: the checkpoint's, else 0; 1 with --value-weight 0 plays expectimax)", 0, 0, 0, 1000, NULL},                        \
     {"--eval-batch", ARGS_INT, &(f)->eval_batch, "N", "expectimax search: leaves per network call (default 4096)", 1,  \
      1 << 20, 0, 0, NULL},                                                                                             \
     {"--channels", ARGS_INT, &(f)->channels, "C", "a fresh random network of C channels instead of --net", 8, 4096, 0, 0, NULL}, \
@@ -96,17 +97,32 @@ static void net_player(const game_flags *f, const drop7_net *n, drop7_agent_opts
     o->value_weight = f->value_weight, o->heuristic_weight = f->heuristic_weight, o->weights_set = 1;
 }
 
-/* --net as a path ("default": the shipped network), into buf; NULL when --net is not given. */
-static int net_path(const char *name, const game_flags *f, char *buf, size_t n, const char **path)
+/* --net as a path ("default": the shipped network), into buf; NULL when --net is not given.
+ * The search flags not given take the network's player (its checkpoint's __metadata__,
+ * drop7_net_player), else puct, 1 sample, leaf 1:0. */
+static int net_path(const char *name, game_flags *f, char *buf, size_t n, const char **path)
 {
     gv_err err = {{0}};
+    drop7_net_search p = {0};
     *path = NULL;
-    if (!f->net)
-        return 0;
-    gv_status st = drop7_net_path(f->net, buf, n, &err);
-    if (st != GV_OK)
-        return cli_fail(name, st, &err);
-    *path = buf;
+    if (f->net) {
+        gv_status st = drop7_net_path(f->net, buf, n, &err);
+        if (st == GV_OK)
+            st = drop7_net_player(buf, &p, &err);
+        if (st != GV_OK)
+            return cli_fail(name, st, &err);
+        *path = buf;
+    }
+    static char search[16];
+    snprintf(search, sizeof search, "%s", p.set ? p.search : "puct");
+    if (!f->search)
+        f->search = search;
+    if (!f->samples)
+        f->samples = p.set ? p.samples : 1;
+    if (isnan(f->value_weight))
+        f->value_weight = p.set ? p.value_weight : 1;
+    if (isnan(f->heuristic_weight))
+        f->heuristic_weight = p.set ? p.heuristic_weight : 0;
     return 0;
 }
 
@@ -142,7 +158,8 @@ int cmd_play(int argc, char **argv)
 {
     const char *name = "play";
     args_common com = {0};
-    game_flags gf = {NULL, "normal", "puct", 0, 2, 100, 0, 64, 1, -1, 1, 4096, 1, 0}; /* threads -1: the default of each player */
+    game_flags gf = {NULL, "normal", NULL, 0, 2, 100, 0, 64, 1, -1, 0, 4096, NAN, NAN}; /* threads -1: the default of each player;
+                                                                                          the search's: net_path */
     const char *policy = NULL;
     args_str_list base = {3, {"greedy", "random", "expectimax1"}};
     args_spec specs[] = {
@@ -248,7 +265,7 @@ int cmd_selfplay(int argc, char **argv)
 {
     const char *name = "selfplay";
     args_common com = {0};
-    game_flags gf = {NULL, "normal", "puct", 0, 2, 100, 32, 64, 1, 1, 1, 4096, 1, 0};
+    game_flags gf = {NULL, "normal", NULL, 0, 2, 100, 32, 64, 1, 1, 0, 4096, NAN, NAN};
     const char *out = NULL, *policy = NULL;
     long temp_moves = 20, chunk = 0;
     int resume = 0, force = 0;

@@ -13,6 +13,7 @@
 #include "core/record.h"
 #include "core/rng.h"
 #include "drop7/drop7.h"
+#include "drop7/drop7_expecti.h"
 #include "nn/ckpt.h"
 
 gv_status drop7_net_open(const dev_id *d, const char *ckpt, const nn_config *fresh, uint64_t seed,
@@ -55,6 +56,48 @@ gv_status drop7_net_open(const dev_id *d, const char *ckpt, const nn_config *fre
         s = nn_trainer_set_state(n->t, &n->s, err);
     if (s != GV_OK)
         drop7_net_close(n);
+    return s;
+}
+
+gv_status drop7_net_player(const char *ckpt, drop7_net_search *p, gv_err *err)
+{
+    memset(p, 0, sizeof *p);
+    nn_st_file f = {0};
+    nn_config cfg = {0};
+    GV_TRY(nn_ckpt_open(ckpt, &f, &cfg, err));
+    static const char *keys[4] = {"player_search", "player_samples", "player_value_weight", "player_heuristic_weight"};
+    const char *v[4];
+    int have = 0;
+    for (int i = 0; i < 4; i++)
+        have += (v[i] = nn_st_meta(&f, keys[i])) != NULL;
+    gv_status s = GV_OK;
+    if (have && have < 4) {
+        int miss = 0;
+        while (v[miss])
+            miss++;
+        s = gv_fail(err, GV_ERR_INPUT, "%s: __metadata__ names a player without %s (give all four player_ keys or none)",
+                    ckpt, keys[miss]);
+    }
+    for (int i = 0; have == 4 && s == GV_OK && i < 4; i++) {
+        char *end = NULL;
+        double x = i ? strtod(v[i], &end) : 0;
+        int ok = i == 0   ? !strcmp(v[0], "puct") || !strcmp(v[0], "expectimax0") || !strcmp(v[0], "expectimax1")
+                 : i == 1 ? end != v[i] && !*end && x >= 1 && x <= DROP7_EXPECTI_MAX_SAMPLES && x == floor(x)
+                          : end != v[i] && !*end && x >= 0 && x <= 1000;
+        if (!ok)
+            s = gv_fail(err, GV_ERR_INPUT, "%s: __metadata__ %s is \"%.40s\", not %s", ckpt, keys[i], v[i],
+                        i == 0 ? "puct, expectimax0 or expectimax1" : i == 1 ? "a count of reveal samples" : "a weight 0..1000");
+        else if (i == 0)
+            snprintf(p->search, sizeof p->search, "%s", v[0]);
+        else if (i == 1)
+            p->samples = (int)x;
+        else if (i == 2)
+            p->value_weight = x;
+        else
+            p->heuristic_weight = x;
+    }
+    p->set = have == 4 && s == GV_OK;
+    nn_st_free(&f);
     return s;
 }
 

@@ -41,6 +41,20 @@ gv_status drop7_net_path(const char *name, char *path, size_t n, gv_err *err);
 gv_status drop7_net_open(const dev_id *d, const char *ckpt, const nn_config *fresh, uint64_t seed,
                          nn_trainer_opts o, drop7_net *n, gv_err *err);
 void drop7_net_close(drop7_net *n);
+
+/* The player a checkpoint was made for, from its __metadata__ (all four or none):
+ * player_search ("puct", "expectimax0" or "expectimax1"), player_samples (reveal samples,
+ * 1..DROP7_EXPECTI_MAX_SAMPLES), player_value_weight and player_heuristic_weight (the leaf
+ * V x value - H x heuristic, 0..1000). `play` and `selfplay` take them for the flags not given,
+ * so that --net default plays as its model card says. */
+typedef struct {
+    int set;                 /* 0: the checkpoint names no player */
+    char search[16];
+    int samples;
+    double value_weight, heuristic_weight;
+} drop7_net_search;
+/* Reads ckpt's player into p; a partial or malformed one is GV_ERR_INPUT naming the file and key. */
+gv_status drop7_net_player(const char *ckpt, drop7_net_search *p, gv_err *err);
 /* A name of n's network that does not depend on where it came from: 16 hexadecimal digits
  * (and a NUL) of a hash of its shape, parameters and buffers. */
 void drop7_net_id(const drop7_net *n, char id[17]);

@@ -86,6 +86,24 @@ expect_exit "play: default baselines" 0 "$GPUVET" play --policy random --mode ha
 expect_grep "play: expectimax1 is a default baseline" '^expectimax1 +3 +[0-9]+' "$T_TMP/out"
 expect_exit "play: unknown policy" 2 "$GPUVET" play --policy expectimax3 --games 1
 expect_exit "play: unknown baseline" 2 "$GPUVET" play --policy random --games 1 --baselines greedy,expectimax
+# the player a checkpoint names (bench/drop7/set_player.py): taken for the flags not given
+expect_exit "set_player.py" 0 python3 "$GV_ROOT/bench/drop7/set_player.py" "$T_TMP/n.st" "$T_TMP/np.st" --search expectimax1 \
+  --samples 2 --value-weight 0.5 --heuristic-weight 1
+expect_exit "play: the checkpoint's player" 0 "$GPUVET" play --net "$T_TMP/np.st" --games 2 --parallel 2 --baselines none --mode hardcore
+expect_grep "play: the checkpoint's player" '^net \(0 sims, expectimax1 K2, 0.5v-1h, cpu\) +2 ' "$T_TMP/out"
+expect_exit "play: flags over the checkpoint's player" 0 "$GPUVET" play --net "$T_TMP/np.st" --games 2 --parallel 2 --baselines none --mode hardcore --samples 1 --value-weight 1
+expect_grep "play: flags over the checkpoint's player" '^net \(0 sims, expectimax1 K1, 1v-1h, cpu\) +2 ' "$T_TMP/out"
+expect_exit "play: a checkpoint without a player plays puct" 0 "$GPUVET" play --net "$T_TMP/n.st" --games 2 --parallel 2 --baselines none --mode hardcore
+expect_grep "play: a checkpoint without a player plays puct" '^net \(0 sims, cpu\) +2 ' "$T_TMP/out"
+python3 - "$T_TMP/np.st" "$T_TMP/nbad.st" <<'PY'
+import sys, json, struct
+raw = open(sys.argv[1], 'rb').read(); n = struct.unpack('<Q', raw[:8])[0]; h = json.loads(raw[8:8 + n])
+h['__metadata__']['player_samples'] = '99'
+hb = json.dumps(h).encode(); hb += b' ' * (-len(hb) % 8)
+open(sys.argv[2], 'wb').write(struct.pack('<Q', len(hb)) + hb + raw[8 + n:])
+PY
+expect_exit "play: a checkpoint with a bad player" 2 "$GPUVET" play --net "$T_TMP/nbad.st" --games 1 --baselines none
+expect_grep "play: a bad player names the key" 'nbad.st: __metadata__ player_samples is "99", not a count of reveal samples' "$T_TMP/err"
 
 if [ -n "${PYTHON:-}" ] && "$PYTHON" -c 'import torch' 2>/dev/null; then
   if "$PYTHON" - "$T_TMP/n.st" "$GV_ROOT/bench/torch" >"$T_TMP/py" 2>&1 <<'PY'

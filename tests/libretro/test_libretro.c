@@ -949,7 +949,8 @@ static void snes_loose_header(core *c, const emu_console *con, const char *rom)
  * `gpuvet run --input`'s machine state through the core and turn the ROM's verdict. */
 static void snes_own(core *c, const emu_console *con, const char *dir)
 {
-    static const char *const roms[] = {"cpu_test", "ppu_scene", "bench_scene"};
+    static const char *const roms[] = {"cpu_test", "ppu_scene", "bench_scene",
+                                       "spc_test"};
     char rom[600], movie[600];
     for (size_t i = 0; i < GV_ARRAY_LEN(roms); i++) {
         snprintf(rom, sizeof rom, "%s/%s.sfc", dir, roms[i]);

@@ -141,6 +141,7 @@ class DSP:
         self.sample_no = 0
         self.echo_pos = 0
         self.echo_size = 0
+        self.echo_base = 0          # ESA as read one sample before ("Echo Buffer Notes")
         self.hist = [[0] * 8, [0] * 8]
 
     def write(self, r, val):
@@ -261,7 +262,7 @@ class DSP:
                 main[ch] = sat16(main[ch] + part)
                 if reg[0x4D] >> x & 1:
                     echo[ch] = sat16(echo[ch] + part)
-        addr = reg[0x6D] * 256 + self.echo_pos * 4
+        addr = self.echo_base * 256 + self.echo_pos * 4
         out = []
         for ch in (0, 1):
             a = (addr + 2 * ch) & 0xFFFF
@@ -284,6 +285,7 @@ class DSP:
         self.echo_pos += 1
         if self.echo_pos >= self.echo_size:
             self.echo_pos = 0
+        self.echo_base = reg[0x6D]  # read 32 cycles before the next sample's use of it
         reg[0x7C] = self.endx
         self.counter = (self.counter + 1) % 30720
         self.sample_no += 1
@@ -407,6 +409,8 @@ def scenarios(rng, emit):
     w += [(3000, k * 16 + 0xF, v) for k, v in enumerate([0x7F, 0x7F, 0x7F, 0x80, 0x10, 0x00, 0x00, 0x7F])]
     w += [(3000, 0x0D, 0x9C), (3900, 0x6C, 0x20), (4300, 0x6C, 0x40), (4400, 0x6C, 0x00), (4500, 0x7D, 0x02),
           (4600, 0x4C, 0x01)]
+    # a new ESA (used from the next sample on), then EDL 0 (a one-entry buffer from the next wrap)
+    w += [(5100, 0x6D, 0x90), (5900, 0x6D, 0x84), (6000, 0x7D, 0x00)]
     run_scenario("echo", ram, w, 7000, emit)
 
     # 4. noise, pitch modulation, KON/KOFF interplay, FLG reset

@@ -110,6 +110,51 @@ static void test_hand(void)
  * and 127 in sample 70 (800h clamped to 7FFh). KOFF written during sample 99 is taken in
  * sample 100: release -8 a sample: 2039 in 100, 7 in 354, 0 in 355. With KOFF cleared again,
  * two KON writes in one poll period: only the second takes effect. */
+/* The echo unit's address and write enable, by hand. One-entry buffer (EDL 0), no voices,
+ * FIR7 = $40 (x1 on the newest entry), EVOLL = $40 (x1/2), MVOL 0: the left output is
+ * ((word >> 1) * 64 >> 6) * 64 >> 7 = word >> 2 for the entry's left word. ARAM $2000 holds
+ * $1000 (out 1024), $3000 holds $2000 (out 2048), $0000 holds 0.
+ *   - ESA is read a sample before its use (fullsnes "Echo Buffer Notes"): ESA $20 written
+ *     before sample 0 is used from sample 1 (sample 0 reads base $00: 0), ESA $30 written
+ *     before sample 2 from sample 3: 0, 1024, 1024, 2048 (all at once would be 1024, 1024,
+ *     2048, 2048);
+ *   - echo writes need FLG bit 5 clear AND the SPC's TEST bit 1 (RAM writes) set (fullsnes
+ *     "SPC700 I/O Ports": "RAM Write Enable ... SPC700 & S-DSP writes"): with TEST = $08 the
+ *     entry at $3000 keeps $2000 although FLG allows writes; with TEST = $0A the sample writes
+ *     the echo input, 0 + (fir * EFB 0) = 0. */
+static void test_echo_hand(void)
+{
+    snes_spc *s = malloc(sizeof *s);
+    snes_dsp *d = malloc(sizeof *d);
+    snes_spc_power(s);
+    snes_dsp_power(d, s->ram);
+    snes_dsp_attach(d, s);
+    s->ram[0x2000] = 0x00, s->ram[0x2001] = 0x10;
+    s->ram[0x3000] = 0x00, s->ram[0x3001] = 0x20;
+    static const uint8_t regs[][2] = {{0x6C, 0x20}, {0x7D, 0x00}, {0x7F, 0x40}, {0x2C, 0x40}, {0x6D, 0x20}};
+    for (size_t i = 0; i < sizeof regs / sizeof *regs; i++)
+        snes_dsp_write(d, regs[i][0], regs[i][1], 0);
+    int16_t out[2 * 8] = {0};
+    d->env.out = out, d->env.out_cap = 8;
+    snes_dsp_run(d, 64);
+    snes_dsp_write(d, SNES_DSP_ESA, 0x30, 64);
+    snes_dsp_run(d, 128);
+    t_check(out[0] == 0 && out[2] == 1024 && out[4] == 1024 && out[6] == 2048, "dsp echo ESA read a sample early",
+            "left out of samples 0-3 %d %d %d %d (0 1024 1024 2048: ESA $20 from sample 1, $30 from sample 3)", out[0],
+            out[2], out[4], out[6]);
+    snes_spc_bus_write(s, 0xF0, 0x08, 4 * 32, 0); /* TEST: timers on, RAM writes off */
+    snes_dsp_write(d, SNES_DSP_FLG, 0x00, 4 * 32); /* FLG: echo writes on */
+    snes_dsp_run(d, 6 * 32);
+    int kept = s->ram[0x3000] | s->ram[0x3001] << 8;
+    snes_spc_bus_write(s, 0xF0, 0x0A, 6 * 32, 0); /* RAM writes on again */
+    snes_dsp_run(d, 7 * 32);
+    int now = s->ram[0x3000] | s->ram[0x3001] << 8;
+    t_check(kept == 0x2000 && now == 0, "dsp echo writes off with TEST bit 1",
+            "entry at $3000 after 2 samples with TEST $08, FLG $00: $%04X ($2000 kept); after 1 with TEST $0A: $%04X "
+            "($0000 written)", kept, now);
+    free(d), free(s);
+}
+
 static void test_kon_env_hand(void)
 {
     uint8_t *ram = calloc(65536, 1);
@@ -588,6 +633,7 @@ int main(void)
     test_tables();
     test_hand();
     test_kon_env_hand();
+    test_echo_hand();
     test_model();
     test_states();
     test_split();

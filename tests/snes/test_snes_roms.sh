@@ -67,6 +67,9 @@ verdict irq_153
 verdict joy_busy
 # the DRAM refresh pauses the CPU mid-instruction: no $2137 latch reads H 135-142
 verdict refresh_test
+# the sound CPU's TEST register: its wait bits slow the SPC700 (RAM and I/O waits, counted
+# against timer 0), its timer bits hold the timers' clock (the next tick comes later)
+verdict spc_test
 
 # the same ROM with A+Start held from frame 0: check 11 (joypad auto-read gives 0) must
 # fail, and only it: the movie reaches $4218

@@ -831,6 +831,45 @@ static void test_timers(void)
     free(s);
 }
 
+/* TEST, by hand (fullsnes "SPC700 I/O Ports"): bits 4-5 add 0/1/4/9 wait cycles to RAM
+ * accesses, bits 6-7 to I/O and ROM accesses; internal cycles wait as RAM or I/O ones by the
+ * document's per-opcode table (NOP: its one internal cycle on RAM timing; BRA: both idle
+ * cycles on I/O timing). And a TEST pause holds the timers' clock: the ticks come later. */
+static void test_test_reg(void)
+{
+    snes_spc *s = new_io();
+    /* nop; mov a,$F4; bra +0 at $0200, run with TEST = $1A (RAM +1) and $4A (I/O +1) */
+    static const uint8_t prog[] = {0x00, 0xE4, 0xF4, 0x2F, 0x00};
+    int cyc[2][3];
+    static const uint8_t tv[2] = {0x1A, 0x4A};
+    for (int k = 0; k < 2; k++) {
+        snes_spc_power(s);
+        snes_spc_bus_write(s, 0xF1, 0x00, 0, 0);
+        snes_spc_bus_write(s, 0xF0, tv[k], 0, 0);
+        load_code(s, 0x0200, prog, sizeof prog);
+        s->pc = 0x0200;
+        for (int i = 0; i < 3; i++)
+            cyc[k][i] = snes_spc_step(s);
+    }
+    /* $1A: nop F D = 2+2, mov a,$F4 F F R = 2+2+1, bra F F I I = 2+2+1+1;
+     * $4A: nop 1+1, mov 1+1+2, bra 1+1+2+2 */
+    t_check(cyc[0][0] == 4 && cyc[0][1] == 5 && cyc[0][2] == 6 && cyc[1][0] == 2 && cyc[1][1] == 4 && cyc[1][2] == 6,
+            "spc700 TEST wait cycles", "TEST $1A: nop %d, mov a,$F4 %d, bra %d cycles (want 4 5 6); TEST $4A: %d %d %d "
+            "(want 2 4 6)", cyc[0][0], cyc[0][1], cyc[0][2], cyc[1][0], cyc[1][1], cyc[1][2]);
+
+    /* T2 target 1 from cycle 0 (ticks at 16, 32, ...); TEST $0B (bit 0: held) from 8 to 100:
+     * the clock lost 92 cycles, so the next ticks are at 108, 124 (not 112, 128) */
+    snes_spc_power(s);
+    wr_at(s, 0xFC, 1, 0);
+    wr_at(s, 0xF1, 0x04, 0);
+    wr_at(s, 0xF0, 0x0B, 8);
+    wr_at(s, 0xF0, 0x0A, 100);
+    uint8_t h107 = rd_at(s, 0xFF, 107), h108 = rd_at(s, 0xFF, 108), h124 = rd_at(s, 0xFF, 124);
+    t_check(h107 == 0 && h108 == 1 && h124 == 1, "spc700 TEST pause holds the timer clock",
+            "held 8-100: T2OUT at 107 %d, 108 %d, 124 %d (want 0 1 1: ticks at 108 and 124)", h107, h108, h124);
+    free(s);
+}
+
 /* ---- ports and registers ------------------------------------------------------------------- */
 
 static uint8_t dsp_log_reg, dsp_log_val;
@@ -1284,6 +1323,7 @@ int main(void)
     test_hand_cases();
     test_bus_sequences();
     test_timers();
+    test_test_reg();
     test_ports();
     test_ipl();
     test_assembler(root, tmp);

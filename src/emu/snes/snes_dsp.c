@@ -333,7 +333,12 @@ void snes_dsp_sample_end(snes_dsp *d)
     }
 
     uint8_t *ram = d->env.aram;
-    uint16_t addr = (uint16_t)(reg[SNES_DSP_ESA] * 256 + d->echo_idx * 4);
+    /* the base is ESA as read one sample earlier (fullsnes "Echo Buffer Notes": ESA is read
+     * 32 cycles before the value is used), so a new ESA takes effect a sample late */
+    uint16_t addr = (uint16_t)(d->esa * 256 + d->echo_idx * 4);
+    /* FLG bit 5 disables echo writes, and so does the SPC's TEST bit 1 (RAM writes off: fullsnes
+     * "SPC700 I/O Ports", anomie's SPC700 document: "this also disables S-DSP buffer writes") */
+    int echo_write = !(flg & 0x20) && (!d->env.ram_write || *d->env.ram_write);
     d->fir_pos = (d->fir_pos + 1) & 7;
     int fir_out[2], ein[2] = {el, er};
     for (int ch = 0; ch < 2; ch++) {
@@ -346,7 +351,7 @@ void snes_dsp_sample_end(snes_dsp *d)
         sum = clamp16(sum + ((d->fir[ch][d->fir_pos] * (int8_t)reg[0x70 | SNES_DSP_FIR]) >> 6));
         fir_out[ch] = sum;
         int e = clamp16(ein[ch] + ((sum * (int8_t)reg[SNES_DSP_EFB]) >> 7)) & ~1;
-        if (!(flg & 0x20)) {
+        if (echo_write) {
             ram[a] = (uint8_t)e;
             ram[(uint16_t)(a + 1)] = (uint8_t)(e >> 8);
         }
@@ -355,6 +360,7 @@ void snes_dsp_sample_end(snes_dsp *d)
         d->echo_len = (uint16_t)((reg[SNES_DSP_EDL] & 15) << 9);
     if (++d->echo_idx >= d->echo_len)
         d->echo_idx = 0;
+    d->esa = reg[SNES_DSP_ESA];
 
     int l = clamp16((ml * (int8_t)reg[SNES_DSP_MVOLL]) >> 7);
     int r = clamp16((mr * (int8_t)reg[SNES_DSP_MVOLR]) >> 7);
@@ -428,6 +434,7 @@ static void hook_write(void *ctx, uint8_t reg, uint8_t v, uint64_t cycle)
 void snes_dsp_attach(snes_dsp *d, snes_spc *s)
 {
     d->env.aram = s->ram;
+    d->env.ram_write = &s->ram_write;
     s->env.dsp.read = hook_read;
     s->env.dsp.write = hook_write;
     s->env.dsp.ctx = d;

@@ -76,11 +76,14 @@ typedef struct snes_dsp {
     uint8_t poll;                 /* toggles each sample: KON/KOFF are polled when it is 0 */
     uint8_t reg[128];             /* the register file */
     snes_dsp_resampler rs;
-    uint8_t pad_[2];
+    uint8_t esa;                  /* ESA as read at the end of the previous sample: this sample's echo base */
+    uint8_t pad_[1];
 
     /* ---- the environment: set by the caller, never saved ---- */
     struct {
         uint8_t *aram;            /* the SPC's 64 KiB */
+        const uint8_t *ram_write; /* the SPC's TEST bit 1 (snes_spc.ram_write): echo writes reach
+                                   * ARAM only while it is 1; NULL (no SPC attached): always */
         int16_t *out;             /* output, L R interleaved: out[2*out_n], out[2*out_n+1] */
         size_t out_cap, out_n;    /* capacity and count in stereo samples */
         uint64_t out_dropped;     /* samples produced while the buffer was full */

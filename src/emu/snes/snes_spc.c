@@ -56,18 +56,26 @@ static void timer_ticks(snes_spc_timer *t, uint64_t n)
     t->stage2 = (uint8_t)(rest % every);
 }
 
-/* Brings the timers up to cycle `now`: stage 1 of timer n ticks whenever the cycle counter
- * reaches a multiple of its period; an access made in cycle k sees the ticks at cycles <= k.
- * Stage 1 never stops; stage 2 counts only while the timer is enabled in CONTROL and TEST
- * lets the timers run. */
+/* Brings the timers up to cycle `now`: stage 1 of timer n ticks whenever the timers' clock
+ * (the cycle counter less the cycles TEST held it) reaches a multiple of its period; an
+ * access made in cycle k sees the ticks at cycles <= k. Stage 1 runs unless TEST stops the
+ * timers (bit 3 clear or bit 0 set), which holds the clock itself: the ticks come later by
+ * the time it was held (fullsnes "Low Level Timings": the timers tick in step with the
+ * S-DSP "unless one pauses the SPC Timers via TEST register"; anomie's SPC700 document:
+ * TEST changes the sync between the S-DSP's samples and the timer ticks). Stage 2 counts
+ * only while the timer is enabled in CONTROL. */
 static void timer_sync(snes_spc *s, uint64_t now)
 {
     uint64_t last = s->timer_time;
     if (now <= last)
         return;
     s->timer_time = now;
-    if (!s->timers_run)
+    if (!s->timers_run) {
+        s->timer_lag += now - last;
         return;
+    }
+    last -= s->timer_lag;
+    now -= s->timer_lag;
     for (int i = 0; i < 3; i++) {
         snes_spc_timer *t = &s->timer[i];
         if (!t->on)
@@ -242,14 +250,64 @@ typedef struct {
     snes_spc *s;
     uint8_t *ram;
     uint64_t cyc;
+    uint64_t until;    /* the run's target; the fast path sets it to 0 to stop (TEST waits) */
     uint32_t ipl_base; /* copy of s->ipl_base, refreshed after every bus write */
     uint8_t ram_write; /* copy of s->ram_write, likewise */
+    uint8_t w_ram, w_io; /* reference path: TEST's wait cycles on RAM and on I/O-ROM accesses */
+    uint8_t io_left;   /* reference path: internal cycles of this opcode still on I/O timing */
     uint16_t pc;
     uint8_t a, x, y, sp, psw, halted;
 } cpu;
 
-/* The helpers below take the loop's cpu: always inlined into it (GV_ALWAYS_INLINE, core/hd.h). */
-GV_ALWAYS_INLINE uint8_t rd(cpu *c, uint16_t a, const int ref)
+/* TEST bits 4-5 (RAM) and 6-7 (I/O and ROM): 0, 1, 4 or 9 wait cycles on an access (fullsnes
+ * "SPC700 I/O Ports"); internal cycles wait as RAM or as I/O accesses, per opcode below. */
+static const uint8_t test_waits[4] = {0, 1, 4, 9};
+
+/* How many internal cycles (D and I in the bus table) of each opcode wait as I/O accesses; the
+ * rest wait as RAM accesses (fullsnes "SPC700 Waitstates on Internal Cycles"). The document
+ * lists what was measured with flags and memory zero, so the branches that were taken there
+ * (BPL BVC BCC BNE, BRA, BBC, CBNE, DBNZ) include their two taken-branch cycles; here those
+ * entries are 2 less, and a taken branch adds its two idle cycles as I/O ones (the document's
+ * rule: "for conditional jumps (with condition=true), add 2"). */
+static const uint8_t io_internal[256] = {
+    0,3,0,1,0,0,0,1,0,0,1,0,0,1,0,2, 0,3,0,1,1,1,1,1,0,0,0,1,0,0,0,1, /* 00-1F */
+    0,3,0,1,0,0,0,1,0,0,1,0,0,1,1,0, 0,3,0,1,1,1,1,1,0,0,0,1,0,0,0,3, /* 20-3F */
+    0,3,0,1,0,0,0,1,0,0,0,0,0,1,0,3, 0,3,0,1,1,1,1,1,0,0,0,1,0,0,0,0, /* 40-5F */
+    0,3,0,1,0,0,0,1,0,1,0,0,0,1,0,1, 0,3,0,1,1,1,1,1,1,1,1,1,0,0,0,1, /* 60-7F */
+    0,3,0,1,0,0,0,1,0,0,1,0,0,0,1,0, 0,3,0,1,1,1,1,1,0,0,1,1,0,0,10,3, /* 80-9F */
+    1,3,0,1,0,0,0,1,0,0,0,0,0,0,1,1, 0,3,0,1,1,1,1,1,0,0,1,1,0,0,1,1, /* A0-BF */
+    1,3,0,1,0,0,0,1,0,0,1,0,0,0,1,7, 0,3,0,1,1,1,1,1,0,1,0,1,0,0,2,1, /* C0-DF */
+    0,3,0,1,0,0,0,1,0,0,0,0,0,1,1,0, 0,3,0,1,1,1,1,1,0,1,0,1,0,0,1,0, /* E0-FF */
+};
+
+/* The wait cycles of TEST for one access, and for one internal cycle (reference path). */
+GV_ALWAYS_INLINE uint8_t access_wait(const cpu *c, uint16_t a)
+{
+    return ((uint16_t)(a - 0xF0) < 0x10 || a >= c->ipl_base) ? c->w_io : c->w_ram;
+}
+GV_ALWAYS_INLINE uint8_t internal_wait(cpu *c)
+{
+    if (c->io_left) {
+        c->io_left--;
+        return c->w_io;
+    }
+    return c->w_ram;
+}
+/* TEST's speed bits take effect outside flat mode (no I/O there). */
+static int test_slow(const snes_spc *s)
+{
+    return (s->test & 0xF0) && !s->flat;
+}
+static void load_waits(cpu *c)
+{
+    int slow = test_slow(c->s);
+    c->w_ram = slow ? test_waits[(c->s->test >> 4) & 3] : 0;
+    c->w_io = slow ? test_waits[c->s->test >> 6] : 0;
+}
+
+/* The helpers below take the loop's cpu: always inlined into it (GV_ALWAYS_INLINE, core/hd.h).
+ * rd_at: one read cycle with no TEST wait (the dummy read of PC is an internal cycle). */
+GV_ALWAYS_INLINE uint8_t rd_at(cpu *c, uint16_t a, const int ref)
 {
     uint8_t v;
     if (!ref && __builtin_expect((uint16_t)(a - 0xF0) >= 0x10 && a < c->ipl_base, 1))
@@ -260,30 +318,53 @@ GV_ALWAYS_INLINE uint8_t rd(cpu *c, uint16_t a, const int ref)
     return v;
 }
 
+/* A read; on the reference path TEST's wait cycles come first (the access is in the last). */
+GV_ALWAYS_INLINE uint8_t rd(cpu *c, uint16_t a, const int ref)
+{
+    if (ref)
+        c->cyc += access_wait(c, a);
+    return rd_at(c, a, ref);
+}
+
 GV_ALWAYS_INLINE void wr(cpu *c, uint16_t a, uint8_t v, const int ref)
 {
     if (!ref && __builtin_expect((uint16_t)(a - 0xF0) >= 0x10 && c->ram_write, 1)) {
         c->ram[a] = v;
     } else {
+        if (ref) /* a write into the IPL area goes to RAM: RAM timing */
+            c->cyc += (uint16_t)(a - 0xF0) < 0x10 ? c->w_io : c->w_ram;
         snes_spc_bus_write(c->s, a, v, c->cyc, c->psw);
         c->ipl_base = c->s->ipl_base;
         c->ram_write = c->s->ram_write;
+        if (ref)
+            load_waits(c);
+        else if (__builtin_expect(test_slow(c->s), 0))
+            c->until = 0; /* TEST's waits: the reference path takes over after this instruction */
     }
     c->cyc++;
 }
 
 GV_ALWAYS_INLINE void idle(cpu *c, const int ref)
 {
-    if (ref)
+    if (ref) {
+        c->cyc += internal_wait(c);
         snes_spc_bus_idle(c->s);
+    }
     c->cyc++;
+}
+
+GV_ALWAYS_INLINE void dummy(cpu *c, const int ref)
+{
+    if (ref)
+        c->cyc += internal_wait(c);
+    (void)rd_at(c, c->pc, ref);
 }
 
 #define RD(a) rd(c, (uint16_t)(a), ref)
 #define WR(a, v) wr(c, (uint16_t)(a), (uint8_t)(v), ref)
 #define IDLE() idle(c, ref)
 #define FETCH() RD(c->pc++)
-#define DUMMY() ((void)RD(c->pc)) /* 1-byte opcodes read the next byte and drop it */
+#define DUMMY() dummy(c, ref) /* 1-byte opcodes read the next byte and drop it */
 /* Direct page: $00xx, or $01xx while P is set; addresses wrap within the page. */
 #define DP(o) ((uint16_t)(((c->psw & FP) << 3) | ((o) & 0xFF)))
 #define PUSH(v) (WR(0x100 | c->sp, (v)), c->sp--)
@@ -442,11 +523,14 @@ static cpu cpu_load(snes_spc *s)
     c.s = s;
     c.ram = s->ram;
     c.cyc = s->cycles;
+    c.until = 0;
     c.ipl_base = s->ipl_base;
     c.ram_write = s->ram_write;
     c.pc = s->pc;
     c.a = s->a, c.x = s->x, c.y = s->y, c.sp = s->sp, c.psw = s->psw;
     c.halted = s->halted;
+    c.io_left = 0;
+    load_waits(&c);
     return c;
 }
 
@@ -463,6 +547,8 @@ static void cpu_store(snes_spc *s, const cpu *c)
     do {                                                  \
         int8_t r_ = (int8_t)FETCH();                      \
         if (cond) {                                       \
+            if (ref)                                      \
+                c->io_left += 2;                          \
             IDLE();                                       \
             IDLE();                                       \
             c->pc = (uint16_t)(c->pc + r_);               \
@@ -589,7 +675,8 @@ static void cpu_store(snes_spc *s, const cpu *c)
 GV_ALWAYS_INLINE void run_core(snes_spc *s, uint64_t until, const int ref)
 {
     cpu cs = cpu_load(s), *const c = &cs;
-    while (c->cyc < until) {
+    c->until = until;
+    while (c->cyc < c->until) {
         if (__builtin_expect(c->halted, 0)) {
             /* SLEEP/STOP: the clock runs on, each step a read of PC and an idle cycle */
             DUMMY();
@@ -597,6 +684,8 @@ GV_ALWAYS_INLINE void run_core(snes_spc *s, uint64_t until, const int ref)
             continue;
         }
         uint8_t op = FETCH();
+        if (ref)
+            c->io_left = io_internal[op];
         switch (op) {
         ALU_GROUP(0x00, alu_or, 1)
         ALU_GROUP(0x20, alu_and, 1)
@@ -1017,12 +1106,16 @@ GV_ALWAYS_INLINE void run_core(snes_spc *s, uint64_t until, const int ref)
 static void run_fast(snes_spc *s, uint64_t until) { run_core(s, until, 0); }
 static void run_ref(snes_spc *s, uint64_t until) { run_core(s, until, 1); }
 
+/* The fast path knows no TEST waits: while TEST asks for them the reference path runs (the
+ * fast path stops after the instruction that sets them). */
 void snes_spc_run(snes_spc *s, uint64_t until)
 {
-    if (s->env.reference || s->env.log)
-        run_ref(s, until);
-    else
-        run_fast(s, until);
+    while (s->cycles < until) {
+        if (s->env.reference || s->env.log || test_slow(s))
+            run_ref(s, until);
+        else
+            run_fast(s, until);
+    }
 }
 
 int snes_spc_step(snes_spc *s)
@@ -1156,7 +1249,7 @@ gv_status snes_spc_state_load(snes_spc *s, const uint8_t *buf, size_t len, gv_er
     memcpy(t, buf, SNES_SPC_STATE_BYTES);
     uint32_t want = (!t->flat && (t->control & 0x80)) ? 0xFFC0 : 0x10000;
     int ok = t->ipl_base == want && t->inq_n <= SNES_SPC_PORT_QUEUE && t->halted <= 1 && t->flat <= 1 &&
-             t->ram_write <= 1 && t->timers_run <= 1;
+             t->ram_write <= 1 && t->timers_run <= 1 && t->timer_lag <= t->timer_time;
     for (int i = 0; i < 3; i++)
         ok &= t->timer[i].out <= 15 && t->timer[i].on <= 1;
     free(t);

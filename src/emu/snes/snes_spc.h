@@ -74,6 +74,8 @@ typedef struct snes_spc {
     /* ---- the machine (SNES_SPC_STATE_BYTES bytes from here) ---- */
     uint64_t cycles;          /* SPC cycles since power-on */
     uint64_t timer_time;      /* the timers are up to date for ticks at cycles <= this */
+    uint64_t timer_lag;       /* cycles the timers' clock was held by TEST: stage 1 runs on
+                               * cycles - timer_lag */
     uint64_t out_time[4];     /* the cycle of the SPC's last write to each output port ... */
     snes_spc_port_event inq[SNES_SPC_PORT_QUEUE]; /* pending main-CPU writes, oldest first */
     uint32_t inq_n;

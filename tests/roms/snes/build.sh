@@ -15,6 +15,12 @@ for src in cpu_test ppu_scene ppu_direct ppu_bright opt_test warm_boot hv_test a
   ld65 -C "$here/lorom.cfg" -o "$out/$src.sfc" "$out/$src.o"
   "$py" "$here/snesfix.py" "$out/$src.sfc"
 done
+# the sound CPU's TEST register: wait cycles and the timer pause (spc_test.s)
+for src in spc_test; do
+  ca65 --cpu 65816 -I "$here" -I "$out" -I "$root/src/emu/snes" -o "$out/$src.o" "$here/$src.s"
+  ld65 -C "$here/lorom.cfg" -o "$out/$src.sfc" "$out/$src.o"
+  "$py" "$here/snesfix.py" "$out/$src.sfc"
+done
 # the benchmark ROM: the scene with its game loop (ppu_scene.s, -D BENCH)
 ca65 --cpu 65816 -D BENCH -I "$here" -I "$out" -I "$root/src/emu/snes" -o "$out/bench_scene.o" "$here/ppu_scene.s"
 ld65 -C "$here/lorom.cfg" -o "$out/bench_scene.sfc" "$out/bench_scene.o"
