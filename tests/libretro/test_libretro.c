@@ -964,6 +964,14 @@ static void snes_own(core *c, const emu_console *con, const char *dir)
         check_hashes(c, con, rom, roms[i], EMU_R_NATIVE);
         check_hashes(c, con, rom, roms[i], EMU_R_HOST);
     }
+    /* the 5A22 timing and open-bus ROMs (issue 38): the core starts them and gives gpuvet run's frames */
+    static const char *const timing[] = {"mdr_test", "irq_h0", "hdma_init", "dma_time", "dma_wram",
+                                         "dma_hdma", "irq_153", "joy_busy", "refresh_test"};
+    for (size_t i = 0; i < GV_ARRAY_LEN(timing); i++) {
+        char trom[600];
+        snprintf(trom, sizeof trom, "%s/%s.sfc", dir, timing[i]);
+        check_hashes_n(c, con, trom, timing[i], EMU_R_NATIVE, 120);
+    }
     check_switch(c, con, rom);
     check_states(c, con, rom);
     /* the frame sizes: each frame handed over at its own size (512x224, 512x478, 256x239) */

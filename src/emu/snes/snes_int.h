@@ -17,8 +17,10 @@ enum {
     SNES_LINE_CLOCKS = 1364,
     SNES_LINES = 262,
     SNES_FRAME_CLOCKS = SNES_LINE_CLOCKS * SNES_LINES,
-    SNES_REFRESH_AT = 536,     /* DRAM refresh: the CPU stops 40 clocks from dot 134 */
+    SNES_REFRESH_AT = 536,     /* DRAM refresh: the CPU stops 40 clocks from dot 134 (538 on even
+                                * lines, 534 on odd ones: a multiple of 8 clocks apart) */
     SNES_REFRESH_CLOCKS = 40,
+    SNES_JOY_CLOCKS = 4224,    /* joypad auto-read: HVBJOY bit 0 this long */
     SNES_HDMA_AT = 1104,       /* HDMA of the next line: dot 276 */
     SNES_HBLANK_AT = 1096,     /* $4212 bit 6 from dot 274 ... */
     SNES_HBLANK_END = 4,       /* ... to dot 1 of the next line */
@@ -85,8 +87,8 @@ typedef struct {
     uint8_t joy_strobe, open_bus_dummy;
     uint16_t buttons;          /* what controller 1 holds */
     uint32_t wmadd;            /* $2181-$2183 */
-    uint64_t joy_busy_until;   /* $4212 bit 0 while auto-read runs */
-    uint64_t irq_done_line;    /* line number (frame*262+line) of the last H/V IRQ */
+    uint64_t joy_busy_until;   /* $4212 bit 0 while auto-read runs: the 4224 clocks before */
+    uint64_t reset_frame;      /* `frame` at the last power-on or reset (the auto-read's phase) */
     snes_dma_ch dma[8];
     snes_ppu ppu;
     uint8_t wram[131072];
@@ -139,6 +141,7 @@ struct snes {
     int lines, wide, il;       /* this frame's layout (snes_frame_dims): lines from the overscan
                                 * and interlace from SETINI at its start, wide from its first
                                 * hi-res line on */
+    uint64_t refresh_at;       /* this line's DRAM refresh, not yet taken: its master clock, or UINT64_MAX */
     uint8_t fb[SNES_FB_BYTES];
     snes_cpu_bus bus;
 };

@@ -10,7 +10,7 @@ root=$(cd "$here/../../.." && pwd)
 py=${PYTHON:-python3}
 mkdir -p "$out"
 "$py" "$here/gen_tiles.py" "$out/scene_tiles.inc"
-for src in cpu_test ppu_scene ppu_direct ppu_bright opt_test warm_boot hv_test alu_test irq_late irq_wrap ppu_scroll cpu_dpwrap vram_test obj_wrap; do
+for src in cpu_test ppu_scene ppu_direct ppu_bright opt_test warm_boot hv_test alu_test irq_late irq_wrap ppu_scroll cpu_dpwrap vram_test obj_wrap mdr_test irq_h0 hdma_init dma_time dma_wram dma_hdma irq_153 joy_busy refresh_test; do
   ca65 --cpu 65816 -I "$here" -I "$out" -I "$root/src/emu/snes" -o "$out/$src.o" "$here/$src.s"
   ld65 -C "$here/lorom.cfg" -o "$out/$src.sfc" "$out/$src.o"
   "$py" "$here/snesfix.py" "$out/$src.sfc"
