@@ -11,8 +11,12 @@ XXH3-64 among --frame-hashes, as the GB Emulator Shootout polls its screenshots:
 animated ROMs' screenshots were taken at some moment); otherwise the last frame: "colours" (the same
 picture in other colours: a one-to-one colour map takes one to the other; the CPU tests'
 screenshots were taken with another 5-to-8-bit conversion than the SPC700 tests'), else
-"differ" with the number of differing pixels; a reference of another size (512x448: hires or interlace, which gpuvet
-draws at 256x224) is "size", one that is no PNG "badref". Writes OUTDIR/results.tsv (rom, verdict, exit status, pixels
+"differ" with the number of differing pixels. Frames have their own sizes (hi-res 512 wide,
+interlace 448 or 478 lines: docs/SNES.md "Frame sizes"), and a frame matches a reference of
+its size by its hash; no frame matching and a last frame of another size than the reference
+is "size"; a reference that is no PNG "badref". A 448-line reference whose odd rows repeat the
+rows above (a 224-line frame shot line-doubled, as the pseudo-hires demos' are) is compared
+at 224 lines. Writes OUTDIR/results.tsv (rom, verdict, exit status, pixels
 differing, the warning line) and prints the counts.
 
 usage: [JOBS=N] peterlemon.py GPUVET ROOT OUTDIR [FRAMES]   (N ROMs at a time, default 1;
@@ -116,18 +120,25 @@ def judge(gpuvet, root, outdir, frames, rom):
         except (ValueError, OSError) as e:
             w, h, want = None, None, str(e)
         gw, gh, got = read_png(png)
+        doubled = False
+        if w is not None and (w, h) != (gw, gh) and (w, h // 2) == (gw, gh) and h % 2 == 0:
+            # a screenshot of a 224-line frame taken line-doubled (448 lines): its even rows
+            # are the frame when every odd row repeats the row above
+            rows = [bytes(want[y * w * 3:(y + 1) * w * 3]) for y in range(h)]
+            if all(rows[2 * y] == rows[2 * y + 1] for y in range(h // 2)):
+                want, h, doubled = b"".join(rows[0::2]), h // 2, True
         if w is None:
             verdict = "badref"
             diff = want
-        elif (w, h) != (gw, gh):
-            verdict = "size"
-            diff = "%dx%d" % (w, h)
         elif frame_with(fh, want) is not None:
             verdict = "match"
-            diff = "0 (frame %d)" % frame_with(fh, want)
+            diff = "0 (frame %d%s)" % (frame_with(fh, want), ", the reference line-doubled" if doubled else "")
+        elif (w, h) != (gw, gh):
+            verdict = "size"
+            diff = "%dx%d, the last frame %dx%d" % (w, h, gw, gh)
         else:
             n = sum(1 for i in range(0, len(want), 3) if want[i:i + 3] != got[i:i + 3])
-            diff = str(n)
+            diff = str(n) + (" (the reference line-doubled)" if doubled else "")
             verdict = "match" if n == 0 else "colours" if same_up_to_colours(got, want) else "differ"
     if coproc:
         verdict = "coproc-" + verdict

@@ -294,6 +294,11 @@ class ConsoleEnv:
     or (n, height, width) luma with grey=True ((299 R + 587 G + 114 B + 500) // 1000);
     downscale=k averages each k x k block per channel (rounded to nearest; before the luma with
     grey) and gives (n, height // k, width // k[, 3]) (k must divide the frame's sides). The
+    frames have the size the console gives them (docs/PYTHON.md): always the same on the NES
+    and the Game Boy; the SNES's are 256x224 and 512 wide with hi-res lines, 239 lines with
+    overscan, twice the lines interlaced, so self.width and self.height are those of the last
+    reset or step (the largest among the instances; a smaller frame sits at the top left,
+    black around it), at most max_width x max_height. The
     reward is 0 and an episode never ends on its own: a game's reward and end are the
     caller's, from the work RAM (ram(), peek()).
 
@@ -322,21 +327,31 @@ class ConsoleEnv:
             raise InputError("ConsoleEnv: keep_audio with audio='none': there are no samples to keep (native or host)")
         self._c = _gpuvet.Console(str(rom), n, video, audio, int(threads), console, model, self.keep_audio, int(gpu))
         i = self._c.info()
-        if i["width"] % self.downscale or i["height"] % self.downscale:
+        if i["base_width"] % self.downscale or i["base_height"] % self.downscale:
             raise InputError("ConsoleEnv: downscale %d: give a factor that divides the %s's %dx%d frame"
-                             % (self.downscale, i["console"], i["width"], i["height"]))
+                             % (self.downscale, i["console"], i["base_width"], i["base_height"]))
         self.num_envs = n
         self.console = i["console"]
-        self.width, self.height = i["width"] // self.downscale, i["height"] // self.downscale
+        # the largest frame; width and height follow the frames (set by each reset and step)
+        self.max_width, self.max_height = i["width"], i["height"]
+        self.width, self.height = i["base_width"] // self.downscale, i["base_height"] // self.downscale
         self.audio_rate, self.audio_channels = i["audio_rate"], i["audio_channels"]
         self.buttons = i["buttons"].split()
         self.cart = i["cart"]
         self.ram_bytes = i["ram_bytes"]
         self.grey = bool(grey)
         self.copy = copy and not self._dev
-        shape = (n, self.height, self.width) if self.grey else (n, self.height, self.width, 3)
-        self._obs = None if self._dev else np.zeros(shape, dtype=np.uint8)   # the device keeps its own
+        # room for the largest frames; _obs views its start at the current size (the device
+        # keeps its own)
+        self._buf = None if self._dev else np.zeros(n * (i["width"] // self.downscale) *
+                                                    (i["height"] // self.downscale) * (1 if self.grey else 3),
+                                                    dtype=np.uint8)
+        self._obs = None if self._dev else self._view()
         self._btn = np.zeros(n, dtype=np.uint32)
+
+    def _view(self):
+        shape = (self.num_envs, self.height, self.width) + (() if self.grey else (3,))
+        return self._buf[:int(np.prod(shape))].reshape(shape)
 
     def button_mask(self, *names):
         """The bit mask of the named buttons ("A", "Right"; any case)."""
@@ -350,10 +365,13 @@ class ConsoleEnv:
         return m
 
     def _run(self, frames):
+        _, w, h = self._c.step(self._btn, frames, self._buf, self.grey, self.downscale)
         if self._dev:
-            self._c.step(self._btn, frames, None, self.grey, self.downscale)
+            self.width, self.height = w // self.downscale, h // self.downscale
             return self._c.obs_array(self.grey, self.downscale)
-        self._c.step(self._btn, frames, self._obs, self.grey, self.downscale)
+        if (w // self.downscale, h // self.downscale) != (self.width, self.height):
+            self.width, self.height = w // self.downscale, h // self.downscale
+            self._obs = self._view()
         obs = self._obs.copy() if self.copy else self._obs
         return as_dlpack(obs) if self.arrays == "dlpack" else obs
 

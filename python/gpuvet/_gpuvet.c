@@ -979,14 +979,14 @@ static PyObject *Console_step(Console *o, PyObject *args)
         return NULL;
     PyObject *ret = NULL;
     int have_out = outobj != Py_None && o->video != EMU_R_DEVICE;
-    if (down < 1 || o->con->width % down || o->con->height % down) {
-        PyErr_Format(ErrInput, "ConsoleEnv: downscale %d: give a factor that divides the %s's %dx%d frame", down,
-                     o->con->name, o->con->width, o->con->height);
+    if (down < 1) {
+        PyErr_Format(ErrInput, "ConsoleEnv: downscale %d: give 1 or more", down);
         PyBuffer_Release(&btn);
         return NULL;
     }
-    int ow = o->con->width / down, oh = o->con->height / down;
-    size_t px = (size_t)ow * oh;
+    /* out has room for the largest frames; the frames go in at the size of the step's
+     * (fw x fh: the largest width and height among the instances' last frames) */
+    size_t px = (size_t)(o->con->width / down) * (size_t)(o->con->height / down);
     if (have_out && PyObject_GetBuffer(outobj, &out, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
         PyBuffer_Release(&btn);
         return NULL;
@@ -1000,30 +1000,56 @@ static PyObject *Console_step(Console *o, PyObject *args)
     }
     gv_err e = {{0}};
     gv_status st;
-    int ran = 0;
+    int ran = 0, fw = 0, fh = 0; /* fw x fh: the step's frame size */
     Py_BEGIN_ALLOW_THREADS
     pthread_mutex_lock(&o->mu);
     emu_batch_audio_clear(o->b); /* the kept samples are this step's */
     emu_batch_set_input_each(o->b, btn.buf);
     st = emu_batch_run(o->b, frames, &ran, &e);
+    for (int i = 0; st == GV_OK && i < o->n; i++) {
+        int w, h;
+        emu_frame_size(o->con, emu_batch_machine(o->b, i), &w, &h);
+        fw = w > fw ? w : fw, fh = h > fh ? h : fh;
+    }
+    if (st == GV_OK && have_out && (fw % down || fh % down))
+        st = gv_fail(&e, GV_ERR_INPUT, "ConsoleEnv: downscale %d: the %s's %dx%d frame is no multiple of it", down,
+                     o->con->name, fw, fh);
+    int ow = fw / down, oh = fh / down;
+    size_t opx = (size_t)ow * oh;
     if (st == GV_OK && have_out) {
         uint8_t *dst = out.buf;
-        int nn = o->n, w = o->con->width;
+        int nn = o->n, ch = grey ? 1 : 3;
 #pragma omp parallel for schedule(static) num_threads(threads_of(o->threads)) if (nn > 1)
         for (int i = 0; i < nn; i++) {
             const uint8_t *src = emu_batch_instance_frame(o->b, i);
-            if (!grey && down == 1) {
-                memcpy(dst + (size_t)i * px * 3, src, px * 3);
+            int w, h;
+            emu_frame_size(o->con, emu_batch_machine(o->b, i), &w, &h);
+            uint8_t *d = dst + (size_t)i * opx * ch;
+            if (w != fw || h != fh) /* smaller than another instance's: top left, black around */
+                memset(d, 0, opx * ch);
+            if (!grey && down == 1 && w == fw) {
+                memcpy(d, src, (size_t)w * h * 3);
                 continue;
             }
-            uint8_t *d = dst + (size_t)i * px * (grey ? 1 : 3);
-            if (down == 1) { /* grey at full size: the luma of each pixel, no block sums */
-                for (size_t p = 0; p < px; p++)
+            if (down == 1 && w == fw) { /* grey at full size: the luma of each pixel, no block sums */
+                for (size_t p = 0; p < (size_t)w * h; p++)
                     d[p] = emu_luma(src[3 * p], src[3 * p + 1], src[3 * p + 2]);
                 continue;
             }
-            for (int y = 0; y < oh; y++)
-                for (int x = 0; x < ow; x++) {
+            if (down == 1) { /* narrower than another instance's: row by row */
+                for (int y = 0; y < h; y++)
+                    for (int x = 0; x < w; x++) {
+                        const uint8_t *s = src + ((size_t)y * w + x) * 3;
+                        uint8_t *q = d + ((size_t)y * ow + x) * ch;
+                        if (grey)
+                            q[0] = emu_luma(s[0], s[1], s[2]);
+                        else
+                            memcpy(q, s, 3);
+                    }
+                continue;
+            }
+            for (int y = 0; y < h / down; y++)
+                for (int x = 0; x < w / down; x++) {
                     unsigned c[3];
                     for (int k = 0; k < 3; k++)
                         c[k] = emu_block_mean(src, w, x * down, y * down, down, k);
@@ -1040,7 +1066,7 @@ static PyObject *Console_step(Console *o, PyObject *args)
     }
     pthread_mutex_unlock(&o->mu);
     Py_END_ALLOW_THREADS
-    ret = st == GV_OK ? PyLong_FromLong(ran) : raise_gv(st, &e);
+    ret = st == GV_OK ? Py_BuildValue("(iii)", ran, fw, fh) : raise_gv(st, &e);
 done:
     PyBuffer_Release(&btn);
     if (have_out)
@@ -1049,25 +1075,26 @@ done:
 }
 
 /* obs_array(grey, down) -> Array (kDLCUDA): with device video, every instance's last frame
- * made smaller on the device (emu_batch_device_obs), (n, h/down, w/down[, 3]) uint8 in memory
- * the device pipeline owns, rewritten by the next call, step or power. */
+ * made smaller on the device (emu_batch_device_obs), (n, h/down, w/down[, 3]) uint8 (w x h:
+ * the largest of the instances' frames, a smaller one at the top left) in memory the device
+ * pipeline owns, rewritten by the next call, step or power. */
 static PyObject *Console_obs_array(Console *o, PyObject *args)
 {
     int grey, down;
     if (!console_ready(o) || !PyArg_ParseTuple(args, "pi", &grey, &down))
         return NULL;
     const uint8_t *p;
-    int dev;
+    int dev, fw, fh;
     gv_err e = {{0}};
     gv_status st;
     Py_BEGIN_ALLOW_THREADS
     pthread_mutex_lock(&o->mu);
-    st = emu_batch_device_obs(o->b, down, grey, &p, &dev, &e);
+    st = emu_batch_device_obs(o->b, down, grey, &p, &dev, &fw, &fh, &e);
     pthread_mutex_unlock(&o->mu);
     Py_END_ALLOW_THREADS
     if (st != GV_OK)
         return raise_gv(st, &e);
-    int64_t shape[4] = {o->n, o->con->height / down, o->con->width / down, 3};
+    int64_t shape[4] = {o->n, fh / down, fw / down, 3};
     return array_new((void *)p, DL_CUDA, dev, DL_UINT, 8, grey ? 3 : 4, shape, (PyObject *)o);
 }
 
@@ -1231,9 +1258,12 @@ static PyObject *Console_info(Console *o, PyObject *unused)
     o->con->work_ram(emu_batch_machine(o->b, 0), &ram);
     /* the machine's own where its region sets it (a PAL or Dendy NES cartridge: 50) */
     double fps = o->con->machine_frame_rate ? o->con->machine_frame_rate(emu_batch_machine(o->b, 0)) : o->con->frame_rate;
+    int bw, bh; /* instance 0's last frame (after power: the console's usual size) */
+    emu_frame_size(o->con, emu_batch_machine(o->b, 0), &bw, &bh);
     pthread_mutex_unlock(&o->mu);
-    return Py_BuildValue("{s:s,s:s,s:i,s:i,s:s,s:d,s:s,s:K,s:n,s:s,s:i,s:i}", "console", o->con->name, "title",
-                         o->con->title, "width", o->con->width, "height", o->con->height, "buttons", o->con->buttons,
+    return Py_BuildValue("{s:s,s:s,s:i,s:i,s:i,s:i,s:s,s:d,s:s,s:K,s:n,s:s,s:i,s:i}", "console", o->con->name, "title",
+                         o->con->title, "width", o->con->width, "height", o->con->height, "base_width", bw,
+                         "base_height", bh, "buttons", o->con->buttons,
                          "frame_rate", fps, "cart", o->describe, "frames", frames, "ram_bytes", (Py_ssize_t)ram,
                          "video", emu_renderer_name(o->video), "audio_rate", o->con->audio_rate, "audio_channels",
                          o->con->audio_channels);

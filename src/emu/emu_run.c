@@ -185,7 +185,9 @@ static gv_status run_frames(const emu_run_opts *o, emu_batch *b, emu_run_result 
             if ((st = emu_batch_last_frame(b, rgb, err)) != GV_OK)
                 break;
             char line[96], vh[17], ah[17];
-            gv_hash_hex(gv_hash64(rgb, fbytes), vh);
+            int fw, fhh;
+            emu_batch_frame_size(b, &fw, &fhh);
+            gv_hash_hex(gv_hash64(rgb, (size_t)fw * fhh * 3), vh);
             gv_hash_hex(gv_hash64(s + before * con->audio_channels,
                                   (after - before) * con->audio_channels * sizeof *s), ah);
             int n = snprintf(line, sizeof line, "%llu %s %s", (unsigned long long)con->frame_count(m0) - 1, vh, ah);
@@ -369,8 +371,11 @@ gv_status emu_run(const emu_run_opts *o, emu_run_result *r, cJSON *rec, gv_err *
     /* Outputs, each atomic; the first failure stops the rest. */
     if (o->png) {
         uint8_t *rgb = gv_xmalloc((size_t)con->width * con->height * 3);
-        if ((st = emu_batch_last_frame(b, rgb, err)) == GV_OK)
-            st = gv_png_write_rgb(o->png, rgb, con->width, con->height, err);
+        int w, h;
+        if ((st = emu_batch_last_frame(b, rgb, err)) == GV_OK) {
+            emu_batch_frame_size(b, &w, &h);
+            st = gv_png_write_rgb(o->png, rgb, w, h, err);
+        }
         free(rgb);
         if (st != GV_OK)
             goto out;

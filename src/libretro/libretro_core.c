@@ -143,8 +143,15 @@ RETRO_API void retro_get_system_av_info(struct retro_system_av_info *info)
 {
     const emu_console *con = lr_console();
     memset(info, 0, sizeof *info);
-    info->geometry.base_width = info->geometry.max_width = (unsigned)con->width;
-    info->geometry.base_height = info->geometry.max_height = (unsigned)con->height;
+    /* the largest frame as the maximum, the size of a frame after power as the base (the
+     * SNES: 256x224, up to 512x478; each frame goes out at its own size) */
+    int bw = con->width, bh = con->height;
+    if (lr.b)
+        emu_batch_frame_size(lr.b, &bw, &bh);
+    info->geometry.base_width = (unsigned)bw;
+    info->geometry.base_height = (unsigned)bh;
+    info->geometry.max_width = (unsigned)con->width;
+    info->geometry.max_height = (unsigned)con->height;
     info->geometry.aspect_ratio = 0; /* square pixels: width / height */
     info->timing.fps = lr_fps();
     /* the samples are the console's rate of the region's own time: 48 kHz on every NES region */
@@ -437,7 +444,9 @@ RETRO_API void retro_run(void)
         lr.broken = 1;
         return;
     }
-    size_t px = (size_t)con->width * con->height;
+    int fw, fh;
+    emu_batch_frame_size(lr.b, &fw, &fh);
+    size_t px = (size_t)fw * fh;
     uint32_t *restrict dst = lr.xrgb;
     size_t p = 0;
 #ifdef __SSSE3__
@@ -450,7 +459,7 @@ RETRO_API void retro_run(void)
     for (; p < px; p++, src += 3)
         dst[p] = (uint32_t)src[0] << 16 | (uint32_t)src[1] << 8 | src[2];
     if (lr.video)
-        lr.video(lr.xrgb, (unsigned)con->width, (unsigned)con->height, (size_t)con->width * 4);
+        lr.video(lr.xrgb, (unsigned)fw, (unsigned)fh, (size_t)fw * 4);
     const int16_t *s = emu_batch_frame_audio(lr.b, &n);
     if (n > con->max_audio_frames)
         n = con->max_audio_frames;

@@ -147,14 +147,16 @@ gv_status emu_gpu_frame(emu_gpu *g, int i, uint8_t *rgb, gv_err *err)
 }
 
 /* emu_k_reduce's threads, one per output byte, over the frames where the device keeps them. */
-gv_status emu_gpu_obs(emu_gpu *g, int w, int h, int down, int grey, const uint8_t **out, int *device, gv_err *err)
+gv_status emu_gpu_obs(emu_gpu *g, size_t slot, const int32_t *dims, int fw, int fh, int down, int grey,
+                      const uint8_t **out, int *device, gv_err *err)
 {
+    (void)err;
     const uint8_t *frames = g->ops->vres_is_hash ? g->ops->frames(g->dev) : g->s[g->last].vres;
-    size_t total = (size_t)g->n * (size_t)(w / down) * (size_t)(h / down) * (grey ? 1 : 3);
+    size_t total = (size_t)g->n * (size_t)(fw / down) * (size_t)(fh / down) * (grey ? 1 : 3);
     free(g->obs);
     g->obs = malloc(total);
     for (size_t t = 0; t < total; t++)
-        g->obs[t] = emu_reduce_at(frames, w, h, down, grey, t);
+        g->obs[t] = emu_reduce_at(frames, slot, dims, fw, fh, down, grey, t);
     *out = g->obs;
     *device = 0;
     return GV_OK;
@@ -330,6 +332,7 @@ typedef struct {
 static int snes_team_short; /* a team got fewer threads than asked: the split was not simulated */
 static int snes_mid_frame;  /* frame logs with memory writes between two drawn lines */
 static int snes_blocks;     /* instance frames drawn */
+static int snes_big_frames; /* of them hi-res, interlaced or 239 lines */
 
 static gv_status snes_sim_open(void *dev, const void *cart, const void *m0, int n, int video, int audio, gv_err *err)
 {
@@ -353,7 +356,7 @@ static gv_status snes_sim_launch(void *dev, const emu_gpu_io *io, gv_err *err)
         const snes_vpacked *h = (const snes_vpacked *)pk;
         const snes_vseg *sg = (const snes_vseg *)(pk + h->off_segs);
         for (int k = 0; k < h->nsegs; k++)
-            if (sg[k].stamp > 0 && sg[k].stamp < SNES_VH) {
+            if (sg[k].stamp > 0 && sg[k].stamp < h->lines) {
                 snes_mid_frame++;
                 break;
             }
@@ -368,10 +371,14 @@ static gv_status snes_sim_launch(void *dev, const emu_gpu_io *io, gv_err *err)
             snes_vview v = snes_vview_packed(pk);
             snes_render_frame(&v, mem, out, omp_get_thread_num(), omp_get_num_threads());
         }
+        snes_vview vv = snes_vview_packed(pk);
+        uint32_t bytes = snes_vview_bytes(&vv); /* as snes_k_video: the frame at its size */
+        if (h->wide || h->il || h->lines != SNES_VH_STD)
+            snes_big_frames++;
         uint64_t acc[8];
         for (int l = 0; l < 8; l++)
-            acc[l] = dev_xxh3_lane(out, SNES_FB_BYTES, g->secret, l);
-        uint64_t hash = dev_xxh3_merge(acc, SNES_FB_BYTES, g->secret);
+            acc[l] = dev_xxh3_lane(out, bytes, g->secret, l);
+        uint64_t hash = dev_xxh3_merge(acc, bytes, g->secret);
         memcpy(io->vres + (size_t)i * 8, &hash, 8);
     }
     return GV_OK;
@@ -462,12 +469,12 @@ static void *load_nes(const char *name)
 
 typedef struct {
     uint64_t v, a;
-    int mism, quiet;
-    uint8_t last[256 * 240 * 3];
+    int mism, quiet, w, h;       /* w, h: the last frame's size */
+    uint8_t last[SNES_FB_BYTES]; /* the largest frame of the consoles here */
     /* with device video: every instance's frame through emu_batch_device_obs, as it is (RGB)
-     * and halved and grey */
-    uint8_t obs_rgb[7 * 256 * 240 * 3], obs_grey2[7 * 128 * 120];
-    int nobs;
+     * and made smaller and grey (by obs_down: 2 where it divides the frame, else 1) */
+    uint8_t obs_rgb[7 * SNES_FB_BYTES], obs_grey[7 * SNES_FB_BYTES / 3];
+    int nobs, obs_w, obs_h, obs_down;
     char err[sizeof ((gv_err *)0)->msg];
 } outcome;
 
@@ -492,16 +499,20 @@ static int run(const emu_console *con, const void *cart, emu_renderer v, emu_ren
             printf("FAIL devsim %s run: %s\n", con->name, e.msg);
         return 0;
     }
+    emu_batch_frame_size(b, &o->w, &o->h);
     o->nobs = 0;
     if (v == EMU_R_DEVICE && n <= 7) {
         const uint8_t *rgb, *grey;
-        int d1, d2;
-        size_t fb = (size_t)con->width * con->height * 3;
-        if (emu_batch_device_obs(b, 1, 0, &rgb, &d1, &e) == GV_OK)
-            memcpy(o->obs_rgb, rgb, (size_t)n * fb);
-        if (emu_batch_device_obs(b, 2, 1, &grey, &d2, &e) == GV_OK) {
-            memcpy(o->obs_grey2, grey, (size_t)n * fb / 12);
-            o->nobs = n;
+        int d1, d2, w1, h1;
+        o->obs_down = o->w % 2 || o->h % 2 ? 1 : 2;
+        /* each result is valid until the next call: copied at once */
+        if (emu_batch_device_obs(b, 1, 0, &rgb, &d1, &w1, &h1, &e) == GV_OK) {
+            memcpy(o->obs_rgb, rgb, (size_t)n * w1 * h1 * 3);
+            if (emu_batch_device_obs(b, o->obs_down, 1, &grey, &d2, &o->obs_w, &o->obs_h, &e) == GV_OK &&
+                w1 == o->obs_w && h1 == o->obs_h) {
+                memcpy(o->obs_grey, grey, (size_t)n * (w1 / o->obs_down) * (h1 / o->obs_down));
+                o->nobs = n;
+            }
         }
     }
     o->v = emu_batch_video_hash(b, 0);
@@ -514,7 +525,6 @@ static int run(const emu_console *con, const void *cart, emu_renderer v, emu_ren
 static void check_console(const emu_console *con, const void *cart, const char *what, int frames)
 {
     static outcome nat, dev;
-    size_t fbytes = (size_t)con->width * con->height * 3;
     char name[96];
     if (!run(con, cart, EMU_R_NATIVE, EMU_R_NATIVE, 1, frames, &nat))
         return;
@@ -522,18 +532,22 @@ static void check_console(const emu_console *con, const void *cart, const char *
     if (!run(con, cart, EMU_R_DEVICE, EMU_R_DEVICE, 7, frames, &dev))
         return;
     snprintf(name, sizeof name, "%s devsim %s", con->name, what);
-    t_check(dev.v == nat.v && dev.a == nat.a && dev.mism == 0 && !memcmp(dev.last, nat.last, fbytes), name,
+    t_check(dev.v == nat.v && dev.a == nat.a && dev.mism == 0 && dev.w == nat.w && dev.h == nat.h &&
+                !memcmp(dev.last, nat.last, (size_t)nat.w * nat.h * 3), name,
             "7 instances x %d frames through the batch device path (%d submissions): video %016llx audio %016llx, "
-            "last frame == native", frames, sim_submits, (unsigned long long)dev.v, (unsigned long long)dev.a);
-    static uint8_t grey2[128 * 120];
-    emu_frame_reduce_ref(nat.last, 1, con->width, con->height, 2, 1, grey2);
-    int obs_ok = dev.nobs == 7;
+            "last frame (%dx%d) == native", frames, sim_submits, (unsigned long long)dev.v, (unsigned long long)dev.a, nat.w,
+            nat.h);
+    static uint8_t greyref[SNES_FB_BYTES / 3];
+    int32_t dims[2] = {nat.w, nat.h};
+    int dn = dev.obs_down;
+    size_t nb = (size_t)nat.w * nat.h * 3, ngb = (size_t)(nat.w / dn) * (nat.h / dn);
+    emu_frame_reduce_ref(nat.last, 1, nb, dims, nat.w, nat.h, dn, 1, greyref);
+    int obs_ok = dev.nobs == 7 && dev.obs_w == nat.w && dev.obs_h == nat.h;
     for (int i = 0; obs_ok && i < 7; i++)
-        obs_ok = !memcmp(dev.obs_rgb + i * fbytes, nat.last, fbytes) &&
-                 !memcmp(dev.obs_grey2 + i * fbytes / 12, grey2, fbytes / 12);
+        obs_ok = !memcmp(dev.obs_rgb + i * nb, nat.last, nb) && !memcmp(dev.obs_grey + i * ngb, greyref, ngb);
     snprintf(name, sizeof name, "%s devsim obs %s", con->name, what);
-    t_check(obs_ok, name, "emu_batch_device_obs of %d instances (emu_k_reduce's threads on the host): RGB == native's "
-            "last frame, 2x2 grey == emu_frame_reduce_ref of it", dev.nobs);
+    t_check(obs_ok, name, "emu_batch_device_obs of %d instances (emu_k_reduce's threads on the host), %dx%d: RGB == "
+            "native's last frame, %dx%d grey == emu_frame_reduce_ref of it", dev.nobs, dev.obs_w, dev.obs_h, dn, dn);
     snprintf(name, sizeof name, "%s devsim overlap %s", con->name, what);
     t_check(sim_overlapped == frames - 1, name,
             "%d of %d frames before the last went to the device from inside the next frame's emulation pass",
@@ -583,15 +597,17 @@ static void check_snes(const char *name, int frames)
     char what[96];
     if (run(&snes_console, c, EMU_R_NATIVE, EMU_R_NATIVE, 1, frames, &nat)) {
         sim_submits = sim_overlapped = 0;
-        snes_team_short = snes_mid_frame = snes_blocks = 0;
+        snes_team_short = snes_mid_frame = snes_blocks = snes_big_frames = 0;
         if (run(&snes_console, c, EMU_R_DEVICE, EMU_R_NATIVE, 7, frames, &dev)) {
             snprintf(what, sizeof what, "snes devsim %s", name);
-            t_check(dev.v == nat.v && dev.a == nat.a && dev.mism == 0 && !memcmp(dev.last, nat.last, SNES_FB_BYTES) &&
-                        !snes_team_short && snes_blocks == 7 * frames,
+            t_check(dev.v == nat.v && dev.a == nat.a && dev.mism == 0 && dev.w == nat.w && dev.h == nat.h &&
+                        !memcmp(dev.last, nat.last, (size_t)nat.w * nat.h * 3) && !snes_team_short &&
+                        snes_blocks == 7 * frames,
                     what, "7 instances x %d frames, device video (%d blocks of %d threads, %d logs with writes "
-                    "between lines) + native audio: video %016llx == native %016llx, audio %016llx, last frame == native",
-                    frames, snes_blocks, SNES_SIM_THREADS, snes_mid_frame, (unsigned long long)dev.v,
-                    (unsigned long long)nat.v, (unsigned long long)dev.a);
+                    "between lines, %d frames not 256x224) + native audio: video %016llx == native %016llx, audio "
+                    "%016llx, last frame %dx%d == native %dx%d",
+                    frames, snes_blocks, SNES_SIM_THREADS, snes_mid_frame, snes_big_frames, (unsigned long long)dev.v,
+                    (unsigned long long)nat.v, (unsigned long long)dev.a, dev.w, dev.h, nat.w, nat.h);
             snprintf(what, sizeof what, "snes devsim overlap %s", name);
             t_check(sim_overlapped == frames - 1, what,
                     "%d of %d frames before the last went to the device from inside the next frame's emulation pass",
@@ -685,5 +701,9 @@ int main(void)
                                   "spc_test", "gsu_scene", "sa1_test"};
     for (size_t r = 0; r < GV_ARRAY_LEN(sroms); r++)
         check_snes(sroms[r], 40);
+    /* the frame sizes: 512x224 (mode 5, pseudo-hires), 512x478 (interlace, overscan), 256x239 */
+    static const char *sized[] = {"hires_m5", "hires_pseudo", "hires_il", "overscan"};
+    for (size_t r = 0; r < GV_ARRAY_LEN(sized); r++)
+        check_snes(sized[r], 40);
     return t_done();
 }

@@ -2,7 +2,8 @@
  * every output byte, as emu_k_reduce's threads compute them (emu_gpu.cu), against the plain
  * reference emu_frame_reduce_ref, for every console's frame size, every factor that divides
  * it, RGB and grey, on random frames and on the extremes (all 255: the largest sums; blocks
- * whose mean ends in .5: the rounding). */
+ * whose mean ends in .5: the rounding); and a batch of SNES frames of four sizes in slots of
+ * the largest (each at the top left of the 512x478 output, black around). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,44 +19,63 @@ static uint8_t rnd8(void)
     return (uint8_t)(rs >> 24);
 }
 
+/* One batch: n frames (dims) in slots of slot bytes, every factor that divides fw x fh, RGB
+ * and grey, the kernel's threads against the reference. */
+static void batch(const char *what, const uint8_t *frames, int n, size_t slot, const int32_t *dims, int fw, int fh)
+{
+    size_t cap = (size_t)n * fw * fh * 3;
+    uint8_t *want = malloc(cap), *got = malloc(cap);
+    long bytes = 0, bad = 0, cases = 0;
+    char first[160] = "";
+    for (int down = 1; down <= 16; down++) {
+        if (fw % down || fh % down)
+            continue;
+        for (int grey = 0; grey < 2; grey++) {
+            size_t total = (size_t)n * (fw / down) * (fh / down) * (grey ? 1 : 3);
+            emu_frame_reduce_ref(frames, n, slot, dims, fw, fh, down, grey, want);
+            for (size_t t = 0; t < total; t++) /* the kernel's threads */
+                got[t] = emu_reduce_at(frames, slot, dims, fw, fh, down, grey, t);
+            for (size_t t = 0; t < total; t++)
+                if (got[t] != want[t] && bad++ == 0)
+                    snprintf(first, sizeof first, "; first: down %d %s byte %zu: %u, reference %u", down,
+                             grey ? "grey" : "RGB", t, got[t], want[t]);
+            bytes += (long)total;
+            cases++;
+        }
+    }
+    t_check(bad == 0, what, "%d frames, %ld factor/colour cases, %ld output bytes: kernel body == reference "
+            "(%ld differ%s)", n, cases, bytes, bad, first);
+    free(want);
+    free(got);
+}
+
 int main(void)
 {
-    static const int sizes[][2] = {{256, 240}, {160, 144}, {256, 224}};
+    static const int sizes[][2] = {{256, 240}, {160, 144}, {256, 224}, {512, 448}};
     static const char *const fills[] = {"random", "all 255", "halves"};
     const int n = 3;
-    for (int z = 0; z < 3; z++) {
+    for (int z = 0; z < 4; z++) {
         int w = sizes[z][0], h = sizes[z][1];
         size_t fb = (size_t)w * h * 3;
-        uint8_t *frames = malloc((size_t)n * fb), *want = malloc((size_t)n * fb), *got = malloc((size_t)n * fb);
+        int32_t dims[6] = {w, h, w, h, w, h};
+        uint8_t *frames = malloc((size_t)n * fb);
         for (int f = 0; f < 3; f++) {
             for (size_t k = 0; k < (size_t)n * fb; k++)
                 frames[k] = f == 0 ? rnd8() : f == 1 ? 255 : (uint8_t)((k / 3) % 2 ? 1 : 0);
-            long bytes = 0, bad = 0, cases = 0;
-            char first[160] = "";
-            for (int down = 1; down <= 16; down++) {
-                if (w % down || h % down)
-                    continue;
-                for (int grey = 0; grey < 2; grey++) {
-                    size_t total = (size_t)n * (w / down) * (h / down) * (grey ? 1 : 3);
-                    emu_frame_reduce_ref(frames, n, w, h, down, grey, want);
-                    for (size_t t = 0; t < total; t++) /* the kernel's threads */
-                        got[t] = emu_reduce_at(frames, w, h, down, grey, t);
-                    for (size_t t = 0; t < total; t++)
-                        if (got[t] != want[t] && bad++ == 0)
-                            snprintf(first, sizeof first, "; first: down %d %s byte %zu: %u, reference %u", down,
-                                     grey ? "grey" : "RGB", t, got[t], want[t]);
-                    bytes += (long)total;
-                    cases++;
-                }
-            }
             char name[64];
             snprintf(name, sizeof name, "frame reduce %dx%d %s", w, h, fills[f]);
-            t_check(bad == 0, name, "%d frames, %ld factor/colour cases, %ld output bytes: kernel body == reference "
-                    "(%ld differ%s)", n, cases, bytes, bad, first);
+            batch(name, frames, n, fb, dims, w, h);
         }
         free(frames);
-        free(want);
-        free(got);
     }
+    /* the SNES's sizes side by side: lo-res, hi-res, overscan, interlaced hi-res with overscan
+     * (the largest: 512x478, so 2 divides it; the 239 lines of overscan keep 119 blocks) */
+    int32_t dims[8] = {256, 224, 512, 224, 256, 239, 512, 478};
+    size_t slot = (size_t)512 * 478 * 3;
+    uint8_t *frames = malloc(4 * slot);
+    for (size_t k = 0; k < 4 * slot; k++)
+        frames[k] = rnd8();
+    batch("frame reduce SNES sizes in one batch", frames, 4, slot, dims, 512, 478);
+    free(frames);
     return t_done();
 }

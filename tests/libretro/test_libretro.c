@@ -237,7 +237,9 @@ static void fe_video(const void *data, unsigned w, unsigned h, size_t pitch)
     fe.video_frames++;
     if (fe.set)
         shot_take(data, w, h, pitch);
-    if (!fe.con || fe.fmt != RETRO_PIXEL_FORMAT_XRGB8888 || (int)w != fe.con->width || (int)h != fe.con->height)
+    /* a frame of its own size, at most the console's largest (the SNES: 256x224 to 512x478) */
+    if (!fe.con || fe.fmt != RETRO_PIXEL_FORMAT_XRGB8888 || (int)w > fe.con->width || (int)h > fe.con->height ||
+        (!fe.con->frame_size && ((int)w != fe.con->width || (int)h != fe.con->height)))
         return;
     for (unsigned y = 0; y < h; y++) {
         const uint32_t *row = (const uint32_t *)((const uint8_t *)data + y * pitch);
@@ -479,12 +481,17 @@ static void check_info(core *c, const emu_console *con)
             exts[k++] = *p == ',' ? '|' : *p;
     exts[k] = 0;
     t_check(c->api_version() == RETRO_API_VERSION && strstr(si.library_name, con->title) &&
-                !strcmp(si.valid_extensions, exts) && av.geometry.base_width == (unsigned)con->width &&
-                av.geometry.base_height == (unsigned)con->height && fabs(av.timing.fps - want_fps) < 1e-9 &&
+                !strcmp(si.valid_extensions, exts) && av.geometry.max_width == (unsigned)con->width &&
+                av.geometry.max_height == (unsigned)con->height &&
+                (con->frame_size ? av.geometry.base_width <= av.geometry.max_width &&
+                                       av.geometry.base_height <= av.geometry.max_height
+                                 : av.geometry.base_width == (unsigned)con->width &&
+                                       av.geometry.base_height == (unsigned)con->height) &&
+                fabs(av.timing.fps - want_fps) < 1e-9 &&
                 av.timing.sample_rate == con->audio_rate && fe.declared_renderer,
-            name, "API %u, \"%s\" %s, extensions %s, %ux%u at %.4f fps, audio %.0f Hz, renderer option %s",
+            name, "API %u, \"%s\" %s, extensions %s, %ux%u (at most %ux%u) at %.4f fps, audio %.0f Hz, renderer option %s",
             c->api_version(), si.library_name, si.library_version, si.valid_extensions, av.geometry.base_width,
-            av.geometry.base_height, av.timing.fps, av.timing.sample_rate,
+            av.geometry.base_height, av.geometry.max_width, av.geometry.max_height, av.timing.fps, av.timing.sample_rate,
             fe.declared_renderer ? "declared" : "missing");
 }
 
@@ -957,8 +964,22 @@ static void snes_own(core *c, const emu_console *con, const char *dir)
         check_hashes(c, con, rom, roms[i], EMU_R_NATIVE);
         check_hashes(c, con, rom, roms[i], EMU_R_HOST);
     }
+    /* the 5A22 timing and open-bus ROMs (issue 38): the core starts them and gives gpuvet run's frames */
+    static const char *const timing[] = {"mdr_test", "irq_h0", "hdma_init", "dma_time", "dma_wram",
+                                         "dma_hdma", "irq_153", "joy_busy", "refresh_test"};
+    for (size_t i = 0; i < GV_ARRAY_LEN(timing); i++) {
+        char trom[600];
+        snprintf(trom, sizeof trom, "%s/%s.sfc", dir, timing[i]);
+        check_hashes_n(c, con, trom, timing[i], EMU_R_NATIVE, 120);
+    }
     check_switch(c, con, rom);
     check_states(c, con, rom);
+    /* the frame sizes: each frame handed over at its own size (512x224, 512x478, 256x239) */
+    static const char *const sized[] = {"hires_m5", "hires_il", "overscan"};
+    for (size_t i = 0; i < GV_ARRAY_LEN(sized); i++) {
+        snprintf(rom, sizeof rom, "%s/%s.sfc", dir, sized[i]);
+        check_hashes(c, con, rom, sized[i], EMU_R_NATIVE);
+    }
     fe.renderer[0] = 0;
     snprintf(rom, sizeof rom, "%s/cpu_test.sfc", dir);
     snes_loose_header(c, con, rom);

@@ -472,6 +472,35 @@ class TestConsole(Said):
         self.say("40 frames per renderer (native, host) as arrays: XXH3 of each equals `gpuvet run --frame-hashes`; "
                  "grey frames equal the luma of the RGB ones; on " + ", ".join(done))
 
+    def test_snes_frame_sizes(self):
+        """SNES frames at their own sizes (docs/SNES.md "Frame sizes"): 256x224 after power and
+        while the ROM sets up, then 512x478 (hires_il), 256x239 (overscan), 512x224
+        (hires_m5), each frame equal to `gpuvet run --frame-hashes`'s."""
+        done = []
+        for name, size in (("hires_il", (478, 512)), ("overscan", (239, 256)), ("hires_m5", (224, 512))):
+            rom = os.path.join(BUILD, "roms", "snes", name + ".sfc")
+            if not os.path.exists(rom):
+                continue
+            env = gpuvet.ConsoleEnv(rom, 2, frameskip=1)
+            self.assertEqual((env.max_width, env.max_height, env.width, env.height), (512, 478, 256, 224))
+            frames = [env.reset()[0][0]]
+            for _ in range(39):  # the ROM's set-up takes about 30 frames (256x224)
+                frames.append(env.step(np.zeros(2, dtype=np.uint32))[0][0])
+            self.assertEqual(frames[-1].shape, size + (3,))
+            self.assertEqual((env.height, env.width), size)
+            fh = os.path.join(TMP, "fh.txt")
+            cli("run", rom, "--frames", 40, "--no-battery", "-q", "--frame-hashes", fh)
+            want = [l.split()[1] for l in open(fh) if l.strip() and not l.startswith("#")]
+            self.assertEqual(["%016x" % gpuvet.hash64(f.tobytes()) for f in frames], want, name)
+            grey = gpuvet.ConsoleEnv(rom, 1, grey=True, frameskip=40, downscale=2 if name != "overscan" else 1)
+            g = grey.reset()[0]
+            self.assertEqual(g.shape, (1, size[0] // grey.downscale, size[1] // grey.downscale))
+            done.append("%s %dx%d" % (name, size[1], size[0]))
+        if not done:
+            self.skipTest("the SNES test ROMs did not build")
+        self.say("each frame at its size, XXH3 equal to `gpuvet run --frame-hashes` (40 frames, 2 instances), "
+                 "grey and downscaled at its size: " + ", ".join(done))
+
     def test_sound_and_downscale(self):
         """keep_audio: each step's samples, concatenated from power-on, hash to the instance's
         audio hash (`gpuvet run`'s); a WAV of `gpuvet run --wav` holds the same samples.

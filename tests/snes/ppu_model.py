@@ -5,7 +5,9 @@ and the first differences; exit 0 when every modelled pixel is equal, 1 otherwis
 Scenes: ppu_direct (direct colour in modes 3, 4 and 7), ppu_bright (the master brightness
 curve), ppu_scroll (the BG scroll registers' write-twice rule), obj_wrap (sprites past
 Y = 255), warm_boot (the picture after a reset), opt_test (offset-per-tile in modes 2, 4
-and 6)."""
+and 6; mode 6 hi-res, so a 512-wide frame), hires_m5, hires_pseudo, hires_il and overscan
+(the frame sizes: hi-res, pseudo-hires, interlace with OBJ interlace, overscan; their size
+is checked too)."""
 import os
 import sys
 
@@ -149,8 +151,8 @@ def opt_test():
         return ((eh & 0x3F8) | (hofs[bg] & 7) if eh & on else hofs[bg]), (ev & 0x3FF if ev & on else vofs[bg])
 
     out = {}
-    for line in range(1, 225):
-        mode = 2 if line < 112 else 4 if line < 168 else 6
+    for line in range(1, 168):
+        mode = 2 if line < 112 else 4
         for x in range(256):
             bg = 0 if x < 128 else 1              # window 1 (x 0-127) shows BG1 inside, BG2 outside
             bpp = {2: (4, 4), 4: (8, 2), 6: (4, 0)}[mode][bg]
@@ -166,15 +168,154 @@ def opt_test():
                     word = vram[(base + (plane >> 1) * 8) & 0x7FFF]
                     c |= ((word >> (8 * (plane & 1) + 7 - rx)) & 1) << plane
                 pal = 0 if bpp == 8 else ((e >> 10) & 7) * (1 << bpp)
-            out[(x, line - 1)] = rgb(cgram[pal + c] if c else cgram[0])
+            out[(2 * x, line - 1)] = out[(2 * x + 1, line - 1)] = rgb(cgram[pal + c] if c else cgram[0])
+    # mode 6 is hi-res: the frame is 512 wide (lines 1-167 above: each pixel doubled). Pixel
+    # X of a mode 6 line: even X the sub screen (empty: the fixed colour, black), odd X the
+    # main screen: BG1 (x = X / 2 inside window 1, x 0-127) at hi-res position X, tiles 16
+    # wide (the right half tile n + 1), HOFS in lo-res pixels (2 hi-res), offset-per-tile
+    # columns 16 hi-res pixels wide; BG2 is no mode 6 layer: the backdrop
+    for line in range(168, 225):
+        for X in range(512):
+            if X % 2 == 0:
+                out[(X, line - 1)] = (0, 0, 0)
+                continue
+            c, pal = 0, 0
+            if X // 2 < 128:
+                h, v = scroll(6, 0, (X + ((hofs[0] << 1) & 15)) >> 4)
+                gx, gy = ((h << 1) + X) & 0x3FF, (line + v) & 0x3FF
+                e = vram[bgmap[0] + ((gy >> 3) & 31) * 32 + ((gx >> 4) & 31)]
+                ry = 7 - (gy & 7) if e & 0x8000 else gy & 7
+                r16 = 15 - (gx & 15) if e & 0x4000 else gx & 15
+                base = chars + ((e & 0x3FF) + (r16 >> 3)) * 16 + ry
+                for plane in range(4):
+                    word = vram[(base + (plane >> 1) * 8) & 0x7FFF]
+                    c |= ((word >> (8 * (plane & 1) + 7 - (r16 & 7))) & 1) << plane
+                pal = ((e >> 10) & 7) * 16
+            out[(X, line - 1)] = rgb(cgram[pal + c] if c else cgram[0])
+    return out
+
+
+def frame_scene(variant):
+    """The expected frame of hires_test.s assembled as `variant` (its head comment): (width,
+    height, {(x, row): rgb}). As documented: a hi-res line is 512 pixels, the sub screen's in
+    the even ones and the main screen's in the odd ones, the sub screen's backdrop the fixed
+    colour; colour math applies to a main screen pixel as on a lo-res line, and to a sub
+    screen pixel with the main screen's pixel to its left as the other operand when the math
+    applies to that one; modes 5 and 6 draw their BGs at 512 dots with tiles 16 wide (16x8, or 16x16 with
+    the tile size bit; the right half is tile n + 1, the lower n + 16) and count HOFS in
+    lo-res pixels (two hi-res ones); pseudo-hires draws main and sub at 256 dots. Overscan
+    gives 239 lines; interlace both fields of each line, field f's in row 2 * (line - 1) + f,
+    modes 5 and 6 reading BG line 2 * line + f, and with OBJ interlace a sprite's row
+    2 * (line - Y - 1) + f (half its height in lines). Sprites (priority 3) are in front of
+    every BG."""
+    vram, a = [], 0x1357
+    for i in range(0x8000):
+        vram.append((a ^ (a >> 5)) & 0xFFFF)
+        a = (a + 0x9E37) & 0xFFFF
+    cgram = [(0x0C63 + j * 0x2E1B) & 0x7FFF for j in range(256)]
+    fixed = 31 | 10 << 10
+    m5 = variant in ('hires_m5', 'hires_il')
+    il = variant == 'hires_il'
+    lines = 239 if variant in ('hires_il', 'overscan') else 224
+    wide = variant != 'overscan'
+    sprites = variant in ('hires_il', 'overscan')
+    # bg: (map, characters, hofs, vofs, bpp, 16 lines tall)
+    bgs = [(0x0000, 0x1000, 19, 5, 4, False), (0x0C00, 0x2000, 7, 33, 2 if m5 else 4, True)]
+
+    def bg_pixel(bg, gx, gy, wide16):
+        mp, chars, _, _, bpp, tall = bgs[bg]
+        th = 16 if tall else 8
+        w16 = wide16 or tall
+        e = vram[mp + ((gy // th) & 31) * 32 + ((gx >> (4 if w16 else 3)) & 31)]
+        ry = gy % th
+        if e & 0x8000:
+            ry = th - 1 - ry
+        tile = (e & 0x3FF) + (ry >> 3) * 16
+        if w16:
+            r = 15 - (gx & 15) if e & 0x4000 else gx & 15
+            tile += r >> 3
+        else:
+            r = 7 - (gx & 7) if e & 0x4000 else gx & 7
+        base = chars + tile * bpp * 4 + (ry & 7)
+        c = 0
+        for plane in range(bpp):
+            word = vram[(base + (plane >> 1) * 8) & 0x7FFF]
+            c |= ((word >> (8 * (plane & 1) + 7 - (r & 7))) & 1) << plane
+        return ((e >> 10) & 7) * (1 << bpp) + c if c else None
+
+    def obj_pixel(x, line, f):
+        for (sx, sy, tile, pal, size) in ((40, 100, 0x10, 0, 8), (100, 226, 0x24, 1, 16)):
+            row = (line - 1 - sy) & 0xFF
+            if il:
+                row = row * 2 + f
+            if row >= size or not sx <= x < sx + size:
+                continue
+            col = x - sx
+            tn = (((tile >> 4) + (row >> 3)) & 15) << 4 | ((tile + (col >> 3)) & 15)
+            a0 = tn * 16 + (row & 7)
+            c = 0
+            for plane in range(4):
+                word = vram[(a0 + (plane >> 1) * 8) & 0x7FFF]
+                c |= ((word >> (8 * (plane & 1) + 7 - (col & 7))) & 1) << plane
+            if c:
+                return 128 + pal * 16 + c
+        return None
+
+    out = {}
+    for row in range(lines * (2 if il else 1)):
+        line, f = (row >> 1) + 1 if il else row + 1, row & 1 if il else 0
+        prev_math, prev_main = False, 0
+        for x in range(256):
+            o = obj_pixel(x, line, f) if sprites else None
+            if m5:                                # hi-res BGs: main BG1 at 2x + 1, sub BG2 at 2x
+                vl = 2 * line + f if il else line
+                m = bg_pixel(0, ((bgs[0][2] << 1) + 2 * x + 1) & 0x3FF, (vl + bgs[0][3]) & 0x3FF, True)
+                sb = bg_pixel(1, ((bgs[1][2] << 1) + 2 * x) & 0x3FF, (vl + bgs[1][3]) & 0x3FF, True)
+            else:
+                m = bg_pixel(0, (bgs[0][2] + x) & 0x3FF, (line + bgs[0][3]) & 0x3FF, False)
+                sb = bg_pixel(1, (bgs[1][2] + x) & 0x3FF, (line + bgs[1][3]) & 0x3FF, False)
+            main = cgram[o if o is not None else m if m is not None else 0]
+            subc = cgram[sb] if sb is not None else fixed
+            if variant == 'hires_pseudo':
+                # colour math (add, halved) where BG1 is the main screen's pixel: the main
+                # pixel with the sub screen's (halved unless that is the sub backdrop), the
+                # sub pixel with the main screen's pixel to its left (x - 1)
+                math = o is None and m is not None
+                if math:
+                    main = add(main, subc, sb is not None)
+                if x > 0 and prev_math:
+                    subc = add(subc, prev_main, True)
+                prev_math, prev_main = math, cgram[m] if math else 0
+            if not wide:
+                out[(x, row)] = rgb(main)
+                continue
+            out[(2 * x + 1, row)] = rgb(main)
+            out[(2 * x, row)] = rgb(subc)
+    return (512 if wide else 256), lines * (2 if il else 1), out
+
+
+def add(a, b, half):
+    """BGR555 a + b per component, halved (or clamped to 31)."""
+    out = 0
+    for sh in (0, 5, 10):
+        v = ((a >> sh) & 31) + ((b >> sh) & 31)
+        out |= (v >> 1 if half else min(v, 31)) << sh
     return out
 
 
 def main():
     png, scene = sys.argv[1], sys.argv[2]
-    want = {'ppu_direct': ppu_direct, 'ppu_bright': ppu_bright, 'ppu_scroll': ppu_scroll,
-            'obj_wrap': obj_wrap, 'warm_boot': warm_boot, 'opt_test': opt_test}[scene]()
+    size = None
+    if scene in ('hires_m5', 'hires_pseudo', 'hires_il', 'overscan'):
+        sw, sh, want = frame_scene(scene)
+        size = (sw, sh)
+    else:
+        want = {'ppu_direct': ppu_direct, 'ppu_bright': ppu_bright, 'ppu_scroll': ppu_scroll,
+                'obj_wrap': obj_wrap, 'warm_boot': warm_boot, 'opt_test': opt_test}[scene]()
     w, h, pix = read_png(png)
+    if size and (w, h) != size:
+        print('%s: the picture is %dx%d, the model %dx%d' % (scene, w, h, size[0], size[1]))
+        return 1
     at = lambda x, y: tuple(pix[(y * w + x) * 3:(y * w + x) * 3 + 3])
     bad = [(k, v, at(*k)) for k, v in sorted(want.items(), key=lambda kv: (kv[0][1], kv[0][0])) if at(*k) != v]
     print('%s: %d pixels compared with the model, %d differ' % (scene, len(want), len(bad)))

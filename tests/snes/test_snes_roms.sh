@@ -47,6 +47,26 @@ verdict cpu_dpwrap
 # the VRAM port: VMAIN's increment byte, steps 1/32/128/128, the three address translations,
 # the read prefetch before the increment
 verdict vram_test
+# open bus: write-only $21x4-6/$21x8-A give PPU1's latch, the others and $4000/$4016 the CPU's
+# last bus byte (the operand's high byte, not a byte from before the instruction)
+verdict mdr_test
+# the H/V IRQ at HTIME 0 comes 10 clocks into the line (as a V-IRQ), 8 before HTIME 1's
+verdict irq_h0
+# HDMA's set-up at V=0 pauses the CPU 18 clocks + 8 a direct channel + 24 an indirect one
+verdict hdma_init
+# a general DMA: 2-8 clocks to a multiple of 8, 8 + 8 a channel + 8 a byte, 1-S to a whole CPU cycle
+verdict dma_time
+# DMA between WRAM and its own port $2180 moves nothing (open bus into WRAM, WMADD stays);
+# an A-bus address on the B-bus registers reads open bus: the opcode fetched before the DMA
+verdict dma_wram
+# a general DMA on a channel HDMA is using ends where HDMA needs the channel
+verdict dma_hdma
+# no H/V IRQ for dot 153 on the frame's last line: 261 H-IRQs a frame at HTIME 153
+verdict irq_153
+# joypad auto-read: HVBJOY bit 0 for 4224 clocks from dots 32.5-95.5 of vertical blank's first line
+verdict joy_busy
+# the DRAM refresh pauses the CPU mid-instruction: no $2137 latch reads H 135-142
+verdict refresh_test
 # the sound CPU's TEST register: its wait bits slow the SPC700 (RAM and I/O waits, counted
 # against timer 0), its timer bits hold the timers' clock (the next tick comes later)
 verdict spc_test
@@ -69,7 +89,8 @@ hashes() { # rom frames video instances
   "$G" run snes "$R/$1.sfc" --frames "$2" --video "$3" --instances "$4" --no-battery -q 2>"$T_TMP/err" |
     grep -E '^(video|audio)_hash' | tr '\n' ' '
 }
-for rom in cpu_test ppu_scene bench_scene ppu_direct ppu_bright ppu_scroll obj_wrap opt_test gsu_scene gsu_test sa1_test; do
+for rom in cpu_test ppu_scene bench_scene ppu_direct ppu_bright ppu_scroll obj_wrap opt_test gsu_scene gsu_test \
+           hires_m5 hires_pseudo hires_il overscan sa1_test; do
   ref=$(hashes $rom 120 native 1)
   for cfg in "host 1" "host 3"; do
     set -- $cfg
@@ -89,7 +110,8 @@ done
 expect_exit "snes --audio host" 2 "$G" run snes "$R/cpu_test.sfc" --frames 2 --audio host --no-battery
 
 # ---- PPU feature scenes against a model of their picture (tests/snes/ppu_model.py) --------
-for scene in ppu_direct ppu_bright ppu_scroll obj_wrap opt_test; do
+# (and the frame sizes: hires_test.s four ways, checked at their size)
+for scene in ppu_direct ppu_bright ppu_scroll obj_wrap opt_test hires_m5 hires_pseudo hires_il overscan; do
   "$G" run snes "$R/$scene.sfc" --frames 60 --png "$T_TMP/$scene.png" --no-battery -q >/dev/null 2>"$T_TMP/err"
   if python3 "$GV_ROOT/tests/snes/ppu_model.py" "$T_TMP/$scene.png" $scene >"$T_TMP/model" 2>&1; then
     pass "snes $scene == model" "$(head -n 1 "$T_TMP/model")"

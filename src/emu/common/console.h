@@ -79,7 +79,8 @@ typedef struct emu_console {
     const char *exts;           /* file extensions, comma-separated: ".gb,.gbc" */
     const char *buttons;        /* button names, bit 0 first, space-separated */
     const char *axes;           /* analog axis names, space-separated ("TiltX TiltY"); NULL: none */
-    int width, height;          /* frame size in pixels (RGB888) */
+    int width, height;          /* the largest frame in pixels (RGB888); frame_size tells
+                                   the size of each frame where it varies */
     int audio_rate, audio_channels;
     double frame_rate;          /* frames per second of the real console (NTSC) */
     /* The video hash: 0 = XXH3-64 of all frames' RGB bytes in order; 1 = XXH3-64 of the
@@ -136,8 +137,14 @@ typedef struct emu_console {
      * $7E0000); *len gets its size. */
     const uint8_t *(*work_ram)(const void *m, size_t *len);
 
+    /* The size of the last frame run (at most width x height); NULL: always width x height.
+     * Every frame a renderer gives (native_video, host_video, the device's) has this size:
+     * w x h RGB888 pixels, rows back to back. The SNES's is 256x224 mostly, 512 wide with
+     * hi-res lines, 239 or 2x lines with overscan or interlace (docs/SNES.md). */
+    void (*frame_size)(const void *m, int *w, int *h);
+
     /* ---- native outputs of the last frame ---- */
-    const uint8_t *(*native_video)(const void *m);           /* width x height RGB888 */
+    const uint8_t *(*native_video)(const void *m);           /* frame_size RGB888 */
     const int16_t *(*native_audio)(const void *m, int *n);   /* n sample frames, final */
 
     /* ---- host renderers over the logs of the last frame ---- */
@@ -164,6 +171,17 @@ typedef struct emu_console {
     int (*audio_collect)(void *m, const emu_adesc *d, const uint8_t *ares, int16_t *out);
     const emu_gpu_ops *gpu;
 } emu_console;
+
+/* The size of machine m's last frame (emu_console.frame_size, else width x height). */
+static inline void emu_frame_size(const emu_console *c, const void *m, int *w, int *h)
+{
+    if (c->frame_size) {
+        c->frame_size(m, w, h);
+    } else {
+        *w = c->width;
+        *h = c->height;
+    }
+}
 
 /* A console unit names its static functions after the operations they implement (every
  * console does), so its table is its identity, EMU_CONSOLE_OPS, then what differs:

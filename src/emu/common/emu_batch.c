@@ -47,7 +47,8 @@ struct emu_batch {
     emu_batch_cfg cfg;
     const emu_console *con;
     int n, nthreads;
-    size_t fbytes;            /* one RGB frame */
+    size_t fbytes;            /* room for one RGB frame (the largest) */
+    int last_w, last_h;       /* instance 0's last frame's size (emu_frame_size) */
     inst *in;
     emu_buttons buttons;
     emu_buttons *each;        /* per-instance buttons (emu_batch_set_input_each), or NULL */
@@ -242,11 +243,15 @@ static void last_settle(emu_batch *b);
  * begun to overwrite the buffer that the last whole frame is in. */
 static void video_out(emu_batch *b, int i, const uint8_t *rgb)
 {
+    int w, h;
+    emu_frame_size(b->con, b->in[i].m, &w, &h);
+    size_t n = (size_t)w * h * 3;
     if (!b->cfg.no_hash && b->con->hash_of_frame_hashes)
-        hash_u64(b->in[i].vh, gv_hash64(rgb, b->fbytes));
+        hash_u64(b->in[i].vh, gv_hash64(rgb, n));
     else if (!b->cfg.no_hash)
-        gv_hasher_update(b->in[i].vh, rgb, b->fbytes);
+        gv_hasher_update(b->in[i].vh, rgb, n);
     if (i == 0) {
+        b->last_w = w, b->last_h = h;
         b->last_src = rgb;
         if (b->cfg.trap)
             last_settle(b);
@@ -296,10 +301,12 @@ static gv_status verify_frame(emu_batch *b, int i, gv_err *err)
     if (st != GV_OK)
         return st;
     const uint8_t *nat = b->con->native_video(in->m);
-    if (!memcmp(in->fb, nat, b->fbytes))
+    int w, h;
+    emu_frame_size(b->con, in->m, &w, &h);
+    size_t n = (size_t)w * h * 3;
+    if (!memcmp(in->fb, nat, n))
         return GV_OK;
-    int w = b->con->width;
-    for (size_t p = 0; p < b->fbytes / 3; p++)
+    for (size_t p = 0; p < n / 3; p++)
         if (memcmp(in->fb + 3 * p, nat + 3 * p, 3))
             return gv_fail(err, GV_ERR_WRONG,
                            "instance %d, frame %llu: the log renderer differs from the native one at line %zu, x %zu "
@@ -677,6 +684,15 @@ gv_status emu_batch_last_frame(emu_batch *b, uint8_t *rgb, gv_err *err)
     return GV_OK;
 }
 
+void emu_batch_frame_size(const emu_batch *b, int *w, int *h)
+{
+    if (b->last_w && !(b->vdev && b->ops->vres_is_hash)) {
+        *w = b->last_w, *h = b->last_h;
+    } else {
+        emu_frame_size(b->con, b->in[0].m, w, h);
+    }
+}
+
 const uint8_t *emu_batch_frame_video(const emu_batch *b)
 {
     if (b->cfg.video == EMU_R_NONE || (b->vdev && b->ops->vres_is_hash))
@@ -693,17 +709,31 @@ const uint8_t *emu_batch_instance_frame(const emu_batch *b, int i)
     return NULL;
 }
 
-gv_status emu_batch_device_obs(emu_batch *b, int down, int grey, const uint8_t **out, int *device, gv_err *err)
+gv_status emu_batch_device_obs(emu_batch *b, int down, int grey, const uint8_t **out, int *device, int *fw, int *fh,
+                               gv_err *err)
 {
     *out = NULL;
     *device = -1;
+    *fw = *fh = 0;
     if (!b->vdev)
         return gv_fail(err, GV_ERR_INPUT, "no device frames: the video renderer is '%s', not 'device'",
                        emu_renderer_name(b->cfg.video));
-    if (down < 1 || b->con->width % down || b->con->height % down)
-        return gv_fail(err, GV_ERR_INPUT, "downscale %d: give a factor that divides the %s's %dx%d frame", down,
-                       b->con->name, b->con->width, b->con->height);
-    return emu_gpu_obs(b->gpu, b->con->width, b->con->height, down, grey, out, device, err);
+    int32_t *dims = gv_xcalloc((size_t)b->n * 2, sizeof *dims);
+    for (int i = 0; i < b->n; i++) {
+        int w, h;
+        emu_frame_size(b->con, b->in[i].m, &w, &h);
+        dims[2 * i] = w, dims[2 * i + 1] = h;
+        *fw = w > *fw ? w : *fw, *fh = h > *fh ? h : *fh;
+    }
+    gv_status st = GV_OK;
+    if (down < 1 || *fw % down || *fh % down)
+        st = gv_fail(err, GV_ERR_INPUT, "downscale %d: give a factor that divides the %s's %dx%d frame", down,
+                     b->con->name, *fw, *fh);
+    else
+        st = emu_gpu_obs(b->gpu, (size_t)b->con->width * (size_t)b->con->height * 3, dims, *fw, *fh, down, grey, out,
+                         device, err);
+    free(dims);
+    return st;
 }
 
 const int16_t *emu_batch_frame_audio(const emu_batch *b, int *n)

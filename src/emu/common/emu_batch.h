@@ -77,20 +77,26 @@ uint64_t emu_batch_audio_hash(const emu_batch *b, int i);
 int emu_batch_mismatches(const emu_batch *b);
 int emu_batch_instances(const emu_batch *b);
 void *emu_batch_machine(emu_batch *b, int i);
-/* Instance 0's last complete frame (width x height RGB888) from its renderer. */
+/* Instance 0's last complete frame (emu_batch_frame_size; rgb has room for width x height
+ * RGB888) from its renderer. */
 gv_status emu_batch_last_frame(emu_batch *b, uint8_t *rgb, gv_err *err);
+/* The size of instance 0's last complete frame (emu_frame_size). */
+void emu_batch_frame_size(const emu_batch *b, int *w, int *h);
 /* The same frame where the batch keeps it, without a copy (valid until the next run); NULL
  * when the video renderer is 'none' or the device keeps only its hash. */
 const uint8_t *emu_batch_frame_video(const emu_batch *b);
-/* Instance i's last complete frame (width x height RGB888) where its renderer keeps it,
+/* Instance i's last complete frame (emu_frame_size of its machine) where its renderer keeps it,
  * valid until the next run, power or reset; NULL when the video renderer is 'none' or the
  * device (which keeps only instance 0's frame). */
 const uint8_t *emu_batch_instance_frame(const emu_batch *b, int i);
 /* With device video: every instance's last frame made smaller on the device (emu_gpu_obs:
- * down x down blocks averaged, grey with grey) in device memory of GPU *device, n x h/down x
- * w/down x (grey ? 1 : 3) bytes at *out, valid until the next call, run, power or free.
- * GV_ERR_INPUT when the video renderer is not the device or down does not divide the frame. */
-gv_status emu_batch_device_obs(emu_batch *b, int down, int grey, const uint8_t **out, int *device, gv_err *err);
+ * down x down blocks averaged, grey with grey) in device memory of GPU *device, n x fh/down x
+ * fw/down x (grey ? 1 : 3) bytes at *out, valid until the next call, run, power or free:
+ * *fw x *fh the largest of the instances' frames (emu_frame_size), each frame at the top left
+ * of its own, black around a smaller one. GV_ERR_INPUT when the video renderer is not the
+ * device or down does not divide fw and fh. */
+gv_status emu_batch_device_obs(emu_batch *b, int down, int grey, const uint8_t **out, int *device, int *fw, int *fh,
+                               gv_err *err);
 /* Instance 0's samples of the frame just run by the native or host audio renderer (n
  * sample frames; 0 after a trapped frame), valid until the next run. */
 const int16_t *emu_batch_frame_audio(const emu_batch *b, int *n);

@@ -32,6 +32,7 @@ struct emu_gpu {
     slot_t s[2];
     int last;                       /* the slot submitted last: its video results are the newest */
     uint8_t *d_obs;                 /* emu_gpu_obs's output */
+    int32_t *d_dims;                /* emu_gpu_obs's frame sizes (n pairs) */
     size_t cap_obs;
 };
 
@@ -56,7 +57,7 @@ extern "C" void emu_gpu_close(emu_gpu *g)
     }
     for (int k = 0; k < 2; k++)
         slot_free(&g->s[k]);
-    gpu_free(g->d_obs);
+    gpu_free(g->d_obs, g->d_dims);
     if (g->stream)
         (void)cudaStreamDestroy(g->stream);
     free(g);
@@ -231,24 +232,25 @@ extern "C" gv_status emu_gpu_frame(emu_gpu *g, int i, uint8_t *rgb, gv_err *err)
 }
 
 /* One thread per output byte (frame_reduce.h). */
-__global__ void emu_k_reduce(const uint8_t *frames, int w, int h, int down, int grey, size_t total, uint8_t *out)
+__global__ void emu_k_reduce(const uint8_t *frames, size_t slot, const int32_t *dims, int fw, int fh, int down,
+                             int grey, size_t total, uint8_t *out)
 {
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t < total)
-        out[t] = emu_reduce_at(frames, w, h, down, grey, t);
+        out[t] = emu_reduce_at(frames, slot, dims, fw, fh, down, grey, t);
 }
 
-extern "C" gv_status emu_gpu_obs(emu_gpu *g, int w, int h, int down, int grey, const uint8_t **out, int *device,
-                                 gv_err *err)
+extern "C" gv_status emu_gpu_obs(emu_gpu *g, size_t slot, const int32_t *dims, int fw, int fh, int down, int grey,
+                                 const uint8_t **out, int *device, gv_err *err)
 {
     *out = NULL;
     *device = g->id.index;
     if (!g->video)
         return gv_fail(err, GV_ERR_INPUT, "no device frames: the video renderer is not 'device'");
-    if (down < 1 || w % down || h % down)
-        return gv_fail(err, GV_ERR_INPUT, "downscale %d does not divide the %dx%d frame", down, w, h);
+    if (down < 1 || fw % down || fh % down)
+        return gv_fail(err, GV_ERR_INPUT, "downscale %d does not divide the %dx%d frame", down, fw, fh);
     const uint8_t *frames = g->ops->vres_is_hash ? g->ops->frames(g->dev) : g->s[g->last].d_vres;
-    size_t n = (size_t)g->n, total = n * (size_t)(w / down) * (size_t)(h / down) * (grey ? 1 : 3);
+    size_t n = (size_t)g->n, total = n * (size_t)(fw / down) * (size_t)(fh / down) * (grey ? 1 : 3);
     GV_GPU_TRY(cudaSetDevice(g->id.index), err);
     GV_GPU_TRY(cudaDeviceSynchronize(), err); /* readers of the last output (any stream) are done */
     if (total > g->cap_obs) {
@@ -258,12 +260,12 @@ extern "C" gv_status emu_gpu_obs(emu_gpu *g, int w, int h, int down, int grey, c
         GV_GPU_TRY(cudaMalloc((void **)&g->d_obs, total), err);
         g->cap_obs = total;
     }
-    if (down == 1 && !grey) {
-        GV_GPU_TRY(cudaMemcpyAsync(g->d_obs, frames, total, cudaMemcpyDeviceToDevice, g->stream), err);
-    } else {
-        emu_k_reduce<<<gpu_blocks(total, 256), 256, 0, g->stream>>>(frames, w, h, down, grey, total, g->d_obs);
-        GV_GPU_TRY(cudaGetLastError(), err);
-    }
+    if (!g->d_dims)
+        GV_GPU_TRY(cudaMalloc((void **)&g->d_dims, n * 2 * sizeof(int32_t)), err);
+    GV_GPU_TRY(cudaMemcpyAsync(g->d_dims, dims, n * 2 * sizeof(int32_t), cudaMemcpyHostToDevice, g->stream), err);
+    emu_k_reduce<<<gpu_blocks(total, 256), 256, 0, g->stream>>>(frames, slot, g->d_dims, fw, fh, down, grey, total,
+                                                                g->d_obs);
+    GV_GPU_TRY(cudaGetLastError(), err);
     GV_GPU_TRY(cudaStreamSynchronize(g->stream), err);
     *out = g->d_obs;
     return GV_OK;

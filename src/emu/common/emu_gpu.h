@@ -70,13 +70,16 @@ gv_status emu_gpu_submit(emu_gpu *g, int slot, size_t vbytes, size_t abytes, int
 gv_status emu_gpu_wait(emu_gpu *g, int slot, const uint8_t **vres, const uint8_t **ares, gv_err *err);
 /* Instance i's last frame from the device's resident state (ops->frame). */
 gv_status emu_gpu_frame(emu_gpu *g, int i, uint8_t *rgb, gv_err *err);
-/* Every instance's last frame (w x h RGB888 each) made smaller on the device
- * (frame_reduce.h: down x down blocks averaged, grey with grey) into a device buffer the
- * pipeline owns, n x h/down x w/down x (grey ? 1 : 3) bytes, valid until the next call or
- * close; *out gets it, *device the GPU's ordinal. Waits for all work queued on the device
+/* Every instance's last frame made smaller on the device (frame_reduce.h, emu_reduce_at: down x
+ * down blocks averaged, grey with grey): frame i is dims[2i] x dims[2i+1] RGB888 (host memory,
+ * n pairs) in a slot of slot bytes where the device keeps it, the output n frames of fw x fh
+ * (the largest; down divides both) reduced, each at the top left of its own, in a device buffer
+ * the pipeline owns (n x fh/down x fw/down x (grey ? 1 : 3) bytes), valid until the next call
+ * or close; *out gets it, *device the GPU's ordinal. Waits for all work queued on the device
  * first (readers of the last output included) and returns when the result is in place.
  * GV_ERR_INPUT without device video. */
-gv_status emu_gpu_obs(emu_gpu *g, int w, int h, int down, int grey, const uint8_t **out, int *device, gv_err *err);
+gv_status emu_gpu_obs(emu_gpu *g, size_t slot, const int32_t *dims, int fw, int fh, int down, int grey,
+                      const uint8_t **out, int *device, gv_err *err);
 /* The device's name for records ("NVIDIA H200"). */
 const char *emu_gpu_name(const emu_gpu *g);
 void emu_gpu_close(emu_gpu *g);

@@ -1,7 +1,8 @@
 /* frame_reduce.h: a batch of RGB888 frames made smaller for a learner: each down x down
  * block averaged per channel, rounded to nearest ((sum + down*down/2) / (down*down)), and
  * optionally turned grey, (299 R + 587 G + 114 B + 500) / 1000 of the averaged colour. Frames
- * of w x h pixels (down divides both) become (h/down, w/down, 3) RGB or (h/down, w/down) grey.
+ * of w x h pixels become (h/down, w/down, 3) RGB or (h/down, w/down) grey; a batch whose
+ * frames differ in size gives each the largest's shape, itself at the top left.
  *
  * The work is written once for the host and the device (GV_INLINE): emu_reduce_at computes one
  * byte of the output, which the device kernel (emu_gpu.cu, one thread per output byte) and the
@@ -34,27 +35,37 @@ GV_INLINE unsigned emu_block_mean(const uint8_t *frame, int w, int x0, int y0, i
     return (s + nn / 2) / nn;
 }
 
-/* Byte t of the reduced frames of a batch (frames: n frames of w x h RGB888, one after
- * another; the output is n x (h/down) x (w/down) x (grey ? 1 : 3) bytes). */
-GV_INLINE uint8_t emu_reduce_at(const uint8_t *frames, int w, int h, int down, int grey, size_t t)
+/* Byte t of the reduced frames of a batch. frames holds n slots of `slot` bytes; slot i a
+ * frame of dims[2i] x dims[2i+1] RGB888 pixels, rows packed (the SNES's frames differ in
+ * size: docs/SNES.md, "Frame sizes"). The output is n frames of (fh/down) x (fw/down) x (grey ? 1 : 3) bytes
+ * (fw x fh: the largest frame of the batch; down divides both), frame i at the top left of
+ * its own, black (0) where it is smaller: the blocks of a smaller frame are those wholly
+ * inside it. */
+GV_INLINE uint8_t emu_reduce_at(const uint8_t *frames, size_t slot, const int32_t *dims, int fw, int fh, int down,
+                                int grey, size_t t)
 {
-    const int ow = w / down, oh = h / down, ch = grey ? 1 : 3;
+    const int ow = fw / down, oh = fh / down, ch = grey ? 1 : 3;
     const size_t per = (size_t)ow * (size_t)oh * (size_t)ch;
     const size_t i = t / per, r = t % per;
     const int p = (int)(r / (size_t)ch), c = (int)(r % (size_t)ch);
-    const int x0 = (p % ow) * down, y0 = (p / ow) * down;
-    const uint8_t *f = frames + i * (size_t)w * (size_t)h * 3;
+    const int ox = p % ow, oy = p / ow, w = dims[2 * i], h = dims[2 * i + 1];
+    if (ox >= w / down || oy >= h / down)
+        return 0;
+    const uint8_t *f = frames + i * slot;
     if (!grey)
-        return (uint8_t)emu_block_mean(f, w, x0, y0, down, c);
-    return emu_luma(emu_block_mean(f, w, x0, y0, down, 0), emu_block_mean(f, w, x0, y0, down, 1),
-                    emu_block_mean(f, w, x0, y0, down, 2));
+        return (uint8_t)emu_block_mean(f, w, ox * down, oy * down, down, c);
+    return emu_luma(emu_block_mean(f, w, ox * down, oy * down, down, 0),
+                    emu_block_mean(f, w, ox * down, oy * down, down, 1),
+                    emu_block_mean(f, w, ox * down, oy * down, down, 2));
 }
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* The plain reference: n frames of w x h RGB888 into out (n x h/down x w/down x 1 or 3). */
-void emu_frame_reduce_ref(const uint8_t *frames, int n, int w, int h, int down, int grey, uint8_t *out);
+/* The plain reference, with emu_reduce_at's arguments: the whole output (n x fh/down x fw/down
+ * x 1 or 3 bytes) into out. */
+void emu_frame_reduce_ref(const uint8_t *frames, int n, size_t slot, const int32_t *dims, int fw, int fh, int down,
+                          int grey, uint8_t *out);
 #ifdef __cplusplus
 }
 #endif

@@ -26,8 +26,8 @@ enum { SNES_MAP_LOROM = 0, SNES_MAP_HIROM = 1, SNES_MAP_EXLOROM = 2, SNES_MAP_EX
 static inline int snes_map_is_hi(int map) { return map == SNES_MAP_HIROM || map == SNES_MAP_EXHIROM; }
 
 enum {
-    SNES_W = 256,
-    SNES_H = 224,              /* lines 1-224; a 239-line program shows its first 224 */
+    SNES_W = 512,              /* the largest frame (snes_video.h, docs/SNES.md "Frame sizes"): */
+    SNES_H = 478,              /* hi-res and interlaced with overscan; a lo-res frame is 256x224 */
     SNES_AUDIO_RATE = 48000,   /* the DSP's 32 kHz resampled (snes_dsp_resample) */
 };
 
@@ -107,8 +107,11 @@ void snes_reset(snes *m);
 void snes_run_frame(snes *m);
 uint64_t snes_frame_count(const snes *m);
 
-/* Outputs of the last frame: RGB888 256x224, and n stereo 48 kHz sample frames. */
+/* Outputs of the last frame: RGB888 of snes_frame_size's size (rows back to back), and n
+ * stereo 48 kHz sample frames. */
 const uint8_t *snes_native_fb(const snes *m);
+/* The size of the last frame (256 or 512 wide; 224, 239, 448 or 478 lines). */
+void snes_frame_size(const snes *m, int *w, int *h);
 const int16_t *snes_native_audio(const snes *m, int *n);
 
 /* The buttons of controller 1 (bit 0 first): B Y Select Start Up Down Left Right A X L R. */

@@ -1,5 +1,7 @@
 /* snes_console.c: the SNES behind the console interface (emu/common/console.h). Video:
- * 256x224 RGB, hashed as the sequence of per-frame hashes. The three video renderers draw
+ * 256x224 RGB, 512 wide with hi-res lines, 239 lines with overscan and twice the lines with
+ * interlace (frame_size; docs/SNES.md "Frame sizes"), hashed as the sequence of per-frame
+ * hashes of each frame at its size. The three video renderers draw
  * with the same line renderer (snes_video.h): native inside the core; host and device over
  * the frame's packed video log (per-line register snapshots and stamped memory writes),
  * the host's lines on threads, the device's a thread per line (snes_gpu.cu). Audio: 48 kHz
@@ -112,6 +114,7 @@ static void test_view(void *mv, emu_test_view *v)
 }
 
 static const uint8_t *native_video(const void *m) { return snes_native_fb(m); }
+static void frame_size(const void *m, int *w, int *h) { snes_frame_size(m, w, h); }
 static const int16_t *native_audio(const void *m, int *n) { return snes_native_audio(m, n); }
 
 /* ---- the host video renderer ---------------------------------------------------------- */
@@ -206,6 +209,7 @@ const emu_console snes_console = {
     .set_trap = set_trap,
     .test_view = test_view,
     .work_ram = work_ram,
+    .frame_size = frame_size,
     .native_video = native_video,
     .native_audio = native_audio,
     .host_video_new = host_video_new,

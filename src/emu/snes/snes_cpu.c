@@ -100,6 +100,7 @@ GV_HOT_INLINE uint8_t rd(cx *c, const int R, uint32_t a, unsigned fl)
     }
     uint64_t t = c->clk;
     c->cpu->cyc_now = c->cpu->s.cycles + c->ncyc;
+    c->cpu->s.mdr = c->mdr; /* open bus as the callback sees it: the last byte on the bus */
     uint8_t v = c->bus->read(c->bus->ctx, a, &t);
     c->last_len = (uint32_t)(t - c->clk);
     c->clk = t;
@@ -126,6 +127,8 @@ GV_HOT_INLINE void wr(cx *c, const int R, uint32_t a, uint8_t v, unsigned fl)
     }
     uint64_t t = c->clk;
     c->cpu->cyc_now = c->cpu->s.cycles + c->ncyc;
+    c->cpu->s.mdr = v;
+    c->cpu->s.r.pc = c->pc, c->cpu->s.r.pbr = c->pbr; /* the next opcode's address ($420B: DMA) */
     c->bus->write(c->bus->ctx, a, v, &t);
     c->last_len = (uint32_t)(t - c->clk);
     c->clk = t;

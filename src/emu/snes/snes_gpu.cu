@@ -15,7 +15,7 @@
 #include "emu/snes/snes_gpu.h"
 #include "emu/snes/snes_video.h"
 
-#define VIDEO_THREADS SNES_VH /* a thread per line */
+#define VIDEO_THREADS SNES_VH /* a thread per line (239: with overscan) */
 #define MEM_STRIDE SNES_ALIGN8((size_t)SNES_VM_BYTES)
 
 /* The resident device state of n instances. */
@@ -23,7 +23,7 @@ typedef struct {
     int n;
     uint8_t *d_secret;
     uint8_t *d_mem; /* n x MEM_STRIDE: each instance's VRAM, CGRAM and OAM at its last frame's end */
-    uint8_t *d_fb;  /* n x SNES_FB_BYTES: each instance's last frame */
+    uint8_t *d_fb;  /* n x SNES_FB_BYTES: each instance's last frame (at its size, snes_frame_dims) */
 } snes_gpu;
 
 __global__ void snes_k_video(const uint8_t *pk, const uint32_t *off, uint8_t *mem, uint8_t *fb, uint64_t *hash,
@@ -35,11 +35,12 @@ __global__ void snes_k_video(const uint8_t *pk, const uint32_t *off, uint8_t *me
     const snes_vview v = snes_vview_packed(pk + off[i]);
     snes_render_frame(&v, mem + (size_t)i * MEM_STRIDE, out, tid, nthr);
     __syncthreads();
+    const uint32_t bytes = snes_vview_bytes(&v); /* the frame at its size */
     if (tid < 8)
-        acc[tid] = dev_xxh3_lane(out, SNES_FB_BYTES, secret, tid);
+        acc[tid] = dev_xxh3_lane(out, bytes, secret, tid);
     __syncthreads();
     if (tid == 0)
-        hash[i] = dev_xxh3_merge(acc, SNES_FB_BYTES, secret);
+        hash[i] = dev_xxh3_merge(acc, bytes, secret);
 }
 
 static void snes_gpu_close(void *dev)

@@ -18,8 +18,10 @@ enum {
     SNES_LINE_CLOCKS = 1364,
     SNES_LINES = 262,
     SNES_FRAME_CLOCKS = SNES_LINE_CLOCKS * SNES_LINES,
-    SNES_REFRESH_AT = 536,     /* DRAM refresh: the CPU stops 40 clocks from dot 134 */
+    SNES_REFRESH_AT = 536,     /* DRAM refresh: the CPU stops 40 clocks from dot 134 (538 on even
+                                * lines, 534 on odd ones: a multiple of 8 clocks apart) */
     SNES_REFRESH_CLOCKS = 40,
+    SNES_JOY_CLOCKS = 4224,    /* joypad auto-read: HVBJOY bit 0 this long */
     SNES_HDMA_AT = 1104,       /* HDMA of the next line: dot 276 */
     SNES_HBLANK_AT = 1096,     /* $4212 bit 6 from dot 274 ... */
     SNES_HBLANK_END = 4,       /* ... to dot 1 of the next line */
@@ -86,8 +88,8 @@ typedef struct {
     uint8_t joy_strobe, open_bus_dummy;
     uint16_t buttons;          /* what controller 1 holds */
     uint32_t wmadd;            /* $2181-$2183 */
-    uint64_t joy_busy_until;   /* $4212 bit 0 while auto-read runs */
-    uint64_t irq_done_line;    /* line number (frame*262+line) of the last H/V IRQ */
+    uint64_t joy_busy_until;   /* $4212 bit 0 while auto-read runs: the 4224 clocks before */
+    uint64_t reset_frame;      /* `frame` at the last power-on or reset (the auto-read's phase) */
     snes_dma_ch dma[8];
     snes_ppu ppu;
     uint8_t wram[131072];
@@ -100,10 +102,11 @@ typedef struct {
  * The host renderer reads it in place (snes_vlog_view); snes_vlog_pack makes the
  * snes_vpacked form the device renderer reads. */
 typedef struct {
-    snes_vregs regs[SNES_H];
-    uint8_t line_reg[SNES_H];
+    snes_vregs regs[SNES_VH];
+    uint8_t line_reg[SNES_VH];
     int nregs, nsegs;
-    snes_vseg segs[SNES_H + 1];
+    int lines, wide, il;     /* the frame's layout (snes_frame_dims) */
+    snes_vseg segs[SNES_VH + 1];
     uint32_t *mw;            /* SNES_MW writes */
     size_t n, cap;
     int snapshot;
@@ -137,7 +140,11 @@ struct snes {
     snes_vlog *vlog;           /* with SNES_OUT_VIDEO_LOG */
     uint32_t lines_drawn;      /* picture lines drawn this frame (the log's stamp) */
     int vlog_snap;             /* the next frame's log carries the memories (power, reset, state load) */
-    uint8_t fb[SNES_W * SNES_H * 3];
+    int lines, wide, il;       /* this frame's layout (snes_frame_dims): lines from the overscan
+                                * and interlace from SETINI at its start, wide from its first
+                                * hi-res line on */
+    uint64_t refresh_at;       /* this line's DRAM refresh, not yet taken: its master clock, or UINT64_MAX */
+    uint8_t fb[SNES_FB_BYTES];
     snes_cpu_bus bus;
 };
 
@@ -165,11 +172,12 @@ void snes_vregs_of(const snes_ppu *p, snes_vregs *r);
 uint8_t snes_ppu_read(snes *m, uint8_t reg, uint64_t clk);
 /* The reads that change the PPU ($2138-$213B: OAM, VRAM, CGRAM data ports). */
 uint8_t snes_ppu_read_mem(snes_ppu *p, uint8_t reg);
-/* Draws picture line y (0-223: screen line y + 1) into out (256 RGB pixels) with the
- * registers and memories of p now (it sets p's STAT77 sprite flags). */
-void snes_ppu_draw_line(snes_ppu *p, int y, uint8_t *out);
+/* Draws picture line y (0-238: screen line y + 1) into its rows of the frame fb
+ * (snes_render_rows) with the registers and memories of p now (it sets p's STAT77 sprite
+ * flags). */
+void snes_ppu_draw_line(snes_ppu *p, int y, int il, int wide, uint8_t *fb);
 /* Only the sprite evaluation of picture line y (the STAT77 flags), when nothing is drawn. */
-void snes_ppu_obj_flags(snes_ppu *p, int y);
+void snes_ppu_obj_flags(snes_ppu *p, int y, int il);
 
 /* The H/V counters latch (a $2137 read or WRIO bit 7 going low) at master clock clk. */
 void snes_ppu_latch_counters(snes *m, uint64_t clk);

@@ -300,36 +300,92 @@ static void bbus_write(snes *m, uint8_t reg, uint8_t v, uint64_t *clk)
     io_write(m, 0x2100u | reg, v, &c);
 }
 
-/* General DMA on the channels in mask, lowest first; advances *clk by 8 clocks a byte
- * plus 8 a channel plus the start/end overhead. */
+/* One byte of DMA or HDMA between A-bus address a and B-bus register $21reg, in the
+ * direction of DMAPx bit 7; the byte goes over the data bus (the open bus after it). The
+ * WRAM port cannot reach WRAM (Anomie's register doc, $2180): from WRAM to $2180 nothing
+ * is written and WMADD stays; from $2180 to WRAM the WRAM gets the open bus and WMADD
+ * stays. */
+static void dma_byte(snes *m, uint8_t ctrl, uint8_t reg, uint32_t a, uint64_t *clk)
+{
+    uint32_t bank = a >> 16;
+    int wram = reg == 0x80 && ((bank & 0xFE) == 0x7E || (!(bank & 0x40) && (a & 0xFFFF) < 0x2000));
+    uint8_t v;
+    if (ctrl & 0x80) {
+        v = wram ? snes_cpu_open_bus(&m->cpu) : bbus_read(m, reg, clk);
+        abus_write(m, a, v);
+    } else {
+        v = abus_read(m, a);
+        if (!wram)
+            bbus_write(m, reg, v, clk);
+    }
+    m->cpu.s.mdr = v;
+}
+
+/* The master clock at which HDMA next uses channel d (enabled in HDMAEN) after clk: dot 276
+ * of a picture line while the channel's table runs, else the set-up at the next frame's
+ * start. A general DMA on the channel ends there (HDMA takes priority and terminates a
+ * conflicting DMA: the superfamicom.org wiki, DMA & HDMA). */
+static uint64_t hdma_next_use(const snes *m, const snes_dma_ch *d, uint64_t clk)
+{
+    uint32_t hc, line = line_of(m, clk, &hc);
+    uint64_t next_frame = m->s.frame_start + SNES_FRAME_CLOCKS;
+    if (line >= SNES_LINES)
+        return clk;
+    if (!d->done && line < m->s.vdisp) {
+        if (hc < SNES_HDMA_AT)
+            return m->s.frame_start + (uint64_t)line * SNES_LINE_CLOCKS + SNES_HDMA_AT;
+        if (line + 1 < m->s.vdisp)
+            return m->s.frame_start + (uint64_t)(line + 1) * SNES_LINE_CLOCKS + SNES_HDMA_AT;
+    }
+    return next_frame;
+}
+
+/* General DMA on the channels in mask, lowest first, started by a $420B write whose cycle
+ * begins at *clk (Anomie's timing doc): the CPU gets one more cycle (the next opcode's
+ * fetch) and pauses at P; the DMA waits 2-8 master clocks to a multiple of 8 since reset
+ * (frames are a multiple of 8 clocks long: since the frame's start), takes 8 for itself,
+ * 8 a channel and 8 a byte, then waits 1-S clocks (never 0) to a whole number of CPU
+ * cycles since P, S being the length of the cycle after that fetch (6: the IO cycle of a
+ * one-byte instruction; else the fetch's length, an operand from the same place). The
+ * machine counts the write's and the fetch's clocks after the DMA: *clk advances by the
+ * DMA's length alone. */
 static void dma_run(snes *m, uint8_t mask, uint64_t *clk)
 {
-    *clk += 12;
+    uint32_t pc = (uint32_t)m->cpu.s.r.pbr << 16 | m->cpu.s.r.pc;
+    const snes_cpu_page *pg = &m->bus.page[(pc >> 12) & 0xFFF];
+    uint32_t fetch = pg->r ? pg->len : 8, op = pg->r ? pg->r[pc & 0xFFF] : 0, lo = op & 0xF;
+    uint32_t speed = lo == 0x8 || lo == 0xA || lo == 0xB || op == 0x40 || op == 0x60 ? 6 : fetch;
+    if (pg->r)
+        m->cpu.s.mdr = (uint8_t)op; /* the last byte on the bus before the pause */
+    uint64_t p = *clk + 6 + fetch;
+    uint32_t since = (uint32_t)((p & 7) - (m->s.frame_start & 7)) & 7;
+    uint64_t start = *clk;
+    *clk += (8 - since) + 8;
     for (int ch = 0; ch < 8; ch++) {
         if (!(mask & (1u << ch)))
             continue;
         snes_dma_ch *d = &m->s.dma[ch];
         *clk += 8;
         int mode = d->ctrl & 7, step = d->ctrl & 8 ? 0 : d->ctrl & 0x10 ? -1 : 1;
-        uint32_t n = d->das ? d->das : 0x10000;
-        for (uint32_t i = 0; i < n; i++) {
-            uint8_t reg = (uint8_t)(d->bbad + dma_pat[mode][i & 3]);
-            uint32_t a = (uint32_t)d->a1b << 16 | d->a1t;
-            if (d->ctrl & 0x80)
-                abus_write(m, a, bbus_read(m, reg, clk));
-            else
-                bbus_write(m, reg, abus_read(m, a), clk);
+        uint32_t n = d->das ? d->das : 0x10000, i;
+        uint64_t stop = m->s.hdmaen & (1u << ch) ? hdma_next_use(m, d, *clk) : UINT64_MAX;
+        for (i = 0; i < n && *clk < stop; i++) {
+            dma_byte(m, d->ctrl, (uint8_t)(d->bbad + dma_pat[mode][i & 3]), (uint32_t)d->a1b << 16 | d->a1t, clk);
             d->a1t = (uint16_t)(d->a1t + step);
             *clk += 8;
         }
-        d->das = 0;
+        d->das = (uint16_t)(n - i);
     }
-    *clk += 12;
+    *clk += speed - (*clk - start) % speed;
 }
 
-/* HDMA: the channels' tables set up at the start of a frame. */
+/* HDMA: the channels' tables set up at the start of a frame. The CPU pauses ~18 master
+ * clocks when any channel is enabled, plus 8 a direct channel and 24 an indirect one (its
+ * indirect address loaded too; Anomie's timing doc). */
 static void hdma_init(snes *m)
 {
+    if (m->s.hdmaen)
+        m->cpu.s.clock += 18;
     for (int ch = 0; ch < 8; ch++) {
         snes_dma_ch *d = &m->s.dma[ch];
         d->done = 1;
@@ -342,6 +398,7 @@ static void hdma_init(snes *m)
             d->das = (uint16_t)(abus_read(m, (uint32_t)d->a1b << 16 | d->a2a) |
                                 abus_read(m, (uint32_t)d->a1b << 16 | (uint16_t)(d->a2a + 1)) << 8);
             d->a2a += 2;
+            m->cpu.s.clock += 16;
         }
         d->done = d->nltr == 0;
         d->do_transfer = 1;
@@ -363,12 +420,8 @@ static void hdma_line(snes *m)
         if (d->do_transfer) {
             int mode = d->ctrl & 7;
             for (int i = 0; i < dma_units[mode]; i++) {
-                uint8_t reg = (uint8_t)(d->bbad + dma_pat[mode][i]);
                 uint32_t a = d->ctrl & 0x40 ? (uint32_t)d->dasb << 16 | d->das++ : (uint32_t)d->a1b << 16 | d->a2a++;
-                if (d->ctrl & 0x80)
-                    abus_write(m, a, bbus_read(m, reg, &clk));
-                else
-                    bbus_write(m, reg, abus_read(m, a), &clk);
+                dma_byte(m, d->ctrl, (uint8_t)(d->bbad + dma_pat[mode][i]), a, &clk);
                 clk += 8;
             }
         }
@@ -461,6 +514,10 @@ static uint8_t io_read(snes *m, uint32_t addr, uint64_t *clk)
     if (a >= 0x2134 && a < 0x2140) {
         return snes_ppu_read(m, (uint8_t)a, *clk);
     }
+    if (a < 0x2130 && a >= 0x2100) { /* write-only: $21x4-6 and $21x8-A give PPU1's open bus */
+        uint32_t lo = a & 0xF;
+        return (lo >= 4 && lo <= 6) || (lo >= 8 && lo <= 0xA) ? m->s.ppu.mdr1 : ob;
+    }
     if (a >= 0x2140 && a < 0x2180) {
         snes_sync_spc(m, *clk);
         return snes_spc_port_read(&m->spc, a & 3);
@@ -514,7 +571,7 @@ static uint8_t io_read(snes *m, uint32_t addr, uint64_t *clk)
             v |= 0x80;
         if (hc >= SNES_HBLANK_AT || hc < SNES_HBLANK_END)
             v |= 0x40;
-        if (*clk < m->s.joy_busy_until)
+        if (*clk < m->s.joy_busy_until && *clk + SNES_JOY_CLOCKS >= m->s.joy_busy_until)
             v |= 0x01;
         return v;
     }
@@ -638,6 +695,18 @@ static void io_write(snes *m, uint32_t addr, uint8_t v, uint64_t *clk)
     }
 }
 
+/* The DRAM refresh pauses the CPU in the middle of an instruction: an I/O access that
+ * starts at or after the line's refresh point comes after the pause (the frame loop takes
+ * it at the next instruction boundary otherwise; memory accesses are not looked at, their
+ * time adds up the same). */
+static inline void refresh_before(snes *m, uint64_t *clk)
+{
+    if (*clk >= m->refresh_at) {
+        *clk += SNES_REFRESH_CLOCKS;
+        m->refresh_at = UINT64_MAX;
+    }
+}
+
 /* The slow path of the fast bus: I/O, SRAM smaller than a page, open bus. */
 /* A GSU cartridge's slow path: the GSU's registers (the GSU brought up to the access
  * first; SFR's IRQ bit read out changes the IRQ line), and ROM or RAM while the GSU owns
@@ -691,6 +760,7 @@ static uint8_t slow_read(void *ctx, uint32_t addr, uint64_t *clk)
     snes *m = ctx;
     uint32_t lb = (addr >> 16) & 0x7F, a = addr & 0xFFFF;
     if (lb < 0x40 && a >= 0x2000 && a < 0x6000) {
+        refresh_before(m, clk);
         uint64_t c0 = *clk;
         uint8_t v = m->gsu && a >= 0x3000 && a < 0x3500 ? gsu_read(m, addr, c0)
                   : m->sa1 && ((a >= 0x2200 && a < 0x2400) || (a >= 0x3000 && a < 0x3800)) ? sa1_read(m, addr, c0)
@@ -712,6 +782,7 @@ static void slow_write(void *ctx, uint32_t addr, uint8_t v, uint64_t *clk)
     snes *m = ctx;
     uint32_t lb = (addr >> 16) & 0x7F, a = addr & 0xFFFF;
     if (lb < 0x40 && a >= 0x2000 && a < 0x6000) {
+        refresh_before(m, clk);
         uint64_t c = *clk;
         if (m->gsu && a >= 0x3000 && a < 0x3500)
             gsu_write(m, addr, v, c);
@@ -799,6 +870,7 @@ static void reset_common(snes *m, int power)
     m->s.frame = frame;
     m->s.frame_start = start;
     m->s.joy_busy_until = 0;
+    m->s.reset_frame = frame;
     memset(m->s.joy, 0, sizeof m->s.joy);
     memset(m->s.dma, 0xFF, sizeof m->s.dma);
     for (int ch = 0; ch < 8; ch++)
@@ -808,6 +880,7 @@ static void reset_common(snes *m, int power)
     else
         snes_ppu_reset(&m->s.ppu);
     m->vlog_snap = 1;
+    m->refresh_at = UINT64_MAX;
     if (m->gsu)
         snes_gsu_reset(m->gsu, start);
     if (m->sa1)
@@ -843,6 +916,7 @@ void snes_power(snes *m)
         memset(m->sram, 0, m->sram_size);
     m->audio_n = 0;
     memset(m->fb, 0, sizeof m->fb);
+    m->lines = SNES_VH_STD, m->wide = m->il = 0;
     reset_common(m, 1);
 }
 
@@ -889,8 +963,9 @@ static void cpu_run_to(snes *m, uint64_t t)
 
 /* Where on line `line` the H/V IRQ fires (a master clock offset), or -1 when it does not.
  * It comes 14 clocks after the start of dot HTIME, the dots counted as the H counter
- * counts them (323 and 327 are 6 clocks long); for HTIME 337-339 that is past the line's
- * end, so it comes early on the next line (HTIME above 339 never matches). */
+ * counts them (323 and 327 are 6 clocks long), 10 for HTIME 0; for HTIME 337-339 that is past the line's
+ * end, so it comes early on the next line (HTIME above 339 never matches). Dot 153 on the
+ * frame's last line never triggers (Anomie's timing doc). */
 static int32_t irq_pos(const snes *m, uint32_t line)
 {
     uint8_t mode = (m->s.nmitimen >> 4) & 3;
@@ -901,12 +976,16 @@ static int32_t irq_pos(const snes *m, uint32_t line)
     uint32_t h = m->s.htime;
     if (h >= 340)
         return -1;
-    int32_t p = (int32_t)(h * 4 + (h > 323 ? 2 : 0) + (h > 327 ? 2 : 0) + 14);
+    /* HTIME 0: 1374 clocks after dot 0 of the line before, i.e. 10 into this one, as a
+     * V-IRQ (Anomie's timing doc); not 14 */
+    int32_t p = h ? (int32_t)(h * 4 + (h > 323 ? 2 : 0) + (h > 327 ? 2 : 0) + 14) : 10;
     uint32_t vline = line;
     if (p >= SNES_LINE_CLOCKS) { /* the match was on the line before */
         p -= SNES_LINE_CLOCKS;
         vline = line ? line - 1 : SNES_LINES - 1;
     }
+    if (h == 153 && vline == SNES_LINES - 1) /* never for dot 153 on a frame's last line */
+        return -1;
     if (mode == 1) /* H only: every line */
         return p;
     return vline == m->s.vtime ? p : -1;
@@ -928,7 +1007,11 @@ static void vblank_start(snes *m, uint64_t t)
         m->s.joy[0] = pad_bits(m->s.buttons);
         m->s.joy[1] = m->s.joy[2] = m->s.joy[3] = 0;
         m->s.joy_shift[0] = 0xFFFF, m->s.joy_shift[1] = 0xFFFF; /* read out by the auto-read */
-        m->s.joy_busy_until = t + 130 + 4224;
+        /* the read starts 256 clocks after the last one or a multiple of 256 more,
+         * between dots 32.5 and 95.5; dot 74.5 on the first frame (Anomie's timing doc):
+         * a frame is 248 clocks past a multiple of 256, so 8 later each frame, mod 256 */
+        uint64_t n = m->s.frame - m->s.reset_frame;
+        m->s.joy_busy_until = t + 130 + ((168 + 8 * n) & 255) + SNES_JOY_CLOCKS;
     }
     if (!(m->s.ppu.inidisp & 0x80)) {
         m->s.ppu.oamadd = m->s.ppu.oam_reload;
@@ -941,6 +1024,9 @@ void snes_run_frame(snes *m)
     m->dsp.env.out_n = 0;
     m->s.vdisp = m->s.ppu.setini & 4 ? 240 : 225;
     m->lines_drawn = 0;
+    m->lines = (int)m->s.vdisp - 1;
+    m->il = m->s.ppu.setini & 1;
+    m->wide = 0;
     if (m->vlog) {
         snes_vlog *lg = m->vlog;
         lg->n = 0;
@@ -963,22 +1049,29 @@ void snes_run_frame(snes *m)
         } else if (line == m->s.vdisp) {
             vblank_start(m, ls);
         }
-        if (line >= 1 && line <= SNES_H) {
+        if (line >= 1 && line < m->s.vdisp) {
+            int y = (int)line - 1;
+            if (!m->wide && snes_hires(m->s.ppu.bgmode, m->s.ppu.setini)) {
+                m->wide = 1; /* from here a 512-wide frame: the lines so far doubled */
+                if (m->outputs & SNES_OUT_VIDEO)
+                    snes_fb_widen(m->fb, m->il ? 2 * y : y);
+            }
             if (m->vlog)
-                vlog_line(m, (int)line - 1);
+                vlog_line(m, y);
             if (m->outputs & SNES_OUT_VIDEO)
-                snes_ppu_draw_line(&m->s.ppu, (int)line - 1, m->fb + (size_t)(line - 1) * SNES_W * 3);
+                snes_ppu_draw_line(&m->s.ppu, y, m->il, m->wide, m->fb);
             else
-                snes_ppu_obj_flags(&m->s.ppu, (int)line - 1);
+                snes_ppu_obj_flags(&m->s.ppu, y, m->il);
             m->lines_drawn++;
         }
-        uint32_t pos = 0;
-        int refreshed = 0, hdma = line >= m->s.vdisp, irq = 0;
+        uint32_t pos = 0, refresh = line & 1 ? SNES_REFRESH_AT - 2 : SNES_REFRESH_AT + 2;
+        int hdma = line >= m->s.vdisp, irq = 0;
+        m->refresh_at = ls + refresh;
         for (;;) {
             int32_t ip = irq ? -1 : irq_pos(m, line);
             uint32_t next = SNES_LINE_CLOCKS;
-            if (!refreshed && next > SNES_REFRESH_AT)
-                next = SNES_REFRESH_AT;
+            if (m->refresh_at != UINT64_MAX && next > refresh)
+                next = refresh;
             if (!hdma && next > SNES_HDMA_AT)
                 next = SNES_HDMA_AT;
             if (ip >= (int32_t)pos && (uint32_t)ip < next)
@@ -1002,8 +1095,8 @@ void snes_run_frame(snes *m)
                 irq = 1;
                 fire_irq(m, ls + next);
             }
-            if (!refreshed && next == SNES_REFRESH_AT) {
-                refreshed = 1;
+            if (m->refresh_at != UINT64_MAX && next == refresh) {
+                m->refresh_at = UINT64_MAX;
                 m->cpu.s.clock += SNES_REFRESH_CLOCKS;
             }
             if (!hdma && next == SNES_HDMA_AT) {
@@ -1013,6 +1106,8 @@ void snes_run_frame(snes *m)
             }
         }
     }
+    if (m->vlog)
+        m->vlog->lines = m->lines, m->vlog->wide = m->wide, m->vlog->il = m->il;
     m->s.frame_start = fs + SNES_FRAME_CLOCKS;
     m->s.frame++;
     /* sound up to the frame's end, resampled to 48 kHz */
@@ -1025,6 +1120,7 @@ void snes_run_frame(snes *m)
 
 uint64_t snes_frame_count(const snes *m) { return m->s.frame; }
 const uint8_t *snes_native_fb(const snes *m) { return m->fb; }
+void snes_frame_size(const snes *m, int *w, int *h) { snes_frame_dims(m->lines, m->wide, m->il, w, h); }
 
 const int16_t *snes_native_audio(const snes *m, int *n)
 {

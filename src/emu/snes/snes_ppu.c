@@ -13,16 +13,16 @@
  * 16x16 tiles, BG mosaic, sprites of every OBSEL size with the 32-sprite / 34-tile limits and
  * their STAT77 flags, the two windows with their logic, the colour window, colour math
  * (add/subtract/half, sub screen or fixed colour), brightness and forced blank.
- * Not emulated (docs/SNES.md): mid-scanline register changes, hires (modes 5/6 and
- * pseudo-hires draw their even pixels at 256 wide), interlace, offset-per-tile, direct
- * colour, sprite mosaic. */
+ * Hi-res (modes 5 and 6, pseudo-hires), interlace (both fields), OBJ interlace and the
+ * 239-line overscan set the frame's size (snes_video.h). Not emulated (docs/SNES.md):
+ * mid-scanline register changes, sprite mosaic. */
 #include <string.h>
 
 #include "emu/snes/snes_int.h"
 
 _Static_assert(sizeof(snes_vregs) == 64, "snes_vregs: 64 bytes, no padding");
 _Static_assert(sizeof(snes_vmem) == SNES_VM_BYTES, "snes_vmem: the memories back to back");
-_Static_assert(SNES_W == SNES_VW && SNES_H == SNES_VH, "one picture size");
+_Static_assert(SNES_W == SNES_VW_MAX && SNES_H == SNES_VH_MAX, "one largest picture");
 
 /* ---- registers ------------------------------------------------------------------------ */
 
@@ -268,7 +268,7 @@ uint8_t snes_ppu_read(snes *m, uint8_t reg, uint64_t clk)
         return p->mdr2 = v;
     case 0x3E: return p->mdr1 = (uint8_t)(p->stat_flags | (p->mdr1 & 0x10) | 0x01);
     case 0x3F:
-        v = (uint8_t)((p->latched << 6) | (p->mdr2 & 0x20) | 0x03);
+        v = (uint8_t)((m->s.frame & 1) << 7 | (p->latched << 6) | (p->mdr2 & 0x20) | 0x03);
         if (m->s.wrio & 0x80)
             p->latched = 0;
         p->hl_hi = p->vl_hi = 0;
@@ -296,20 +296,20 @@ void snes_vregs_of(const snes_ppu *p, snes_vregs *r)
     r->tsw = p->tsw, r->cgwsel = p->cgwsel, r->cgadsub = p->cgadsub, r->setini = p->setini;
 }
 
-void snes_ppu_draw_line(snes_ppu *p, int y, uint8_t *out)
+void snes_ppu_draw_line(snes_ppu *p, int y, int il, int wide, uint8_t *fb)
 {
     snes_vregs r;
     snes_vregs_of(p, &r);
-    p->stat_flags |= snes_render_line(&r, p->vram, p->cgram, p->oam, y, out);
+    p->stat_flags |= snes_render_rows(&r, p->vram, p->cgram, p->oam, y, il, wide, fb);
 }
 
-void snes_ppu_obj_flags(snes_ppu *p, int y)
+void snes_ppu_obj_flags(snes_ppu *p, int y, int il)
 {
     if ((p->stat_flags & 0xC0) == 0xC0)
         return; /* both flags already raised this frame: nothing a line can change */
     snes_vregs r;
     snes_vregs_of(p, &r);
-    p->stat_flags |= snes_draw_obj(&r, p->oam, p->vram, y + 1, NULL);
+    p->stat_flags |= snes_draw_obj(&r, p->oam, p->vram, y + 1, il && (r.setini & 2), 0, NULL);
 }
 
 /* ---- the packed video log (snes_video.h) ---------------------------------------------- */
@@ -317,7 +317,7 @@ void snes_ppu_obj_flags(snes_ppu *p, int y)
 snes_vview snes_vlog_view(const snes_vlog *lg)
 {
     snes_vview v = {lg->line_reg, lg->regs, lg->segs, lg->mw, (uint32_t)lg->nsegs, (uint32_t)lg->n,
-                    lg->snapshot ? (const uint8_t *)&lg->snap : NULL};
+                    lg->snapshot ? (const uint8_t *)&lg->snap : NULL, lg->lines, lg->wide, lg->il};
     return v;
 }
 
@@ -336,6 +336,7 @@ void snes_vlog_pack(const snes_vlog *lg, uint8_t *dst)
     h.nregs = (uint16_t)lg->nregs;
     h.nsegs = (uint16_t)lg->nsegs;
     h.snapshot = (uint32_t)lg->snapshot;
+    h.lines = (uint8_t)lg->lines, h.wide = (uint8_t)lg->wide, h.il = (uint8_t)lg->il;
     memcpy(h.line_reg, lg->line_reg, sizeof h.line_reg);
     size_t o = SNES_ALIGN8(sizeof h);
     h.off_regs = (uint32_t)o;

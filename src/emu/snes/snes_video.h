@@ -17,9 +17,32 @@
 
 #include "dev/gpu_common.h" /* GV_HD, GV_ALWAYS_INLINE, GV_BARRIER */
 
-#define SNES_VW 256
-#define SNES_VH 224 /* picture lines 0-223: screen lines 1-224 */
-#define SNES_FB_BYTES (SNES_VW * SNES_VH * 3)
+/* Frame sizes (docs/SNES.md, "Frame sizes"): a frame is 256 wide, or 512 when any of its
+ * lines is hi-res (modes 5 and 6, pseudo-hires; its lo-res lines doubled); it has 224 lines,
+ * or 239 with overscan (SETINI bit 2 at the frame's start), twice that with interlace (SETINI
+ * bit 0 at the frame's start: both fields drawn, field 0's line y in row 2y, field 1's in row
+ * 2y + 1). The rows lie back to back at the frame's width. */
+#define SNES_VW 256       /* a lo-res line */
+#define SNES_VW_MAX 512   /* a hi-res frame */
+#define SNES_VH_STD 224   /* picture lines 0-223: screen lines 1-224 */
+#define SNES_VH 239       /* picture lines with overscan: screen lines 1-239 */
+#define SNES_VH_MAX (2 * SNES_VH)
+#define SNES_FB_BYTES (SNES_VW_MAX * SNES_VH_MAX * 3) /* room for the largest frame */
+
+/* A line is hi-res: BG mode 5 or 6, or pseudo-hires (SETINI bit 3). */
+GV_HD static inline int snes_hires(uint8_t bgmode, uint8_t setini)
+{
+    int mode = bgmode & 7;
+    return mode == 5 || mode == 6 || (setini & 8);
+}
+
+/* A frame's width and height in pixels from its picture lines (224 or 239), whether any line
+ * is hi-res, and interlace. */
+GV_HD static inline void snes_frame_dims(int lines, int wide, int il, int *w, int *h)
+{
+    *w = wide ? SNES_VW_MAX : SNES_VW;
+    *h = il ? 2 * lines : lines;
+}
 
 /* The registers a line is drawn with (64 bytes). */
 typedef struct {
@@ -59,6 +82,7 @@ typedef struct {
     uint16_t nregs, nsegs;
     uint32_t snapshot;
     uint32_t off_regs, off_segs, off_writes, off_snap;
+    uint8_t lines, wide, il, pad; /* the frame's picture lines (224, 239), hi-res, interlace */
     uint8_t line_reg[SNES_VH]; /* the snapshot of each line */
 } snes_vpacked;
 
@@ -163,6 +187,23 @@ GV_ALWAYS_INLINE uint16_t snes_map_entry(const uint8_t *vram, uint32_t ma)
     return (uint16_t)(vram[ma * 2] | vram[ma * 2 + 1] << 8);
 }
 
+/* Eight pixels of a BG tile row (bpp planes at word address a; map entry e: flip, priority)
+ * as CGRAM indexes (palette pal + colour, 0 where transparent) and priority + 1 bytes, all
+ * eight at once (a tile's pixels do not overlap): 1 in each byte that is opaque, then index
+ * = palette + colour (never carries: at most 255). */
+GV_ALWAYS_INLINE void snes_tile_px(const uint8_t *vram, uint32_t a, int bpp, uint16_t e, uint64_t pal, uint64_t *idx,
+                                   uint64_t *pri)
+{
+    uint64_t px = snes_tile_row(vram, a, bpp);
+    if (e & 0x4000)
+        px = snes_bswap64(px);
+    uint64_t t = px | px >> 4;
+    t |= t >> 2;
+    t = (t | t >> 1) & 0x0101010101010101ull;
+    *pri = t * (uint64_t)(((e >> 13) & 1) + 1);
+    *idx = (px + pal * 0x0101010101010101ull) & (t * 0xFF);
+}
+
 /* Offset-per-tile (modes 2, 4 and 6): the scroll of BG1 or BG2 (bg 0/1) in each 8-pixel
  * column c = 0-32 of the line into h[c], v[c]. BG3's map holds the offsets: the entries
  * from BG3's scroll (HOFS / 8 the first column, VOFS / 8 the row; BG3's fine X ignored),
@@ -227,17 +268,9 @@ GV_ALWAYS_INLINE void snes_draw_bg_cols(const snes_vregs *p, const uint8_t *vram
             uint32_t half = ((gx >> 3) & 1) ^ ((e >> 14) & 1);
             tile += (ry >> 3) * 16 + half;
         }
-        uint64_t px = snes_tile_row(vram, chrbase + tile * (uint32_t)(bpp * 4) + (ry & 7), bpp);
-        if (e & 0x4000)
-            px = snes_bswap64(px);
-        /* all eight pixels at once (the layer's tiles do not overlap): 1 in each byte that
-         * is opaque, then index = palette + colour (never carries: at most 255) */
-        uint64_t t = px | px >> 4;
-        t |= t >> 2;
-        t = (t | t >> 1) & 0x0101010101010101ull;
-        uint64_t pri = t * (uint64_t)(((e >> 13) & 1) + 1);
-        uint64_t pal = (uint64_t)(palbase + (bpp == 8 ? 0 : ((e >> 10) & 7) << palsh));
-        uint64_t idx = (px + pal * 0x0101010101010101ull) & (t * 0xFF);
+        uint64_t idx, pri;
+        snes_tile_px(vram, chrbase + tile * (uint32_t)(bpp * 4) + (ry & 7), bpp, e,
+                     (uint64_t)(palbase + (bpp == 8 ? 0 : ((e >> 10) & 7) << palsh)), &idx, &pri);
         int x = sx + 8; /* buffers start 8 pixels left of the screen */
         memcpy(lb->idx + x, &idx, 8);
         memcpy(lb->pri + x, &pri, 8);
@@ -267,6 +300,53 @@ GV_HD static inline void snes_draw_bg(const snes_vregs *p, const uint8_t *vram, 
         snes_draw_bg_cols(p, vram, bg, mode, line, lb, oh, ov);
     } else {
         snes_draw_bg_cols(p, vram, bg, mode, line, lb, NULL, NULL);
+    }
+}
+
+/* BG1 or BG2 of modes 5 and 6 (hi-res) at BG line `vline` (the screen line, or with
+ * interlace 2 * line + field): 512 pixels, tiles 16 wide (16x8, or 16x16 with the tile size
+ * bit: the right half tile n + 1, the lower n + 16), HOFS counted in lo-res pixels (two
+ * hi-res ones); the even pixels into lbe (the sub screen's), the odd into lbo (the main
+ * screen's). oh, ov: mode 6's offset-per-tile columns (each 16 hi-res pixels), or NULL.
+ * Mosaic is not applied to hi-res BGs. */
+GV_HD static inline void snes_draw_bg_hi(const snes_vregs *p, const uint8_t *vram, int bg, int mode, int vline,
+                                         snes_layer_buf *lbo, snes_layer_buf *lbe, const uint16_t *oh,
+                                         const uint16_t *ov)
+{
+    int bpp = snes_bpp(mode, bg);
+    int big = (p->bgmode >> (4 + bg)) & 1, tsh = big ? 4 : 3, tmask = big ? 15 : 7;
+    uint8_t sc = p->bgsc[bg];
+    uint32_t chrbase = (uint32_t)((p->bgnba[bg >> 1] >> ((bg & 1) * 4)) & 15) << 12;
+    int palsh = bpp == 2 ? 2 : 4;
+    uint32_t hofs = (uint32_t)p->hofs[bg] << 1;
+    uint32_t gy = (uint32_t)(vline + p->vofs[bg]) & 0x3FF;
+    uint32_t rowbase = snes_map_row(sc, gy >> tsh);
+    uint8_t idx[512 + 32], pri[512 + 32]; /* 16 pixels of margin on the left */
+    int c = 0;
+    for (int sx = -(int)(hofs & 15); sx < 512; sx += 16, c++) {
+        uint32_t gx = (((oh ? (uint32_t)oh[c] << 1 : hofs) + (uint32_t)sx)) & 0x3FF;
+        if (ov) {
+            gy = (uint32_t)(vline + ov[c]) & 0x3FF;
+            rowbase = snes_map_row(sc, gy >> tsh);
+        }
+        uint16_t e = snes_map_entry(vram, snes_map_at(sc, rowbase, gx >> 4));
+        uint32_t ry = gy & tmask;
+        if (e & 0x8000)
+            ry = tmask - ry;
+        uint32_t tile = (e & 0x3FF) + (ry >> 3) * 16;
+        uint64_t pal = (uint64_t)(((e >> 10) & 7) << palsh);
+        for (int half = 0; half < 2; half++) {
+            uint32_t tn = tile + (uint32_t)(half ^ ((e >> 14) & 1));
+            uint64_t ix, pr;
+            snes_tile_px(vram, chrbase + tn * (uint32_t)(bpp * 4) + (ry & 7), bpp, e, pal, &ix, &pr);
+            int x = sx + 16 + half * 8;
+            memcpy(idx + x, &ix, 8);
+            memcpy(pri + x, &pr, 8);
+        }
+    }
+    for (int x = 0; x < 256; x++) {
+        lbe->idx[x + 8] = idx[16 + 2 * x], lbe->pri[x + 8] = pri[16 + 2 * x];
+        lbo->idx[x + 8] = idx[17 + 2 * x], lbo->pri[x + 8] = pri[17 + 2 * x];
     }
 }
 
@@ -323,12 +403,15 @@ GV_HD static inline void snes_draw_m7(const snes_vregs *p, const uint8_t *vram, 
     }
 }
 
-/* Sprite i's size, x (-256 to 255) and row on screen line `line` (>= h: not on it). */
+/* Sprite i's size, x (-256 to 255) and row on screen line `line` (>= h: not on it); with
+ * OBJ interlace (oil: SETINI bit 1 in an interlaced frame) the row of field `field` is
+ * 2 * the line's row + field, so a sprite covers half its height in lines. */
 typedef struct {
     int w, h, x, row;
 } snes_obj_geom;
 
-GV_HD static inline snes_obj_geom snes_obj_at(const snes_vregs *p, const uint8_t *oam, int i, int line)
+GV_HD static inline snes_obj_geom snes_obj_at(const snes_vregs *p, const uint8_t *oam, int i, int line, int oil,
+                                              int field)
 {
     static const uint8_t sw[8][2] = {{8, 16}, {8, 32}, {8, 64}, {16, 32}, {16, 64}, {32, 64}, {16, 32}, {16, 32}};
     static const uint8_t sh[8][2] = {{8, 16}, {8, 32}, {8, 64}, {16, 32}, {16, 64}, {32, 64}, {32, 64}, {32, 32}};
@@ -338,13 +421,16 @@ GV_HD static inline snes_obj_geom snes_obj_at(const snes_vregs *p, const uint8_t
     snes_obj_geom g = {sw[sz][big], sh[sz][big], oam[i * 4] | (hi & 1) << 8, (line - 1 - oam[i * 4 + 1]) & 0xFF};
     if (g.x >= 256)
         g.x -= 512;
+    if (oil)
+        g.row = g.row * 2 + field;
     return g;
 }
 
 /* Sprites on screen line `line` into lb (pri = OBJ priority + 1; lb NULL: only the
- * evaluation). Returns the STAT77 range-over ($40) and time-over ($80) flags it raises. */
+ * evaluation); oil, field: OBJ interlace (snes_obj_at). Returns the STAT77 range-over ($40)
+ * and time-over ($80) flags it raises. */
 GV_HD static inline uint8_t snes_draw_obj(const snes_vregs *p, const uint8_t *oam, const uint8_t *vram, int line,
-                                          snes_layer_buf *lb)
+                                          int oil, int field, snes_layer_buf *lb)
 {
     static const uint8_t tallest[8] = {16, 32, 64, 32, 64, 64, 64, 32};
     uint32_t base = (uint32_t)(p->obsel & 7) << 13, gap = (uint32_t)(((p->obsel >> 3) & 3) + 1) << 12;
@@ -357,7 +443,7 @@ GV_HD static inline uint8_t snes_draw_obj(const snes_vregs *p, const uint8_t *oa
         int i = (first + k) & 127;
         if (((line - 1 - oam[i * 4 + 1]) & 0xFF) >= hmax)
             continue; /* below the tallest size: not on this line */
-        snes_obj_geom g = snes_obj_at(p, oam, i, line);
+        snes_obj_geom g = snes_obj_at(p, oam, i, line, oil, field);
         if (g.row >= g.h || g.x <= -g.w)
             continue;
         if (n == 32) {
@@ -369,7 +455,7 @@ GV_HD static inline uint8_t snes_draw_obj(const snes_vregs *p, const uint8_t *oa
     int tiles = 0;
     if (!lb) { /* count the tiles in range as the time-over check does */
         for (int k = 0; k < n; k++) {
-            snes_obj_geom g = snes_obj_at(p, oam, list[k], line);
+            snes_obj_geom g = snes_obj_at(p, oam, list[k], line, oil, field);
             for (int sx = g.x; sx < g.x + g.w; sx += 8)
                 tiles += sx > -8 && sx < 256;
         }
@@ -379,7 +465,7 @@ GV_HD static inline uint8_t snes_draw_obj(const snes_vregs *p, const uint8_t *oa
     for (int k = 0; k < n; k++) {
         int i = list[k];
         const uint8_t *o = oam + i * 4;
-        snes_obj_geom g = snes_obj_at(p, oam, i, line);
+        snes_obj_geom g = snes_obj_at(p, oam, i, line, oil, field);
         int w = g.w, h = g.h, x = g.x, row = g.row;
         uint8_t attr = o[3];
         if (attr & 0x80)
@@ -494,7 +580,7 @@ GV_HD static inline uint16_t snes_color_math(uint16_t a, uint16_t b, int sub, in
  * call, so the loop without it has no test). */
 GV_ALWAYS_INLINE void snes_out_line(const snes_vregs *p, const uint16_t *cgram, const uint8_t *mc, const uint8_t *ml,
                                     const uint8_t *sc, const uint8_t *sl, const uint8_t *cw, const uint8_t *objmath,
-                                    const uint8_t *dpal, int direct, uint8_t *out)
+                                    const uint8_t *dpal, int direct, int step, uint8_t *out)
 {
     int clip = (p->cgwsel >> 6) & 3, prevent = (p->cgwsel >> 4) & 3;
     /* by whether the pixel is inside the colour window: clipped to black, math allowed */
@@ -521,28 +607,67 @@ GV_ALWAYS_INLINE void snes_out_line(const snes_vregs *p, const uint16_t *cgram, 
             int h = half && !black && !(use_sub && sl[x] == SNES_L_BACK);
             c = snes_color_math(c, other, sub, h);
         }
-        out[3 * x] = lut[c & 31];
-        out[3 * x + 1] = lut[(c >> 5) & 31];
-        out[3 * x + 2] = lut[c >> 10];
+        uint8_t *o = out + 3 * step * x;
+        o[0] = lut[c & 31];
+        o[1] = lut[(c >> 5) & 31];
+        o[2] = lut[c >> 10];
     }
 }
 
-/* Draws picture line y (0-223: screen line y + 1) into out (256 RGB pixels) with the
- * registers p and the memories given. Returns the STAT77 sprite flags the line raises
- * (sprites are evaluated even when the screen is blanked). */
+/* A hi-res line's sub screen pixels (the even ones of 512: out + 6x): the sub screen's
+ * colour (its backdrop the fixed colour), clipped to black as the main screen's pixel is;
+ * where colour math applies to the main screen's pixel to its left (x - 1: the half-pixel
+ * before it; none at x = 0), the same math with that main screen colour as the other
+ * operand; then the master brightness. */
+GV_HD static inline void snes_out_sub(const snes_vregs *p, const uint16_t *cgram, const uint8_t *mc,
+                                      const uint8_t *ml, const uint8_t *sc, const uint8_t *sl, const uint8_t *cw,
+                                      const uint8_t *objmath, uint8_t *out)
+{
+    int clip = (p->cgwsel >> 6) & 3, prevent = (p->cgwsel >> 4) & 3;
+    const uint8_t black_in[2] = {(uint8_t)(clip == 3 || clip == 1), (uint8_t)(clip == 3 || clip == 2)};
+    const uint8_t allow_in[2] = {(uint8_t)(prevent == 0 || prevent == 2), (uint8_t)(prevent == 0 || prevent == 1)};
+    int sub = p->cgadsub & 0x80, half = p->cgadsub & 0x40;
+    uint8_t mathl = p->cgadsub & 0x3F;
+    int bright = p->inidisp & 15, scale = bright ? bright + 1 : 0;
+    for (int x = 0; x < 256; x++) {
+        uint16_t c = sl[x] == SNES_L_BACK ? p->fixed : cgram[sc[x]];
+        int inw = cw[x], black = black_in[inw];
+        if (black)
+            c = 0;
+        if (x > 0) {
+            int l = ml[x - 1], iw = cw[x - 1];
+            if (((mathl >> l) & 1) && allow_in[iw] && (l != SNES_L_OBJ || objmath[x - 1] == 2)) {
+                uint16_t m = black_in[iw] ? 0 : cgram[mc[x - 1]];
+                c = snes_color_math(c, m, sub, half && !black);
+            }
+        }
+        uint8_t *o = out + 6 * x;
+        o[0] = (uint8_t)((((c & 31) << 3) | ((c & 31) >> 2)) * scale / 16);
+        o[1] = (uint8_t)(((((c >> 5) & 31) << 3) | (((c >> 5) & 31) >> 2)) * scale / 16);
+        o[2] = (uint8_t)((((c >> 10) << 3) | ((c >> 10) >> 2)) * scale / 16);
+    }
+}
+
+/* Draws picture line y (0-238: screen line y + 1) into out (256 RGB pixels, or 512 when
+ * wide: a hi-res line's sub and main screen pixels alternating, sub first; a lo-res line's
+ * pixels doubled) with the registers p and the memories given; il, field: an interlaced
+ * frame's field (BG modes 5 and 6 read BG line 2 * line + field, OBJ interlace). Returns the
+ * STAT77 sprite flags the line raises (sprites are evaluated even when the screen is
+ * blanked). */
 GV_HD static inline uint8_t snes_render_line(const snes_vregs *p, const uint8_t *vram, const uint16_t *cgram,
-                                             const uint8_t *oam, int y, uint8_t *out)
+                                             const uint8_t *oam, int y, int il, int field, int wide, uint8_t *out)
 {
     int line = y + 1;
-    snes_layer_buf lb[5];
+    snes_layer_buf lb[5], lbe[2]; /* lbe: hi-res BG1, BG2's even (sub screen) pixels */
     int mode = p->bgmode & 7;
+    int bghi = mode == 5 || mode == 6, hi = wide && snes_hires(p->bgmode, p->setini);
     const uint8_t *z = snes_ztab(mode == 1 && (p->bgmode & 8) ? 8 : mode);
     uint8_t used = (uint8_t)(p->tm | p->ts);
     memset(lb[SNES_L_OBJ].pri, 0, sizeof lb[SNES_L_OBJ].pri);
     memset(lb[SNES_L_OBJ].math, 0, sizeof lb[SNES_L_OBJ].math);
-    uint8_t flags = snes_draw_obj(p, oam, vram, line, &lb[SNES_L_OBJ]);
+    uint8_t flags = snes_draw_obj(p, oam, vram, line, il && (p->setini & 2), field, &lb[SNES_L_OBJ]);
     if (p->inidisp & 0x80) { /* forced blank: black */
-        memset(out, 0, SNES_VW * 3);
+        memset(out, 0, (size_t)(wide ? SNES_VW_MAX : SNES_VW) * 3);
         return flags;
     }
     int have[5] = {0, 0, 0, 0, 1};
@@ -560,7 +685,16 @@ GV_HD static inline uint8_t snes_render_line(const snes_vregs *p, const uint8_t 
             if (!snes_bpp(mode, bg) || !(used & (1 << bg)))
                 continue;
             memset(lb[bg].pri, 0, sizeof lb[bg].pri);
-            snes_draw_bg(p, vram, bg, mode, line, &lb[bg]);
+            if (bghi) {
+                uint16_t oh[33], ov[33];
+                int opt = mode == 6;
+                if (opt)
+                    snes_opt_cols(p, vram, bg, mode, oh, ov);
+                snes_draw_bg_hi(p, vram, bg, mode, il ? 2 * line + field : line, &lb[bg], &lbe[bg],
+                                opt ? oh : NULL, opt ? ov : NULL);
+            } else {
+                snes_draw_bg(p, vram, bg, mode, line, &lb[bg]);
+            }
             have[bg] = 1;
         }
     }
@@ -592,10 +726,11 @@ GV_HD static inline uint8_t snes_render_line(const snes_vregs *p, const uint8_t 
             }
         }
         const uint8_t *zl = z + l * 4;
+        const snes_layer_buf *ls = bghi && l < 2 ? &lbe[l] : &lb[l];
         if (onm)
             snes_merge(lb[l].idx + 8, lb[l].pri + 8, zl, hasw && (p->tmw & bit) ? win : NULL, l, mc, mz, ml);
         if (ons)
-            snes_merge(lb[l].idx + 8, lb[l].pri + 8, zl, hasw && (p->tsw & bit) ? win : NULL, l, sc, szb, sl);
+            snes_merge(ls->idx + 8, ls->pri + 8, zl, hasw && (p->tsw & bit) ? win : NULL, l, sc, szb, sl);
     }
     /* colour math and the colour window */
     uint8_t cw[256];
@@ -611,11 +746,50 @@ GV_HD static inline uint8_t snes_render_line(const snes_vregs *p, const uint8_t 
     int direct = (p->cgwsel & 1) && have[0] && (mode == 3 || mode == 4 || mode == 7);
     if (direct && mode == 7)
         memset(lb[SNES_L_BG1].math, 0, 256); /* mode 7 has no palette bits */
-    if (direct) /* two copies of the pixel loop: the common one without the test */
-        snes_out_line(p, cgram, mc, ml, sc, sl, cw, lb[SNES_L_OBJ].math, lb[SNES_L_BG1].math, 1, out);
-    else
-        snes_out_line(p, cgram, mc, ml, sc, sl, cw, lb[SNES_L_OBJ].math, NULL, 0, out);
+    if (wide) { /* 512 pixels: the main screen's in the odd ones */
+        if (direct)
+            snes_out_line(p, cgram, mc, ml, sc, sl, cw, lb[SNES_L_OBJ].math, lb[SNES_L_BG1].math, 1, 2, out + 3);
+        else
+            snes_out_line(p, cgram, mc, ml, sc, sl, cw, lb[SNES_L_OBJ].math, NULL, 0, 2, out + 3);
+        if (hi)
+            snes_out_sub(p, cgram, mc, ml, sc, sl, cw, lb[SNES_L_OBJ].math, out);
+        else
+            for (int x = 0; x < 256; x++)
+                memcpy(out + 6 * x, out + 6 * x + 3, 3);
+    } else if (direct) { /* two copies of the pixel loop: the common one without the test */
+        snes_out_line(p, cgram, mc, ml, sc, sl, cw, lb[SNES_L_OBJ].math, lb[SNES_L_BG1].math, 1, 1, out);
+    } else {
+        snes_out_line(p, cgram, mc, ml, sc, sl, cw, lb[SNES_L_OBJ].math, NULL, 0, 1, out);
+    }
     return flags;
+}
+
+/* Draws picture line y of a frame into its rows of fb (snes_frame_dims: with interlace both
+ * fields' rows); returns the line's STAT77 flags. */
+GV_HD static inline uint8_t snes_render_rows(const snes_vregs *p, const uint8_t *vram, const uint16_t *cgram,
+                                             const uint8_t *oam, int y, int il, int wide, uint8_t *fb)
+{
+    size_t row = (size_t)(wide ? SNES_VW_MAX : SNES_VW) * 3;
+    if (!il)
+        return snes_render_line(p, vram, cgram, oam, y, 0, 0, wide, fb + (size_t)y * row);
+    uint8_t f = snes_render_line(p, vram, cgram, oam, y, 1, 0, wide, fb + (size_t)(2 * y) * row);
+    snes_render_line(p, vram, cgram, oam, y, 1, 1, wide, fb + (size_t)(2 * y + 1) * row);
+    return f;
+}
+
+/* A frame drawn so far narrow (rows 0..rows-1 of 256 pixels) made wide: each row's pixels
+ * doubled, at 512 a row (from the last row back, in place). */
+static inline void snes_fb_widen(uint8_t *fb, int rows)
+{
+    for (int r = rows - 1; r >= 0; r--) {
+        const uint8_t *src = fb + (size_t)r * SNES_VW * 3;
+        uint8_t *dst = fb + (size_t)r * SNES_VW_MAX * 3;
+        for (int x = SNES_VW - 1; x >= 0; x--) {
+            uint8_t px[3] = {src[3 * x], src[3 * x + 1], src[3 * x + 2]};
+            memcpy(dst + 6 * x, px, 3);
+            memcpy(dst + 6 * x + 3, px, 3);
+        }
+    }
 }
 
 /* ---- the frame log renderer ----------------------------------------------------------- */
@@ -629,6 +803,7 @@ typedef struct {
     const uint32_t *wr;
     uint32_t nsegs, nwrites;
     const uint8_t *snap;       /* the memories at the frame's start (a snes_vmem), or NULL */
+    int lines, wide, il;       /* the frame's picture lines, hi-res, interlace (snes_frame_dims) */
 } snes_vview;
 
 GV_HD static inline snes_vview snes_vview_packed(const uint8_t *pk)
@@ -642,7 +817,16 @@ GV_HD static inline snes_vview snes_vview_packed(const uint8_t *pk)
     v.nsegs = h->nsegs;
     v.nwrites = h->nwrites;
     v.snap = h->snapshot ? pk + h->off_snap : NULL;
+    v.lines = h->lines, v.wide = h->wide, v.il = h->il;
     return v;
+}
+
+/* The bytes of a frame log's frame (snes_frame_dims). */
+GV_HD static inline uint32_t snes_vview_bytes(const snes_vview *v)
+{
+    int w, h;
+    snes_frame_dims(v->lines, v->wide, v->il, &w, &h);
+    return (uint32_t)(w * h * 3);
 }
 
 /* Draws a frame into fb from mem (the memories at the frame's start, or anything when the
@@ -660,13 +844,13 @@ GV_HD static inline void snes_render_frame(const snes_vview *v, uint8_t *mem, ui
     const uint16_t *cgram = (const uint16_t *)(mem + SNES_VM_CGRAM);
     int cur = 0;
     for (uint32_t k = 0; k <= v->nsegs; k++) {
-        int stamp = k < v->nsegs ? v->segs[k].stamp : SNES_VH;
-        if (stamp > SNES_VH)
-            stamp = SNES_VH;
+        int stamp = k < v->nsegs ? v->segs[k].stamp : v->lines;
+        if (stamp > v->lines)
+            stamp = v->lines;
         if (stamp > cur) {
             for (int y = cur + tid; y < stamp; y += nthr)
-                snes_render_line(&v->regs[v->line_reg[y]], mem + SNES_VM_VRAM, cgram, mem + SNES_VM_OAM, y,
-                                 fb + (size_t)y * SNES_VW * 3);
+                snes_render_rows(&v->regs[v->line_reg[y]], mem + SNES_VM_VRAM, cgram, mem + SNES_VM_OAM, y, v->il,
+                                 v->wide, fb);
             cur = stamp;
         }
         if (k == v->nsegs)

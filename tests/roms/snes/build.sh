@@ -10,7 +10,7 @@ root=$(cd "$here/../../.." && pwd)
 py=${PYTHON:-python3}
 mkdir -p "$out"
 "$py" "$here/gen_tiles.py" "$out/scene_tiles.inc"
-for src in cpu_test ppu_scene ppu_direct ppu_bright opt_test warm_boot hv_test alu_test irq_late irq_wrap ppu_scroll cpu_dpwrap vram_test obj_wrap; do
+for src in cpu_test ppu_scene ppu_direct ppu_bright opt_test warm_boot hv_test alu_test irq_late irq_wrap ppu_scroll cpu_dpwrap vram_test obj_wrap mdr_test irq_h0 hdma_init dma_time dma_wram dma_hdma irq_153 joy_busy refresh_test; do
   ca65 --cpu 65816 -I "$here" -I "$out" -I "$root/src/emu/snes" -o "$out/$src.o" "$here/$src.s"
   ld65 -C "$here/lorom.cfg" -o "$out/$src.sfc" "$out/$src.o"
   "$py" "$here/snesfix.py" "$out/$src.sfc"
@@ -36,6 +36,15 @@ ld65 -C "$here/gsu.cfg" -o "$out/gsu_test.sfc" "$out/gsu_test.o"
 ca65 --cpu 65816 -I "$here" -I "$out" -I "$root/src/emu/snes" -o "$out/gsu_scene.o" "$here/gsu_scene.s"
 ld65 -C "$here/gsu.cfg" -o "$out/gsu_scene.sfc" "$out/gsu_scene.o"
 "$py" "$here/snesfix.py" "$out/gsu_scene.sfc"
+# the frame-size scenes: hires_test.s four ways (its head comment)
+for v in "hires_m5 " "hires_pseudo -D PSEUDO" "hires_il -D INTERLACE" "overscan -D OVERSCAN"; do
+  set -- $v
+  name=$1
+  shift
+  ca65 --cpu 65816 "$@" -I "$here" -I "$out" -I "$root/src/emu/snes" -o "$out/$name.o" "$here/hires_test.s"
+  ld65 -C "$here/lorom.cfg" -o "$out/$name.sfc" "$out/$name.o"
+  "$py" "$here/snesfix.py" "$out/$name.sfc"
+done
 # the SA-1 test ROM: its cases and expected results from gen_sa1.py (tests/snes/sa1_model.py),
 # the SNES's and the SA-1's code in one source, the 2 MiB ROM laid out by sa1.cfg
 "$py" "$here/gen_sa1.py" "$out/sa1_cases.inc"

@@ -24,28 +24,7 @@ reset:  snes_reset
         snes_blank
 
         ; ---- VRAM: word i = a ^ a >> 5, a = $1357 + i * $9E37 (16 bits) ----
-        lda     #$80
-        sta     $2115           ; increment after the high byte
-        ldx     #0
-        stx     $2116
-        rep     #$20
-        lda     #$1357
-        sta     $00
-@fill:  lda     $00
-        lsr     a
-        lsr     a
-        lsr     a
-        lsr     a
-        lsr     a
-        eor     $00
-        sta     $2118
-        lda     $00
-        clc
-        adc     #$9E37
-        sta     $00
-        inx
-        cpx     #$8000
-        bne     @fill
+        vram_pattern
 
         ; ---- BG3's map rows 2 and 3 (words $0840-$087F): the offsets ----
         ldx     #$0840
@@ -59,23 +38,7 @@ reset:  snes_reset
         bne     @rows
 
         ; ---- CGRAM: colour j = ($0C63 + j * $2E1B) & $7FFF ----
-        sep     #$20
-        stz     $2121
-        rep     #$20
-        lda     #$0C63
-        ldx     #256
-@pal:   sep     #$20
-        sta     $2122
-        xba
-        and     #$7F
-        sta     $2122
-        xba
-        rep     #$20
-        clc
-        adc     #$2E1B
-        dex
-        bne     @pal
-        sep     #$20
+        cgram_pattern
 
         ; ---- registers ----
         lda     #$02
