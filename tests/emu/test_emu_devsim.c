@@ -625,7 +625,8 @@ int main(void)
     }
     static const char *sroms[] = {"ppu_scene", "bench_scene", "cpu_test", "ppu_direct", "ppu_bright", "opt_test",
                                   "ppu_scroll", "obj_wrap",
-                                  "spc_test"};
+                                  "spc_test",
+                                  "msu_test"};
     for (size_t r = 0; r < GV_ARRAY_LEN(sroms); r++)
         check_snes(sroms[r], 40);
     return t_done();

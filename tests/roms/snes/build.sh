@@ -25,3 +25,10 @@ done
 ca65 --cpu 65816 -D BENCH -I "$here" -I "$out" -I "$root/src/emu/snes" -o "$out/bench_scene.o" "$here/ppu_scene.s"
 ld65 -C "$here/lorom.cfg" -o "$out/bench_scene.sfc" "$out/bench_scene.o"
 "$py" "$here/snesfix.py" "$out/bench_scene.sfc"
+# the MSU-1 (msu_test.s) and its media beside it (gen_msu.py: the data file and two tracks)
+for src in msu_test; do
+  ca65 --cpu 65816 -I "$here" -I "$out" -I "$root/src/emu/snes" -o "$out/$src.o" "$here/$src.s"
+  ld65 -C "$here/lorom.cfg" -o "$out/$src.sfc" "$out/$src.o"
+  "$py" "$here/snesfix.py" "$out/$src.sfc"
+done
+"$py" "$here/gen_msu.py" "$out"
