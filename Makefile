@@ -296,27 +296,47 @@ $(LR_DIR)/gpuvet_%_libretro.so: src/libretro/libretro_core.c src/libretro/libret
 
 # ---- the Python package (python/, docs/PYTHON.md) -----------------------------------
 # Its C extension links a static library of position-independent objects of the layers it
-# uses (core, dev, nn, drop7, emu), built beside the libretro cores' objects in build/pic/
-# with their flags: the CPU variant whatever GPU backend the program has. python/setup.py
-# runs `make python-lib` and reads the compile and link flags from the .flags file beside
-# the library. `make python` installs the package into build/python-venv, a virtual
-# environment over Debian's python3 with --system-site-packages (numpy, torch), with pip
-# --no-build-isolation --no-index: setuptools comes from Debian and nothing is downloaded.
+# uses (core, dev, nn, drop7, emu). With GPU=cpu that is build/pic/libgpuvet_py.a, built beside
+# the libretro cores' objects with their flags. With GPU=cuda (or hip) it is
+# build/pic-<kind>/libgpuvet_py.a: the same C files compiled again with the GPU build's
+# defines (the *_nogpu.c twins left out) and the .cu objects of those layers from
+# $(BUILD)/obj (compiled with -fPIC already). python/setup.py runs `make GPU=<kind> python-lib`
+# (cuda where build/cuda/libgpuvet.a exists, GPUVET_GPU overrides) and reads the compile and
+# link flags from the .flags file beside the library (its `gpu` line names the variant).
+# `make python` installs the package into build/python-venv, a virtual environment over
+# Debian's python3 with --system-site-packages (numpy, torch), with pip --no-build-isolation
+# --no-index: setuptools comes from Debian and nothing is downloaded.
 PY_SYS  ?= $(firstword $(wildcard /usr/bin/python3) python3)
-PY_C    := $(filter src/core/% src/dev/% src/nn/% src/drop7/% src/emu/%,$(ALL_LIB_C))
-PY_OBJS := $(patsubst src/%.c,build/pic/obj/%.o,$(PY_C))
-PY_LIB  := build/pic/libgpuvet_py.a
+PY_LAYERS := core dev nn drop7 emu
+ifeq ($(GPU_KIND),cpu)
+  PY_DIR  := build/pic
+  PY_C    := $(filter $(addprefix src/,$(addsuffix /%,$(PY_LAYERS))),$(ALL_LIB_C))
+  PY_GOBJ :=
+else
+  PY_DIR  := build/pic-$(GPU_KIND)
+  PY_C    := $(filter $(addprefix src/,$(addsuffix /%,$(PY_LAYERS))),$(LIB_C))
+  PY_GOBJ := $(filter $(addprefix $(BUILD)/obj/,$(addsuffix /%,$(PY_LAYERS))),$(GPU_OBJS))
+endif
+PY_OBJS := $(patsubst src/%.c,$(PY_DIR)/obj/%.o,$(PY_C))
+PY_LIB  := $(PY_DIR)/libgpuvet_py.a
 PY_VENV := build/python-venv
 
 $(PY_OBJS): Makefile | deps-check
 
-$(PY_LIB): $(PY_OBJS)
+ifneq ($(GPU_KIND),cpu)
+$(PY_DIR)/obj/emu/%.o: LR_OPT += -O3
+$(PY_DIR)/obj/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	$(call say,CC-PIC,$<)$(CC) $(CFLAGS_BASE) $(LR_OPT) $(GPU_DEFS) $(EXTRA_CFLAGS) -fPIC -c $< -o $@
+endif
+
+$(PY_LIB): $(PY_OBJS) $(PY_GOBJ)
 	@rm -f $@
 	$(call say,AR,$@)ar rcs $@ $^
 
 $(PY_LIB).flags: Makefile
 	@mkdir -p $(dir $@)
-	@printf 'cflags %s\nlibs %s\n' '$(strip $(PKG_CFLAGS) -fopenmp)' '$(strip $(PKG_LIBS) -lm -lpthread -ldl -fopenmp)' >$@
+	@printf 'cflags %s\nlibs %s\ngpu %s\n' '$(strip $(PKG_CFLAGS) -fopenmp)' '$(strip $(LDLIBS))' '$(GPU_KIND)' >$@
 
 python-lib: $(PY_LIB) $(PY_LIB).flags
 

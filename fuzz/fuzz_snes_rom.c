@@ -1,7 +1,8 @@
 /* fuzz_snes_rom.c: libFuzzer target for the SNES cartridge loader and, through it, the whole
  * machine. Each input is first given to snes_cart_load as is (size, header, checksum
  * validation). Then it becomes a program: the input is laid into a 64 KiB image (LoROM or
- * HiROM by its first byte), the header is made valid (map mode, sizes, reset vector at the
+ * HiROM by its first byte; one in four a Super FX cartridge, the GSU running whatever the
+ * program starts it on), the header is made valid (map mode, sizes, reset vector at the
  * input's start, checksum fixed) and the machine runs three frames with every output; the
  * host renderer's drawing of each frame's packed video log must give the native frame exactly.
  * Nothing may crash, hang or read out of bounds.
@@ -52,7 +53,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(rom, data + 1, size - 1 < n ? size - 1 : n);
     uint8_t *h = rom + at;
     h[0x15] = (uint8_t)(0x20 | hi | (data[0] & 0x10));
-    h[0x16] = (uint8_t)((data[0] >> 1) % 3);
+    uint8_t type = (uint8_t)((data[0] >> 1) % 4);
+    h[0x16] = type == 3 ? 0x15 : type; /* ROM, +RAM, +battery, or a Super FX (LoROM only) */
     h[0x17] = 6;
     h[0x18] = (uint8_t)((data[0] >> 5) & 7);
     h[0x3C] = 0x00, h[0x3D] = 0x80;

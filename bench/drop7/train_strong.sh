@@ -22,7 +22,8 @@
 #
 # Seeds (disjoint): evaluation 3,000,000 + i (i < EVAL_GAMES); bootstrap games 9,000,000 + i;
 # self-play of generation g 10,000,000 + 100,000 g + i; the final 1000-seed acceptance
-# (bench/results/2026-12-07-h100-drop7-train/call.sh) plays 5,000,000 + i. The default
+# (bench/drop7/acceptance.sh) plays 8,000,000 + i (a first run, before the search was tuned,
+# played 5,000,000 + i: bench/results/2026-12-07-h100-drop7-train/call.sh). The default
 # seeds of `play` (1+), the old loop's evaluation (1,000,000+) and the expectimax tuning
 # (2,000,000+) are none of these.
 #
@@ -92,7 +93,7 @@ DEVICES=$DEVICES THREADS=$THREADS GENS=$GENS BUDGET=$BUDGET BOOT_GAMES=$BOOT_GAM
 SEARCH=$SEARCH SAMPLES=$SAMPLES LEAVES="$LEAVES" PARALLEL=$PARALLEL EVAL_BATCH=$EVAL_BATCH
 CHANNELS=$CHANNELS BLOCKS=$BLOCKS EPOCHS=$EPOCHS
 BATCH=$BATCH LR=$LR LR_DECAY=$LR_DECAY VALUE_SCALE=$VALUE_SCALE DISCOUNT=$DISCOUNT WINDOW=$WINDOW EVAL_GAMES=$EVAL_GAMES BASELINES=$BASELINES FROM=$FROM ANCHOR=$ANCHOR
-seeds: evaluation $EVAL_SEED+i, bootstrap $BOOT_SEED+i, self-play of generation g $SP_SEED+100000g+i, acceptance 5000000+i
+seeds: evaluation $EVAL_SEED+i, bootstrap $BOOT_SEED+i, self-play of generation g $SP_SEED+100000g+i, acceptance 8000000+i (bench/drop7/acceptance.sh)
 EOF
 
 # The baselines on the evaluation seeds, once.

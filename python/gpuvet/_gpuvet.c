@@ -25,10 +25,13 @@
 
 #include "core/gv.h"
 #include "core/hash.h"
+#include "dev/dev.h"
 #include "drop7/drop7.h"
+#include "drop7/drop7_env.h"
 #include "drop7/drop7_game.h"
 #include "emu/common/demo_roms.h"
 #include "emu/common/emu_batch.h"
+#include "emu/common/frame_reduce.h"
 #include "emu/emu_run.h"
 #include "emu/registry.h"
 
@@ -68,46 +71,379 @@ static int threads_of(int t)
     return t > 0 ? t : omp_get_max_threads();
 }
 
+/* ============================== DLPack ================================================ */
+
+/* The DLPack ABI (the DLPack project's dlpack.h, the unversioned "dltensor" capsule that every
+ * consumer reads: torch.from_dlpack, numpy.from_dlpack, CuPy, JAX): */
+typedef struct {
+    int32_t device_type; /* kDLCPU 1, kDLCUDA 2 */
+    int32_t device_id;
+} DLDevice;
+typedef struct {
+    uint8_t code; /* kDLInt 0, kDLUInt 1, kDLFloat 2, kDLBool 6 */
+    uint8_t bits;
+    uint16_t lanes;
+} DLDataType;
+typedef struct {
+    void *data;
+    DLDevice device;
+    int32_t ndim;
+    DLDataType dtype;
+    int64_t *shape;
+    int64_t *strides; /* NULL: C order */
+    uint64_t byte_offset;
+} DLTensor;
+typedef struct DLManagedTensor {
+    DLTensor dl_tensor;
+    void *manager_ctx;
+    void (*deleter)(struct DLManagedTensor *self);
+} DLManagedTensor;
+
+enum { DL_CPU = 1, DL_CUDA = 2 };
+enum { DL_INT = 0, DL_UINT = 1, DL_FLOAT = 2, DL_BOOL = 6 };
+#define ARRAY_MAXD 5
+
+/* gpuvet.Array: memory of the host (kDLCPU) or of a GPU (kDLCUDA) that an owner keeps alive
+ * (an environment or a NumPy array), shared through DLPack without a copy. */
+typedef struct {
+    PyObject_HEAD
+    void *data;
+    int dev_type, dev_id;
+    DLDataType dtype;
+    int ndim;
+    int64_t shape[ARRAY_MAXD];
+    PyObject *owner;
+} Array;
+
+static PyTypeObject ArrayType;
+
+/* A new Array over data (C order) that holds a reference to owner. */
+static PyObject *array_new(void *data, int dev_type, int dev_id, uint8_t code, uint8_t bits, int ndim,
+                           const int64_t *shape, PyObject *owner)
+{
+    Array *a = PyObject_New(Array, &ArrayType);
+    if (!a)
+        return NULL;
+    a->data = data;
+    a->dev_type = dev_type;
+    a->dev_id = dev_id;
+    a->dtype = (DLDataType){code, bits, 1};
+    a->ndim = ndim;
+    for (int k = 0; k < ARRAY_MAXD; k++)
+        a->shape[k] = k < ndim ? shape[k] : 0;
+    a->owner = Py_NewRef(owner);
+    return (PyObject *)a;
+}
+
+static void Array_dealloc(Array *a)
+{
+    Py_XDECREF(a->owner);
+    PyObject_Free(a);
+}
+
+static size_t array_bytes(const Array *a)
+{
+    size_t n = a->dtype.bits / 8u;
+    for (int k = 0; k < a->ndim; k++)
+        n *= (size_t)a->shape[k];
+    return n;
+}
+
+/* The NumPy name of a DLPack type, or NULL. */
+static const char *dtype_name(DLDataType t)
+{
+    static const char *const ints[] = {"int8", "int16", "int32", "int64"}, *const uints[] = {"uint8", "uint16", "uint32", "uint64"};
+    int k = t.bits == 8 ? 0 : t.bits == 16 ? 1 : t.bits == 32 ? 2 : t.bits == 64 ? 3 : -1;
+    if (t.lanes != 1 || k < 0)
+        return NULL;
+    if (t.code == DL_INT)
+        return ints[k];
+    if (t.code == DL_UINT)
+        return uints[k];
+    if (t.code == DL_FLOAT)
+        return k == 2 ? "float32" : k == 3 ? "float64" : k == 1 ? "float16" : NULL;
+    if (t.code == DL_BOOL && k == 0)
+        return "bool";
+    return NULL;
+}
+
+/* What a capsule's DLManagedTensor carries beside the tensor: its shape and the owner it keeps. */
+typedef struct {
+    DLManagedTensor mt;
+    int64_t shape[ARRAY_MAXD];
+    PyObject *owner;
+} managed;
+
+/* The deleter: lets the owner go (the consumer may call it from any thread). */
+static void managed_delete(DLManagedTensor *mt)
+{
+    managed *m = mt->manager_ctx;
+    PyGILState_STATE g = PyGILState_Ensure();
+    Py_XDECREF(m->owner);
+    PyGILState_Release(g);
+    free(m);
+}
+
+/* A capsule no consumer took ("dltensor" still): its tensor is deleted with it. */
+static void capsule_free(PyObject *cap)
+{
+    if (PyCapsule_IsValid(cap, "dltensor")) {
+        DLManagedTensor *mt = PyCapsule_GetPointer(cap, "dltensor");
+        if (mt && mt->deleter)
+            mt->deleter(mt);
+    }
+}
+
+/* __dlpack__(stream=None, max_version=None, dl_device=None, copy=None): a "dltensor" capsule
+ * of the memory, no copy. The memory is complete when the method is called (the environments
+ * return after the device is done), so no stream has to wait. */
+static PyObject *Array_dlpack(Array *a, PyObject *args, PyObject *kw)
+{
+    static char *kws[] = {"stream", "max_version", "dl_device", "copy", NULL};
+    PyObject *stream = Py_None, *maxv = Py_None, *dl_device = Py_None, *copy = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|$OOOO", kws, &stream, &maxv, &dl_device, &copy))
+        return NULL;
+    if (copy == Py_True) {
+        PyErr_SetString(PyExc_BufferError, "gpuvet.Array.__dlpack__: copy=True: the array is shared, never copied");
+        return NULL;
+    }
+    if (dl_device != Py_None) {
+        int t, id;
+        if (!PyArg_ParseTuple(dl_device, "ii", &t, &id))
+            return NULL;
+        if (t != a->dev_type || id != a->dev_id) {
+            PyErr_Format(PyExc_BufferError, "gpuvet.Array.__dlpack__: dl_device (%d, %d): the array is on (%d, %d)", t,
+                         id, a->dev_type, a->dev_id);
+            return NULL;
+        }
+    }
+    managed *m = calloc(1, sizeof *m);
+    if (!m)
+        return PyErr_NoMemory();
+    for (int k = 0; k < a->ndim; k++)
+        m->shape[k] = a->shape[k];
+    m->owner = Py_NewRef(a->owner);
+    m->mt.dl_tensor = (DLTensor){a->data, {a->dev_type, a->dev_id}, a->ndim, a->dtype, m->shape, NULL, 0};
+    m->mt.manager_ctx = m;
+    m->mt.deleter = managed_delete;
+    PyObject *cap = PyCapsule_New(&m->mt, "dltensor", capsule_free);
+    if (!cap)
+        managed_delete(&m->mt);
+    return cap;
+}
+
+static PyObject *Array_dlpack_device(Array *a, PyObject *unused)
+{
+    return Py_BuildValue("(ii)", a->dev_type, a->dev_id);
+}
+
+/* numpy() -> a NumPy copy on the host. */
+static PyObject *Array_numpy(Array *a, PyObject *unused)
+{
+    const char *dt = dtype_name(a->dtype);
+    PyObject *np = PyImport_ImportModule("numpy"), *shape = PyTuple_New(a->ndim), *out = NULL;
+    if (!np || !shape || !dt)
+        goto done;
+    for (int k = 0; k < a->ndim; k++)
+        PyTuple_SET_ITEM(shape, k, PyLong_FromLongLong(a->shape[k]));
+    out = PyObject_CallMethod(np, "empty", "(Os)", shape, dt);
+    Py_buffer b;
+    if (!out || PyObject_GetBuffer(out, &b, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
+        Py_CLEAR(out);
+        goto done;
+    }
+    size_t bytes = array_bytes(a);
+    gv_err e = {{0}};
+    gv_status st = GV_OK;
+    if (a->dev_type == DL_CPU) {
+        memcpy(b.buf, a->data, bytes);
+    } else {
+        Py_BEGIN_ALLOW_THREADS
+        st = dev_gpu_download(a->dev_id, b.buf, a->data, bytes, &e);
+        Py_END_ALLOW_THREADS
+    }
+    PyBuffer_Release(&b);
+    if (st != GV_OK) {
+        Py_CLEAR(out);
+        raise_gv(st, &e);
+    }
+done:
+    Py_XDECREF(np);
+    Py_XDECREF(shape);
+    return out;
+}
+
+/* as_uint8() -> the same memory as uint8 (a bool array for consumers without DLPack's bool). */
+static PyObject *Array_as_uint8(Array *a, PyObject *unused)
+{
+    if (a->dtype.bits != 8) {
+        PyErr_SetString(ErrInput, "gpuvet.Array.as_uint8: the array's elements are not one byte");
+        return NULL;
+    }
+    return array_new(a->data, a->dev_type, a->dev_id, DL_UINT, 8, a->ndim, a->shape, a->owner);
+}
+
+static PyObject *Array_get_shape(Array *a, void *unused)
+{
+    PyObject *t = PyTuple_New(a->ndim);
+    for (int k = 0; t && k < a->ndim; k++)
+        PyTuple_SET_ITEM(t, k, PyLong_FromLongLong(a->shape[k]));
+    return t;
+}
+
+static PyObject *Array_get_dtype(Array *a, void *unused)
+{
+    const char *d = dtype_name(a->dtype);
+    return PyUnicode_FromString(d ? d : "?");
+}
+
+static PyObject *Array_get_device(Array *a, void *unused)
+{
+    return a->dev_type == DL_CPU ? PyUnicode_FromString("cpu") : PyUnicode_FromFormat("cuda:%d", a->dev_id);
+}
+
+static PyObject *Array_get_ptr(Array *a, void *unused)
+{
+    return PyLong_FromVoidPtr(a->data);
+}
+
+static PyObject *Array_repr(Array *a)
+{
+    PyObject *shape = Array_get_shape(a, NULL);
+    const char *d = dtype_name(a->dtype);
+    PyObject *r = PyUnicode_FromFormat("gpuvet.Array(shape=%R, dtype=%s, device=%s)", shape, d ? d : "?",
+                                       a->dev_type == DL_CPU ? "cpu" : "cuda");
+    Py_XDECREF(shape);
+    return r;
+}
+
+static PyMethodDef Array_methods[] = {
+    {"__dlpack__", (PyCFunction)(void (*)(void))Array_dlpack, METH_VARARGS | METH_KEYWORDS,
+     "__dlpack__(stream=None, max_version=None, dl_device=None, copy=None) -> a DLPack capsule (no copy)"},
+    {"__dlpack_device__", (PyCFunction)Array_dlpack_device, METH_NOARGS, "(device type, device id): 1 CPU, 2 CUDA"},
+    {"numpy", (PyCFunction)Array_numpy, METH_NOARGS, "a NumPy copy on the host"},
+    {"as_uint8", (PyCFunction)Array_as_uint8, METH_NOARGS, "the same memory as uint8 (for bool arrays)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef Array_getset[] = {
+    {"shape", (getter)Array_get_shape, NULL, "the shape (C order)", NULL},
+    {"dtype", (getter)Array_get_dtype, NULL, "the NumPy name of the element type", NULL},
+    {"device", (getter)Array_get_device, NULL, "'cpu' or 'cuda:N'", NULL},
+    {"ptr", (getter)Array_get_ptr, NULL, "the address of the first element (device memory on a GPU)", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject ArrayType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "gpuvet.Array",
+    .tp_basicsize = sizeof(Array),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Memory of the host or a GPU shared through DLPack (torch.from_dlpack(a), numpy.from_dlpack(a))",
+    .tp_dealloc = (destructor)Array_dealloc,
+    .tp_methods = Array_methods,
+    .tp_getset = Array_getset,
+    .tp_repr = (reprfunc)Array_repr,
+};
+
+/* wrap(ndarray, code) -> Array: a C-contiguous host array (kDLCPU) without a copy, keeping it
+ * alive; code is its DLPack type code (the bits are its item size). */
+static PyObject *py_wrap(PyObject *self, PyObject *args)
+{
+    PyObject *obj;
+    int code;
+    if (!PyArg_ParseTuple(args, "Oi", &obj, &code))
+        return NULL;
+    Py_buffer b;
+    if (PyObject_GetBuffer(obj, &b, PyBUF_C_CONTIGUOUS) < 0)
+        return NULL;
+    PyObject *r = NULL;
+    if (b.ndim > ARRAY_MAXD || b.ndim < 1) {
+        PyErr_Format(ErrInput, "gpuvet.as_dlpack: %d dimensions (1 to %d)", b.ndim, ARRAY_MAXD);
+    } else {
+        int64_t shape[ARRAY_MAXD];
+        for (int k = 0; k < b.ndim; k++)
+            shape[k] = b.shape[k];
+        r = array_new(b.buf, DL_CPU, 0, (uint8_t)code, (uint8_t)(b.itemsize * 8), b.ndim, shape, obj);
+    }
+    PyBuffer_Release(&b);
+    return r;
+}
+
+/* The tensor of a "dltensor" capsule as a 1-D C-order integer vector of n elements on CUDA
+ * device dev: *data and *bits, or an InputError naming what is wrong. */
+static int dlpack_actions(PyObject *cap, int n, int dev, const char *what, DLManagedTensor **out, void **data,
+                          int *bits)
+{
+    DLManagedTensor *mt = PyCapsule_GetPointer(cap, "dltensor");
+    if (!mt)
+        return -1;
+    const DLTensor *t = &mt->dl_tensor;
+    if (t->device.device_type != DL_CUDA || t->device.device_id != dev) {
+        PyErr_Format(ErrInput, "%s: actions on DLPack device (%d, %d): give them on the environment's GPU (2, %d) or "
+                               "on the host", what, t->device.device_type, t->device.device_id, dev);
+        return -1;
+    }
+    if (t->ndim != 1 || t->shape[0] != n) {
+        PyErr_Format(ErrInput, "%s: actions of %d dimensions (first %lld), expected (%d,): one per environment", what,
+                     t->ndim, t->ndim ? (long long)t->shape[0] : 0LL, n);
+        return -1;
+    }
+    if (t->dtype.code != DL_INT || t->dtype.lanes != 1 ||
+        (t->dtype.bits != 8 && t->dtype.bits != 16 && t->dtype.bits != 32 && t->dtype.bits != 64)) {
+        PyErr_Format(ErrInput, "%s: actions of DLPack type code %d, %d bits: give signed integers (torch.long, "
+                               "torch.int32)", what, t->dtype.code, t->dtype.bits);
+        return -1;
+    }
+    if (t->strides && n > 1 && t->strides[0] != 1) {
+        PyErr_Format(ErrInput, "%s: actions with stride %lld: give a contiguous vector (.contiguous())", what,
+                     (long long)t->strides[0]);
+        return -1;
+    }
+    *out = mt;
+    *data = (uint8_t *)t->data + t->byte_offset;
+    *bits = t->dtype.bits;
+    return 0;
+}
+
 /* ============================== Drop7 ================================================ */
+
+/* The arguments both Drop7 environments take, checked (-1 and an InputError when one is bad). */
+static int d7_args(int n, int mode, int max_moves)
+{
+    if (n < 1 || n > (1 << 24))
+        PyErr_Format(ErrInput, "Drop7Env: n = %d games side by side: give 1 to %d", n, 1 << 24);
+    else if (mode != DROP7_MODE_NORMAL && mode != DROP7_MODE_HARDCORE)
+        PyErr_Format(ErrInput, "Drop7Env: mode %d (0 normal, 1 hardcore)", mode);
+    else if (max_moves < 1)
+        PyErr_Format(ErrInput, "Drop7Env: max_moves = %d: give 1 or more", max_moves);
+    else
+        return 0;
+    return -1;
+}
+
+/* 1 when an environment's C object was initialised (ctx is not NULL), else 0 and an InputError. */
+static int env_ready(const void *ctx, const char *env)
+{
+    if (ctx)
+        return 1;
+    PyErr_Format(ErrInput, "%s: not initialised", env);
+    return 0;
+}
 
 typedef struct {
     PyObject_HEAD
     pthread_mutex_t mu;
     int n, max_moves, threads, ready;
     drop7_rules rules;
-    drop7_game *g;
-    uint64_t *prng;   /* 4 words per slot: the random player's generator of the slot's game */
-    uint64_t *seed;   /* the seed of the slot's game */
-    uint64_t *hash;   /* FNV-1a 64 of its columns so far */
-    uint64_t *games;  /* games begun in the slot */
+    drop7_slot *s;
+    uint8_t *done; /* scratch of drop7_slot_step */
     uint64_t base;
 } Drop7;
 
-static void d7_begin(Drop7 *o, int i)
-{
-    uint64_t s = o->base + (uint64_t)i + o->games[i] * (uint64_t)o->n;
-    o->games[i]++;
-    o->seed[i] = s;
-    o->hash[i] = DROP7_FNV_OFFSET;
-    drop7_game_new(&o->rules, &o->g[i], s);
-    drop7_rng_seed(o->prng + 4 * (size_t)i, s ^ DROP7_PLAYER_SEED_XOR);
-}
-
-static void d7_observe(const Drop7 *o, int i, float *obs, uint8_t *mask)
-{
-    drop7_game_encode(&o->g[i], obs + (size_t)i * DROP7_PLANE_FLOATS);
-    int m = drop7_legal(&o->g[i]);
-    for (int x = 0; x < DROP7_N; x++)
-        mask[(size_t)i * DROP7_N + x] = (uint8_t)((m >> x) & 1);
-}
-
 static void Drop7_dealloc(Drop7 *o)
 {
-    free(o->g);
-    free(o->prng);
-    free(o->seed);
-    free(o->hash);
-    free(o->games);
+    free(o->s);
+    free(o->done);
     pthread_mutex_destroy(&o->mu);
     Py_TYPE(o)->tp_free((PyObject *)o);
 }
@@ -118,23 +454,13 @@ static int Drop7_init(Drop7 *o, PyObject *args, PyObject *kw)
     int n, mode = 0, max_moves = DROP7_DEFAULT_MAX_MOVES, threads = 0;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "i|iii", kws, &n, &mode, &max_moves, &threads))
         return -1;
-    if (n < 1 || n > (1 << 24)) {
-        PyErr_Format(ErrInput, "Drop7Env: n = %d games side by side: give 1 to %d", n, 1 << 24);
+    if (d7_args(n, mode, max_moves) < 0)
         return -1;
-    }
-    if (mode != DROP7_MODE_NORMAL && mode != DROP7_MODE_HARDCORE) {
-        PyErr_Format(ErrInput, "Drop7Env: mode %d (0 normal, 1 hardcore)", mode);
-        return -1;
-    }
-    if (max_moves < 1) {
-        PyErr_Format(ErrInput, "Drop7Env: max_moves = %d: give 1 or more", max_moves);
-        return -1;
-    }
     if (threads < 0) {
         PyErr_Format(ErrInput, "Drop7Env: threads = %d: give 0 (all) or more", threads);
         return -1;
     }
-    if (o->g) { /* __init__ called again */
+    if (o->s) { /* __init__ called again */
         PyErr_SetString(ErrInput, "Drop7Env: already initialised");
         return -1;
     }
@@ -143,12 +469,9 @@ static int Drop7_init(Drop7 *o, PyObject *args, PyObject *kw)
     o->max_moves = max_moves;
     o->threads = threads;
     drop7_rules_init(&o->rules, (drop7_mode)mode);
-    o->g = calloc((size_t)n, sizeof *o->g);
-    o->prng = calloc((size_t)n * 4, sizeof *o->prng);
-    o->seed = calloc((size_t)n, sizeof *o->seed);
-    o->hash = calloc((size_t)n, sizeof *o->hash);
-    o->games = calloc((size_t)n, sizeof *o->games);
-    if (!o->g || !o->prng || !o->seed || !o->hash || !o->games) {
+    o->s = calloc((size_t)n, sizeof *o->s);
+    o->done = calloc((size_t)n, 1);
+    if (!o->s || !o->done) {
         PyErr_NoMemory();
         return -1;
     }
@@ -170,11 +493,13 @@ static PyObject *Drop7_reset(Drop7 *o, PyObject *args)
     pthread_mutex_lock(&o->mu);
     o->base = seed;
     int n = o->n;
+    float *ob = obs.buf;
+    uint8_t *mk = mask.buf;
 #pragma omp parallel for schedule(static) num_threads(threads_of(o->threads)) if (n >= D7_PAR_MIN)
     for (int i = 0; i < n; i++) {
-        o->games[i] = 0;
-        d7_begin(o, i);
-        d7_observe(o, i, obs.buf, mask.buf);
+        o->s[i].games = 0;
+        drop7_slot_begin(&o->rules, &o->s[i], o->base, i, n);
+        drop7_slot_observe(&o->s[i], ob + (size_t)i * DROP7_PLANE_FLOATS, mk + (size_t)i * DROP7_N);
     }
     o->ready = 1;
     pthread_mutex_unlock(&o->mu);
@@ -188,10 +513,8 @@ out:
 
 /* step(actions int64[n], obs, mask, reward f64[n], terminated u8[n], truncated u8[n],
  *      records drop7_record[n], final_obs f32[n,12,7,7], seeds u64[n]) -> games ended.
- * Every action is checked before any is played (a bad one changes nothing). A slot whose
- * game ended (terminated: the game is over; truncated: max_moves reached) gets its record
- * and final position, then starts its next game at once (autoreset), whose first position
- * is what obs shows. seeds gets the seed of each slot's game as it was played. */
+ * drop7_slot_step in every slot (drop7_env.h), after every action was checked (a bad one
+ * changes nothing). */
 static PyObject *Drop7_step(Drop7 *o, PyObject *args)
 {
     Py_buffer act, obs, mask, rew, term, trunc, recs, fobs, seeds;
@@ -215,41 +538,20 @@ static PyObject *Drop7_step(Drop7 *o, PyObject *args)
     pthread_mutex_lock(&o->mu);
     if (!o->ready)
         st = gv_fail(&e, GV_ERR_INPUT, "Drop7Env.step before reset: call reset(seed=...) first");
-    for (int i = 0; st == GV_OK && i < o->n; i++) {
-        int m = drop7_legal(&o->g[i]);
-        if (a[i] < 0 || a[i] >= DROP7_N || !((m >> a[i]) & 1)) {
-            char legal[32] = "", *p = legal;
-            for (int x = 0; x < DROP7_N; x++)
-                if ((m >> x) & 1)
-                    p += sprintf(p, "%s%d", p == legal ? "" : ",", x);
-            st = gv_fail(&e, GV_ERR_INPUT, "Drop7Env.step: game %d: column %lld is %s (legal columns: %s)", i,
-                         (long long)a[i], a[i] < 0 || a[i] >= DROP7_N ? "not a column 0..6" : "full", legal);
-        }
-    }
+    for (int i = 0; st == GV_OK && i < o->n; i++)
+        st = drop7_slot_check(&o->s[i], i, a[i], "Drop7Env.step", &e);
     if (st == GV_OK) {
         float *ob = obs.buf, *fo = fobs.buf;
         double *rw = rew.buf;
-        uint8_t *te = term.buf, *tr = trunc.buf;
+        uint8_t *te = term.buf, *tr = trunc.buf, *mk = mask.buf;
         drop7_record *rc = recs.buf;
         uint64_t *sd = seeds.buf;
         int nn = o->n;
 #pragma omp parallel for schedule(static) num_threads(threads_of(o->threads)) if (nn >= D7_PAR_MIN) reduction(+ : ended)
         for (int i = 0; i < nn; i++) {
-            drop7_game *g = &o->g[i];
-            int64_t before = g->score;
-            drop7_step(&o->rules, g, (int)a[i]);
-            o->hash[i] = (o->hash[i] ^ (uint64_t)a[i]) * DROP7_FNV_PRIME;
-            rw[i] = (double)(g->score - before);
-            te[i] = g->over != 0;
-            tr[i] = !g->over && g->nmoves >= o->max_moves;
-            sd[i] = o->seed[i];
-            if (te[i] || tr[i]) {
-                drop7_game_record(g, o->seed[i], o->hash[i], tr[i], &rc[i]);
-                drop7_game_encode(g, fo + (size_t)i * DROP7_PLANE_FLOATS);
-                d7_begin(o, i);
-                ended++;
-            }
-            d7_observe(o, i, ob, mask.buf);
+            drop7_slot_out so = {ob + (size_t)i * DROP7_PLANE_FLOATS, fo + (size_t)i * DROP7_PLANE_FLOATS,
+                                 mk + (size_t)i * DROP7_N, rw + i, te + i, tr + i, o->done + i, rc + i, sd + i};
+            ended += drop7_slot_step(&o->rules, &o->s[i], a[i], o->base, i, nn, o->max_moves, &so);
         }
     }
     pthread_mutex_unlock(&o->mu);
@@ -297,8 +599,8 @@ static PyObject *Drop7_sample(Drop7 *o, PyObject *args)
     int nn = o->n;
 #pragma omp parallel for schedule(static) num_threads(threads_of(o->threads)) if (player ? nn >= 64 : nn >= D7_PAR_MIN)
     for (int i = 0; i < nn; i++)
-        a[i] = player == DROP7_PLAYER_GREEDY ? drop7_pick_greedy(&o->rules, &o->g[i])
-                                             : drop7_pick_random(&o->g[i], o->prng + 4 * (size_t)i);
+        a[i] = player == DROP7_PLAYER_GREEDY ? drop7_pick_greedy(&o->rules, &o->s[i].g)
+                                             : drop7_pick_random(&o->s[i].g, o->s[i].prng);
     pthread_mutex_unlock(&o->mu);
     Py_END_ALLOW_THREADS
     ret = Py_NewRef(Py_None);
@@ -317,7 +619,7 @@ static PyObject *Drop7_records(Drop7 *o, PyObject *args)
     if (!check_len(&out, (size_t)o->n * sizeof(drop7_record), "Drop7Env.records out")) {
         pthread_mutex_lock(&o->mu);
         for (int i = 0; i < o->n; i++)
-            drop7_game_record(&o->g[i], o->seed[i], o->hash[i], 0, (drop7_record *)out.buf + i);
+            drop7_game_record(&o->s[i].g, o->s[i].seed, o->s[i].hash, 0, (drop7_record *)out.buf + i);
         pthread_mutex_unlock(&o->mu);
         ret = Py_NewRef(Py_None);
     }
@@ -335,6 +637,220 @@ static PyMethodDef Drop7_methods[] = {
 };
 
 static PyTypeObject Drop7Type = PY_TYPE(Drop7, "n Drop7 games side by side (use gpuvet.Drop7Env)");
+
+/* ============================== Drop7 on the GPU ====================================== */
+
+/* n Drop7 games on a GPU (drop7_env.h's device environment): every array in device memory,
+ * handed out as Arrays (kDLCUDA) that keep this object alive. */
+typedef struct {
+    PyObject_HEAD
+    pthread_mutex_t mu;
+    drop7_env_gpu *e;
+    int n, ready, inited;
+} Drop7Dev;
+
+static void Drop7Dev_dealloc(Drop7Dev *o)
+{
+    drop7_env_gpu_close(o->e);
+    if (o->inited)
+        pthread_mutex_destroy(&o->mu);
+    Py_TYPE(o)->tp_free((PyObject *)o);
+}
+
+static int Drop7Dev_init(Drop7Dev *o, PyObject *args, PyObject *kw)
+{
+    static char *kws[] = {"n", "mode", "max_moves", "device", "label", NULL};
+    int n, mode = 0, max_moves = DROP7_DEFAULT_MAX_MOVES, device = 0;
+    const char *label = "cuda";
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "i|iiis", kws, &n, &mode, &max_moves, &device, &label))
+        return -1;
+    if (o->inited) {
+        PyErr_SetString(ErrInput, "Drop7Env: already initialised");
+        return -1;
+    }
+    if (d7_args(n, mode, max_moves) < 0)
+        return -1;
+    drop7_rules r;
+    drop7_rules_init(&r, (drop7_mode)mode);
+    gv_err e = {{0}};
+    gv_status st;
+    /* the device checked as `gpuvet bench drop7 --devices LABEL` checks it: the same line */
+    dev_id id = {DEV_GPU, device, ""};
+    char what[48];
+    snprintf(id.label, sizeof id.label, "%s", label);
+    snprintf(what, sizeof what, "--devices %s", id.label);
+    Py_BEGIN_ALLOW_THREADS
+    st = dev_check(&id, what, &e);
+    if (st == GV_OK)
+        st = drop7_env_gpu_open(device, &r, n, max_moves, &o->e, &e);
+    Py_END_ALLOW_THREADS
+    if (st != GV_OK) {
+        raise_gv(st, &e);
+        return -1;
+    }
+    pthread_mutex_init(&o->mu, NULL);
+    o->inited = 1;
+    o->n = n;
+    return 0;
+}
+
+static int dev_ready(Drop7Dev *o)
+{
+    return env_ready(o->e, "Drop7Env");
+}
+
+/* arrays() -> dict of Arrays over the environment's device arrays (drop7_env_arrays): obs,
+ * mask, reward, terminated, truncated, done, final_obs, seed, sample. */
+static PyObject *Drop7Dev_arrays(Drop7Dev *o, PyObject *unused)
+{
+    if (!dev_ready(o))
+        return NULL;
+    const drop7_env_arrays *a = drop7_env_gpu_arrays(o->e);
+    int dev = drop7_env_gpu_device(o->e);
+    int64_t n = o->n, planes[4] = {n, DROP7_PLANES, DROP7_N, DROP7_N}, mask[2] = {n, DROP7_N}, vec[1] = {n};
+    PyObject *self = (PyObject *)o;
+    struct {
+        const char *name;
+        void *p;
+        uint8_t code, bits;
+        int ndim;
+        const int64_t *shape;
+    } t[] = {
+        {"obs", a->obs, DL_FLOAT, 32, 4, planes},          {"mask", a->mask, DL_BOOL, 8, 2, mask},
+        {"reward", a->reward, DL_FLOAT, 64, 1, vec},       {"terminated", a->terminated, DL_BOOL, 8, 1, vec},
+        {"truncated", a->truncated, DL_BOOL, 8, 1, vec},   {"done", a->done, DL_BOOL, 8, 1, vec},
+        {"final_obs", a->final_obs, DL_FLOAT, 32, 4, planes}, {"seed", a->seed, DL_UINT, 64, 1, vec},
+        {"sample", a->sample, DL_INT, 64, 1, vec},
+    };
+    PyObject *d = PyDict_New();
+    for (size_t k = 0; d && k < sizeof t / sizeof t[0]; k++) {
+        PyObject *v = array_new(t[k].p, DL_CUDA, dev, t[k].code, t[k].bits, t[k].ndim, t[k].shape, self);
+        if (!v || PyDict_SetItemString(d, t[k].name, v) < 0)
+            Py_CLEAR(d);
+        Py_XDECREF(v);
+    }
+    return d;
+}
+
+static PyObject *Drop7Dev_reset(Drop7Dev *o, PyObject *args)
+{
+    unsigned long long seed;
+    if (!dev_ready(o) || !PyArg_ParseTuple(args, "K", &seed))
+        return NULL;
+    gv_err e = {{0}};
+    gv_status st;
+    Py_BEGIN_ALLOW_THREADS
+    pthread_mutex_lock(&o->mu);
+    st = drop7_env_gpu_reset(o->e, seed, &e);
+    if (st == GV_OK)
+        o->ready = 1;
+    pthread_mutex_unlock(&o->mu);
+    Py_END_ALLOW_THREADS
+    return st == GV_OK ? Py_NewRef(Py_None) : raise_gv(st, &e);
+}
+
+/* step(actions) -> games ended: actions a "dltensor" capsule of a vector on the environment's
+ * GPU, or a host buffer of n int64. */
+static PyObject *Drop7Dev_step(Drop7Dev *o, PyObject *args)
+{
+    PyObject *obj;
+    if (!dev_ready(o) || !PyArg_ParseTuple(args, "O", &obj))
+        return NULL;
+    if (!o->ready) {
+        PyErr_SetString(ErrInput, "Drop7Env.step before reset: call reset(seed=...) first");
+        return NULL;
+    }
+    DLManagedTensor *mt = NULL;
+    Py_buffer b = {0};
+    void *data;
+    int bits, on_device = PyCapsule_CheckExact(obj);
+    if (on_device) {
+        if (dlpack_actions(obj, o->n, drop7_env_gpu_device(o->e), "Drop7Env.step", &mt, &data, &bits) < 0)
+            return NULL;
+        PyCapsule_SetName(obj, "used_dltensor"); /* ours now: the deleter runs after the step */
+    } else {
+        if (PyObject_GetBuffer(obj, &b, PyBUF_C_CONTIGUOUS) < 0)
+            return NULL;
+        if (check_len(&b, (size_t)o->n * sizeof(int64_t), "Drop7Env.step actions")) {
+            PyBuffer_Release(&b);
+            return NULL;
+        }
+        data = b.buf;
+        bits = 64;
+    }
+    gv_err e = {{0}};
+    gv_status st;
+    long ended = 0;
+    Py_BEGIN_ALLOW_THREADS
+    pthread_mutex_lock(&o->mu);
+    st = drop7_env_gpu_step(o->e, data, on_device, bits, &ended, &e);
+    pthread_mutex_unlock(&o->mu);
+    Py_END_ALLOW_THREADS
+    if (mt && mt->deleter)
+        mt->deleter(mt);
+    if (!on_device)
+        PyBuffer_Release(&b);
+    return st == GV_OK ? PyLong_FromLong(ended) : raise_gv(st, &e);
+}
+
+static PyObject *Drop7Dev_sample(Drop7Dev *o, PyObject *args)
+{
+    int player;
+    if (!dev_ready(o) || !PyArg_ParseTuple(args, "i", &player))
+        return NULL;
+    if (!o->ready) {
+        PyErr_SetString(ErrInput, "Drop7Env.sample before reset: call reset(seed=...) first");
+        return NULL;
+    }
+    gv_err e = {{0}};
+    gv_status st;
+    Py_BEGIN_ALLOW_THREADS
+    pthread_mutex_lock(&o->mu);
+    st = drop7_env_gpu_sample(o->e, player, &e);
+    pthread_mutex_unlock(&o->mu);
+    Py_END_ALLOW_THREADS
+    return st == GV_OK ? Py_NewRef(Py_None) : raise_gv(st, &e);
+}
+
+/* records(current, out drop7_record[n]): those of the last step's ended games (current 0) or
+ * of the games in progress (1), on the host. */
+static PyObject *Drop7Dev_records(Drop7Dev *o, PyObject *args)
+{
+    int current;
+    Py_buffer out;
+    if (!dev_ready(o) || !PyArg_ParseTuple(args, "iw*", &current, &out))
+        return NULL;
+    PyObject *ret = NULL;
+    if (!check_len(&out, (size_t)o->n * sizeof(drop7_record), "Drop7Env.records out")) {
+        gv_err e = {{0}};
+        gv_status st;
+        Py_BEGIN_ALLOW_THREADS
+        pthread_mutex_lock(&o->mu);
+        st = drop7_env_gpu_records(o->e, current, out.buf, &e);
+        pthread_mutex_unlock(&o->mu);
+        Py_END_ALLOW_THREADS
+        ret = st == GV_OK ? Py_NewRef(Py_None) : raise_gv(st, &e);
+    }
+    PyBuffer_Release(&out);
+    return ret;
+}
+
+static PyObject *Drop7Dev_name(Drop7Dev *o, PyObject *unused)
+{
+    return dev_ready(o) ? PyUnicode_FromString(drop7_env_gpu_name(o->e)) : NULL;
+}
+
+static PyMethodDef Drop7Dev_methods[] = {
+    {"arrays", (PyCFunction)Drop7Dev_arrays, METH_NOARGS, "arrays() -> dict of gpuvet.Array (device memory)"},
+    {"reset", (PyCFunction)Drop7Dev_reset, METH_VARARGS, "reset(seed)"},
+    {"step", (PyCFunction)Drop7Dev_step, METH_VARARGS, "step(capsule or int64 buffer) -> games ended"},
+    {"sample", (PyCFunction)Drop7Dev_sample, METH_VARARGS, "sample(player): into arrays()['sample']"},
+    {"records", (PyCFunction)Drop7Dev_records, METH_VARARGS, "records(current, out)"},
+    {"name", (PyCFunction)Drop7Dev_name, METH_NOARGS, "the GPU's name"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject Drop7DevType = PY_TYPE(Drop7Dev, "n Drop7 games on a GPU (use gpuvet.Drop7Env(device='cuda'))");
 
 /* play(seeds u64[k], player, mode, device, threads, records drop7_record[k]): whole games
  * through drop7_sim_batch, the engine of `gpuvet bench drop7` (device 0 the plain
@@ -388,11 +904,11 @@ static void Console_dealloc(Console *o)
 
 static int Console_init(Console *o, PyObject *args, PyObject *kw)
 {
-    static char *kws[] = {"rom", "n", "video", "audio", "threads", "console", "model", "keep_audio", NULL};
+    static char *kws[] = {"rom", "n", "video", "audio", "threads", "console", "model", "keep_audio", "gpu", NULL};
     const char *rom, *video = "native", *audio = "none", *console = NULL, *model = NULL;
-    int n, threads = 0, keep = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "si|ssizzp", kws, &rom, &n, &video, &audio, &threads, &console, &model,
-                                     &keep))
+    int n, threads = 0, keep = 0, gpu = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "si|ssizzpi", kws, &rom, &n, &video, &audio, &threads, &console, &model,
+                                     &keep, &gpu))
         return -1;
     if (o->b) {
         PyErr_SetString(ErrInput, "ConsoleEnv: already initialised");
@@ -422,7 +938,7 @@ static int Console_init(Console *o, PyObject *args, PyObject *kw)
     st = emu_rom_open(rom, console, &o->con, &o->cart, o->describe, warning, sizeof o->describe, &e);
     if (st == GV_OK) {
         emu_batch_cfg cfg = {.con = o->con, .cart = o->cart, .instances = n, .video = v, .audio = a, .threads = threads,
-                             .keep_audio_each = keep};
+                             .keep_audio_each = keep, .dev = {DEV_GPU, gpu, "cuda"}};
         cfg.opts.model = model;
         st = emu_batch_new(&cfg, &o->b, &e);
     }
@@ -435,16 +951,6 @@ static int Console_init(Console *o, PyObject *args, PyObject *kw)
         raise_gv(st, &e);
         return -1;
     }
-    if (v == EMU_R_DEVICE) { /* frames of every instance are not kept by the device renderer */
-        emu_batch_free(o->b);
-        o->b = NULL;
-        o->con->cart_free(o->cart);
-        o->cart = NULL;
-        o->con = NULL;
-        PyErr_SetString(ErrEnv, "ConsoleEnv: video 'device': the device renderer keeps only instance 0's frame "
-                                "(emu_batch.h); use native or host");
-        return -1;
-    }
     pthread_mutex_init(&o->mu, NULL);
     o->n = n;
     o->threads = threads;
@@ -455,40 +961,15 @@ static int Console_init(Console *o, PyObject *args, PyObject *kw)
 
 static int console_ready(Console *o)
 {
-    if (o->b)
-        return 1;
-    PyErr_SetString(ErrInput, "ConsoleEnv: not initialised");
-    return 0;
-}
-
-/* step(buttons u32[n], frames, out, grey) -> frames completed: instance i holds buttons[i]
- * for `frames` frames; out (or None) gets each instance's last frame, RGB (n, h, w, 3) or,
- * with grey, luma (n, h, w) = (299 R + 587 G + 114 B + 500) / 1000. */
-/* The grey value of an RGB colour: (299 R + 587 G + 114 B + 500) / 1000. */
-static inline uint8_t luma(unsigned r, unsigned g, unsigned b)
-{
-    return (uint8_t)((299u * r + 587u * g + 114u * b + 500u) / 1000u);
-}
-
-/* The mean of the down x down block of an RGB888 frame w pixels wide at (x0, y0), per
- * channel, rounded to nearest (down 1: the pixel). */
-static void frame_block(const uint8_t *src, int w, int x0, int y0, int down, unsigned c[3])
-{
-    unsigned s[3] = {0, 0, 0}, nn = (unsigned)(down * down);
-    for (int y = y0; y < y0 + down; y++) {
-        const uint8_t *row = src + ((size_t)y * w + x0) * 3;
-        for (int x = 0; x < down; x++)
-            for (int k = 0; k < 3; k++)
-                s[k] += row[3 * x + k];
-    }
-    for (int k = 0; k < 3; k++)
-        c[k] = (s[k] + nn / 2) / nn;
+    return env_ready(o->b, "ConsoleEnv");
 }
 
 /* step(buttons u32[n], frames, out, grey[, down]): runs every instance `frames` frames with
- * its buttons and copies each last frame into out (None: no copy): RGB or luma, each down x
- * down block averaged. Kept samples (keep_audio) are emptied first: after it they are the
- * step's. Returns the frames run. */
+ * its buttons (instance i holds buttons[i]) and copies each last frame into out (None: no
+ * copy; with device video there is none: obs_array gives the frames): RGB (n, h, w, 3) or
+ * luma (n, h, w), each down x down block averaged (frame_reduce.h, the device kernel's code).
+ * Kept samples (keep_audio) are emptied first: after it they are the step's. Returns the
+ * frames run. */
 static PyObject *Console_step(Console *o, PyObject *args)
 {
     Py_buffer btn, out = {0};
@@ -497,7 +978,7 @@ static PyObject *Console_step(Console *o, PyObject *args)
     if (!console_ready(o) || !PyArg_ParseTuple(args, "y*iOp|i", &btn, &frames, &outobj, &grey, &down))
         return NULL;
     PyObject *ret = NULL;
-    int have_out = outobj != Py_None;
+    int have_out = outobj != Py_None && o->video != EMU_R_DEVICE;
     if (down < 1 || o->con->width % down || o->con->height % down) {
         PyErr_Format(ErrInput, "ConsoleEnv: downscale %d: give a factor that divides the %s's %dx%d frame", down,
                      o->con->name, o->con->width, o->con->height);
@@ -538,16 +1019,17 @@ static PyObject *Console_step(Console *o, PyObject *args)
             uint8_t *d = dst + (size_t)i * px * (grey ? 1 : 3);
             if (down == 1) { /* grey at full size: the luma of each pixel, no block sums */
                 for (size_t p = 0; p < px; p++)
-                    d[p] = luma(src[3 * p], src[3 * p + 1], src[3 * p + 2]);
+                    d[p] = emu_luma(src[3 * p], src[3 * p + 1], src[3 * p + 2]);
                 continue;
             }
             for (int y = 0; y < oh; y++)
                 for (int x = 0; x < ow; x++) {
                     unsigned c[3];
-                    frame_block(src, w, x * down, y * down, down, c);
+                    for (int k = 0; k < 3; k++)
+                        c[k] = emu_block_mean(src, w, x * down, y * down, down, k);
                     size_t p = (size_t)y * ow + x;
                     if (grey) {
-                        d[p] = luma(c[0], c[1], c[2]);
+                        d[p] = emu_luma(c[0], c[1], c[2]);
                     } else {
                         d[3 * p] = (uint8_t)c[0];
                         d[3 * p + 1] = (uint8_t)c[1];
@@ -564,6 +1046,29 @@ done:
     if (have_out)
         PyBuffer_Release(&out);
     return ret;
+}
+
+/* obs_array(grey, down) -> Array (kDLCUDA): with device video, every instance's last frame
+ * made smaller on the device (emu_batch_device_obs), (n, h/down, w/down[, 3]) uint8 in memory
+ * the device pipeline owns, rewritten by the next call, step or power. */
+static PyObject *Console_obs_array(Console *o, PyObject *args)
+{
+    int grey, down;
+    if (!console_ready(o) || !PyArg_ParseTuple(args, "pi", &grey, &down))
+        return NULL;
+    const uint8_t *p;
+    int dev;
+    gv_err e = {{0}};
+    gv_status st;
+    Py_BEGIN_ALLOW_THREADS
+    pthread_mutex_lock(&o->mu);
+    st = emu_batch_device_obs(o->b, down, grey, &p, &dev, &e);
+    pthread_mutex_unlock(&o->mu);
+    Py_END_ALLOW_THREADS
+    if (st != GV_OK)
+        return raise_gv(st, &e);
+    int64_t shape[4] = {o->n, o->con->height / down, o->con->width / down, 3};
+    return array_new((void *)p, DL_CUDA, dev, DL_UINT, 8, grey ? 3 : 4, shape, (PyObject *)o);
 }
 
 /* hashes(out u64[n, 2]): each instance's video and audio hash since creation or power, as
@@ -736,6 +1241,7 @@ static PyObject *Console_info(Console *o, PyObject *unused)
 
 static PyMethodDef Console_methods[] = {
     {"step", (PyCFunction)Console_step, METH_VARARGS, "step(buttons, frames, out, grey[, down]) -> frames run"},
+    {"obs_array", (PyCFunction)Console_obs_array, METH_VARARGS, "obs_array(grey, down) -> Array on the device"},
     {"samples", (PyCFunction)Console_samples, METH_VARARGS, "samples(i) -> bytes (int16 sample frames)"},
     {"hashes", (PyCFunction)Console_hashes, METH_VARARGS, "hashes(out)"},
     {"save_state", (PyCFunction)Console_save_state, METH_VARARGS, "save_state(i) -> bytes"},
@@ -789,6 +1295,7 @@ static PyMethodDef module_methods[] = {
     {"drop7_play", py_drop7_play, METH_VARARGS, "drop7_play(seeds, player, mode, device, threads, max_moves, records)"},
     {"hash64", py_hash64, METH_VARARGS, "hash64(buffer) -> XXH3-64, the hash of gpuvet's frame hashes"},
     {"demo_rom", py_demo_rom, METH_VARARGS, "demo_rom(name, path)"},
+    {"wrap", py_wrap, METH_VARARGS, "wrap(ndarray, dlpack_code) -> Array (kDLCPU, no copy)"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -814,7 +1321,8 @@ static PyObject *new_error(PyObject *m, const char *name, PyObject *bases, int c
 
 PyMODINIT_FUNC PyInit__gpuvet(void)
 {
-    if (PyType_Ready(&Drop7Type) < 0 || PyType_Ready(&ConsoleType) < 0)
+    if (PyType_Ready(&Drop7Type) < 0 || PyType_Ready(&Drop7DevType) < 0 || PyType_Ready(&ConsoleType) < 0 ||
+        PyType_Ready(&ArrayType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m)
@@ -832,7 +1340,12 @@ PyMODINIT_FUNC PyInit__gpuvet(void)
     if (!ErrInput || !ErrEnv || !ErrWrong || !ErrInternal)
         return NULL;
     if (PyModule_AddObjectRef(m, "Drop7", (PyObject *)&Drop7Type) < 0 ||
-        PyModule_AddObjectRef(m, "Console", (PyObject *)&ConsoleType) < 0)
+        PyModule_AddObjectRef(m, "Drop7Dev", (PyObject *)&Drop7DevType) < 0 ||
+        PyModule_AddObjectRef(m, "Console", (PyObject *)&ConsoleType) < 0 ||
+        PyModule_AddObjectRef(m, "Array", (PyObject *)&ArrayType) < 0)
+        return NULL;
+    const char *gpu = dev_gpu_backend(); /* the library's GPU backend: "cuda", "hip" or None */
+    if (PyModule_AddObject(m, "GPU_BACKEND", gpu ? PyUnicode_FromString(gpu) : Py_NewRef(Py_None)) < 0)
         return NULL;
     PyModule_AddIntConstant(m, "RECORD_BYTES", (long)sizeof(drop7_record));
     PyModule_AddIntConstant(m, "PLANES", DROP7_PLANES);

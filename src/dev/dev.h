@@ -66,6 +66,11 @@ typedef struct {
 
 gv_status dev_gpu_query(int index, dev_gpu_info *info, gv_err *err);
 
+/* Copies bytes from memory of GPU `index` (src, a device pointer) to the host (dst), and
+ * returns when the copy is done (after the device's earlier work on its legacy default
+ * stream). GV_ERR_ENV without a GPU backend or when the runtime fails. */
+gv_status dev_gpu_download(int index, void *dst, const void *src, size_t bytes, gv_err *err);
+
 /* ---- GEMM on any device -------------------------------------------------------------- */
 
 typedef enum { DEV_GEMM_FP32 = 0, DEV_GEMM_TF32 = 1, DEV_GEMM_BF16 = 2 } dev_gemm_dtype;

@@ -27,6 +27,13 @@ extern "C" int dev_gpu_count(gv_err *err)
     return n;
 }
 
+extern "C" gv_status dev_gpu_download(int index, void *dst, const void *src, size_t bytes, gv_err *err)
+{
+    GV_GPU_TRY(cudaSetDevice(index), err);
+    GV_GPU_TRY(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost), err);
+    return GV_OK;
+}
+
 extern "C" gv_status dev_gpu_query(int index, dev_gpu_info *info, gv_err *err)
 {
     memset(info, 0, sizeof *info);

@@ -21,6 +21,11 @@ gv_status dev_gpu_query(int index, dev_gpu_info *info, gv_err *err)
     return gv_fail(err, GV_ERR_ENV, NO_GPU_MSG);
 }
 
+gv_status dev_gpu_download(int index, void *dst, const void *src, size_t bytes, gv_err *err)
+{
+    return gv_fail(err, GV_ERR_ENV, NO_GPU_MSG);
+}
+
 gv_status dev_gpu_gemm_open(int index, int M, int N, int K, dev_gemm_dtype dt, dev_gpu_gemm **out, gv_err *err)
 {
     *out = NULL;

@@ -790,6 +790,9 @@ cJSON *drop7_play_entry(const char *policy, int sims, const drop7_agent_result *
     cJSON_AddNumberToObject(e, "end_overflow", ends[DROP7_END_OVERFLOW]);
     cJSON_AddNumberToObject(e, "end_cap", ends[DROP7_END_CAP]);
     gv_json_add_num(e, "seconds", r->t_total);
+    cJSON *sc = gv_json_add_arr(e, "scores"); /* game i's (seed + i's): paired comparisons across runs */
+    for (int i = 0; i < r->ngames; i++)
+        cJSON_AddItemToArray(sc, cJSON_CreateNumber((double)r->score[i]));
     return e;
 }
 

@@ -14,13 +14,13 @@
 extern "C" {
 #include "core/gv.h"
 }
+#include "drop7/drop7_env.h"
 #include "drop7/drop7_game.h"
 #include "drop7/drop7_gpu.h"
 
 #define DROP7_THREADS 128
 
 
-static_assert(sizeof(drop7_rules) % 4 == 0, "the rules are copied to shared memory as 32-bit words");
 
 struct drop7_gpu {
     int device;
@@ -36,11 +36,7 @@ __global__ void drop7_k_play(const drop7_rules *rules, int player, const uint64_
                              drop7_record *out, uint8_t *moves)
 {
     __shared__ drop7_rules R;
-    const uint32_t *src = (const uint32_t *)rules;
-    uint32_t *dst = (uint32_t *)&R;
-    for (int k = threadIdx.x; k < (int)(sizeof(drop7_rules) / 4); k += blockDim.x)
-        dst[k] = src[k];
-    __syncthreads();
+    drop7_rules_to_shared(&R, rules);
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;

@@ -68,3 +68,23 @@ expect_grep "the dataset says its discount" '"value_discount":[[:space:]]*"0.9' 
 expect_exit "resume with another discount refused" 2 "$GPUVET" selfplay --policy expectimax1 --mode hardcore --games 2 \
   --out "$T_TMP/disc.st" --resume -q
 expect_grep "the refusal names --discount" 'played with --discount 0.9, this run has 1' "$T_TMP/err"
+
+# bench/drop7/acceptance.sh: the network with the player its checkpoint names, in chunks,
+# resumable, against expectimax2 and random seed by seed (a tiny network's normal-mode games,
+# 3 seeds in chunks of 2)
+python3 "$GV_ROOT/bench/drop7/set_player.py" "$run/best.st" "$T_TMP/acc.st" --search expectimax0 --samples 1 \
+  --value-weight 1 --heuristic-weight 0 >/dev/null
+GPUVET=$GPUVET DEVICES=cpu THREADS=1 GAMES=3 CHUNK=2 EVAL_BATCH=64 \
+  expect_exit "acceptance.sh: 3 seeds in chunks of 2" 0 sh "$GV_ROOT/bench/drop7/acceptance.sh" "$T_TMP/acc.st" "$T_TMP/acc"
+expect_grep "acceptance.sh plays the checkpoint's player" '^chunk 1: net \(0 sims, expectimax0 K1, 1v-0h, cpu\) +1 ' "$T_TMP/out"
+expect_grep "acceptance.sh: every seed" '^3 of 3 seeds played by the network$' "$T_TMP/acc/acceptance.txt"
+expect_grep "acceptance.sh: the paired difference" '^network - expectimax2, seed by seed: [-+][0-9,]+ \+- [0-9,]+ \((better|worse|not distinguishable)' "$T_TMP/acc/acceptance.txt"
+expect_grep "acceptance.sh: the ratio to random" '^network / random: [0-9.]+x' "$T_TMP/acc/acceptance.txt"
+# resumed: nothing played again, the same figures
+cp "$T_TMP/acc/acceptance.txt" "$T_TMP/acc1.txt"
+GPUVET=$GPUVET DEVICES=cpu THREADS=1 GAMES=3 CHUNK=2 EVAL_BATCH=64 \
+  expect_exit "acceptance.sh resumed" 0 sh "$GV_ROOT/bench/drop7/acceptance.sh" "$T_TMP/acc.st" "$T_TMP/acc"
+if ! grep -q '^chunk' "$T_TMP/out" && diff -q "$T_TMP/acc1.txt" "$T_TMP/acc/acceptance.txt" >/dev/null; then
+  pass "acceptance.sh resumed" "no chunk played again, the same figures"
+else fail "acceptance.sh resumed" "a chunk played again or the figures changed"; fi
+expect_exit "acceptance.sh: a missing network" 2 sh "$GV_ROOT/bench/drop7/acceptance.sh" "$T_TMP/none.st" "$T_TMP/acc2"

@@ -19,6 +19,7 @@
 #include "check.h"
 #include "dev/xxh3_hd.h"
 #include "emu/common/emu_batch.h"
+#include "emu/common/frame_reduce.h"
 #include "emu/gb/gb.h"
 #include "emu/gb/gb_audio.h"
 #include "emu/gb/gb_video.h"
@@ -47,6 +48,8 @@ struct emu_gpu {
     void *dev;
     int n, video, audio;
     sim_slot s[2];
+    int last;     /* the slot submitted last */
+    uint8_t *obs; /* emu_gpu_obs's output */
 };
 
 static int sim_submits, sim_overlapped;
@@ -97,6 +100,7 @@ gv_status emu_gpu_submit(emu_gpu *g, int slot, size_t vbytes, size_t abytes, int
 {
     sim_slot *s = &g->s[slot & 1];
     s->submitted = 1;
+    g->last = slot & 1;
     s->vbytes = vbytes;
     s->abytes = abytes;
     s->astride = astride;
@@ -142,6 +146,20 @@ gv_status emu_gpu_frame(emu_gpu *g, int i, uint8_t *rgb, gv_err *err)
     return g->ops->frame(g->dev, NULL, i, rgb, err);
 }
 
+/* emu_k_reduce's threads, one per output byte, over the frames where the device keeps them. */
+gv_status emu_gpu_obs(emu_gpu *g, int w, int h, int down, int grey, const uint8_t **out, int *device, gv_err *err)
+{
+    const uint8_t *frames = g->ops->vres_is_hash ? g->ops->frames(g->dev) : g->s[g->last].vres;
+    size_t total = (size_t)g->n * (size_t)(w / down) * (size_t)(h / down) * (grey ? 1 : 3);
+    free(g->obs);
+    g->obs = malloc(total);
+    for (size_t t = 0; t < total; t++)
+        g->obs[t] = emu_reduce_at(frames, w, h, down, grey, t);
+    *out = g->obs;
+    *device = 0;
+    return GV_OK;
+}
+
 const char *emu_gpu_name(const emu_gpu *g)
 {
     return "simulated device";
@@ -158,6 +176,7 @@ void emu_gpu_close(emu_gpu *g)
         free(s->v), free(s->a), free(s->voff), free(s->aoff), free(s->dv), free(s->da);
         free(s->dvoff), free(s->daoff), free(s->vres), free(s->ares);
     }
+    free(g->obs);
     free(g);
 }
 
@@ -237,7 +256,13 @@ static void gb_sim_close(void *dev)
     free(g->fb);
 }
 
-static const emu_gpu_ops gb_sim_ops = {8, 1, 4, sizeof(gb_sim), gb_sim_open, gb_sim_launch, gb_sim_frame, gb_sim_close};
+static const uint8_t *gb_sim_frames(void *dev)
+{
+    return ((gb_sim *)dev)->fb;
+}
+
+static const emu_gpu_ops gb_sim_ops = {8, 1, 4, sizeof(gb_sim), gb_sim_open, gb_sim_launch, gb_sim_frame, gb_sim_close,
+                                       gb_sim_frames};
 
 /* ---- the NES's kernels, on the host ------------------------------------------------------- */
 
@@ -287,7 +312,8 @@ static void nes_sim_close(void *dev)
     (void)dev; /* nothing beyond the struct, which the pipeline frees */
 }
 
-static const emu_gpu_ops nes_sim_ops = {NES_RGB_BYTES, 0, 8, sizeof(nes_sim), nes_sim_open, nes_sim_launch, NULL, nes_sim_close};
+static const emu_gpu_ops nes_sim_ops = {NES_RGB_BYTES, 0, 8, sizeof(nes_sim), nes_sim_open, nes_sim_launch, NULL, nes_sim_close,
+                                        NULL};
 
 /* ---- the SNES's kernel, on the host ------------------------------------------------------- */
 
@@ -364,7 +390,13 @@ static void snes_sim_close(void *dev)
     free(g->fb);
 }
 
-static const emu_gpu_ops snes_sim_ops = {8, 1, 4, sizeof(snes_sim), snes_sim_open, snes_sim_launch, snes_sim_frame, snes_sim_close};
+static const uint8_t *snes_sim_frames(void *dev)
+{
+    return ((snes_sim *)dev)->fb;
+}
+
+static const emu_gpu_ops snes_sim_ops = {8, 1, 4, sizeof(snes_sim), snes_sim_open, snes_sim_launch, snes_sim_frame,
+                                         snes_sim_close, snes_sim_frames};
 
 /* ---- the test ----------------------------------------------------------------------------- */
 
@@ -432,6 +464,10 @@ typedef struct {
     uint64_t v, a;
     int mism, quiet;
     uint8_t last[256 * 240 * 3];
+    /* with device video: every instance's frame through emu_batch_device_obs, as it is (RGB)
+     * and halved and grey */
+    uint8_t obs_rgb[7 * 256 * 240 * 3], obs_grey2[7 * 128 * 120];
+    int nobs;
     char err[sizeof ((gv_err *)0)->msg];
 } outcome;
 
@@ -456,6 +492,18 @@ static int run(const emu_console *con, const void *cart, emu_renderer v, emu_ren
             printf("FAIL devsim %s run: %s\n", con->name, e.msg);
         return 0;
     }
+    o->nobs = 0;
+    if (v == EMU_R_DEVICE && n <= 7) {
+        const uint8_t *rgb, *grey;
+        int d1, d2;
+        size_t fb = (size_t)con->width * con->height * 3;
+        if (emu_batch_device_obs(b, 1, 0, &rgb, &d1, &e) == GV_OK)
+            memcpy(o->obs_rgb, rgb, (size_t)n * fb);
+        if (emu_batch_device_obs(b, 2, 1, &grey, &d2, &e) == GV_OK) {
+            memcpy(o->obs_grey2, grey, (size_t)n * fb / 12);
+            o->nobs = n;
+        }
+    }
     o->v = emu_batch_video_hash(b, 0);
     o->a = emu_batch_audio_hash(b, 0);
     o->mism = emu_batch_mismatches(b);
@@ -477,6 +525,15 @@ static void check_console(const emu_console *con, const void *cart, const char *
     t_check(dev.v == nat.v && dev.a == nat.a && dev.mism == 0 && !memcmp(dev.last, nat.last, fbytes), name,
             "7 instances x %d frames through the batch device path (%d submissions): video %016llx audio %016llx, "
             "last frame == native", frames, sim_submits, (unsigned long long)dev.v, (unsigned long long)dev.a);
+    static uint8_t grey2[128 * 120];
+    emu_frame_reduce_ref(nat.last, 1, con->width, con->height, 2, 1, grey2);
+    int obs_ok = dev.nobs == 7;
+    for (int i = 0; obs_ok && i < 7; i++)
+        obs_ok = !memcmp(dev.obs_rgb + i * fbytes, nat.last, fbytes) &&
+                 !memcmp(dev.obs_grey2 + i * fbytes / 12, grey2, fbytes / 12);
+    snprintf(name, sizeof name, "%s devsim obs %s", con->name, what);
+    t_check(obs_ok, name, "emu_batch_device_obs of %d instances (emu_k_reduce's threads on the host): RGB == native's "
+            "last frame, 2x2 grey == emu_frame_reduce_ref of it", dev.nobs);
     snprintf(name, sizeof name, "%s devsim overlap %s", con->name, what);
     t_check(sim_overlapped == frames - 1, name,
             "%d of %d frames before the last went to the device from inside the next frame's emulation pass",
@@ -625,7 +682,7 @@ int main(void)
     }
     static const char *sroms[] = {"ppu_scene", "bench_scene", "cpu_test", "ppu_direct", "ppu_bright", "opt_test",
                                   "ppu_scroll", "obj_wrap",
-                                  "spc_test",
+                                  "spc_test", "gsu_scene",
                                   "msu_test"};
     for (size_t r = 0; r < GV_ARRAY_LEN(sroms); r++)
         check_snes(sroms[r], 40);

@@ -12,11 +12,11 @@ import sys
 import tempfile
 import threading
 import time
-import unittest
 
 import numpy as np
 
 import gpuvet
+from gv_unittest import Said, main, same_records
 
 GPUVET = os.environ["GPUVET"]
 ROOT = os.environ["GV_ROOT"]
@@ -54,19 +54,18 @@ def games_until(env, want, player="random"):
     return got
 
 
-def same_records(a, b):
-    """The first field where records a and b differ, or None."""
-    for f in gpuvet.RECORD_DTYPE.names:
-        if not np.array_equal(a[f], b[f]):
-            return "%s: %s vs %s" % (f, a[f], b[f])
-    return None
+def gpu_usable():
+    """Whether this package can open a CUDA environment here (a GPU-variant package on a GPU)."""
+    if gpuvet.GPU_BACKEND is None:
+        return False
+    try:
+        gpuvet.Drop7Env(1, device="cuda")
+        return True
+    except gpuvet.EnvError:
+        return False
 
 
-class Said(unittest.TestCase):
-    said = ""
-
-    def say(self, text):
-        self.said = (self.said + "; " if self.said else "") + text
+GPU = gpu_usable()
 
 
 class TestDrop7(Said):
@@ -178,7 +177,15 @@ class TestDrop7(Said):
         expect(gpuvet.InputError, lambda: gpuvet.Drop7Env(0), "n=0")
         expect(gpuvet.InputError, lambda: gpuvet.Drop7Env(-3), "n=-3")
         expect(gpuvet.InputError, lambda: gpuvet.Drop7Env(4, mode="easy"), "mode easy")
-        expect(gpuvet.EnvError, lambda: gpuvet.Drop7Env(4, device="cuda"), "device cuda")
+        expect(gpuvet.InputError, lambda: gpuvet.Drop7Env(4, device="tpu"), "device tpu")
+        expect(gpuvet.InputError, lambda: gpuvet.Drop7Env(4, arrays="list"), "arrays list")
+        if not GPU:
+            expect(gpuvet.EnvError, lambda: gpuvet.Drop7Env(4, device="cuda"), "device cuda (no GPU here)")
+            with self.assertRaises(gpuvet.EnvError) as c:
+                gpuvet.Drop7Env(4, device="cuda")
+            r = cli("bench", "drop7", "--devices", "cuda", "-q", check=False)
+            self.assertEqual((r.returncode, r.stderr.strip()), (c.exception.exit_code, "gpuvet bench drop7: %s" % c.exception))
+            cases[-1] += " (= `gpuvet bench drop7 --devices cuda`'s line, exit %d)" % r.returncode
         env = gpuvet.Drop7Env(4, seed=1)
         expect(gpuvet.InputError, lambda: env.step([0, 0, 0, 0]), "step before reset")
         obs, info = env.reset()
@@ -293,8 +300,91 @@ class TestDrop7(Said):
         logits, value = net(u)
         self.assertEqual(tuple(logits.shape), (16, 7))
         self.say("torch %s: the observation shared without a copy (from_numpy and a DLPack round trip point at the "
-                 "same memory, a step shows through), Drop7Net of bench/torch/drop7_reference.py runs on it; "
-                 "device='cuda' is an EnvError in this CPU-variant package" % torch.__version__)
+                 "same memory, a step shows through), Drop7Net of bench/torch/drop7_reference.py runs on it"
+                 % torch.__version__)
+
+
+class TestDLPack(Said):
+    """gpuvet.Array on the CPU (kDLCPU): arrays="dlpack" and as_dlpack(); the GPU's side is
+    tests/python/test_device.py."""
+
+    def test_cpu_arrays_numpy(self):
+        env = gpuvet.Drop7Env(8, seed=4, arrays="dlpack", copy=False)
+        ref = gpuvet.Drop7Env(8, seed=4)
+        obs, info = env.reset()
+        o2, i2 = ref.reset()
+        self.assertIsInstance(obs, gpuvet.Array)
+        self.assertEqual(obs.__dlpack_device__(), (1, 0))
+        self.assertEqual((obs.shape, obs.dtype, obs.device), ((8, 12, 7, 7), "float32", "cpu"))
+        v = np.from_dlpack(obs)
+        self.assertEqual(v.ctypes.data, obs.ptr, "numpy.from_dlpack copied")
+        self.assertTrue(np.array_equal(v, o2))
+        mask = info["action_mask"]
+        self.assertEqual(mask.dtype, "bool")
+        self.assertTrue(np.array_equal(np.from_dlpack(mask.as_uint8()).astype(bool), i2["action_mask"]))
+        steps = 0
+        for _ in range(60):
+            a = env.sample()                     # a gpuvet.Array too, accepted as actions
+            self.assertTrue(np.array_equal(a.numpy(), ref.sample()))
+            r1, r2 = env.step(a), ref.step(a.numpy())
+            for x, y in zip(r1[:4], r2[:4]):
+                self.assertTrue(np.array_equal(x.numpy(), y))
+            self.assertTrue(np.array_equal(r1[4]["action_mask"].numpy(), r2[4]["action_mask"]))
+            self.assertTrue(np.array_equal(v, r2[0]), "the step did not write into the shared observation")
+            steps += 1
+        # a capsule holds one reference to the owner (the environment's array) until its deleter runs
+        own = env._obs
+        rc = sys.getrefcount(own)
+        cap = obs.__dlpack__()
+        self.assertEqual(sys.getrefcount(own), rc + 1)
+        del cap
+        self.assertEqual(sys.getrefcount(own), rc, "an unconsumed capsule leaked its reference")
+        w = np.from_dlpack(gpuvet.as_dlpack(np.arange(12, dtype=np.uint64).reshape(3, 4)))
+        self.assertEqual(w.dtype, np.uint64)
+        self.assertEqual(w[2, 3], 11)
+        self.say("Drop7Env(arrays='dlpack') gives gpuvet.Array kDLCPU (1, 0): numpy.from_dlpack shares the "
+                 "observation (same address) and sees %d steps write into it; every array equal to the NumPy "
+                 "environment's, the bool mask as kDLBool and through as_uint8(); an unconsumed capsule releases "
+                 "its reference; as_dlpack(uint64 (3,4)) round trip" % steps)
+
+    def test_cpu_arrays_torch(self):
+        try:
+            import torch
+        except ImportError:
+            self.skipTest("torch is not importable here (Debian's python3-torch): torch.from_dlpack not tried")
+        env = gpuvet.Drop7Env(16, seed=6, arrays="dlpack", copy=False)
+        obs, info = env.reset()
+        t = torch.from_dlpack(obs)
+        self.assertEqual(t.data_ptr(), obs.ptr, "torch.from_dlpack copied")
+        m = torch.from_dlpack(info["action_mask"].as_uint8())
+        self.assertEqual(m.data_ptr(), info["action_mask"].ptr)
+        try:
+            mb = torch.from_dlpack(info["action_mask"])
+            boolean = "read as %s" % mb.dtype
+        except Exception as e:    # torch before DLPack's bool (Debian 12's 1.13)
+            boolean = "refused by this torch (%s), as_uint8() read" % str(e).splitlines()[0][:60]
+        env.step(env.sample())
+        self.assertTrue(torch.equal(t, torch.from_numpy(env._obs)))
+        own = env._obs
+        rc = sys.getrefcount(own)
+        t2 = torch.from_dlpack(obs)
+        self.assertEqual(sys.getrefcount(own), rc + 1)
+        snap = t2.clone()
+        del env, obs, info, t
+        self.assertTrue(torch.equal(t2, snap))
+        before = sys.getrefcount(own)
+        del t2   # its deleter lets the environment's array go
+        self.assertEqual(sys.getrefcount(own), before - 1, "the tensor's capsule did not release its reference")
+        con = gpuvet.ConsoleEnv(roms()[0][1], 2, frameskip=3, arrays="dlpack", grey=True, downscale=2)
+        plain = gpuvet.ConsoleEnv(roms()[0][1], 2, frameskip=3, grey=True, downscale=2)
+        f1, f2 = con.reset()[0], plain.reset()[0]
+        tf = torch.from_dlpack(f1)
+        self.assertEqual(tuple(tf.shape), (2, 120, 128))
+        self.assertTrue(torch.equal(tf, torch.from_numpy(f2)))
+        self.say("torch %s: torch.from_dlpack(gpuvet.Array kDLCPU) shares the observation (same data_ptr), a step "
+                 "shows through, the tensor keeps the memory alive after the environment is dropped (one reference "
+                 "per capsule); the bool mask %s; ConsoleEnv(arrays='dlpack') grey 2x2 frames equal the NumPy ones"
+                 % (torch.__version__, boolean))
 
 
 def roms():
@@ -494,7 +584,9 @@ class TestConsole(Said):
         expect(gpuvet.InputError, lambda: env.load_state(5, env.save_state(0)), "instance 5 of 2")
         expect(gpuvet.InputError, lambda: env.peek([0, 1 << 20]), "a RAM offset past the end")
         expect(gpuvet.InputError, lambda: env.button_mask("Turbo"), "button Turbo")
-        expect(gpuvet.EnvError, lambda: gpuvet.ConsoleEnv(nes, 1, video="device"), "video device (CPU variant)")
+        if not GPU:
+            expect(gpuvet.EnvError, lambda: gpuvet.ConsoleEnv(nes, 1, video="device"), "video device (no GPU here)",
+                   ["run", nes, "--video", "device", "--frames", 1])
         self.say("%d bad inputs raised one-line exceptions, never a crash: %s" % (len(cases), ", ".join(cases)))
 
 
@@ -516,29 +608,5 @@ class TestExample(Said):
         self.say("the self-play example of docs/PYTHON.md ran for 12 s: " + last)
 
 
-class Result(unittest.TextTestResult):
-    def addSuccess(self, test):
-        super().addSuccess(test)
-        print("PASS python %s: %s" % (test._testMethodName, getattr(test, "said", "") or "ran"), flush=True)
-
-    def addFailure(self, test, err):
-        super().addFailure(test, err)
-        msg = str(err[1]).strip().splitlines()
-        print("FAIL python %s: %s" % (test._testMethodName, " ".join(msg)[:600]), flush=True)
-
-    def addError(self, test, err):
-        super().addError(test, err)
-        print("FAIL python %s: %s: %s" % (test._testMethodName, err[0].__name__, str(err[1]).strip()[:600]),
-              flush=True)
-
-    def addSkip(self, test, reason):
-        super().addSkip(test, reason)
-        print("SKIP python %s: %s" % (test._testMethodName, reason), flush=True)
-
-
 if __name__ == "__main__":
-    suite = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
-    if len(sys.argv) > 1:
-        suite = unittest.TestSuite(t for s in suite for t in s if any(a in t.id() for a in sys.argv[1:]))
-    r = unittest.TextTestRunner(stream=sys.stderr, resultclass=Result, verbosity=0).run(suite)
-    sys.exit(0 if r.wasSuccessful() else 1)
+    main(sys.modules[__name__], "python")

@@ -4,7 +4,10 @@
 # as it is), then tests/python/test_gpuvet.py (unittest) in it, which prints a PASS, FAIL or
 # SKIP line per test: Drop7Env's records against `gpuvet bench drop7` / `gpuvet play` and the
 # engine, ConsoleEnv's frames and hashes against `gpuvet run`, state round trips, work RAM,
-# bad input as exceptions, PyTorch where it is importable, and the example of docs/PYTHON.md.
+# bad input as exceptions, PyTorch where it is importable, and the example of docs/PYTHON.md;
+# then tests/python/test_device.py, the GPU side (SKIP lines with the reason where no GPU can be
+# used). The package is built over the library variant of GV_BUILD (GPUVET_GPU=cuda for a
+# build/cuda* build, else cpu), so that its messages are those of the CLI under test.
 . "$GV_ROOT/tests/lib.sh"
 export OMP_WAIT_POLICY=passive PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_CACHE_DIR=1
 py=${GV_PY_SYS:-/usr/bin/python3}
@@ -25,12 +28,20 @@ if ! "$py" -m venv --system-site-packages "$venv" >"$T_TMP/venv.log" 2>&1; then
 fi
 cp -r "$GV_ROOT/python" "$T_TMP/src"
 rm -rf "$T_TMP/src/build" "$T_TMP/src"/*.egg-info
+case $(basename "${GV_BUILD:-cpu}") in
+  cuda*) gpu=cuda ;;
+  *) gpu=cpu ;;
+esac
 start=$(date +%s)
-if GPUVET_ROOT=$GV_ROOT "$venv/bin/pip" install --no-build-isolation --no-index "$T_TMP/src" >"$T_TMP/pip.log" 2>&1; then
-  pass "python install" "pip install --no-build-isolation --no-index into a fresh venv over $py (--system-site-packages) in $(( $(date +%s) - start )) s"
+if GPUVET_GPU=$gpu GPUVET_ROOT=$GV_ROOT "$venv/bin/pip" install --no-build-isolation --no-index "$T_TMP/src" >"$T_TMP/pip.log" 2>&1; then
+  pass "python install" "pip install --no-build-isolation --no-index into a fresh venv over $py (--system-site-packages) in $(( $(date +%s) - start )) s ($gpu variant of the library)"
 else
   fail "python install" "pip install failed: $(grep -m 1 -iE 'error' "$T_TMP/pip.log")"
   tail -n 20 "$T_TMP/pip.log" >&2
   exit 0
 fi
-cd "$T_TMP" && GV_PY_TMP=$T_TMP "$venv/bin/python" "$GV_ROOT/tests/python/test_gpuvet.py"
+cd "$T_TMP" || exit 1
+GV_PY_TMP=$T_TMP "$venv/bin/python" "$GV_ROOT/tests/python/test_gpuvet.py"
+rc=$?
+GV_PY_TMP=$T_TMP "$venv/bin/python" "$GV_ROOT/tests/python/test_device.py" || rc=1
+exit $rc

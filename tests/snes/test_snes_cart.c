@@ -3,7 +3,8 @@
  * included), copier headers dropped, header fields the console ignores (checksum, ROM and
  * SRAM size codes) loading with one warning line, the bus image of sizes that are not a
  * power of two (worked out the long way), and what cannot run (truncated, no header,
- * coprocessor cartridges by their chip type) refused with one line naming the file. */
+ * coprocessor cartridges by their chip type, the Super FX excepted: it loads with its RAM
+ * size) refused with one line naming the file. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -243,10 +244,22 @@ int main(void)
     t_check(snes_cart_detect(zero, 256 * 1024) == 0, "no header detect", "detect gives %d (want 0)",
             snes_cart_detect(zero, 256 * 1024));
     free(zero);
+    /* the Super FX loads: chip GSU, Game Pak RAM 32 KiB without an extended header (as Star
+     * Fox), the expansion RAM byte's size with one ($FFDA = $33, $FFBD = 6: 64 KiB),
+     * battery for chipset $15 and not $14 */
     uint8_t *cop = make_rom(256, SNES_MAP_LOROM, 0x15, 0, 0);
-    refuse("coprocessor", cop, 256 * 1024, "Super FX");
-    cop[0x7FDE] ^= 0x11; /* a bad checksum does not change why it is refused */
-    refuse("coprocessor, bad checksum", cop, 256 * 1024, "cartridge type $15: a Super FX");
+    const snes_cart_info *gi = loads("super fx", cop, 256 * 1024, SNES_MAP_LOROM, NULL);
+    t_check(gi && gi->chip == SNES_CHIP_GSU && gi->sram_size == 0x8000 && gi->has_battery, "super fx ram",
+            "chip %d (want %d), RAM %zu (want 32768), battery %d (want 1)", gi ? gi->chip : -1, SNES_CHIP_GSU,
+            gi ? gi->sram_size : 0, gi ? gi->has_battery : -1);
+    cop[0x7FDA] = 0x33, cop[0x7FBD] = 0x06, cop[0x7FD6] = 0x14;
+    snes_rom_sign(cop, 256 * 1024, 0x7FC0);
+    gi = loads("super fx expansion ram", cop, 256 * 1024, SNES_MAP_LOROM, NULL);
+    t_check(gi && gi->chip == SNES_CHIP_GSU && gi->sram_size == 0x10000 && !gi->has_battery, "super fx expansion ram size",
+            "chip %d, RAM %zu (want 65536), battery %d (want 0)", gi ? gi->chip : -1, gi ? gi->sram_size : 0,
+            gi ? gi->has_battery : -1);
+    cop[0x7FDE] ^= 0x11; /* a bad checksum: loads with its warning */
+    loads("super fx, bad checksum", cop, 256 * 1024, SNES_MAP_LOROM, "checksum");
     cop[0x7FD6] = 0x35; /* SA-1 */
     refuse("sa-1", cop, 256 * 1024, "SA-1");
     cop[0x7FD6] = 0x03; /* DSP-n */

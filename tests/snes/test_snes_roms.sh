@@ -50,6 +50,9 @@ verdict vram_test
 # the sound CPU's TEST register: its wait bits slow the SPC700 (RAM and I/O waits, counted
 # against timer 0), its timer bits hold the timers' clock (the next tick comes later)
 verdict spc_test
+# the Super FX: GSU programs (gsu_asm.py) over every opcode family, prefixes, the byte after
+# a jump, PLOT/RPIX in each depth/height/option, the code cache, against gsu_model.py
+verdict gsu_test
 # the MSU-1 (msu_test.sfc with msu_test.msu and two tracks beside it, gen_msu.py): the ID
 # string, the status, the data port after seeks, a missing track, a track that ends
 verdict msu_test
@@ -86,7 +89,7 @@ hashes() { # rom frames video instances
   "$G" run snes "$R/$1.sfc" --frames "$2" --video "$3" --instances "$4" --no-battery -q 2>"$T_TMP/err" |
     grep -E '^(video|audio)_hash' | tr '\n' ' '
 }
-for rom in cpu_test ppu_scene bench_scene ppu_direct ppu_bright ppu_scroll obj_wrap opt_test; do
+for rom in cpu_test ppu_scene bench_scene ppu_direct ppu_bright ppu_scroll obj_wrap opt_test gsu_scene gsu_test; do
   ref=$(hashes $rom 120 native 1)
   for cfg in "host 1" "host 3"; do
     set -- $cfg
@@ -159,7 +162,7 @@ expect_exit "snes --model" 2 "$G" run snes "$R/cpu_test.sfc" --model cgb
 expect_grep "snes copier header" '^test ROM: passed' "$T_TMP/out"
 
 # ---- save states ------------------------------------------------------------------------
-for rom in cpu_test ppu_scene msu_test; do
+for rom in cpu_test ppu_scene gsu_test gsu_scene msu_test; do
   "$G" run snes "$R/$rom.sfc" --frames 200 --save-state "$T_TMP/s3" --png "$T_TMP/p3.png" --wav "$T_TMP/w3.wav" --no-battery -q >/dev/null
   "$G" run snes "$R/$rom.sfc" --frames 120 --save-state "$T_TMP/s1" --no-battery -q >/dev/null
   "$G" run snes "$R/$rom.sfc" --load-state "$T_TMP/s1" --frames 80 --save-state "$T_TMP/s2" \
@@ -183,14 +186,19 @@ printf 'GVGBSTAT\002\000\000\000' >"$T_TMP/gb.state"
 head -c 5000 /dev/zero >>"$T_TMP/gb.state"
 expect_exit "snes Game Boy state" 2 "$G" run snes "$R/cpu_test.sfc" --load-state "$T_TMP/gb.state" --frames 1 --no-battery
 
-# ---- battery RAM: the status block survives in the .sav file ----------------------------
-cp "$R/cpu_test.sfc" "$T_TMP/bat.sfc"
-"$G" run "$T_TMP/bat.sfc" --frames 60 -q >/dev/null 2>&1
-if [ "$(wc -c <"$T_TMP/bat.sav" 2>/dev/null)" = 8192 ] && [ "$(od -An -tx1 -j1 -N3 "$T_TMP/bat.sav" | tr -d ' ')" = deb061 ]; then
-  pass "snes battery" "bat.sav: 8192 bytes, the status block's signature DE B0 61 at +1"
-else
-  fail "snes battery" "bat.sav: $(wc -c <"$T_TMP/bat.sav" 2>/dev/null) bytes, +1: $(od -An -tx1 -j1 -N3 "$T_TMP/bat.sav" 2>/dev/null)"
-fi
+# ---- battery RAM: the status block survives in the .sav file (a Super FX cartridge's: its
+# 128 KiB Game Pak RAM, the size of the expansion RAM byte) ---------------------------------
+for b in bat:cpu_test:8192 gbat:gsu_test:131072; do
+  f=${b%%:*} rom=${b#*:} size=${b##*:}
+  rom=${rom%%:*}
+  cp "$R/$rom.sfc" "$T_TMP/$f.sfc"
+  "$G" run "$T_TMP/$f.sfc" --frames 60 -q >/dev/null 2>&1
+  if [ "$(wc -c <"$T_TMP/$f.sav" 2>/dev/null)" = $size ] && [ "$(od -An -tx1 -j1 -N3 "$T_TMP/$f.sav" | tr -d ' ')" = deb061 ]; then
+    pass "snes battery $rom" "$f.sav: $size bytes, the status block's signature DE B0 61 at +1"
+  else
+    fail "snes battery $rom" "$f.sav: $(wc -c <"$T_TMP/$f.sav" 2>/dev/null) bytes, +1: $(od -An -tx1 -j1 -N3 "$T_TMP/$f.sav" 2>/dev/null)"
+  fi
+done
 head -c 100 /dev/zero >"$T_TMP/bat.sav"
 expect_exit "snes battery of the wrong size" 2 "$G" run "$T_TMP/bat.sfc" --frames 1
 

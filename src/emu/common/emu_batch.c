@@ -693,6 +693,19 @@ const uint8_t *emu_batch_instance_frame(const emu_batch *b, int i)
     return NULL;
 }
 
+gv_status emu_batch_device_obs(emu_batch *b, int down, int grey, const uint8_t **out, int *device, gv_err *err)
+{
+    *out = NULL;
+    *device = -1;
+    if (!b->vdev)
+        return gv_fail(err, GV_ERR_INPUT, "no device frames: the video renderer is '%s', not 'device'",
+                       emu_renderer_name(b->cfg.video));
+    if (down < 1 || b->con->width % down || b->con->height % down)
+        return gv_fail(err, GV_ERR_INPUT, "downscale %d: give a factor that divides the %s's %dx%d frame", down,
+                       b->con->name, b->con->width, b->con->height);
+    return emu_gpu_obs(b->gpu, b->con->width, b->con->height, down, grey, out, device, err);
+}
+
 const int16_t *emu_batch_frame_audio(const emu_batch *b, int *n)
 {
     *n = b->nfa;

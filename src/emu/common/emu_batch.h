@@ -86,6 +86,11 @@ const uint8_t *emu_batch_frame_video(const emu_batch *b);
  * valid until the next run, power or reset; NULL when the video renderer is 'none' or the
  * device (which keeps only instance 0's frame). */
 const uint8_t *emu_batch_instance_frame(const emu_batch *b, int i);
+/* With device video: every instance's last frame made smaller on the device (emu_gpu_obs:
+ * down x down blocks averaged, grey with grey) in device memory of GPU *device, n x h/down x
+ * w/down x (grey ? 1 : 3) bytes at *out, valid until the next call, run, power or free.
+ * GV_ERR_INPUT when the video renderer is not the device or down does not divide the frame. */
+gv_status emu_batch_device_obs(emu_batch *b, int down, int grey, const uint8_t **out, int *device, gv_err *err);
 /* Instance 0's samples of the frame just run by the native or host audio renderer (n
  * sample frames; 0 after a trapped frame), valid until the next run. */
 const int16_t *emu_batch_frame_audio(const emu_batch *b, int *n);

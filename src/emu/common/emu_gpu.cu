@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "emu/common/emu_gpu.h"
+#include "emu/common/frame_reduce.h"
 
 typedef struct {
     uint8_t *h_v, *h_a, *d_v, *d_a; /* packed logs */
@@ -29,6 +30,9 @@ struct emu_gpu {
     char name[256];
     cudaStream_t stream;
     slot_t s[2];
+    int last;                       /* the slot submitted last: its video results are the newest */
+    uint8_t *d_obs;                 /* emu_gpu_obs's output */
+    size_t cap_obs;
 };
 
 static void slot_free(slot_t *s)
@@ -52,6 +56,7 @@ extern "C" void emu_gpu_close(emu_gpu *g)
     }
     for (int k = 0; k < 2; k++)
         slot_free(&g->s[k]);
+    gpu_free(g->d_obs);
     if (g->stream)
         (void)cudaStreamDestroy(g->stream);
     free(g);
@@ -199,6 +204,7 @@ extern "C" gv_status emu_gpu_submit(emu_gpu *g, int slot, size_t vbytes, size_t 
                    err);
     GV_GPU_TRY(cudaEventRecord(s->done, g->stream), err);
     s->pending = 1;
+    g->last = slot & 1;
     return GV_OK;
 }
 
@@ -222,6 +228,45 @@ extern "C" gv_status emu_gpu_frame(emu_gpu *g, int i, uint8_t *rgb, gv_err *err)
         return gv_fail(err, GV_ERR_INTERNAL, "internal error: no device frame for instance %d", i);
     GV_GPU_TRY(cudaStreamSynchronize(g->stream), err);
     return g->ops->frame(g->dev, (void *)g->stream, i, rgb, err);
+}
+
+/* One thread per output byte (frame_reduce.h). */
+__global__ void emu_k_reduce(const uint8_t *frames, int w, int h, int down, int grey, size_t total, uint8_t *out)
+{
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t < total)
+        out[t] = emu_reduce_at(frames, w, h, down, grey, t);
+}
+
+extern "C" gv_status emu_gpu_obs(emu_gpu *g, int w, int h, int down, int grey, const uint8_t **out, int *device,
+                                 gv_err *err)
+{
+    *out = NULL;
+    *device = g->id.index;
+    if (!g->video)
+        return gv_fail(err, GV_ERR_INPUT, "no device frames: the video renderer is not 'device'");
+    if (down < 1 || w % down || h % down)
+        return gv_fail(err, GV_ERR_INPUT, "downscale %d does not divide the %dx%d frame", down, w, h);
+    const uint8_t *frames = g->ops->vres_is_hash ? g->ops->frames(g->dev) : g->s[g->last].d_vres;
+    size_t n = (size_t)g->n, total = n * (size_t)(w / down) * (size_t)(h / down) * (grey ? 1 : 3);
+    GV_GPU_TRY(cudaSetDevice(g->id.index), err);
+    GV_GPU_TRY(cudaDeviceSynchronize(), err); /* readers of the last output (any stream) are done */
+    if (total > g->cap_obs) {
+        (void)cudaFree(g->d_obs);
+        g->d_obs = NULL;
+        g->cap_obs = 0;
+        GV_GPU_TRY(cudaMalloc((void **)&g->d_obs, total), err);
+        g->cap_obs = total;
+    }
+    if (down == 1 && !grey) {
+        GV_GPU_TRY(cudaMemcpyAsync(g->d_obs, frames, total, cudaMemcpyDeviceToDevice, g->stream), err);
+    } else {
+        emu_k_reduce<<<gpu_blocks(total, 256), 256, 0, g->stream>>>(frames, w, h, down, grey, total, g->d_obs);
+        GV_GPU_TRY(cudaGetLastError(), err);
+    }
+    GV_GPU_TRY(cudaStreamSynchronize(g->stream), err);
+    *out = g->d_obs;
+    return GV_OK;
 }
 
 extern "C" const char *emu_gpu_name(const emu_gpu *g)

@@ -48,6 +48,9 @@ typedef struct emu_gpu_ops {
     gv_status (*frame)(void *dev, void *stream, int i, uint8_t *rgb, gv_err *err);
     /* Frees what open allocated (not dev itself). */
     void (*close)(void *dev);
+    /* The device memory of every instance's last frame, n frames of RGB888 one after another,
+     * when vres_is_hash (else NULL: the frames are the video results). */
+    const uint8_t *(*frames)(void *dev);
 } emu_gpu_ops;
 
 typedef struct emu_gpu emu_gpu;
@@ -67,6 +70,13 @@ gv_status emu_gpu_submit(emu_gpu *g, int slot, size_t vbytes, size_t abytes, int
 gv_status emu_gpu_wait(emu_gpu *g, int slot, const uint8_t **vres, const uint8_t **ares, gv_err *err);
 /* Instance i's last frame from the device's resident state (ops->frame). */
 gv_status emu_gpu_frame(emu_gpu *g, int i, uint8_t *rgb, gv_err *err);
+/* Every instance's last frame (w x h RGB888 each) made smaller on the device
+ * (frame_reduce.h: down x down blocks averaged, grey with grey) into a device buffer the
+ * pipeline owns, n x h/down x w/down x (grey ? 1 : 3) bytes, valid until the next call or
+ * close; *out gets it, *device the GPU's ordinal. Waits for all work queued on the device
+ * first (readers of the last output included) and returns when the result is in place.
+ * GV_ERR_INPUT without device video. */
+gv_status emu_gpu_obs(emu_gpu *g, int w, int h, int down, int grey, const uint8_t **out, int *device, gv_err *err);
 /* The device's name for records ("NVIDIA H200"). */
 const char *emu_gpu_name(const emu_gpu *g);
 void emu_gpu_close(emu_gpu *g);

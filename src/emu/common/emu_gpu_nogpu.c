@@ -35,6 +35,11 @@ gv_status emu_gpu_frame(emu_gpu *g, int i, uint8_t *rgb, gv_err *err)
     return gv_fail(err, GV_ERR_ENV, NO_GPU_MSG);
 }
 
+gv_status emu_gpu_obs(emu_gpu *g, int w, int h, int down, int grey, const uint8_t **out, int *device, gv_err *err)
+{
+    return gv_fail(err, GV_ERR_ENV, NO_GPU_MSG);
+}
+
 const char *emu_gpu_name(const emu_gpu *g)
 {
     return "none";

@@ -132,7 +132,12 @@ static gv_status gb_gpu_frame(void *dev, void *stream, int i, uint8_t *rgb, gv_e
     return GV_OK;
 }
 
+static const uint8_t *gb_gpu_frames(void *dev)
+{
+    return ((gb_gpu *)dev)->d_fb;
+}
+
 /* Not const: hipcc would emit a const table for the device too, referring to host functions. */
 extern "C" emu_gpu_ops gb_gpu_ops = {
-    8, 1, 2 * sizeof(int16_t), sizeof(gb_gpu), gb_gpu_open, gb_gpu_launch, gb_gpu_frame, gb_gpu_close,
+    8, 1, 2 * sizeof(int16_t), sizeof(gb_gpu), gb_gpu_open, gb_gpu_launch, gb_gpu_frame, gb_gpu_close, gb_gpu_frames,
 };

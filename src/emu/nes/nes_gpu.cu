@@ -114,8 +114,8 @@ static gv_status nes_gpu_launch(void *dev, const emu_gpu_io *io, gv_err *err)
     return GV_OK;
 }
 
-/* The video result is the frame itself: no frame operation. */
+/* The video result is the frame itself: no frame or frames operation. */
 /* Not const: hipcc would emit a const table for the device too, referring to host functions. */
 extern "C" emu_gpu_ops nes_gpu_ops = {
-    NES_RGB_BYTES, 0, sizeof(uint64_t), sizeof(nes_gpu), nes_gpu_open, nes_gpu_launch, NULL, nes_gpu_close,
+    NES_RGB_BYTES, 0, sizeof(uint64_t), sizeof(nes_gpu), nes_gpu_open, nes_gpu_launch, NULL, nes_gpu_close, NULL,
 };

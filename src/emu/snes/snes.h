@@ -44,7 +44,11 @@ typedef struct {
     uint16_t checksum;         /* the header's (a mismatch is a warning: snes_cart_warning) */
     uint16_t sum;              /* the ROM's own 16-bit sum (snes_rom_checksum) */
     uint64_t hash;             /* XXH3-64 of the ROM (without the copier header) */
+    int chip;                  /* SNES_CHIP_*: the coprocessor the chipset byte names */
 } snes_cart_info;
+
+/* The coprocessors gpuvet emulates (snes_cart_info.chip). */
+enum { SNES_CHIP_NONE = 0, SNES_CHIP_GSU = 1 };
 
 /* 2 when data (after a copier header) has a plausible SNES header (snes_find_header), 0
  * otherwise; no side effects, any input. */
@@ -62,8 +66,9 @@ size_t snes_map_offset(int map, uint32_t addr);
 const char *snes_map_name(int map);
 /* Parses a ROM image as the console would run it (copied; a 512-byte copier header is
  * dropped). name labels messages. Truncated or odd-sized images, images over 8 MiB, no
- * plausible header in any layout and coprocessor cartridges (by the chipset byte) are
- * GV_ERR_INPUT with one line naming the file. A checksum that does not match the ROM, a ROM
+ * plausible header in any layout and the coprocessor cartridges gpuvet does not emulate (by
+ * the chipset byte) are GV_ERR_INPUT with one line naming the file; Super FX (GSU) cartridges load (chipset $13-$15,
+ * $1A; their RAM size from the extended header's expansion RAM byte). A checksum that does not match the ROM, a ROM
  * size code that does not cover the file and an SRAM size code over 128 KiB load, with one
  * line of warning (snes_cart_warning). */
 gv_status snes_cart_load(const uint8_t *data, size_t len, const char *name, snes_cart **out, gv_err *err);

@@ -7,8 +7,9 @@
  * 512-byte copier header (image size = 512 mod 1024) is dropped. The ROM is kept as the
  * cartridge bus sees it: sizes that are not a power of two mirrored up to one (the part
  * above the largest power of two p repeated over the next p bytes, recursively).
- * Cartridges with a coprocessor (chipset byte $x3-$x6: DSP-n, Super FX, SA-1, S-DD1, ...)
- * are refused by their chip type: none is emulated. */
+ * Cartridges with a coprocessor (chipset byte $x3-$x6: DSP-n, SA-1, S-DD1, ...) are refused
+ * by their chip type, except the Super FX (snes_gsu.h): chipset $13-$16 or $1A in a LoROM
+ * header loads with chip SNES_CHIP_GSU and its Game Pak RAM size. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -285,7 +286,13 @@ gv_status snes_cart_load(const uint8_t *data, size_t len, const char *name, snes
     ci.region = h[0x19];
     ci.version = h[0x1B];
     ci.checksum = (uint16_t)(h[0x1E] | h[0x1F] << 8);
-    if ((ci.type & 0x0F) >= 0x03 && (ci.type & 0x0F) <= 0x06)
+    /* the Super FX: chipset $1x with ROM+GSU ($x3), +RAM ($x4), +RAM+battery ($x5, $x6
+     * and GSU-2's $xA) in a LoROM header (fullsnes, GSU cartridge header) */
+    int gsu = (ci.type >> 4) == 0x1 && (((ci.type & 0x0F) >= 0x03 && (ci.type & 0x0F) <= 0x06) || (ci.type & 0x0F) == 0x0A) &&
+              (ci.map_mode & 0x0F) != 0x03 && map == SNES_MAP_LOROM;
+    if (gsu)
+        ci.chip = SNES_CHIP_GSU;
+    else if ((ci.type & 0x0F) >= 0x03 && (ci.type & 0x0F) <= 0x06)
         return gv_fail(err, GV_ERR_INPUT,
                        "%s: cartridge type $%02X: a %s coprocessor cartridge; gpuvet emulates none (it runs ROM, ROM+RAM "
                        "and ROM+RAM+battery cartridges)",
@@ -309,6 +316,15 @@ gv_status snes_cart_load(const uint8_t *data, size_t len, const char *name, snes
     if ((ci.type & 0x0F) >= 0x01 && sc)
         ci.sram_size = (size_t)1024 << sc;
     ci.has_battery = (ci.type & 0x0F) == 0x02 && ci.sram_size;
+    if (gsu) {
+        /* Game Pak RAM: the extended header's expansion RAM size ($FFBD, with $FFDA = $33),
+         * else the SRAM size byte, else 32 KiB (Star Fox has no extended header); 8 KiB
+         * at least (the SNES's $6000-$7FFF window), 128 KiB at most */
+        uint8_t ec = h[0x1A] == 0x33 && ci.header_at >= 0x10 ? d[ci.header_at - 0x10 + 0x0D] : 0;
+        size_t rs = ec >= 1 && ec <= 7 ? (size_t)1024 << ec : ci.sram_size ? ci.sram_size : 0x8000;
+        ci.sram_size = rs < 0x2000 ? 0x2000 : rs;
+        ci.has_battery = (ci.type & 0x0F) == 0x05 || (ci.type & 0x0F) == 0x06 || (ci.type & 0x0F) == 0x0A;
+    }
     ci.hash = gv_hash64(d, n);
     snes_cart *c = calloc(1, sizeof *c);
     size_t bs = pow2_at_least(n);

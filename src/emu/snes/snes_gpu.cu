@@ -88,7 +88,13 @@ static gv_status snes_gpu_frame(void *dev, void *stream, int i, uint8_t *rgb, gv
     return GV_OK;
 }
 
+static const uint8_t *snes_gpu_frames(void *dev)
+{
+    return ((snes_gpu *)dev)->d_fb;
+}
+
 /* Not const: hipcc would emit a const table for the device too, referring to host functions. */
 extern "C" emu_gpu_ops snes_gpu_ops = {
     8, 1, 2 * sizeof(int16_t), sizeof(snes_gpu), snes_gpu_open, snes_gpu_launch, snes_gpu_frame, snes_gpu_close,
+    snes_gpu_frames,
 };

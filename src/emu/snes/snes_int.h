@@ -8,6 +8,7 @@
 #include "emu/snes/snes.h"
 #include "emu/snes/snes_cpu.h"
 #include "emu/snes/snes_dsp.h"
+#include "emu/snes/snes_gsu.h"
 #include "emu/snes/snes_msu.h"
 #include "emu/snes/snes_spc.h"
 #include "emu/snes/snes_video.h"
@@ -126,7 +127,8 @@ struct snes {
     size_t msu_mixed;          /* 32 kHz samples of this frame the MSU-1 has been mixed into */
     size_t rom_map;            /* bytes of ROM address space (a power of two, at least 32 KiB) */
     uint8_t *romcopy;          /* the cartridge's bus image (snes_cart_bus), rom_map bytes */
-    uint8_t *sram;             /* sram_size bytes, or NULL */
+    uint8_t *sram;             /* sram_size bytes, or NULL (a GSU cartridge: its Game Pak RAM) */
+    snes_gsu *gsu;             /* the Super FX of a GSU cartridge, or NULL */
     size_t sram_size;
     unsigned outputs;
     emu_line_fn trace;
@@ -143,6 +145,9 @@ struct snes {
 
 /* snes_machine.c */
 void snes_map_pages(snes *m);
+/* A GSU cartridge: the GSU run up to master clock clk, the page table rebuilt when the bus
+ * ownership changed, the CPU's IRQ line updated. */
+void snes_gsu_sync(snes *m, uint64_t clk);
 uint64_t snes_spc_time(uint64_t master_clock);
 void snes_sync_spc(snes *m, uint64_t master_clock);
 

@@ -43,10 +43,65 @@ static inline uint32_t line_of(const snes *m, uint64_t clk, uint32_t *hclk)
 
 /* ---- the memory map ------------------------------------------------------------------- */
 
+/* The page table of a GSU cartridge (fullsnes, GSU memory map at the SNES side): banks
+ * $00-$3F/$80-$BF: WRAM, I/O (the GSU's registers at $3000-$34FF), the first 8 KiB of
+ * Game Pak RAM at $6000-$7FFF, ROM in LoROM fashion at $8000-$FFFF; $40-$5F/$C0-$DF: the
+ * same ROM linear; $70-$71/$F0-$F1: Game Pak RAM; the rest open bus. While the GSU runs
+ * with RON (RAN) the ROM (RAM) pages go to the slow path: fixed vector bytes (open bus). */
+static void gsu_map_pages(snes *m)
+{
+    snes_cpu_bus *b = &m->bus;
+    int rom_off = snes_gsu_owns_rom(m->gsu), ram_off = snes_gsu_owns_ram(m->gsu);
+    size_t rmask = m->rom_map - 1, smask = m->sram_size - 1;
+    for (uint32_t bank = 0; bank < 256; bank++) {
+        uint32_t lb = bank & 0x7F;
+        for (uint32_t pg = 0; pg < 16; pg++) {
+            snes_cpu_page *p = &b->page[bank << 4 | pg];
+            p->r = NULL, p->w = NULL, p->len = 8;
+            if (bank == 0x7E || bank == 0x7F) {
+                p->r = p->w = m->s.wram + (size_t)(bank - 0x7E) * 0x10000 + pg * 0x1000;
+            } else if (lb < 0x40 && pg < 2) {
+                p->r = p->w = m->s.wram + pg * 0x1000;
+            } else if (lb < 0x40 && pg < 6) {
+                continue; /* I/O */
+            } else if (lb < 0x40 && pg < 8) {
+                if (!ram_off)
+                    p->r = p->w = m->sram + (((pg - 6) * 0x1000u) & smask);
+            } else if (lb < 0x40) {
+                if (!rom_off)
+                    p->r = m->romcopy + (((size_t)lb << 15 | (pg - 8) << 12) & rmask);
+            } else if (lb < 0x60) {
+                if (!rom_off)
+                    p->r = m->romcopy + (((size_t)(lb - 0x40) << 16 | pg << 12) & rmask);
+            } else if (lb == 0x70 || lb == 0x71) {
+                if (!ram_off)
+                    p->r = p->w = m->sram + (((size_t)(lb & 1) << 16 | pg << 12) & smask);
+            }
+        }
+    }
+}
+
+void snes_gsu_sync(snes *m, uint64_t clk)
+{
+    snes_gsu *g = m->gsu;
+    int irq = snes_gsu_irq(g);
+    snes_gsu_run(g, clk);
+    if (g->bus_changed) {
+        g->bus_changed = 0;
+        gsu_map_pages(m);
+    }
+    if (snes_gsu_irq(g) != irq)
+        snes_cpu_set_irq(&m->cpu, m->s.irq_flag || snes_gsu_irq(g), irq ? clk : g->s.stop_at);
+}
+
 /* Fills the page table from the cartridge, WRAM, SRAM and MEMSEL. */
 void snes_map_pages(snes *m)
 {
     snes_cpu_bus *b = &m->bus;
+    if (m->gsu) {
+        gsu_map_pages(m);
+        return;
+    }
     int hi = snes_map_is_hi(m->ci->map);
     for (uint32_t bank = 0; bank < 256; bank++) {
         uint32_t lb = bank & 0x7F;
@@ -90,7 +145,7 @@ void snes_map_pages(snes *m)
 /* SRAM behind the slow path (smaller than a page): the byte at addr, or NULL. */
 static uint8_t *sram_at(snes *m, uint32_t addr)
 {
-    if (!m->sram_size)
+    if (!m->sram_size || m->gsu)
         return NULL;
     uint32_t lb = (addr >> 16) & 0x7F, a = addr & 0xFFFF;
     if (snes_map_is_hi(m->ci->map)) {
@@ -399,7 +454,7 @@ static uint8_t io_read(snes *m, uint32_t addr, uint64_t *clk)
     case 0x4211: {
         uint8_t v = (uint8_t)((m->s.irq_flag << 7) | (ob & 0x7F));
         m->s.irq_flag = 0;
-        snes_cpu_set_irq(&m->cpu, 0, *clk);
+        snes_cpu_set_irq(&m->cpu, m->gsu && snes_gsu_irq(m->gsu), *clk);
         return v;
     }
     case 0x4212: {
@@ -479,7 +534,7 @@ static void io_write(snes *m, uint32_t addr, uint8_t v, uint64_t *clk)
             snes_cpu_set_nmi(&m->cpu, *clk);
         if (!(v & 0x30)) {
             m->s.irq_flag = 0;
-            snes_cpu_set_irq(&m->cpu, 0, *clk);
+            snes_cpu_set_irq(&m->cpu, m->gsu && snes_gsu_irq(m->gsu), *clk);
         }
         return;
     }
@@ -540,17 +595,52 @@ static void io_write(snes *m, uint32_t addr, uint8_t v, uint64_t *clk)
 }
 
 /* The slow path of the fast bus: I/O, SRAM smaller than a page, open bus. */
+/* A GSU cartridge's slow path: the GSU's registers (the GSU brought up to the access
+ * first; SFR's IRQ bit read out changes the IRQ line), and ROM or RAM while the GSU owns
+ * it: fixed vector bytes from ROM, open bus from RAM (writes dropped). */
+static uint8_t gsu_read(snes *m, uint32_t addr, uint64_t clk)
+{
+    uint32_t lb = (addr >> 16) & 0x7F, a = addr & 0xFFFF;
+    if (lb < 0x40 && a >= 0x3000 && a < 0x3500) {
+        snes_gsu_sync(m, clk);
+        int irq = snes_gsu_irq(m->gsu);
+        uint8_t v = snes_gsu_io_read(m->gsu, (uint16_t)a, snes_cpu_open_bus(&m->cpu));
+        if (irq && !snes_gsu_irq(m->gsu))
+            snes_cpu_set_irq(&m->cpu, m->s.irq_flag, clk);
+        return v;
+    }
+    if ((lb < 0x40 && a >= 0x8000) || (lb >= 0x40 && lb < 0x60))
+        return snes_gsu_rom_dummy((uint16_t)a);
+    return snes_cpu_open_bus(&m->cpu);
+}
+
+static void gsu_write(snes *m, uint32_t addr, uint8_t v, uint64_t clk)
+{
+    uint32_t lb = (addr >> 16) & 0x7F, a = addr & 0xFFFF;
+    if (lb < 0x40 && a >= 0x3000 && a < 0x3500) {
+        snes_gsu_sync(m, clk);
+        int irq = snes_gsu_irq(m->gsu);
+        snes_gsu_io_write(m->gsu, (uint16_t)a, v);
+        if (m->gsu->bus_changed)
+            snes_gsu_sync(m, clk);
+        if (irq != snes_gsu_irq(m->gsu))
+            snes_cpu_set_irq(&m->cpu, m->s.irq_flag || snes_gsu_irq(m->gsu), clk);
+    }
+}
+
 static uint8_t slow_read(void *ctx, uint32_t addr, uint64_t *clk)
 {
     snes *m = ctx;
     uint32_t lb = (addr >> 16) & 0x7F, a = addr & 0xFFFF;
     if (lb < 0x40 && a >= 0x2000 && a < 0x6000) {
         uint64_t c0 = *clk;
-        uint8_t v = io_read(m, addr, clk);
+        uint8_t v = m->gsu && a >= 0x3000 && a < 0x3500 ? gsu_read(m, addr, c0) : io_read(m, addr, clk);
         *clk = c0 + (a >= 0x4000 && a < 0x4200 ? 12 : 6);
         return v;
     }
     *clk += 8;
+    if (m->gsu)
+        return gsu_read(m, addr, *clk);
     uint8_t *s = sram_at(m, addr);
     return s ? *s : snes_cpu_open_bus(&m->cpu);
 }
@@ -561,7 +651,10 @@ static void slow_write(void *ctx, uint32_t addr, uint8_t v, uint64_t *clk)
     uint32_t lb = (addr >> 16) & 0x7F, a = addr & 0xFFFF;
     if (lb < 0x40 && a >= 0x2000 && a < 0x6000) {
         uint64_t c = *clk;
-        io_write(m, addr, v, &c); /* DMA moves c on */
+        if (m->gsu && a >= 0x3000 && a < 0x3500)
+            gsu_write(m, addr, v, c);
+        else
+            io_write(m, addr, v, &c); /* DMA moves c on */
         *clk = c + (a >= 0x4000 && a < 0x4200 ? 12 : 6);
         return;
     }
@@ -589,7 +682,9 @@ gv_status snes_new(const snes_cart *cart, unsigned outputs, snes **out, gv_err *
     m->romcopy = calloc(1, m->rom_map);
     m->sram_size = m->ci->sram_size;
     m->sram = m->sram_size ? calloc(1, m->sram_size) : NULL;
-    if (!m->romcopy || (m->sram_size && !m->sram)) {
+    if (m->ci->chip == SNES_CHIP_GSU && (m->gsu = calloc(1, sizeof *m->gsu)) != NULL && m->sram)
+        snes_gsu_init(m->gsu, m->romcopy, m->rom_map, m->sram, m->sram_size, m->ci->rom_size > 0x100000 ? 4 : 1);
+    if (!m->romcopy || (m->sram_size && !m->sram) || (m->ci->chip == SNES_CHIP_GSU && !m->gsu)) {
         snes_free(m);
         return gv_fail(err, GV_ERR_ENV, "out of memory for a SNES machine");
     }
@@ -616,6 +711,7 @@ void snes_free(snes *m)
         return;
     free(m->romcopy);
     free(m->sram);
+    free(m->gsu);
     if (m->vlog)
         free(m->vlog->mw);
     free(m->vlog);
@@ -645,6 +741,8 @@ static void reset_common(snes *m, int power)
     else
         snes_ppu_reset(&m->s.ppu);
     m->vlog_snap = 1;
+    if (m->gsu)
+        snes_gsu_reset(m->gsu, start);
     snes_msu_power(&m->s.msu);
     m->msu_mixed = 0;
     snes_map_pages(m);
@@ -821,6 +919,8 @@ void snes_run_frame(snes *m)
                 next = (uint32_t)ip;
             m->cpu.yield = 0;
             cpu_run_to(m, ls + next);
+            if (m->gsu)
+                snes_gsu_sync(m, m->cpu.s.clock);
             if (m->cpu.yield && m->cpu.s.clock < ls + next) {
                 /* a write moved the IRQ's position: look again from here (a position
                  * already passed does not fire) */

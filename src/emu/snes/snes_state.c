@@ -1,7 +1,9 @@
 /* snes_state.c: SNES save states. Layout (little-endian, this build's struct layout):
  *   "GVSNSTAT", u32 version, u32 sizeof(snes_state), u32 SRAM size, u32 sizeof(snes_cpu_state),
  *   u64 ROM hash, u64 XXH3 of the payload, then the payload: snes_state, the CPU state, the
- *   SPC's SNES_SPC_STATE_BYTES, the DSP's SNES_DSP_STATE_BYTES and the SRAM.
+ *   SPC's SNES_SPC_STATE_BYTES, the DSP's SNES_DSP_STATE_BYTES, the SRAM (a GSU
+ *   cartridge: its Game Pak RAM) and, for a GSU cartridge, the GSU's state (snes_gsu_state).
+ * Version 5 added the GSU's state; older states are refused.
  * States are taken between frames. Loading checks everything the machine uses as a time
  * (the CPU, SPC and DSP clocks must agree with the frame's start, so a crafted state cannot
  * make a frame run for ever); the SPC and DSP check their own parts. On any error the
@@ -13,14 +15,15 @@
 #include "emu/snes/snes_int.h"
 
 #define STATE_MAGIC "GVSNSTAT"
-#define STATE_VERSION 5u /* 5: the MSU-1's registers in snes_state */
+#define STATE_VERSION 6u /* 5: the Super FX; 6: the MSU-1's registers in snes_state */
 #define STATE_HDR EMU_STATE_HEAD
 #define MAX_AHEAD (16ull * SNES_FRAME_CLOCKS)
 
 
 static size_t payload_size(const snes *m)
 {
-    return sizeof(snes_state) + sizeof(snes_cpu_state) + SNES_SPC_STATE_BYTES + SNES_DSP_STATE_BYTES + m->sram_size;
+    return sizeof(snes_state) + sizeof(snes_cpu_state) + SNES_SPC_STATE_BYTES + SNES_DSP_STATE_BYTES + m->sram_size +
+           (m->gsu ? sizeof(snes_gsu_state) : 0);
 }
 
 gv_status snes_state_save(const snes *m, uint8_t **data, size_t *len, gv_err *err)
@@ -43,6 +46,9 @@ gv_status snes_state_save(const snes *m, uint8_t **data, size_t *len, gv_err *er
     p += SNES_DSP_STATE_BYTES;
     if (m->sram_size)
         memcpy(p, m->sram, m->sram_size);
+    p += m->sram_size;
+    if (m->gsu)
+        memcpy(p, &m->gsu->s, sizeof m->gsu->s);
     emu_state_seal(b, n);
     *data = b;
     *len = n;
@@ -89,6 +95,14 @@ gv_status snes_state_load(snes *m, const uint8_t *d, size_t len, gv_err *err)
         bad = m->msu ? snes_msu_check(&s->msu, m->msu) : "MSU-1 registers on a cartridge without one";
     else if (cs.waiting > 1 || cs.stopped > 1 || cs.nmi_pending > 1 || cs.irq_line > 1)
         bad = "CPU flags";
+    snes_gsu_state gs;
+    memset(&gs, 0, sizeof gs);
+    if (m->gsu && !bad) {
+        memcpy(&gs, sram_p + m->sram_size, sizeof gs);
+        /* the GSU between the frame's start and a little past the CPU (an instruction) */
+        if (snes_gsu_state_bad(&gs) || gs.clock < s->frame_start || gs.clock > cs.clock + 4096)
+            bad = "GSU state";
+    }
     if (!bad) {
         /* the SPC and DSP check their own images; their clocks must match the frame's */
         snes_spc *spc = malloc(sizeof *spc);
@@ -127,6 +141,8 @@ gv_status snes_state_load(snes *m, const uint8_t *d, size_t len, gv_err *err)
     snes_cpu_set_regs(&m->cpu, &r);
     if (m->sram_size)
         memcpy(m->sram, sram_p, m->sram_size);
+    if (m->gsu)
+        m->gsu->s = gs;
     snes_dsp_attach(&m->dsp, &m->spc);
     m->dsp.env.out = m->dsp_out;
     m->dsp.env.out_cap = sizeof m->dsp_out / (2 * sizeof(int16_t));

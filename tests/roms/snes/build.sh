@@ -25,6 +25,17 @@ done
 ca65 --cpu 65816 -D BENCH -I "$here" -I "$out" -I "$root/src/emu/snes" -o "$out/bench_scene.o" "$here/ppu_scene.s"
 ld65 -C "$here/lorom.cfg" -o "$out/bench_scene.sfc" "$out/bench_scene.o"
 "$py" "$here/snesfix.py" "$out/bench_scene.sfc"
+# the Super FX test ROM: its GSU programs and expected results from gen_gsu.py (gsu_asm.py,
+# tests/snes/gsu_model.py), the ROM laid out by gsu.cfg (the extended header at $00:FFB0)
+"$py" "$here/gen_gsu.py" "$out/gsu_cases.inc"
+ca65 --cpu 65816 -I "$here" -I "$out" -I "$root/src/emu/snes" -o "$out/gsu_test.o" "$here/gsu_test.s"
+ld65 -C "$here/gsu.cfg" -o "$out/gsu_test.sfc" "$out/gsu_test.o"
+"$py" "$here/snesfix.py" "$out/gsu_test.sfc"
+# the Super FX picture ROM (the GSU's program from gen_gsu.py scene)
+"$py" "$here/gen_gsu.py" scene "$out/gsu_scene.inc"
+ca65 --cpu 65816 -I "$here" -I "$out" -I "$root/src/emu/snes" -o "$out/gsu_scene.o" "$here/gsu_scene.s"
+ld65 -C "$here/gsu.cfg" -o "$out/gsu_scene.sfc" "$out/gsu_scene.o"
+"$py" "$here/snesfix.py" "$out/gsu_scene.sfc"
 # the MSU-1 (msu_test.s) and its media beside it (gen_msu.py: the data file and two tracks)
 for src in msu_test; do
   ca65 --cpu 65816 -I "$here" -I "$out" -I "$root/src/emu/snes" -o "$out/$src.o" "$here/$src.s"
