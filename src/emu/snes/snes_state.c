@@ -15,7 +15,7 @@
 #include "emu/snes/snes_int.h"
 
 #define STATE_MAGIC "GVSNSTAT"
-#define STATE_VERSION 5u
+#define STATE_VERSION 6u /* 5: the Super FX; 6: the MSU-1's registers in snes_state */
 #define STATE_HDR EMU_STATE_HEAD
 #define MAX_AHEAD (16ull * SNES_FRAME_CLOCKS)
 
@@ -91,6 +91,8 @@ gv_status snes_state_load(snes *m, const uint8_t *d, size_t len, gv_err *err)
         bad = "CPU clock";
     else if (s->vdisp != 225 && s->vdisp != 240)
         bad = "vertical display size";
+    else if (m->msu ? snes_msu_check(&s->msu, m->msu) != NULL : memcmp(&s->msu, &(snes_msu_regs){0}, sizeof s->msu) != 0)
+        bad = m->msu ? snes_msu_check(&s->msu, m->msu) : "MSU-1 registers on a cartridge without one";
     else if (cs.waiting > 1 || cs.stopped > 1 || cs.nmi_pending > 1 || cs.irq_line > 1)
         bad = "CPU flags";
     snes_gsu_state gs;
@@ -133,6 +135,7 @@ gv_status snes_state_load(snes *m, const uint8_t *d, size_t len, gv_err *err)
     m->s = *s;
     free(s);
     m->vlog_snap = 1; /* the renderers' copies of the video memories are stale */
+    m->msu_mixed = 0;
     m->cpu.s = cs;
     snes_cpu_regs r = cs.r;
     snes_cpu_set_regs(&m->cpu, &r);
