@@ -28,7 +28,7 @@ mkdir -p .dist/build/cuda/roms/nes
 cp "$tmp"/nes/*.nes .dist/roms/nes/
 cp "$tmp"/nes/*.nes .dist/build/cuda/roms/nes/ # where bench/nes/run_h200.sh looks
 cp "$tmp"/gb/*.gb .dist/roms/gb/
-cp "$tmp"/snes/*.sfc .dist/roms/snes/
+cp "$tmp"/snes/*.sfc "$tmp"/snes/*.msu "$tmp"/snes/*.pcm .dist/roms/snes/ # the MSU-1 media beside their ROM
 rm -rf "$tmp"
 for l in libcjson.so.1 libxxhash.so.0; do
   cp -L "/usr/lib/x86_64-linux-gnu/$l" .dist/lib/

@@ -698,7 +698,8 @@ int main(void)
     }
     static const char *sroms[] = {"ppu_scene", "bench_scene", "cpu_test", "ppu_direct", "ppu_bright", "opt_test",
                                   "ppu_scroll", "obj_wrap",
-                                  "spc_test", "gsu_scene", "sa1_test"};
+                                  "spc_test", "gsu_scene",
+                                  "msu_test", "sa1_test"};
     for (size_t r = 0; r < GV_ARRAY_LEN(sroms); r++)
         check_snes(sroms[r], 40);
     /* the frame sizes: 512x224 (mode 5, pseudo-hires), 512x478 (interlace, overscan), 256x239 */

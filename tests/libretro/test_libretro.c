@@ -957,7 +957,8 @@ static void snes_loose_header(core *c, const emu_console *con, const char *rom)
 static void snes_own(core *c, const emu_console *con, const char *dir)
 {
     static const char *const roms[] = {"cpu_test", "ppu_scene", "bench_scene",
-                                       "spc_test", "sa1_test", "gsu_scene"};
+                                       "spc_test", "sa1_test", "gsu_scene",
+                                       "msu_test"};
     char rom[600], movie[600];
     for (size_t i = 0; i < GV_ARRAY_LEN(roms); i++) {
         snprintf(rom, sizeof rom, "%s/%s.sfc", dir, roms[i]);

@@ -73,6 +73,30 @@ verdict spc_test
 # the Super FX: GSU programs (gsu_asm.py) over every opcode family, prefixes, the byte after
 # a jump, PLOT/RPIX in each depth/height/option, the code cache, against gsu_model.py
 verdict gsu_test
+# the MSU-1 (msu_test.sfc with msu_test.msu and two tracks beside it, gen_msu.py): the ID
+# string, the status, the data port after seeks, a missing track, a track that ends
+verdict msu_test
+# its audio: every 48 kHz sample of 120 frames equals the independent model's (msu_model.py:
+# the documented 44.1 -> 32 kHz resampling, volume, repeat from the loop point, the mix and
+# the DSP's 48 kHz resampler)
+"$G" run "$R/msu_test.sfc" --frames 120 --wav "$T_TMP/msu.wav" --no-battery -q >/dev/null 2>"$T_TMP/err"
+if python3 "$GV_ROOT/tests/snes/msu_model.py" "$T_TMP/msu.wav" "$R/msu_test-1.pcm" "$R/msu_test-2.pcm" >"$T_TMP/out" 2>&1; then
+  pass "snes msu audio == model" "$(cat "$T_TMP/out")"
+else
+  fail "snes msu audio == model" "$(tail -n 1 "$T_TMP/out") $(head -n 1 "$T_TMP/err")"
+fi
+# without its data file the cartridge has no MSU-1: $2002 reads open bus, check 1 fails
+mkdir -p "$T_TMP/nomsu"
+cp "$R/msu_test.sfc" "$T_TMP/nomsu/"
+"$G" run "$T_TMP/nomsu/msu_test.sfc" --test-rom --no-battery >"$T_TMP/out" 2>&1
+expect_grep "snes msu needs its data file" 'failed .*\[status \$01\]' "$T_TMP/out"
+# a malformed track: one line naming the file, exit 2
+mkdir -p "$T_TMP/badmsu"
+cp "$R/msu_test.sfc" "$R/msu_test.msu" "$T_TMP/badmsu/"
+printf 'MSU2\000\000\000\000' >"$T_TMP/badmsu/msu_test-3.pcm"
+expect_exit "snes msu malformed track" 2 "$G" run "$T_TMP/badmsu/msu_test.sfc" --frames 1 --no-battery
+"$G" run "$T_TMP/badmsu/msu_test.sfc" --frames 1 --no-battery >"$T_TMP/out" 2>&1
+expect_grep "snes msu malformed track names it" 'msu_test-3.pcm: not an MSU-1 audio track' "$T_TMP/out"
 # the SA-1: its CPU started by the SNES, the arithmetic unit and the bit reader against
 # sa1_model.py, BW-RAM through bank $40 and BMAP/BMAPS, ROM through the Super MMC, IRQs and
 # NMI both ways with the messages, the SNES's IRQ through SIV (status block at $40:0000)
@@ -164,7 +188,7 @@ expect_exit "snes --model" 2 "$G" run snes "$R/cpu_test.sfc" --model cgb
 expect_grep "snes copier header" '^test ROM: passed' "$T_TMP/out"
 
 # ---- save states ------------------------------------------------------------------------
-for rom in cpu_test ppu_scene gsu_test gsu_scene sa1_test; do
+for rom in cpu_test ppu_scene gsu_test gsu_scene msu_test sa1_test; do
   "$G" run snes "$R/$rom.sfc" --frames 200 --save-state "$T_TMP/s3" --png "$T_TMP/p3.png" --wav "$T_TMP/w3.wav" --no-battery -q >/dev/null
   "$G" run snes "$R/$rom.sfc" --frames 120 --save-state "$T_TMP/s1" --no-battery -q >/dev/null
   "$G" run snes "$R/$rom.sfc" --load-state "$T_TMP/s1" --frames 80 --save-state "$T_TMP/s2" \
@@ -212,3 +236,7 @@ case $first in
   pass "snes trace" "$(wc -l <"$T_TMP/trace") lines; the first: $first" ;;
 *) fail "snes trace" "first line: '$first'" ;;
 esac
+# an MSU-1 state taken while track 1 plays: loaded on the cartridge without its media
+# (no MSU-1) it is refused with one line
+"$G" run snes "$R/msu_test.sfc" --frames 60 --save-state "$T_TMP/msu.state" --no-battery -q >/dev/null 2>&1
+expect_exit "snes msu state without the msu" 2 "$G" run snes "$T_TMP/nomsu/msu_test.sfc" --load-state "$T_TMP/msu.state" --frames 1 --no-battery

@@ -17,12 +17,14 @@
 
 #include "core/hash.h"
 #include "emu/snes/snes.h"
+#include "emu/snes/snes_msu.h"
 
 struct snes_cart {
     snes_cart_info info;
     uint8_t *bus;               /* bus_size bytes: the ROM, then its mirrors */
     size_t bus_size;            /* the power of two at or above the ROM's size */
     char warning[256];          /* "" or one line: header fields the console ignores */
+    snes_msu_media *msu;        /* the MSU-1's files beside the ROM, or NULL (snes_msu.h) */
 };
 
 #define MIN_ROM 0x8000u             /* 32 KiB: one LoROM bank */
@@ -352,6 +354,11 @@ gv_status snes_cart_load(const uint8_t *data, size_t len, const char *name, snes
                      layouts[map].name);
     }
     c->info = ci;
+    gv_status mst = snes_msu_media_load(name, &c->msu, err);
+    if (mst != GV_OK) {
+        snes_cart_free(c);
+        return mst;
+    }
     *out = c;
     return GV_OK;
 }
@@ -367,9 +374,11 @@ const uint8_t *snes_cart_bus(const snes_cart *c, size_t *size)
 
 const char *snes_cart_warning(const snes_cart *c) { return c->warning[0] ? c->warning : NULL; }
 
+const snes_msu_media *snes_cart_msu(const snes_cart *c) { return c->msu; }
+
 void snes_cart_free(snes_cart *c)
 {
     if (c)
-        free(c->bus);
+        free(c->bus), snes_msu_media_free(c->msu);
     free(c);
 }

@@ -9,6 +9,7 @@
 #include "emu/snes/snes_cpu.h"
 #include "emu/snes/snes_dsp.h"
 #include "emu/snes/snes_gsu.h"
+#include "emu/snes/snes_msu.h"
 #include "emu/snes/snes_sa1.h"
 #include "emu/snes/snes_spc.h"
 #include "emu/snes/snes_video.h"
@@ -92,6 +93,7 @@ typedef struct {
     uint64_t reset_frame;      /* `frame` at the last power-on or reset (the auto-read's phase) */
     snes_dma_ch dma[8];
     snes_ppu ppu;
+    snes_msu_regs msu;         /* the MSU-1 (all zero without one) */
     uint8_t wram[131072];
 } snes_state;
 
@@ -125,6 +127,8 @@ struct snes {
     const snes_cart *cart;
     const snes_cart_info *ci;
     const uint8_t *rom;
+    const snes_msu_media *msu; /* the cartridge's MSU-1, or NULL */
+    size_t msu_mixed;          /* 32 kHz samples of this frame the MSU-1 has been mixed into */
     size_t rom_map;            /* bytes of ROM address space (a power of two, at least 32 KiB) */
     uint8_t *romcopy;          /* the cartridge's bus image (snes_cart_bus), rom_map bytes */
     uint8_t *sram;             /* sram_size bytes, or NULL (a GSU cartridge: its Game Pak RAM) */

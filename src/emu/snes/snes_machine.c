@@ -507,10 +507,28 @@ static void alu_settle(snes *m)
     m->s.rdmpy = (uint16_t)(n - q * b);
 }
 
+/* The MSU-1's audio mixed into the DSP's samples made up to master clock clk (before a
+ * register write changes it, and at the frame's end), so its changes land on the 32 kHz
+ * sample of their time. */
+static void msu_catch_up(snes *m, uint64_t clk)
+{
+    snes_sync_spc(m, clk);
+    snes_dsp_run(&m->dsp, m->spc.cycles);
+    size_t n = m->dsp.env.out_n;
+    if (n > m->msu_mixed)
+        snes_msu_mix(&m->s.msu, m->msu, m->dsp_out + 2 * m->msu_mixed, n - m->msu_mixed);
+    m->msu_mixed = n;
+}
+
 static uint8_t io_read(snes *m, uint32_t addr, uint64_t *clk)
 {
     uint16_t a = (uint16_t)addr;
     uint8_t ob = snes_cpu_open_bus(&m->cpu);
+    if (a < 0x2100 && m->msu && a < 0x2008) {
+        if (a == 0x2000)
+            msu_catch_up(m, *clk); /* the playing bit falls at the track's end */
+        return snes_msu_read(&m->s.msu, m->msu, a);
+    }
     if (a >= 0x2134 && a < 0x2140) {
         return snes_ppu_read(m, (uint8_t)a, *clk);
     }
@@ -599,6 +617,12 @@ static uint8_t io_read(snes *m, uint32_t addr, uint64_t *clk)
 static void io_write(snes *m, uint32_t addr, uint8_t v, uint64_t *clk)
 {
     uint16_t a = (uint16_t)addr;
+    if (a < 0x2100 && m->msu && a < 0x2008) {
+        if (a >= 0x2005)
+            msu_catch_up(m, *clk);
+        snes_msu_write(&m->s.msu, m->msu, a, v);
+        return;
+    }
     if (a >= 0x2100 && a < 0x2134) {
         uint32_t mw[2];
         int n = snes_ppu_write(&m->s.ppu, (uint8_t)a, v, mw);
@@ -810,6 +834,7 @@ gv_status snes_new(const snes_cart *cart, unsigned outputs, snes **out, gv_err *
     memset(m, 0, sizeof *m);
     m->cart = cart;
     m->ci = snes_cart_get_info(cart);
+    m->msu = snes_cart_msu(cart);
     m->rom = snes_cart_rom(cart);
     const uint8_t *bus = snes_cart_bus(cart, &m->rom_map);
     m->rom_map = m->rom_map < 0x8000 ? 0x8000 : m->rom_map;
@@ -883,6 +908,8 @@ static void reset_common(snes *m, int power)
     m->refresh_at = UINT64_MAX;
     if (m->gsu)
         snes_gsu_reset(m->gsu, start);
+    snes_msu_power(&m->s.msu);
+    m->msu_mixed = 0;
     if (m->sa1)
         snes_sa1_reset(m->sa1, start);
     snes_map_pages(m);
@@ -1022,6 +1049,7 @@ void snes_run_frame(snes *m)
 {
     uint64_t fs = m->s.frame_start;
     m->dsp.env.out_n = 0;
+    m->msu_mixed = 0;
     m->s.vdisp = m->s.ppu.setini & 4 ? 240 : 225;
     m->lines_drawn = 0;
     m->lines = (int)m->s.vdisp - 1;
@@ -1113,6 +1141,8 @@ void snes_run_frame(snes *m)
     /* sound up to the frame's end, resampled to 48 kHz */
     snes_sync_spc(m, m->s.frame_start);
     snes_dsp_run(&m->dsp, m->spc.cycles);
+    if (m->msu)
+        msu_catch_up(m, m->s.frame_start);
     size_t n = m->dsp.env.out_n;
     m->audio_n = (int)snes_dsp_resample(&m->dsp.rs, m->dsp_out, n, m->audio);
     m->dsp.env.out_n = 0;

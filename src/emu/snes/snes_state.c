@@ -3,7 +3,7 @@
  *   u64 ROM hash, u64 XXH3 of the payload, then the payload: snes_state, the CPU state, the
  *   SPC's SNES_SPC_STATE_BYTES, the DSP's SNES_DSP_STATE_BYTES, the SRAM (a GSU
  *   cartridge: its Game Pak RAM) and, for a GSU cartridge, the GSU's state (snes_gsu_state).
- * Version 5 added the GSU's state; version 6 the SA-1's (snes_sa1_state, its CPU's state
+ * Version 5 added the GSU's state; version 7 the SA-1's (snes_sa1_state, its CPU's state
  * inside) after the SRAM of an SA-1 cartridge; older states are refused.
  * States are taken between frames. Loading checks everything the machine uses as a time
  * (the CPU, SPC and DSP clocks must agree with the frame's start, so a crafted state cannot
@@ -16,7 +16,7 @@
 #include "emu/snes/snes_int.h"
 
 #define STATE_MAGIC "GVSNSTAT"
-#define STATE_VERSION 6u
+#define STATE_VERSION 7u /* 5: the Super FX; 6: the MSU-1's registers in snes_state; 7: the SA-1's state */
 #define STATE_HDR EMU_STATE_HEAD
 #define MAX_AHEAD (16ull * SNES_FRAME_CLOCKS)
 
@@ -97,6 +97,8 @@ gv_status snes_state_load(snes *m, const uint8_t *d, size_t len, gv_err *err)
         bad = "CPU clock";
     else if (s->vdisp != 225 && s->vdisp != 240)
         bad = "vertical display size";
+    else if (m->msu ? snes_msu_check(&s->msu, m->msu) != NULL : memcmp(&s->msu, &(snes_msu_regs){0}, sizeof s->msu) != 0)
+        bad = m->msu ? snes_msu_check(&s->msu, m->msu) : "MSU-1 registers on a cartridge without one";
     else if (cs.waiting > 1 || cs.stopped > 1 || cs.nmi_pending > 1 || cs.irq_line > 1)
         bad = "CPU flags";
     snes_gsu_state gs;
@@ -148,6 +150,7 @@ gv_status snes_state_load(snes *m, const uint8_t *d, size_t len, gv_err *err)
     m->s = *s;
     free(s);
     m->vlog_snap = 1; /* the renderers' copies of the video memories are stale */
+    m->msu_mixed = 0;
     m->cpu.s = cs;
     snes_cpu_regs r = cs.r;
     snes_cpu_set_regs(&m->cpu, &r);

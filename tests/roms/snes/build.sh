@@ -45,6 +45,13 @@ for v in "hires_m5 " "hires_pseudo -D PSEUDO" "hires_il -D INTERLACE" "overscan 
   ld65 -C "$here/lorom.cfg" -o "$out/$name.sfc" "$out/$name.o"
   "$py" "$here/snesfix.py" "$out/$name.sfc"
 done
+# the MSU-1 (msu_test.s) and its media beside it (gen_msu.py: the data file and two tracks)
+for src in msu_test; do
+  ca65 --cpu 65816 -I "$here" -I "$out" -I "$root/src/emu/snes" -o "$out/$src.o" "$here/$src.s"
+  ld65 -C "$here/lorom.cfg" -o "$out/$src.sfc" "$out/$src.o"
+  "$py" "$here/snesfix.py" "$out/$src.sfc"
+done
+"$py" "$here/gen_msu.py" "$out"
 # the SA-1 test ROM: its cases and expected results from gen_sa1.py (tests/snes/sa1_model.py),
 # the SNES's and the SA-1's code in one source, the 2 MiB ROM laid out by sa1.cfg
 "$py" "$here/gen_sa1.py" "$out/sa1_cases.inc"
