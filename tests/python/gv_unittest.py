@@ -2,6 +2,8 @@
 case that collects what it compared (say), one PASS, FAIL or SKIP line per test under a prefix
 ("python", "python-gpu"; a skip is not a pass), and the comparison of two Drop7 records."""
 import sys
+import threading
+import time
 import unittest
 
 import numpy as np
@@ -22,6 +24,27 @@ def same_records(a, b):
         if not np.array_equal(a[f], b[f]):
             return "%s: %s vs %s" % (f, a[f], b[f])
     return None
+
+
+def gil_ticks(call):
+    """Runs call() on a thread while this one loops; returns (ticks, seconds): the loop turns
+    inside the middle 60% of the call (a thread that asked for the GIL also runs between the C
+    function's return and the next clock reading, so the call's ends prove nothing) and the
+    call's length. ticks > 0 shows the call released the GIL."""
+    span, stamps = [], []
+
+    def one():
+        t0 = time.perf_counter()
+        call()
+        span.extend([t0, time.perf_counter()])
+
+    th = threading.Thread(target=one)
+    th.start()
+    while th.is_alive():
+        stamps.append(time.perf_counter())
+    th.join()
+    t0, t1 = span
+    return sum(1 for t in stamps if t0 + 0.2 * (t1 - t0) < t < t1 - 0.2 * (t1 - t0)), t1 - t0
 
 
 def main(module, prefix):

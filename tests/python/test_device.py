@@ -15,13 +15,11 @@ test ROM, when the suite built it) is optional.
 import gc
 import os
 import sys
-import threading
-import time
 
 import numpy as np
 
 import gpuvet
-from gv_unittest import Said, main, same_records
+from gv_unittest import Said, gil_ticks, main, same_records
 
 BUILD = os.environ.get("GV_BUILD", "")
 TMP = os.environ.get("GV_PY_TMP") or __import__("tempfile").mkdtemp()
@@ -195,24 +193,11 @@ class TestDrop7Device(OnGpu):
         big = gpuvet.Drop7Env(1 << 20, device="cuda", seed=1)
         big.reset()
         acts = big.sample().numpy()
-        span, stamps = [], []
-
-        def one():
-            t0 = time.perf_counter()
-            big.step(acts)
-            span.extend([t0, time.perf_counter()])
-
-        th = threading.Thread(target=one)
-        th.start()
-        while th.is_alive():
-            stamps.append(time.perf_counter())
-        th.join()
-        t0, t1 = span
-        ticks = sum(1 for t in stamps if t0 + 0.2 * (t1 - t0) < t < t1 - 0.2 * (t1 - t0))
-        self.assertGreater(ticks, 0, "no Python ran during a %.1f ms device step: the GIL was held" % ((t1 - t0) * 1e3))
+        ticks, secs = gil_ticks(lambda: big.step(acts))
+        self.assertGreater(ticks, 0, "no Python ran during a %.1f ms device step: the GIL was held" % (secs * 1e3))
         self.say("illegal columns on the device raise the CPU's InputError line (%s) and change nothing; the main "
                  "thread ran %d loop turns during one %.1f ms device step of 2^20 games (the GIL is released)"
-                 % (" / ".join(msgs), ticks, (t1 - t0) * 1e3))
+                 % (" / ".join(msgs), ticks, secs * 1e3))
 
 
 def roms():

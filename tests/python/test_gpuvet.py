@@ -11,12 +11,11 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
 
 import numpy as np
 
 import gpuvet
-from gv_unittest import Said, main, same_records
+from gv_unittest import Said, gil_ticks, main, same_records
 
 GPUVET = os.environ["GPUVET"]
 ROOT = os.environ["GV_ROOT"]
@@ -233,25 +232,10 @@ class TestDrop7(Said):
         big = gpuvet.Drop7Env(100000, seed=1, copy=False)
         big.reset()
         acts = big.sample()
-        span = []
-
-        def one_step():  # the C call alone: NumPy's own copies in the wrapper release the GIL too
-            c = big
-            t0 = time.perf_counter()
-            c._c.step(acts, c._obs, c._mask, c._rew, c._term, c._trunc, c._rec, c._fobs, c._seeds)
-            span.extend([t0, time.perf_counter()])
-
-        th = threading.Thread(target=one_step)
-        stamps = []
-        th.start()
-        while th.is_alive():
-            stamps.append(time.perf_counter())
-        th.join()
-        t0, t1 = span
-        # the middle 60% of the call: a thread that asked for the GIL also runs between the C
-        # function's return and the next clock reading, so the call's ends prove nothing
-        ticks = sum(1 for t in stamps if t0 + 0.2 * (t1 - t0) < t < t1 - 0.2 * (t1 - t0))
-        self.assertGreater(ticks, 0, "no Python ran during a %.0f ms step: the GIL was held" % ((t1 - t0) * 1e3))
+        c = big  # the C call alone: NumPy's own copies in the wrapper release the GIL too
+        ticks, secs = gil_ticks(lambda: c._c.step(acts, c._obs, c._mask, c._rew, c._term, c._trunc, c._rec, c._fobs,
+                                                  c._seeds))
+        self.assertGreater(ticks, 0, "no Python ran during a %.0f ms step: the GIL was held" % (secs * 1e3))
         for s in (1, 2, 3):
             self.assertEqual(alone[s][0], together[s][0])
             self.assertTrue(np.array_equal(alone[s][1], together[s][1]))
@@ -279,7 +263,7 @@ class TestDrop7(Said):
         self.assertGreater(played, 0)
         self.say("3 environments stepped in 3 threads give the same rewards and move hashes as one after another; "
                  "the main thread ran %d loop turns of Python in the middle 60%% of one %.0f ms step of 100000 games "
-                 "(the GIL is released); one environment shared by 2 threads stayed consistent" % (ticks, (t1 - t0) * 1e3))
+                 "(the GIL is released); one environment shared by 2 threads stayed consistent" % (ticks, secs * 1e3))
 
     def test_torch(self):
         try:
