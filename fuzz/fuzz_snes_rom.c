@@ -5,7 +5,8 @@
  * program starts it on, or with bit 3 an SA-1 cartridge, its CPU started wherever CRV says), the header is made valid (map mode, sizes, reset vector at the
  * input's start, checksum fixed) and the machine runs three frames with every output; the
  * host renderer's drawing of each frame's packed video log must give the native frame exactly.
- * Nothing may crash, hang or read out of bounds.
+ * Nothing may crash, hang or read out of bounds. The seed fuzz/seeds/snes_rom/sa1_test.bin
+ * (selector $0E: an SA-1 cartridge) starts inside the SA-1 (docs/SNES.md, Fuzzing).
  *   make fuzz-snes_rom FUZZ_SECONDS=600 */
 #include <stdlib.h>
 #include <string.h>
