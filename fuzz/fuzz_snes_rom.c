@@ -13,7 +13,7 @@
  * (fuzz_snes_gsu.c, fuzz_snes_sa1.c, fuzz_snes_msu.c: make fuzz-snes-chips). The seeds of
  * all four (fuzz/seeds/snes_rom) are our chip test ROMs' first 64 KiB (gsu_test, sa1_test,
  * msu_test) behind the type byte that picks their chip: the chips' own tests, run from
- * their start. */
+ * their start (docs/SNES.md, Fuzzing). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,7 +53,9 @@ static void run_machine(const snes_cart *c, int msu)
         return;
     if (msu)
         m->msu = fuzz_msu_media(); /* what snes_new takes from a ROM with NAME.msu beside it */
-    uint8_t *mem = malloc(sizeof(snes_vmem)), *fb = malloc(SNES_W * SNES_H * 3), *pk = NULL;
+    /* fb zeroed as the machine's own is: a frame smaller than the largest leaves the rest
+     * untouched in both, and memcmp compares the whole buffer */
+    uint8_t *mem = malloc(sizeof(snes_vmem)), *fb = calloc(1, SNES_W * SNES_H * 3), *pk = NULL;
     for (int f = 0; f < 3; f++) {
         snes_set_buttons(m, (uint16_t)(f * 0x155));
         snes_run_frame(m);

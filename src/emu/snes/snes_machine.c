@@ -98,11 +98,15 @@ void snes_gsu_sync(snes *m, uint64_t clk)
  * $00-$3F/$80-$BF: WRAM, I/O (the SA-1's registers at $2200-$23FF and I-RAM at
  * $3000-$37FF through the slow path), the BW-RAM block BMAPS names at $6000-$7FFF, ROM
  * through the Super MMC at $8000-$FFFF ($00:F000-$FFFF slow: the vectors SNV/SIV may
- * replace); $40-$4F: BW-RAM; $C0-$FF: ROM through the Super MMC; the rest open bus. */
+ * replace); $40-$4F: BW-RAM; $C0-$FF: ROM through the Super MMC; the rest open bus.
+ * BW-RAM pages reaching into the write-protected area (BWPA, while SBWE is clear) write
+ * through the slow path, and banks $40-$4F read through it while character conversion
+ * type 1 serves the SNES (snes_sa1_snes_mem_read/write). */
 static void sa1_map_pages(snes *m)
 {
     snes_cpu_bus *b = &m->bus;
     const snes_sa1 *a = m->sa1;
+    uint32_t lim = snes_sa1_bw_limit(a, a->s.sbwe);
     for (uint32_t bank = 0; bank < 256; bank++) {
         uint32_t romlen = bank >= 0x80 && (m->s.memsel & 1) ? 6 : 8;
         for (uint32_t pg = 0; pg < 16; pg++) {
@@ -117,13 +121,19 @@ static void sa1_map_pages(snes *m)
                 if (pg < 2) {
                     p->r = p->w = m->s.wram + pg * 0x1000;
                 } else if (pg == 6 || pg == 7) {
-                    p->r = p->w = m->sram + ((((size_t)(a->s.bmaps & 0x1F) << 13) + (pg - 6) * 0x1000u) & (m->sram_size - 1));
+                    uint32_t off = ((uint32_t)(a->s.bmaps & 0x1F) << 13) + (pg - 6) * 0x1000u;
+                    uint8_t *bw = m->sram + (off & (m->sram_size - 1));
+                    p->r = bw;
+                    p->w = off < lim ? NULL : bw;
                 } else if (pg >= 8 && !(bank == 0 && pg == 15)) {
                     p->r = a->rom + snes_sa1_rom_offset(a, bank << 16 | pg << 12);
                     p->len = romlen;
                 }
             } else if (bank < 0x50) {
-                p->r = p->w = m->sram + ((((size_t)(bank & 0x0F) << 16) | pg << 12) & (m->sram_size - 1));
+                uint32_t off = ((bank & 0x0F) << 16 | pg << 12) & 0x3FFFF;
+                uint8_t *bw = m->sram + (off & (m->sram_size - 1));
+                p->r = a->s.cc1 ? NULL : bw;
+                p->w = off < lim ? NULL : bw;
             }
         }
     }
@@ -257,21 +267,16 @@ static const uint8_t dma_pat[8][4] = {
 };
 static const uint8_t dma_units[8] = {1, 2, 2, 4, 4, 4, 2, 4};
 
-/* An SA-1 cartridge's I-RAM at $3000-$37FF of banks $00-$3F/$80-$BF (a DMA source or
- * destination), or NULL. */
-static uint8_t *sa1_iram_at(snes *m, uint32_t addr)
-{
-    uint32_t lb = (addr >> 16) & 0x7F, a = addr & 0xFFFF;
-    return m->sa1 && lb < 0x40 && a >= 0x3000 && a < 0x3800 ? &m->sa1->s.iram[a & 0x7FF] : NULL;
-}
-
-/* An A-bus byte for DMA: memory through the page table (DMA cannot reach $21xx/$43xx). */
+/* An A-bus byte for DMA: memory through the page table (DMA cannot reach $21xx/$43xx); an
+ * SA-1 cartridge's I-RAM, protected BW-RAM and converted characters through the chip. */
 static uint8_t abus_read(snes *m, uint32_t addr)
 {
     const snes_cpu_page *p = &m->bus.page[(addr >> 12) & 0xFFF];
     if (p->r)
         return p->r[addr & 0xFFF];
-    uint8_t *s = m->sa1 ? sa1_iram_at(m, addr) : sram_at(m, addr);
+    if (m->sa1)
+        return snes_sa1_snes_mem_read(m->sa1, addr, snes_cpu_open_bus(&m->cpu));
+    uint8_t *s = sram_at(m, addr);
     return s ? *s : snes_cpu_open_bus(&m->cpu);
 }
 
@@ -282,7 +287,11 @@ static void abus_write(snes *m, uint32_t addr, uint8_t v)
         p->w[addr & 0xFFF] = v;
         return;
     }
-    uint8_t *s = m->sa1 ? sa1_iram_at(m, addr) : sram_at(m, addr);
+    if (m->sa1) {
+        snes_sa1_snes_mem_write(m->sa1, addr, v);
+        return;
+    }
+    uint8_t *s = sram_at(m, addr);
     if (s)
         *s = v;
 }
@@ -796,7 +805,7 @@ static uint8_t slow_read(void *ctx, uint32_t addr, uint64_t *clk)
     if (m->gsu)
         return gsu_read(m, addr, *clk);
     if (m->sa1)
-        return (addr & 0xFFF000) == 0x00F000 ? snes_sa1_snes_rom(m->sa1, addr) : snes_cpu_open_bus(&m->cpu);
+        return snes_sa1_snes_mem_read(m->sa1, addr, snes_cpu_open_bus(&m->cpu));
     uint8_t *s = sram_at(m, addr);
     return s ? *s : snes_cpu_open_bus(&m->cpu);
 }
@@ -818,6 +827,10 @@ static void slow_write(void *ctx, uint32_t addr, uint8_t v, uint64_t *clk)
         return;
     }
     *clk += 8;
+    if (m->sa1) {
+        snes_sa1_snes_mem_write(m->sa1, addr, v);
+        return;
+    }
     uint8_t *s = sram_at(m, addr);
     if (s)
         *s = v;

@@ -4,7 +4,8 @@
  *   SPC's SNES_SPC_STATE_BYTES, the DSP's SNES_DSP_STATE_BYTES, the SRAM (a GSU
  *   cartridge: its Game Pak RAM) and, for a GSU cartridge, the GSU's state (snes_gsu_state).
  * Version 5 added the GSU's state; version 7 the SA-1's (snes_sa1_state, its CPU's state
- * inside) after the SRAM of an SA-1 cartridge; older states are refused.
+ * inside) after the SRAM of an SA-1 cartridge; version 8 its timer, BBF, BRF and the
+ * character conversion's state in snes_sa1_state; older states are refused.
  * States are taken between frames. Loading checks everything the machine uses as a time
  * (the CPU, SPC and DSP clocks must agree with the frame's start, so a crafted state cannot
  * make a frame run for ever); the SPC and DSP check their own parts. On any error the
@@ -16,7 +17,8 @@
 #include "emu/snes/snes_int.h"
 
 #define STATE_MAGIC "GVSNSTAT"
-#define STATE_VERSION 7u /* 5: the Super FX; 6: the MSU-1's registers in snes_state; 7: the SA-1's state */
+#define STATE_VERSION 8u /* 5: the Super FX; 6: the MSU-1's registers in snes_state; 7: the SA-1's state;
+                          * 8: the SA-1's timer, bitmap and character conversion registers */
 #define STATE_HDR EMU_STATE_HEAD
 #define MAX_AHEAD (16ull * SNES_FRAME_CLOCKS)
 

@@ -18,6 +18,7 @@
 ; Written for gpuvet; anyone may use, copy and redistribute it (public domain / CC0).
         .p816
         .smart  +
+        .macpack longbranch
         .include "snes.inc"
         .include "sa1_cases.inc"
 
@@ -25,13 +26,23 @@ STATUS   = $400000              ; BW-RAM's first bytes, as the SNES sees them
 SA1_RES  = $3200                ; I-RAM: the SA-1's results in order
 SA1_FIX  = $3380                ; I-RAM: the SA-1's fixed bytes
 SNES_FIX = $3400                ; I-RAM: the SNES's fixed bytes
+SA1_NEW  = $3480                ; I-RAM: the SA-1's new checks (new_expect)
+CC2_BUF  = $0500                ; I-RAM offset: conversion type 2's two characters
+CC1_BUF  = $0540                ; I-RAM offset: conversion type 1's buffer
+SNES_NEW = $3580                ; I-RAM: the SNES's new checks (snes2_expect)
 PHASE    = $3000                ; I-RAM: 2 when the SA-1 is done
 GOT_IRQ  = $3001                ; I-RAM: the SA-1's IRQ handler ran
 GOT_NMI  = $3002                ; I-RAM: the SA-1's NMI handler ran
+GOT_IRQ2 = $3003                ; I-RAM: the SNES's IRQ through SIV ran
 cnt1     = $10                  ; SNES direct page: IRQs taken through $FFEE
 cnt2     = $11                  ; ... and through SIV
 code     = $12
+cnt3     = $13                  ; NMIs taken through SNV
 runs     = $00                  ; SA-1 direct page ($0100 in I-RAM)
+th       = $02                  ; the timer's H and V as the SA-1's IRQ handler latched them
+tv       = $04
+tcount   = $06                  ; timer IRQs taken
+tmp      = $07
 
         .segment "MARK0"
         .byte   $A0             ; ROM offset 0: block 0's marker
@@ -49,7 +60,7 @@ runs     = $00                  ; SA-1 direct page ($0100 in I-RAM)
 
         .segment "RODATA"
 fix_expect:  .byte $05, $86, $17, $B1, $B2, $A0, $A0, $A5
-snes_expect: .byte $83, $99, $01, $01, $5A, $A5, $A0
+snes_expect: .byte $83, $C9, $01, $01, $5A, $A5, $A0
 passed:      .byte "SA-1 passed", 0
 failed:      .byte "SA-1 results differ (index at $40:0040)", 0
 
@@ -58,6 +69,12 @@ failed:      .byte "SA-1 results differ (index at $40:0040)", 0
         .i16
 reset:  snes_reset
         snes_blank
+        lda     #$FF
+        sta     $2229           ; SIWP: the SNES may write all of I-RAM
+        lda     #$80
+        sta     $2226           ; SBWE: the SNES may write BW-RAM
+        lda     #$01
+        sta     $2228           ; BWPA: 512 bytes protected from a side whose enable is clear
         lda     #$80
         sta     f:STATUS
         lda     #$DE
@@ -66,14 +83,14 @@ reset:  snes_reset
         sta     f:STATUS+2
         lda     #$61
         sta     f:STATUS+3
-        lda     #$80
-        sta     $2226           ; SBWE: the SNES may write BW-RAM
         stz     $2224           ; BMAPS: block 0
         stz     cnt1
         stz     cnt2
+        stz     cnt3
         stz     PHASE
         stz     GOT_IRQ
         stz     GOT_NMI
+        stz     GOT_IRQ2
         ldx     #sa1_reset
         stx     $2203           ; CRV
         ldx     #sa1_nmi
@@ -98,9 +115,12 @@ w2:     lda     GOT_IRQ
 w3:     lda     PHASE
         cmp     #2
         bne     w3
-w4:     lda     cnt2
-        beq     w4
-        lda     cnt1
+        ldx     #0
+w4:     lda     cnt2            ; the IRQ through SIV (a while at most)
+        bne     w5
+        dex
+        bne     w4
+w5:     lda     cnt1
         sta     SNES_FIX+2
         lda     cnt2
         sta     SNES_FIX+3
@@ -117,7 +137,7 @@ w4:     lda     cnt2
         ldx     #0
 c1:     lda     SA1_RES,x
         cmp     sa1_expect,x
-        bne     bad
+        jne     bad
         inx
         cpx     #EXP_N
         bne     c1
@@ -125,7 +145,7 @@ c1:     lda     SA1_RES,x
         ldx     #0
 c2:     lda     SA1_FIX,x
         cmp     fix_expect,x
-        bne     bad
+        jne     bad
         inx
         cpx     #8
         bne     c2
@@ -133,7 +153,7 @@ c2:     lda     SA1_FIX,x
         ldx     #0
 c3:     lda     SNES_FIX,x
         cmp     snes_expect,x
-        bne     bad
+        jne     bad
         inx
         cpx     #7
         bne     c3
@@ -154,10 +174,51 @@ c3:     lda     SNES_FIX,x
         ldx     #0
 c4:     lda     f:$7E2000,x
         cmp     bitdata,x
-        bne     bad
+        jne     bad
         inx
         cpx     #16
         bne     c4
+        jsr     snes_new
+        inc     code            ; 5: the SA-1's new checks
+        ldx     #0
+c5:     lda     SA1_NEW,x
+        cmp     new_expect,x
+        jne     bad
+        inx
+        cpx     #NEW_EXPECT_N
+        bne     c5
+        inc     code            ; 6: the SNES's
+        ldx     #0
+c6:     lda     SNES_NEW,x
+        cmp     snes2_expect,x
+        jne     bad
+        inx
+        cpx     #SNES2_EXPECT_N
+        bne     c6
+        inc     code            ; 7: conversion type 2's characters
+        ldx     #0
+c7:     lda     CC2_BUF+$3000,x
+        cmp     cc2_expect,x
+        jne     bad
+        inx
+        cpx     #CC2_EXPECT_N
+        bne     c7
+        inc     code            ; 8: type 1's through the DMA
+        ldx     #0
+c8:     lda     f:$7E2100,x
+        cmp     cc1_expect,x
+        jne     bad
+        inx
+        cpx     #CC1_EXPECT_N
+        bne     c8
+        inc     code            ; 9: type 1's I-RAM buffer (the last two characters)
+        ldx     #0
+c9:     lda     CC1_BUF+$3000,x
+        cmp     cc1_iram_expect,x
+        jne     bad
+        inx
+        cpx     #CC1_IRAM_EXPECT_N
+        bne     c9
         ldx     #0
 ok:     lda     passed,x
         sta     f:STATUS+4,x
@@ -200,10 +261,110 @@ irq2:   php                     ; the SA-1's IRQ through SIV
         lda     #$80
         sta     $2202
         inc     cnt2
+        lda     #1
+        sta     GOT_IRQ2
         pla
         plp
         rti
 nmi:    rti
+nmi2:   php                     ; the SNES's NMI through SNV
+        sep     #$20
+        pha
+        lda     $4210
+        inc     cnt3
+        pla
+        plp
+        rti
+
+; the SNES's new checks into SNES_NEW (snes2_expect), then conversion type 1
+snes_new:
+        lda     f:$00230E       ; open bus: the operand's bank byte
+        sta     SNES_NEW+0
+        lda     $2300           ; SFR: SCNT $1A (NMI through SNV, message $A), no IRQ
+        sta     SNES_NEW+1
+        lda     #$80
+        sta     $4200           ; NMI on: the next one through SNV
+        ldx     #0
+n1:     lda     cnt3
+        bne     n2
+        dex
+        bne     n1
+n2:     stz     $4200
+        sta     SNES_NEW+2
+        ; BW-RAM write protection: 512 bytes (BWPA 1) while SBWE is clear
+        stz     $2224           ; BMAPS: block 0 at $6000
+        lda     #$11
+        sta     f:$400180
+        sta     f:$400300
+        sta     $6140
+        stz     $2226           ; SBWE clear
+        lda     #$22
+        sta     f:$400180       ; protected
+        lda     #$33
+        sta     f:$400300       ; not
+        lda     #$44
+        sta     $6140           ; protected (BW-RAM $0140)
+        lda     #$80
+        sta     $2226
+        lda     f:$400180
+        sta     SNES_NEW+3
+        lda     f:$400300
+        sta     SNES_NEW+4
+        lda     f:$400140
+        sta     SNES_NEW+5
+        ; I-RAM write protection: SIWP $FE (the first 256 bytes)
+        lda     #$11
+        sta     $30F0
+        sta     $35F0
+        lda     #$FE
+        sta     $2229
+        lda     #$22
+        sta     $30F0
+        lda     #$33
+        sta     $35F0
+        lda     #$FF
+        sta     $2229
+        lda     $30F0
+        sta     SNES_NEW+6
+        lda     $35F0
+        sta     SNES_NEW+7
+        ; conversion type 1 (the SA-1 left DCNT at $B0): 4 bits, two characters a line
+        lda     #$80
+        sta     $2201           ; SIE: no IRQ for the CC-DMA flag
+        ldx     #$3000
+        stx     $2232           ; SDA: BW-RAM $003000
+        stz     $2234
+        lda     #$05
+        sta     $2231           ; CDMA: 4 bits, 2 characters
+        ldx     #CC1_BUF
+        stx     $2235           ; DDA: $2236 written: go
+        lda     $2300
+        and     #$20            ; the CC-DMA flag
+        sta     SNES_NEW+8
+        lda     #$20
+        sta     $2202           ; SIC
+        lda     $2300
+        and     #$20
+        sta     SNES_NEW+9
+        ldx     #$2100          ; DMA: BW-RAM $40:3000 (as characters) to WRAM $7E:2100
+        stx     $2181
+        stz     $2183
+        stz     $4300
+        lda     #$80
+        sta     $4301
+        ldx     #$3000
+        stx     $4302
+        lda     #$40
+        sta     $4304
+        ldx     #CC1_EXPECT_N
+        stx     $4305
+        lda     #$01
+        sta     $420B
+        lda     #$85
+        sta     $2231           ; CDMA bit 7: type 1 ends
+        lda     f:$403000       ; BW-RAM itself again
+        sta     SNES_NEW+10
+        rts
 
 ; ---- the SA-1's program ----------------------------------------------------------------
         .a8
@@ -221,6 +382,10 @@ sa1_reset:
         tcd
         sep     #$20
         .a8
+        lda     #$FF
+        sta     $222A           ; CIWP: the SA-1 may write all of I-RAM
+        lda     #$80
+        sta     $2227           ; CBWE: and BW-RAM
         lda     $2301           ; CFR: message 5
         sta     SA1_FIX+0
         ldy     #0
@@ -384,6 +549,7 @@ dm1:    lda     $0600,x
         sta     SA1_FIX+3
         lda     f:$D00001       ; DXB's block
         sta     SA1_FIX+4
+        jsr     sa1_new
         ; interrupts both ways
         lda     #$90
         sta     $220A           ; CIE: IRQ and NMI from the SNES
@@ -399,9 +565,36 @@ i1:     lda     GOT_NMI
         rep     #$20
         lda     #irq2
         sta     $220E           ; SIV
+        lda     #nmi2
+        sta     $220C           ; SNV
         sep     #$20
-        lda     #$99
-        sta     $2209           ; IRQ to the SNES through SIV, message 9
+        lda     #$C9
+        sta     $2209           ; IRQ to the SNES through SIV (bit 6), message 9
+        ldx     #0
+g1:     lda     GOT_IRQ2        ; taken (a while at most)
+        bne     g2
+        dex
+        bne     g1
+g2:     sta     SA1_NEW+21
+        lda     #$1A
+        sta     $2209           ; the SNES's NMI through SNV (bit 4), message $A
+        ; conversion type 1's bitmap: ROM to BW-RAM $3000 by the normal DMA, then DCNT for
+        ; type 1 (the SNES starts it)
+        lda     #$84
+        sta     $2230           ; DCNT: ROM to BW-RAM
+        rep     #$20
+        lda     #cc1_bitmap
+        sta     $2232
+        lda     #CC1_BITMAP_N
+        sta     $2238
+        lda     #$3000
+        sta     $2235
+        sep     #$20
+        lda     #^cc1_bitmap
+        sta     $2234
+        stz     $2237           ; go
+        lda     #$B0
+        sta     $2230           ; DCNT: character conversion type 1
         lda     #2
         sta     PHASE
         ; then keep busy for good (the save-state test catches the SA-1 mid-work): a counter
@@ -419,7 +612,24 @@ sa1_irq:
         php
         sep     #$20
         pha
-        lda     $2301           ; CFR: IRQ from the SNES, message 6
+        lda     $2301
+        bit     #$40            ; the timer's?
+        beq     sirq
+        lda     $2302           ; latch H and V
+        sta     th
+        lda     $2303
+        sta     th+1
+        lda     $2304
+        sta     tv
+        lda     $2305
+        sta     tv+1
+        lda     #$40
+        sta     $220B           ; CIC: the timer
+        inc     tcount
+        pla
+        plp
+        rti
+sirq:   lda     $2301           ; CFR: IRQ from the SNES, message 6
         sta     SA1_FIX+1
         lda     #$80
         sta     $220B           ; CIC
@@ -441,3 +651,180 @@ sa1_nmi:
         pla
         plp
         rti
+
+; the SA-1's new checks into SA1_NEW (new_expect): the timer, $230E, the bitmap view, write
+; protection; then conversion type 2 into CC2_BUF
+        .a8
+        .i16
+sa1_new:
+        lda     #$80
+        sta     $2210           ; TMC: linear, no IRQ
+        sta     $2211           ; CTR: from 0
+        lda     $2302           ; latch
+        sta     tmp
+        lda     $2303
+        ora     $2304
+        ora     $2305
+        sta     SA1_NEW+0       ; V 0, H < 256
+        lda     tmp
+        and     #$E0
+        sta     SA1_NEW+1       ; H < 32
+        lda     #$40
+        sta     $220A           ; CIE: the timer's IRQ
+        cli
+        rep     #$20
+        lda     #300
+        sta     $2212           ; HCNT
+        lda     #2
+        sta     $2214           ; VCNT
+        sep     #$20
+        stz     tcount
+        lda     #$81
+        sta     $2210           ; linear, HEN: H = 300
+        sta     $2211
+        jsr     twait
+        sta     SA1_NEW+2
+        rep     #$20
+        lda     th
+        sec
+        sbc     #300
+        cmp     #48
+        sep     #$20
+        lda     #1
+        bcc     t1
+        lda     #0
+t1:     sta     SA1_NEW+3       ; latched within 48 dots of 300
+        lda     tv
+        ora     tv+1
+        sta     SA1_NEW+4
+        stz     tcount
+        lda     #$02
+        sta     $2210           ; HV, VEN: line 2
+        sta     $2211
+        jsr     twait
+        sta     SA1_NEW+5
+        lda     tv
+        sta     SA1_NEW+6
+        rep     #$20
+        lda     th
+        cmp     #48
+        sep     #$20
+        lda     #1
+        bcc     t2
+        lda     #0
+t2:     sta     SA1_NEW+7       ; early in the line
+        rep     #$20
+        lda     #341
+        sta     $2212           ; HV, HEN: H 341 never comes
+        sep     #$20
+        stz     tcount
+        lda     #$01
+        sta     $2210
+        sta     $2211
+        jsr     twait
+        sta     SA1_NEW+8
+        sei
+        stz     $220A
+        lda     f:$00230E       ; open bus: the operand's bank byte
+        sta     SA1_NEW+9
+        ; the bitmap view: 4 bits a pixel, then 2
+        stz     $223F           ; BBF: 4 bits
+        lda     #$1A
+        sta     f:$602000
+        lda     #$0B
+        sta     f:$602001
+        lda     f:$401000
+        sta     SA1_NEW+10
+        lda     f:$602001
+        sta     SA1_NEW+11
+        lda     #$80
+        sta     $223F           ; 2 bits
+        lda     #1
+        sta     f:$604004
+        lda     #2
+        sta     f:$604005
+        lda     #3
+        sta     f:$604006
+        lda     #$FC
+        sta     f:$604007
+        lda     f:$401001
+        sta     SA1_NEW+12
+        lda     f:$604006
+        sta     SA1_NEW+13
+        lda     #$FF
+        sta     f:$401002
+        lda     #$82
+        sta     $2225           ; BMAP: the bitmap's block 2 at $6000
+        lda     $6006
+        sta     SA1_NEW+14
+        lda     #2
+        sta     $6008
+        lda     #$01
+        sta     $2225           ; BMAP: BW-RAM block 1 again
+        lda     f:$401002
+        sta     SA1_NEW+15
+        ; BW-RAM write protection (BWPA: 512 bytes) while CBWE is clear
+        lda     #$11
+        sta     f:$4001F0
+        sta     f:$400200
+        stz     $2227
+        lda     #$77
+        sta     f:$4001F0       ; protected
+        lda     #$88
+        sta     f:$400200       ; not
+        lda     #$80
+        sta     $2227
+        lda     f:$4001F0
+        sta     SA1_NEW+16
+        lda     f:$400200
+        sta     SA1_NEW+17
+        ; I-RAM write protection: CIWP $BF (I-RAM $600-$6FF)
+        lda     #$11
+        sta     $0680
+        sta     $0690
+        lda     #$BF
+        sta     $222A
+        lda     #$22
+        sta     $0680
+        lda     #$33
+        sta     $3690
+        lda     #$44
+        sta     $05E8
+        lda     #$FF
+        sta     $222A
+        lda     $0680
+        sta     SA1_NEW+18
+        lda     $0690
+        sta     SA1_NEW+19
+        lda     $05E8
+        sta     SA1_NEW+20
+        ; conversion type 2: 4 bits, 16 rows of pixels into CC2_BUF
+        lda     #$A0
+        sta     $2230           ; DCNT: enable, character conversion type 2
+        lda     #$01
+        sta     $2231           ; CDMA: 4 bits
+        ldx     #CC2_BUF
+        stx     $2235           ; DDA ($2236: go)
+        ldx     #0
+v1:     rep     #$20
+        txa
+        and     #$000F          ; the BRF byte: row parity and pixel
+        tay
+        sep     #$20
+        lda     cc2_px,x
+        sta     $2240,y
+        inx
+        cpx     #CC2_PX_N
+        bne     v1
+        stz     $2230
+        rts
+
+; waits for a timer IRQ (a while at most), then stops the timer; A: the IRQs taken
+twait:  ldx     #$2000
+tw1:    lda     tcount
+        bne     tw2
+        dex
+        bne     tw1
+tw2:    stz     $2210
+        lda     tcount
+        rts
