@@ -445,20 +445,32 @@ static void hdma_line(snes *m)
 
 /* ---- I/O registers -------------------------------------------------------------------- */
 
+/* Room for `need` elements of `size` bytes in the video log's array *arr (capacity *cap,
+ * doubled from `first`); 0 with the log marked unusable when memory runs out. */
+static int vlog_room(snes_vlog *lg, void **arr, size_t *cap, size_t need, size_t size, size_t first)
+{
+    if (need <= *cap)
+        return 1;
+    size_t c = *cap ? *cap * 2 : first;
+    void *a = realloc(*arr, c * size);
+    if (!a) {
+        lg->oom = 1;
+        return 0;
+    }
+    *arr = a;
+    *cap = c;
+    return 1;
+}
+
 /* Appends video memory writes to the video log, in the segment of the lines drawn so far. */
 static void vlog_writes(snes *m, const uint32_t *mw, int n)
 {
     snes_vlog *lg = m->vlog;
-    if (lg->n + (size_t)n > lg->cap) {
-        size_t cap = lg->cap ? lg->cap * 2 : 4096;
-        uint32_t *w = realloc(lg->mw, cap * sizeof *w);
-        if (!w) {
-            lg->oom = 1;
-            return;
-        }
-        lg->mw = w;
-        lg->cap = cap;
-    }
+    void *arr = lg->mw;
+    int ok = vlog_room(lg, &arr, &lg->cap, lg->n + (size_t)n, sizeof *lg->mw, 4096);
+    lg->mw = arr;
+    if (!ok)
+        return;
     if (!lg->nsegs || lg->segs[lg->nsegs - 1].stamp != m->lines_drawn) {
         snes_vseg sg = {(uint16_t)m->lines_drawn, 0, (uint32_t)lg->n};
         lg->segs[lg->nsegs++] = sg;
@@ -488,16 +500,11 @@ static void vlog_mid(snes *m, int x)
         last->wend = (uint32_t)lg->n;
         return;
     }
-    if (lg->nmid == lg->midcap) {
-        size_t cap = lg->midcap ? lg->midcap * 2 : 64;
-        snes_vmid *d = realloc(lg->mid, cap * sizeof *d);
-        if (!d) {
-            lg->oom = 1;
-            return;
-        }
-        lg->mid = d;
-        lg->midcap = cap;
-    }
+    void *arr = lg->mid;
+    int ok = vlog_room(lg, &arr, &lg->midcap, lg->nmid + 1, sizeof *lg->mid, 64);
+    lg->mid = arr;
+    if (!ok)
+        return;
     snes_vmid e;
     memset(&e, 0, sizeof e);
     e.r = m->mid_regs;
