@@ -981,6 +981,8 @@ static void snes_own(core *c, const emu_console *con, const char *dir)
         snprintf(rom, sizeof rom, "%s/%s.sfc", dir, sized[i]);
         check_hashes(c, con, rom, sized[i], EMU_R_NATIVE);
     }
+    snprintf(rom, sizeof rom, "%s/midline_test.sfc", dir); /* writes inside lines */
+    check_hashes(c, con, rom, "midline_test", EMU_R_NATIVE);
     fe.renderer[0] = 0;
     snprintf(rom, sizeof rom, "%s/cpu_test.sfc", dir);
     snes_loose_header(c, con, rom);

@@ -7,7 +7,7 @@ curve), ppu_scroll (the BG scroll registers' write-twice rule), obj_wrap (sprite
 Y = 255), warm_boot (the picture after a reset), opt_test (offset-per-tile in modes 2, 4
 and 6; mode 6 hi-res, so a 512-wide frame), hires_m5, hires_pseudo, hires_il and overscan
 (the frame sizes: hi-res, pseudo-hires, interlace with OBJ interlace, overscan; their size
-is checked too)."""
+is checked too), midline (midline_test.s: register writes inside a line)."""
 import os
 import sys
 
@@ -303,8 +303,70 @@ def add(a, b, half):
     return out
 
 
+def midline(pix, w):
+    """midline_test.s: each picture line before and after the write its band makes inside
+    the line (pixel x at dot x + 22; fullsnes, "SNES Timing"). A band line must show the
+    'before' colours up to one pixel in the window HTIME - 22 .. HTIME - 22 + 100 (the IRQ's
+    and the handler's delay: the wake-up and seven instructions, about 90 dots) and the 'after' ones from there on; the other lines 'before'.
+    Returns (lines compared, [(line, what)] that differ)."""
+    grey, white = 0x2108, 0x7FFF
+    bright = lambda c, b: tuple(v * (b + 1) // 16 for v in rgb(c))
+    stripes = lambda x, hofs: (x + hofs) % 8 == 0
+
+    def colour(x, p, band, after):
+        bg = 175 <= p <= 223 and stripes(x, 4 if band == 11 and after else 0)
+        if band == 12 and after or band == 13 and after:
+            bg = False                              # TM without BG1; mode 0: tile 1 blank
+        if bg:
+            return rgb(white)
+        if not after:
+            return rgb(grey)
+        return {1: bright(grey, 7), 3: (0, 0, 0), 5: rgb(0x001F), 7: rgb(grey | 31),
+                9: rgb(0x1084)}.get(band, rgb(grey))   # 9: (grey + 0) / 2
+
+    htime = 60
+    lo, hi = htime - 22, htime - 22 + 100
+    bad, splits = [], []
+    for p in range(224):
+        band = p >> 4
+        got = [tuple(pix[(p * w + x) * 3:(p * w + x) * 3 + 3]) for x in range(256)]
+        a = [colour(x, p, band, False) for x in range(256)]
+        if band not in (1, 3, 5, 7, 9, 11, 12, 13):
+            if got != a:
+                x = next(i for i in range(256) if got[i] != a[i])
+                bad.append((p, 'x %d: %s, model %s (no write)' % (x, got[x], a[x])))
+            continue
+        b = [colour(x, p, band, True) for x in range(256)]
+        pre = [True] * 257                          # pre[x]: pixels < x as before
+        for x in range(256):
+            pre[x + 1] = pre[x] and got[x] == a[x]
+        suf = [True] * 257                          # suf[x]: pixels >= x as after
+        for x in range(255, -1, -1):
+            suf[x] = suf[x + 1] and got[x] == b[x]
+        ok = [x for x in range(lo, hi + 1) if pre[x] and suf[x]]
+        if ok:
+            splits.append(ok[0])
+        else:
+            x = next((i for i in range(256) if not pre[i + 1]), None)
+            bad.append((p, 'no change at one pixel in %d-%d (%s)' % (
+                lo, hi, 'the whole line as before' if x is None else 'x %d: %s' % (x, got[x]))))
+    return 224, bad, splits
+
+
 def main():
     png, scene = sys.argv[1], sys.argv[2]
+    if scene == 'midline':
+        w, h, pix = read_png(png)
+        if (w, h) != (256, 224):
+            print('midline: the picture is %dx%d, the model 256x224' % (w, h))
+            return 1
+        n, bad, splits = midline(pix, w)
+        print('midline: %d lines compared with the model (8 bands of writes inside the line, changes at '
+              'pixels %s-%s), %d differ' % (n, min(splits) if splits else '-', max(splits) if splits else '-',
+                                           len(bad)))
+        for p, what in bad[:5]:
+            print('  line %d: %s' % (p + 1, what))
+        return 1 if bad else 0
     size = None
     if scene in ('hires_m5', 'hires_pseudo', 'hires_il', 'overscan'):
         sw, sh, want = frame_scene(scene)

@@ -114,7 +114,7 @@ hashes() { # rom frames video instances
     grep -E '^(video|audio)_hash' | tr '\n' ' '
 }
 for rom in cpu_test ppu_scene bench_scene ppu_direct ppu_bright ppu_scroll obj_wrap opt_test gsu_scene gsu_test \
-           hires_m5 hires_pseudo hires_il overscan sa1_test; do
+           hires_m5 hires_pseudo hires_il overscan sa1_test midline_test; do
   ref=$(hashes $rom 120 native 1)
   for cfg in "host 1" "host 3"; do
     set -- $cfg
@@ -143,6 +143,14 @@ for scene in ppu_direct ppu_bright ppu_scroll obj_wrap opt_test hires_m5 hires_p
     fail "snes $scene == model" "$(head -n 3 "$T_TMP/model" | tr '\n' ' ') $(head -n 1 "$T_TMP/err")"
   fi
 done
+
+# ---- register writes inside a line (midline_test.s) at their pixel (host == native above) ----
+"$G" run snes "$R/midline_test.sfc" --frames 60 --png "$T_TMP/midline.png" --no-battery -q >/dev/null 2>"$T_TMP/err"
+if python3 "$GV_ROOT/tests/snes/ppu_model.py" "$T_TMP/midline.png" midline >"$T_TMP/model" 2>&1; then
+  pass "snes midline_test == model" "$(head -n 1 "$T_TMP/model")"
+else
+  fail "snes midline_test == model" "$(head -n 3 "$T_TMP/model" | tr '\n' ' ') $(head -n 1 "$T_TMP/err")"
+fi
 
 # ---- the reset button clears no memory: warm_boot loads its colours on a cold boot only ----
 for at in 30 59; do

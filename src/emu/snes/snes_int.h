@@ -98,7 +98,8 @@ typedef struct {
 } snes_state;
 
 /* The video log of a frame (EMU_OUT_VIDEO_LOG), in the terms of snes_video.h: each picture
- * line's register snapshot (consecutive equal ones stored once), the video memory writes
+ * line's register snapshot (consecutive equal ones stored once), the register changes made
+ * inside lines (snes_vmid: at their pixel), the video memory writes
  * in segments stamped with the lines drawn before them, and the memories at the frame's
  * start when the renderers' copies cannot know them (after power, reset or a state load).
  * The host renderer reads it in place (snes_vlog_view); snes_vlog_pack makes the
@@ -111,6 +112,8 @@ typedef struct {
     snes_vseg segs[SNES_VH + 1];
     uint32_t *mw;            /* SNES_MW writes */
     size_t n, cap;
+    snes_vmid *mid;          /* the changes inside lines (snes_vmid) */
+    size_t nmid, midcap;
     int snapshot;
     int oom;                 /* a write could not be stored: the log is unusable */
     snes_vmem snap;
@@ -148,6 +151,15 @@ struct snes {
                                 * and interlace from SETINI at its start, wide from its first
                                 * hi-res line on */
     uint64_t refresh_at;       /* this line's DRAM refresh, not yet taken: its master clock, or UINT64_MAX */
+    /* Writes inside a picture line (docs/SNES.md, "Mid-line writes"): until master clock
+     * mid_end (the line's HDMA point; 0 outside picture lines) a PPU register write that
+     * changes the picture redraws picture line mid_y from its pixel on. */
+    uint64_t mid_end, mid_ls;  /* mid_ls: the line's master clock 0 */
+    int mid_y;
+    uint32_t mid_w0;           /* the video log's writes when the line began */
+    snes_vregs mid_regs;       /* the registers the line is drawn with so far */
+    int mid_nundo;             /* VRAM and OAM bytes written inside the line: address, old value */
+    uint32_t mid_undo[256];
     uint8_t fb[SNES_FB_BYTES];
     snes_cpu_bus bus;
 };
@@ -177,9 +189,12 @@ uint8_t snes_ppu_read(snes *m, uint8_t reg, uint64_t clk);
 /* The reads that change the PPU ($2138-$213B: OAM, VRAM, CGRAM data ports). */
 uint8_t snes_ppu_read_mem(snes_ppu *p, uint8_t reg);
 /* Draws picture line y (0-238: screen line y + 1) into its rows of the frame fb
- * (snes_render_rows) with the registers and memories of p now (it sets p's STAT77 sprite
- * flags). */
-void snes_ppu_draw_line(snes_ppu *p, int y, int il, int wide, uint8_t *fb);
+ * (snes_render_rows) with the registers r (snes_vregs_of) and the memories of p now (it
+ * sets p's STAT77 sprite flags). */
+void snes_ppu_draw_line(snes_ppu *p, const snes_vregs *r, int y, int il, int wide, uint8_t *fb);
+/* The video memory bytes (snes_vmem offsets) a write of PPU register reg would change now:
+ * $2104 (OAM), $2118/$2119 (VRAM); 0 for the others. */
+int snes_ppu_write_targets(const snes_ppu *p, uint8_t reg, uint32_t a[2]);
 /* Only the sprite evaluation of picture line y (the STAT77 flags), when nothing is drawn. */
 void snes_ppu_obj_flags(snes_ppu *p, int y, int il);
 

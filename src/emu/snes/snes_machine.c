@@ -454,20 +454,32 @@ static void hdma_line(snes *m)
 
 /* ---- I/O registers -------------------------------------------------------------------- */
 
+/* Room for `need` elements of `size` bytes in the video log's array *arr (capacity *cap,
+ * doubled from `first`); 0 with the log marked unusable when memory runs out. */
+static int vlog_room(snes_vlog *lg, void **arr, size_t *cap, size_t need, size_t size, size_t first)
+{
+    if (need <= *cap)
+        return 1;
+    size_t c = *cap ? *cap * 2 : first;
+    void *a = realloc(*arr, c * size);
+    if (!a) {
+        lg->oom = 1;
+        return 0;
+    }
+    *arr = a;
+    *cap = c;
+    return 1;
+}
+
 /* Appends video memory writes to the video log, in the segment of the lines drawn so far. */
 static void vlog_writes(snes *m, const uint32_t *mw, int n)
 {
     snes_vlog *lg = m->vlog;
-    if (lg->n + (size_t)n > lg->cap) {
-        size_t cap = lg->cap ? lg->cap * 2 : 4096;
-        uint32_t *w = realloc(lg->mw, cap * sizeof *w);
-        if (!w) {
-            lg->oom = 1;
-            return;
-        }
-        lg->mw = w;
-        lg->cap = cap;
-    }
+    void *arr = lg->mw;
+    int ok = vlog_room(lg, &arr, &lg->cap, lg->n + (size_t)n, sizeof *lg->mw, 4096);
+    lg->mw = arr;
+    if (!ok)
+        return;
     if (!lg->nsegs || lg->segs[lg->nsegs - 1].stamp != m->lines_drawn) {
         snes_vseg sg = {(uint16_t)m->lines_drawn, 0, (uint32_t)lg->n};
         lg->segs[lg->nsegs++] = sg;
@@ -476,15 +488,100 @@ static void vlog_writes(snes *m, const uint32_t *mw, int n)
         lg->mw[lg->n++] = mw[k];
 }
 
-/* The register snapshot of picture line y into the video log. */
+/* The register snapshot of picture line y (m->mid_regs) into the video log. */
 static void vlog_line(snes *m, int y)
 {
     snes_vlog *lg = m->vlog;
-    snes_vregs r;
-    snes_vregs_of(&m->s.ppu, &r);
-    if (!lg->nregs || memcmp(&r, &lg->regs[lg->nregs - 1], sizeof r))
-        lg->regs[lg->nregs++] = r;
+    const snes_vregs *r = &m->mid_regs;
+    if (!lg->nregs || memcmp(r, &lg->regs[lg->nregs - 1], sizeof *r))
+        lg->regs[lg->nregs++] = *r;
     lg->line_reg[y] = (uint8_t)(lg->nregs - 1);
+}
+
+/* A change inside picture line m->mid_y from pixel x on (snes_vmid) into the video log; a
+ * second change at the same pixel replaces the first. */
+static void vlog_mid(snes *m, int x)
+{
+    snes_vlog *lg = m->vlog;
+    snes_vmid *last = lg->nmid ? &lg->mid[lg->nmid - 1] : NULL;
+    if (last && last->y == m->mid_y && last->x == x) {
+        last->r = m->mid_regs;
+        last->wend = (uint32_t)lg->n;
+        return;
+    }
+    void *arr = lg->mid;
+    int ok = vlog_room(lg, &arr, &lg->midcap, lg->nmid + 1, sizeof *lg->mid, 64);
+    lg->mid = arr;
+    if (!ok)
+        return;
+    snes_vmid e;
+    memset(&e, 0, sizeof e);
+    e.r = m->mid_regs;
+    e.x = (uint16_t)x, e.y = (uint16_t)m->mid_y;
+    e.wstart = m->mid_w0, e.wend = (uint32_t)lg->n;
+    lg->mid[lg->nmid++] = e;
+}
+
+/* The byte of the video memories at snes_vmem offset a (VRAM or OAM). */
+static uint8_t *vm_byte(snes_ppu *p, uint32_t a)
+{
+    return a < SNES_VM_CGRAM ? &p->vram[a] : &p->oam[a - SNES_VM_OAM];
+}
+
+/* The VRAM and OAM bytes written inside the line swapped with their recorded values: back
+ * to the line's start (the newest first), or forward again (the oldest first). */
+static void mid_swap(snes *m, int back)
+{
+    snes_ppu *p = &m->s.ppu;
+    int n = m->mid_nundo;
+    for (int i = 0; i < n; i++) {
+        uint32_t *u = &m->mid_undo[back ? n - 1 - i : i];
+        uint8_t *b = vm_byte(p, *u & 0x1FFFF), cur = *b;
+        *b = (uint8_t)(*u >> 17);
+        *u = SNES_MW(*u & 0x1FFFF, cur);
+    }
+}
+
+/* A PPU register write inside picture line m->mid_y (before its HDMA point; docs/SNES.md,
+ * "Mid-line writes"). The PPU shows pixel x at dot x + 22 (fullsnes, "SNES Timing": the
+ * picture at H=22-277), so a write at dot d changes pixels d - 22 on (all of them before
+ * dot 22). INIDISP, BGMODE to the BG scrolls ($2105-$2114), mode 7 ($211A-$2120), CGRAM data
+ * and the windows, screens and colour math ($2123-$2133) change the picture from there;
+ * the sprites stay as the line's start fetched them (OBSEL, the OAM address); VRAM and OAM
+ * writes show from the next line (the native renderer draws with their bytes put back). */
+static void mid_write(snes *m, uint8_t reg, uint8_t v, uint64_t clk)
+{
+    snes_ppu *p = &m->s.ppu;
+    uint32_t mw[2], ta[2];
+    int nt = snes_ppu_write_targets(p, reg, ta);
+    for (int k = 0; k < nt && m->mid_nundo < (int)(sizeof m->mid_undo / sizeof m->mid_undo[0]); k++)
+        m->mid_undo[m->mid_nundo++] = SNES_MW(ta[k], *vm_byte(p, ta[k]));
+    int n = snes_ppu_write(p, reg, v, mw);
+    if (n && m->vlog)
+        vlog_writes(m, mw, n);
+    if (!(reg == 0x00 || (reg >= 0x05 && reg <= 0x14) || (reg >= 0x1A && reg <= 0x20) || reg >= 0x22))
+        return;
+    snes_vregs r;
+    snes_vregs_of(p, &r);
+    r.obsel = m->mid_regs.obsel, r.oam_reload = m->mid_regs.oam_reload, r.oam_prio = m->mid_regs.oam_prio;
+    if (!(reg == 0x22 && n) && !memcmp(&r, &m->mid_regs, sizeof r))
+        return;
+    m->mid_regs = r;
+    int x = (int)((clk - m->mid_ls) >> 2) - 22, y = m->mid_y;
+    if (x < 0)
+        x = 0;
+    if (!m->wide && snes_hires(r.bgmode, r.setini)) {
+        m->wide = 1; /* as at a line's start: the rows so far doubled, this line's too */
+        if (m->outputs & SNES_OUT_VIDEO)
+            snes_fb_widen(m->fb, m->il ? 2 * y + 2 : y + 1);
+    }
+    if (m->outputs & SNES_OUT_VIDEO) {
+        mid_swap(m, 1);
+        snes_render_rows_from(&r, p->vram, p->cgram, p->oam, y, m->il, m->wide, x, m->fb);
+        mid_swap(m, 0);
+    }
+    if (m->vlog)
+        vlog_mid(m, x);
 }
 
 /* The 5A22's multiplier and divider count CPU cycles, whatever their length (SNESdev wiki,
@@ -633,6 +730,10 @@ static void io_write(snes *m, uint32_t addr, uint8_t v, uint64_t *clk)
         return;
     }
     if (a >= 0x2100 && a < 0x2134) {
+        if (*clk < m->mid_end) {
+            mid_write(m, (uint8_t)a, v, *clk);
+            return;
+        }
         uint32_t mw[2];
         int n = snes_ppu_write(&m->s.ppu, (uint8_t)a, v, mw);
         if (n && m->vlog)
@@ -889,7 +990,7 @@ void snes_free(snes *m)
     free(m->gsu);
     free(m->sa1);
     if (m->vlog)
-        free(m->vlog->mw);
+        free(m->vlog->mw), free(m->vlog->mid);
     free(m->vlog);
     free(m);
 }
@@ -1072,6 +1173,7 @@ void snes_run_frame(snes *m)
         snes_vlog *lg = m->vlog;
         lg->n = 0;
         lg->nsegs = lg->nregs = 0;
+        lg->nmid = 0;
         lg->oom = 0;
         lg->snapshot = m->vlog_snap;
         if (m->vlog_snap) {
@@ -1097,13 +1199,17 @@ void snes_run_frame(snes *m)
                 if (m->outputs & SNES_OUT_VIDEO)
                     snes_fb_widen(m->fb, m->il ? 2 * y : y);
             }
-            if (m->vlog)
+            snes_vregs_of(&m->s.ppu, &m->mid_regs);
+            if (m->vlog) {
                 vlog_line(m, y);
+                m->mid_w0 = (uint32_t)m->vlog->n;
+            }
             if (m->outputs & SNES_OUT_VIDEO)
-                snes_ppu_draw_line(&m->s.ppu, y, m->il, m->wide, m->fb);
+                snes_ppu_draw_line(&m->s.ppu, &m->mid_regs, y, m->il, m->wide, m->fb);
             else
                 snes_ppu_obj_flags(&m->s.ppu, y, m->il);
             m->lines_drawn++;
+            m->mid_y = y, m->mid_ls = ls, m->mid_end = ls + SNES_HDMA_AT, m->mid_nundo = 0;
         }
         uint32_t pos = 0, refresh = line & 1 ? SNES_REFRESH_AT - 2 : SNES_REFRESH_AT + 2;
         int hdma = line >= m->s.vdisp, irq = 0;
@@ -1142,6 +1248,7 @@ void snes_run_frame(snes *m)
             }
             if (!hdma && next == SNES_HDMA_AT) {
                 hdma = 1;
+                m->mid_end = 0; /* the line's picture is done */
                 if (m->s.hdmaen)
                     hdma_line(m);
             }

@@ -1,6 +1,6 @@
 /* snes_ppu.c: the SNES PPU (S-PPU1/S-PPU2): its registers ($2100-$213F), the native
  * renderer's entry (a whole scanline at a time with the registers as they are at the line's
- * start) and the packing of the frame's video log. The picture rules themselves, shared by
+ * start, redrawn from a pixel on by a write inside the line) and the packing of the frame's video log. The picture rules themselves, shared by
  * the native, host and device renderers, are in snes_video.h:
  *
  * Each layer is drawn for the whole line into a small buffer (colour and a 2-bit
@@ -14,13 +14,15 @@
  * their STAT77 flags, the two windows with their logic, the colour window, colour math
  * (add/subtract/half, sub screen or fixed colour), brightness and forced blank.
  * Hi-res (modes 5 and 6, pseudo-hires), interlace (both fields), OBJ interlace and the
- * 239-line overscan set the frame's size (snes_video.h). Not emulated (docs/SNES.md):
- * mid-scanline register changes, sprite mosaic. */
+ * 239-line overscan set the frame's size (snes_video.h); register writes inside a line
+ * redraw it from their pixel on (snes_machine.c, docs/SNES.md "Mid-line writes"). Not
+ * emulated (docs/SNES.md): sprite mosaic. */
 #include <string.h>
 
 #include "emu/snes/snes_int.h"
 
 _Static_assert(sizeof(snes_vregs) == 64, "snes_vregs: 64 bytes, no padding");
+_Static_assert(sizeof(snes_vmid) == 80, "snes_vmid: 80 bytes, no padding");
 _Static_assert(sizeof(snes_vmem) == SNES_VM_BYTES, "snes_vmem: the memories back to back");
 _Static_assert(SNES_W == SNES_VW_MAX && SNES_H == SNES_VH_MAX, "one largest picture");
 
@@ -193,6 +195,25 @@ int snes_ppu_write(snes_ppu *p, uint8_t reg, uint8_t v, uint32_t mw[2])
     return n;
 }
 
+int snes_ppu_write_targets(const snes_ppu *p, uint8_t reg, uint32_t a[2])
+{
+    switch (reg) {
+    case 0x04: {
+        uint16_t o = p->oamadd & 0x3FF;
+        if (o >= 0x200) {
+            a[0] = SNES_VM_OAM + 0x200 + (o & 0x1F);
+            return 1;
+        }
+        if (!(o & 1))
+            return 0;
+        a[0] = SNES_VM_OAM + o - 1u, a[1] = SNES_VM_OAM + o;
+        return 2;
+    }
+    case 0x18: case 0x19: a[0] = SNES_VM_VRAM + (vram_addr(p) & 0x7FFFu) * 2 + (reg & 1u); return 1;
+    default: return 0;
+    }
+}
+
 /* The H counter (dot 0-339) at master clock hclk of a line: 4 clocks a dot, but dots 323
  * and 327 take 6 (340 dots in 1364 clocks). */
 static uint16_t h_counter(uint32_t hclk)
@@ -296,11 +317,9 @@ void snes_vregs_of(const snes_ppu *p, snes_vregs *r)
     r->tsw = p->tsw, r->cgwsel = p->cgwsel, r->cgadsub = p->cgadsub, r->setini = p->setini;
 }
 
-void snes_ppu_draw_line(snes_ppu *p, int y, int il, int wide, uint8_t *fb)
+void snes_ppu_draw_line(snes_ppu *p, const snes_vregs *r, int y, int il, int wide, uint8_t *fb)
 {
-    snes_vregs r;
-    snes_vregs_of(p, &r);
-    p->stat_flags |= snes_render_rows(&r, p->vram, p->cgram, p->oam, y, il, wide, fb);
+    p->stat_flags |= snes_render_rows(r, p->vram, p->cgram, p->oam, y, il, wide, fb);
 }
 
 void snes_ppu_obj_flags(snes_ppu *p, int y, int il)
@@ -317,7 +336,8 @@ void snes_ppu_obj_flags(snes_ppu *p, int y, int il)
 snes_vview snes_vlog_view(const snes_vlog *lg)
 {
     snes_vview v = {lg->line_reg, lg->regs, lg->segs, lg->mw, (uint32_t)lg->nsegs, (uint32_t)lg->n,
-                    lg->snapshot ? (const uint8_t *)&lg->snap : NULL, lg->lines, lg->wide, lg->il};
+                    lg->snapshot ? (const uint8_t *)&lg->snap : NULL, lg->lines, lg->wide, lg->il,
+                    lg->mid, (uint32_t)lg->nmid};
     return v;
 }
 
@@ -325,6 +345,7 @@ size_t snes_vlog_packed_size(const snes_vlog *lg)
 {
     size_t n = SNES_ALIGN8(sizeof(snes_vpacked)) + (size_t)lg->nregs * sizeof(snes_vregs);
     n += SNES_ALIGN8((size_t)lg->nsegs * sizeof(snes_vseg)) + SNES_ALIGN8(lg->n * sizeof(uint32_t));
+    n += lg->nmid * sizeof(snes_vmid);
     return n + (lg->snapshot ? SNES_ALIGN8(sizeof(snes_vmem)) : 0);
 }
 
@@ -349,6 +370,11 @@ void snes_vlog_pack(const snes_vlog *lg, uint8_t *dst)
     if (lg->n)
         memcpy(dst + o, lg->mw, lg->n * sizeof(uint32_t));
     o += SNES_ALIGN8(lg->n * sizeof(uint32_t));
+    h.nmid = (uint32_t)lg->nmid;
+    h.off_mid = (uint32_t)o;
+    if (lg->nmid)
+        memcpy(dst + o, lg->mid, lg->nmid * sizeof(snes_vmid));
+    o += lg->nmid * sizeof(snes_vmid);
     h.off_snap = (uint32_t)o;
     if (lg->snapshot) {
         memcpy(dst + o, &lg->snap, sizeof lg->snap);

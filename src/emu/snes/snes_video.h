@@ -8,7 +8,8 @@
  * snapshot, and the memories as a list of byte writes in segments stamped with the number
  * of lines drawn before them: line y sees the memories at the frame's start plus every
  * segment whose stamp is <= y. So the lines between two stamps can be drawn in any order,
- * by any thread, from one copy of the memories (snes_render_frame). */
+ * by any thread, from one copy of the memories (snes_render_frame). A register write inside
+ * a line (snes_vmid) redraws the line from its pixel on. */
 #ifndef GV_EMU_SNES_SNES_VIDEO_H
 #define GV_EMU_SNES_SNES_VIDEO_H
 
@@ -74,14 +75,27 @@ typedef struct {
     uint32_t first;
 } snes_vseg;
 
+/* A register write inside a picture line (docs/SNES.md, "Mid-line writes"): from pixel x
+ * (dot x + 22) on, line y is drawn with the registers r (the sprites' kept from the line's
+ * start: OBJ is fetched per line) and CGRAM as it is after the frame log's writes
+ * [wstart, wend) that hit it (those made in the line so far; VRAM and OAM stay as at the
+ * line's start). A line's changes lie in order of x, the frame's in order of y. */
+typedef struct {
+    snes_vregs r;
+    uint16_t x, y;
+    uint32_t wstart, wend, pad;
+} snes_vmid;
+
 /* The packed frame log (8-byte aligned): this header, then nregs snes_vregs, nsegs
- * snes_vseg, nwrites uint32 writes, and with `snapshot` the memories at the frame's start
- * (a snes_vmem; otherwise the renderer's copy from the previous frame is current). */
+ * snes_vseg, nwrites uint32 writes, nmid snes_vmid, and with `snapshot` the memories at the
+ * frame's start (a snes_vmem; otherwise the renderer's copy from the previous frame is
+ * current). */
 typedef struct {
     uint32_t bytes, nwrites;
     uint16_t nregs, nsegs;
     uint32_t snapshot;
     uint32_t off_regs, off_segs, off_writes, off_snap;
+    uint32_t nmid, off_mid;
     uint8_t lines, wide, il, pad; /* the frame's picture lines (224, 239), hi-res, interlace */
     uint8_t line_reg[SNES_VH]; /* the snapshot of each line */
 } snes_vpacked;
@@ -777,6 +791,21 @@ GV_HD static inline uint8_t snes_render_rows(const snes_vregs *p, const uint8_t 
     return f;
 }
 
+/* Redraws picture line y from pixel x0 on (its rows of fb, as snes_render_rows) with the
+ * registers p and the memories given: a change inside the line (snes_vmid). The whole line
+ * is drawn into a scratch row and its pixels x0-255 copied. */
+GV_HD static inline void snes_render_rows_from(const snes_vregs *p, const uint8_t *vram, const uint16_t *cgram,
+                                               const uint8_t *oam, int y, int il, int wide, int x0, uint8_t *fb)
+{
+    uint8_t tmp[SNES_VW_MAX * 3];
+    size_t row = (size_t)(wide ? SNES_VW_MAX : SNES_VW) * 3, px = wide ? 6 : 3;
+    for (int f = 0; f <= il; f++) {
+        snes_render_line(p, vram, cgram, oam, y, il, f, wide, tmp);
+        uint8_t *o = fb + (size_t)(il ? 2 * y + f : y) * row;
+        memcpy(o + px * (size_t)x0, tmp + px * (size_t)x0, row - px * (size_t)x0);
+    }
+}
+
 /* A frame drawn so far narrow (rows 0..rows-1 of 256 pixels) made wide: each row's pixels
  * doubled, at 512 a row (from the last row back, in place). */
 static inline void snes_fb_widen(uint8_t *fb, int rows)
@@ -804,6 +833,8 @@ typedef struct {
     uint32_t nsegs, nwrites;
     const uint8_t *snap;       /* the memories at the frame's start (a snes_vmem), or NULL */
     int lines, wide, il;       /* the frame's picture lines, hi-res, interlace (snes_frame_dims) */
+    const snes_vmid *mid;      /* the changes inside lines, in order of line */
+    uint32_t nmid;
 } snes_vview;
 
 GV_HD static inline snes_vview snes_vview_packed(const uint8_t *pk)
@@ -818,7 +849,33 @@ GV_HD static inline snes_vview snes_vview_packed(const uint8_t *pk)
     v.nwrites = h->nwrites;
     v.snap = h->snapshot ? pk + h->off_snap : NULL;
     v.lines = h->lines, v.wide = h->wide, v.il = h->il;
+    v.mid = (const snes_vmid *)(pk + h->off_mid);
+    v.nmid = h->nmid;
     return v;
+}
+
+/* The changes inside picture line y (snes_vmid) over its rows of fb, drawn from mem (the
+ * memories at the line's start): each from its pixel on, with CGRAM patched by the line's
+ * writes up to the change (a copy: other threads draw from mem meanwhile). */
+GV_HD static inline void snes_render_mid(const snes_vview *v, const uint8_t *mem, int y, uint8_t *fb)
+{
+    uint32_t k = 0;
+    while (k < v->nmid && v->mid[k].y < y)
+        k++;
+    if (k == v->nmid || v->mid[k].y != y)
+        return;
+    uint16_t cg[256];
+    memcpy(cg, mem + SNES_VM_CGRAM, sizeof cg);
+    uint32_t j = v->mid[k].wstart;
+    for (; k < v->nmid && v->mid[k].y == y; k++) {
+        for (; j < v->mid[k].wend; j++) {
+            uint32_t a = v->wr[j] & 0x1FFFF;
+            if (a >= SNES_VM_CGRAM && a < SNES_VM_OAM)
+                ((uint8_t *)cg)[a - SNES_VM_CGRAM] = (uint8_t)(v->wr[j] >> 17);
+        }
+        snes_render_rows_from(&v->mid[k].r, mem + SNES_VM_VRAM, cg, mem + SNES_VM_OAM, y, v->il, v->wide,
+                              v->mid[k].x, fb);
+    }
 }
 
 /* The bytes of a frame log's frame (snes_frame_dims). */
@@ -848,9 +905,12 @@ GV_HD static inline void snes_render_frame(const snes_vview *v, uint8_t *mem, ui
         if (stamp > v->lines)
             stamp = v->lines;
         if (stamp > cur) {
-            for (int y = cur + tid; y < stamp; y += nthr)
+            for (int y = cur + tid; y < stamp; y += nthr) {
                 snes_render_rows(&v->regs[v->line_reg[y]], mem + SNES_VM_VRAM, cgram, mem + SNES_VM_OAM, y, v->il,
                                  v->wide, fb);
+                if (v->nmid)
+                    snes_render_mid(v, mem, y, fb);
+            }
             cur = stamp;
         }
         if (k == v->nsegs)

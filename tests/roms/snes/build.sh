@@ -15,6 +15,12 @@ for src in cpu_test ppu_scene ppu_direct ppu_bright opt_test warm_boot hv_test a
   ld65 -C "$here/lorom.cfg" -o "$out/$src.sfc" "$out/$src.o"
   "$py" "$here/snesfix.py" "$out/$src.sfc"
 done
+# register writes inside a line (midline_test.s: H-IRQ timed writes, checked against ppu_model.py)
+for src in midline_test; do
+  ca65 --cpu 65816 -I "$here" -I "$out" -I "$root/src/emu/snes" -o "$out/$src.o" "$here/$src.s"
+  ld65 -C "$here/lorom.cfg" -o "$out/$src.sfc" "$out/$src.o"
+  "$py" "$here/snesfix.py" "$out/$src.sfc"
+done
 # the sound CPU's TEST register: wait cycles and the timer pause (spc_test.s)
 for src in spc_test; do
   ca65 --cpu 65816 -I "$here" -I "$out" -I "$root/src/emu/snes" -o "$out/$src.o" "$here/$src.s"
