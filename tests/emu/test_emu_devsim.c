@@ -706,5 +706,9 @@ int main(void)
     static const char *sized[] = {"hires_m5", "hires_pseudo", "hires_il", "overscan"};
     for (size_t r = 0; r < GV_ARRAY_LEN(sized); r++)
         check_snes(sized[r], 40);
+    /* mosaic on mode 5's hi-res BGs, without and with interlace (hires_test.s -D MOSAIC) */
+    static const char *mosaic[] = {"hires_mosaic", "hires_il_mosaic"};
+    for (size_t r = 0; r < GV_ARRAY_LEN(mosaic); r++)
+        check_snes(mosaic[r], 40);
     return t_done();
 }

@@ -981,6 +981,12 @@ static void snes_own(core *c, const emu_console *con, const char *dir)
         snprintf(rom, sizeof rom, "%s/%s.sfc", dir, sized[i]);
         check_hashes(c, con, rom, sized[i], EMU_R_NATIVE);
     }
+    /* mosaic on mode 5's hi-res BGs (512x224, and 512x478 with interlace) */
+    static const char *const mosaic[] = {"hires_mosaic", "hires_il_mosaic"};
+    for (size_t i = 0; i < GV_ARRAY_LEN(mosaic); i++) {
+        snprintf(rom, sizeof rom, "%s/%s.sfc", dir, mosaic[i]);
+        check_hashes(c, con, rom, mosaic[i], EMU_R_NATIVE);
+    }
     fe.renderer[0] = 0;
     snprintf(rom, sizeof rom, "%s/cpu_test.sfc", dir);
     snes_loose_header(c, con, rom);

@@ -45,6 +45,15 @@ for v in "hires_m5 " "hires_pseudo -D PSEUDO" "hires_il -D INTERLACE" "overscan 
   ld65 -C "$here/lorom.cfg" -o "$out/$name.sfc" "$out/$name.o"
   "$py" "$here/snesfix.py" "$out/$name.sfc"
 done
+# mosaic on hi-res BGs: hires_test.s with -D MOSAIC, without and with interlace (its head comment)
+for v in "hires_mosaic -D MOSAIC" "hires_il_mosaic -D INTERLACE -D MOSAIC"; do
+  set -- $v
+  name=$1
+  shift
+  ca65 --cpu 65816 "$@" -I "$here" -I "$out" -I "$root/src/emu/snes" -o "$out/$name.o" "$here/hires_test.s"
+  ld65 -C "$here/lorom.cfg" -o "$out/$name.sfc" "$out/$name.o"
+  "$py" "$here/snesfix.py" "$out/$name.sfc"
+done
 # the MSU-1 (msu_test.s) and its media beside it (gen_msu.py: the data file and two tracks)
 for src in msu_test; do
   ca65 --cpu 65816 -I "$here" -I "$out" -I "$root/src/emu/snes" -o "$out/$src.o" "$here/$src.s"
