@@ -710,5 +710,7 @@ int main(void)
     static const char *mosaic[] = {"hires_mosaic", "hires_il_mosaic"};
     for (size_t r = 0; r < GV_ARRAY_LEN(mosaic); r++)
         check_snes(mosaic[r], 40);
+    /* interlace's 263-line frames (il_timing.s: 448-line frames, a frame length that varies) */
+    check_snes("il_timing", 40);
     return t_done();
 }

@@ -987,6 +987,9 @@ static void snes_own(core *c, const emu_console *con, const char *dir)
         snprintf(rom, sizeof rom, "%s/%s.sfc", dir, mosaic[i]);
         check_hashes(c, con, rom, mosaic[i], EMU_R_NATIVE);
     }
+    /* interlace's 263-line frames in field 0 (il_timing.s) */
+    snprintf(rom, sizeof rom, "%s/il_timing.sfc", dir);
+    check_hashes_n(c, con, rom, "il_timing", EMU_R_NATIVE, 120);
     fe.renderer[0] = 0;
     snprintf(rom, sizeof rom, "%s/cpu_test.sfc", dir);
     snes_loose_header(c, con, rom);

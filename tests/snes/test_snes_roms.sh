@@ -67,6 +67,9 @@ verdict irq_153
 verdict joy_busy
 # the DRAM refresh pauses the CPU mid-instruction: no $2137 latch reads H 135-142
 verdict refresh_test
+# interlace's frame length: 263 lines in field 0 (V latched up to 262 only in field 0, a
+# V-IRQ at VTIME 262 every other frame), 262 again with interlace off
+verdict il_timing
 # the sound CPU's TEST register: its wait bits slow the SPC700 (RAM and I/O waits, counted
 # against timer 0), its timer bits hold the timers' clock (the next tick comes later)
 verdict spc_test

@@ -54,6 +54,12 @@ for v in "hires_mosaic -D MOSAIC" "hires_il_mosaic -D INTERLACE -D MOSAIC"; do
   ld65 -C "$here/lorom.cfg" -o "$out/$name.sfc" "$out/$name.o"
   "$py" "$here/snesfix.py" "$out/$name.sfc"
 done
+# interlace's frame length: 263 lines in field 0 (il_timing.s)
+for src in il_timing; do
+  ca65 --cpu 65816 -I "$here" -I "$out" -I "$root/src/emu/snes" -o "$out/$src.o" "$here/$src.s"
+  ld65 -C "$here/lorom.cfg" -o "$out/$src.sfc" "$out/$src.o"
+  "$py" "$here/snesfix.py" "$out/$src.sfc"
+done
 # the MSU-1 (msu_test.s) and its media beside it (gen_msu.py: the data file and two tracks)
 for src in msu_test; do
   ca65 --cpu 65816 -I "$here" -I "$out" -I "$root/src/emu/snes" -o "$out/$src.o" "$here/$src.s"
