@@ -6,7 +6,9 @@
 # says how each is measured and what is compared before any timing). Installs the package with
 # `make python` (build/python-venv) first. Writes RESULTS_DIR (default
 # bench/results/<date>-python-env): machine.txt, raw.json, summary.md, log.txt.
-# GPUVET (default build/cpu/gpuvet), ROMS, INSTANCES, BATCHES, REPEATS, THREADS override. Run it on a
+# GPUVET (default build/cpu/gpuvet), ROMS, INSTANCES, BATCHES, GPU_BATCHES, REPEATS, THREADS override;
+# PY names a Python where gpuvet is importable already (a GPU machine where nothing installs):
+# then `make python` is not run. Run it on a
 # quiet machine: the load average is recorded, and the CPU-time columns are the ones to read
 # on a busy one.
 set -u
@@ -16,10 +18,15 @@ out=${1:-bench/results/$(date -u +%Y-%m-%d)-python-env}
 [ $# -gt 0 ] && shift
 export GPUVET=${GPUVET:-$root/build/cpu/gpuvet}
 [ -x "$GPUVET" ] || { echo "python_env.sh: $GPUVET is missing (make GPU=cpu)" >&2; exit 2; }
-make --no-print-directory python >"${TMPDIR:-/tmp}/python_env_make.log" 2>&1 ||
-  { echo "python_env.sh: make python failed:" >&2; tail -n 15 "${TMPDIR:-/tmp}/python_env_make.log" >&2; exit 2; }
+if [ -n "${PY:-}" ]; then
+  py=$PY
+  $py -c 'import gpuvet' || { echo "python_env.sh: PY=$PY cannot import gpuvet" >&2; exit 2; }
+else
+  make --no-print-directory python >"${TMPDIR:-/tmp}/python_env_make.log" 2>&1 ||
+    { echo "python_env.sh: make python failed:" >&2; tail -n 15 "${TMPDIR:-/tmp}/python_env_make.log" >&2; exit 2; }
+  py=build/python-venv/bin/python
+fi
 mkdir -p "$out"
-py=build/python-venv/bin/python
 {
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "cpu: $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1), $(nproc) usable cores"

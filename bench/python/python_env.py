@@ -6,12 +6,18 @@ bench/python_env.sh in a venv where gpuvet is installed.
            bench/python/drop7_numpy.py, the same rules in plain NumPy, in the same process,
            at several batch sizes. Before any timing the NumPy games of 200 seeds are played to
            the end and every record field compared with gpuvet's (a difference stops it).
+  drop7_gpu
+           Drop7Env(device="cuda") steps/s (the columns from env.sample() on the device, the
+           step with its observations and masks in device memory) beside Drop7Env on the CPU
+           (every core) and NumPy at the same batch sizes, in the same process; after the timed
+           moves the GPU's games are compared with the CPU's (every record field). Without a
+           usable GPU it prints why and measures nothing.
   console  ConsoleEnv instance-frames/s against `gpuvet bench ROM` at 1..1024 instances, the
            same ROM, renderers, threads and frames per run; runs as the CLI's: from power-on, the
            first tenth of the frames untimed, the median of REPEATS runs. Before timing, each
            configuration's hashes are compared with `gpuvet run`'s.
 
-usage: python_env.py OUT_DIR [drop7] [console]; GPUVET the binary, ROMS a comma-separated list
+usage: python_env.py OUT_DIR [drop7] [drop7_gpu] [console]; GPUVET the binary, ROMS a comma-separated list
 of ROM files (default: gpuvet's built-in ppu_scene.nes and ppu_scene.gb), INSTANCES,
 BATCHES, REPEATS and THREADS (the emulators' host threads, both sides; default every core)
 override. Writes OUT_DIR/raw.json and prints the Markdown tables.
@@ -96,6 +102,80 @@ def drop7(out):
             n, row["gpuvet_steps_per_s"], row["numpy_steps_per_s"], row["speedup"],
             "" if same else " (POSITIONS DIFFER)"), flush=True)
     out["drop7"] = rows
+
+
+def gpu_reason():
+    """None when Drop7Env(device="cuda") opens, else why not."""
+    if getattr(gpuvet, "GPU_BACKEND", None) is None:
+        return "the package is linked with the CPU variant of the library"
+    try:
+        gpuvet.Drop7Env(1, device="cuda")
+    except gpuvet.GpuvetError as e:
+        return "no usable GPU: %s" % e
+    return None
+
+
+def timed_steps(env, n, moves, reps):
+    """Steps/s (wall, CPU) of reps x moves steps of env from seed 1, the env's own sample()."""
+    env.reset(seed=1)
+    w0, c0 = clocks()
+    for _ in range(reps):
+        env.reset(seed=1)
+        for _ in range(moves):
+            env.step(env.sample())
+    w1, c1 = clocks()
+    return reps * n * moves / (w1 - w0), reps * n * moves / max(c1 - c0, 1e-9)
+
+
+def drop7_gpu(out):
+    why = gpu_reason()
+    if why:
+        print("drop7_gpu: not measured: %s" % why, flush=True)
+        return
+    rows, moves = [], 30
+    numpy_max = int(os.environ.get("NUMPY_MAX", "4096"))
+    for n in [int(b) for b in os.environ.get("GPU_BATCHES", "256,4096,65536").split(",")]:
+        dev = gpuvet.Drop7Env(n, device="cuda", seed=1)
+        cpu = gpuvet.Drop7Env(n, seed=1, copy=False)
+        reps = max(1, 200000 // (n * moves))
+        timed_steps(dev, n, moves, 1)            # warm-up: the device's first kernels and allocations
+        g, gc, c, cc, npy = [], [], [], [], []
+        for _ in range(REPEATS):
+            a, b = timed_steps(dev, n, moves, reps)
+            g.append(a)
+            gc.append(b)
+            a, b = timed_steps(cpu, n, moves, max(1, reps // 4))
+            c.append(a)
+            cc.append(b)
+            if n <= numpy_max:
+                games = drop7_numpy.Games(np.arange(1, n + 1, dtype=np.uint64))
+                w0, _ = clocks()
+                for _ in range(moves):
+                    games.step(games.pick_random())
+                    games.encode()
+                    games.legal()
+                npy.append(n * moves / (clocks()[0] - w0))
+        # the same games after the same number of moves from seed 1 on both sides
+        dev.reset(seed=1)
+        cpu.reset(seed=1)
+        for _ in range(moves):
+            dev.step(dev.sample())
+            cpu.step(cpu.sample())
+        rd, rc = dev.records(), cpu.records()
+        same = all(np.array_equal(rd[k], rc[k]) for k in rd.dtype.names)
+        row = {"batch": n, "moves_per_game": moves, "gpu": dev.gpu_name, "gpu_steps_per_s": statistics.median(g),
+               "gpu_steps_per_cpu_s": statistics.median(gc), "cpu_steps_per_s": statistics.median(c),
+               "cpu_steps_per_cpu_s": statistics.median(cc),
+               "numpy_steps_per_s": statistics.median(npy) if npy else None, "same_records_as_cpu": bool(same)}
+        row["gpu_vs_cpu"] = row["gpu_steps_per_s"] / row["cpu_steps_per_s"]
+        row["gpu_vs_numpy"] = row["gpu_steps_per_s"] / row["numpy_steps_per_s"] if npy else None
+        rows.append(row)
+        print("drop7_gpu batch %6d: Drop7Env cuda %11.0f steps/s, cpu %10.0f, numpy %s: %.1fx the CPU's%s" % (
+            n, row["gpu_steps_per_s"], row["cpu_steps_per_s"],
+            "%9.0f" % row["numpy_steps_per_s"] if npy else "-", row["gpu_vs_cpu"],
+            "" if same else " (RECORDS DIFFER FROM THE CPU'S)"), flush=True)
+        del dev, cpu
+    out["drop7_gpu"] = rows
 
 
 def cli_bench(rom, n, frames, video, audio, threads):
@@ -193,6 +273,21 @@ def summary(out, path):
                 r["batch"], r["gpuvet_steps_per_s"], r["numpy_steps_per_s"], r["speedup"],
                 r["gpuvet_steps_per_cpu_s"], r["numpy_steps_per_cpu_s"], "yes" if r["same_positions"] else "NO"))
         L.append("")
+    if out.get("drop7_gpu"):
+        r0 = out["drop7_gpu"][0]
+        L += ["## Drop7Env on the GPU beside the CPU and NumPy, one process", "",
+              "steps/s as above (30 moves of every game from seed 1, the columns from env.sample(): on the GPU the "
+              "device's own player, the arrays left in device memory). GPU: %s; the CPU side uses every core. "
+              "\"same records\": after 30 moves from seed 1 the GPU's games equal the CPU's field by field. " % r0["gpu"]
+              + load("drop7_gpu"), "",
+              "| batch | GPU steps/s | CPU steps/s | NumPy steps/s | GPU / CPU | GPU / NumPy | same records |",
+              "| ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
+        for r in out["drop7_gpu"]:
+            L.append("| %d | %.0f | %.0f | %s | %.1fx | %s | %s |" % (
+                r["batch"], r["gpu_steps_per_s"], r["cpu_steps_per_s"],
+                "%.0f" % r["numpy_steps_per_s"] if r["numpy_steps_per_s"] else "-", r["gpu_vs_cpu"],
+                "%.1fx" % r["gpu_vs_numpy"] if r["gpu_vs_numpy"] else "-", "yes" if r["same_records_as_cpu"] else "NO"))
+        L.append("")
     if "console" in out:
         L += ["## ConsoleEnv against `gpuvet bench ROM`", "",
               "instance-frames/s, video and audio native, host threads on both sides: %d; runs from power-on with the first tenth of "
@@ -215,20 +310,20 @@ def summary(out, path):
 
 def main():
     outdir = sys.argv[1]
-    parts = sys.argv[2:] or ["drop7", "console"]
+    parts = sys.argv[2:] or ["drop7", "drop7_gpu", "console"]
     os.makedirs(outdir, exist_ok=True)
     raw = os.path.join(outdir, "raw.json")
     old = json.load(open(raw)) if os.path.exists(raw) else {}
     out = {"started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "load_before": os.getloadavg(),
            "repeats": REPEATS, "numpy": np.__version__, "python": sys.version.split()[0]}
-    for part, fn in (("drop7", drop7), ("console", console)):
+    for part, fn in (("drop7", drop7), ("drop7_gpu", drop7_gpu), ("console", console)):
         if part in parts:
             before = os.getloadavg()
             fn(out)
             out[part + "_load"] = {"before": before, "after": os.getloadavg(), "at": time.strftime(
                 "%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     out["load_after"] = os.getloadavg()
-    for part in ("drop7", "console"):       # a part not run this time keeps its earlier figures
+    for part in ("drop7", "drop7_gpu", "console"):       # a part not run this time keeps its earlier figures
         if part not in out and part in old:
             out[part] = old[part]
             out[part + "_load"] = old.get(part + "_load")

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hash.h"
 #include "core/progress.h"
 #include "core/record.h"
 #include "core/stats.h"
@@ -221,7 +222,16 @@ typedef struct {
     long *off;             /* per slot: its first leaf in leafv */
     double *leafv;         /* the leaves' values, points */
     long leafcap;
+    /* the leaves' positions as the network reads them (LEAF_KEY bytes each: cells, then the two
+     * constant planes' floats), the leaves to evaluate (uniq) and, per leaf, the one whose
+     * value it takes (src: itself, or an equal leaf of the same tree before it) */
+    uint8_t *lkey;
+    long *uniq, *src, lkcap;
+    int32_t *ltab;         /* the open-addressed table of one tree's keys */
+    int ltcap;
 } agent;
+
+#define LEAF_KEY (DROP7_CELLS + 2 * (int)sizeof(float))
 
 /* The batch computed for k positions: k, or padded (see PAD_*). The steps, for P slots and
  * m = max(P / 8, 8): multiples of m, and below m the powers of two from 8; at most P
@@ -511,6 +521,58 @@ static void expecti_moves(agent *A, slot *sl, int nslots)
     A->r->t_search += gv_now() - t0;
 }
 
+/* Lists the leaves of the running slots' trees (tot in all, slot i's from A->off[i]) that the
+ * network must evaluate, in A->uniq, and returns how many. Within a tree, reveal samples that
+ * revealed nothing (and different moves that end in the same position) give equal leaves;
+ * each takes the value of the first one (A->src), which the network evaluates once: the same
+ * value, since a position's evaluation does not depend on the rest of its batch. */
+static long dedup_leaves(agent *A, const slot *sl, int nslots, long tot)
+{
+    if (tot > A->lkcap) {
+        A->lkcap = tot;
+        A->lkey = gv_xrealloc(A->lkey, (size_t)tot * LEAF_KEY);
+        A->uniq = gv_xrealloc(A->uniq, sizeof(long) * (size_t)tot);
+        A->src = gv_xrealloc(A->src, sizeof(long) * (size_t)tot);
+    }
+    long nu = 0;
+    for (int i = 0; i < nslots; i++) {
+        if (sl[i].id < 0)
+            continue;
+        const drop7_expecti_tree *t = &A->tree[i];
+        int cap = 16;
+        while (cap < 2 * t->nleaves)
+            cap *= 2;
+        if (cap > A->ltcap) {
+            A->ltab = gv_xrealloc(A->ltab, sizeof(int32_t) * (size_t)cap);
+            A->ltcap = cap;
+        }
+        memset(A->ltab, 0xff, sizeof(int32_t) * (size_t)cap);
+        for (int j = 0; j < t->nleaves; j++) {
+            long g = A->off[i] + j;
+            uint8_t *key = A->lkey + (size_t)g * LEAF_KEY;
+            float consts[2];
+            drop7_game_cells(&t->pos[j], key, consts);
+            memcpy(key + DROP7_CELLS, consts, sizeof consts);
+            uint64_t h = gv_hash64(key, LEAF_KEY);
+            int at = (int)(h & (uint64_t)(cap - 1));
+            A->src[g] = g;
+            for (; !A->o->every_leaf && A->ltab[at] >= 0; at = (at + 1) & (cap - 1)) {
+                long e = A->off[i] + A->ltab[at];
+                if (!memcmp(A->lkey + (size_t)e * LEAF_KEY, key, LEAF_KEY)) {
+                    A->src[g] = e;
+                    break;
+                }
+            }
+            if (A->src[g] == g) {
+                if (!A->o->every_leaf)
+                    A->ltab[at] = j;
+                A->uniq[nu++] = g;
+            }
+        }
+    }
+    return nu;
+}
+
 /* One move of every running game with the network's value at the expectimax search's
  * leaves: every game's tree (on the threads), all leaves to the network in batches of
  * A->nslots, the values (points) back up the trees. */
@@ -528,22 +590,24 @@ static gv_status netx_moves(agent *A, slot *sl, int nslots, gv_err *err)
         A->leafcap = tot;
         A->leafv = gv_xrealloc(A->leafv, sizeof(double) * (size_t)tot);
     }
+    long nu = dedup_leaves(A, sl, nslots, tot);
+    A->r->leaves += tot;
     A->r->t_search += gv_now() - t0;
-    int i = 0, j = 0; /* the next leaf: slot i, its leaf j */
-    for (long b0 = 0; b0 < tot;) {
+    for (long b0 = 0; b0 < nu;) {
         int k = 0;
         double t1 = gv_now();
-        while (k < A->nslots && b0 + k < tot) {
-            while (sl[i].id < 0 || j >= A->tree[i].nleaves)
-                i++, j = 0;
-            drop7_game_cells(&A->tree[i].pos[j], A->b.cells + (size_t)k * DROP7_CELLS, A->b.consts + 2 * (size_t)k);
-            j++, k++;
+        for (; k < A->nslots && b0 + k < nu; k++) {
+            const uint8_t *key = A->lkey + (size_t)A->uniq[b0 + k] * LEAF_KEY;
+            memcpy(A->b.cells + (size_t)k * DROP7_CELLS, key, DROP7_CELLS);
+            memcpy(A->b.consts + 2 * (size_t)k, key + DROP7_CELLS, 2 * sizeof(float));
         }
         GV_TRY(evaluate_cells(A, k, t1, err));
         for (int q = 0; q < k; q++)
-            A->leafv[b0 + q] = A->value[q] * A->vscale;
+            A->leafv[A->uniq[b0 + q]] = A->value[q] * A->vscale;
         b0 += k;
     }
+    for (long l = 0; l < tot; l++) /* an equal leaf before it was evaluated: its value */
+        A->leafv[l] = A->leafv[A->src[l]];
     const drop7_agent_opts *o = A->o;
     const double vw = o->weights_set ? o->value_weight : 1, hw = o->weights_set ? o->heuristic_weight : 0;
     for (int s = 0; (vw != 1 || hw != 0) && s < nslots; s++) /* the mixed leaf */
@@ -624,7 +688,7 @@ gv_status drop7_agent_play(const drop7_agent_opts *o, drop7_agent_result *r, gv_
         return expecti_games(o, max_moves, r);
     int nslots = o->parallel < o->ngames ? o->parallel : o->ngames;
     agent A = {o, r, {0}, {0}, NULL, NULL, PAD_NONE, nslots, 0, NULL, o->value_scale > 0 ? o->value_scale : DROP7_VALUE_SCALE,
-               {0}, NULL, NULL, NULL, NULL, 0};
+               {0}, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, 0, NULL, 0};
     if (o->expecti)
         A.eo = *o->expecti;
     else
@@ -748,6 +812,7 @@ gv_status drop7_agent_play(const drop7_agent_opts *o, drop7_agent_result *r, gv_
         free(sl[i].nodes), free(sl[i].pnode), free(sl[i].pa), free(sl[i].pr);
     free(sl), free(idx), free(A.sm.planes), free(A.sm.policy), free(A.sm.game), free(A.sm.score_then);
     free(A.logits), free(A.value), free(A.seen), free(chunk_left), free(A.mseed), free(A.off), free(A.leafv);
+    free(A.lkey), free(A.uniq), free(A.src), free(A.ltab);
     for (int i = 0; A.tree && i < nslots; i++)
         drop7_expecti_tree_free(&A.tree[i]);
     free(A.tree);
@@ -790,6 +855,11 @@ cJSON *drop7_play_entry(const char *policy, int sims, const drop7_agent_result *
     cJSON_AddNumberToObject(e, "end_overflow", ends[DROP7_END_OVERFLOW]);
     cJSON_AddNumberToObject(e, "end_cap", ends[DROP7_END_CAP]);
     gv_json_add_num(e, "seconds", r->t_total);
+    if (r->evals > 0) { /* a network played: the positions it evaluated (and its search's leaves) */
+        cJSON_AddNumberToObject(e, "evals", (double)r->evals);
+        if (r->leaves > 0)
+            cJSON_AddNumberToObject(e, "leaves", (double)r->leaves);
+    }
     cJSON *sc = gv_json_add_arr(e, "scores"); /* game i's (seed + i's): paired comparisons across runs */
     for (int i = 0; i < r->ngames; i++)
         cJSON_AddItemToArray(sc, cJSON_CreateNumber((double)r->score[i]));

@@ -73,6 +73,8 @@ typedef struct {
      * and 0: the network alone. */
     double value_weight, heuristic_weight;
     int weights_set;       /* value_weight and heuristic_weight as given (else the defaults) */
+    int every_leaf;        /* NET_EXPECTI: evaluate every leaf, equal ones again (the plain
+                              reference test_drop7_selfplay compares the deduplicated search with) */
     double discount;       /* record: a sample's value is the points still to come discounted by
                               this per move (0 or 1: not discounted, final - then) */
     /* record: the samples by chunks of games. Games [c*chunk, (c+1)*chunk) form chunk c
@@ -99,6 +101,8 @@ typedef struct drop7_agent_result {
     /* where the time went, seconds */
     double t_search, t_infer, t_game, t_total;
     long evals;            /* positions the network evaluated */
+    long leaves;           /* the network's expectimax search: the leaves of its trees (evals
+                              counts each distinct leaf of a tree once) */
     long moves;            /* moves played in all games */
     /* the evaluation calls (one batch each): how many, the batch the trainer computed
      * (padding included: evals / slots is the batch's occupancy), how often its size
@@ -123,7 +127,8 @@ void drop7_score_stats(const int64_t *x, int n, double *mean, double *median, do
 
 /* One policy's games as an entry of `play`'s record: policy, sims, games, score_mean,
  * score_ci95, score_median, moves_mean, moves_ci95, moves_median, end_full, end_overflow,
- * end_cap, seconds (docs/DROP7.md). */
+ * end_cap, seconds, scores (game by game), and where a network played evals (and, for its
+ * expectimax search, leaves) (docs/DROP7.md). */
 cJSON *drop7_play_entry(const char *policy, int sims, const drop7_agent_result *r);
 
 /* The first entry of rec's "play" array against each of the others, into "play_vs": the

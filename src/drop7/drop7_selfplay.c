@@ -127,6 +127,8 @@ static void record(const drop7_selfplay_opts *o, const drop7_data *all, long pla
     cJSON_AddNumberToObject(e, "parallel", o->play.parallel);
     cJSON_AddNumberToObject(e, "moves", (double)tot->moves);
     cJSON_AddNumberToObject(e, "evals", (double)tot->evals);
+    if (tot->leaves > 0) /* the expectimax search: its leaves, each distinct one of a tree evaluated once */
+        cJSON_AddNumberToObject(e, "leaves", (double)tot->leaves);
     cJSON_AddNumberToObject(e, "eval_calls", (double)tot->calls);
     cJSON_AddNumberToObject(e, "eval_slots", (double)tot->slots);
     cJSON_AddNumberToObject(e, "eval_size_changes", (double)tot->size_changes);

@@ -242,6 +242,37 @@ int main(void)
         drop7_agent_result_free(&r1);
         got_free(&g1);
     }
+    { /* the network's expectimax search evaluates each distinct leaf of a tree once: the same
+       * games, samples and values as evaluating every leaf (the plain reference) */
+        drop7_agent_result re = {0}, rd = {0};
+        got ge, gd;
+        int ok = 1;
+        for (int every = 1; every >= 0 && ok; every--) {
+            drop7_agent_opts o = {0};
+            drop7_rules_init(&o.rules, DROP7_MODE_NORMAL);
+            drop7_expecti_opts eo;
+            drop7_expecti_defaults(&eo, 1);
+            eo.samples = 3;
+            o.policy = DROP7_POLICY_NET_EXPECTI, o.expecti = &eo, o.net = t, o.ngames = 6, o.parallel = 3;
+            o.seed = 21, o.record = 1, o.max_moves = 40, o.every_leaf = every;
+            o.value_weight = 0.5, o.heuristic_weight = 1, o.weights_set = 1;
+            o.chunk = 3, o.on_chunk = keep_chunk, o.chunk_ctx = every ? &ge : &gd;
+            memset(every ? &ge : &gd, 0, sizeof ge);
+            gv_err err = {{0}};
+            if (drop7_agent_play(&o, every ? &re : &rd, &err) != GV_OK)
+                printf("# drop7_agent_play: %s\n", err.msg), ok = 0;
+        }
+        int same = ok && !memcmp(re.score, rd.score, sizeof(int64_t) * 6) && same_samples(&ge, &gd);
+        t_check(same && rd.leaves == re.leaves && re.evals == re.leaves && rd.evals < rd.leaves,
+                "expectimax leaves deduplicated",
+                "6 games, expectimax1 K3 over the fake network: scores and %ld samples %s evaluating every leaf; "
+                "%ld leaves, %ld evaluated (every leaf: %ld)", gd.n, same ? "equal to" : "DIFFER FROM", rd.leaves,
+                rd.evals, re.evals);
+        drop7_agent_result_free(&re);
+        drop7_agent_result_free(&rd);
+        got_free(&ge);
+        got_free(&gd);
+    }
     setenv("GV_SELFPLAY_PAD", "sometimes", 1);
     {
         drop7_agent_opts o = {0};
