@@ -15,8 +15,9 @@ for src in cpu_test ppu_scene ppu_direct ppu_bright opt_test warm_boot hv_test a
   ld65 -C "$here/lorom.cfg" -o "$out/$src.sfc" "$out/$src.o"
   "$py" "$here/snesfix.py" "$out/$src.sfc"
 done
-# the sound CPU's TEST register: wait cycles and the timer pause (spc_test.s)
-for src in spc_test; do
+# the sound CPU's TEST register: wait cycles and the timer pause (spc_test.s); interlace's
+# 263-line frames in field 0 (il_timing.s)
+for src in spc_test il_timing; do
   ca65 --cpu 65816 -I "$here" -I "$out" -I "$root/src/emu/snes" -o "$out/$src.o" "$here/$src.s"
   ld65 -C "$here/lorom.cfg" -o "$out/$src.sfc" "$out/$src.o"
   "$py" "$here/snesfix.py" "$out/$src.sfc"
@@ -36,29 +37,16 @@ ld65 -C "$here/gsu.cfg" -o "$out/gsu_test.sfc" "$out/gsu_test.o"
 ca65 --cpu 65816 -I "$here" -I "$out" -I "$root/src/emu/snes" -o "$out/gsu_scene.o" "$here/gsu_scene.s"
 ld65 -C "$here/gsu.cfg" -o "$out/gsu_scene.sfc" "$out/gsu_scene.o"
 "$py" "$here/snesfix.py" "$out/gsu_scene.sfc"
-# the frame-size scenes: hires_test.s four ways (its head comment)
-for v in "hires_m5 " "hires_pseudo -D PSEUDO" "hires_il -D INTERLACE" "overscan -D OVERSCAN"; do
+# the frame-size scenes: hires_test.s four ways (its head comment), and mosaic on hi-res
+# BGs without and with interlace
+for v in "hires_m5 " "hires_pseudo -D PSEUDO" "hires_il -D INTERLACE" "overscan -D OVERSCAN" \
+         "hires_mosaic -D MOSAIC" "hires_il_mosaic -D INTERLACE -D MOSAIC"; do
   set -- $v
   name=$1
   shift
   ca65 --cpu 65816 "$@" -I "$here" -I "$out" -I "$root/src/emu/snes" -o "$out/$name.o" "$here/hires_test.s"
   ld65 -C "$here/lorom.cfg" -o "$out/$name.sfc" "$out/$name.o"
   "$py" "$here/snesfix.py" "$out/$name.sfc"
-done
-# mosaic on hi-res BGs: hires_test.s with -D MOSAIC, without and with interlace (its head comment)
-for v in "hires_mosaic -D MOSAIC" "hires_il_mosaic -D INTERLACE -D MOSAIC"; do
-  set -- $v
-  name=$1
-  shift
-  ca65 --cpu 65816 "$@" -I "$here" -I "$out" -I "$root/src/emu/snes" -o "$out/$name.o" "$here/hires_test.s"
-  ld65 -C "$here/lorom.cfg" -o "$out/$name.sfc" "$out/$name.o"
-  "$py" "$here/snesfix.py" "$out/$name.sfc"
-done
-# interlace's frame length: 263 lines in field 0 (il_timing.s)
-for src in il_timing; do
-  ca65 --cpu 65816 -I "$here" -I "$out" -I "$root/src/emu/snes" -o "$out/$src.o" "$here/$src.s"
-  ld65 -C "$here/lorom.cfg" -o "$out/$src.sfc" "$out/$src.o"
-  "$py" "$here/snesfix.py" "$out/$src.sfc"
 done
 # the MSU-1 (msu_test.s) and its media beside it (gen_msu.py: the data file and two tracks)
 for src in msu_test; do

@@ -3,7 +3,7 @@
 ; $213F bit 7 = 0 are 263 scanlines; fullsnes "SNES Timing H/V Events": V=262, the extra
 ; scanline, occurs only in interlace field 0). With SETINI bit 0 set the ROM latches the
 ; H/V counters ($2137) 10,000 times (about 10 frames) and keeps the largest V, reading
-; $213F's field bit with each latch. Check 1: V reached 262; check 2: V never above 262;
+; $213F's field bit just before each latch. Check 1: V reached 262; check 2: V never above 262;
 ; check 3: every V of 262 was latched in field 0. Check 4: a V-IRQ at VTIME 262 (NMITIMEN
 ; $20) fires once every other frame: 4 IRQs from one start of vertical blank to the 8th
 ; after it. Check 5, the control: with interlace off again V never passes 261 and reaches
@@ -25,6 +25,7 @@
         vil   = $16             ; word: the largest V with interlace
         vno   = $18             ; word: the largest V without
         field = $1A             ; byte: $213F bit 7 at the latch
+        vcur  = $1C             ; word: the V just latched
 
         snes_start
         status_running          ; the status block: running
@@ -88,16 +89,17 @@ vmax_loop:
         stz     vmax
         stz     vmax+1
         ldy     #10000
-@loop:  lda     $2137           ; latch H/V
-        lda     $213F           ; the field bit; resets the counter byte toggles
-        and     #$80
+@loop:  lda     $213F           ; the field bit (before the latch: a read after it could
+        and     #$80            ; fall in the next frame); resets the counter byte toggles
         sta     field
-        lda     $213D           ; V low, then high (bit 0)
-        xba
-        lda     $213D
+        lda     $2137           ; latch H/V
+        lda     $213D           ; V low
+        sta     vcur
+        lda     $213D           ; V high (bit 0)
         and     #$01
-        xba
+        sta     vcur+1
         rep     #$20
+        lda     vcur
         cmp     #262
         bcc     @small
         beq     @v262
@@ -122,23 +124,19 @@ vmax_loop:
         bne     @loop
         rts
 
-; vbstart: waits for vertical blank to begin (HVBJOY bit 7 rising)
+; vbstart: waits for vertical blank to begin (RDNMI's flag, set there, cleared by reading)
 vbstart:
-@in:    lda     $4212
-        bmi     @in
-@out:   lda     $4212
-        bpl     @out
+        lda     $4210
+@wait:  lda     $4210
+        bpl     @wait
         rts
 
 nmi:    rti
 
-irq:    pha
-        lda     $4211
+irq:    bit     $4211           ; acknowledge (A untouched)
         rep     #$20
         inc     nirq
-        sep     #$20
-        pla
-        rti
+        rti                     ; restores P (8-bit A)
 
 passed_txt:  .byte "All 5 interlace frame length checks passed", 0
 failed_txt:  .byte "interlace frame length check failed (status = its number)", 0
