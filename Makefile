@@ -10,6 +10,7 @@
 #   make GPU=hip         build the HIP backend (AMD), HIP_ARCH=gfxNNNN overrides rocminfo
 #   make hip-check       compile every .cu file with hipcc for gfx1030 (what CI does)
 #   make fuzz-nes, fuzz-gb, fuzz-snes, fuzz-safetensors, fuzz-drop7_data, fuzz   libFuzzer runs of the loaders (FUZZ_SECONDS=600 each)
+#   make fuzz-snes-chips   the SNES ROM target as Super FX, SA-1 and MSU-1 cartridges (FUZZ_SECONDS each)
 #   make drop7-acceptance  the fast Drop7 game against the reference on 10 million random positions
 #   make libretro        the consoles as libretro cores: build/libretro/gpuvet_<console>_libretro.so + .info
 #   make install         the binary and the shipped networks under PREFIX (/usr/local; DESTDIR too)
@@ -136,7 +137,7 @@ TEST_BIN := $(addprefix $(BUILD)/tests/,$(basename $(notdir $(TEST_C))))
 LIB      := $(BUILD)/libgpuvet.a
 BIN      := $(BUILD)/gpuvet
 
-.PHONY: python python-lib install all build run test asan tsan bootstrap bootstrap-test tests clean hip-check fuzz-nes fuzz-gb fuzz-snes fuzz help deps-check arm64-check arm64-objs drop7-acceptance libretro lr-deps-check
+.PHONY: python python-lib install all build run test asan tsan bootstrap bootstrap-test tests clean hip-check fuzz-nes fuzz-gb fuzz-snes fuzz-snes-chips fuzz help deps-check arm64-check arm64-objs drop7-acceptance libretro lr-deps-check
 # A plain make builds with one job per core unless -j was given (on the command line or in
 # MAKEFLAGS); $(jobs) is empty then and the sub-make shares the caller's job slots.
 NPROC := $(shell nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
@@ -157,7 +158,7 @@ deps-check:
 	  echo "      Run 'make run' (it installs what is missing as root) or scripts/bootstrap.sh build"; exit 2; }
 
 help:
-	@sed -n '2,20p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,21p' Makefile | sed 's/^# \{0,1\}//'
 
 # ./gpuvet always points at the last default build, so the README's commands work from the top.
 gpuvet: $(BIN)
@@ -387,6 +388,14 @@ fuzz-snes:
 	@$(MAKE) --no-print-directory fuzz-snes_rom fuzz-snes_state FUZZ_SECONDS=$(FUZZ_SECONDS)
 
 fuzz: fuzz-nes fuzz-gb fuzz-snes fuzz-safetensors fuzz-drop7_data
+# fuzz-snes-chips: the SNES ROM target with every program a Super FX, SA-1 or MSU-1 cartridge
+# (fuzz/fuzz_snes_gsu.c, fuzz_snes_sa1.c, fuzz_snes_msu.c), FUZZ_SECONDS each, from the chip
+# test ROMs' seeds (fuzz/seeds/snes_rom).
+fuzz-snes-chips:
+	@$(MAKE) --no-print-directory fuzz-snes_gsu fuzz-snes_sa1 fuzz-snes_msu FUZZ_SECONDS=$(FUZZ_SECONDS)
+FUZZ_SEEDS_snes_gsu := fuzz/seeds/snes_rom
+FUZZ_SEEDS_snes_sa1 := fuzz/seeds/snes_rom
+FUZZ_SEEDS_snes_msu := fuzz/seeds/snes_rom
 
 # A target may link fewer sources (FUZZ_LIB_C_<name>): the dataset loader needs no emulator,
 # and the emulator cores take many minutes to compile with the sanitizers.
@@ -395,7 +404,7 @@ fuzz-%: fuzz/fuzz_%.c
 	@mkdir -p build/fuzz fuzz/corpus-$*
 	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 -Isrc -fsanitize=fuzzer,address,undefined $(PKG_CFLAGS) -fopenmp \
 	  -o build/fuzz/fuzz_$* $< $(or $(FUZZ_LIB_C_$*),$(FUZZ_LIB_C)) $(LDLIBS)
-	build/fuzz/fuzz_$* -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 fuzz/corpus-$* $(wildcard fuzz/seeds/$*)
+	build/fuzz/fuzz_$* -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 fuzz/corpus-$* $(or $(FUZZ_SEEDS_$*),$(wildcard fuzz/seeds/$*))
 
 # make install: the binary into $(DESTDIR)$(PREFIX)/bin, the shipped networks (models/) into
 # $(DESTDIR)$(PREFIX)/share/gpuvet/models, where `--net default` looks beside bin/.

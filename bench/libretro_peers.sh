@@ -22,7 +22,11 @@
 # libretro-gambatte libretro-mgba libretro-bsnes-mercury-balanced). Writes RESULTS_DIR (default
 # bench/results/<date>-libretro-peers): machine.txt, raw.tsv (every run), summary.md.
 # FRAMES (default 3000) and ROUNDS (default 5) override; CONSOLES (default "nes gb snes") picks
-# the consoles measured (CONSOLES=nes: the NES core and Nestopia only). Run it on a quiet machine: the
+# the consoles measured (CONSOLES=nes: the NES core and Nestopia only). SNES_ROMS (default
+# "ppu_scene bench_scene") names the SNES ROMs (a name without a slash is our built ROM, else a
+# path: gsu_bench, the Super FX benchmark, or a PeterLemon GSU demo) and SNES_PEER (default
+# bsnes_mercury_balanced) the bsnes-mercury profile (bsnes_mercury_performance: Debian's
+# libretro-bsnes-mercury-performance). Run it on a quiet machine: the
 # load average before and after is recorded, and a busy machine's figures vary.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -35,6 +39,10 @@ peers=${LIBRETRO_PEERS:-/usr/lib/$(gcc -print-multiarch 2>/dev/null || echo x86_
 FRAMES=${FRAMES:-3000}
 ROUNDS=${ROUNDS:-5}
 CONSOLES=${CONSOLES:-nes gb snes}
+SNES_ROMS=${SNES_ROMS:-ppu_scene bench_scene}
+SNES_PEER=${SNES_PEER:-bsnes_mercury_balanced}
+snes_label=bsnes-mercury
+[ "$SNES_PEER" = bsnes_mercury_balanced ] || snes_label="bsnes-mercury ${SNES_PEER#bsnes_mercury_}"
 want() { case " $CONSOLES " in *" $1 "*) return 0 ;; esac; return 1; }
 out=${1:-bench/results/$(date -u +%Y-%m-%d)-libretro-peers}
 for f in "$GPUVET" "$host" $(for c in $CONSOLES; do echo "$cores/gpuvet_${c}_libretro.so"; done); do
@@ -46,7 +54,7 @@ missing=
 peer_list=
 want nes && peer_list="$peer_list nestopia"
 want gb && peer_list="$peer_list gambatte mgba"
-want snes && peer_list="$peer_list bsnes_mercury_balanced"
+want snes && peer_list="$peer_list $SNES_PEER"
 for p in $peer_list; do
   [ -f "$peers/${p}_libretro.so" ] || missing="$missing $p"
 done
@@ -110,10 +118,10 @@ while [ $r -le "$ROUNDS" ]; do
     fi
   done
   want snes || { r=$((r + 1)); continue; }
-  for rom in ppu_scene bench_scene; do
-    s=$GV_BUILD/roms/snes/$rom.sfc
+  for rom in $SNES_ROMS; do
+    case $rom in */*) s=$rom rom=$(basename "$rom" .sfc) ;; *) s=$GV_BUILD/roms/snes/$rom.sfc ;; esac
     one $r snes $rom "gpuvet core" "$host" --bench "$cores/gpuvet_snes_libretro.so" "$s" "$FRAMES"
-    have bsnes_mercury_balanced && one $r snes $rom "bsnes-mercury" "$host" --bench "$peers/bsnes_mercury_balanced_libretro.so" "$s" "$FRAMES"
+    have $SNES_PEER && one $r snes $rom "$snes_label" "$host" --bench "$peers/${SNES_PEER}_libretro.so" "$s" "$FRAMES"
     one $r snes $rom "gpuvet run" runfps "$s"
   done
   r=$((r + 1))

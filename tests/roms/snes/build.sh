@@ -37,6 +37,10 @@ ld65 -C "$here/gsu.cfg" -o "$out/gsu_test.sfc" "$out/gsu_test.o"
 ca65 --cpu 65816 -I "$here" -I "$out" -I "$root/src/emu/snes" -o "$out/gsu_scene.o" "$here/gsu_scene.s"
 ld65 -C "$here/gsu.cfg" -o "$out/gsu_scene.sfc" "$out/gsu_scene.o"
 "$py" "$here/snesfix.py" "$out/gsu_scene.sfc"
+# the Super FX benchmark ROM: the picture plotted again every other frame (gsu_scene.s, -D GSU_BENCH)
+ca65 --cpu 65816 -D GSU_BENCH -I "$here" -I "$out" -I "$root/src/emu/snes" -o "$out/gsu_bench.o" "$here/gsu_scene.s"
+ld65 -C "$here/gsu.cfg" -o "$out/gsu_bench.sfc" "$out/gsu_bench.o"
+"$py" "$here/snesfix.py" "$out/gsu_bench.sfc"
 # the frame-size scenes: hires_test.s four ways (its head comment), and mosaic on hi-res
 # BGs without and with interlace
 for v in "hires_m5 " "hires_pseudo -D PSEUDO" "hires_il -D INTERLACE" "overscan -D OVERSCAN" \

@@ -5,6 +5,10 @@
 ; tile map (tile = X/8 * 16 + Y/8) for BG1 in mode 1 and shows it under a 16-colour ramp;
 ; the CPU then idles in WAI. The golden pin of the renderers (native, host and device draw
 ; what the DMA carried).
+; Built with -D GSU_BENCH it is gsu_bench.sfc, the Super FX speed benchmark
+; (bench/libretro_peers.sh): after the first picture the SNES loops, at each vertical blank
+; copying the bitmap to VRAM (forced blank during the DMA) and starting the GSU again, so
+; the GSU plots the picture afresh (about one frame of GSU time) every other frame.
 ; Written for gpuvet; anyone may use, copy and redistribute it (public domain / CC0).
         .p816
         .smart  +
@@ -16,7 +20,11 @@
         .byte   $05             ; expansion RAM: 32 KiB
         .byte   0, 0
         .segment "HEADER"
+.ifdef GSU_BENCH
+        .byte   "GPUVET SUPER FX BENCH"
+.else
         .byte   "GPUVET SUPER FX SCENE"
+.endif
         .byte   $20, $14, $06, $00, $01, $33, $00   ; LoROM; ROM + Super FX + RAM; 64 KiB
         .word   $FFFF, $0000
         snes_vectors reset, nmi, irq
@@ -87,9 +95,25 @@ mcol:   rep     #$20
         sta     $212C
         lda     #$0F
         sta     $2100
+.ifdef GSU_BENCH
+; NMI only while waiting for it: while the GSU owns the ROM the vectors read its fixed bytes
+loop:   lda     #$80
+        sta     $4200
+        wai
+        stz     $4200
+        lda     #$80
+        sta     $2100
+        jsr     bitmap
+        lda     #$0F
+        sta     $2100
+        ldx     #.loword(gsu_scene)
+        jsl     $7E0000 + WRUN
+        bra     loop
+.else
 forever:
         wai
         bra     forever
+.endif
 
 ; the bitmap ($70:0000, 16 KiB) to VRAM $0000 by DMA channel 0
 bitmap: stz     $2116
