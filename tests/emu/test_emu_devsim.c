@@ -708,5 +708,11 @@ int main(void)
         check_snes(sized[r], 40);
     /* register writes inside lines (the log's snes_vmid changes, CGRAM patched per line) */
     check_snes("midline_test", 40);
+    /* mosaic on mode 5's hi-res BGs, without and with interlace (hires_test.s -D MOSAIC) */
+    static const char *mosaic[] = {"hires_mosaic", "hires_il_mosaic"};
+    for (size_t r = 0; r < GV_ARRAY_LEN(mosaic); r++)
+        check_snes(mosaic[r], 40);
+    /* interlace's 263-line frames (il_timing.s: 448-line frames, a frame length that varies) */
+    check_snes("il_timing", 40);
     return t_done();
 }

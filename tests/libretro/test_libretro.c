@@ -983,6 +983,15 @@ static void snes_own(core *c, const emu_console *con, const char *dir)
     }
     snprintf(rom, sizeof rom, "%s/midline_test.sfc", dir); /* writes inside lines */
     check_hashes(c, con, rom, "midline_test", EMU_R_NATIVE);
+    /* mosaic on mode 5's hi-res BGs (512x224, and 512x478 with interlace) */
+    static const char *const mosaic[] = {"hires_mosaic", "hires_il_mosaic"};
+    for (size_t i = 0; i < GV_ARRAY_LEN(mosaic); i++) {
+        snprintf(rom, sizeof rom, "%s/%s.sfc", dir, mosaic[i]);
+        check_hashes(c, con, rom, mosaic[i], EMU_R_NATIVE);
+    }
+    /* interlace's 263-line frames in field 0 (il_timing.s) */
+    snprintf(rom, sizeof rom, "%s/il_timing.sfc", dir);
+    check_hashes_n(c, con, rom, "il_timing", EMU_R_NATIVE, 120);
     fe.renderer[0] = 0;
     snprintf(rom, sizeof rom, "%s/cpu_test.sfc", dir);
     snes_loose_header(c, con, rom);

@@ -7,7 +7,8 @@ curve), ppu_scroll (the BG scroll registers' write-twice rule), obj_wrap (sprite
 Y = 255), warm_boot (the picture after a reset), opt_test (offset-per-tile in modes 2, 4
 and 6; mode 6 hi-res, so a 512-wide frame), hires_m5, hires_pseudo, hires_il and overscan
 (the frame sizes: hi-res, pseudo-hires, interlace with OBJ interlace, overscan; their size
-is checked too), midline (midline_test.s: register writes inside a line)."""
+is checked too), midline (midline_test.s: register writes inside a line), hires_mosaic and
+hires_il_mosaic (mosaic on mode 5's BGs, without and with interlace)."""
 import os
 import sys
 
@@ -207,13 +208,18 @@ def frame_scene(variant):
     gives 239 lines; interlace both fields of each line, field f's in row 2 * (line - 1) + f,
     modes 5 and 6 reading BG line 2 * line + f, and with OBJ interlace a sprite's row
     2 * (line - Y - 1) + f (half its height in lines). Sprites (priority 3) are in front of
-    every BG."""
+    every BG. Mosaic on hi-res BGs (fullsnes "Hires Notes", Anomie's register doc $2106) counts
+    in lo-res units: a block of size N is 2N half-pixels wide, all of them the block's leftmost
+    (even) half-pixel, and N lines tall from line 1; with interlace 2N half-lines, so both
+    fields show field 0's BG line of the block's top line."""
     vram, a = [], 0x1357
     for i in range(0x8000):
         vram.append((a ^ (a >> 5)) & 0xFFFF)
         a = (a + 0x9E37) & 0xFFFF
     cgram = [(0x0C63 + j * 0x2E1B) & 0x7FFF for j in range(256)]
     fixed = 31 | 10 << 10
+    mos = 3 if variant in ('hires_mosaic', 'hires_il_mosaic') else 0  # MOSAIC $23: BG1, BG2
+    variant = {'hires_mosaic': 'hires_m5', 'hires_il_mosaic': 'hires_il'}.get(variant, variant)
     m5 = variant in ('hires_m5', 'hires_il')
     il = variant == 'hires_il'
     lines = 239 if variant in ('hires_il', 'overscan') else 224
@@ -267,7 +273,14 @@ def frame_scene(variant):
         prev_math, prev_main = False, 0
         for x in range(256):
             o = obj_pixel(x, line, f) if sprites else None
-            if m5:                                # hi-res BGs: main BG1 at 2x + 1, sub BG2 at 2x
+            if m5 and mos:  # mosaic counts lo-res pixels and lines: both half-pixels of x are
+                # the BG's even half-pixel at the block's left, of the block's top line (field 0's)
+                ml = line - (line - 1) % mos
+                vl = 2 * ml if il else ml
+                hx = 2 * (x - x % mos)
+                m = bg_pixel(0, ((bgs[0][2] << 1) + hx) & 0x3FF, (vl + bgs[0][3]) & 0x3FF, True)
+                sb = bg_pixel(1, ((bgs[1][2] << 1) + hx) & 0x3FF, (vl + bgs[1][3]) & 0x3FF, True)
+            elif m5:                              # hi-res BGs: main BG1 at 2x + 1, sub BG2 at 2x
                 vl = 2 * line + f if il else line
                 m = bg_pixel(0, ((bgs[0][2] << 1) + 2 * x + 1) & 0x3FF, (vl + bgs[0][3]) & 0x3FF, True)
                 sb = bg_pixel(1, ((bgs[1][2] << 1) + 2 * x) & 0x3FF, (vl + bgs[1][3]) & 0x3FF, True)
@@ -368,7 +381,7 @@ def main():
             print('  line %d: %s' % (p + 1, what))
         return 1 if bad else 0
     size = None
-    if scene in ('hires_m5', 'hires_pseudo', 'hires_il', 'overscan'):
+    if scene in ('hires_m5', 'hires_pseudo', 'hires_il', 'overscan', 'hires_mosaic', 'hires_il_mosaic'):
         sw, sh, want = frame_scene(scene)
         size = (sw, sh)
     else:

@@ -80,7 +80,10 @@ typedef struct {
     uint16_t wrdiv, rddiv, rdmpy;
     uint8_t alu_op, alu_b;     /* the arithmetic under way: 0 none, 1 multiply, 2 divide; its
                                 * 8-bit operand ($4203 or $4206) */
-    uint16_t alu_pad;
+    uint16_t reset_phase;      /* the master clock (low 16 bits) of the last power-on or reset
+                                * (line 0 of its first frame): the DMA's 8-clock grid, the DRAM
+                                * refresh's line parity and the auto-read's 256-clock grid count
+                                * from it (frames are not all a multiple of 8 clocks long) */
     uint64_t alu_at;           /* CPU cycle number of the write that started it */
     uint16_t htime, vtime;
     uint8_t hdmaen, memsel, nmi_flag, irq_flag;
@@ -90,12 +93,21 @@ typedef struct {
     uint16_t buttons;          /* what controller 1 holds */
     uint32_t wmadd;            /* $2181-$2183 */
     uint64_t joy_busy_until;   /* $4212 bit 0 while auto-read runs: the 4224 clocks before */
-    uint64_t reset_frame;      /* `frame` at the last power-on or reset (the auto-read's phase) */
+    uint64_t reset_frame;      /* `frame` at the last power-on or reset */
     snes_dma_ch dma[8];
     snes_ppu ppu;
     snes_msu_regs msu;         /* the MSU-1 (all zero without one) */
     uint8_t wram[131072];
 } snes_state;
+
+/* The lines of the current frame: 262, or 263 in interlace field 0 (Anomie's timing doc:
+ * in interlace mode frames with $213F bit 7 = 0 are 263 scanlines; fullsnes "SNES Timing
+ * H/V Events": V=262, the extra scanline, only in interlace field 0). The field is the
+ * frame number's low bit ($213F bit 7); interlace is SETINI bit 0 as line 261 ends. */
+static inline uint32_t snes_frame_lines(const snes_state *s)
+{
+    return SNES_LINES + ((s->ppu.setini & 1) && !(s->frame & 1));
+}
 
 /* The video log of a frame (EMU_OUT_VIDEO_LOG), in the terms of snes_video.h: each picture
  * line's register snapshot (consecutive equal ones stored once), the register changes made

@@ -337,8 +337,8 @@ static void dma_byte(snes *m, uint8_t ctrl, uint8_t reg, uint32_t a, uint64_t *c
 static uint64_t hdma_next_use(const snes *m, const snes_dma_ch *d, uint64_t clk)
 {
     uint32_t hc, line = line_of(m, clk, &hc);
-    uint64_t next_frame = m->s.frame_start + SNES_FRAME_CLOCKS;
-    if (line >= SNES_LINES)
+    uint64_t next_frame = m->s.frame_start + (uint64_t)snes_frame_lines(&m->s) * SNES_LINE_CLOCKS;
+    if (line >= snes_frame_lines(&m->s))
         return clk;
     if (!d->done && line < m->s.vdisp) {
         if (hc < SNES_HDMA_AT)
@@ -367,7 +367,7 @@ static void dma_run(snes *m, uint8_t mask, uint64_t *clk)
     if (pg->r)
         m->cpu.s.mdr = (uint8_t)op; /* the last byte on the bus before the pause */
     uint64_t p = *clk + 6 + fetch;
-    uint32_t since = (uint32_t)((p & 7) - (m->s.frame_start & 7)) & 7;
+    uint32_t since = (uint32_t)(p - m->s.reset_phase) & 7;
     uint64_t start = *clk;
     *clk += (8 - since) + 8;
     for (int ch = 0; ch < 8; ch++) {
@@ -1008,6 +1008,7 @@ static void reset_common(snes *m, int power)
     m->s.vdisp = 225;
     m->s.frame = frame;
     m->s.frame_start = start;
+    m->s.reset_phase = (uint16_t)start;
     m->s.joy_busy_until = 0;
     m->s.reset_frame = frame;
     memset(m->s.joy, 0, sizeof m->s.joy);
@@ -1120,12 +1121,17 @@ static int32_t irq_pos(const snes *m, uint32_t line)
     /* HTIME 0: 1374 clocks after dot 0 of the line before, i.e. 10 into this one, as a
      * V-IRQ (Anomie's timing doc); not 14 */
     int32_t p = h ? (int32_t)(h * 4 + (h > 323 ? 2 : 0) + (h > 327 ? 2 : 0) + 14) : 10;
-    uint32_t vline = line;
+    uint32_t vline = line, last = snes_frame_lines(&m->s) - 1;
     if (p >= SNES_LINE_CLOCKS) { /* the match was on the line before */
         p -= SNES_LINE_CLOCKS;
-        vline = line ? line - 1 : SNES_LINES - 1;
+        if (line) {
+            vline = line - 1;
+        } else { /* the last line of the frame before (263 lines in interlace field 0) */
+            last = SNES_LINES - 1 + ((m->s.ppu.setini & 1) && (m->s.frame & 1));
+            vline = last;
+        }
     }
-    if (h == 153 && vline == SNES_LINES - 1) /* never for dot 153 on a frame's last line */
+    if (h == 153 && vline == last) /* never for dot 153 on a frame's last line */
         return -1;
     if (mode == 1) /* H only: every line */
         return p;
@@ -1150,9 +1156,10 @@ static void vblank_start(snes *m, uint64_t t)
         m->s.joy_shift[0] = 0xFFFF, m->s.joy_shift[1] = 0xFFFF; /* read out by the auto-read */
         /* the read starts 256 clocks after the last one or a multiple of 256 more,
          * between dots 32.5 and 95.5; dot 74.5 on the first frame (Anomie's timing doc):
-         * a frame is 248 clocks past a multiple of 256, so 8 later each frame, mod 256 */
-        uint64_t n = m->s.frame - m->s.reset_frame;
-        m->s.joy_busy_until = t + 130 + ((168 + 8 * n) & 255) + SNES_JOY_CLOCKS;
+         * on a 256-clock grid from the reset (a 262-line frame is 248 clocks past a
+         * multiple of 256, so 8 later each frame; a 263-line one 76) */
+        uint32_t since = (uint32_t)(m->s.frame_start - m->s.reset_phase);
+        m->s.joy_busy_until = t + 130 + ((168 - since) & 255) + SNES_JOY_CLOCKS;
     }
     if (!(m->s.ppu.inidisp & 0x80)) {
         m->s.ppu.oamadd = m->s.ppu.oam_reload;
@@ -1183,7 +1190,8 @@ void snes_run_frame(snes *m)
             m->vlog_snap = 0;
         }
     }
-    for (uint32_t line = 0; line < SNES_LINES; line++) {
+    uint32_t line;
+    for (line = 0; line < snes_frame_lines(&m->s); line++) {
         uint64_t ls = fs + (uint64_t)line * SNES_LINE_CLOCKS;
         if (line == 0) {
             m->s.nmi_flag = 0;
@@ -1211,7 +1219,8 @@ void snes_run_frame(snes *m)
             m->lines_drawn++;
             m->mid_y = y, m->mid_ls = ls, m->mid_end = ls + SNES_HDMA_AT, m->mid_nundo = 0;
         }
-        uint32_t pos = 0, refresh = line & 1 ? SNES_REFRESH_AT - 2 : SNES_REFRESH_AT + 2;
+        /* the refresh: 538 clocks in on the even lines since the reset, 534 on the odd */
+        uint32_t pos = 0, refresh = (ls - m->s.reset_phase) & 4 ? SNES_REFRESH_AT - 2 : SNES_REFRESH_AT + 2;
         int hdma = line >= m->s.vdisp, irq = 0;
         m->refresh_at = ls + refresh;
         for (;;) {
@@ -1256,7 +1265,7 @@ void snes_run_frame(snes *m)
     }
     if (m->vlog)
         m->vlog->lines = m->lines, m->vlog->wide = m->wide, m->vlog->il = m->il;
-    m->s.frame_start = fs + SNES_FRAME_CLOCKS;
+    m->s.frame_start = fs + (uint64_t)line * SNES_LINE_CLOCKS;
     m->s.frame++;
     /* sound up to the frame's end, resampled to 48 kHz */
     snes_sync_spc(m, m->s.frame_start);

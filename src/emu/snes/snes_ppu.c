@@ -233,7 +233,7 @@ void snes_ppu_latch_counters(snes *m, uint64_t clk)
 {
     snes_ppu *p = &m->s.ppu;
     uint64_t d = clk - m->s.frame_start;
-    p->vlatch = (uint16_t)((d / SNES_LINE_CLOCKS) % SNES_LINES);
+    p->vlatch = (uint16_t)((d / SNES_LINE_CLOCKS) % snes_frame_lines(&m->s));
     p->hlatch = h_counter((uint32_t)(d % SNES_LINE_CLOCKS));
     p->latched = 1;
 }

@@ -322,11 +322,20 @@ GV_HD static inline void snes_draw_bg(const snes_vregs *p, const uint8_t *vram, 
  * bit: the right half tile n + 1, the lower n + 16), HOFS counted in lo-res pixels (two
  * hi-res ones); the even pixels into lbe (the sub screen's), the odd into lbo (the main
  * screen's). oh, ov: mode 6's offset-per-tile columns (each 16 hi-res pixels), or NULL.
- * Mosaic is not applied to hi-res BGs. */
+ * Mosaic (MOSAIC bit bg, size N = bits 4-7 + 1) counts in lo-res units: a block is 2N
+ * half-pixels wide, all of them the block's leftmost (even) half-pixel, so even N = 1 hides
+ * the odd half-pixels; N lines tall from screen line 1; with interlace (il) 2N half-lines,
+ * both fields showing field 0's BG line of the block's top line. */
 GV_HD static inline void snes_draw_bg_hi(const snes_vregs *p, const uint8_t *vram, int bg, int mode, int vline,
-                                         snes_layer_buf *lbo, snes_layer_buf *lbe, const uint16_t *oh,
+                                         int il, snes_layer_buf *lbo, snes_layer_buf *lbe, const uint16_t *oh,
                                          const uint16_t *ov)
 {
+    int mos = (p->mosaic & (1 << bg)) ? (p->mosaic >> 4) + 1 : 0;
+    if (mos) {
+        int line = il ? vline >> 1 : vline;
+        line -= (line - 1) % mos;
+        vline = il ? 2 * line : line;
+    }
     int bpp = snes_bpp(mode, bg);
     int big = (p->bgmode >> (4 + bg)) & 1, tsh = big ? 4 : 3, tmask = big ? 15 : 7;
     uint8_t sc = p->bgsc[bg];
@@ -357,6 +366,14 @@ GV_HD static inline void snes_draw_bg_hi(const snes_vregs *p, const uint8_t *vra
             memcpy(idx + x, &ix, 8);
             memcpy(pri + x, &pr, 8);
         }
+    }
+    if (mos) { /* both half-pixels of lo-res pixel x: the even one at the block's left */
+        for (int x = 0; x < 256; x++) {
+            int s = 16 + 2 * (x - x % mos);
+            lbe->idx[x + 8] = lbo->idx[x + 8] = idx[s];
+            lbe->pri[x + 8] = lbo->pri[x + 8] = pri[s];
+        }
+        return;
     }
     for (int x = 0; x < 256; x++) {
         lbe->idx[x + 8] = idx[16 + 2 * x], lbe->pri[x + 8] = pri[16 + 2 * x];
@@ -704,7 +721,7 @@ GV_HD static inline uint8_t snes_render_line(const snes_vregs *p, const uint8_t 
                 int opt = mode == 6;
                 if (opt)
                     snes_opt_cols(p, vram, bg, mode, oh, ov);
-                snes_draw_bg_hi(p, vram, bg, mode, il ? 2 * line + field : line, &lb[bg], &lbe[bg],
+                snes_draw_bg_hi(p, vram, bg, mode, il ? 2 * line + field : line, il, &lb[bg], &lbe[bg],
                                 opt ? oh : NULL, opt ? ov : NULL);
             } else {
                 snes_draw_bg(p, vram, bg, mode, line, &lb[bg]);

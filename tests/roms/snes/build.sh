@@ -21,8 +21,9 @@ for src in midline_test; do
   ld65 -C "$here/lorom.cfg" -o "$out/$src.sfc" "$out/$src.o"
   "$py" "$here/snesfix.py" "$out/$src.sfc"
 done
-# the sound CPU's TEST register: wait cycles and the timer pause (spc_test.s)
-for src in spc_test; do
+# the sound CPU's TEST register: wait cycles and the timer pause (spc_test.s); interlace's
+# 263-line frames in field 0 (il_timing.s)
+for src in spc_test il_timing; do
   ca65 --cpu 65816 -I "$here" -I "$out" -I "$root/src/emu/snes" -o "$out/$src.o" "$here/$src.s"
   ld65 -C "$here/lorom.cfg" -o "$out/$src.sfc" "$out/$src.o"
   "$py" "$here/snesfix.py" "$out/$src.sfc"
@@ -46,8 +47,10 @@ ld65 -C "$here/gsu.cfg" -o "$out/gsu_scene.sfc" "$out/gsu_scene.o"
 ca65 --cpu 65816 -D GSU_BENCH -I "$here" -I "$out" -I "$root/src/emu/snes" -o "$out/gsu_bench.o" "$here/gsu_scene.s"
 ld65 -C "$here/gsu.cfg" -o "$out/gsu_bench.sfc" "$out/gsu_bench.o"
 "$py" "$here/snesfix.py" "$out/gsu_bench.sfc"
-# the frame-size scenes: hires_test.s four ways (its head comment)
-for v in "hires_m5 " "hires_pseudo -D PSEUDO" "hires_il -D INTERLACE" "overscan -D OVERSCAN"; do
+# the frame-size scenes: hires_test.s four ways (its head comment), and mosaic on hi-res
+# BGs without and with interlace
+for v in "hires_m5 " "hires_pseudo -D PSEUDO" "hires_il -D INTERLACE" "overscan -D OVERSCAN" \
+         "hires_mosaic -D MOSAIC" "hires_il_mosaic -D INTERLACE -D MOSAIC"; do
   set -- $v
   name=$1
   shift

@@ -11,7 +11,13 @@
 ;                                $07): a 512x478 frame, BG lines 2 * line + field, sprites
 ;                                at half height;
 ;   overscan     (-D OVERSCAN)   mode 1 lo-res with overscan (SETINI bit 2): a 256x239 frame,
-;                                a sprite in lines 227-239.
+;                                a sprite in lines 227-239;
+;   hires_mosaic (-D MOSAIC)     hires_m5 with mosaic size 3 on BG1 and BG2 (MOSAIC $23):
+;                                blocks of 6 half-pixels by 3 lines from line 1, each the
+;                                block's leftmost (even) half-pixel of its top line;
+;   hires_il_mosaic (-D INTERLACE -D MOSAIC)  hires_il with the same mosaic: blocks of 6
+;                                half-pixels by 3 lines in each field, both fields showing
+;                                field 0's BG line (2 * the block's top line).
 ; Video memory is a fixed pseudo-random pattern (as opt_test.s): VRAM word i = a ^ a >> 5,
 ; a = $1357 + i * $9E37; CGRAM colour j = ($0C63 + j * $2E1B) & $7FFF. BG1: map $0000,
 ; characters $1000, scroll (19, 5); BG2: map $0C00, characters $2000, scroll (7, 33). The
@@ -25,6 +31,10 @@
 
 .if .defined(PSEUDO)
         snes_header "GPUVET HIRES PSEUDO"
+.elseif .defined(MOSAIC) .and .defined(INTERLACE)
+        snes_header "GPUVET MOSAIC M5 IL"
+.elseif .defined(MOSAIC)
+        snes_header "GPUVET MOSAIC M5"
 .elseif .defined(INTERLACE)
         snes_header "GPUVET HIRES ILACE"
 .elseif .defined(OVERSCAN)
@@ -113,6 +123,10 @@
 .else
         stz     $2130
         stz     $2131           ; no colour math
+.endif
+.if .defined(MOSAIC)
+        lda     #$23
+        sta     $2106           ; mosaic size 3 on BG1 and BG2
 .endif
         lda     #$3F
         sta     $2132           ; fixed colour: red 31
