@@ -45,6 +45,31 @@ def clocks():
     return time.perf_counter(), time.process_time()
 
 
+def timed_steps(env, n, moves, reps):
+    """Steps/s (wall, CPU) of reps x moves steps of env from seed 1, the env's own sample()."""
+    env.reset(seed=1)
+    w0, c0 = clocks()
+    for _ in range(reps):
+        env.reset(seed=1)
+        for _ in range(moves):
+            env.step(env.sample())
+    w1, c1 = clocks()
+    return reps * n * moves / (w1 - w0), reps * n * moves / max(c1 - c0, 1e-9)
+
+
+def numpy_steps(n, moves):
+    """NumPy's games of seeds 1..n after `moves` moves (the random player's column, the step,
+    the planes and the legal masks each move) and its steps/s (wall, CPU)."""
+    games = drop7_numpy.Games(np.arange(1, n + 1, dtype=np.uint64))
+    w0, c0 = clocks()
+    for _ in range(moves):
+        games.step(games.pick_random())
+        games.encode()
+        games.legal()
+    w1, c1 = clocks()
+    return games, n * moves / (w1 - w0), n * moves / max(c1 - c0, 1e-9)
+
+
 def drop7(out):
     n_check = 200
     seeds = np.arange(1, n_check + 1, dtype=np.uint64)
@@ -67,25 +92,12 @@ def drop7(out):
         env = gpuvet.Drop7Env(n, seed=1, copy=False)
         gp, gc, npy, npc = [], [], [], []
         for _ in range(REPEATS):
-            reps = max(1, 20000 // (n * moves))          # at least ~20000 moves a timed run
-            env.reset(seed=1)
-            w0, c0 = clocks()
-            for _ in range(reps):
-                env.reset(seed=1)
-                for _ in range(moves):
-                    env.step(env.sample())
-            w1, c1 = clocks()
-            gp.append(reps * n * moves / (w1 - w0))
-            gc.append(reps * n * moves / max(c1 - c0, 1e-9))
-            games = drop7_numpy.Games(np.arange(1, n + 1, dtype=np.uint64))
-            w0, c0 = clocks()
-            for _ in range(moves):
-                games.step(games.pick_random())
-                games.encode()
-                games.legal()
-            w1, c1 = clocks()
-            npy.append(n * moves / (w1 - w0))
-            npc.append(n * moves / max(c1 - c0, 1e-9))
+            a, b = timed_steps(env, n, moves, max(1, 20000 // (n * moves)))   # at least ~20000 moves a timed run
+            gp.append(a)
+            gc.append(b)
+            games, a, b = numpy_steps(n, moves)
+            npy.append(a)
+            npc.append(b)
         # games still running after `moves` moves are where both stand; an ended one has been
         # replaced by its slot's next game in Drop7Env (autoreset)
         live = games.over == 0
@@ -115,18 +127,6 @@ def gpu_reason():
     return None
 
 
-def timed_steps(env, n, moves, reps):
-    """Steps/s (wall, CPU) of reps x moves steps of env from seed 1, the env's own sample()."""
-    env.reset(seed=1)
-    w0, c0 = clocks()
-    for _ in range(reps):
-        env.reset(seed=1)
-        for _ in range(moves):
-            env.step(env.sample())
-    w1, c1 = clocks()
-    return reps * n * moves / (w1 - w0), reps * n * moves / max(c1 - c0, 1e-9)
-
-
 def drop7_gpu(out):
     why = gpu_reason()
     if why:
@@ -148,13 +148,7 @@ def drop7_gpu(out):
             c.append(a)
             cc.append(b)
             if n <= numpy_max:
-                games = drop7_numpy.Games(np.arange(1, n + 1, dtype=np.uint64))
-                w0, _ = clocks()
-                for _ in range(moves):
-                    games.step(games.pick_random())
-                    games.encode()
-                    games.legal()
-                npy.append(n * moves / (clocks()[0] - w0))
+                npy.append(numpy_steps(n, moves)[1])
         # the same games after the same number of moves from seed 1 on both sides
         dev.reset(seed=1)
         cpu.reset(seed=1)
