@@ -2,7 +2,7 @@
 played with --devices cpu, one with --devices cuda) compared position by position, for issue
 40's "CPU and GPU self-play give the same datasets where the arithmetic is exact".
 
-  python3 bench/drop7/compare_datasets.py A.st B.st [TOL]
+  python3 bench/drop7/compare_datasets.py A.st B.st [TOL]     (a python3 with torch and numpy)
 
 The network's arithmetic is not the same on both sides (OpenBLAS on the CPU, cuBLAS/cuDNN on
 the GPU: the sums run in another order), so leaf values differ in their last bits, and a search
@@ -13,30 +13,23 @@ that differs and, over the positions whose planes are equal, the largest policy 
 differences (TOL, default 0: a difference above it counts).
 Exit 0 when the datasets are equal (within TOL), 1 when they differ, 2 on bad input.
 """
-import json
-import struct
+import os
 import sys
 
 import numpy as np
 
-DT = {"F32": np.float32, "F64": np.float64, "I32": np.int32, "I64": np.int64}
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "torch"))
+import safetensors_io  # noqa: E402  (the tree's safetensors reader)
 
 
 def load(path):
+    """({name: NumPy array}, metadata) of a dataset; a file that is not one: exit 2."""
     try:
-        with open(path, "rb") as f:
-            data = f.read()
-        n = struct.unpack("<Q", data[:8])[0]
-        head = json.loads(data[8:8 + n])
-    except (OSError, ValueError, struct.error) as e:
+        t, meta = safetensors_io.load(path)
+    except (OSError, ValueError, KeyError, IndexError, RuntimeError) as e:
         print("compare_datasets.py: %s: not a safetensors dataset (%s)" % (path, e), file=sys.stderr)
         sys.exit(2)
-    meta = head.pop("__metadata__", {})
-    out = {}
-    for k, v in head.items():
-        a, b = v["data_offsets"]
-        out[k] = np.frombuffer(data[8 + n + a:8 + n + b], dtype=DT[v["dtype"]]).reshape(v["shape"])
-    return out, meta
+    return {k: v.numpy() for k, v in t.items()}, meta
 
 
 def main():
