@@ -374,7 +374,8 @@ hip-check:
 # ---- fuzzing (not part of make test) -------------------------------------------------
 FUZZ_SECONDS ?= 600
 FUZZ_CC      ?= clang
-FUZZ_LIB_C   := $(filter-out %.cu,$(filter-out src/dev/cuda%,$(shell find src -name '*.c' -not -path 'src/cli/*' | sort)))
+# (the libretro core is a separate shared object with its own entry points: not linked here)
+FUZZ_LIB_C   := $(filter-out %.cu,$(filter-out src/dev/cuda% src/libretro/%,$(shell find src -name '*.c' -not -path 'src/cli/*' | sort)))
 # fuzz-nes: both NES targets (fuzz/fuzz_nes_rom.c, fuzz/fuzz_nes_state.c), FUZZ_SECONDS each.
 fuzz-nes:
 	@$(MAKE) --no-print-directory fuzz-nes_rom fuzz-nes_state FUZZ_SECONDS=$(FUZZ_SECONDS)
