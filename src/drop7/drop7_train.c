@@ -136,7 +136,8 @@ gv_status drop7_net_path(const char *name, char *path, size_t n, gv_err *err)
     const char *env = getenv("GV_MODELS");
     if (env && env[0])
         snprintf(tried[nt++], sizeof tried[0], "%s/%s", env, DROP7_DEFAULT_NET);
-    ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    /* GV_MODELS, when set, is the only place looked in (as models/README.md says) */
+    ssize_t k = nt ? 0 : readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (k > 0) {
         exe[k] = 0;
         char *slash = strrchr(exe, '/');
@@ -151,8 +152,9 @@ gv_status drop7_net_path(const char *name, char *path, size_t n, gv_err *err)
             snprintf(path, n, "%s", tried[i]);
             return GV_OK;
         }
-    return gv_fail(err, GV_ERR_ENV, "--net default: no shipped network %s (looked in %s%s%s): none is shipped yet; "
-                   "train one with bench/drop7/train_strong.sh and copy its best.st to models/%s, or give --net CKPT",
+    return gv_fail(err, GV_ERR_ENV, "--net default: no shipped network %s (looked in %s%s%s): run the gpuvet of a source tree "
+                   "(models/) or of make install, set GV_MODELS to the folder that holds it, give --net CKPT, or train "
+                   "one with bench/drop7/train_strong.sh and copy its best.st to models/%s",
                    DROP7_DEFAULT_NET, nt > 0 ? tried[0] : "$GV_MODELS", nt > 1 ? ", " : "", nt > 1 ? tried[1] : "",
                    DROP7_DEFAULT_NET);
 }

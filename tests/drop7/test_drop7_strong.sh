@@ -3,7 +3,7 @@
 # generation's files, the curve record (parsed by gpuvet report), summary.md, promotion lines,
 # the budget stop and the resume after it; the value scale kept in the checkpoint; and
 # --net default (a missing shipped network: exit 3, one line naming the path; one given by
-# GV_MODELS: played); selfplay --discount in the dataset and a resume with another one refused.
+# GV_MODELS: played; the shipped models/drop7-default.st found, played and loaded in PyTorch); selfplay --discount in the dataset and a resume with another one refused.
 . "$GV_ROOT/tests/lib.sh"
 
 run=$T_TMP/run
@@ -60,6 +60,35 @@ mkdir -p "$T_TMP/models" && cp "$run/best.st" "$T_TMP/models/drop7-default.st"
 export GV_MODELS=$T_TMP/models
 expect_exit "play --net default from GV_MODELS" 0 "$GPUVET" play --net default --search expectimax0 --games 2 --eval-batch 64 --baselines none
 expect_exit "selfplay --net default" 0 "$GPUVET" selfplay --net default --search expectimax0 --games 1 --eval-batch 64 --out "$T_TMP/dd.st"
+
+# the shipped network (models/drop7-default.st, models/README.md): found beside the source tree's
+# binary without GV_MODELS, played with the player its checkpoint names (expectimax1, K 4, leaf
+# 0.1:1; the depth is overridden to 0 here to keep the test short), and loaded by PyTorch's
+# reference module with strict=True at the shape its metadata gives
+unset GV_MODELS
+shipped=$GV_ROOT/models/drop7-default.st
+expect_exit "play --net default finds models/drop7-default.st" 0 "$GPUVET" play --net default --search expectimax0 --games 2 --baselines none
+expect_grep "its player comes from the checkpoint (K 4, leaf 0.1:1)" '^net \(0 sims, expectimax0 K4, 0\.1v-1h, cpu\) +2 ' "$T_TMP/out"
+if [ -n "${PYTHON:-}" ] && "$PYTHON" -c 'import torch' 2>/dev/null; then
+  if "$PYTHON" - "$shipped" "$GV_ROOT/bench/torch" >"$T_TMP/py" 2>&1 <<'PY'
+import sys, torch
+sys.path.insert(0, sys.argv[2])
+from drop7_reference import Drop7Net
+from safetensors_io import load
+tensors, meta = load(sys.argv[1])
+c, b = int(meta['channels']), int(meta['blocks'])
+net = Drop7Net(channels=c, blocks=b)
+net.load_state_dict(tensors, strict=True)
+n = sum(v.numel() for v in tensors.values())
+p, v = net(torch.zeros(2, 12, 7, 7))
+print('%d channels, %d blocks, %d tensors, %d parameters loaded strict=True; player %s K%s %s:%s; logits %s value %s'
+      % (c, b, len(tensors), n, meta['player_search'], meta['player_samples'], meta['player_value_weight'],
+         meta['player_heuristic_weight'], tuple(p.shape), tuple(v.shape)))
+PY
+  then pass "the shipped network loads in PyTorch" "$(cat "$T_TMP/py")"; else fail "the shipped network loads in PyTorch" "$(tail -n 3 "$T_TMP/py")"; fi
+else
+  skip "the shipped network loads in PyTorch" "no python with torch (\$PYTHON)"
+fi
 
 # selfplay --discount: written into the dataset, and a resume with another discount refused
 expect_exit "selfplay --policy expectimax1 --discount 0.9" 0 "$GPUVET" selfplay --policy expectimax1 --mode hardcore --games 1 \
