@@ -2,7 +2,8 @@
  * network (a trainer backend of this file whose answers are a hash of the positions, free of
  * any allocation of its own), so that what is counted is the agent's part alone:
  *   - no allocation per evaluation call: malloc, calloc and realloc of the whole program
- *     are counted (this file defines them, forwarding to the C library's), and the gaps
+ *     are counted (this file defines them, forwarding to the C library's; under a sanitizer,
+ *     the sanitizer's allocation hook counts), and the gaps
  *     between two calls that allocated anything must be few (the sample store doubling,
  *     a chunk handed out), not one per call;
  *   - the freed slots refilled across chunks: the same games in chunks of 4 and in one
@@ -20,12 +21,32 @@
 #include "drop7/drop7_agent.h"
 #include "nn/nn_backend.h"
 
-/* ---- counted allocation (glibc's own entry points behind it) ---------------------------- */
+/* ---- counted allocation ---------------------------------------------------------------------
+ * Plain builds: this file defines malloc, calloc and realloc, forwarding to glibc's own entry
+ * points. Under AddressSanitizer or ThreadSanitizer that would bypass the sanitizer's allocator
+ * (memory it hands out, from strdup say, would come back to glibc's free), so there the
+ * sanitizer's allocation hook (__sanitizer_malloc_hook) counts instead: every allocation, through any entry point. */
+static volatile long allocs;
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define COUNT_WITH_SANITIZER_HOOK 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define COUNT_WITH_SANITIZER_HOOK 1
+#endif
+#endif
+#ifdef COUNT_WITH_SANITIZER_HOOK
+/* the sanitizers call this (a weak symbol of theirs) after every allocation */
+void __sanitizer_malloc_hook(const volatile void *p, size_t n);
+void __sanitizer_malloc_hook(const volatile void *p, size_t n)
+{
+    (void)p, (void)n;
+    allocs++;
+}
+#else
 extern void *__libc_malloc(size_t n);
 extern void *__libc_calloc(size_t n, size_t k);
 extern void *__libc_realloc(void *p, size_t n);
 extern void __libc_free(void *p);
-static volatile long allocs;
 
 void *malloc(size_t n)
 {
@@ -46,6 +67,7 @@ void free(void *p)
 {
     __libc_free(p);
 }
+#endif
 
 /* ---- the stand-in network ----------------------------------------------------------------- */
 enum { MAXCALLS = 1 << 20 };
