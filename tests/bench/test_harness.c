@@ -40,6 +40,7 @@ typedef struct {
     int runs[NCONF];    /* timed runs so far, per configuration */
     int wall;           /* configuration 0 times nothing itself: it spins for its CPU seconds */
     double spin;        /* seconds of CPU the wall-clock run spins */
+    double own[8];      /* per wall-clock run: the CPU seconds of the spinning thread itself */
     int fail_setup;     /* the configuration whose setup fails, or -1 */
     int fail_run;       /* the configuration whose second timed run fails, or -1 */
 } fake;
@@ -70,9 +71,14 @@ static gv_status fake_run(void *ctx, int k, int timed, double *units, double *se
         return gv_fail(err, GV_ERR_ENV, "run %d of configuration %d failed on purpose", r, k);
     *units = units_of(k, r);
     if (k == 0 && f->wall) { /* no seconds of its own: spin until this process used f->spin s of CPU */
+        struct timespec a, b;
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
         const double c0 = gv_cpu_now();
         while (gv_cpu_now() - c0 < f->spin)
             ;
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
+        if (r < 8)
+            f->own[r] = (double)(b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec);
         return GV_OK;
     }
     *seconds = *units / rate_of(k, r);
@@ -273,15 +279,23 @@ static void test_wall_clock(void)
     gv_err err = {{0}};
     gv_status st = bench_run(&p, &o, &err);
     const bench_stat *s = &o.st[0];
-    /* the wall time of a 20 ms CPU spin is at least 20 ms; the CPU time about 20 ms (at
-     * most the spin's last check later) */
+    /* the process's CPU time of a run is about 20 ms (at most the spin's last check later);
+     * its wall time is at least the CPU time of the spinning thread itself: 20 ms when it is
+     * the process's only busy thread, less when another one shares the process clock (an
+     * idle BLAS worker spinning at start-up), so the median's bound is the spinner's own */
     const double want = units_of(0, 1) / 0.02;
-    const int ok = st == GV_OK && s->n == 3 && s->secs_median >= 0.02 && s->secs_median < 5 &&
-                   s->st.median <= units_of(0, 2) / 0.02 && s->per_cpu_median <= want * 1.01 &&
+    double own[3] = {f.own[0], f.own[1], f.own[2]}, t;
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2 - i; j++)
+            if (own[j] > own[j + 1])
+                t = own[j], own[j] = own[j + 1], own[j + 1] = t;
+    const int ok = st == GV_OK && s->n == 3 && own[1] > 0.002 && s->secs_median >= own[1] && s->secs_median < 5 &&
+                   s->st.median <= units_of(0, 2) / own[1] && s->per_cpu_median <= want * 1.01 &&
                    s->per_cpu_median >= want / 1.5;
     t_check(ok, "harness: wall clock",
-            "a run without its own seconds spinning 20 ms of CPU: median %.4f s by the wall clock (>= 0.02), rate "
-            "%.0f/s, %.0f per CPU-second (about %.0f)", s->secs_median, s->st.median, s->per_cpu_median, want);
+            "a run without its own seconds spinning 20 ms of the process's CPU: median %.4f s by the wall clock (>= "
+            "%.4f s, the spinning thread's own CPU time), rate %.0f/s, %.0f per CPU-second (about %.0f)",
+            s->secs_median, own[1], s->st.median, s->per_cpu_median, want);
     bench_outcome_free(&o);
 }
 
