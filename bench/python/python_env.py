@@ -14,7 +14,8 @@ bench/python_env.sh in a venv where gpuvet is installed.
            usable GPU it prints why and measures nothing.
   console  ConsoleEnv instance-frames/s against `gpuvet bench ROM` at 1..1024 instances, the
            same ROM, renderers, threads and frames per run; runs as the CLI's: from power-on, the
-           first tenth of the frames untimed, the median of REPEATS runs. Before timing, each
+           first tenth of the frames untimed, the median of REPEATS rounds (each round one CLI
+           run and one run of each Python configuration, one after another). Before timing, each
            configuration's hashes are compared with `gpuvet run`'s.
 
 usage: python_env.py OUT_DIR [drop7] [drop7_gpu] [console]; GPUVET the binary, ROMS a comma-separated list
@@ -172,10 +173,10 @@ def drop7_gpu(out):
     out["drop7_gpu"] = rows
 
 
-def cli_bench(rom, n, frames, video, audio, threads):
+def cli_bench(rom, n, frames, video, audio, threads, repeats=REPEATS):
     js = os.path.join(os.environ.get("TMPDIR", "/tmp"), "gv_python_env_bench.json")
     r = subprocess.run([GPUVET, "bench", rom, "--instances", str(n), "--frames", str(frames), "--video", video,
-                        "--audio", audio, "--repeats", str(REPEATS), "--threads", str(threads), "--json", js, "-q"],
+                        "--audio", audio, "--repeats", str(repeats), "--threads", str(threads), "--json", js, "-q"],
                        capture_output=True, text=True)
     if r.returncode != 0:
         raise SystemExit("gpuvet bench %s: exit %d: %s" % (rom, r.returncode, r.stderr.strip()))
@@ -203,33 +204,47 @@ def console(out):
             frames = int(max(40, min(3000, 1.0 / (per * n / threads))))
             frames -= frames % 4
             del probe
-            e = cli_bench(rom, n, frames, "native", "native", threads)
-            for skip in ((4, 1) if n <= 64 else (4,)):   # a frame's copy costs the same per instance
-                env = gpuvet.ConsoleEnv(rom, n, video="native", audio="native", frameskip=skip, threads=threads,
-                                        copy=False)
-                zero = np.zeros(n, dtype=np.uint32)
-                rates, cpu = [], []
-                pre = frames // 10
-                for _ in range(1 + REPEATS):      # the first run is the warm-up
-                    env._c.power()
-                    env._c.step(zero, pre, None, False)     # the untimed preroll, as the CLI's
-                    w0, c0 = clocks()
-                    for _ in range((frames - pre) // skip):
-                        env.step(zero)
-                    w1, c1 = clocks()
-                    done = (frames - pre) // skip * skip
-                    if frames - pre - done:               # the rest, untimed: the CLI's frames in all
-                        env._c.step(zero, frames - pre - done, None, False)
-                    rates.append(done * n / (w1 - w0))
-                    cpu.append(done * n / max(c1 - c0, 1e-9))
+            skips = (4, 1) if n <= 64 else (4,)    # a frame's copy costs the same per instance
+            envs = {skip: gpuvet.ConsoleEnv(rom, n, video="native", audio="native", frameskip=skip,
+                                            threads=threads, copy=False) for skip in skips}
+            zero = np.zeros(n, dtype=np.uint32)
+            pre = frames // 10
+
+            def py_run(env, skip):
+                """One run as the CLI's: power-on, the untimed preroll, the timed steps; (fps, per CPU-s)."""
+                env._c.power()
+                env._c.step(zero, pre, None, False)     # the untimed preroll, as the CLI's
+                w0, c0 = clocks()
+                for _ in range((frames - pre) // skip):
+                    env.step(zero)
+                w1, c1 = clocks()
+                done = (frames - pre) // skip * skip
+                if frames - pre - done:               # the rest, untimed: the CLI's frames in all
+                    env._c.step(zero, frames - pre - done, None, False)
+                return done * n / (w1 - w0), done * n / max(c1 - c0, 1e-9)
+            for skip in skips:                        # warm-up
+                py_run(envs[skip], skip)
+            # rounds: the CLI's run and each Python configuration's one after another, REPEATS
+            # times, so that a change of the machine's load falls on both sides alike
+            cli_fps, cli_cpu, py = [], [], {skip: ([], []) for skip in skips}
+            for _ in range(REPEATS):
+                e = cli_bench(rom, n, frames, "native", "native", threads, repeats=1)
+                cli_fps.append(e["fps_median"])
+                cli_cpu.append(e.get("fps_per_cpu_second_median") or 0)
+                for skip in skips:
+                    f, c = py_run(envs[skip], skip)
+                    py[skip][0].append(f)
+                    py[skip][1].append(c)
+            for skip in skips:
+                env = envs[skip]
                 vh, ah = env.hashes()
                 match = all("%016x" % v == e["video_hash"] for v in vh) and all("%016x" % a == e["audio_hash"]
                                                                                  for a in ah)
                 row = {"console": env.console, "rom": os.path.basename(rom), "instances": n, "frames": frames,
-                       "frameskip": skip, "threads": threads, "cli_fps_median": e["fps_median"],
-                       "cli_fps_per_cpu_s": e.get("fps_per_cpu_second_median"),
-                       "python_fps_median": statistics.median(rates[1:]),
-                       "python_fps_per_cpu_s": statistics.median(cpu[1:]), "hashes_equal_cli": match,
+                       "frameskip": skip, "threads": threads, "cli_fps_median": statistics.median(cli_fps),
+                       "cli_fps_per_cpu_s": statistics.median(cli_cpu) or None,
+                       "python_fps_median": statistics.median(py[skip][0]),
+                       "python_fps_per_cpu_s": statistics.median(py[skip][1]), "hashes_equal_cli": match,
                        "load_cli": e.get("load_max")}
                 row["python_vs_cli"] = row["python_fps_median"] / row["cli_fps_median"]
                 row["python_vs_cli_cpu"] = (row["python_fps_per_cpu_s"] / row["cli_fps_per_cpu_s"]
@@ -239,13 +254,13 @@ def console(out):
                       % (row["console"], n, skip, row["python_fps_median"], row["cli_fps_median"],
                          row["python_vs_cli"], row["python_vs_cli_cpu"] or 0,
                          "" if match is not False else " HASHES DIFFER"), flush=True)
-                del env
+            del envs, env
     out["console"] = rows
 
 
 def summary(out, path):
     L = ["# gpuvet's Python environments beside their baselines (bench/python_env.sh)", "",
-         "%d timed runs per figure (median); python %s, numpy %s. The load average (1, 5, 15 minutes) around "
+         "%d timed runs per figure (median; in the console part, rounds: each runs the CLI once and then each Python configuration once); python %s, numpy %s. The load average (1, 5, 15 minutes) around "
          "each part is given with it." % (out["repeats"], out["python"], out["numpy"]), ""]
 
     def load(part):
