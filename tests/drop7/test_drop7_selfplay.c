@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "core/hd.h"
 #include "drop7/drop7_agent.h"
 #include "nn/nn_backend.h"
 
@@ -25,16 +26,10 @@
  * Plain builds: this file defines malloc, calloc and realloc, forwarding to glibc's own entry
  * points. Under AddressSanitizer or ThreadSanitizer that would bypass the sanitizer's allocator
  * (memory it hands out, from strdup say, would come back to glibc's free), so there the
- * sanitizer's allocation hook (__sanitizer_malloc_hook) counts instead: every allocation, through any entry point. */
+ * sanitizer's allocation hook (__sanitizer_malloc_hook) counts instead: every allocation,
+ * through any entry point. */
 static volatile long allocs;
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define COUNT_WITH_SANITIZER_HOOK 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define COUNT_WITH_SANITIZER_HOOK 1
-#endif
-#endif
-#ifdef COUNT_WITH_SANITIZER_HOOK
+#if GV_SANITIZED
 /* the sanitizers call this (a weak symbol of theirs) after every allocation */
 void __sanitizer_malloc_hook(const volatile void *p, size_t n);
 void __sanitizer_malloc_hook(const volatile void *p, size_t n)
