@@ -260,7 +260,8 @@ def console(out):
 
 def summary(out, path):
     L = ["# gpuvet's Python environments beside their baselines (bench/python_env.sh)", "",
-         "%d timed runs per figure (median; in the console part, rounds: each runs the CLI once and then each Python configuration once); python %s, numpy %s. The load average (1, 5, 15 minutes) around "
+         "%d timed runs per figure (median; in the console part, rounds: each runs the CLI once and then each "
+         "Python configuration once); python %s, numpy %s. The load average (1, 5, 15 minutes) around "
          "each part is given with it." % (out["repeats"], out["python"], out["numpy"]), ""]
 
     def load(part):
